@@ -1,0 +1,198 @@
+// Package dice rolls the server's dice so that players can check them.
+//
+// Every resolution step of a game has its own seed, derived from a per-game
+// secret. Before orders for a step are due, players are sent the step's
+// commitment, the SHA-256 of the seed; after the step the seed is revealed.
+// Each roll is then a pure function of the seed and the roll's number, written
+// so that a player can redo it with sha256sum and shell arithmetic:
+//
+//	h=$(printf '%s:%d' SEED 7 | sha256sum | cut -c1-12)   # roll number 7
+//	echo $(( 16#$h % 6 + 1 ))                              # a d6
+//
+// The first 48 bits of SHA-256("SEED:k") are x. If x falls in the last partial
+// block of 2^48 (x >= 2^48 - 2^48 mod sides) the draw is rejected, to avoid
+// modulo bias, and SHA-256("SEED:k:1"), "SEED:k:2", ... are tried in turn; for
+// any die up to d100 a rejection happens less than once in a trillion rolls.
+// No wall clock, no global generator, no map order: the same seed gives the
+// same rolls on every machine and every Go version.
+package dice
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+)
+
+// Roll is one recorded die roll.
+type Roll struct {
+	N       int      `json:"n"`     // number of the roll within its step, from 1
+	Sides   int      `json:"sides"` // 6 for a d6
+	Value   int      `json:"value"` // 1..Sides
+	Purpose string   `json:"purpose"`
+	To      []string `json:"to,omitempty"` // players who may see it; empty: everyone
+}
+
+// String formats a roll the way reports show it: "#3 Red fires at Mars: d6 = 5".
+func (r Roll) String() string {
+	return fmt.Sprintf("#%d %s: d%d = %d", r.N, r.Purpose, r.Sides, r.Value)
+}
+
+// VisibleTo reports whether player may see r. The GM ("") sees every roll.
+func (r Roll) VisibleTo(player string) bool {
+	if len(r.To) == 0 || player == "" {
+		return true
+	}
+	for _, p := range r.To {
+		if p == player {
+			return true
+		}
+	}
+	return false
+}
+
+// Source produces the value of roll number n (1-based) of a die with sides
+// faces. Implementations must be pure functions of their construction and n.
+type Source interface {
+	Value(n, sides int) (int, error)
+}
+
+// Dice rolls dice from a source and records each roll with its purpose.
+// A Dice is used by one goroutine, for one step.
+type Dice struct {
+	src   Source
+	rolls []Roll
+	err   error
+}
+
+// New returns dice that roll from the hex seed of one step.
+func New(seed string) *Dice { return &Dice{src: SeedSource(seed)} }
+
+// FromSource returns dice that roll from src; tests use Scripted.
+func FromSource(src Source) *Dice { return &Dice{src: src} }
+
+// Roll rolls one die with the given number of sides for a public purpose.
+func (d *Dice) Roll(sides int, purpose string) int { return d.RollFor(sides, purpose) }
+
+// RollFor rolls one die that only the players named in to may see (and the
+// GM). With no names it is public.
+func (d *Dice) RollFor(sides int, purpose string, to ...string) int {
+	n := len(d.rolls) + 1
+	if sides < 1 {
+		d.fail(fmt.Errorf("roll #%d (%s): a die needs at least one side, not %d", n, purpose, sides))
+		return 1
+	}
+	v, err := d.src.Value(n, sides)
+	if err != nil {
+		d.fail(fmt.Errorf("roll #%d (%s): %w", n, purpose, err))
+		v = 1
+	}
+	d.rolls = append(d.rolls, Roll{N: n, Sides: sides, Value: v, Purpose: purpose, To: append([]string(nil), to...)})
+	return v
+}
+
+// Pick returns an index in [0, n) chosen by a die with n sides.
+func (d *Dice) Pick(n int, purpose string) int { return d.Roll(n, purpose) - 1 }
+
+// Shuffle reorders n items with a Fisher–Yates shuffle whose every swap is a
+// recorded roll, so a seat order or a deck can be checked like any die.
+func (d *Dice) Shuffle(n int, purpose string, swap func(i, j int)) {
+	for i := n - 1; i > 0; i-- {
+		j := d.Pick(i+1, fmt.Sprintf("%s (position %d of %d)", purpose, i+1, n))
+		swap(i, j)
+	}
+}
+
+// Rolls returns a copy of every roll so far, in order.
+func (d *Dice) Rolls() []Roll { return append([]Roll(nil), d.rolls...) }
+
+// Err is the first error met while rolling (a scripted list that ran out, a
+// bad number of sides). Callers check it after a resolution.
+func (d *Dice) Err() error { return d.err }
+
+func (d *Dice) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+// SeedSource draws from a hex seed as the package documentation describes.
+type SeedSource string
+
+const span = uint64(1) << 48
+
+// Value implements Source.
+func (s SeedSource) Value(n, sides int) (int, error) {
+	limit := span - span%uint64(sides)
+	for try := 0; try < 1000; try++ {
+		msg := string(s) + ":" + strconv.Itoa(n)
+		if try > 0 {
+			msg += ":" + strconv.Itoa(try)
+		}
+		sum := sha256.Sum256([]byte(msg))
+		var b [8]byte
+		copy(b[2:], sum[:6])
+		x := binary.BigEndian.Uint64(b[:])
+		if x < limit {
+			return int(x%uint64(sides)) + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("no unbiased draw in 1000 tries (cannot happen with SHA-256)")
+}
+
+// Scripted is a Source for rule tests: it returns the given values in order,
+// so a test states its dice. Running out, or a value that does not fit the
+// die, is an error reported by Dice.Err.
+type Scripted []int
+
+// Value implements Source.
+func (s Scripted) Value(n, sides int) (int, error) {
+	if n > len(s) {
+		return 0, fmt.Errorf("the test scripted %d rolls and the rules asked for another (a d%d)", len(s), sides)
+	}
+	v := s[n-1]
+	if v < 1 || v > sides {
+		return 0, fmt.Errorf("scripted value %d does not fit a d%d", v, sides)
+	}
+	return v, nil
+}
+
+// StepSeed derives the seed of one step of a game from the game's secret:
+// hex(HMAC-SHA256(secret, gameID ":" step)). Knowing revealed seeds tells
+// nothing about the seeds still to come.
+func StepSeed(secret []byte, gameID string, step uint64) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte(gameID + ":" + strconv.FormatUint(step, 10)))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// Commitment is the SHA-256 of the seed's text, in hex: what
+// `printf %s SEED | sha256sum` prints.
+func Commitment(seed string) string {
+	sum := sha256.Sum256([]byte(seed))
+	return hex.EncodeToString(sum[:])
+}
+
+// Check reports whether seed matches commitment, and redoes every roll from
+// the seed: it returns an error naming the first roll that differs.
+func Check(seed, commitment string, rolls []Roll) error {
+	if commitment != "" && Commitment(seed) != commitment {
+		return fmt.Errorf("seed %s does not match commitment %s", seed, commitment)
+	}
+	src := SeedSource(seed)
+	for i, r := range rolls {
+		if r.N != i+1 {
+			return fmt.Errorf("roll %d is numbered %d", i+1, r.N)
+		}
+		v, err := src.Value(r.N, r.Sides)
+		if err != nil {
+			return err
+		}
+		if v != r.Value {
+			return fmt.Errorf("roll #%d (%s): the seed gives d%d = %d, the record says %d", r.N, r.Purpose, r.Sides, v, r.Value)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+// Package engine holds what every game shares and nothing that any one game,
+// or mail, knows: the ruleset contract, prompts (who must act now), orders and
+// their line errors, events, and outcomes.
+//
+// The shape follows godip: validation sees only a player's View (so nothing
+// hidden can leak through an error message), only State.Resolve mutates, and
+// only Resolve is handed the dice. The turn life cycle that drives these
+// interfaces and stores every input lives in engine/game; dice in engine/dice;
+// storage in engine/store.
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"orrery/engine/dice"
+)
+
+// Info describes a ruleset to players and to the GM.
+type Info struct {
+	Name       string   // short identifier used in commands: "prosper"
+	Title      string   // "Prosper or Perish"
+	MinPlayers int      // inclusive
+	MaxPlayers int      // inclusive
+	Options    []Option // every option the ruleset understands, with defaults
+	Summary    string   // a paragraph of rules summary for welcome mails and RULES
+	OrderHelp  string   // the order language, for HELP replies and `orders check`
+}
+
+// Option is one game option with its default. Options are strings so that they
+// can travel through a CLI flag, a mail command and a JSON export unchanged.
+type Option struct {
+	Name    string
+	Default string
+	Choices []string // empty means free text (validated by the ruleset)
+	Help    string
+}
+
+// Setup is what a ruleset needs to create a game.
+type Setup struct {
+	GameID  string
+	Players []string          // seat names in the order the GM gave them
+	Options map[string]string // every option of Info.Options, defaults filled in
+}
+
+// Ruleset is one playable game. Rulesets are values listed explicitly in
+// games.All; there is no registration by side effect.
+type Ruleset interface {
+	Info() Info
+	// NewState creates the starting position. Generated boards and random seat
+	// orders take their randomness from d, so they are recorded and verifiable.
+	NewState(s Setup, d *dice.Dice) (State, error)
+	// LoadState decodes bytes produced by State.Marshal.
+	LoadState(data []byte) (State, error)
+	// Bot returns orders for prompt p as a computer player would send them,
+	// seeing only v. A bot's randomness is its own (r), never the game's dice:
+	// its orders are stored like anyone's, so replay never calls a bot.
+	Bot(v View, p Prompt, r *rand.Rand) string
+}
+
+// State is a game position. Implementations must be deterministic: no wall
+// clock, no map iteration order, no randomness but the dice handed to Resolve.
+type State interface {
+	// Turn is the game turn as players count it (0 during setup phases).
+	Turn() int
+	// Phase names the current phase for people: "colonisation", "movement".
+	Phase() string
+	// Prompts lists who must act now. It is empty once the game is over.
+	Prompts() []Prompt
+	// View is what player sees. The empty player is the GM, who sees all.
+	View(player string) View
+	// Resolve applies answers to the open prompts and moves the game on. Every
+	// open prompt that blocks (see PromptKind.Blocks) has an answer, defaulted
+	// or not; for an Anytime prompt Resolve is called with that answer alone.
+	// Dice rolled here are recorded by d with their purpose.
+	Resolve(answers []Answer, d *dice.Dice) ([]Event, error)
+	// Outcome says whether the game is over and who won.
+	Outcome() Outcome
+	// Marshal encodes the state. Equal states must give equal bytes: verify
+	// compares snapshots byte for byte.
+	Marshal() ([]byte, error)
+}
+
+// View is one player's view of a state: all that player may know, and the
+// only thing order validation may consult.
+type View interface {
+	// Player is the seat this view belongs to ("" for the GM).
+	Player() string
+	// Parse checks text against the view for prompt p. It returns the orders
+	// in canonical form, or every error of the text, one per bad line.
+	Parse(p Prompt, text string) (Orders, []LineError)
+	// Board is the ASCII board, at most 78 columns wide.
+	Board() string
+	// Status is a status table that stays readable in a proportional font.
+	Status() string
+}
+
+// Orders are a player's accepted orders for one prompt.
+type Orders interface {
+	// Lines are the orders in canonical form, one order a line. Parsing the
+	// joined lines again gives the same orders: the log stores this form.
+	Lines() []string
+}
+
+// TextOrders is a ready Orders for rulesets whose canonical form is enough to
+// resolve from (they parse the lines again inside Resolve).
+type TextOrders []string
+
+// Lines returns the canonical lines.
+func (t TextOrders) Lines() []string { return t }
+
+// OrdersText joins canonical lines with newlines; nil gives "".
+func OrdersText(o Orders) string {
+	if o == nil {
+		return ""
+	}
+	return strings.Join(o.Lines(), "\n")
+}
+
+// PromptKind says what is asked and how it blocks the game.
+type PromptKind int
+
+const (
+	// KindTurn asks for a whole turn's orders (simultaneous or sequential).
+	KindTurn PromptKind = iota
+	// KindStep asks for one step of a sequential turn.
+	KindStep
+	// KindChoice is a mid-turn interrupt: a player, often not the active one,
+	// must decide something ("which units do you lose").
+	KindChoice
+	// KindAnytime accepts orders at any moment (standing orders, extraordinary
+	// actions). It never blocks: an answer is resolved on receipt, alone.
+	KindAnytime
+)
+
+var kindNames = []string{"turn", "step", "choice", "anytime"}
+
+func (k PromptKind) String() string {
+	if int(k) < len(kindNames) && k >= 0 {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Blocks reports whether the game waits for this kind of prompt.
+func (k PromptKind) Blocks() bool { return k != KindAnytime }
+
+// Prompt is one question to one player. Its ID is stable while the question
+// stands, so a player may answer again and replace an earlier answer.
+type Prompt struct {
+	ID     string     `json:"id"`     // unique among open prompts: "move:ann"
+	Player string     `json:"player"` // seat name
+	Kind   PromptKind `json:"kind"`
+	Ask    string     `json:"ask"` // what is asked, in a sentence for the player
+	// Default is what applies, in the order language, if nothing arrives by
+	// the deadline ("" = do nothing). A ruleset puts standing orders here.
+	Default string `json:"default"`
+}
+
+// Answer is a prompt with the orders that answer it.
+type Answer struct {
+	Prompt  Prompt
+	Orders  Orders
+	Default bool // the prompt's default applied (nothing was sent)
+}
+
+// LineError is one rejected line of a submission, worded for the player.
+type LineError struct {
+	Line int    // 1-based line number in the text as sent; 0 = the whole text
+	Text string // the line as sent, trimmed
+	Msg  string // what is wrong: "no planet named 'Rigle'"
+	Fix  string // a suggestion: "did you mean 'Rigel'?"; may be empty
+}
+
+func (e LineError) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	b.WriteString(e.Msg)
+	if e.Fix != "" {
+		b.WriteString(" — ")
+		b.WriteString(e.Fix)
+	}
+	return b.String()
+}
+
+// Event is something that happened during a resolution, told to everyone or
+// only to the named players (hidden information).
+type Event struct {
+	Text string   `json:"text"`
+	To   []string `json:"to,omitempty"` // empty: public
+}
+
+// VisibleTo reports whether player may read e. The GM ("") reads everything.
+func (e Event) VisibleTo(player string) bool {
+	if len(e.To) == 0 || player == "" {
+		return true
+	}
+	for _, p := range e.To {
+		if p == player {
+			return true
+		}
+	}
+	return false
+}
+
+// Outcome is the end of a game.
+type Outcome struct {
+	Over    bool     `json:"over"`
+	Winners []string `json:"winners,omitempty"`
+	Text    string   `json:"text,omitempty"` // "ann eradicated every enemy"
+}
+
+// Find returns the ruleset named name from list.
+func Find(list []Ruleset, name string) (Ruleset, error) {
+	var names []string
+	for _, r := range list {
+		if strings.EqualFold(r.Info().Name, name) {
+			return r, nil
+		}
+		names = append(names, r.Info().Name)
+	}
+	sort.Strings(names)
+	return nil, fmt.Errorf("no ruleset named %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// ResolveOptions fills in option defaults and rejects unknown options or
+// values outside an option's choices.
+func ResolveOptions(info Info, given map[string]string) (map[string]string, error) {
+	out := make(map[string]string, len(info.Options))
+	known := make(map[string]Option, len(info.Options))
+	for _, o := range info.Options {
+		out[o.Name] = o.Default
+		known[o.Name] = o
+	}
+	keys := make([]string, 0, len(given))
+	for k := range given {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		o, ok := known[k]
+		if !ok {
+			var names []string
+			for _, o := range info.Options {
+				names = append(names, o.Name)
+			}
+			return nil, fmt.Errorf("%s has no option %q (options: %s)", info.Name, k, strings.Join(names, ", "))
+		}
+		v := given[k]
+		if len(o.Choices) > 0 && !contains(o.Choices, v) {
+			return nil, fmt.Errorf("option %s of %s must be one of %s, not %q", k, info.Name, strings.Join(o.Choices, ", "), v)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,12 @@
+// Package games lists every ruleset Orrery can host, explicitly and in one
+// place (as godip's variants.go does): adding a game is adding a line here.
+package games
+
+import (
+	"orrery/engine"
+)
+
+// All returns every ruleset, in the order `orrery rulesets` lists them.
+func All() []engine.Ruleset {
+	return []engine.Ruleset{}
+}
