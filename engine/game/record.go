@@ -1,0 +1,230 @@
+package game
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/store"
+)
+
+// Player is a seat in a game.
+type Player struct {
+	Name   string `json:"name"`
+	Email  string `json:"email,omitempty"`
+	Secret string `json:"secret"` // proves a mail comes from this player
+	Bot    bool   `json:"bot,omitempty"`
+}
+
+// Game is what the life cycle knows of a game, apart from its state.
+type Game struct {
+	ID       string            `json:"id"`
+	Ruleset  string            `json:"ruleset"`
+	Options  map[string]string `json:"options"`
+	Players  []Player          `json:"players"`
+	Created  time.Time         `json:"created"`
+	Updated  time.Time         `json:"updated"`
+	Step     uint64            `json:"step"` // resolutions done; 0 = just set up
+	Turn     int               `json:"turn"`
+	Phase    string            `json:"phase"`
+	Prompts  []engine.Prompt   `json:"prompts"`
+	Answered []string          `json:"answered,omitempty"` // prompt ids with pending orders
+	Outcome  engine.Outcome    `json:"outcome"`
+	Settings Settings          `json:"settings"`
+	Deadline time.Time         `json:"deadline,omitempty"` // zero: none
+	// DiceSecret derives every step's seed. It never leaves the server
+	// except in a GM export.
+	DiceSecret string `json:"dice_secret"`
+}
+
+// Settings are the life-cycle settings of a game, apart from its rules.
+type Settings struct {
+	// Early resolves a step as soon as every blocking prompt is answered.
+	Early bool `json:"early"`
+	// TurnLength sets the deadline after each step; zero means no deadline
+	// (the GM advances by hand).
+	TurnLength time.Duration `json:"turn_length,omitempty"`
+}
+
+// PlayerByName finds a seat by name, case-insensitively.
+func (g *Game) PlayerByName(name string) (Player, bool) {
+	for _, p := range g.Players {
+		if strings.EqualFold(p.Name, name) {
+			return p, true
+		}
+	}
+	return Player{}, false
+}
+
+// PlayerByEmail finds a seat by mail address, case-insensitively.
+func (g *Game) PlayerByEmail(addr string) (Player, bool) {
+	addr = strings.TrimSpace(addr)
+	for _, p := range g.Players {
+		if p.Email != "" && strings.EqualFold(p.Email, addr) {
+			return p, true
+		}
+	}
+	return Player{}, false
+}
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.Outcome.Over }
+
+// Waiting lists, in seat order, the players with a blocking prompt that has
+// no accepted orders yet.
+func (g *Game) Waiting() []string {
+	answered := make(map[string]bool, len(g.Answered))
+	for _, id := range g.Answered {
+		answered[id] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, pl := range g.Players {
+		for _, p := range g.Prompts {
+			if p.Player == pl.Name && p.Kind.Blocks() && !answered[p.ID] && !seen[pl.Name] {
+				out = append(out, pl.Name)
+				seen[pl.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// PromptsFor lists the open prompts of one player.
+func (g *Game) PromptsFor(player string) []engine.Prompt {
+	var out []engine.Prompt
+	for _, p := range g.Prompts {
+		if p.Player == player {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// NextCommitment is the commitment to the seed of the next step: what
+// players are shown before their orders for it are due.
+func (g *Game) NextCommitment() string {
+	return dice.Commitment(g.seed(g.Step + 1))
+}
+
+func (g *Game) seed(step uint64) string {
+	return dice.StepSeed([]byte(g.DiceSecret), g.ID, step)
+}
+
+// Entry is one line of a game's log: every input, in order. Replaying the
+// create entry and then every resolve entry rebuilds every state.
+type Entry struct {
+	Seq    uint64    `json:"seq"`
+	Time   time.Time `json:"time"`
+	Kind   string    `json:"kind"` // create, orders, rejected, resolve
+	Step   uint64    `json:"step"` // create: 0; orders: the step they are for; resolve: the step made
+	Player string    `json:"player,omitempty"`
+	Prompt string    `json:"prompt,omitempty"`
+	Source string    `json:"source,omitempty"` // mail, cli, gm, bot
+	Ref    string    `json:"ref,omitempty"`    // e.g. the Message-ID of the mail
+	Text   string    `json:"text,omitempty"`   // canonical orders, or the rejected text
+	Errors []string  `json:"errors,omitempty"` // rejected: what was wrong
+	Reason string    `json:"reason,omitempty"` // resolve: all-answered, deadline, forced, anytime
+	// Answers are the orders a resolve used, in the order given to Resolve.
+	Answers []AnswerRecord `json:"answers,omitempty"`
+	// Setup is set on the create entry.
+	Setup *engine.Setup `json:"setup,omitempty"`
+}
+
+// AnswerRecord is an answer as stored: canonical text, parsed again on replay.
+type AnswerRecord struct {
+	Prompt  engine.Prompt `json:"prompt"`
+	Text    string        `json:"text"`
+	Default bool          `json:"default,omitempty"`
+}
+
+// StepRecord is what one resolution produced, kept for reports, history and
+// verify.
+type StepRecord struct {
+	N              uint64         `json:"n"`
+	Turn           int            `json:"turn"`  // after the step
+	Phase          string         `json:"phase"` // after the step
+	Reason         string         `json:"reason"`
+	Time           time.Time      `json:"time"`
+	Answers        []AnswerRecord `json:"answers,omitempty"`
+	Events         []engine.Event `json:"events,omitempty"`
+	Rolls          []dice.Roll    `json:"rolls,omitempty"`
+	Seed           string         `json:"seed"`
+	Commitment     string         `json:"commitment"`
+	NextCommitment string         `json:"next_commitment"`
+}
+
+// pending is an accepted set of orders waiting for its step to resolve.
+type pending struct {
+	Prompt engine.Prompt `json:"prompt"`
+	Text   string        `json:"text"`
+	Source string        `json:"source"`
+	Ref    string        `json:"ref,omitempty"`
+	Seq    uint64        `json:"seq"`
+	Time   time.Time     `json:"time"`
+}
+
+// gameBucket returns the bucket of game id, or a UserError if none.
+func gameBucket(tx *bolt.Tx, id string) (*bolt.Bucket, error) {
+	b := tx.Bucket(store.BucketGames).Bucket([]byte(id))
+	if b == nil {
+		return nil, userErrorf("no game named %q", id)
+	}
+	return b, nil
+}
+
+func readGame(b *bolt.Bucket) (*Game, error) {
+	var g Game
+	if err := json.Unmarshal(b.Get(store.KeyInfo), &g); err != nil {
+		return nil, fmt.Errorf("read game record: %w", err)
+	}
+	return &g, nil
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	return b.Put(key, data)
+}
+
+func appendLog(b *bolt.Bucket, e *Entry) error {
+	lb := b.Bucket(store.BucketLog)
+	seq, err := lb.NextSequence()
+	if err != nil {
+		return fmt.Errorf("append to log: %w", err)
+	}
+	e.Seq = seq
+	return putJSON(lb, store.Key(seq), e)
+}
+
+func readPending(b *bolt.Bucket) (map[string]pending, error) {
+	out := map[string]pending{}
+	err := b.Bucket(store.BucketPending).ForEach(func(k, v []byte) error {
+		var p pending
+		if err := json.Unmarshal(v, &p); err != nil {
+			return fmt.Errorf("read pending orders %s: %w", k, err)
+		}
+		out[string(k)] = p
+		return nil
+	})
+	return out, err
+}
+
+func readStep(b *bolt.Bucket, n uint64) (*StepRecord, error) {
+	v := b.Bucket(store.BucketSteps).Get(store.Key(n))
+	if v == nil {
+		return nil, fmt.Errorf("no record of step %d", n)
+	}
+	var s StepRecord
+	if err := json.Unmarshal(v, &s); err != nil {
+		return nil, fmt.Errorf("read step %d: %w", n, err)
+	}
+	return &s, nil
+}

@@ -1,0 +1,160 @@
+package game
+
+import (
+	"context"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/store"
+)
+
+// Report is what one player is told after a step: their own view of the
+// board, the events and rolls they may see, the revealed seed of the step and
+// the commitment to the next, and what is asked of them. Player "" is the GM,
+// who sees everything.
+type Report struct {
+	Game    string
+	Ruleset string
+	Title   string
+	Player  string
+	Step    uint64
+	Turn    int
+	Phase   string
+	Reason  string // why the step resolved
+	Board   string
+	Status  string
+	Events  []string
+	Rolls   []dice.Roll
+	// Defaults names the prompts whose default applied, visible to all:
+	// who did not send orders is public knowledge, not what they sent.
+	Defaults []string
+	// RevealedSeed is the seed of this step; RevealedCommitment the
+	// commitment published before it (sha256 of the seed).
+	RevealedSeed       string
+	RevealedCommitment string
+	NextCommitment     string
+	Prompts            []engine.Prompt // what is asked of this player now
+	Waiting            []string        // who is still to send orders
+	Outcome            engine.Outcome
+	Deadline           string // RFC 3339, or "" for none
+}
+
+// Report builds the current report for player ("" for the GM).
+func (s *Service) Report(ctx context.Context, id, player string) (*Report, error) {
+	var r *Report
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		r, err = s.reportTx(b, g, g.Step, player, true)
+		return err
+	})
+	return r, err
+}
+
+// StepReport builds the report of an earlier step as player saw it then.
+func (s *Service) StepReport(ctx context.Context, id string, step uint64, player string) (*Report, error) {
+	var r *Report
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		if step > g.Step {
+			return userErrorf("game %s has had %d steps; there is no step %d yet", id, g.Step, step)
+		}
+		r, err = s.reportTx(b, g, step, player, step == g.Step)
+		return err
+	})
+	return r, err
+}
+
+func (s *Service) reportTx(b *bolt.Bucket, g *Game, step uint64, player string, current bool) (*Report, error) {
+	if player != "" {
+		if _, ok := g.PlayerByName(player); !ok {
+			return nil, userErrorf("there is no player %q in game %s", player, g.ID)
+		}
+	}
+	rs, err := s.ruleset(g)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := readStep(b, step)
+	if err != nil {
+		return nil, err
+	}
+	data := b.Bucket(store.BucketSnaps).Get(store.Key(step))
+	if data == nil {
+		return nil, fmt.Errorf("game %s has no snapshot of step %d", g.ID, step)
+	}
+	st, err := rs.LoadState(store.Copy(data))
+	if err != nil {
+		return nil, fmt.Errorf("game %s step %d: %w", g.ID, step, err)
+	}
+	return buildReport(g, rs, st, rec, player, current), nil
+}
+
+func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, player string, current bool) *Report {
+	v := st.View(player)
+	r := &Report{
+		Game: g.ID, Ruleset: g.Ruleset, Title: rs.Info().Title, Player: player,
+		Step: rec.N, Turn: rec.Turn, Phase: rec.Phase, Reason: rec.Reason,
+		Board: v.Board(), Status: v.Status(),
+		RevealedSeed: rec.Seed, RevealedCommitment: rec.Commitment, NextCommitment: rec.NextCommitment,
+		Outcome: st.Outcome(),
+	}
+	for _, e := range rec.Events {
+		if e.VisibleTo(player) {
+			r.Events = append(r.Events, e.Text)
+		}
+	}
+	for _, roll := range rec.Rolls {
+		if roll.VisibleTo(player) {
+			r.Rolls = append(r.Rolls, roll)
+		}
+	}
+	for _, a := range rec.Answers {
+		if a.Default {
+			r.Defaults = append(r.Defaults, a.Prompt.Player)
+		}
+	}
+	if current {
+		if player == "" {
+			r.Prompts = g.Prompts
+		} else {
+			r.Prompts = g.PromptsFor(player)
+		}
+		r.Waiting = g.Waiting()
+		if !g.Deadline.IsZero() {
+			r.Deadline = g.Deadline.Format("2006-01-02 15:04 MST")
+		}
+	}
+	return r
+}
+
+// stepOf builds the reported form of a step just made from the state it
+// left, with a report for every player and one for the GM ("").
+func (s *Service) stepOf(g *Game, st engine.State, rec *StepRecord) Step {
+	out := Step{StepRecord: *rec, Reports: map[string]*Report{}}
+	rs, err := s.ruleset(g)
+	if err != nil {
+		return out
+	}
+	out.Reports[""] = buildReport(g, rs, st, rec, "", true)
+	for _, p := range g.Players {
+		out.Reports[p.Name] = buildReport(g, rs, st, rec, p.Name, true)
+	}
+	return out
+}

@@ -1,0 +1,339 @@
+// Package game is the turn life cycle: it creates games, takes orders,
+// resolves steps when they are due, and keeps every input in an append-only
+// log next to a snapshot of every state, in one bbolt transaction per change.
+//
+// A step is one call of State.Resolve. Each step has its own dice seed; the
+// commitment to it is published before its orders are due and the seed is
+// revealed in the step's record, so every roll can be checked afterwards.
+package game
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/store"
+)
+
+// Service runs games stored in one database. It holds no mutable state of
+// its own: everything is in the store, so several services (a daemon and a
+// CLI, one after the other) see the same games.
+type Service struct {
+	st       *store.Store
+	rulesets []engine.Ruleset
+	now      func() time.Time
+	log      *slog.Logger
+	botSteps int
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithClock replaces the wall clock; tests drive time with it.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// WithBotStepLimit bounds how many bot submissions one call may chain
+// (default 100,000); property tests use it to cap a game's length.
+func WithBotStepLimit(n int) Option { return func(s *Service) { s.botSteps = n } }
+
+// New returns a service over st hosting rulesets.
+func New(st *store.Store, rulesets []engine.Ruleset, opts ...Option) *Service {
+	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Rulesets lists the hosted rulesets.
+func (s *Service) Rulesets() []engine.Ruleset { return s.rulesets }
+
+// Store is the service's store.
+func (s *Service) Store() *store.Store { return s.st }
+
+// UserError is a refusal worded for the person who sent the request; it is
+// safe to send back to them (it never names what they may not see).
+type UserError struct{ Msg string }
+
+func (e *UserError) Error() string { return e.Msg }
+
+func userErrorf(format string, a ...any) error { return &UserError{Msg: fmt.Sprintf(format, a...)} }
+
+// IsUserError reports whether err is a refusal for the requester.
+func IsUserError(err error) bool {
+	var ue *UserError
+	return errors.As(err, &ue)
+}
+
+// Hook runs inside the write transaction of a change, after the engine's own
+// writes, so that what the change causes (mails, receipts) commits with it.
+// An error from a hook rolls the whole change back.
+type Hook func(tx *bolt.Tx, c *Change) error
+
+// Change describes one committed change to a game.
+type Change struct {
+	Game    *Game // after the change
+	Created bool
+	Submit  *SubmitResult
+	Steps   []Step
+	// Service lets a hook build reports inside the transaction.
+	Service *Service
+}
+
+// PlayerSpec names a seat at creation.
+type PlayerSpec struct {
+	Name  string
+	Email string
+	Bot   bool
+}
+
+// CreateRequest is what a GM gives to start a game.
+type CreateRequest struct {
+	ID       string
+	Ruleset  string
+	Players  []PlayerSpec
+	Options  map[string]string
+	Settings *Settings // nil: Early on, no deadline
+	// DiceSecret fixes the dice secret (tests, imports); empty: random.
+	DiceSecret string
+}
+
+var (
+	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+	namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,15}$`)
+)
+
+// Create sets a new game up and stores it with its setup as step 0.
+func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) (*Game, error) {
+	if !idPattern.MatchString(req.ID) {
+		return nil, userErrorf("game id %q must be 1–32 lowercase letters, digits or dashes, starting with a letter or digit", req.ID)
+	}
+	rs, err := engine.Find(s.rulesets, req.Ruleset)
+	if err != nil {
+		return nil, &UserError{Msg: err.Error()}
+	}
+	info := rs.Info()
+	if n := len(req.Players); n < info.MinPlayers || n > info.MaxPlayers {
+		return nil, userErrorf("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, n)
+	}
+	seen := map[string]bool{}
+	g := &Game{ID: req.ID, Ruleset: info.Name, Created: s.now().UTC(), Settings: Settings{Early: true}}
+	if req.Settings != nil {
+		g.Settings = *req.Settings
+	}
+	for _, p := range req.Players {
+		name := strings.ToLower(strings.TrimSpace(p.Name))
+		if !namePattern.MatchString(name) {
+			return nil, userErrorf("player name %q must be 1–16 lowercase letters, digits, _ or -, starting with a letter", p.Name)
+		}
+		if seen[name] {
+			return nil, userErrorf("player %q is named twice", name)
+		}
+		seen[name] = true
+		if p.Email != "" && !strings.Contains(p.Email, "@") {
+			return nil, userErrorf("player %s: %q is not a mail address", name, p.Email)
+		}
+		if p.Email != "" {
+			if other, ok := g.PlayerByEmail(p.Email); ok {
+				return nil, userErrorf("players %s and %s have the same address %s", other.Name, name, p.Email)
+			}
+		}
+		g.Players = append(g.Players, Player{Name: name, Email: strings.TrimSpace(p.Email), Secret: randomWord(), Bot: p.Bot})
+	}
+	if g.Options, err = engine.ResolveOptions(info, req.Options); err != nil {
+		return nil, &UserError{Msg: err.Error()}
+	}
+	g.DiceSecret = req.DiceSecret
+	if g.DiceSecret == "" {
+		g.DiceSecret = randomHex(32)
+	}
+	setup := engine.Setup{GameID: g.ID, Options: g.Options}
+	for _, p := range g.Players {
+		setup.Players = append(setup.Players, p.Name)
+	}
+	seed := g.seed(0)
+	d := dice.New(seed)
+	st, err := rs.NewState(setup, d)
+	if err != nil {
+		return nil, fmt.Errorf("set up %s: %w", info.Name, err)
+	}
+	if err := d.Err(); err != nil {
+		return nil, fmt.Errorf("set up %s: %w", info.Name, err)
+	}
+	data, err := st.Marshal()
+	if err != nil {
+		return nil, fmt.Errorf("encode the starting state: %w", err)
+	}
+	s.refresh(g, st)
+	g.Updated = g.Created
+	if g.Settings.TurnLength > 0 {
+		g.Deadline = g.Created.Add(g.Settings.TurnLength)
+	}
+	stepRec := &StepRecord{N: 0, Turn: g.Turn, Phase: g.Phase, Reason: "setup", Time: g.Created,
+		Rolls: d.Rolls(), Seed: seed, Commitment: dice.Commitment(seed), NextCommitment: g.NextCommitment()}
+	change := &Change{Game: g, Created: true, Service: s}
+	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(store.BucketGames)
+		if games.Bucket([]byte(g.ID)) != nil {
+			return userErrorf("a game named %q exists already", g.ID)
+		}
+		b, err := games.CreateBucket([]byte(g.ID))
+		if err != nil {
+			return fmt.Errorf("create game bucket: %w", err)
+		}
+		for _, name := range [][]byte{store.BucketLog, store.BucketSnaps, store.BucketSteps, store.BucketPending} {
+			if _, err := b.CreateBucket(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		if err := appendLog(b, &Entry{Time: g.Created, Kind: "create", Setup: &setup}); err != nil {
+			return err
+		}
+		if err := writeStep(b, stepRec, data); err != nil {
+			return err
+		}
+		if err := putJSON(b, store.KeyInfo, g); err != nil {
+			return err
+		}
+		change.Steps = []Step{s.stepOf(g, st, stepRec)}
+		return runHooks(tx, change, hooks)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("game created", "game", g.ID, "ruleset", g.Ruleset, "players", len(g.Players))
+	if err := s.playBots(ctx, g.ID, hooks); err != nil {
+		return g, err
+	}
+	return s.Get(ctx, g.ID)
+}
+
+func writeStep(b *bolt.Bucket, rec *StepRecord, state []byte) error {
+	if err := b.Put(store.KeyState, state); err != nil {
+		return err
+	}
+	if err := b.Bucket(store.BucketSnaps).Put(store.Key(rec.N), state); err != nil {
+		return err
+	}
+	return putJSON(b.Bucket(store.BucketSteps), store.Key(rec.N), rec)
+}
+
+func runHooks(tx *bolt.Tx, c *Change, hooks []Hook) error {
+	for _, h := range hooks {
+		if err := h(tx, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refresh copies what the life cycle shows of a state into g.
+func (s *Service) refresh(g *Game, st engine.State) {
+	g.Turn = st.Turn()
+	g.Phase = st.Phase()
+	g.Outcome = st.Outcome()
+	g.Prompts = nil
+	if !g.Outcome.Over {
+		g.Prompts = st.Prompts()
+	}
+}
+
+// Get reads a game's record.
+func (s *Service) Get(ctx context.Context, id string) (*Game, error) {
+	var g *Game
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		var err error
+		g, err = s.getTx(tx, id)
+		return err
+	})
+	return g, err
+}
+
+// GetTx reads a game's record inside a transaction (for hooks and the mail
+// side's routing).
+func (s *Service) GetTx(tx *bolt.Tx, id string) (*Game, error) { return s.getTx(tx, id) }
+
+func (s *Service) getTx(tx *bolt.Tx, id string) (*Game, error) {
+	b, err := gameBucket(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	return readGame(b)
+}
+
+// List reads every game's record, ordered by id.
+func (s *Service) List(ctx context.Context) ([]*Game, error) {
+	var out []*Game
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		return tx.Bucket(store.BucketGames).ForEachBucket(func(k []byte) error {
+			g, err := readGame(tx.Bucket(store.BucketGames).Bucket(k))
+			if err != nil {
+				return fmt.Errorf("game %s: %w", k, err)
+			}
+			out = append(out, g)
+			return nil
+		})
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, err
+}
+
+func (s *Service) ruleset(g *Game) (engine.Ruleset, error) {
+	rs, err := engine.Find(s.rulesets, g.Ruleset)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	return rs, nil
+}
+
+func (s *Service) loadState(b *bolt.Bucket, g *Game) (engine.Ruleset, engine.State, error) {
+	rs, err := s.ruleset(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	data := b.Get(store.KeyState)
+	if data == nil {
+		return nil, nil, fmt.Errorf("game %s has no state", g.ID)
+	}
+	st, err := rs.LoadState(store.Copy(data))
+	if err != nil {
+		return nil, nil, fmt.Errorf("game %s: load state: %w", g.ID, err)
+	}
+	return rs, st, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // the OS has no entropy: nothing sensible to do
+	}
+	return hex.EncodeToString(b)
+}
+
+// randomWord makes a player secret that survives being typed from a phone:
+// lowercase letters and digits without look-alikes.
+func randomWord() string {
+	const alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+	b := make([]byte, 10)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}

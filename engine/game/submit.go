@@ -1,0 +1,446 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/store"
+)
+
+// Input is a set of orders from one player, whatever way it came.
+type Input struct {
+	Game   string
+	Player string
+	Text   string
+	// Prompt names the prompt answered; empty picks the player's first open
+	// blocking prompt, else their anytime prompt.
+	Prompt string
+	Source string // mail, cli, gm, bot
+	Ref    string // Message-ID or similar, kept in the log
+}
+
+// SubmitResult says what became of a submission.
+type SubmitResult struct {
+	Game     *Game
+	Prompt   engine.Prompt
+	Accepted bool
+	Orders   []string           // canonical orders, when accepted
+	Errors   []engine.LineError // every rejected line, when not
+	Replaced bool               // earlier orders for the same prompt were replaced
+	Steps    []Step             // resolutions the submission triggered
+}
+
+// Step is one resolution as reported: its record and a report for each player
+// (their own view) and for the GM (key "").
+type Step struct {
+	StepRecord
+	Reports map[string]*Report
+}
+
+// Submit checks orders against the player's view and, if they are accepted,
+// stores them as the player's answer to the prompt, replacing any earlier
+// answer. A step resolves at once when the game's settings say so and every
+// blocking prompt is answered, or when the prompt is an anytime prompt.
+// Rejected orders change nothing but the log.
+func (s *Service) Submit(ctx context.Context, in Input, hooks ...Hook) (*SubmitResult, error) {
+	res, err := s.submit(ctx, in, hooks)
+	if err != nil {
+		return res, err
+	}
+	if err := s.playBots(ctx, in.Game, hooks); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitResult, error) {
+	res := &SubmitResult{}
+	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+		*res = SubmitResult{}
+		b, err := gameBucket(tx, in.Game)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		if g.Over() {
+			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+		}
+		pl, ok := g.PlayerByName(in.Player)
+		if !ok {
+			return userErrorf("there is no player %q in game %s", in.Player, g.ID)
+		}
+		prompt, err := pickPrompt(g, pl.Name, in.Prompt)
+		if err != nil {
+			return err
+		}
+		res.Prompt = prompt
+		_, st, err := s.loadState(b, g)
+		if err != nil {
+			return err
+		}
+		now := s.now().UTC()
+		orders, errs := st.View(pl.Name).Parse(prompt, in.Text)
+		if len(errs) > 0 {
+			res.Errors = errs
+			var msgs []string
+			for _, e := range errs {
+				msgs = append(msgs, e.Error())
+			}
+			res.Game = g
+			return appendLog(b, &Entry{Time: now, Kind: "rejected", Step: g.Step + 1, Player: pl.Name, Prompt: prompt.ID,
+				Source: in.Source, Ref: in.Ref, Text: limitText(in.Text), Errors: msgs})
+		}
+		res.Accepted = true
+		res.Orders = append([]string(nil), orders.Lines()...)
+		text := engine.OrdersText(orders)
+		e := &Entry{Time: now, Kind: "orders", Step: g.Step + 1, Player: pl.Name, Prompt: prompt.ID, Source: in.Source, Ref: in.Ref, Text: text}
+		if err := appendLog(b, e); err != nil {
+			return err
+		}
+		pb := b.Bucket(store.BucketPending)
+		res.Replaced = pb.Get([]byte(prompt.ID)) != nil
+		if err := putJSON(pb, []byte(prompt.ID), pending{Prompt: prompt, Text: text, Source: in.Source, Ref: in.Ref, Seq: e.Seq, Time: now}); err != nil {
+			return err
+		}
+		if !contains(g.Answered, prompt.ID) {
+			g.Answered = append(g.Answered, prompt.ID)
+		}
+		g.Updated = now
+		var steps []Step
+		switch {
+		case prompt.Kind == engine.KindAnytime:
+			steps, err = s.resolveTx(b, g, st, "anytime", []string{prompt.ID})
+		case g.Settings.Early && len(g.Waiting()) == 0:
+			steps, err = s.resolveTx(b, g, st, "all orders in", nil)
+		default:
+			err = putJSON(b, store.KeyInfo, g)
+		}
+		if err != nil {
+			return err
+		}
+		res.Steps = steps
+		res.Game = g
+		return runHooks(tx, &Change{Game: g, Submit: res, Steps: steps, Service: s}, hooks)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func limitText(s string) string {
+	const max = 4096
+	if len(s) > max {
+		return s[:max] + "\n[... cut]"
+	}
+	return s
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func pickPrompt(g *Game, player, id string) (engine.Prompt, error) {
+	mine := g.PromptsFor(player)
+	if id != "" {
+		for _, p := range mine {
+			if p.ID == id {
+				return p, nil
+			}
+		}
+		return engine.Prompt{}, userErrorf("nothing called %q is asked of %s in game %s now", id, player, g.ID)
+	}
+	for _, p := range mine {
+		if p.Kind.Blocks() {
+			return p, nil
+		}
+	}
+	for _, p := range mine {
+		return p, nil
+	}
+	waiting := g.Waiting()
+	if len(waiting) == 0 {
+		return engine.Prompt{}, userErrorf("nothing is asked of %s in game %s now", player, g.ID)
+	}
+	return engine.Prompt{}, userErrorf("nothing is asked of %s in game %s now; waiting for %s", player, g.ID, strings.Join(waiting, ", "))
+}
+
+// AdvanceResult says what an Advance did.
+type AdvanceResult struct {
+	Game    *Game
+	Steps   []Step
+	Waiting []string // players still to answer, when nothing was due
+	Due     bool
+}
+
+// Advance resolves the current step if it is due: every blocking prompt is
+// answered or the deadline has passed. With force it resolves anyway, and
+// the defaults of the unanswered prompts apply.
+func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...Hook) (*AdvanceResult, error) {
+	res := &AdvanceResult{}
+	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+		*res = AdvanceResult{}
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		res.Game = g
+		if g.Over() {
+			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+		}
+		waiting := g.Waiting()
+		reason := ""
+		switch {
+		case len(waiting) == 0:
+			reason = "all orders in"
+		case force:
+			reason = "forced by the GM"
+		case !g.Deadline.IsZero() && !s.now().Before(g.Deadline):
+			reason = "deadline"
+		default:
+			res.Waiting = waiting
+			return nil
+		}
+		res.Due = true
+		_, st, err := s.loadState(b, g)
+		if err != nil {
+			return err
+		}
+		steps, err := s.resolveTx(b, g, st, reason, nil)
+		if err != nil {
+			return err
+		}
+		res.Steps = steps
+		return runHooks(tx, &Change{Game: g, Steps: steps, Service: s}, hooks)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.playBots(ctx, id, hooks); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// resolveTx resolves one step of g and keeps resolving while the next step
+// is already fully answered. only, when set, restricts the step to those
+// prompts (anytime answers). It updates g and stores everything in b.
+func (s *Service) resolveTx(b *bolt.Bucket, g *Game, st engine.State, reason string, only []string) ([]Step, error) {
+	var steps []Step
+	for {
+		step, err := s.resolveOne(b, g, st, reason, only)
+		if err != nil {
+			return steps, err
+		}
+		steps = append(steps, step)
+		only = nil
+		if g.Over() || !g.Settings.Early || len(g.Answered) == 0 || len(g.Waiting()) > 0 {
+			return steps, nil
+		}
+		reason = "all orders in"
+	}
+}
+
+func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason string, only []string) (Step, error) {
+	pend, err := readPending(b)
+	if err != nil {
+		return Step{}, err
+	}
+	var answers []engine.Answer
+	var records []AnswerRecord
+	for _, p := range g.Prompts {
+		if only != nil && !contains(only, p.ID) {
+			continue
+		}
+		if only == nil && !p.Kind.Blocks() {
+			continue
+		}
+		text, def := p.Default, true
+		if pd, ok := pend[p.ID]; ok {
+			text, def = pd.Text, false
+		}
+		a, rec, err := parseAnswer(st, p, text, def)
+		if err != nil {
+			return Step{}, fmt.Errorf("game %s step %d: %w", g.ID, g.Step+1, err)
+		}
+		answers = append(answers, a)
+		records = append(records, rec)
+	}
+	n := g.Step + 1
+	seed := g.seed(n)
+	d := dice.New(seed)
+	events, err := st.Resolve(answers, d)
+	if err != nil {
+		return Step{}, fmt.Errorf("game %s step %d: resolve: %w", g.ID, n, err)
+	}
+	if err := d.Err(); err != nil {
+		return Step{}, fmt.Errorf("game %s step %d: dice: %w", g.ID, n, err)
+	}
+	data, err := st.Marshal()
+	if err != nil {
+		return Step{}, fmt.Errorf("game %s step %d: encode state: %w", g.ID, n, err)
+	}
+	now := s.now().UTC()
+	g.Step = n
+	s.refresh(g, st)
+	if !g.Over() && len(g.Prompts) == 0 {
+		return Step{}, fmt.Errorf("game %s step %d: the ruleset asks nothing of anyone but the game is not over", g.ID, n)
+	}
+	// Answers consumed by this step go; answers to prompts that are no
+	// longer open go too (they answered a question that was withdrawn).
+	pb := b.Bucket(store.BucketPending)
+	open := map[string]bool{}
+	for _, p := range g.Prompts {
+		open[p.ID] = true
+	}
+	g.Answered = nil
+	for id := range pend {
+		used := false
+		for _, r := range records {
+			if r.Prompt.ID == id {
+				used = true
+			}
+		}
+		if used || !open[id] {
+			if err := pb.Delete([]byte(id)); err != nil {
+				return Step{}, err
+			}
+			continue
+		}
+		g.Answered = append(g.Answered, id)
+	}
+	sortStrings(g.Answered)
+	g.Updated = now
+	if g.Settings.TurnLength > 0 {
+		g.Deadline = now.Add(g.Settings.TurnLength)
+	}
+	rec := &StepRecord{N: n, Turn: g.Turn, Phase: g.Phase, Reason: reason, Time: now, Answers: records,
+		Events: events, Rolls: d.Rolls(), Seed: seed, Commitment: dice.Commitment(seed), NextCommitment: g.NextCommitment()}
+	if err := appendLog(b, &Entry{Time: now, Kind: "resolve", Step: n, Reason: reason, Answers: records}); err != nil {
+		return Step{}, err
+	}
+	if err := writeStep(b, rec, data); err != nil {
+		return Step{}, err
+	}
+	if err := putJSON(b, store.KeyInfo, g); err != nil {
+		return Step{}, err
+	}
+	s.log.Info("step resolved", "game", g.ID, "step", n, "turn", g.Turn, "phase", g.Phase, "reason", reason)
+	return s.stepOf(g, st, rec), nil
+}
+
+func parseAnswer(st engine.State, p engine.Prompt, text string, def bool) (engine.Answer, AnswerRecord, error) {
+	orders, errs := st.View(p.Player).Parse(p, text)
+	if len(errs) > 0 {
+		if !def {
+			return engine.Answer{}, AnswerRecord{}, fmt.Errorf("orders of %s for %s no longer parse: %v", p.Player, p.ID, errs[0])
+		}
+		// A default that no longer fits is the ruleset's bug; doing
+		// nothing is the only safe answer.
+		orders, errs = st.View(p.Player).Parse(p, "")
+		if len(errs) > 0 {
+			return engine.Answer{}, AnswerRecord{}, fmt.Errorf("prompt %s: neither its default nor empty orders parse: %v", p.ID, errs[0])
+		}
+	}
+	return engine.Answer{Prompt: p, Orders: orders, Default: def},
+		AnswerRecord{Prompt: p, Text: engine.OrdersText(orders), Default: def}, nil
+}
+
+func sortStrings(a []string) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// playBots answers, one submission per transaction, every open prompt of a
+// bot seat that has no answer yet, until no bot is asked anything or the
+// service's bot step limit is reached.
+func (s *Service) playBots(ctx context.Context, id string, hooks []Hook) error {
+	for i := 0; i < s.botSteps; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		in, ok, err := s.nextBotInput(ctx, id)
+		if err != nil || !ok {
+			return err
+		}
+		res, err := s.submit(ctx, in, hooks)
+		if err != nil {
+			return fmt.Errorf("bot %s in game %s: %w", in.Player, id, err)
+		}
+		if !res.Accepted {
+			return fmt.Errorf("bot %s in game %s sent orders its own rules reject: %v", in.Player, id, res.Errors)
+		}
+	}
+	return nil
+}
+
+func (s *Service) nextBotInput(ctx context.Context, id string) (Input, bool, error) {
+	var in Input
+	found := false
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil || g.Over() {
+			return err
+		}
+		for _, p := range g.Prompts {
+			pl, _ := g.PlayerByName(p.Player)
+			if !pl.Bot || !p.Kind.Blocks() || contains(g.Answered, p.ID) {
+				continue
+			}
+			rs, st, err := s.loadState(b, g)
+			if err != nil {
+				return err
+			}
+			text := rs.Bot(st.View(pl.Name), p, botRand(g, p))
+			in = Input{Game: id, Player: pl.Name, Prompt: p.ID, Text: text, Source: "bot"}
+			found = true
+			return nil
+		}
+		return nil
+	})
+	return in, found, err
+}
+
+// botRand gives a bot a generator of its own, fixed by the game, step and
+// prompt, so a bot game plays the same way twice.
+func botRand(g *Game, p engine.Prompt) *rand.Rand {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s:%s:%d:%s", g.DiceSecret, g.ID, g.Step, p.ID)
+	return rand.New(rand.NewPCG(h.Sum64(), 0x0badc0ffee))
+}
+
+// decodeEntry reads one log entry.
+func decodeEntry(v []byte) (*Entry, error) {
+	var e Entry
+	if err := json.Unmarshal(v, &e); err != nil {
+		return nil, fmt.Errorf("read log entry: %w", err)
+	}
+	return &e, nil
+}

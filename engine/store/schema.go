@@ -1,0 +1,50 @@
+package store
+
+// This file names every bucket and key in an Orrery database, so that the
+// layout can be read in one place (as etcd's schema package does). Integer
+// keys are big-endian (see Key) so that bbolt's byte order is numeric order.
+//
+//	meta                      schema → SchemaVersion as a decimal string
+//	games                     one nested bucket per game id:
+//	  games/<id>/info         → JSON game record (engine/game.record)
+//	  games/<id>/state        → the current state, as State.Marshal made it
+//	  games/<id>/log/<seq>    → JSON log entry, every input in order (engine/game.Entry)
+//	  games/<id>/snaps/<step> → state after that step; step 0 is the setup
+//	  games/<id>/steps/<step> → JSON step record: answers, events, rolls, seeds
+//	  games/<id>/pending/<prompt id> → JSON latest accepted orders not yet resolved
+//	mail                      owned by the mail side (pbem); see the section below
+//
+// Changing any of this is a schema change: bump SchemaVersion, and teach Open
+// to migrate or to refuse older files with a clear message.
+
+// SchemaVersion is the layout version this build reads and writes.
+const SchemaVersion = 1
+
+// Top-level buckets.
+var (
+	BucketMeta  = []byte("meta")
+	BucketGames = []byte("games")
+	BucketMail  = []byte("mail")
+)
+
+// Keys of the meta bucket.
+var (
+	KeySchema = []byte("schema")
+)
+
+// Keys and nested buckets inside one game's bucket.
+var (
+	KeyInfo       = []byte("info")
+	KeyState      = []byte("state")
+	BucketLog     = []byte("log")
+	BucketSnaps   = []byte("snaps")
+	BucketSteps   = []byte("steps")
+	BucketPending = []byte("pending")
+)
+
+// TopLevel lists the buckets Open creates.
+var TopLevel = [][]byte{BucketMeta, BucketGames, BucketMail}
+
+// ---- mail side (pbem) ----------------------------------------------------
+// Nested buckets of BucketMail, created and used by pbem. The engine never
+// reads them; they are named here so the whole layout is in one file.
