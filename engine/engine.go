@@ -267,3 +267,10 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// SyntaxChecker is implemented by rulesets that can check an orders file
+// with no game at hand, as Eressea's echeck does: every line's grammar, not
+// whether the planet is yours. `orrery orders check RULESET -f FILE` uses it.
+type SyntaxChecker interface {
+	CheckSyntax(text string) []LineError
+}

@@ -444,3 +444,39 @@ func decodeEntry(v []byte) (*Entry, error) {
 	}
 	return &e, nil
 }
+
+// Check parses orders exactly as Submit would, against the player's view of
+// the game now, and stores nothing.
+func (s *Service) Check(ctx context.Context, in Input) (*SubmitResult, error) {
+	res := &SubmitResult{}
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, in.Game)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		res.Game = g
+		pl, ok := g.PlayerByName(in.Player)
+		if !ok {
+			return userErrorf("there is no player %q in game %s", in.Player, g.ID)
+		}
+		if res.Prompt, err = pickPrompt(g, pl.Name, in.Prompt); err != nil {
+			return err
+		}
+		_, st, err := s.loadState(b, g)
+		if err != nil {
+			return err
+		}
+		orders, errs := st.View(pl.Name).Parse(res.Prompt, in.Text)
+		res.Errors = errs
+		if len(errs) == 0 {
+			res.Accepted = true
+			res.Orders = append([]string(nil), orders.Lines()...)
+		}
+		return nil
+	})
+	return res, err
+}

@@ -1,0 +1,371 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/game"
+	"orrery/engine/store"
+)
+
+type subcommand struct {
+	name, usage, about string
+	run                func(ctx context.Context, e *env, args []string) error
+}
+
+func gameCommands() []subcommand {
+	return []subcommand{
+		{"new", "game new RULESET --id ID --player NAME=EMAIL... [--bot NAME]... [--option K=V]... [--turn-length 72h]",
+			"Creates a game. Players are seated in the order given (the ruleset may\nshuffle seats with its recorded dice). --bot seats a computer player.\nEach player's secret is printed once: it goes in the welcome mail.", gameNew},
+		{"list", "game list", "Lists every game: ruleset, turn, phase, who is awaited, deadline.", gameList},
+		{"show", "game show ID [--as PLAYER | --gm] [--step N]", "Prints the report as PLAYER gets it (their own view), or the GM's view.", gameShow},
+		{"players", "game players ID", "Lists a game's seats with their addresses.", gamePlayers},
+		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
+		{"verify", "game verify ID", "Replays the whole log from the start with dice re-derived from the seeds,\nand checks every snapshot byte for byte, every roll, and every commitment.", gameVerify},
+		{"log", "game log ID", "Prints every input of a game, in order, with its time and source.", gameLog},
+	}
+}
+
+func runGame(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+		fmt.Fprintln(e.stdout, "Usage: orrery game SUBCOMMAND ...")
+		fmt.Fprintln(e.stdout)
+		for _, c := range gameCommands() {
+			fmt.Fprintf(e.stdout, "  orrery %s\n", c.usage)
+		}
+		fmt.Fprintln(e.stdout, "\nEach takes --db FILE and --help.")
+		return nil
+	}
+	for _, c := range gameCommands() {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	return fmt.Errorf("no command `game %s` (see orrery game help)", args[0])
+}
+
+func sub(name string) subcommand {
+	for _, c := range gameCommands() {
+		if c.name == name {
+			return c
+		}
+	}
+	panic("unknown subcommand " + name)
+}
+
+func gameNew(ctx context.Context, e *env, args []string) error {
+	c := sub("new")
+	fs := flags(e, "game new", c.usage, c.about)
+	db := addDBFlags(fs)
+	id := fs.String("id", "", "game id (lowercase letters, digits, dashes)")
+	var players, bots, options multi
+	fs.Var(&players, "player", "seat NAME=EMAIL (repeat for each player; EMAIL may be empty)")
+	fs.Var(&bots, "bot", "seat a computer player NAME (repeatable)")
+	fs.Var(&options, "option", "ruleset option NAME=VALUE (repeatable; see orrery rulesets RULESET)")
+	turn := fs.Duration("turn-length", 0, "deadline after each step, e.g. 72h (0: none; the GM advances)")
+	early := fs.Bool("early", true, "resolve as soon as every order is in")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("game new takes one RULESET (see orrery rulesets)")
+	}
+	if *id == "" {
+		return fmt.Errorf("game new needs --id")
+	}
+	req := game.CreateRequest{ID: *id, Ruleset: pos[0], Options: map[string]string{},
+		Settings: &game.Settings{Early: *early, TurnLength: *turn}}
+	for _, p := range players {
+		name, email, _ := strings.Cut(p, "=")
+		req.Players = append(req.Players, game.PlayerSpec{Name: name, Email: email})
+	}
+	for _, b := range bots {
+		req.Players = append(req.Players, game.PlayerSpec{Name: b, Bot: true})
+	}
+	for _, o := range options {
+		k, v, ok := strings.Cut(o, "=")
+		if !ok {
+			return fmt.Errorf("--option %q: write NAME=VALUE", o)
+		}
+		req.Options[k] = v
+	}
+	svc, done, err := db.open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	g, err := svc.Create(ctx, req)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "created %s (%s), turn %d, %s\n", g.ID, g.Ruleset, g.Turn, g.Phase)
+	for _, p := range g.Players {
+		kind := p.Email
+		if p.Bot {
+			kind = "bot"
+		}
+		fmt.Fprintf(e.stdout, "  %-12s %-28s secret %s\n", p.Name, kind, p.Secret)
+	}
+	printAwaited(e, g)
+	return nil
+}
+
+func printAwaited(e *env, g *game.Game) {
+	if g.Over() {
+		fmt.Fprintf(e.stdout, "game over: %s\n", g.Outcome.Text)
+		return
+	}
+	if w := g.Waiting(); len(w) > 0 {
+		fmt.Fprintf(e.stdout, "waiting for: %s\n", strings.Join(w, ", "))
+	}
+}
+
+func gameList(ctx context.Context, e *env, args []string) error {
+	c := sub("list")
+	fs := flags(e, "game list", c.usage, c.about)
+	db := addDBFlags(fs)
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	svc, done, err := db.open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	list, err := svc.List(ctx)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, "no games (create one with orrery game new)")
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%-16s %-16s %5s  %-14s %-20s %s\n", "GAME", "RULESET", "TURN", "PHASE", "DEADLINE", "AWAITING")
+	for _, g := range list {
+		awaiting := strings.Join(g.Waiting(), ",")
+		if g.Over() {
+			awaiting = "over: " + g.Outcome.Text
+		}
+		deadline := "-"
+		if !g.Deadline.IsZero() {
+			deadline = g.Deadline.Format("2006-01-02 15:04 MST")
+		}
+		fmt.Fprintf(e.stdout, "%-16s %-16s %5d  %-14s %-20s %s\n", g.ID, g.Ruleset, g.Turn, g.Phase, deadline, awaiting)
+	}
+	return nil
+}
+
+func gameShow(ctx context.Context, e *env, args []string) error {
+	c := sub("show")
+	fs := flags(e, "game show", c.usage, c.about)
+	db := addDBFlags(fs)
+	as := fs.String("as", "", "show PLAYER's own view")
+	gm := fs.Bool("gm", false, "show the GM's view (everything)")
+	step := fs.Int("step", -1, "show the report of an earlier step")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("game show takes one game id")
+	}
+	if *as == "" && !*gm {
+		return fmt.Errorf("say whose view: --as PLAYER, or --gm")
+	}
+	svc, done, err := db.open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	var r *game.Report
+	if *step >= 0 {
+		r, err = svc.StepReport(ctx, pos[0], uint64(*step), *as)
+	} else {
+		r, err = svc.Report(ctx, pos[0], *as)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(e.stdout, reportText(r))
+	return nil
+}
+
+func gamePlayers(ctx context.Context, e *env, args []string) error {
+	c := sub("players")
+	fs := flags(e, "game players", c.usage, c.about)
+	db := addDBFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("game players takes one game id")
+	}
+	svc, done, err := db.open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	g, err := svc.Get(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	waiting := map[string]bool{}
+	for _, w := range g.Waiting() {
+		waiting[w] = true
+	}
+	for _, p := range g.Players {
+		addr := p.Email
+		if p.Bot {
+			addr = "(bot)"
+		}
+		state := ""
+		if waiting[p.Name] {
+			state = "awaited"
+		}
+		fmt.Fprintf(e.stdout, "%-12s %-30s %s\n", p.Name, addr, state)
+	}
+	return nil
+}
+
+func gameAdvance(ctx context.Context, e *env, args []string) error {
+	c := sub("advance")
+	fs := flags(e, "game advance", c.usage, c.about)
+	db := addDBFlags(fs)
+	force := fs.Bool("force", false, "resolve even if orders are missing (their defaults apply)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("game advance takes one game id")
+	}
+	svc, done, err := db.open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := svc.Advance(ctx, pos[0], *force)
+	if err != nil {
+		return err
+	}
+	if !res.Due {
+		fmt.Fprintf(e.stdout, "%s is not due: waiting for %s (use --force to apply their defaults)\n", pos[0], strings.Join(res.Waiting, ", "))
+		return nil
+	}
+	for _, s := range res.Steps {
+		fmt.Fprintf(e.stdout, "step %d resolved (%s): turn %d, %s\n", s.N, s.Reason, s.Turn, s.Phase)
+	}
+	g, err := svc.Get(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	printAwaited(e, g)
+	return nil
+}
+
+func gameVerify(ctx context.Context, e *env, args []string) error {
+	c := sub("verify")
+	fs := flags(e, "game verify", c.usage, c.about)
+	db := addDBFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("game verify takes one game id")
+	}
+	svc, done, err := db.open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	v, err := svc.Verify(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	if !v.OK() {
+		for _, p := range v.Problems {
+			fmt.Fprintln(e.stdout, "PROBLEM:", p)
+		}
+		return fmt.Errorf("%s failed verification: %d problems", v.Game, len(v.Problems))
+	}
+	fmt.Fprintf(e.stdout, "%s verified: %d states replayed byte for byte, %d rolls re-derived from revealed seeds, every seed matches its commitment\n", v.Game, v.Steps, v.Rolls)
+	return nil
+}
+
+func gameLog(ctx context.Context, e *env, args []string) error {
+	c := sub("log")
+	fs := flags(e, "game log", c.usage, c.about)
+	db := addDBFlags(fs)
+	asJSON := fs.Bool("json", false, "print the raw JSON entries")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("game log takes one game id")
+	}
+	svc, done, err := db.open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	return svc.Store().View(ctx, func(tx *bolt.Tx) error {
+		gb := tx.Bucket(store.BucketGames).Bucket([]byte(pos[0]))
+		if gb == nil {
+			return fmt.Errorf("no game named %q", pos[0])
+		}
+		return gb.Bucket(store.BucketLog).ForEach(func(k, v []byte) error {
+			if *asJSON {
+				fmt.Fprintln(e.stdout, string(v))
+				return nil
+			}
+			var en game.Entry
+			if err := json.Unmarshal(v, &en); err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stdout, logLine(&en))
+			return nil
+		})
+	})
+}
+
+func logLine(en *game.Entry) string {
+	t := en.Time.Format(time.DateTime)
+	switch en.Kind {
+	case "create":
+		return fmt.Sprintf("%4d %s create %s with %s", en.Seq, t, en.Setup.GameID, strings.Join(en.Setup.Players, ", "))
+	case "orders", "rejected":
+		text := strings.ReplaceAll(en.Text, "\n", " / ")
+		if len(text) > 60 {
+			text = text[:60] + "…"
+		}
+		src := en.Source
+		if en.Ref != "" {
+			src += " " + en.Ref
+		}
+		return fmt.Sprintf("%4d %s %-8s step %d %s (%s): %s", en.Seq, t, en.Kind, en.Step, en.Player, src, text)
+	case "resolve":
+		var def []string
+		for _, a := range en.Answers {
+			if a.Default {
+				def = append(def, a.Prompt.Player)
+			}
+		}
+		sort.Strings(def)
+		extra := ""
+		if len(def) > 0 {
+			extra = "; defaults for " + strings.Join(def, ", ")
+		}
+		return fmt.Sprintf("%4d %s resolve  step %d (%s)%s", en.Seq, t, en.Step, en.Reason, extra)
+	}
+	return fmt.Sprintf("%4d %s %s", en.Seq, t, en.Kind)
+}

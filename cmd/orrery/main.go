@@ -1,0 +1,128 @@
+// Command orrery hosts play-by-email games: it runs the mail daemon, and
+// gives a game master every command to create, inspect, advance, verify and
+// repair games from the shell.
+//
+// Each command lives in its own file and is listed once, in commands below.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// command is one `orrery NAME ...` command.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what every command may use: its streams, so tests can capture them.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func commands() []command {
+	return []command{
+		{"rulesets", "list the games this server can host", runRulesets},
+		{"game", "create, show, advance and verify games (orrery game help)", runGame},
+		{"orders", "send orders for a player, or check an orders file offline", runOrders},
+		{"dice", "redo a step's dice from its revealed seed, to check the server", runDice},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	if err := run(ctx, e, os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "orrery:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(e.stdout)
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	sort.Strings(names)
+	return fmt.Errorf("no command %q (commands: %s; see orrery help)", args[0], strings.Join(names, ", "))
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "orrery: a play-by-email turn processor")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: orrery COMMAND [arguments] [--help]")
+	fmt.Fprintln(w)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Every command that reads games takes --db FILE (default: db in --config, else orrery.db).")
+}
+
+// flags makes a flag set whose --help prints the command's usage line and
+// description to the command's stdout.
+func flags(e *env, name, usageLine, about string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stdout, "Usage: orrery %s\n\n%s\n", usageLine, about)
+		var has bool
+		fs.VisitAll(func(*flag.Flag) { has = true })
+		if has {
+			fmt.Fprintln(e.stdout, "\nFlags:")
+			fs.SetOutput(e.stdout)
+			fs.PrintDefaults()
+			fs.SetOutput(e.stderr)
+		}
+	}
+	return fs
+}
+
+// parse parses flags that may stand before, between or after positional
+// arguments (`game show demo1 --as ann`), which the flag package alone does
+// not allow, and returns the positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// multi is a repeatable string flag.
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/games"
+)
+
+const ordersAbout = `Sends orders for PLAYER in game ID, by the same path a mail takes (without
+the mail): they are checked against PLAYER's view, stored if accepted, and
+the step resolves when every order is in. Send again to replace them.
+
+  orrery orders ID --as PLAYER -f FILE      (FILE "-" reads standard input)
+  orrery orders check RULESET -f FILE       offline check of an orders file
+  orrery orders check --game ID --as PLAYER -f FILE
+                                            full check against the game now,
+                                            without sending`
+
+func runOrders(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "check" {
+		return ordersCheck(ctx, e, args[1:])
+	}
+	fs := flags(e, "orders", "orders ID --as PLAYER -f FILE", ordersAbout)
+	db := addDBFlags(fs)
+	as := fs.String("as", "", "the player whose orders these are")
+	file := fs.String("f", "-", "orders file (- for standard input)")
+	prompt := fs.String("prompt", "", "answer this prompt id (default: the player's open one)")
+	source := fs.String("source", "cli", "recorded in the log as the orders' source (cli, gm)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *as == "" {
+		return fmt.Errorf("usage: orrery orders ID --as PLAYER -f FILE")
+	}
+	text, err := readInput(e, *file)
+	if err != nil {
+		return err
+	}
+	svc, done, err := db.open()
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := svc.Submit(ctx, game.Input{Game: pos[0], Player: *as, Text: text, Prompt: *prompt, Source: *source})
+	if err != nil {
+		return err
+	}
+	if !res.Accepted {
+		fmt.Fprintf(e.stdout, "Orders for %s (%s) NOT accepted; nothing was changed:\n", *as, res.Prompt.Ask)
+		printLineErrors(e.stdout, res.Errors)
+		return fmt.Errorf("%d errors", len(res.Errors))
+	}
+	verb := "accepted"
+	if res.Replaced {
+		verb = "accepted, replacing your earlier orders"
+	}
+	fmt.Fprintf(e.stdout, "Orders for %s %s:\n", *as, verb)
+	for _, l := range res.Orders {
+		fmt.Fprintf(e.stdout, "  %s\n", l)
+	}
+	if len(res.Orders) == 0 {
+		fmt.Fprintln(e.stdout, "  (no orders: you pass)")
+	}
+	for _, s := range res.Steps {
+		fmt.Fprintf(e.stdout, "step %d resolved (%s): turn %d, %s\n", s.N, s.Reason, s.Turn, s.Phase)
+	}
+	g, err := svc.Get(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	printAwaited(e, g)
+	return nil
+}
+
+func printLineErrors(w io.Writer, errs []engine.LineError) {
+	for _, le := range errs {
+		if le.Line > 0 {
+			fmt.Fprintf(w, "  line %d: %s\n", le.Line, le.Text)
+			fmt.Fprintf(w, "    %s\n", le.Msg)
+		} else {
+			fmt.Fprintf(w, "  %s\n", le.Msg)
+		}
+		if le.Fix != "" {
+			fmt.Fprintf(w, "    fix: %s\n", le.Fix)
+		}
+	}
+}
+
+func readInput(e *env, file string) (string, error) {
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(io.LimitReader(e.stdin, 1<<20))
+	} else {
+		data, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read orders: %w", err)
+	}
+	return string(data), nil
+}
+
+func ordersCheck(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "orders check", "orders check RULESET -f FILE | orders check --game ID --as PLAYER -f FILE", ordersAbout)
+	db := addDBFlags(fs)
+	file := fs.String("f", "-", "orders file (- for standard input)")
+	gameID := fs.String("game", "", "check against this game's current state")
+	as := fs.String("as", "", "with --game: the player whose view to check against")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	text, err := readInput(e, *file)
+	if err != nil {
+		return err
+	}
+	var errs []engine.LineError
+	switch {
+	case *gameID != "":
+		if *as == "" {
+			return fmt.Errorf("orders check --game needs --as PLAYER")
+		}
+		svc, done, err := db.open()
+		if err != nil {
+			return err
+		}
+		defer done()
+		res, err := svc.Check(ctx, game.Input{Game: *gameID, Player: *as, Text: text})
+		if err != nil {
+			return err
+		}
+		errs = res.Errors
+		if len(errs) == 0 {
+			fmt.Fprintf(e.stdout, "orders OK for %s (%s):\n  %s\n", *as, res.Prompt.Ask, strings.Join(res.Orders, "\n  "))
+			return nil
+		}
+	case len(pos) == 1:
+		rs, err := engine.Find(games.All(), pos[0])
+		if err != nil {
+			return err
+		}
+		sc, ok := rs.(engine.SyntaxChecker)
+		if !ok {
+			return fmt.Errorf("%s has no offline check; use orders check --game ID --as PLAYER", pos[0])
+		}
+		errs = sc.CheckSyntax(text)
+		if len(errs) == 0 {
+			fmt.Fprintln(e.stdout, "orders OK (syntax only: names and numbers are checked when you send them)")
+			return nil
+		}
+	default:
+		return fmt.Errorf("usage: orrery orders check RULESET -f FILE, or --game ID --as PLAYER -f FILE")
+	}
+	printLineErrors(e.stdout, errs)
+	return fmt.Errorf("%d errors", len(errs))
+}

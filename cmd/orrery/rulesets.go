@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"orrery/engine"
+	"orrery/games"
+)
+
+func runRulesets(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "rulesets", "rulesets [NAME]", "Lists the games this server can host. With a NAME, shows that ruleset's\noptions and order language.")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		for _, r := range games.All() {
+			i := r.Info()
+			fmt.Fprintf(e.stdout, "%-18s %-28s %d–%d players\n", i.Name, i.Title, i.MinPlayers, i.MaxPlayers)
+		}
+		return nil
+	}
+	r, err := engine.Find(games.All(), pos[0])
+	if err != nil {
+		return err
+	}
+	i := r.Info()
+	fmt.Fprintf(e.stdout, "%s (%s), %d–%d players\n\n", i.Title, i.Name, i.MinPlayers, i.MaxPlayers)
+	if i.Summary != "" {
+		fmt.Fprintf(e.stdout, "%s\n\n", strings.TrimSpace(i.Summary))
+	}
+	if len(i.Options) > 0 {
+		fmt.Fprintln(e.stdout, "Options (orrery game new ... --option NAME=VALUE):")
+		for _, o := range i.Options {
+			choices := ""
+			if len(o.Choices) > 0 {
+				choices = " [" + strings.Join(o.Choices, "|") + "]"
+			}
+			fmt.Fprintf(e.stdout, "  %s=%s%s\n      %s\n", o.Name, o.Default, choices, o.Help)
+		}
+		fmt.Fprintln(e.stdout)
+	}
+	fmt.Fprintf(e.stdout, "Orders:\n%s\n", strings.TrimRight(i.OrderHelp, "\n"))
+	return nil
+}
