@@ -9,7 +9,6 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/store"
-	"orrery/games"
 )
 
 // dbFlags adds --db and --config to a command.
@@ -53,7 +52,7 @@ func (d *dbFlags) path() (string, error) {
 }
 
 // open opens the store and a game service over every ruleset.
-func (d *dbFlags) open() (*game.Service, func(), error) {
+func (d *dbFlags) open(e *env) (*game.Service, func(), error) {
 	path, err := d.path()
 	if err != nil {
 		return nil, nil, err
@@ -62,5 +61,5 @@ func (d *dbFlags) open() (*game.Service, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return game.New(st, games.All()), func() { st.Close() }, nil
+	return game.New(st, e.rulesets), func() { st.Close() }, nil
 }

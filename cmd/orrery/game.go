@@ -96,7 +96,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 		}
 		req.Options[k] = v
 	}
-	svc, done, err := db.open()
+	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func gameList(ctx context.Context, e *env, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	svc, done, err := db.open()
+	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 	if *as == "" && !*gm {
 		return fmt.Errorf("say whose view: --as PLAYER, or --gm")
 	}
-	svc, done, err := db.open()
+	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("game players takes one game id")
 	}
-	svc, done, err := db.open()
+	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}
@@ -247,7 +247,7 @@ func gameAdvance(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("game advance takes one game id")
 	}
-	svc, done, err := db.open()
+	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ func gameVerify(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("game verify takes one game id")
 	}
-	svc, done, err := db.open()
+	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}
@@ -313,7 +313,7 @@ func gameLog(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("game log takes one game id")
 	}
-	svc, done, err := db.open()
+	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}

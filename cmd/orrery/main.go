@@ -16,6 +16,9 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"orrery/engine"
+	"orrery/games"
 )
 
 // command is one `orrery NAME ...` command.
@@ -27,9 +30,10 @@ type command struct {
 
 // env is what every command may use: its streams, so tests can capture them.
 type env struct {
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
+	rulesets []engine.Ruleset // games.All() in production; tests add their own
 }
 
 func commands() []command {
@@ -44,7 +48,7 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, rulesets: games.All()}
 	if err := run(ctx, e, os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)

@@ -9,7 +9,6 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
-	"orrery/games"
 )
 
 const ordersAbout = `Sends orders for PLAYER in game ID, by the same path a mail takes (without
@@ -43,7 +42,7 @@ func runOrders(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	svc, done, err := db.open()
+	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}
@@ -127,7 +126,7 @@ func ordersCheck(ctx context.Context, e *env, args []string) error {
 		if *as == "" {
 			return fmt.Errorf("orders check --game needs --as PLAYER")
 		}
-		svc, done, err := db.open()
+		svc, done, err := db.open(e)
 		if err != nil {
 			return err
 		}
@@ -142,7 +141,7 @@ func ordersCheck(ctx context.Context, e *env, args []string) error {
 			return nil
 		}
 	case len(pos) == 1:
-		rs, err := engine.Find(games.All(), pos[0])
+		rs, err := engine.Find(e.rulesets, pos[0])
 		if err != nil {
 			return err
 		}

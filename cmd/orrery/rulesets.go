@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"orrery/engine"
-	"orrery/games"
 )
 
 func runRulesets(ctx context.Context, e *env, args []string) error {
@@ -16,13 +15,13 @@ func runRulesets(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		for _, r := range games.All() {
+		for _, r := range e.rulesets {
 			i := r.Info()
 			fmt.Fprintf(e.stdout, "%-18s %-28s %d–%d players\n", i.Name, i.Title, i.MinPlayers, i.MaxPlayers)
 		}
 		return nil
 	}
-	r, err := engine.Find(games.All(), pos[0])
+	r, err := engine.Find(e.rulesets, pos[0])
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/enginetest"
 	"orrery/engine/game"
-	"orrery/engine/internal/toy"
+	"orrery/engine/enginetest/toy"
 	"orrery/engine/store"
 )
 

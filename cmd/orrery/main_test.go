@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+)
+
+// cli runs one orrery command line against db with the toy ruleset and
+// returns its output and error.
+func cli(t *testing.T, db, stdin string, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, rulesets: []engine.Ruleset{toy.Ruleset()}}
+	if db != "" {
+		args = append(args, "--db", db)
+	}
+	err := run(context.Background(), e, args)
+	return out.String() + errOut.String(), err
+}
+
+func must(t *testing.T, db, stdin string, args ...string) string {
+	t.Helper()
+	out, err := cli(t, db, stdin, args...)
+	if err != nil {
+		t.Fatalf("orrery %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+func TestGameByCLI(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cli.db")
+	out := must(t, db, "", "game", "new", "toy", "--id", "demo1", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
+	if !strings.Contains(out, "created demo1") || !regexp.MustCompile(`ann\s+ann@example.org\s+secret [a-z0-9]{10}`).MatchString(out) {
+		t.Fatalf("game new printed:\n%s", out)
+	}
+	out, err := cli(t, db, "PUSH 7\n", "orders", "demo1", "--as", "ann", "-f", "-")
+	if err == nil || !strings.Contains(out, "line 1: PUSH 7") || !strings.Contains(out, "fix: write e.g. PUSH 2") {
+		t.Fatalf("bad orders: %v\n%s", err, out)
+	}
+	out = must(t, db, "push 2\n", "orders", "demo1", "--as", "ann", "-f", "-")
+	if !strings.Contains(out, "PUSH 2") || !strings.Contains(out, "waiting for: bob") {
+		t.Fatalf("orders printed:\n%s", out)
+	}
+	out = must(t, db, "", "game", "advance", "demo1")
+	if !strings.Contains(out, "not due: waiting for bob") {
+		t.Fatalf("advance before all orders:\n%s", out)
+	}
+	out = must(t, db, "", "game", "advance", "demo1", "--force")
+	if !strings.Contains(out, "step 1 resolved (forced by the GM)") {
+		t.Fatalf("forced advance:\n%s", out)
+	}
+	out = must(t, db, "", "game", "show", "demo1", "--as", "bob")
+	for _, want := range []string{"as bob", "No orders came from bob", "ann pushes 2+", "Seed of step 1:", "Commitment for step 2:", "Your move: How far do you push?"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("game show lacks %q:\n%s", want, out)
+		}
+	}
+	out = must(t, db, "", "game", "verify", "demo1")
+	if !strings.Contains(out, "demo1 verified: 2 states replayed") {
+		t.Fatalf("verify:\n%s", out)
+	}
+	out = must(t, db, "", "game", "log", "demo1")
+	if !strings.Contains(out, "rejected step 1 ann (cli)") || !strings.Contains(out, "defaults for bob") {
+		t.Fatalf("log:\n%s", out)
+	}
+	out = must(t, db, "", "game", "list")
+	if !strings.Contains(out, "demo1") || !strings.Contains(out, "ann,bob") {
+		t.Fatalf("list:\n%s", out)
+	}
+}
+
+func TestDiceCommandMatchesReport(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cli.db")
+	must(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=")
+	must(t, db, "PUSH 1", "orders", "g", "--as", "ann", "-f", "-")
+	show := must(t, db, "", "game", "show", "g", "--as", "ann")
+	seed := regexp.MustCompile(`Seed of step 1: ([0-9a-f]{64})`).FindStringSubmatch(show)
+	roll := regexp.MustCompile(`#1 ann pushes: d6 = (\d)`).FindStringSubmatch(show)
+	commit := regexp.MustCompile(`its commitment was ([0-9a-f]{64})`).FindStringSubmatch(show)
+	if seed == nil || roll == nil || commit == nil {
+		t.Fatalf("report lacks seed, roll or commitment:\n%s", show)
+	}
+	out := must(t, "", "", "dice", seed[1], "--commitment", commit[1], "--count", "1")
+	if !strings.Contains(out, "seed matches the commitment") || !strings.Contains(out, "roll #1: d6 = "+roll[1]) {
+		t.Fatalf("dice check:\n%s\nreport said d6 = %s", out, roll[1])
+	}
+	if _, err := cli(t, "", "", "dice", seed[1], "--commitment", strings.Repeat("0", 64)); err == nil {
+		t.Error("a wrong commitment was accepted")
+	}
+}
+
+func TestUsageAndErrors(t *testing.T) {
+	out := must(t, "", "", "help")
+	for _, c := range commands() {
+		if !strings.Contains(out, c.name) {
+			t.Errorf("help lacks %s", c.name)
+		}
+	}
+	if _, err := cli(t, "", "", "frobnicate"); err == nil || !strings.Contains(err.Error(), "no command \"frobnicate\"") {
+		t.Errorf("unknown command: %v", err)
+	}
+	db := filepath.Join(t.TempDir(), "cli.db")
+	if _, err := cli(t, db, "", "game", "show", "nope", "--as", "ann"); err == nil || !strings.Contains(err.Error(), "no game named \"nope\"") {
+		t.Errorf("unknown game: %v", err)
+	}
+	if _, err := cli(t, db, "", "game", "new", "toy", "--id", "x", "--option", "finish"); err == nil || !strings.Contains(err.Error(), "NAME=VALUE") {
+		t.Errorf("bad option: %v", err)
+	}
+}
+
+func TestDBFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yaml")
+	db := filepath.Join(dir, "from-config.db")
+	if err := os.WriteFile(cfg, []byte("db: "+db+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	must(t, "", "", "game", "new", "toy", "--id", "g", "--player", "ann=", "--config", cfg)
+	if _, err := os.Stat(db); err != nil {
+		t.Fatalf("the config's db was not used: %v", err)
+	}
+}
