@@ -13,8 +13,8 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/enginetest"
-	"orrery/engine/game"
 	"orrery/engine/enginetest/toy"
+	"orrery/engine/game"
 	"orrery/engine/store"
 )
 
