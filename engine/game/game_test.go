@@ -329,3 +329,16 @@ func BenchmarkLoad(b *testing.B) {
 		})
 	}
 }
+
+func TestHookRunsForRejectedOrders(t *testing.T) {
+	svc, _ := newService(t)
+	create(t, svc, "g", "ann")
+	var got *game.SubmitResult
+	hook := func(tx *bolt.Tx, c *game.Change) error { got = c.Submit; return nil }
+	if _, err := svc.Submit(context.Background(), game.Input{Game: "g", Player: "ann", Text: "PUSH 0"}, hook); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || got.Accepted || len(got.Errors) != 1 {
+		t.Fatalf("the hook saw %+v, want the rejection", got)
+	}
+}

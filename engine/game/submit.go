@@ -98,8 +98,14 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 				msgs = append(msgs, e.Error())
 			}
 			res.Game = g
-			return appendLog(b, &Entry{Time: now, Kind: "rejected", Step: g.Step + 1, Player: pl.Name, Prompt: prompt.ID,
+			err := appendLog(b, &Entry{Time: now, Kind: "rejected", Step: g.Step + 1, Player: pl.Name, Prompt: prompt.ID,
 				Source: in.Source, Ref: in.Ref, Text: limitText(in.Text), Errors: msgs})
+			if err != nil {
+				return err
+			}
+			// Hooks run for rejections too: the reply that names the
+			// errors must commit with the log entry, or not at all.
+			return runHooks(tx, &Change{Game: g, Submit: res, Service: s}, hooks)
 		}
 		res.Accepted = true
 		res.Orders = append([]string(nil), orders.Lines()...)
