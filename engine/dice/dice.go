@@ -160,11 +160,13 @@ func (s Scripted) Value(n, sides int) (int, error) {
 }
 
 // StepSeed derives the seed of one step of a game from the game's secret:
-// hex(HMAC-SHA256(secret, gameID ":" step)). Knowing revealed seeds tells
-// nothing about the seeds still to come.
-func StepSeed(secret []byte, gameID string, step uint64) string {
+// hex(HMAC-SHA256(secret, label)), where the caller's label names the game,
+// the step and anything else that must give a fresh seed (after a GM
+// rollback, a step is played again with a new seed: the old one is known).
+// Knowing revealed seeds tells nothing about the seeds still to come.
+func StepSeed(secret []byte, label string) string {
 	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(gameID + ":" + strconv.FormatUint(step, 10)))
+	m.Write([]byte(label))
 	return hex.EncodeToString(m.Sum(nil))
 }
 

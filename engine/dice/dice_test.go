@@ -37,7 +37,7 @@ func TestFrequencies(t *testing.T) {
 	for sides, crit := range critical {
 		counts := make([]int, sides)
 		const n = 60000
-		d := New(StepSeed([]byte("freq"), "g", uint64(sides)))
+		d := New(StepSeed([]byte("freq"), fmt.Sprintf("g:%d", sides)))
 		for i := 0; i < n; i++ {
 			v := d.Roll(sides, "freq")
 			if v < 1 || v > sides {
@@ -57,7 +57,7 @@ func TestFrequencies(t *testing.T) {
 }
 
 func TestCommitment(t *testing.T) {
-	seed := StepSeed([]byte("secret"), "demo1", 3)
+	seed := StepSeed([]byte("secret"), "demo1:0:3")
 	sum := sha256.Sum256([]byte(seed))
 	if got, want := Commitment(seed), hex.EncodeToString(sum[:]); got != want {
 		t.Fatalf("commitment %s, want %s", got, want)
@@ -69,7 +69,7 @@ func TestCommitment(t *testing.T) {
 	if err := Check(seed, Commitment(seed), d.Rolls()); err != nil {
 		t.Fatalf("a true record fails the check: %v", err)
 	}
-	if err := Check(StepSeed([]byte("secret"), "demo1", 4), Commitment(seed), d.Rolls()); err == nil {
+	if err := Check(StepSeed([]byte("secret"), "demo1:0:4"), Commitment(seed), d.Rolls()); err == nil {
 		t.Error("another step's seed passed as the committed one")
 	}
 	forged := d.Rolls()
@@ -85,7 +85,7 @@ func TestShellRecipe(t *testing.T) {
 	if _, err := exec.LookPath("sha256sum"); err != nil {
 		t.Skip("no sha256sum here")
 	}
-	seed := StepSeed([]byte("shell"), "g", 1)
+	seed := StepSeed([]byte("shell"), "g:0:1")
 	d := New(seed)
 	for k := 1; k <= 5; k++ {
 		want := d.Roll(6, "shell")

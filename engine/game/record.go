@@ -29,7 +29,8 @@ type Game struct {
 	Players  []Player          `json:"players"`
 	Created  time.Time         `json:"created"`
 	Updated  time.Time         `json:"updated"`
-	Step     uint64            `json:"step"` // resolutions done; 0 = just set up
+	Step     uint64            `json:"step"`  // resolutions done; 0 = just set up
+	Epoch    int               `json:"epoch"` // rollbacks so far; part of every seed
 	Turn     int               `json:"turn"`
 	Phase    string            `json:"phase"`
 	Prompts  []engine.Prompt   `json:"prompts"`
@@ -112,8 +113,11 @@ func (g *Game) NextCommitment() string {
 	return dice.Commitment(g.seed(g.Step + 1))
 }
 
+// seed derives the seed of a step: HMAC-SHA256(dice secret, "ID:EPOCH:STEP").
+// The epoch grows with each GM rollback, so a step played again never reuses
+// a seed that was already revealed.
 func (g *Game) seed(step uint64) string {
-	return dice.StepSeed([]byte(g.DiceSecret), g.ID, step)
+	return dice.StepSeed([]byte(g.DiceSecret), fmt.Sprintf("%s:%d:%d", g.ID, g.Epoch, step))
 }
 
 // Entry is one line of a game's log: every input, in order. Replaying the
