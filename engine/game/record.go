@@ -38,6 +38,20 @@ type Game struct {
 	Outcome  engine.Outcome    `json:"outcome"`
 	Settings Settings          `json:"settings"`
 	Deadline time.Time         `json:"deadline,omitempty"` // zero: none
+	// Schedule state, kept so that a restart neither repeats nor skips
+	// a reminder or a deadline.
+	Paused      bool           `json:"paused,omitempty"`
+	PausedAt    time.Time      `json:"paused_at,omitempty"`
+	ResolveAt   time.Time      `json:"resolve_at,omitempty"` // early resolution due
+	Reminded    []string       `json:"reminded,omitempty"`   // reminder offsets sent this step
+	LateNotice  bool           `json:"late_notice,omitempty"`
+	Waits       []string       `json:"waits,omitempty"`  // players who said WAIT this step
+	Missed      map[string]int `json:"missed,omitempty"` // steps in a row played by defaults
+	Abandoned   []string       `json:"abandoned,omitempty"`
+	Kicked      []string       `json:"kicked,omitempty"`
+	Vacations   []Vacation     `json:"vacations,omitempty"`
+	Observers   []string       `json:"observers,omitempty"`
+	LastResolve time.Time      `json:"last_resolve,omitempty"`
 	// DiceSecret derives every step's seed. It never leaves the server
 	// except in a GM export.
 	DiceSecret string `json:"dice_secret"`
@@ -47,9 +61,47 @@ type Game struct {
 type Settings struct {
 	// Early resolves a step as soon as every blocking prompt is answered.
 	Early bool `json:"early"`
-	// TurnLength sets the deadline after each step; zero means no deadline
-	// (the GM advances by hand).
+	// EarlyDelay, with Early, waits this long after the last orders arrive,
+	// so that a player may still change theirs or say WAIT.
+	EarlyDelay time.Duration `json:"early_delay,omitempty"`
+	// TurnLength sets the deadline that long after each step.
 	TurnLength time.Duration `json:"turn_length,omitempty"`
+	// Schedule sets fixed deadlines instead, as "Mon 18:00" entries in
+	// TimeZone; MinGap keeps at least that long between two steps.
+	Schedule []string      `json:"schedule,omitempty"`
+	TimeZone string        `json:"time_zone,omitempty"` // IANA name; default UTC
+	MinGap   time.Duration `json:"min_gap,omitempty"`
+	// Grace takes late orders this long after the deadline before the
+	// defaults apply; the late players get one notice when it starts.
+	Grace time.Duration `json:"grace,omitempty"`
+	// TellLate tells the other players, once, who is late.
+	TellLate bool `json:"tell_late,omitempty"`
+	// Reminders are offsets before the deadline at which players whose
+	// orders are missing get one reminder each.
+	Reminders []time.Duration `json:"reminders,omitempty"`
+	// AbandonAfter marks a seat abandoned after that many steps in a row
+	// played by defaults (0: never); the GM is told.
+	AbandonAfter int `json:"abandon_after,omitempty"`
+	// Vacation is "extend" (deadlines wait for the absent player, up to
+	// MaxVacation) or "defaults" (their defaults apply while away).
+	Vacation    string        `json:"vacation,omitempty"`
+	MaxVacation time.Duration `json:"max_vacation,omitempty"`
+	// Press is "off", "signed" or "grey" (anonymous); PressToGM copies
+	// every press message to the GM.
+	Press     string `json:"press,omitempty"`
+	PressToGM bool   `json:"press_to_gm,omitempty"`
+}
+
+// DefaultSettings are what a game gets when its creator says nothing.
+func DefaultSettings() Settings {
+	return Settings{Early: true, Vacation: "defaults", MaxVacation: 14 * 24 * time.Hour, Press: "signed"}
+}
+
+// Vacation is a declared absence.
+type Vacation struct {
+	Player string    `json:"player"`
+	From   time.Time `json:"from"`
+	To     time.Time `json:"to"`
 }
 
 // PlayerByName finds a seat by name, case-insensitively.

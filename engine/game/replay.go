@@ -1,44 +1,257 @@
 package game
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 
 	"orrery/engine"
 	"orrery/engine/dice"
 )
 
-// replay rebuilds states from the log, outside any store.
-type replay struct {
-	rs engine.Ruleset
-	st engine.State
+// replayed is what a game's log rebuilds: the snapshot and step record of
+// every step of the current line of play, and the final state.
+type replayed struct {
+	snaps    map[uint64][]byte
+	steps    map[uint64]*StepRecord
+	state    engine.State
+	step     uint64
+	epoch    int
+	rolls    int
+	replays  uint64
+	problems []string
 }
 
-func newReplay(rs engine.Ruleset) *replay { return &replay{rs: rs} }
+func (r *replayed) problem(format string, a ...any) {
+	r.problems = append(r.problems, fmt.Sprintf(format, a...))
+}
 
-func (r *replay) start(setup engine.Setup, d *dice.Dice) error {
-	st, err := r.rs.NewState(setup, d)
+// replayLog rebuilds a game from its log alone. Rollbacks restore an earlier
+// state of the same replay and start a new epoch of seeds; GM edits replace
+// the state at their step. Orders are parsed again from their canonical text
+// against the view of the moment, exactly as when they were first resolved.
+func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry) (*replayed, error) {
+	r := &replayed{snaps: map[uint64][]byte{}, steps: map[uint64]*StepRecord{}}
+	seed := func(step uint64) string {
+		gg := *g
+		gg.Epoch = r.epoch
+		return gg.seed(step)
+	}
+	latest := map[string]string{} // prompt id → latest accepted text this step
+	created := false
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !created && e.Kind != "create" {
+			r.problem("log entry %d (%s) comes before the create entry", e.Seq, e.Kind)
+			return r, nil
+		}
+		switch e.Kind {
+		case "create":
+			if created || e.Setup == nil {
+				r.problem("log entry %d: a second or empty create entry", e.Seq)
+				continue
+			}
+			created = true
+			s0 := seed(0)
+			d := dice.New(s0)
+			st, err := rs.NewState(*e.Setup, d)
+			if err == nil {
+				err = d.Err()
+			}
+			if err != nil {
+				r.problem("the setup does not replay: %v", err)
+				return r, nil
+			}
+			r.state = st
+			if err := r.keep(0, &StepRecord{N: 0, Turn: st.Turn(), Phase: st.Phase(), Reason: "setup", Time: e.Time,
+				Rolls: d.Rolls(), Seed: s0, Commitment: dice.Commitment(s0), NextCommitment: dice.Commitment(seed(1))}); err != nil {
+				return nil, err
+			}
+		case "orders":
+			if e.Step != r.step+1 {
+				r.problem("log entry %d: orders for step %d logged during step %d", e.Seq, e.Step, r.step+1)
+			}
+			latest[e.Prompt] = e.Text
+		case "rejected", "gm", "notice":
+			// For the record only.
+		case "resolve":
+			if e.Step != r.step+1 {
+				r.problem("log entry %d: resolve of step %d after step %d", e.Seq, e.Step, r.step)
+			}
+			for _, a := range e.Answers {
+				want, sent := latest[a.Prompt.ID]
+				switch {
+				case a.Default && sent:
+					r.problem("step %d: %s sent orders for %s but the default was used", e.Step, a.Prompt.Player, a.Prompt.ID)
+				case !a.Default && !sent:
+					r.problem("step %d: orders of %s for %s were used but never logged", e.Step, a.Prompt.Player, a.Prompt.ID)
+				case !a.Default && want != a.Text:
+					r.problem("step %d: the orders used for %s are not the latest accepted ones", e.Step, a.Prompt.ID)
+				}
+				delete(latest, a.Prompt.ID)
+			}
+			if msg := checkAnswered(r.state.Prompts(), e); msg != "" {
+				r.problem("step %d: %s", e.Step, msg)
+				return r, nil
+			}
+			r.step = e.Step
+			sd := seed(r.step)
+			d := dice.New(sd)
+			var answers []engine.Answer
+			for _, rec := range e.Answers {
+				orders, errs := r.state.View(rec.Prompt.Player).Parse(rec.Prompt, rec.Text)
+				if len(errs) > 0 {
+					r.problem("step %d: the orders of %s for %s no longer parse: %v", r.step, rec.Prompt.Player, rec.Prompt.ID, errs[0])
+					return r, nil
+				}
+				answers = append(answers, engine.Answer{Prompt: rec.Prompt, Orders: orders, Default: rec.Default})
+			}
+			events, err := r.state.Resolve(answers, d)
+			if err == nil {
+				err = d.Err()
+			}
+			if err != nil {
+				r.problem("step %d does not replay: %v", r.step, err)
+				return r, nil
+			}
+			if err := r.keep(r.step, &StepRecord{N: r.step, Turn: r.state.Turn(), Phase: r.state.Phase(), Reason: e.Reason, Time: e.Time,
+				Answers: e.Answers, Events: events, Rolls: d.Rolls(), Seed: sd, Commitment: dice.Commitment(sd), NextCommitment: dice.Commitment(seed(r.step + 1))}); err != nil {
+				return nil, err
+			}
+			open := map[string]bool{}
+			for _, p := range r.state.Prompts() {
+				open[p.ID] = true
+			}
+			for id := range latest {
+				if !open[id] {
+					delete(latest, id)
+				}
+			}
+		case "rollback":
+			data, ok := r.snaps[e.Step]
+			if !ok || e.Step > r.step {
+				r.problem("log entry %d: rollback to step %d, which this line of play never reached", e.Seq, e.Step)
+				return r, nil
+			}
+			st, err := rs.LoadState(append([]byte(nil), data...))
+			if err != nil {
+				return nil, fmt.Errorf("rollback to step %d: %w", e.Step, err)
+			}
+			r.state, r.step = st, e.Step
+			r.epoch++
+			for s := range r.snaps {
+				if s > e.Step {
+					delete(r.snaps, s)
+					delete(r.steps, s)
+				}
+			}
+			// The step played again has a new seed: publish its commitment.
+			r.steps[e.Step].NextCommitment = dice.Commitment(seed(e.Step + 1))
+			clear(latest)
+		case "edit":
+			st, err := rs.LoadState([]byte(e.Text))
+			if err != nil {
+				r.problem("log entry %d: the GM's edited state does not load: %v", e.Seq, err)
+				return r, nil
+			}
+			r.state = st
+			data, err := st.Marshal()
+			if err != nil {
+				return nil, err
+			}
+			r.snaps[r.step] = data
+			clear(latest)
+		default:
+			r.problem("log entry %d has an unknown kind %q", e.Seq, e.Kind)
+		}
+	}
+	if !created {
+		r.problem("the log has no create entry")
+	}
+	return r, nil
+}
+
+func (r *replayed) keep(step uint64, rec *StepRecord) error {
+	data, err := r.state.Marshal()
 	if err != nil {
-		return err
+		return fmt.Errorf("encode replayed state of step %d: %w", step, err)
 	}
-	if err := d.Err(); err != nil {
-		return err
-	}
-	r.st = st
+	r.snaps[step] = data
+	r.steps[step] = rec
+	r.rolls += len(rec.Rolls)
+	r.replays++
 	return nil
 }
 
-func (r *replay) resolve(recs []AnswerRecord, d *dice.Dice) ([]engine.Event, error) {
-	var answers []engine.Answer
-	for _, rec := range recs {
-		orders, errs := r.st.View(rec.Prompt.Player).Parse(rec.Prompt, rec.Text)
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("the orders of %s for %s no longer parse: %v", rec.Prompt.Player, rec.Prompt.ID, errs[0])
+// compareStep reports how a stored step record differs from a replayed one.
+func compareStep(n uint64, stored, want *StepRecord, problem func(string, ...any)) {
+	if stored.Seed != want.Seed {
+		problem("step %d: the recorded seed is not the one the game's secret gives", n)
+	}
+	if err := dice.Check(stored.Seed, stored.Commitment, stored.Rolls); err != nil {
+		problem("step %d: %v", n, err)
+	}
+	a, _ := json.Marshal(normRolls(stored.Rolls))
+	b, _ := json.Marshal(normRolls(want.Rolls))
+	if !bytes.Equal(a, b) {
+		problem("step %d: the replay rolled %d dice, the record has %d, or they differ", n, len(want.Rolls), len(stored.Rolls))
+	}
+	a, _ = json.Marshal(stored.Events)
+	b, _ = json.Marshal(want.Events)
+	if !bytes.Equal(a, b) {
+		problem("step %d: the replayed events differ from the recorded ones", n)
+	}
+}
+
+func normRolls(r []dice.Roll) []dice.Roll {
+	out := make([]dice.Roll, len(r))
+	for i, x := range r {
+		if len(x.To) == 0 {
+			x.To = nil
 		}
-		answers = append(answers, engine.Answer{Prompt: rec.Prompt, Orders: orders, Default: rec.Default})
+		out[i] = x
 	}
-	events, err := r.st.Resolve(answers, d)
-	if err != nil {
-		return nil, err
+	return out
+}
+
+// checkAnswered says what is wrong, if anything, with the prompts a resolve
+// entry answers: exactly the open blocking prompts, or one open anytime
+// prompt for an anytime step, each as it was asked.
+func checkAnswered(open []engine.Prompt, e *Entry) string {
+	byID := map[string]engine.Prompt{}
+	for _, p := range open {
+		byID[p.ID] = p
 	}
-	return events, d.Err()
+	seen := map[string]bool{}
+	for _, a := range e.Answers {
+		p, ok := byID[a.Prompt.ID]
+		if !ok {
+			return fmt.Sprintf("it answers %q, which was not asked", a.Prompt.ID)
+		}
+		if p != a.Prompt {
+			return fmt.Sprintf("the prompt %q it answers is not the one asked", a.Prompt.ID)
+		}
+		if seen[p.ID] {
+			return fmt.Sprintf("it answers %q twice", p.ID)
+		}
+		seen[p.ID] = true
+	}
+	if e.Reason == "anytime" {
+		if len(e.Answers) != 1 || e.Answers[0].Prompt.Kind != engine.KindAnytime {
+			return "an anytime step must answer exactly one anytime prompt"
+		}
+		return ""
+	}
+	for _, p := range open {
+		if p.Kind.Blocks() && !seen[p.ID] {
+			return fmt.Sprintf("nothing answers %q (%s)", p.ID, p.Player)
+		}
+		if !p.Kind.Blocks() && seen[p.ID] {
+			return fmt.Sprintf("the turn answers the anytime prompt %q", p.ID)
+		}
+	}
+	return ""
 }

@@ -131,6 +131,9 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 		}
 	}
 	if current {
+		// After a rollback the next step has a new seed: always publish
+		// the game's own commitment for what comes next.
+		r.NextCommitment = g.NextCommitment()
 		if player == "" {
 			r.Prompts = g.Prompts
 		} else {

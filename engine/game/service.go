@@ -90,6 +90,7 @@ type Change struct {
 	Created bool
 	Submit  *SubmitResult
 	Steps   []Step
+	Notices []Notice
 	// Service lets a hook build reports inside the transaction.
 	Service *Service
 }
@@ -131,9 +132,12 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 		return nil, userErrorf("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, n)
 	}
 	seen := map[string]bool{}
-	g := &Game{ID: req.ID, Ruleset: info.Name, Created: s.now().UTC(), Settings: Settings{Early: true}}
+	g := &Game{ID: req.ID, Ruleset: info.Name, Created: s.now().UTC(), Settings: DefaultSettings()}
 	if req.Settings != nil {
 		g.Settings = *req.Settings
+	}
+	if err := g.Settings.validate(); err != nil {
+		return nil, err
 	}
 	for _, p := range req.Players {
 		name := strings.ToLower(strings.TrimSpace(p.Name))
@@ -180,8 +184,9 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 	}
 	s.refresh(g, st)
 	g.Updated = g.Created
-	if g.Settings.TurnLength > 0 {
-		g.Deadline = g.Created.Add(g.Settings.TurnLength)
+	g.LastResolve = g.Created
+	if g.Deadline, err = g.Settings.nextDeadline(g.Created, g.Created); err != nil {
+		return nil, err
 	}
 	stepRec := &StepRecord{N: 0, Turn: g.Turn, Phase: g.Phase, Reason: "setup", Time: g.Created,
 		Rolls: d.Rolls(), Seed: seed, Commitment: dice.Commitment(seed), NextCommitment: g.NextCommitment()}

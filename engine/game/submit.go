@@ -124,11 +124,18 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		}
 		g.Updated = now
 		var steps []Step
+		var notices []Notice
+		allIn := g.Settings.Early && !g.Paused && len(s.awaited(g, now)) == 0 && len(g.Waits) == 0
 		switch {
 		case prompt.Kind == engine.KindAnytime:
-			steps, err = s.resolveTx(b, g, st, "anytime", []string{prompt.ID})
-		case g.Settings.Early && len(g.Waiting()) == 0:
-			steps, err = s.resolveTx(b, g, st, "all orders in", nil)
+			steps, notices, err = s.resolveTx(b, g, st, "anytime", []string{prompt.ID})
+		case allIn && g.Settings.EarlyDelay > 0:
+			// Everyone is in: resolve after the delay (Tick), so that
+			// a player may still change orders or say WAIT.
+			g.ResolveAt = now.Add(g.Settings.EarlyDelay)
+			err = putJSON(b, store.KeyInfo, g)
+		case allIn:
+			steps, notices, err = s.resolveTx(b, g, st, "all orders in", nil)
 		default:
 			err = putJSON(b, store.KeyInfo, g)
 		}
@@ -137,7 +144,7 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		}
 		res.Steps = steps
 		res.Game = g
-		return runHooks(tx, &Change{Game: g, Submit: res, Steps: steps, Service: s}, hooks)
+		return runHooks(tx, &Change{Game: g, Submit: res, Steps: steps, Notices: notices, Service: s}, hooks)
 	})
 	if err != nil {
 		return nil, err
@@ -214,14 +221,14 @@ func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...H
 		if g.Over() {
 			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
 		}
-		waiting := g.Waiting()
+		waiting := s.awaited(g, s.now())
 		reason := ""
 		switch {
 		case len(waiting) == 0:
 			reason = "all orders in"
 		case force:
 			reason = "forced by the GM"
-		case !g.Deadline.IsZero() && !s.now().Before(g.Deadline):
+		case !g.Deadline.IsZero() && !s.now().Before(g.Deadline.Add(g.Settings.Grace)):
 			reason = "deadline"
 		default:
 			res.Waiting = waiting
@@ -232,12 +239,12 @@ func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...H
 		if err != nil {
 			return err
 		}
-		steps, err := s.resolveTx(b, g, st, reason, nil)
+		steps, notices, err := s.resolveTx(b, g, st, reason, nil)
 		if err != nil {
 			return err
 		}
 		res.Steps = steps
-		return runHooks(tx, &Change{Game: g, Steps: steps, Service: s}, hooks)
+		return runHooks(tx, &Change{Game: g, Steps: steps, Notices: notices, Service: s}, hooks)
 	})
 	if err != nil {
 		return nil, err
@@ -251,26 +258,28 @@ func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...H
 // resolveTx resolves one step of g and keeps resolving while the next step
 // is already fully answered. only, when set, restricts the step to those
 // prompts (anytime answers). It updates g and stores everything in b.
-func (s *Service) resolveTx(b *bolt.Bucket, g *Game, st engine.State, reason string, only []string) ([]Step, error) {
+func (s *Service) resolveTx(b *bolt.Bucket, g *Game, st engine.State, reason string, only []string) ([]Step, []Notice, error) {
 	var steps []Step
+	var notices []Notice
 	for {
-		step, err := s.resolveOne(b, g, st, reason, only)
+		step, n, err := s.resolveOne(b, g, st, reason, only)
 		if err != nil {
-			return steps, err
+			return steps, notices, err
 		}
 		steps = append(steps, step)
+		notices = append(notices, n...)
 		only = nil
-		if g.Over() || !g.Settings.Early || len(g.Answered) == 0 || len(g.Waiting()) > 0 {
-			return steps, nil
+		if g.Over() || !g.Settings.Early || g.Settings.EarlyDelay > 0 || len(g.Answered) == 0 || len(s.awaited(g, s.now())) > 0 {
+			return steps, notices, nil
 		}
 		reason = "all orders in"
 	}
 }
 
-func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason string, only []string) (Step, error) {
+func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason string, only []string) (Step, []Notice, error) {
 	pend, err := readPending(b)
 	if err != nil {
-		return Step{}, err
+		return Step{}, nil, err
 	}
 	var answers []engine.Answer
 	var records []AnswerRecord
@@ -287,7 +296,7 @@ func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason st
 		}
 		a, rec, err := parseAnswer(st, p, text, def)
 		if err != nil {
-			return Step{}, fmt.Errorf("game %s step %d: %w", g.ID, g.Step+1, err)
+			return Step{}, nil, fmt.Errorf("game %s step %d: %w", g.ID, g.Step+1, err)
 		}
 		answers = append(answers, a)
 		records = append(records, rec)
@@ -297,20 +306,20 @@ func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason st
 	d := dice.New(seed)
 	events, err := st.Resolve(answers, d)
 	if err != nil {
-		return Step{}, fmt.Errorf("game %s step %d: resolve: %w", g.ID, n, err)
+		return Step{}, nil, fmt.Errorf("game %s step %d: resolve: %w", g.ID, n, err)
 	}
 	if err := d.Err(); err != nil {
-		return Step{}, fmt.Errorf("game %s step %d: dice: %w", g.ID, n, err)
+		return Step{}, nil, fmt.Errorf("game %s step %d: dice: %w", g.ID, n, err)
 	}
 	data, err := st.Marshal()
 	if err != nil {
-		return Step{}, fmt.Errorf("game %s step %d: encode state: %w", g.ID, n, err)
+		return Step{}, nil, fmt.Errorf("game %s step %d: encode state: %w", g.ID, n, err)
 	}
 	now := s.now().UTC()
 	g.Step = n
 	s.refresh(g, st)
 	if !g.Over() && len(g.Prompts) == 0 {
-		return Step{}, fmt.Errorf("game %s step %d: the ruleset asks nothing of anyone but the game is not over", g.ID, n)
+		return Step{}, nil, fmt.Errorf("game %s step %d: the ruleset asks nothing of anyone but the game is not over", g.ID, n)
 	}
 	// Answers consumed by this step go; answers to prompts that are no
 	// longer open go too (they answered a question that was withdrawn).
@@ -329,7 +338,7 @@ func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason st
 		}
 		if used || !open[id] {
 			if err := pb.Delete([]byte(id)); err != nil {
-				return Step{}, err
+				return Step{}, nil, err
 			}
 			continue
 		}
@@ -337,22 +346,26 @@ func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason st
 	}
 	sortStrings(g.Answered)
 	g.Updated = now
-	if g.Settings.TurnLength > 0 {
-		g.Deadline = now.Add(g.Settings.TurnLength)
-	}
 	rec := &StepRecord{N: n, Turn: g.Turn, Phase: g.Phase, Reason: reason, Time: now, Answers: records,
 		Events: events, Rolls: d.Rolls(), Seed: seed, Commitment: dice.Commitment(seed), NextCommitment: g.NextCommitment()}
+	var notices []Notice
+	if only == nil {
+		// An anytime step changes nothing of the schedule.
+		if notices, err = s.afterStep(g, rec, now); err != nil {
+			return Step{}, nil, err
+		}
+	}
 	if err := appendLog(b, &Entry{Time: now, Kind: "resolve", Step: n, Reason: reason, Answers: records}); err != nil {
-		return Step{}, err
+		return Step{}, nil, err
 	}
 	if err := writeStep(b, rec, data); err != nil {
-		return Step{}, err
+		return Step{}, nil, err
 	}
 	if err := putJSON(b, store.KeyInfo, g); err != nil {
-		return Step{}, err
+		return Step{}, nil, err
 	}
 	s.log.Info("step resolved", "game", g.ID, "step", n, "turn", g.Turn, "phase", g.Phase, "reason", reason)
-	return s.stepOf(g, st, rec), nil
+	return s.stepOf(g, st, rec), notices, nil
 }
 
 func parseAnswer(st engine.State, p engine.Prompt, text string, def bool) (engine.Answer, AnswerRecord, error) {

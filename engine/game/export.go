@@ -1,0 +1,220 @@
+package game
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
+)
+
+// ExportFormat names the version of the export document.
+const ExportFormat = "orrery-game/1"
+
+// Export is a whole game as a readable JSON document: its record (players,
+// settings, schedule), its current state, every log entry and any orders
+// waiting for the next step. Snapshots and step records are not in it: an
+// import rebuilds them by replaying the log, which is also how it checks the
+// document.
+type Export struct {
+	Format  string             `json:"format"`
+	Game    *Game              `json:"game"`
+	State   json.RawMessage    `json:"state"`
+	Log     []*Entry           `json:"log"`
+	Pending map[string]pending `json:"pending,omitempty"`
+}
+
+// Export reads a game into an Export document.
+func (s *Service) Export(ctx context.Context, id string) (*Export, error) {
+	x := &Export{Format: ExportFormat}
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		if x.Game, err = readGame(b); err != nil {
+			return err
+		}
+		state := store.Copy(b.Get(store.KeyState))
+		if !json.Valid(state) {
+			return fmt.Errorf("game %s: its state is not JSON and cannot be exported readably", id)
+		}
+		x.State = state
+		if x.Log, err = readLog(b); err != nil {
+			return err
+		}
+		x.Pending, err = readPending(b)
+		return err
+	})
+	return x, err
+}
+
+// ImportOptions tune Import.
+type ImportOptions struct {
+	// Replace overwrites a game with the same id.
+	Replace bool
+}
+
+// ImportResult says what Import did.
+type ImportResult struct {
+	Game *Game
+	// Edited is set when the document's state differs from what its log
+	// replays to: the GM edited it by hand, and the edit was logged as
+	// an input so that verify holds.
+	Edited bool
+}
+
+// Import checks an Export document and stores it: the log must replay
+// cleanly; snapshots and step records are rebuilt from it. A state that
+// differs from the replay is taken as the GM's hand edit and logged as such.
+func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*ImportResult, error) {
+	if x.Format != ExportFormat {
+		return nil, userErrorf("not an Orrery game export (format %q, want %q)", x.Format, ExportFormat)
+	}
+	if x.Game == nil || len(x.Log) == 0 {
+		return nil, userErrorf("the export has no game record or no log")
+	}
+	g := x.Game
+	if !idPattern.MatchString(g.ID) {
+		return nil, userErrorf("game id %q is not valid", g.ID)
+	}
+	rs, err := s.ruleset(g)
+	if err != nil {
+		return nil, &UserError{Msg: err.Error()}
+	}
+	if err := g.Settings.validate(); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, p := range g.Players {
+		if !namePattern.MatchString(p.Name) || seen[p.Name] {
+			return nil, userErrorf("player name %q is invalid or repeated", p.Name)
+		}
+		seen[p.Name] = true
+		if p.Email != "" && !strings.Contains(p.Email, "@") {
+			return nil, userErrorf("player %s: %q is not a mail address", p.Name, p.Email)
+		}
+		if p.Secret == "" {
+			return nil, userErrorf("player %s has no secret", p.Name)
+		}
+	}
+	if g.DiceSecret == "" {
+		return nil, userErrorf("the export has no dice secret: its seeds could not be checked")
+	}
+	if _, err := rs.LoadState(append([]byte(nil), x.State...)); err != nil {
+		return nil, userErrorf("the state does not load as a %s state: %v", g.Ruleset, err)
+	}
+	for i, e := range x.Log {
+		if e.Seq != uint64(i+1) {
+			return nil, userErrorf("log entry %d is numbered %d: entries must be numbered 1, 2, 3, …", i+1, e.Seq)
+		}
+	}
+	r, err := replayLog(ctx, rs, g, x.Log)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.problems) > 0 {
+		return nil, userErrorf("the log does not replay: %s", strings.Join(r.problems, "; "))
+	}
+	if r.step != g.Step || r.epoch != g.Epoch {
+		return nil, userErrorf("the game record says step %d epoch %d, the log replays to step %d epoch %d", g.Step, g.Epoch, r.step, r.epoch)
+	}
+	res := &ImportResult{Game: g}
+	log := x.Log
+	replayedState, err := r.state.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	// Normalise the document's state the way the ruleset writes it, so
+	// that reformatting alone is not an edit.
+	st, _ := rs.LoadState(append([]byte(nil), x.State...))
+	state, err := st.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(state, replayedState) {
+		res.Edited = true
+		e := &Entry{Seq: uint64(len(log) + 1), Time: s.now().UTC(), Kind: "edit", Step: g.Step, Source: "gm", Text: string(state)}
+		log = append(log, e)
+		r.snaps[g.Step] = state
+	}
+	s.refresh(g, st)
+	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(store.BucketGames)
+		if games.Bucket([]byte(g.ID)) != nil {
+			if !opt.Replace {
+				return userErrorf("a game named %q exists already (import with --replace to overwrite it)", g.ID)
+			}
+			if err := games.DeleteBucket([]byte(g.ID)); err != nil {
+				return err
+			}
+		}
+		b, err := games.CreateBucket([]byte(g.ID))
+		if err != nil {
+			return err
+		}
+		for _, name := range [][]byte{store.BucketLog, store.BucketSnaps, store.BucketSteps, store.BucketPending} {
+			if _, err := b.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		lb := b.Bucket(store.BucketLog)
+		for _, e := range log {
+			if err := putJSON(lb, store.Key(e.Seq), e); err != nil {
+				return err
+			}
+		}
+		if err := lb.SetSequence(uint64(len(log))); err != nil {
+			return err
+		}
+		for n, data := range r.snaps {
+			if err := b.Bucket(store.BucketSnaps).Put(store.Key(n), data); err != nil {
+				return err
+			}
+			if err := putJSON(b.Bucket(store.BucketSteps), store.Key(n), r.steps[n]); err != nil {
+				return err
+			}
+		}
+		if err := b.Put(store.KeyState, state); err != nil {
+			return err
+		}
+		g.Answered = nil
+		open := map[string]bool{}
+		for _, p := range g.Prompts {
+			open[p.ID] = true
+		}
+		for id, p := range x.Pending {
+			// After a hand edit, earlier orders may not fit: players send again.
+			if !open[id] || res.Edited {
+				continue
+			}
+			if _, errs := st.View(p.Prompt.Player).Parse(p.Prompt, p.Text); len(errs) > 0 {
+				return userErrorf("pending orders for %s do not parse: %v", id, errs[0])
+			}
+			if err := putJSON(b.Bucket(store.BucketPending), []byte(id), p); err != nil {
+				return err
+			}
+			g.Answered = append(g.Answered, id)
+		}
+		sortStrings(g.Answered)
+		if err := putJSON(b, store.KeyInfo, g); err != nil {
+			return err
+		}
+		v := &VerifyResult{Game: g.ID}
+		if err := s.verifyTx(ctx, b, g, v); err != nil {
+			return err
+		}
+		if !v.OK() {
+			return userErrorf("the imported game does not verify: %s", strings.Join(v.Problems, "; "))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

@@ -1,0 +1,407 @@
+package game
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
+)
+
+// gmChange runs one GM or player operation that changes a game's record but
+// resolves nothing: fn edits g and returns what to tell people and what to
+// write in the log. The change, its log entry and its hooks commit together.
+func (s *Service) gmChange(ctx context.Context, id string, hooks []Hook, fn func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error)) (*Game, []Notice, error) {
+	var out *Game
+	var notices []Notice
+	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		now := s.now().UTC()
+		ns, text, err := fn(b, g, now)
+		if err != nil {
+			return err
+		}
+		g.Updated = now
+		if err := putJSON(b, store.KeyInfo, g); err != nil {
+			return err
+		}
+		if text != "" {
+			if err := appendLog(b, &Entry{Time: now, Kind: "gm", Step: g.Step, Source: "gm", Text: text}); err != nil {
+				return err
+			}
+		}
+		out, notices = g, ns
+		return runHooks(tx, &Change{Game: g, Notices: ns, Service: s}, hooks)
+	})
+	return out, notices, err
+}
+
+func everyone(g *Game) []string {
+	var out []string
+	for _, p := range g.Players {
+		if !contains(g.Kicked, p.Name) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+func requireActive(g *Game) error {
+	if g.Over() {
+		return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+	}
+	return nil
+}
+
+// Pause stops a game's clock: no deadline, reminder or early resolution
+// happens until Resume. Orders are still taken.
+func (s *Service) Pause(ctx context.Context, id, reason string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if err := requireActive(g); err != nil {
+			return nil, "", err
+		}
+		if g.Paused {
+			return nil, "", userErrorf("game %s is paused already", g.ID)
+		}
+		g.Paused, g.PausedAt = true, now
+		return []Notice{{Kind: "paused", To: append(everyone(g), GM), Text: fmt.Sprintf("The GM paused %s: %s. Deadlines wait until the game resumes; orders are still taken.", g.ID, orDefault(reason, "no reason given"))}},
+			"pause: " + reason, nil
+	})
+}
+
+// Resume restarts a paused game; its deadline moves by the time it was
+// paused, and everyone is told the new one.
+func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if !g.Paused {
+			return nil, "", userErrorf("game %s is not paused", g.ID)
+		}
+		paused := now.Sub(g.PausedAt)
+		g.Paused, g.PausedAt = false, time.Time{}
+		text := fmt.Sprintf("The GM resumed %s.", g.ID)
+		if !g.Deadline.IsZero() {
+			g.Deadline = g.Deadline.Add(paused)
+			text += fmt.Sprintf(" The deadline moves by the %s the game was paused, to %s.", paused.Round(time.Minute), fmtTime(g.Deadline))
+		}
+		return []Notice{{Kind: "resumed", To: append(everyone(g), GM), Text: text}}, "resume", nil
+	})
+}
+
+// SetDeadline sets the current step's deadline; extend, when true, adds by
+// to the current one instead. The reason is announced to every player.
+func (s *Service) SetDeadline(ctx context.Context, id string, at time.Time, reason string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.changeDeadline(ctx, id, func(g *Game, now time.Time) (time.Time, error) {
+		if !at.After(now) {
+			return time.Time{}, userErrorf("the new deadline %s is not in the future", fmtTime(at))
+		}
+		return at.UTC(), nil
+	}, reason, hooks)
+}
+
+// ExtendDeadline moves the current step's deadline later by d.
+func (s *Service) ExtendDeadline(ctx context.Context, id string, d time.Duration, reason string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.changeDeadline(ctx, id, func(g *Game, now time.Time) (time.Time, error) {
+		if d <= 0 {
+			return time.Time{}, userErrorf("extend by a positive duration, not %v", d)
+		}
+		base := g.Deadline
+		if base.IsZero() || base.Before(now) {
+			base = now
+		}
+		return base.Add(d), nil
+	}, reason, hooks)
+}
+
+func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game, time.Time) (time.Time, error), reason string, hooks []Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if err := requireActive(g); err != nil {
+			return nil, "", err
+		}
+		if strings.TrimSpace(reason) == "" {
+			return nil, "", userErrorf("say why the deadline changes: players are told the reason")
+		}
+		at, err := next(g, now)
+		if err != nil {
+			return nil, "", err
+		}
+		old := "none"
+		if !g.Deadline.IsZero() {
+			old = fmtTime(g.Deadline)
+		}
+		g.Deadline = at
+		// Reminders and the late notice are for the new deadline.
+		g.Reminded, g.LateNotice = nil, false
+		return []Notice{{Kind: "deadline", To: append(everyone(g), GM), Text: fmt.Sprintf("The deadline of %s moves from %s to %s: %s.", g.ID, old, fmtTime(at), reason)}},
+			fmt.Sprintf("deadline %s → %s: %s", old, fmtTime(at), reason), nil
+	})
+}
+
+// Wait is a player's WAIT: an early resolution holds until the deadline.
+func (s *Service) Wait(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if err := requireActive(g); err != nil {
+			return nil, "", err
+		}
+		p, ok := g.PlayerByName(player)
+		if !ok {
+			return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+		}
+		if !contains(g.Waits, p.Name) {
+			g.Waits = append(g.Waits, p.Name)
+		}
+		g.ResolveAt = time.Time{}
+		until := "the GM advances it"
+		if !g.Deadline.IsZero() {
+			until = "the deadline, " + fmtTime(g.Deadline)
+		}
+		return []Notice{{Kind: "wait", To: []string{p.Name}, Text: fmt.Sprintf("WAIT noted: %s will not resolve early; it waits for %s.", g.ID, until)}},
+			p.Name + " says WAIT", nil
+	})
+}
+
+// DeclareVacation records an absence of player from from to to, capped by
+// the game's MaxVacation. Under the "extend" policy the deadline waits for
+// the player; under "defaults" their defaults apply while away.
+func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, to time.Time, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if err := requireActive(g); err != nil {
+			return nil, "", err
+		}
+		p, ok := g.PlayerByName(player)
+		if !ok {
+			return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+		}
+		if !to.After(from) {
+			return nil, "", userErrorf("a vacation must end after it starts")
+		}
+		capped := ""
+		if m := g.Settings.MaxVacation; m > 0 && to.Sub(from) > m {
+			to = from.Add(m)
+			capped = fmt.Sprintf(" (capped at %s by the game's policy)", m)
+		}
+		g.Vacations = append(g.Vacations, Vacation{Player: p.Name, From: from.UTC(), To: to.UTC()})
+		policy := "your defaults apply while you are away"
+		if g.Settings.Vacation == "extend" {
+			policy = "deadlines wait for you"
+			old := g.Deadline
+			s.extendForVacations(g, now)
+			if !g.Deadline.Equal(old) {
+				return []Notice{
+					{Kind: "vacation", To: []string{p.Name}, Text: fmt.Sprintf("Vacation noted from %s to %s%s: %s.", fmtTime(from), fmtTime(to), capped, policy)},
+					{Kind: "deadline", To: append(everyone(g), GM), Text: fmt.Sprintf("The deadline of %s moves to %s: %s is on vacation.", g.ID, fmtTime(g.Deadline), p.Name)},
+				}, fmt.Sprintf("vacation %s %s–%s", p.Name, fmtTime(from), fmtTime(to)), nil
+			}
+		}
+		return []Notice{{Kind: "vacation", To: []string{p.Name, GM}, Text: fmt.Sprintf("Vacation of %s noted from %s to %s%s: %s.", p.Name, fmtTime(from), fmtTime(to), capped, policy)}},
+			fmt.Sprintf("vacation %s %s–%s", p.Name, fmtTime(from), fmtTime(to)), nil
+	})
+}
+
+// Replace gives a seat to a new person: a new address and a new secret.
+// The old address loses access at once.
+func (s *Service) Replace(ctx context.Context, id, player, email string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if !strings.Contains(email, "@") {
+			return nil, "", userErrorf("%q is not a mail address", email)
+		}
+		if other, ok := g.PlayerByEmail(email); ok && other.Name != player {
+			return nil, "", userErrorf("%s already plays %s in this game", email, other.Name)
+		}
+		for i := range g.Players {
+			p := &g.Players[i]
+			if p.Name != strings.ToLower(player) {
+				continue
+			}
+			old := p.Email
+			p.Email, p.Secret, p.Bot = strings.TrimSpace(email), randomWord(), false
+			g.Abandoned = remove(g.Abandoned, p.Name)
+			g.Kicked = remove(g.Kicked, p.Name)
+			delete(g.Missed, p.Name)
+			return []Notice{
+				{Kind: "replaced", To: append(others(g, []string{p.Name}), GM), Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)},
+			}, fmt.Sprintf("replace %s: %s → %s", p.Name, old, p.Email), nil
+		}
+		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+	})
+}
+
+// Kick removes a player from play: their seat plays its defaults from now
+// on and their address loses access.
+func (s *Service) Kick(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		for i := range g.Players {
+			p := &g.Players[i]
+			if p.Name != strings.ToLower(player) {
+				continue
+			}
+			if contains(g.Kicked, p.Name) {
+				return nil, "", userErrorf("%s was kicked already", p.Name)
+			}
+			g.Kicked = append(g.Kicked, p.Name)
+			sort.Strings(g.Kicked)
+			old := p.Email
+			p.Email, p.Secret = "", randomWord()
+			return []Notice{{Kind: "kicked", To: append(everyone(g), GM), Text: fmt.Sprintf("The GM removed %s from %s; the seat plays its defaults from now on.", p.Name, g.ID)}},
+				fmt.Sprintf("kick %s (%s)", p.Name, old), nil
+		}
+		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+	})
+}
+
+// Message sends a GM message to every player, and keeps it in the log.
+func (s *Service) Message(ctx context.Context, id, text string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if strings.TrimSpace(text) == "" {
+			return nil, "", userErrorf("the message is empty")
+		}
+		return []Notice{{Kind: "message", To: everyone(g), Text: text}}, "message: " + text, nil
+	})
+}
+
+// Rollback returns a game to the state at the start of step to (as it was
+// after step to resolved). Later inputs stay in the log for the record;
+// players are told; the steps played again get new seeds.
+func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason string, hooks ...Hook) (*Game, []Notice, error) {
+	var out *Game
+	var notices []Notice
+	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		if to >= g.Step {
+			return userErrorf("game %s is at step %d: roll back to an earlier step", g.ID, g.Step)
+		}
+		snap := b.Bucket(store.BucketSnaps).Get(store.Key(to))
+		if snap == nil {
+			return fmt.Errorf("game %s has no snapshot of step %d", g.ID, to)
+		}
+		rs, err := s.ruleset(g)
+		if err != nil {
+			return err
+		}
+		st, err := rs.LoadState(store.Copy(snap))
+		if err != nil {
+			return err
+		}
+		now := s.now().UTC()
+		from := g.Step
+		if err := b.Put(store.KeyState, store.Copy(snap)); err != nil {
+			return err
+		}
+		for n := to + 1; n <= from; n++ {
+			if err := b.Bucket(store.BucketSnaps).Delete(store.Key(n)); err != nil {
+				return err
+			}
+			if err := b.Bucket(store.BucketSteps).Delete(store.Key(n)); err != nil {
+				return err
+			}
+		}
+		if err := clearBucket(b.Bucket(store.BucketPending)); err != nil {
+			return err
+		}
+		g.Step, g.Epoch = to, g.Epoch+1
+		s.refresh(g, st)
+		g.Answered, g.Reminded, g.LateNotice, g.Waits, g.ResolveAt = nil, nil, false, nil, time.Time{}
+		if g.Deadline, err = g.Settings.nextDeadline(now, now); err != nil {
+			return err
+		}
+		g.Updated = now
+		if err := appendLog(b, &Entry{Time: now, Kind: "rollback", Step: to, Source: "gm", Text: reason}); err != nil {
+			return err
+		}
+		rec, err := readStep(b, to)
+		if err != nil {
+			return err
+		}
+		rec.NextCommitment = g.NextCommitment()
+		if err := putJSON(b.Bucket(store.BucketSteps), store.Key(to), rec); err != nil {
+			return err
+		}
+		if err := putJSON(b, store.KeyInfo, g); err != nil {
+			return err
+		}
+		notices = []Notice{{Kind: "rollback", To: append(everyone(g), GM),
+			Text: fmt.Sprintf("The GM rolled %s back from step %d to step %d (turn %d, %s): %s. Orders sent since are kept for the record but not used; send your orders again. The steps played again use new dice seeds.", g.ID, from, to, g.Turn, g.Phase, orDefault(reason, "no reason given"))}}
+		out = g
+		return runHooks(tx, &Change{Game: g, Notices: notices, Steps: []Step{s.stepOf(g, st, rec)}, Service: s}, hooks)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, notices, s.playBots(ctx, id, hooks)
+}
+
+// StepOfTurn finds the first step at which the game was at turn.
+func (s *Service) StepOfTurn(ctx context.Context, id string, turn int) (uint64, error) {
+	var found uint64
+	ok := false
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		return b.Bucket(store.BucketSteps).ForEach(func(k, v []byte) error {
+			if ok {
+				return nil
+			}
+			rec, err := readStep(b, store.KeyN(k))
+			if err != nil {
+				return err
+			}
+			if rec.Turn == turn {
+				found, ok = rec.N, true
+			}
+			return nil
+		})
+	})
+	if err == nil && !ok {
+		err = userErrorf("game %s never reached turn %d", id, turn)
+	}
+	return found, err
+}
+
+func clearBucket(b *bolt.Bucket) error {
+	var keys [][]byte
+	if err := b.ForEach(func(k, _ []byte) error { keys = append(keys, store.Copy(k)); return nil }); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func remove(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func orDefault(s, d string) string {
+	if strings.TrimSpace(s) == "" {
+		return d
+	}
+	return s
+}

@@ -1,0 +1,346 @@
+package game
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
+)
+
+// Notice is something the life cycle tells people without a step being
+// resolved: a reminder, a late notice, a deadline change and its reason, an
+// abandoned seat. The mail side turns each into mail, inside the same
+// transaction that records that it was sent, so none is sent twice.
+type Notice struct {
+	Kind string   `json:"kind"` // reminder, late, late-others, deadline, abandoned, paused, resumed, rollback, replaced, kicked, message, vacation, wait
+	To   []string `json:"to"`   // player names; "" stands for the GM
+	Text string   `json:"text"`
+}
+
+// GM is the recipient name of notices for the game master.
+const GM = ""
+
+var weekdays = map[string]time.Weekday{
+	"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday,
+	"thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday,
+}
+
+type slot struct {
+	day        time.Weekday
+	hour, mins int
+}
+
+func parseSlot(s string) (slot, error) {
+	day, clock, ok := strings.Cut(strings.TrimSpace(s), " ")
+	wd, known := weekdays[strings.ToLower(day)[:min(3, len(day))]]
+	if !ok || !known {
+		return slot{}, fmt.Errorf("schedule entry %q: write a weekday and a time, like \"Mon 18:00\"", s)
+	}
+	var h, m int
+	if _, err := fmt.Sscanf(strings.TrimSpace(clock), "%d:%d", &h, &m); err != nil || h < 0 || h > 23 || m < 0 || m > 59 {
+		return slot{}, fmt.Errorf("schedule entry %q: the time must be HH:MM, 00:00 to 23:59", s)
+	}
+	return slot{wd, h, m}, nil
+}
+
+func (st Settings) validate() error {
+	if st.TurnLength > 0 && len(st.Schedule) > 0 {
+		return userErrorf("a game has either a turn length or a weekly schedule, not both")
+	}
+	if st.TurnLength < 0 || st.Grace < 0 || st.EarlyDelay < 0 || st.MinGap < 0 {
+		return userErrorf("durations in the settings cannot be negative")
+	}
+	for _, s := range st.Schedule {
+		if _, err := parseSlot(s); err != nil {
+			return &UserError{Msg: err.Error()}
+		}
+	}
+	if _, err := st.location(); err != nil {
+		return &UserError{Msg: err.Error()}
+	}
+	switch st.Vacation {
+	case "", "extend", "defaults":
+	default:
+		return userErrorf("vacation policy %q must be extend or defaults", st.Vacation)
+	}
+	switch st.Press {
+	case "", "off", "signed", "grey":
+	default:
+		return userErrorf("press setting %q must be off, signed or grey", st.Press)
+	}
+	for _, r := range st.Reminders {
+		if r <= 0 {
+			return userErrorf("a reminder offset must be a positive duration before the deadline, not %v", r)
+		}
+	}
+	return nil
+}
+
+func (st Settings) location() (*time.Location, error) {
+	if st.TimeZone == "" {
+		return time.UTC, nil
+	}
+	loc, err := time.LoadLocation(st.TimeZone)
+	if err != nil {
+		return nil, fmt.Errorf("time zone %q: %w", st.TimeZone, err)
+	}
+	return loc, nil
+}
+
+// nextDeadline is the deadline of a step that starts at now, after a step
+// resolved at last. Zero means none.
+func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
+	switch {
+	case st.TurnLength > 0:
+		return now.Add(st.TurnLength), nil
+	case len(st.Schedule) == 0:
+		return time.Time{}, nil
+	}
+	loc, err := st.location()
+	if err != nil {
+		return time.Time{}, err
+	}
+	from := now
+	if g := last.Add(st.MinGap); g.After(from) {
+		from = g
+	}
+	var best time.Time
+	for _, s := range st.Schedule {
+		sl, err := parseSlot(s)
+		if err != nil {
+			return time.Time{}, err
+		}
+		local := from.In(loc)
+		for d := 0; d <= 7; d++ {
+			day := local.AddDate(0, 0, d)
+			c := time.Date(day.Year(), day.Month(), day.Day(), sl.hour, sl.mins, 0, 0, loc)
+			if c.Weekday() == sl.day && c.After(from) {
+				if best.IsZero() || c.Before(best) {
+					best = c
+				}
+				break
+			}
+		}
+	}
+	return best.UTC(), nil
+}
+
+// awaited lists the players the game waits for now: those with unanswered
+// blocking prompts, less kicked and abandoned seats (their defaults apply)
+// and, under the "defaults" vacation policy, players away now.
+func (s *Service) awaited(g *Game, now time.Time) []string {
+	var out []string
+	for _, p := range g.Waiting() {
+		if contains(g.Kicked, p) || contains(g.Abandoned, p) {
+			continue
+		}
+		if g.Settings.Vacation == "defaults" && onVacation(g, p, now) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func onVacation(g *Game, player string, now time.Time) bool {
+	for _, v := range g.Vacations {
+		if v.Player == player && !now.Before(v.From) && now.Before(v.To) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterStep resets the per-step schedule state of g after a resolution at
+// now, counts missed orders and marks seats abandoned, and returns notices.
+func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, error) {
+	var notices []Notice
+	g.Reminded, g.LateNotice, g.Waits, g.ResolveAt = nil, false, nil, time.Time{}
+	if g.Missed == nil {
+		g.Missed = map[string]int{}
+	}
+	for _, a := range rec.Answers {
+		p := a.Prompt.Player
+		if !a.Default {
+			g.Missed[p] = 0
+			continue
+		}
+		if contains(g.Kicked, p) || contains(g.Abandoned, p) {
+			continue
+		}
+		if g.Settings.Vacation == "defaults" && onVacation(g, p, now) {
+			continue
+		}
+		g.Missed[p]++
+		if n := g.Settings.AbandonAfter; n > 0 && g.Missed[p] >= n && !contains(g.Abandoned, p) {
+			g.Abandoned = append(g.Abandoned, p)
+			sort.Strings(g.Abandoned)
+			notices = append(notices, Notice{Kind: "abandoned", To: []string{GM},
+				Text: fmt.Sprintf("%s has sent no orders for %d steps in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p, g.Missed[p], g.ID, p)})
+		}
+	}
+	for p, n := range g.Missed {
+		if n == 0 {
+			delete(g.Missed, p)
+		}
+	}
+	g.LastResolve = now
+	var err error
+	g.Deadline, err = g.Settings.nextDeadline(now, now)
+	if err != nil {
+		return nil, err
+	}
+	s.extendForVacations(g, now)
+	return notices, nil
+}
+
+// extendForVacations moves the deadline past the absence of an awaited
+// player under the "extend" policy, capped by MaxVacation.
+func (s *Service) extendForVacations(g *Game, now time.Time) {
+	if g.Settings.Vacation != "extend" || g.Deadline.IsZero() {
+		return
+	}
+	for _, v := range g.Vacations {
+		if !contains(g.Waiting(), v.Player) || !g.Deadline.After(v.From) || !g.Deadline.Before(v.To) {
+			continue
+		}
+		end := v.To
+		if m := g.Settings.MaxVacation; m > 0 && end.Sub(v.From) > m {
+			end = v.From.Add(m)
+		}
+		if end.After(g.Deadline) {
+			g.Deadline = end
+		}
+	}
+}
+
+// TickResult says what one Tick did.
+type TickResult struct {
+	Game    string
+	Steps   []Step
+	Notices []Notice
+}
+
+// Tick does whatever is due in every game at the service's clock: early
+// resolutions whose delay ran out, reminders, late notices, and deadlines.
+// Each game is handled in its own transaction, and what was done is recorded
+// there, so a Tick after a restart does each thing exactly once however late
+// it comes. The daemon calls it on a timer; the CLI on `game tick`.
+func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error) {
+	list, err := s.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []TickResult
+	for _, g := range list {
+		if g.Over() || g.Paused {
+			continue
+		}
+		r, err := s.tickGame(ctx, g.ID, hooks)
+		if err != nil {
+			return out, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		if len(r.Steps)+len(r.Notices) > 0 {
+			out = append(out, *r)
+		}
+		if err := s.playBots(ctx, g.ID, hooks); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickResult, error) {
+	res := &TickResult{Game: id}
+	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+		*res = TickResult{Game: id}
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil || g.Over() || g.Paused {
+			return err
+		}
+		now := s.now().UTC()
+		awaited := s.awaited(g, now)
+		reason := ""
+		switch {
+		case len(awaited) == 0 && !g.ResolveAt.IsZero() && !now.Before(g.ResolveAt) && len(g.Waits) == 0:
+			reason = "all orders in"
+		case len(awaited) == 0 && g.Settings.Early && g.ResolveAt.IsZero() && len(g.Waits) == 0 && g.Settings.EarlyDelay == 0:
+			reason = "all orders in"
+		case !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(g.Settings.Grace)):
+			reason = "deadline"
+		case !g.Deadline.IsZero() && !now.Before(g.Deadline) && len(awaited) > 0 && !g.LateNotice:
+			g.LateNotice = true
+			res.Notices = append(res.Notices, Notice{Kind: "late", To: awaited,
+				Text: fmt.Sprintf("The deadline of %s passed and your orders have not arrived. They are still taken until %s; then your defaults apply.", g.ID, fmtTime(g.Deadline.Add(g.Settings.Grace)))})
+			if g.Settings.TellLate {
+				res.Notices = append(res.Notices, Notice{Kind: "late-others", To: others(g, awaited),
+					Text: fmt.Sprintf("Still waiting in %s for: %s (grace until %s).", g.ID, strings.Join(awaited, ", "), fmtTime(g.Deadline.Add(g.Settings.Grace)))})
+			}
+		case !g.Deadline.IsZero() && len(awaited) > 0:
+			for _, off := range sortedDesc(g.Settings.Reminders) {
+				key := off.String()
+				if now.Before(g.Deadline.Add(-off)) || contains(g.Reminded, key) {
+					continue
+				}
+				// Mark every offset already passed, so a daemon that was
+				// down sends one reminder, not one for each missed offset.
+				for _, o := range g.Settings.Reminders {
+					if !now.Before(g.Deadline.Add(-o)) && !contains(g.Reminded, o.String()) {
+						g.Reminded = append(g.Reminded, o.String())
+					}
+				}
+				res.Notices = append(res.Notices, Notice{Kind: "reminder", To: awaited,
+					Text: fmt.Sprintf("Reminder: your orders for %s are due by %s (%s from now).", g.ID, fmtTime(g.Deadline), g.Deadline.Sub(now).Round(time.Minute))})
+				break
+			}
+		}
+		if reason == "" {
+			if len(res.Notices) == 0 {
+				return nil
+			}
+			if err := putJSON(b, store.KeyInfo, g); err != nil {
+				return err
+			}
+			return runHooks(tx, &Change{Game: g, Notices: res.Notices, Service: s}, hooks)
+		}
+		_, st, err := s.loadState(b, g)
+		if err != nil {
+			return err
+		}
+		steps, notices, err := s.resolveTx(b, g, st, reason, nil)
+		if err != nil {
+			return err
+		}
+		res.Steps = steps
+		res.Notices = append(res.Notices, notices...)
+		return runHooks(tx, &Change{Game: g, Steps: steps, Notices: res.Notices, Service: s}, hooks)
+	})
+	return res, err
+}
+
+func others(g *Game, except []string) []string {
+	var out []string
+	for _, p := range g.Players {
+		if !contains(except, p.Name) && !contains(g.Kicked, p.Name) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+func sortedDesc(d []time.Duration) []time.Duration {
+	out := append([]time.Duration(nil), d...)
+	sort.Slice(out, func(i, j int) bool { return out[i] > out[j] })
+	return out
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format("Mon 2006-01-02 15:04 MST") }

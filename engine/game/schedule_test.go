@@ -1,0 +1,372 @@
+package game_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/engine/game"
+)
+
+func createWith(t *testing.T, svc *game.Service, st game.Settings, players ...string) *game.Game {
+	t.Helper()
+	req := game.CreateRequest{ID: "g", Ruleset: "toy", DiceSecret: "sched", Settings: &st}
+	for _, p := range players {
+		req.Players = append(req.Players, game.PlayerSpec{Name: p, Email: p + "@example.org"})
+	}
+	g, err := svc.Create(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func tick(t *testing.T, svc *game.Service) ([]game.Step, []game.Notice) {
+	t.Helper()
+	res, err := svc.Tick(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []game.Step
+	var notices []game.Notice
+	for _, r := range res {
+		steps = append(steps, r.Steps...)
+		notices = append(notices, r.Notices...)
+	}
+	return steps, notices
+}
+
+func kinds(ns []game.Notice) string {
+	var k []string
+	for _, n := range ns {
+		k = append(k, n.Kind+":"+strings.Join(n.To, ","))
+	}
+	return strings.Join(k, " ")
+}
+
+func TestMissedDeadlineAfterRestartProcessedOnce(t *testing.T) {
+	svc, clk := newService(t)
+	createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour}, "ann", "bob")
+	submit(t, svc, "g", "ann", "PUSH 2")
+	// The daemon is down across the deadline; a new service over the same
+	// store stands for the restarted one.
+	clk.t = clk.t.Add(30 * time.Hour)
+	restarted := game.New(svc.Store(), []engine.Ruleset{toy.Ruleset()}, game.WithClock(clk.now))
+	steps, _ := tick(t, restarted)
+	if len(steps) != 1 || steps[0].Reason != "deadline" {
+		t.Fatalf("after the restart: %d steps, want one by deadline", len(steps))
+	}
+	steps, notices := tick(t, restarted)
+	if len(steps)+len(notices) != 0 {
+		t.Fatalf("a second tick did %d steps and %s", len(steps), kinds(notices))
+	}
+	g, _ := restarted.Get(context.Background(), "g")
+	if want := clk.t.Add(24 * time.Hour); !g.Deadline.Equal(want) {
+		t.Errorf("next deadline %v, want %v", g.Deadline, want)
+	}
+}
+
+func TestRemindersExactlyOnce(t *testing.T) {
+	svc, clk := newService(t)
+	g := createWith(t, svc, game.Settings{Early: true, TurnLength: 48 * time.Hour, Reminders: []time.Duration{24 * time.Hour, time.Hour}}, "ann", "bob")
+	deadline := g.Deadline
+	submit(t, svc, "g", "ann", "PUSH 1")
+	clk.t = deadline.Add(-30 * time.Hour)
+	if _, n := tick(t, svc); len(n) != 0 {
+		t.Fatalf("reminder before its offset: %s", kinds(n))
+	}
+	clk.t = deadline.Add(-23 * time.Hour)
+	if _, n := tick(t, svc); kinds(n) != "reminder:bob" {
+		t.Fatalf("at -23h got %q, want one reminder to bob", kinds(n))
+	}
+	if _, n := tick(t, svc); len(n) != 0 {
+		t.Fatalf("the 24h reminder went twice: %s", kinds(n))
+	}
+	clk.t = deadline.Add(-30 * time.Minute)
+	if _, n := tick(t, svc); kinds(n) != "reminder:bob" {
+		t.Fatalf("at -30m got %q, want the 1h reminder to bob", kinds(n))
+	}
+	if _, n := tick(t, svc); len(n) != 0 {
+		t.Fatalf("the 1h reminder went twice: %s", kinds(n))
+	}
+}
+
+func TestRemindersAfterLongDowntimeSendOne(t *testing.T) {
+	svc, clk := newService(t)
+	g := createWith(t, svc, game.Settings{Early: true, TurnLength: 48 * time.Hour, Reminders: []time.Duration{24 * time.Hour, time.Hour}}, "ann")
+	clk.t = g.Deadline.Add(-10 * time.Minute)
+	if _, n := tick(t, svc); kinds(n) != "reminder:ann" {
+		t.Fatalf("got %q, want a single reminder for both passed offsets", kinds(n))
+	}
+	if _, n := tick(t, svc); len(n) != 0 {
+		t.Fatalf("another reminder: %s", kinds(n))
+	}
+}
+
+func TestGraceLateNoticeThenDefaults(t *testing.T) {
+	svc, clk := newService(t)
+	g := createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour, Grace: 6 * time.Hour, TellLate: true}, "ann", "bob")
+	submit(t, svc, "g", "ann", "PUSH 1")
+	clk.t = g.Deadline.Add(time.Hour)
+	steps, n := tick(t, svc)
+	if len(steps) != 0 || kinds(n) != "late:bob late-others:ann" {
+		t.Fatalf("in grace: %d steps, notices %q", len(steps), kinds(n))
+	}
+	if _, n := tick(t, svc); len(n) != 0 {
+		t.Fatalf("late notice twice: %s", kinds(n))
+	}
+	clk.t = g.Deadline.Add(6 * time.Hour)
+	steps, _ = tick(t, svc)
+	if len(steps) != 1 || steps[0].Reports[""].Defaults[0] != "bob" {
+		t.Fatalf("after grace: %+v", steps)
+	}
+}
+
+func TestEarlyDelayAndWait(t *testing.T) {
+	svc, clk := newService(t)
+	createWith(t, svc, game.Settings{Early: true, EarlyDelay: time.Hour, TurnLength: 72 * time.Hour}, "ann", "bob")
+	submit(t, svc, "g", "ann", "PUSH 1")
+	if r := submit(t, svc, "g", "bob", "PUSH 1"); len(r.Steps) != 0 {
+		t.Fatal("resolved without the early delay")
+	}
+	clk.t = clk.t.Add(30 * time.Minute)
+	if s, _ := tick(t, svc); len(s) != 0 {
+		t.Fatal("resolved inside the delay")
+	}
+	// bob changes his orders inside the delay: they are the ones used.
+	submit(t, svc, "g", "bob", "PUSH 3")
+	clk.t = clk.t.Add(61 * time.Minute)
+	s, _ := tick(t, svc)
+	if len(s) != 1 || !strings.Contains(strings.Join(s[0].Reports[""].Events, "\n"), "bob pushes 3+") {
+		t.Fatalf("after the delay: %+v", s)
+	}
+	// Next step: ann says WAIT, so it waits for the deadline.
+	g, _ := svc.Get(context.Background(), "g")
+	if _, _, err := svc.Wait(context.Background(), "g", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	submit(t, svc, "g", "ann", "PUSH 1")
+	submit(t, svc, "g", "bob", "PUSH 1")
+	clk.t = clk.t.Add(2 * time.Hour)
+	if s, _ := tick(t, svc); len(s) != 0 {
+		t.Fatal("resolved early despite WAIT")
+	}
+	clk.t = g.Deadline
+	if s, _ := tick(t, svc); len(s) != 1 || s[0].Reason != "deadline" {
+		t.Fatalf("at the deadline: %+v", s)
+	}
+}
+
+func TestAbandonedAfterMissedSteps(t *testing.T) {
+	svc, clk := newService(t)
+	createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour, AbandonAfter: 2}, "ann", "bob")
+	var all []game.Notice
+	for i := 0; i < 2; i++ {
+		submit(t, svc, "g", "ann", "PUSH 1")
+		clk.t = clk.t.Add(25 * time.Hour)
+		_, n := tick(t, svc)
+		all = append(all, n...)
+	}
+	if kinds(all) != "abandoned:" {
+		t.Fatalf("notices %q, want one abandoned notice to the GM", kinds(all))
+	}
+	// bob's seat now plays its defaults: ann alone resolves the step.
+	if r := submit(t, svc, "g", "ann", "PUSH 1"); len(r.Steps) != 1 {
+		t.Fatal("the game still waits for an abandoned seat")
+	}
+}
+
+func TestVacationPolicies(t *testing.T) {
+	ctx := context.Background()
+	t.Run("defaults", func(t *testing.T) {
+		svc, clk := newService(t)
+		createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour, Vacation: "defaults", AbandonAfter: 1}, "ann", "bob")
+		if _, _, err := svc.DeclareVacation(ctx, "g", "bob", clk.t, clk.t.Add(72*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		r := submit(t, svc, "g", "ann", "PUSH 1")
+		if len(r.Steps) != 1 {
+			t.Fatal("the game waits for a player on vacation under the defaults policy")
+		}
+		if g, _ := svc.Get(ctx, "g"); len(g.Abandoned) != 0 || g.Missed["bob"] != 0 {
+			t.Fatalf("a vacation counted as missed orders: %+v %v", g.Abandoned, g.Missed)
+		}
+	})
+	t.Run("extend", func(t *testing.T) {
+		svc, clk := newService(t)
+		g := createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour, Vacation: "extend", MaxVacation: 5 * 24 * time.Hour}, "ann", "bob")
+		_, n, err := svc.DeclareVacation(ctx, "g", "bob", clk.t, clk.t.Add(10*24*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g2, _ := svc.Get(ctx, "g")
+		if want := clk.t.Add(5 * 24 * time.Hour); !g2.Deadline.Equal(want) || g2.Deadline.Equal(g.Deadline) {
+			t.Fatalf("deadline %v, want it capped at %v", g2.Deadline, want)
+		}
+		if !strings.Contains(kinds(n), "deadline:") || !strings.Contains(n[0].Text, "capped") {
+			t.Fatalf("notices %q: %v", kinds(n), n)
+		}
+	})
+}
+
+func TestPauseResumeAndDeadlineChanges(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newService(t)
+	g := createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour}, "ann", "bob")
+	if _, _, err := svc.Pause(ctx, "g", "server move"); err != nil {
+		t.Fatal(err)
+	}
+	clk.t = clk.t.Add(48 * time.Hour)
+	if s, n := tick(t, svc); len(s)+len(n) != 0 {
+		t.Fatal("a paused game ticked")
+	}
+	_, n, err := svc.Resume(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, _ := svc.Get(ctx, "g")
+	if want := g.Deadline.Add(48 * time.Hour); !g2.Deadline.Equal(want) || !strings.Contains(n[0].Text, "48h0m0s") {
+		t.Fatalf("deadline after resume %v, want %v; told %q", g2.Deadline, want, n[0].Text)
+	}
+	if _, _, err := svc.ExtendDeadline(ctx, "g", 24*time.Hour, ""); err == nil {
+		t.Error("a deadline change without a reason was accepted")
+	}
+	_, n, err = svc.ExtendDeadline(ctx, "g", 24*time.Hour, "holiday")
+	if err != nil || n[0].Kind != "deadline" || !strings.Contains(n[0].Text, "holiday") || len(n[0].To) != 3 {
+		t.Fatalf("extend: %v %+v", err, n)
+	}
+	if _, _, err := svc.SetDeadline(ctx, "g", clk.t.Add(-time.Hour), "oops"); err == nil {
+		t.Error("a deadline in the past was accepted")
+	}
+}
+
+func TestWeeklySchedule(t *testing.T) {
+	st := game.Settings{Schedule: []string{"Mon 18:00", "Thu 18:00"}, TimeZone: "Europe/Berlin", MinGap: 48 * time.Hour}
+	svc, clk := newService(t)
+	clk.t = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) // a Monday
+	g := createWith(t, svc, st, "ann")
+	// Created Monday 10:00 UTC: the gap of 48h skips Monday 18:00 Berlin
+	// and lands on Thursday 18:00 Berlin = 17:00 UTC.
+	if want := time.Date(2026, 11, 26, 17, 0, 0, 0, time.UTC); !g.Deadline.Equal(want) {
+		t.Fatalf("deadline %v, want %v", g.Deadline, want)
+	}
+	bad := game.Settings{Schedule: []string{"Funday 18:00"}}
+	if _, err := svc.Create(context.Background(), game.CreateRequest{ID: "h", Ruleset: "toy", Players: []game.PlayerSpec{{Name: "a"}}, Settings: &bad}); err == nil {
+		t.Error("a bad schedule was accepted")
+	}
+}
+
+func TestRollbackThenNewOrders(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	create(t, svc, "g", "ann")
+	var old []game.Step
+	for i := 0; i < 3; i++ {
+		old = append(old, submit(t, svc, "g", "ann", "PUSH 1").Steps...)
+	}
+	g, n, err := svc.Rollback(ctx, "g", 1, "bob's orders were lost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Step != 1 || g.Epoch != 1 || n[0].Kind != "rollback" {
+		t.Fatalf("after rollback: step %d epoch %d %+v", g.Step, g.Epoch, n)
+	}
+	r, _ := svc.Report(ctx, "g", "ann")
+	if r.NextCommitment == old[1].Commitment {
+		t.Fatal("the replayed step reuses the revealed seed's commitment")
+	}
+	s := submit(t, svc, "g", "ann", "PUSH 3").Steps[0]
+	if s.N != 2 || s.Seed == old[1].Seed || s.Commitment != r.NextCommitment {
+		t.Fatalf("new step 2: n=%d seed reused=%v commitment kept=%v", s.N, s.Seed == old[1].Seed, s.Commitment == r.NextCommitment)
+	}
+	v, err := svc.Verify(ctx, "g")
+	if err != nil || !v.OK() {
+		t.Fatalf("verify after rollback: %v %v", err, v.Problems)
+	}
+}
+
+func TestReplaceRefusesOldAddress(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	g := create(t, svc, "g", "ann", "bob")
+	old, _ := g.PlayerByName("bob")
+	g2, n, err := svc.Replace(ctx, "g", "bob", "carol@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g2.PlayerByEmail("bob@example.org"); ok {
+		t.Fatal("the old address still has the seat")
+	}
+	p, ok := g2.PlayerByEmail("carol@example.org")
+	if !ok || p.Name != "bob" || p.Secret == old.Secret {
+		t.Fatalf("new player %+v", p)
+	}
+	if kinds(n) != "replaced:ann," {
+		t.Errorf("notices %q", kinds(n))
+	}
+	if _, _, err := svc.Replace(ctx, "g", "bob", "ann@example.org"); err == nil {
+		t.Error("a seat was given to another player's address")
+	}
+}
+
+func TestExportImportEdited(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	create(t, svc, "g", "ann", "bob")
+	submit(t, svc, "g", "ann", "PUSH 2")
+	submit(t, svc, "g", "bob", "PUSH 1")
+	submit(t, svc, "g", "ann", "PUSH 3") // pending
+	x, err := svc.Export(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.MarshalIndent(x, "", "  ")
+	// Round trip unchanged into another database.
+	other, _ := newService(t)
+	var x2 game.Export
+	if err := json.Unmarshal(data, &x2); err != nil {
+		t.Fatal(err)
+	}
+	res, err := other.Import(ctx, &x2, game.ImportOptions{})
+	if err != nil || res.Edited {
+		t.Fatalf("plain import: %v edited=%v", err, res != nil && res.Edited)
+	}
+	if g, _ := other.Get(ctx, "g"); len(g.Waiting()) != 1 || g.Waiting()[0] != "bob" {
+		t.Fatalf("pending orders lost in import: waiting %v", g.Waiting())
+	}
+	// The GM edits the state by hand: bob gets 5 more.
+	var st map[string]any
+	json.Unmarshal(x.State, &st)
+	st["pos"].(map[string]any)["bob"] = st["pos"].(map[string]any)["bob"].(float64) + 5
+	x.State, _ = json.Marshal(st)
+	if _, err := svc.Import(ctx, x, game.ImportOptions{}); err == nil || !strings.Contains(err.Error(), "--replace") {
+		t.Fatalf("import over an existing game: %v", err)
+	}
+	res, err = svc.Import(ctx, x, game.ImportOptions{Replace: true})
+	if err != nil || !res.Edited {
+		t.Fatalf("edited import: %v %+v", err, res)
+	}
+	if v, _ := svc.Verify(ctx, "g"); !v.OK() {
+		t.Fatalf("verify after an edited import: %v", v.Problems)
+	}
+	submit(t, svc, "g", "ann", "PUSH 1")
+	if r := submit(t, svc, "g", "bob", "PUSH 1"); len(r.Steps) != 1 {
+		t.Fatal("the imported game does not play on")
+	}
+	if v, _ := svc.Verify(ctx, "g"); !v.OK() {
+		t.Fatalf("verify after playing on: %v", v.Problems)
+	}
+	// A broken log is refused.
+	for _, e := range x.Log {
+		if e.Kind == "resolve" {
+			e.Answers = e.Answers[:1]
+		}
+	}
+	if _, err := svc.Import(ctx, x, game.ImportOptions{Replace: true}); err == nil {
+		t.Fatal("an export with a tampered log was imported")
+	}
+}
