@@ -32,17 +32,20 @@ func gameCommands() []subcommand {
 	}
 }
 
+// allGameCommands is every `orrery game` subcommand.
+func allGameCommands() []subcommand { return append(gameCommands(), gmCommands()...) }
+
 func runGame(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
 		fmt.Fprintln(e.stdout, "Usage: orrery game SUBCOMMAND ...")
 		fmt.Fprintln(e.stdout)
-		for _, c := range gameCommands() {
+		for _, c := range allGameCommands() {
 			fmt.Fprintf(e.stdout, "  orrery %s\n", c.usage)
 		}
 		fmt.Fprintln(e.stdout, "\nEach takes --db FILE and --help.")
 		return nil
 	}
-	for _, c := range gameCommands() {
+	for _, c := range allGameCommands() {
 		if c.name == args[0] {
 			return c.run(ctx, e, args[1:])
 		}
@@ -68,8 +71,22 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	fs.Var(&players, "player", "seat NAME=EMAIL (repeat for each player; EMAIL may be empty)")
 	fs.Var(&bots, "bot", "seat a computer player NAME (repeatable)")
 	fs.Var(&options, "option", "ruleset option NAME=VALUE (repeatable; see orrery rulesets RULESET)")
+	def := game.DefaultSettings()
 	turn := fs.Duration("turn-length", 0, "deadline after each step, e.g. 72h (0: none; the GM advances)")
-	early := fs.Bool("early", true, "resolve as soon as every order is in")
+	var schedule, remind multi
+	fs.Var(&schedule, "schedule", `fixed deadline "Mon 18:00" in --tz (repeatable; instead of --turn-length)`)
+	tz := fs.String("tz", "", "time zone of --schedule (IANA name, default UTC)")
+	minGap := fs.Duration("min-gap", 0, "with --schedule: at least this long between two steps")
+	early := fs.Bool("early", def.Early, "resolve as soon as every order is in")
+	earlyDelay := fs.Duration("early-delay", 0, "when all orders are in, wait this long (players may change orders or say WAIT)")
+	grace := fs.Duration("grace", 0, "take late orders this long after the deadline before defaults apply")
+	fs.Var(&remind, "remind", "remind missing players this long before the deadline (repeatable, e.g. 24h)")
+	tellLate := fs.Bool("tell-late", false, "during grace, tell the others who is late")
+	abandon := fs.Int("abandon-after", 0, "mark a seat abandoned after this many steps in a row without orders (0: never)")
+	vacation := fs.String("vacation", def.Vacation, "vacation policy: extend (deadlines wait) or defaults (defaults apply)")
+	maxVacation := fs.Duration("max-vacation", def.MaxVacation, "longest vacation the game allows")
+	press := fs.String("press", def.Press, "press between players: off, signed or grey (anonymous)")
+	pressGM := fs.Bool("press-to-gm", false, "copy every press message to the GM")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -80,8 +97,17 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	if *id == "" {
 		return fmt.Errorf("game new needs --id")
 	}
-	req := game.CreateRequest{ID: *id, Ruleset: pos[0], Options: map[string]string{},
-		Settings: &game.Settings{Early: *early, TurnLength: *turn}}
+	settings := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
+		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Vacation: *vacation,
+		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM}
+	for _, r := range remind {
+		d, err := time.ParseDuration(r)
+		if err != nil {
+			return fmt.Errorf("--remind %q: %w", r, err)
+		}
+		settings.Reminders = append(settings.Reminders, d)
+	}
+	req := game.CreateRequest{ID: *id, Ruleset: pos[0], Options: map[string]string{}, Settings: settings}
 	for _, p := range players {
 		name, email, _ := strings.Cut(p, "=")
 		req.Players = append(req.Players, game.PlayerSpec{Name: name, Email: email})
@@ -366,6 +392,12 @@ func logLine(en *game.Entry) string {
 			extra = "; defaults for " + strings.Join(def, ", ")
 		}
 		return fmt.Sprintf("%4d %s resolve  step %d (%s)%s", en.Seq, t, en.Step, en.Reason, extra)
+	case "rollback":
+		return fmt.Sprintf("%4d %s rollback to step %d: %s", en.Seq, t, en.Step, en.Text)
+	case "edit":
+		return fmt.Sprintf("%4d %s edit     step %d: the GM replaced the state by hand (import)", en.Seq, t, en.Step)
+	case "gm":
+		return fmt.Sprintf("%4d %s gm       %s", en.Seq, t, en.Text)
 	}
 	return fmt.Sprintf("%4d %s %s", en.Seq, t, en.Kind)
 }

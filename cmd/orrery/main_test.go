@@ -128,3 +128,47 @@ func TestDBFromConfig(t *testing.T) {
 		t.Fatalf("the config's db was not used: %v", err)
 	}
 }
+
+func TestGMRepairByCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "gm.db")
+	must(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org", "--turn-length", "48h", "--remind", "24h")
+	for i := 0; i < 3; i++ {
+		must(t, db, "PUSH 1", "orders", "g", "--as", "ann", "-f", "-")
+		must(t, db, "PUSH 1", "orders", "g", "--as", "bob", "-f", "-")
+	}
+	out := must(t, db, "", "game", "rollback", "g", "--to", "2", "--reason", "lost mail")
+	if !strings.Contains(out, "rollback to ann, bob, GM") || !strings.Contains(out, "lost mail") {
+		t.Fatalf("rollback:\n%s", out)
+	}
+	out = must(t, db, "", "game", "deadline", "g", "--extend", "24h", "--reason", "holiday")
+	if !strings.Contains(out, "deadline to ann, bob, GM") {
+		t.Fatalf("deadline:\n%s", out)
+	}
+	out = must(t, db, "", "game", "replace", "g", "bob", "--email", "carol@example.org")
+	if !strings.Contains(out, "carol@example.org now plays bob; new secret") {
+		t.Fatalf("replace:\n%s", out)
+	}
+	export := must(t, db, "", "game", "export", "g")
+	edited := strings.Replace(export, `"finish": 30`, `"finish": 40`, 1)
+	if edited == export {
+		t.Fatalf("the export does not show the state readably:\n%s", export)
+	}
+	if _, err := cli(t, db, edited, "game", "import"); err == nil {
+		t.Fatal("import over an existing game without --replace")
+	}
+	out = must(t, db, edited, "game", "import", "--replace")
+	if !strings.Contains(out, "edited by hand") {
+		t.Fatalf("import:\n%s", out)
+	}
+	out = must(t, db, "", "game", "verify", "g")
+	if !strings.Contains(out, "g verified") {
+		t.Fatalf("verify after edit:\n%s", out)
+	}
+	out = must(t, db, "", "game", "log", "g")
+	for _, want := range []string{"rollback to step 1: lost mail", "gm       deadline", "gm       replace bob", "edit     step 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"orrery/engine/game"
+)
+
+// gmCommands are the GM's repair and scheduling commands; they are listed
+// with the other game commands by gameCommands.
+func gmCommands() []subcommand {
+	return []subcommand{
+		{"pause", "game pause ID [--reason TEXT]", "Stops the game's clock: no deadline or reminder until resume. Orders are still taken.", gamePause},
+		{"resume", "game resume ID", "Restarts a paused game; the deadline moves by the time it was paused.", gameResume},
+		{"deadline", "game deadline ID (--set 2026-12-01T18:00 | --extend 24h) --reason TEXT", "Changes the current deadline. Every player is told the new one and the reason.", gameDeadline},
+		{"tick", "game tick", "Does whatever is due in every game now: reminders, late notices, deadlines.\nThe daemon does this on its own; run it from cron when no daemon runs.", gameTick},
+		{"rollback", "game rollback ID (--to TURN | --to-step N) [--reason TEXT]", "Returns the game to the start of TURN (or to just after step N). Later\ninputs stay in the log; players are told; replayed steps get new seeds.", gameRollback},
+		{"replace", "game replace ID PLAYER --email ADDRESS", "Gives a seat to a new person with a new secret; the old address loses access.", gameReplace},
+		{"kick", "game kick ID PLAYER", "Removes a player: the seat plays its defaults from now on.", gameKick},
+		{"message", "game message ID TEXT...", "Sends a message from the GM to every player; kept in the log.", gameMessage},
+		{"vacation", "game vacation ID PLAYER --from 2026-12-01 --to 2026-12-10", "Records a player's absence; the game's policy extends deadlines or plays defaults.", gameVacation},
+		{"export", "game export ID > game.json", "Writes the whole game (record, state, log, pending orders) as readable JSON.", gameExport},
+		{"import", "game import [--replace] < game.json", "Reads a game exported by game export, checks it by replaying its log, and\nstores it. A hand-edited state is taken as a GM edit and logged as one.", gameImport},
+	}
+}
+
+// gmRun opens the store, runs op and prints its notices.
+func gmRun(ctx context.Context, e *env, db *dbFlags, op func(*game.Service) (*game.Game, []game.Notice, error)) error {
+	svc, done, err := db.open(e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	_, notices, err := op(svc)
+	if err != nil {
+		return err
+	}
+	printNotices(e, notices)
+	return nil
+}
+
+func printNotices(e *env, notices []game.Notice) {
+	for _, n := range notices {
+		to := make([]string, len(n.To))
+		for i, p := range n.To {
+			to[i] = p
+			if p == game.GM {
+				to[i] = "GM"
+			}
+		}
+		fmt.Fprintf(e.stdout, "%s to %s: %s\n", n.Kind, strings.Join(to, ", "), n.Text)
+	}
+}
+
+func oneID(pos []string, usage string) (string, error) {
+	if len(pos) != 1 {
+		return "", fmt.Errorf("usage: orrery %s", usage)
+	}
+	return pos[0], nil
+}
+
+func gmSub(name string) subcommand {
+	for _, c := range gmCommands() {
+		if c.name == name {
+			return c
+		}
+	}
+	panic("unknown subcommand " + name)
+}
+
+func gamePause(ctx context.Context, e *env, args []string) error {
+	c := gmSub("pause")
+	fs := flags(e, "game pause", c.usage, c.about)
+	db := addDBFlags(fs)
+	reason := fs.String("reason", "", "told to the players")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneID(pos, c.usage)
+	if err != nil {
+		return err
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) { return s.Pause(ctx, id, *reason) })
+}
+
+func gameResume(ctx context.Context, e *env, args []string) error {
+	c := gmSub("resume")
+	fs := flags(e, "game resume", c.usage, c.about)
+	db := addDBFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneID(pos, c.usage)
+	if err != nil {
+		return err
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) { return s.Resume(ctx, id) })
+}
+
+func gameDeadline(ctx context.Context, e *env, args []string) error {
+	c := gmSub("deadline")
+	fs := flags(e, "game deadline", c.usage, c.about)
+	db := addDBFlags(fs)
+	set := fs.String("set", "", "new deadline, RFC 3339 or YYYY-MM-DDTHH:MM in UTC")
+	extend := fs.Duration("extend", 0, "move the deadline later by this much")
+	reason := fs.String("reason", "", "why (told to every player; required)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneID(pos, c.usage)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *set != "" && *extend == 0:
+		at, err := parseTime(*set)
+		if err != nil {
+			return err
+		}
+		return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) { return s.SetDeadline(ctx, id, at, *reason) })
+	case *set == "" && *extend != 0:
+		return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
+			return s.ExtendDeadline(ctx, id, *extend, *reason)
+		})
+	}
+	return fmt.Errorf("give one of --set or --extend")
+}
+
+func parseTime(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time: write 2026-12-01T18:00 (UTC) or RFC 3339", s)
+}
+
+func gameTick(ctx context.Context, e *env, args []string) error {
+	c := gmSub("tick")
+	fs := flags(e, "game tick", c.usage, c.about)
+	db := addDBFlags(fs)
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	svc, done, err := db.open(e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := svc.Tick(ctx)
+	for _, r := range res {
+		for _, s := range r.Steps {
+			fmt.Fprintf(e.stdout, "%s: step %d resolved (%s)\n", r.Game, s.N, s.Reason)
+		}
+		printNotices(e, r.Notices)
+	}
+	if err == nil && len(res) == 0 {
+		fmt.Fprintln(e.stdout, "nothing is due")
+	}
+	return err
+}
+
+func gameRollback(ctx context.Context, e *env, args []string) error {
+	c := gmSub("rollback")
+	fs := flags(e, "game rollback", c.usage, c.about)
+	db := addDBFlags(fs)
+	turn := fs.Int("to", -1, "roll back to the start of this turn")
+	step := fs.Int("to-step", -1, "roll back to just after this step")
+	reason := fs.String("reason", "", "told to the players")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneID(pos, c.usage)
+	if err != nil {
+		return err
+	}
+	if (*turn < 0) == (*step < 0) {
+		return fmt.Errorf("give one of --to TURN or --to-step N")
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
+		n := uint64(*step)
+		if *turn >= 0 {
+			var err error
+			if n, err = s.StepOfTurn(ctx, id, *turn); err != nil {
+				return nil, nil, err
+			}
+		}
+		return s.Rollback(ctx, id, n, *reason)
+	})
+}
+
+func gameReplace(ctx context.Context, e *env, args []string) error {
+	c := gmSub("replace")
+	fs := flags(e, "game replace", c.usage, c.about)
+	db := addDBFlags(fs)
+	email := fs.String("email", "", "the new player's address")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 || *email == "" {
+		return fmt.Errorf("usage: orrery %s", c.usage)
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
+		g, n, err := s.Replace(ctx, pos[0], pos[1], *email)
+		if err == nil {
+			p, _ := g.PlayerByName(pos[1])
+			fmt.Fprintf(e.stdout, "%s now plays %s; new secret %s\n", p.Email, p.Name, p.Secret)
+		}
+		return g, n, err
+	})
+}
+
+func gameKick(ctx context.Context, e *env, args []string) error {
+	c := gmSub("kick")
+	fs := flags(e, "game kick", c.usage, c.about)
+	db := addDBFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: orrery %s", c.usage)
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) { return s.Kick(ctx, pos[0], pos[1]) })
+}
+
+func gameMessage(ctx context.Context, e *env, args []string) error {
+	c := gmSub("message")
+	fs := flags(e, "game message", c.usage, c.about)
+	db := addDBFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 2 {
+		return fmt.Errorf("usage: orrery %s", c.usage)
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
+		return s.Message(ctx, pos[0], strings.Join(pos[1:], " "))
+	})
+}
+
+func gameVacation(ctx context.Context, e *env, args []string) error {
+	c := gmSub("vacation")
+	fs := flags(e, "game vacation", c.usage, c.about)
+	db := addDBFlags(fs)
+	from := fs.String("from", "", "first day away (YYYY-MM-DD or a time)")
+	to := fs.String("to", "", "day back")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 || *from == "" || *to == "" {
+		return fmt.Errorf("usage: orrery %s", c.usage)
+	}
+	f, err := parseTime(*from)
+	if err != nil {
+		return err
+	}
+	t, err := parseTime(*to)
+	if err != nil {
+		return err
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
+		return s.DeclareVacation(ctx, pos[0], pos[1], f, t)
+	})
+}
+
+func gameExport(ctx context.Context, e *env, args []string) error {
+	c := gmSub("export")
+	fs := flags(e, "game export", c.usage, c.about)
+	db := addDBFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneID(pos, c.usage)
+	if err != nil {
+		return err
+	}
+	svc, done, err := db.open(e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	x, err := svc.Export(ctx, id)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(x)
+}
+
+func gameImport(ctx context.Context, e *env, args []string) error {
+	c := gmSub("import")
+	fs := flags(e, "game import", c.usage, c.about)
+	db := addDBFlags(fs)
+	replace := fs.Bool("replace", false, "overwrite a game with the same id")
+	file := fs.String("f", "-", "the export file (- for standard input)")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	var r io.Reader = e.stdin
+	if *file != "-" {
+		f, err := os.Open(*file)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	var x game.Export
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&x); err != nil {
+		return fmt.Errorf("read the export: %w", err)
+	}
+	svc, done, err := db.open(e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := svc.Import(ctx, &x, game.ImportOptions{Replace: *replace})
+	if err != nil {
+		return err
+	}
+	note := ""
+	if res.Edited {
+		note = " (its state was edited by hand: logged as a GM edit)"
+	}
+	fmt.Fprintf(e.stdout, "imported %s at step %d%s; it verifies\n", res.Game.ID, res.Game.Step, note)
+	return nil
+}
