@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -53,13 +54,32 @@ func (d *dbFlags) path() (string, error) {
 
 // open opens the store and a game service over every ruleset.
 func (d *dbFlags) open(e *env) (*game.Service, func(), error) {
+	if e.shared != nil {
+		return game.New(e.shared, e.rulesets, e.options...), func() {}, nil
+	}
 	path, err := d.path()
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := store.Open(path, store.Options{})
-	if err != nil {
-		return nil, nil, err
+	opt := store.Options{}
+	if _, err := os.Stat(ControlPath(path)); err == nil {
+		// A daemon seems to run: do not wait the full second for
+		// the lock before forwarding the command to it.
+		opt.Timeout = 100 * time.Millisecond
 	}
-	return game.New(st, e.rulesets), func() { st.Close() }, nil
+	st, err := store.Open(path, opt)
+	if err != nil {
+		return nil, nil, &lockedError{db: path, err: err}
+	}
+	return game.New(st, e.rulesets, e.options...), func() { st.Close() }, nil
 }
+
+// lockedError carries the database path to runOrForward, which sends the
+// command to the daemon that holds the database.
+type lockedError struct {
+	db  string
+	err error
+}
+
+func (l *lockedError) Error() string { return l.err.Error() }
+func (l *lockedError) Unwrap() error { return l.err }

@@ -18,6 +18,8 @@ import (
 	"syscall"
 
 	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/games"
 )
 
@@ -34,6 +36,12 @@ type env struct {
 	stdout   io.Writer
 	stderr   io.Writer
 	rulesets []engine.Ruleset // games.All() in production; tests add their own
+	// options configure every game service a command opens: the mail
+	// side's hooks, so GM changes queue their mails (see wire.go).
+	options []game.Option
+	// shared, when set, is the daemon's open store: commands that come in
+	// over the control socket use it instead of opening the file.
+	shared *store.Store
 }
 
 func commands() []command {
@@ -49,7 +57,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, rulesets: games.All()}
-	if err := run(ctx, e, os.Args[1:]); err != nil {
+	if err := runOrForward(ctx, e, os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}

@@ -3,14 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
+	"orrery/engine/store"
 )
 
 // cli runs one orrery command line against db with the toy ruleset and
@@ -170,5 +173,55 @@ func TestGMRepairByCLI(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestCLIThroughControlSocket holds the database as the daemon does and
+// checks that CLI commands are forwarded to it and run there.
+func TestCLIThroughControlSocket(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "daemon.db")
+	st, err := store.Open(db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	daemonEnv := &env{rulesets: []engine.Ruleset{toy.Ruleset()}}
+	done := make(chan error, 1)
+	go func() { done <- ServeControl(ctx, daemonEnv, st, db, slog.New(slog.DiscardHandler)) }()
+	for i := 0; i < 100; i++ {
+		if _, err := os.Stat(ControlPath(db)); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fi, err := os.Stat(ControlPath(db))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("control socket: %v %v", err, fi)
+	}
+	forwarded := func(stdin string, args ...string) (string, error) {
+		var out bytes.Buffer
+		e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &out, rulesets: []engine.Ruleset{toy.Ruleset()}}
+		err := runOrForward(context.Background(), e, append(args, "--db", db))
+		return out.String(), err
+	}
+	out, err := forwarded("", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org")
+	if err != nil || !strings.Contains(out, "created g") {
+		t.Fatalf("game new through the socket: %v\n%s", err, out)
+	}
+	out, err = forwarded("PUSH 2\n", "orders", "g", "--as", "ann", "-f", "-")
+	if err != nil || !strings.Contains(out, "step 1 resolved") {
+		t.Fatalf("orders (with standard input) through the socket: %v\n%s", err, out)
+	}
+	if _, err := forwarded("", "game", "show", "nope", "--as", "ann"); err == nil || !strings.Contains(err.Error(), "no game named") {
+		t.Fatalf("an error through the socket: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ControlPath(db)); err == nil {
+		t.Error("the socket outlived the daemon")
 	}
 }

@@ -35,6 +35,7 @@ type Service struct {
 	now      func() time.Time
 	log      *slog.Logger
 	botSteps int
+	hooks    []Hook
 }
 
 // Option configures a Service.
@@ -45,6 +46,11 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 
 // WithLogger sets the logger.
 func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// WithHooks adds hooks that run on every change made through the service,
+// after the per-call ones: the mail side attaches its outbox here, so that a
+// GM's change from the CLI queues its mails exactly as the daemon's would.
+func WithHooks(h ...Hook) Option { return func(s *Service) { s.hooks = append(s.hooks, h...) } }
 
 // WithBotStepLimit bounds how many bot submissions one call may chain
 // (default 100,000); property tests use it to cap a game's length.
@@ -239,6 +245,11 @@ func writeStep(b *bolt.Bucket, rec *StepRecord, state []byte) error {
 
 func runHooks(tx *bolt.Tx, c *Change, hooks []Hook) error {
 	for _, h := range hooks {
+		if err := h(tx, c); err != nil {
+			return err
+		}
+	}
+	for _, h := range c.Service.hooks {
 		if err := h(tx, c); err != nil {
 			return err
 		}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"orrery/engine/store"
+)
+
+// The control socket lets the CLI work while the daemon holds the database's
+// exclusive lock: a command that finds the file locked sends its whole
+// command line (and what it read of standard input) to the daemon, which
+// runs it in-process against its open store and sends the output back. So
+// every command works the same with or without a daemon, and there is no
+// second API to keep in step with the first.
+//
+// The socket sits next to the database (orrery.db.sock), is created with
+// owner-only permissions, and speaks one JSON request and one JSON reply
+// per connection.
+
+// ControlPath is the control socket of the database at db.
+func ControlPath(db string) string { return db + ".sock" }
+
+type controlRequest struct {
+	Args  []string `json:"args"`
+	Stdin []byte   `json:"stdin,omitempty"`
+}
+
+type controlReply struct {
+	Stdout string `json:"stdout"`
+	Error  string `json:"error,omitempty"`
+}
+
+// runOrForward runs a command; if the database is held by a daemon that has
+// a control socket, it runs it there instead.
+func runOrForward(ctx context.Context, e *env, args []string) error {
+	rec := &recorder{r: e.stdin}
+	local := *e
+	local.stdin = rec
+	err := run(ctx, &local, args)
+	var locked *lockedError
+	if !errors.As(err, &locked) || !errors.Is(err, store.ErrLocked) {
+		return err
+	}
+	sock := ControlPath(locked.db)
+	if _, statErr := os.Stat(sock); statErr != nil {
+		return err
+	}
+	rest, _ := io.ReadAll(io.LimitReader(e.stdin, 16<<20))
+	return forward(ctx, e, sock, controlRequest{Args: args, Stdin: append(rec.buf.Bytes(), rest...)})
+}
+
+// recorder keeps what a command read, to send it on if the command must be
+// forwarded.
+type recorder struct {
+	r   io.Reader
+	buf bytes.Buffer
+}
+
+func (r *recorder) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.buf.Write(p[:n])
+	return n, err
+}
+
+func forward(ctx context.Context, e *env, sock string, req controlRequest) error {
+	var d net.Dialer
+	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	conn, err := d.DialContext(dctx, "unix", sock)
+	if err != nil {
+		return fmt.Errorf("the database is locked and its daemon does not answer on %s: %w", sock, err)
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	if err := json.NewEncoder(conn).Encode(req); err != nil {
+		return fmt.Errorf("send to the daemon: %w", err)
+	}
+	var rep controlReply
+	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&rep); err != nil {
+		return fmt.Errorf("read the daemon's answer: %w", err)
+	}
+	io.WriteString(e.stdout, rep.Stdout)
+	if rep.Error != "" {
+		return errors.New(rep.Error)
+	}
+	return nil
+}
+
+// ServeControl listens on the control socket of db until ctx is done and
+// runs each command it receives against st. The daemon calls it.
+func ServeControl(ctx context.Context, e *env, st *store.Store, db string, log *slog.Logger) error {
+	sock := ControlPath(db)
+	if err := os.Remove(sock); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove stale control socket: %w", err)
+	}
+	// Connecting to a Unix socket needs write permission on it; under the
+	// usual umask it is born 0755, and is narrowed to the owner at once.
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return fmt.Errorf("control socket: %w", err)
+	}
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return err
+	}
+	var wg sync.WaitGroup
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	defer func() {
+		wg.Wait()
+		os.Remove(sock)
+	}()
+	// Commands run one at a time: bbolt serialises writers anyway, and a
+	// GM's commands are rare.
+	var mu sync.Mutex
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("control socket: %w", err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer conn.Close()
+			conn.SetDeadline(time.Now().Add(5 * time.Minute))
+			var req controlRequest
+			if err := json.NewDecoder(io.LimitReader(conn, 32<<20)).Decode(&req); err != nil {
+				log.Warn("control socket: bad request", "err", err)
+				return
+			}
+			var out bytes.Buffer
+			local := &env{stdin: bytes.NewReader(req.Stdin), stdout: &out, stderr: &out, rulesets: e.rulesets, options: e.options, shared: st}
+			mu.Lock()
+			err := run(ctx, local, req.Args)
+			mu.Unlock()
+			rep := controlReply{Stdout: out.String()}
+			if err != nil {
+				rep.Error = err.Error()
+			}
+			log.Info("control command", "args", req.Args, "err", err)
+			json.NewEncoder(conn).Encode(rep)
+		}()
+	}
+}
