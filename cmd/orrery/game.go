@@ -67,6 +67,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "game new", c.usage, c.about)
 	db := addDBFlags(fs)
 	id := fs.String("id", "", "game id (lowercase letters, digits, dashes)")
+	seats := fs.Int("seats", 0, "seats in all; more than the players named opens the game for JOIN")
 	var players, bots, options multi
 	fs.Var(&players, "player", "seat NAME=EMAIL (repeat for each player; EMAIL may be empty)")
 	fs.Var(&bots, "bot", "seat a computer player NAME (repeatable)")
@@ -107,7 +108,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 		}
 		settings.Reminders = append(settings.Reminders, d)
 	}
-	req := game.CreateRequest{ID: *id, Ruleset: pos[0], Options: map[string]string{}, Settings: settings}
+	req := game.CreateRequest{ID: *id, Ruleset: pos[0], Options: map[string]string{}, Settings: settings, Seats: *seats}
 	for _, p := range players {
 		name, email, _ := strings.Cut(p, "=")
 		req.Players = append(req.Players, game.PlayerSpec{Name: name, Email: email})
@@ -131,7 +132,11 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "created %s (%s), turn %d, %s\n", g.ID, g.Ruleset, g.Turn, g.Phase)
+	if g.Signup {
+		fmt.Fprintf(e.stdout, "created %s (%s), open for players: %d of %d seats taken\n", g.ID, g.Ruleset, len(g.Players), g.Seats)
+	} else {
+		fmt.Fprintf(e.stdout, "created %s (%s), turn %d, %s\n", g.ID, g.Ruleset, g.Turn, g.Phase)
+	}
 	for _, p := range g.Players {
 		kind := p.Email
 		if p.Bot {
@@ -176,8 +181,13 @@ func gameList(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "%-16s %-16s %5s  %-14s %-20s %s\n", "GAME", "RULESET", "TURN", "PHASE", "DEADLINE", "AWAITING")
 	for _, g := range list {
 		awaiting := strings.Join(g.Waiting(), ",")
-		if g.Over() {
+		switch {
+		case g.Over():
 			awaiting = "over: " + g.Outcome.Text
+		case g.Signup:
+			awaiting = fmt.Sprintf("signup: %d of %d seats", len(g.Players), g.Seats)
+		case g.Paused:
+			awaiting = "PAUSED; " + awaiting
 		}
 		deadline := "-"
 		if !g.Deadline.IsZero() {

@@ -25,6 +25,8 @@ func gmCommands() []subcommand {
 		{"kick", "game kick ID PLAYER", "Removes a player: the seat plays its defaults from now on.", gameKick},
 		{"message", "game message ID TEXT...", "Sends a message from the GM to every player; kept in the log.", gameMessage},
 		{"vacation", "game vacation ID PLAYER --from 2026-12-01 --to 2026-12-10", "Records a player's absence; the game's policy extends deadlines or plays defaults.", gameVacation},
+		{"join", "game join ID NAME --email ADDRESS", "Takes an open seat for a player (what JOIN by mail does); the game starts\nwhen the last seat is taken.", gameJoin},
+		{"observe", "game observe ID ADDRESS [--off]", "Subscribes an address to the game's public reports (or unsubscribes it).", gameObserve},
 		{"export", "game export ID > game.json", "Writes the whole game (record, state, log, pending orders) as readable JSON.", gameExport},
 		{"import", "game import [--replace] < game.json", "Reads a game exported by game export, checks it by replaying its log, and\nstores it. A hand-edited state is taken as a GM edit and logged as one.", gameImport},
 	}
@@ -342,4 +344,54 @@ func gameImport(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "imported %s at step %d%s; it verifies\n", res.Game.ID, res.Game.Step, note)
 	return nil
+}
+
+func gameJoin(ctx context.Context, e *env, args []string) error {
+	c := gmSub("join")
+	fs := flags(e, "game join", c.usage, c.about)
+	db := addDBFlags(fs)
+	email := fs.String("email", "", "the player's address")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: orrery %s", c.usage)
+	}
+	svc, done, err := db.open(e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	g, err := svc.Join(ctx, pos[0], game.PlayerSpec{Name: pos[1], Email: *email})
+	if err != nil {
+		return err
+	}
+	p, _ := g.PlayerByName(pos[1])
+	fmt.Fprintf(e.stdout, "%s joined %s (secret %s): %d of %d seats\n", p.Name, g.ID, p.Secret, len(g.Players), g.Seats)
+	if !g.Signup {
+		fmt.Fprintf(e.stdout, "%s has started\n", g.ID)
+	}
+	return nil
+}
+
+func gameObserve(ctx context.Context, e *env, args []string) error {
+	c := gmSub("observe")
+	fs := flags(e, "game observe", c.usage, c.about)
+	db := addDBFlags(fs)
+	off := fs.Bool("off", false, "unsubscribe")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: orrery %s", c.usage)
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
+		g, n, err := s.Observe(ctx, pos[0], pos[1], !*off)
+		if err == nil {
+			fmt.Fprintf(e.stdout, "observers of %s: %s\n", g.ID, strings.Join(g.Observers, ", "))
+		}
+		return g, n, err
+	})
 }

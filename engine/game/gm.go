@@ -405,3 +405,88 @@ func orDefault(s, d string) string {
 	}
 	return s
 }
+
+// Press delivers a message from one player to some (to) or all (empty to)
+// of the others, as the game's press setting allows: signed, grey
+// (anonymous), or not at all. It is kept in the log, so it is part of the
+// game's history; the GM gets a copy when the game says so.
+func (s *Service) Press(ctx context.Context, id, from string, to []string, text string, hooks ...Hook) (*Game, []Notice, error) {
+	var out *Game
+	var notices []Notice
+	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		sender, ok := g.PlayerByName(from)
+		if !ok {
+			return userErrorf("there is no player %q in game %s", from, g.ID)
+		}
+		switch g.Settings.Press {
+		case "off":
+			return userErrorf("game %s allows no press between players", g.ID)
+		}
+		if strings.TrimSpace(text) == "" {
+			return userErrorf("the press message is empty")
+		}
+		var rcpt []string
+		if len(to) == 0 {
+			rcpt = others(g, []string{sender.Name})
+		}
+		for _, name := range to {
+			p, ok := g.PlayerByName(name)
+			if !ok {
+				return userErrorf("there is no player %q in game %s to send press to", name, g.ID)
+			}
+			if p.Name != sender.Name && !contains(rcpt, p.Name) {
+				rcpt = append(rcpt, p.Name)
+			}
+		}
+		if len(rcpt) == 0 {
+			return userErrorf("the press message has nobody to go to")
+		}
+		head := "Press from " + sender.Name
+		if g.Settings.Press == "grey" {
+			head = "Anonymous press"
+		}
+		head += " to " + strings.Join(rcpt, ", ")
+		notices = []Notice{{Kind: "press", To: rcpt, Text: head + ":\n" + text}}
+		if g.Settings.PressToGM {
+			notices = append(notices, Notice{Kind: "press", To: []string{GM}, Text: "Press from " + sender.Name + " to " + strings.Join(rcpt, ", ") + ":\n" + text})
+		}
+		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "press", Step: g.Step, Player: sender.Name, Text: "to " + strings.Join(rcpt, ", ") + ": " + text}); err != nil {
+			return err
+		}
+		out = g
+		return runHooks(tx, &Change{Game: g, Notices: notices, Service: s}, hooks)
+	})
+	return out, notices, err
+}
+
+// Observe adds (or with on false, removes) an address that receives the
+// game's public reports: the GM's view of events, never a player's view.
+func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		email = strings.ToLower(strings.TrimSpace(email))
+		if !strings.Contains(email, "@") {
+			return nil, "", userErrorf("%q is not a mail address", email)
+		}
+		if on {
+			if contains(g.Observers, email) {
+				return nil, "", nil
+			}
+			g.Observers = append(g.Observers, email)
+			sort.Strings(g.Observers)
+			return nil, "observer " + email + " subscribes", nil
+		}
+		if !contains(g.Observers, email) {
+			return nil, "", userErrorf("%s does not observe %s", email, g.ID)
+		}
+		g.Observers = remove(g.Observers, email)
+		return nil, "observer " + email + " unsubscribes", nil
+	})
+}

@@ -53,8 +53,13 @@ type Game struct {
 	Observers   []string       `json:"observers,omitempty"`
 	LastResolve time.Time      `json:"last_resolve,omitempty"`
 	// DiceSecret derives every step's seed. It never leaves the server
-	// except in a GM export.
+	// before the game ends, except in a GM export; the final report
+	// reveals it so that every seed can be checked against it.
 	DiceSecret string `json:"dice_secret"`
+	// Seats is how many players the game needs; Signup is set while it
+	// has fewer and waits for JOIN (it has no state until then).
+	Seats  int  `json:"seats"`
+	Signup bool `json:"signup,omitempty"`
 }
 
 // Settings are the life-cycle settings of a game, apart from its rules.

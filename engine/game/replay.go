@@ -44,7 +44,7 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !created && e.Kind != "create" {
+		if !created && e.Kind != "create" && e.Kind != "gm" {
 			r.problem("log entry %d (%s) comes before the create entry", e.Seq, e.Kind)
 			return r, nil
 		}
@@ -75,7 +75,7 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				r.problem("log entry %d: orders for step %d logged during step %d", e.Seq, e.Step, r.step+1)
 			}
 			latest[e.Prompt] = e.Text
-		case "rejected", "gm", "notice":
+		case "rejected", "gm", "notice", "press":
 			// For the record only.
 		case "resolve":
 			if e.Step != r.step+1 {

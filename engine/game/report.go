@@ -40,6 +40,10 @@ type Report struct {
 	Waiting            []string        // who is still to send orders
 	Outcome            engine.Outcome
 	Deadline           string // RFC 3339, or "" for none
+	// DiceSecret is revealed once the game is over: every step's seed is
+	// HMAC-SHA256(DiceSecret, "GAME:EPOCH:STEP"), so players can check that
+	// no seed was chosen after the fact.
+	DiceSecret string
 }
 
 // Report builds the current report for player ("" for the GM).
@@ -82,6 +86,9 @@ func (s *Service) StepReport(ctx context.Context, id string, step uint64, player
 }
 
 func (s *Service) reportTx(b *bolt.Bucket, g *Game, step uint64, player string, current bool) (*Report, error) {
+	if g.Signup {
+		return nil, userErrorf("game %s has not started: %d of %d seats taken (JOIN %s to play)", g.ID, len(g.Players), g.Seats, g.ID)
+	}
 	if player != "" {
 		if _, ok := g.PlayerByName(player); !ok {
 			return nil, userErrorf("there is no player %q in game %s", player, g.ID)
@@ -114,6 +121,9 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 		Board: v.Board(), Status: v.Status(),
 		RevealedSeed: rec.Seed, RevealedCommitment: rec.Commitment, NextCommitment: rec.NextCommitment,
 		Outcome: st.Outcome(),
+	}
+	if r.Outcome.Over {
+		r.DiceSecret = g.DiceSecret
 	}
 	for _, e := range rec.Events {
 		if e.VisibleTo(player) {

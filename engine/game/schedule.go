@@ -238,7 +238,7 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 	}
 	var out []TickResult
 	for _, g := range list {
-		if g.Over() || g.Paused {
+		if g.Over() || g.Paused || g.Signup {
 			continue
 		}
 		r, err := s.tickGame(ctx, g.ID, hooks)
@@ -264,7 +264,7 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 			return err
 		}
 		g, err := readGame(b)
-		if err != nil || g.Over() || g.Paused {
+		if err != nil || g.Over() || g.Paused || g.Signup {
 			return err
 		}
 		now := s.now().UTC()

@@ -370,3 +370,74 @@ func TestExportImportEdited(t *testing.T) {
 		t.Fatal("an export with a tampered log was imported")
 	}
 }
+
+func TestOpenSeatsAndJoin(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	g, err := svc.Create(ctx, game.CreateRequest{ID: "open", Ruleset: "toy", Seats: 3, Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}}})
+	if err != nil || !g.Signup || g.Step != 0 || len(g.Prompts) != 0 {
+		t.Fatalf("open game: %v %+v", err, g)
+	}
+	if _, err := svc.Report(ctx, "open", "ann"); err == nil || !strings.Contains(err.Error(), "1 of 3 seats") {
+		t.Fatalf("report before the start: %v", err)
+	}
+	if _, err := svc.Join(ctx, "open", game.PlayerSpec{Name: "bob", Email: "ann@example.org"}); err == nil {
+		t.Fatal("one address took two seats")
+	}
+	if g, err = svc.Join(ctx, "open", game.PlayerSpec{Name: "bob", Email: "bob@example.org"}); err != nil || !g.Signup {
+		t.Fatalf("second seat: %v", err)
+	}
+	if g, err = svc.Join(ctx, "open", game.PlayerSpec{Name: "cat", Email: "cat@example.org"}); err != nil || g.Signup || len(g.Waiting()) != 3 {
+		t.Fatalf("the full game did not start: %v %+v", err, g)
+	}
+	if _, err := svc.Join(ctx, "open", game.PlayerSpec{Name: "dan", Email: "dan@example.org"}); err == nil {
+		t.Fatal("a started game took another player")
+	}
+	if v, _ := svc.Verify(ctx, "open"); !v.OK() || v.Steps != 1 {
+		t.Fatalf("verify: %+v", v)
+	}
+}
+
+func TestPressPolicies(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		press, want string
+		gm          bool
+	}{{"signed", "Press from ann to bob", false}, {"grey", "Anonymous press to bob", true}} {
+		svc, _ := newService(t)
+		createWith(t, svc, game.Settings{Early: true, Press: c.press, PressToGM: c.gm}, "ann", "bob", "cat")
+		_, n, err := svc.Press(ctx, "g", "ann", []string{"bob"}, "ally with me?")
+		if err != nil || !strings.HasPrefix(n[0].Text, c.want) || strings.Join(n[0].To, ",") != "bob" {
+			t.Fatalf("%s press: %v %+v", c.press, err, n)
+		}
+		if c.gm && (len(n) != 2 || n[1].To[0] != game.GM || !strings.Contains(n[1].Text, "from ann")) {
+			t.Fatalf("the GM copy of grey press must name the sender: %+v", n)
+		}
+		if !c.gm && len(n) != 1 {
+			t.Fatalf("press went to the GM unasked: %+v", n)
+		}
+	}
+	svc, _ := newService(t)
+	createWith(t, svc, game.Settings{Early: true, Press: "off"}, "ann", "bob")
+	if _, _, err := svc.Press(ctx, "g", "ann", nil, "hi"); err == nil {
+		t.Fatal("press in a game without press")
+	}
+}
+
+func TestFinalReportRevealsDiceSecret(t *testing.T) {
+	svc, _ := newService(t)
+	ctx := context.Background()
+	_, err := svc.Create(ctx, game.CreateRequest{ID: "g", Ruleset: "toy", DiceSecret: "the-secret",
+		Players: []game.PlayerSpec{{Name: "ann"}}, Options: map[string]string{"finish": "3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := svc.Report(ctx, "g", "ann"); r.DiceSecret != "" {
+		t.Fatal("the dice secret is shown before the end")
+	}
+	submit(t, svc, "g", "ann", "PUSH 3")
+	r, _ := svc.Report(ctx, "g", "ann")
+	if !r.Outcome.Over || r.DiceSecret != "the-secret" {
+		t.Fatalf("final report: over=%v secret=%q", r.Outcome.Over, r.DiceSecret)
+	}
+}

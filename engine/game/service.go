@@ -117,6 +117,9 @@ type CreateRequest struct {
 	Settings *Settings // nil: Early on, no deadline
 	// DiceSecret fixes the dice secret (tests, imports); empty: random.
 	DiceSecret string
+	// Seats is the number of players the game needs; with fewer seated it
+	// is open for JOIN (Signup) and has no state yet.
+	Seats int
 }
 
 var (
@@ -124,7 +127,9 @@ var (
 	namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,15}$`)
 )
 
-// Create sets a new game up and stores it with its setup as step 0.
+// Create sets a new game up and stores it with its setup as step 0. With
+// Seats above the number of players named, the game is open: it waits for
+// players to Join, and starts when the last seat is taken.
 func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) (*Game, error) {
 	if !idPattern.MatchString(req.ID) {
 		return nil, userErrorf("game id %q must be 1–32 lowercase letters, digits or dashes, starting with a letter or digit", req.ID)
@@ -134,11 +139,14 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 		return nil, &UserError{Msg: err.Error()}
 	}
 	info := rs.Info()
-	if n := len(req.Players); n < info.MinPlayers || n > info.MaxPlayers {
-		return nil, userErrorf("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, n)
+	seats := len(req.Players)
+	if req.Seats > seats {
+		seats = req.Seats
 	}
-	seen := map[string]bool{}
-	g := &Game{ID: req.ID, Ruleset: info.Name, Created: s.now().UTC(), Settings: DefaultSettings()}
+	if seats < info.MinPlayers || seats > info.MaxPlayers {
+		return nil, userErrorf("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, seats)
+	}
+	g := &Game{ID: req.ID, Ruleset: info.Name, Created: s.now().UTC(), Settings: DefaultSettings(), Seats: seats}
 	if req.Settings != nil {
 		g.Settings = *req.Settings
 	}
@@ -146,23 +154,9 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 		return nil, err
 	}
 	for _, p := range req.Players {
-		name := strings.ToLower(strings.TrimSpace(p.Name))
-		if !namePattern.MatchString(name) {
-			return nil, userErrorf("player name %q must be 1–16 lowercase letters, digits, _ or -, starting with a letter", p.Name)
+		if err := g.seat(p); err != nil {
+			return nil, err
 		}
-		if seen[name] {
-			return nil, userErrorf("player %q is named twice", name)
-		}
-		seen[name] = true
-		if p.Email != "" && !strings.Contains(p.Email, "@") {
-			return nil, userErrorf("player %s: %q is not a mail address", name, p.Email)
-		}
-		if p.Email != "" {
-			if other, ok := g.PlayerByEmail(p.Email); ok {
-				return nil, userErrorf("players %s and %s have the same address %s", other.Name, name, p.Email)
-			}
-		}
-		g.Players = append(g.Players, Player{Name: name, Email: strings.TrimSpace(p.Email), Secret: randomWord(), Bot: p.Bot})
 	}
 	if g.Options, err = engine.ResolveOptions(info, req.Options); err != nil {
 		return nil, &UserError{Msg: err.Error()}
@@ -171,6 +165,71 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 	if g.DiceSecret == "" {
 		g.DiceSecret = randomHex(32)
 	}
+	g.Updated = g.Created
+	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(store.BucketGames)
+		if games.Bucket([]byte(g.ID)) != nil {
+			return userErrorf("a game named %q exists already", g.ID)
+		}
+		b, err := games.CreateBucket([]byte(g.ID))
+		if err != nil {
+			return fmt.Errorf("create game bucket: %w", err)
+		}
+		for _, name := range [][]byte{store.BucketLog, store.BucketSnaps, store.BucketSteps, store.BucketPending} {
+			if _, err := b.CreateBucket(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		if len(g.Players) < g.Seats {
+			g.Signup = true
+			if err := putJSON(b, store.KeyInfo, g); err != nil {
+				return err
+			}
+			return runHooks(tx, &Change{Game: g, Service: s, Notices: []Notice{{Kind: "signup", To: []string{GM},
+				Text: fmt.Sprintf("%s is open for players: %d of %d seats taken.", g.ID, len(g.Players), g.Seats)}}}, hooks)
+		}
+		change, err := s.start(b, g, rs)
+		if err != nil {
+			return err
+		}
+		return runHooks(tx, change, hooks)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("game created", "game", g.ID, "ruleset", g.Ruleset, "players", len(g.Players), "seats", g.Seats)
+	if err := s.playBots(ctx, g.ID, hooks); err != nil {
+		return g, err
+	}
+	return s.Get(ctx, g.ID)
+}
+
+// seat adds a player to g, checking the name and address.
+func (g *Game) seat(p PlayerSpec) error {
+	name := strings.ToLower(strings.TrimSpace(p.Name))
+	if !namePattern.MatchString(name) {
+		return userErrorf("player name %q must be 1–16 lowercase letters, digits, _ or -, starting with a letter", p.Name)
+	}
+	if _, taken := g.PlayerByName(name); taken {
+		return userErrorf("player %q is named twice", name)
+	}
+	email := strings.TrimSpace(p.Email)
+	if email != "" && !strings.Contains(email, "@") {
+		return userErrorf("player %s: %q is not a mail address", name, p.Email)
+	}
+	if email != "" {
+		if other, ok := g.PlayerByEmail(email); ok {
+			return userErrorf("players %s and %s have the same address %s", other.Name, name, email)
+		}
+	}
+	g.Players = append(g.Players, Player{Name: name, Email: email, Secret: randomWord(), Bot: p.Bot})
+	return nil
+}
+
+// start sets up the state of a game whose seats are all taken, as step 0.
+func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, error) {
+	info := rs.Info()
+	g.Signup = false
 	setup := engine.Setup{GameID: g.ID, Options: g.Options}
 	for _, p := range g.Players {
 		setup.Players = append(setup.Players, p.Name)
@@ -188,49 +247,79 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 	if err != nil {
 		return nil, fmt.Errorf("encode the starting state: %w", err)
 	}
+	now := s.now().UTC()
 	s.refresh(g, st)
-	g.Updated = g.Created
-	g.LastResolve = g.Created
-	if g.Deadline, err = g.Settings.nextDeadline(g.Created, g.Created); err != nil {
+	g.LastResolve = now
+	if g.Deadline, err = g.Settings.nextDeadline(now, now); err != nil {
 		return nil, err
 	}
-	stepRec := &StepRecord{N: 0, Turn: g.Turn, Phase: g.Phase, Reason: "setup", Time: g.Created,
+	rec := &StepRecord{N: 0, Turn: g.Turn, Phase: g.Phase, Reason: "setup", Time: now,
 		Rolls: d.Rolls(), Seed: seed, Commitment: dice.Commitment(seed), NextCommitment: g.NextCommitment()}
-	change := &Change{Game: g, Created: true, Service: s}
-	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
-		games := tx.Bucket(store.BucketGames)
-		if games.Bucket([]byte(g.ID)) != nil {
-			return userErrorf("a game named %q exists already", g.ID)
-		}
-		b, err := games.CreateBucket([]byte(g.ID))
+	if err := appendLog(b, &Entry{Time: now, Kind: "create", Setup: &setup}); err != nil {
+		return nil, err
+	}
+	if err := writeStep(b, rec, data); err != nil {
+		return nil, err
+	}
+	if err := putJSON(b, store.KeyInfo, g); err != nil {
+		return nil, err
+	}
+	return &Change{Game: g, Created: true, Service: s, Steps: []Step{s.stepOf(g, st, rec)}}, nil
+}
+
+// Join takes an open seat of a game in signup. The game starts, with its
+// setup as step 0, when the last seat is taken.
+func (s *Service) Join(ctx context.Context, id string, p PlayerSpec, hooks ...Hook) (*Game, error) {
+	var out *Game
+	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
 		if err != nil {
-			return fmt.Errorf("create game bucket: %w", err)
+			return err
 		}
-		for _, name := range [][]byte{store.BucketLog, store.BucketSnaps, store.BucketSteps, store.BucketPending} {
-			if _, err := b.CreateBucket(name); err != nil {
-				return fmt.Errorf("create bucket %s: %w", name, err)
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		if !g.Signup {
+			return userErrorf("game %s is not open for players", g.ID)
+		}
+		if p.Email != "" {
+			if other, ok := g.PlayerByEmail(p.Email); ok {
+				return userErrorf("%s already plays %s in %s", p.Email, other.Name, g.ID)
 			}
 		}
-		if err := appendLog(b, &Entry{Time: g.Created, Kind: "create", Setup: &setup}); err != nil {
+		if err := g.seat(p); err != nil {
 			return err
 		}
-		if err := writeStep(b, stepRec, data); err != nil {
+		joined := g.Players[len(g.Players)-1].Name
+		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "gm", Player: joined, Source: "join", Text: fmt.Sprintf("%s joins as %s", p.Email, joined)}); err != nil {
 			return err
 		}
-		if err := putJSON(b, store.KeyInfo, g); err != nil {
+		out = g
+		if len(g.Players) < g.Seats {
+			if err := putJSON(b, store.KeyInfo, g); err != nil {
+				return err
+			}
+			return runHooks(tx, &Change{Game: g, Service: s, Notices: []Notice{{Kind: "joined", To: []string{joined, GM},
+				Text: fmt.Sprintf("%s joined %s as %s: %d of %d seats taken. The game starts when all are taken.", p.Email, g.ID, joined, len(g.Players), g.Seats)}}}, hooks)
+		}
+		rs, err := s.ruleset(g)
+		if err != nil {
 			return err
 		}
-		change.Steps = []Step{s.stepOf(g, st, stepRec)}
+		change, err := s.start(b, g, rs)
+		if err != nil {
+			return err
+		}
 		return runHooks(tx, change, hooks)
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.log.Info("game created", "game", g.ID, "ruleset", g.Ruleset, "players", len(g.Players))
-	if err := s.playBots(ctx, g.ID, hooks); err != nil {
-		return g, err
+	if err := s.playBots(ctx, id, hooks); err != nil {
+		return out, err
 	}
-	return s.Get(ctx, g.ID)
+	return s.Get(ctx, id)
 }
 
 func writeStep(b *bolt.Bucket, rec *StepRecord, state []byte) error {

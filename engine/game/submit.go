@@ -76,6 +76,9 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		if g.Over() {
 			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
 		}
+		if g.Signup {
+			return userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)
+		}
 		pl, ok := g.PlayerByName(in.Player)
 		if !ok {
 			return userErrorf("there is no player %q in game %s", in.Player, g.ID)
@@ -220,6 +223,9 @@ func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...H
 		res.Game = g
 		if g.Over() {
 			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+		}
+		if g.Signup {
+			return userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)
 		}
 		waiting := s.awaited(g, s.now())
 		reason := ""

@@ -38,6 +38,9 @@ func (s *Service) Verify(ctx context.Context, id string) (*VerifyResult, error) 
 		if err != nil {
 			return err
 		}
+		if g.Signup {
+			return nil // nothing has happened yet
+		}
 		return s.verifyTx(ctx, b, g, res)
 	})
 	return res, err
