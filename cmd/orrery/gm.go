@@ -25,6 +25,7 @@ func gmCommands() []subcommand {
 		{"kick", "game kick ID PLAYER", "Removes a player: the seat plays its defaults from now on.", gameKick},
 		{"message", "game message ID TEXT...", "Sends a message from the GM to every player; kept in the log.", gameMessage},
 		{"vacation", "game vacation ID PLAYER --from 2026-12-01 --to 2026-12-10", "Records a player's absence; the game's policy extends deadlines or plays defaults.", gameVacation},
+		{"orders", "game orders ID --as PLAYER -f FILE", "Enters orders for a player who sent them another way (by phone, say);\nthe log records them as entered by the GM.", gameOrders},
 		{"join", "game join ID NAME --email ADDRESS", "Takes an open seat for a player (what JOIN by mail does); the game starts\nwhen the last seat is taken.", gameJoin},
 		{"observe", "game observe ID ADDRESS [--off]", "Subscribes an address to the game's public reports (or unsubscribes it).", gameObserve},
 		{"export", "game export ID > game.json", "Writes the whole game (record, state, log, pending orders) as readable JSON.", gameExport},
@@ -394,4 +395,15 @@ func gameObserve(ctx context.Context, e *env, args []string) error {
 		}
 		return g, n, err
 	})
+}
+
+func gameOrders(ctx context.Context, e *env, args []string) error {
+	for _, a := range args {
+		if a == "--help" || a == "-h" || a == "-help" {
+			c := gmSub("orders")
+			fmt.Fprintf(e.stdout, "Usage: orrery %s\n\n%s\n", c.usage, c.about)
+			return nil
+		}
+	}
+	return runOrders(ctx, e, append(args, "--source", "gm"))
 }
