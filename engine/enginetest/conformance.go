@@ -1,0 +1,184 @@
+package enginetest
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+var rulesetName = regexp.MustCompile(`^[a-z][a-z0-9-]{1,23}$`)
+
+// Conformance checks what every ruleset owes the engine, whatever its game:
+// a well-formed Info; a setup that is a pure function of its dice; states
+// that survive Marshal/LoadState byte for byte; unique prompt ids; boards
+// within 78 columns for every seat; line-numbered errors; bot orders that
+// parse; and canonical orders that parse again to themselves. It plays up to
+// steps resolutions with the ruleset's own bot, for each player count from
+// the minimum to min(maximum, 6).
+func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
+	t.Helper()
+	info := rs.Info()
+	if !rulesetName.MatchString(info.Name) {
+		t.Errorf("ruleset name %q: use 2–24 lowercase letters, digits or dashes", info.Name)
+	}
+	if info.Title == "" || info.OrderHelp == "" {
+		t.Errorf("%s: Info needs a Title and OrderHelp", info.Name)
+	}
+	if info.MinPlayers < 1 || info.MaxPlayers < info.MinPlayers {
+		t.Errorf("%s: players %d–%d", info.Name, info.MinPlayers, info.MaxPlayers)
+	}
+	opts, err := engine.ResolveOptions(info, nil)
+	if err != nil {
+		t.Fatalf("%s: default options: %v", info.Name, err)
+	}
+	for _, o := range info.Options {
+		if o.Help == "" {
+			t.Errorf("%s: option %s has no help", info.Name, o.Name)
+		}
+		if len(o.Choices) > 0 && !contains(o.Choices, o.Default) {
+			t.Errorf("%s: option %s defaults to %q, not one of its choices %v", info.Name, o.Name, o.Default, o.Choices)
+		}
+	}
+	max := info.MaxPlayers
+	if max > 6 {
+		max = 6
+	}
+	for n := info.MinPlayers; n <= max; n++ {
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
+			players := make([]string, n)
+			for i := range players {
+				players[i] = fmt.Sprintf("p%d", i+1)
+			}
+			setup := engine.Setup{GameID: "conf", Players: players, Options: opts}
+			st := newState(t, rs, setup)
+			again := newState(t, rs, setup)
+			if a, b := mustMarshal(t, st), mustMarshal(t, again); !bytes.Equal(a, b) {
+				t.Fatalf("two setups from the same seed differ")
+			}
+			r := rand.New(rand.NewPCG(uint64(n), 7))
+			for step := 0; step < steps && !st.Outcome().Over; step++ {
+				st = roundTrip(t, rs, st)
+				checkViews(t, st, players)
+				prompts := st.Prompts()
+				if len(prompts) == 0 {
+					t.Fatalf("step %d: no prompts but the game is not over", step)
+				}
+				ids := map[string]bool{}
+				var answers []engine.Answer
+				for _, p := range prompts {
+					if ids[p.ID] {
+						t.Fatalf("step %d: prompt id %q twice", step, p.ID)
+					}
+					ids[p.ID] = true
+					if !contains(players, p.Player) {
+						t.Fatalf("step %d: prompt %q for unknown player %q", step, p.ID, p.Player)
+					}
+					if !p.Kind.Blocks() {
+						continue
+					}
+					v := st.View(p.Player)
+					if _, errs := v.Parse(p, p.Default); len(errs) > 0 {
+						t.Fatalf("step %d: the default of %s does not parse: %v", step, p.ID, errs)
+					}
+					text := rs.Bot(v, p, r)
+					orders, errs := v.Parse(p, text)
+					if len(errs) > 0 {
+						t.Fatalf("step %d: the bot's orders for %s do not parse: %v\n%s", step, p.ID, errs, text)
+					}
+					canon := engine.OrdersText(orders)
+					again, errs := v.Parse(p, canon)
+					if len(errs) > 0 || engine.OrdersText(again) != canon {
+						t.Fatalf("step %d: canonical orders do not parse to themselves: %v\n%s\n---\n%s", step, errs, canon, engine.OrdersText(again))
+					}
+					garbage := "this is not an order\n" + text
+					if _, errs := v.Parse(p, garbage); len(errs) == 0 {
+						t.Errorf("step %d: a line of prose was accepted as orders for %s", step, p.ID)
+					} else if errs[0].Line != 1 {
+						t.Errorf("step %d: the error for line 1 says line %d", step, errs[0].Line)
+					}
+					answers = append(answers, engine.Answer{Prompt: p, Orders: orders})
+				}
+				d := dice.New(fmt.Sprintf("conformance-%d-%d", n, step))
+				if _, err := st.Resolve(answers, d); err != nil {
+					t.Fatalf("step %d: resolve: %v", step, err)
+				}
+				if err := d.Err(); err != nil {
+					t.Fatalf("step %d: dice: %v", step, err)
+				}
+				for _, roll := range d.Rolls() {
+					if strings.TrimSpace(roll.Purpose) == "" {
+						t.Fatalf("step %d: roll #%d has no purpose", step, roll.N)
+					}
+				}
+			}
+		})
+	}
+}
+
+func newState(t *testing.T, rs engine.Ruleset, s engine.Setup) engine.State {
+	t.Helper()
+	d := dice.New("conformance-setup")
+	st, err := rs.NewState(s, d)
+	if err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	if err := d.Err(); err != nil {
+		t.Fatalf("setup dice: %v", err)
+	}
+	return st
+}
+
+func mustMarshal(t *testing.T, st engine.State) []byte {
+	t.Helper()
+	b, err := st.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// roundTrip checks that a state survives Marshal and LoadState unchanged,
+// and returns the loaded copy, so the game goes on from what the store keeps.
+func roundTrip(t *testing.T, rs engine.Ruleset, st engine.State) engine.State {
+	t.Helper()
+	a := mustMarshal(t, st)
+	loaded, err := rs.LoadState(append([]byte(nil), a...))
+	if err != nil {
+		t.Fatalf("load a marshalled state: %v", err)
+	}
+	if b := mustMarshal(t, loaded); !bytes.Equal(a, b) {
+		t.Fatalf("a state changes through Marshal and LoadState:\n%s\n---\n%s", a, b)
+	}
+	return loaded
+}
+
+func checkViews(t *testing.T, st engine.State, players []string) {
+	t.Helper()
+	for _, p := range append([]string{""}, players...) {
+		v := st.View(p)
+		if v.Player() != p {
+			t.Fatalf("View(%q).Player() = %q", p, v.Player())
+		}
+		if line, n := widest(v.Board()); n > 78 {
+			t.Fatalf("the board as %q sees it has a line of %d columns: %q", p, n, line)
+		}
+		if strings.TrimSpace(v.Status()) == "" {
+			t.Fatalf("the status as %q sees it is empty", p)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
