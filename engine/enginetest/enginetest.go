@@ -40,7 +40,7 @@ type Result struct {
 func PlayBots(t testing.TB, rs engine.Ruleset, o Options) Result {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "bots.db"), store.Options{})
+	st, err := store.Open(filepath.Join(t.TempDir(), "bots.db"), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,10 +115,13 @@ func TestSubmitRejectReplaceResolve(t *testing.T) {
 			t.Errorf("ann's resolved orders %q, want the replacement PUSH 3", a.Text)
 		}
 	}
-	if len(step.Reports) != 3 || step.Reports["ann"].Player != "ann" {
-		t.Fatalf("reports for %d seats", len(step.Reports))
+	if r := rep(t, step, "ann"); r.Player != "ann" {
+		t.Fatalf("ann's report is %s's", r.Player)
 	}
-	if step.Commitment == step.NextCommitment || step.Reports["ann"].RevealedSeed == "" {
+	if _, err := step.Report("eve"); err == nil {
+		t.Fatal("a report for a player who is not in the game")
+	}
+	if step.Commitment == step.NextCommitment || rep(t, step, "ann").RevealedSeed == "" {
 		t.Errorf("seed and commitments not set: %+v", step.StepRecord)
 	}
 	v, err := svc.Verify(context.Background(), "g")
@@ -148,10 +151,10 @@ func TestAnytimePromptResolvesAlone(t *testing.T) {
 	if len(res.Steps) != 1 || len(res.Steps[0].Answers) != 1 {
 		t.Fatalf("an anytime answer should resolve alone: %+v", res.Steps)
 	}
-	if ev := res.Steps[0].Reports["ann"].Events; len(ev) != 0 {
+	if ev := rep(t, res.Steps[0], "ann").Events; len(ev) != 0 {
 		t.Errorf("ann sees bob's private event: %v", ev)
 	}
-	if ev := res.Steps[0].Reports["bob"].Events; len(ev) != 1 {
+	if ev := rep(t, res.Steps[0], "bob").Events; len(ev) != 1 {
 		t.Errorf("bob does not see his own event: %v", ev)
 	}
 	g, _ := svc.Get(context.Background(), "g")
@@ -186,7 +189,7 @@ func TestAdvanceDeadlineAndForce(t *testing.T) {
 	if err != nil || len(res.Steps) != 1 || res.Steps[0].Reason != "deadline" {
 		t.Fatalf("advance after the deadline: %+v %v", res, err)
 	}
-	if d := res.Steps[0].Reports[""].Defaults; len(d) != 1 || d[0] != "bob" {
+	if d := rep(t, res.Steps[0], "").Defaults; len(d) != 1 || d[0] != "bob" {
 		t.Errorf("defaults applied for %v, want [bob]", d)
 	}
 	if res.Game.Deadline != clk.t.Add(48*time.Hour) {
@@ -341,4 +344,13 @@ func TestHookRunsForRejectedOrders(t *testing.T) {
 	if got == nil || got.Accepted || len(got.Errors) != 1 {
 		t.Fatalf("the hook saw %+v, want the rejection", got)
 	}
+}
+
+func rep(t *testing.T, s game.Step, player string) *game.Report {
+	t.Helper()
+	r, err := s.Report(player)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -158,16 +158,33 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 }
 
 // stepOf builds the reported form of a step just made from the state it
-// left, with a report for every player and one for the GM ("").
+// left. The state is encoded now (it changes if another step follows in the
+// same transaction); reports are built only when asked for.
 func (s *Service) stepOf(g *Game, st engine.State, rec *StepRecord) Step {
-	out := Step{StepRecord: *rec, Reports: map[string]*Report{}}
+	out := Step{StepRecord: *rec}
 	rs, err := s.ruleset(g)
 	if err != nil {
 		return out
 	}
-	out.Reports[""] = buildReport(g, rs, st, rec, "", true)
-	for _, p := range g.Players {
-		out.Reports[p.Name] = buildReport(g, rs, st, rec, p.Name, true)
+	data, err := st.Marshal()
+	if err != nil {
+		return out
+	}
+	gc := *g
+	gc.Prompts = append([]engine.Prompt(nil), g.Prompts...)
+	gc.Answered = append([]string(nil), g.Answered...)
+	gc.Players = append([]Player(nil), g.Players...)
+	out.render = func(player string) (*Report, error) {
+		if player != "" {
+			if _, ok := gc.PlayerByName(player); !ok {
+				return nil, userErrorf("there is no player %q in game %s", player, gc.ID)
+			}
+		}
+		st, err := rs.LoadState(append([]byte(nil), data...))
+		if err != nil {
+			return nil, err
+		}
+		return buildReport(&gc, rs, st, rec, player, true), nil
 	}
 	return out
 }

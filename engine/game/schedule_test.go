@@ -121,7 +121,7 @@ func TestGraceLateNoticeThenDefaults(t *testing.T) {
 	}
 	clk.t = g.Deadline.Add(6 * time.Hour)
 	steps, _ = tick(t, svc)
-	if len(steps) != 1 || steps[0].Reports[""].Defaults[0] != "bob" {
+	if len(steps) != 1 || rep(t, steps[0], "").Defaults[0] != "bob" {
 		t.Fatalf("after grace: %+v", steps)
 	}
 }
@@ -141,7 +141,7 @@ func TestEarlyDelayAndWait(t *testing.T) {
 	submit(t, svc, "g", "bob", "PUSH 3")
 	clk.t = clk.t.Add(61 * time.Minute)
 	s, _ := tick(t, svc)
-	if len(s) != 1 || !strings.Contains(strings.Join(s[0].Reports[""].Events, "\n"), "bob pushes 3+") {
+	if len(s) != 1 || !strings.Contains(strings.Join(rep(t, s[0], "").Events, "\n"), "bob pushes 3+") {
 		t.Fatalf("after the delay: %+v", s)
 	}
 	// Next step: ann says WAIT, so it waits for the deadline.

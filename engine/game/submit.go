@@ -38,11 +38,20 @@ type SubmitResult struct {
 	Steps    []Step             // resolutions the submission triggered
 }
 
-// Step is one resolution as reported: its record and a report for each player
-// (their own view) and for the GM (key "").
+// Step is one resolution as reported: its record, and the reports of the
+// state it left, built on demand (a bot game resolves thousands of steps
+// whose reports nobody reads).
 type Step struct {
 	StepRecord
-	Reports map[string]*Report
+	render func(player string) (*Report, error)
+}
+
+// Report is the report of this step as player sees it ("" for the GM).
+func (s Step) Report(player string) (*Report, error) {
+	if s.render == nil {
+		return nil, fmt.Errorf("step %d has no state to report", s.N)
+	}
+	return s.render(player)
 }
 
 // Submit checks orders against the player's view and, if they are accepted,

@@ -26,6 +26,9 @@ type Options struct {
 	// second process gets a clear error quickly instead of hanging.
 	Timeout  time.Duration
 	ReadOnly bool
+	// NoSync skips fsync on commit. Only for tests and benchmarks that
+	// throw the file away: a crash can then lose committed changes.
+	NoSync bool
 }
 
 // Store is an open database.
@@ -54,6 +57,7 @@ func Open(path string, opt Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	db.NoSync = opt.NoSync
 	s := &Store{db: db, path: path}
 	if err := s.init(opt.ReadOnly); err != nil {
 		db.Close()
