@@ -1,0 +1,430 @@
+// Package outbox is the daemon's durable queue of outgoing mail, in the
+// style of mox's queue: a mail is written to bbolt in the same transaction
+// as the game change that caused it, and a single worker sends it. Before
+// every attempt the worker persists the attempt count and the time of the
+// next attempt, so a crash mid-send neither loses the mail nor retries it in
+// a hot loop; a failed attempt backs off exponentially with jitter. Every
+// mail carries a Message-ID fixed at enqueue time, so a resend after a crash
+// is recognisably the same mail.
+//
+// The worker sleeps on a timer set to the next due mail and on a kick
+// channel of size one, which a committed transaction that queued mail
+// pokes (bbolt's OnCommit), so replies leave within milliseconds.
+package outbox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	mrand "math/rand/v2"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
+)
+
+// Bucket names under store.BucketMail (also listed in engine/store/schema.go).
+var (
+	BucketQueue = []byte("outbox")      // seq → JSON Item, mails still to send
+	BucketSent  = []byte("outbox-sent") // seq → JSON Record of a delivered mail
+	BucketDead  = []byte("outbox-dead") // seq → JSON Item given up on
+)
+
+// Mail is one outgoing message, stored as its parts; it is composed into
+// MIME only when sent.
+type Mail struct {
+	MessageID string   `json:"message_id"` // without angle brackets; Enqueue makes one if empty
+	From      string   `json:"from"`       // "Orrery <orrery@example.org>" or a bare address
+	To        []string `json:"to"`
+	Subject   string   `json:"subject"`
+	Text      string   `json:"text"`
+	// HTML, when set, makes the mail multipart/alternative.
+	HTML       string            `json:"html,omitempty"`
+	InReplyTo  string            `json:"in_reply_to,omitempty"` // Message-ID, without brackets
+	References []string          `json:"references,omitempty"`
+	Auto       string            `json:"auto"`              // Auto-Submitted value: auto-replied / auto-generated
+	Headers    map[string]string `json:"headers,omitempty"` // extra headers (X-Orrery-Game)
+	Date       time.Time         `json:"date"`
+	// Kind names what the mail is (ack, report, help...), for logs and
+	// the demo's summary; it is not sent.
+	Kind string `json:"kind,omitempty"`
+	Game string `json:"game,omitempty"`
+}
+
+// Item is a queued mail with its delivery state.
+type Item struct {
+	Seq         uint64    `json:"seq"`
+	Mail        Mail      `json:"mail"`
+	Queued      time.Time `json:"queued"`
+	Attempts    int       `json:"attempts"`
+	NextAttempt time.Time `json:"next_attempt"`
+	LastError   string    `json:"last_error,omitempty"`
+}
+
+// Record is what is kept of a delivered mail.
+type Record struct {
+	Seq       uint64    `json:"seq"`
+	MessageID string    `json:"message_id"`
+	To        []string  `json:"to"`
+	Subject   string    `json:"subject"`
+	Kind      string    `json:"kind,omitempty"`
+	Game      string    `json:"game,omitempty"`
+	Sent      time.Time `json:"sent"`
+	Attempts  int       `json:"attempts"`
+}
+
+// NewMessageID returns a fresh Message-ID (without brackets) in domain.
+func NewMessageID(domain string) string {
+	var b [12]byte
+	rand.Read(b[:])
+	if domain == "" {
+		domain = "orrery.invalid"
+	}
+	return hex.EncodeToString(b[:]) + "@" + domain
+}
+
+// Domain returns the domain of an address such as "Bot <bot@example.org>".
+func Domain(addr string) string {
+	addr = strings.TrimSuffix(strings.TrimSpace(addr), ">")
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		return addr[i+1:]
+	}
+	return ""
+}
+
+func buckets(tx *bolt.Tx) (*bolt.Bucket, error) {
+	mail := tx.Bucket(store.BucketMail)
+	if mail == nil {
+		var err error
+		if mail, err = tx.CreateBucketIfNotExists(store.BucketMail); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range [][]byte{BucketSent, BucketDead} {
+		if _, err := mail.CreateBucketIfNotExists(name); err != nil {
+			return nil, err
+		}
+	}
+	return mail.CreateBucketIfNotExists(BucketQueue)
+}
+
+// Enqueue stores m in the queue inside tx (a game.Hook's transaction). The
+// mail is due at once; a running Queue finds it at its next wake-up. Use
+// Queue.Enqueue to also wake the worker when tx commits.
+func Enqueue(tx *bolt.Tx, m Mail) error {
+	_, err := enqueue(tx, m, time.Now())
+	return err
+}
+
+func enqueue(tx *bolt.Tx, m Mail, now time.Time) (uint64, error) {
+	if len(m.To) == 0 {
+		return 0, errors.New("outbox: mail has no recipient")
+	}
+	if m.From == "" {
+		return 0, errors.New("outbox: mail has no sender")
+	}
+	q, err := buckets(tx)
+	if err != nil {
+		return 0, fmt.Errorf("outbox: %w", err)
+	}
+	if m.MessageID == "" {
+		m.MessageID = NewMessageID(Domain(m.From))
+	}
+	if m.Date.IsZero() {
+		m.Date = now
+	}
+	seq, err := q.NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	it := Item{Seq: seq, Mail: m, Queued: now, NextAttempt: now}
+	data, err := json.Marshal(it)
+	if err != nil {
+		return 0, err
+	}
+	return seq, q.Put(store.Key(seq), data)
+}
+
+// Sender delivers mail. Send is given a batch and returns one error per
+// mail (nil = accepted by the server); a batch shares one connection.
+type Sender interface {
+	Send(ctx context.Context, mails []Mail) []error
+}
+
+// Permanent marks a delivery error that retrying cannot fix (SMTP 5xx).
+type Permanent struct{ Err error }
+
+func (p *Permanent) Error() string { return p.Err.Error() }
+func (p *Permanent) Unwrap() error { return p.Err }
+
+// Options tune a Queue.
+type Options struct {
+	// MinBackoff is the delay after the first failure (default 30 s); each
+	// further failure doubles it up to MaxBackoff (default 1 h). Jitter of
+	// ±25% keeps a crowd of mails from retrying in step.
+	MinBackoff, MaxBackoff time.Duration
+	// GiveUpAfter moves a mail to the dead bucket once it has been queued
+	// this long (default 5 days), as MTAs do.
+	GiveUpAfter time.Duration
+	// Batch is the most mails sent over one connection (default 100).
+	Batch  int
+	Now    func() time.Time
+	Logger *slog.Logger
+	// OnSent, if set, is called after a mail is recorded as delivered.
+	OnSent func(Record)
+}
+
+// Queue is the outbox worker.
+type Queue struct {
+	db     *bolt.DB
+	sender Sender
+	opt    Options
+	kick   chan struct{}
+}
+
+// New returns a Queue over db sending with s.
+func New(db *bolt.DB, s Sender, opt Options) *Queue {
+	if opt.MinBackoff <= 0 {
+		opt.MinBackoff = 30 * time.Second
+	}
+	if opt.MaxBackoff <= 0 {
+		opt.MaxBackoff = time.Hour
+	}
+	if opt.GiveUpAfter <= 0 {
+		opt.GiveUpAfter = 5 * 24 * time.Hour
+	}
+	if opt.Batch <= 0 {
+		opt.Batch = 100
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Queue{db: db, sender: s, opt: opt, kick: make(chan struct{}, 1)}
+}
+
+// Enqueue stores m inside tx and wakes the worker once tx commits.
+func (q *Queue) Enqueue(tx *bolt.Tx, m Mail) error {
+	if _, err := enqueue(tx, m, q.opt.Now()); err != nil {
+		return err
+	}
+	tx.OnCommit(q.Kick)
+	return nil
+}
+
+// Kick wakes the worker; it never blocks.
+func (q *Queue) Kick() {
+	select {
+	case q.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run sends due mail until ctx is done.
+func (q *Queue) Run(ctx context.Context) error {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		next, err := q.RunOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			q.opt.Logger.Error("outbox", "err", err)
+			next = q.opt.Now().Add(time.Second)
+		}
+		wait := time.Hour
+		if !next.IsZero() {
+			wait = max(next.Sub(q.opt.Now()), 0)
+		}
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-q.kick:
+		case <-timer.C:
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// RunOnce sends every mail now due, in batches, and returns when the next
+// queued mail is due (zero: the queue is empty).
+func (q *Queue) RunOnce(ctx context.Context) (time.Time, error) {
+	for {
+		due, next, err := q.claim()
+		if err != nil || len(due) == 0 {
+			return next, err
+		}
+		mails := make([]Mail, len(due))
+		for i, it := range due {
+			mails[i] = it.Mail
+		}
+		errs := q.sender.Send(ctx, mails)
+		if err := q.settle(due, errs); err != nil {
+			return time.Time{}, err
+		}
+		if ctx.Err() != nil {
+			return time.Time{}, ctx.Err()
+		}
+	}
+}
+
+// claim picks the due mails and, in the same transaction, records the
+// attempt and pushes their next attempt into the future: if the process
+// dies while sending, they wait for their backoff instead of being lost or
+// hammered.
+func (q *Queue) claim() (due []Item, next time.Time, err error) {
+	now := q.opt.Now()
+	err = q.db.Update(func(tx *bolt.Tx) error {
+		b, err := buckets(tx)
+		if err != nil {
+			return err
+		}
+		due, next = nil, time.Time{}
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			var it Item
+			if err := json.Unmarshal(v, &it); err != nil {
+				return fmt.Errorf("outbox item %d: %w", store.KeyN(k), err)
+			}
+			if it.NextAttempt.After(now) || len(due) >= q.opt.Batch {
+				if next.IsZero() || it.NextAttempt.Before(next) {
+					next = it.NextAttempt
+				}
+				continue
+			}
+			it.Attempts++
+			it.NextAttempt = now.Add(q.backoff(it.Attempts))
+			data, err := json.Marshal(it)
+			if err != nil {
+				return err
+			}
+			if err := b.Put(k, data); err != nil {
+				return err
+			}
+			due = append(due, it)
+		}
+		return nil
+	})
+	return due, next, err
+}
+
+func (q *Queue) backoff(attempts int) time.Duration {
+	d := q.opt.MinBackoff
+	for i := 1; i < attempts && d < q.opt.MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, q.opt.MaxBackoff)
+	jitter := time.Duration(mrand.Int64N(int64(d)/2+1)) - d/4
+	return d + jitter
+}
+
+func (q *Queue) settle(items []Item, errs []error) error {
+	now := q.opt.Now()
+	var sent []Record
+	err := q.db.Update(func(tx *bolt.Tx) error {
+		b, err := buckets(tx)
+		if err != nil {
+			return err
+		}
+		mail := tx.Bucket(store.BucketMail)
+		for i, it := range items {
+			var e error
+			if i < len(errs) {
+				e = errs[i]
+			}
+			k := store.Key(it.Seq)
+			if e == nil {
+				rec := Record{Seq: it.Seq, MessageID: it.Mail.MessageID, To: it.Mail.To, Subject: it.Mail.Subject, Kind: it.Mail.Kind, Game: it.Mail.Game, Sent: now, Attempts: it.Attempts}
+				data, _ := json.Marshal(rec)
+				if err := mail.Bucket(BucketSent).Put(k, data); err != nil {
+					return err
+				}
+				if err := b.Delete(k); err != nil {
+					return err
+				}
+				sent = append(sent, rec)
+				continue
+			}
+			it.LastError = e.Error()
+			var perm *Permanent
+			dead := errors.As(e, &perm) || now.Sub(it.Queued) > q.opt.GiveUpAfter
+			data, _ := json.Marshal(it)
+			if dead {
+				q.opt.Logger.Warn("outbox: giving up", "message_id", it.Mail.MessageID, "to", it.Mail.To, "err", e)
+				if err := mail.Bucket(BucketDead).Put(k, data); err != nil {
+					return err
+				}
+				if err := b.Delete(k); err != nil {
+					return err
+				}
+				continue
+			}
+			q.opt.Logger.Info("outbox: will retry", "message_id", it.Mail.MessageID, "attempts", it.Attempts, "next", it.NextAttempt, "err", e)
+			if err := b.Put(k, data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil && q.opt.OnSent != nil {
+		for _, r := range sent {
+			q.opt.OnSent(r)
+		}
+	}
+	return err
+}
+
+// Stats counts the mails in each state.
+type Stats struct{ Queued, Sent, Dead int }
+
+// Count returns the queue's counts.
+func Count(db *bolt.DB) (Stats, error) {
+	var s Stats
+	err := db.View(func(tx *bolt.Tx) error {
+		mail := tx.Bucket(store.BucketMail)
+		if mail == nil {
+			return nil
+		}
+		n := func(name []byte) int {
+			if b := mail.Bucket(name); b != nil {
+				return b.Stats().KeyN
+			}
+			return 0
+		}
+		s = Stats{Queued: n(BucketQueue), Sent: n(BucketSent), Dead: n(BucketDead)}
+		return nil
+	})
+	return s, err
+}
+
+// Pending lists the queued items.
+func Pending(db *bolt.DB) ([]Item, error) {
+	var out []Item
+	err := db.View(func(tx *bolt.Tx) error {
+		mail := tx.Bucket(store.BucketMail)
+		if mail == nil || mail.Bucket(BucketQueue) == nil {
+			return nil
+		}
+		return mail.Bucket(BucketQueue).ForEach(func(k, v []byte) error {
+			var it Item
+			if err := json.Unmarshal(v, &it); err != nil {
+				return err
+			}
+			out = append(out, it)
+			return nil
+		})
+	})
+	return out, err
+}

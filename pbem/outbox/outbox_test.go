@@ -1,0 +1,147 @@
+package outbox_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func sender(srv *pbemtest.Server) *outbox.SMTP {
+	return &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none", Auth: "plain", Timeout: 2 * time.Second,
+		Credentials: func(context.Context) (string, string, error) { return "bot@pbem.test", "pw", nil }}
+}
+
+func mail(i int) outbox.Mail {
+	return outbox.Mail{From: "Orrery <bot@pbem.test>", To: []string{fmt.Sprintf("p%d@example.org", i)},
+		Subject: fmt.Sprintf("[g1] mail %d", i), Text: "board\n", HTML: "<pre>board</pre>", Auto: "auto-replied",
+		InReplyTo: "orig@example.org", References: []string{"root@x", "orig@example.org"}}
+}
+
+func TestSendsComposedMail(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{})
+	st := openStore(t)
+	q := outbox.New(st.DB(), sender(srv), outbox.Options{})
+	if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(1)) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sent := srv.Sent()
+	if len(sent) != 1 {
+		t.Fatalf("sent %d mails, want 1", len(sent))
+	}
+	raw := string(sent[0].Data)
+	for _, want := range []string{"Auto-Submitted: auto-replied", "In-Reply-To: <orig@example.org>",
+		"References: <root@x> <orig@example.org>", "multipart/alternative", "Subject: [g1] mail 1", "Message-ID: <"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("mail lacks %q:\n%s", want, raw)
+		}
+	}
+	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Sent: 1}) {
+		t.Errorf("counts %+v, want one sent", s)
+	}
+}
+
+// With the server down every mail stays queued with its attempt and next
+// attempt persisted; once it is back they all go, each exactly once.
+func TestNothingLostWhileServerDown(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{})
+	st := openStore(t)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	q := outbox.New(st.DB(), sender(srv), outbox.Options{Now: func() time.Time { return now }, MinBackoff: time.Minute})
+	srv.StopSMTP()
+	for i := range 5 {
+		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next, err := q.RunOnce(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := next.Sub(now); d < 45*time.Second || d > 75*time.Second {
+		t.Errorf("next attempt in %v, want about a minute", d)
+	}
+	items, _ := outbox.Pending(st.DB())
+	if len(items) != 5 || items[0].Attempts != 1 || items[0].LastError == "" {
+		t.Fatalf("after a failed try: %+v", items)
+	}
+	// Not due yet: nothing is tried.
+	if _, err := q.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if items, _ := outbox.Pending(st.DB()); items[0].Attempts != 1 {
+		t.Errorf("retried before the backoff: %d attempts", items[0].Attempts)
+	}
+	srv.FailSMTP(errors.New("try later"))
+	if err := srv.StartSMTP(); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(2 * time.Minute)
+	q.RunOnce(context.Background())
+	if items, _ := outbox.Pending(st.DB()); len(items) != 5 || items[0].Attempts != 2 || !strings.Contains(items[0].LastError, "try later") {
+		t.Fatalf("after a 451: %+v", items)
+	}
+	srv.FailSMTP(nil)
+	now = now.Add(time.Hour)
+	if _, err := q.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Sent()); n != 5 {
+		t.Errorf("delivered %d mails, want 5", n)
+	}
+	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Sent: 5}) {
+		t.Errorf("counts %+v", s)
+	}
+}
+
+// The worker wakes when a transaction that queued mail commits.
+func TestKickOnCommit(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{})
+	st := openStore(t)
+	q := outbox.New(st.DB(), sender(srv), outbox.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() { q.Run(ctx); close(done) }()
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(1)) })
+	wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+	defer wcancel()
+	if _, err := srv.WaitSent(wctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+	// A rolled-back transaction queues nothing.
+	st.DB().Update(func(tx *bolt.Tx) error { q.Enqueue(tx, mail(2)); return errors.New("rollback") })
+	time.Sleep(100 * time.Millisecond)
+	if n := len(srv.Sent()); n != 1 {
+		t.Errorf("sent %d", n)
+	}
+	cancel()
+	<-done
+}

@@ -1,0 +1,163 @@
+package outbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wneessen/go-mail"
+)
+
+// SMTP sends mail with go-mail.
+type SMTP struct {
+	Addr string // host:port
+	// TLS is "implicit" (SMTPS), "starttls" (mandatory) or "none"
+	// (loopback only; config refuses it elsewhere).
+	TLS string
+	// Auth is "plain", "login", "xoauth2" or "" (none).
+	Auth string
+	// Credentials returns the login and the password or bearer token;
+	// it is called once per connection, so a token source can refresh.
+	Credentials func(ctx context.Context) (user, secret string, err error)
+	Timeout     time.Duration
+	HELO        string
+}
+
+// Send delivers mails over one connection.
+func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
+	errs := make([]error, len(mails))
+	fail := func(err error) []error {
+		for i := range errs {
+			errs[i] = err
+		}
+		return errs
+	}
+	host, portStr, err := net.SplitHostPort(s.Addr)
+	if err != nil {
+		return fail(fmt.Errorf("smtp address %q: %w", s.Addr, err))
+	}
+	port, _ := strconv.Atoi(portStr)
+	timeout := s.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	opts := []mail.Option{mail.WithPort(port), mail.WithTimeout(timeout)}
+	switch s.TLS {
+	case "implicit":
+		opts = append(opts, mail.WithSSL())
+	case "starttls":
+		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
+	default:
+		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
+	}
+	if s.HELO != "" {
+		opts = append(opts, mail.WithHELO(s.HELO))
+	}
+	if s.Auth != "" && s.Auth != "none" && s.Credentials != nil {
+		user, secret, err := s.Credentials(ctx)
+		if err != nil {
+			return fail(fmt.Errorf("smtp credentials: %w", err))
+		}
+		var t mail.SMTPAuthType
+		switch s.Auth {
+		case "plain":
+			t = mail.SMTPAuthPlain
+			if s.TLS == "none" {
+				t = mail.SMTPAuthPlainNoEnc
+			}
+		case "login":
+			t = mail.SMTPAuthLogin
+			if s.TLS == "none" {
+				t = mail.SMTPAuthLoginNoEnc
+			}
+		case "xoauth2":
+			t = mail.SMTPAuthXOAUTH2
+		default:
+			return fail(fmt.Errorf("smtp auth %q not supported", s.Auth))
+		}
+		opts = append(opts, mail.WithSMTPAuth(t), mail.WithUsername(user), mail.WithPassword(secret))
+	}
+	c, err := mail.NewClient(host, opts...)
+	if err != nil {
+		return fail(err)
+	}
+	if err := c.DialWithContext(ctx); err != nil {
+		return fail(fmt.Errorf("smtp %s: %w", s.Addr, err))
+	}
+	defer c.Close()
+	for i, m := range mails {
+		msg, err := Compose(m)
+		if err != nil {
+			errs[i] = &Permanent{err}
+			continue
+		}
+		if err := c.Send(msg); err != nil {
+			errs[i] = classify(err)
+			if errs[i] != nil && !isPermanent(errs[i]) {
+				// The connection may be gone; let the rest retry later.
+				for j := i + 1; j < len(mails); j++ {
+					errs[j] = fmt.Errorf("not tried: %w", err)
+				}
+				return errs
+			}
+		}
+	}
+	return errs
+}
+
+func isPermanent(err error) bool {
+	var p *Permanent
+	return errors.As(err, &p)
+}
+
+func classify(err error) error {
+	var se *mail.SendError
+	if errors.As(err, &se) {
+		if !se.IsTemp() && se.ErrorCode() >= 500 {
+			return &Permanent{err}
+		}
+	}
+	return err
+}
+
+// Compose builds the MIME message of m: text/plain, or multipart/alternative
+// with text/html when m.HTML is set.
+func Compose(m Mail) (*mail.Msg, error) {
+	msg := mail.NewMsg(mail.WithNoDefaultUserAgent())
+	if err := msg.From(m.From); err != nil {
+		return nil, fmt.Errorf("from %q: %w", m.From, err)
+	}
+	if err := msg.To(m.To...); err != nil {
+		return nil, fmt.Errorf("to %q: %w", m.To, err)
+	}
+	msg.Subject(m.Subject)
+	msg.SetMessageIDWithValue(m.MessageID)
+	msg.SetDateWithValue(m.Date)
+	msg.SetGenHeader("User-Agent", "Orrery")
+	if m.Auto != "" {
+		msg.SetGenHeader("Auto-Submitted", m.Auto)
+		msg.SetGenHeader("X-Auto-Response-Suppress", "All")
+	}
+	if m.InReplyTo != "" {
+		msg.SetGenHeader(mail.HeaderInReplyTo, "<"+m.InReplyTo+">")
+	}
+	if len(m.References) > 0 {
+		refs := make([]string, len(m.References))
+		for i, r := range m.References {
+			refs[i] = "<" + strings.Trim(r, "<>") + ">"
+		}
+		msg.SetGenHeaderPreformatted(mail.HeaderReferences, strings.Join(refs, " "))
+	}
+	for k, v := range m.Headers {
+		msg.SetGenHeader(mail.Header(k), v)
+	}
+	msg.SetBodyString(mail.TypeTextPlain, m.Text)
+	if m.HTML != "" {
+		msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	}
+	return msg, nil
+}

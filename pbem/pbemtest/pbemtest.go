@@ -1,0 +1,445 @@
+// Package pbemtest runs mail servers in-process for tests and for the
+// embedded demo, as net/http/httptest does for HTTP: go-imap's in-memory
+// IMAP server and a go-smtp sink on 127.0.0.1, both on free ports.
+//
+// The SMTP sink records every mail it accepts and, unless told otherwise,
+// delivers it into each recipient's INBOX on the IMAP server (creating the
+// account on first delivery), so a bot's reply lands where a test or a
+// person with Thunderbird can read it. Either server can be stopped and
+// started again on the same port to test reconnection and retries.
+package pbemtest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// DefaultPassword is the password of accounts created by delivery.
+const DefaultPassword = "password"
+
+// Options configure a Server.
+type Options struct {
+	// Users maps account names (mail addresses) to passwords.
+	Users map[string]string
+	// NoMove leaves MOVE and UIDPLUS out of the IMAP capabilities, to test
+	// the COPY fallback.
+	NoMove bool
+	// NoDeliver keeps SMTP mails in the sink only.
+	NoDeliver bool
+	// Logger receives the servers' error logs; nil discards them.
+	Logger *log.Logger
+}
+
+// Mail is one message the SMTP sink accepted.
+type Mail struct {
+	From string
+	To   []string
+	Data []byte
+	At   time.Time
+}
+
+// Server is a running pair of in-process mail servers.
+type Server struct {
+	IMAPAddr string // host:port
+	SMTPAddr string // host:port
+
+	opts Options
+	mem  *imapmemserver.Server
+
+	mu      sync.Mutex
+	users   map[string]*imapmemserver.User
+	sent    []Mail
+	changed chan struct{} // closed and replaced on every new mail or append
+	smtpErr error         // when set, the sink refuses every mail with it
+	imap    *imapserver.Server
+	smtp    *smtp.Server
+}
+
+// Start starts both servers on free loopback ports.
+func Start(opts Options) (*Server, error) {
+	s := &Server{opts: opts, mem: imapmemserver.New(), users: map[string]*imapmemserver.User{}, changed: make(chan struct{})}
+	if s.opts.Logger == nil {
+		s.opts.Logger = log.New(io.Discard, "", 0)
+	}
+	for u, p := range opts.Users {
+		s.AddUser(u, p)
+	}
+	if err := s.StartIMAP(); err != nil {
+		return nil, err
+	}
+	if err := s.StartSMTP(); err != nil {
+		s.StopIMAP()
+		return nil, err
+	}
+	return s, nil
+}
+
+// TB is the part of testing.TB that StartT uses.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
+// StartT starts a Server for a test and closes it when the test ends.
+func StartT(t TB, opts Options) *Server {
+	t.Helper()
+	s, err := Start(opts)
+	if err != nil {
+		t.Fatalf("pbemtest: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close stops both servers.
+func (s *Server) Close() {
+	s.StopIMAP()
+	s.StopSMTP()
+}
+
+// AddUser creates an account with an INBOX (no-op if it exists).
+func (s *Server) AddUser(name, password string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.addUserLocked(name, password)
+}
+
+func (s *Server) addUserLocked(name, password string) *imapmemserver.User {
+	name = strings.ToLower(name)
+	if u, ok := s.users[name]; ok {
+		return u
+	}
+	u := imapmemserver.NewUser(name, password)
+	u.Create("INBOX", nil)
+	s.mem.AddUser(u)
+	s.users[name] = u
+	return u
+}
+
+func (s *Server) user(name string) (*imapmemserver.User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[strings.ToLower(name)]
+	if !ok {
+		return nil, fmt.Errorf("pbemtest: no account %q", name)
+	}
+	return u, nil
+}
+
+// StartIMAP starts (or restarts, on the same port) the IMAP server.
+func (s *Server) StartIMAP() error {
+	addr := s.IMAPAddr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := listenRetry(addr)
+	if err != nil {
+		return fmt.Errorf("imap listen: %w", err)
+	}
+	caps := imap.CapSet{imap.CapIMAP4rev1: {}}
+	if !s.opts.NoMove {
+		caps[imap.CapMove] = struct{}{}
+		caps[imap.CapUIDPlus] = struct{}{}
+	}
+	srv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return s.mem.NewSession(), nil, nil
+		},
+		Caps:         caps,
+		InsecureAuth: true,
+		Logger:       s.opts.Logger,
+	})
+	s.mu.Lock()
+	s.imap = srv
+	s.IMAPAddr = ln.Addr().String()
+	s.mu.Unlock()
+	go srv.Serve(ln)
+	return nil
+}
+
+// StopIMAP stops the IMAP server and drops every connection; the mailboxes
+// stay, for StartIMAP.
+func (s *Server) StopIMAP() {
+	s.mu.Lock()
+	srv := s.imap
+	s.imap = nil
+	s.mu.Unlock()
+	if srv != nil {
+		srv.Close()
+	}
+}
+
+// StartSMTP starts (or restarts, on the same port) the SMTP sink.
+func (s *Server) StartSMTP() error {
+	addr := s.SMTPAddr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := listenRetry(addr)
+	if err != nil {
+		return fmt.Errorf("smtp listen: %w", err)
+	}
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		return &session{s: s}, nil
+	}))
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	srv.MaxMessageBytes = 10 << 20
+	srv.ErrorLog = s.opts.Logger
+	s.mu.Lock()
+	s.smtp = srv
+	s.SMTPAddr = ln.Addr().String()
+	s.mu.Unlock()
+	go srv.Serve(ln)
+	return nil
+}
+
+// StopSMTP stops the SMTP sink.
+func (s *Server) StopSMTP() {
+	s.mu.Lock()
+	srv := s.smtp
+	s.smtp = nil
+	s.mu.Unlock()
+	if srv != nil {
+		srv.Close()
+	}
+}
+
+// FailSMTP makes the sink refuse every mail with a temporary error until
+// called with nil.
+func (s *Server) FailSMTP(err error) {
+	s.mu.Lock()
+	s.smtpErr = err
+	s.mu.Unlock()
+}
+
+func listenRetry(addr string) (net.Listener, error) {
+	var err error
+	for i := 0; i < 50; i++ {
+		var ln net.Listener
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			return ln, nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil, err
+}
+
+type literal struct {
+	*bytes.Reader
+	n int64
+}
+
+func (l literal) Size() int64 { return l.n }
+
+// Append puts a raw message into user's mailbox, creating the account (with
+// DefaultPassword) and the mailbox if needed.
+func (s *Server) Append(user, mailbox string, raw []byte) error {
+	s.mu.Lock()
+	u := s.addUserLocked(user, DefaultPassword)
+	s.mu.Unlock()
+	if mailbox == "" {
+		mailbox = "INBOX"
+	}
+	_, err := u.Append(mailbox, literal{bytes.NewReader(raw), int64(len(raw))}, &imap.AppendOptions{})
+	if err != nil {
+		if err := u.Create(mailbox, nil); err != nil {
+			return err
+		}
+		_, err = u.Append(mailbox, literal{bytes.NewReader(raw), int64(len(raw))}, &imap.AppendOptions{})
+	}
+	if err == nil {
+		s.signal()
+	}
+	return err
+}
+
+// Recreate deletes user's mailbox and creates it again empty, which gives it
+// a new UIDVALIDITY.
+func (s *Server) Recreate(user, mailbox string) error {
+	u, err := s.user(user)
+	if err != nil {
+		return err
+	}
+	if err := u.Delete(mailbox); err != nil {
+		return err
+	}
+	return u.Create(mailbox, nil)
+}
+
+func (s *Server) signal() {
+	s.mu.Lock()
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// Sent returns a copy of every mail the SMTP sink accepted, in order.
+func (s *Server) Sent() []Mail {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Mail(nil), s.sent...)
+}
+
+// WaitSent waits until the sink has accepted at least n mails.
+func (s *Server) WaitSent(ctx context.Context, n int) ([]Mail, error) {
+	for {
+		s.mu.Lock()
+		got, ch := len(s.sent), s.changed
+		s.mu.Unlock()
+		if got >= n {
+			return s.Sent(), nil
+		}
+		select {
+		case <-ctx.Done():
+			return s.Sent(), fmt.Errorf("pbemtest: %d of %d mails sent: %w", got, n, ctx.Err())
+		case <-ch:
+		}
+	}
+}
+
+// Messages returns the raw messages in user's mailbox, in UID order. It
+// reads them over IMAP, as a mail client would.
+func (s *Server) Messages(user, mailbox string) ([][]byte, error) {
+	s.mu.Lock()
+	u, ok := s.users[strings.ToLower(user)]
+	s.mu.Unlock()
+	if !ok {
+		return nil, nil
+	}
+	_ = u
+	pass := s.opts.Users[user]
+	if pass == "" {
+		pass = DefaultPassword
+	}
+	return FetchAll(s.IMAPAddr, strings.ToLower(user), pass, mailbox)
+}
+
+// WaitMessages waits until user's mailbox holds at least n messages.
+func (s *Server) WaitMessages(ctx context.Context, user, mailbox string, n int) ([][]byte, error) {
+	for {
+		s.mu.Lock()
+		ch := s.changed
+		s.mu.Unlock()
+		msgs, err := s.Messages(user, mailbox)
+		if err == nil && len(msgs) >= n {
+			return msgs, nil
+		}
+		select {
+		case <-ctx.Done():
+			if err == nil {
+				err = ctx.Err()
+			}
+			return msgs, fmt.Errorf("pbemtest: %d of %d messages in %s/%s: %w", len(msgs), n, user, mailbox, err)
+		case <-ch:
+		case <-time.After(50 * time.Millisecond): // moves by the daemon do not signal
+		}
+	}
+}
+
+// FetchAll logs in to any IMAP server and returns every message of mailbox
+// (nil if it does not exist). Tests use it against real servers too.
+func FetchAll(addr, user, password, mailbox string) ([][]byte, error) {
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	if err := c.Login(user, password).Wait(); err != nil {
+		return nil, err
+	}
+	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
+		var ie *imap.Error
+		if errors.As(err, &ie) {
+			return nil, nil // no such mailbox: nothing in it
+		}
+		return nil, err
+	}
+	if sel.NumMessages == 0 {
+		return nil, nil
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := c.Fetch(imap.SeqSetNum(), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, 0, len(msgs))
+	for _, m := range msgs {
+		out = append(out, m.FindBodySection(section))
+	}
+	c.Logout().Wait()
+	return out, nil
+}
+
+type session struct {
+	s    *Server
+	from string
+	to   []string
+}
+
+func (x *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+// Auth accepts any credentials: the sink is for tests on loopback.
+func (x *session) Auth(mech string) (sasl.Server, error) {
+	switch mech {
+	case sasl.Plain:
+		return sasl.NewPlainServer(func(identity, username, password string) error { return nil }), nil
+	}
+	return nil, smtp.ErrAuthUnknownMechanism
+}
+
+func (x *session) Mail(from string, _ *smtp.MailOptions) error {
+	x.s.mu.Lock()
+	err := x.s.smtpErr
+	x.s.mu.Unlock()
+	if err != nil {
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: err.Error()}
+	}
+	x.from = from
+	return nil
+}
+
+func (x *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	x.to = append(x.to, to)
+	return nil
+}
+
+func (x *session) Data(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	m := Mail{From: x.from, To: x.to, Data: data, At: time.Now()}
+	if !x.s.opts.NoDeliver {
+		for _, rcpt := range x.to {
+			if err := x.s.Append(rcpt, "INBOX", data); err != nil {
+				return err
+			}
+		}
+	}
+	x.s.mu.Lock()
+	x.s.sent = append(x.s.sent, m)
+	x.s.mu.Unlock()
+	x.s.signal()
+	return nil
+}
+
+func (x *session) Reset()        { x.from, x.to = "", nil }
+func (x *session) Logout() error { return nil }

@@ -1,0 +1,230 @@
+#!/bin/bash
+# mailstack.sh: a throwaway loopback mail stack for Orrery's end-to-end tests.
+#
+#   Postfix (SMTP, 127.0.0.1) --LMTP--> Dovecot --Maildir--> Dovecot IMAP (127.0.0.1)
+#
+# Usage (as root):
+#   scripts/mailstack.sh install   # apt-get the packages (idempotent, non-interactive)
+#   scripts/mailstack.sh start     # write config under $MAILSTACK_ROOT and start both daemons
+#   scripts/mailstack.sh stop      # stop them with their own commands (never by process name)
+#   scripts/mailstack.sh status
+#   eval "$(scripts/mailstack.sh env)"   # export what the Go e2e tests read
+#
+# Every recipient of every domain is delivered locally (catch-all), so a test
+# reads the bot's reply to someone@example.org by logging in to IMAP as that
+# address with any password. Nothing leaves the machine, and nothing in /etc
+# is edited: the packages' own instances are never started.
+set -euo pipefail
+
+ROOT=${MAILSTACK_ROOT:-/tmp/orrery-mailstack}   # absolute, outside /root, made 0755
+IMAP_PORT=${MAILSTACK_IMAP_PORT:-1143}
+SMTP_PORT=${MAILSTACK_SMTP_PORT:-2525}
+LMTP_PORT=${MAILSTACK_LMTP_PORT:-2424}
+AUTH_PORT=${MAILSTACK_AUTH_PORT:-12345}           # Dovecot SASL, for Postfix AUTH
+DOMAIN=${MAILSTACK_DOMAIN:-pbem.test}
+
+case $ROOT in
+  /*) ;;
+  *) echo "mailstack: MAILSTACK_ROOT must be an absolute path (postfix -c needs one)" >&2; exit 2 ;;
+esac
+
+install() {
+  if command -v dovecot >/dev/null && command -v postfix >/dev/null &&
+     [ -e /usr/lib/dovecot/lmtp ] && [ -e /usr/lib/dovecot/imap ]; then
+    echo "mailstack: dovecot and postfix already installed"
+    return 0
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  echo "postfix postfix/main_mailer_type select Local only" | debconf-set-selections
+  echo "postfix postfix/mailname string $DOMAIN" | debconf-set-selections
+  apt-get install -y -qq --no-install-recommends dovecot-imapd dovecot-lmtpd postfix >/dev/null
+  echo "mailstack: installed dovecot and postfix"
+}
+
+write_configs() {
+  mkdir -p "$ROOT/etc/postfix"
+  cat >"$ROOT/etc/dovecot.conf" <<EOF
+# Written by scripts/mailstack.sh; throwaway.
+protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = $ROOT/run/dovecot
+state_dir = $ROOT/run/dovecot-state
+instance_name = orrery-mailstack
+log_path = $ROOT/log/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+passdb {
+  driver = static
+  args = nopassword=y
+}
+first_valid_uid = 8
+first_valid_gid = 8
+userdb {
+  driver = static
+  args = uid=mail gid=mail home=$ROOT/mail/%d/%n
+}
+mail_location = maildir:~/Maildir
+namespace inbox {
+  inbox = yes
+  separator = /
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = $IMAP_PORT
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = $LMTP_PORT
+  }
+}
+service auth {
+  inet_listener {
+    address = 127.0.0.1
+    port = $AUTH_PORT
+  }
+}
+protocol imap {
+  mail_max_userip_connections = 200
+}
+protocol lmtp {
+  postmaster_address = postmaster@$DOMAIN
+}
+EOF
+  cat >"$ROOT/etc/postfix/main.cf" <<EOF
+# Written by scripts/mailstack.sh; throwaway.
+compatibility_level = 3.6
+queue_directory = $ROOT/spool/postfix
+data_directory = $ROOT/data/postfix
+maillog_file = $ROOT/log/postfix.log
+maillog_file_prefixes = $ROOT, /dev/stdout
+myhostname = mail.$DOMAIN
+mydomain = $DOMAIN
+myorigin = $DOMAIN
+mydestination =
+local_recipient_maps =
+alias_maps =
+alias_database =
+relayhost =
+relay_domains = $DOMAIN
+default_transport = lmtp:inet:127.0.0.1:$LMTP_PORT
+relay_transport = lmtp:inet:127.0.0.1:$LMTP_PORT
+inet_interfaces = loopback-only
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+smtpd_relay_restrictions = permit_mynetworks, permit_sasl_authenticated, reject
+smtpd_sasl_auth_enable = yes
+smtpd_sasl_type = dovecot
+smtpd_sasl_path = inet:127.0.0.1:$AUTH_PORT
+smtpd_tls_security_level = none
+smtp_tls_security_level = none
+lmtp_tls_security_level = none
+message_size_limit = 10240000
+biff = no
+append_dot_mydomain = no
+recipient_delimiter = +
+EOF
+  cat >"$ROOT/etc/postfix/master.cf" <<EOF
+127.0.0.1:$SMTP_PORT inet n - n - - smtpd
+pickup    unix  n       -       n       60      1       pickup
+cleanup   unix  n       -       n       -       0       cleanup
+qmgr      unix  n       -       n       300     1       qmgr
+rewrite   unix  -       -       n       -       -       trivial-rewrite
+bounce    unix  -       -       n       -       0       bounce
+defer     unix  -       -       n       -       0       bounce
+trace     unix  -       -       n       -       0       bounce
+verify    unix  -       -       n       -       1       verify
+flush     unix  n       -       n       1000?   0       flush
+proxymap  unix  -       -       n       -       -       proxymap
+proxywrite unix -       -       n       -       1       proxymap
+smtp      unix  -       -       n       -       -       smtp
+relay     unix  -       -       n       -       -       smtp
+showq     unix  n       -       n       -       -       showq
+error     unix  -       -       n       -       -       error
+retry     unix  -       -       n       -       -       error
+discard   unix  -       -       n       -       -       discard
+lmtp      unix  -       -       n       -       -       lmtp
+anvil     unix  -       -       n       -       1       anvil
+scache    unix  -       -       n       -       1       scache
+postlog   unix-dgram n  -       n       -       1       postlogd
+EOF
+  # Postfix naps ~2 s on config files younger than a second: backdate them.
+  touch -d '2000-01-01' "$ROOT/etc/postfix/main.cf" "$ROOT/etc/postfix/master.cf"
+}
+
+wait_port() {
+  for _ in $(seq 1 200); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  echo "mailstack: port $1 did not open; see $ROOT/log/" >&2
+  return 1
+}
+
+running() {
+  [ -f "$ROOT/run/dovecot/master.pid" ] && kill -0 "$(cat "$ROOT/run/dovecot/master.pid")" 2>/dev/null
+}
+
+start() {
+  if ! command -v dovecot >/dev/null || ! command -v postfix >/dev/null; then
+    echo "mailstack: dovecot/postfix missing; run: $0 install" >&2
+    exit 1
+  fi
+  if running; then
+    echo "mailstack: already running under $ROOT (stop first)" >&2
+    exit 1
+  fi
+  mkdir -p "$ROOT"
+  chmod 755 "$ROOT"     # uid mail and postfix must traverse it
+  write_configs
+  mkdir -p "$ROOT"/{run,log,mail,spool/postfix,data/postfix}
+  chown mail:mail "$ROOT/mail"
+  chown postfix "$ROOT/data/postfix"
+  # Dovecot keeps its caller's stderr open: never hand it a pipe.
+  dovecot -c "$ROOT/etc/dovecot.conf" </dev/null >>"$ROOT/log/dovecot.stderr" 2>&1
+  postfix -c "$ROOT/etc/postfix" start </dev/null >>"$ROOT/log/postfix.stderr" 2>&1
+  for p in "$IMAP_PORT" "$LMTP_PORT" "$SMTP_PORT" "$AUTH_PORT"; do wait_port "$p"; done
+  echo "mailstack: running under $ROOT (IMAP 127.0.0.1:$IMAP_PORT, SMTP 127.0.0.1:$SMTP_PORT)"
+}
+
+stop() {
+  [ -f "$ROOT/etc/postfix/main.cf" ] && postfix -c "$ROOT/etc/postfix" stop </dev/null >/dev/null 2>&1 || true
+  [ -f "$ROOT/etc/dovecot.conf" ] && dovecot -c "$ROOT/etc/dovecot.conf" stop </dev/null >/dev/null 2>&1 || true
+  echo "mailstack: stopped"
+}
+
+status() {
+  if running; then
+    echo "dovecot: running, master pid $(cat "$ROOT/run/dovecot/master.pid")"
+  else
+    echo "dovecot: not running"
+  fi
+  if [ -f "$ROOT/etc/postfix/main.cf" ] && postfix -c "$ROOT/etc/postfix" status >/dev/null 2>&1; then
+    echo "postfix: running"
+  else
+    echo "postfix: not running"
+  fi
+  running
+}
+
+env() {
+  cat <<EOF
+export ORRERY_E2E_IMAP=127.0.0.1:$IMAP_PORT
+export ORRERY_E2E_SMTP=127.0.0.1:$SMTP_PORT
+export ORRERY_E2E_LMTP=127.0.0.1:$LMTP_PORT
+export ORRERY_E2E_DOMAIN=$DOMAIN
+export ORRERY_E2E_DOVEADM_CONF=$ROOT/etc/dovecot.conf
+EOF
+}
+
+case ${1:-} in
+  install | start | stop | status | env) "$1" ;;
+  *) echo "usage: $0 install|start|stop|status|env" >&2; exit 2 ;;
+esac
