@@ -1,0 +1,85 @@
+package inmail
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/corpus/*.golden from the parser's output")
+
+// dump renders everything Parse extracted in a stable, reviewable form.
+func dump(m *Message, err error) string {
+	var b strings.Builder
+	if err != nil {
+		fmt.Fprintf(&b, "error: %v\n", err)
+	}
+	if m == nil {
+		return b.String()
+	}
+	f := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
+	f("from", m.From)
+	f("from-name", m.FromName)
+	f("reply-to", m.ReplyTo)
+	f("to", m.To)
+	f("subject", m.Subject)
+	f("message-id", m.MessageID)
+	f("in-reply-to", m.InReplyTo)
+	f("references", m.References)
+	if !m.Date.IsZero() {
+		f("date", m.Date.UTC().Format(time.RFC3339))
+	}
+	f("auto-submitted", m.AutoSubmitted)
+	f("precedence", m.Precedence)
+	f("list-id", m.ListID)
+	f("return-path", fmt.Sprintf("%v %q null=%v", m.HasReturnPath, m.ReturnPath, m.NullSender))
+	for _, a := range m.AuthResults {
+		f("authentication-results", a)
+	}
+	f("size", m.Size)
+	f("body-type", m.BodyType)
+	f("oversize", m.Oversize)
+	for _, n := range m.Notes {
+		f("note", n)
+	}
+	fmt.Fprintf(&b, "--- text ---\n%s", m.Text)
+	for _, a := range m.Attachments {
+		fmt.Fprintf(&b, "--- attachment %s ---\n%s", a.Name, a.Text)
+	}
+	fmt.Fprintf(&b, "--- body ---\n%s", m.Body)
+	return b.String()
+}
+
+func TestCorpus(t *testing.T) {
+	files, err := filepath.Glob("testdata/corpus/*.eml")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("corpus missing: %v %v", files, err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := dump(Parse(raw, Options{}))
+			golden := strings.TrimSuffix(file, ".eml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("extraction differs from %s:\n--- got ---\n%s\n--- want ---\n%s", golden, got, want)
+			}
+		})
+	}
+}
