@@ -441,3 +441,21 @@ func TestFinalReportRevealsDiceSecret(t *testing.T) {
 		t.Fatalf("final report: over=%v secret=%q", r.Outcome.Over, r.DiceSecret)
 	}
 }
+
+func TestKickedPlayerRefusedButGMMayEnterOrders(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	create(t, svc, "g", "ann", "bob")
+	if _, _, err := svc.Kick(ctx, "g", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Submit(ctx, game.Input{Game: "g", Player: "bob", Text: "PUSH 1", Source: "mail"}); !game.IsUserError(err) {
+		t.Fatalf("a kicked player's orders: %v", err)
+	}
+	if r := submit(t, svc, "g", "ann", "PUSH 1"); len(r.Steps) != 1 {
+		t.Fatal("the game waits for a kicked seat")
+	}
+	if _, err := svc.Submit(ctx, game.Input{Game: "g", Player: "bob", Text: "PUSH 2", Source: "gm"}); err != nil {
+		t.Fatalf("the GM could not enter orders for a kicked seat: %v", err)
+	}
+}

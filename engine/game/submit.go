@@ -92,6 +92,9 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		if !ok {
 			return userErrorf("there is no player %q in game %s", in.Player, g.ID)
 		}
+		if contains(g.Kicked, pl.Name) && in.Source != "gm" {
+			return userErrorf("%s was removed from game %s by the GM; the seat plays its defaults", pl.Name, g.ID)
+		}
 		prompt, err := pickPrompt(g, pl.Name, in.Prompt)
 		if err != nil {
 			return err
