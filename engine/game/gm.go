@@ -259,6 +259,32 @@ func (s *Service) Kick(ctx context.Context, id, player string, hooks ...Hook) (*
 	})
 }
 
+// Resign is a player's own RESIGN: like a kick, the seat plays its defaults
+// from now on and the address loses access; everyone is told.
+func (s *Service) Resign(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if err := requireActive(g); err != nil {
+			return nil, "", err
+		}
+		for i := range g.Players {
+			p := &g.Players[i]
+			if p.Name != strings.ToLower(player) {
+				continue
+			}
+			if contains(g.Kicked, p.Name) {
+				return nil, "", userErrorf("%s has left %s already", p.Name, g.ID)
+			}
+			g.Kicked = append(g.Kicked, p.Name)
+			sort.Strings(g.Kicked)
+			old := p.Email
+			p.Email, p.Secret = "", randomWord()
+			return []Notice{{Kind: "resigned", To: append(everyone(g), GM), Text: fmt.Sprintf("%s resigned from %s; the seat plays its defaults from now on.", p.Name, g.ID)}},
+				fmt.Sprintf("resign %s (%s)", p.Name, old), nil
+		}
+		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+	})
+}
+
 // Message sends a GM message to every player, and keeps it in the log.
 func (s *Service) Message(ctx context.Context, id, text string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
