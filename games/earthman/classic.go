@@ -1,0 +1,132 @@
+// Package earthman is The Earthman's Burden. The classic (first) edition is
+// playable as ruleset "earthman-classic"; the board in board.go is written
+// to serve the full rules too (see README.md for what of them is done).
+package earthman
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// Classic returns the first edition of The Earthman's Burden.
+func Classic() engine.Ruleset { return classic{} }
+
+type classic struct{}
+
+var orderHelp = strings.Join([]string{
+	"Setup, when asked:  " + grammar[vPlace],
+	"Your turn, phases in this order (extraordinary actions may go anywhere):",
+	"  1 movement      " + grammar[vLaunch],
+	"                  " + grammar[vRoute],
+	"  2 combat        " + grammar[vFire],
+	"                  " + grammar[vCoup],
+	"  3 construction  " + grammar[vBuild],
+	"  4 development   " + grammar[vDevelop],
+	"At any time (also in others' turns):",
+	"  " + grammar[vEvac],
+	"  " + grammar[vGift],
+	"  " + grammar[vDecom],
+	"  " + grammar[vAgree] + "     (the game ends when all players on the board agree)",
+	"  " + grammar[vConcede] + "                 (remove all your units and leave)",
+	"  " + grammar[vOn],
+	"Fleets in space that you do not ROUTE take the first branch worldward.",
+}, "\n")
+
+func (classic) Info() engine.Info {
+	return engine.Info{
+		Name: "earthman-classic", Title: "The Earthman's Burden (first edition)",
+		MinPlayers: 2, MaxPlayers: 6,
+		Options: []engine.Option{{Name: "turn-limit", Default: "0",
+			Help: "end the game after this many rounds; most developments (then fleets) wins; 0 = only by agreement (000-F7)"}},
+		Summary: "Earth's superpowers race to claim the ten worlds of the Solar System while the UN " +
+			"keeps a fragile peace on Earth. Each turn: move, fight (fire and overthrow), construct fleets, " +
+			"and spend fleets to develop worlds. A player wins when every player still on the board agrees.",
+		OrderHelp: orderHelp,
+	}
+}
+
+func (classic) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) { return newState(s, d) }
+
+func (classic) LoadState(data []byte) (engine.State, error) { return loadState(data) }
+
+// Bot plays random legal orders: it places fleets at random, routes its
+// fleets in space at random, fires with some of its fleets, builds with
+// every development and develops where it can.
+func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
+	vw, ok := v.(*view)
+	if !ok {
+		return ""
+	}
+	s, me := vw.s, p.Player
+	switch p.Kind {
+	case engine.KindStep:
+		opts := append([]string{"Earth"}, board.Skyward("Earth")...)
+		return "PLACE " + opts[r.IntN(len(opts))]
+	case engine.KindAnytime:
+		return ""
+	}
+	var lines []string
+	for _, t := range board.Trajectories() {
+		n := s.fleets(me, t.Name)
+		if n == 0 {
+			continue
+		}
+		ch := board.Children(t.Name)
+		lines = append(lines, order{Verb: vRoute, N: n, From: t.Name, To: ch[r.IntN(len(ch))]}.String())
+	}
+	for _, w := range board.Worlds() {
+		n := s.fleets(me, w.Name)
+		if n > 1 && r.IntN(3) == 0 {
+			sky := board.Skyward(w.Name)
+			lines = append(lines, order{Verb: vLaunch, N: 1 + r.IntN(n-1), From: w.Name, To: sky[r.IntN(len(sky))]}.String())
+		}
+	}
+	for _, w := range board.Worlds() {
+		n := s.fleets(me, w.Name)
+		var foes []string
+		for _, f := range s.factions() {
+			if f != me && s.units(f, w.Name) > 0 && (w.Name != "Earth" || r.IntN(4) == 0) {
+				foes = append(foes, f)
+			}
+		}
+		if n > 0 && len(foes) > 0 && r.IntN(2) == 0 {
+			lines = append(lines, order{Verb: vFire, World: w.Name, N: 1 + r.IntN(n), Target: foes[r.IntN(len(foes))]}.String())
+		}
+		dv := s.devs(me, w.Name)
+		var hosts []string
+		for _, f := range s.factions() {
+			if f != me && s.devs(f, w.Name) > 0 {
+				hosts = append(hosts, f)
+			}
+		}
+		if dv > 0 && len(hosts) > 0 && r.IntN(4) == 0 {
+			lines = append(lines, order{Verb: vCoup, World: w.Name, N: 1 + r.IntN(dv), Target: hosts[r.IntN(len(hosts))]}.String())
+		}
+	}
+	for _, w := range board.Worlds() {
+		if dv := s.devs(me, w.Name); dv > 0 {
+			var sizes []int
+			for dv > 0 {
+				k := 1 + r.IntN(dv)
+				sizes = append(sizes, k)
+				dv -= k
+			}
+			lines = append(lines, order{Verb: vBuild, World: w.Name, Sizes: sizes}.String())
+		}
+	}
+	for _, w := range board.Worlds() {
+		if n := s.fleets(me, w.Name); n > 0 && s.unclaimed(w.Name) > 0 {
+			lines = append(lines, order{Verb: vDevelop, World: w.Name, N: 1 + r.IntN(n), Until: 1}.String())
+		}
+	}
+	if len(lines) == 0 {
+		return "# nothing to do"
+	}
+	return strings.Join(lines, "\n")
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,426 @@
+package earthman
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Verbs of the order language. Phase orders belong to one of the four
+// phases; the others may be written at any time.
+const (
+	vPlace   = "PLACE"
+	vLaunch  = "LAUNCH"
+	vRoute   = "ROUTE"
+	vFire    = "FIRE"
+	vCoup    = "COUP"
+	vBuild   = "BUILD"
+	vDevelop = "DEVELOP"
+	vEvac    = "EVACUATE"
+	vGift    = "GIFT"
+	vDecom   = "DECOMMISSION"
+	vAgree   = "AGREE"
+	vConcede = "CONCEDE"
+	vOn      = "ON"
+)
+
+// Phases of a turn, in their strict order.
+const (
+	phaseNone = iota
+	phaseMovement
+	phaseCombat
+	phaseConstruction
+	phaseDevelopment
+)
+
+var phaseNames = []string{"before movement", "movement", "combat", "construction", "development"}
+
+// phaseOf says to which phase a verb belongs (phaseNone: any time).
+func phaseOf(verb string) int {
+	switch verb {
+	case vLaunch, vRoute:
+		return phaseMovement
+	case vFire, vCoup:
+		return phaseCombat
+	case vBuild:
+		return phaseConstruction
+	case vDevelop:
+		return phaseDevelopment
+	}
+	return phaseNone
+}
+
+// extraordinary verbs are the three actions a player may take at any time.
+func extraordinary(verb string) bool { return verb == vEvac || verb == vGift || verb == vDecom }
+
+// standing verbs set a player's standing orders.
+func standing(verb string) bool { return verb == vAgree || verb == vConcede || verb == vOn }
+
+// order is one parsed line. Which fields matter depends on Verb.
+type order struct {
+	Verb   string
+	N      int
+	From   string // LAUNCH world, ROUTE trajectory
+	To     string // LAUNCH/ROUTE destination, GIFT recipient
+	World  string // FIRE, COUP, BUILD, DEVELOP, EVACUATE, GIFT, DECOMMISSION, ON, PLACE
+	Target string // FIRE/COUP faction; AGREE player or NONE
+	Sizes  []int  // BUILD group sizes
+	Until  int    // DEVELOP: stop after this many successes (0: never)
+	Dev    bool   // GIFT/DECOMMISSION: a development (else a fleet)
+	Action string // ON: EVACUATE, DECOMMISSION or NONE
+}
+
+// String is the canonical form of the order; it parses to the same order.
+func (o order) String() string {
+	switch o.Verb {
+	case vPlace:
+		return "PLACE " + o.World
+	case vLaunch:
+		return fmt.Sprintf("LAUNCH %d FROM %s TO %s", o.N, o.From, o.To)
+	case vRoute:
+		return fmt.Sprintf("ROUTE %d FROM %s TO %s", o.N, o.From, o.To)
+	case vFire, vCoup:
+		return fmt.Sprintf("%s %s %d AT %s", o.Verb, o.World, o.N, o.Target)
+	case vBuild:
+		parts := make([]string, len(o.Sizes))
+		for i, n := range o.Sizes {
+			parts[i] = strconv.Itoa(n)
+		}
+		return fmt.Sprintf("BUILD %s %s", o.World, strings.Join(parts, ","))
+	case vDevelop:
+		if o.Until > 0 {
+			return fmt.Sprintf("DEVELOP %s %d UNTIL %d", o.World, o.N, o.Until)
+		}
+		return fmt.Sprintf("DEVELOP %s %d", o.World, o.N)
+	case vEvac:
+		return fmt.Sprintf("EVACUATE %s %d", o.World, o.N)
+	case vGift:
+		return fmt.Sprintf("GIFT %d %s AT %s TO %s", o.N, unitWord(o.Dev), o.World, o.To)
+	case vDecom:
+		return fmt.Sprintf("DECOMMISSION %d %s AT %s", o.N, unitWord(o.Dev), o.World)
+	case vAgree:
+		return "AGREE " + o.Target
+	case vConcede:
+		return "CONCEDE"
+	case vOn:
+		return fmt.Sprintf("ON COUP AT %s %s", o.World, o.Action)
+	}
+	return o.Verb
+}
+
+func unitWord(dev bool) string {
+	if dev {
+		return "DEV"
+	}
+	return "FLEET"
+}
+
+// syntaxError is a line error without its line number yet.
+type syntaxError struct{ msg, fix string }
+
+func (e *syntaxError) Error() string { return e.msg }
+
+func errf(fix, format string, args ...any) *syntaxError {
+	return &syntaxError{msg: fmt.Sprintf(format, args...), fix: fix}
+}
+
+// namer resolves faction names; the parser needs the seats of the game.
+type namer struct{ players []string }
+
+// faction resolves a faction name: a seat or the UN.
+func (n namer) faction(s string) (string, *syntaxError) {
+	if strings.EqualFold(s, un) {
+		return un, nil
+	}
+	for _, p := range n.players {
+		if strings.EqualFold(p, s) {
+			return p, nil
+		}
+	}
+	all := append([]string{un}, n.players...)
+	fix := "factions are " + strings.Join(all, ", ")
+	if c := closest(s, all); c != "" {
+		fix = fmt.Sprintf("did you mean %q?", c)
+	}
+	return "", errf(fix, "no faction named %q", s)
+}
+
+// place resolves a place name of the given kinds.
+func place(s, what string, keep func(Place) bool) (Place, *syntaxError) {
+	p, ok := board.Get(s)
+	if ok && keep(p) {
+		return p, nil
+	}
+	names := board.Names(keep)
+	fix := "choose one of " + strings.Join(names, ", ")
+	if c := closest(s, names); c != "" {
+		fix = fmt.Sprintf("did you mean %q?", c)
+	}
+	if ok {
+		return Place{}, errf(fix, "%s is not a %s", p.Name, what)
+	}
+	return Place{}, errf(fix, "no %s named %q", what, s)
+}
+
+func isWorld(p Place) bool      { return p.Kind == World }
+func isTrajectory(p Place) bool { return p.Kind != World }
+
+func count(s, what string) (int, *syntaxError) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 999 {
+		return 0, errf("write a whole number from 1 to 999", "%s must be a positive number, not %q", what, s)
+	}
+	return n, nil
+}
+
+// keyword checks that word w (upper-cased) is want.
+func keyword(w, want, example string) *syntaxError {
+	if strings.ToUpper(w) != want {
+		return errf("write it as: "+example, "expected %s here, not %q", want, w)
+	}
+	return nil
+}
+
+// grammar lists each verb's shape, for error fixes and the help text.
+var grammar = map[string]string{
+	vPlace:   "PLACE <Earth|Cislunar|Inner|Solar>",
+	vLaunch:  "LAUNCH <n> FROM <world> TO <trajectory>",
+	vRoute:   "ROUTE <n> FROM <trajectory> TO <trajectory or world>",
+	vFire:    "FIRE <world> <n> AT <faction>",
+	vCoup:    "COUP <world> <n> AT <faction>",
+	vBuild:   "BUILD <world> <size>[,<size>...]",
+	vDevelop: "DEVELOP <world> <attempts> [UNTIL <successes>]",
+	vEvac:    "EVACUATE <world> [<n>]",
+	vGift:    "GIFT <n> FLEET|DEV AT <world> TO <faction>",
+	vDecom:   "DECOMMISSION <n> FLEET|DEV AT <world>",
+	vAgree:   "AGREE <player>|NONE",
+	vConcede: "CONCEDE",
+	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE",
+}
+
+var verbs = []string{vPlace, vLaunch, vRoute, vFire, vCoup, vBuild, vDevelop, vEvac, vGift, vDecom, vAgree, vConcede, vOn}
+
+// parseLine parses one line for syntax and names only: counts against the
+// board position are checked by the view.
+func (n namer) parseLine(line string) (order, *syntaxError) {
+	f := strings.Fields(line)
+	verb := strings.ToUpper(f[0])
+	shape, ok := grammar[verb]
+	if !ok {
+		fix := "orders start with one of " + strings.Join(verbs, ", ")
+		if c := closest(verb, verbs); c != "" {
+			fix = fmt.Sprintf("did you mean %s?", c)
+		}
+		return order{}, errf(fix, "%q is not an order", f[0])
+	}
+	o := order{Verb: verb}
+	bad := func() (order, *syntaxError) {
+		return order{}, errf("write it as: "+shape, "%s order is malformed", verb)
+	}
+	var e *syntaxError
+	switch verb {
+	case vPlace:
+		if len(f) != 2 {
+			return bad()
+		}
+		p, e := place(f[1], "place", func(p Place) bool { return p.Name == "Earth" || contains(board.Skyward("Earth"), p.Name) })
+		if e != nil {
+			return order{}, e
+		}
+		o.World = p.Name
+	case vLaunch, vRoute:
+		if len(f) != 6 {
+			return bad()
+		}
+		if o.N, e = count(f[1], "the number of fleets"); e != nil {
+			return order{}, e
+		}
+		if e = keyword(f[2], "FROM", shape); e != nil {
+			return order{}, e
+		}
+		if e = keyword(f[4], "TO", shape); e != nil {
+			return order{}, e
+		}
+		var from, to Place
+		if verb == vLaunch {
+			if from, e = place(f[3], "world", isWorld); e != nil {
+				return order{}, e
+			}
+			if to, e = place(f[5], "trajectory", isTrajectory); e != nil {
+				return order{}, e
+			}
+			if !contains(board.Skyward(from.Name), to.Name) {
+				return order{}, errf("skyward of "+from.Name+" lie "+strings.Join(board.Skyward(from.Name), ", "),
+					"%s is not skyward of %s", to.Name, from.Name)
+			}
+		} else {
+			if from, e = place(f[3], "trajectory", isTrajectory); e != nil {
+				return order{}, e
+			}
+			if to, e = place(f[5], "place", func(Place) bool { return true }); e != nil {
+				return order{}, e
+			}
+			if to.Parent != from.Name {
+				return order{}, errf("one move worldward of "+from.Name+" lie "+strings.Join(board.Children(from.Name), ", "),
+					"%s is not one move worldward of %s", to.Name, from.Name)
+			}
+		}
+		o.From, o.To = from.Name, to.Name
+	case vFire, vCoup:
+		if len(f) != 5 {
+			return bad()
+		}
+		w, e := place(f[1], "world", isWorld)
+		if e != nil {
+			return order{}, e
+		}
+		o.World = w.Name
+		if o.N, e = count(f[2], "the group size"); e != nil {
+			return order{}, e
+		}
+		if e = keyword(f[3], "AT", shape); e != nil {
+			return order{}, e
+		}
+		if o.Target, e = n.faction(f[4]); e != nil {
+			return order{}, e
+		}
+	case vBuild:
+		if len(f) < 3 {
+			return bad()
+		}
+		w, e := place(f[1], "world", isWorld)
+		if e != nil {
+			return order{}, e
+		}
+		o.World = w.Name
+		for _, s := range strings.Split(strings.Join(f[2:], ""), ",") {
+			k, e := count(s, "a group size")
+			if e != nil {
+				return order{}, e
+			}
+			o.Sizes = append(o.Sizes, k)
+		}
+	case vDevelop:
+		if len(f) != 3 && len(f) != 5 {
+			return bad()
+		}
+		w, e := place(f[1], "world", isWorld)
+		if e != nil {
+			return order{}, e
+		}
+		o.World = w.Name
+		if o.N, e = count(f[2], "the number of attempts"); e != nil {
+			return order{}, e
+		}
+		if len(f) == 5 {
+			if e = keyword(f[3], "UNTIL", shape); e != nil {
+				return order{}, e
+			}
+			if o.Until, e = count(f[4], "the number of successes"); e != nil {
+				return order{}, e
+			}
+		}
+	case vEvac:
+		if len(f) != 2 && len(f) != 3 {
+			return bad()
+		}
+		w, e := place(f[1], "world", isWorld)
+		if e != nil {
+			return order{}, e
+		}
+		o.World, o.N = w.Name, 1
+		if len(f) == 3 {
+			if o.N, e = count(f[2], "the number of developments"); e != nil {
+				return order{}, e
+			}
+		}
+	case vGift, vDecom:
+		want := 5
+		if verb == vGift {
+			want = 7
+		}
+		if len(f) != want {
+			return bad()
+		}
+		if o.N, e = count(f[1], "the number of units"); e != nil {
+			return order{}, e
+		}
+		switch strings.ToUpper(f[2]) {
+		case "FLEET", "FLEETS":
+		case "DEV", "DEVS", "DEVELOPMENT", "DEVELOPMENTS":
+			o.Dev = true
+		default:
+			return order{}, errf("write FLEET or DEV", "%q is not a kind of unit", f[2])
+		}
+		if e = keyword(f[3], "AT", shape); e != nil {
+			return order{}, e
+		}
+		w, e := place(f[4], "world", isWorld)
+		if e != nil {
+			return order{}, e
+		}
+		o.World = w.Name
+		if verb == vGift {
+			if e = keyword(f[5], "TO", shape); e != nil {
+				return order{}, e
+			}
+			if o.To, e = n.faction(f[6]); e != nil {
+				return order{}, e
+			}
+		}
+	case vAgree:
+		if len(f) != 2 {
+			return bad()
+		}
+		if strings.EqualFold(f[1], "NONE") {
+			o.Target = "NONE"
+			break
+		}
+		t, e := n.faction(f[1])
+		if e != nil {
+			return order{}, e
+		}
+		if t == un {
+			return order{}, errf("name a player, or NONE", "the UN cannot win")
+		}
+		o.Target = t
+	case vConcede:
+		if len(f) != 1 {
+			return bad()
+		}
+	case vOn:
+		if len(f) != 5 {
+			return bad()
+		}
+		if e = keyword(f[1], "COUP", shape); e != nil {
+			return order{}, e
+		}
+		if e = keyword(f[2], "AT", shape); e != nil {
+			return order{}, e
+		}
+		if strings.EqualFold(f[3], "ANY") {
+			o.World = "ANY"
+		} else {
+			w, e := place(f[3], "world", isWorld)
+			if e != nil {
+				return order{}, e
+			}
+			o.World = w.Name
+		}
+		a := strings.ToUpper(f[4])
+		if a != vEvac && a != vDecom && a != "NONE" {
+			return order{}, errf("write EVACUATE, DECOMMISSION or NONE", "%q is not a standing reaction", f[4])
+		}
+		o.Action = a
+	}
+	return o, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,200 @@
+package earthman
+
+import (
+	"fmt"
+	"strings"
+)
+
+// tree is the solar disc drawn as a tree from the centre (left) to the rim
+// (right): worldward is rightward. Each {Name} is replaced by the place's
+// name padded to the width of the braces, marked with * when fleets are
+// there; worlds get their regions and fleets after them.
+var tree = []string{
+	"                      .-> {Hermean }-+-> {Mercury }",
+	"                      |              '-> {Venus   }",
+	"         .-> {Inner }-+",
+	"         |            '-> {Cislunar}-+-> {Earth   }",
+	"         |                           '-> {Luna    }",
+	"{Solar }-+-> {Middle}-+-> {Martian }---> {Mars    }",
+	"         |            '-> {Belt    }---> {Ceres   }",
+	"         '-> {Outer }-+-> {Jovian  }-+-> {Io      }",
+	"                      |              +-> {Europa  }",
+	"                      |              '-> {Ganymede}",
+	"                      '-> {Kronian }---> {Titan   }",
+}
+
+// letter is a faction's one-letter tag: seats a, b, c… and U for the UN.
+func (s *State) letter(f string) string {
+	if f == un {
+		return "U"
+	}
+	for i, p := range s.Players {
+		if p == f {
+			return string(rune('a' + i))
+		}
+	}
+	return "?"
+}
+
+// regionString shows one character per region: its owner, or '.' if free.
+func (s *State) regionString(w string) string {
+	var b strings.Builder
+	for _, f := range s.factions() {
+		b.WriteString(strings.Repeat(s.letter(f), s.devs(f, w)))
+	}
+	b.WriteString(strings.Repeat(".", s.unclaimed(w)))
+	return "[" + b.String() + "]"
+}
+
+// fleetString lists the fleets at a place: "a3 b1 U10", or "-".
+func (s *State) fleetString(at string) string {
+	var parts []string
+	for _, f := range s.factions() {
+		if n := s.fleets(f, at); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s%d", s.letter(f), n))
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Board draws the disc, then the fleets in space. Lines stay within 78
+// columns for up to six players and three-digit fleets.
+func (v *view) Board() string {
+	s := v.s
+	var b strings.Builder
+	b.WriteString("THE SOLAR DISC  (centre left; worldward is rightward; ! hostile)\n")
+	b.WriteString("                                              regions    fleets there\n")
+	for _, row := range tree {
+		line := row
+		for {
+			i := strings.Index(line, "{")
+			if i < 0 {
+				break
+			}
+			j := strings.Index(line, "}")
+			name := strings.TrimSpace(line[i+1 : j])
+			p, _ := board.Get(name)
+			label := name
+			if len(s.Places[name].Fleets) > 0 {
+				label += "*"
+			}
+			if p.Hostile {
+				label += "!"
+			}
+			width := j - i + 1
+			line = line[:i] + fmt.Sprintf("%-*s", width, label) + line[j+1:]
+			if p.Kind == World {
+				line = fmt.Sprintf("%s %-10s", strings.TrimRight(line, " "), s.regionString(name))
+				if f := s.fleetString(name); len(line)+len(f) <= 78 {
+					line += f
+				} else {
+					line += "(fleets below)"
+				}
+			}
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	b.WriteString("\nFLEETS (* above)\n")
+	any := false
+	for _, t := range board.Places {
+		if len(s.Places[t.Name].Fleets) == 0 {
+			continue
+		}
+		any = true
+		b.WriteString(wrap(fmt.Sprintf("  %-9s %-15s %s", t.Name, t.Kind, s.fleetString(t.Name)), 78))
+	}
+	if !any {
+		b.WriteString("  none\n")
+	}
+	var legend []string
+	for _, f := range s.factions() {
+		legend = append(legend, s.letter(f)+"="+f)
+	}
+	b.WriteString("\n")
+	b.WriteString(wrap("Factions: "+strings.Join(legend, "  ")+"  .=unclaimed region", 78))
+	return b.String()
+}
+
+// Status lists the factions' totals in sentences, so that it reads well in
+// a proportional font, then the reader's own standing orders.
+func (v *view) Status() string {
+	s := v.s
+	var b strings.Builder
+	switch s.Stage {
+	case stageSetup:
+		fmt.Fprintf(&b, "Setup: %s places fleet %d of 5.\n", s.Players[s.Placers[s.Placed]], s.Placed/len(s.Players)+1)
+	case stageTurns:
+		fmt.Fprintf(&b, "Turn %d, round %d: %s to play.\n", s.TurnN, s.Round, s.Players[s.Active])
+	default:
+		fmt.Fprintf(&b, "Game over: %s.\n", s.Result.Text)
+	}
+	if s.TurnLimit > 0 {
+		fmt.Fprintf(&b, "The game ends after round %d.\n", s.TurnLimit)
+	}
+	for _, f := range s.factions() {
+		fl, dv := s.total(f)
+		space := 0
+		for _, t := range board.Trajectories() {
+			space += s.fleets(f, t.Name)
+		}
+		fmt.Fprintf(&b, "%s (%s): %d developments, %d fleets (%d in space)", f, s.letter(f), dv, fl, space)
+		if f != un {
+			if w := s.Agree[f]; w != "" {
+				fmt.Fprintf(&b, "; agrees that %s has won", w)
+			}
+			if fl+dv == 0 {
+				b.WriteString("; off the board")
+			}
+		}
+		b.WriteString(".\n")
+	}
+	if v.player != "" {
+		var so []string
+		for _, w := range append([]string{"ANY"}, board.Names(isWorld)...) {
+			if a := s.OnCoup[v.player][w]; a != "" {
+				so = append(so, fmt.Sprintf("ON COUP AT %s %s", w, a))
+			}
+		}
+		if len(so) == 0 {
+			so = []string{"none (an overthrow is met with saves only)"}
+		}
+		fmt.Fprintf(&b, "Your standing orders: %s.\n", strings.Join(so, "; "))
+		var barred []string
+		for _, w := range board.Names(isWorld) {
+			if t := s.tasked(v.player, w); t.Fleets+t.Devs > 0 {
+				barred = append(barred, fmt.Sprintf("%s %d fleets and %d developments", w, t.Fleets, t.Devs))
+			}
+		}
+		if len(barred) > 0 {
+			fmt.Fprintf(&b, "Not giftable (attacked in your last combat phase): %s.\n", strings.Join(barred, "; "))
+		}
+	}
+	return b.String()
+}
+
+// wrap breaks text at spaces into lines of at most width columns.
+func wrap(text string, width int) string {
+	if len(text) <= width {
+		return text + "\n"
+	}
+	var b strings.Builder
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = "  " + w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,575 @@
+package earthman
+
+import (
+	"fmt"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// Resolve applies answers: a placement, a whole turn, or one player's
+// extraordinary actions and standing orders received at any time.
+func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, error) {
+	if s.Stage == stageOver {
+		return nil, fmt.Errorf("the game is over")
+	}
+	r := &run{s: s, d: d}
+	for _, a := range answers {
+		p := a.Prompt.Player
+		orders, err := r.parse(a)
+		if err != nil {
+			return nil, err
+		}
+		switch a.Prompt.Kind {
+		case engine.KindStep:
+			for _, o := range orders {
+				if o.Verb == vPlace {
+					r.place(p, o)
+				} else {
+					r.anytime(p, o)
+				}
+			}
+		case engine.KindTurn:
+			r.turn(p, orders, a.Default)
+		case engine.KindAnytime:
+			for _, o := range orders {
+				r.anytime(p, o)
+			}
+		}
+	}
+	r.events = append(r.events, s.checkEnd()...)
+	if s.Stage == stageTurns && !s.alive(s.Players[s.Active]) {
+		// A player who left the board takes no turns (000-G17).
+		r.nextTurn()
+		r.events = append(r.events, s.checkEnd()...)
+	}
+	return r.events, nil
+}
+
+// run is one resolution: the state, its dice, and the events told.
+type run struct {
+	s      *State
+	d      *dice.Dice
+	events []engine.Event
+	// Per-turn bookkeeping that never outlives a Resolve call.
+	phase       int
+	moveOrders  []order
+	usedFleets  map[string]int // this phase's groups, by world
+	usedDevs    map[string]int
+	earthCombat bool
+	unReroll    bool
+}
+
+func (r *run) say(format string, args ...any) {
+	r.events = append(r.events, engine.Event{Text: fmt.Sprintf(format, args...)})
+}
+
+func (r *run) parse(a engine.Answer) ([]order, error) {
+	var out []order
+	if a.Orders == nil {
+		return nil, nil
+	}
+	n := namer{players: r.s.Players}
+	for _, line := range a.Orders.Lines() {
+		o, e := n.parseLine(line)
+		if e != nil {
+			return nil, fmt.Errorf("stored order %q of %s does not parse: %w", line, a.Prompt.Player, e)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// place is one setup placement (000-B3).
+func (r *run) place(p string, o order) {
+	s := r.s
+	if s.Stage != stageSetup || s.Players[s.Placers[s.Placed]] != p {
+		return
+	}
+	s.addFleet(p, o.World, 1)
+	r.say("%s places a fleet on %s.", p, o.World)
+	s.Placed++
+	if s.Placed < len(s.Placers) {
+		return
+	}
+	// Ten UN fleets on Earth; the last placer plays first, then clockwise.
+	s.addFleet(un, "Earth", 10)
+	last := s.Placers[len(s.Placers)-1]
+	s.Placers, s.Placed = nil, 0
+	s.Stage, s.Active, s.StartSeat, s.TurnN, s.Round = stageTurns, last, last, 1, 1
+	r.say("The UN places 10 fleets on Earth. %s, the last to place a fleet, plays first; turns go clockwise.", s.Players[last])
+}
+
+// nextTurn passes the turn clockwise to the next player with units.
+func (r *run) nextTurn() {
+	s := r.s
+	n := len(s.Players)
+	pos := func(i int) int { return ((i-s.StartSeat)%n + n) % n }
+	cur := s.Active
+	for k := 1; k <= n; k++ {
+		next := (cur + k) % n
+		if pos(next) <= pos(s.Active) {
+			s.Round++
+		}
+		s.Active = next
+		if s.alive(s.Players[next]) {
+			break
+		}
+	}
+	s.TurnN++
+}
+
+// turn runs a whole turn. Phase orders come in phase order (Parse saw to
+// it); extraordinary actions run where they are written (000-C1 (i)).
+func (r *run) turn(p string, orders []order, defaulted bool) {
+	s := r.s
+	if s.Stage != stageTurns || s.Players[s.Active] != p {
+		return
+	}
+	if defaulted {
+		r.say("No orders came from %s: only the compulsory moves are made.", p)
+	}
+	for _, o := range orders {
+		if phaseOf(o.Verb) == phaseMovement {
+			r.moveOrders = append(r.moveOrders, o)
+		}
+	}
+	for _, o := range orders {
+		ph := phaseOf(o.Verb)
+		if ph == phaseNone {
+			r.anytime(p, o)
+			continue
+		}
+		r.enter(p, ph)
+		switch o.Verb {
+		case vFire, vCoup:
+			r.attack(p, o)
+		case vBuild:
+			r.build(p, o)
+		case vDevelop:
+			r.develop(p, o)
+		}
+	}
+	r.enter(p, phaseDevelopment)
+	r.end(p, phaseDevelopment)
+	r.say("End of %s's turn.", p)
+	r.nextTurn()
+}
+
+// enter moves the turn on to phase ph, ending the phases in between.
+func (r *run) enter(p string, ph int) {
+	for r.phase < ph {
+		if r.phase != phaseNone {
+			r.end(p, r.phase)
+		}
+		r.phase++
+		r.usedFleets, r.usedDevs = map[string]int{}, map[string]int{}
+		switch r.phase {
+		case phaseMovement:
+			r.move(p)
+		case phaseCombat:
+			// The gift bar lasts until the player's next combat phase (000-G14).
+			delete(r.s.Tasked, p)
+		}
+	}
+}
+
+func (r *run) end(p string, ph int) {
+	switch ph {
+	case phaseCombat:
+		r.reprisal(p)
+	case phaseDevelopment:
+		// 000-G12: the UN claims every unclaimed region of Earth.
+		if u := r.s.unclaimed("Earth"); u > 0 {
+			r.s.addDev(un, "Earth", u)
+			r.say("The UN claims the %d unclaimed region(s) of Earth.", u)
+		}
+	}
+}
+
+// move is phase 1: launches skyward, and the one compulsory move worldward
+// of every fleet that started the phase in space (000-B4, 000-B5, 000-G13).
+func (r *run) move(p string) {
+	s := r.s
+	start := map[string]int{}
+	for _, pl := range board.Places {
+		start[pl.Name] = s.fleets(p, pl.Name)
+	}
+	arrive := map[string]int{}
+	left := map[string]int{}
+	for k, v := range start {
+		left[k] = v
+	}
+	for _, o := range r.moveOrders {
+		if o.Verb != vRoute {
+			continue
+		}
+		n := min(o.N, left[o.From])
+		if n < o.N {
+			r.say("%s routes %d fleet(s) from %s to %s, but only %d remain there.", p, o.N, o.From, o.To, n)
+		}
+		if n > 0 {
+			left[o.From] -= n
+			arrive[o.To] += n
+			s.addFleet(p, o.From, -n)
+			r.say("%s: %d fleet(s) move worldward from %s to %s.", p, n, o.From, o.To)
+		}
+	}
+	for _, t := range board.Trajectories() {
+		if n := left[t.Name]; n > 0 {
+			to := board.Children(t.Name)[0]
+			left[t.Name] = 0
+			arrive[to] += n
+			s.addFleet(p, t.Name, -n)
+			r.say("%s: %d fleet(s) on %s had no route and take the first branch, to %s.", p, n, t.Name, to)
+		}
+	}
+	for _, o := range r.moveOrders {
+		if o.Verb != vLaunch {
+			continue
+		}
+		n := min(o.N, left[o.From], s.fleets(p, o.From))
+		if n < o.N {
+			r.say("%s launches %d fleet(s) from %s, but only %d are there.", p, o.N, o.From, n)
+		}
+		if n > 0 {
+			left[o.From] -= n
+			s.addFleet(p, o.From, -n)
+			s.addFleet(p, o.To, n)
+			r.say("%s: %d fleet(s) launch from %s to %s.", p, n, o.From, o.To)
+		}
+	}
+	for _, pl := range board.Places {
+		if n := arrive[pl.Name]; n > 0 {
+			s.addFleet(p, pl.Name, n)
+		}
+	}
+}
+
+// attack resolves one fire or overthrow group (phase 2).
+func (r *run) attack(p string, o order) {
+	s := r.s
+	w, t := o.World, o.Target
+	coup := o.Verb == vCoup
+	have := s.fleets(p, w) - r.usedFleets[w]
+	what := "fleet"
+	if coup {
+		have, what = s.devs(p, w)-r.usedDevs[w], "development"
+	}
+	a := min(o.N, max(have, 0))
+	if a == 0 {
+		r.say("%s has no %ss left on %s for %s.", p, what, w, o)
+		return
+	}
+	if a < o.N {
+		r.say("%s: only %d %s(s) on %s are free for %s; the group is %d strong.", p, a, what, w, o, a)
+	}
+	if coup {
+		r.usedDevs[w] += a
+		s.task(p, w, 0, a)
+	} else {
+		r.usedFleets[w] += a
+		s.task(p, w, a, 0)
+	}
+	if coup && t != un {
+		r.standingCoup(t, w)
+	}
+	if s.units(t, w) == 0 || coup && s.devs(t, w) == 0 {
+		// 000-G3: the target is gone; the group is spent and does nothing.
+		r.say("%s's group of %d finds no %s target on %s: it does nothing.", p, a, t, w)
+		return
+	}
+	if w == "Earth" {
+		r.earthCombat = true
+	}
+	r.combat(p, t, w, a, coup)
+}
+
+// standingCoup applies the target's ON COUP standing order before any die
+// of the overthrow is rolled (000-C1 (iii), point P1).
+func (r *run) standingCoup(t, w string) {
+	s := r.s
+	act := s.OnCoup[t][w]
+	if act == "" {
+		act = s.OnCoup[t]["ANY"]
+	}
+	n := s.devs(t, w)
+	if act == "" || act == "NONE" || n == 0 {
+		return
+	}
+	if act == vEvac {
+		s.addDev(t, w, -n)
+		s.addFleet(t, w, n)
+		r.say("%s's standing order ON COUP evacuates %d development(s) on %s into fleets.", t, n, w)
+	} else {
+		s.addDev(t, w, -n)
+		r.say("%s's standing order ON COUP decommissions %d development(s) on %s.", t, n, w)
+	}
+}
+
+// saveOn returns the number a save needs (0: none possible), by the bands
+// of the Combat section; the best band that applies wins (000-G1).
+func saveOn(coup bool, a, d int) int {
+	switch {
+	case d >= 2*a:
+		if coup {
+			return 3
+		}
+		return 5
+	case d > a:
+		if coup {
+			return 4
+		}
+		return 6
+	}
+	if coup {
+		return 5
+	}
+	return 0
+}
+
+// combat rolls a group of a units of p against t on w and applies the
+// damage. D is measured now, when the group resolves (000-G2).
+func (r *run) combat(p, t, w string, a int, coup bool) {
+	s := r.s
+	d := s.units(t, w)
+	kind := "fires"
+	if coup {
+		kind = "attempts overthrow"
+	}
+	var faces []string
+	victories := 0
+	for i := 1; i <= a; i++ {
+		v := r.d.Roll(6, fmt.Sprintf("%s %s at %s on %s (die %d of %d)", p, kind, t, w, i, a))
+		faces = append(faces, fmt.Sprint(v))
+		switch v {
+		case 5:
+			victories++
+		case 6:
+			victories += 2
+		}
+	}
+	need := saveOn(coup, a, d)
+	aid := coup && w == "Earth" && s.unOnEarth()
+	saved := 0
+	var saves []string
+	if need > 0 {
+		for i := 1; i <= victories; i++ {
+			v := r.d.Roll(6, fmt.Sprintf("%s saves against %s on %s (victory %d of %d, needs %d+)", t, p, w, i, victories, need))
+			txt := fmt.Sprint(v)
+			if v < need && aid {
+				// 000-G6: UN aid re-rolls each failed save once.
+				v = r.d.Roll(6, fmt.Sprintf("UN aid: %s re-rolls a failed save on %s", t, w))
+				txt += "→" + fmt.Sprint(v)
+			}
+			if v >= need {
+				saved++
+			}
+			saves = append(saves, txt)
+		}
+	}
+	band := "no save"
+	if need > 0 {
+		band = fmt.Sprintf("saves on %d+", need)
+	}
+	left := victories - saved
+	msg := fmt.Sprintf("%s (A=%d) %s at %s (D=%d) on %s: dice %s, %d victories; %s",
+		p, a, kind, t, d, w, strings.Join(faces, " "), victories, band)
+	if need > 0 && victories > 0 {
+		msg += fmt.Sprintf(" [%s], %d saved", strings.Join(saves, " "), saved)
+	}
+	if coup {
+		n := min(left, s.devs(t, w))
+		s.addDev(t, w, -n)
+		s.addDev(p, w, n)
+		r.say("%s; %d development(s) change hands.", msg, n)
+		return
+	}
+	lf := min(left, s.fleets(t, w))
+	ld := min(left-lf, s.devs(t, w))
+	s.addFleet(t, w, -lf)
+	s.addDev(t, w, -ld)
+	r.say("%s; %s loses %d fleet(s) and %d development(s).", msg, t, lf, ld)
+}
+
+// reprisal is the UN's fire at the end of a combat phase in which the
+// player started combat on Earth (000-G7).
+func (r *run) reprisal(p string) {
+	s := r.s
+	if !r.earthCombat {
+		return
+	}
+	r.earthCombat = false
+	a := s.fleets(un, "Earth")
+	switch {
+	case !s.unOnEarth():
+		r.say("No UN units remain on Earth: there is no reprisal.")
+	case a == 0:
+		r.say("The UN has no fleets on Earth to fire in reprisal.")
+	case s.units(p, "Earth") == 0:
+		r.say("%s has no units left on Earth: the UN's reprisal has no target.", p)
+	default:
+		r.say("The UN opens fire in reprisal for combat on Earth.")
+		r.combat(un, p, "Earth", a, false)
+	}
+}
+
+// build is one BUILD order (phase 3): one fleet per group, and a group
+// whose dice all show less than 3 loses a development (000-G10).
+func (r *run) build(p string, o order) {
+	s := r.s
+	w := o.World
+	for gi, size := range o.Sizes {
+		free := s.devs(p, w) - r.usedDevs[w]
+		g := min(size, max(free, 0))
+		if g == 0 {
+			r.say("%s has no developments left on %s for construction group %d.", p, w, gi+1)
+			continue
+		}
+		r.usedDevs[w] += g
+		s.addFleet(p, w, 1)
+		ok := false
+		var faces []string
+		for i := 1; i <= g; i++ {
+			v := r.d.Roll(6, fmt.Sprintf("%s constructs on %s (group %d, die %d of %d)", p, w, gi+1, i, g))
+			faces = append(faces, fmt.Sprint(v))
+			ok = ok || v >= 3
+		}
+		if !ok && w == "Earth" && !r.unReroll && s.devs(un, "Earth") > 0 {
+			// 000-B9: the UN's one re-roll a turn, used on the first failure.
+			r.unReroll = true
+			v := r.d.Roll(6, fmt.Sprintf("UN aid: %s re-rolls a construction die on Earth", p))
+			faces = append(faces, fmt.Sprintf("(UN re-roll %d)", v))
+			ok = v >= 3
+		}
+		if ok {
+			r.say("%s builds a fleet on %s with a group of %d: dice %s.", p, w, g, strings.Join(faces, " "))
+			continue
+		}
+		s.addDev(p, w, -1)
+		r.usedDevs[w]--
+		r.say("%s builds a fleet on %s with a group of %d: dice %s, over-exploited: loses a development.", p, w, g, strings.Join(faces, " "))
+	}
+}
+
+// develop is one DEVELOP order (phase 4): sequential attempts (000-G11).
+func (r *run) develop(p string, o order) {
+	s := r.s
+	w := o.World
+	wins := 0
+	for i := 1; i <= o.N; i++ {
+		if s.fleets(p, w) == 0 {
+			r.say("%s has no fleet on %s for development attempt %d.", p, w, i)
+			return
+		}
+		u := s.unclaimed(w)
+		if u == 0 {
+			r.say("%s has no unclaimed region left for development attempt %d.", w, i)
+			return
+		}
+		s.addFleet(p, w, -1)
+		ok := false
+		var faces []string
+		for k := 1; k <= u; k++ {
+			v := r.d.Roll(6, fmt.Sprintf("%s develops on %s (attempt %d, die %d of %d)", p, w, i, k, u))
+			faces = append(faces, fmt.Sprint(v))
+			ok = ok || v >= 3
+		}
+		if ok {
+			s.addDev(p, w, 1)
+			wins++
+			r.say("%s spends a fleet and claims a region of %s: dice %s.", p, w, strings.Join(faces, " "))
+		} else {
+			r.say("%s spends a fleet on %s, but the colony does not take root: dice %s.", p, w, strings.Join(faces, " "))
+		}
+		if o.Until > 0 && wins >= o.Until {
+			return
+		}
+	}
+}
+
+// anytime applies an extraordinary action or a standing order, cut down to
+// what the player has when it runs.
+func (r *run) anytime(p string, o order) {
+	s := r.s
+	w := o.World
+	switch o.Verb {
+	case vEvac:
+		n := min(o.N, s.devs(p, w))
+		if n == 0 {
+			r.say("%s has no development on %s to evacuate.", p, w)
+			return
+		}
+		s.addDev(p, w, -n)
+		s.addFleet(p, w, n)
+		r.say("%s evacuates %d development(s) on %s into fleets.", p, n, w)
+	case vGift, vDecom:
+		have := s.fleets(p, w)
+		what := "fleet(s)"
+		if o.Dev {
+			have, what = s.devs(p, w), "development(s)"
+		}
+		if o.Verb == vGift {
+			t := s.tasked(p, w)
+			if o.Dev {
+				have -= t.Devs
+			} else {
+				have -= t.Fleets
+			}
+		}
+		n := min(o.N, max(have, 0))
+		if n < o.N {
+			r.say("%s can only %s %d %s on %s.", p, strings.ToLower(o.Verb), n, what, w)
+		}
+		if n == 0 {
+			return
+		}
+		add := s.addFleet
+		if o.Dev {
+			add = s.addDev
+		}
+		add(p, w, -n)
+		if o.Verb == vGift {
+			add(o.To, w, n)
+			r.say("%s gives %d %s on %s to %s.", p, n, what, w, o.To)
+		} else {
+			r.say("%s decommissions %d %s on %s.", p, n, what, w)
+		}
+	case vAgree:
+		if s.Agree == nil {
+			s.Agree = map[string]string{}
+		}
+		if o.Target == "NONE" {
+			delete(s.Agree, p)
+			r.say("%s withdraws agreement on a winner.", p)
+		} else {
+			s.Agree[p] = o.Target
+			r.say("%s agrees that %s has won.", p, o.Target)
+		}
+	case vConcede:
+		// House rule: conceding removes all of the player's units at once.
+		for _, pl := range board.Places {
+			s.addFleet(p, pl.Name, -s.fleets(p, pl.Name))
+			s.addDev(p, pl.Name, -s.devs(p, pl.Name))
+		}
+		delete(s.Agree, p)
+		r.say("%s concedes and leaves the board.", p)
+	case vOn:
+		if s.OnCoup == nil {
+			s.OnCoup = map[string]map[string]string{}
+		}
+		if s.OnCoup[p] == nil {
+			s.OnCoup[p] = map[string]string{}
+		}
+		if o.Action == "NONE" {
+			delete(s.OnCoup[p], w)
+			if len(s.OnCoup[p]) == 0 {
+				delete(s.OnCoup, p)
+			}
+		} else {
+			s.OnCoup[p][w] = o.Action
+		}
+		r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+	}
+}

@@ -1,0 +1,292 @@
+package earthman
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// un is the non-player faction's name in orders, events and state.
+const un = "UN"
+
+// Units counts one place's pieces by faction. Zero counts are deleted so
+// that equal positions marshal to equal bytes.
+type Units struct {
+	Fleets map[string]int `json:"fleets,omitempty"`
+	Devs   map[string]int `json:"devs,omitempty"` // worlds only: claimed regions
+}
+
+// Tasked counts the units a player put in attacking groups during their
+// most recent combat phase: they may not be gifted (000-G14).
+type Tasked struct {
+	Fleets int `json:"fleets,omitempty"`
+	Devs   int `json:"devs,omitempty"`
+}
+
+// State is a classic game. Units are counted, not listed: in the first
+// edition pieces at a place differ only by faction, and by the gift flag
+// kept in Tasked.
+type State struct {
+	Players   []string                     `json:"players"` // seats, clockwise
+	Places    map[string]*Units            `json:"places"`
+	Stage     string                       `json:"stage"` // setup, turns, over
+	Placers   []int                        `json:"placers,omitempty"`
+	Placed    int                          `json:"placed,omitempty"`
+	Active    int                          `json:"active"` // seat to play
+	StartSeat int                          `json:"start_seat"`
+	TurnN     int                          `json:"turn"`
+	Round     int                          `json:"round"`
+	TurnLimit int                          `json:"turn_limit,omitempty"`
+	Agree     map[string]string            `json:"agree,omitempty"`
+	OnCoup    map[string]map[string]string `json:"on_coup,omitempty"` // player → world|ANY → action
+	Tasked    map[string]map[string]Tasked `json:"tasked,omitempty"`  // player → world
+	Result    engine.Outcome               `json:"outcome"`
+}
+
+const (
+	stageSetup = "setup"
+	stageTurns = "turns"
+	stageOver  = "over"
+)
+
+func newState(s engine.Setup, d *dice.Dice) (*State, error) {
+	n := len(s.Players)
+	if n < 2 || n > 6 {
+		return nil, fmt.Errorf("the Earthman's Burden needs 2 to 6 players (Earth has 7 regions), not %d", n)
+	}
+	seen := map[string]bool{}
+	for _, p := range s.Players {
+		l := strings.ToLower(p)
+		if l == "un" || l == "none" || l == "any" || strings.ContainsAny(p, " \t,") {
+			return nil, fmt.Errorf("%q cannot be a player's name here: it is a word of the order language", p)
+		}
+		if seen[l] {
+			return nil, fmt.Errorf("two players are called %q", p)
+		}
+		seen[l] = true
+	}
+	limit, err := strconv.Atoi(s.Options["turn-limit"])
+	if err != nil || limit < 0 {
+		return nil, fmt.Errorf("option turn-limit must be 0 (off) or a number of rounds, not %q", s.Options["turn-limit"])
+	}
+	st := &State{Players: append([]string(nil), s.Players...), Places: map[string]*Units{}, Stage: stageSetup, TurnLimit: limit}
+	for _, p := range board.Places {
+		st.Places[p.Name] = &Units{}
+	}
+	// 000-B2: each player claims one Earth region; the UN claims the rest.
+	for _, p := range st.Players {
+		st.addDev(p, "Earth", 1)
+	}
+	st.addDev(un, "Earth", st.unclaimed("Earth"))
+	// 000-B1: a random first placer, then anticlockwise (descending seats).
+	first := d.Pick(n, "first player to place a fleet")
+	for round := 0; round < 5; round++ {
+		for k := 0; k < n; k++ {
+			st.Placers = append(st.Placers, ((first-k)%n+n)%n)
+		}
+	}
+	return st, nil
+}
+
+// fleets, devs and the adders keep zero counts out of the maps.
+func (s *State) fleets(f, at string) int { return s.Places[at].Fleets[f] }
+func (s *State) devs(f, at string) int   { return s.Places[at].Devs[f] }
+func (s *State) units(f, at string) int  { return s.fleets(f, at) + s.devs(f, at) }
+
+func (s *State) addFleet(f, at string, n int) {
+	u := s.Places[at]
+	if u.Fleets == nil {
+		u.Fleets = map[string]int{}
+	}
+	u.Fleets[f] += n
+	if u.Fleets[f] <= 0 {
+		delete(u.Fleets, f)
+	}
+	if len(u.Fleets) == 0 {
+		u.Fleets = nil
+	}
+}
+
+func (s *State) addDev(f, at string, n int) {
+	u := s.Places[at]
+	if u.Devs == nil {
+		u.Devs = map[string]int{}
+	}
+	u.Devs[f] += n
+	if u.Devs[f] <= 0 {
+		delete(u.Devs, f)
+	}
+	if len(u.Devs) == 0 {
+		u.Devs = nil
+	}
+}
+
+func (s *State) unclaimed(world string) int {
+	p, _ := board.Get(world)
+	n := p.Regions
+	for _, k := range s.Places[world].Devs {
+		n -= k
+	}
+	return n
+}
+
+// total counts all of a faction's units on the board.
+func (s *State) total(f string) (fleets, devs int) {
+	for _, p := range board.Places {
+		fleets += s.fleets(f, p.Name)
+		devs += s.devs(f, p.Name)
+	}
+	return fleets, devs
+}
+
+func (s *State) alive(p string) bool {
+	f, d := s.total(p)
+	return f+d > 0
+}
+
+// factions lists the players then the UN: the order of every listing.
+func (s *State) factions() []string { return append(append([]string(nil), s.Players...), un) }
+
+// unOnEarth says whether any UN unit is on Earth (000-G8).
+func (s *State) unOnEarth() bool { return s.units(un, "Earth") > 0 }
+
+// tasked returns how many of a player's units at world are barred from
+// gifts, never more than the player still has there.
+func (s *State) tasked(p, world string) Tasked {
+	t := s.Tasked[p][world]
+	t.Fleets = min(t.Fleets, s.fleets(p, world))
+	t.Devs = min(t.Devs, s.devs(p, world))
+	return t
+}
+
+func (s *State) task(p, world string, fleets, devs int) {
+	if s.Tasked == nil {
+		s.Tasked = map[string]map[string]Tasked{}
+	}
+	if s.Tasked[p] == nil {
+		s.Tasked[p] = map[string]Tasked{}
+	}
+	t := s.Tasked[p][world]
+	t.Fleets += fleets
+	t.Devs += devs
+	s.Tasked[p][world] = t
+}
+
+// Turn counts player turns from 1; 0 during setup.
+func (s *State) Turn() int { return s.TurnN }
+
+// Phase names the stage for people.
+func (s *State) Phase() string {
+	switch s.Stage {
+	case stageSetup:
+		return "fleet placement"
+	case stageOver:
+		return "game over"
+	}
+	return "turn of " + s.Players[s.Active]
+}
+
+// Prompts: the placer or the active player must act; everybody may send
+// extraordinary actions and standing orders at any time.
+func (s *State) Prompts() []engine.Prompt {
+	if s.Stage == stageOver {
+		return nil
+	}
+	var out []engine.Prompt
+	switch s.Stage {
+	case stageSetup:
+		p := s.Players[s.Placers[s.Placed]]
+		k := s.Placed/len(s.Players) + 1
+		out = append(out, engine.Prompt{ID: "place:" + p, Player: p, Kind: engine.KindStep,
+			Ask:     fmt.Sprintf("Place your fleet %d of 5 on Earth or skyward of it (Cislunar, Inner, Solar).", k),
+			Default: "PLACE Earth"})
+	case stageTurns:
+		p := s.Players[s.Active]
+		out = append(out, engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn,
+			Ask: "Your turn: movement, combat, construction and development orders, in that order."})
+	}
+	for _, p := range s.Players {
+		out = append(out, engine.Prompt{ID: "any:" + p, Player: p, Kind: engine.KindAnytime,
+			Ask: "Extraordinary actions and standing orders, at any time."})
+	}
+	return out
+}
+
+// View: the first edition hides nothing, so every view shows the whole board.
+func (s *State) View(player string) engine.View { return &view{s: s, player: player} }
+
+// Outcome says whether the game is over.
+func (s *State) Outcome() engine.Outcome { return s.Result }
+
+// Marshal encodes the state; maps are encoded with sorted keys.
+func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
+
+func loadState(data []byte) (*State, error) {
+	var s State
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("reading an Earthman's Burden state: %w", err)
+	}
+	for _, p := range board.Places {
+		if s.Places[p.Name] == nil {
+			return nil, fmt.Errorf("reading an Earthman's Burden state: %s is missing", p.Name)
+		}
+	}
+	return &s, nil
+}
+
+// checkEnd ends the game by agreement (000-E, 000-G17) or turn limit (000-F7).
+func (s *State) checkEnd() []engine.Event {
+	if s.Stage == stageOver {
+		return nil
+	}
+	var alive []string
+	for _, p := range s.Players {
+		if s.alive(p) {
+			alive = append(alive, p)
+		}
+	}
+	over := func(o engine.Outcome) []engine.Event {
+		s.Stage, s.Result = stageOver, o
+		return []engine.Event{{Text: "The game is over: " + o.Text + "."}}
+	}
+	switch {
+	case len(alive) == 0:
+		return over(engine.Outcome{Over: true, Text: "no player has a unit left on the board"})
+	case len(alive) == 1:
+		return over(engine.Outcome{Over: true, Winners: alive, Text: alive[0] + " is the only player left on the board"})
+	}
+	w := s.Agree[alive[0]]
+	for _, p := range alive {
+		if s.Agree[p] == "" || s.Agree[p] != w {
+			w = ""
+		}
+	}
+	if w != "" {
+		return over(engine.Outcome{Over: true, Winners: []string{w},
+			Text: fmt.Sprintf("every player still on the board (%s) agrees that %s has won", strings.Join(alive, ", "), w)})
+	}
+	if s.TurnLimit > 0 && s.Round > s.TurnLimit {
+		best := append([]string(nil), alive...)
+		score := func(p string) (int, int) { f, d := s.total(p); return d, f }
+		sort.SliceStable(best, func(i, j int) bool {
+			di, fi := score(best[i])
+			dj, fj := score(best[j])
+			return di > dj || di == dj && fi > fj
+		})
+		d0, f0 := score(best[0])
+		winners := []string{best[0]}
+		for _, p := range best[1:] {
+			if d, f := score(p); d == d0 && f == f0 {
+				winners = append(winners, p)
+			}
+		}
+		return over(engine.Outcome{Over: true, Winners: winners,
+			Text: fmt.Sprintf("the turn limit of %d rounds is reached; most developments (then fleets): %s", s.TurnLimit, strings.Join(winners, ", "))})
+	}
+	return nil
+}

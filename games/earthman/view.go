@@ -1,0 +1,152 @@
+package earthman
+
+import (
+	"fmt"
+	"strings"
+
+	"orrery/engine"
+)
+
+type view struct {
+	s      *State
+	player string
+}
+
+func (v *view) Player() string { return v.player }
+
+// Parse checks a submission for prompt p. Counts that the turn itself will
+// change (fleets that arrive, units lost in combat) cannot be known in
+// advance: orders that ask for more than is there when they run are cut
+// down at resolution, and the report says so.
+func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
+	me := v.player
+	if me == "" {
+		me = p.Player
+	}
+	n := namer{players: v.s.Players}
+	var out engine.TextOrders
+	var errs []engine.LineError
+	phase := phaseNone
+	places := 0
+	launched := map[string]int{}
+	routed := map[string]int{}
+	coupAt := map[string]bool{}
+	spent := map[string]int{} // anytime: units used so far, by kind and world
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fail := func(msg, fix string) {
+			errs = append(errs, engine.LineError{Line: i + 1, Text: line, Msg: msg, Fix: fix})
+		}
+		o, e := n.parseLine(line)
+		if e != nil {
+			fail(e.msg, e.fix)
+			continue
+		}
+		ph := phaseOf(o.Verb)
+		switch {
+		case o.Verb == vPlace:
+			if p.Kind != engine.KindStep {
+				fail("PLACE is only for setting up fleets at the start of the game", "")
+				continue
+			}
+			places++
+			if places > 1 {
+				fail("one fleet is placed at a time", "keep one PLACE line")
+				continue
+			}
+		case ph != phaseNone:
+			if p.Kind != engine.KindTurn {
+				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, phaseNames[ph]),
+					"send it with your turn's orders; at any time you may EVACUATE, GIFT, DECOMMISSION, AGREE, CONCEDE or set ON COUP")
+				continue
+			}
+			if ph < phase {
+				fail(fmt.Sprintf("%s is a %s order, but it comes after %s orders: the phases are taken in strict order", o.Verb, phaseNames[ph], phaseNames[phase]),
+					"move this line up, before the "+phaseNames[phase]+" orders")
+				continue
+			}
+			phase = ph
+		}
+		if msg, fix := v.check(me, o, p, launched, routed, coupAt, spent); msg != "" {
+			fail(msg, fix)
+			continue
+		}
+		out = append(out, o.String())
+	}
+	if p.Kind == engine.KindStep && places == 0 && len(errs) == 0 {
+		errs = append(errs, engine.LineError{Msg: "no PLACE order", Fix: "write e.g. PLACE Earth"})
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+// check tests one order against the position the player sees.
+func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[string]int, coupAt map[string]bool, spent map[string]int) (string, string) {
+	s := v.s
+	switch o.Verb {
+	case vLaunch:
+		launched[o.From] += o.N
+		if have := s.fleets(me, o.From); launched[o.From] > have {
+			return fmt.Sprintf("you launch %d fleets from %s but have %d there", launched[o.From], o.From, have), "launch at most " + fmt.Sprint(have)
+		}
+	case vRoute:
+		routed[o.From] += o.N
+		if have := s.fleets(me, o.From); routed[o.From] > have {
+			return fmt.Sprintf("you route %d fleets from %s but have %d there", routed[o.From], o.From, have), "route at most " + fmt.Sprint(have)
+		}
+	case vFire, vCoup:
+		if o.Target == me {
+			return "you cannot attack yourself", "name another faction after AT"
+		}
+		if o.Verb == vCoup {
+			coupAt[o.World] = true
+		} else if coupAt[o.World] {
+			return fmt.Sprintf("FIRE at %s comes after a COUP there: fleets open fire before developments attempt overthrow", o.World),
+				"move the FIRE line above the COUP lines for " + o.World
+		}
+	case vGift:
+		if o.To == me {
+			return "you cannot give a unit to yourself", "name another faction after TO"
+		}
+	case vAgree:
+		if !s.alive(o.Target) && o.Target != "NONE" {
+			return o.Target + " has no units left on the board", "agree on a player still on the board"
+		}
+	}
+	if extraordinary(o.Verb) && p.Kind != engine.KindTurn {
+		// Outside the turn nothing moves while the orders wait, so the
+		// counts can be checked exactly.
+		dev := o.Dev || o.Verb == vEvac
+		key := fmt.Sprintf("%v %s", dev, o.World)
+		spent[key] += o.N
+		have := s.fleets(me, o.World)
+		what := "fleets"
+		if dev {
+			have, what = s.devs(me, o.World), "developments"
+		}
+		if o.Verb == vGift {
+			t := s.tasked(me, o.World)
+			if dev {
+				have -= t.Devs
+			} else {
+				have -= t.Fleets
+			}
+			what += " free to give (units of your last attacking groups may not be given)"
+		}
+		if o.Verb == vEvac {
+			// The evacuated developments become fleets there.
+			spent[fmt.Sprintf("%v %s", false, o.World)] -= o.N
+		}
+		if spent[key] > have {
+			return fmt.Sprintf("you have %d %s on %s, and these orders use %d", have, what, o.World, spent[key]), "use fewer"
+		}
+	}
+	return "", ""
+}
+
+// Board and Status are in render.go.
