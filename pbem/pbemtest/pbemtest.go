@@ -376,7 +376,7 @@ func FetchAll(addr, user, password, mailbox string) ([][]byte, error) {
 		return nil, nil
 	}
 	section := &imap.FetchItemBodySection{Peek: true}
-	msgs, err := c.Fetch(imap.SeqSetNum(), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	msgs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,384 @@
+// Package imapin reads the bot's mailbox over IMAP (go-imap v2) and hands
+// each message to a handler, then files it: processed mail is moved to one
+// folder, rejected mail to another. It never deletes: where the server lacks
+// MOVE it copies the message and marks the original with a keyword
+// (DoneKeyword) that later searches skip, instead of \Deleted + EXPUNGE.
+//
+// It waits for new mail with IDLE where the server offers it and polls
+// otherwise, reconnects with exponential backoff and jitter for as long as
+// the server stays away, and notices a changed UIDVALIDITY (the handler
+// gets it with every message, and the daemon keys its receipts on it).
+// go-imap's client takes no context: every blocking call is cut short by a
+// goroutine that closes the connection when the context is done.
+package imapin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-sasl"
+)
+
+// DoneKeyword marks a message that was copied away on a server without MOVE.
+const DoneKeyword imap.Flag = "$OrreryDone"
+
+// Config says where and how to read.
+type Config struct {
+	Addr string // host:port
+	TLS  string // "implicit", "starttls" or "none"
+	// Auth is "plain" (LOGIN command), "xoauth2" or "oauthbearer".
+	Auth        string
+	Credentials func(ctx context.Context) (user, secret string, err error)
+
+	Inbox     string // default INBOX
+	Processed string // default "Orrery/Processed"
+	Rejected  string // default "Orrery/Rejected"
+
+	// Poll forces polling even where IDLE is offered.
+	Poll         bool
+	PollInterval time.Duration // default 30 s
+	// IdleRestart ends and restarts IDLE this often (servers drop idle
+	// connections after 30 minutes; default 10 min).
+	IdleRestart time.Duration
+	MinBackoff  time.Duration // default 1 s
+	MaxBackoff  time.Duration // default 2 min
+	Batch       int           // messages fetched per round trip (default 50)
+	Logger      *slog.Logger
+}
+
+// Message is one mail to handle.
+type Message struct {
+	Mailbox     string
+	UIDValidity uint32
+	UID         uint32
+	Raw         []byte
+}
+
+// Disposition is where a handled message goes.
+type Disposition int
+
+const (
+	Processed Disposition = iota // moved to Config.Processed
+	Rejected                     // moved to Config.Rejected
+	Keep                         // left in the inbox (the handler will see it again)
+)
+
+// Handler handles one message. An error leaves the message in the inbox; it
+// is offered again after the next reconnect.
+type Handler func(ctx context.Context, m Message) (Disposition, error)
+
+// Reader reads one mailbox.
+type Reader struct {
+	cfg Config
+	log *slog.Logger
+	// Connected, if set, is called after each successful login and select.
+	Connected func(uidValidity uint32)
+}
+
+// New returns a Reader with cfg's defaults filled in.
+func New(cfg Config) *Reader {
+	if cfg.Inbox == "" {
+		cfg.Inbox = "INBOX"
+	}
+	if cfg.Processed == "" {
+		cfg.Processed = "Orrery/Processed"
+	}
+	if cfg.Rejected == "" {
+		cfg.Rejected = "Orrery/Rejected"
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = 30 * time.Second
+	}
+	if cfg.IdleRestart <= 0 {
+		cfg.IdleRestart = 10 * time.Minute
+	}
+	if cfg.MinBackoff <= 0 {
+		cfg.MinBackoff = time.Second
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = 2 * time.Minute
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 50
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Reader{cfg: cfg, log: log}
+}
+
+// Run reads until ctx is done, reconnecting after any failure.
+func (r *Reader) Run(ctx context.Context, h Handler) error {
+	backoff := r.cfg.MinBackoff
+	for {
+		start := time.Now()
+		err := r.session(ctx, h)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if time.Since(start) > time.Minute {
+			backoff = r.cfg.MinBackoff // it worked for a while: start over
+		}
+		wait := backoff/2 + time.Duration(rand.Int64N(int64(backoff)))
+		r.log.Warn("imap: connection lost; reconnecting", "err", err, "in", wait.Round(time.Millisecond))
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		backoff = min(backoff*2, r.cfg.MaxBackoff)
+	}
+}
+
+func (r *Reader) dial(opts *imapclient.Options) (*imapclient.Client, error) {
+	switch r.cfg.TLS {
+	case "implicit":
+		return imapclient.DialTLS(r.cfg.Addr, opts)
+	case "starttls":
+		return imapclient.DialStartTLS(r.cfg.Addr, opts)
+	default:
+		return imapclient.DialInsecure(r.cfg.Addr, opts)
+	}
+}
+
+// session is one connection's life: login, select, then handle and wait.
+func (r *Reader) session(ctx context.Context, h Handler) error {
+	wake := make(chan struct{}, 1)
+	poke := func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	opts := &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil {
+				poke()
+			}
+		},
+	}}
+	c, err := r.dial(opts)
+	if err != nil {
+		return fmt.Errorf("connect %s: %w", r.cfg.Addr, err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+
+	if err := r.login(ctx, c); err != nil {
+		return err
+	}
+	for _, box := range []string{r.cfg.Processed, r.cfg.Rejected} {
+		if err := ensureMailbox(c, box); err != nil {
+			return err
+		}
+	}
+	sel, err := c.Select(r.cfg.Inbox, nil).Wait()
+	if err != nil {
+		return fmt.Errorf("select %s: %w", r.cfg.Inbox, err)
+	}
+	uidValidity := sel.UIDValidity
+	if r.Connected != nil {
+		r.Connected(uidValidity)
+	}
+	hasMove := c.Caps().Has(imap.CapMove) || c.Caps().Has(imap.CapIMAP4rev2)
+	idle := !r.cfg.Poll && (c.Caps().Has(imap.CapIdle) || c.Caps().Has(imap.CapIMAP4rev2))
+	r.log.Info("imap: connected", "addr", r.cfg.Addr, "mailbox", r.cfg.Inbox, "uidvalidity", uidValidity, "idle", idle, "move", hasMove)
+	failed := map[imap.UID]bool{} // handler errors: retried after a reconnect
+
+	for {
+		for {
+			n, err := r.drain(ctx, c, h, uidValidity, hasMove, failed)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				break
+			}
+		}
+		if idle {
+			if err := r.idle(ctx, c, wake); err != nil {
+				return err
+			}
+		} else {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-wake:
+			case <-time.After(r.cfg.PollInterval):
+			}
+			if err := c.Noop().Wait(); err != nil {
+				return fmt.Errorf("noop: %w", err)
+			}
+		}
+	}
+}
+
+func (r *Reader) idle(ctx context.Context, c *imapclient.Client, wake chan struct{}) error {
+	cmd, err := c.Idle()
+	if err != nil {
+		return fmt.Errorf("idle: %w", err)
+	}
+	timer := time.NewTimer(r.cfg.IdleRestart)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+	case <-wake:
+	case <-timer.C:
+	case <-c.Closed():
+	}
+	if err := cmd.Close(); err != nil {
+		return fmt.Errorf("end idle: %w", err)
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("idle: %w", err)
+	}
+	return ctx.Err()
+}
+
+func (r *Reader) login(ctx context.Context, c *imapclient.Client) error {
+	user, secret := "", ""
+	if r.cfg.Credentials != nil {
+		var err error
+		if user, secret, err = r.cfg.Credentials(ctx); err != nil {
+			return fmt.Errorf("imap credentials: %w", err)
+		}
+	}
+	var err error
+	switch r.cfg.Auth {
+	case "xoauth2":
+		err = c.Authenticate(&xoauth2{user: user, token: secret})
+	case "oauthbearer":
+		err = c.Authenticate(sasl.NewOAuthBearerClient(&sasl.OAuthBearerOptions{Username: user, Token: secret}))
+	default:
+		err = c.Login(user, secret).Wait()
+	}
+	if err != nil {
+		return fmt.Errorf("imap login as %s: %w", user, err)
+	}
+	return nil
+}
+
+// ensureMailbox creates name unless it exists.
+func ensureMailbox(c *imapclient.Client, name string) error {
+	list, err := c.List("", name, nil).Collect()
+	if err != nil {
+		return fmt.Errorf("list %s: %w", name, err)
+	}
+	if len(list) > 0 {
+		return nil
+	}
+	if err := c.Create(name, nil).Wait(); err != nil {
+		var ie *imap.Error
+		if errors.As(err, &ie) && ie.Code == imap.ResponseCodeAlreadyExists {
+			return nil
+		}
+		return fmt.Errorf("create folder %s: %w", name, err)
+	}
+	return nil
+}
+
+// drain handles up to one batch of the inbox's waiting messages and files
+// them; it returns how many it handled.
+func (r *Reader) drain(ctx context.Context, c *imapclient.Client, h Handler, uidValidity uint32, hasMove bool, failed map[imap.UID]bool) (int, error) {
+	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{DoneKeyword}}, nil).Wait()
+	if err != nil {
+		return 0, fmt.Errorf("search: %w", err)
+	}
+	var uids []imap.UID
+	for _, u := range data.AllUIDs() {
+		if !failed[u] {
+			uids = append(uids, u)
+		}
+	}
+	if len(uids) == 0 {
+		return 0, nil
+	}
+	slices.Sort(uids)
+	if len(uids) > r.cfg.Batch {
+		uids = uids[:r.cfg.Batch]
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	cmd := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}})
+	msgs, err := cmd.Collect()
+	if err != nil {
+		return 0, fmt.Errorf("fetch: %w", err)
+	}
+	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+	var done, rejected []imap.UID
+	for _, m := range msgs {
+		if ctx.Err() != nil {
+			break
+		}
+		disp, err := h(ctx, Message{Mailbox: r.cfg.Inbox, UIDValidity: uidValidity, UID: uint32(m.UID), Raw: m.FindBodySection(section)})
+		switch {
+		case err != nil:
+			r.log.Error("imap: handler failed; message left in the inbox", "uid", m.UID, "err", err)
+			failed[m.UID] = true
+		case disp == Processed:
+			done = append(done, m.UID)
+		case disp == Rejected:
+			rejected = append(rejected, m.UID)
+		default:
+			failed[m.UID] = true // Keep: not again in this session
+		}
+	}
+	// A message whose body could not be fetched (vanished meanwhile) must
+	// not loop: mark what was asked but not returned as failed.
+	got := map[imap.UID]bool{}
+	for _, m := range msgs {
+		got[m.UID] = true
+	}
+	for _, u := range uids {
+		if !got[u] {
+			failed[u] = true
+		}
+	}
+	if err := r.file(c, done, r.cfg.Processed, hasMove); err != nil {
+		return 0, err
+	}
+	if err := r.file(c, rejected, r.cfg.Rejected, hasMove); err != nil {
+		return 0, err
+	}
+	return len(msgs), ctx.Err()
+}
+
+func (r *Reader) file(c *imapclient.Client, uids []imap.UID, box string, hasMove bool) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	set := imap.UIDSetNum(uids...)
+	if hasMove {
+		if _, err := c.Move(set, box).Wait(); err != nil {
+			return fmt.Errorf("move to %s: %w", box, err)
+		}
+		return nil
+	}
+	if _, err := c.Copy(set, box).Wait(); err != nil {
+		return fmt.Errorf("copy to %s: %w", box, err)
+	}
+	err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{DoneKeyword, imap.FlagSeen}}, nil).Close()
+	if err != nil {
+		return fmt.Errorf("flag as done: %w", err)
+	}
+	return nil
+}
+
+// xoauth2 is the SASL XOAUTH2 mechanism (Google, Microsoft).
+type xoauth2 struct{ user, token string }
+
+func (x *xoauth2) Start() (string, []byte, error) {
+	return "XOAUTH2", []byte("user=" + x.user + "\x01auth=Bearer " + x.token + "\x01\x01"), nil
+}
+
+// Next answers the server's error challenge with an empty response, after
+// which the server fails the exchange with its message.
+func (x *xoauth2) Next(challenge []byte) ([]byte, error) { return []byte{}, nil }

@@ -1,0 +1,167 @@
+package imapin_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"orrery/pbem/imapin"
+	"orrery/pbem/pbemtest"
+)
+
+const bot = "bot@pbem.test"
+
+func raw(i int) []byte {
+	return []byte(fmt.Sprintf("From: p@example.org\r\nTo: %s\r\nSubject: m%d\r\nMessage-ID: <m%d@example.org>\r\n\r\nbody %d\r\n", bot, i, i, i))
+}
+
+type seen struct {
+	mu   sync.Mutex
+	msgs []imapin.Message
+	ch   chan struct{}
+}
+
+func newSeen() *seen { return &seen{ch: make(chan struct{}, 1000)} }
+
+func (s *seen) handler(disp func(imapin.Message) imapin.Disposition) imapin.Handler {
+	return func(ctx context.Context, m imapin.Message) (imapin.Disposition, error) {
+		s.mu.Lock()
+		s.msgs = append(s.msgs, m)
+		s.mu.Unlock()
+		s.ch <- struct{}{}
+		if disp == nil {
+			return imapin.Processed, nil
+		}
+		return disp(m), nil
+	}
+}
+
+func (s *seen) wait(t *testing.T, n int, within time.Duration) []imapin.Message {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		s.mu.Lock()
+		got := len(s.msgs)
+		s.mu.Unlock()
+		if got >= n {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return append([]imapin.Message(nil), s.msgs...)
+		}
+		select {
+		case <-s.ch:
+		case <-deadline:
+			t.Fatalf("handled %d of %d messages in %v", got, n, within)
+		}
+	}
+}
+
+func start(t *testing.T, srv *pbemtest.Server, cfg imapin.Config, h imapin.Handler) {
+	t.Helper()
+	cfg.Addr = srv.IMAPAddr
+	cfg.TLS = "none"
+	cfg.Credentials = func(context.Context) (string, string, error) { return bot, "pw", nil }
+	cfg.MinBackoff = 20 * time.Millisecond
+	cfg.MaxBackoff = 200 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { imapin.New(cfg).Run(ctx, h); close(done) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("reader did not stop when its context was cancelled")
+		}
+	})
+}
+
+func TestIdleMovesAndFiles(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	for i := 1; i <= 3; i++ {
+		srv.Append(bot, "INBOX", raw(i))
+	}
+	s := newSeen()
+	start(t, srv, imapin.Config{}, s.handler(func(m imapin.Message) imapin.Disposition {
+		if strings.Contains(string(m.Raw), "Subject: m2") {
+			return imapin.Rejected
+		}
+		return imapin.Processed
+	}))
+	got := s.wait(t, 3, 5*time.Second)
+	for i, m := range got {
+		if !strings.Contains(string(m.Raw), fmt.Sprintf("body %d", i+1)) || m.UIDValidity == 0 {
+			t.Errorf("message %d: %+v", i, m)
+		}
+	}
+	// A message arriving while the reader idles is pushed to it.
+	t0 := time.Now()
+	srv.Append(bot, "INBOX", raw(4))
+	s.wait(t, 4, 5*time.Second)
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("idle push took %v", d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := srv.WaitMessages(ctx, bot, "Orrery/Processed", 3); err != nil {
+		t.Fatal(err)
+	}
+	rej, err := srv.WaitMessages(ctx, bot, "Orrery/Rejected", 1)
+	if err != nil || !strings.Contains(string(rej[0]), "Subject: m2") {
+		t.Fatalf("rejected folder: %v %q", err, rej)
+	}
+	if in, _ := srv.Messages(bot, "INBOX"); len(in) != 0 {
+		t.Errorf("%d messages left in the inbox", len(in))
+	}
+}
+
+// Without MOVE nothing is deleted: the original stays, flagged, and is not
+// handled twice.
+func TestCopyFallbackWithoutMove(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}, NoMove: true})
+	srv.Append(bot, "INBOX", raw(1))
+	s := newSeen()
+	start(t, srv, imapin.Config{Poll: true, PollInterval: 30 * time.Millisecond}, s.handler(nil))
+	s.wait(t, 1, 5*time.Second)
+	srv.Append(bot, "INBOX", raw(2))
+	s.wait(t, 2, 5*time.Second)
+	time.Sleep(200 * time.Millisecond) // several polls
+	if n := len(s.wait(t, 2, time.Second)); n != 2 {
+		t.Errorf("handled %d times, want 2", n)
+	}
+	if in, _ := srv.Messages(bot, "INBOX"); len(in) != 2 {
+		t.Errorf("inbox has %d messages, want both originals kept", len(in))
+	}
+	if p, _ := srv.Messages(bot, "Orrery/Processed"); len(p) != 2 {
+		t.Errorf("processed has %d", len(p))
+	}
+}
+
+// The reader survives the server going away and picks up mail that arrived
+// meanwhile; a recreated mailbox (new UIDVALIDITY) is read too.
+func TestReconnectAndUIDValidity(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	s := newSeen()
+	start(t, srv, imapin.Config{}, s.handler(func(imapin.Message) imapin.Disposition { return imapin.Keep }))
+	srv.Append(bot, "INBOX", raw(1))
+	first := s.wait(t, 1, 5*time.Second)[0]
+	srv.StopIMAP()
+	time.Sleep(300 * time.Millisecond)
+	if err := srv.Recreate(bot, "INBOX"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Append(bot, "INBOX", raw(2))
+	if err := srv.StartIMAP(); err != nil {
+		t.Fatal(err)
+	}
+	got := s.wait(t, 2, 5*time.Second)
+	if !strings.Contains(string(got[1].Raw), "body 2") {
+		t.Fatalf("after reconnect got %q", got[1].Raw)
+	}
+	if got[1].UIDValidity == first.UIDValidity {
+		t.Errorf("UIDVALIDITY %d did not change", first.UIDValidity)
+	}
+}
