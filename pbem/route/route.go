@@ -1,0 +1,427 @@
+// Package route decides what a player's mail asks for: which game it is
+// about, the player's secret, the commands it holds and the orders text.
+//
+// # The mail language
+//
+// A mail is routed to a game by a tag in its subject, "[demo1]" anywhere
+// (so that "Re: [demo1] Turn 3 report" works), or by a first line
+// "GAME demo1". The player's secret may be given in the same tag
+// ("[demo1 k7f3q]" — the reports we send carry it, so a plain reply is
+// authenticated), as "secret=k7f3q" anywhere in the subject, or on a line
+// "SECRET k7f3q" anywhere in the body. Bracketed subject words that are not
+// a game ("[EXTERNAL]", "[SPAM]") are ignored.
+//
+// The body holds one command or order per line, case-insensitive; blank
+// lines and lines starting with '#' are ignored by every ruleset:
+//
+//	HELP                      what you can send
+//	LIST                      open games and rulesets
+//	RULES <ruleset>           the rules summary and order language
+//	JOIN <game> [seat-name]   take a seat in a game that is signing up
+//	STATUS [game]             the current board and who is still to send
+//	BOARD [game]              the same as STATUS
+//	HISTORY [game] [turn]     the report of a past turn (the last without turn)
+//	RESIGN [game]             leave the game
+//	WAIT [game]               ask the game not to resolve early this turn
+//	ORDERS [game]             everything below this line is orders
+//
+// A command's game may be left out in a mail routed to a game. In a game
+// mail, every line that is not a command is an order: ORDERS is the default,
+// and an explicit ORDERS line only matters to send an order that looks like
+// a command (after it nothing is read as a command). A line counts as a
+// command only when its first word is a command word and its arguments fit;
+// "join fleet 1 to fleet 2" stays an order. In a mail routed to no game,
+// a line that is not a command is an error naming the line.
+//
+// When the mail has a text attachment named like orders ("orders.txt"),
+// the attachment holds the orders; the body is then read for GAME, SECRET
+// and commands only, and its other lines (prose such as "orders attached")
+// are ignored.
+package route
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"orrery/engine"
+	"orrery/pbem/inmail"
+)
+
+// Name is a command word, in upper case.
+type Name string
+
+// The commands a mail may hold.
+const (
+	Help    Name = "HELP"
+	List    Name = "LIST"
+	Rules   Name = "RULES"
+	Join    Name = "JOIN"
+	Status  Name = "STATUS"
+	Board   Name = "BOARD"
+	History Name = "HISTORY"
+	Resign  Name = "RESIGN"
+	Wait    Name = "WAIT"
+	Orders  Name = "ORDERS"
+)
+
+// Command is one command line of a mail.
+type Command struct {
+	Name    Name
+	Line    int    // 1-based line in the mail's text (inmail.Message.Text)
+	Game    string // the game it is about: its argument, else the mail's game
+	Ruleset string // RULES
+	Seat    string // JOIN's optional seat name
+	Turn    int    // HISTORY's turn; 0 = the last one
+}
+
+// Result is what a mail asks for.
+type Result struct {
+	// Game is the game the mail is about ("" for none), and GameFrom
+	// where it was found: "subject" or "line N".
+	Game, GameFrom string
+	// Secret is the player's secret as given ("" for none).
+	Secret, SecretFrom string
+	// Commands in the order of their lines. An explicit ORDERS line is
+	// listed too; orders without one are not a command.
+	Commands []Command
+	// Orders is the orders text for game.Input.Text. Lines that were
+	// commands, GAME or SECRET are blanked, so that a LineError's line
+	// number is the line of OrdersFrom as the player wrote it.
+	Orders string
+	// OrdersFrom is "" for the body text, or the attachment's file name.
+	OrdersFrom string
+	// HasOrders is set when Orders has a line that is neither blank nor
+	// a '#' comment.
+	HasOrders bool
+	// Errors are problems with the mail itself (not with orders, which
+	// only the ruleset can judge), each with its line and a fix.
+	Errors []engine.LineError
+}
+
+// Empty reports whether the mail asked for nothing: no command, no orders,
+// no error. The daemon answers such a mail with HELP.
+func (r *Result) Empty() bool {
+	return len(r.Commands) == 0 && !r.HasOrders && len(r.Errors) == 0
+}
+
+// Options tune routing.
+type Options struct {
+	// IsGame says whether a subject tag names a game the daemon knows.
+	// Nil accepts every well-formed game id.
+	IsGame func(id string) bool
+}
+
+// Route reads a parsed mail.
+func Route(m *inmail.Message, opt Options) *Result {
+	var att *inmail.Attachment
+	if len(m.Attachments) > 0 {
+		att = &m.Attachments[0]
+	}
+	return Parse(m.Subject, m.Text, att, opt)
+}
+
+var (
+	idPattern     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)        // engine/game's game id
+	seatPattern   = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,15}$`)          // engine/game's seat name
+	secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)            // what we issue, with room to spare
+	tagPattern    = regexp.MustCompile(`\[([^\[\]]{1,100})\]`)             // [demo1] or [demo1 k7f3q]
+	secretInSubj  = regexp.MustCompile(`(?i)\bsecret\s*[=:]\s*([^\s\]]+)`) // secret=k7f3q
+)
+
+// Parse reads a subject, a body text and an optional orders attachment.
+func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
+	r := &Result{}
+	r.subject(subject, opt)
+	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), "\n")
+	if text == "" {
+		lines = nil
+	}
+	// GAME lines first, so that commands and orders above one know their game.
+	for i, raw := range lines {
+		if f := strings.Fields(raw); len(f) == 2 && strings.EqualFold(f[0], "GAME") && idPattern.MatchString(strings.ToLower(f[1])) {
+			r.setGame(strings.ToLower(f[1]), fmt.Sprintf("line %d", i+1), i+1, strings.TrimSpace(raw))
+		}
+	}
+	orders := make([]string, len(lines))
+	ordersMode := false
+	for i, raw := range lines {
+		n := i + 1
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") || ordersMode {
+			orders[i] = raw
+			continue
+		}
+		fields := strings.Fields(line)
+		word := Name(strings.ToUpper(fields[0]))
+		args := fields[1:]
+		switch word {
+		case "GAME":
+			if !(len(args) == 1 && idPattern.MatchString(strings.ToLower(args[0]))) {
+				r.errorf(n, line, "GAME needs one game id", "write it like: GAME demo1")
+			}
+			continue
+		case "SECRET":
+			if len(args) == 1 && secretPattern.MatchString(args[0]) {
+				r.setSecret(args[0], fmt.Sprintf("line %d", n), n, line)
+			} else {
+				r.errorf(n, line, "SECRET needs one word, your secret", "write it like: SECRET k7f3q (it is in your welcome mail)")
+			}
+			continue
+		}
+		cmd, ok, msg := r.command(word, args, n)
+		switch {
+		case ok:
+			r.Commands = append(r.Commands, cmd)
+			ordersMode = word == Orders
+			if ordersMode && r.Game == "" && cmd.Game != "" {
+				r.Game, r.GameFrom = cmd.Game, fmt.Sprintf("line %d", n)
+			}
+		case r.Game != "" && att == nil:
+			orders[i] = raw // an order, for the ruleset to judge
+		case att != nil:
+			// Prose beside an orders attachment ("orders attached").
+		case msg != "":
+			r.errorf(n, line, msg, usage[word])
+		default:
+			r.unknown(n, line, string(word))
+		}
+	}
+	if att != nil {
+		r.OrdersFrom = att.Name
+		r.Orders = att.Text
+	} else {
+		r.Orders = strings.Join(orders, "\n")
+		if r.Orders != "" {
+			r.Orders += "\n"
+		}
+	}
+	for _, l := range strings.Split(r.Orders, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			r.HasOrders = true
+			break
+		}
+	}
+	if r.HasOrders && r.Game == "" {
+		r.Errors = append(r.Errors, engine.LineError{Msg: "these orders name no game",
+			Fix: "put the game in the subject like [demo1], or write GAME demo1 as the first line"})
+	}
+	return r
+}
+
+var usage = map[Name]string{
+	Help:    "write HELP alone on its line",
+	List:    "write LIST alone on its line",
+	Rules:   "write RULES and a ruleset, like: RULES prosper (LIST names the rulesets)",
+	Join:    "write JOIN and a game, like: JOIN demo1, or JOIN demo1 ann to choose your seat name",
+	Status:  "write STATUS and a game, like: STATUS demo1",
+	Board:   "write BOARD and a game, like: BOARD demo1",
+	History: "write HISTORY, a game and maybe a turn, like: HISTORY demo1 3",
+	Resign:  "write RESIGN and a game, like: RESIGN demo1",
+	Wait:    "write WAIT and a game, like: WAIT demo1",
+	Orders:  "write ORDERS and maybe a game, like: ORDERS demo1, then your orders below",
+}
+
+// commandWords lists the commands for suggestions, in the HELP order.
+var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, "GAME", "SECRET"}
+
+// command reads one line as a command. ok is false when the line is not
+// one; msg then says why if its first word was a command word.
+func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool, msg string) {
+	cmd = Command{Name: word, Line: n, Game: r.Game}
+	gameArg := func(a string) bool {
+		a = strings.ToLower(a)
+		if !idPattern.MatchString(a) {
+			return false
+		}
+		cmd.Game = a
+		return true
+	}
+	switch word {
+	case Help, List:
+		if len(args) == 0 {
+			return cmd, true, ""
+		}
+		if word == Help && len(args) == 1 { // HELP prosper: the rules of one ruleset
+			cmd.Ruleset = strings.ToLower(args[0])
+			return cmd, true, ""
+		}
+		return cmd, false, fmt.Sprintf("%s takes no arguments", word)
+	case Rules:
+		if len(args) == 1 {
+			cmd.Ruleset = strings.ToLower(args[0])
+			return cmd, true, ""
+		}
+		if len(args) == 0 && r.Game != "" {
+			return cmd, true, "" // the rules of this mail's game
+		}
+		return cmd, false, "RULES needs one ruleset name"
+	case Join:
+		if len(args) >= 1 && len(args) <= 2 && gameArg(args[0]) {
+			if len(args) == 2 {
+				cmd.Seat = strings.ToLower(args[1])
+				if !seatPattern.MatchString(cmd.Seat) {
+					return cmd, false, fmt.Sprintf("%q cannot be a seat name: use a letter then up to 15 letters, digits, '-' or '_'", args[1])
+				}
+			}
+			return cmd, true, ""
+		}
+		if len(args) == 0 && r.Game != "" {
+			return cmd, true, ""
+		}
+		return cmd, false, "JOIN needs a game"
+	case Status, Board, Resign, Wait, Orders:
+		switch {
+		case len(args) == 1 && gameArg(args[0]):
+			return cmd, true, ""
+		case len(args) == 0 && (r.Game != "" || word == Orders):
+			return cmd, true, ""
+		case len(args) == 0:
+			return cmd, false, fmt.Sprintf("%s needs a game", word)
+		}
+		return cmd, false, fmt.Sprintf("%s takes one game id", word)
+	case History:
+		// HISTORY [game] [turn]
+		var rest []string
+		if len(args) > 0 && !isNumber(args[0]) {
+			if !gameArg(args[0]) {
+				return cmd, false, fmt.Sprintf("%q is not a game id", args[0])
+			}
+			rest = args[1:]
+		} else {
+			rest = args
+		}
+		if cmd.Game == "" {
+			return cmd, false, "HISTORY needs a game"
+		}
+		switch len(rest) {
+		case 0:
+			return cmd, true, ""
+		case 1:
+			if t, err := strconv.Atoi(rest[0]); err == nil && t >= 0 {
+				cmd.Turn = t
+				return cmd, true, ""
+			}
+			return cmd, false, fmt.Sprintf("%q is not a turn number", rest[0])
+		}
+		return cmd, false, "HISTORY takes a game and a turn number"
+	}
+	return cmd, false, ""
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+func (r *Result) subject(subject string, opt Options) {
+	var games []string
+	for _, m := range tagPattern.FindAllStringSubmatch(subject, -1) {
+		f := strings.Fields(m[1])
+		if len(f) == 0 || len(f) > 2 {
+			continue
+		}
+		id := strings.ToLower(f[0])
+		if !idPattern.MatchString(id) || (opt.IsGame != nil && !opt.IsGame(id)) {
+			continue
+		}
+		if !contains(games, id) {
+			games = append(games, id)
+		}
+		if len(f) == 2 && secretPattern.MatchString(f[1]) && r.Secret == "" {
+			r.Secret, r.SecretFrom = f[1], "subject"
+		}
+	}
+	switch len(games) {
+	case 0:
+	case 1:
+		r.Game, r.GameFrom = games[0], "subject"
+	default:
+		r.Errors = append(r.Errors, engine.LineError{
+			Msg: fmt.Sprintf("the subject names %d games: %s", len(games), strings.Join(games, ", ")),
+			Fix: "send one mail per game"})
+	}
+	if m := secretInSubj.FindStringSubmatch(subject); m != nil && r.Secret == "" && secretPattern.MatchString(m[1]) {
+		r.Secret, r.SecretFrom = m[1], "subject"
+	}
+}
+
+func (r *Result) setGame(id, from string, n int, line string) {
+	if r.Game != "" && r.Game != id {
+		r.errorf(n, line, fmt.Sprintf("this line names game %s but the %s names %s", id, r.GameFrom, r.Game),
+			"send one mail per game")
+		return
+	}
+	if r.Game == "" {
+		r.Game, r.GameFrom = id, from
+	}
+}
+
+func (r *Result) setSecret(s, from string, n int, line string) {
+	if r.Secret != "" && r.Secret != s {
+		r.errorf(n, line, fmt.Sprintf("a second, different secret (the %s gave another)", r.SecretFrom),
+			"give your secret once")
+		return
+	}
+	if r.Secret == "" {
+		r.Secret, r.SecretFrom = s, from
+	}
+}
+
+func (r *Result) errorf(n int, line, msg, fix string) {
+	r.Errors = append(r.Errors, engine.LineError{Line: n, Text: line, Msg: msg, Fix: fix})
+}
+
+func (r *Result) unknown(n int, line, word string) {
+	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT and ORDERS; " +
+		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
+	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
+		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage[best])
+		if usage[best] == "" {
+			fix = fmt.Sprintf("did you mean %s?", best)
+		}
+	}
+	r.errorf(n, line, fmt.Sprintf("unknown command %q", word), fix)
+}
+
+func closest(word string) (Name, int) {
+	best, bd := Name(""), 1<<30
+	for _, c := range commandWords {
+		if d := distance(word, string(c)); d < bd {
+			best, bd = c, d
+		}
+	}
+	return best, bd
+}
+
+// distance is the Levenshtein edit distance between a and b.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
