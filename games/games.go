@@ -4,9 +4,12 @@ package games
 
 import (
 	"orrery/engine"
+	"orrery/games/prosper"
 )
 
 // All returns every ruleset, in the order `orrery rulesets` lists them.
 func All() []engine.Ruleset {
-	return []engine.Ruleset{}
+	return []engine.Ruleset{
+		prosper.Ruleset(),
+	}
 }

@@ -1,0 +1,190 @@
+package prosper
+
+import (
+	"fmt"
+	"sort"
+
+	"orrery/engine"
+)
+
+// ruleError is a refusal with a suggested fix, for a LineError.
+type ruleError struct{ msg, fix string }
+
+func (e *ruleError) Error() string { return e.msg }
+
+func refuse(fix, format string, a ...any) error {
+	return &ruleError{msg: fmt.Sprintf(format, a...), fix: fix}
+}
+
+// clone copies the board, for checking orders on a scratch copy.
+func (s *State) clone() *State {
+	c := *s
+	c.Planets = append([]Planet(nil), s.Planets...)
+	return &c
+}
+
+// adjacent reports whether planets i and j are neighbours.
+func (s *State) adjacent(i, j int) bool {
+	for _, n := range s.neighbours(i) {
+		if n == j {
+			return true
+		}
+	}
+	return false
+}
+
+// neighbours lists the planets next to planet i. The map never changes
+// during a game, so the lists are worked out once per loaded state.
+func (s *State) neighbours(i int) []int {
+	if s.adj == nil {
+		at := make(map[Hex]int, len(s.Planets))
+		for k, p := range s.Planets {
+			at[p.Hex] = k
+		}
+		s.adj = make([][]int, len(s.Planets))
+		for k, p := range s.Planets {
+			for _, h := range p.Hex.Neighbours() {
+				if j, ok := at[h]; ok {
+					s.adj[k] = append(s.adj[k], j)
+				}
+			}
+			sort.Ints(s.adj[k])
+		}
+	}
+	return s.adj[i]
+}
+
+// connectedOwn reports whether a chain of p's planets joins i and j
+// (004-G9): both ends and every planet between them are p's.
+func (s *State) connectedOwn(p string, i, j int) bool {
+	comp := s.components(p)
+	return comp[i] >= 0 && comp[i] == comp[j]
+}
+
+// components numbers the groups of p's planets joined by chains of p's
+// planets: comp[i] is planet i's group, or -1 if it is not p's.
+func (s *State) components(p string) []int {
+	comp := make([]int, len(s.Planets))
+	for i := range comp {
+		comp[i] = -1
+	}
+	next := 0
+	for i, pl := range s.Planets {
+		if pl.Owner != p || comp[i] >= 0 {
+			continue
+		}
+		comp[i] = next
+		stack := []int{i}
+		for len(stack) > 0 {
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, n := range s.neighbours(k) {
+				if comp[n] < 0 && s.Planets[n].Owner == p {
+					comp[n] = next
+					stack = append(stack, n)
+				}
+			}
+		}
+		next++
+	}
+	return comp
+}
+
+// move is one movement of n ships of p from planet from to planet to:
+// passive to p's own planet, or an attack on a neighbour. It returns what
+// happened, or why it cannot be done; the board is unchanged on error.
+func (s *State) move(p string, n, from, to int) ([]engine.Event, error) {
+	src, dst := &s.Planets[from], &s.Planets[to]
+	switch {
+	case src.Owner != p:
+		owner := "the natives"
+		if src.Owner != "" {
+			owner = src.Owner
+		}
+		return nil, refuse("move from one of your own planets", "%s is not yours (it is held by %s)", src.Name, owner)
+	case from == to:
+		return nil, refuse("name two different planets", "a movement needs a destination other than %s", src.Name)
+	case n < 1:
+		return nil, refuse("move 1 ship or more", "a movement moves at least one ship")
+	case n > src.Ships:
+		return nil, refuse(fmt.Sprintf("move at most %d", src.Ships), "%s has %d ships at this point of your orders, not %d", src.Name, src.Ships, n)
+	}
+	if dst.Owner == p {
+		if !s.connectedOwn(p, from, to) {
+			return nil, refuse("attack the planets between first, or move in steps", "no chain of your own planets joins %s to %s (004-G9)", src.Name, dst.Name)
+		}
+		if dst.Ships+n > dst.Size.Limit() {
+			return nil, refuse(fmt.Sprintf("move at most %d", dst.Size.Limit()-dst.Ships), "%s holds at most %d ships and has %d (004-G8)", dst.Name, dst.Size.Limit(), dst.Ships)
+		}
+		events := []engine.Event{{Text: fmt.Sprintf("%s moves %d ships from %s to %s.", p, n, src.Name, dst.Name)}}
+		events = append(events, s.leave(from, n)...)
+		dst.Ships += n
+		return events, nil
+	}
+	if !s.adjacent(from, to) {
+		return nil, refuse("attack from a planet next to it", "%s is not next to %s: an attack must go to a neighbouring planet (004-G10)", dst.Name, src.Name)
+	}
+	events := s.leave(from, n)
+	return append(events, s.attack(p, n, from, to)...), nil
+}
+
+// leave takes n ships off planet i; a planet left empty goes back to its
+// natives (004-G7).
+func (s *State) leave(i, n int) []engine.Event {
+	pl := &s.Planets[i]
+	pl.Ships -= n
+	if pl.Ships > 0 {
+		return nil
+	}
+	owner := pl.Owner
+	pl.Owner, pl.Ships = "", 0
+	return []engine.Event{{Text: fmt.Sprintf("%s leaves %s empty: its natives take it back (004-G7).", owner, pl.Name)}}
+}
+
+// attack resolves n ships of p attacking planet to (004-G5, 004-G6).
+func (s *State) attack(p string, n, from, to int) []engine.Event {
+	dst := &s.Planets[to]
+	src := s.Planets[from].Name
+	if dst.Owner == "" {
+		natives := dst.Size.Natives()
+		if n <= natives {
+			return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%d natives) from %s with %d ships: all are lost and the natives hold (004-G6).", p, dst.Name, natives, src, n)}}
+		}
+		dst.Owner = p
+		dst.Ships = n - natives
+		text := fmt.Sprintf("%s attacks %s (%d natives) from %s with %d ships and takes it with %d left.", p, dst.Name, natives, src, n, dst.Ships)
+		return []engine.Event{{Text: text + s.capLimit(to)}}
+	}
+	def, d := dst.Owner, dst.Ships
+	strength := d + 1
+	head := fmt.Sprintf("%s attacks %s (%s: %d ships + 1 defence) from %s with %d ships", p, dst.Name, def, d, src, n)
+	switch {
+	case n > strength:
+		dst.Owner, dst.Ships = p, n-strength
+		return []engine.Event{{Text: fmt.Sprintf("%s and takes it with %d left.%s", head, dst.Ships, s.capLimit(to))}}
+	case n == strength:
+		dst.Owner, dst.Ships = "", 0
+		return []engine.Event{{Text: head + ": both sides are wiped out and the natives regain the planet."}}
+	}
+	if s.Rules.Defence == "strict" {
+		dst.Ships = d - n
+	} else {
+		dst.Ships = strength - n
+	}
+	if dst.Ships <= 0 {
+		dst.Owner, dst.Ships = "", 0
+		return []engine.Event{{Text: head + ": the attack fails, no defender is left and the natives regain the planet."}}
+	}
+	return []engine.Event{{Text: fmt.Sprintf("%s: the attack fails and %s keeps %d ships.", head, def, dst.Ships)}}
+}
+
+// capLimit cuts the ships on planet i to its limit (004-G8).
+func (s *State) capLimit(i int) string {
+	pl := &s.Planets[i]
+	if lim := pl.Size.Limit(); pl.Ships > lim {
+		lost := pl.Ships - lim
+		pl.Ships = lim
+		return fmt.Sprintf(" %s holds at most %d: %d ships are lost (004-G8).", pl.Name, lim, lost)
+	}
+	return ""
+}

@@ -1,0 +1,219 @@
+package prosper
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/enginetest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func players(n int) []string { return []string{"ann", "bob", "cat", "dan", "eve", "fay"}[:n] }
+
+// play makes a game of n players and plays steps bot answers directly on
+// the state (no store): the fixture for golden boards and benchmarks.
+func play(t testing.TB, n, steps int, seed uint64) *State {
+	t.Helper()
+	opts, err := engine.ResolveOptions(Ruleset().Info(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Ruleset().NewState(engine.Setup{GameID: "g", Players: players(n), Options: opts}, dice.New(fmt.Sprint("setup", seed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*State)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for i := 0; i < steps && s.Phase_ != phaseOver; i++ {
+		p := s.Prompts()[0]
+		v := s.View(p.Player)
+		orders, errs := v.Parse(p, Ruleset().Bot(v, p, r))
+		if len(errs) > 0 {
+			t.Fatalf("bot orders rejected: %v", errs)
+		}
+		if _, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.New("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from %s (go test -update rewrites it):\n%s", name, path, got)
+	}
+}
+
+func TestGoldenBoards(t *testing.T) {
+	for _, c := range []struct {
+		n, steps int
+	}{{2, 0}, {2, 40}, {4, 60}, {6, 80}} {
+		s := play(t, c.n, c.steps, 7)
+		v := s.View(s.Seats[0])
+		golden(t, fmt.Sprintf("board-%dp-step%d", c.n, c.steps), v.Board()+"\n"+v.Status())
+		for _, l := range strings.Split(v.Board(), "\n") {
+			if len([]rune(l)) > 78 {
+				t.Errorf("%d players: board line of %d columns: %q", c.n, len([]rune(l)), l)
+			}
+		}
+	}
+}
+
+func TestGeneratedMap(t *testing.T) {
+	for n := 2; n <= 6; n++ {
+		a, err := generateMap(n, dice.New(fmt.Sprint("gen", n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := generateMap(n, dice.New(fmt.Sprint("gen", n)))
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("%d players: the same seed made two maps", n)
+		}
+		base, _ := loadMap(defaultMapFor(n))
+		if len(a) >= len(base) || !connected(a) || a[0].Size != Large {
+			t.Fatalf("%d players: %d planets of %d, connected %v", n, len(a), len(base), connected(a))
+		}
+		c, _ := generateMap(n, dice.New(fmt.Sprint("other", n)))
+		if fmt.Sprint(a) == fmt.Sprint(c) {
+			t.Errorf("%d players: two seeds made the same map", n)
+		}
+	}
+}
+
+func TestDefaultMapTotals(t *testing.T) {
+	// 004-F1: Hex-19 has 4 large, 6 medium, 9 small; Hex-37 7, 15, 15.
+	for name, want := range map[string][3]int{"hex19": {4, 6, 9}, "hex37": {7, 15, 15}} {
+		sites, err := loadMap(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [3]int
+		for _, s := range sites {
+			got[map[Size]int{Large: 0, Medium: 1, Small: 2}[s.Size]]++
+			if len(s.Name) > 8 {
+				t.Errorf("%s: planet name %q does not fit the board's 8 columns", name, s.Name)
+			}
+		}
+		if got != want {
+			t.Errorf("%s: large/medium/small %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestSyntaxCheck(t *testing.T) {
+	errs := Ruleset().(engine.SyntaxChecker).CheckSyntax("SETTLE Sol 7\nMOVE 3 FROM Sol TO Vega\nMOVE three FROM Sol TO Vega\nSETTEL Vega 3")
+	if len(errs) != 2 || errs[0].Line != 3 || errs[1].Line != 4 || !strings.Contains(errs[1].Fix, "SETTLE") {
+		t.Fatalf("syntax check: %v", errs)
+	}
+}
+
+func TestConformance(t *testing.T) {
+	enginetest.Conformance(t, Ruleset(), 80)
+}
+
+// TestBotGamesVerify is the property test: 100 seeded games of 2 to 6 bots
+// (a third on generated maps), each replayed by verify.
+func TestBotGamesVerify(t *testing.T) {
+	over := 0
+	for seed := uint64(1); seed <= 100; seed++ {
+		opts := map[string]string{}
+		if seed%3 == 0 {
+			opts["map"] = "generated"
+		}
+		r := enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: players(2 + int(seed%5)), Seed: seed, MaxSteps: 500, Options: opts})
+		if r.Game.Over() {
+			over++
+		}
+	}
+	if over < 50 {
+		t.Errorf("only %d of 100 bot games finished: the bots make no progress", over)
+	}
+}
+
+// FuzzOrdersRoundTrip: whatever parses, formatted canonically, parses to
+// the same orders.
+func FuzzOrdersRoundTrip(f *testing.F) {
+	for _, s := range []string{"SETTLE Sol 7", "settle vega 3 else rigel 2", "MOVE 5 FROM Sol TO Vega", "move 3 sol vega\nDONE", "# c\n\nMOVE 1 FROM Ri TO Ve", "PASS"} {
+		f.Add(s)
+	}
+	s := play(f, 2, 0, 1)
+	f.Fuzz(func(t *testing.T, text string) {
+		orders, errs := parseLines(text, s)
+		if len(errs) > 0 {
+			return
+		}
+		var canon []string
+		for _, o := range orders {
+			canon = append(canon, o.text())
+		}
+		again, errs := parseLines(strings.Join(canon, "\n"), s)
+		if len(errs) > 0 {
+			t.Fatalf("canonical orders do not parse: %v\n%s", errs, strings.Join(canon, "\n"))
+		}
+		for i, o := range again {
+			if o.text() != canon[i] {
+				t.Fatalf("round trip changed %q into %q", canon[i], o.text())
+			}
+		}
+	})
+}
+
+// BenchmarkResolveSixPlayerTurn resolves one whole round of a 6-player
+// mid-game: six movements of up to three moves each, then production.
+func BenchmarkResolveSixPlayerTurn(b *testing.B) {
+	s := play(b, 6, 200, 3)
+	for s.Phase_ == phaseMove && s.Mover != 0 {
+		p := s.Prompts()[0]
+		o, _ := s.View(p.Player).Parse(p, "")
+		s.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, dice.New("x"))
+	}
+	if s.Phase_ != phaseMove {
+		b.Fatalf("the fixture game is in phase %s", s.Phase_)
+	}
+	start, _ := s.Marshal()
+	// Record the round's orders once, so every iteration resolves the same.
+	r := rand.New(rand.NewPCG(9, 9))
+	var round []string
+	for k := 0; k < len(s.Seats); k++ {
+		p := s.Prompts()[0]
+		v := s.View(p.Player)
+		text := Ruleset().Bot(v, p, r)
+		o, _ := v.Parse(p, text)
+		round = append(round, text)
+		s.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, dice.New("x"))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st, _ := Ruleset().LoadState(start)
+		for _, text := range round {
+			p := st.Prompts()[0]
+			o, errs := st.View(p.Player).Parse(p, text)
+			if len(errs) > 0 {
+				b.Fatal(errs)
+			}
+			if _, err := st.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, dice.New("x")); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

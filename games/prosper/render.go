@@ -1,0 +1,184 @@
+package prosper
+
+import (
+	"fmt"
+	"strings"
+
+	"orrery/engine"
+)
+
+// view is a player's view. Prosper hides nothing, so every player (and the
+// GM) sees the whole board; the view still carries whose it is, for the
+// parser and for marking "you" in the status.
+type view struct {
+	s      *State
+	player string
+}
+
+// View returns player's view ("" for the GM).
+func (s *State) View(player string) engine.View { return &view{s: s, player: player} }
+
+func (v *view) Player() string { return v.player }
+
+// Parse checks orders for prompt p against the board as it is now.
+func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
+	if v.player == "" || p.Player != v.player {
+		return nil, []engine.LineError{{Msg: "orders can only be checked for the player they are asked of"}}
+	}
+	orders, errs := parseAll(text, v.s, v.player, v.s.Phase_)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	out := engine.TextOrders{}
+	for _, o := range orders {
+		out = append(out, o.text())
+	}
+	return out, nil
+}
+
+// letter is the one-letter mark of a seat on the board: A for seat 1, ...
+func (s *State) letter(p string) string {
+	for i, x := range s.Seats {
+		if x == p {
+			return string(rune('A' + i))
+		}
+	}
+	return "?"
+}
+
+// Board draws the hex map in at most 78 columns. Each planet is two lines,
+// its name and "size owner ships" (natives show as n4, n12; a small empty
+// planet as "-"); links between neighbours are drawn with - / \.
+func (v *view) Board() string {
+	s := v.s
+	if len(s.Planets) == 0 {
+		return ""
+	}
+	minR, maxR, minX, maxX := 1<<30, -(1 << 30), 1<<30, -(1 << 30)
+	at := map[Hex]int{}
+	for i, p := range s.Planets {
+		at[p.Hex] = i
+		x := 2*p.Hex.Q + p.Hex.R
+		minR, maxR = min(minR, p.Hex.R), max(maxR, p.Hex.R)
+		minX, maxX = min(minX, x), max(maxX, x)
+	}
+	const unit = 5 // columns per half cell
+	width := (maxX-minX)*unit + 10
+	var lines []string
+	grid := func() []rune { return []rune(strings.Repeat(" ", width)) }
+	put := func(row []rune, col int, text string) {
+		for k, r := range []rune(text) {
+			if col+k >= 0 && col+k < len(row) {
+				row[col+k] = r
+			}
+		}
+	}
+	for r := minR; r <= maxR; r++ {
+		name, info, link := grid(), grid(), grid()
+		for i, p := range s.Planets {
+			if p.Hex.R != r {
+				continue
+			}
+			col := (2*p.Hex.Q + p.Hex.R - minX) * unit
+			put(name, col+1, fit(p.Name, 8))
+			put(info, col+1, fit(v.cellInfo(i), 8))
+			// Link to the east neighbour on the same row.
+			if _, ok := at[Hex{p.Hex.Q + 1, p.Hex.R}]; ok {
+				put(name, col+9, "-")
+				put(info, col+9, "-")
+			}
+			// Links to the row below: south-west and south-east.
+			if _, ok := at[Hex{p.Hex.Q - 1, p.Hex.R + 1}]; ok {
+				put(link, col+2, "/")
+			}
+			if _, ok := at[Hex{p.Hex.Q, p.Hex.R + 1}]; ok {
+				put(link, col+7, "\\")
+			}
+		}
+		lines = append(lines, trimRight(name), trimRight(info))
+		if r < maxR {
+			lines = append(lines, trimRight(link))
+		}
+	}
+	legend := []string{"", "Each planet: name, then size (S M L), owner and ships; nN = N natives."}
+	var owners []string
+	for _, p := range s.Seats {
+		mark := ""
+		if p == v.player {
+			mark = " (you)"
+		}
+		owners = append(owners, s.letter(p)+" = "+p+mark)
+	}
+	legend = append(legend, "Owners: "+strings.Join(owners, ", ")+".")
+	legend = append(legend, "Links: - / \\ join neighbouring planets.")
+	return strings.Join(append(lines, legend...), "\n") + "\n"
+}
+
+func (v *view) cellInfo(i int) string {
+	p := v.s.Planets[i]
+	switch {
+	case p.Owner != "":
+		return fmt.Sprintf("%s %s%d", p.Size, v.s.letter(p.Owner), p.Ships)
+	case p.Size.Natives() > 0:
+		return fmt.Sprintf("%s n%d", p.Size, p.Size.Natives())
+	}
+	return string(p.Size) + " -"
+}
+
+func fit(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+func trimRight(r []rune) string { return strings.TrimRight(string(r), " ") }
+
+// Status is the table of players and of planets, one fact per cell, so it
+// reads in any font: the planet list names every planet's neighbours.
+func (v *view) Status() string {
+	s := v.s
+	var b strings.Builder
+	switch s.Phase_ {
+	case phaseSettle:
+		fmt.Fprintf(&b, "Colonisation, pick %d: %s to settle.\n", s.Picks+1, s.picker())
+	case phaseMove:
+		fmt.Fprintf(&b, "Round %d, movement: %s to move (started by %s).\n", s.Round, s.mover(), s.Seats[s.Start])
+	case phaseOver:
+		fmt.Fprintf(&b, "Game over: %s\n", s.Result)
+	}
+	b.WriteString("\nSeat  Player        Planets  Ships  Production  To place\n")
+	for i, p := range s.Seats {
+		planets, ships, prod := 0, 0, 0
+		for _, k := range s.owned(p, false) {
+			planets++
+			ships += s.Planets[k].Ships
+			prod += s.Planets[k].Size.Production()
+		}
+		name := p
+		if p == v.player {
+			name += " *"
+		}
+		if s.out(p) {
+			name += " (out)"
+		}
+		fmt.Fprintf(&b, "%-4s  %-12s  %7d  %5d  %10d  %8d\n", fmt.Sprintf("%d %s", i+1, s.letter(p)), fit(name, 12), planets, ships, prod, s.Supply[p])
+	}
+	if plan := s.Plans[v.player]; len(plan) > 0 {
+		b.WriteString("\nYour settling plan: " + strings.Join(plan, "; ") + "\n")
+	}
+	b.WriteString("\nPlanet      Size    Held by       Ships  Limit  Neighbours\n")
+	for i, p := range s.Planets {
+		holder, ships := "natives", p.Size.Natives()
+		if p.Owner != "" {
+			holder, ships = p.Owner, p.Ships
+		}
+		var ns []string
+		for _, n := range s.neighbours(i) {
+			ns = append(ns, s.Planets[n].Name)
+		}
+		fmt.Fprintf(&b, "%-10s  %-6s  %-12s  %5d  %5d  %s\n", p.Name, p.Size.Word(), fit(holder, 12), ships, p.Size.Limit(), strings.Join(ns, " "))
+	}
+	return b.String()
+}

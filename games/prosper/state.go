@@ -1,0 +1,501 @@
+package prosper
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+const (
+	phaseSettle = "colonisation"
+	phaseMove   = "movement"
+	phaseOver   = "over"
+)
+
+// Rules are the options that change how the rules read.
+type Rules struct {
+	Minimum   string `json:"minimum"`    // half | literal (004-G1)
+	Losses    string `json:"losses"`     // gone | reserve (004-G2)
+	Defence   string `json:"defence"`    // absorb | strict (004-G5)
+	TurnLimit int    `json:"turn_limit"` // 0: none (004-F3)
+}
+
+// Planet is a site with whoever holds it. No owner means natives hold it,
+// at full strength.
+type Planet struct {
+	Site
+	Owner string `json:"owner,omitempty"`
+	Ships int    `json:"ships,omitempty"`
+}
+
+// State is a game of Prosper or Perish. Everything in it is public.
+type State struct {
+	Rules   Rules    `json:"rules"`
+	Map     string   `json:"map"`
+	Seats   []string `json:"seats"` // seat order; seat 0 is player one
+	Planets []Planet `json:"planets"`
+	Phase_  string   `json:"phase"`
+	// Colonisation: ships left to place, ships lost to natives kept for
+	// the main phase (option), standing plans, and the snake position.
+	Supply  map[string]int      `json:"supply"`
+	Reserve map[string]int      `json:"reserve,omitempty"`
+	Plans   map[string][]string `json:"plans,omitempty"`
+	Pick    int                 `json:"pick"`  // position in the snake order
+	Picks   int                 `json:"picks"` // picks made, for prompt ids
+	// Main phase: round number, seat that starts it, how many have moved.
+	Round  int      `json:"round"`
+	Start  int      `json:"start"`
+	Mover  int      `json:"mover"`
+	Out    []string `json:"out,omitempty"` // eliminated, in order
+	Winner []string `json:"winner,omitempty"`
+	Result string   `json:"result,omitempty"`
+
+	adj [][]int // neighbours of each planet, worked out on first use
+}
+
+// Turn is the round number; 0 while settling.
+func (s *State) Turn() int { return s.Round }
+
+// Phase is colonisation, movement or over.
+func (s *State) Phase() string { return s.Phase_ }
+
+// Marshal encodes the state; encoding/json sorts map keys.
+func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
+
+// Outcome is set once one player is left or the turn limit is reached.
+func (s *State) Outcome() engine.Outcome {
+	if s.Phase_ != phaseOver {
+		return engine.Outcome{}
+	}
+	return engine.Outcome{Over: true, Winners: s.Winner, Text: s.Result}
+}
+
+// picker is the seat whose pick it is while settling.
+func (s *State) picker() string {
+	n := len(s.Seats)
+	m := s.Pick % (2 * n)
+	if m >= n {
+		m = 2*n - 1 - m
+	}
+	return s.Seats[m]
+}
+
+// mover is the player whose movement it is in the main phase.
+func (s *State) mover() string {
+	return s.Seats[(s.Start+s.Mover)%len(s.Seats)]
+}
+
+func (s *State) out(p string) bool {
+	for _, x := range s.Out {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Prompts asks the picker or the mover, one at a time (004-S).
+func (s *State) Prompts() []engine.Prompt {
+	switch s.Phase_ {
+	case phaseSettle:
+		p := s.picker()
+		return []engine.Prompt{{
+			ID: fmt.Sprintf("settle:%d", s.Picks+1), Player: p, Kind: engine.KindStep,
+			Ask:     fmt.Sprintf("Settle a planet: you have %d ships left to place (SETTLE <planet> <ships>; more lines make a plan for your later picks).", s.Supply[p]),
+			Default: s.defaultSettle(p),
+		}}
+	case phaseMove:
+		p := s.mover()
+		return []engine.Prompt{{
+			ID: fmt.Sprintf("move:%d:%s", s.Round, p), Player: p, Kind: engine.KindStep,
+			Ask:     fmt.Sprintf("Round %d: your movement, up to 3 MOVE <ships> FROM <planet> TO <planet> (or DONE).", s.Round),
+			Default: "DONE",
+		}}
+	}
+	return nil
+}
+
+// defaultSettle is what a picker who sends nothing settles: the planet
+// that gives the most production for the ships left, with all of them.
+func (s *State) defaultSettle(p string) string {
+	best, bestN := -1, 0
+	for i, pl := range s.Planets {
+		// All that is left, as far as the planet's room allows: room on a
+		// planet of one's own counts the ships already there.
+		n := min(s.Supply[p], pl.Size.Limit()-pl.Ships+s.settleCost(i, p))
+		if s.checkSettle(p, i, n) != nil {
+			continue
+		}
+		if best < 0 || pl.Size.Production() > s.Planets[best].Size.Production() {
+			best, bestN = i, n
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return fmt.Sprintf("SETTLE %s %d", s.Planets[best].Name, bestN)
+}
+
+// settleCost is what natives take from a settler: half their strength on
+// a free planet, nothing on one's own (004-B2).
+func (s *State) settleCost(i int, p string) int {
+	if s.Planets[i].Owner == p {
+		return 0
+	}
+	return s.Planets[i].Size.Natives() / 2
+}
+
+// minSettle is the least a settler must bring to a free planet (004-G1).
+func (s *State) minSettle(i int) int {
+	n := s.Planets[i].Size.Natives()
+	if s.Rules.Minimum == "literal" {
+		return n + 1
+	}
+	return n/2 + 1
+}
+
+// checkSettle says why player p cannot settle n ships on planet i now.
+func (s *State) checkSettle(p string, i, n int) error {
+	pl := s.Planets[i]
+	switch {
+	case n < 1:
+		return fmt.Errorf("settle at least 1 ship")
+	case n > s.Supply[p]:
+		return fmt.Errorf("you have only %d ships left to place", s.Supply[p])
+	case pl.Owner != "" && pl.Owner != p:
+		return fmt.Errorf("%s is settled by %s already; settling cannot attack (004-G3)", pl.Name, pl.Owner)
+	case pl.Owner == "" && n < s.minSettle(i):
+		return fmt.Errorf("a %s planet needs at least %d ships (natives take %d and one must stay)", pl.Size.Word(), s.minSettle(i), s.settleCost(i, p))
+	case pl.Ships+n-s.settleCost(i, p) > pl.Size.Limit():
+		return fmt.Errorf("%s holds at most %d ships: %d would be there", pl.Name, pl.Size.Limit(), pl.Ships+n-s.settleCost(i, p))
+	}
+	return nil
+}
+
+func (s *State) canSettle(p string) bool {
+	if s.Supply[p] <= 0 {
+		return false
+	}
+	for i := range s.Planets {
+		if s.checkSettle(p, i, s.minSettle(i)) == nil || s.checkSettle(p, i, 1) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// settle applies one pick.
+func (s *State) settle(p string, i, n int) []engine.Event {
+	pl := &s.Planets[i]
+	cost := s.settleCost(i, p)
+	s.Supply[p] -= n
+	fresh := pl.Owner == ""
+	pl.Owner = p
+	pl.Ships += n - cost
+	s.Picks++
+	var text string
+	if fresh {
+		text = fmt.Sprintf("%s settles %s (%s) with %d ships: the natives take %d, %d remain.", p, pl.Name, pl.Size.Word(), n, cost, pl.Ships)
+		if cost > 0 && s.Rules.Losses == "reserve" {
+			s.Reserve[p] += cost
+			text += fmt.Sprintf(" The %d lost return at the main phase.", cost)
+		}
+	} else {
+		text = fmt.Sprintf("%s adds %d ships to %s: %d there.", p, n, pl.Name, pl.Ships)
+	}
+	return []engine.Event{{Text: text}}
+}
+
+// nextPicker moves the snake on to the next player who can place ships,
+// playing their standing plans as it goes, and starts the main phase when
+// nobody can place any more.
+func (s *State) nextPicker() []engine.Event {
+	var events []engine.Event
+	n := len(s.Seats)
+	for {
+		// Ships that cannot be placed anywhere are lost (004-G4).
+		for _, p := range s.Seats {
+			if s.Supply[p] > 0 && !s.canSettle(p) {
+				events = append(events, engine.Event{Text: fmt.Sprintf("%s cannot place the %d ships left anywhere: they are lost (004-G4).", p, s.Supply[p])})
+				s.Supply[p] = 0
+				delete(s.Plans, p)
+			}
+		}
+		left := 0
+		for _, p := range s.Seats {
+			left += s.Supply[p]
+		}
+		if left == 0 {
+			return append(events, s.startMain()...)
+		}
+		for i := 0; i < 2*n; i++ {
+			s.Pick++
+			if s.Supply[s.picker()] > 0 {
+				break
+			}
+		}
+		p := s.picker()
+		ev, played := s.playPlan(p)
+		events = append(events, ev...)
+		if !played {
+			return events
+		}
+	}
+}
+
+// playPlan makes player p's pick from their standing plan, if a line of it
+// is possible now. Lines passed over as impossible are dropped.
+func (s *State) playPlan(p string) ([]engine.Event, bool) {
+	plan := s.Plans[p]
+	for k, line := range plan {
+		o, errs := parseLine(line, s)
+		if len(errs) > 0 || o.kind != "settle" {
+			continue
+		}
+		for _, a := range o.alts {
+			if s.checkSettle(p, a.planet, a.ships) == nil {
+				rest := plan[k+1:]
+				if len(rest) == 0 {
+					delete(s.Plans, p)
+				} else {
+					s.Plans[p] = rest
+				}
+				ev := s.settle(p, a.planet, a.ships)
+				ev[0].Text += " (from " + p + "'s plan)"
+				return ev, true
+			}
+		}
+	}
+	delete(s.Plans, p)
+	return nil, false
+}
+
+// startMain ends colonisation: reserves are placed (option 004-G2), players
+// with no planet are out, and round 1 starts with player one (004-G13).
+func (s *State) startMain() []engine.Event {
+	var events []engine.Event
+	s.Plans = map[string][]string{}
+	if s.Rules.Losses == "reserve" {
+		for _, p := range s.Seats {
+			r := s.Reserve[p]
+			if r == 0 {
+				continue
+			}
+			placed := 0
+			for _, i := range s.owned(p, true) {
+				room := s.Planets[i].Size.Limit() - s.Planets[i].Ships
+				add := min(room, r-placed)
+				s.Planets[i].Ships += add
+				placed += add
+			}
+			events = append(events, engine.Event{Text: fmt.Sprintf("%s's reserve of %d ships returns: %d placed on their largest planets, %d lost for lack of room.", p, r, placed, r-placed)})
+		}
+		s.Reserve = map[string]int{}
+	}
+	s.Phase_, s.Round, s.Start, s.Mover = phaseMove, 1, 0, 0
+	events = append(events, engine.Event{Text: "Colonisation is over. Round 1 begins with " + s.Seats[0] + "."})
+	events = append(events, s.eliminate()...)
+	if s.Phase_ == phaseMove {
+		s.skipOut()
+	}
+	return events
+}
+
+// owned lists p's planets, largest first when bySize, else in map order.
+func (s *State) owned(p string, bySize bool) []int {
+	var out []int
+	for i, pl := range s.Planets {
+		if pl.Owner == p {
+			out = append(out, i)
+		}
+	}
+	if bySize {
+		sort.SliceStable(out, func(a, b int) bool {
+			return s.Planets[out[a]].Size.Production() > s.Planets[out[b]].Size.Production()
+		})
+	}
+	return out
+}
+
+// eliminate marks players with no planet as out (004-G14) and ends the
+// game when one is left.
+func (s *State) eliminate() []engine.Event {
+	var events []engine.Event
+	var alive []string
+	for _, p := range s.Seats {
+		if s.out(p) {
+			continue
+		}
+		if len(s.owned(p, false)) == 0 {
+			s.Out = append(s.Out, p)
+			events = append(events, engine.Event{Text: p + " has no planet left and is out of the game."})
+			continue
+		}
+		alive = append(alive, p)
+	}
+	if len(alive) <= 1 {
+		s.Phase_ = phaseOver
+		s.Winner = alive
+		if len(alive) == 1 {
+			s.Result = alive[0] + " has eradicated every enemy and wins."
+		} else {
+			s.Result = "Nobody is left."
+		}
+		events = append(events, engine.Event{Text: "Game over: " + s.Result})
+	}
+	return events
+}
+
+// skipOut moves past eliminated players to the next mover, running the
+// production phase and the next round as needed.
+func (s *State) skipOut() []engine.Event {
+	var events []engine.Event
+	for s.Phase_ == phaseMove {
+		if s.Mover >= len(s.Seats) {
+			events = append(events, s.produce()...)
+			if s.Phase_ != phaseMove {
+				return events
+			}
+			continue
+		}
+		if !s.out(s.mover()) {
+			return events
+		}
+		s.Mover++
+	}
+	return events
+}
+
+// produce is the production phase (004-G12), then the next round with the
+// start passing to the next seat (004-G13), or the end at the turn limit.
+func (s *State) produce() []engine.Event {
+	var parts []string
+	for _, p := range s.Seats {
+		if s.out(p) {
+			continue
+		}
+		total := 0
+		for _, i := range s.owned(p, false) {
+			pl := &s.Planets[i]
+			add := min(pl.Size.Production(), pl.Size.Limit()-pl.Ships)
+			if add > 0 && pl.Ships > 0 {
+				pl.Ships += add
+				total += add
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s +%d", p, total))
+	}
+	events := []engine.Event{{Text: fmt.Sprintf("Production of round %d: %s.", s.Round, strings.Join(parts, ", "))}}
+	if s.Rules.TurnLimit > 0 && s.Round >= s.Rules.TurnLimit {
+		return append(events, s.endByLimit())
+	}
+	s.Round++
+	s.Start = (s.Start + 1) % len(s.Seats)
+	s.Mover = 0
+	events = append(events, engine.Event{Text: fmt.Sprintf("Round %d begins with %s.", s.Round, s.mover())})
+	return events
+}
+
+// endByLimit ends the game at the turn limit: most planets, then most ships.
+func (s *State) endByLimit() engine.Event {
+	type score struct {
+		p              string
+		planets, ships int
+	}
+	var scores []score
+	for _, p := range s.Seats {
+		sc := score{p: p}
+		for _, i := range s.owned(p, false) {
+			sc.planets++
+			sc.ships += s.Planets[i].Ships
+		}
+		scores = append(scores, sc)
+	}
+	sort.SliceStable(scores, func(a, b int) bool {
+		if scores[a].planets != scores[b].planets {
+			return scores[a].planets > scores[b].planets
+		}
+		return scores[a].ships > scores[b].ships
+	})
+	s.Phase_ = phaseOver
+	best := scores[0]
+	for _, sc := range scores {
+		if sc.planets == best.planets && sc.ships == best.ships {
+			s.Winner = append(s.Winner, sc.p)
+		}
+	}
+	s.Result = fmt.Sprintf("the turn limit of %d rounds is reached: %s wins with %d planets and %d ships", s.Rules.TurnLimit, strings.Join(s.Winner, " and "), best.planets, best.ships)
+	return engine.Event{Text: "Game over: " + s.Result + "."}
+}
+
+// Resolve applies the one answer a step has: a pick or a movement.
+func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, error) {
+	if len(answers) != 1 {
+		return nil, fmt.Errorf("prosper resolves one answer at a time, got %d", len(answers))
+	}
+	a := answers[0]
+	want := s.Prompts()
+	if len(want) != 1 || want[0].ID != a.Prompt.ID {
+		return nil, fmt.Errorf("answer to %q, but %v is asked", a.Prompt.ID, want)
+	}
+	p := a.Prompt.Player
+	orders, errs := parseAll(strings.Join(a.Orders.Lines(), "\n"), s, p, s.Phase_)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("orders of %s do not apply: %v", p, errs[0])
+	}
+	var events []engine.Event
+	switch s.Phase_ {
+	case phaseSettle:
+		if len(orders) == 0 {
+			// Nothing possible was sent: the supply is lost (004-G4).
+			events = append(events, engine.Event{Text: fmt.Sprintf("%s places nothing; the %d ships left are lost.", p, s.Supply[p])})
+			s.Supply[p] = 0
+			return append(events, s.nextPicker()...), nil
+		}
+		first := orders[0]
+		applied := false
+		for _, alt := range first.alts {
+			if s.checkSettle(p, alt.planet, alt.ships) == nil {
+				events = append(events, s.settle(p, alt.planet, alt.ships)...)
+				applied = true
+				break
+			}
+		}
+		if !applied {
+			return nil, fmt.Errorf("no alternative of %q is possible", first.text())
+		}
+		var plan []string
+		for _, o := range orders[1:] {
+			plan = append(plan, o.text())
+		}
+		if len(plan) > 0 {
+			s.Plans[p] = plan
+		} else {
+			delete(s.Plans, p)
+		}
+		events = append(events, s.nextPicker()...)
+	case phaseMove:
+		for _, o := range orders {
+			ev, err := s.move(p, o.ships, o.from, o.to)
+			if err != nil {
+				return nil, err
+			}
+			events = append(events, ev...)
+		}
+		if len(orders) == 0 {
+			events = append(events, engine.Event{Text: p + " makes no movement."})
+		}
+		events = append(events, s.eliminate()...)
+		if s.Phase_ == phaseMove {
+			s.Mover++
+			events = append(events, s.skipOut()...)
+		}
+	default:
+		return nil, fmt.Errorf("the game is over")
+	}
+	return events, nil
+}
