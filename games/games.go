@@ -4,6 +4,7 @@ package games
 
 import (
 	"orrery/engine"
+	"orrery/games/earthman"
 	"orrery/games/prosper"
 )
 
@@ -11,5 +12,6 @@ import (
 func All() []engine.Ruleset {
 	return []engine.Ruleset{
 		prosper.Ruleset(),
+		earthman.Classic(),
 	}
 }

@@ -4,7 +4,6 @@
 package earthman
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 
@@ -70,6 +69,15 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		return ""
 	}
 	var lines []string
+	for _, w := range board.Worlds() {
+		if s.devs(me, w.Name) > 1 && r.IntN(10) == 0 {
+			lines = append(lines, order{Verb: vEvac, World: w.Name, N: 1}.String())
+		}
+	}
+	if r.IntN(10) == 0 {
+		acts := []string{vEvac, vDecom, "NONE"}
+		lines = append(lines, order{Verb: vOn, World: "ANY", Action: acts[r.IntN(len(acts))]}.String())
+	}
 	for _, t := range board.Trajectories() {
 		n := s.fleets(me, t.Name)
 		if n == 0 {
@@ -123,10 +131,20 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 			lines = append(lines, order{Verb: vDevelop, World: w.Name, N: 1 + r.IntN(n), Until: 1}.String())
 		}
 	}
+	if r.IntN(3) == 0 {
+		// Agree with whoever has the most developments, so that bot
+		// games can end by agreement too.
+		best, most := "", -1
+		for _, f := range s.Players {
+			if _, d := s.total(f); d > most && s.alive(f) {
+				best, most = f, d
+			}
+		}
+		lines = append(lines, order{Verb: vAgree, Target: best}.String())
+	}
 	if len(lines) == 0 {
 		return "# nothing to do"
 	}
 	return strings.Join(lines, "\n")
 }
 
-var _ = fmt.Sprint

@@ -66,7 +66,7 @@ func (v *view) Board() string {
 	s := v.s
 	var b strings.Builder
 	b.WriteString("THE SOLAR DISC  (centre left; worldward is rightward; ! hostile)\n")
-	b.WriteString("                                              regions    fleets there\n")
+	b.WriteString("                                                   regions    fleets there\n")
 	for _, row := range tree {
 		line := row
 		for {
@@ -85,9 +85,12 @@ func (v *view) Board() string {
 				label += "!"
 			}
 			width := j - i + 1
+			if fill := width - len(label); p.Kind != World && fill > 0 {
+				label += " " + strings.Repeat("-", fill-1)
+			}
 			line = line[:i] + fmt.Sprintf("%-*s", width, label) + line[j+1:]
 			if p.Kind == World {
-				line = fmt.Sprintf("%s %-10s", strings.TrimRight(line, " "), s.regionString(name))
+				line = fmt.Sprintf("%s %-10s", line, s.regionString(name))
 				if f := s.fleetString(name); len(line)+len(f) <= 78 {
 					line += f
 				} else {
@@ -140,7 +143,7 @@ func (v *view) Status() string {
 		for _, t := range board.Trajectories() {
 			space += s.fleets(f, t.Name)
 		}
-		fmt.Fprintf(&b, "%s (%s): %d developments, %d fleets (%d in space)", f, s.letter(f), dv, fl, space)
+		fmt.Fprintf(&b, "%s (%s): %s, %s (%d in space)", f, s.letter(f), plural(dv, "development"), plural(fl, "fleet"), space)
 		if f != un {
 			if w := s.Agree[f]; w != "" {
 				fmt.Fprintf(&b, "; agrees that %s has won", w)
@@ -161,15 +164,15 @@ func (v *view) Status() string {
 		if len(so) == 0 {
 			so = []string{"none (an overthrow is met with saves only)"}
 		}
-		fmt.Fprintf(&b, "Your standing orders: %s.\n", strings.Join(so, "; "))
+		b.WriteString(wrap(fmt.Sprintf("Your standing orders: %s.", strings.Join(so, "; ")), 78))
 		var barred []string
 		for _, w := range board.Names(isWorld) {
 			if t := s.tasked(v.player, w); t.Fleets+t.Devs > 0 {
-				barred = append(barred, fmt.Sprintf("%s %d fleets and %d developments", w, t.Fleets, t.Devs))
+				barred = append(barred, fmt.Sprintf("%s %s and %s", w, plural(t.Fleets, "fleet"), plural(t.Devs, "development")))
 			}
 		}
 		if len(barred) > 0 {
-			fmt.Fprintf(&b, "Not giftable (attacked in your last combat phase): %s.\n", strings.Join(barred, "; "))
+			b.WriteString(wrap(fmt.Sprintf("Not giftable (they attacked in your last combat phase): %s.", strings.Join(barred, "; ")), 78))
 		}
 	}
 	return b.String()
@@ -197,4 +200,11 @@ func wrap(text string, width int) string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
