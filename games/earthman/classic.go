@@ -147,4 +147,3 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
