@@ -1,0 +1,164 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orrery/engine/game"
+	"orrery/pbem/inmail"
+)
+
+func TestSilence(t *testing.T) {
+	cfg := Config{Own: []string{"Orrery@Example.org"}, OwnMessageIDSuffix: "@orrery.example.org"}
+	ok := inmail.Message{From: "ann@example.org", MessageID: "x@gmail.com", AutoSubmitted: "no", HasReturnPath: true, ReturnPath: "ann@example.org"}
+	tests := []struct {
+		name string
+		edit func(m *inmail.Message)
+		want string // substring of the reason; "" = answer
+	}{
+		{"ordinary mail", func(m *inmail.Message) {}, ""},
+		{"auto-submitted no is fine", func(m *inmail.Message) { m.AutoSubmitted = "no" }, ""},
+		{"auto-replied", func(m *inmail.Message) { m.AutoSubmitted = "auto-replied" }, "Auto-Submitted"},
+		{"auto-generated", func(m *inmail.Message) { m.AutoSubmitted = "auto-generated" }, "Auto-Submitted"},
+		{"bulk", func(m *inmail.Message) { m.Precedence = "bulk" }, "Precedence"},
+		{"junk", func(m *inmail.Message) { m.Precedence = "junk" }, "Precedence"},
+		{"list", func(m *inmail.Message) { m.Precedence = "list" }, "Precedence"},
+		{"precedence first-class is fine", func(m *inmail.Message) { m.Precedence = "first-class" }, ""},
+		{"list-id", func(m *inmail.Message) { m.ListID = "<games.lists.example.org>" }, "List-Id"},
+		{"null sender", func(m *inmail.Message) { m.NullSender, m.ReturnPath = true, "" }, "empty return path"},
+		{"mailer-daemon", func(m *inmail.Message) { m.From = "MAILER-DAEMON@mx.example.org" }, "mail system"},
+		{"postmaster", func(m *inmail.Message) { m.From = "postmaster@example.org" }, "mail system"},
+		{"no-reply", func(m *inmail.Message) { m.From = "no-reply@example.org" }, "no replies"},
+		{"own address", func(m *inmail.Message) { m.From = "orrery@example.ORG" }, "ourselves"},
+		{"own message id", func(m *inmail.Message) { m.MessageID = "r3.ann.demo1@orrery.example.org" }, "one of ours"},
+		{"no sender", func(m *inmail.Message) { m.From = "" }, "no sender"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := ok
+			tc.edit(&m)
+			got := Silence(&m, cfg)
+			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+				t.Errorf("Silence = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCheckAuthResults(t *testing.T) {
+	all := Config{AuthServID: "mx.example.org", RequireDKIM: true, RequireSPF: true, RequireDMARC: true}
+	tests := []struct {
+		name    string
+		cfg     Config
+		headers []string
+		want    string // substring of the error; "" = pass
+	}{
+		{"nothing required", Config{}, nil, ""},
+		{"all pass", all, []string{"mx.example.org; dkim=pass header.d=gmail.com; spf=pass smtp.mailfrom=a@gmail.com; dmarc=pass header.from=gmail.com"}, ""},
+		{"dkim fails", all, []string{"mx.example.org; dkim=fail header.d=gmail.com; spf=pass smtp.mailfrom=a@gmail.com; dmarc=pass header.from=gmail.com"}, "dkim=fail"},
+		{"one of two signatures passes", Config{AuthServID: "mx.example.org", RequireDKIM: true},
+			[]string{"mx.example.org; dkim=fail header.d=a.example; dkim=pass header.d=gmail.com"}, ""},
+		{"missing method", all, []string{"mx.example.org; spf=pass smtp.mailfrom=a@gmail.com"}, "dkim=missing, dmarc=missing"},
+		{"forged header of another server ignored", Config{AuthServID: "mx.example.org", RequireSPF: true},
+			[]string{"evil.example; spf=pass smtp.mailfrom=a@gmail.com"}, "no Authentication-Results from mx.example.org"},
+		{"topmost of ours wins", Config{AuthServID: "mx.example.org", RequireSPF: true},
+			[]string{"mx.example.org; spf=softfail smtp.mailfrom=a@gmail.com", "mx.example.org; spf=pass smtp.mailfrom=a@gmail.com"}, "spf=softfail"},
+		{"authserv-id case-insensitive", Config{AuthServID: "MX.example.org", RequireSPF: true},
+			[]string{"mx.example.org; spf=pass smtp.mailfrom=a@gmail.com"}, ""},
+		{"unparsable header skipped", Config{AuthServID: "mx.example.org", RequireSPF: true},
+			[]string{";;;", "mx.example.org; spf=pass smtp.mailfrom=a@gmail.com"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckAuthResults(&inmail.Message{AuthResults: tc.headers}, tc.cfg)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("CheckAuthResults = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	if err := (Config{RequireDKIM: true}).Validate(); err == nil {
+		t.Error("RequireDKIM without AuthServID should not validate")
+	}
+	if err := all.Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestAuthenticate(t *testing.T) {
+	g := &game.Game{ID: "demo1", Players: []game.Player{
+		{Name: "ann", Email: "ann@example.org", Secret: "k7f3q"},
+		{Name: "bob", Email: "bob@example.org", Secret: "q2w9e"},
+		{Name: "bot1", Secret: "zzzzz", Bot: true},
+	}}
+	tests := []struct {
+		name         string
+		from, secret string
+		relax        Relax
+		kind         Kind
+		player       string
+		notify       bool
+	}{
+		{"address and secret", "ann@example.org", "k7f3q", Relax{}, Accepted, "ann", false},
+		{"address case and secret case", "ANN@Example.org", "K7F3Q", Relax{}, Accepted, "ann", false},
+		{"missing secret", "ann@example.org", "", Relax{}, MissingSecret, "ann", false},
+		{"missing secret relaxed", "ann@example.org", "", Relax{NoSecret: true}, Accepted, "ann", false},
+		{"wrong secret warns the owner", "ann@example.org", "nope", Relax{}, WrongSecret, "ann", true},
+		{"another player's secret is wrong", "ann@example.org", "q2w9e", Relax{}, WrongSecret, "ann", true},
+		{"wrong secret even when relaxed", "ann@example.org", "nope", Relax{NoSecret: true}, WrongSecret, "ann", true},
+		{"unknown address", "eve@example.net", "", Relax{}, Unknown, "", false},
+		{"unknown address wrong secret", "eve@example.net", "guess", Relax{}, Unknown, "", false},
+		{"right secret foreign address", "ann@work.example", "k7f3q", Relax{}, ForeignAddress, "ann", true},
+		{"right secret any address relaxed", "ann@work.example", "k7f3q", Relax{AnyAddress: true}, Accepted, "ann", false},
+		{"bot secret from a stranger is not notified", "eve@example.net", "zzzzz", Relax{}, ForeignAddress, "bot1", false},
+		{"empty secret never matches an empty one", "eve@example.net", " ", Relax{AnyAddress: true}, Unknown, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := Authenticate(g, tc.from, tc.secret, tc.relax)
+			if a.Kind != tc.kind || a.Player.Name != tc.player || a.Notify != tc.notify {
+				t.Errorf("Authenticate = %v %q notify=%v, want %v %q notify=%v", a.Kind, a.Player.Name, a.Notify, tc.kind, tc.player, tc.notify)
+			}
+		})
+	}
+	var zero Auth
+	if zero.Kind == Accepted {
+		t.Error("the zero Auth must not accept")
+	}
+}
+
+// TestCorpus runs Silence over the real-world corpus: only the bounce is
+// silenced.
+func TestCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../inmail/testdata/corpus/*.eml")
+	if len(files) == 0 {
+		t.Fatal("no corpus")
+	}
+	cfg := Config{Own: []string{"orrery@example.org"}, OwnMessageIDSuffix: "@orrery.example.org",
+		AuthServID: "mx.example.org", RequireDKIM: true}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := inmail.Parse(raw, inmail.Options{})
+		if m == nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		got := Silence(m, cfg)
+		if bounce := strings.HasSuffix(f, "bounce.eml"); bounce != (got != "") {
+			t.Errorf("%s: Silence = %q", filepath.Base(f), got)
+		}
+		if strings.HasSuffix(f, "gmail-alternative.eml") {
+			if err := CheckAuthResults(m, cfg); err != nil {
+				t.Errorf("gmail: %v", err)
+			}
+		}
+		if strings.HasSuffix(f, "mutt-commands.eml") {
+			if err := CheckAuthResults(m, cfg); err == nil {
+				t.Error("mutt-commands has no Authentication-Results: want an error")
+			}
+		}
+	}
+}
