@@ -1,0 +1,30 @@
+package burning
+
+import (
+	"fmt"
+	"testing"
+
+	"orrery/engine/enginetest"
+)
+
+func TestConformance(t *testing.T) { enginetest.Conformance(t, Ruleset(), 60) }
+
+// TestBotGames plays seeded bot games through the real store and verifies
+// each by replay; player count, factions and languages vary with the seed.
+func TestBotGames(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 10
+	}
+	for seed := 0; seed < n; seed++ {
+		players := []string{"ann", "bob", "cy", "dee", "eve", "fay"}[:2+seed%5]
+		opts := map[string]string{"lang": []string{langEN, langRU}[seed%2], "huge": []string{"a", "b"}[seed/2%2]}
+		if seed%3 == 0 {
+			opts["banks"] = "public"
+		}
+		res := enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 40, Options: opts})
+		if res.Game == nil {
+			t.Fatal(fmt.Sprintf("seed %d: no game", seed))
+		}
+	}
+}

@@ -1,0 +1,588 @@
+// Package burning is Burning Planets (seed 003): three asymmetric factions
+// on a generated hex galaxy, taking sequential turns of catastrophe, income,
+// building, ship building and ship actions, with cargo kept secret from all
+// but its owner, and every text in English or Russian.
+package burning
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// Ruleset returns Burning Planets.
+func Ruleset() engine.Ruleset { return ruleset{} }
+
+type ruleset struct{}
+
+var options = []engine.Option{
+	{Name: "factions", Default: "", Help: "factions in the order players are given, comma-separated " +
+		"(humans, digitals, xenos; the same faction may be taken twice, 003-B1); empty: humans, digitals, xenos in turn"},
+	{Name: "lang", Default: langEN, Choices: []string{langEN, langRU}, Help: "starting language of every player's reports; each player changes theirs with LANG"},
+	{Name: "huge", Default: "a", Choices: []string{"a", "b"}, Help: "reading of N9 for huge ships: a = one move or up to four other actions (003-G6); b = four actions, at most one a move"},
+	{Name: "asteroid_die", Default: "6", Choices: []string{"4", "6", "8"}, Help: "the modifier die added to the section count for the number of asteroids (003-B3)"},
+	{Name: "banks", Default: "hidden", Choices: []string{"hidden", "public"}, Help: "whether players see each other's resource banks (public banks would betray every cargo load)"},
+	{Name: "turns", Default: "0", Help: "turn limit (003-F10); 0 = none. At the limit the players with most planets share the win"},
+}
+
+func (ruleset) Info() engine.Info {
+	return engine.Info{
+		Name: "burning", Title: "Burning Planets", MinPlayers: 2, MaxPlayers: 6, Options: options,
+		Summary: "Humans, Digitals and Xenos fight over a generated hex galaxy. On your turn the catastrophe die " +
+			"is rolled, your planets produce, you build (one structure per planet), build ships, and act: each " +
+			"ship has two actions (move up to its speed, or attack an adjacent target by opposed dice that must " +
+			"beat the target's die and its shield). Conquer empty planets with a monolith, strip enemy planets " +
+			"of their structures and take them. Cargo ships carry resources and space structures, hidden from " +
+			"everyone but you. Destroy every enemy, or end as allies.",
+		OrderHelp: orderHelp,
+	}
+}
+
+const orderHelp = `Orders (English or Russian; one a line; cells like K6; ships by number):
+  BUILD CANNON AT K6          СТРОИТЬ ПУШКА В K6   (furnace, greenhouse, spaceport, cannon, tower)
+  DEMOLISH K6                 СНЕСТИ K6
+  BUY RIG AT Arda FOR 12      КУПИТЬ БУРОВАЯ НА Arda ДЛЯ 12  (rig, habitat, station onto a cargo ship)
+  MAKE 2 SMALL AT Arda        СОЗДАТЬ 2 МАЛЫЙ У Arda  (small medium large huge cargo, or the ship's name;
+                              AT a planet with your spaceport or the cell of your orbital station)
+  SHIP 12 MOVE K6             КОРАБЛЬ 12 ЛЕТЕТЬ K6
+  SHIP 12 ATTACK 15           КОРАБЛЬ 12 АТАКОВАТЬ 15   (a ship number, or a cell: defence, station, asteroid)
+  SHIP 12 RAZE K6             КОРАБЛЬ 12 РАЗРУШИТЬ K6   (an undefended planet's furnace, greenhouse, spaceport)
+  SHIP 12 CONQUER Arda        КОРАБЛЬ 12 ЗАХВАТИТЬ Arda
+  SHIP 12 LOAD Arda 10B 5C    КОРАБЛЬ 12 ЗАГРУЗИТЬ Arda 10B 5C
+  SHIP 12 UNLOAD Arda 10B     КОРАБЛЬ 12 ВЫГРУЗИТЬ Arda 10B
+  SHIP 12 DEPLOY K6           КОРАБЛЬ 12 УСТАНОВИТЬ K6
+  FIRE K6 AT 12               ОГОНЬ K6 В 12   (cannons, towers, stations twice a turn; rigs, habitats once)
+  BOMBARD Arda                БОМБИТЬ Arda    (six of your huge ships on its six vertices)
+  LANG RU | LANG EN           ЯЗЫК RU
+  ALLY bob | BREAK bob        СОЮЗ bob | РАЗРЫВ bob   (also at any time)
+Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М are read as B, C, M).`
+
+// Planet is one generated planet with its tiles and structures.
+type Planet struct {
+	Name    string `json:"name"`
+	Section int    `json:"section"`
+	Centre  Cell   `json:"centre"`
+	Size    int    `json:"size"` // 1 small, 2 medium, 3 large
+	Biome   string `json:"biome"`
+	Owner   string `json:"owner,omitempty"` // "" uninhabited; the monolith stands at Centre otherwise
+	HomeOf  string `json:"home_of,omitempty"`
+	Sites   []Site `json:"sites"`
+	Dice    string `json:"dice"` // the setup rolls that made it, for the status table
+}
+
+// Site is a tile or a structure on one planet cell.
+type Site struct {
+	Cell Cell   `json:"cell"`
+	Kind string `json:"kind"`
+}
+
+func (p *Planet) radius() int { return radius(p.Size) }
+func (p *Planet) has(c Cell) bool {
+	return dist(p.Centre, c) <= p.radius()
+}
+func (p *Planet) site(c Cell) int {
+	for i, s := range p.Sites {
+		if s.Cell == c {
+			return i
+		}
+	}
+	return -1
+}
+func (p *Planet) defended() bool {
+	for _, s := range p.Sites {
+		if isDefence(s.Kind) {
+			return true
+		}
+	}
+	return false
+}
+func (p *Planet) built() bool {
+	for _, s := range p.Sites {
+		if isPlanetBuild(s.Kind) {
+			return true
+		}
+	}
+	return false
+}
+func (p *Planet) count(kind string) int {
+	n := 0
+	for _, s := range p.Sites {
+		if s.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// touches reports whether a space cell c is next to the planet.
+func (p *Planet) touches(c Cell) bool { return dist(p.Centre, c) == p.radius()+1 }
+
+// Ship is one ship. Cargo and Load are the secret manifest (003-H1): only
+// the owner's view shows them.
+type Ship struct {
+	ID    int    `json:"id"`
+	Owner string `json:"owner"`
+	Class string `json:"class"`
+	Cell  Cell   `json:"cell"`
+	Cargo Res    `json:"cargo"`
+	Load  string `json:"load,omitempty"` // a space structure carried, bought or picked up
+}
+
+// Struct is a space structure: a drilling rig or habitat on an asteroid,
+// or an orbital station in space.
+type Struct struct {
+	Kind  string `json:"kind"`
+	Owner string `json:"owner"`
+	Cell  Cell   `json:"cell"`
+}
+
+// State is a game of Burning Planets.
+type State struct {
+	Grid      Grid                `json:"grid"`
+	Seats     []string            `json:"seats"` // turn order, rolled at setup (003-R9)
+	Faction   map[string]string   `json:"faction"`
+	Lang      map[string]string   `json:"lang"`
+	Bank      map[string]Res      `json:"bank"`
+	Allies    map[string][]string `json:"allies"` // declared, sorted; an alliance is mutual declarations
+	Out       []string            `json:"out,omitempty"`
+	Planets   []*Planet           `json:"planets"`
+	Asteroids []Cell              `json:"asteroids"`
+	Ships     []*Ship             `json:"ships"`
+	Structs   []*Struct           `json:"structs"`
+	NextShip  int                 `json:"next_ship"`
+	Round     int                 `json:"round"`
+	Active    int                 `json:"active"` // index into Seats
+	Cat       int                 `json:"cat"`    // the active player's catastrophe roll
+	HugeMode  string              `json:"huge_mode"`
+	Hidden    bool                `json:"hidden_banks"`
+	Limit     int                 `json:"turn_limit"`
+	SetupDice []string            `json:"setup_dice"`
+	Done      bool                `json:"done"`
+	Winners   []string            `json:"winners,omitempty"`
+	EndText   string              `json:"end_text,omitempty"`
+
+	events []engine.Event
+}
+
+var planetNames = []string{"Arda", "Borvik", "Cetra", "Dunmor", "Elys", "Fenn", "Gorra", "Halo", "Ixion", "Jorun", "Kell", "Lumo"}
+
+func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
+	n := len(su.Players)
+	if n < 2 || n > 6 {
+		return nil, fmt.Errorf("burning planets needs 2 to 6 players, not %d", n)
+	}
+	s := &State{Grid: gridFor(n), Faction: map[string]string{}, Lang: map[string]string{}, Bank: map[string]Res{},
+		Allies: map[string][]string{}, NextShip: 1, Round: 1, HugeMode: su.Options["huge"], Hidden: su.Options["banks"] != "public"}
+	if s.HugeMode == "" {
+		s.HugeMode = "a"
+	}
+	lim, err := strconv.Atoi(strings.TrimSpace(orDefault(su.Options["turns"], "0")))
+	if err != nil || lim < 0 {
+		return nil, fmt.Errorf("option turns must be a whole number of turns (0 = no limit), not %q", su.Options["turns"])
+	}
+	s.Limit = lim
+	var given []string
+	if f := strings.TrimSpace(su.Options["factions"]); f != "" {
+		given = strings.Split(f, ",")
+		if len(given) != n {
+			return nil, fmt.Errorf("option factions names %d factions for %d players", len(given), n)
+		}
+	}
+	lang := orDefault(su.Options["lang"], langEN)
+	for i, p := range su.Players {
+		f := factionNames[i%3]
+		if given != nil {
+			f = strings.ToLower(strings.TrimSpace(given[i]))
+			if _, ok := factions[f]; !ok {
+				return nil, fmt.Errorf("option factions: %q is not humans, digitals or xenos", given[i])
+			}
+		}
+		s.Faction[p] = f
+		s.Lang[p] = lang
+		s.Allies[p] = []string{}
+	}
+	s.Seats = append([]string(nil), su.Players...)
+	d.Shuffle(n, "seat order", func(i, j int) { s.Seats[i], s.Seats[j] = s.Seats[j], s.Seats[i] })
+	for _, p := range s.Seats {
+		s.genPlanet(d, p, true)
+		s.genPlanet(d, p, false)
+	}
+	mod := 6
+	if m, err := strconv.Atoi(su.Options["asteroid_die"]); err == nil && m > 0 {
+		mod = m
+	}
+	s.genAsteroids(d, mod)
+	s.startTurn(d)
+	return s, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// genPlanet follows "Planet generation": position, size, biome, resources.
+func (s *State) genPlanet(d *dice.Dice, player string, home bool) {
+	name := planetNames[len(s.Planets)]
+	what := "second planet of " + player
+	if home {
+		what = "home planet of " + player
+	}
+	secs := s.Grid.Sections()
+	var sec int
+	var rolls []string
+	for {
+		sec = d.Roll(secs, fmt.Sprintf("section of %s (%s)", name, what))
+		rolls = append(rolls, fmt.Sprintf("section d%d=%d", secs, sec))
+		if s.planetIn(sec) == nil {
+			break // a conflicting roll is repeated (RULE)
+		}
+	}
+	sz := d.Roll(4, "size of "+name)
+	size := map[int]int{1: 1, 2: 1, 3: 2, 4: 3}[sz]
+	rolls = append(rolls, fmt.Sprintf("size d4=%d", sz))
+	p := &Planet{Name: name, Section: sec, Centre: s.Grid.centre(sec), Size: size}
+	if home {
+		p.Biome = factions[s.Faction[player]].Home
+		p.Owner, p.HomeOf = player, player
+	} else {
+		b := d.Roll(6, "biome of "+name)
+		rolls = append(rolls, fmt.Sprintf("biome d6=%d", b))
+		p.Biome = []string{Fair, Harsh, Water}[(b-1)/2]
+	}
+	var forests, mountains int
+	switch {
+	case home && p.Biome == Fair:
+		forests = d.Roll(4, "forests of "+name)
+		rolls = append(rolls, fmt.Sprintf("forests d4=%d", forests))
+		mountains = 5 - forests
+	case home && p.Biome == Harsh:
+		mountains = 5 // one kind: no roll (N16)
+	case home:
+		forests = 5
+	default:
+		die := []int{0, 4, 6, 8}[size]
+		roll := func(kind string) int {
+			v := d.Roll(die, kind+" of "+name)
+			rolls = append(rolls, fmt.Sprintf("%s d%d=%d", kind, die, v))
+			return v
+		}
+		switch p.Biome {
+		case Fair:
+			forests, mountains = roll("forests"), roll("mountains")
+		case Harsh:
+			mountains = roll("mountains") + roll("mountains")
+		case Water:
+			forests = roll("forests") + roll("forests")
+		}
+	}
+	// Tiles go on interior cells first, then on the border ("where possible,
+	// not on the outer border"), each cell picked by a die (003-B4).
+	place := func(kind string, k int) {
+		for ; k > 0; k-- {
+			free := p.freeCells(true)
+			if len(free) == 0 {
+				free = p.freeCells(false)
+			}
+			c := free[d.Pick(len(free), fmt.Sprintf("cell of a %s on %s (%d free)", kind, name, len(free)))]
+			p.Sites = append(p.Sites, Site{Cell: c, Kind: kind})
+		}
+	}
+	place(Forest, forests)
+	place(Mountain, mountains)
+	if home {
+		// N8: the starting Cannon stands on a border cell, picked by a die.
+		free := p.freeCells(false)
+		c := free[d.Pick(len(free), fmt.Sprintf("cell of %s's starting cannon on %s", player, name))]
+		p.Sites = append(p.Sites, Site{Cell: c, Kind: CannonS})
+		var prod Res
+		for _, st := range p.Sites {
+			prod = prod.add(product(st.Kind))
+		}
+		s.Bank[player] = prod.times(10) // 003-G4: ten turns of the home planet's production
+	}
+	p.Dice = strings.Join(rolls, ", ")
+	s.Planets = append(s.Planets, p)
+	s.SetupDice = append(s.SetupDice, name+": "+p.Dice)
+}
+
+// freeCells lists the planet's empty cells other than the centre: interior
+// ones (distance 1 … R−1) or border ones (distance R).
+func (p *Planet) freeCells(interior bool) []Cell {
+	var out []Cell
+	for _, c := range hexCells(p.Centre, p.radius()) {
+		dd := dist(p.Centre, c)
+		if dd == 0 || (interior && dd == p.radius()) || (!interior && dd != p.radius()) || p.site(c) >= 0 {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func (s *State) planetIn(sec int) *Planet {
+	for _, p := range s.Planets {
+		if p.Section == sec {
+			return p
+		}
+	}
+	return nil
+}
+
+// genAsteroids places sections + modifier-die asteroids (003-R6): each
+// section by the position die with no re-roll on collision (they cluster);
+// the cell within it picked by a die among cells at least one free cell
+// away from planets and other asteroids (003-B5, 003-F4). A section with no
+// such cell left is a conflict, so the section is rolled again.
+func (s *State) genAsteroids(d *dice.Dice, mod int) {
+	secs := s.Grid.Sections()
+	m := d.Roll(mod, "asteroid modifier die")
+	count := secs + m
+	s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", secs, mod, m, count))
+	for i := 1; i <= count; i++ {
+		for try := 0; try < 10; try++ {
+			sec := d.Roll(secs, fmt.Sprintf("section of asteroid %d", i))
+			var legal []Cell
+			for _, c := range s.Grid.sectionCells(sec) {
+				if s.asteroidRoom(c) {
+					legal = append(legal, c)
+				}
+			}
+			if len(legal) == 0 {
+				continue
+			}
+			c := legal[d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", i, sec))]
+			s.Asteroids = append(s.Asteroids, c)
+			break
+		}
+	}
+}
+
+func (s *State) asteroidRoom(c Cell) bool {
+	for _, p := range s.Planets {
+		if dist(p.Centre, c) <= p.radius()+1 {
+			return false
+		}
+	}
+	for _, a := range s.Asteroids {
+		if dist(a, c) <= 1 {
+			return false
+		}
+	}
+	return true
+}
+
+func (ruleset) LoadState(data []byte) (engine.State, error) {
+	var s State
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("decoding a burning planets state: %w", err)
+	}
+	return &s, nil
+}
+
+// Marshal encodes the state; maps are written in key order by encoding/json.
+func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
+
+func (s *State) Turn() int { return s.Round }
+func (s *State) Phase() string {
+	if s.Done {
+		return "over"
+	}
+	return "turn of " + s.active()
+}
+
+func (s *State) active() string { return s.Seats[s.Active] }
+
+func (s *State) Outcome() engine.Outcome {
+	if !s.Done {
+		return engine.Outcome{}
+	}
+	return engine.Outcome{Over: true, Winners: s.Winners, Text: s.EndText}
+}
+
+func (s *State) Prompts() []engine.Prompt {
+	if s.Done {
+		return nil
+	}
+	p := s.active()
+	out := []engine.Prompt{{ID: "turn:" + p, Player: p, Kind: engine.KindStep,
+		Ask: tr(s.Lang[p], "It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm())}}
+	for _, q := range s.Seats {
+		if !s.out(q) {
+			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY or BREAK.")})
+		}
+	}
+	return out
+}
+
+func (s *State) catTerm() term {
+	switch s.Cat {
+	case 1:
+		return "climate anomaly"
+	case 20:
+		return "stellar wind"
+	}
+	return "none"
+}
+
+func (s *State) out(p string) bool {
+	for _, q := range s.Out {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// tell records an event in each reader's language. Public events become one
+// event per language in use (each addressed to that language's readers)
+// when players differ, so every player reads every event in their own
+// language; with one language in use they stay public.
+func (s *State) tell(to []string, format string, args ...any) {
+	readers := to
+	if len(to) == 0 {
+		readers = s.Seats
+	}
+	byLang := map[string][]string{}
+	for _, p := range readers {
+		byLang[s.Lang[p]] = append(byLang[s.Lang[p]], p)
+	}
+	for _, l := range []string{langEN, langRU} {
+		ps := byLang[l]
+		if len(ps) == 0 {
+			continue
+		}
+		text := tr(l, format, append([]any(nil), args...)...)
+		if len(to) == 0 && len(byLang) == 1 {
+			s.events = append(s.events, engine.Event{Text: text})
+			continue
+		}
+		s.events = append(s.events, engine.Event{Text: text, To: ps})
+	}
+}
+
+// startTurn opens the active player's turn: the catastrophe die and the
+// income, both automatic (003(i)).
+func (s *State) startTurn(d *dice.Dice) {
+	p := s.active()
+	s.Cat = d.Roll(20, fmt.Sprintf("catastrophe die of %s, turn %d", p, s.Round))
+	if s.Cat == 1 || s.Cat == 20 {
+		s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d (%s).", s.Round, p, s.Cat, s.catTerm())
+	} else {
+		s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d, nothing happens.", s.Round, p, s.Cat)
+	}
+	inc := s.income(p)
+	s.Bank[p] = s.Bank[p].add(inc)
+	s.tell(s.bankReaders(p), "%s collects %s.", p, inc.String())
+}
+
+func (s *State) bankReaders(p string) []string {
+	if s.Hidden {
+		return []string{p}
+	}
+	return nil
+}
+
+// income is what p's tiles and structures yield this turn, less what the
+// catastrophe stops (003-G17). Planets conquered and structures built this
+// turn produce nothing simply because income comes first (003-G18).
+func (s *State) income(p string) Res {
+	var r Res
+	stopped := func(kind string) bool {
+		switch s.Cat {
+		case 1:
+			return kind == Greenhouse || kind == Habitat || kind == Forest
+		case 20:
+			return kind == Furnace || kind == Rig
+		}
+		return false
+	}
+	for _, pl := range s.Planets {
+		if pl.Owner != p {
+			continue
+		}
+		for _, st := range pl.Sites {
+			if !stopped(st.Kind) {
+				r = r.add(product(st.Kind))
+			}
+		}
+	}
+	for _, st := range s.Structs {
+		if st.Owner == p && !stopped(st.Kind) {
+			r = r.add(product(st.Kind))
+		}
+	}
+	return r
+}
+
+func (s *State) planet(name string) *Planet {
+	for _, p := range s.Planets {
+		if strings.EqualFold(p.Name, name) {
+			return p
+		}
+	}
+	return nil
+}
+
+func (s *State) planetAt(c Cell) *Planet {
+	for _, p := range s.Planets {
+		if p.has(c) {
+			return p
+		}
+	}
+	return nil
+}
+
+func (s *State) ship(id int) *Ship {
+	for _, sh := range s.Ships {
+		if sh.ID == id {
+			return sh
+		}
+	}
+	return nil
+}
+
+func (s *State) shipAt(c Cell) *Ship {
+	for _, sh := range s.Ships {
+		if sh.Cell == c {
+			return sh
+		}
+	}
+	return nil
+}
+
+func (s *State) structAt(c Cell) *Struct {
+	for _, st := range s.Structs {
+		if st.Cell == c {
+			return st
+		}
+	}
+	return nil
+}
+
+func (s *State) asteroidAt(c Cell) bool {
+	for _, a := range s.Asteroids {
+		if a == c {
+			return true
+		}
+	}
+	return false
+}
+
+// free reports whether a ship may enter or be placed on c: a space cell
+// with no ship, station or asteroid.
+func (s *State) free(c Cell) bool {
+	return s.Grid.in(c) && s.planetAt(c) == nil && s.shipAt(c) == nil && s.structAt(c) == nil && !s.asteroidAt(c)
+}
+
+func (s *State) unit(sh *Ship) Unit { return factions[s.Faction[sh.Owner]].Ships[sh.Class] }
+
+func (s *State) shipName(sh *Ship) string {
+	return fmt.Sprintf("%s %d (%s)", s.unit(sh).Name, sh.ID, sh.Owner)
+}

@@ -1,0 +1,473 @@
+package burning
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Order verbs, in canonical (English) spelling.
+const (
+	vBuild    = "BUILD"
+	vDemolish = "DEMOLISH"
+	vBuy      = "BUY"
+	vMake     = "MAKE"
+	vShip     = "SHIP"
+	vFire     = "FIRE"
+	vBombard  = "BOMBARD"
+	vLang     = "LANG"
+	vAlly     = "ALLY"
+	vBreak    = "BREAK"
+
+	aMove    = "MOVE"
+	aAttack  = "ATTACK"
+	aRaze    = "RAZE"
+	aConquer = "CONQUER"
+	aLoad    = "LOAD"
+	aUnload  = "UNLOAD"
+	aDeploy  = "DEPLOY"
+)
+
+// words maps every accepted spelling, folded, to its canonical word.
+var words = map[string]string{}
+
+func init() {
+	add := func(canon string, spellings ...string) {
+		words[fold(canon)] = canon
+		for _, w := range spellings {
+			words[fold(w)] = canon
+		}
+	}
+	add(vBuild, "СТРОИТЬ", "ПОСТРОИТЬ")
+	add(vDemolish, "СНЕСТИ")
+	add(vBuy, "КУПИТЬ")
+	add(vMake, "СОЗДАТЬ")
+	add(vShip, "КОРАБЛЬ")
+	add(vFire, "ОГОНЬ")
+	add(vBombard, "БОМБИТЬ", "БОМБАРДИРОВАТЬ")
+	add(vLang, "ЯЗЫК")
+	add(vAlly, "СОЮЗ")
+	add(vBreak, "РАЗРЫВ", "РАЗОРВАТЬ")
+	add(aMove, "ЛЕТЕТЬ")
+	add(aAttack, "АТАКОВАТЬ", "АТАКА")
+	add(aRaze, "РАЗРУШИТЬ")
+	add(aConquer, "ЗАХВАТИТЬ")
+	add(aLoad, "ЗАГРУЗИТЬ")
+	add(aUnload, "ВЫГРУЗИТЬ")
+	add(aDeploy, "УСТАНОВИТЬ")
+	add(Furnace, "ДОМНА", "ДОМНУ", "BLASTFURNACE")
+	add(Greenhouse, "ТЕПЛИЦА", "ТЕПЛИЦУ")
+	add(Spaceport, "КОСМОДРОМ")
+	add(CannonS, "ПУШКА", "ПУШКУ")
+	add(Tower, "БАШНЯ", "БАШНЮ")
+	add(Rig, "БУРОВАЯ", "БУРОВУЮ", "DRILL")
+	add(Habitat, "МЕСТООБИТАНИЕ", "ХАБИТАТ")
+	add(Station, "СТАНЦИЯ", "СТАНЦИЮ")
+	add(Small, "МАЛЫЙ", "МАЛЕНЬКИЙ")
+	add(Medium, "СРЕДНИЙ")
+	add(Large, "БОЛЬШОЙ")
+	add(Huge, "ОГРОМНЫЙ")
+	add(Cargo, "ГРУЗОВОЙ", "ГРУЗОВИК")
+	for _, f := range factions {
+		for c, u := range f.Ships {
+			if c != Cargo {
+				add(c, u.Name)
+			}
+		}
+	}
+	add(langEN, "ENGLISH", "АНГЛ", "АНГЛИЙСКИЙ")
+	add(langRU, "RUSSIAN", "РУ", "РУС", "РУССКИЙ")
+}
+
+// preps are filler words skipped where a place or target follows.
+var preps = map[string]bool{}
+
+func init() {
+	for _, w := range []string{"AT", "ON", "IN", "TO", "FOR", "В", "НА", "У", "ДЛЯ", "К", "ВО"} {
+		preps[fold(w)] = true
+	}
+}
+
+// order is one parsed line.
+type order struct {
+	Verb   string
+	Act    string // ship action
+	Kind   string // structure kind or ship class
+	N      int    // ship count for MAKE
+	Ship   int    // acting or carrying ship
+	Cell   Cell
+	TShip  int    // target ship (0: the target is TCell)
+	TCell  Cell   // target cell of ATTACK and FIRE
+	Place  string // planet name as written, or "" when Cell names the place
+	Res    Res
+	Word   string // language or player name
+}
+
+// phase orders a turn's lines as the rules order the turn (building, then
+// ship building, then actions); demolition comes before building so a freed
+// cell can be reused (003-B8).
+func (o order) phase() int {
+	switch o.Verb {
+	case vLang, vAlly, vBreak:
+		return 0
+	case vDemolish:
+		return 1
+	case vBuild:
+		return 2
+	case vBuy:
+		return 3
+	case vMake:
+		return 4
+	}
+	return 5
+}
+
+// String is the canonical line.
+func (o order) String() string {
+	switch o.Verb {
+	case vBuild:
+		return fmt.Sprintf("BUILD %s AT %s", strings.ToUpper(o.Kind), o.Cell)
+	case vDemolish:
+		return "DEMOLISH " + o.Cell.String()
+	case vBuy:
+		return fmt.Sprintf("BUY %s AT %s FOR %d", strings.ToUpper(o.Kind), o.Place, o.Ship)
+	case vMake:
+		return fmt.Sprintf("MAKE %d %s AT %s", o.N, strings.ToUpper(o.Kind), o.place())
+	case vShip:
+		head := fmt.Sprintf("SHIP %d %s", o.Ship, o.Act)
+		switch o.Act {
+		case aMove, aRaze, aDeploy:
+			return head + " " + o.Cell.String()
+		case aAttack:
+			return head + " " + o.target()
+		case aConquer:
+			return head + " " + o.Place
+		case aLoad, aUnload:
+			return head + " " + o.Place + " " + o.Res.String()
+		}
+	case vFire:
+		return fmt.Sprintf("FIRE %s AT %s", o.Cell, o.target())
+	case vBombard:
+		return "BOMBARD " + o.Place
+	case vLang:
+		return "LANG " + strings.ToUpper(o.Word)
+	case vAlly, vBreak:
+		return o.Verb + " " + o.Word
+	}
+	return "?"
+}
+
+func (o order) place() string {
+	if o.Place != "" {
+		return o.Place
+	}
+	return o.Cell.String()
+}
+
+func (o order) target() string {
+	if o.TShip > 0 {
+		return strconv.Itoa(o.TShip)
+	}
+	return o.TCell.String()
+}
+
+// problem is a line that does not read as an order; key and args are
+// a text of text.go.
+type problem struct {
+	msg  string
+	args []any
+	fix  string
+	fixA []any
+}
+
+func prob(msg string, args ...any) *problem { return &problem{msg: msg, args: args} }
+func (p *problem) with(fix string, args ...any) *problem {
+	p.fix, p.fixA = fix, args
+	return p
+}
+
+type tokens struct {
+	t []string // folded
+	r []string // as written
+	i int
+}
+
+func (t *tokens) more() bool { return t.i < len(t.t) }
+func (t *tokens) peek() string {
+	if t.i < len(t.t) {
+		return t.t[t.i]
+	}
+	return ""
+}
+func (t *tokens) next() (folded, raw string) {
+	if t.i >= len(t.t) {
+		return "", ""
+	}
+	t.i++
+	return t.t[t.i-1], t.r[t.i-1]
+}
+func (t *tokens) skipPrep() {
+	if preps[t.peek()] && t.i+1 < len(t.t) {
+		t.i++
+	}
+}
+
+// parseLine reads one line into an order, or says why it cannot. It knows
+// nothing of the game: names of planets and players are checked later.
+func parseLine(line string) (order, *problem) {
+	raw := strings.FieldsFunc(line, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == ';' || r == ':' })
+	t := &tokens{r: raw}
+	for _, w := range raw {
+		t.t = append(t.t, fold(w))
+	}
+	verbF, _ := t.next()
+	verb := words[verbF]
+	o := order{Verb: verb}
+	need := func(what string) *problem {
+		return prob("%s needs %s", verb, what)
+	}
+	switch verb {
+	case vBuild:
+		k := words[t.peek()]
+		if !isPlanetBuild(k) {
+			return o, need("a structure: FURNACE, GREENHOUSE, SPACEPORT, CANNON or TOWER")
+		}
+		t.next()
+		o.Kind = k
+		t.skipPrep()
+		c, p := cellArg(t)
+		if p != nil {
+			return o, p
+		}
+		o.Cell = c
+	case vDemolish:
+		c, p := cellArg(t)
+		if p != nil {
+			return o, p
+		}
+		o.Cell = c
+	case vBuy:
+		k := words[t.peek()]
+		if !isSpaceStruct(k) {
+			return o, need("a space structure: RIG, HABITAT or STATION")
+		}
+		t.next()
+		o.Kind = k
+		t.skipPrep()
+		if _, r := t.next(); r == "" {
+			return o, need("a planet and a cargo ship: BUY RIG AT Arda FOR 12")
+		} else {
+			o.Place = r
+		}
+		t.skipPrep()
+		n, ok := shipArg(t)
+		if !ok {
+			return o, need("a cargo ship number: BUY RIG AT Arda FOR 12")
+		}
+		o.Ship = n
+	case vMake:
+		o.N = 1
+		if n, err := strconv.Atoi(t.peek()); err == nil {
+			if n < 1 || n > 20 {
+				return o, need("a number of ships from 1 to 20")
+			}
+			o.N = n
+			t.next()
+		}
+		k := words[t.peek()]
+		if !contains(classes, k) {
+			return o, need("a ship class: SMALL, MEDIUM, LARGE, HUGE or CARGO")
+		}
+		t.next()
+		o.Kind = k
+		t.skipPrep()
+		f, r := t.next()
+		if r == "" {
+			return o, need("a planet or the cell of an orbital station: MAKE 2 SMALL AT Arda")
+		}
+		if c, ok := parseCell(f); ok {
+			o.Cell = c
+		} else {
+			o.Place = r
+		}
+	case vShip:
+		n, ok := shipArg(t)
+		if !ok {
+			return o, need("a ship number: SHIP 12 MOVE K6")
+		}
+		o.Ship = n
+		a, _ := t.next()
+		o.Act = words[a]
+		switch o.Act {
+		case aMove, aRaze, aDeploy:
+			t.skipPrep()
+			c, p := cellArg(t)
+			if p != nil {
+				return o, p
+			}
+			o.Cell = c
+		case aAttack:
+			t.skipPrep()
+			if p := targetArg(t, &o); p != nil {
+				return o, p
+			}
+		case aConquer:
+			t.skipPrep()
+			_, r := t.next()
+			if r == "" {
+				return o, prob("%s needs %s", o.Act, "a planet")
+			}
+			o.Place = r
+		case aLoad, aUnload:
+			t.skipPrep()
+			_, r := t.next()
+			if r == "" {
+				return o, prob("%s needs %s", o.Act, "a planet and an amount: LOAD Arda 10B")
+			}
+			o.Place = r
+			res, p := amounts(t)
+			if p != nil {
+				return o, p
+			}
+			o.Res = res
+		default:
+			return o, prob("write one of: %s", "MOVE, ATTACK, RAZE, CONQUER, LOAD, UNLOAD, DEPLOY")
+		}
+	case vFire:
+		c, p := cellArg(t)
+		if p != nil {
+			return o, p
+		}
+		o.Cell = c
+		t.skipPrep()
+		if p := targetArg(t, &o); p != nil {
+			return o, p
+		}
+	case vBombard:
+		t.skipPrep()
+		_, r := t.next()
+		if r == "" {
+			return o, need("a planet")
+		}
+		o.Place = r
+	case vLang:
+		w, _ := t.next()
+		l := words[w]
+		if l != langEN && l != langRU {
+			return o, prob("languages: EN or RU")
+		}
+		o.Word = l
+	case vAlly, vBreak:
+		_, r := t.next()
+		if r == "" {
+			return o, need("a player")
+		}
+		o.Word = r
+	default:
+		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK")
+	}
+	if t.more() {
+		_, r := t.next()
+		return o, prob("not an order: %q", r).with("write one of: %s", o.String())
+	}
+	return o, nil
+}
+
+func cellArg(t *tokens) (Cell, *problem) {
+	f, r := t.next()
+	c, ok := parseCell(f)
+	if !ok {
+		return c, prob("%q is not a cell", r).with("cells are named by column letters and row number, like K6")
+	}
+	return c, nil
+}
+
+func shipArg(t *tokens) (int, bool) {
+	f := strings.TrimPrefix(t.peek(), "#")
+	n, err := strconv.Atoi(f)
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	t.next()
+	return n, true
+}
+
+func targetArg(t *tokens, o *order) *problem {
+	if n, ok := shipArg(t); ok {
+		o.TShip = n
+		return nil
+	}
+	c, p := cellArg(t)
+	if p != nil {
+		return p.with("write a ship number or a cell: ATTACK 15, ATTACK K6")
+	}
+	o.TCell = c
+	return nil
+}
+
+// resLetter reads a resource letter: B C F M, the Cyrillic look-alikes
+// (already folded) and the Russian initials Б, Ц, Е of биомасса, цемент, еда.
+func resLetter(s string) byte {
+	switch s {
+	case "B", "Б":
+		return 'B'
+	case "C", "Ц":
+		return 'C'
+	case "F", "E":
+		return 'F'
+	case "M":
+		return 'M'
+	}
+	return 0
+}
+
+// amounts reads "10B 5C" or "10 B 5 C" up to the end of the line.
+func amounts(t *tokens) (Res, *problem) {
+	var r Res
+	seen := false
+	for t.more() {
+		f, raw := t.next()
+		i := 0
+		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+			i++
+		}
+		if i == 0 {
+			return r, prob("give an amount like 10B 5C").with("%q is not a cell", raw)
+		}
+		n, _ := strconv.Atoi(f[:i])
+		letter := f[i:]
+		if letter == "" {
+			letter, _ = t.next()
+		}
+		switch resLetter(letter) {
+		case 'B':
+			r.B += n
+		case 'C':
+			r.C += n
+		case 'F':
+			r.F += n
+		case 'M':
+			r.M += n
+		default:
+			return r, prob("give an amount like 10B 5C")
+		}
+		seen = true
+	}
+	if !seen || r.zero() {
+		return r, prob("give an amount like 10B 5C")
+	}
+	return r, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var _ = sort.Strings

@@ -1,0 +1,260 @@
+package burning
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Board draws the map as panels of at most three sections across, two
+// characters a cell: a symbol and the owner's seat number. Odd rows are
+// drawn one character to the right, as the hex grid has them.
+func (v view) Board() string {
+	s := v.s
+	g := s.Grid
+	var b strings.Builder
+	for x0 := 0; x0 < g.W(); x0 += 3 * secSize {
+		x1 := min(x0+3*secSize, g.W())
+		// Column names stand in two header lines (first letter above the
+		// second for columns past Z), one per cell of an unshifted row.
+		if x1 > 26 {
+			b.WriteString("    ")
+			for x := x0; x < x1; x++ {
+				n := colName(x)
+				if len(n) == 2 {
+					b.WriteString(n[:1] + " ")
+				} else {
+					b.WriteString("  ")
+				}
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("    ")
+		for x := x0; x < x1; x++ {
+			n := colName(x)
+			b.WriteString(n[len(n)-1:] + " ")
+		}
+		b.WriteString("\n")
+		for y := 0; y < g.H(); y++ {
+			fmt.Fprintf(&b, "%3d ", y+1)
+			if y%2 == 1 {
+				b.WriteString(" ")
+			}
+			for x := x0; x < x1; x++ {
+				b.WriteString(v.glyph(Cell{x, y}))
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(wrap(tr(v.lang(), legend), 76))
+	var seats []string
+	for i, p := range s.Seats {
+		seats = append(seats, fmt.Sprintf("%d %s", i+1, p))
+	}
+	b.WriteString(wrap(tr(v.lang(), "Seats: %s.", strings.Join(seats, ", ")), 76))
+	return b.String()
+}
+
+const legend = ". space  : planet  @ monolith  t forest  ^ mountain  F blast furnace  " +
+	"G greenhouse  P spaceport  C cannon  T tower  * asteroid  S orbital station  R drilling rig  " +
+	"H habitat  ships: s small  m medium  l large  x huge  k cargo; the digit after a symbol is its owner's seat."
+
+func init() {
+	ru[legend] = ". космос  : планета  @ монолит  t лес  ^ гора  F домна  G теплица  P космодром  C пушка  " +
+		"T башня  * астероид  S орбитальная станция  R буровая установка  H местообитание  корабли: " +
+		"s маленький  m средний  l большой  x огромный  k грузовой; цифра после символа — номер места владельца."
+	ru["Seats: %s."] = "Места: %s."
+}
+
+var glyphs = map[string]byte{
+	Forest: 't', Mountain: '^', Furnace: 'F', Greenhouse: 'G', Spaceport: 'P', CannonS: 'C', Tower: 'T',
+	Station: 'S', Rig: 'R', Habitat: 'H', Small: 's', Medium: 'm', Large: 'l', Huge: 'x', Cargo: 'k',
+}
+
+func (v view) seatDigit(p string) byte {
+	for i, q := range v.s.Seats {
+		if q == p {
+			return byte('1' + i)
+		}
+	}
+	return ' '
+}
+
+func (v view) glyph(c Cell) string {
+	s := v.s
+	if sh := s.shipAt(c); sh != nil {
+		return string([]byte{glyphs[sh.Class], v.seatDigit(sh.Owner)})
+	}
+	if st := s.structAt(c); st != nil {
+		return string([]byte{glyphs[st.Kind], v.seatDigit(st.Owner)})
+	}
+	if s.asteroidAt(c) {
+		return "* "
+	}
+	if pl := s.planetAt(c); pl != nil {
+		d := v.seatDigit(pl.Owner)
+		if c == pl.Centre {
+			if pl.Owner == "" {
+				return "O "
+			}
+			return string([]byte{'@', d})
+		}
+		if i := pl.site(c); i >= 0 {
+			return string([]byte{glyphs[pl.Sites[i].Kind], d})
+		}
+		return ": "
+	}
+	return ". "
+}
+
+func wrap(text string, width int) string {
+	var b strings.Builder
+	line := 0
+	for _, w := range strings.Fields(text) {
+		n := len([]rune(w))
+		if line > 0 && line+1+n > width {
+			b.WriteString("\n")
+			line = 0
+		}
+		if line > 0 {
+			b.WriteString(" ")
+			line++
+		}
+		b.WriteString(w)
+		line += n
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func init() {
+	for k, v := range map[string]string{
+		"Turn %d. It is %s's turn; catastrophe: %s.": "Ход %d. Ходит %s; катастрофа: %s.",
+		"The game is over: %s":                        "Игра окончена: %s",
+		"Players":                                     "Игроки",
+		"%d. %s: %s, language %s, planets %d, ships %d, bank %s, allies: %s.": "%d. %s: %s, язык %s, планет %d, кораблей %d, запас %s, союзники: %s.",
+		"%d. %s: eliminated.": "%d. %s: выбыл.",
+		"Planets":             "Планеты",
+		"%s: centre %s (section %d), %s %s, owner %s; tiles: %s; structures: %s; dice: %s.": "%s: центр %s (участок %d), %s %s, владелец %s; ресурсы: %s; сооружения: %s; кубики: %s.",
+		"Ships":                          "Корабли",
+		"%s %d (%s, %s) at %s.":          "%s %d (%s, %s) в %s.",
+		"%s %d (%s, %s) at %s, carries %s.": "%s %d (%s, %s) в %s, везёт %s.",
+		"Space structures":               "Космические сооружения",
+		"%s (%s) at %s.":                 "%s (%s) в %s.",
+		"Asteroids (shield 18): %s.":     "Астероиды (щит 18): %s.",
+		"Setup dice":                     "Кубики подготовки",
+		"hidden":                         "скрыт",
+		"nothing":                        "ничего",
+		"none":                           "нет",
+	} {
+		ru[k] = v
+	}
+}
+
+// Status lists players, planets (with the dice that made them), ships and
+// space structures as sentences, one a line, readable in any font. Cargo
+// and banks are shown only to their owner (and the GM; banks to all when
+// the banks option is public).
+func (v view) Status() string {
+	s := v.s
+	l := v.lang()
+	var b strings.Builder
+	line := func(format string, args ...any) { b.WriteString(tr(l, format, args...) + "\n") }
+	if s.Done {
+		line("The game is over: %s", s.EndText)
+	} else {
+		line("Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm())
+	}
+	b.WriteString("\n" + tr(l, "Players") + "\n")
+	for i, p := range s.Seats {
+		if s.out(p) {
+			line("%d. %s: eliminated.", i+1, p)
+			continue
+		}
+		planets, ships := 0, 0
+		for _, pl := range s.Planets {
+			if pl.Owner == p {
+				planets++
+			}
+		}
+		for _, sh := range s.Ships {
+			if sh.Owner == p {
+				ships++
+			}
+		}
+		bank := tr(l, "hidden")
+		if v.player == "" || v.player == p || !s.Hidden {
+			bank = s.Bank[p].String()
+		}
+		allies := strings.Join(s.Allies[p], ", ")
+		if allies == "" {
+			allies = tr(l, "none")
+		}
+		line("%d. %s: %s, language %s, planets %d, ships %d, bank %s, allies: %s.", i+1, p, term(s.Faction[p]),
+			strings.ToUpper(s.Lang[p]), planets, ships, bank, allies)
+	}
+	b.WriteString("\n" + tr(l, "Planets") + "\n")
+	for _, pl := range s.Planets {
+		owner := pl.Owner
+		if owner == "" {
+			owner = word(l, "nobody")
+		}
+		counts := map[string]int{}
+		var structs []string
+		for _, st := range pl.Sites {
+			if isTile(st.Kind) {
+				counts[st.Kind]++
+			} else {
+				structs = append(structs, word(l, st.Kind)+" "+st.Cell.String())
+			}
+		}
+		var tiles []string
+		for _, k := range []string{Forest, Mountain} {
+			if counts[k] > 0 {
+				tiles = append(tiles, fmt.Sprintf("%d %s", counts[k], word(l, k)))
+			}
+		}
+		line("%s: centre %s (section %d), %s %s, owner %s; tiles: %s; structures: %s; dice: %s.", pl.Name, pl.Centre.String(),
+			pl.Section, sizeTerm(pl.Size), term(pl.Biome), owner, orNone(l, tiles), orNone(l, structs), pl.Dice)
+	}
+	if len(s.Ships) > 0 {
+		b.WriteString("\n" + tr(l, "Ships") + "\n")
+	}
+	for _, sh := range s.Ships {
+		u := s.unit(sh)
+		if v.player == "" || v.player == sh.Owner {
+			what := sh.Cargo.String()
+			if sh.Load != "" {
+				what += " + " + word(l, sh.Load)
+			}
+			if sh.Cargo.zero() && sh.Load == "" {
+				what = tr(l, "nothing")
+			}
+			if sh.Class == Cargo {
+				line("%s %d (%s, %s) at %s, carries %s.", u.Name, sh.ID, sh.Owner, term(sh.Class), sh.Cell.String(), what)
+				continue
+			}
+		}
+		line("%s %d (%s, %s) at %s.", u.Name, sh.ID, sh.Owner, term(sh.Class), sh.Cell.String())
+	}
+	if len(s.Structs) > 0 {
+		b.WriteString("\n" + tr(l, "Space structures") + "\n")
+	}
+	for _, st := range s.Structs {
+		line("%s (%s) at %s.", term(st.Kind), st.Owner, st.Cell.String())
+	}
+	b.WriteString("\n")
+	b.WriteString(wrap(tr(l, "Asteroids (shield 18): %s.", orNone(l, strings.Fields(cellList(s.Asteroids)))), 76))
+	b.WriteString("\n" + tr(l, "Setup dice") + "\n")
+	for _, d := range s.SetupDice {
+		line("%s", d)
+	}
+	return b.String()
+}
+
+func orNone(l string, list []string) string {
+	if len(list) == 0 {
+		return tr(l, "none")
+	}
+	return strings.Join(list, ", ")
+}

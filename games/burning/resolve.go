@@ -1,0 +1,247 @@
+package burning
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// Resolve runs either one anytime answer (LANG, ALLY, BREAK) or the active
+// player's turn, then opens the next player's turn with its catastrophe
+// die and income.
+func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, error) {
+	s.events = nil
+	if s.Done {
+		return nil, fmt.Errorf("the game is over")
+	}
+	stepped := false
+	for _, a := range answers {
+		p := a.Prompt.Player
+		if a.Prompt.Kind == engine.KindStep {
+			if p != s.active() {
+				return nil, fmt.Errorf("%s answered a turn prompt but it is %s's turn", p, s.active())
+			}
+			stepped = true
+		}
+		t := newTurn(s, p, d)
+		for _, line := range linesOf(a.Orders) {
+			o, pr := parseLine(line)
+			if pr != nil {
+				return nil, fmt.Errorf("stored order %q of %s does not parse: %s", line, p, tr(langEN, pr.msg, pr.args...))
+			}
+			if pr := t.do(&o, 0); pr != nil {
+				// Dice or an earlier line changed the board since the
+				// orders were checked: the order is skipped, and its
+				// writer told why.
+				s.tell([]string{p}, "%s's order %q was not carried out: %s", p, line, msgFor(s.Lang[p], pr))
+			}
+		}
+	}
+	s.eliminate()
+	if s.Done = s.victory(); !s.Done && stepped {
+		s.next(d)
+	}
+	return s.events, nil
+}
+
+func linesOf(o engine.Orders) []string {
+	if o == nil {
+		return nil
+	}
+	return o.Lines()
+}
+
+func msgFor(lang string, p *problem) string {
+	return tr(lang, p.msg, append([]any(nil), p.args...)...)
+}
+
+// eliminate removes players with no planet, no ship and no space structure
+// (003-G22).
+func (s *State) eliminate() {
+	for _, p := range s.Seats {
+		if s.out(p) {
+			continue
+		}
+		alive := false
+		for _, pl := range s.Planets {
+			alive = alive || pl.Owner == p
+		}
+		for _, sh := range s.Ships {
+			alive = alive || sh.Owner == p
+		}
+		for _, st := range s.Structs {
+			alive = alive || st.Owner == p
+		}
+		if !alive {
+			s.Out = append(s.Out, p)
+			s.tell(nil, "%s is eliminated.", p)
+		}
+	}
+}
+
+func (s *State) survivors() []string {
+	var out []string
+	for _, p := range s.Seats {
+		if !s.out(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// victory ends the game when one player survives, or when every survivor
+// has declared an alliance with every other (003-G22: shared victory).
+func (s *State) victory() bool {
+	alive := s.survivors()
+	if len(alive) == 1 {
+		s.Winners = alive
+		s.EndText = tr(langEN, "%s won: every enemy is destroyed.", alive[0])
+		s.tell(nil, "%s won: every enemy is destroyed.", alive[0])
+		return true
+	}
+	for _, p := range alive {
+		for _, q := range alive {
+			if p != q && !contains(s.Allies[p], q) {
+				return false
+			}
+		}
+	}
+	s.Winners = alive
+	names := strings.Join(alive, ", ")
+	s.EndText = tr(langEN, "%s share the victory as allies.", names)
+	s.tell(nil, "%s share the victory as allies.", names)
+	return true
+}
+
+// next passes the turn to the next surviving seat.
+func (s *State) next(d *dice.Dice) {
+	for {
+		s.Active++
+		if s.Active == len(s.Seats) {
+			s.Active = 0
+			s.Round++
+			if s.Limit > 0 && s.Round > s.Limit {
+				s.endAtLimit()
+				return
+			}
+		}
+		if !s.out(s.active()) {
+			break
+		}
+	}
+	s.startTurn(d)
+}
+
+func (s *State) endAtLimit() {
+	s.Round = s.Limit
+	best := -1
+	var win []string
+	for _, p := range s.survivors() {
+		n := 0
+		for _, pl := range s.Planets {
+			if pl.Owner == p {
+				n++
+			}
+		}
+		switch {
+		case n > best:
+			best, win = n, []string{p}
+		case n == best:
+			win = append(win, p)
+		}
+	}
+	s.Done, s.Winners = true, win
+	s.EndText = tr(langEN, "The turn limit is reached; most planets: %s.", strings.Join(win, ", "))
+	s.tell(nil, "The turn limit is reached; most planets: %s.", strings.Join(win, ", "))
+}
+
+// view is what one player sees; the GM ("") sees everything.
+type view struct {
+	s      *State
+	player string
+}
+
+func (s *State) View(player string) engine.View { return view{s: s, player: player} }
+
+func (v view) Player() string { return v.player }
+
+func (v view) lang() string {
+	if l := v.s.Lang[v.player]; l != "" {
+		return l
+	}
+	return langEN
+}
+
+func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
+	player := p.Player
+	if player == "" {
+		player = v.player
+	}
+	lang := v.s.Lang[player]
+	type parsed struct {
+		o    order
+		line int
+		text string
+	}
+	var list []parsed
+	var errs []engine.LineError
+	lineErr := func(n int, text string, pr *problem) {
+		e := engine.LineError{Line: n, Text: text, Msg: tr(lang, pr.msg, pr.args...)}
+		if pr.fix != "" {
+			e.Fix = tr(lang, pr.fix, pr.fixA...)
+		}
+		errs = append(errs, e)
+	}
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		o, pr := parseLine(line)
+		if pr == nil && p.Kind == engine.KindAnytime && o.phase() != 0 {
+			pr = prob("only LANG, ALLY and BREAK may be sent at any time")
+		}
+		if pr != nil {
+			lineErr(i+1, line, pr)
+			continue
+		}
+		list = append(list, parsed{o, i + 1, line})
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].o.phase() < list[j].o.phase() })
+	t := newTurn(v.s, player, nil)
+	var out engine.TextOrders
+	for _, x := range list {
+		if pr := t.do(&x.o, x.line); pr != nil {
+			lineErr(x.line, x.text, pr)
+			continue
+		}
+		out = append(out, x.o.String())
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+// CheckSyntax checks the grammar of every line, with no game at hand.
+func (ruleset) CheckSyntax(text string) []engine.LineError {
+	var errs []engine.LineError
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if _, pr := parseLine(line); pr != nil {
+			e := engine.LineError{Line: i + 1, Text: line, Msg: tr(langEN, pr.msg, pr.args...)}
+			if pr.fix != "" {
+				e.Fix = tr(langEN, pr.fix, pr.fixA...)
+			}
+			errs = append(errs, e)
+		}
+	}
+	return errs
+}

@@ -1,0 +1,178 @@
+package burning
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Every text of the game exists in English and Russian. English format
+// strings are the keys; ru maps each to its Russian form. Arguments of type
+// term are translated too (names of structures, classes, biomes, ...).
+// TestEveryTextHasRussian checks that each format used in the code has an
+// entry here.
+
+// term is a word that is translated when a text is formatted.
+type term string
+
+const (
+	langEN = "en"
+	langRU = "ru"
+)
+
+var termsRU = map[string]string{
+	Forest: "лес", Mountain: "гора", Furnace: "домна", Greenhouse: "теплица", Spaceport: "космодром",
+	CannonS: "пушка", Tower: "башня", Rig: "буровая установка", Habitat: "местообитание", Station: "орбитальная станция",
+	Small: "маленький", Medium: "средний", Large: "большой", Huge: "огромный", Cargo: "грузовой",
+	Fair: "Fair", Harsh: "Harsh", Water: "Water",
+	"humans": "Люди", "digitals": "Диджитал", "xenos": "Ксенос",
+	"asteroid": "астероид", "nobody": "никто", "hidden": "скрыто", "none": "нет",
+	"climate anomaly": "климатическая аномалия", "stellar wind": "звёздный ветер",
+	"small planet": "маленькая", "medium planet": "средняя", "large planet": "большая",
+}
+
+var termsEN = map[string]string{
+	Forest: "forest", Mountain: "mountain", Furnace: "blast furnace", Greenhouse: "greenhouse", Spaceport: "spaceport",
+	CannonS: "cannon", Tower: "tower", Rig: "drilling rig", Habitat: "habitat", Station: "orbital station",
+	"humans": "Humans", "digitals": "Digitals", "xenos": "Xenos", Fair: "Fair", Harsh: "Harsh", Water: "Water",
+	"small planet": "small", "medium planet": "medium", "large planet": "large",
+}
+
+// tr formats an English format string in lang.
+func tr(lang, format string, args ...any) string {
+	if lang == langRU {
+		if f, ok := ru[format]; ok {
+			format = f
+		}
+	}
+	args = append([]any(nil), args...)
+	for i, a := range args {
+		if t, ok := a.(term); ok {
+			args[i] = word(lang, string(t))
+		}
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+func word(lang, t string) string {
+	if lang == langRU {
+		if w, ok := termsRU[t]; ok {
+			return w
+		}
+	}
+	if w, ok := termsEN[t]; ok {
+		return w
+	}
+	return t
+}
+
+func sizeTerm(size int) term {
+	return term([]string{"", "small planet", "medium planet", "large planet"}[size])
+}
+
+// fold makes order words comparable whatever the keyboard: upper case, and
+// Cyrillic letters that look like Latin ones become Latin (N24 and 003-G24
+// ask for С, В, М; we fold every look-alike, so a cell typed "К6" or a
+// resource typed "10 В" is read as meant).
+func fold(s string) string {
+	s = strings.ToUpper(s)
+	return lookalike.Replace(s)
+}
+
+var lookalike = strings.NewReplacer(
+	"А", "A", "В", "B", "Е", "E", "Ё", "E", "К", "K", "М", "M", "Н", "H",
+	"О", "O", "Р", "P", "С", "C", "Т", "T", "Х", "X", "У", "Y",
+)
+
+var ru = map[string]string{
+	// Turn flow.
+	"Turn %d: %s rolls the catastrophe die: %d (%s).":              "Ход %d: %s бросает кубик катастроф: %d (%s).",
+	"Turn %d: %s rolls the catastrophe die: %d, nothing happens.":   "Ход %d: %s бросает кубик катастроф: %d, ничего не случилось.",
+	"%s collects %s.":                                              "%s получает %s.",
+	"%s builds a %s at %s (%s).":                                   "%s строит: %s в %s (%s).",
+	"%s demolishes the %s at %s (%s).":                             "%s сносит: %s в %s (%s).",
+	"%s builds %s %d at %s.":                                       "%s строит корабль %s %d в %s.",
+	"%s buys a %s at %s and loads it on cargo ship %d.":            "%s покупает: %s на %s и грузит на грузовой корабль %d.",
+	"Ship %d (%s) moves to %s.":                                    "Корабль %d (%s) летит в %s.",
+	"%s attacks %s: %d against %d, shield %d: destroyed.":          "%s атакует %s: %d против %d, щит %d: уничтожено.",
+	"%s attacks %s: %d against %d, shield %d: no effect.":          "%s атакует %s: %d против %d, щит %d: без результата.",
+	"%s takes the wreck of cargo ship %d: %s.":                     "%s забирает груз корабля %d: %s.",
+	"Cargo ship %d carried %s.":                                    "Грузовой корабль %d вёз: %s.",
+	"Ship %d (%s) razes the %s at %s.":                             "Корабль %d (%s) разрушает: %s в %s.",
+	"%s conquers %s and sets a monolith at %s.":                    "%s захватывает %s и ставит монолит в %s.",
+	"Ship %d loads %s at %s.":                                      "Корабль %d загружает %s на %s.",
+	"Ship %d delivers %s to %s at %s.":                             "Корабль %d доставляет %s игроку %s на %s.",
+	"Cargo ship %d (%s) deploys a %s at %s.":                       "Грузовой корабль %d (%s) устанавливает: %s в %s.",
+	"%s bombards %s from six vertices: every structure is destroyed.": "%s бомбардирует %s с шести вершин: все сооружения уничтожены.",
+	"%s's order %q was not carried out: %s":                         "Приказ %[1]s %[2]q не выполнен: %[3]s",
+	"%s is eliminated.":                                            "%s выбывает из игры.",
+	"%s now writes in %s.":                                         "%s теперь пишет по-%s.",
+	"%s declares an alliance with %s.":                             "%s объявляет союз с %s.",
+	"%s breaks the alliance with %s.":                              "%s разрывает союз с %s.",
+	"%s won: every enemy is destroyed.":                            "%s победил: все враги уничтожены.",
+	"%s share the victory as allies.":                              "%s делят победу как союзники.",
+	"The turn limit is reached; most planets: %s.":                 "Достигнут предел ходов; больше всего планет: %s.",
+	"It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.": "Ваш ход %d. Катастрофа: %s. Пришлите постройки, корабли и действия.",
+	"Any time: LANG, ALLY or BREAK.":                                "В любое время: ЯЗЫК, СОЮЗ или РАЗРЫВ.",
+	// Errors.
+	"not an order: %q":                                       "это не приказ: %q",
+	"write one of: %s":                                       "напишите одно из: %s",
+	"%s needs %s":                                            "%s: нужно %s",
+	"%q is not a cell":                                       "%q не клетка",
+	"cells are named by column letters and row number, like K6": "клетки называются буквами столбца и номером ряда, например K6",
+	"%s is off the board":                                    "%s за пределами поля",
+	"no planet named %q":                                     "нет планеты %q",
+	"did you mean %q?":                                       "может быть, %q?",
+	"planets: %s":                                            "планеты: %s",
+	"no player named %q":                                     "нет игрока %q",
+	"players: %s":                                            "игроки: %s",
+	"%s is not on a planet of yours":                         "%s не на вашей планете",
+	"the centre cell %s is for the monolith only":            "центральная клетка %s только для монолита",
+	"%s is taken by a %s":                                    "%s занята: %s",
+	"defences stand only on the outer border of a planet":    "оборонительные сооружения строятся только на внешней границе планеты",
+	"a %s cannot be built on a %s planet":                    "%s нельзя построить на планете %s",
+	"%s cannot be built during a %s":                         "%s нельзя строить во время события: %s",
+	"you already build on %s this turn (one structure per planet per turn)": "на %s уже идёт стройка в этот ход (одно сооружение на планету за ход)",
+	"you cannot pay %s: you have %s after the earlier lines": "вам не хватает на %s: после предыдущих строк у вас %s",
+	"nothing to demolish at %s":                              "в %s нечего сносить",
+	"you already demolish a %s on %s this turn":              "на %s уже сносится %s в этот ход",
+	"that is not something a player builds":                  "такое игрок не строит",
+	"%s has no spaceport of yours":                           "на %s нет вашего космодрома",
+	"no ship %d of yours":                                    "у вас нет корабля %d",
+	"ship %d is not a cargo ship":                            "корабль %d не грузовой",
+	"cargo ship %d already carries a %s":                     "грузовой корабль %d уже везёт: %s",
+	"ship %d does not touch %s":                              "корабль %d не касается %s",
+	"no spaceport or orbital station of yours at %s":         "в %s нет вашего космодрома или орбитальной станции",
+	"your ships cannot act during a %s":                      "во время события (%s) ваши корабли не действуют",
+	"ship %d has no actions left (%d a turn)":                "у корабля %d не осталось действий (%d за ход)",
+	"a huge ship either moves once or makes up to four other actions (N9 reading a)": "огромный корабль либо летит один раз, либо делает до четырёх других действий (N9, прочтение a)",
+	"a huge ship moves at most once a turn (N9 reading b)":    "огромный корабль летит не больше одного раза за ход (N9, прочтение b)",
+	"ship %d's actions must follow each other: put this line right after line %d": "действия корабля %d должны идти подряд: поставьте эту строку сразу после строки %d",
+	"cargo ships do not attack":                              "грузовые корабли не атакуют",
+	"only cargo ships load, unload and deploy":               "грузить, выгружать и устанавливать могут только грузовые корабли",
+	"no way to %s within %d steps through free space":        "нет пути в %s за %d шагов через свободный космос",
+	"nothing to attack at %s":                                "в %s нечего атаковать",
+	"%s is not next to %s":                                   "%s не рядом с %s",
+	"you cannot attack your own %s":                          "нельзя атаковать своё: %s",
+	"a %s has no die: raze it with RAZE":                     "у сооружения %s нет кубика: разрушьте его приказом RAZE",
+	"no ordinary structure at %s to raze":                    "в %s нет обычного сооружения для разрушения",
+	"%s still has defences: destroy them first":              "на %s ещё есть оборона: сначала уничтожьте её",
+	"%s is already yours":                                    "%s уже ваша",
+	"%s still has structures: destroy them first":            "на %s ещё есть сооружения: сначала уничтожьте их",
+	"%s is not yours":                                        "%s не ваша",
+	"%s has no owner to deliver to":                          "у %s нет владельца",
+	"you have only %s":                                       "у вас есть только %s",
+	"cargo ship %d carries only %s":                          "грузовой корабль %d везёт только %s",
+	"cargo ship %d carries no structure":                     "грузовой корабль %d не везёт сооружения",
+	"a %s goes on a free asteroid next to the ship":          "%s ставится на свободный астероид рядом с кораблём",
+	"a station goes on a free space cell next to the ship":   "станция ставится на свободную клетку космоса рядом с кораблём",
+	"no structure of yours that fires at %s":                 "в %s нет вашего стреляющего сооружения",
+	"the %s at %s has fired %d times already":                "%s в %s уже стреляла %d раз(а)",
+	"a bombardment needs six huge ships of yours on %s, none of which acted this turn": "для бомбардировки нужны шесть ваших огромных кораблей на %s, не действовавших в этот ход",
+	"alliances need more than two players":                   "союзы возможны только при игре более чем двух игроков",
+	"that is you":                                            "это вы",
+	"languages: EN or RU":                                    "языки: EN или RU",
+	"only LANG, ALLY and BREAK may be sent at any time":      "в любое время можно присылать только ЯЗЫК, СОЮЗ и РАЗРЫВ",
+	"ship %d acts already in the bombardment":                "корабль %d уже участвует в бомбардировке",
+	"give an amount like 10B 5C":                             "укажите количество, например 10B 5C",
+	"%s is eliminated":                                       "%s выбыл",
+}
