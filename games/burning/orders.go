@@ -92,17 +92,17 @@ func init() {
 
 // order is one parsed line.
 type order struct {
-	Verb   string
-	Act    string // ship action
-	Kind   string // structure kind or ship class
-	N      int    // ship count for MAKE
-	Ship   int    // acting or carrying ship
-	Cell   Cell
-	TShip  int    // target ship (0: the target is TCell)
-	TCell  Cell   // target cell of ATTACK and FIRE
-	Place  string // planet name as written, or "" when Cell names the place
-	Res    Res
-	Word   string // language or player name
+	Verb  string
+	Act   string // ship action
+	Kind  string // structure kind or ship class
+	N     int    // ship count for MAKE
+	Ship  int    // acting or carrying ship
+	Cell  Cell
+	TShip int    // target ship (0: the target is TCell)
+	TCell Cell   // target cell of ATTACK and FIRE
+	Place string // planet name as written, or "" when Cell names the place
+	Res   Res
+	Word  string // language or player name
 }
 
 // phase orders a turn's lines as the rules order the turn (building, then

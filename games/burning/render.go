@@ -130,22 +130,22 @@ func wrap(text string, width int) string {
 func init() {
 	for k, v := range map[string]string{
 		"Turn %d. It is %s's turn; catastrophe: %s.": "Ход %d. Ходит %s; катастрофа: %s.",
-		"The game is over: %s":                        "Игра окончена: %s",
-		"Players":                                     "Игроки",
+		"The game is over: %s":                       "Игра окончена: %s",
+		"Players":                                    "Игроки",
 		"%d. %s: %s, language %s, planets %d, ships %d, bank %s, allies: %s.": "%d. %s: %s, язык %s, планет %d, кораблей %d, запас %s, союзники: %s.",
 		"%d. %s: eliminated.": "%d. %s: выбыл.",
 		"Planets":             "Планеты",
 		"%s: centre %s (section %d), %s %s, owner %s; tiles: %s; structures: %s; dice: %s.": "%s: центр %s (участок %d), %s %s, владелец %s; ресурсы: %s; сооружения: %s; кубики: %s.",
-		"Ships":                          "Корабли",
-		"%s %d (%s, %s) at %s.":          "%s %d (%s, %s) в %s.",
+		"Ships":                             "Корабли",
+		"%s %d (%s, %s) at %s.":             "%s %d (%s, %s) в %s.",
 		"%s %d (%s, %s) at %s, carries %s.": "%s %d (%s, %s) в %s, везёт %s.",
-		"Space structures":               "Космические сооружения",
-		"%s (%s) at %s.":                 "%s (%s) в %s.",
-		"Asteroids (shield 18): %s.":     "Астероиды (щит 18): %s.",
-		"Setup dice":                     "Кубики подготовки",
-		"hidden":                         "скрыт",
-		"nothing":                        "ничего",
-		"none":                           "нет",
+		"Space structures":                  "Космические сооружения",
+		"%s (%s) at %s.":                    "%s (%s) в %s.",
+		"Asteroids (shield 18): %s.":        "Астероиды (щит 18): %s.",
+		"Setup dice":                        "Кубики подготовки",
+		"hidden":                            "скрыт",
+		"nothing":                           "ничего",
+		"none":                              "нет",
 	} {
 		ru[k] = v
 	}

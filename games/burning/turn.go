@@ -17,19 +17,19 @@ type turn struct {
 	p        string
 	d        *dice.Dice // nil when dry
 	dry      bool
-	spent    Res                 // dry: what the earlier lines spend
-	cargo    map[int]Res         // dry: what earlier lines load (+) or unload (−)
-	built    map[string]bool     // planet → a structure is built this turn
-	demTile  map[string]bool     // planet → a tile is demolished
-	demBld   map[string]bool     // planet → a structure is demolished
-	acts     map[int]int         // ship → actions used
-	moves    map[int]int         // ship → moves used
-	fired    map[Cell]int        // structure → shots fired
-	bought   map[int]string      // cargo ship → structure bought this turn
-	bomb     map[int]bool        // ship → in a bombardment
-	lastShip int                 // ship of the previous action line
-	lastLine map[int]int         // ship → line of its last action
-	firstNew int                 // ships numbered from here were built this turn
+	spent    Res             // dry: what the earlier lines spend
+	cargo    map[int]Res     // dry: what earlier lines load (+) or unload (−)
+	built    map[string]bool // planet → a structure is built this turn
+	demTile  map[string]bool // planet → a tile is demolished
+	demBld   map[string]bool // planet → a structure is demolished
+	acts     map[int]int     // ship → actions used
+	moves    map[int]int     // ship → moves used
+	fired    map[Cell]int    // structure → shots fired
+	bought   map[int]string  // cargo ship → structure bought this turn
+	bomb     map[int]bool    // ship → in a bombardment
+	lastShip int             // ship of the previous action line
+	lastLine map[int]int     // ship → line of its last action
+	firstNew int             // ships numbered from here were built this turn
 }
 
 func newTurn(s *State, p string, d *dice.Dice) *turn {
