@@ -113,6 +113,10 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 		if o.To == me {
 			return "you cannot give a unit to yourself", "name another faction after TO"
 		}
+	case vConcede:
+		if s.Stage == stageSetup {
+			return "you cannot concede while fleets are being placed", "concede once the first turn has begun"
+		}
 	case vAgree:
 		if !s.alive(o.Target) && o.Target != "NONE" {
 			return o.Target + " has no units left on the board", "agree on a player still on the board"
