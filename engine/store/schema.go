@@ -48,3 +48,25 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketMail}
 // ---- mail side (pbem) ----------------------------------------------------
 // Nested buckets of BucketMail, created and used by pbem. The engine never
 // reads them; they are named here so the whole layout is in one file.
+//
+//	mail/outbox/<seq>       → JSON outbox.Item: a mail still to send, with its
+//	                          attempts and next-attempt time (pbem/outbox)
+//	mail/outbox-sent/<seq>  → JSON outbox.Record of a delivered mail
+//	mail/outbox-dead/<seq>  → JSON outbox.Item given up on (5xx, or too old)
+//	mail/inbox-seen/<key>   → JSON record of a handled message; key is
+//	                          "id:<message-id>" or "sha256:<hex of the raw mail>"
+//	mail/inbox-parts/<key>\x00<n> → reply text of a done game-changing part of
+//	                          a message (a retry skips it)
+//	mail/inbox-uids/<uidvalidity><uid> → message key (both 4-byte big-endian)
+//	mail/rate/<address>     → JSON reply times in the last hour (rate limit)
+//	mail/unknown/<address>  → RFC 3339 time of the last reply to a stranger
+var (
+	BucketMailOutbox     = []byte("outbox")
+	BucketMailOutboxSent = []byte("outbox-sent")
+	BucketMailOutboxDead = []byte("outbox-dead")
+	BucketMailSeen       = []byte("inbox-seen")
+	BucketMailParts      = []byte("inbox-parts")
+	BucketMailUIDs       = []byte("inbox-uids")
+	BucketMailRate       = []byte("rate")
+	BucketMailUnknown    = []byte("unknown")
+)

@@ -31,9 +31,9 @@ import (
 
 // Bucket names under store.BucketMail (also listed in engine/store/schema.go).
 var (
-	BucketQueue = []byte("outbox")      // seq → JSON Item, mails still to send
-	BucketSent  = []byte("outbox-sent") // seq → JSON Record of a delivered mail
-	BucketDead  = []byte("outbox-dead") // seq → JSON Item given up on
+	BucketQueue = store.BucketMailOutbox     // seq → JSON Item, mails still to send
+	BucketSent  = store.BucketMailOutboxSent // seq → JSON Record of a delivered mail
+	BucketDead  = store.BucketMailOutboxDead // seq → JSON Item given up on
 )
 
 // Mail is one outgoing message, stored as its parts; it is composed into

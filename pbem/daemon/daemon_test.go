@@ -1,0 +1,270 @@
+package daemon_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+const botAddr = "orrery@pbem.test"
+
+type harness struct {
+	t   *testing.T
+	srv *pbemtest.Server
+	st  *store.Store
+	d   *daemon.Daemon
+	q   *outbox.Queue
+	g   *game.Game
+	n   int
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
+	d := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
+	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+		Options: map[string]string{"finish": "8"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+}
+
+func (h *harness) secret(name string) string {
+	p, _ := h.g.PlayerByName(name)
+	return p.Secret
+}
+
+func (h *harness) mail(from, subject, body string, extra ...string) imapin.Message {
+	h.n++
+	hdr := strings.Join(extra, "\r\n")
+	if hdr != "" {
+		hdr += "\r\n"
+	}
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <m%d@example.org>\r\nDate: Sun, 22 Nov 2026 12:00:00 +0000\r\n%sContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+		from, botAddr, subject, h.n, hdr, strings.ReplaceAll(body, "\n", "\r\n"))
+	return imapin.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(h.n), Raw: []byte(raw)}
+}
+
+func (h *harness) handle(m imapin.Message) imapin.Disposition {
+	h.t.Helper()
+	disp, err := h.d.Handle(context.Background(), m)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return disp
+}
+
+// flush sends the queue and returns the new mails to addr.
+func (h *harness) flush() []pbemtest.Mail {
+	h.t.Helper()
+	before := len(h.srv.Sent())
+	if _, err := h.q.RunOnce(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
+	return h.srv.Sent()[before:]
+}
+
+func to(mails []pbemtest.Mail, addr string) []string {
+	var out []string
+	for _, m := range mails {
+		for _, r := range m.To {
+			if r == addr {
+				out = append(out, string(m.Data))
+			}
+		}
+	}
+	return out
+}
+
+func TestWelcomeOrdersAndReports(t *testing.T) {
+	h := newHarness(t)
+	sent := h.flush()
+	if w := to(sent, "ann@example.org"); len(w) != 1 || !strings.Contains(w[0], "Your secret is: "+h.secret("ann")) || !strings.Contains(w[0], "Auto-Submitted: auto-generated") {
+		t.Fatalf("ann's welcome: %q", w)
+	}
+	// Orders with an error: every error, with its line.
+	if d := h.handle(h.mail("Ann <ann@example.org>", "[g1 "+h.secret("ann")+"] my orders", "push 9\nfly away")); d != imapin.Processed {
+		t.Errorf("disposition %v", d)
+	}
+	acks := to(h.flush(), "ann@example.org")
+	if len(acks) != 1 || !strings.Contains(acks[0], "NOT accepted") || !strings.Contains(acks[0], "line 1") || !strings.Contains(acks[0], "line 2") {
+		t.Fatalf("ann's ack: %q", acks)
+	}
+	for _, want := range []string{"In-Reply-To: <m1@example.org>", "Auto-Submitted: auto-replied", "[g1 " + h.secret("ann") + "]", "multipart/alternative"} {
+		if !strings.Contains(acks[0], want) {
+			t.Errorf("ack lacks %q", want)
+		}
+	}
+	h.handle(h.mail("ann@example.org", "Re: [g1 "+h.secret("ann")+"] my orders", "PUSH 2\n\n-- \nAnn"))
+	acks = to(h.flush(), "ann@example.org")
+	if len(acks) != 1 || !strings.Contains(acks[0], "accepted") || !strings.Contains(acks[0], "bob") {
+		t.Fatalf("ann's second ack should list bob as still to send: %q", acks)
+	}
+	// Bob's orders resolve the turn: bob gets an ack, both get a report.
+	h.handle(h.mail("bob@example.org", "orders", "GAME g1\nSECRET "+h.secret("bob")+"\npush 3"))
+	sent = h.flush()
+	if a, b := to(sent, "ann@example.org"), to(sent, "bob@example.org"); len(a) != 1 || len(b) != 2 {
+		t.Fatalf("after the turn: %d mails to ann, %d to bob", len(a), len(b))
+	}
+	if r := to(sent, "ann@example.org")[0]; !strings.Contains(r, "DICE") || !strings.Contains(r, "Seed of this step") {
+		t.Errorf("ann's report lacks the dice:\n%s", r)
+	}
+}
+
+// A message handled again (the daemon died after the commit, before the
+// move) is filed, not applied or answered twice.
+func TestExactlyOnce(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	m := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 1")
+	h.handle(m)
+	h.handle(m)
+	m.UIDValidity, m.UID = 7, 99 // the mailbox was recreated
+	h.handle(m)
+	if acks := to(h.flush(), "ann@example.org"); len(acks) != 1 {
+		t.Errorf("%d acks, want 1", len(acks))
+	}
+	x, err := h.d.Service().Export(context.Background(), "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range x.Log {
+		if e.Ref == "m1@example.org" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the message is in the game log %d times", n)
+	}
+}
+
+func TestNoLoopsNoBackscatter(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	s := "[g1 " + h.secret("ann") + "]"
+	cases := []imapin.Message{
+		h.mail("ann@example.org", s, "push 1", "Auto-Submitted: auto-replied"),
+		h.mail("ann@example.org", s, "push 1", "Precedence: bulk"),
+		h.mail("ann@example.org", s, "push 1", "List-Id: <games.example.org>"),
+		h.mail("MAILER-DAEMON@example.org", "Undelivered", "bounce"),
+		h.mail(botAddr, s, "push 1"),
+	}
+	for i, m := range cases {
+		if d := h.handle(m); d != imapin.Rejected {
+			t.Errorf("case %d: disposition %v, want rejected", i, d)
+		}
+	}
+	if sent := h.flush(); len(sent) != 0 {
+		t.Errorf("answered %d robot mails", len(sent))
+	}
+	if g, _ := h.d.Service().Get(context.Background(), "g1"); len(g.Answered) != 0 {
+		t.Errorf("a robot's orders were applied: %v", g.Answered)
+	}
+}
+
+func TestAuthentication(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[g1 wrongsecret]", "push 1"))
+	h.handle(h.mail("ann@example.org", "[g1]", "push 1"))
+	h.handle(h.mail("eve@example.org", "[g1 "+h.secret("ann")+"]", "push 1"))
+	sent := h.flush()
+	if a := to(sent, "ann@example.org"); len(a) != 2 || !strings.Contains(a[0], "secret") || !strings.Contains(a[1], "no secret") {
+		t.Errorf("ann: %q", a)
+	}
+	if e := to(sent, "eve@example.org"); len(e) != 1 || !strings.Contains(e[0], "not a player") {
+		t.Errorf("eve: %q", e)
+	}
+	// A stranger gets one answer a day.
+	h.handle(h.mail("eve@example.org", "hello", "HELP"))
+	if e := to(h.flush(), "eve@example.org"); len(e) != 0 {
+		t.Errorf("stranger answered twice in a day")
+	}
+	if g, _ := h.d.Service().Get(context.Background(), "g1"); len(g.Answered) != 0 {
+		t.Errorf("unauthenticated orders applied: %v", g.Answered)
+	}
+}
+
+func TestCommandsAndHelp(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	h.handle(h.mail("ann@example.org", "hi", "HELP\nLIST\nRULES toy"))
+	a := to(h.flush(), "ann@example.org")
+	if len(a) != 1 || !strings.Contains(a[0], "JOIN <game>") || !strings.Contains(a[0], "Toy Race") || !strings.Contains(a[0], "PUSH") {
+		t.Fatalf("help/list/rules: %q", a)
+	}
+	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "STATUS g1"))
+	a = to(h.flush(), "ann@example.org")
+	if len(a) != 1 || !strings.Contains(a[0], "Still to send orders: ann, bob") {
+		t.Fatalf("status: %q", a)
+	}
+	h.handle(h.mail("ann@example.org", "empty", ""))
+	if a := to(h.flush(), "ann@example.org"); len(a) != 1 || !strings.Contains(a[0], "HELP") {
+		t.Errorf("an empty mail gets help: %q", a)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	for range 35 {
+		h.handle(h.mail("ann@example.org", "hi", "HELP"))
+	}
+	if a := to(h.flush(), "ann@example.org"); len(a) != 30 {
+		t.Errorf("%d answers in an hour, want 30", len(a))
+	}
+}
+
+// The whole loop over in-process servers: players' mails go through IMAP,
+// answers through SMTP into their mailboxes.
+func TestRunOverServers(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := imapin.New(imapin.Config{Addr: h.srv.IMAPAddr, TLS: "none",
+		Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
+	done := make(chan error, 1)
+	go func() { done <- h.d.Run(ctx, r) }()
+	for _, p := range []string{"ann", "bob"} {
+		raw := h.mail(p+"@example.org", "[g1 "+h.secret(p)+"] orders", "push 3").Raw
+		if err := h.srv.Append(botAddr, "INBOX", raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer wcancel()
+	// welcome + ack + report
+	msgs, err := h.srv.WaitMessages(wctx, "bob@example.org", "INBOX", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(msgs[2]), "report") && !strings.Contains(string(msgs[1]), "report") {
+		t.Errorf("no report among bob's mails")
+	}
+	if _, err := h.srv.WaitMessages(wctx, botAddr, "Orrery/Processed", 2); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	<-done
+}
