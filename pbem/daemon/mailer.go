@@ -114,4 +114,3 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 	}
 	return nil
 }
-
