@@ -99,3 +99,118 @@ func TestInitialDevastation(t *testing.T) {
 		t.Errorf("%d Devastation counters, want 20 (001-F3)", total)
 	}
 }
+
+func TestFullSetup(t *testing.T) {
+	s := newFullState([]string{"ann", "bob"})
+	got := s.fullSummary()
+	want := "ann: economy 3 discontent 0 power 0\nbob: economy 3 discontent 0 power 0\n" +
+		"Earth ann fleets 3 ok 0 at risk\nEarth bob fleets 3 ok 0 at risk\n"
+	if got != want {
+		t.Errorf("setup:\n%s\nwant:\n%s", got, want)
+	}
+	for _, r := range s.Regions["Earth"] {
+		if r.Owner != un || r.Devs != 1 {
+			t.Errorf("Earth region %+v: want one UN development", r)
+		}
+	}
+}
+
+// TestAddUnits covers 3.1 and 3.2: resources first, then discontent (never
+// for the UN's fleet of 2.6); +2 resources and +1 Power a development, +1
+// more for the first in a region on Earth or under the player's PI.
+func TestAddUnits(t *testing.T) {
+	s := newFullState([]string{"ann", "bob"})
+	s.P["ann"].Economy = 1
+	s.addFleet("ann", "Mars", false)
+	s.addFleet("ann", "Mars", false)
+	if _, ok := s.addFleet("ann", "Earth", true); ok {
+		t.Errorf("a UN-assisted fleet was taken on discontent")
+	}
+	if f := s.fleetsAt("ann", "Mars"); f.Ok != 2 || s.P["ann"].Economy != 0 || s.P["ann"].Discontent != 1 {
+		t.Errorf("after two fleets: %+v economy %d discontent %d", f, s.P["ann"].Economy, s.P["ann"].Discontent)
+	}
+	s.addDev("ann", "Mars", 2, false) // first in region, no PI: +1
+	s.addDev("ann", "Mars", 2, false) // second in region: +1
+	s.PI["Mars"] = []string{"ann"}
+	s.addDev("ann", "Mars", 3, false) // first in region with PI: +2
+	if p := s.P["ann"]; p.Power != 4 || p.Economy != 6 {
+		t.Errorf("after three developments: power %d economy %d, want 4 and 6", p.Power, p.Economy)
+	}
+}
+
+// TestRemoveDev covers 3.4: pay from the pool, then the standing order
+// (discontent with its roll, or scrapping a fleet); Power; Devastation on
+// the last development of a region; losing the PI counter.
+func TestRemoveDev(t *testing.T) {
+	s := newFullState([]string{"ann", "bob"})
+	s.addDev("ann", "Mars", 2, false)
+	s.addDev("ann", "Mars", 2, false)
+	s.PI["Mars"] = []string{"ann"}
+	s.P["ann"].Economy = 1
+	s.P["ann"].Power = 5
+	d := dice.FromSource(dice.Scripted{1})
+	told := s.removeDev(d, "Mars", 2, true) // one resource, then discontent rolls 1
+	p := s.P["ann"]
+	if p.Economy != 0 || p.Discontent != 1 || p.Power != 4 || s.fleetsAt("ann", "Earth").Risk != 1 {
+		t.Errorf("first removal: %+v, fleets %+v; %v", p, s.fleetsAt("ann", "Earth"), told)
+	}
+	p.PayWith = "scrap"
+	d = dice.FromSource(dice.Scripted{})
+	told = s.removeDev(d, "Mars", 2, true) // two scrapped fleets (At Risk first); last in region with PI
+	if p.Power != 2 || s.fleetsAt("ann", "Earth").Ok+s.fleetsAt("ann", "Earth").Risk != 1 || p.Economy != 0 {
+		t.Errorf("second removal: %+v, fleets %+v; %v", p, s.fleetsAt("ann", "Earth"), told)
+	}
+	if r := s.Regions["Mars"][2]; r.Owner != "" || r.Devastation != 1 {
+		t.Errorf("region after its last development: %+v, want empty with a Devastation counter", r)
+	}
+	if len(s.PI["Mars"]) != 0 {
+		t.Errorf("the PI counter stayed after the last development on Mars")
+	}
+}
+
+// TestSpreadRisk covers 2.2.1 at its edges: a roll of 3 does nothing, 2
+// spreads to a healthy fleet, and with no healthy fleet left a 1 removes an
+// At Risk fleet (back to the pool); a region with no healthy neighbour loses
+// its developments.
+func TestSpreadRisk(t *testing.T) {
+	s := newFullState([]string{"ann", "bob"})
+	f := s.fleetsAt("ann", "Earth")
+	f.Ok, f.Risk = 1, 1
+	s.addDev("ann", "Titan", 4, true)
+	s.P["ann"].Economy = 0
+	s.P["ann"].Power = 3
+	// Fleet roll 2: spreads (now 0 ok, 2 at risk). Region roll 1: no other
+	// region, so Titan 5 is lost: 3.4 pays with discontent, rolls 4 and 5.
+	d := dice.FromSource(dice.Scripted{2, 1, 4, 5})
+	told := s.spreadRisk(d, "ann")
+	if f.Ok != 0 || f.Risk != 2 {
+		t.Errorf("fleets %+v, want 0 ok 2 at risk; %v", f, told)
+	}
+	if r := s.Regions["Titan"][4]; r.Owner != "" || s.P["ann"].Discontent != 2 || s.P["ann"].Power != 2 {
+		t.Errorf("Titan 5 %+v, player %+v; %v", r, s.P["ann"], told)
+	}
+	if d.Err() != nil || len(d.Rolls()) != 4 {
+		t.Errorf("rolls: %v %d", d.Err(), len(d.Rolls()))
+	}
+	// Now both At Risk fleets roll: 3 (nothing), then 1: no healthy fleet
+	// there, so one is removed and returns as a resource.
+	d = dice.FromSource(dice.Scripted{3, 1})
+	s.spreadRisk(d, "ann")
+	if f.Risk != 1 || s.P["ann"].Economy != 1 || d.Err() != nil {
+		t.Errorf("fleets %+v economy %d; %v", f, s.P["ann"].Economy, d.Err())
+	}
+}
+
+// TestDiscontentAndMutiny covers 2.2.2: 3 does nothing; 2 sets a fleet At
+// Risk and a second roll of 1 is a mutiny of an At Risk and a loyal fleet.
+func TestDiscontentAndMutiny(t *testing.T) {
+	s := newFullState([]string{"ann", "bob"})
+	s.P["ann"].Discontent = 2
+	s.P["ann"].Economy = 0
+	d := dice.FromSource(dice.Scripted{3, 2, 1})
+	told := s.discontent(d, "ann")
+	f := s.fleetsAt("ann", "Earth")
+	if f.Ok != 1 || f.Risk != 0 || s.P["ann"].Economy != 2 || d.Err() != nil || len(d.Rolls()) != 3 {
+		t.Errorf("fleets %+v economy %d rolls %d %v; %v", f, s.P["ann"].Economy, len(d.Rolls()), d.Err(), told)
+	}
+}

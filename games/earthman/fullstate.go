@@ -1,0 +1,357 @@
+package earthman
+
+// The position of the full rules and its unit rules (sections 2.2 and
+// 3.1–3.4). Not yet wired into a ruleset: see README.md.
+
+import (
+	"fmt"
+	"strings"
+
+	"orrery/engine/dice"
+)
+
+// fullPlayer is a player board and the player's tracks.
+type fullPlayer struct {
+	Economy    int            `json:"economy"`    // resources
+	Discontent int            `json:"discontent"` // Devastation markers
+	AI         int            `json:"ai"`         // thoughts
+	VP         int            `json:"vp"`
+	Power      int            `json:"power"`
+	Sanctions  bool           `json:"sanctions,omitempty"`
+	SanctionRs int            `json:"sanction_resources,omitempty"`
+	Tech       map[string]int `json:"tech,omitempty"`
+	// PayWith is the standing order for a 3.4 shortfall: "discontent"
+	// (the default: fleets are worth more than a 1-in-6 risk) or "scrap".
+	PayWith string `json:"pay_with,omitempty"`
+}
+
+// fullRegion is one region: its developments (one owner), At Risk, and the
+// Devastation counters that block it.
+type fullRegion struct {
+	Owner       string `json:"owner,omitempty"`
+	Devs        int    `json:"devs,omitempty"`
+	AtRisk      bool   `json:"at_risk,omitempty"`
+	Devastation int    `json:"devastation,omitempty"`
+}
+
+// fullFleets are one player's fleets at one place.
+type fullFleets struct {
+	Ok   int `json:"ok,omitempty"`
+	Risk int `json:"risk,omitempty"`
+}
+
+// fullState is a position of the full rules.
+type fullState struct {
+	Players []string                          `json:"players"`
+	P       map[string]*fullPlayer            `json:"p"`
+	Regions map[string][]fullRegion           `json:"regions"` // world → regions
+	PI      map[string][]string               `json:"pi,omitempty"`
+	Fleets  map[string]map[string]*fullFleets `json:"fleets"` // place → player
+}
+
+// newFullState sets up 1.3 and 1.5: UN developments on every Earth region,
+// Devastation by 001-F3, 3 resources and 3 fleets in Earth orbit each.
+func newFullState(players []string) *fullState {
+	s := &fullState{Players: append([]string(nil), players...), P: map[string]*fullPlayer{},
+		Regions: map[string][]fullRegion{}, PI: map[string][]string{}, Fleets: map[string]map[string]*fullFleets{}}
+	for _, w := range board.Worlds() {
+		regs := make([]fullRegion, w.Regions)
+		for i, d := range initialDevastation(w) {
+			regs[i].Devastation = d
+			if w.Name == "Earth" {
+				regs[i].Owner, regs[i].Devs = un, 1
+			}
+		}
+		s.Regions[w.Name] = regs
+	}
+	for _, p := range board.Places {
+		s.Fleets[p.Name] = map[string]*fullFleets{}
+	}
+	for _, p := range players {
+		s.P[p] = &fullPlayer{Economy: 3}
+		s.fleetsAt(p, "Earth").Ok = 3
+	}
+	return s
+}
+
+func (s *fullState) fleetsAt(p, at string) *fullFleets {
+	f := s.Fleets[at][p]
+	if f == nil {
+		f = &fullFleets{}
+		s.Fleets[at][p] = f
+	}
+	return f
+}
+
+func (s *fullState) hasPI(p, world string) bool { return contains(s.PI[world], p) }
+
+// addFleet is 3.1: pay a resource, or take a Devastation marker into the
+// Discontent Pool. Resources are used first; noDiscontent is 2.6's UN fleet.
+func (s *fullState) addFleet(p, at string, noDiscontent bool) (string, bool) {
+	pl := s.P[p]
+	switch {
+	case pl.Economy > 0:
+		pl.Economy--
+	case noDiscontent:
+		return fmt.Sprintf("%s cannot pay a resource for a fleet on %s", p, at), false
+	default:
+		pl.Discontent++
+	}
+	s.fleetsAt(p, at).Ok++
+	return fmt.Sprintf("%s adds a fleet at %s", p, at), true
+}
+
+// addDev is 3.2 for a development added to region i of world.
+func (s *fullState) addDev(p, world string, i int, atRisk bool) {
+	r := &s.Regions[world][i]
+	first := r.Devs == 0
+	r.Owner = p
+	r.Devs++
+	r.AtRisk = r.AtRisk || atRisk
+	if p == un {
+		return // 001-G30: the UN has no pools or Power.
+	}
+	pl := s.P[p]
+	pl.Economy += 2
+	pl.Power++
+	if first && (s.hasPI(p, world) || world == "Earth") {
+		pl.Power++
+	}
+}
+
+// removeFleet is 3.3: the fleet goes back to the Economy Pool unless it is
+// scrapped to pay for a lost development. At Risk fleets go first (the
+// 001-C2 default).
+func (s *fullState) removeFleet(p, at string, scrap bool) bool {
+	f := s.fleetsAt(p, at)
+	switch {
+	case f.Risk > 0:
+		f.Risk--
+	case f.Ok > 0:
+		f.Ok--
+	default:
+		return false
+	}
+	if !scrap && p != un {
+		s.P[p].Economy++
+	}
+	return true
+}
+
+// riskOneFleet sets one healthy fleet of p At Risk, the first in board
+// order (a default; the rules leave the choice to the owner).
+func (s *fullState) riskOneFleet(p string) bool {
+	for _, pl := range board.Places {
+		if f := s.Fleets[pl.Name][p]; f != nil && f.Ok > 0 {
+			f.Ok--
+			f.Risk++
+			return true
+		}
+	}
+	return false
+}
+
+// removeDev is 3.4 for one development of region i of world. The two
+// resources are paid from the Economy Pool, then by the player's standing
+// PayWith order: scrap a fleet (At Risk first, first in board order) or
+// take Discontent and roll (a 1 sets a fleet At Risk).
+func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool) []string {
+	r := &s.Regions[world][i]
+	p := r.Owner
+	var told []string
+	r.Devs--
+	last := r.Devs == 0
+	if last {
+		r.Owner, r.AtRisk = "", false
+		if devastate {
+			r.Devastation++
+		}
+	}
+	if p == un {
+		return told
+	}
+	pl := s.P[p]
+	for k := 0; k < 2; k++ {
+		if pl.Economy > 0 {
+			pl.Economy--
+			continue
+		}
+		if pl.PayWith == "scrap" && s.scrapAny(p) {
+			told = append(told, p+" scraps a fleet to pay for a lost development (standing order PAY SCRAP)")
+			continue
+		}
+		pl.Discontent++
+		if d.Roll(6, fmt.Sprintf("%s's discontent over a lost development on %s", p, world)) == 1 && s.riskOneFleet(p) {
+			told = append(told, p+" takes discontent and rolls a 1: a fleet is now At Risk")
+		} else {
+			told = append(told, p+" takes discontent for a lost development")
+		}
+	}
+	pl.Power = max(pl.Power-1, 0)
+	if last && (s.hasPI(p, world) || world == "Earth") {
+		pl.Power = max(pl.Power-1, 0)
+	}
+	if s.devsOn(p, world) == 0 && s.hasPI(p, world) {
+		var keep []string
+		for _, x := range s.PI[world] {
+			if x != p {
+				keep = append(keep, x)
+			}
+		}
+		s.PI[world] = keep
+		told = append(told, fmt.Sprintf("%s loses the Political Influence counter on %s", p, world))
+	}
+	return told
+}
+
+func (s *fullState) scrapAny(p string) bool {
+	for _, pl := range board.Places {
+		if f := s.Fleets[pl.Name][p]; f != nil && f.Ok+f.Risk > 0 {
+			return s.removeFleet(p, pl.Name, true)
+		}
+	}
+	return false
+}
+
+// removeRegion removes all of p's developments in region i (3.4 each).
+func (s *fullState) removeRegion(d *dice.Dice, world string, i int) []string {
+	var told []string
+	for s.Regions[world][i].Devs > 0 {
+		told = append(told, s.removeDev(d, world, i, true)...)
+	}
+	return told
+}
+
+func (s *fullState) devsOn(p, world string) int {
+	n := 0
+	for _, r := range s.Regions[world] {
+		if r.Owner == p {
+			n += r.Devs
+		}
+	}
+	return n
+}
+
+// spreadRisk is 2.2.1 for player p: one roll per At Risk fleet and
+// region, counted before any roll; on 2 or less the risk spreads to a
+// healthy fleet at the same place (region on the same world), or, if
+// there is none, one fleet there (the developments of that region) are
+// removed.
+func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
+	var told []string
+	for _, pl := range board.Places {
+		f := s.Fleets[pl.Name][p]
+		if f == nil {
+			continue
+		}
+		for k, n := 0, f.Risk; k < n; k++ {
+			if d.Roll(6, fmt.Sprintf("%s: risk spreads from a fleet at %s on 2-", p, pl.Name)) > 2 {
+				continue
+			}
+			if f.Ok > 0 {
+				f.Ok--
+				f.Risk++
+				told = append(told, fmt.Sprintf("risk spreads to another of %s's fleets at %s", p, pl.Name))
+			} else if s.removeFleet(p, pl.Name, false) {
+				told = append(told, fmt.Sprintf("%s loses an At Risk fleet at %s", p, pl.Name))
+			}
+		}
+	}
+	for _, w := range board.Worlds() {
+		regs := s.Regions[w.Name]
+		var risky []int
+		for i, r := range regs {
+			if r.Owner == p && r.AtRisk {
+				risky = append(risky, i)
+			}
+		}
+		for _, i := range risky {
+			if regs[i].Owner != p {
+				continue // already lost to an earlier roll
+			}
+			if d.Roll(6, fmt.Sprintf("%s: risk spreads from region %d of %s on 2-", p, i+1, w.Name)) > 2 {
+				continue
+			}
+			spread := false
+			for j := range regs {
+				if regs[j].Owner == p && !regs[j].AtRisk {
+					regs[j].AtRisk, spread = true, true
+					told = append(told, fmt.Sprintf("risk spreads to region %d of %s", j+1, w.Name))
+					break
+				}
+			}
+			if !spread {
+				told = append(told, fmt.Sprintf("%s loses the developments of region %d of %s", p, i+1, w.Name))
+				told = append(told, s.removeRegion(d, w.Name, i)...)
+			}
+		}
+	}
+	return told
+}
+
+// discontent is 2.2.2: one roll per Devastation marker in p's Discontent
+// Pool; each 2 or less sets a fleet At Risk (or removes one if all are),
+// then a second roll of 1 is a mutiny.
+func (s *fullState) discontent(d *dice.Dice, p string) []string {
+	var told []string
+	for k, n := 0, s.P[p].Discontent; k < n; k++ {
+		if d.Roll(6, fmt.Sprintf("%s: general discontent (marker %d of %d) on 2-", p, k+1, n)) > 2 {
+			continue
+		}
+		if s.riskOneFleet(p) {
+			told = append(told, p+": discontent sets a fleet At Risk")
+		} else if s.scrapAny(p) {
+			s.P[p].Economy++ // 3.3: a removed fleet returns as a resource
+			told = append(told, p+": discontent removes a fleet")
+		}
+		if d.Roll(6, fmt.Sprintf("%s: mutiny on a 1", p)) == 1 {
+			told = append(told, s.mutiny(p))
+		}
+	}
+	return told
+}
+
+// mutiny removes an At Risk and a healthy fleet from one place, or else two
+// At Risk fleets from one place; the first place in board order.
+func (s *fullState) mutiny(p string) string {
+	for _, pl := range board.Places {
+		if f := s.Fleets[pl.Name][p]; f != nil && f.Risk > 0 && f.Ok > 0 {
+			f.Risk--
+			f.Ok--
+			s.P[p].Economy += 2
+			return fmt.Sprintf("mutiny! %s loses an At Risk and a loyal fleet at %s", p, pl.Name)
+		}
+	}
+	for _, pl := range board.Places {
+		if f := s.Fleets[pl.Name][p]; f != nil && f.Risk >= 2 {
+			f.Risk -= 2
+			s.P[p].Economy += 2
+			return fmt.Sprintf("mutiny! %s loses two At Risk fleets at %s", p, pl.Name)
+		}
+	}
+	return fmt.Sprintf("mutiny! but %s has no fleets that can mutiny together", p)
+}
+
+// fullSummary is a compact text of a full position for tests.
+func (s *fullState) fullSummary() string {
+	var b strings.Builder
+	for _, p := range s.Players {
+		pl := s.P[p]
+		fmt.Fprintf(&b, "%s: economy %d discontent %d power %d\n", p, pl.Economy, pl.Discontent, pl.Power)
+	}
+	for _, pl := range board.Places {
+		for _, p := range s.Players {
+			if f := s.Fleets[pl.Name][p]; f != nil && f.Ok+f.Risk > 0 {
+				fmt.Fprintf(&b, "%s %s fleets %d ok %d at risk\n", pl.Name, p, f.Ok, f.Risk)
+			}
+		}
+	}
+	for _, w := range board.Worlds() {
+		for i, r := range s.Regions[w.Name] {
+			if r.Owner != "" && r.Owner != un || r.AtRisk {
+				fmt.Fprintf(&b, "%s %d: %s x%d risk=%v dev=%d\n", w.Name, i+1, r.Owner, r.Devs, r.AtRisk, r.Devastation)
+			}
+		}
+	}
+	return b.String()
+}
