@@ -1,0 +1,247 @@
+package templates
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/game"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the templates")
+
+// sample is a Prosper-shaped game of two people and a bot after turn 3,
+// written by hand in the shape engine/game reports have, with a private
+// event and a hidden roll that only ann may see.
+func sample(player string) *Data {
+	seed := "3f1d9a0c5b7e4d2a8c6b0e9f1a2d3c4b5e6f708192a3b4c5d6e7f8091a2b3c4d"
+	players := []game.Player{
+		{Name: "ann", Email: "ann@example.org", Secret: "k7f3q"},
+		{Name: "bob", Email: "bob@example.org", Secret: "q2w9e"},
+		{Name: "cy", Secret: "zz9zz", Bot: true},
+	}
+	var secret string
+	for _, p := range players {
+		if p.Name == player {
+			secret = p.Secret
+		}
+	}
+	board := "     a   b   c   d   e\n" +
+		"  1  .   *   .   .   .     * Rigel (ann, mine 2)\n" +
+		"  2  .   .   R   .   .     R Mars (bob)\n" +
+		"  3  .   .   .   .   C     C Vega (cy)\n"
+	status := "Player  Credits  Mines  Fleets\nann     12       2      1\nbob     9        1      2\ncy      7        1      1\n"
+	events := []string{"bob's fleet 2 moves to Mars.", "Red fires at Mars: hit, <Mars> loses a mine & a fleet."}
+	rolls := []dice.Roll{{N: 1, Sides: 6, Value: 5, Purpose: "Red fires at Mars"}, {N: 2, Sides: 6, Value: 2, Purpose: "cy's production"}}
+	if player == "ann" {
+		events = append(events, "Your spy reports: bob has 9 credits.")
+		rolls = append(rolls, dice.Roll{N: 3, Sides: 6, Value: 4, Purpose: "ann's spy", To: []string{"ann"}})
+	}
+	rep := &game.Report{
+		Game: "demo1", Ruleset: "prosper", Title: "Prosper or Perish", Player: player, Step: 3, Turn: 3,
+		Phase: "production", Reason: "all orders in", Board: board, Status: status, Events: events, Rolls: rolls,
+		Defaults:     []string{"cy"},
+		RevealedSeed: seed, RevealedCommitment: dice.Commitment(seed),
+		NextCommitment: dice.Commitment("next-" + seed),
+		Prompts: []engine.Prompt{
+			{ID: "turn:" + player, Player: player, Kind: engine.KindTurn, Ask: "Your orders for turn 4: build, move, trade.", Default: "HOLD"},
+			{ID: "standing:" + player, Player: player, Kind: engine.KindAnytime, Ask: "Standing orders, any time."},
+		},
+		Waiting:  []string{"ann", "bob"},
+		Deadline: "2026-11-23T18:00:00Z",
+	}
+	info := &engine.Info{Name: "prosper", Title: "Prosper or Perish", MinPlayers: 2, MaxPlayers: 6,
+		Summary:   "Build mines, move fleets, trade credits. The richest player after turn 12 wins.",
+		OrderHelp: "BUILD MINE AT <planet>      build a mine (5 credits)\nMOVE FLEET <n> TO <planet>  move a fleet one jump\nHOLD                        do nothing",
+		Options:   []engine.Option{{Name: "turns", Default: "12", Help: "turns before the game ends"}, {Name: "map", Default: "small", Choices: []string{"small", "large"}, Help: "board size"}}}
+	return &Data{
+		Bot: "orrery@example.org", Game: "demo1", Title: "Prosper or Perish", Player: player, Secret: secret,
+		Subject:  "Re: [demo1 " + secret + "] Turn 3 report",
+		Orders:   []string{"BUILD MINE AT RIGEL", "MOVE FLEET 2 TO MARS"},
+		Replaced: player == "bob",
+		Prompt:   rep.Prompts[0],
+		Errors: []engine.LineError{
+			{Line: 2, Text: "move fleet 2 to rigle", Msg: "no planet named 'rigle'", Fix: "did you mean 'Rigel'?"},
+			{Line: 4, Text: "buidl mine at <vega>", Msg: "unknown order 'buidl'", Fix: "did you mean BUILD?"},
+			{Line: 0, Msg: "these orders name no fleet 3"},
+		},
+		Waiting:  []string{"bob", "cy"},
+		Deadline: time.Date(2026, 11, 23, 18, 0, 0, 0, time.UTC),
+		Report:   rep,
+		Info:     info,
+		Players:  players,
+		Games: []GameSummary{
+			{ID: "demo1", Ruleset: "prosper", Title: "Prosper or Perish", Turn: 3, Phase: "production", Seated: 3, Seats: 3},
+			{ID: "open2", Ruleset: "prosper", Title: "Prosper or Perish", Seated: 1, Seats: 4, Signup: true},
+			{ID: "old", Ruleset: "prosper", Title: "Prosper or Perish", Turn: 12, Seated: 2, Seats: 2, Over: true},
+		},
+		Rules:   []engine.Info{*info},
+		Attempt: &Attempt{From: "eve@evil.example", Date: time.Date(2026, 11, 22, 20, 5, 0, 0, time.UTC), Subject: "[demo1] orders", Reason: "wrong secret"},
+		Notice:  &game.Notice{Kind: "reminder", To: []string{player}, Text: "Your orders for demo1 are due in 2 hours."},
+		Size:    300 << 10,
+		Limit:   256 << 10,
+	}
+}
+
+func format(m Mail) string {
+	return fmt.Sprintf("Subject: %s\n\n--- text ---\n%s--- html ---\n%s", m.Subject, m.Text, m.HTML)
+}
+
+var hexSeed = regexp.MustCompile(`[0-9a-f]{64}`)
+
+func TestGolden(t *testing.T) {
+	set, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	perPlayer := map[string]bool{Welcome: true, Ack: true, Rejected: true, Report: true, Status: true,
+		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true}
+	for _, kind := range Kinds() {
+		players := []string{""}
+		if perPlayer[kind] {
+			players = []string{"ann", "bob"}
+		}
+		for _, player := range players {
+			name := kind
+			if player != "" {
+				name += "." + player
+			}
+			t.Run(name, func(t *testing.T) {
+				m, err := set.Render(kind, sample(player))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Subject == "" || m.Text == "" || m.HTML == "" {
+					t.Fatalf("empty part: %+v", m)
+				}
+				for i, l := range strings.Split(m.Text, "\n") {
+					if len([]rune(l)) > 78 && !hexSeed.MatchString(l) {
+						t.Errorf("text line %d is %d columns: %q", i+1, len([]rune(l)), l)
+					}
+				}
+				if strings.Contains(m.Text, "<no value>") || strings.Contains(m.HTML, "<no value>") {
+					t.Error("a template reads a missing field")
+				}
+				got := format(m)
+				golden := filepath.Join("testdata", name+".golden")
+				if *update {
+					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test ./templates -update)", err)
+				}
+				if got != string(want) {
+					t.Errorf("%s differs from %s:\n%s", name, golden, got)
+				}
+			})
+		}
+	}
+}
+
+// TestReportContents pins what the issue demands of a report, whatever the
+// wording: the board aligned in <pre>, every event and die with its
+// purpose, the seed and both commitments, the check command, the deadline
+// and what is expected, and nothing private to another player.
+func TestReportContents(t *testing.T) {
+	set, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, player := range []string{"ann", "bob"} {
+		d := sample(player)
+		m, err := set.Render(Report, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := d.Report
+		must := []string{r.RevealedSeed, r.RevealedCommitment, r.NextCommitment, "sha256sum", "Mon 2026-11-23 18:00 UTC",
+			"Your orders for turn 4", "[demo1 " + d.Secret + "]"}
+		for _, roll := range r.Rolls {
+			must = append(must, roll.String())
+		}
+		for _, s := range must {
+			if !strings.Contains(m.Subject+m.Text, s) {
+				t.Errorf("%s: text lacks %q", player, s)
+			}
+		}
+		for _, l := range strings.Split(strings.TrimRight(r.Board, "\n"), "\n") {
+			if !strings.Contains(m.Text, l+"\n") {
+				t.Errorf("%s: board line %q not intact in text", player, l)
+			}
+		}
+		if !strings.Contains(m.HTML, "<pre style=\"font-family:monospace\">     a   b   c") {
+			t.Errorf("%s: board not in <pre>", player)
+		}
+		if !strings.Contains(m.HTML, "&lt;Mars&gt; loses a mine &amp; a fleet") || strings.Contains(m.HTML, "<Mars>") {
+			t.Errorf("%s: event not escaped in HTML", player)
+		}
+		spy := strings.Contains(m.Text, "spy")
+		if spy != (player == "ann") {
+			t.Errorf("%s: private spy lines shown=%v", player, spy)
+		}
+	}
+}
+
+func TestAckNeverShowsOthersOrders(t *testing.T) {
+	set, _ := New("")
+	d := sample("ann")
+	m, err := set.Render(Ack, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Text, "Still to send: bob and cy") || !strings.Contains(m.Text, "  BUILD MINE AT RIGEL\n") {
+		t.Errorf("ack lacks waiting players or orders:\n%s", m.Text)
+	}
+	if strings.Contains(m.Text, "Standing orders") {
+		t.Error("ack shows report prompts it was not given")
+	}
+}
+
+func TestOverride(t *testing.T) {
+	dir := t.TempDir()
+	src := `{{define "subject"}}Custom {{.Game}}{{end}}{{define "text"}}custom text{{end}}{{define "html"}}<p>{{.Game}}</p>{{end}}`
+	if err := os.WriteFile(filepath.Join(dir, "help.tmpl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := set.Render(Help, &Data{Game: "<g>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Subject != "Custom <g>" || m.Text != "custom text\n" || m.HTML != "<p>&lt;g&gt;</p>\n" {
+		t.Errorf("override not used or not escaped: %+v", m)
+	}
+	if m, _ := set.Render(Ack, sample("ann")); !strings.Contains(m.Text, "accepted") {
+		t.Error("kinds not overridden must stay embedded")
+	}
+	bad := filepath.Join(t.TempDir(), "x")
+	os.Mkdir(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, "ack.tmpl"), []byte(`{{define "subject"}}x{{end}}`), 0o644)
+	if _, err := New(bad); err == nil || !strings.Contains(err.Error(), "ack.tmpl") {
+		t.Errorf("an override without text/html should be refused naming the file, got %v", err)
+	}
+	os.WriteFile(filepath.Join(bad, "ack.tmpl"), []byte(`{{define "subject"}}{{end`), 0o644)
+	if _, err := New(bad); err == nil || !strings.Contains(err.Error(), "ack.tmpl") {
+		t.Errorf("a broken override should be refused naming the file, got %v", err)
+	}
+	if _, err := New(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing override directory should be an error")
+	}
+	if _, err := set.Render("nosuch", nil); err == nil {
+		t.Error("an unknown kind should be an error")
+	}
+}
