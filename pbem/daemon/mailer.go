@@ -87,7 +87,11 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 				// The setup step: the game has just started.
 				kind, content = "welcome", r.Welcome(g, p, rep)
 			}
-			if err := m.enqueue(tx, m.gameMail(g, p, kind, content)); err != nil {
+			out := m.gameMail(g, p, kind, content)
+			// The step the report shows: the demo's players answer the
+			// report of the current step, as people would.
+			out.Headers["X-Orrery-Step"] = fmt.Sprint(st.N)
+			if err := m.enqueue(tx, out); err != nil {
 				return err
 			}
 		}

@@ -48,7 +48,7 @@ func (plainRenderer) Welcome(g *game.Game, p game.Player, r *game.Report) Conten
 func (plainRenderer) Report(g *game.Game, p game.Player, r *game.Report) Content {
 	var b strings.Builder
 	writeReport(&b, r)
-	subj := fmt.Sprintf("Turn %d report", r.Turn)
+	subj := fmt.Sprintf("Turn %d, %s: report of step %d", r.Turn, r.Phase, r.Step)
 	if r.Outcome.Over {
 		subj = "Game over"
 	}

@@ -152,6 +152,9 @@ func Compose(m Mail) (*mail.Msg, error) {
 		}
 		msg.SetGenHeaderPreformatted(mail.HeaderReferences, strings.Join(refs, " "))
 	}
+	if m.Kind != "" {
+		msg.SetGenHeader("X-Orrery-Kind", m.Kind)
+	}
 	for k, v := range m.Headers {
 		msg.SetGenHeader(mail.Header(k), v)
 	}

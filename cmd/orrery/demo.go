@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"mime"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+const demoDomain = "pbem.test"
+
+// embedded is the mail daemon running against in-process mail servers.
+type embedded struct {
+	srv    *pbemtest.Server
+	st     *store.Store
+	d      *daemon.Daemon
+	reader *imapin.Reader
+	bot    string
+	dir    string // temporary directory to remove, if any
+}
+
+// startEmbedded starts in-process IMAP and SMTP servers, a store at db (a
+// temporary one when db is ""), and a daemon reading the bot's mailbox.
+func startEmbedded(e *env, db string, log *slog.Logger) (*embedded, error) {
+	x := &embedded{bot: "orrery@" + demoDomain}
+	srv, err := pbemtest.Start(pbemtest.Options{Users: map[string]string{x.bot: "orrery"}})
+	if err != nil {
+		return nil, err
+	}
+	x.srv = srv
+	if db == "" {
+		if x.dir, err = os.MkdirTemp("", "orrery-demo-"); err != nil {
+			x.close()
+			return nil, err
+		}
+		db = filepath.Join(x.dir, "demo.db")
+	}
+	if x.st, err = store.Open(db, store.Options{Timeout: time.Second}); err != nil {
+		x.close()
+		return nil, err
+	}
+	q := outbox.New(x.st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: time.Second, Logger: log})
+	x.d = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log})
+	x.reader = imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", Logger: log,
+		Credentials: func(context.Context) (string, string, error) { return x.bot, "orrery", nil }})
+	return x, nil
+}
+
+func (x *embedded) close() {
+	if x.st != nil {
+		x.st.Close()
+	}
+	if x.srv != nil {
+		x.srv.Close()
+	}
+	if x.dir != "" {
+		os.RemoveAll(x.dir)
+	}
+}
+
+func runDemo(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "demo", "demo [--ruleset prosper] [--players 3] [--turns N] [--seed N] [-v]",
+		"Plays a whole game by mail on this machine: in-process IMAP and SMTP servers,\n"+
+			"the mail daemon, and built-in players who read their reports and send their\n"+
+			"orders as real mails. Prints the mails exchanged and the result.")
+	rulesetName := fs.String("ruleset", "prosper", "ruleset to play")
+	players := fs.Int("players", 3, "number of players")
+	turns := fs.Int("turns", 0, "stop after this many turns (0: play to the end)")
+	seed := fs.Uint64("seed", 1, "seed of the players' choices and of the dice secret")
+	verbose := fs.Bool("v", false, "print every mail in full, and the daemon's log")
+	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	rs, err := engine.Find(e.rulesets, *rulesetName)
+	if err != nil {
+		return err
+	}
+	info := rs.Info()
+	if *players < info.MinPlayers || *players > info.MaxPlayers {
+		return fmt.Errorf("%s takes %d to %d players, not %d", info.Name, info.MinPlayers, info.MaxPlayers, *players)
+	}
+	log := slog.New(slog.DiscardHandler)
+	if *verbose {
+		log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	x, err := startEmbedded(e, "", log)
+	if err != nil {
+		return err
+	}
+	defer x.close()
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- x.d.Run(runCtx, x.reader) }()
+	defer func() { stop(); <-done }()
+
+	names := []string{"ann", "bob", "cyd", "dee", "eve", "fay", "gus", "hal"}
+	var specs []game.PlayerSpec
+	for i := 0; i < *players; i++ {
+		specs = append(specs, game.PlayerSpec{Name: names[i], Email: names[i] + "@example.org"})
+	}
+	svc := x.d.Service()
+	start := time.Now()
+	g, err := svc.Create(ctx, game.CreateRequest{ID: "demo", Ruleset: info.Name, Players: specs,
+		DiceSecret: fmt.Sprintf("demo-%d", *seed)})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Orrery demo: %s (%s) by mail for %d players.\n", info.Title, info.Name, *players)
+	fmt.Fprintf(e.stdout, "IMAP %s, SMTP %s; the bot is %s.\n\n", x.srv.IMAPAddr, x.srv.SMTPAddr, x.bot)
+
+	sender := &outbox.SMTP{Addr: x.srv.SMTPAddr, TLS: "none"}
+	r := rand.New(rand.NewPCG(*seed, 99))
+	answered := map[string]bool{} // "player/step/prompt": orders sent
+	lastProgress, lastStep := time.Now(), g.Step
+	for {
+		g, err = svc.Get(ctx, g.ID)
+		if err != nil {
+			return err
+		}
+		if g.Step != lastStep {
+			lastStep, lastProgress = g.Step, time.Now()
+		}
+		if g.Over() || (*turns > 0 && g.Turn > *turns) {
+			break
+		}
+		if time.Since(lastProgress) > 30*time.Second {
+			return fmt.Errorf("the game made no progress for 30 s at step %d (waiting for %v)", g.Step, g.Waiting())
+		}
+		sent := false
+		for _, p := range g.Players {
+			n, err := x.playerTurn(ctx, svc, rs, g, p, sender, r, answered)
+			if err != nil {
+				return err
+			}
+			sent = sent || n
+		}
+		if !sent {
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("demo: %w", ctx.Err())
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	// Let the last reports leave.
+	for {
+		st, err := outbox.Count(x.st.DB())
+		if err != nil {
+			return err
+		}
+		if st.Queued == 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("demo: %d mails still queued: %w", st.Queued, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	elapsed := time.Since(start)
+	printSummary(e.stdout, x.srv.Sent(), start, *verbose)
+	fmt.Fprintln(e.stdout)
+	if g.Over() {
+		fmt.Fprintf(e.stdout, "The game is over after %d turns (%d steps): %s\n", g.Turn, g.Step, g.Outcome.Text)
+		if len(g.Outcome.Winners) > 0 {
+			fmt.Fprintf(e.stdout, "Winners: %s\n", strings.Join(g.Outcome.Winners, ", "))
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "Stopped after %d turns (%d steps), as asked.\n", *turns, g.Step)
+	}
+	v, err := svc.Verify(ctx, g.ID)
+	if err != nil {
+		return err
+	}
+	if !v.OK() {
+		return fmt.Errorf("replay verify failed: %s", strings.Join(v.Problems, "; "))
+	}
+	fmt.Fprintf(e.stdout, "Replay verified: %d steps, %d dice rolls re-derived from the revealed seeds.\n", v.Steps, v.Rolls)
+	fmt.Fprintf(e.stdout, "%d mails in %s.\n", len(x.srv.Sent()), elapsed.Round(time.Millisecond))
+	return nil
+}
+
+// playerTurn lets player p act like a person: once the report of the
+// current step is in their mailbox, they answer each open question with
+// their ruleset's bot orders, replying to that report. It reports whether
+// a mail was sent.
+func (x *embedded) playerTurn(ctx context.Context, svc *game.Service, rs engine.Ruleset, g *game.Game, p game.Player, sender *outbox.SMTP, r *rand.Rand, answered map[string]bool) (bool, error) {
+	var open []engine.Prompt
+	for _, pr := range g.PromptsFor(p.Name) {
+		key := fmt.Sprintf("%s/%d/%s", p.Name, g.Step, pr.ID)
+		if pr.Kind.Blocks() && !answered[key] && !contains(g.Answered, pr.ID) {
+			open = append(open, pr)
+		}
+	}
+	if len(open) == 0 {
+		return false, nil
+	}
+	report, err := x.latestReport(p.Email, g.Step)
+	if err != nil || report == nil {
+		return false, err
+	}
+	// The players are the demo's: they see their own view, as their
+	// report shows it, through the ruleset's bot.
+	xp, err := svc.Export(ctx, g.ID)
+	if err != nil {
+		return false, err
+	}
+	st, err := rs.LoadState(xp.State)
+	if err != nil {
+		return false, err
+	}
+	view := st.View(p.Name)
+	for _, pr := range open {
+		orders := rs.Bot(view, pr, r)
+		id := outbox.NewMessageID("example.org")
+		subj := report.Header.Get("Subject")
+		if !strings.HasPrefix(subj, "Re: ") {
+			subj = "Re: " + subj
+		}
+		parent := strings.Trim(report.Header.Get("Message-Id"), "<>")
+		refs := strings.Fields(report.Header.Get("References"))
+		for i := range refs {
+			refs[i] = strings.Trim(refs[i], "<>")
+		}
+		m := outbox.Mail{MessageID: id, From: fmt.Sprintf("%s <%s>", strings.ToUpper(p.Name[:1])+p.Name[1:], p.Email),
+			To: []string{x.bot}, Subject: subj, Text: orders + "\n\n-- \n" + p.Name + "\n", Date: time.Now(),
+			InReplyTo: parent, References: append(refs, parent)}
+		if errs := sender.Send(ctx, []outbox.Mail{m}); errs[0] != nil {
+			return false, fmt.Errorf("%s sends orders: %w", p.Name, errs[0])
+		}
+		answered[fmt.Sprintf("%s/%d/%s", p.Name, g.Step, pr.ID)] = true
+	}
+	return true, nil
+}
+
+// latestReport returns the newest game mail in addr's mailbox if it shows
+// step (or later), else nil.
+func (x *embedded) latestReport(addr string, step uint64) (*mail.Message, error) {
+	msgs, err := x.srv.Messages(addr, "INBOX")
+	if err != nil {
+		return nil, err
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m, err := mail.ReadMessage(bytes.NewReader(msgs[i]))
+		if err != nil {
+			continue
+		}
+		s := m.Header.Get("X-Orrery-Step")
+		if s == "" {
+			continue
+		}
+		n, _ := strconv.ParseUint(s, 10, 64)
+		if n >= step {
+			return m, nil
+		}
+		return nil, nil
+	}
+	return nil, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// printSummary lists the mails one a line, in order.
+func printSummary(w io.Writer, sent []pbemtest.Mail, start time.Time, full bool) {
+	fmt.Fprintln(w, "  time     from   → to     kind     subject")
+	for _, m := range sent {
+		msg, err := mail.ReadMessage(bytes.NewReader(m.Data))
+		subject, kind := "?", "orders"
+		if err == nil {
+			if k := msg.Header.Get("X-Orrery-Kind"); k != "" {
+				kind = k
+			}
+			subject = msg.Header.Get("Subject")
+			if d, err := new(mime.WordDecoder).DecodeHeader(subject); err == nil {
+				subject = d
+			}
+		}
+		from, _, _ := strings.Cut(m.From, "@")
+		var to []string
+		for _, t := range m.To {
+			n, _, _ := strings.Cut(t, "@")
+			to = append(to, n)
+		}
+		line := fmt.Sprintf("  %6.2fs  %-6s → %-6s %-8s %s", m.At.Sub(start).Seconds(), from, strings.Join(to, ","), kind, subject)
+		if len(line) > 78 {
+			line = line[:77] + "…"
+		}
+		fmt.Fprintln(w, line)
+		if full {
+			fmt.Fprintf(w, "%s\n", m.Data)
+		}
+	}
+}

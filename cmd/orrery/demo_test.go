@@ -1,0 +1,28 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDemoPlaysAGameByMail(t *testing.T) {
+	out, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "2")
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, out)
+	}
+	for _, want := range []string{"orrery → ann    welcome", "ann    → orrery orders", "orrery → bob    report", "The game is over", "Replay verified"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestDemoStopsAfterTurns(t *testing.T) {
+	out, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "3", "--turns", "1")
+	if err != nil || !strings.Contains(out, "Stopped after 1 turns") {
+		t.Fatalf("demo --turns 1: %v\n%s", err, out)
+	}
+	if _, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "9"); err == nil || !strings.Contains(err.Error(), "1 to 8 players") {
+		t.Errorf("too many players: %v", err)
+	}
+}
