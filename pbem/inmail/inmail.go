@@ -39,6 +39,8 @@ type Options struct {
 	MaxText  int // text/plain or text/html bytes kept; more sets Oversize
 	MaxDepth int // deeper multiparts are ignored, with a note
 	MaxParts int // further parts are ignored, with a note
+
+	preferHTML bool // tests: read the HTML alternative to compare it with the plain one
 }
 
 func (o Options) withDefaults() Options {
@@ -138,7 +140,7 @@ func parse(raw []byte, opt Options) (*Message, error) {
 		return m, err
 	}
 	switch {
-	case w.plain != nil:
+	case w.plain != nil && !(opt.preferHTML && w.html != nil):
 		m.Body, m.BodyType = *w.plain, "text/plain"
 	case w.html != nil:
 		m.Body, m.BodyType = *w.html, "text/html"

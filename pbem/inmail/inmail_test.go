@@ -83,3 +83,41 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestAlternativesAgree reads the HTML alternative of every corpus mail that
+// has both and checks that it yields the same orders as the plain one: the
+// HTML path (blockquotes, Outlook's reply block) must strip like the plain.
+func TestAlternativesAgree(t *testing.T) {
+	files, _ := filepath.Glob("testdata/corpus/*.eml")
+	compared := 0
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err1 := Parse(raw, Options{})
+		html, err2 := parse(raw, Options{preferHTML: true}.withDefaults())
+		if err1 != nil || err2 != nil || html.BodyType != "text/html" || plain.BodyType != "text/plain" {
+			continue
+		}
+		compared++
+		p, h := firstLines(plain.Text, 2), firstLines(html.Text, 2)
+		if p != h {
+			t.Errorf("%s: plain gives %q, HTML gives %q", filepath.Base(file), p, h)
+		}
+		if strings.Count(html.Text, "\n") > strings.Count(plain.Text, "\n") {
+			t.Errorf("%s: HTML kept more lines than plain:\n%s---\n%s", filepath.Base(file), html.Text, plain.Text)
+		}
+	}
+	if compared < 4 {
+		t.Fatalf("only %d corpus mails have both alternatives", compared)
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
