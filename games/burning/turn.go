@@ -30,12 +30,14 @@ type turn struct {
 	lastShip int             // ship of the previous action line
 	lastLine map[int]int     // ship → line of its last action
 	firstNew int             // ships numbered from here were built this turn
+	freed    map[Cell]bool   // dry: cells demolished or razed by earlier lines
+	hit      map[string]bool // dry: planets whose defences earlier lines attack
 }
 
 func newTurn(s *State, p string, d *dice.Dice) *turn {
 	return &turn{s: s, p: p, d: d, dry: d == nil, cargo: map[int]Res{}, built: map[string]bool{}, demTile: map[string]bool{},
 		demBld: map[string]bool{}, acts: map[int]int{}, moves: map[int]int{}, fired: map[Cell]int{}, bought: map[int]string{},
-		bomb: map[int]bool{}, lastLine: map[int]int{}, firstNew: s.NextShip}
+		bomb: map[int]bool{}, lastLine: map[int]int{}, firstNew: s.NextShip, freed: map[Cell]bool{}, hit: map[string]bool{}}
 }
 
 func (t *turn) fac() Faction { return factions[t.s.Faction[t.p]] }
@@ -229,7 +231,7 @@ func (t *turn) build(o *order) *problem {
 	switch {
 	case o.Cell == pl.Centre:
 		return prob("the centre cell %s is for the monolith only", o.Cell.String())
-	case pl.site(o.Cell) >= 0:
+	case pl.site(o.Cell) >= 0 && !t.freed[o.Cell]:
 		return prob("%s is taken by a %s", o.Cell.String(), term(pl.Sites[pl.site(o.Cell)].Kind))
 	case isDefence(o.Kind) && dist(pl.Centre, o.Cell) != pl.radius():
 		return prob("defences stand only on the outer border of a planet")
@@ -258,7 +260,7 @@ func (t *turn) demolish(o *order) *problem {
 		return pr
 	}
 	i := pl.site(o.Cell)
-	if i < 0 {
+	if i < 0 || t.freed[o.Cell] {
 		return prob("nothing to demolish at %s", o.Cell.String())
 	}
 	kind := pl.Sites[i].Kind
@@ -270,7 +272,9 @@ func (t *turn) demolish(o *order) *problem {
 		return prob("you already demolish a %s on %s this turn", term(kind), pl.Name)
 	}
 	done[pl.Name] = true
-	if !t.dry {
+	if t.dry {
+		t.freed[o.Cell] = true
+	} else {
 		pl.Sites = append(pl.Sites[:i], pl.Sites[i+1:]...)
 		t.s.tell(nil, "%s demolishes the %s at %s (%s).", t.p, term(kind), o.Cell.String(), pl.Name)
 	}
@@ -432,14 +436,44 @@ func (t *turn) spend(sh *Ship, act string, line int) *problem {
 	return nil
 }
 
+// act runs one ship action. A live action that fails is lost (its action
+// is spent); a rejected line in a dry run spends nothing, so that one
+// mistake does not bring a cascade of errors on the lines after it.
 func (t *turn) act(o *order, line int) *problem {
 	sh, pr := t.ownShip(o.Ship)
 	if pr != nil {
 		return pr
 	}
+	acts, moves, last, lastLine := t.acts[sh.ID], t.moves[sh.ID], t.lastShip, t.lastLine[sh.ID]
 	if pr := t.spend(sh, o.Act, line); pr != nil {
 		return pr
 	}
+	pr = t.action(sh, o)
+	if pr != nil && t.dry {
+		t.acts[sh.ID], t.moves[sh.ID], t.lastShip, t.lastLine[sh.ID] = acts, moves, last, lastLine
+	}
+	return pr
+}
+
+// structures reports whether pl still has a structure, as far as this turn
+// knows: in a dry run, structures razed earlier are gone, and a planet whose
+// defences this turn attacks may have lost them (the dice decide, later).
+func (t *turn) structures(pl *Planet, defencesOnly bool) bool {
+	if t.dry && t.hit[pl.Name] {
+		return false
+	}
+	for _, st := range pl.Sites {
+		if t.freed[st.Cell] || isTile(st.Kind) {
+			continue
+		}
+		if !defencesOnly || isDefence(st.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *turn) action(sh *Ship, o *order) *problem {
 	// In a dry run a ship that moved earlier in the same orders may be
 	// elsewhere by now, so checks of where it stands wait for the live run.
 	// (After spend, a MOVE has counted itself.)
@@ -475,7 +509,7 @@ func (t *turn) act(o *order, line int) *problem {
 		if pl != nil {
 			i = pl.site(o.Cell)
 		}
-		if i < 0 || isTile(pl.Sites[i].Kind) || isDefence(pl.Sites[i].Kind) {
+		if i < 0 || t.freed[o.Cell] || isTile(pl.Sites[i].Kind) || isDefence(pl.Sites[i].Kind) {
 			return prob("no ordinary structure at %s to raze", o.Cell.String())
 		}
 		if pl.Owner == t.p {
@@ -484,10 +518,12 @@ func (t *turn) act(o *order, line int) *problem {
 		if placed && !pl.touches(sh.Cell) {
 			return prob("ship %d does not touch %s", sh.ID, pl.Name)
 		}
-		if pl.defended() {
+		if t.structures(pl, true) {
 			return prob("%s still has defences: destroy them first", pl.Name)
 		}
-		if !t.dry {
+		if t.dry {
+			t.freed[o.Cell] = true
+		} else {
 			kind := pl.Sites[i].Kind
 			pl.Sites = append(pl.Sites[:i], pl.Sites[i+1:]...)
 			t.s.tell(nil, "Ship %d (%s) razes the %s at %s.", sh.ID, sh.Owner, term(kind), o.Cell.String())
@@ -504,7 +540,7 @@ func (t *turn) act(o *order, line int) *problem {
 		if placed && !pl.touches(sh.Cell) {
 			return prob("ship %d does not touch %s", sh.ID, pl.Name)
 		}
-		if pl.Owner != "" && pl.built() {
+		if pl.Owner != "" && t.structures(pl, false) {
 			return prob("%s still has structures: destroy them first", pl.Name)
 		}
 		if !t.dry {
@@ -689,6 +725,7 @@ func (t *turn) foe(o *order, from Cell, checkPlace bool) (*foe, *problem) {
 			if pl.Owner == t.p {
 				return nil, prob("you cannot attack your own %s", term(kind))
 			}
+			t.hit[pl.Name] = true
 			u := factions[s.Faction[pl.Owner]].Builds[kind]
 			return &foe{name: fmt.Sprintf("%s (%s) at %s", u.Name, pl.Owner, c), owner: pl.Owner, die: u.Die, shield: u.Shield,
 				kill: func() { pl.Sites = append(pl.Sites[:pl.site(c)], pl.Sites[pl.site(c)+1:]...) }}, nil

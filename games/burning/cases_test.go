@@ -1,0 +1,319 @@
+package burning
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// Rule cases live in testdata/cases/*.txtar. Each builds a position from
+// a "setup" section, sends the "orders" of the active player (the first
+// seat), rolls the "dice" listed, and checks the "expect" lines; or, with
+// an "errors" section, checks that Parse rejects the orders with those
+// messages (one "LINE: substring" a line).
+//
+// setup lines:
+//
+//	players ann bob cy            seats in turn order; ann is active
+//	faction bob xenos             (default humans)
+//	lang bob ru
+//	option huge b                 (huge, banks)
+//	planet Arda K6 large fair ann a planet by centre, size, biome, owner ("-" none)
+//	site Arda K4 cannon           a tile or structure on a planet cell
+//	ship 3 bob cargo M12 [10B 5C] [+rig]
+//	struct bob station N12
+//	asteroid P12
+//	bank ann 10B 5C
+//	cat 20                        the active player's catastrophe roll
+//	ally ann bob                  ann has declared an alliance with bob
+//
+// expect lines: bank P RES | ship N at CELL | ship N gone | ship N cargo RES |
+// ship N load KIND | site PLANET CELL KIND | nosite PLANET CELL |
+// owner PLANET P | struct CELL KIND P | nostruct CELL | asteroid CELL |
+// noasteroid CELL | event TEXT | noevent TEXT | eventfor P[,Q] TEXT (an
+// event only those players and the GM may read) | active P | over P,Q | out P | lang P L.
+func TestRuleCases(t *testing.T) {
+	files, err := filepath.Glob("testdata/cases/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule cases: %v", err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sec := map[string]string{}
+			for _, fl := range ar.Files {
+				sec[fl.Name] = string(fl.Data)
+			}
+			s := buildCase(t, sec["setup"])
+			p := s.active()
+			prompt := s.Prompts()[0]
+			orders, errs := s.View(p).Parse(prompt, sec["orders"])
+			if want, ok := sec["errors"]; ok {
+				checkErrors(t, errs, want)
+				return
+			}
+			if len(errs) > 0 {
+				t.Fatalf("orders rejected: %v", errs)
+			}
+			var script dice.Scripted
+			for _, w := range strings.Fields(sec["dice"]) {
+				n, err := strconv.Atoi(w)
+				if err != nil {
+					t.Fatalf("dice: %v", err)
+				}
+				script = append(script, n)
+			}
+			d := dice.FromSource(script)
+			events, err := s.Resolve([]engine.Answer{{Prompt: prompt, Orders: orders}}, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Err(); err != nil {
+				t.Fatalf("dice: %v", err)
+			}
+			if len(d.Rolls()) != len(script) {
+				t.Errorf("the case scripts %d dice and the rules rolled %d: %v", len(script), len(d.Rolls()), d.Rolls())
+			}
+			checkExpect(t, s, events, sec["expect"])
+		})
+	}
+}
+
+func checkErrors(t *testing.T, errs []engine.LineError, want string) {
+	t.Helper()
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(want), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(errs) != len(lines) {
+		t.Fatalf("got %d errors, want %d: %v", len(errs), len(lines), errs)
+	}
+	for i, l := range lines {
+		n, text, _ := strings.Cut(l, ": ")
+		if strconv.Itoa(errs[i].Line) != n || !strings.Contains(errs[i].Error(), text) {
+			t.Errorf("error %d = %q (line %d), want line %s containing %q", i+1, errs[i].Error(), errs[i].Line, n, text)
+		}
+	}
+}
+
+func parseRes(t *testing.T, words []string) Res {
+	t.Helper()
+	if len(words) == 1 && words[0] == "0" {
+		return Res{}
+	}
+	tk := &tokens{t: words, r: words}
+	r, pr := amounts(tk)
+	if pr != nil {
+		t.Fatalf("amount %v: %s", words, pr.msg)
+	}
+	return r
+}
+
+func cell(t *testing.T, s string) Cell {
+	t.Helper()
+	c, ok := parseCell(s)
+	if !ok {
+		t.Fatalf("bad cell %q", s)
+	}
+	return c
+}
+
+func buildCase(t *testing.T, setup string) *State {
+	t.Helper()
+	s := &State{Faction: map[string]string{}, Lang: map[string]string{}, Bank: map[string]Res{}, Allies: map[string][]string{},
+		NextShip: 1, Round: 1, HugeMode: "a", Hidden: true, Cat: 10}
+	for _, line := range strings.Split(setup, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		switch f[0] {
+		case "players":
+			s.Seats = f[1:]
+			s.Grid = gridFor(len(s.Seats))
+			for _, p := range s.Seats {
+				s.Faction[p], s.Lang[p], s.Allies[p] = "humans", langEN, []string{}
+			}
+		case "faction":
+			s.Faction[f[1]] = f[2]
+		case "lang":
+			s.Lang[f[1]] = f[2]
+		case "option":
+			switch f[1] {
+			case "huge":
+				s.HugeMode = f[2]
+			case "banks":
+				s.Hidden = f[2] == "hidden"
+			}
+		case "planet":
+			size := map[string]int{"small": 1, "medium": 2, "large": 3}[f[3]]
+			owner := f[5]
+			if owner == "-" {
+				owner = ""
+			}
+			c := cell(t, f[2])
+			s.Planets = append(s.Planets, &Planet{Name: f[1], Centre: c, Section: s.Grid.section(c), Size: size, Biome: f[4], Owner: owner, Sites: []Site{}})
+		case "site":
+			pl := s.planet(f[1])
+			pl.Sites = append(pl.Sites, Site{Cell: cell(t, f[2]), Kind: f[3]})
+		case "ship":
+			id, _ := strconv.Atoi(f[1])
+			sh := &Ship{ID: id, Owner: f[2], Class: f[3], Cell: cell(t, f[4])}
+			var amt []string
+			for _, w := range f[5:] {
+				if strings.HasPrefix(w, "+") {
+					sh.Load = w[1:]
+				} else {
+					amt = append(amt, w)
+				}
+			}
+			if len(amt) > 0 {
+				sh.Cargo = parseRes(t, amt)
+			}
+			s.Ships = append(s.Ships, sh)
+			if id >= s.NextShip {
+				s.NextShip = id + 1
+			}
+		case "struct":
+			s.Structs = append(s.Structs, &Struct{Owner: f[1], Kind: f[2], Cell: cell(t, f[3])})
+		case "asteroid":
+			s.Asteroids = append(s.Asteroids, cell(t, f[1]))
+		case "bank":
+			s.Bank[f[1]] = parseRes(t, f[2:])
+		case "cat":
+			s.Cat, _ = strconv.Atoi(f[1])
+		case "ally":
+			s.Allies[f[1]] = append(s.Allies[f[1]], f[2])
+		default:
+			t.Fatalf("setup: unknown line %q", line)
+		}
+	}
+	return s
+}
+
+func checkExpect(t *testing.T, s *State, events []engine.Event, expect string) {
+	t.Helper()
+	for _, line := range strings.Split(expect, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
+		fail := func(got any) { t.Errorf("%s: got %v", line, got) }
+		switch f[0] {
+		case "bank":
+			if got := s.Bank[f[1]]; got != parseRes(t, f[2:]) {
+				fail(got)
+			}
+		case "ship":
+			id, _ := strconv.Atoi(f[1])
+			sh := s.ship(id)
+			switch f[2] {
+			case "gone":
+				if sh != nil {
+					fail(sh)
+				}
+			case "at":
+				if sh == nil || sh.Cell != cell(t, f[3]) {
+					fail(sh)
+				}
+			case "cargo":
+				if sh == nil || sh.Cargo != parseRes(t, f[3:]) {
+					fail(sh)
+				}
+			case "load":
+				if sh == nil || sh.Load != strings.Join(f[3:], "") {
+					fail(sh)
+				}
+			}
+		case "site":
+			pl := s.planet(f[1])
+			if i := pl.site(cell(t, f[2])); i < 0 || pl.Sites[i].Kind != f[3] {
+				fail(pl.Sites)
+			}
+		case "nosite":
+			pl := s.planet(f[1])
+			if i := pl.site(cell(t, f[2])); i >= 0 {
+				fail(pl.Sites[i])
+			}
+		case "owner":
+			if pl := s.planet(f[1]); pl.Owner != strings.TrimPrefix(f[2], "-") {
+				fail(pl.Owner)
+			}
+		case "struct":
+			st := s.structAt(cell(t, f[1]))
+			if st == nil || st.Kind != f[2] || st.Owner != f[3] {
+				fail(st)
+			}
+		case "nostruct":
+			if st := s.structAt(cell(t, f[1])); st != nil {
+				fail(st)
+			}
+		case "asteroid", "noasteroid":
+			if s.asteroidAt(cell(t, f[1])) != (f[0] == "asteroid") {
+				fail(s.Asteroids)
+			}
+		case "event", "noevent":
+			found := false
+			for _, e := range events {
+				found = found || strings.Contains(e.Text, rest)
+			}
+			if found != (f[0] == "event") {
+				fail(eventTexts(events))
+			}
+		case "eventfor":
+			text := strings.TrimSpace(strings.TrimPrefix(rest, f[1]))
+			found := false
+			for _, e := range events {
+				if strings.Contains(e.Text, text) {
+					found = true
+					for _, p := range s.Seats {
+						if e.VisibleTo(p) != contains(strings.Split(f[1], ","), p) {
+							t.Errorf("%s: event %q visible to %s: %v", line, e.Text, p, e.VisibleTo(p))
+						}
+					}
+				}
+			}
+			if !found {
+				fail(eventTexts(events))
+			}
+		case "active":
+			if s.active() != f[1] {
+				fail(s.active())
+			}
+		case "over":
+			if !s.Done || strings.Join(s.Winners, ",") != f[1] {
+				fail(s.Winners)
+			}
+		case "out":
+			if !s.out(f[1]) {
+				fail(s.Out)
+			}
+		case "lang":
+			if s.Lang[f[1]] != f[2] {
+				fail(s.Lang[f[1]])
+			}
+		default:
+			t.Fatalf("expect: unknown line %q", line)
+		}
+	}
+}
+
+func eventTexts(events []engine.Event) string {
+	var out []string
+	for _, e := range events {
+		out = append(out, e.Text)
+	}
+	return strings.Join(out, "\n")
+}
