@@ -11,6 +11,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/emersion/go-msgauth/authres"
 
@@ -66,6 +67,8 @@ func Silence(m *inmail.Message, c Config) string {
 		return "empty return path <> (a bounce)"
 	case local == "mailer-daemon" || local == "postmaster":
 		return fmt.Sprintf("sender %s is a mail system", m.From)
+	case strings.HasPrefix(local, "owner-") || strings.HasSuffix(local, "-request") || strings.HasSuffix(local, "-bounces"):
+		return fmt.Sprintf("sender %s is a mailing list robot", m.From)
 	case strings.Contains(local, "noreply") || strings.Contains(local, "no-reply") || strings.Contains(local, "donotreply") || strings.Contains(local, "do-not-reply"):
 		return fmt.Sprintf("sender %s takes no replies", m.From)
 	}
@@ -220,4 +223,38 @@ func sameSecret(want, got string) bool {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(strings.ToLower(want)), []byte(strings.ToLower(got))) == 1
+}
+
+// RateLimit caps replies to one address: at most Max in any window of Per.
+// A player who mails in a loop (or a forged sender) then gets silence, not
+// a flood. The zero value allows everything.
+type RateLimit struct {
+	Max int
+	Per time.Duration
+}
+
+// Allow says whether one more reply may go to an address that was sent
+// replies at the times in sent (in any order) and now is now.
+func (l RateLimit) Allow(sent []time.Time, now time.Time) bool {
+	if l.Max <= 0 || l.Per <= 0 {
+		return true
+	}
+	n := 0
+	for _, t := range sent {
+		if now.Sub(t) < l.Per && !t.After(now) {
+			n++
+		}
+	}
+	return n < l.Max
+}
+
+// StrangerReplyDue says whether an address in none of our games gets a
+// short help reply: at most one per every (the once a day), never
+// when every is zero (the operator chose silence). last is the time of the
+// previous such reply, zero for none.
+func StrangerReplyDue(last, now time.Time, every time.Duration) bool {
+	if every <= 0 {
+		return false
+	}
+	return last.IsZero() || now.Sub(last) >= every
 }

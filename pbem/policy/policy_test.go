@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"orrery/engine/game"
 	"orrery/pbem/inmail"
@@ -31,6 +32,8 @@ func TestSilence(t *testing.T) {
 		{"mailer-daemon", func(m *inmail.Message) { m.From = "MAILER-DAEMON@mx.example.org" }, "mail system"},
 		{"postmaster", func(m *inmail.Message) { m.From = "postmaster@example.org" }, "mail system"},
 		{"no-reply", func(m *inmail.Message) { m.From = "no-reply@example.org" }, "no replies"},
+		{"list owner", func(m *inmail.Message) { m.From = "owner-games@lists.example.org" }, "list robot"},
+		{"list request", func(m *inmail.Message) { m.From = "games-request@lists.example.org" }, "list robot"},
 		{"own address", func(m *inmail.Message) { m.From = "orrery@example.ORG" }, "ourselves"},
 		{"own message id", func(m *inmail.Message) { m.MessageID = "r3.ann.demo1@orrery.example.org" }, "one of ours"},
 		{"no sender", func(m *inmail.Message) { m.From = "" }, "no sender"},
@@ -159,6 +162,51 @@ func TestCorpus(t *testing.T) {
 			if err := CheckAuthResults(m, cfg); err == nil {
 				t.Error("mutt-commands has no Authentication-Results: want an error")
 			}
+		}
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	now := time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
+	ago := func(d time.Duration) time.Time { return now.Add(-d) }
+	l := RateLimit{Max: 3, Per: time.Hour}
+	tests := []struct {
+		name string
+		l    RateLimit
+		sent []time.Time
+		want bool
+	}{
+		{"none sent", l, nil, true},
+		{"two in the hour", l, []time.Time{ago(time.Minute), ago(30 * time.Minute)}, true},
+		{"three in the hour", l, []time.Time{ago(time.Minute), ago(30 * time.Minute), ago(59 * time.Minute)}, false},
+		{"old ones do not count", l, []time.Time{ago(time.Minute), ago(2 * time.Hour), ago(3 * time.Hour)}, true},
+		{"exactly one window ago does not count", l, []time.Time{ago(time.Hour), ago(time.Minute), ago(time.Second)}, true},
+		{"zero limit allows", RateLimit{}, []time.Time{now, now, now, now}, true},
+	}
+	for _, tc := range tests {
+		if got := tc.l.Allow(tc.sent, now); got != tc.want {
+			t.Errorf("%s: Allow = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestStrangerReplyDue(t *testing.T) {
+	now := time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
+	day := 24 * time.Hour
+	tests := []struct {
+		name  string
+		last  time.Time
+		every time.Duration
+		want  bool
+	}{
+		{"first time", time.Time{}, day, true},
+		{"an hour ago", now.Add(-time.Hour), day, false},
+		{"a day ago", now.Add(-day), day, true},
+		{"never configured", time.Time{}, 0, false},
+	}
+	for _, tc := range tests {
+		if got := StrangerReplyDue(tc.last, now, tc.every); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
