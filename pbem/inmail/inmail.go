@@ -275,7 +275,9 @@ func (w *walker) entity(e *message.Entity, depth int) error {
 	return w.leaf(e)
 }
 
-var ordersName = regexp.MustCompile(`(?i)order`)
+// ordersName matches attachment names such as "orders.txt", "Orders-turn3.txt"
+// or "my_orders", and not "border.txt".
+var ordersName = regexp.MustCompile(`(?i)(^|[^a-z])orders?([^a-z]|$)`)
 
 func (w *walker) leaf(e *message.Entity) error {
 	ct, params, err := e.Header.ContentType()

@@ -34,6 +34,7 @@ var (
 		regexp.MustCompile(`(?i)^sent from (mail|outlook) for (windows|ios|android).*$`),
 		regexp.MustCompile(`(?i)^(get|download) outlook for (ios|android)\b.*$`),
 		regexp.MustCompile(`(?i)^sent with proton ?mail\b.*$`),
+		regexp.MustCompile(`(?i)^sent from (gmail mobile|yahoo mail|aol mobile mail)\b.*$`),
 		regexp.MustCompile(`(?i)^отправлено с (iphone|ipad|android|мобильного).*$`),
 		regexp.MustCompile(`(?i)^envoyé de mon (iphone|ipad).*$`),
 	}

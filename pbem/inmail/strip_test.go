@@ -31,6 +31,7 @@ func TestStripQuotes(t *testing.T) {
 		{"nested quote", ">> old\n> newer\nmine\n", "mine\n"},
 		{"indented quote", "  > r\nmine\n", "mine\n"},
 		{"crlf", "move a b\r\n> r\r\n", "move a b\n"},
+		{"yahoo", "move a b\n\nSent from Yahoo Mail on Android\n", "move a b\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,4 +172,13 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("stripped text longer than the body: %q vs %q", m.Text, m.Body)
 		}
 	})
+}
+
+func TestOrdersName(t *testing.T) {
+	for name, want := range map[string]bool{"orders.txt": true, "Orders-turn3.txt": true, "my_orders": true,
+		"order.txt": true, "border.txt": false, "notes.txt": false, "ORDERS": true} {
+		if got := ordersName.MatchString(name); got != want {
+			t.Errorf("ordersName(%q) = %v, want %v", name, got, want)
+		}
+	}
 }
