@@ -14,7 +14,7 @@
 // The body holds one command or order per line, case-insensitive; blank
 // lines and lines starting with '#' are ignored by every ruleset:
 //
-//	HELP                      what you can send
+//	HELP [ruleset]            what you can send (and a ruleset's orders)
 //	LIST                      open games and rulesets
 //	RULES <ruleset>           the rules summary and order language
 //	JOIN <game> [seat-name]   take a seat in a game that is signing up
