@@ -215,7 +215,7 @@ func (v view) Status() string {
 			}
 		}
 		line("%s: centre %s (section %d), %s %s, owner %s; tiles: %s; structures: %s; dice: %s.", pl.Name, pl.Centre.String(),
-			pl.Section, sizeTerm(pl.Size), term(pl.Biome), owner, orNone(l, tiles), orNone(l, structs), pl.Dice)
+			pl.Section, sizeTerm(pl.Size), term(pl.Biome), owner, orNone(l, tiles), orNone(l, structs), diceText(l, pl.Dice))
 	}
 	if len(s.Ships) > 0 {
 		b.WriteString("\n" + tr(l, "Ships") + "\n")
@@ -247,7 +247,7 @@ func (v view) Status() string {
 	b.WriteString(wrap(tr(l, "Asteroids (shield 18): %s.", orNone(l, strings.Fields(cellList(s.Asteroids)))), 76))
 	b.WriteString("\n" + tr(l, "Setup dice") + "\n")
 	for _, d := range s.SetupDice {
-		line("%s", d)
+		line("%s", diceText(l, d))
 	}
 	return b.String()
 }

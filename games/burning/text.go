@@ -175,4 +175,18 @@ var ru = map[string]string{
 	"ship %d acts already in the bombardment":                                          "корабль %d уже участвует в бомбардировке",
 	"give an amount like 10B 5C":                                                       "укажите количество, например 10B 5C",
 	"%s is eliminated":                                                                 "%s выбыл",
+	"write a ship number or a cell: ATTACK 15, ATTACK K6":                              "укажите номер корабля или клетку: ATTACK 15, ATTACK K6",
+	"%s": "%s",
+}
+
+// diceRU translates the words of the recorded setup dice.
+var diceRU = strings.NewReplacer("sections", "участков", "section", "участок", "size", "размер", "biome", "биом",
+	"forests", "леса", "mountains", "горы", "asteroids", "астероиды", "asteroid modifier die", "модификатор")
+
+// diceText gives a record of setup dice in lang.
+func diceText(lang, s string) string {
+	if lang == langRU {
+		return diceRU.Replace(s)
+	}
+	return s
 }
