@@ -136,7 +136,7 @@ func parse(raw []byte, opt Options) (*Message, error) {
 	}
 	readHeader(m, gomail.Header{Header: e.Header})
 	w := walker{m: m, opt: opt}
-	if err := w.entity(e, 0); err != nil {
+	if err := w.entity(e, 0, false); err != nil {
 		return m, err
 	}
 	switch {
@@ -243,7 +243,7 @@ type walker struct {
 	plain, html *string
 }
 
-func (w *walker) entity(e *message.Entity, depth int) error {
+func (w *walker) entity(e *message.Entity, depth int, inAlt bool) error {
 	w.parts++
 	if w.parts > w.opt.MaxParts {
 		if w.parts == w.opt.MaxParts+1 {
@@ -252,6 +252,8 @@ func (w *walker) entity(e *message.Entity, depth int) error {
 		return nil
 	}
 	if mr := e.MultipartReader(); mr != nil {
+		ct, _, _ := e.Header.ContentType()
+		alt := ct == "multipart/alternative"
 		if depth >= w.opt.MaxDepth {
 			w.m.note("multipart nested deeper than %d: ignored", w.opt.MaxDepth)
 			return nil
@@ -267,19 +269,22 @@ func (w *walker) entity(e *message.Entity, depth int) error {
 			if err != nil {
 				w.m.note("unknown charset kept as is: %v", err)
 			}
-			if err := w.entity(p, depth+1); err != nil {
+			if err := w.entity(p, depth+1, alt); err != nil {
 				return err
 			}
 		}
 	}
-	return w.leaf(e)
+	return w.leaf(e, inAlt)
 }
 
 // ordersName matches attachment names such as "orders.txt", "Orders-turn3.txt"
 // or "my_orders", and not "border.txt".
 var ordersName = regexp.MustCompile(`(?i)(^|[^a-z])orders?([^a-z]|$)`)
 
-func (w *walker) leaf(e *message.Entity) error {
+// leaf reads one part. Inline text parts of a multipart/mixed that follow
+// the first (Apple Mail splits the text around an inline picture) are
+// appended to it; of a multipart/alternative only the first counts.
+func (w *walker) leaf(e *message.Entity, inAlt bool) error {
 	ct, params, err := e.Header.ContentType()
 	if err != nil || ct == "" {
 		ct = "text/plain" // RFC 2045 default, and what broken headers mean in practice
@@ -305,7 +310,7 @@ func (w *walker) leaf(e *message.Entity) error {
 		w.m.Attachments = append(w.m.Attachments, Attachment{Name: name, Text: text})
 	case attached:
 		w.m.note("attachment %q (%s) ignored", name, ct)
-	case ct == "text/plain" && w.plain == nil:
+	case ct == "text/plain" && (w.plain == nil || !inAlt):
 		text, err := w.read(e)
 		if err != nil {
 			return err
@@ -313,8 +318,11 @@ func (w *walker) leaf(e *message.Entity) error {
 		if strings.EqualFold(params["format"], "flowed") {
 			text = Unflow(text, strings.EqualFold(params["delsp"], "yes"))
 		}
+		if w.plain != nil {
+			text = w.cap(*w.plain + "\n" + text)
+		}
 		w.plain = &text
-	case ct == "text/html" && w.html == nil:
+	case ct == "text/html" && (w.html == nil || !inAlt):
 		text, err := w.read(e)
 		if err != nil {
 			return err
@@ -323,11 +331,23 @@ func (w *walker) leaf(e *message.Entity) error {
 		if err != nil {
 			return fmt.Errorf("cannot read the HTML part: %w", err)
 		}
+		if w.html != nil {
+			text = w.cap(*w.html + "\n" + text)
+		}
 		w.html = &text
 	default:
 		w.m.note("part %s ignored", ct)
 	}
 	return nil
+}
+
+// cap keeps text joined from several parts within MaxText too.
+func (w *walker) cap(text string) string {
+	if len(text) <= w.opt.MaxText {
+		return text
+	}
+	w.m.Oversize = true
+	return strings.ToValidUTF8(text[:w.opt.MaxText], "")
 }
 
 // read decodes a text part to UTF-8, at most MaxText bytes of it.

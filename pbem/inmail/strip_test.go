@@ -145,6 +145,23 @@ func TestLimits(t *testing.T) {
 			t.Errorf("headers should survive a broken body: %+v", m)
 		}
 	})
+	t.Run("text split around an inline picture", func(t *testing.T) {
+		raw := header + "Content-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\nContent-Type: text/plain\r\n\r\nmove a b\r\n" +
+			"--zz\r\nContent-Type: image/png\r\nContent-Disposition: inline; filename=a.png\r\n\r\nxx\r\n" +
+			"--zz\r\nContent-Type: text/plain\r\n\r\nhold c\r\n--zz--\r\n"
+		m, err := Parse([]byte(raw), Options{})
+		if err != nil || m.Text != "move a b\nhold c\n" {
+			t.Errorf("got %q, %v; want both text parts", m.Text, err)
+		}
+	})
+	t.Run("only the first of an alternative", func(t *testing.T) {
+		raw := header + "Content-Type: multipart/alternative; boundary=zz\r\n\r\n--zz\r\nContent-Type: text/plain\r\n\r\nmove a b\r\n" +
+			"--zz\r\nContent-Type: text/plain\r\n\r\nother\r\n--zz--\r\n"
+		m, err := Parse([]byte(raw), Options{})
+		if err != nil || m.Text != "move a b\n" {
+			t.Errorf("got %q, %v", m.Text, err)
+		}
+	})
 	t.Run("no text", func(t *testing.T) {
 		raw := header + "Content-Type: image/png\r\n\r\nxx"
 		if _, err := Parse([]byte(raw), Options{}); err == nil {
