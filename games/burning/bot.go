@@ -56,6 +56,15 @@ func (ruleset) Bot(ev engine.View, p engine.Prompt, r *rand.Rand) string {
 			}
 		}
 	}
+	// Space structures for cargo ships at home (bought before ships are
+	// built, as Parse orders the lines).
+	for _, sh := range s.Ships {
+		for _, pl := range s.Planets {
+			if sh.Owner == me && sh.Class == Cargo && pl.Owner == me && pl.touches(sh.Cell) && r.IntN(2) == 0 {
+				try(fmt.Sprintf("BUY %s AT %s FOR %d", []string{Rig, Habitat, Station}[r.IntN(3)], pl.Name, sh.ID))
+			}
+		}
+	}
 	// Ship building.
 	for _, pl := range s.Planets {
 		if pl.Owner == me && pl.count(Spaceport) > 0 {
@@ -118,6 +127,11 @@ func (v view) botAction(t *turn, sh *Ship, pos Cell, r *rand.Rand, try func(stri
 			}
 		}
 	}
+	if sh.Class == Cargo && pos == sh.Cell {
+		if v.cargoAction(t, sh, r, try) {
+			return true
+		}
+	}
 	// Move towards the nearest planet not ours.
 	var goal *Planet
 	for _, pl := range s.Planets {
@@ -149,4 +163,30 @@ func (v view) botAction(t *turn, sh *Ship, pos Cell, r *rand.Rand, try func(stri
 // vacated earlier in the same orders.
 func (s *State) reachableFrom(from, to Cell, steps int, vacated Cell) bool {
 	return s.path(from, to, steps, func(c Cell) bool { return c == vacated && c != from })
+}
+
+// cargoAction loads, delivers, buys or deploys when the cargo ship can.
+func (v view) cargoAction(t *turn, sh *Ship, r *rand.Rand, try func(string) bool) bool {
+	s := v.s
+	for _, n := range s.Grid.neighbours(sh.Cell) {
+		if try(fmt.Sprintf("SHIP %d DEPLOY %s", sh.ID, n)) {
+			return true
+		}
+	}
+	for _, pl := range s.Planets {
+		if !pl.touches(sh.Cell) {
+			continue
+		}
+		if pl.Owner != "" && pl.Owner != sh.Owner && try(fmt.Sprintf("SHIP %d UNLOAD %s %s", sh.ID, pl.Name, sh.Cargo)) {
+			return true
+		}
+		if pl.Owner == sh.Owner {
+			bank := t.avail()
+			amt := Res{B: bank.B / 4, C: bank.C / 4, F: bank.F / 4, M: bank.M / 4}
+			if !amt.zero() && r.IntN(2) == 0 && try(fmt.Sprintf("SHIP %d LOAD %s %s", sh.ID, pl.Name, amt)) {
+				return true
+			}
+		}
+	}
+	return false
 }

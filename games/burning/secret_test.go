@@ -1,0 +1,153 @@
+package burning
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+const secretSetup = `players ann bob cy
+faction bob xenos
+planet Arda F6 small fair ann
+site Arda E4 cannon
+planet Borvik Q6 small fair bob
+site Borvik P4 cannon
+site Borvik R6 spaceport
+ship 1 ann small N5
+ship 2 bob cargo N6 777B 555C +station
+ship 4 bob cargo O5
+bank bob 100B 10M
+`
+
+// secrets are the strings that would betray bob's manifests.
+var secrets = []string{"777", "555", "100B", "station", "станция", "drilling", "буровая"}
+
+func leaks(text string) string {
+	for _, s := range secrets {
+		if strings.Contains(text, s) {
+			return s
+		}
+	}
+	return ""
+}
+
+// viewLeaks checks a player's board (less its legend, which names every
+// structure), status and prompts.
+func viewLeaks(t *testing.T, s *State, p string) {
+	t.Helper()
+	v := s.View(p)
+	board := v.Board()
+	board = board[:strings.Index(board, "\n\n. ")]
+	for what, text := range map[string]string{"board": board, "status": v.Status()} {
+		if w := leaks(text); w != "" {
+			t.Errorf("%s's %s shows %q:\n%s", p, what, w, text)
+		}
+	}
+	for _, pr := range s.Prompts() {
+		if pr.Player == p {
+			if w := leaks(pr.Ask + pr.Default); w != "" {
+				t.Errorf("%s's prompt shows %q", p, w)
+			}
+		}
+	}
+}
+
+// TestCargoStaysSecret: what bob's cargo ships carry never reaches ann or
+// cy, through views, prompts, events of bob's loading and buying, or the
+// errors of any order they might send to probe it.
+func TestCargoStaysSecret(t *testing.T) {
+	for _, lang := range []string{langEN, langRU} {
+		s := buildCase(t, secretSetup+"lang ann "+lang+"\nlang cy "+lang+"\n")
+		for _, p := range []string{"ann", "cy"} {
+			viewLeaks(t, s, p)
+		}
+		probes := []string{
+			"SHIP 2 UNLOAD Arda 1B", "SHIP 2 DEPLOY M6", "SHIP 2 LOAD Borvik 1B", "BUY RIG AT Borvik FOR 2",
+			"BUY STATION AT Arda FOR 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "FIRE E4 AT 2",
+			"SHIP 1 RAZE R6", "SHIP 1 CONQUER Borvik", "MAKE 1 CARGO AT Borvik", "ALLY bob", "SHIP 4 UNLOAD Borvik 5C",
+			"SHIP 2 MOVE N7", "garbage 777", "SHIP 2 DEPLOY",
+		}
+		prompt := s.Prompts()[0]
+		_, errs := s.View("ann").Parse(prompt, strings.Join(probes, "\n"))
+		if len(errs) == 0 {
+			t.Fatal("the probes were accepted")
+		}
+		for _, e := range errs {
+			if w := leaks(strings.TrimPrefix(e.Error(), fmt.Sprintf("line %d: ", e.Line))); w != "" && !strings.Contains(e.Text, w) {
+				t.Errorf("error %q shows %q", e.Error(), w)
+			}
+		}
+		// bob's turn: he loads and buys; ann and cy hear nothing of what.
+		s.Active = 1
+		bobOrders := "BUY RIG AT Borvik FOR 4\nSHIP 4 LOAD Borvik 100B"
+		orders, errs := s.View("bob").Parse(engine.Prompt{ID: "turn:bob", Player: "bob", Kind: engine.KindStep}, bobOrders)
+		if len(errs) > 0 {
+			t.Fatalf("bob's orders: %v", errs)
+		}
+		events, err := s.Resolve([]engine.Answer{{Prompt: engine.Prompt{ID: "turn:bob", Player: "bob", Kind: engine.KindStep}, Orders: orders}},
+			dice.FromSource(dice.Scripted{9}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sawOwn := false
+		for _, e := range events {
+			for _, p := range []string{"ann", "cy"} {
+				if e.VisibleTo(p) {
+					if w := leaks(e.Text); w != "" {
+						t.Errorf("event %q shows %s %q", e.Text, p, w)
+					}
+				}
+			}
+			if e.VisibleTo("bob") && strings.Contains(e.Text, "100B") {
+				sawOwn = true
+			}
+		}
+		if !sawOwn {
+			t.Errorf("bob was not told of his own loading: %v", eventTexts(events))
+		}
+		for _, p := range []string{"ann", "cy"} {
+			viewLeaks(t, s, p)
+		}
+		if !strings.Contains(s.View("bob").Status(), "777B 555C") {
+			t.Errorf("bob does not see his own cargo:\n%s", s.View("bob").Status())
+		}
+	}
+}
+
+// TestNoManifestInOthersViews plays bot games and checks, at every step,
+// that no player's status shows what another's cargo ship carries.
+func TestNoManifestInOthersViews(t *testing.T) {
+	rs := Ruleset()
+	for seed := 0; seed < 6; seed++ {
+		s := newGame(t, []string{"ann", "bob", "cy"}, map[string]string{"lang": []string{langEN, langRU}[seed%2]}, fmt.Sprint("secret", seed))
+		r := rand.New(rand.NewPCG(uint64(seed), 1))
+		for step := 0; step < 90 && !s.Done; step++ {
+			p := s.Prompts()[0]
+			orders, errs := s.View(p.Player).Parse(p, rs.Bot(s.View(p.Player), p, r))
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			if _, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.New(fmt.Sprint(seed, step))); err != nil {
+				t.Fatal(err)
+			}
+			for _, viewer := range s.Seats {
+				status := s.View(viewer).Status()
+				for _, sh := range s.Ships {
+					if sh.Owner == viewer || sh.Class != Cargo {
+						continue
+					}
+					head := fmt.Sprintf("%s %d (", s.unit(sh).Name, sh.ID)
+					for _, l := range strings.Split(status, "\n") {
+						if strings.HasPrefix(l, head) && (strings.Contains(l, "carries") || strings.Contains(l, "везёт")) {
+							t.Fatalf("seed %d step %d: %s sees %q", seed, step, viewer, l)
+						}
+					}
+				}
+			}
+		}
+	}
+}
