@@ -57,7 +57,11 @@ func startEmbedded(e *env, db string, log *slog.Logger) (*embedded, error) {
 		return nil, err
 	}
 	q := outbox.New(x.st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: time.Second, Logger: log})
-	x.d = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log})
+	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log})
+	if err != nil {
+		x.close()
+		return nil, err
+	}
 	x.reader = imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", Logger: log,
 		Credentials: func(context.Context) (string, string, error) { return x.bot, "orrery", nil }})
 	return x, nil

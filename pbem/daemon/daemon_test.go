@@ -14,6 +14,7 @@ import (
 	"orrery/engine/store"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
+	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
@@ -39,7 +40,10 @@ func newHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(func() { st.Close() })
 	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
-	d := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
 		Options: map[string]string{"finish": "8"}})
@@ -84,12 +88,20 @@ func (h *harness) flush() []pbemtest.Mail {
 	return h.srv.Sent()[before:]
 }
 
+// to returns the mails to addr, each as its headers followed by its
+// decoded text part, so tests can look for phrases.
 func to(mails []pbemtest.Mail, addr string) []string {
 	var out []string
 	for _, m := range mails {
 		for _, r := range m.To {
 			if r == addr {
-				out = append(out, string(m.Data))
+				raw := string(m.Data)
+				head, _, _ := strings.Cut(raw, "\r\n\r\n")
+				pm, err := inmail.Parse(m.Data, inmail.Options{})
+				if err != nil {
+					panic(err)
+				}
+				out = append(out, head+"\n\n"+pm.Body)
 			}
 		}
 	}
@@ -99,7 +111,7 @@ func to(mails []pbemtest.Mail, addr string) []string {
 func TestWelcomeOrdersAndReports(t *testing.T) {
 	h := newHarness(t)
 	sent := h.flush()
-	if w := to(sent, "ann@example.org"); len(w) != 1 || !strings.Contains(w[0], "Your secret is: "+h.secret("ann")) || !strings.Contains(w[0], "Auto-Submitted: auto-generated") {
+	if w := to(sent, "ann@example.org"); len(w) != 1 || !strings.Contains(w[0], "Your secret is: "+h.secret("ann")) || !strings.Contains(w[0], "Toy Race") || !strings.Contains(w[0], "Auto-Submitted: auto-generated") {
 		t.Fatalf("ann's welcome: %q", w)
 	}
 	// Orders with an error: every error, with its line.
@@ -107,7 +119,7 @@ func TestWelcomeOrdersAndReports(t *testing.T) {
 		t.Errorf("disposition %v", d)
 	}
 	acks := to(h.flush(), "ann@example.org")
-	if len(acks) != 1 || !strings.Contains(acks[0], "NOT accepted") || !strings.Contains(acks[0], "line 1") || !strings.Contains(acks[0], "line 2") {
+	if len(acks) != 1 || !strings.Contains(acks[0], "Not accepted") || !strings.Contains(acks[0], "line 1: push 9") || !strings.Contains(acks[0], "line 2: fly away") {
 		t.Fatalf("ann's ack: %q", acks)
 	}
 	for _, want := range []string{"In-Reply-To: <m1@example.org>", "Auto-Submitted: auto-replied", "[g1 " + h.secret("ann") + "]", "multipart/alternative"} {
@@ -117,7 +129,7 @@ func TestWelcomeOrdersAndReports(t *testing.T) {
 	}
 	h.handle(h.mail("ann@example.org", "Re: [g1 "+h.secret("ann")+"] my orders", "PUSH 2\n\n-- \nAnn"))
 	acks = to(h.flush(), "ann@example.org")
-	if len(acks) != 1 || !strings.Contains(acks[0], "accepted") || !strings.Contains(acks[0], "bob") {
+	if len(acks) != 1 || !strings.Contains(acks[0], "Orders received") || !strings.Contains(acks[0], "PUSH 2") || !strings.Contains(acks[0], "Still to send: bob") {
 		t.Fatalf("ann's second ack should list bob as still to send: %q", acks)
 	}
 	// Bob's orders resolve the turn: bob gets an ack, both get a report.
@@ -126,7 +138,7 @@ func TestWelcomeOrdersAndReports(t *testing.T) {
 	if a, b := to(sent, "ann@example.org"), to(sent, "bob@example.org"); len(a) != 1 || len(b) != 2 {
 		t.Fatalf("after the turn: %d mails to ann, %d to bob", len(a), len(b))
 	}
-	if r := to(sent, "ann@example.org")[0]; !strings.Contains(r, "DICE") || !strings.Contains(r, "Seed of this step") {
+	if r := to(sent, "ann@example.org")[0]; !strings.Contains(r, "DICE") || !strings.Contains(r, "Seed of this step") || !strings.Contains(r, "X-Orrery-Kind: report") {
 		t.Errorf("ann's report lacks the dice:\n%s", r)
 	}
 }
@@ -190,10 +202,13 @@ func TestAuthentication(t *testing.T) {
 	h.handle(h.mail("ann@example.org", "[g1]", "push 1"))
 	h.handle(h.mail("eve@example.org", "[g1 "+h.secret("ann")+"]", "push 1"))
 	sent := h.flush()
-	if a := to(sent, "ann@example.org"); len(a) != 2 || !strings.Contains(a[0], "secret") || !strings.Contains(a[1], "no secret") {
+	// Ann is told of the wrong and the missing secret, and warned that
+	// eve used her secret from another address.
+	if a := to(sent, "ann@example.org"); len(a) != 3 || !strings.Contains(a[0], "Wrong secret") || !strings.Contains(a[1], "secret is missing") ||
+		!strings.Contains(a[2], "someone tried to act for you") || !strings.Contains(a[2], "eve@example.org") {
 		t.Errorf("ann: %q", a)
 	}
-	if e := to(sent, "eve@example.org"); len(e) != 1 || !strings.Contains(e[0], "not a player") {
+	if e := to(sent, "eve@example.org"); len(e) != 1 || !strings.Contains(e[0], "not in this game") || strings.Contains(e[0], h.secret("ann")) {
 		t.Errorf("eve: %q", e)
 	}
 	// A stranger gets one answer a day.
@@ -211,12 +226,12 @@ func TestCommandsAndHelp(t *testing.T) {
 	h.flush()
 	h.handle(h.mail("ann@example.org", "hi", "HELP\nLIST\nRULES toy"))
 	a := to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "JOIN <game>") || !strings.Contains(a[0], "Toy Race") || !strings.Contains(a[0], "PUSH") {
+	if len(a) != 1 || !strings.Contains(a[0], "JOIN") || !strings.Contains(a[0], "Toy Race") || !strings.Contains(a[0], "PUSH") {
 		t.Fatalf("help/list/rules: %q", a)
 	}
 	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "STATUS g1"))
 	a = to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "Still to send orders: ann, bob") {
+	if len(a) != 1 || !strings.Contains(a[0], "Still to send: ann and bob") {
 		t.Fatalf("status: %q", a)
 	}
 	h.handle(h.mail("ann@example.org", "empty", ""))
@@ -267,4 +282,42 @@ func TestRunOverServers(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+func TestJoinStartsAGame(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "open", Ruleset: "toy", Seats: 2}); err != nil {
+		t.Fatal(err)
+	}
+	h.handle(h.mail("Cy <cy@example.org>", "join", "JOIN open"))
+	h.handle(h.mail("di@example.org", "join", "JOIN open dora"))
+	sent := h.flush()
+	cy, di := to(sent, "cy@example.org"), to(sent, "di@example.org")
+	if len(cy) != 2 || !strings.Contains(cy[0], "joined open as cy") || !strings.Contains(cy[1], "Your secret is") {
+		t.Errorf("cy: %q", cy)
+	}
+	if len(di) != 1 || !strings.Contains(di[0], "Welcome to Toy Race, dora") {
+		t.Errorf("di: %q", di)
+	}
+}
+
+func TestOversizeAndUnreadable(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	big := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", strings.Repeat("push 1\n", 50000))
+	if d := h.handle(big); d != imapin.Rejected {
+		t.Errorf("oversize: %v", d)
+	}
+	junk := imapin.Message{UIDValidity: 1, UID: 999, Raw: []byte("this is not a mail at all\x00\x01")}
+	if d := h.handle(junk); d != imapin.Rejected {
+		t.Errorf("junk: %v", d)
+	}
+	a := to(h.flush(), "ann@example.org")
+	if len(a) != 1 || !strings.Contains(strings.ToLower(a[0]), "too") {
+		t.Errorf("oversize reply: %q", a)
+	}
+	if g, _ := h.d.Service().Get(context.Background(), "g1"); len(g.Answered) != 0 {
+		t.Errorf("oversize orders applied")
+	}
 }

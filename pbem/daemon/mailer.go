@@ -5,8 +5,10 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/pbem/outbox"
+	"orrery/templates"
 )
 
 // Mailer turns game changes into queued mail. Its Hook runs inside the
@@ -20,27 +22,40 @@ type Mailer struct {
 	GM string
 	// Enqueue queues a mail inside tx: outbox.Enqueue, or a Queue's
 	// Enqueue to wake its worker on commit.
-	Enqueue func(tx *bolt.Tx, m outbox.Mail) error
-	// Render builds the texts; nil uses the built-in texts.
-	Render Renderer
+	Enqueue  func(tx *bolt.Tx, m outbox.Mail) error
+	Render   Renderer
+	Rulesets []engine.Ruleset
+}
+
+// NewMailer returns a mailer with the embedded templates, or those of
+// templateDir overriding them.
+func NewMailer(from, gm, templateDir string, rulesets []engine.Ruleset) (*Mailer, error) {
+	set, err := templates.New(templateDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Mailer{From: from, GM: gm, Render: set, Rulesets: rulesets}, nil
 }
 
 func (m *Mailer) domain() string { return outbox.Domain(m.From) }
 
-func (m *Mailer) render() Renderer {
-	if m.Render != nil {
-		return m.Render
-	}
-	return plainRenderer{}
-}
-
 // RootID is the Message-ID every mail of a game refers to, so that mail
 // clients thread a whole game together.
-func (m *Mailer) RootID(gameID string) string { return "game-" + gameID + "@" + m.domain() }
+func (m *Mailer) RootID(gameID string) string { return "game-" + gameID + ".orrery@" + m.domain() }
+
+// NewMessageID returns a Message-ID of ours: policy recognises its suffix
+// when our own mail comes back.
+func (m *Mailer) NewMessageID() string { return outbox.NewMessageID(m.domain()) }
+
+// OwnSuffix ends every Message-ID this mailer makes.
+func (m *Mailer) OwnSuffix() string { return ".orrery@" + m.domain() }
 
 func (m *Mailer) enqueue(tx *bolt.Tx, out outbox.Mail) error {
 	if out.From == "" {
 		out.From = m.From
+	}
+	if out.MessageID == "" {
+		out.MessageID = m.NewMessageID()
 	}
 	if m.Enqueue == nil {
 		return outbox.Enqueue(tx, out)
@@ -48,12 +63,12 @@ func (m *Mailer) enqueue(tx *bolt.Tx, out outbox.Mail) error {
 	return m.Enqueue(tx, out)
 }
 
-// gameMail is a mail about game g to one player, threaded under the game.
-func (m *Mailer) gameMail(g *game.Game, p game.Player, kind string, c Content) outbox.Mail {
+// gameMail is a mail about game g to one address, threaded under the game.
+func (m *Mailer) gameMail(g *game.Game, to, kind string, c section) outbox.Mail {
 	root := m.RootID(g.ID)
 	return outbox.Mail{
-		To:         []string{p.Email},
-		Subject:    fmt.Sprintf("[%s %s] %s", g.ID, p.Secret, c.Subject),
+		To:         []string{to},
+		Subject:    c.Subject,
 		Text:       c.Text,
 		HTML:       c.HTML,
 		InReplyTo:  root,
@@ -65,14 +80,14 @@ func (m *Mailer) gameMail(g *game.Game, p game.Player, kind string, c Content) o
 	}
 }
 
-// Hook queues the mails a change causes: welcome mails for a new game,
-// each player's report of every step, and notices.
+// Hook queues the mails a change causes: the welcome mail with the setup
+// report when a game starts, each player's report of every step, and
+// notices.
 func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 	g := c.Game
 	if g == nil {
 		return nil
 	}
-	r := m.render()
 	for _, st := range c.Steps {
 		for _, p := range g.Players {
 			if p.Email == "" || p.Bot {
@@ -82,12 +97,23 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			if err != nil {
 				return fmt.Errorf("report of step %d for %s: %w", st.N, p.Name, err)
 			}
-			kind, content := "report", r.Report(g, p, rep)
+			d := m.data(g, p, m.Rulesets)
+			d.Report = rep
+			kind := templates.Report
 			if st.N == 0 {
 				// The setup step: the game has just started.
-				kind, content = "welcome", r.Welcome(g, p, rep)
+				kind = templates.Welcome
+				d.Players = g.Players
+				if rs, err := engine.Find(m.Rulesets, g.Ruleset); err == nil {
+					info := rs.Info()
+					d.Info = &info
+				}
 			}
-			out := m.gameMail(g, p, kind, content)
+			c, err := m.Render.Render(kind, d)
+			if err != nil {
+				return err
+			}
+			out := m.gameMail(g, p.Email, kind, c)
 			// The step the report shows: the demo's players answer the
 			// report of the current step, as people would.
 			out.Headers["X-Orrery-Step"] = fmt.Sprint(st.N)
@@ -98,20 +124,22 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 	}
 	for _, n := range c.Notices {
 		for _, to := range n.To {
-			if to == game.GM {
-				if m.GM != "" {
-					gm := game.Player{Name: "gm", Email: m.GM, Secret: "gm"}
-					if err := m.enqueue(tx, m.gameMail(g, gm, "notice", r.Notice(g, gm, n))); err != nil {
-						return err
-					}
-				}
-				continue
-			}
 			p, ok := g.PlayerByName(to)
-			if !ok || p.Email == "" || p.Bot {
+			addr := p.Email
+			if to == game.GM {
+				p, ok, addr = game.Player{}, m.GM != "", m.GM
+			}
+			if !ok || addr == "" || p.Bot {
 				continue
 			}
-			if err := m.enqueue(tx, m.gameMail(g, p, "notice", r.Notice(g, p, n))); err != nil {
+			d := m.data(g, p, m.Rulesets)
+			n := n
+			d.Notice = &n
+			c, err := m.Render.Render(templates.Notice, d)
+			if err != nil {
+				return err
+			}
+			if err := m.enqueue(tx, m.gameMail(g, addr, "notice", c)); err != nil {
 				return err
 			}
 		}

@@ -86,7 +86,7 @@ func NewMessageID(domain string) string {
 	if domain == "" {
 		domain = "orrery.invalid"
 	}
-	return hex.EncodeToString(b[:]) + "@" + domain
+	return hex.EncodeToString(b[:]) + ".orrery@" + domain
 }
 
 // Domain returns the domain of an address such as "Bot <bot@example.org>".

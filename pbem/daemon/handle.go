@@ -1,0 +1,601 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/imapin"
+	"orrery/pbem/inmail"
+	"orrery/pbem/outbox"
+	"orrery/pbem/policy"
+	"orrery/pbem/route"
+	"orrery/templates"
+)
+
+func partKey(key string, n int) []byte { return fmt.Appendf(nil, "%s\x00%04d", key, n) }
+
+// part returns the answer recorded for part n of a message, if that part
+// was done before.
+func (d *Daemon) part(ctx context.Context, key string, n int) (*section, error) {
+	var out *section
+	err := d.st.View(ctx, func(tx *bolt.Tx) error {
+		mail := tx.Bucket(store.BucketMail)
+		if mail == nil || mail.Bucket(BucketParts) == nil {
+			return nil
+		}
+		if v := mail.Bucket(BucketParts).Get(partKey(key, n)); v != nil {
+			out = &section{}
+			return json.Unmarshal(v, out)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func putPart(tx *bolt.Tx, key string, n int, s section) error {
+	b, err := mailBucket(tx, BucketParts)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return b.Put(partKey(key, n), data)
+}
+
+// job is one message being handled.
+type job struct {
+	msg     imapin.Message
+	m       *inmail.Message
+	key     string
+	from    string
+	parts   int       // counter of game-changing parts
+	answers []section // sections of the reply
+	extra   []outbox.Mail
+	// game and player the reply is about, for its thread
+	game     *game.Game
+	rejected bool // file under Rejected
+	why      string
+	noReply  bool
+	stranger bool // the sender is in none of our games
+}
+
+// say renders one section of the reply.
+func (d *Daemon) say(j *job, kind string, data *templates.Data) error {
+	if j.m != nil && data.Subject == "" {
+		data.Subject = j.m.Subject
+	}
+	s, err := d.mailer.Render.Render(kind, data)
+	if err != nil {
+		return fmt.Errorf("render %s: %w", kind, err)
+	}
+	j.answers = append(j.answers, s)
+	return nil
+}
+
+// refuse answers with the rejected template and the given errors.
+func (d *Daemon) refuse(j *job, g *game.Game, p game.Player, errs ...engine.LineError) error {
+	data := d.mailer.data(g, p, d.svc.Rulesets())
+	data.Errors = errs
+	return d.say(j, templates.Rejected, data)
+}
+
+// Handle handles one message; it is the imapin.Handler.
+func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposition, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	m, perr := inmail.Parse(msg.Raw, inmail.Options{MaxText: d.cfg.MaxText})
+	j := &job{msg: msg, m: m, key: messageKey(m, msg.Raw)}
+	if rec, err := d.seen(ctx, j.key); err != nil {
+		return 0, err
+	} else if rec != nil {
+		d.log.Info("mail seen before; filing it only", "key", j.key, "uid", msg.UID)
+		if rec.Disposition == "rejected" {
+			return imapin.Rejected, nil
+		}
+		return imapin.Processed, nil
+	}
+	if m == nil {
+		j.rejected, j.noReply, j.why = true, true, fmt.Sprintf("unreadable header: %v", perr)
+		return d.finish(ctx, j)
+	}
+	j.from = strings.ToLower(m.From)
+	if why := policy.Silence(m, d.cfg.Policy); why != "" {
+		j.rejected, j.noReply, j.why = true, true, why
+		d.log.Info("not answering", "from", m.From, "subject", m.Subject, "why", why)
+		return d.finish(ctx, j)
+	}
+	if err := policy.CheckAuthResults(m, d.cfg.Policy); err != nil {
+		// A forged sender: answering would be backscatter to the victim.
+		j.rejected, j.noReply, j.why = true, true, err.Error()
+		d.log.Warn("sender not authenticated; nothing applied", "from", m.From, "err", err)
+		return d.finish(ctx, j)
+	}
+	var err error
+	switch {
+	case m.Oversize:
+		j.rejected, j.why = true, "oversize"
+		data := d.mailer.data(nil, game.Player{}, nil)
+		data.Size, data.Limit = m.Size, d.maxText()
+		err = d.say(j, templates.Oversize, data)
+	case perr != nil:
+		j.rejected, j.why = true, perr.Error()
+		err = d.refuse(j, nil, game.Player{}, engine.LineError{Msg: "I could not read the text of your mail, so nothing in it was applied",
+			Fix: "send your orders as plain text in the mail, or attach them as orders.txt"})
+	default:
+		err = d.apply(ctx, j)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return d.finish(ctx, j)
+}
+
+func (d *Daemon) maxText() int {
+	if d.cfg.MaxText > 0 {
+		return d.cfg.MaxText
+	}
+	return inmail.DefaultMaxText
+}
+
+func bareAddress(a string) string {
+	if i := strings.LastIndexByte(a, '<'); i >= 0 {
+		return strings.TrimSuffix(a[i+1:], ">")
+	}
+	return strings.TrimSpace(a)
+}
+
+// finish records the message as seen and queues the reply, in one
+// transaction.
+func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error) {
+	now := d.cfg.Now()
+	disp := "processed"
+	if j.rejected {
+		disp = "rejected"
+	}
+	rec := seenRecord{Key: j.key, UIDValidity: j.msg.UIDValidity, UID: j.msg.UID, At: now, Disposition: disp, Why: j.why}
+	if j.m != nil {
+		rec.From, rec.Subject = j.m.From, j.m.Subject
+	}
+	err := d.st.Update(ctx, func(tx *bolt.Tx) error {
+		seen, err := mailBucket(tx, BucketSeen)
+		if err != nil {
+			return err
+		}
+		if seen.Get([]byte(j.key)) != nil {
+			return nil
+		}
+		data, _ := json.Marshal(rec)
+		if err := seen.Put([]byte(j.key), data); err != nil {
+			return err
+		}
+		uids, err := mailBucket(tx, BucketUIDs)
+		if err != nil {
+			return err
+		}
+		if err := uids.Put(uidKey(j.msg.UIDValidity, j.msg.UID), []byte(j.key)); err != nil {
+			return err
+		}
+		for _, x := range j.extra {
+			if ok, err := d.allow(tx, x.To[0], now); err != nil || !ok {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			if err := d.mailer.enqueue(tx, x); err != nil {
+				return err
+			}
+		}
+		if j.noReply || len(j.answers) == 0 || j.from == "" {
+			return nil
+		}
+		if j.stranger {
+			if d.cfg.Strangers == "none" {
+				return nil
+			}
+			if ok, err := d.strangerAllowed(tx, j.from, now); err != nil || !ok {
+				return err
+			}
+		}
+		if ok, err := d.allow(tx, j.from, now); err != nil || !ok {
+			if err == nil {
+				d.log.Warn("rate limit: not answering", "to", j.from)
+			}
+			return err
+		}
+		return d.mailer.enqueue(tx, d.reply(j))
+	})
+	if err != nil {
+		return 0, fmt.Errorf("record message: %w", err)
+	}
+	if j.rejected {
+		return imapin.Rejected, nil
+	}
+	return imapin.Processed, nil
+}
+
+// reply builds the answer to j's mail, threaded under it (and under the
+// game, when it is about one).
+func (d *Daemon) reply(j *job) outbox.Mail {
+	c := merge(j.answers)
+	refs := append([]string(nil), j.m.References...)
+	if j.game != nil {
+		if root := d.mailer.RootID(j.game.ID); !contains(refs, root) {
+			refs = append([]string{root}, refs...)
+		}
+	}
+	if j.m.MessageID != "" {
+		refs = append(refs, j.m.MessageID)
+	}
+	if len(refs) > 20 {
+		refs = append(refs[:1], refs[len(refs)-19:]...)
+	}
+	out := outbox.Mail{To: []string{j.from}, Subject: c.Subject, Text: c.Text, HTML: c.HTML,
+		InReplyTo: j.m.MessageID, References: refs, Auto: "auto-replied", Kind: "reply"}
+	if j.game != nil {
+		out.Game = j.game.ID
+		out.Headers = map[string]string{"X-Orrery-Game": j.game.ID}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// allow counts a reply to addr against its hourly budget.
+func (d *Daemon) allow(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
+	addr = strings.ToLower(addr)
+	b, err := mailBucket(tx, BucketLimits)
+	if err != nil {
+		return false, err
+	}
+	var r rateRecord
+	if v := b.Get([]byte(addr)); v != nil {
+		json.Unmarshal(v, &r)
+	}
+	kept := r.Times[:0]
+	for _, t := range r.Times {
+		if now.Sub(t) < time.Hour {
+			kept = append(kept, t)
+		}
+	}
+	r.Times = kept
+	if len(r.Times) >= d.cfg.RepliesPerHour {
+		return false, nil
+	}
+	r.Times = append(r.Times, now)
+	data, _ := json.Marshal(r)
+	return true, b.Put([]byte(addr), data)
+}
+
+// strangerAllowed lets one reply a day go to an address in no game.
+func (d *Daemon) strangerAllowed(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
+	b, err := mailBucket(tx, BucketUnknown)
+	if err != nil {
+		return false, err
+	}
+	if v := b.Get([]byte(addr)); v != nil {
+		if t, err := time.Parse(time.RFC3339, string(v)); err == nil && now.Sub(t) < 24*time.Hour {
+			return false, nil
+		}
+	}
+	return true, b.Put([]byte(addr), []byte(now.UTC().Format(time.RFC3339)))
+}
+
+// apply routes j's mail and runs what it asks.
+func (d *Daemon) apply(ctx context.Context, j *job) error {
+	games, err := d.svc.List(ctx)
+	if err != nil {
+		return err
+	}
+	byID := map[string]*game.Game{}
+	isPlayer := false
+	for _, g := range games {
+		byID[g.ID] = g
+		if _, ok := g.PlayerByEmail(j.from); ok {
+			isPlayer = true
+		}
+	}
+	r := route.Route(j.m, route.Options{IsGame: func(id string) bool { return byID[id] != nil }})
+	j.stranger = !isPlayer
+	j.game = byID[r.Game]
+	if len(r.Errors) > 0 {
+		if err := d.refuse(j, nil, game.Player{}, r.Errors...); err != nil {
+			return err
+		}
+	}
+	if r.Empty() {
+		return d.help(j, j.game)
+	}
+	for _, c := range r.Commands {
+		if err := d.command(ctx, j, r, c, byID); err != nil {
+			return err
+		}
+	}
+	if r.HasOrders && r.Game != "" {
+		return d.orders(ctx, j, r, byID[r.Game])
+	}
+	return nil
+}
+
+// authenticate checks that the sender may act for a seat of g. On failure
+// it adds the answer (and any warning to the seat's owner) to j.
+func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game.Player, bool, error) {
+	if g == nil {
+		return game.Player{}, false, d.refuse(j, nil, game.Player{}, engine.LineError{
+			Msg: fmt.Sprintf("there is no game %q here", gameID), Fix: "send LIST for the games you can join"})
+	}
+	a := policy.Authenticate(g, j.from, secret, d.cfg.Relax)
+	if a.Kind == policy.Accepted {
+		return a.Player, true, nil
+	}
+	d.log.Warn("not authenticated", "game", g.ID, "from", j.from, "why", a.Kind)
+	if a.Notify && a.Player.Email != "" && !strings.EqualFold(a.Player.Email, j.from) {
+		data := d.mailer.data(g, a.Player, d.svc.Rulesets())
+		data.Attempt = &templates.Attempt{From: j.m.From, Date: j.m.Date, Subject: j.m.Subject, Reason: a.Kind.String()}
+		c, err := d.mailer.Render.Render(templates.OwnerWarning, data)
+		if err != nil {
+			return game.Player{}, false, err
+		}
+		j.extra = append(j.extra, d.mailer.gameMail(g, a.Player.Email, "warning", c))
+	}
+	anon := game.Player{}
+	switch a.Kind {
+	case policy.MissingSecret:
+		return a.Player, false, d.say(j, templates.MissingSecret, d.mailer.data(g, anon, d.svc.Rulesets()))
+	case policy.WrongSecret:
+		data := d.mailer.data(g, anon, d.svc.Rulesets())
+		data.Player = a.Player.Name
+		data.Attempt = &templates.Attempt{From: j.m.From, Date: j.m.Date, Subject: j.m.Subject, Reason: a.Kind.String()}
+		return a.Player, false, d.say(j, templates.WrongSecret, data)
+	default: // unknown sender, or someone's secret from a foreign address
+		return game.Player{}, false, d.say(j, templates.UnknownSender, d.mailer.data(g, anon, d.svc.Rulesets()))
+	}
+}
+
+// orders submits the mail's orders; the answer is recorded in the same
+// transaction as the orders.
+func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Game) error {
+	n := j.parts
+	j.parts++
+	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done != nil {
+			j.answers = append(j.answers, *done)
+		}
+		return err
+	}
+	p, ok, err := d.authenticate(j, g, r.Game, r.Secret)
+	if !ok || err != nil {
+		return err
+	}
+	j.stranger = false
+	first := true
+	var answer section
+	hook := func(tx *bolt.Tx, c *game.Change) error {
+		if !first || c.Submit == nil {
+			return nil
+		}
+		first = false
+		res := c.Submit
+		data := d.mailer.data(c.Game, p, d.svc.Rulesets())
+		data.Prompt = res.Prompt
+		kind := templates.Ack
+		if res.Accepted {
+			data.Orders, data.Replaced = res.Orders, res.Replaced
+		} else {
+			kind, data.Errors = templates.Rejected, res.Errors
+		}
+		if data.Subject == "" {
+			data.Subject = j.m.Subject
+		}
+		s, err := d.mailer.Render.Render(kind, data)
+		if err != nil {
+			return err
+		}
+		answer = s
+		return putPart(tx, j.key, n, s)
+	}
+	_, err = d.svc.Submit(ctx, game.Input{Game: g.ID, Player: p.Name, Text: r.Orders, Source: "mail", Ref: j.m.MessageID}, hook)
+	switch {
+	case err == nil:
+	case !first:
+		// The orders were applied; a bot's move after them failed.
+		d.log.Error("after the submission", "game", g.ID, "err", err)
+	case game.IsUserError(err):
+		return d.refuse(j, g, p, engine.LineError{Msg: err.Error()})
+	default:
+		return err
+	}
+	j.answers = append(j.answers, answer)
+	return nil
+}
+
+// command runs one command line.
+func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.Command, byID map[string]*game.Game) error {
+	switch c.Name {
+	case route.Help:
+		return d.help(j, byID[c.Game])
+	case route.List:
+		data := d.mailer.data(nil, game.Player{}, nil)
+		var ids []string
+		for id := range byID {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			g := byID[id]
+			sum := templates.GameSummary{ID: g.ID, Ruleset: g.Ruleset, Turn: g.Turn, Phase: g.Phase,
+				Seated: len(g.Players), Seats: g.Seats, Signup: g.Signup, Over: g.Over()}
+			if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {
+				sum.Title = rs.Info().Title
+			}
+			data.Games = append(data.Games, sum)
+		}
+		for _, rs := range d.svc.Rulesets() {
+			data.Rules = append(data.Rules, rs.Info())
+		}
+		return d.say(j, templates.List, data)
+	case route.Rules:
+		rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
+		if err != nil {
+			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
+		}
+		data := d.mailer.data(nil, game.Player{}, nil)
+		info := rs.Info()
+		data.Info, data.Title = &info, info.Title
+		return d.say(j, templates.Rules, data)
+	case route.Status, route.Board, route.History:
+		g := byID[c.Game]
+		p, ok, err := d.authenticate(j, g, c.Game, r.Secret)
+		if !ok || err != nil {
+			return err
+		}
+		j.stranger = false
+		var rep *game.Report
+		kind := templates.Status
+		if c.Name == route.History {
+			kind = templates.History
+			step := g.Step
+			if c.Turn > 0 {
+				step, err = d.svc.StepOfTurn(ctx, g.ID, c.Turn)
+			}
+			if err == nil {
+				rep, err = d.svc.StepReport(ctx, g.ID, step, p.Name)
+			}
+		} else {
+			rep, err = d.svc.Report(ctx, g.ID, p.Name)
+		}
+		if err != nil {
+			if game.IsUserError(err) {
+				return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
+			}
+			return err
+		}
+		data := d.mailer.data(g, p, d.svc.Rulesets())
+		data.Report = rep
+		return d.say(j, kind, data)
+	case route.Join, route.Resign, route.Wait:
+		return d.change(ctx, j, r, c, byID)
+	}
+	return nil // ORDERS marks where orders start
+}
+
+func (d *Daemon) help(j *job, g *game.Game) error {
+	data := d.mailer.data(nil, game.Player{}, nil)
+	if g != nil {
+		if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {
+			info := rs.Info()
+			data.Info = &info
+		}
+	}
+	return d.say(j, templates.Help, data)
+}
+
+// change runs a command that changes a game, as one recorded part.
+func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Command, byID map[string]*game.Game) error {
+	n := j.parts
+	j.parts++
+	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done != nil && done.Text != "" {
+			j.answers = append(j.answers, *done)
+		}
+		return err
+	}
+	g := byID[c.Game]
+	var p game.Player
+	if c.Name != route.Join {
+		var ok bool
+		var err error
+		if p, ok, err = d.authenticate(j, g, c.Game, r.Secret); !ok || err != nil {
+			return err
+		}
+		j.stranger = false
+	} else if g == nil {
+		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
+			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games you can join"})
+	}
+	var answer *section
+	note := func(gg *game.Game, text string) error {
+		data := d.mailer.data(gg, p, d.svc.Rulesets())
+		data.Notice = &game.Notice{Kind: strings.ToLower(string(c.Name)), Text: text}
+		s, err := d.mailer.Render.Render(templates.Notice, data)
+		answer = &s
+		return err
+	}
+	recorded := false
+	hook := func(tx *bolt.Tx, ch *game.Change) error {
+		if recorded || answer == nil {
+			return nil
+		}
+		recorded = true
+		return putPart(tx, j.key, n, *answer)
+	}
+	var err error
+	switch c.Name {
+	case route.Join:
+		seat := c.Seat
+		if seat == "" {
+			seat = seatName(j.from)
+		}
+		// The engine tells the players who joined; the part is recorded
+		// with no answer of its own, so a retry does not join twice.
+		answer = &section{}
+		_, err = d.svc.Join(ctx, g.ID, game.PlayerSpec{Name: seat, Email: j.from}, hook)
+		j.stranger = false
+	case route.Resign:
+		if err = note(g, fmt.Sprintf("You resigned from game %s; your seat plays its defaults from now on.", g.ID)); err != nil {
+			return err
+		}
+		_, _, err = d.svc.Resign(ctx, g.ID, p.Name, hook)
+	case route.Wait:
+		if err = note(g, fmt.Sprintf("Game %s will not resolve early this step: it waits for the deadline.", g.ID)); err != nil {
+			return err
+		}
+		_, _, err = d.svc.Wait(ctx, g.ID, p.Name, hook)
+	}
+	if err != nil {
+		if game.IsUserError(err) {
+			return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
+		}
+		return err
+	}
+	if answer.Text != "" {
+		j.answers = append(j.answers, *answer)
+	}
+	return nil
+}
+
+// seatName makes a seat name from an address's local part.
+func seatName(addr string) string {
+	local, _, _ := strings.Cut(addr, "@")
+	var b strings.Builder
+	for _, r := range strings.ToLower(local) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9' && b.Len() > 0) {
+			b.WriteRune(r)
+		}
+		if b.Len() >= 16 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "player"
+	}
+	return b.String()
+}
