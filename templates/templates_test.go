@@ -90,6 +90,18 @@ func sample(player string) *Data {
 	}
 }
 
+// over is the sample after the last step: the game is over and the dice
+// secret is revealed.
+func over(player string) *Data {
+	d := sample(player)
+	r := *d.Report
+	r.Outcome = engine.Outcome{Over: true, Winners: []string{"ann"}, Text: "ann holds every planet"}
+	r.DiceSecret = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+	r.Prompts, r.Waiting, r.Deadline = nil, nil, ""
+	d.Report = &r
+	return d
+}
+
 func format(m Mail) string {
 	return fmt.Sprintf("Subject: %s\n\n--- text ---\n%s--- html ---\n%s", m.Subject, m.Text, m.HTML)
 }
@@ -103,6 +115,20 @@ func TestGolden(t *testing.T) {
 	}
 	perPlayer := map[string]bool{Welcome: true, Ack: true, Rejected: true, Report: true, Status: true,
 		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true}
+	extra := []struct {
+		name string
+		kind string
+		data *Data
+	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}}
+	for _, x := range extra {
+		t.Run(x.name, func(t *testing.T) {
+			m, err := set.Render(x.kind, x.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, x.name, m)
+		})
+	}
 	for _, kind := range Kinds() {
 		players := []string{""}
 		if perPlayer[kind] {
@@ -121,29 +147,7 @@ func TestGolden(t *testing.T) {
 				if m.Subject == "" || m.Text == "" || m.HTML == "" {
 					t.Fatalf("empty part: %+v", m)
 				}
-				for i, l := range strings.Split(m.Text, "\n") {
-					if len([]rune(l)) > 78 && !hexSeed.MatchString(l) {
-						t.Errorf("text line %d is %d columns: %q", i+1, len([]rune(l)), l)
-					}
-				}
-				if strings.Contains(m.Text, "<no value>") || strings.Contains(m.HTML, "<no value>") {
-					t.Error("a template reads a missing field")
-				}
-				got := format(m)
-				golden := filepath.Join("testdata", name+".golden")
-				if *update {
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./templates -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs from %s:\n%s", name, golden, got)
-				}
+				checkGolden(t, name, m)
 			})
 		}
 	}
@@ -243,5 +247,32 @@ func TestOverride(t *testing.T) {
 	}
 	if _, err := set.Render("nosuch", nil); err == nil {
 		t.Error("an unknown kind should be an error")
+	}
+}
+
+func checkGolden(t *testing.T, name string, m Mail) {
+	t.Helper()
+	for i, l := range strings.Split(m.Text, "\n") {
+		if len([]rune(l)) > 78 && !hexSeed.MatchString(l) {
+			t.Errorf("text line %d is %d columns: %q", i+1, len([]rune(l)), l)
+		}
+	}
+	if strings.Contains(m.Text, "<no value>") || strings.Contains(m.HTML, "<no value>") {
+		t.Error("a template reads a missing field")
+	}
+	got := format(m)
+	golden := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./templates -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s:\n%s", name, golden, got)
 	}
 }
