@@ -13,31 +13,32 @@ import (
 // same checks run twice: dry (from View.Parse, reading only what the player
 // may know and changing nothing) and live (from Resolve, with the dice).
 type turn struct {
-	s        *State
-	p        string
-	d        *dice.Dice // nil when dry
-	dry      bool
-	spent    Res             // dry: what the earlier lines spend
-	cargo    map[int]Res     // dry: what earlier lines load (+) or unload (−)
-	built    map[string]bool // planet → a structure is built this turn
-	demTile  map[string]bool // planet → a tile is demolished
-	demBld   map[string]bool // planet → a structure is demolished
-	acts     map[int]int     // ship → actions used
-	moves    map[int]int     // ship → moves used
-	fired    map[Cell]int    // structure → shots fired
-	bought   map[int]string  // cargo ship → structure bought this turn
-	bomb     map[int]bool    // ship → in a bombardment
-	lastShip int             // ship of the previous action line
-	lastLine map[int]int     // ship → line of its last action
-	firstNew int             // ships numbered from here were built this turn
-	freed    map[Cell]bool   // dry: cells demolished or razed by earlier lines
-	hit      map[string]bool // dry: planets whose defences earlier lines attack
+	s         *State
+	p         string
+	d         *dice.Dice // nil when dry
+	dry       bool
+	spent     Res             // dry: what the earlier lines spend
+	cargo     map[int]Res     // dry: what earlier lines load (+) or unload (−)
+	built     map[string]bool // planet → a structure is built this turn
+	demTile   map[string]bool // planet → a tile is demolished
+	demBld    map[string]bool // planet → a structure is demolished
+	acts      map[int]int     // ship → actions used
+	moves     map[int]int     // ship → moves used
+	fired     map[Cell]int    // structure → shots fired
+	bought    map[int]string  // cargo ship → structure bought this turn
+	bomb      map[int]bool    // ship → in a bombardment
+	lastShip  int             // ship of the previous action line
+	lastLine  map[int]int     // ship → line of its last action
+	firstNew  int             // ships numbered from here were built this turn
+	freed     map[Cell]bool   // dry: cells demolished or razed by earlier lines
+	hit       map[string]bool // dry: planets whose defences earlier lines attack
+	conquered map[string]bool // planets conquered by earlier lines
 }
 
 func newTurn(s *State, p string, d *dice.Dice) *turn {
 	return &turn{s: s, p: p, d: d, dry: d == nil, cargo: map[int]Res{}, built: map[string]bool{}, demTile: map[string]bool{},
 		demBld: map[string]bool{}, acts: map[int]int{}, moves: map[int]int{}, fired: map[Cell]int{}, bought: map[int]string{},
-		bomb: map[int]bool{}, lastLine: map[int]int{}, firstNew: s.NextShip, freed: map[Cell]bool{}, hit: map[string]bool{}}
+		bomb: map[int]bool{}, lastLine: map[int]int{}, firstNew: s.NextShip, freed: map[Cell]bool{}, hit: map[string]bool{}, conquered: map[string]bool{}}
 }
 
 func (t *turn) fac() Faction { return factions[t.s.Faction[t.p]] }
@@ -534,7 +535,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			return pr
 		}
 		o.Place = pl.Name
-		if pl.Owner == t.p {
+		if pl.Owner == t.p || t.conquered[pl.Name] {
 			return prob("%s is already yours", pl.Name)
 		}
 		if placed && !pl.touches(sh.Cell) {
@@ -543,6 +544,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		if pl.Owner != "" && t.structures(pl, false) {
 			return prob("%s still has structures: destroy them first", pl.Name)
 		}
+		t.conquered[pl.Name] = true
 		if !t.dry {
 			pl.Owner = t.p
 			t.s.tell(nil, "%s conquers %s and sets a monolith at %s.", t.p, pl.Name, pl.Centre.String())
