@@ -4,6 +4,7 @@ package games
 
 import (
 	"orrery/engine"
+	"orrery/games/burning"
 	"orrery/games/earthman"
 	"orrery/games/prosper"
 )
@@ -13,5 +14,6 @@ func All() []engine.Ruleset {
 	return []engine.Ruleset{
 		prosper.Ruleset(),
 		earthman.Classic(),
+		burning.Ruleset(),
 	}
 }
