@@ -169,7 +169,7 @@ const (
 	ForeignAddress
 )
 
-var kindNames = []string{"unknown sender", "accepted", "missing secret", "wrong secret", "secret from a foreign address"}
+var kindNames = []string{"unknown sender", "accepted", "missing secret", "wrong secret", "your secret, from an address that is not yours"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
