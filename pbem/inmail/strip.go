@@ -38,8 +38,8 @@ var (
 		regexp.MustCompile(`(?i)^отправлено с (iphone|ipad|android|мобильного).*$`),
 		regexp.MustCompile(`(?i)^envoyé de mon (iphone|ipad).*$`),
 	}
-	outlookFrom = regexp.MustCompile(`(?i)^\*?(from|von|de|от):\*? `)
-	outlookSent = regexp.MustCompile(`(?i)^\*?(sent|date|gesendet|envoyé|отправлено|дата):\*? `)
+	outlookFrom = regexp.MustCompile(`(?i)^\*?(from|von|de|от) ?:\*? `)
+	outlookSent = regexp.MustCompile(`(?i)^\*?(sent|date|gesendet|envoyé|enviado|отправлено|дата) ?:\*? `)
 )
 
 func matchAny(res []*regexp.Regexp, s string) bool {

@@ -20,6 +20,7 @@ func TestStripQuotes(t *testing.T) {
 		{"iphone", "move a b\n\nSent from my iPhone\n\n> On x wrote:\n", "move a b\n"},
 		{"outlook original message", "move a b\n\n-----Original Message-----\nFrom: Orrery\nSubject: x\nboard\n", "move a b\n"},
 		{"outlook from sent block", "move a b\n\nFrom: Orrery <o@x>\nSent: Sunday\nTo: me\n\nreport line\n", "move a b\n"},
+		{"french outlook", "move a b\n\nDe : Orrery <o@x>\nEnvoyé : dimanche\nÀ : moi\n\nrapport\n", "move a b\n"},
 		{"from without sent is kept", "from: here\nmove a b\n", "from: here\nmove a b\n"},
 		{"russian", "move a b\n\n22.11.2026 20:01, Orrery пишет:\n> отчёт\n", "move a b\n"},
 		{"russian outlook", "move a b\n-----Исходное сообщение-----\nОт: Orrery\n", "move a b\n"},
