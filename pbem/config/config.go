@@ -1,0 +1,443 @@
+// Package config reads the daemon's YAML configuration (config.example.yaml
+// at the top of the repository shows every key). Decoding is strict: an
+// unknown key, a wrong type or an inconsistent setting is one error that
+// names the key ("imap.tls: ..."), so an operator never runs a daemon that
+// silently ignores half of its configuration.
+package config
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the whole file.
+type Config struct {
+	DB        string   `yaml:"db"`        // database file (default orrery.db)
+	From      string   `yaml:"from"`      // the bot's address: "Orrery <orrery@example.org>"
+	GM        string   `yaml:"gm"`        // the game master's address for notices
+	IMAP      Server   `yaml:"imap"`      // where players' mail arrives
+	SMTP      Server   `yaml:"smtp"`      // where the bot's mail leaves
+	Folders   Folders  `yaml:"folders"`   // where read mail is filed
+	Limits    Limits   `yaml:"limits"`    // what the daemon accepts and sends
+	Security  Security `yaml:"security"`  // who may act for a seat
+	Templates string   `yaml:"templates"` // directory of template overrides ("" = built in)
+	// Tick is how often deadlines and reminders are checked.
+	Tick time.Duration `yaml:"tick"`
+	// LogLevel is debug, info, warn or error.
+	LogLevel string `yaml:"log_level"`
+}
+
+// Server is an IMAP or SMTP server and the account on it.
+type Server struct {
+	Server string `yaml:"server"` // host:port
+	// TLS is implicit (IMAPS 993, SMTPS 465), starttls (143, 587) or
+	// none, which is only allowed on a loopback address.
+	TLS      string `yaml:"tls"`
+	Username string `yaml:"username"`
+	// Auth is plain, login (SMTP only), xoauth2, oauthbearer (IMAP only)
+	// or none (SMTP only). Default: plain, or xoauth2 with oauth2.
+	Auth         string  `yaml:"auth"`
+	PasswordEnv  string  `yaml:"password_env"`  // name of an environment variable holding the password
+	PasswordFile string  `yaml:"password_file"` // file holding the password (first line)
+	OAuth2       *OAuth2 `yaml:"oauth2"`
+	// Idle uses IMAP IDLE where the server has it (default true); with
+	// false the mailbox is polled every PollInterval.
+	Idle         *bool         `yaml:"idle"`
+	PollInterval time.Duration `yaml:"poll_interval"`
+
+	tokens *tokenSource
+}
+
+// OAuth2 says where a bearer token comes from.
+type OAuth2 struct {
+	// TokenFile holds the access token; it is read again whenever the
+	// token is needed, so an outside refresher may rewrite it.
+	TokenFile string `yaml:"token_file"`
+	// TokenCommand prints the access token, or JSON with access_token and
+	// expires_in; it is run again once the token has expired.
+	TokenCommand []string `yaml:"token_command"`
+}
+
+// Folders name the IMAP folders.
+type Folders struct {
+	Inbox     string `yaml:"inbox"`
+	Processed string `yaml:"processed"`
+	Rejected  string `yaml:"rejected"`
+}
+
+// Limits bound what the daemon reads and sends.
+type Limits struct {
+	MaxText        int    `yaml:"max_text"`         // bytes of text read from a mail (default 262144)
+	RepliesPerHour int    `yaml:"replies_per_hour"` // answers to one address (default 30)
+	Strangers      string `yaml:"strangers"`        // daily (one reply a day to unknown senders) or none
+}
+
+// Security is sender authentication.
+type Security struct {
+	// NoSecret accepts orders from a registered address without the
+	// player's secret (games among friends).
+	NoSecret bool `yaml:"no_secret"`
+	// AuthServID is the authserv-id of our receiving server's
+	// Authentication-Results header; RequireDKIM/SPF/DMARC demand a pass.
+	AuthServID   string `yaml:"auth_serv_id"`
+	RequireDKIM  bool   `yaml:"require_dkim"`
+	RequireSPF   bool   `yaml:"require_spf"`
+	RequireDMARC bool   `yaml:"require_dmarc"`
+}
+
+// Load reads and checks a config file.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+var (
+	yamlUnknown = regexp.MustCompile(`line (\d+): field (\S+) not found`)
+	yamlType    = regexp.MustCompile("line (\\d+): cannot unmarshal !!\\w+ `([^`]*)` into (\\S+)")
+)
+
+// keyPath names the key on a line of the document, with its parents
+// ("imap.tls"), from the indentation.
+func keyPath(data []byte, line int) string {
+	lines := strings.Split(string(data), "\n")
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+	key := func(l string) string {
+		k, _, _ := strings.Cut(strings.TrimSpace(l), ":")
+		return strings.TrimPrefix(k, "- ")
+	}
+	path := []string{key(lines[line-1])}
+	in := indent(lines[line-1])
+	for i := line - 2; i >= 0 && in > 0; i-- {
+		l := lines[i]
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		if indent(l) < in {
+			path = append([]string{key(l)}, path...)
+			in = indent(l)
+		}
+	}
+	return strings.Join(path, ".")
+}
+
+var typeNames = map[string]string{"time.Duration": "a duration like 30s or 10m", "int": "a whole number", "bool": "true or false", "string": "a string", "[]string": "a list like [cmd, arg]"}
+
+// Parse decodes and checks a config document.
+func Parse(data []byte) (*Config, error) {
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("the file is empty")
+		}
+		msg := err.Error()
+		if m := yamlUnknown.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return nil, fmt.Errorf("%s: unknown key (line %s; config.example.yaml shows every key)", keyPath(data, n), m[1])
+		}
+		if m := yamlType.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			want := typeNames[m[3]]
+			if want == "" {
+				want = m[3]
+			}
+			return nil, fmt.Errorf("%s: %q is not %s (line %s)", keyPath(data, n), m[2], want, m[1])
+		}
+		return nil, errors.New(strings.ReplaceAll(strings.TrimPrefix(msg, "yaml: "), "\n", " "))
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// check fills defaults and validates; errors name the key.
+func (c *Config) check() error {
+	if c.DB == "" {
+		c.DB = "orrery.db"
+	}
+	if c.From == "" {
+		return errors.New("from: missing: the bot's address, like \"Orrery <orrery@example.org>\"")
+	}
+	if !strings.Contains(c.From, "@") {
+		return fmt.Errorf("from: %q is not a mail address", c.From)
+	}
+	if err := c.IMAP.check("imap", false); err != nil {
+		return err
+	}
+	if err := c.SMTP.check("smtp", true); err != nil {
+		return err
+	}
+	if c.Folders.Inbox == "" {
+		c.Folders.Inbox = "INBOX"
+	}
+	if c.Folders.Processed == "" {
+		c.Folders.Processed = "Orrery/Processed"
+	}
+	if c.Folders.Rejected == "" {
+		c.Folders.Rejected = "Orrery/Rejected"
+	}
+	if c.Folders.Processed == c.Folders.Inbox || c.Folders.Rejected == c.Folders.Inbox {
+		return errors.New("folders: processed and rejected must differ from inbox, or mail would be read forever")
+	}
+	if c.Limits.MaxText < 0 {
+		return errors.New("limits.max_text: must be a positive number of bytes")
+	}
+	if c.Limits.MaxText == 0 {
+		c.Limits.MaxText = 256 << 10
+	}
+	if c.Limits.RepliesPerHour < 0 {
+		return errors.New("limits.replies_per_hour: must be positive")
+	}
+	if c.Limits.RepliesPerHour == 0 {
+		c.Limits.RepliesPerHour = 30
+	}
+	switch c.Limits.Strangers {
+	case "":
+		c.Limits.Strangers = "daily"
+	case "daily", "none":
+	default:
+		return fmt.Errorf("limits.strangers: must be daily or none, not %q", c.Limits.Strangers)
+	}
+	if (c.Security.RequireDKIM || c.Security.RequireSPF || c.Security.RequireDMARC) && c.Security.AuthServID == "" {
+		return errors.New("security.auth_serv_id: needed by require_dkim/spf/dmarc: the authserv-id your receiving server writes in Authentication-Results")
+	}
+	if c.Templates != "" {
+		if st, err := os.Stat(c.Templates); err != nil || !st.IsDir() {
+			return fmt.Errorf("templates: %q is not a directory", c.Templates)
+		}
+	}
+	if c.Tick < 0 {
+		return errors.New("tick: must be positive")
+	}
+	if c.Tick == 0 {
+		c.Tick = 10 * time.Second
+	}
+	switch c.LogLevel {
+	case "":
+		c.LogLevel = "info"
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log_level: must be debug, info, warn or error, not %q", c.LogLevel)
+	}
+	return nil
+}
+
+func (s *Server) check(key string, smtp bool) error {
+	if s.Server == "" {
+		return fmt.Errorf("%s.server: missing: host:port of the %s server", key, strings.ToUpper(key))
+	}
+	host, port, err := net.SplitHostPort(s.Server)
+	if err != nil {
+		return fmt.Errorf("%s.server: %q must be host:port", key, s.Server)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+		return fmt.Errorf("%s.server: port %q is not a port number", key, port)
+	}
+	switch s.TLS {
+	case "implicit", "starttls":
+	case "none":
+		if !loopback(host) {
+			return fmt.Errorf("%s.tls: none sends the password in clear text, so it is only allowed on a loopback address, not %q; use implicit or starttls", key, host)
+		}
+	case "":
+		return fmt.Errorf("%s.tls: missing: implicit, starttls, or none (loopback only)", key)
+	default:
+		return fmt.Errorf("%s.tls: must be implicit, starttls or none, not %q", key, s.TLS)
+	}
+	if s.Auth == "" {
+		s.Auth = "plain"
+		if s.OAuth2 != nil {
+			s.Auth = "xoauth2"
+		}
+	}
+	allowed := map[string]bool{"plain": true, "xoauth2": true}
+	if smtp {
+		allowed["login"], allowed["none"] = true, true
+	} else {
+		allowed["oauthbearer"] = true
+	}
+	if !allowed[s.Auth] {
+		var names []string
+		for _, n := range []string{"plain", "login", "xoauth2", "oauthbearer", "none"} {
+			if allowed[n] {
+				names = append(names, n)
+			}
+		}
+		return fmt.Errorf("%s.auth: must be one of %s, not %q", key, strings.Join(names, ", "), s.Auth)
+	}
+	oauth := s.Auth == "xoauth2" || s.Auth == "oauthbearer"
+	if s.Auth != "none" && s.Username == "" {
+		return fmt.Errorf("%s.username: missing", key)
+	}
+	switch {
+	case oauth && s.OAuth2 == nil:
+		return fmt.Errorf("%s.oauth2: missing: %s needs token_file or token_command", key, s.Auth)
+	case oauth && (s.OAuth2.TokenFile == "") == (len(s.OAuth2.TokenCommand) == 0):
+		return fmt.Errorf("%s.oauth2: give exactly one of token_file and token_command", key)
+	case oauth && (s.PasswordEnv != "" || s.PasswordFile != ""):
+		return fmt.Errorf("%s.password_env: not used with %s; remove it", key, s.Auth)
+	case !oauth && s.OAuth2 != nil:
+		return fmt.Errorf("%s.oauth2: set, but %s.auth is %s; set auth: xoauth2 or remove oauth2", key, key, s.Auth)
+	case !oauth && s.Auth != "none" && (s.PasswordEnv == "") == (s.PasswordFile == ""):
+		return fmt.Errorf("%s.password_env: give exactly one of password_env and password_file (passwords never go in the config file)", key)
+	case s.PasswordEnv != "" && os.Getenv(s.PasswordEnv) == "":
+		return fmt.Errorf("%s.password_env: the environment variable %s is empty or not set", key, s.PasswordEnv)
+	case s.PasswordFile != "":
+		if _, err := os.Stat(s.PasswordFile); err != nil {
+			return fmt.Errorf("%s.password_file: %w", key, err)
+		}
+	}
+	if s.PollInterval < 0 {
+		return fmt.Errorf("%s.poll_interval: must be positive", key)
+	}
+	if smtp && (s.Idle != nil || s.PollInterval != 0) {
+		return fmt.Errorf("%s.idle: IDLE and polling are IMAP settings; move them to imap", key)
+	}
+	if s.PollInterval == 0 {
+		s.PollInterval = 30 * time.Second
+	}
+	if oauth {
+		s.tokens = &tokenSource{cfg: *s.OAuth2}
+	}
+	return nil
+}
+
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// UseIdle reports whether IMAP IDLE is wanted.
+func (s *Server) UseIdle() bool { return s.Idle == nil || *s.Idle }
+
+// Credentials returns the login and the password or bearer token. It is
+// called for every connection, so a rotated password file or an expired
+// token is picked up without a restart.
+func (s *Server) Credentials(ctx context.Context) (user, secret string, err error) {
+	switch {
+	case s.Auth == "none":
+		return "", "", nil
+	case s.tokens != nil:
+		tok, err := s.tokens.token(ctx)
+		return s.Username, tok, err
+	case s.PasswordEnv != "":
+		v := os.Getenv(s.PasswordEnv)
+		if v == "" {
+			return "", "", fmt.Errorf("the environment variable %s is empty", s.PasswordEnv)
+		}
+		return s.Username, v, nil
+	default:
+		data, err := os.ReadFile(s.PasswordFile)
+		if err != nil {
+			return "", "", err
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		line = strings.TrimRight(line, "\r")
+		if line == "" {
+			return "", "", fmt.Errorf("password file %s is empty", s.PasswordFile)
+		}
+		return s.Username, line, nil
+	}
+}
+
+// tokenSource caches a bearer token until it expires.
+type tokenSource struct {
+	cfg     OAuth2
+	mu      sync.Mutex
+	tok     string
+	expires time.Time
+	now     func() time.Time
+}
+
+func (t *tokenSource) clock() time.Time {
+	if t.now != nil {
+		return t.now()
+	}
+	return time.Now()
+}
+
+func (t *tokenSource) token(ctx context.Context) (string, error) {
+	if t.cfg.TokenFile != "" {
+		data, err := os.ReadFile(t.cfg.TokenFile)
+		if err != nil {
+			return "", fmt.Errorf("oauth2 token file: %w", err)
+		}
+		tok, _, err := parseToken(data)
+		return tok, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.tok != "" && t.clock().Before(t.expires) {
+		return t.tok, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, t.cfg.TokenCommand[0], t.cfg.TokenCommand[1:]...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("oauth2 token command %s: %w: %s", t.cfg.TokenCommand[0], err, strings.TrimSpace(stderr.String()))
+	}
+	tok, life, err := parseToken(out)
+	if err != nil {
+		return "", fmt.Errorf("oauth2 token command %s: %w", t.cfg.TokenCommand[0], err)
+	}
+	if life <= 0 {
+		life = 5 * time.Minute // unknown lifetime: ask again soon
+	}
+	// Refresh a minute early, so a token never expires mid-session.
+	t.tok, t.expires = tok, t.clock().Add(max(life-time.Minute, 0))
+	return tok, nil
+}
+
+// parseToken reads a bare token, or JSON {"access_token", "expires_in"}.
+func parseToken(data []byte) (string, time.Duration, error) {
+	s := strings.TrimSpace(string(data))
+	if strings.HasPrefix(s, "{") {
+		var j struct {
+			AccessToken string  `json:"access_token"`
+			ExpiresIn   float64 `json:"expires_in"`
+		}
+		if err := json.Unmarshal([]byte(s), &j); err != nil {
+			return "", 0, fmt.Errorf("token JSON: %w", err)
+		}
+		if j.AccessToken == "" {
+			return "", 0, errors.New("token JSON has no access_token")
+		}
+		return j.AccessToken, time.Duration(j.ExpiresIn * float64(time.Second)), nil
+	}
+	if s == "" {
+		return "", 0, errors.New("the token is empty")
+	}
+	return s, 0, nil
+}

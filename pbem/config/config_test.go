@@ -1,0 +1,149 @@
+package config
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const base = `
+from: "Orrery <orrery@example.org>"
+imap:
+  server: 127.0.0.1:1143
+  tls: none
+  username: bot
+  password_env: ORRERY_TEST_PW
+smtp:
+  server: 127.0.0.1:2525
+  tls: none
+  auth: none
+`
+
+func TestExampleConfigLoads(t *testing.T) {
+	t.Setenv("ORRERY_IMAP_PASSWORD", "x")
+	t.Setenv("ORRERY_SMTP_PASSWORD", "y")
+	c, err := Load("../../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IMAP.Server != "imap.example.org:993" || !c.IMAP.UseIdle() || c.Limits.MaxText != 262144 || c.Tick != 10*time.Second {
+		t.Errorf("example decoded as %+v", c)
+	}
+	user, pw, err := c.SMTP.Credentials(context.Background())
+	if user != "orrery@example.org" || pw != "y" || err != nil {
+		t.Errorf("smtp credentials %q %q %v", user, pw, err)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	c, err := Parse([]byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DB != "orrery.db" || c.Folders.Processed != "Orrery/Processed" || c.Limits.Strangers != "daily" ||
+		c.IMAP.Auth != "plain" || c.IMAP.PollInterval != 30*time.Second || c.Limits.RepliesPerHour != 30 {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+// Every bad config gets one message naming the key.
+func TestBadConfigNamesTheKey(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	pwFile := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(pwFile, []byte("secret\n"), 0o600)
+	cases := []struct {
+		name, edit, want string
+	}{
+		{"unknown top key", "colour: red\n", `colour: unknown key`},
+		{"unknown nested key", strings.Replace(base, "username: bot", "usernme: bot", 1), `imap.usernme: unknown key (line 6`},
+		{"no from", strings.Replace(base, `from: "Orrery <orrery@example.org>"`, "", 1), "from: missing"},
+		{"bad from", strings.Replace(base, `"Orrery <orrery@example.org>"`, "orrery", 1), "from:"},
+		{"no server", strings.Replace(base, "server: 127.0.0.1:1143", "", 1), "imap.server: missing"},
+		{"no port", strings.Replace(base, "127.0.0.1:1143", "127.0.0.1", 1), "imap.server:"},
+		{"plain text off loopback", strings.Replace(base, "127.0.0.1:1143", "imap.example.org:143", 1), "imap.tls: none"},
+		{"bad tls", strings.Replace(base, "tls: none\n  username", "tls: ssl\n  username", 1), "imap.tls: must be"},
+		{"no password", strings.Replace(base, "password_env: ORRERY_TEST_PW", "", 1), "imap.password_env: give exactly one"},
+		{"empty env", strings.Replace(base, "ORRERY_TEST_PW", "ORRERY_UNSET_VARIABLE", 1), "ORRERY_UNSET_VARIABLE is empty"},
+		{"both passwords", strings.Replace(base, "password_env: ORRERY_TEST_PW", "password_env: ORRERY_TEST_PW\n  password_file: "+pwFile, 1), "give exactly one"},
+		{"oauth without token", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: xoauth2", 1), "imap.oauth2: missing"},
+		{"login on imap", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: login\n  password_env: ORRERY_TEST_PW", 1), "imap.auth: must be one of plain, xoauth2, oauthbearer"},
+		{"idle on smtp", base + "  idle: false\n", "smtp.idle"},
+		{"bad strangers", base + "limits:\n  strangers: weekly\n", "limits.strangers"},
+		{"dkim without id", base + "security:\n  require_dkim: true\n", "security.auth_serv_id"},
+		{"bad duration", base + "tick: soon\n", `tick: "soon" is not a duration`},
+		{"same folders", base + "folders:\n  processed: INBOX\n", "folders:"},
+		{"bad type", base + "limits:\n  max_text: lots\n", `limits.max_text: "lots" is not a whole number`},
+		{"no templates dir", base + "templates: /no/such/dir\n", "templates:"},
+		{"bad log level", base + "log_level: loud\n", "log_level"},
+		{"empty", "", "empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse([]byte(c.edit))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want an error containing %q", err, c.want)
+			}
+			if err != nil && strings.Count(err.Error(), "\n") > 0 {
+				t.Errorf("message spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestPasswordFileAndTokens(t *testing.T) {
+	dir := t.TempDir()
+	pw := filepath.Join(dir, "pw")
+	os.WriteFile(pw, []byte("hunter2\nignored\n"), 0o600)
+	c, err := Parse([]byte(strings.Replace(base, "password_env: ORRERY_TEST_PW", "password_file: "+pw, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, p, err := c.IMAP.Credentials(context.Background()); p != "hunter2" || err != nil {
+		t.Errorf("password file: %q %v", p, err)
+	}
+	tok := filepath.Join(dir, "tok")
+	os.WriteFile(tok, []byte("tok1\n"), 0o600)
+	c, err = Parse([]byte(strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: xoauth2\n  oauth2:\n    token_file: "+tok, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, p, _ := c.IMAP.Credentials(context.Background()); p != "tok1" {
+		t.Errorf("token file: %q", p)
+	}
+	os.WriteFile(tok, []byte(`{"access_token": "tok2", "expires_in": 3600}`), 0o600)
+	if _, p, _ := c.IMAP.Credentials(context.Background()); p != "tok2" {
+		t.Errorf("rewritten token file: %q", p)
+	}
+}
+
+// A token command runs again only once its token has expired.
+func TestTokenCommandRefreshes(t *testing.T) {
+	dir := t.TempDir()
+	counter := filepath.Join(dir, "n")
+	script := filepath.Join(dir, "tok.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho x >> "+counter+"\nn=$(wc -l < "+counter+")\necho \"{\\\"access_token\\\": \\\"t$n\\\", \\\"expires_in\\\": 3600}\"\n"), 0o700)
+	c, err := Parse([]byte(strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: oauthbearer\n  oauth2:\n    token_command: ["+script+"]", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c.IMAP.tokens.now = func() time.Time { return now }
+	get := func() string {
+		_, p, err := c.IMAP.Credentials(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(p)
+	}
+	if a, b := get(), get(); a != "t1" || b != "t1" {
+		t.Errorf("tokens %q %q, want t1 cached", a, b)
+	}
+	now = now.Add(time.Hour)
+	if p := get(); p != "t2" {
+		t.Errorf("after expiry: %q, want t2", p)
+	}
+}
