@@ -186,8 +186,8 @@ func FuzzParse(f *testing.F) {
 		if err == nil && m == nil {
 			t.Fatal("nil message without an error")
 		}
-		if m != nil && len(m.Text) > len(m.Body)+1 {
-			t.Fatalf("stripped text longer than the body: %q vs %q", m.Text, m.Body)
+		if m != nil && !subsequence(m.Text, m.Body) {
+			t.Fatalf("text is not the body's lines in order: %q from %q", m.Text, m.Body)
 		}
 	})
 }
@@ -199,4 +199,39 @@ func TestOrdersName(t *testing.T) {
 			t.Errorf("ordersName(%q) = %v, want %v", name, got, want)
 		}
 	}
+}
+
+// subsequence reports whether the lines of text are lines of body, in
+// order: stripping only ever drops lines.
+func subsequence(text, body string) bool {
+	bl := strings.Split(body, "\n")
+	i := 0
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if l == "" && text == "" {
+			return true
+		}
+		for i < len(bl) && strings.TrimRight(bl[i], " \t") != l {
+			i++
+		}
+		if i == len(bl) {
+			return false
+		}
+		i++
+	}
+	return true
+}
+
+func FuzzStripQuotes(f *testing.F) {
+	f.Add("move a b\n\nOn x, y wrote:\n> r\n-- \nsig\n", "Ann")
+	f.Add("From: a\nSent: b\nmove\n", "")
+	f.Fuzz(func(t *testing.T, body, name string) {
+		text := StripSignOff(StripQuotes(body), name)
+		norm := strings.ReplaceAll(body, "\r\n", "\n")
+		if !subsequence(text, norm) {
+			t.Fatalf("not a subsequence: %q from %q", text, norm)
+		}
+		if again := StripSignOff(StripQuotes(text), name); len(again) > len(text) {
+			t.Fatalf("stripping twice grew the text: %q then %q", text, again)
+		}
+	})
 }
