@@ -113,6 +113,9 @@ func TestCorpus(t *testing.T) {
 		"mutt-iso-8859-1":        {"demo1", "r5t6y"},
 		"thunderbird-attachment": {"demo1", "m4n5b"},
 		"outlook-windows-1251":   {"demo1", ""},
+		"outlook-ios":            {"demo1", "q2w9e"},
+		"gmail-attachment":       {"demo1", "k7f3q"},
+		"thunderbird-html":       {"demo1", "m4n5b"},
 	}
 	for name, w := range want {
 		raw, err := os.ReadFile("../inmail/testdata/corpus/" + name + ".eml")
