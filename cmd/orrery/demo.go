@@ -11,13 +11,13 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/pbem/botplayer"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
@@ -133,38 +133,14 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "IMAP %s, SMTP %s; the bot is %s.\n\n", x.srv.IMAPAddr, x.srv.SMTPAddr, x.bot)
 
 	sender := &outbox.SMTP{Addr: x.srv.SMTPAddr, TLS: "none"}
-	r := rand.New(rand.NewPCG(*seed, 99))
-	answered := map[string]bool{} // "player/step/prompt": orders sent
-	lastProgress, lastStep := time.Now(), g.Step
-	for {
-		g, err = svc.Get(ctx, g.ID)
-		if err != nil {
-			return err
-		}
-		if g.Step != lastStep {
-			lastStep, lastProgress = g.Step, time.Now()
-		}
-		if g.Over() || (*turns > 0 && g.Turn > *turns) {
-			break
-		}
-		if time.Since(lastProgress) > 30*time.Second {
-			return fmt.Errorf("the game made no progress for 30 s at step %d (waiting for %v)", g.Step, g.Waiting())
-		}
-		sent := false
-		for _, p := range g.Players {
-			n, err := x.playerTurn(ctx, svc, rs, g, p, sender, r, answered)
-			if err != nil {
-				return err
-			}
-			sent = sent || n
-		}
-		if !sent {
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("demo: %w", ctx.Err())
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
+	mailers := &botplayer.Players{Service: svc, Game: g.ID, Bot: x.bot, Rand: rand.New(rand.NewPCG(*seed, 99)),
+		Fetch: func(addr string) ([][]byte, error) { return x.srv.Messages(addr, "INBOX") },
+		Send: func(ctx context.Context, m outbox.Mail) error {
+			m.Kind = "" // players' mails carry no headers of ours
+			return sender.Send(ctx, []outbox.Mail{m})[0]
+		}}
+	if g, err = mailers.Play(ctx, *turns); err != nil {
+		return err
 	}
 	// Let the last reports leave.
 	for {
@@ -202,93 +178,6 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "Replay verified: %d steps, %d dice rolls re-derived from the revealed seeds.\n", v.Steps, v.Rolls)
 	fmt.Fprintf(e.stdout, "%d mails in %s.\n", len(x.srv.Sent()), elapsed.Round(time.Millisecond))
 	return nil
-}
-
-// playerTurn lets player p act like a person: once the report of the
-// current step is in their mailbox, they answer each open question with
-// their ruleset's bot orders, replying to that report. It reports whether
-// a mail was sent.
-func (x *embedded) playerTurn(ctx context.Context, svc *game.Service, rs engine.Ruleset, g *game.Game, p game.Player, sender *outbox.SMTP, r *rand.Rand, answered map[string]bool) (bool, error) {
-	var open []engine.Prompt
-	for _, pr := range g.PromptsFor(p.Name) {
-		key := fmt.Sprintf("%s/%d/%s", p.Name, g.Step, pr.ID)
-		if pr.Kind.Blocks() && !answered[key] && !contains(g.Answered, pr.ID) {
-			open = append(open, pr)
-		}
-	}
-	if len(open) == 0 {
-		return false, nil
-	}
-	report, err := x.latestReport(p.Email, g.Step)
-	if err != nil || report == nil {
-		return false, err
-	}
-	// The players are the demo's: they see their own view, as their
-	// report shows it, through the ruleset's bot.
-	xp, err := svc.Export(ctx, g.ID)
-	if err != nil {
-		return false, err
-	}
-	st, err := rs.LoadState(xp.State)
-	if err != nil {
-		return false, err
-	}
-	view := st.View(p.Name)
-	for _, pr := range open {
-		orders := rs.Bot(view, pr, r)
-		id := outbox.NewMessageID("example.org")
-		subj := report.Header.Get("Subject")
-		if !strings.HasPrefix(subj, "Re: ") {
-			subj = "Re: " + subj
-		}
-		parent := strings.Trim(report.Header.Get("Message-Id"), "<>")
-		refs := strings.Fields(report.Header.Get("References"))
-		for i := range refs {
-			refs[i] = strings.Trim(refs[i], "<>")
-		}
-		m := outbox.Mail{MessageID: id, From: fmt.Sprintf("%s <%s>", strings.ToUpper(p.Name[:1])+p.Name[1:], p.Email),
-			To: []string{x.bot}, Subject: subj, Text: orders + "\n\n-- \n" + p.Name + "\n", Date: time.Now(),
-			InReplyTo: parent, References: append(refs, parent)}
-		if errs := sender.Send(ctx, []outbox.Mail{m}); errs[0] != nil {
-			return false, fmt.Errorf("%s sends orders: %w", p.Name, errs[0])
-		}
-		answered[fmt.Sprintf("%s/%d/%s", p.Name, g.Step, pr.ID)] = true
-	}
-	return true, nil
-}
-
-// latestReport returns the newest game mail in addr's mailbox if it shows
-// step (or later), else nil.
-func (x *embedded) latestReport(addr string, step uint64) (*mail.Message, error) {
-	msgs, err := x.srv.Messages(addr, "INBOX")
-	if err != nil {
-		return nil, err
-	}
-	for i := len(msgs) - 1; i >= 0; i-- {
-		m, err := mail.ReadMessage(bytes.NewReader(msgs[i]))
-		if err != nil {
-			continue
-		}
-		s := m.Header.Get("X-Orrery-Step")
-		if s == "" {
-			continue
-		}
-		n, _ := strconv.ParseUint(s, 10, 64)
-		if n >= step {
-			return m, nil
-		}
-		return nil, nil
-	}
-	return nil, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // printSummary lists the mails one a line, in order.

@@ -51,6 +51,7 @@ func commands() []command {
 		{"orders", "send orders for a player, or check an orders file offline", runOrders},
 		{"dice", "redo a step's dice from its revealed seed, to check the server", runDice},
 		{"demo", "play a whole game by mail on in-process mail servers, and show the mails", runDemo},
+		{"serve", "run the mail daemon (--config FILE), or try it with its own mail servers (--embedded)", runServe},
 	}
 }
 

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/config"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+	"orrery/pbem/policy"
+)
+
+func runServe(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "serve", "serve --config FILE | serve --embedded [--db FILE]",
+		"Runs the mail daemon: reads players' mail over IMAP, applies it to the\n"+
+			"games, and answers over SMTP, until interrupted.\n\n"+
+			"With --embedded it runs its own IMAP and SMTP servers on localhost instead\n"+
+			"(nothing leaves the machine) and prints their ports and accounts, so you\n"+
+			"can point a mail client at them and play by hand. While it runs, every\n"+
+			"other orrery command given the same --db goes through it.")
+	cfgPath := fs.String("config", "", "config file (default: ORRERY_CONFIG); see config.example.yaml")
+	embeddedMode := fs.Bool("embedded", false, "run in-process IMAP and SMTP servers on localhost")
+	dbPath := fs.String("db", "", "database file (with --embedded; default: a temporary one)")
+	if rest, err := parse(fs, args); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return fmt.Errorf("serve takes no arguments, got %q", strings.Join(rest, " "))
+	}
+	if *embeddedMode {
+		return serveEmbedded(ctx, e, *dbPath)
+	}
+	if *cfgPath == "" {
+		*cfgPath = os.Getenv("ORRERY_CONFIG")
+	}
+	if *cfgPath == "" {
+		return errors.New("serve needs --config FILE (copy config.example.yaml), or --embedded to try it on this machine")
+	}
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if *dbPath != "" {
+		cfg.DB = *dbPath
+	}
+	log := newLogger(e, cfg.LogLevel)
+	st, err := store.Open(cfg.DB, store.Options{Timeout: time.Second})
+	if err != nil {
+		return fmt.Errorf("open %s: %w", cfg.DB, err)
+	}
+	defer st.Close()
+	q := outbox.New(st.DB(), &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
+		Credentials: cfg.SMTP.Credentials, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log})
+	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
+		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
+		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
+		Relax: daemonRelax(cfg), Policy: daemonPolicy(cfg),
+	})
+	if err != nil {
+		return err
+	}
+	r := imapin.New(imapin.Config{Addr: cfg.IMAP.Server, TLS: cfg.IMAP.TLS, Auth: cfg.IMAP.Auth, Credentials: cfg.IMAP.Credentials,
+		Inbox: cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
+		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log})
+	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
+	return runDaemon(ctx, e, st, d, r, log)
+}
+
+// runDaemon runs the daemon and the control socket until ctx is done.
+func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r *imapin.Reader, log *slog.Logger) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Commands forwarded over the control socket change games through
+	// a service with the mail hook, so a GM's change mails the players.
+	local := *e
+	local.options = append(append([]game.Option(nil), e.options...), game.WithHooks(d.Mailer().Hook))
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := ServeControl(ctx, &local, st, st.Path(), log); err != nil {
+			log.Error("control socket", "err", err)
+		}
+	}()
+	err := d.Run(ctx, r)
+	cancel()
+	wg.Wait()
+	return err
+}
+
+func daemonRelax(c *config.Config) policy.Relax { return policy.Relax{NoSecret: c.Security.NoSecret} }
+
+func daemonPolicy(c *config.Config) policy.Config {
+	return policy.Config{AuthServID: c.Security.AuthServID, RequireDKIM: c.Security.RequireDKIM,
+		RequireSPF: c.Security.RequireSPF, RequireDMARC: c.Security.RequireDMARC}
+}
+
+func newLogger(e *env, level string) *slog.Logger {
+	var l slog.Level
+	l.UnmarshalText([]byte(level))
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: l}))
+}
+
+// serveEmbedded runs the daemon against in-process mail servers.
+func serveEmbedded(ctx context.Context, e *env, db string) error {
+	log := newLogger(e, "warn")
+	x, err := startEmbedded(e, db, log)
+	if err != nil {
+		return err
+	}
+	defer x.close()
+	players := []string{"ann@example.org", "bob@example.org", "cyd@example.org"}
+	for _, p := range players {
+		x.srv.AddUser(p, "password")
+	}
+	host, port := splitAddr(x.srv.IMAPAddr)
+	_, sport := splitAddr(x.srv.SMTPAddr)
+	fmt.Fprintf(e.stdout, `orrery: mail daemon with its own mail servers (nothing leaves this machine)
+
+  IMAP   %s port %s, no encryption, password "password"
+  SMTP   %s port %s, no encryption, any login
+  bot    %s
+  users  %s (any other address is created when mail reaches it)
+  db     %s
+
+Create a game for them (it is forwarded to this daemon), then write to the
+bot from a mail client logged in as a player:
+
+  orrery game new prosper --id demo1 --db %s \
+      --player ann=ann@example.org --player bob=bob@example.org
+
+Stop with Ctrl-C.
+`, host, port, host, sport, x.bot, strings.Join(players, ", "), x.st.Path(), x.st.Path())
+	return runDaemon(ctx, e, x.st, x.d, x.reader, log)
+}
+
+func splitAddr(a string) (string, string) {
+	i := strings.LastIndexByte(a, ':')
+	if i < 0 {
+		return a, ""
+	}
+	return a[:i], a[i+1:]
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func startServe(t *testing.T, args ...string) (*syncBuffer, func()) {
+	t.Helper()
+	out := &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: out, rulesets: []engine.Ruleset{toy.Ruleset()}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, e, append([]string{"serve"}, args...)) }()
+	stop := func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v\n%s", err, out)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not stop")
+		}
+	}
+	return out, stop
+}
+
+// gmCommand runs a command as a shell would: forwarded to the daemon that
+// holds db.
+func gmCommand(t *testing.T, db string, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, rulesets: []engine.Ruleset{toy.Ruleset()}}
+	if err := runOrForward(context.Background(), e, append(args, "--db", db)); err != nil {
+		t.Fatalf("orrery %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return out.String()
+}
+
+func waitFor(t *testing.T, what string, f func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if f() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func sendMail(t *testing.T, smtpAddr, from, to, subject, body string) {
+	t.Helper()
+	s := &outbox.SMTP{Addr: smtpAddr, TLS: "none"}
+	m := outbox.Mail{From: from, To: []string{to}, Subject: subject, Text: body, MessageID: outbox.NewMessageID("example.org"), Date: time.Now()}
+	if errs := s.Send(context.Background(), []outbox.Mail{m}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+}
+
+// With --embedded a person can play: the GM's command goes through the
+// daemon, a player's mail is answered in their mailbox.
+func TestServeEmbedded(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	out, stop := startServe(t, "--embedded", "--db", db)
+	defer stop()
+	re := regexp.MustCompile(`IMAP\s+(\S+) port (\d+)[\s\S]*SMTP\s+(\S+) port (\d+)`)
+	var m []string
+	waitFor(t, "the ports", func() bool { m = re.FindStringSubmatch(out.String()); return m != nil })
+	imapAddr, smtpAddr := m[1]+":"+m[2], m[3]+":"+m[4]
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	gm := gmCommand(t, db, "game", "new", "toy", "--id", "t1", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
+	secret := regexp.MustCompile(`ann\s+ann@example.org\s+secret (\S+)`).FindStringSubmatch(gm)
+	if secret == nil {
+		t.Fatalf("game new printed:\n%s", gm)
+	}
+	sendMail(t, smtpAddr, "ann@example.org", "orrery@pbem.test", "[t1 "+secret[1]+"] orders", "push 2\n")
+	var msgs [][]byte
+	waitFor(t, "ann's welcome and ack", func() bool {
+		msgs, _ = pbemtest.FetchAll(imapAddr, "ann@example.org", "password", "INBOX")
+		return len(msgs) >= 2
+	})
+	if !strings.Contains(string(msgs[0]), "Welcome") || !strings.Contains(string(msgs[1]), "Orders received") {
+		t.Errorf("ann's mails:\n%s\n---\n%s", msgs[0], msgs[1])
+	}
+}
+
+// serve --config against mail servers given by a config file.
+func TestServeWithConfig(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{"bot@pbem.test": "s3cret"}})
+	dir := t.TempDir()
+	t.Setenv("ORRERY_TEST_IMAP_PW", "s3cret")
+	cfg := filepath.Join(dir, "config.yaml")
+	db := filepath.Join(dir, "c.db")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`db: %s
+from: "Orrery <bot@pbem.test>"
+imap:
+  server: %s
+  tls: none
+  username: bot@pbem.test
+  password_env: ORRERY_TEST_IMAP_PW
+  idle: false
+  poll_interval: 50ms
+smtp:
+  server: %s
+  tls: none
+  auth: none
+tick: 1s
+log_level: warn
+`, db, srv.IMAPAddr, srv.SMTPAddr)), 0o600)
+	out, stop := startServe(t, "--config", cfg)
+	defer stop()
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	gmCommand(t, db, "game", "new", "toy", "--id", "t2", "--player", "ann=ann@example.org")
+	srv.Append("bot@pbem.test", "INBOX", []byte("From: ann@example.org\r\nSubject: hi\r\nMessage-ID: <x1@example.org>\r\n\r\nHELP\r\n"))
+	waitFor(t, "the help reply", func() bool { return len(srv.Sent()) >= 2 })
+	waitFor(t, "the mail filed", func() bool {
+		p, _ := srv.Messages("bot@pbem.test", "Orrery/Processed")
+		return len(p) == 1
+	})
+	if !strings.Contains(out.String(), "serving") {
+		t.Errorf("serve printed: %s", out)
+	}
+}
+
+func TestServeNeedsConfig(t *testing.T) {
+	t.Setenv("ORRERY_CONFIG", "")
+	if _, err := cli(t, "", "", "serve"); err == nil || !strings.Contains(err.Error(), "--config") {
+		t.Errorf("serve without config: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("from: x@y\nimap:\n  sever: a:1\n"), 0o600)
+	if _, err := cli(t, "", "", "serve", "--config", bad); err == nil || !strings.Contains(err.Error(), "imap.sever: unknown key") {
+		t.Errorf("bad config: %v", err)
+	}
+}
