@@ -1,0 +1,132 @@
+// Package orbital is the untitled orbital-mechanics game of Stations,
+// Satellites, Boosters and Warheads (seeds/orbital.md, analysis "Game 002"):
+// two players plot a turn at once; the server flies eight impulses under
+// real (hex) gravity, fires lasers and warheads by standing orders, then
+// collects, repairs and builds. README.md says which proposal every gap uses.
+package orbital
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// Ruleset returns the orbital game.
+func Ruleset() engine.Ruleset { return ruleset{} }
+
+type ruleset struct{}
+
+var options = []engine.Option{
+	{Name: "scenario", Default: "slow", Choices: []string{"slow", "fast", "refinery"},
+		Help: "8.1 slow (both Stations orbit the same way), 8.2 fast (opposite ways), 8.3 refinery (opposite; first to refine the goal wins, 002-F19)"},
+	{Name: "moons", Default: "fixed", Choices: []string{"fixed", "random", "none"},
+		Help: "moon placement: fixed (rings 3, 6, 2 at set corners), random (2d6 each: ring, sextant; 002-R1) or none"},
+	{Name: "moon-count", Default: "2", Choices: []string{"0", "1", "2", "3"}, Help: "how many moons (scenarios allow up to 3)"},
+	{Name: "station-ring", Default: "5", Choices: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"},
+		Help: "the ring both starting Stations orbit in, on opposite corners"},
+	{Name: "turn-limit", Default: "40", Help: "end after this many turns; the greater value (bank plus units) wins, 002-F20; 0 = none"},
+	{Name: "ecm", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range lost to a target within 1 hex of its side's ECMSat (our design, 002-F13)"},
+	{Name: "comsat", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range gained when the attacker's ComSat sees the target (our design, 002-F14)"},
+	{Name: "armor", Default: "2", Choices: []string{"0", "1", "2", "3"}, Help: "damage Active Armor stops on every hit on its Station (our design, 002-F9)"},
+	{Name: "refinery", Default: "2d6", Choices: []string{"1d6", "2d6", "3d6"}, Help: "RU a refinery makes of one scoopship load (our design, 002-F11)"},
+	{Name: "refinery-goal", Default: "40", Help: "refinery scenario: refined RU that win (002-F19)"},
+	{Name: "sat-weight", Default: "2", Choices: []string{"2", "3"}, Help: "satellite weight: 2 by the data sheet, 3 by the Bus example (002-G16)"},
+}
+
+func (ruleset) Info() engine.Info {
+	return engine.Info{
+		Name: "orbital", Title: "Orbital: Stations, Satellites, Boosters and Warheads",
+		MinPlayers: 2, MaxPlayers: 2, Options: options,
+		Summary: "Two players fly Stations, Buses, Gunships, Scoopships, satellites, Boosters and Warheads " +
+			"around one planet on a hex map of orbital rings with real gravity. Both plot each turn at once; " +
+			"the server flies eight impulses, fires lasers and warheads by your standing orders, then you " +
+			"collect resources, repair and build. You lose when you have no Station left.",
+		OrderHelp: strings.Join(grammar, "\n") + "\n" +
+			"Units are named by ID (S1, B7, R12). Hexes: ring, sextant A-F, offset (5A0, 4C2, P = planet).\n" +
+			"Targets: enemy IDs or types (station bus gunship scoopship booster warhead pulse satellite any).",
+	}
+}
+
+func (ruleset) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) { return newState(s, d) }
+
+func (ruleset) LoadState(data []byte) (engine.State, error) { return loadState(data) }
+
+// Bot plays random legal orders, with a little sense: it keeps every weapon
+// on FIRE/STRIKE AT ANY, launches what its bays hold, deploys satellites,
+// throttles Buses and Gunships toward orbital speed, and buys what it can.
+func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
+	vw, ok := v.(*view)
+	if !ok {
+		return ""
+	}
+	s := vw.s
+	var lines []string
+	var stations []*Unit
+	for _, u := range s.Units {
+		if u.Owner != vw.player {
+			continue
+		}
+		if u.Kind == Station {
+			stations = append(stations, u)
+		}
+		if c := s.unit(u.In); c != nil && c.Kind == Station && c.In == "" && r.IntN(2) == 0 {
+			off := []string{"", " LEFT", " RIGHT"}[r.IntN(3)]
+			lines = append(lines, "LAUNCH "+u.ID+off)
+		} else if u.In == "" && s.thrust(u) > 0 && r.IntN(3) == 0 {
+			g := s.rings.green(u.Hex)
+			dv := 0
+			if u.V < g {
+				dv = 1
+			} else if u.V > g+1 {
+				dv = -1
+			}
+			lines = append(lines, fmt.Sprintf("THRUST %s %+d", u.ID, dv))
+		}
+		if u.Kind.satellite() && !u.Deployed && r.IntN(2) == 0 {
+			lines = append(lines, fmt.Sprintf("DEPLOY %s AT %d", u.ID, 1+r.IntN(7)))
+		}
+		if u.Kind.warhead() && u.In != "" && r.IntN(4) == 0 {
+			if c := s.unit(u.In); c != nil && c.Kind != Booster {
+				lines = append(lines, fmt.Sprintf("DROP %s AT %d", u.ID, 1+r.IntN(7)))
+			}
+		}
+		if u.Kind == Scoopship && u.Atmo && r.IntN(2) == 0 {
+			lines = append(lines, fmt.Sprintf("EXIT %s %s", u.ID, hexAt(1, r.IntN(6), 0).Name()))
+		}
+	}
+	for _, st := range stations {
+		for _, m := range st.Modules {
+			if m.Damage > 0 && r.IntN(2) == 0 {
+				lines = append(lines, fmt.Sprintf("REPAIR %s %s %d", st.ID, strings.ToUpper(string(m.Kind)), min(m.Damage, 4)))
+			}
+		}
+		for n := 1 + r.IntN(3); n > 0; n-- {
+			k := []string{"ENGINE", "PD", "FACTORY", "ARMOR", "COLLECTOR", "REFINERY", "BUS", "GUNSHIP", "SCOOPSHIP",
+				"DEFSAT INTO SPACE", "COMSAT INTO SPACE", "ECMSAT INTO SPACE", "BOOSTER WARHEAD", "BOOSTER PULSE",
+				"BOOSTER COMSAT", "WARHEAD", "CORE"}[r.IntN(17)]
+			words := strings.Fields(k)
+			if kind, _ := parseKind(words[0]); specs[kind].Module && kind != Core && st.module(kind) != nil {
+				continue
+			}
+			line := "BUY " + words[0]
+			rest := ""
+			if len(words) > 1 && words[1] != "INTO" {
+				line += " " + words[1]
+			} else if len(words) > 1 {
+				rest = " " + strings.Join(words[1:], " ")
+			}
+			lines = append(lines, line+" AT "+st.ID+rest)
+		}
+	}
+	// Anything the view rejects (a module bought twice this turn) is dropped.
+	var ok2 []string
+	for _, l := range lines {
+		if _, errs := vw.parse(strings.Join(append(append([]string(nil), ok2...), l), "\n")); len(errs) == 0 {
+			ok2 = append(ok2, l)
+		}
+	}
+	return strings.Join(ok2, "\n")
+}

@@ -1,0 +1,33 @@
+package orbital
+
+import (
+	"testing"
+
+	"orrery/engine/enginetest"
+)
+
+func TestConformance(t *testing.T) { enginetest.Conformance(t, Ruleset(), 30) }
+
+func TestBotGames(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 10
+	}
+	for seed := 1; seed <= n; seed++ {
+		opts := map[string]string{"turn-limit": "12"}
+		switch seed % 4 {
+		case 1:
+			opts["scenario"] = "fast"
+			opts["moons"] = "random"
+		case 2:
+			opts["scenario"] = "refinery"
+			opts["refinery-goal"] = "10"
+			opts["station-ring"] = "2"
+		case 3:
+			opts["moon-count"] = "3"
+			opts["station-ring"] = "4"
+		}
+		enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: []string{"ann", "bob"}, Seed: uint64(seed),
+			MaxSteps: 40, Options: opts})
+	}
+}

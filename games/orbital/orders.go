@@ -1,0 +1,581 @@
+package orbital
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"orrery/engine"
+)
+
+// order is one parsed line. Fields a verb does not use stay zero.
+type order struct {
+	Verb    string    `json:"verb"`
+	Unit    string    `json:"unit,omitempty"`
+	Other   string    `json:"other,omitempty"` // PICKUP: the unit picked up
+	Kind    Kind      `json:"kind,omitempty"`  // BUY type; REPAIR module
+	Payload Kind      `json:"payload,omitempty"`
+	Place   string    `json:"place,omitempty"` // BUY: BAY, SPACE or a carrier ID
+	At      int       `json:"at,omitempty"`    // impulse 1–7
+	N       int       `json:"n,omitempty"`     // THRUST dv, REPAIR points, LAUNCH offset
+	Turn    int       `json:"turn,omitempty"`  // THRUST facings
+	Face    int       `json:"face,omitempty"`  // THRUST FACE from v=0: facing+1 (0 = none)
+	Contra  bool      `json:"contra,omitempty"`
+	Fire    FireOrder `json:"fire,omitempty"`
+	Hex     *Hex      `json:"hex,omitempty"`
+	CW      bool      `json:"cw,omitempty"`
+}
+
+// line is the canonical form of o.
+func (o order) line() string {
+	at := func() string { return fmt.Sprintf(" AT %d", o.At) }
+	switch o.Verb {
+	case "LAUNCH":
+		s := "LAUNCH " + o.Unit
+		if o.N < 0 {
+			s += " RIGHT"
+		} else if o.N > 0 {
+			s += " LEFT"
+		}
+		if o.Contra {
+			s += " CONTRA"
+		}
+		return s
+	case "THRUST":
+		s := fmt.Sprintf("THRUST %s %+d", o.Unit, o.N)
+		if o.Turn != 0 {
+			s += fmt.Sprintf(" TURN %+d", o.Turn)
+		}
+		if o.Face > 0 {
+			s += " FACE " + dirNames[o.Face-1]
+		}
+		return s
+	case "DROP", "DEPLOY", "LAND":
+		return o.Verb + " " + o.Unit + at()
+	case "PICKUP":
+		return "PICKUP " + o.Unit + " " + o.Other + at()
+	case "FIRE", "STRIKE":
+		s := o.Verb + " " + o.Unit
+		if len(o.Fire.Targets) > 0 {
+			s += " AT " + strings.Join(o.Fire.Targets, " ")
+		}
+		if o.Fire.PerImpulse > 0 {
+			s += fmt.Sprintf(" SHOTS %d", o.Fire.PerImpulse)
+		}
+		if o.Fire.Min > 1 {
+			s += fmt.Sprintf(" MIN %d", o.Fire.Min)
+		}
+		return s
+	case "HOLD", "RECYCLE":
+		return o.Verb + " " + o.Unit
+	case "EXIT":
+		s := "EXIT " + o.Unit
+		if o.Hex != nil {
+			s += " " + o.Hex.Name()
+		}
+		if o.CW {
+			s += " CW"
+		}
+		return s
+	case "REPAIR":
+		return fmt.Sprintf("REPAIR %s %s %d", o.Unit, strings.ToUpper(string(o.Kind)), o.N)
+	case "BUY":
+		s := "BUY " + strings.ToUpper(string(o.Kind))
+		if o.Payload != "" {
+			s += " " + strings.ToUpper(string(o.Payload))
+		}
+		s += " AT " + o.Unit
+		if o.Place != "MODULE" {
+			s += " INTO " + o.Place
+		}
+		return s
+	}
+	return o.Verb
+}
+
+// orderSet is a player's accepted orders.
+type orderSet struct{ list []order }
+
+func (o *orderSet) Lines() []string {
+	out := make([]string, len(o.list))
+	for i, x := range o.list {
+		out[i] = x.line()
+	}
+	return out
+}
+
+var grammar = []string{
+	"LAUNCH <unit> [LEFT|RIGHT] [CONTRA]        from a Station's bay (1.1)",
+	"THRUST <unit> <+n|-n> [TURN <+k|-k>] [FACE <E|NE|NW|W|SW|SE>]   (1.2)",
+	"DROP <unit> AT <impulse>                   out of its carrier (step 3)",
+	"PICKUP <carrier> <unit> AT <impulse>       (step 3)",
+	"LAND <unit> AT <impulse>                   on a moon (step 4)",
+	"DEPLOY <satellite> AT <impulse>            (step 5)",
+	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n]   standing (step 6)",
+	"HOLD <laser>                               cancel a FIRE order",
+	"STRIKE <warhead> [AT <target>...]          standing (step 7)",
+	"EXIT <scoopship> [<ring-1 hex>] [CW]       leave the atmosphere",
+	"RECYCLE <unit>                             from a bay (phase 2)",
+	"REPAIR <station> <module> <points>         (phase 2)",
+	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2)",
+}
+
+var verbs = []string{"LAUNCH", "THRUST", "DROP", "PICKUP", "LAND", "DEPLOY", "FIRE", "HOLD", "STRIKE", "EXIT",
+	"RECYCLE", "REPAIR", "BUY"}
+
+// parse checks text against what v's player can see.
+func (v *view) parse(text string) (*orderSet, []engine.LineError) {
+	set := &orderSet{}
+	var errs []engine.LineError
+	seen := map[string]int{}
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		o, err := v.parseLine(strings.Fields(line))
+		if err == nil {
+			key := ""
+			switch o.Verb {
+			case "LAUNCH", "THRUST", "FIRE", "HOLD", "STRIKE", "EXIT", "RECYCLE":
+				key = o.Verb + " " + o.Unit
+				if o.Verb == "HOLD" {
+					key = "FIRE " + o.Unit
+				}
+			case "DROP", "DEPLOY", "LAND":
+				key = "IMPULSE " + o.Unit
+			}
+			if key != "" {
+				if prev, dup := seen[key]; dup {
+					err = &lineErr{fmt.Sprintf("%s was already given an order of this kind on line %d", o.Unit, prev),
+						"give each unit one such order a turn"}
+				} else {
+					seen[key] = i + 1
+				}
+			}
+		}
+		if err != nil {
+			le := engine.LineError{Line: i + 1, Text: line, Msg: err.Error()}
+			if x, ok := err.(*lineErr); ok {
+				le.Msg, le.Fix = x.msg, x.fix
+			}
+			errs = append(errs, le)
+			continue
+		}
+		set.list = append(set.list, o)
+	}
+	return set, errs
+}
+
+type lineErr struct{ msg, fix string }
+
+func (e *lineErr) Error() string { return e.msg }
+
+func bad(msg, fix string, a ...any) error { return &lineErr{fmt.Sprintf(msg, a...), fix} }
+
+func (v *view) parseLine(w []string) (order, error) {
+	verb := strings.ToUpper(w[0])
+	o := order{Verb: verb}
+	if !contains(verbs, verb) {
+		fix := "orders start with one of " + strings.Join(verbs, ", ")
+		if c := closest(verb, verbs); c != "" {
+			fix = "did you mean " + c + "?"
+		}
+		return o, bad("%q is not an order", fix, w[0])
+	}
+	if len(w) < 2 {
+		return o, bad("%s needs a unit", "see HELP: "+grammarFor(verb), verb)
+	}
+	if verb == "BUY" {
+		return v.parseBuy(w)
+	}
+	args := w[2:]
+	u, err := v.own(w[1], verb)
+	if err != nil {
+		return o, err
+	}
+	o.Unit = u.ID
+	impulse := func(a []string) (int, error) {
+		if len(a) != 2 || !strings.EqualFold(a[0], "AT") {
+			return 0, bad("%s needs AT <impulse>", "write e.g. "+verb+" "+u.ID+" AT 1", verb)
+		}
+		n, err := strconv.Atoi(a[1])
+		if err != nil || n < 1 || n > 7 {
+			return 0, bad("impulse %q is not 1 to 7", "steps 3–7 run in impulses 1 to 7", a[1])
+		}
+		return n, nil
+	}
+	switch verb {
+	case "LAUNCH":
+		c := v.s.unit(u.In)
+		if c == nil || c.Kind != Station {
+			return o, bad("%s is not in a Station's bay", "only units in a bay can be launched; use DROP for payloads", u.ID)
+		}
+		for _, a := range args {
+			switch strings.ToUpper(a) {
+			case "LEFT":
+				o.N = 1
+			case "RIGHT":
+				o.N = -1
+			case "CONTRA":
+				o.Contra = true
+			default:
+				return o, bad("%q is not LEFT, RIGHT or CONTRA", grammarFor(verb), a)
+			}
+		}
+	case "THRUST":
+		if len(args) < 1 {
+			return o, bad("THRUST needs a velocity change", grammarFor(verb))
+		}
+		dv, err := strconv.Atoi(args[0])
+		if err != nil {
+			return o, bad("%q is not a velocity change", "write +1, 0 or -1", args[0])
+		}
+		o.N = dv
+		for i := 1; i < len(args); i += 2 {
+			if i+1 >= len(args) {
+				return o, bad("%s needs a value", grammarFor(verb), args[i])
+			}
+			switch strings.ToUpper(args[i]) {
+			case "TURN":
+				k, err := strconv.Atoi(args[i+1])
+				if err != nil || k < -3 || k > 3 {
+					return o, bad("%q is not a turn of -3 to +3 facings", "+1 turns counter-clockwise", args[i+1])
+				}
+				o.Turn = k
+			case "FACE":
+				f, ok := parseDir(args[i+1])
+				if !ok {
+					return o, bad("%q is not a facing", "use E, NE, NW, W, SW or SE", args[i+1])
+				}
+				o.Face = f + 1
+			default:
+				return o, bad("%q is not TURN or FACE", grammarFor(verb), args[i])
+			}
+		}
+		thrust := v.s.thrust(u)
+		if thrust == 0 {
+			return o, bad("%s has no thrust", "Stations need an operational Engine Module (002-F7); satellites and warheads have none", u.ID)
+		}
+		cost := abs(o.N) + abs(o.Turn)*u.V
+		if u.V+o.N < 0 {
+			return o, bad("%s is at velocity %d and cannot slow by %d", "velocity never goes below 0", u.ID, u.V, -o.N)
+		}
+		if o.Face > 0 && u.V != 0 {
+			return o, bad("FACE only chooses a vector from velocity 0", "use TURN: it costs facings × velocity", u.ID)
+		}
+		if cost > thrust {
+			return o, bad("%s needs %d thrust (|%d| + %d facings × velocity %d) but has %d", "spend at most its thrust",
+				u.ID, cost, o.N, abs(o.Turn), u.V, thrust)
+		}
+	case "DROP", "DEPLOY", "LAND":
+		n, err := impulse(args)
+		if err != nil {
+			return o, err
+		}
+		o.At = n
+		if verb == "DROP" && u.In == "" {
+			return o, bad("%s is not carried", "only payloads and bay contents can be dropped", u.ID)
+		}
+		if verb == "DEPLOY" && !u.Kind.satellite() {
+			return o, bad("%s is a %s, not a satellite", "DEPLOY is for DefSats, ComSats and ECMSats", u.ID, u.Kind)
+		}
+		if verb == "DEPLOY" && u.Deployed {
+			return o, bad("%s is already deployed", "", u.ID)
+		}
+		if verb == "LAND" && !u.Kind.spacecraft() {
+			return o, bad("%s cannot land", "only spacecraft land on moons", u.ID)
+		}
+	case "PICKUP":
+		if len(args) < 1 {
+			return o, bad("PICKUP needs the unit to pick up", grammarFor(verb))
+		}
+		x, err := v.own(args[0], verb)
+		if err != nil {
+			return o, err
+		}
+		o.Other = x.ID
+		n, err := impulse(args[1:])
+		if err != nil {
+			return o, err
+		}
+		o.At = n
+		if cap := u.spec().Payload; cap == 0 || u.Kind == Scoopship {
+			return o, bad("%s cannot carry units", "Stations, Buses, Gunships and Boosters carry", u.ID)
+		}
+		if u.Kind == Booster && !(x.Kind.satellite() || x.Kind.warhead()) {
+			return o, bad("a Booster carries one satellite or warhead, not a %s", "", x.Kind)
+		}
+	case "FIRE", "STRIKE":
+		if verb == "FIRE" && u.spec().Shots == 0 && u.module(PointDef) == nil {
+			return o, bad("%s has no laser", "DefSats, Gunships and Stations with a Point Defense Module fire (002-G9)", u.ID)
+		}
+		if verb == "STRIKE" && !u.Kind.warhead() {
+			return o, bad("%s is not a warhead", "STRIKE is for basic and pulse warheads", u.ID)
+		}
+		i := 0
+		if i < len(args) && strings.EqualFold(args[i], "AT") {
+			i++
+			for ; i < len(args) && !strings.EqualFold(args[i], "SHOTS") && !strings.EqualFold(args[i], "MIN"); i++ {
+				t, err := v.target(args[i])
+				if err != nil {
+					return o, err
+				}
+				o.Fire.Targets = append(o.Fire.Targets, t)
+			}
+			if len(o.Fire.Targets) == 0 {
+				return o, bad("AT needs targets", "name unit IDs or types (station, bus, booster…) or ANY")
+			}
+		}
+		for ; i < len(args); i += 2 {
+			if verb == "STRIKE" || i+1 >= len(args) {
+				return o, bad("%q is not understood here", grammarFor(verb), args[i])
+			}
+			n, err := strconv.Atoi(args[i+1])
+			switch strings.ToUpper(args[i]) {
+			case "SHOTS":
+				if err != nil || n < 1 || n > 3 {
+					return o, bad("SHOTS must be 1 to 3", "the most shots a laser takes in one impulse")
+				}
+				o.Fire.PerImpulse = n
+			case "MIN":
+				if err != nil || n < 1 || n > 6 {
+					return o, bad("MIN must be 1 to 6", "the least hit range (1–3 before modifiers) worth a shot")
+				}
+				o.Fire.Min = n
+			default:
+				return o, bad("%q is not SHOTS or MIN", grammarFor(verb), args[i])
+			}
+		}
+	case "HOLD", "RECYCLE":
+		if len(args) > 0 {
+			return o, bad("%s takes only a unit", grammarFor(verb), verb)
+		}
+		if verb == "RECYCLE" {
+			if c := v.s.unit(u.In); c == nil || c.Kind != Station {
+				return o, bad("%s is not in a Station's bay", "only bay contents are recycled (002-G20)", u.ID)
+			}
+		}
+	case "EXIT":
+		if u.Kind != Scoopship {
+			return o, bad("%s is not a scoopship", "", u.ID)
+		}
+		for _, a := range args {
+			if strings.EqualFold(a, "CW") {
+				o.CW = true
+				continue
+			}
+			h, err := parseHex(a)
+			if err != nil || h.ring() != 1 {
+				return o, bad("%q is not a ring-1 hex", "ring 1 is 1A0 to 1F0", a)
+			}
+			o.Hex = &h
+		}
+	case "REPAIR":
+		if u.Kind != Station || len(args) != 2 {
+			return o, bad("REPAIR needs a Station, a module and points", grammarFor(verb))
+		}
+		k, ok := parseKind(args[0])
+		if !ok || !specs[k].Module {
+			return o, bad("%q is not a module", "modules: core engine factory pd refinery armor collector", args[0])
+		}
+		if u.module(k) == nil {
+			return o, bad("%s has no %s module", "", u.ID, k)
+		}
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 1 || n > 4 {
+			return o, bad("%q is not 1 to 4 points", "at most four points per module per turn", args[1])
+		}
+		o.Kind, o.N = k, n
+	}
+	return o, nil
+}
+
+// parseBuy reads BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>].
+func (v *view) parseBuy(w []string) (order, error) {
+	o := order{Verb: "BUY", Place: "BAY"}
+	k, ok := parseKind(w[1])
+	if !ok {
+		fix := "types: " + strings.Join(buyable, " ")
+		if c := closest(strings.ToLower(w[1]), buyable); c != "" {
+			fix = "did you mean " + c + "?"
+		}
+		return o, bad("%q is not a unit type", fix, w[1])
+	}
+	o.Kind = k
+	i := 2
+	if k == Booster && i < len(w) && !strings.EqualFold(w[i], "AT") {
+		p, ok := parseKind(w[i])
+		if !ok || !(p.satellite() || p.warhead()) {
+			return o, bad("a Booster carries a satellite or warhead, not %q", "write e.g. BUY BOOSTER WARHEAD AT S1", w[i])
+		}
+		o.Payload = p
+		i++
+	}
+	if i+1 >= len(w) || !strings.EqualFold(w[i], "AT") {
+		return o, bad("BUY needs AT <station>", "write e.g. BUY BUS AT S1")
+	}
+	st, err := v.own(w[i+1], "BUY")
+	if err != nil {
+		return o, err
+	}
+	if st.Kind != Station {
+		return o, bad("%s is not a Station", "only Stations build", st.ID)
+	}
+	o.Unit = st.ID
+	i += 2
+	if specs[k].Module && k != Core {
+		o.Place = "MODULE"
+		if i < len(w) {
+			return o, bad("a module goes onto its Station", "drop the INTO part")
+		}
+		if st.module(k) != nil {
+			return o, bad("%s already has a %s module", "one module of each type per Station", st.ID, k)
+		}
+		return o, nil
+	}
+	if i < len(w) {
+		if i+2 != len(w) || !strings.EqualFold(w[i], "INTO") {
+			return o, bad("%q is not understood", "end with INTO BAY, INTO SPACE or INTO <carrier>", strings.Join(w[i:], " "))
+		}
+		p := strings.ToUpper(w[i+1])
+		switch p {
+		case "BAY", "SPACE":
+			o.Place = p
+		default:
+			c, err := v.own(p, "BUY")
+			if err != nil {
+				return o, err
+			}
+			if c.spec().Payload <= 0 || c.Kind == Scoopship {
+				return o, bad("%s carries nothing", "carriers: Bus, Gunship, Booster", c.ID)
+			}
+			o.Place = c.ID
+		}
+	}
+	if k == Core && o.Place == "SPACE" {
+		return o, bad("a new Core is founded by dropping it", "buy it INTO BAY or onto a Bus")
+	}
+	return o, nil
+}
+
+func grammarFor(verb string) string {
+	for _, g := range grammar {
+		if strings.HasPrefix(g, verb+" ") {
+			return strings.Join(strings.Fields(g[:strings.Index(g, "  ")]), " ")
+		}
+	}
+	return ""
+}
+
+// own finds one of the player's units by ID.
+func (v *view) own(id, verb string) (*Unit, error) {
+	id = strings.ToUpper(id)
+	var mine []string
+	for _, u := range v.s.Units {
+		if u.Owner == v.player {
+			if u.ID == id {
+				return u, nil
+			}
+			mine = append(mine, u.ID)
+		}
+	}
+	fix := "your units: " + strings.Join(mine, " ")
+	if c := closest(id, mine); c != "" {
+		fix = "did you mean " + c + "?"
+	}
+	if u := v.s.unit(id); u != nil {
+		return nil, bad("%s is not yours", "give orders to your own units", id)
+	}
+	return nil, bad("you have no unit %s", fix, id)
+}
+
+var targetKinds = []string{"ANY", "STATION", "BUS", "GUNSHIP", "SCOOPSHIP", "BOOSTER", "WARHEAD", "PULSE",
+	"DEFSAT", "COMSAT", "ECMSAT", "SATELLITE", "CORE"}
+
+// target reads a fire priority: an enemy unit ID the player can see, or a type.
+func (v *view) target(s string) (string, error) {
+	s = strings.ToUpper(s)
+	if contains(targetKinds, s) {
+		return s, nil
+	}
+	if u := v.s.unit(s); u != nil {
+		if u.Owner == v.player {
+			return "", bad("%s is your own unit", "name enemy units or types", s)
+		}
+		return s, nil
+	}
+	var cands []string
+	for _, u := range v.s.Units {
+		if u.Owner != v.player {
+			cands = append(cands, u.ID)
+		}
+	}
+	cands = append(cands, targetKinds...)
+	sort.Strings(cands)
+	fix := "targets are enemy unit IDs or " + strings.Join(targetKinds, " ")
+	if c := closest(s, cands); c != "" {
+		fix = "did you mean " + c + "?"
+	}
+	return "", bad("no enemy unit or type %q", fix, s)
+}
+
+// thrust is what u may spend this turn (002-F7: Stations need an Engine).
+func (s *State) thrust(u *Unit) int {
+	if u.Disabled >= s.TurnN {
+		return 0
+	}
+	if u.Kind == Station {
+		if u.operational(Engine) {
+			return 2
+		}
+		return 0
+	}
+	return u.spec().Thrust
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// closest returns the candidate nearest to s by edit distance, if it is
+// near enough to be a plausible typo.
+func closest(s string, candidates []string) string {
+	best, bestD := "", 1<<30
+	for _, c := range candidates {
+		if d := distance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD <= 1+len(s)/3 {
+		return best
+	}
+	return ""
+}
+
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			c := 1
+			if ra[i-1] == rb[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}

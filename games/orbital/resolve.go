@@ -1,0 +1,835 @@
+package orbital
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// impulseRows is the movement chart (1.3): the speeds that move one hex in
+// impulses 1–6 (002-G2). Speeds above 6 move in every row and again in
+// impulse 7, the overspeed impulse.
+var impulseRows = [6][]int{{6}, {6, 5, 4, 3}, {6, 5, 2}, {6, 5, 4, 3}, {6, 5, 4}, {6, 5, 4, 3, 2, 1}}
+
+func movesIn(v, imp int) int {
+	if imp == 7 {
+		return max(v-6, 0)
+	}
+	if v >= 6 {
+		return 1
+	}
+	for _, s := range impulseRows[imp-1] {
+		if s == v {
+			return 1
+		}
+	}
+	return 0
+}
+
+// turn is one resolution in progress.
+type turn struct {
+	s      *State
+	d      *dice.Dice
+	ev     []engine.Event
+	orders map[string][]order
+	parked map[string]bool // scoopships leaving the atmosphere do not move
+	imp    int
+	moved  []string
+}
+
+func (t *turn) say(format string, a ...any) {
+	t.ev = append(t.ev, engine.Event{Text: fmt.Sprintf(format, a...)})
+}
+
+func (t *turn) tell(player, format string, a ...any) {
+	t.ev = append(t.ev, engine.Event{Text: fmt.Sprintf(format, a...), To: []string{player}})
+}
+
+// Resolve plays one whole turn: Phase 1 (launch, thrust, eight impulses)
+// and Phase 2 (collection, repairs, purchases), then checks the end.
+func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, error) {
+	if s.Result.Over {
+		return nil, fmt.Errorf("the game is over")
+	}
+	t := &turn{s: s, d: d, orders: map[string][]order{}, parked: map[string]bool{}}
+	for _, a := range answers {
+		set, ok := a.Orders.(*orderSet)
+		if !ok {
+			var errs []engine.LineError
+			v := s.View(a.Prompt.Player).(*view)
+			set, errs = v.parse(engine.OrdersText(a.Orders))
+			if len(errs) > 0 {
+				return nil, fmt.Errorf("stored orders of %s no longer parse: %v", a.Prompt.Player, errs[0])
+			}
+		}
+		t.orders[a.Prompt.Player] = set.list
+	}
+	t.say("Turn %d", s.TurnN)
+	for _, u := range s.Units {
+		u.Shots = 0
+	}
+	t.standing()
+	t.exits()
+	t.launches()
+	t.thrusts()
+	for imp := 1; imp <= 7; imp++ {
+		t.impulse(imp)
+	}
+	t.gravity()
+	for _, u := range s.Units {
+		if u.Kind == Scoopship && u.Atmo && u.Gas == 0 {
+			u.Gas = 1
+			t.say("%s scoops a load of gas in the atmosphere", u.ID)
+		}
+	}
+	t.phase2()
+	t.checkEnd()
+	s.TurnN++
+	return t.ev, nil
+}
+
+func (t *turn) each(verb string, f func(p string, o order)) {
+	for _, p := range t.s.Players {
+		for _, o := range t.orders[p.Name] {
+			if o.Verb == verb {
+				f(p.Name, o)
+			}
+		}
+	}
+}
+
+// standing records FIRE, STRIKE and HOLD, which stay until changed (002-C1).
+func (t *turn) standing() {
+	for _, verb := range []string{"FIRE", "STRIKE", "HOLD"} {
+		t.each(verb, func(p string, o order) {
+			u := t.s.unit(o.Unit)
+			if u == nil {
+				return
+			}
+			if verb == "HOLD" {
+				u.Fire = nil
+				t.tell(p, "%s holds fire", u.ID)
+				return
+			}
+			f := o.Fire
+			u.Fire = &f
+			t.tell(p, "standing order: %s", o.line())
+		})
+	}
+}
+
+// exits returns scoopships from the atmosphere to ring 1 (002-F11, 002-G19).
+func (t *turn) exits() {
+	for _, u := range t.s.Units {
+		if u.Kind != Scoopship || !u.Atmo {
+			continue
+		}
+		at, ccw := u.AtmoFrom, true
+		for _, o := range t.orders[u.Owner] {
+			if o.Verb == "EXIT" && o.Unit == u.ID {
+				if o.Hex != nil {
+					at = *o.Hex
+				}
+				ccw = !o.CW
+			}
+		}
+		if at.ring() != 1 {
+			at = hexAt(1, 0, 0)
+		}
+		u.Atmo, u.Hex, u.V, u.F = false, at, t.s.rings.Green[1], tangent(at, ccw)
+		t.parked[u.ID] = true
+		t.say("%s rises from the atmosphere to %s at velocity %d heading %s", u.ID, at.Name(), u.V, dirNames[u.F])
+	}
+	t.s.syncCargo()
+}
+
+// launches is 1.1: out of a bay at the Station's velocity, the vector up to
+// one facing off, or reversed at the price of the unit again (contra).
+func (t *turn) launches() {
+	t.each("LAUNCH", func(p string, o order) {
+		u := t.s.unit(o.Unit)
+		if u == nil {
+			return
+		}
+		st := t.s.unit(u.In)
+		switch {
+		case st == nil || st.Kind != Station:
+			t.say("%s cannot launch: it is not in a Station's bay", u.ID)
+			return
+		case st.In != "" || st.Disabled >= t.s.TurnN || !st.operational(Core):
+			t.say("%s cannot launch %s: the Station is disabled", st.ID, u.ID)
+			return
+		}
+		f := st.F + o.N
+		if o.Contra {
+			pl := t.s.player(p)
+			cost := u.spec().Cost
+			if pl.RU < cost {
+				t.say("%s cannot launch %s contra-orbitally: it needs %d RU, %s has %d", st.ID, u.ID, cost, p, pl.RU)
+				return
+			}
+			pl.RU -= cost
+			f += 3
+			t.say("%s pays %d RU for a contra-orbital launch", p, cost)
+		}
+		u.In, u.F = "", mod6(f)
+		t.say("%s launches %s at velocity %d heading %s", st.ID, u.ID, u.V, dirNames[u.F])
+	})
+	t.s.syncCargo()
+}
+
+// thrusts is 1.2: |dv| + facings × velocity, velocity before the change
+// (002-G4); from velocity 0 a new vector is free.
+func (t *turn) thrusts() {
+	t.each("THRUST", func(p string, o order) {
+		u := t.s.unit(o.Unit)
+		if u == nil {
+			return
+		}
+		if u.In != "" {
+			t.say("%s cannot thrust: it is still carried", u.ID)
+			return
+		}
+		th := t.s.thrust(u)
+		cost := abs(o.N) + abs(o.Turn)*u.V
+		if cost > th || u.V+o.N < 0 {
+			t.say("%s cannot thrust %+d turn %+d: it costs %d of its %d thrust", u.ID, o.N, o.Turn, cost, th)
+			return
+		}
+		old := u.V
+		if o.Face > 0 && u.V == 0 {
+			u.F = o.Face - 1
+		}
+		u.F = mod6(u.F + o.Turn)
+		u.V += o.N
+		u.Moon = ""
+		t.say("%s thrusts: velocity %d→%d heading %s (%d thrust)", u.ID, old, u.V, dirNames[u.F], cost)
+	})
+	t.s.syncCargo()
+}
+
+// free lists units in space in ID-creation order.
+func (t *turn) free() []*Unit {
+	var out []*Unit
+	for _, u := range t.s.Units {
+		if u.In == "" && !u.Atmo {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// impulse runs one of impulses 1–7: everybody due moves (steps 1–2 per hex
+// entered), then steps 3–7 once for the whole board (002-G3).
+func (t *turn) impulse(imp int) {
+	t.imp = imp
+	t.moved = nil
+	for _, u := range t.free() {
+		if t.parked[u.ID] {
+			continue
+		}
+		n := movesIn(u.V, imp)
+		for i := 0; i < n && t.s.unit(u.ID) != nil && !u.Atmo; i++ {
+			t.moveOne(u)
+		}
+	}
+	for i := range t.s.Moons {
+		m := &t.s.Moons[i]
+		for k := movesIn(m.V, imp); k > 0; k-- {
+			m.Hex = m.Hex.step(m.F)
+			if b := t.s.rings.blue(m.Hex); b > m.V {
+				if d, up := towardPlanet(m.Hex, m.F); !up {
+					m.F = mod6(m.F + d)
+				}
+			}
+		}
+	}
+	t.s.syncCargo()
+	if len(t.moved) > 0 {
+		t.say("impulse %d moves: %s", imp, strings.Join(t.moved, "; "))
+	}
+	t.step3(imp)
+	t.step4(imp)
+	t.step5(imp)
+	t.lasers(imp)
+	t.warheads(imp)
+	t.losCheck()
+}
+
+// moveOne moves u one hex along its vector with steps 1 and 2: the climb
+// cost, then the blue-number turn (with the capture rule of 002-F1).
+func (t *turn) moveOne(u *Unit) {
+	from := u.Hex
+	to := from.step(u.F)
+	note := fmt.Sprintf("%s %s→%s", u.ID, from.Name(), to.Name())
+	if to.ring() == 0 {
+		t.moved = append(t.moved, note)
+		t.intoPlanet(u, from)
+		return
+	}
+	if to.ring() > Radius {
+		t.moved = append(t.moved, note)
+		t.lose(u, "drifts off the map into deep space")
+		return
+	}
+	u.Hex = to
+	blue := t.s.rings.blue(to)
+	if to.ring() > from.ring() {
+		w := t.s.rings.white(from)
+		old := u.V
+		u.V = max(0, u.V-w)
+		note += fmt.Sprintf(" climbs (velocity %d−%d=%d)", old, w, u.V)
+		blue = t.s.rings.Green[to.ring()] + 1 // capture (002-F1)
+	}
+	if blue > u.V {
+		if d, up := towardPlanet(to, u.F); d != 0 && !up {
+			u.F = mod6(u.F + d)
+			note += fmt.Sprintf(" bends to %s (blue %d > %d)", dirNames[u.F], blue, u.V)
+		}
+	}
+	t.moved = append(t.moved, note)
+}
+
+// intoPlanet: only scoopships enter the atmosphere; anything else burns up
+// (002-F2).
+func (t *turn) intoPlanet(u *Unit, from Hex) {
+	if u.Kind == Scoopship {
+		u.Atmo, u.AtmoFrom, u.Hex = true, from, Hex{}
+		t.say("%s dives into the atmosphere", u.ID)
+		return
+	}
+	t.lose(u, "falls into the planet and burns up")
+}
+
+func (t *turn) lose(u *Unit, why string) {
+	ids := t.s.remove(u.ID)
+	extra := ""
+	if len(ids) > 1 {
+		extra = fmt.Sprintf(" with %d unit(s) aboard", len(ids)-1)
+	}
+	t.say("%s %s%s", u.ID, why, extra)
+}
+
+func (t *turn) ordersAt(verb string, imp int, f func(p string, o order)) {
+	t.each(verb, func(p string, o order) {
+		if o.At == imp {
+			f(p, o)
+		}
+	})
+}
+
+// carrierBusy reports why a carrier cannot release anything now.
+func (t *turn) carrierBusy(c *Unit) string {
+	switch {
+	case c.In != "":
+		return "it is itself carried"
+	case c.Disabled >= t.s.TurnN:
+		return "it is disabled by a pulse"
+	case c.Kind == Station && !c.operational(Core):
+		return "its Core is disabled"
+	}
+	return ""
+}
+
+// step3: pick-ups and drops. A dropped Core founds a Station (002-B11).
+func (t *turn) step3(imp int) {
+	t.ordersAt("DROP", imp, func(p string, o order) {
+		u := t.s.unit(o.Unit)
+		if u == nil || u.In == "" {
+			return
+		}
+		c := t.s.unit(u.In)
+		if why := t.carrierBusy(c); why != "" {
+			t.say("impulse %d: %s cannot drop %s: %s", imp, c.ID, u.ID, why)
+			return
+		}
+		u.In = ""
+		t.say("impulse %d: %s drops %s in %s", imp, c.ID, u.ID, u.Hex.Name())
+		t.found(u)
+	})
+	t.ordersAt("PICKUP", imp, func(p string, o order) {
+		c, u := t.s.unit(o.Unit), t.s.unit(o.Other)
+		if c == nil || u == nil {
+			return
+		}
+		why := t.carrierBusy(c)
+		switch {
+		case why != "":
+		case u.In != "" || c.Hex != u.Hex || c.V != u.V || c.F != u.F:
+			why = "they are not free in the same hex at the same velocity and vector"
+		case c.Kind == Booster && (len(t.s.cargo(c.ID)) > 0 || !(u.Kind.satellite() || u.Kind.warhead())):
+			why = "a Booster carries one satellite or warhead"
+		case c.spec().Payload > 0 && t.s.load(c.ID)+t.s.weight(u) > c.spec().Payload:
+			why = fmt.Sprintf("it would carry %d of %d", t.s.load(c.ID)+t.s.weight(u), c.spec().Payload)
+		case u.Kind == Station:
+			why = "Stations are not cargo"
+		}
+		if why != "" {
+			t.say("impulse %d: %s cannot pick up %s: %s", imp, c.ID, u.ID, why)
+			return
+		}
+		u.In, u.Deployed = c.ID, false
+		if c.Kind == Booster {
+			t.tell(p, "impulse %d: booster %s picks up %s", imp, c.ID, u.ID)
+			t.say("impulse %d: %s picks up a payload", imp, c.ID)
+			return
+		}
+		t.say("impulse %d: %s picks up %s", imp, c.ID, u.ID)
+	})
+}
+
+// found turns a free Core Module into a new Station.
+func (t *turn) found(u *Unit) {
+	if u.Kind != Core {
+		return
+	}
+	old := u.ID
+	u.Kind, u.ID = Station, t.s.newID(Station)
+	u.Modules, u.Damage = []Module{{Kind: Core, Damage: u.Damage}}, 0
+	t.say("core %s founds Station %s in %s", old, u.ID, u.Hex.Name())
+}
+
+// step4: landing on a moon (002-G22).
+func (t *turn) step4(imp int) {
+	t.ordersAt("LAND", imp, func(p string, o order) {
+		u := t.s.unit(o.Unit)
+		if u == nil || u.In != "" || u.Atmo {
+			return
+		}
+		for _, m := range t.s.Moons {
+			if m.Hex == u.Hex && m.V == u.V && m.F == u.F {
+				u.Moon = m.ID
+				t.say("impulse %d: %s lands on moon %s", imp, u.ID, m.ID)
+				return
+			}
+		}
+		t.say("impulse %d: %s cannot land: no moon in %s at its velocity and vector", imp, u.ID, u.Hex.Name())
+	})
+}
+
+// step5: satellites deploy, from a booster (which is spent), from a bay or
+// payload (dropped and deployed at once), or where they float.
+func (t *turn) step5(imp int) {
+	t.ordersAt("DEPLOY", imp, func(p string, o order) {
+		u := t.s.unit(o.Unit)
+		if u == nil || u.Deployed {
+			return
+		}
+		if u.In != "" {
+			c := t.s.unit(u.In)
+			if why := t.carrierBusy(c); why != "" {
+				t.say("impulse %d: %s cannot deploy: %s carrier %s", imp, u.ID, why, c.ID)
+				return
+			}
+			u.In = ""
+			if c.Kind == Booster {
+				t.s.remove(c.ID)
+				t.say("impulse %d: booster %s releases %s %s and is spent", imp, c.ID, u.Kind, u.ID)
+			}
+		}
+		u.Deployed = true
+		if u.Fire == nil && u.Kind == DefSat {
+			u.Fire = &FireOrder{}
+		}
+		t.say("impulse %d: %s %s deploys in %s", imp, u.Kind, u.ID, u.Hex.Name())
+	})
+}
+
+// initiative orders the players who want to act this impulse by a d6 each,
+// re-rolling ties (002-R2, 002-G12). With one player there is no roll.
+func (t *turn) initiative(players []string, what string) []string {
+	if len(players) < 2 {
+		return players
+	}
+	for {
+		rolls := map[string]int{}
+		var parts []string
+		seen := map[int]bool{}
+		tie := false
+		for _, p := range players {
+			r := t.d.Roll(6, fmt.Sprintf("%s initiative for %s, impulse %d", p, what, t.imp))
+			rolls[p] = r
+			tie = tie || seen[r]
+			seen[r] = true
+			parts = append(parts, fmt.Sprintf("%s %d", p, r))
+		}
+		t.say("impulse %d: %s initiative: %s%s", t.imp, what, strings.Join(parts, ", "), map[bool]string{true: " (tie, roll again)"}[tie])
+		if !tie {
+			out := append([]string(nil), players...)
+			sort.SliceStable(out, func(i, j int) bool { return rolls[out[i]] > rolls[out[j]] })
+			return out
+		}
+	}
+}
+
+// hitRange is the highest d6 that hits: 3, 2 or 1 by shot (1.4), less the
+// target side's ECM, plus the attacker's ComSat (002-F13, 002-F14; ours).
+func (t *turn) hitRange(owner string, target *Unit, shot int) (int, string) {
+	r := 3 - shot
+	note := ""
+	ecm, com := t.s.optInt("ecm"), t.s.optInt("comsat")
+	hasECM, hasCom := false, false
+	for _, u := range t.s.Units {
+		if u.In != "" || !u.Deployed {
+			continue
+		}
+		if u.Kind == ECMSat && u.Owner == target.Owner && dist(u.Hex, target.Hex) <= 1 {
+			hasECM = true
+		}
+		if u.Kind == ComSat && u.Owner == owner && !blocked(u.Hex, target.Hex) {
+			hasCom = true
+		}
+	}
+	if hasECM && ecm > 0 {
+		r -= ecm
+		note += fmt.Sprintf(" −%d ECM", ecm)
+	}
+	if hasCom && com > 0 {
+		r += com
+		note += fmt.Sprintf(" +%d ComSat", com)
+	}
+	return r, note
+}
+
+// matches reports whether target fits a priority entry.
+func matches(entry string, u *Unit) bool {
+	switch entry {
+	case "ANY":
+		return true
+	case "SATELLITE":
+		return u.Kind.satellite()
+	}
+	return entry == u.ID || strings.EqualFold(entry, string(u.Kind))
+}
+
+// pickTarget applies a standing order: the first priority entry with a
+// target in range worth shooting at (same hex before adjacent, then by ID).
+func (t *turn) pickTarget(a *Unit, fo *FireOrder, laser bool, shot int) *Unit {
+	prio := fo.Targets
+	if len(prio) == 0 {
+		prio = []string{"ANY"}
+	}
+	var cands []*Unit
+	for _, u := range t.free() {
+		if u.Owner == a.Owner {
+			continue
+		}
+		d := dist(a.Hex, u.Hex)
+		if d == 0 || (laser && d == 1 && u.Kind != Booster && !u.Kind.warhead()) {
+			cands = append(cands, u)
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		return (cands[i].Hex == a.Hex) && (cands[j].Hex != a.Hex)
+	})
+	min := max(fo.Min, 1)
+	for _, e := range prio {
+		for _, c := range cands {
+			if r, _ := t.hitRange(a.Owner, c, shot); matches(e, c) && r >= min {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// laserShots is how many laser shots u may take this turn, 0 if none now.
+func (t *turn) laserShots(u *Unit) int {
+	if u.In != "" || u.Atmo || u.Fire == nil || u.Disabled >= t.s.TurnN {
+		return 0
+	}
+	switch {
+	case u.Kind == DefSat && u.Deployed:
+		return 1
+	case u.Kind == Gunship:
+		return 2
+	case u.Kind == Station && u.operational(PointDef):
+		return 3
+	}
+	return 0
+}
+
+// lasers is step 6 (1.4): initiative, then one shot each in turn, each by
+// the shooter's standing order, until nobody has a shot left.
+func (t *turn) lasers(imp int) {
+	used := map[string]int{}
+	next := func(p string) (*Unit, *Unit) {
+		for _, u := range t.s.Units {
+			if u.Owner != p {
+				continue
+			}
+			n := t.laserShots(u)
+			if n == 0 || u.Shots >= n || (u.Fire.PerImpulse > 0 && used[u.ID] >= u.Fire.PerImpulse) {
+				continue
+			}
+			if tg := t.pickTarget(u, u.Fire, true, u.Shots); tg != nil {
+				return u, tg
+			}
+		}
+		return nil, nil
+	}
+	var want []string
+	for _, p := range t.s.Players {
+		if a, _ := next(p.Name); a != nil {
+			want = append(want, p.Name)
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	order := t.initiative(want, "laser fire")
+	for fired := true; fired; {
+		fired = false
+		for _, p := range order {
+			a, tg := next(p)
+			if a == nil {
+				continue
+			}
+			fired = true
+			shot := a.Shots
+			a.Shots++
+			used[a.ID]++
+			r, note := t.hitRange(a.Owner, tg, shot)
+			roll := t.d.Roll(6, fmt.Sprintf("%s lasers %s (shot %d, hits on %s)", a.ID, tg.ID, shot+1, hits(r)))
+			if roll > r {
+				t.say("impulse %d: %s fires at %s, shot %d, hits on %s%s: rolls %d, misses", imp, a.ID, tg.ID, shot+1, hits(r), note, roll)
+				continue
+			}
+			dmg := t.d.Roll(6, fmt.Sprintf("%s laser damage to %s", a.ID, tg.ID))
+			t.say("impulse %d: %s fires at %s, shot %d, hits on %s%s: rolls %d, hits for %d", imp, a.ID, tg.ID, shot+1, hits(r), note, roll, dmg)
+			t.damage(tg, dmg)
+		}
+	}
+}
+
+func hits(r int) string {
+	switch {
+	case r <= 0:
+		return "nothing"
+	case r == 1:
+		return "1"
+	}
+	return fmt.Sprintf("1-%d", min(r, 6))
+}
+
+// damage applies n points to u: a Station's module by the hit-location roll
+// (002-F8), less Active Armor's reduction (002-F9); anything else dies at
+// its hit points.
+func (t *turn) damage(u *Unit, n int) {
+	if u.Kind != Station {
+		u.Damage += n
+		if u.Damage >= u.spec().HP {
+			t.lose(u, "is destroyed")
+		} else {
+			t.say("%s has %d damage of %d", u.ID, u.Damage, u.spec().HP)
+		}
+		return
+	}
+	i := 0
+	if k := len(u.Modules); k > 1 {
+		sides := 6
+		if k > 6 {
+			sides = 8
+		}
+		for {
+			r := t.d.Roll(sides, fmt.Sprintf("hit location on %s (%d modules)", u.ID, k))
+			if r <= k {
+				i = r - 1
+				break
+			}
+			t.say("hit location on %s: %d, no such module, roll again", u.ID, r)
+		}
+	}
+	m := &u.Modules[i]
+	red := t.s.optInt("armor")
+	if m.Kind != Armor && red > 0 && u.operational(Armor) {
+		t.say("Active Armor of %s stops %d of %d", u.ID, min(red, n), n)
+		n = max(0, n-red)
+	}
+	m.Damage += n
+	hp := specs[m.Kind].HP
+	switch {
+	case m.Damage >= hp:
+		k := m.Kind
+		u.Modules = append(u.Modules[:i], u.Modules[i+1:]...)
+		t.say("%s's %s module takes %d and is destroyed", u.ID, k, n)
+		if k == Core {
+			if u.operational(Factory) {
+				t.say("%s survives on its Factory; it can buy a new Core", u.ID)
+			} else {
+				t.lose(u, "is destroyed with its Core")
+			}
+		}
+	case m.disabled():
+		t.say("%s's %s module takes %d: %d of %d, disabled", u.ID, m.Kind, n, m.Damage, hp)
+	default:
+		t.say("%s's %s module takes %d: %d of %d", u.ID, m.Kind, n, m.Damage, hp)
+	}
+}
+
+// striker returns the warhead's strike position: a free warhead, or one on
+// a free booster (002-G13), and the booster if any.
+func (t *turn) striker(w *Unit) (*Unit, bool) {
+	if w.In == "" {
+		return nil, !w.Atmo
+	}
+	b := t.s.unit(w.In)
+	if b != nil && b.Kind == Booster && b.In == "" {
+		return b, true
+	}
+	return nil, false
+}
+
+// warheads is step 7 (1.5): pulses first, then basic warheads by initiative.
+func (t *turn) warheads(imp int) {
+	armed := func(k Kind) []*Unit {
+		var out []*Unit
+		for _, w := range t.s.Units {
+			if w.Kind != k || w.Fire == nil {
+				continue
+			}
+			if _, ok := t.striker(w); ok && t.pickTarget(w, w.Fire, false, 0) != nil {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	for _, w := range armed(Pulse) {
+		if t.s.unit(w.ID) == nil {
+			continue
+		}
+		t.pulse(w)
+	}
+	next := func(p string) (*Unit, *Unit) {
+		for _, w := range armed(Warhead) {
+			if w.Owner == p {
+				return w, t.pickTarget(w, w.Fire, false, 0)
+			}
+		}
+		return nil, nil
+	}
+	var want []string
+	for _, p := range t.s.Players {
+		if w, _ := next(p.Name); w != nil {
+			want = append(want, p.Name)
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	order := t.initiative(want, "warhead strikes")
+	for fired := true; fired; {
+		fired = false
+		for _, p := range order {
+			w, tg := next(p)
+			if w == nil {
+				continue
+			}
+			fired = true
+			if b, _ := t.striker(w); b != nil {
+				t.s.remove(b.ID)
+				w.In = ""
+				t.say("impulse %d: booster %s releases warhead %s", imp, b.ID, w.ID)
+			}
+			t.s.remove(w.ID)
+			r, note := t.hitRange(w.Owner, tg, 0)
+			roll := t.d.Roll(6, fmt.Sprintf("warhead %s strikes %s (hits on %s)", w.ID, tg.ID, hits(r)))
+			if roll > r {
+				t.say("impulse %d: warhead %s strikes at %s, hits on %s%s: rolls %d, misses", imp, w.ID, tg.ID, hits(r), note, roll)
+				continue
+			}
+			dmg := t.d.Roll(6, fmt.Sprintf("warhead %s damage to %s", w.ID, tg.ID)) + 1
+			t.say("impulse %d: warhead %s strikes at %s, hits on %s%s: rolls %d, hits for %d (d6+1)", imp, w.ID, tg.ID, hits(r), note, roll, dmg)
+			t.damage(tg, dmg)
+		}
+	}
+}
+
+// pulse detonates w (002-F17): every one-hit-point unit free in the hex is
+// destroyed; Stations and Gunships are disabled through next turn's Phase 1.
+// Cargo of a disabled carrier is unharmed (1.5).
+func (t *turn) pulse(w *Unit) {
+	if b, _ := t.striker(w); b != nil {
+		t.s.remove(b.ID)
+		w.In = ""
+	}
+	at := w.Hex
+	t.s.remove(w.ID)
+	t.say("impulse %d: pulse warhead %s detonates in %s", t.imp, w.ID, at.Name())
+	for _, u := range t.free() {
+		if u.Hex != at {
+			continue
+		}
+		if u.Kind == Station || u.Kind == Gunship {
+			u.Disabled = t.s.TurnN + 1
+			t.say("%s is disabled by the pulse until the end of turn %d's movement", u.ID, t.s.TurnN+1)
+			continue
+		}
+		if t.s.unit(u.ID) != nil {
+			t.lose(u, "is destroyed by the pulse")
+		}
+	}
+}
+
+// losCheck removes boosters and free warheads that see no friendly Station
+// or deployed ComSat (rules at 1.6; 002-G17). A lost booster drops its payload.
+func (t *turn) losCheck() {
+	sees := func(u *Unit) bool {
+		for _, x := range t.free() {
+			if x.Owner == u.Owner && (x.Kind == Station || (x.Kind == ComSat && x.Deployed)) && !blocked(u.Hex, x.Hex) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range []Kind{Booster, Warhead, Pulse} {
+		for _, u := range t.free() {
+			if u.Kind != k || sees(u) {
+				continue
+			}
+			if k == Booster {
+				for _, c := range t.s.cargo(u.ID) {
+					c.In = ""
+					t.say("%s tumbles free from %s", c.ID, u.ID)
+				}
+			}
+			t.lose(u, "has no line of sight to a friendly Station or ComSat and is lost")
+		}
+	}
+}
+
+// gravity is impulse 8 (1.6), with the gravity-blue clarification of 002-F1.
+func (t *turn) gravity() {
+	t.imp = 8
+	var moved []string
+	for _, u := range t.free() {
+		g := t.s.rings.green(u.Hex)
+		if t.s.unit(u.ID) == nil || u.V >= g {
+			continue
+		}
+		from := u.Hex
+		to := inward(from, u.F)
+		note := fmt.Sprintf("%s %s→%s (velocity %d < green %d)", u.ID, from.Name(), to.Name(), u.V, g)
+		if to.ring() == 0 {
+			moved = append(moved, note)
+			t.intoPlanet(u, from)
+			continue
+		}
+		u.Hex = to
+		if b := t.s.rings.blue(to); b > u.V && to.step(u.F).ring() > to.ring() {
+			if d, up := towardPlanet(to, u.F); d != 0 && !up {
+				u.F = mod6(u.F + d)
+				note += fmt.Sprintf(" bends to %s", dirNames[u.F])
+			}
+		}
+		moved = append(moved, note)
+	}
+	t.s.syncCargo()
+	if len(moved) > 0 {
+		t.say("gravity: %s", strings.Join(moved, "; "))
+	}
+	t.losCheck()
+}

@@ -1,0 +1,323 @@
+package orbital
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// Module is one module of a Station.
+type Module struct {
+	Kind   Kind `json:"kind"`
+	Damage int  `json:"damage,omitempty"`
+}
+
+func (m Module) disabled() bool { return m.Damage > 2 }
+
+// FireOrder is a standing targeting order for a laser (002-C1): targets in
+// priority order (unit IDs or types; empty = any enemy), the most shots to
+// take in one impulse (0 = no limit) and the smallest hit range worth a shot.
+type FireOrder struct {
+	Targets    []string `json:"targets,omitempty"`
+	PerImpulse int      `json:"per_impulse,omitempty"`
+	Min        int      `json:"min,omitempty"`
+}
+
+// Unit is anything that is not a moon: a Station (with Modules), a
+// spacecraft, a satellite, a warhead, a booster or a Core Module carried as
+// cargo. A carried unit has In set and shares its carrier's position.
+type Unit struct {
+	ID       string     `json:"id"`
+	Owner    string     `json:"owner"`
+	Kind     Kind       `json:"kind"`
+	Hex      Hex        `json:"hex"`
+	V        int        `json:"v"`
+	F        int        `json:"f"`
+	In       string     `json:"in,omitempty"`
+	Damage   int        `json:"damage,omitempty"`
+	Modules  []Module   `json:"modules,omitempty"`
+	Deployed bool       `json:"deployed,omitempty"`
+	Disabled int        `json:"disabled,omitempty"` // disabled by a pulse through this turn's Phase 1
+	Shots    int        `json:"shots,omitempty"`    // laser shots fired this turn
+	Gas      int        `json:"gas,omitempty"`
+	Atmo     bool       `json:"atmo,omitempty"`
+	AtmoFrom Hex        `json:"atmo_from,omitempty"`
+	Moon     string     `json:"moon,omitempty"`
+	Fire     *FireOrder `json:"fire,omitempty"`
+	Strike   []string   `json:"strike,omitempty"` // warhead standing order: target priority
+	Armed    bool       `json:"armed,omitempty"`  // warhead has a STRIKE order
+}
+
+func (u *Unit) spec() Spec { return specs[u.Kind] }
+
+func (u *Unit) module(k Kind) *Module {
+	for i := range u.Modules {
+		if u.Modules[i].Kind == k {
+			return &u.Modules[i]
+		}
+	}
+	return nil
+}
+
+// operational reports whether the Station's module k works: present, not
+// disabled, and (except a Factory) the Core not disabled (section 1 text).
+// A pulse's disabling (u.Disabled) is checked apart, in Phase 1 only.
+func (u *Unit) operational(k Kind) bool {
+	m := u.module(k)
+	if m == nil || m.disabled() {
+		return false
+	}
+	if k != Factory {
+		c := u.module(Core)
+		if c == nil || c.disabled() {
+			return false
+		}
+	}
+	return true
+}
+
+// Moon orbits at its ring's speed in the common sense; it is never displaced.
+type Moon struct {
+	ID  string `json:"id"`
+	Hex Hex    `json:"hex"`
+	V   int    `json:"v"`
+	F   int    `json:"f"`
+	X   int    `json:"x"`
+}
+
+// Player is a seat: its bank of RU (002-G21: one bank per player).
+type Player struct {
+	Name    string `json:"name"`
+	RU      int    `json:"ru"`
+	Refined int    `json:"refined,omitempty"` // RU from refinery deliveries (8.3)
+	Out     bool   `json:"out,omitempty"`
+}
+
+// State is a whole game position.
+type State struct {
+	Opts    map[string]string `json:"opts"`
+	TurnN   int               `json:"turn"`
+	Players []Player          `json:"players"`
+	Units   []*Unit           `json:"units"`
+	Moons   []Moon            `json:"moons,omitempty"`
+	NextID  int               `json:"next_id"`
+	Result  engine.Outcome    `json:"result"`
+	rings   Rings
+}
+
+func (s *State) Turn() int               { return s.TurnN }
+func (s *State) Phase() string           { return "orders" }
+func (s *State) Outcome() engine.Outcome { return s.Result }
+
+func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
+
+func loadState(data []byte) (*State, error) {
+	s := &State{}
+	if err := json.Unmarshal(data, s); err != nil {
+		return nil, fmt.Errorf("orbital state: %w", err)
+	}
+	s.rings = standardRings
+	return s, nil
+}
+
+func (s *State) Prompts() []engine.Prompt {
+	if s.Result.Over {
+		return nil
+	}
+	var out []engine.Prompt
+	for _, p := range s.Players {
+		if p.Out {
+			continue
+		}
+		out = append(out, engine.Prompt{ID: "turn:" + p.Name, Player: p.Name, Kind: engine.KindTurn,
+			Ask: fmt.Sprintf("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)})
+	}
+	return out
+}
+
+func (s *State) unit(id string) *Unit {
+	for _, u := range s.Units {
+		if u.ID == id {
+			return u
+		}
+	}
+	return nil
+}
+
+func (s *State) player(name string) *Player {
+	for i := range s.Players {
+		if s.Players[i].Name == name {
+			return &s.Players[i]
+		}
+	}
+	return nil
+}
+
+// cargo lists the units carried directly by carrier id, in ID order.
+func (s *State) cargo(id string) []*Unit {
+	var out []*Unit
+	for _, u := range s.Units {
+		if u.In == id {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// load is the payload weight carried by id (002-G16: the data sheet governs).
+func (s *State) load(id string) int {
+	w := 0
+	for _, c := range s.cargo(id) {
+		w += s.weight(c)
+	}
+	return w
+}
+
+func (s *State) weight(u *Unit) int {
+	w := u.spec().Weight
+	if u.Kind.satellite() {
+		w, _ = strconv.Atoi(s.Opts["sat-weight"])
+	}
+	for _, c := range s.cargo(u.ID) {
+		w += s.weight(c)
+	}
+	return w
+}
+
+func (s *State) newID(k Kind) string {
+	s.NextID++
+	return fmt.Sprintf("%c%d", specs[k].Letter, s.NextID)
+}
+
+// add creates a unit; carried units take their carrier's motion.
+func (s *State) add(owner string, k Kind, in *Unit, at Hex, v, f int) *Unit {
+	u := &Unit{ID: s.newID(k), Owner: owner, Kind: k, Hex: at, V: v, F: f}
+	if in != nil {
+		u.In, u.Hex, u.V, u.F = in.ID, in.Hex, in.V, in.F
+	}
+	if k == Station {
+		u.Modules = []Module{{Kind: Core}}
+	}
+	s.Units = append(s.Units, u)
+	return u
+}
+
+// remove deletes a unit and everything it carries, returning their IDs.
+func (s *State) remove(id string) []string {
+	gone := map[string]bool{id: true}
+	for changed := true; changed; {
+		changed = false
+		for _, u := range s.Units {
+			if !gone[u.ID] && gone[u.In] {
+				gone[u.ID], changed = true, true
+			}
+		}
+	}
+	var ids []string
+	kept := s.Units[:0]
+	for _, u := range s.Units {
+		if gone[u.ID] {
+			ids = append(ids, u.ID)
+		} else {
+			kept = append(kept, u)
+		}
+	}
+	s.Units = kept
+	return ids
+}
+
+// syncCargo puts every carried unit where its carrier is.
+func (s *State) syncCargo() {
+	for range 3 { // bays hold Buses that hold Boosters that hold a payload
+		for _, u := range s.Units {
+			if u.In != "" {
+				if c := s.unit(u.In); c != nil {
+					u.Hex, u.V, u.F = c.Hex, c.V, c.F
+				}
+			}
+		}
+	}
+}
+
+func (s *State) stations(owner string) []*Unit {
+	var out []*Unit
+	for _, u := range s.Units {
+		if u.Kind == Station && u.Owner == owner {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func (s *State) optInt(name string) int {
+	n, _ := strconv.Atoi(s.Opts[name])
+	return n
+}
+
+// newState sets a scenario up (section 3; 002-F4, 002-F6).
+func newState(set engine.Setup, d *dice.Dice) (*State, error) {
+	if len(set.Players) != 2 {
+		return nil, fmt.Errorf("orbital is for two players, not %d", len(set.Players))
+	}
+	s := &State{Opts: map[string]string{}, TurnN: 1, rings: standardRings}
+	for k, v := range set.Options {
+		s.Opts[k] = v
+	}
+	for _, o := range options {
+		if _, ok := s.Opts[o.Name]; !ok {
+			s.Opts[o.Name] = o.Default
+		}
+	}
+	ring := s.optInt("station-ring")
+	if ring < 1 || ring > Radius {
+		return nil, fmt.Errorf("station-ring must be 1 to %d, not %q", Radius, s.Opts["station-ring"])
+	}
+	if err := s.placeMoons(d); err != nil {
+		return nil, err
+	}
+	for i, name := range set.Players {
+		s.Players = append(s.Players, Player{Name: name, RU: 8})
+		ccw := i == 0 || s.Opts["scenario"] == "slow" // 8.1 same sense; 8.2, 8.3 opposite
+		at := hexAt(ring, 3*i, 0)
+		s.add(name, Station, nil, at, s.rings.Green[ring], tangent(at, ccw))
+	}
+	return s, nil
+}
+
+// placeMoons puts up to three moons on the board (8.1–8.3): fixed
+// positions, or two dice each — ring, then sextant — re-rolling a ring that
+// already has a moon (002-F4, 002-R1).
+func (s *State) placeMoons(d *dice.Dice) error {
+	n := s.optInt("moon-count")
+	taken := map[int]bool{}
+	fixed := [][2]int{{3, 1}, {6, 4}, {2, 5}}
+	for i := 0; i < n; i++ {
+		var ring, sext int
+		switch s.Opts["moons"] {
+		case "random":
+			for try := 0; ; try++ {
+				ring = d.Roll(6, fmt.Sprintf("moon %d ring", i+1))
+				if !taken[ring] || try > 50 {
+					break
+				}
+			}
+			sext = d.Roll(6, fmt.Sprintf("moon %d sextant", i+1)) - 1
+		default:
+			ring, sext = fixed[i][0], fixed[i][1]
+		}
+		if taken[ring] {
+			continue
+		}
+		taken[ring] = true
+		x := (ring + 1) / 2 // 1 on rings 1–2, 2 on 3–4, 3 on 5–6 (002-F4)
+		at := hexAt(ring, sext, 0)
+		s.Moons = append(s.Moons, Moon{ID: fmt.Sprintf("M%d", len(s.Moons)+1), Hex: at,
+			V: s.rings.Green[ring], F: tangent(at, true), X: x})
+	}
+	sort.Slice(s.Moons, func(i, j int) bool { return s.Moons[i].ID < s.Moons[j].ID })
+	return nil
+}
