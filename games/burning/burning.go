@@ -59,6 +59,8 @@ const orderHelp = `Orders (English or Russian; one a line; cells like K6; ships 
   BOMBARD Arda                БОМБИТЬ Arda    (six of your huge ships on its six vertices)
   LANG RU | LANG EN           ЯЗЫК RU
   ALLY bob | BREAK bob        СОЮЗ bob | РАЗРЫВ bob   (also at any time)
+  OFFER bob SHIP 12 GIVE 20B GET 10M   ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M
+  ACCEPT 3                    ПРИНЯТЬ 3   (secret contracts, also at any time)
 Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М are read as B, C, M).`
 
 // Planet is one generated planet with its tiles and structures.
@@ -140,6 +142,22 @@ type Struct struct {
 	Cell  Cell   `json:"cell"`
 }
 
+// Contract is a trade agreement between two players (003-B13, 003-H2):
+// From gives Give, To gives Get, carried by cargo ship Ship. It is known to
+// the two parties only. Once accepted, the ship may load at either party's
+// planets what that party gives (003-G19).
+type Contract struct {
+	ID       int    `json:"id"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Ship     int    `json:"ship"`
+	Give     Res    `json:"give"`
+	Get      Res    `json:"get"`
+	Accepted bool   `json:"accepted"`
+	Loaded   Res    `json:"loaded_from"` // what the ship took from From
+	LoadedTo Res    `json:"loaded_to"`   // what the ship took from To
+}
+
 // State is a game of Burning Planets.
 type State struct {
 	Grid      Grid                `json:"grid"`
@@ -154,6 +172,7 @@ type State struct {
 	Ships     []*Ship             `json:"ships"`
 	Structs   []*Struct           `json:"structs"`
 	NextShip  int                 `json:"next_ship"`
+	Contracts []*Contract         `json:"contracts"`
 	Round     int                 `json:"round"`
 	Active    int                 `json:"active"` // index into Seats
 	Cat       int                 `json:"cat"`    // the active player's catastrophe roll
@@ -415,7 +434,7 @@ func (s *State) Prompts() []engine.Prompt {
 		Ask: tr(s.Lang[p], "It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm())}}
 	for _, q := range s.Seats {
 		if !s.out(q) {
-			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY or BREAK.")})
+			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER or ACCEPT.")})
 		}
 	}
 	return out

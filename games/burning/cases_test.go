@@ -32,6 +32,7 @@ import (
 //	bank ann 10B 5C
 //	cat 20                        the active player's catastrophe roll
 //	ally ann bob                  ann has declared an alliance with bob
+//	contract 1 bob ann 3 10M 20B accepted   bob gives 10M, ann 20B, by ship 3
 //
 // expect lines: bank P RES | ship N at CELL | ship N gone | ship N cargo RES |
 // ship N load KIND | site PLANET CELL KIND | nosite PLANET CELL |
@@ -193,6 +194,12 @@ func buildCase(t *testing.T, setup string) *State {
 			s.Bank[f[1]] = parseRes(t, f[2:])
 		case "cat":
 			s.Cat, _ = strconv.Atoi(f[1])
+		case "contract":
+			id, _ := strconv.Atoi(f[1])
+			sh, _ := strconv.Atoi(f[4])
+			c := &Contract{ID: id, From: f[2], To: f[3], Ship: sh, Give: parseRes(t, strings.Split(f[5], "+")),
+				Get: parseRes(t, strings.Split(f[6], "+")), Accepted: len(f) > 7 && f[7] == "accepted"}
+			s.Contracts = append(s.Contracts, c)
 		case "ally":
 			s.Allies[f[1]] = append(s.Allies[f[1]], f[2])
 		default:

@@ -20,6 +20,10 @@ const (
 	vLang     = "LANG"
 	vAlly     = "ALLY"
 	vBreak    = "BREAK"
+	vOffer    = "OFFER"
+	vAccept   = "ACCEPT"
+	wGive     = "GIVE"
+	wGet      = "GET"
 
 	aMove    = "MOVE"
 	aAttack  = "ATTACK"
@@ -50,6 +54,10 @@ func init() {
 	add(vLang, "ЯЗЫК")
 	add(vAlly, "СОЮЗ")
 	add(vBreak, "РАЗРЫВ", "РАЗОРВАТЬ")
+	add(vOffer, "ПРЕДЛОЖИТЬ")
+	add(vAccept, "ПРИНЯТЬ")
+	add(wGive, "ОТДАТЬ", "ОТДАЮ")
+	add(wGet, "ПОЛУЧИТЬ", "ПОЛУЧАЮ")
 	add(aMove, "ЛЕТЕТЬ")
 	add(aAttack, "АТАКОВАТЬ", "АТАКА")
 	add(aRaze, "РАЗРУШИТЬ")
@@ -95,13 +103,14 @@ type order struct {
 	Verb  string
 	Act   string // ship action
 	Kind  string // structure kind or ship class
-	N     int    // ship count for MAKE
+	N     int    // ship count for MAKE, contract for ACCEPT
 	Ship  int    // acting or carrying ship
 	Cell  Cell
 	TShip int    // target ship (0: the target is TCell)
 	TCell Cell   // target cell of ATTACK and FIRE
 	Place string // planet name as written, or "" when Cell names the place
-	Res   Res
+	Res   Res    // amounts; OFFER: what the offerer gives
+	Get   Res    // OFFER: what the partner gives
 	Word  string // language or player name
 }
 
@@ -110,7 +119,7 @@ type order struct {
 // cell can be reused (003-B8).
 func (o order) phase() int {
 	switch o.Verb {
-	case vLang, vAlly, vBreak:
+	case vLang, vAlly, vBreak, vOffer, vAccept:
 		return 0
 	case vDemolish:
 		return 1
@@ -155,6 +164,17 @@ func (o order) String() string {
 		return "LANG " + strings.ToUpper(o.Word)
 	case vAlly, vBreak:
 		return o.Verb + " " + o.Word
+	case vOffer:
+		line := fmt.Sprintf("OFFER %s SHIP %d", o.Word, o.Ship)
+		if !o.Res.zero() {
+			line += " GIVE " + o.Res.String()
+		}
+		if !o.Get.zero() {
+			line += " GET " + o.Get.String()
+		}
+		return line
+	case vAccept:
+		return fmt.Sprintf("ACCEPT %d", o.N)
 	}
 	return "?"
 }
@@ -365,8 +385,53 @@ func parseLine(line string) (order, *problem) {
 			return o, need("a player")
 		}
 		o.Word = r
+	case vOffer:
+		_, r := t.next()
+		if r == "" {
+			return o, need("a player, a cargo ship and goods: OFFER bob SHIP 12 GIVE 20B GET 10M")
+		}
+		o.Word = r
+		if words[t.peek()] == vShip {
+			t.next()
+		}
+		n, ok := shipArg(t)
+		if !ok {
+			return o, need("a player, a cargo ship and goods: OFFER bob SHIP 12 GIVE 20B GET 10M")
+		}
+		o.Ship = n
+		for t.more() {
+			w, _ := t.next()
+			var dst *Res
+			switch words[w] {
+			case wGive:
+				dst = &o.Res
+			case wGet:
+				dst = &o.Get
+			default:
+				return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
+			}
+			var sub tokens
+			for t.more() && words[t.peek()] != wGive && words[t.peek()] != wGet {
+				f, r := t.next()
+				sub.t, sub.r = append(sub.t, f), append(sub.r, r)
+			}
+			r, p := amounts(&sub)
+			if p != nil {
+				return o, p
+			}
+			*dst = dst.add(r)
+		}
+		if o.Res.zero() && o.Get.zero() {
+			return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
+		}
+	case vAccept:
+		n, ok := shipArg(t)
+		if !ok {
+			return o, need("a contract number: ACCEPT 3")
+		}
+		o.N = n
 	default:
-		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK")
+		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT")
 	}
 	if t.more() {
 		_, r := t.next()

@@ -243,6 +243,25 @@ func (v view) Status() string {
 	for _, st := range s.Structs {
 		line("%s (%s) at %s.", term(st.Kind), st.Owner, st.Cell.String())
 	}
+	first := true
+	for _, c := range s.Contracts {
+		if v.player == "" || (v.player != c.From && v.player != c.To) {
+			continue // the GM reads them in the state; reports stay short
+		}
+		if first {
+			b.WriteString("\n" + tr(l, "Contracts") + "\n")
+			first = false
+		}
+		other, give, get := c.To, c.Give, c.Get
+		if v.player == c.To {
+			other, give, get = c.From, c.Get, c.Give
+		}
+		st := tr(l, "offered")
+		if c.Accepted {
+			st = tr(l, "accepted")
+		}
+		line("Contract %d with %s: you give %s, they give %s, cargo ship %d; %s.", c.ID, other, give.String(), get.String(), c.Ship, st)
+	}
 	b.WriteString("\n")
 	b.WriteString(wrap(tr(l, "Asteroids (shield 18): %s.", orNone(l, strings.Fields(cellList(s.Asteroids)))), 76))
 	b.WriteString("\n" + tr(l, "Setup dice") + "\n")

@@ -21,13 +21,17 @@ ship 1 ann small N5
 ship 2 bob cargo N6 777B 555C +station
 ship 4 bob cargo O5
 bank bob 100B 10M
+contract 1 bob cy 2 5B 999F accepted
 `
 
 // secrets are the strings that would betray bob's manifests.
-var secrets = []string{"777", "555", "100B", "station", "станция", "drilling", "буровая"}
+var cargoSecrets = []string{"777", "555", "100B", "station", "станция", "drilling", "буровая"}
 
-func leaks(text string) string {
-	for _, s := range secrets {
+// contractSecrets are what would betray bob's contract with cy to ann.
+var contractSecrets = []string{"999", "contract", "договор", "Договор", "Contract"}
+
+func leaks(text string, extra ...string) string {
+	for _, s := range append(append([]string(nil), cargoSecrets...), extra...) {
 		if strings.Contains(text, s) {
 			return s
 		}
@@ -39,26 +43,31 @@ func leaks(text string) string {
 // structure), status and prompts.
 func viewLeaks(t *testing.T, s *State, p string) {
 	t.Helper()
+	var extra []string
+	if p != "cy" {
+		extra = contractSecrets
+	}
 	v := s.View(p)
 	board := v.Board()
 	board = board[:strings.Index(board, "\n\n. ")]
 	for what, text := range map[string]string{"board": board, "status": v.Status()} {
-		if w := leaks(text); w != "" {
+		if w := leaks(text, extra...); w != "" {
 			t.Errorf("%s's %s shows %q:\n%s", p, what, w, text)
 		}
 	}
 	for _, pr := range s.Prompts() {
 		if pr.Player == p {
-			if w := leaks(pr.Ask + pr.Default); w != "" {
+			if w := leaks(pr.Ask+pr.Default, extra...); w != "" {
 				t.Errorf("%s's prompt shows %q", p, w)
 			}
 		}
 	}
 }
 
-// TestCargoStaysSecret: what bob's cargo ships carry never reaches ann or
-// cy, through views, prompts, events of bob's loading and buying, or the
-// errors of any order they might send to probe it.
+// TestCargoStaysSecret: what bob's cargo ships carry, and his contract
+// with cy, never reach ann, through her view, prompts, the events of bob's
+// loading and buying, or the errors of any order she might send to probe
+// them. (cy, bob's partner, is checked for cargo only.)
 func TestCargoStaysSecret(t *testing.T) {
 	for _, lang := range []string{langEN, langRU} {
 		s := buildCase(t, secretSetup+"lang ann "+lang+"\nlang cy "+lang+"\n")
@@ -69,7 +78,7 @@ func TestCargoStaysSecret(t *testing.T) {
 			"SHIP 2 UNLOAD Arda 1B", "SHIP 2 DEPLOY M6", "SHIP 2 LOAD Borvik 1B", "BUY RIG AT Borvik FOR 2",
 			"BUY STATION AT Arda FOR 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "FIRE E4 AT 2",
 			"SHIP 1 RAZE R6", "SHIP 1 CONQUER Borvik", "MAKE 1 CARGO AT Borvik", "ALLY bob", "SHIP 4 UNLOAD Borvik 5C",
-			"SHIP 2 MOVE N7", "garbage 777", "SHIP 2 DEPLOY",
+			"SHIP 2 MOVE N7", "garbage 777", "SHIP 2 DEPLOY", "ACCEPT 1", "OFFER cy SHIP 2 GIVE 1B",
 		}
 		prompt := s.Prompts()[0]
 		_, errs := s.View("ann").Parse(prompt, strings.Join(probes, "\n"))
@@ -77,9 +86,16 @@ func TestCargoStaysSecret(t *testing.T) {
 			t.Fatal("the probes were accepted")
 		}
 		for _, e := range errs {
-			if w := leaks(strings.TrimPrefix(e.Error(), fmt.Sprintf("line %d: ", e.Line))); w != "" && !strings.Contains(e.Text, w) {
+			if w := leaks(strings.TrimPrefix(e.Error(), fmt.Sprintf("line %d: ", e.Line)), "999"); w != "" && !strings.Contains(e.Text, w) {
 				t.Errorf("error %q shows %q", e.Error(), w)
 			}
+		}
+		// Accepting bob's contract with cy is refused exactly as accepting
+		// one that does not exist: ann cannot even learn that it exists.
+		_, e1 := s.View("ann").Parse(prompt, "ACCEPT 1")
+		_, e2 := s.View("ann").Parse(prompt, "ACCEPT 42")
+		if len(e1) != 1 || len(e2) != 1 || strings.ReplaceAll(e2[0].Msg, "42", "1") != e1[0].Msg {
+			t.Errorf("ACCEPT of a contract ann is not party to: %v, of none: %v", e1, e2)
 		}
 		// bob's turn: he loads and buys; ann and cy hear nothing of what.
 		s.Active = 1
@@ -97,7 +113,7 @@ func TestCargoStaysSecret(t *testing.T) {
 		for _, e := range events {
 			for _, p := range []string{"ann", "cy"} {
 				if e.VisibleTo(p) {
-					if w := leaks(e.Text); w != "" {
+					if w := leaks(e.Text, contractSecrets...); w != "" && p == "ann" {
 						t.Errorf("event %q shows %s %q", e.Text, p, w)
 					}
 				}

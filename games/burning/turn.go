@@ -162,6 +162,17 @@ func (t *turn) do(o *order, line int) *problem {
 		if !t.dry {
 			s.setAlly(t.p, q, o.Verb == vAlly)
 		}
+	case vOffer:
+		return t.offer(o)
+	case vAccept:
+		c := t.s.contract(o.N)
+		if c == nil || c.To != t.p || c.Accepted {
+			return prob("no contract %d offered to you", o.N)
+		}
+		if !t.dry {
+			c.Accepted = true
+			t.s.tell([]string{c.From, c.To}, "%s accepts contract %d.", t.p, c.ID)
+		}
 	case vBuild:
 		return t.build(o)
 	case vDemolish:
@@ -597,7 +608,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 
 func (t *turn) loadRes(sh *Ship, pl *Planet, r Res) *problem {
 	if pl.Owner != t.p {
-		return prob("%s is not yours", pl.Name)
+		return t.loadByContract(sh, pl, r)
 	}
 	if !t.avail().covers(r) {
 		return prob("you have only %s", t.avail().String())
@@ -632,6 +643,13 @@ func (t *turn) unloadRes(sh *Ship, pl *Planet, r Res) *problem {
 		to = append(to, pl.Owner)
 	}
 	t.s.tell(to, "Ship %d delivers %s to %s at %s.", sh.ID, r.String(), pl.Owner, pl.Name)
+	for _, c := range t.s.Contracts {
+		if c.Accepted && c.Ship == sh.ID && (c.From == pl.Owner || c.To == pl.Owner) && pl.Owner != t.p {
+			// "Each player must say aloud that they are receiving them."
+			t.s.tell(nil, "%s says aloud: received %s from cargo ship %d under contract %d.", pl.Owner, r.String(), sh.ID, c.ID)
+			break
+		}
+	}
 	return nil
 }
 
@@ -770,7 +788,82 @@ func (t *turn) loot(sh *Ship) {
 	t.s.tell(nil, "%s takes the wreck of cargo ship %d: %s.", t.p, sh.ID, got.String())
 }
 
+func (s *State) contract(id int) *Contract {
+	for _, c := range s.Contracts {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+func (t *turn) offer(o *order) *problem {
+	q, pr := t.playerNamed(o.Word)
+	if pr != nil {
+		return pr
+	}
+	o.Word = q
+	if q == t.p {
+		return prob("that is you")
+	}
+	if t.s.out(q) {
+		return prob("%s is eliminated", q)
+	}
+	sh := t.s.ship(o.Ship)
+	if sh == nil || sh.Class != Cargo || (sh.Owner != t.p && sh.Owner != q) {
+		return prob("ship %d is not a cargo ship of yours or %s's", o.Ship, q)
+	}
+	if !t.dry {
+		c := &Contract{ID: len(t.s.Contracts) + 1, From: t.p, To: q, Ship: sh.ID, Give: o.Res, Get: o.Get}
+		t.s.Contracts = append(t.s.Contracts, c)
+		t.s.tell([]string{t.p, q}, "%s offers %s contract %d: %s gives %s, %s gives %s, carried by cargo ship %d.",
+			t.p, q, c.ID, t.p, c.Give.String(), q, c.Get.String(), sh.ID)
+	}
+	return nil
+}
+
+// loadByContract loads at another player's planet what an accepted
+// contract says that player gives (003-G19). The giver's bank is hidden
+// from the loader, so whether it can pay is known only when the turn runs.
+func (t *turn) loadByContract(sh *Ship, pl *Planet, r Res) *problem {
+	for _, c := range t.s.Contracts {
+		if !c.Accepted || c.Ship != sh.ID || (c.From != pl.Owner && c.To != pl.Owner) {
+			continue
+		}
+		owed, taken := c.Give, &c.Loaded
+		if pl.Owner == c.To {
+			owed, taken = c.Get, &c.LoadedTo
+		}
+		left := owed.sub(*taken).sub(t.cargo[-c.ID])
+		if !left.covers(r) {
+			return prob("%s gives only %s more under contract %d", pl.Owner, left.String(), c.ID)
+		}
+		if t.dry {
+			t.cargo[-c.ID] = t.cargo[-c.ID].add(r)
+			t.cargo[sh.ID] = t.cargo[sh.ID].add(r)
+			return nil
+		}
+		if !t.s.Bank[pl.Owner].covers(r) {
+			return prob("%s cannot pay %s", pl.Owner, r.String())
+		}
+		t.s.Bank[pl.Owner] = t.s.Bank[pl.Owner].sub(r)
+		*taken = taken.add(r)
+		sh.Cargo = sh.Cargo.add(r)
+		t.s.tell([]string{t.p, pl.Owner}, "Ship %d loads %s at %s.", sh.ID, r.String(), pl.Name)
+		return nil
+	}
+	return prob("no accepted contract lets ship %d load at %s", sh.ID, pl.Name)
+}
+
 func (s *State) removeShip(sh *Ship) {
+	for _, c := range s.Contracts {
+		if c.Accepted && c.Ship == sh.ID {
+			// 003-H2: the parties see the contract's terms again.
+			s.tell([]string{c.From, c.To}, "Contract %d (%s gives %s, %s gives %s) lost its cargo ship %d.",
+				c.ID, c.From, c.Give.String(), c.To, c.Get.String(), sh.ID)
+			c.Accepted = false
+		}
+	}
 	for i, x := range s.Ships {
 		if x == sh {
 			s.Ships = append(s.Ships[:i], s.Ships[i+1:]...)
