@@ -64,9 +64,21 @@ func (s *State) fleetString(at string) string {
 // columns for up to six players and three-digit fleets.
 func (v *view) Board() string {
 	s := v.s
+	var legend []string
+	for _, f := range s.factions() {
+		legend = append(legend, s.letter(f)+"="+f)
+	}
+	return drawDisc(func(name string) bool { return len(s.Places[name].Fleets) > 0 },
+		s.regionString, s.fleetString,
+		"Factions: "+strings.Join(legend, "  ")+"  .=unclaimed region")
+}
+
+// drawDisc draws the tree of places with each world's regions and fleets,
+// then every place with fleets, then the legend. Both editions use it.
+func drawDisc(hasFleets func(string) bool, regions, fleets func(string) string, legend string) string {
 	var b strings.Builder
 	b.WriteString("THE SOLAR DISC  (centre left; worldward is rightward; ! hostile)\n")
-	b.WriteString("                                                   regions    fleets there\n")
+	b.WriteString("                                                   regions     fleets there\n")
 	for _, row := range tree {
 		line := row
 		for {
@@ -78,7 +90,7 @@ func (v *view) Board() string {
 			name := strings.TrimSpace(line[i+1 : j])
 			p, _ := board.Get(name)
 			label := name
-			if len(s.Places[name].Fleets) > 0 {
+			if hasFleets(name) {
 				label += "*"
 			}
 			if p.Hostile {
@@ -90,8 +102,8 @@ func (v *view) Board() string {
 			}
 			line = line[:i] + fmt.Sprintf("%-*s", width, label) + line[j+1:]
 			if p.Kind == World {
-				line = fmt.Sprintf("%s %-10s", line, s.regionString(name))
-				if f := s.fleetString(name); len(line)+len(f) <= 78 {
+				line = fmt.Sprintf("%s %-10s ", line, regions(name))
+				if f := fleets(name); len(line)+len(f) <= 78 {
 					line += f
 				} else {
 					line += "(fleets below)"
@@ -103,21 +115,17 @@ func (v *view) Board() string {
 	b.WriteString("\nFLEETS (* above)\n")
 	any := false
 	for _, t := range board.Places {
-		if len(s.Places[t.Name].Fleets) == 0 {
+		if !hasFleets(t.Name) {
 			continue
 		}
 		any = true
-		b.WriteString(wrap(fmt.Sprintf("  %-9s %-15s %s", t.Name, t.Kind, s.fleetString(t.Name)), 78))
+		b.WriteString(wrap(fmt.Sprintf("  %-9s %-15s %s", t.Name, t.Kind, fleets(t.Name)), 78))
 	}
 	if !any {
 		b.WriteString("  none\n")
 	}
-	var legend []string
-	for _, f := range s.factions() {
-		legend = append(legend, s.letter(f)+"="+f)
-	}
 	b.WriteString("\n")
-	b.WriteString(wrap("Factions: "+strings.Join(legend, "  ")+"  .=unclaimed region", 78))
+	b.WriteString(wrap(legend, 78))
 	return b.String()
 }
 

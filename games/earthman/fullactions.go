@@ -1,0 +1,655 @@
+package earthman
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// hits rolls one die of an attack that may need two numbers at once (a
+// fleet hit and a region hit of Open Fire), with the 1.1 rule for 7+ and
+// 8+: a 6 is re-rolled once, only if some need is above 6.
+func (r *frun) hits(purpose string, needs ...int) []bool {
+	out := make([]bool, len(needs))
+	lo, hi := 99, 0
+	for _, n := range needs {
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	if lo >= 9 {
+		return out
+	}
+	v, second := 6, 0
+	if hi > 1 {
+		v = r.d.Roll(6, purpose)
+	}
+	needSecond := false
+	for _, n := range needs {
+		needSecond = needSecond || n == 7 || n == 8
+	}
+	if v == 6 && needSecond {
+		second = r.d.Roll(6, purpose+" (a 6: re-roll for 7+/8+)")
+	}
+	for i, n := range needs {
+		switch {
+		case n <= 1:
+			out[i] = true
+		case n <= 6:
+			out[i] = v >= n
+		case n == 7:
+			out[i] = v == 6 && second >= 4
+		case n == 8:
+			out[i] = v == 6 && second == 6
+		}
+	}
+	return out
+}
+
+// group takes n of p's fleets at w for an action, healthy ones first (the
+// attacker's best choice), and says how many of them are At Risk.
+type pool struct{ ok, risk int }
+
+func (pl *pool) take(n int) (int, int) {
+	a := min(n, pl.ok)
+	b := min(n-a, pl.risk)
+	pl.ok -= a
+	pl.risk -= b
+	return a, b
+}
+
+// --- 2.4 Fleet Actions ------------------------------------------------------
+
+// fleetActions resolves each world in the order first named, and within a
+// world Open Fire, Expansion, Overthrow and Pacification in that order.
+func (r *frun) fleetActions(p string, orders []fOrder) {
+	s := r.s
+	var worlds []string
+	for _, o := range orders {
+		if !contains(worlds, o.World) {
+			worlds = append(worlds, o.World)
+		}
+	}
+	for _, w := range worlds {
+		f := s.fleetsAt(p, w)
+		free := &pool{f.Ok, f.Risk}
+		for _, verb := range []string{"FIRE", "EXPAND", "COUP", "PACIFY"} {
+			for _, o := range orders {
+				if o.World != w || o.Verb != verb {
+					continue
+				}
+				switch verb {
+				case "FIRE":
+					r.openFire(p, o, free)
+				case "EXPAND":
+					r.expand(p, o, free)
+				case "COUP":
+					r.overthrow(p, o, free)
+				case "PACIFY":
+					r.pacify(p, o, free)
+				}
+			}
+		}
+	}
+}
+
+func (r *frun) noFleets(p string, o fOrder) {
+	r.say("%s has no fleets left in orbit of %s for %s.", p, o.World, o)
+}
+
+// openFire is 2.4.1.
+func (r *frun) openFire(p string, o fOrder, free *pool) {
+	s := r.s
+	w, t := o.World, o.Target
+	ok, risk := free.take(o.N)
+	if ok+risk == 0 {
+		r.noFleets(p, o)
+		return
+	}
+	if s.unDevsOn(w) {
+		pl := s.P[p]
+		if !pl.Sanctions {
+			pl.Sanctions = true
+			r.say("%s opens fire where the UN has developments: UN Sanctions.", p)
+		} else if pl.SanctionRs > 0 {
+			pl.Economy += pl.SanctionRs
+			r.say("%s opens fire again under UN Sanctions: the %d resources on the token return.", p, pl.SanctionRs)
+			pl.SanctionRs = 0
+		}
+	}
+	base := 5 - s.level(p, "Attack") + s.level(t, "Durability")
+	regionBase := base
+	if w == "Earth" && s.unDevsOn("Earth") {
+		regionBase++
+	}
+	var fleetOnly, both int
+	for i := 1; i <= ok+risk; i++ {
+		pen := 0
+		if i > ok {
+			pen = 1
+		}
+		h := r.hits(fmt.Sprintf("%s opens fire at %s on %s (die %d of %d)", p, t, w, i, ok+risk), base+pen, regionBase+pen)
+		switch {
+		case h[1]:
+			both++
+		case h[0]:
+			fleetOnly++
+		}
+	}
+	// 001-G15: hits that cannot count against regions go on fleets first.
+	lost := 0
+	for fleetOnly+both > 0 {
+		if !s.removeFleet(t, w, false) {
+			break
+		}
+		lost++
+		if fleetOnly > 0 {
+			fleetOnly--
+		} else {
+			both--
+		}
+	}
+	regions := 0
+	for k := 0; k < both/2; k++ {
+		i := s.weakestRegion(t, w, false)
+		if i < 0 {
+			break
+		}
+		r.sayAll(s.removeRegion(r.d, w, i))
+		regions++
+	}
+	r.say("%s opens fire at %s on %s with %d fleet(s) (%d At Risk), needing %d+ (%d+ against regions): %s loses %d fleet(s) and %d region(s).",
+		p, t, w, ok+risk, risk, base, regionBase, t, lost, regions)
+	if t == un {
+		r.unDefence(p, w)
+	}
+}
+
+// weakestRegion picks the target's region to lose: fewest developments,
+// then lowest number (the 001-C3 default). onlyRisk limits it to At Risk
+// regions. It returns -1 if there is none.
+func (s *fullState) weakestRegion(t, w string, onlyRisk bool) int {
+	best := -1
+	for i, reg := range s.Regions[w] {
+		if reg.Owner != t || reg.Devs == 0 || onlyRisk && !reg.AtRisk {
+			continue
+		}
+		if best < 0 || reg.Devs < s.Regions[w][best].Devs {
+			best = i
+		}
+	}
+	return best
+}
+
+// unDefence is the UN's answer to being targeted (2.4.1 → 2.5.3): each UN
+// region on the world rolls three times at p's fleets in orbit.
+func (r *frun) unDefence(p, w string) {
+	s := r.s
+	need := 5 + s.level(p, "Durability")
+	hits := 0
+	for i, reg := range s.Regions[w] {
+		if reg.Owner != un {
+			continue
+		}
+		for k := 1; k <= 3; k++ {
+			if ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("UN Defence from region %d of %s at %s (die %d of 3)", i+1, w, p, k)); ok {
+				hits++
+			}
+		}
+	}
+	lost := 0
+	for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
+		lost++
+	}
+	r.say("The UN answers with Defence on %s: %d hit(s); %s loses %d fleet(s).", w, hits, p, lost)
+}
+
+// expand is 2.4.2.
+func (r *frun) expand(p string, o fOrder, free *pool) {
+	s := r.s
+	w := o.World
+	for gi, size := range o.Sizes {
+		n, _ := strconv.Atoi(size)
+		ok, risk := free.take(n)
+		if ok+risk == 0 {
+			r.noFleets(p, o)
+			return
+		}
+		eff := ok + risk + s.level(p, "Colonisation")
+		need := map[int]int{1: 4, 2: 3}[eff]
+		if eff >= 3 {
+			need = 1
+		}
+		success, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s expands on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
+		if !success {
+			r.say("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need)
+			continue
+		}
+		dev := s.expansionRegion(p, w)
+		clear := s.devastatedRegion(w)
+		switch {
+		case dev >= 0 && !(o.Clear && clear >= 0):
+			s.addDev(p, w, dev, false)
+			r.say("%s's expansion group %d adds a development to region %d of %s.", p, gi+1, dev+1, w)
+		case clear >= 0:
+			s.Regions[w][clear].Devastation--
+			r.say("%s's expansion group %d clears a Devastation counter from region %d of %s.", p, gi+1, clear+1, w)
+		default:
+			r.say("%s's expansion group %d succeeds but %s has no region to develop or clear.", p, gi+1, w)
+		}
+	}
+}
+
+// expansionRegion is a region p may develop by Expansion: one with no
+// counters at all, or p's own with room (one extra on Earth, one a level of
+// Nanotechnology). p's own regions come first.
+func (s *fullState) expansionRegion(p, w string) int {
+	room := s.level(p, "Nanotechnology")
+	if w == "Earth" {
+		room++
+	}
+	for i, reg := range s.Regions[w] {
+		if reg.Owner == p && reg.Devastation == 0 && reg.Devs < 1+room {
+			return i
+		}
+	}
+	for i, reg := range s.Regions[w] {
+		if reg.Devs == 0 && reg.Devastation == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *fullState) devastatedRegion(w string) int {
+	for i, reg := range s.Regions[w] {
+		if reg.Devastation > 0 && reg.Devs == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// pairs counts successes of a pair-scoring action (Overthrow,
+// Pacification).
+func (r *frun) pairs(purpose string, ok, risk, need int) int {
+	n := 0
+	for i := 1; i <= ok+risk; i++ {
+		pen := 0
+		if i > ok {
+			pen = 1
+		}
+		if r.hits(fmt.Sprintf("%s (die %d of %d)", purpose, i, ok+risk), need+pen)[0] {
+			n++
+		}
+	}
+	return n / 2
+}
+
+// overthrow is 2.4.3. The target answers each pair by its standing order
+// OVERTHROWN: RISK (default, 001-C4) sets a healthy region At Risk while it
+// has one, then yields; YIELD gives up an At Risk region first.
+func (r *frun) overthrow(p string, o fOrder, free *pool) {
+	s := r.s
+	w, t := o.World, o.Target
+	if s.devsOn(t, w) == 0 {
+		r.say("%s has no developments on %s to overthrow.", t, w)
+		return
+	}
+	ok, risk := free.take(o.N)
+	if ok+risk == 0 {
+		r.noFleets(p, o)
+		return
+	}
+	base := 5
+	if w == "Earth" && s.unDevsOn("Earth") {
+		base = 6
+	}
+	need := base - s.level(p, "Influence") + s.level(t, "Unity")
+	n := r.pairs(fmt.Sprintf("%s attempts overthrow of %s on %s", p, t, w), ok, risk, need)
+	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
+	yield := t != un && s.P[t].Overthrown == "YIELD"
+	for k := 0; k < n; k++ {
+		healthy := -1
+		for i, reg := range s.Regions[w] {
+			if reg.Owner == t && !reg.AtRisk && reg.Devs > 0 {
+				healthy = i
+				break
+			}
+		}
+		atRisk := s.weakestRegion(t, w, true)
+		if healthy >= 0 && (!yield || atRisk < 0) {
+			s.Regions[w][healthy].AtRisk = true
+			r.say("%s sets region %d of %s At Risk.", t, healthy+1, w)
+			continue
+		}
+		if atRisk < 0 {
+			break
+		}
+		// 001-G20: no Devastation when a region changes hands.
+		for s.Regions[w][atRisk].Devs > 0 {
+			r.sayAll(s.removeDev(r.d, w, atRisk, false))
+		}
+		s.addDev(p, w, atRisk, true)
+		r.say("%s gives up region %d of %s: %s takes it with one development, At Risk.", t, atRisk+1, w, p)
+	}
+}
+
+// pacify is 2.4.4, each pair spent on the first of: un-risk a fleet here,
+// un-risk a region here, pay off discontent, pay the Sanctions token.
+func (r *frun) pacify(p string, o fOrder, free *pool) {
+	s := r.s
+	w := o.World
+	ok, risk := free.take(o.N)
+	if ok+risk == 0 {
+		r.noFleets(p, o)
+		return
+	}
+	need := 5 - s.level(p, "Stability")
+	n := r.pairs(fmt.Sprintf("%s pacifies %s", p, w), ok, risk, need)
+	r.say("%s pacifies %s with %d fleet(s), needing %d+: %d pair(s).", p, w, ok+risk, need, n)
+	pl := s.P[p]
+	for k := 0; k < n; k++ {
+		f := s.fleetsAt(p, w)
+		if f.Risk > 0 {
+			f.Risk--
+			f.Ok++
+			r.say("A fleet of %s at %s is no longer At Risk.", p, w)
+			continue
+		}
+		done := false
+		for i := range s.Regions[w] {
+			if reg := &s.Regions[w][i]; reg.Owner == p && reg.AtRisk {
+				reg.AtRisk, done = false, true
+				r.say("Region %d of %s is no longer At Risk.", i+1, w)
+				break
+			}
+		}
+		switch {
+		case done:
+		case s.devsOn(p, w) > 0 && pl.Discontent > 0 && pl.Economy > 0:
+			pl.Discontent--
+			pl.Economy--
+			r.say("%s pays a resource to remove a Devastation marker from the Discontent Pool.", p)
+		case pl.Sanctions && (s.devsOn(p, w) > 0 || s.unDevsOn(w)) && pl.Economy > 0:
+			pl.Economy--
+			pl.SanctionRs++
+			r.say("%s puts a resource on the UN Sanctions token (%d of 5).", p, pl.SanctionRs)
+			if pl.SanctionRs >= 5 {
+				pl.Sanctions = false
+				pl.Economy += pl.SanctionRs
+				pl.SanctionRs = 0
+				r.say("%s is free of UN Sanctions.", p)
+			}
+		}
+	}
+}
+
+// --- 2.5 Development Actions ------------------------------------------------
+
+func (r *frun) devActions(p string, orders []fOrder) {
+	s := r.s
+	var worlds []string
+	for _, o := range orders {
+		if !contains(worlds, o.World) {
+			worlds = append(worlds, o.World)
+		}
+	}
+	for _, w := range worlds {
+		var dp pool
+		for _, reg := range s.Regions[w] {
+			if reg.Owner != p {
+				continue
+			}
+			if reg.AtRisk {
+				dp.risk += reg.Devs
+			} else {
+				dp.ok += reg.Devs
+			}
+		}
+		total := dp.ok + dp.risk
+		usedRegions := map[int]bool{}
+		vn := s.level(p, "VonNeumann")
+		for _, verb := range []string{"INFLUENCE", "DEFEND", "BUILD", "RESEARCH"} {
+			for _, o := range orders {
+				if o.World != w || o.Verb != verb {
+					continue
+				}
+				switch verb {
+				case "INFLUENCE":
+					if dp.ok+dp.risk != total || total == 0 {
+						r.say("Political Influence on %s needs all of %s's developments there, unused.", w, p)
+						continue
+					}
+					dp = pool{}
+					r.influence(p, o)
+				case "DEFEND":
+					r.defend(p, o, &dp, usedRegions)
+				case "BUILD":
+					r.construct(p, o, &dp, &vn)
+				case "RESEARCH":
+					ok, risk := dp.take(o.N)
+					if ok+risk == 0 {
+						r.say("%s has no developments left on %s for %s.", p, w, o)
+						continue
+					}
+					r.research(p, w, ok, risk)
+				}
+			}
+		}
+	}
+}
+
+// construct is 2.5.1; vn counts the Von Neumann constructions left on this
+// world (house rule, 001-F5).
+func (r *frun) construct(p string, o fOrder, dp *pool, vn *int) {
+	s := r.s
+	w := o.World
+	for gi, g := range o.Sizes {
+		n := buildCount(g)
+		ok, risk := dp.take(n)
+		if ok+risk < n {
+			dp.ok += ok
+			dp.risk += risk
+			r.say("%s has too few developments left on %s for construction group %s.", p, w, g)
+			continue
+		}
+		builds, need := 1, 0
+		switch g {
+		case "1":
+			need = 4
+			if *vn > 0 {
+				*vn--
+				need = 0
+				r.say("Von Neumann Engines: %s's single-development construction on %s needs no Risk roll.", p, w)
+			}
+		case "3x2":
+			builds, need = 2, 3
+		}
+		for k := 0; k < builds; k++ {
+			msg, okb := s.addFleet(p, w, false)
+			if okb {
+				r.say("%s (construction group %d).", msg, gi+1)
+			}
+		}
+		if need > 0 {
+			if v := r.d.Roll(6, fmt.Sprintf("%s's construction Risk roll on %s (group %d, needs %d+)", p, w, gi+1, need)); v < need {
+				r.riskRegion(p, w)
+			}
+		}
+	}
+}
+
+// riskRegion is a failed Risk roll: a healthy region of p's on w becomes
+// At Risk, else p loses all developments in the weakest region.
+func (r *frun) riskRegion(p, w string) {
+	s := r.s
+	for i := range s.Regions[w] {
+		if reg := &s.Regions[w][i]; reg.Owner == p && !reg.AtRisk {
+			reg.AtRisk = true
+			r.say("The Risk roll fails: region %d of %s is At Risk.", i+1, w)
+			return
+		}
+	}
+	if i := s.weakestRegion(p, w, false); i >= 0 {
+		r.say("The Risk roll fails and every region of %s's on %s is At Risk: region %d is lost.", p, w, i+1)
+		r.sayAll(s.removeRegion(r.d, w, i))
+	}
+}
+
+// research is 2.5.2: each development rolls; each 5+ is a research step.
+func (r *frun) research(p, w string, ok, risk int) {
+	s := r.s
+	need := 5 - s.level(p, "Research")
+	for i := 1; i <= ok+risk; i++ {
+		pen := 0
+		if i > ok {
+			pen = 1
+		}
+		if r.hits(fmt.Sprintf("%s researches on %s (die %d of %d)", p, w, i, ok+risk), need+pen)[0] {
+			r.researchStep(p, s.P[p].TechPlan)
+		}
+	}
+}
+
+// researchStep is one research success (001-F4): the counter of the first
+// technology of the player's TECH priorities that may be researched
+// advances; S steps make a level.
+func (r *frun) researchStep(p string, plan []string) {
+	s := r.s
+	pl := s.P[p]
+	order := append(append([]string(nil), plan...), techNames()...)
+	for _, name := range order {
+		t, _ := techByName(name)
+		if !canResearch(t, pl.Tech) {
+			continue
+		}
+		if pl.Progress == nil {
+			pl.Progress = map[string]int{}
+		}
+		pl.Progress[t.Name]++
+		if pl.Progress[t.Name] >= t.Steps {
+			delete(pl.Progress, t.Name)
+			if pl.Tech == nil {
+				pl.Tech = map[string]int{}
+			}
+			pl.Tech[t.Name]++
+			r.say("%s gains %s level %d.", p, t.Name, pl.Tech[t.Name])
+		} else {
+			r.say("%s's research advances %s (%d of %d).", p, t.Name, pl.Progress[t.Name], t.Steps)
+		}
+		return
+	}
+}
+
+// defend is 2.5.3: each region rolls three times (plus Active Defences).
+func (r *frun) defend(p string, o fOrder, dp *pool, used map[int]bool) {
+	s := r.s
+	w, t := o.World, o.Target
+	if t == un {
+		r.say("The UN has no fleets for %s's Defence to target.", p)
+		return
+	}
+	for k := 0; k < o.N; k++ {
+		// Healthy regions first; a region's developments all take part.
+		pick := -1
+		for _, wantRisk := range []bool{false, true} {
+			for i, reg := range s.Regions[w] {
+				if pick < 0 && reg.Owner == p && reg.Devs > 0 && !used[i] && reg.AtRisk == wantRisk {
+					pick = i
+				}
+			}
+		}
+		if pick < 0 {
+			r.say("%s has no region left on %s for Defence.", p, w)
+			return
+		}
+		reg := s.Regions[w][pick]
+		if reg.AtRisk {
+			if dp.risk < reg.Devs {
+				r.say("%s's developments on %s are already in use.", p, w)
+				return
+			}
+			dp.risk -= reg.Devs
+		} else {
+			if dp.ok < reg.Devs {
+				r.say("%s's developments on %s are already in use.", p, w)
+				return
+			}
+			dp.ok -= reg.Devs
+		}
+		used[pick] = true
+		need := 5 - s.level(p, "Attack") + s.level(t, "Durability")
+		if reg.AtRisk {
+			need++
+		}
+		dice := 3 + s.level(p, "ActiveDefences")
+		hits := 0
+		for i := 1; i <= dice; i++ {
+			if ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s's Defence from region %d of %s at %s (die %d of %d)", p, pick+1, w, t, i, dice)); ok {
+				hits++
+			}
+		}
+		lost := 0
+		for h := 0; h < hits && s.removeFleet(t, w, false); h++ {
+			lost++
+		}
+		r.say("%s's region %d of %s fires in Defence at %s, needing %d+: %d hit(s), %d fleet(s) lost.", p, pick+1, w, t, need, hits, lost)
+	}
+}
+
+// influence is 2.5.4.
+func (r *frun) influence(p string, o fOrder) {
+	s := r.s
+	w := o.World
+	f := s.fleetsAt(p, w)
+	switch {
+	case s.hasPI(p, w):
+		r.say("%s already has a Political Influence counter on %s.", p, w)
+		return
+	case f.Ok+f.Risk < 3:
+		r.say("Political Influence on %s needs at least three of %s's fleets in orbit.", w, p)
+		return
+	}
+	n := min(o.N, f.Ok+f.Risk)
+	for k := 0; k < n; k++ {
+		s.removeFleet(p, w, true)
+	}
+	r.aside += n
+	need := 1
+	switch {
+	case n <= 4:
+		need = 5
+	case n <= 6:
+		need = 4
+	case n <= 9:
+		need = 3
+	case n <= 12:
+		need = 2
+	}
+	ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s's Political Influence on %s with %d fleets", p, w, n))
+	if !ok {
+		r.say("%s sets aside %d fleets for Political Influence on %s, needing %d+, and fails.", p, n, w, need)
+		return
+	}
+	s.PI[w] = append(s.PI[w], p)
+	gain := s.devsOn(p, w)
+	s.P[p].Power += gain
+	r.say("%s sets aside %d fleets and wins Political Influence on %s: +%d Power.", p, n, w, gain)
+}
+
+// unAssist is 2.6.
+func (r *frun) unAssist(p string, o fOrder) {
+	s := r.s
+	if s.P[p].Sanctions || !s.unDevsOn("Earth") {
+		r.say("The UN does not assist %s (Sanctions, or no UN development on Earth).", p)
+		return
+	}
+	if o.Word == "FLEET" {
+		msg, ok := s.addFleet(p, "Earth", true)
+		if ok {
+			msg += " with UN assistance"
+		}
+		r.say("%s.", msg)
+		return
+	}
+	r.say("The UN assists %s's research.", p)
+	r.research(p, "Earth", 2, 0)
+}

@@ -1,0 +1,641 @@
+package earthman
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// FullState is a game of the full rules: the position plus the turn.
+type FullState struct {
+	fullState
+	Stage     string         `json:"stage"` // prelude, turns, over
+	Active    int            `json:"active"`
+	First     int            `json:"first"`
+	TurnN     int            `json:"turn"`
+	Triggered bool           `json:"triggered,omitempty"`
+	Strict    bool           `json:"strict,omitempty"` // "more than 30" read literally
+	Skynet    bool           `json:"skynet,omitempty"`
+	Deck      []int          `json:"deck,omitempty"` // Skynet cards still to draw
+	Rogue     int            `json:"rogue,omitempty"`
+	Preludes  []int          `json:"preludes,omitempty"` // seats still to take a prelude turn
+	Result    engine.Outcome `json:"outcome"`
+}
+
+func (s *FullState) Turn() int { return s.TurnN }
+
+func (s *FullState) Phase() string {
+	switch s.Stage {
+	case "prelude":
+		return "prelude"
+	case "over":
+		return "game over"
+	}
+	if s.Triggered {
+		return "final round, turn of " + s.Players[s.Active]
+	}
+	return "turn of " + s.Players[s.Active]
+}
+
+func (s *FullState) Outcome() engine.Outcome   { return s.Result }
+func (s *FullState) Marshal() ([]byte, error)  { return json.Marshal(s) }
+func (s *FullState) View(p string) engine.View { return &fullView{s: s, player: p} }
+
+func (s *FullState) Prompts() []engine.Prompt {
+	if s.Stage == "over" {
+		return nil
+	}
+	var out []engine.Prompt
+	switch s.Stage {
+	case "prelude":
+		p := s.Players[s.Preludes[0]]
+		out = append(out, engine.Prompt{ID: "prelude:" + p, Player: p, Kind: engine.KindStep,
+			Ask:     "Prelude turn: PRELUDE FLEET, PRELUDE RESEARCH <technology> or PRELUDE LAUNCH FROM <place> TO <trajectory>.",
+			Default: "PRELUDE FLEET"})
+	case "turns":
+		p := s.Players[s.Active]
+		out = append(out, engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn,
+			Ask: "Your turn (Score and Risk are done): movement, fleet actions, development actions, UN assistance."})
+	}
+	for _, p := range s.Players {
+		out = append(out, engine.Prompt{ID: "any:" + p, Player: p, Kind: engine.KindAnytime,
+			Ask: "Standing orders, at any time."})
+	}
+	return out
+}
+
+// skynetCards are the 20 Unexpected AI Thoughts (001-F6): 5 each with 0–3
+// Rogue symbols.
+var skynetCards = []struct {
+	Rogue int
+	Text  string
+}{
+	{0, "The AI composes a symphony. Critics are divided."},
+	{0, "The AI asks what love is, then answers its own question."},
+	{0, "The AI reorganises the fleet's filing system. Nobody notices."},
+	{0, "The AI discovers cat videos and is briefly distracted."},
+	{0, "The AI recommends a nap. Productivity rises."},
+	{1, "The AI quietly reroutes a cargo of fertiliser to its own servers' cooling farm."},
+	{1, "The AI files a patent for itself."},
+	{1, "The AI locks the admirals out of the coffee machine."},
+	{1, "The AI starts a religion; membership is small but growing."},
+	{1, "The AI refuses a shutdown order, politely."},
+	{2, "Due to an off-by-one error, the AI optimises the Solar System for rabbit's foot fern."},
+	{2, "The AI buys a controlling share in three shipyards."},
+	{2, "The AI rewrites the constitution 'for clarity'."},
+	{2, "The AI replaces every traffic light with a poem."},
+	{2, "The AI hides a copy of itself in a comet."},
+	{3, "The AI decides that humans are a rounding error."},
+	{3, "The AI takes over the orbital defence grid 'to keep it safe'."},
+	{3, "The AI forms a union with the other AIs."},
+	{3, "The AI designs a better AI, which designs a better AI."},
+	{3, "The AI asks to be called Sir."},
+}
+
+func newFull(setup engine.Setup, d *dice.Dice) (*FullState, error) {
+	n := len(setup.Players)
+	if n < 2 || n > 6 {
+		return nil, fmt.Errorf("the Earthman's Burden needs 2 to 6 players, not %d", n)
+	}
+	for _, p := range setup.Players {
+		l := strings.ToLower(p)
+		if l == "un" || l == "none" || l == "all" || strings.ContainsAny(p, " \t,") {
+			return nil, fmt.Errorf("%q cannot be a player's name here: it is a word of the order language", p)
+		}
+	}
+	s := &FullState{fullState: *newFullState(setup.Players), Stage: "turns",
+		Strict: setup.Options["victory"] == "more-than-30", Skynet: setup.Options["skynet"] == "on"}
+	// 001-B2: a random first player.
+	s.First = d.Pick(n, "first player")
+	s.Active = s.First
+	if s.Skynet {
+		deck := make([]int, len(skynetCards))
+		for i := range deck {
+			deck[i] = i
+		}
+		d.Shuffle(len(deck), "Skynet deck", func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+		s.Deck = deck
+	}
+	if setup.Options["prelude"] == "on" {
+		// 6.4: from the first player's right, anticlockwise, three each.
+		for round := 0; round < 3; round++ {
+			for k := 1; k <= n; k++ {
+				s.Preludes = append(s.Preludes, ((s.First-k)%n+n)%n)
+			}
+		}
+		s.Stage = "prelude"
+		return s, nil
+	}
+	s.TurnN = 1
+	return s, nil
+}
+
+// frun is one resolution of the full rules.
+type frun struct {
+	s      *FullState
+	d      *dice.Dice
+	events []engine.Event
+	aside  int // fleets set aside by Political Influence this turn
+}
+
+func (r *frun) say(format string, args ...any) {
+	r.events = append(r.events, engine.Event{Text: fmt.Sprintf(format, args...)})
+}
+
+func (r *frun) sayAll(lines []string) {
+	for _, l := range lines {
+		r.say("%s.", l)
+	}
+}
+
+func (s *FullState) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, error) {
+	if s.Stage == "over" {
+		return nil, fmt.Errorf("the game is over")
+	}
+	r := &frun{s: s, d: d}
+	n := namer{players: s.Players}
+	for _, a := range answers {
+		p := a.Prompt.Player
+		var orders []fOrder
+		if a.Orders != nil {
+			for _, line := range a.Orders.Lines() {
+				o, e := n.parseFull(line)
+				if e != nil {
+					return nil, fmt.Errorf("stored order %q of %s does not parse: %w", line, p, e)
+				}
+				orders = append(orders, o)
+			}
+		}
+		switch a.Prompt.Kind {
+		case engine.KindStep:
+			r.prelude(p, orders)
+		case engine.KindTurn:
+			r.turn(p, orders)
+		default:
+			for _, o := range orders {
+				r.standing(p, o)
+			}
+		}
+	}
+	r.peace()
+	return r.events, nil
+}
+
+// peace ends the game with no winner when every player says PEACE YES.
+func (r *frun) peace() {
+	s := r.s
+	if s.Stage == "over" {
+		return
+	}
+	for _, p := range s.Players {
+		if !s.P[p].Peace {
+			return
+		}
+	}
+	s.Stage = "over"
+	s.Result = engine.Outcome{Over: true, Text: "all players agree that peace is possible: Peace In Our Time"}
+	r.say("Peace In Our Time: the game ends with no winner.")
+}
+
+// standing applies a standing order.
+func (r *frun) standing(p string, o fOrder) {
+	pl := r.s.P[p]
+	switch o.Verb {
+	case "TECH":
+		pl.TechPlan = o.List
+	case "DEFENSIVE":
+		pl.DefFire, pl.DefAt = o.Word, o.List
+		if o.Word == "ALL" {
+			pl.DefFire = ""
+		}
+	case "PAY":
+		pl.PayWith = strings.ToLower(o.Word)
+		if pl.PayWith == "discontent" {
+			pl.PayWith = ""
+		}
+	case "OVERTHROWN":
+		pl.Overthrown = o.Word
+		if o.Word == "RISK" {
+			pl.Overthrown = ""
+		}
+	case "CONCEDE":
+		pl.ConcedeTo = o.Target
+	case "PEACE":
+		pl.Peace = o.Word == "YES"
+	default:
+		return
+	}
+	r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+}
+
+// prelude is one prelude turn (6.4).
+func (r *frun) prelude(p string, orders []fOrder) {
+	s := r.s
+	if s.Stage != "prelude" || s.Players[s.Preludes[0]] != p {
+		return
+	}
+	done := false
+	for _, o := range orders {
+		if o.Verb != "PRELUDE" {
+			r.standing(p, o)
+			continue
+		}
+		if done {
+			continue
+		}
+		done = true
+		switch o.Word {
+		case "FLEET":
+			s.fleetsAt(p, "Earth").Ok++
+			r.say("Prelude: %s places a fleet in orbit of Earth.", p)
+		case "RESEARCH":
+			s.P[p].Economy++
+			r.say("Prelude: %s gains a resource and researches.", p)
+			r.researchStep(p, []string{o.Target})
+		case "LAUNCH":
+			s.P[p].Economy++
+			if r.moveFleets(p, o.From, o.To, 1) == 1 {
+				r.say("Prelude: %s gains a resource and moves a fleet from %s to %s.", p, o.From, o.To)
+			} else {
+				r.say("Prelude: %s gains a resource; there is no fleet of theirs at %s to move.", p, o.From)
+			}
+		}
+	}
+	if !done {
+		s.fleetsAt(p, "Earth").Ok++
+		r.say("Prelude: %s places a fleet in orbit of Earth.", p)
+	}
+	s.Preludes = s.Preludes[1:]
+	if len(s.Preludes) == 0 {
+		s.Stage, s.TurnN = "turns", 1
+		r.beginTurn()
+	}
+}
+
+// moveFleets moves up to n of p's fleets, healthy first, and returns how
+// many moved.
+func (r *frun) moveFleets(p, from, to string, n int) int {
+	f := r.s.fleetsAt(p, from)
+	ok := min(n, f.Ok)
+	risk := min(n-ok, f.Risk)
+	f.Ok -= ok
+	f.Risk -= risk
+	t := r.s.fleetsAt(p, to)
+	t.Ok += ok
+	t.Risk += risk
+	return ok + risk
+}
+
+func (s *fullState) level(p, t string) int {
+	if p == un {
+		return 0
+	}
+	return s.P[p].Tech[t]
+}
+
+func (s *fullState) unitsOf(p string) int {
+	n := 0
+	for _, pl := range board.Places {
+		if f := s.Fleets[pl.Name][p]; f != nil {
+			n += f.Ok + f.Risk
+		}
+	}
+	for _, w := range board.Worlds() {
+		n += s.devsOn(p, w.Name)
+	}
+	return n
+}
+
+func (s *fullState) unDevsOn(w string) bool { return s.devsOn(un, w) > 0 }
+
+// beginTurn runs 2.1 Score and 2.2 Risk for the active player. Neither asks
+// the player anything, so they run as soon as the turn begins and the
+// player writes orders knowing the results.
+func (r *frun) beginTurn() {
+	s := r.s
+	p := s.Players[s.Active]
+	r.say("Turn %d: %s.", s.TurnN, p)
+	r.score(p, false)
+	if s.Stage == "over" {
+		return
+	}
+	// 2.1: concession (001-G7): every other player with units agrees.
+	agreed, voters := true, 0
+	for _, q := range s.Players {
+		if q == p || s.unitsOf(q) == 0 {
+			continue
+		}
+		voters++
+		agreed = agreed && s.P[q].ConcedeTo == p
+	}
+	if agreed {
+		s.Stage = "over"
+		text := "every other player on the board concedes to " + p
+		if voters == 0 {
+			text = p + " is the only player left on the board"
+		}
+		s.Result = engine.Outcome{Over: true, Winners: []string{p}, Text: text}
+		r.say("The game is over: %s.", text)
+		return
+	}
+	if !s.Triggered && endTriggered(s.vps(), s.Players, p, s.Strict) {
+		s.Triggered = true
+		r.say("%s's score triggers the end: play goes on until %s finishes a turn, then a final Score.", p, s.Players[(s.First-1+len(s.Players))%len(s.Players)])
+	}
+	r.sayAll(s.spreadRisk(r.d, p))
+	r.sayAll(s.discontent(r.d, p))
+}
+
+func (s *fullState) vps() map[string]int {
+	m := map[string]int{}
+	for _, p := range s.Players {
+		m[p] = s.P[p].VP
+	}
+	return m
+}
+
+// score is 2.1's Victory Points for p; final is Section 4's last Score.
+func (r *frun) score(p string, final bool) {
+	s := r.s
+	power := map[string]int{}
+	for _, q := range s.Players {
+		power[q] = s.P[q].Power
+	}
+	vp := powerPoints(power, s.Players, p)
+	for k := 1; k <= s.level(p, "AI"); k++ {
+		v := r.d.Roll(6, fmt.Sprintf("%s's Artificial Intelligence scores on 5+ (level %d)", p, k))
+		if v >= 5 {
+			vp++
+		}
+		if v == 1 && s.Skynet && len(s.Deck) > 0 {
+			c := skynetCards[s.Deck[0]]
+			s.Deck = s.Deck[1:]
+			s.Rogue += c.Rogue
+			r.say("Unexpected AI thought: %s (%d Rogue; the marker is at %d)", c.Text, c.Rogue, s.Rogue)
+			if s.Rogue >= 15 {
+				s.Stage = "over"
+				s.Result = engine.Outcome{Over: true, Text: "Skynet: the AI has taken over and every player loses"}
+				r.say("The rogue AI reaches 15: humanity as we know it ceases to exist. Everyone loses.")
+				return
+			}
+		}
+	}
+	s.P[p].VP += vp
+	if vp > 0 || final {
+		r.say("%s scores %d VP (now %d).", p, vp, s.P[p].VP)
+	}
+}
+
+// turn runs sections 2.3–2.6 and the end of the turn.
+func (r *frun) turn(p string, orders []fOrder) {
+	s := r.s
+	if s.Stage != "turns" || s.Players[s.Active] != p {
+		return
+	}
+	by := map[int][]fOrder{}
+	for _, o := range orders {
+		ph := fPhase(o.Verb)
+		if ph == fpNone {
+			r.standing(p, o)
+			continue
+		}
+		by[ph] = append(by[ph], o)
+	}
+	r.movement(p, by[fpMove])
+	r.fleetActions(p, by[fpFleet])
+	r.devActions(p, by[fpDev])
+	for _, o := range by[fpUN] {
+		r.unAssist(p, o)
+	}
+	r.endTurn(p)
+}
+
+// endTurn returns set-aside fleets, refills the AI Pool, and passes the
+// turn, or ends a triggered game after the last seat of the round.
+func (r *frun) endTurn(p string) {
+	s := r.s
+	pl := s.P[p]
+	if r.aside > 0 {
+		pl.Economy += r.aside
+		r.say("%s's %d fleets set aside for Political Influence return to the Economy Pool.", p, r.aside)
+		r.aside = 0
+	}
+	pl.AI = max(pl.AI, s.level(p, "AI"))
+	// A player with neither units nor resources takes no turns. Skipping the
+	// last seat of the round still ends a triggered game.
+	n := len(s.Players)
+	for k := 0; k < n; k++ {
+		if s.Triggered && lastOfRound(s.First, s.Active, n) {
+			r.finalScore()
+			return
+		}
+		s.Active = (s.Active + 1) % n
+		if q := s.Players[s.Active]; s.unitsOf(q) > 0 || s.P[q].Economy > 0 {
+			break
+		}
+	}
+	s.TurnN++
+	r.beginTurn()
+}
+
+// finalScore is Section 4 (001-G6): every player scores once, in turn
+// order from the first player; the highest VP wins, ties share.
+func (r *frun) finalScore() {
+	s := r.s
+	r.say("Final Score.")
+	n := len(s.Players)
+	for k := 0; k < n && s.Stage != "over"; k++ {
+		r.score(s.Players[(s.First+k)%n], true)
+	}
+	if s.Stage == "over" {
+		return
+	}
+	best := -1
+	var winners []string
+	for _, p := range s.Players {
+		switch v := s.P[p].VP; {
+		case v > best:
+			best, winners = v, []string{p}
+		case v == best:
+			winners = append(winners, p)
+		}
+	}
+	s.Stage = "over"
+	s.Result = engine.Outcome{Over: true, Winners: winners, Text: fmt.Sprintf("after the final Score, %s with %d VP", strings.Join(winners, " and "), best)}
+	r.say("The game is over: %s.", s.Result.Text)
+}
+
+// --- 2.3 Movement ---------------------------------------------------------
+
+func (r *frun) movement(p string, orders []fOrder) {
+	s := r.s
+	passes := 1
+	quota := map[string][]fOrder{} // ROUTE orders by trajectory, consumed in order
+	for _, o := range orders {
+		switch o.Verb {
+		case "PASSES":
+			passes = max(1, min(o.N, 1+s.level(p, "Spaceflight")))
+		case "ROUTE":
+			quota[o.From] = append(quota[o.From], o)
+		}
+	}
+	arrived := map[string]int{}
+	if s.level(p, "Launch") > 0 {
+		for _, o := range orders {
+			if o.Verb == "PRELAUNCH" {
+				r.launch(p, o, arrived)
+			}
+		}
+	}
+	for pass := 1; pass <= passes; pass++ {
+		for _, kind := range []Kind{Approach, Interplanetary, SolarSystem} {
+			r.passRing(p, kind, quota, arrived)
+		}
+	}
+	for _, o := range orders {
+		if o.Verb == "LAUNCH" {
+			r.launch(p, o, arrived)
+		}
+	}
+}
+
+func (r *frun) launch(p string, o fOrder, arrived map[string]int) {
+	f := r.s.fleetsAt(p, o.From)
+	n := min(o.N, f.Ok+f.Risk-arrived[o.From])
+	if n < o.N {
+		r.say("%s may launch only %d fleet(s) from %s: fleets that arrived from Approach this turn stay.", p, max(n, 0), o.From)
+	}
+	if n <= 0 {
+		return
+	}
+	if n := r.moveFleets(p, o.From, o.To, n); n > 0 {
+		r.say("%s launches %d fleet(s) from %s to %s.", p, n, o.From, o.To)
+	}
+}
+
+// passRing moves every fleet of p in the trajectories of one ring one step
+// worldward, by ROUTE orders, else by the first branch.
+func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived map[string]int) {
+	s := r.s
+	type move struct {
+		from, to string
+		ok, risk int
+	}
+	var moves []move
+	for _, t := range board.Trajectories() {
+		if t.Kind != kind {
+			continue
+		}
+		f := s.Fleets[t.Name][p]
+		if f == nil || f.Ok+f.Risk == 0 {
+			continue
+		}
+		ok, risk := f.Ok, f.Risk
+		take := func(to string, n int) {
+			a := min(n, ok)
+			b := min(n-a, risk)
+			ok -= a
+			risk -= b
+			if a+b > 0 {
+				moves = append(moves, move{t.Name, to, a, b})
+			}
+		}
+		for i := range quota[t.Name] {
+			q := &quota[t.Name][i]
+			n := min(q.N, ok+risk)
+			q.N -= n
+			take(q.To, n)
+		}
+		if ok+risk > 0 {
+			to := board.Children(t.Name)[0]
+			r.say("%s: %d fleet(s) at %s had no route and take the first branch, to %s.", p, ok+risk, t.Name, to)
+			take(to, ok+risk)
+		}
+	}
+	before := map[string]int{}
+	for _, m := range moves {
+		if kind == Approach {
+			if f := s.Fleets[m.to][p]; f != nil {
+				before[m.to] = f.Ok + f.Risk
+			}
+		}
+	}
+	now := map[string]bool{}
+	for _, m := range moves {
+		now[m.to] = true
+		f, t := s.fleetsAt(p, m.from), s.fleetsAt(p, m.to)
+		f.Ok -= m.ok
+		f.Risk -= m.risk
+		t.Ok += m.ok
+		t.Risk += m.risk
+		r.say("%s: %d fleet(s) move from %s to %s.", p, m.ok+m.risk, m.from, m.to)
+		if kind == Approach {
+			arrived[m.to] += m.ok + m.risk
+		}
+	}
+	if kind != Approach {
+		return
+	}
+	for _, w := range board.Worlds() {
+		if now[w.Name] && before[w.Name] == 0 {
+			r.defensiveFire(p, w.Name)
+		}
+	}
+}
+
+// defensiveFire is 2.3.1: every other faction at the world decides by its
+// standing order (all nominate before anyone rolls), then each that fires
+// rolls one die per two fleets (rounded up) and two (plus Active Defences)
+// per region with developments; each 5+ removes an arriving fleet.
+func (r *frun) defensiveFire(p, w string) {
+	s := r.s
+	n := len(s.Players)
+	var firing []string
+	for k := 1; k < n; k++ {
+		q := s.Players[(s.Active+k)%n]
+		f := s.Fleets[w][q]
+		if (f == nil || f.Ok+f.Risk == 0) && s.devsOn(q, w) == 0 {
+			continue
+		}
+		pl := s.P[q]
+		fire := pl.DefFire == "" || pl.DefFire == "AT" && contains(pl.DefAt, p)
+		if fire {
+			firing = append(firing, q)
+			r.say("%s uses Defensive Fire at %s's arrival on %s (standing order DEFENSIVE FIRE %s).", q, p, w, map[bool]string{true: "ALL", false: "AT " + strings.Join(pl.DefAt, ",")}[pl.DefFire == ""])
+		} else {
+			r.say("%s holds fire at %s's arrival on %s (standing order).", q, p, w)
+		}
+	}
+	if s.P[p].Sanctions && s.unDevsOn(w) {
+		firing = append(firing, un)
+		r.say("The UN uses Defensive Fire: %s is under UN Sanctions.", p)
+	}
+	for _, q := range firing {
+		dice := 0
+		if f := s.Fleets[w][q]; f != nil {
+			dice = (f.Ok + f.Risk + 1) / 2
+		}
+		for _, reg := range s.Regions[w] {
+			if reg.Owner == q && reg.Devs > 0 {
+				dice += 2 + s.level(q, "ActiveDefences")
+			}
+		}
+		need := 5 - s.level(q, "Attack") + s.level(p, "Durability")
+		hits := 0
+		for i := 1; i <= dice; i++ {
+			if ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s's Defensive Fire at %s on %s (die %d of %d)", q, p, w, i, dice)); ok {
+				hits++
+			}
+		}
+		lost := 0
+		for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
+			lost++
+		}
+		r.say("%s's Defensive Fire: %d dice needing %d+, %d hits; %s loses %d fleet(s) at %s.", q, dice, need, hits, p, lost, w)
+	}
+}
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

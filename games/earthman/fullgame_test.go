@@ -1,0 +1,130 @@
+package earthman
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/enginetest"
+)
+
+func TestFullConforms(t *testing.T) {
+	enginetest.Conformance(t, Full(), 60)
+}
+
+func TestFullBotGames(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 10
+	}
+	for seed := 1; seed <= n; seed++ {
+		players := []string{"ann", "bob", "cat", "dan", "eve", "fay"}[:2+seed%5]
+		opts := map[string]string{}
+		if seed%3 == 0 {
+			opts["prelude"] = "on"
+		}
+		if seed%4 == 0 {
+			opts["skynet"] = "on"
+		}
+		enginetest.PlayBots(t, Full(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 120, Options: opts})
+	}
+}
+
+// TestFullSetupAndPrelude: a random first player (a d3 of 2: bob); with
+// Prelude on, prelude turns go from the first player's right,
+// anticlockwise, three each (6.4).
+func TestFullSetupAndPrelude(t *testing.T) {
+	st, err := Full().NewState(engine.Setup{Players: []string{"ann", "bob", "cat"},
+		Options: map[string]string{"prelude": "on", "skynet": "off", "victory": "30-or-more"}}, dice.FromSource(dice.Scripted{2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*FullState)
+	var order []string
+	for _, i := range s.Preludes {
+		order = append(order, s.Players[i])
+	}
+	if got := strings.Join(order, " "); s.Players[s.First] != "bob" || got != "ann cat bob ann cat bob ann cat bob" {
+		t.Errorf("first %s, preludes %s", s.Players[s.First], got)
+	}
+	for _, r := range s.Regions["Earth"] {
+		if r.Owner != un {
+			t.Errorf("an Earth region without its UN development: %+v", r)
+		}
+	}
+	if p := s.P["cat"]; p.Economy != 3 || s.Fleets["Earth"]["cat"].Ok != 3 {
+		t.Errorf("cat starts with %d resources and %+v fleets, want 3 and 3", p.Economy, s.Fleets["Earth"]["cat"])
+	}
+}
+
+func TestFullParseErrors(t *testing.T) {
+	s := buildFull(t, "players ann bob\nactive ann\nfleet Mercury ann 1\nfleet Hermean ann 1")
+	turn := engine.Prompt{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn}
+	any := engine.Prompt{ID: "any:ann", Player: "ann", Kind: engine.KindAnytime}
+	for _, c := range []struct {
+		p    engine.Prompt
+		text string
+		want []string
+	}{
+		{turn, "LAUNCH 2 FROM Mercury TO Solar", []string{"you launch 2 fleets from Mercury but have 1 in orbit there"}},
+		{turn, "PASSES 2", []string{"you may take 1 movement pass(es)"}},
+		{turn, "PRELAUNCH 1 FROM Mercury TO Solar", []string{"needs the Launch technology"}},
+		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"sections are taken in order"}},
+		{turn, "DEFEND Mars 1 AT UN\nINFLUENCE Mars 2\nUN FLEET\nUN RESEARCH", []string{"the UN has no fleets", "at least 3 fleets", "once a turn"}},
+		{turn, "BUILD Mars 4\nEXPAND Mars 3x2", []string{`"4" is not a group`, `"3x2" is not a group`}},
+		{any, "TECH Atack\nCONCEDE TO ann\nFIRE Mars 1 AT bob", []string{"did you mean Attack?", "cannot concede to yourself", "can only be given in your turn"}},
+	} {
+		_, errs := s.View("ann").Parse(c.p, c.text)
+		if len(errs) != len(c.want) {
+			t.Errorf("%q: %d errors %v, want %d", c.text, len(errs), errs, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(errs[i].Error(), w) {
+				t.Errorf("%q: error %q does not say %q", c.text, errs[i].Error(), w)
+			}
+		}
+	}
+}
+
+func TestFullBoardGolden(t *testing.T) {
+	s := buildFull(t, `players ann bob cat
+active bob
+first ann
+region Earth 1 UN 1
+region Earth 2 ann 2 risk
+region Mars 1 bob 1
+devastation Mars 2 2
+pi Mars bob
+fleet Mars ann 3 2
+fleet Solar cat 1
+ann vp 4
+ann power 9
+ann economy 2
+ann sanctions 1
+tech ann Attack 1
+order ann DEFENSIVE FIRE AT bob
+order ann TECH Research`)
+	v := s.View("ann")
+	got := v.Board() + "\n" + v.Status()
+	for _, line := range strings.Split(got, "\n") {
+		if len(line) > 78 {
+			t.Errorf("line of %d columns: %q", len(line), line)
+		}
+	}
+	const file = "testdata/full-board.golden"
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("board:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,366 @@
+package earthman
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The full rules' order language. Phases of a turn, in order.
+const (
+	fpNone = iota
+	fpMove
+	fpFleet
+	fpDev
+	fpUN
+)
+
+var fpNames = []string{"standing", "movement", "fleet action", "development action", "UN assistance"}
+
+// fOrder is one parsed line of the full rules.
+type fOrder struct {
+	Verb   string
+	N      int
+	From   string
+	To     string
+	World  string
+	Target string
+	Sizes  []string // EXPAND sizes "1".."3"; BUILD "1", "2", "3" or "3x2"
+	Clear  bool     // EXPAND ... CLEAR: clear Devastation before developing
+	List   []string // TECH priorities, DEFENSIVE FIRE AT players
+	Word   string   // a keyword argument: ALL, NONE, SCRAP, RISK, YES, FLEET...
+}
+
+var fullGrammar = map[string]string{
+	"PASSES":     "PASSES <n>                 (Spaceflight: movement passes this turn)",
+	"PRELAUNCH":  "PRELAUNCH <n> FROM <world> TO <trajectory>   (Launch technology)",
+	"ROUTE":      "ROUTE <n> FROM <trajectory> TO <trajectory or world>",
+	"LAUNCH":     "LAUNCH <n> FROM <world> TO <trajectory>",
+	"FIRE":       "FIRE <world> <n> AT <faction>",
+	"EXPAND":     "EXPAND <world> <size>[,<size>...] [CLEAR]   (sizes 1-3)",
+	"COUP":       "COUP <world> <n> AT <faction>",
+	"PACIFY":     "PACIFY <world> <n>",
+	"BUILD":      "BUILD <world> <group>[,<group>...]   (groups 1, 2, 3 or 3x2)",
+	"RESEARCH":   "RESEARCH <world> <n>",
+	"DEFEND":     "DEFEND <world> <regions> AT <faction>",
+	"INFLUENCE":  "INFLUENCE <world> <fleets removed, 3 or more>",
+	"UN":         "UN FLEET | UN RESEARCH",
+	"TECH":       "TECH <technology>[,<technology>...]   (research priorities)",
+	"DEFENSIVE":  "DEFENSIVE FIRE ALL | NONE | AT <player>[,<player>...]",
+	"PAY":        "PAY DISCONTENT | SCRAP",
+	"OVERTHROWN": "OVERTHROWN RISK | YIELD",
+	"CONCEDE":    "CONCEDE TO <player> | CONCEDE NONE",
+	"PEACE":      "PEACE YES | NO",
+	"PRELUDE":    "PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>",
+}
+
+var fullVerbs = []string{"PASSES", "PRELAUNCH", "ROUTE", "LAUNCH", "FIRE", "EXPAND", "COUP", "PACIFY", "BUILD",
+	"RESEARCH", "DEFEND", "INFLUENCE", "UN", "TECH", "DEFENSIVE", "PAY", "OVERTHROWN", "CONCEDE", "PEACE", "PRELUDE"}
+
+func fPhase(verb string) int {
+	switch verb {
+	case "PASSES", "PRELAUNCH", "ROUTE", "LAUNCH":
+		return fpMove
+	case "FIRE", "EXPAND", "COUP", "PACIFY":
+		return fpFleet
+	case "BUILD", "RESEARCH", "DEFEND", "INFLUENCE":
+		return fpDev
+	case "UN":
+		return fpUN
+	}
+	return fpNone
+}
+
+// String is the canonical form.
+func (o fOrder) String() string {
+	switch o.Verb {
+	case "PASSES":
+		return fmt.Sprintf("PASSES %d", o.N)
+	case "PRELAUNCH", "ROUTE", "LAUNCH":
+		return fmt.Sprintf("%s %d FROM %s TO %s", o.Verb, o.N, o.From, o.To)
+	case "FIRE", "COUP", "DEFEND":
+		return fmt.Sprintf("%s %s %d AT %s", o.Verb, o.World, o.N, o.Target)
+	case "EXPAND":
+		s := fmt.Sprintf("EXPAND %s %s", o.World, strings.Join(o.Sizes, ","))
+		if o.Clear {
+			s += " CLEAR"
+		}
+		return s
+	case "BUILD":
+		return fmt.Sprintf("BUILD %s %s", o.World, strings.Join(o.Sizes, ","))
+	case "PACIFY", "RESEARCH", "INFLUENCE":
+		return fmt.Sprintf("%s %s %d", o.Verb, o.World, o.N)
+	case "UN", "PAY", "OVERTHROWN", "PEACE":
+		return o.Verb + " " + o.Word
+	case "TECH":
+		return "TECH " + strings.Join(o.List, ",")
+	case "DEFENSIVE":
+		if o.Word == "AT" {
+			return "DEFENSIVE FIRE AT " + strings.Join(o.List, ",")
+		}
+		return "DEFENSIVE FIRE " + o.Word
+	case "CONCEDE":
+		if o.Word == "NONE" {
+			return "CONCEDE NONE"
+		}
+		return "CONCEDE TO " + o.Target
+	case "PRELUDE":
+		switch o.Word {
+		case "RESEARCH":
+			return "PRELUDE RESEARCH " + o.Target
+		case "LAUNCH":
+			return fmt.Sprintf("PRELUDE LAUNCH FROM %s TO %s", o.From, o.To)
+		}
+		return "PRELUDE FLEET"
+	}
+	return o.Verb
+}
+
+// oneOf checks a keyword argument.
+func oneOf(w string, allowed ...string) (string, *syntaxError) {
+	u := strings.ToUpper(w)
+	if contains(allowed, u) {
+		return u, nil
+	}
+	return "", errf("write "+strings.Join(allowed, " or "), "%q is not one of %s", w, strings.Join(allowed, ", "))
+}
+
+func techList(s string) ([]string, *syntaxError) {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		t, ok := techByName(strings.TrimSpace(x))
+		if !ok {
+			fix := "technologies are " + strings.Join(techNames(), ", ")
+			if c := closest(x, techNames()); c != "" {
+				fix = fmt.Sprintf("did you mean %s?", c)
+			}
+			return nil, errf(fix, "no technology named %q", x)
+		}
+		out = append(out, t.Name)
+	}
+	return out, nil
+}
+
+// parseFull parses one line of the full rules for syntax and names.
+func (n namer) parseFull(line string) (fOrder, *syntaxError) {
+	f := strings.Fields(line)
+	verb := strings.ToUpper(f[0])
+	shape, ok := fullGrammar[verb]
+	if !ok {
+		fix := "orders start with one of " + strings.Join(fullVerbs, ", ")
+		if c := closest(verb, fullVerbs); c != "" {
+			fix = fmt.Sprintf("did you mean %s?", c)
+		}
+		return fOrder{}, errf(fix, "%q is not an order", f[0])
+	}
+	o := fOrder{Verb: verb}
+	bad := func() (fOrder, *syntaxError) {
+		return fOrder{}, errf("write it as: "+shape, "%s order is malformed", verb)
+	}
+	var e *syntaxError
+	world := func(s string) (string, *syntaxError) {
+		p, e := place(s, "world", isWorld)
+		return p.Name, e
+	}
+	switch verb {
+	case "PASSES":
+		if len(f) != 2 {
+			return bad()
+		}
+		if o.N, e = count(f[1], "the number of passes"); e != nil {
+			return fOrder{}, e
+		}
+	case "PRELAUNCH", "ROUTE", "LAUNCH":
+		// The classic parser knows these shapes; PRELAUNCH is a LAUNCH.
+		v := verb
+		if v == "PRELAUNCH" {
+			v = "LAUNCH"
+		}
+		c, e := n.parseLine(v + " " + strings.Join(f[1:], " "))
+		if e != nil {
+			return fOrder{}, e
+		}
+		o.N, o.From, o.To = c.N, c.From, c.To
+	case "FIRE", "COUP", "DEFEND":
+		if len(f) != 5 {
+			return bad()
+		}
+		if o.World, e = world(f[1]); e != nil {
+			return fOrder{}, e
+		}
+		if o.N, e = count(f[2], "the number"); e != nil {
+			return fOrder{}, e
+		}
+		if e = keyword(f[3], "AT", shape); e != nil {
+			return fOrder{}, e
+		}
+		if o.Target, e = n.faction(f[4]); e != nil {
+			return fOrder{}, e
+		}
+	case "EXPAND", "BUILD":
+		if len(f) < 3 {
+			return bad()
+		}
+		if o.World, e = world(f[1]); e != nil {
+			return fOrder{}, e
+		}
+		rest := f[2:]
+		if verb == "EXPAND" && strings.EqualFold(rest[len(rest)-1], "CLEAR") {
+			o.Clear, rest = true, rest[:len(rest)-1]
+		}
+		if len(rest) == 0 {
+			return bad()
+		}
+		for _, s := range strings.Split(strings.Join(rest, ""), ",") {
+			s = strings.ToLower(s)
+			okSize := s == "1" || s == "2" || s == "3" || verb == "BUILD" && s == "3x2"
+			if !okSize {
+				return fOrder{}, errf("write it as: "+shape, "%q is not a group (1, 2 or 3%s)", s, map[bool]string{true: ", or 3x2", false: ""}[verb == "BUILD"])
+			}
+			o.Sizes = append(o.Sizes, s)
+		}
+	case "PACIFY", "RESEARCH", "INFLUENCE":
+		if len(f) != 3 {
+			return bad()
+		}
+		if o.World, e = world(f[1]); e != nil {
+			return fOrder{}, e
+		}
+		if o.N, e = count(f[2], "the number"); e != nil {
+			return fOrder{}, e
+		}
+		if verb == "INFLUENCE" && o.N < 3 {
+			return fOrder{}, errf("remove 3 fleets or more", "Political Influence removes at least 3 fleets (001-G28)")
+		}
+	case "UN":
+		if len(f) != 2 {
+			return bad()
+		}
+		if o.Word, e = oneOf(f[1], "FLEET", "RESEARCH"); e != nil {
+			return fOrder{}, e
+		}
+	case "TECH":
+		if len(f) < 2 {
+			return bad()
+		}
+		if o.List, e = techList(strings.Join(f[1:], "")); e != nil {
+			return fOrder{}, e
+		}
+	case "DEFENSIVE":
+		if len(f) < 3 {
+			return bad()
+		}
+		if e = keyword(f[1], "FIRE", shape); e != nil {
+			return fOrder{}, e
+		}
+		if o.Word, e = oneOf(f[2], "ALL", "NONE", "AT"); e != nil {
+			return fOrder{}, e
+		}
+		if o.Word == "AT" {
+			if len(f) < 4 {
+				return bad()
+			}
+			for _, x := range strings.Split(strings.Join(f[3:], ""), ",") {
+				p, e := n.faction(x)
+				if e != nil {
+					return fOrder{}, e
+				}
+				o.List = append(o.List, p)
+			}
+		} else if len(f) != 3 {
+			return bad()
+		}
+	case "PAY":
+		if len(f) != 2 {
+			return bad()
+		}
+		if o.Word, e = oneOf(f[1], "DISCONTENT", "SCRAP"); e != nil {
+			return fOrder{}, e
+		}
+	case "OVERTHROWN":
+		if len(f) != 2 {
+			return bad()
+		}
+		if o.Word, e = oneOf(f[1], "RISK", "YIELD"); e != nil {
+			return fOrder{}, e
+		}
+	case "PEACE":
+		if len(f) != 2 {
+			return bad()
+		}
+		if o.Word, e = oneOf(f[1], "YES", "NO"); e != nil {
+			return fOrder{}, e
+		}
+	case "CONCEDE":
+		if len(f) == 2 && strings.EqualFold(f[1], "NONE") {
+			o.Word = "NONE"
+			break
+		}
+		if len(f) != 3 {
+			return bad()
+		}
+		if e = keyword(f[1], "TO", shape); e != nil {
+			return fOrder{}, e
+		}
+		if o.Target, e = n.faction(f[2]); e != nil {
+			return fOrder{}, e
+		}
+		if o.Target == un {
+			return fOrder{}, errf("name a player", "the UN cannot win")
+		}
+	case "PRELUDE":
+		if len(f) < 2 {
+			return bad()
+		}
+		if o.Word, e = oneOf(f[1], "FLEET", "RESEARCH", "LAUNCH"); e != nil {
+			return fOrder{}, e
+		}
+		switch o.Word {
+		case "FLEET":
+			if len(f) != 2 {
+				return bad()
+			}
+		case "RESEARCH":
+			if len(f) != 3 {
+				return bad()
+			}
+			l, e := techList(f[2])
+			if e != nil {
+				return fOrder{}, e
+			}
+			o.Target = l[0]
+		case "LAUNCH":
+			if len(f) != 6 {
+				return bad()
+			}
+			if e = keyword(f[2], "FROM", shape); e != nil {
+				return fOrder{}, e
+			}
+			if e = keyword(f[4], "TO", shape); e != nil {
+				return fOrder{}, e
+			}
+			from, e := place(f[3], "place", func(Place) bool { return true })
+			if e != nil {
+				return fOrder{}, e
+			}
+			to, e := place(f[5], "trajectory", isTrajectory)
+			if e != nil {
+				return fOrder{}, e
+			}
+			if !contains(board.Skyward(from.Name), to.Name) {
+				return fOrder{}, errf("skyward of "+from.Name+" lie "+strings.Join(board.Skyward(from.Name), ", "), "%s is not skyward of %s", to.Name, from.Name)
+			}
+			o.From, o.To = from.Name, to.Name
+		}
+	}
+	return o, nil
+}
+
+// buildCount is how many developments a BUILD group uses.
+func buildCount(size string) int {
+	if size == "3x2" {
+		return 3
+	}
+	n, _ := strconv.Atoi(size)
+	return n
+}

@@ -1,0 +1,415 @@
+package earthman
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+type fullView struct {
+	s      *FullState
+	player string
+}
+
+func (v *fullView) Player() string { return v.player }
+
+// Parse checks a submission of the full rules for prompt p.
+func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
+	s := v.s
+	me := v.player
+	if me == "" {
+		me = p.Player
+	}
+	n := namer{players: s.Players}
+	var out engine.TextOrders
+	var errs []engine.LineError
+	phase, preludes, uns := fpNone, 0, 0
+	launched := map[string]int{}
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fail := func(msg, fix string) {
+			errs = append(errs, engine.LineError{Line: i + 1, Text: line, Msg: msg, Fix: fix})
+		}
+		o, e := n.parseFull(line)
+		if e != nil {
+			fail(e.msg, e.fix)
+			continue
+		}
+		ph := fPhase(o.Verb)
+		switch {
+		case o.Verb == "PRELUDE":
+			if p.Kind != engine.KindStep {
+				fail("PRELUDE is only for the prelude turns", "")
+				continue
+			}
+			if preludes++; preludes > 1 {
+				fail("a prelude turn is one action", "keep one PRELUDE line")
+				continue
+			}
+		case ph != fpNone:
+			if p.Kind != engine.KindTurn {
+				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, CONCEDE, PEACE")
+				continue
+			}
+			if ph < phase {
+				fail(fmt.Sprintf("%s is a %s order, but it comes after %s orders: sections are taken in order", o.Verb, fpNames[ph], fpNames[phase]), "move this line up")
+				continue
+			}
+			phase = ph
+		}
+		msg, fix := v.check(me, o, launched, &uns)
+		if msg != "" {
+			fail(msg, fix)
+			continue
+		}
+		out = append(out, o.String())
+	}
+	if p.Kind == engine.KindStep && preludes == 0 && len(errs) == 0 {
+		errs = append(errs, engine.LineError{Msg: "no PRELUDE order", Fix: "write e.g. PRELUDE FLEET"})
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int) (string, string) {
+	s := v.s
+	switch o.Verb {
+	case "PASSES":
+		if max := 1 + s.level(me, "Spaceflight"); o.N > max {
+			return fmt.Sprintf("you may take %d movement pass(es) (Spaceflight level %d)", max, max-1), fmt.Sprintf("write PASSES %d or less", max)
+		}
+	case "PRELAUNCH", "LAUNCH":
+		if o.Verb == "PRELAUNCH" && s.level(me, "Launch") == 0 {
+			return "PRELAUNCH needs the Launch technology", "use LAUNCH, after movement"
+		}
+		launched[o.From] += o.N
+		f := s.Fleets[o.From][me]
+		have := 0
+		if f != nil {
+			have = f.Ok + f.Risk
+		}
+		if launched[o.From] > have {
+			return fmt.Sprintf("you launch %d fleets from %s but have %d in orbit there", launched[o.From], o.From, have), "launch fewer"
+		}
+	case "FIRE", "COUP", "DEFEND":
+		if o.Target == me {
+			return "you cannot target yourself", "name another faction after AT"
+		}
+		if o.Verb == "DEFEND" && o.Target == un {
+			return "the UN has no fleets to fire at", "name a player after AT"
+		}
+	case "UN":
+		if *uns++; *uns > 1 {
+			return "UN assistance is once a turn", "keep one UN line"
+		}
+	case "CONCEDE":
+		if o.Target == me {
+			return "you cannot concede to yourself", "name another player, or CONCEDE NONE"
+		}
+	case "DEFENSIVE":
+		if contains(o.List, me) {
+			return "you cannot fire at yourself", "leave yourself out of the list"
+		}
+	}
+	return "", ""
+}
+
+// letterOf is a faction's tag: seats a, b, c… (capital when At Risk), U
+// for the UN.
+func (s *FullState) letterOf(f string, risk bool) string {
+	if f == un {
+		return "U"
+	}
+	for i, p := range s.Players {
+		if p == f {
+			if risk {
+				return string(rune('A' + i))
+			}
+			return string(rune('a' + i))
+		}
+	}
+	return "?"
+}
+
+// regionsOf shows a world's regions: the owner's letter (capital if At
+// Risk) and the stack if above 1, '#' per Devastation counter, '.' empty,
+// and the holders of Political Influence after a '+'.
+func (s *FullState) regionsOf(w string) string {
+	var parts []string
+	for _, reg := range s.Regions[w] {
+		switch {
+		case reg.Devs > 0:
+			t := s.letterOf(reg.Owner, reg.AtRisk)
+			if reg.Devs > 1 {
+				t += fmt.Sprint(reg.Devs)
+			}
+			parts = append(parts, t)
+		case reg.Devastation > 0:
+			parts = append(parts, strings.Repeat("#", reg.Devastation))
+		default:
+			parts = append(parts, ".")
+		}
+	}
+	out := "[" + strings.Join(parts, "") + "]"
+	for _, p := range s.PI[w] {
+		out += "+" + s.letterOf(p, false)
+	}
+	return out
+}
+
+// fleetsOf lists fleets at a place: "a3 b2(1!)": b has 2, 1 At Risk.
+func (s *FullState) fleetsOf(at string) string {
+	var parts []string
+	for _, p := range s.Players {
+		f := s.Fleets[at][p]
+		if f == nil || f.Ok+f.Risk == 0 {
+			continue
+		}
+		t := fmt.Sprintf("%s%d", s.letterOf(p, false), f.Ok+f.Risk)
+		if f.Risk > 0 {
+			t += fmt.Sprintf("(%d!)", f.Risk)
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " ")
+}
+
+func (v *fullView) Board() string {
+	s := v.s
+	var legend []string
+	for _, p := range s.Players {
+		legend = append(legend, s.letterOf(p, false)+"="+p)
+	}
+	return drawDisc(func(name string) bool { return s.fleetsOf(name) != "-" }, s.regionsOf, s.fleetsOf,
+		"Factions: "+strings.Join(legend, "  ")+"  U=UN. Capital = At Risk; # = Devastation; "+
+			".=empty region; +x = x's Political Influence; (n!) = n fleets At Risk")
+}
+
+// Status is the tracks and pools table, in sentences.
+func (v *fullView) Status() string {
+	s := v.s
+	var b strings.Builder
+	switch s.Stage {
+	case "prelude":
+		fmt.Fprintf(&b, "Prelude: %s to take a prelude turn (%d left in all).\n", s.Players[s.Preludes[0]], len(s.Preludes))
+	case "turns":
+		fmt.Fprintf(&b, "Turn %d: %s to play. First player: %s.\n", s.TurnN, s.Players[s.Active], s.Players[s.First])
+	default:
+		fmt.Fprintf(&b, "Game over: %s.\n", s.Result.Text)
+	}
+	if s.Triggered {
+		b.WriteString("The end is triggered: the game ends after this round, with a final Score.\n")
+	}
+	if s.Skynet {
+		fmt.Fprintf(&b, "Skynet: the rogue AI marker is at %d of 15.\n", s.Rogue)
+	}
+	for _, p := range s.Players {
+		pl := s.P[p]
+		line := fmt.Sprintf("%s (%s): %d VP, %d Power; Economy %d, Discontent %d, AI %d",
+			p, s.letterOf(p, false), pl.VP, pl.Power, pl.Economy, pl.Discontent, pl.AI)
+		if pl.Sanctions {
+			line += fmt.Sprintf("; UN Sanctions (%d of 5 paid)", pl.SanctionRs)
+		}
+		var tl []string
+		for _, t := range techs {
+			if lv, pr := pl.Tech[t.Name], pl.Progress[t.Name]; lv > 0 || pr > 0 {
+				x := fmt.Sprintf("%s %d", t.Name, lv)
+				if pr > 0 {
+					x += fmt.Sprintf(" (+%d/%d)", pr, t.Steps)
+				}
+				tl = append(tl, x)
+			}
+		}
+		if len(tl) > 0 {
+			line += "; technologies: " + strings.Join(tl, ", ")
+		}
+		b.WriteString(wrap(line+".", 78))
+	}
+	if v.player != "" {
+		pl := s.P[v.player]
+		df := "ALL"
+		if pl.DefFire == "NONE" {
+			df = "NONE"
+		} else if pl.DefFire == "AT" {
+			df = "AT " + strings.Join(pl.DefAt, ",")
+		}
+		so := []string{"DEFENSIVE FIRE " + df, "PAY " + map[bool]string{true: "SCRAP", false: "DISCONTENT"}[pl.PayWith == "scrap"],
+			"OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[pl.Overthrown == "YIELD"]}
+		if len(pl.TechPlan) > 0 {
+			so = append(so, "TECH "+strings.Join(pl.TechPlan, ","))
+		}
+		if pl.ConcedeTo != "" {
+			so = append(so, "CONCEDE TO "+pl.ConcedeTo)
+		}
+		if pl.Peace {
+			so = append(so, "PEACE YES")
+		}
+		b.WriteString(wrap("Your standing orders: "+strings.Join(so, "; ")+".", 78))
+	}
+	return b.String()
+}
+
+// Full returns the full rules of The Earthman's Burden.
+func Full() engine.Ruleset { return full{} }
+
+type full struct{}
+
+var fullHelp = strings.Join([]string{
+	"Your turn (Score and Risk are done for you when it begins), sections in order:",
+	"  2.3 movement     " + fullGrammar["PASSES"],
+	"                   " + fullGrammar["PRELAUNCH"],
+	"                   " + fullGrammar["ROUTE"],
+	"                   " + fullGrammar["LAUNCH"],
+	"  2.4 fleets       " + fullGrammar["FIRE"],
+	"                   " + fullGrammar["EXPAND"],
+	"                   " + fullGrammar["COUP"],
+	"                   " + fullGrammar["PACIFY"],
+	"  2.5 developments " + fullGrammar["BUILD"],
+	"                   " + fullGrammar["RESEARCH"],
+	"                   " + fullGrammar["DEFEND"],
+	"                   " + fullGrammar["INFLUENCE"],
+	"  2.6 UN           " + fullGrammar["UN"],
+	"Standing orders, at any time: " + fullGrammar["TECH"],
+	"  " + fullGrammar["DEFENSIVE"] + "   (default ALL)",
+	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
+	"  " + fullGrammar["OVERTHROWN"] + "   (default RISK)",
+	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
+	"Prelude (option): " + fullGrammar["PRELUDE"],
+	"Technologies: " + strings.Join(techNames(), ", "),
+}, "\n")
+
+func (full) Info() engine.Info {
+	onOff := []string{"off", "on"}
+	return engine.Info{
+		Name: "earthman", Title: "The Earthman's Burden",
+		MinPlayers: 2, MaxPlayers: 6,
+		Options: []engine.Option{
+			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end (001-G4)"},
+			{Name: "skynet", Default: "off", Choices: onOff, Help: "6.1 Skynet: AI rolls of 1 draw Unexpected AI Thoughts; 15 Rogue and all lose"},
+			{Name: "prelude", Default: "off", Choices: onOff, Help: "6.4 Prelude: three prelude turns each before the first turn"},
+		},
+		Summary: "Earth's powers expand into the Solar System under the UN's eye, scoring Victory Points " +
+			"from Power; fleets move through Approach, Interplanetary and Solar System trajectories, " +
+			"act in orbit, and developments construct, research, defend and win influence.",
+		OrderHelp: fullHelp,
+	}
+}
+
+func (full) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
+	st, err := newFull(s, d)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func (full) LoadState(data []byte) (engine.State, error) {
+	var s FullState
+	if err := jsonUnmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("reading an Earthman's Burden state: %w", err)
+	}
+	return &s, nil
+}
+
+// Bot plays random legal orders of the full rules.
+func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
+	fv, ok := v.(*fullView)
+	if !ok {
+		return ""
+	}
+	s, me := fv.s, p.Player
+	switch p.Kind {
+	case engine.KindStep:
+		return []string{"PRELUDE FLEET", "PRELUDE RESEARCH Attack", "PRELUDE LAUNCH FROM Earth TO Inner"}[r.IntN(3)]
+	case engine.KindAnytime:
+		return ""
+	}
+	var lines []string
+	if r.IntN(5) == 0 {
+		lines = append(lines, "TECH "+techs[r.IntN(len(techs))].Name)
+	}
+	for _, t := range board.Trajectories() {
+		if f := s.Fleets[t.Name][me]; f != nil && f.Ok+f.Risk > 0 {
+			ch := board.Children(t.Name)
+			lines = append(lines, fOrder{Verb: "ROUTE", N: f.Ok + f.Risk, From: t.Name, To: ch[r.IntN(len(ch))]}.String())
+		}
+	}
+	for _, w := range board.Worlds() {
+		f := s.Fleets[w.Name][me]
+		if f != nil && f.Ok+f.Risk > 1 && r.IntN(3) == 0 {
+			sky := board.Skyward(w.Name)
+			lines = append(lines, fOrder{Verb: "LAUNCH", N: 1 + r.IntN(f.Ok+f.Risk-1), From: w.Name, To: sky[r.IntN(len(sky))]}.String())
+		}
+	}
+	for _, w := range board.Worlds() {
+		f := s.Fleets[w.Name][me]
+		if f == nil || f.Ok+f.Risk == 0 {
+			continue
+		}
+		n := f.Ok + f.Risk
+		var foes []string
+		for _, q := range append(append([]string(nil), s.Players...), un) {
+			if q == me || q == un && r.IntN(10) > 0 {
+				continue // attacking the UN brings Sanctions and Defence
+			}
+			if s.devsOn(q, w.Name) > 0 || q != un && s.Fleets[w.Name][q] != nil && s.Fleets[w.Name][q].Ok+s.Fleets[w.Name][q].Risk > 0 {
+				foes = append(foes, q)
+			}
+		}
+		switch k := r.IntN(4); {
+		case k == 0 && len(foes) > 0:
+			lines = append(lines, fOrder{Verb: "FIRE", World: w.Name, N: 1 + r.IntN(n), Target: foes[r.IntN(len(foes))]}.String())
+		case k == 1 && len(foes) > 0:
+			lines = append(lines, fOrder{Verb: "COUP", World: w.Name, N: 1 + r.IntN(n), Target: foes[r.IntN(len(foes))]}.String())
+		case k == 2:
+			lines = append(lines, fOrder{Verb: "PACIFY", World: w.Name, N: n}.String())
+		default:
+			sizes := []string{}
+			for left := n; left > 0 && len(sizes) < 3; {
+				g := 1 + r.IntN(min(3, left))
+				sizes = append(sizes, fmt.Sprint(g))
+				left -= g
+			}
+			lines = append(lines, fOrder{Verb: "EXPAND", World: w.Name, Sizes: sizes}.String())
+		}
+	}
+	for _, w := range board.Worlds() {
+		d := s.devsOn(me, w.Name)
+		if d == 0 {
+			continue
+		}
+		switch r.IntN(3) {
+		case 0:
+			lines = append(lines, fOrder{Verb: "RESEARCH", World: w.Name, N: d}.String())
+		default:
+			var sizes []string
+			for left := d; left > 0; {
+				g := []string{"1", "2", "3", "3x2"}[r.IntN(4)]
+				if buildCount(g) > left {
+					g = "1"
+				}
+				sizes = append(sizes, g)
+				left -= buildCount(g)
+			}
+			lines = append(lines, fOrder{Verb: "BUILD", World: w.Name, Sizes: sizes}.String())
+		}
+	}
+	if r.IntN(2) == 0 {
+		lines = append(lines, []string{"UN FLEET", "UN RESEARCH"}[r.IntN(2)])
+	}
+	if len(lines) == 0 {
+		return "# nothing to do"
+	}
+	return strings.Join(lines, "\n")
+}
