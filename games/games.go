@@ -14,6 +14,7 @@ func All() []engine.Ruleset {
 	return []engine.Ruleset{
 		prosper.Ruleset(),
 		earthman.Classic(),
+		earthman.Full(),
 		burning.Ruleset(),
 	}
 }

@@ -98,6 +98,11 @@ func (r *frun) noFleets(p string, o fOrder) {
 func (r *frun) openFire(p string, o fOrder, free *pool) {
 	s := r.s
 	w, t := o.World, o.Target
+	tf := s.Fleets[w][t]
+	if s.devsOn(t, w) == 0 && (tf == nil || tf.Ok+tf.Risk == 0) {
+		r.say("%s has nothing on or in orbit of %s for %s to fire at.", t, w, p)
+		return
+	}
 	ok, risk := free.take(o.N)
 	if ok+risk == 0 {
 		r.noFleets(p, o)
