@@ -32,6 +32,11 @@ func (ruleset) Bot(ev engine.View, p engine.Prompt, r *rand.Rand) string {
 		out = append(out, o.String())
 		return true
 	}
+	for _, c := range s.Contracts {
+		if c.To == me && !c.Accepted && r.IntN(2) == 0 {
+			try(fmt.Sprintf("ACCEPT %d", c.ID))
+		}
+	}
 	if r.IntN(30) == 0 && len(s.Seats) > 2 {
 		try(fmt.Sprintf("ALLY %s", s.Seats[r.IntN(len(s.Seats))]))
 	}
@@ -178,6 +183,12 @@ func (v view) cargoAction(t *turn, sh *Ship, r *rand.Rand, try func(string) bool
 			continue
 		}
 		if pl.Owner != "" && pl.Owner != sh.Owner && try(fmt.Sprintf("SHIP %d UNLOAD %s %s", sh.ID, pl.Name, sh.Cargo)) {
+			return true
+		}
+		if pl.Owner != "" && pl.Owner != sh.Owner && r.IntN(4) == 0 {
+			try(fmt.Sprintf("OFFER %s SHIP %d GIVE 1B GET 1C", pl.Owner, sh.ID))
+		}
+		if pl.Owner != "" && pl.Owner != sh.Owner && try(fmt.Sprintf("SHIP %d LOAD %s 1C", sh.ID, pl.Name)) {
 			return true
 		}
 		if pl.Owner == sh.Owner {

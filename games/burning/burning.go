@@ -55,12 +55,14 @@ const orderHelp = `Orders (English or Russian; one a line; cells like K6; ships 
   SHIP 12 LOAD Arda 10B 5C    КОРАБЛЬ 12 ЗАГРУЗИТЬ Arda 10B 5C
   SHIP 12 UNLOAD Arda 10B     КОРАБЛЬ 12 ВЫГРУЗИТЬ Arda 10B
   SHIP 12 DEPLOY K6           КОРАБЛЬ 12 УСТАНОВИТЬ K6
+  SHIP 12 PICKUP K6           КОРАБЛЬ 12 ЗАБРАТЬ K6   (your rig, habitat or station, to carry elsewhere)
   FIRE K6 AT 12               ОГОНЬ K6 В 12   (cannons, towers, stations twice a turn; rigs, habitats once)
   BOMBARD Arda                БОМБИТЬ Arda    (six of your huge ships on its six vertices)
   LANG RU | LANG EN           ЯЗЫК RU
   ALLY bob | BREAK bob        СОЮЗ bob | РАЗРЫВ bob   (also at any time)
   OFFER bob SHIP 12 GIVE 20B GET 10M   ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M
   ACCEPT 3                    ПРИНЯТЬ 3   (secret contracts, also at any time)
+  RESIGN                      СДАТЬСЯ
 Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М are read as B, C, M).`
 
 // Planet is one generated planet with its tiles and structures.
@@ -434,7 +436,7 @@ func (s *State) Prompts() []engine.Prompt {
 		Ask: tr(s.Lang[p], "It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm())}}
 	for _, q := range s.Seats {
 		if !s.out(q) {
-			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER or ACCEPT.")})
+			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT or RESIGN.")})
 		}
 	}
 	return out

@@ -22,6 +22,8 @@ const (
 	vBreak    = "BREAK"
 	vOffer    = "OFFER"
 	vAccept   = "ACCEPT"
+	vResign   = "RESIGN"
+	aPickup   = "PICKUP"
 	wGive     = "GIVE"
 	wGet      = "GET"
 
@@ -56,6 +58,8 @@ func init() {
 	add(vBreak, "РАЗРЫВ", "РАЗОРВАТЬ")
 	add(vOffer, "ПРЕДЛОЖИТЬ")
 	add(vAccept, "ПРИНЯТЬ")
+	add(vResign, "СДАТЬСЯ")
+	add(aPickup, "ЗАБРАТЬ")
 	add(wGive, "ОТДАТЬ", "ОТДАЮ")
 	add(wGet, "ПОЛУЧИТЬ", "ПОЛУЧАЮ")
 	add(aMove, "ЛЕТЕТЬ")
@@ -119,7 +123,7 @@ type order struct {
 // cell can be reused (003-B8).
 func (o order) phase() int {
 	switch o.Verb {
-	case vLang, vAlly, vBreak, vOffer, vAccept:
+	case vLang, vAlly, vBreak, vOffer, vAccept, vResign:
 		return 0
 	case vDemolish:
 		return 1
@@ -147,7 +151,7 @@ func (o order) String() string {
 	case vShip:
 		head := fmt.Sprintf("SHIP %d %s", o.Ship, o.Act)
 		switch o.Act {
-		case aMove, aRaze, aDeploy:
+		case aMove, aRaze, aDeploy, aPickup:
 			return head + " " + o.Cell.String()
 		case aAttack:
 			return head + " " + o.target()
@@ -175,6 +179,8 @@ func (o order) String() string {
 		return line
 	case vAccept:
 		return fmt.Sprintf("ACCEPT %d", o.N)
+	case vResign:
+		return vResign
 	}
 	return "?"
 }
@@ -321,7 +327,7 @@ func parseLine(line string) (order, *problem) {
 		a, _ := t.next()
 		o.Act = words[a]
 		switch o.Act {
-		case aMove, aRaze, aDeploy:
+		case aMove, aRaze, aDeploy, aPickup:
 			t.skipPrep()
 			c, p := cellArg(t)
 			if p != nil {
@@ -353,7 +359,7 @@ func parseLine(line string) (order, *problem) {
 			}
 			o.Res = res
 		default:
-			return o, prob("write one of: %s", "MOVE, ATTACK, RAZE, CONQUER, LOAD, UNLOAD, DEPLOY")
+			return o, prob("write one of: %s", "MOVE, ATTACK, RAZE, CONQUER, LOAD, UNLOAD, DEPLOY, PICKUP")
 		}
 	case vFire:
 		c, p := cellArg(t)
@@ -424,6 +430,7 @@ func parseLine(line string) (order, *problem) {
 		if o.Res.zero() && o.Get.zero() {
 			return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
 		}
+	case vResign:
 	case vAccept:
 		n, ok := shipArg(t)
 		if !ok {
@@ -431,7 +438,7 @@ func parseLine(line string) (order, *problem) {
 		}
 		o.N = n
 	default:
-		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT")
+		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT, RESIGN")
 	}
 	if t.more() {
 		_, r := t.next()

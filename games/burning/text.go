@@ -112,7 +112,7 @@ var ru = map[string]string{
 	"%s share the victory as allies.":                                 "%s делят победу как союзники.",
 	"The turn limit is reached; most planets: %s.":                    "Достигнут предел ходов; больше всего планет: %s.",
 	"It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.": "Ваш ход %d. Катастрофа: %s. Пришлите постройки, корабли и действия.",
-	"Any time: LANG, ALLY, BREAK, OFFER or ACCEPT.":                                       "В любое время: ЯЗЫК, СОЮЗ, РАЗРЫВ, ПРЕДЛОЖИТЬ или ПРИНЯТЬ.",
+	"Any time: LANG, ALLY, BREAK, OFFER, ACCEPT or RESIGN.":                               "В любое время: ЯЗЫК, СОЮЗ, РАЗРЫВ, ПРЕДЛОЖИТЬ, ПРИНЯТЬ или СДАТЬСЯ.",
 	// Errors.
 	"not an order: %q": "это не приказ: %q",
 	"write one of: %s": "напишите одно из: %s",
@@ -171,7 +171,7 @@ var ru = map[string]string{
 	"alliances need more than two players":                                             "союзы возможны только при игре более чем двух игроков",
 	"that is you":                                                                      "это вы",
 	"languages: EN or RU":                                                              "языки: EN или RU",
-	"only LANG, ALLY, BREAK, OFFER and ACCEPT may be sent at any time":                 "в любое время можно присылать только ЯЗЫК, СОЮЗ, РАЗРЫВ, ПРЕДЛОЖИТЬ и ПРИНЯТЬ",
+	"only LANG, ALLY, BREAK, OFFER, ACCEPT and RESIGN may be sent at any time":         "в любое время можно присылать только ЯЗЫК, СОЮЗ, РАЗРЫВ, ПРЕДЛОЖИТЬ, ПРИНЯТЬ и СДАТЬСЯ",
 	"ship %d acts already in the bombardment":                                          "корабль %d уже участвует в бомбардировке",
 	"give an amount like 10B 5C":                                                       "укажите количество, например 10B 5C",
 	"%s is eliminated":                                                                 "%s выбыл",
@@ -186,10 +186,13 @@ var ru = map[string]string{
 	"no accepted contract lets ship %d load at %s":                                     "нет принятого договора, позволяющего кораблю %d грузиться на %s",
 	"%s cannot pay %s":                                                                 "%s не может заплатить %s",
 	"Contract %d with %s: you give %s, they give %s, cargo ship %d; %s.":               "Договор %d с %s: вы отдаёте %s, они отдают %s, грузовой корабль %d; %s.",
-	"accepted":  "принят",
-	"offered":   "предложен",
-	"Contracts": "Договоры",
-	"%s":        "%s",
+	"accepted":                          "принят",
+	"offered":                           "предложен",
+	"Contracts":                         "Договоры",
+	"%s resigns.":                       "%s сдаётся.",
+	"no space structure of yours at %s": "в %s нет вашего космического сооружения",
+	"Cargo ship %d (%s) picks up the %s at %s.": "Грузовой корабль %d (%s) забирает: %s в %s.",
+	"%s": "%s",
 }
 
 // diceRU translates the words of the recorded setup dice.

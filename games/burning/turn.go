@@ -164,6 +164,10 @@ func (t *turn) do(o *order, line int) *problem {
 		}
 	case vOffer:
 		return t.offer(o)
+	case vResign:
+		if !t.dry {
+			t.s.resign(t.p)
+		}
 	case vAccept:
 		c := t.s.contract(o.N)
 		if c == nil || c.To != t.p || c.Accepted {
@@ -576,6 +580,28 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			return t.loadRes(sh, pl, o.Res)
 		}
 		return t.unloadRes(sh, pl, o.Res)
+	case aPickup:
+		if sh.Class != Cargo {
+			return prob("only cargo ships load, unload and deploy")
+		}
+		if k := t.load(sh); k != "" {
+			return prob("cargo ship %d already carries a %s", sh.ID, term(k))
+		}
+		st := t.s.structAt(o.Cell)
+		if st == nil || st.Owner != t.p {
+			return prob("no space structure of yours at %s", o.Cell.String())
+		}
+		if placed && dist(sh.Cell, o.Cell) != 1 {
+			return prob("%s is not next to %s", o.Cell.String(), sh.Cell.String())
+		}
+		t.bought[sh.ID] = st.Kind
+		if !t.dry {
+			// The structure is seen leaving; once aboard it is cargo again.
+			t.s.removeStruct(st)
+			sh.Load = st.Kind
+			delete(t.bought, sh.ID)
+			t.s.tell(nil, "Cargo ship %d (%s) picks up the %s at %s.", sh.ID, t.p, term(st.Kind), o.Cell.String())
+		}
 	case aDeploy:
 		if sh.Class != Cargo {
 			return prob("only cargo ships load, unload and deploy")
@@ -795,6 +821,43 @@ func (s *State) contract(id int) *Contract {
 		}
 	}
 	return nil
+}
+
+// resign takes p out of the game (003(h)): planets become uninhabited,
+// ships and space structures are removed, contracts lapse.
+func (s *State) resign(p string) {
+	for _, pl := range s.Planets {
+		if pl.Owner == p {
+			pl.Owner = ""
+			var keep []Site
+			for _, st := range pl.Sites {
+				if isTile(st.Kind) {
+					keep = append(keep, st)
+				}
+			}
+			pl.Sites = keep
+		}
+	}
+	var ships []*Ship
+	for _, sh := range s.Ships {
+		if sh.Owner != p {
+			ships = append(ships, sh)
+		}
+	}
+	s.Ships = ships
+	var structs []*Struct
+	for _, st := range s.Structs {
+		if st.Owner != p {
+			structs = append(structs, st)
+		}
+	}
+	s.Structs = structs
+	for _, c := range s.Contracts {
+		if c.From == p || c.To == p {
+			c.Accepted = false
+		}
+	}
+	s.tell(nil, "%s resigns.", p)
 }
 
 func (t *turn) offer(o *order) *problem {
