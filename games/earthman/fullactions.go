@@ -311,6 +311,10 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 	n := r.pairs(fmt.Sprintf("%s attempts overthrow of %s on %s", p, t, w), ok, risk, need)
 	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
 	yield := t != un && s.P[t].Overthrown == "YIELD"
+	policy := "the UN's"
+	if t != un {
+		policy = "standing order OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[yield]
+	}
 	for k := 0; k < n; k++ {
 		healthy := -1
 		for i, reg := range s.Regions[w] {
@@ -322,7 +326,7 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 		atRisk := s.weakestRegion(t, w, true)
 		if healthy >= 0 && (!yield || atRisk < 0) {
 			s.Regions[w][healthy].AtRisk = true
-			r.say("%s sets region %d of %s At Risk.", t, healthy+1, w)
+			r.say("%s sets region %d of %s At Risk (%s).", t, healthy+1, w, policy)
 			continue
 		}
 		if atRisk < 0 {
@@ -333,7 +337,7 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 			r.sayAll(s.removeDev(r.d, w, atRisk, false))
 		}
 		s.addDev(p, w, atRisk, true)
-		r.say("%s gives up region %d of %s: %s takes it with one development, At Risk.", t, atRisk+1, w, p)
+		r.say("%s gives up region %d of %s: %s takes it with one development, At Risk (%s).", t, atRisk+1, w, p, policy)
 	}
 }
 

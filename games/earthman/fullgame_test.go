@@ -128,3 +128,24 @@ order ann TECH Research`)
 		t.Errorf("board:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func FuzzFullParseRoundTrip(f *testing.F) {
+	f.Add("PASSES 1\nROUTE 1 FROM Solar TO Outer\nLAUNCH 1 FROM Mars TO Middle\nFIRE Mars 2 AT bob\nEXPAND Mars 2,1 clear\nCOUP Earth 1 AT UN\nPACIFY Mars 1\nBUILD Mars 1,3x2\nRESEARCH Mars 1\nDEFEND Mars 1 AT bob\nINFLUENCE Mars 3\nUN FLEET")
+	f.Add("tech attack, research\ndefensive fire at bob\npay scrap\noverthrown yield\nconcede to bob\npeace yes")
+	s := &FullState{fullState: *newFullState([]string{"ann", "bob"}), Stage: "turns"}
+	for _, p := range board.Places {
+		s.Fleets[p.Name]["ann"] = &fullFleets{Ok: 50}
+	}
+	turn := engine.Prompt{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn}
+	f.Fuzz(func(t *testing.T, text string) {
+		o, errs := s.View("ann").Parse(turn, text)
+		if len(errs) > 0 {
+			return
+		}
+		canon := engine.OrdersText(o)
+		again, errs := s.View("ann").Parse(turn, canon)
+		if len(errs) > 0 || engine.OrdersText(again) != canon {
+			t.Fatalf("round trip: %q → %q → %v %v", text, canon, again, errs)
+		}
+	})
+}
