@@ -6,6 +6,7 @@ import (
 	"orrery/engine"
 	"orrery/games/burning"
 	"orrery/games/earthman"
+	"orrery/games/orbital"
 	"orrery/games/prosper"
 )
 
@@ -16,5 +17,6 @@ func All() []engine.Ruleset {
 		earthman.Classic(),
 		earthman.Full(),
 		burning.Ruleset(),
+		orbital.Ruleset(),
 	}
 }

@@ -48,7 +48,7 @@ func TestHexNames(t *testing.T) {
 
 func TestLineOfSight(t *testing.T) {
 	cases := []struct {
-		a, b string
+		a, b    string
 		blocked bool
 	}{
 		{"5A0", "5D0", true},  // through the centre
