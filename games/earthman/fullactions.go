@@ -222,7 +222,7 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 		if eff >= 3 {
 			need = 1
 		}
-		success, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s expands on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
+		success := r.ownRoll(p, need, fmt.Sprintf("%s expands on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
 		if !success {
 			r.say("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need)
 			continue
@@ -308,7 +308,39 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 		base = 6
 	}
 	need := base - s.level(p, "Influence") + s.level(t, "Unity")
-	n := r.pairs(fmt.Sprintf("%s attempts overthrow of %s on %s", p, t, w), ok, risk, need)
+	purpose := fmt.Sprintf("%s attempts overthrow of %s on %s", p, t, w)
+	won := make([]bool, ok+risk)
+	needs := make([]int, ok+risk)
+	count := func() int {
+		c := 0
+		for _, x := range won {
+			if x {
+				c++
+			}
+		}
+		return c
+	}
+	for i := range won {
+		needs[i] = need
+		if i >= ok {
+			needs[i]++
+		}
+		won[i] = r.hits(fmt.Sprintf("%s (die %d of %d)", purpose, i+1, ok+risk), needs[i])[0]
+	}
+	// 001-C7: the target's standing order AI DEFEND spends thoughts to
+	// re-roll successful dice while the attack would take a region.
+	if t != un && !s.P[t].AIDefendOff {
+		for s.P[t].AI > 0 && count()/2 > s.healthyRegions(t, w) {
+			i := 0
+			for !won[i] {
+				i++
+			}
+			s.P[t].AI--
+			won[i] = r.hits(fmt.Sprintf("%s spends an AI thought: re-roll of %s's die %d", t, p, i+1), needs[i])[0]
+			r.say("%s spends an AI thought to re-roll a die of %s's overthrow (standing order AI DEFEND ON): %s.", t, p, map[bool]string{true: "it succeeds again", false: "it fails"}[won[i]])
+		}
+	}
+	n := count() / 2
 	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
 	yield := t != un && s.P[t].Overthrown == "YIELD"
 	policy := "the UN's"
@@ -479,7 +511,7 @@ func (r *frun) construct(p string, o fOrder, dp *pool, vn *int) {
 			}
 		}
 		if need > 0 {
-			if v := r.d.Roll(6, fmt.Sprintf("%s's construction Risk roll on %s (group %d, needs %d+)", p, w, gi+1, need)); v < need {
+			if !r.ownRoll(p, need, fmt.Sprintf("%s's construction Risk roll on %s (group %d)", p, w, gi+1)) {
 				r.riskRegion(p, w)
 			}
 		}
@@ -633,7 +665,7 @@ func (r *frun) influence(p string, o fOrder) {
 	case n <= 12:
 		need = 2
 	}
-	ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s's Political Influence on %s with %d fleets", p, w, n))
+	ok := r.ownRoll(p, need, fmt.Sprintf("%s's Political Influence on %s with %d fleets", p, w, n))
 	if !ok {
 		r.say("%s sets aside %d fleets for Political Influence on %s, needing %d+, and fails.", p, n, w, need)
 		return
@@ -661,4 +693,29 @@ func (r *frun) unAssist(p string, o fOrder) {
 	}
 	r.say("The UN assists %s's research.", p)
 	r.research(p, "Earth", 2, 0)
+}
+
+// healthyRegions counts t's regions on w that are not At Risk.
+func (s *fullState) healthyRegions(t, w string) int {
+	n := 0
+	for _, reg := range s.Regions[w] {
+		if reg.Owner == t && reg.Devs > 0 && !reg.AtRisk {
+			n++
+		}
+	}
+	return n
+}
+
+// ownRoll is one roll of p's own that decides an action, re-rolled with AI
+// thoughts while it fails if p's standing order AI OWN is on (the default,
+// 001-C7).
+func (r *frun) ownRoll(p string, need int, purpose string) bool {
+	ok, _ := rollAtLeast(r.d, need, purpose)
+	pl := r.s.P[p]
+	for !ok && need <= 8 && !pl.AIOwnOff && pl.AI > 0 {
+		pl.AI--
+		ok, _ = rollAtLeast(r.d, need, purpose+", re-rolled with an AI thought")
+		r.say("%s spends an AI thought to re-roll a failed roll (standing order AI OWN ON): %s.", p, map[bool]string{true: "success", false: "failure"}[ok])
+	}
+	return ok
 }

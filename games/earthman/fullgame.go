@@ -225,6 +225,12 @@ func (r *frun) standing(p string, o fOrder) {
 		pl.ConcedeTo = o.Target
 	case "PEACE":
 		pl.Peace = o.Word == "YES"
+	case "AI":
+		if o.Target == "OWN" {
+			pl.AIOwnOff = o.Word == "OFF"
+		} else {
+			pl.AIDefendOff = o.Word == "OFF"
+		}
 	default:
 		return
 	}

@@ -51,11 +51,12 @@ var fullGrammar = map[string]string{
 	"OVERTHROWN": "OVERTHROWN RISK | YIELD",
 	"CONCEDE":    "CONCEDE TO <player> | CONCEDE NONE",
 	"PEACE":      "PEACE YES | NO",
+	"AI":         "AI OWN ON|OFF | AI DEFEND ON|OFF   (spending AI thoughts)",
 	"PRELUDE":    "PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>",
 }
 
 var fullVerbs = []string{"PASSES", "PRELAUNCH", "ROUTE", "LAUNCH", "FIRE", "EXPAND", "COUP", "PACIFY", "BUILD",
-	"RESEARCH", "DEFEND", "INFLUENCE", "UN", "TECH", "DEFENSIVE", "PAY", "OVERTHROWN", "CONCEDE", "PEACE", "PRELUDE"}
+	"RESEARCH", "DEFEND", "INFLUENCE", "UN", "TECH", "DEFENSIVE", "PAY", "OVERTHROWN", "CONCEDE", "PEACE", "AI", "PRELUDE"}
 
 func fPhase(verb string) int {
 	switch verb {
@@ -92,6 +93,8 @@ func (o fOrder) String() string {
 		return fmt.Sprintf("%s %s %d", o.Verb, o.World, o.N)
 	case "UN", "PAY", "OVERTHROWN", "PEACE":
 		return o.Verb + " " + o.Word
+	case "AI":
+		return "AI " + o.Target + " " + o.Word
 	case "TECH":
 		return "TECH " + strings.Join(o.List, ",")
 	case "DEFENSIVE":
@@ -282,6 +285,16 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return bad()
 		}
 		if o.Word, e = oneOf(f[1], "RISK", "YIELD"); e != nil {
+			return fOrder{}, e
+		}
+	case "AI":
+		if len(f) != 3 {
+			return bad()
+		}
+		if o.Target, e = oneOf(f[1], "OWN", "DEFEND"); e != nil {
+			return fOrder{}, e
+		}
+		if o.Word, e = oneOf(f[2], "ON", "OFF"); e != nil {
 			return fOrder{}, e
 		}
 	case "PEACE":

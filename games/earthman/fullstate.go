@@ -24,13 +24,15 @@ type fullPlayer struct {
 	// (the default: fleets are worth more than a 1-in-6 risk) or "scrap".
 	PayWith string `json:"pay_with,omitempty"`
 	// Standing orders for other players' turns (001-C*).
-	DefFire    string         `json:"def_fire,omitempty"` // "" = ALL, NONE, AT
-	DefAt      []string       `json:"def_at,omitempty"`
-	Overthrown string         `json:"overthrown,omitempty"` // "" = RISK, YIELD
-	TechPlan   []string       `json:"tech_plan,omitempty"`
-	ConcedeTo  string         `json:"concede_to,omitempty"`
-	Peace      bool           `json:"peace,omitempty"`
-	Progress   map[string]int `json:"progress,omitempty"` // research steps of the level in progress
+	DefFire     string         `json:"def_fire,omitempty"` // "" = ALL, NONE, AT
+	DefAt       []string       `json:"def_at,omitempty"`
+	Overthrown  string         `json:"overthrown,omitempty"` // "" = RISK, YIELD
+	TechPlan    []string       `json:"tech_plan,omitempty"`
+	ConcedeTo   string         `json:"concede_to,omitempty"`
+	Peace       bool           `json:"peace,omitempty"`
+	Progress    map[string]int `json:"progress,omitempty"` // research steps of the level in progress
+	AIOwnOff    bool           `json:"ai_own_off,omitempty"`
+	AIDefendOff bool           `json:"ai_defend_off,omitempty"`
 }
 
 // fullRegion is one region: its developments (one owner), At Risk, and the

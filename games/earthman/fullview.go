@@ -54,7 +54,7 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 			}
 		case ph != fpNone:
 			if p.Kind != engine.KindTurn {
-				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, CONCEDE, PEACE")
+				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, AI, CONCEDE, PEACE")
 				continue
 			}
 			if ph < phase {
@@ -246,6 +246,7 @@ func (v *fullView) Status() string {
 		}
 		so := []string{"DEFENSIVE FIRE " + df, "PAY " + map[bool]string{true: "SCRAP", false: "DISCONTENT"}[pl.PayWith == "scrap"],
 			"OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[pl.Overthrown == "YIELD"]}
+		so = append(so, "AI OWN "+map[bool]string{true: "OFF", false: "ON"}[pl.AIOwnOff], "AI DEFEND "+map[bool]string{true: "OFF", false: "ON"}[pl.AIDefendOff])
 		if len(pl.TechPlan) > 0 {
 			so = append(so, "TECH "+strings.Join(pl.TechPlan, ","))
 		}
@@ -285,6 +286,7 @@ var fullHelp = strings.Join([]string{
 	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
 	"  " + fullGrammar["OVERTHROWN"] + "   (default RISK)",
 	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
+	"  " + fullGrammar["AI"] + "   (default both ON)",
 	"Prelude (option): " + fullGrammar["PRELUDE"],
 	"Technologies: " + strings.Join(techNames(), ", "),
 }, "\n")
