@@ -604,6 +604,6 @@ func (s *State) free(c Cell) bool {
 
 func (s *State) unit(sh *Ship) Unit { return factions[s.Faction[sh.Owner]].Ships[sh.Class] }
 
-func (s *State) shipName(sh *Ship) string {
-	return fmt.Sprintf("%s %d (%s)", s.unit(sh).Name, sh.ID, sh.Owner)
+func (s *State) shipName(sh *Ship) phrase {
+	return say("%s %d (%s)", s.unit(sh).Name, sh.ID, sh.Owner)
 }

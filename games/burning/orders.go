@@ -36,10 +36,12 @@ const (
 	aDeploy  = "DEPLOY"
 )
 
-// words maps every accepted spelling, folded, to its canonical word.
-var words = map[string]string{}
+// words maps every accepted spelling, folded, to its canonical word. It is
+// built once and only read.
+var words = spellings()
 
-func init() {
+func spellings() map[string]string {
+	words := map[string]string{}
 	add := func(canon string, spellings ...string) {
 		words[fold(canon)] = canon
 		for _, w := range spellings {
@@ -91,16 +93,17 @@ func init() {
 	}
 	add(langEN, "ENGLISH", "АНГЛ", "АНГЛИЙСКИЙ")
 	add(langRU, "RUSSIAN", "РУ", "РУС", "РУССКИЙ")
+	return words
 }
 
 // preps are filler words skipped where a place or target follows.
-var preps = map[string]bool{}
-
-func init() {
+var preps = func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range []string{"AT", "ON", "IN", "TO", "FOR", "В", "НА", "У", "ДЛЯ", "К", "ВО"} {
-		preps[fold(w)] = true
+		m[fold(w)] = true
 	}
-}
+	return m
+}()
 
 // order is one parsed line.
 type order struct {

@@ -59,13 +59,6 @@ const legend = ". space  : planet  @ monolith  t forest  ^ mountain  F blast fur
 	"G greenhouse  P spaceport  C cannon  T tower  * asteroid  S orbital station  R drilling rig  " +
 	"H habitat  ships: s small  m medium  l large  x huge  k cargo; the digit after a symbol is its owner's seat."
 
-func init() {
-	ru[legend] = ". космос  : планета  @ монолит  t лес  ^ гора  F домна  G теплица  P космодром  C пушка  " +
-		"T башня  * астероид  S орбитальная станция  R буровая установка  H местообитание  корабли: " +
-		"s маленький  m средний  l большой  x огромный  k грузовой; цифра после символа — номер места владельца."
-	ru["Seats: %s."] = "Места: %s."
-}
-
 var glyphs = map[string]byte{
 	Forest: 't', Mountain: '^', Furnace: 'F', Greenhouse: 'G', Spaceport: 'P', CannonS: 'C', Tower: 'T',
 	Station: 'S', Rig: 'R', Habitat: 'H', Small: 's', Medium: 'm', Large: 'l', Huge: 'x', Cargo: 'k',
@@ -125,30 +118,6 @@ func wrap(text string, width int) string {
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-func init() {
-	for k, v := range map[string]string{
-		"Turn %d. It is %s's turn; catastrophe: %s.": "Ход %d. Ходит %s; катастрофа: %s.",
-		"The game is over: %s":                       "Игра окончена: %s",
-		"Players":                                    "Игроки",
-		"%d. %s: %s, language %s, planets %d, ships %d, bank %s, allies: %s.": "%d. %s: %s, язык %s, планет %d, кораблей %d, запас %s, союзники: %s.",
-		"%d. %s: eliminated.": "%d. %s: выбыл.",
-		"Planets":             "Планеты",
-		"%s: centre %s (section %d), %s %s, owner %s; tiles: %s; structures: %s; dice: %s.": "%s: центр %s (участок %d), %s %s, владелец %s; ресурсы: %s; сооружения: %s; кубики: %s.",
-		"Ships":                             "Корабли",
-		"%s %d (%s, %s) at %s.":             "%s %d (%s, %s) в %s.",
-		"%s %d (%s, %s) at %s, carries %s.": "%s %d (%s, %s) в %s, везёт %s.",
-		"Space structures":                  "Космические сооружения",
-		"%s (%s) at %s.":                    "%s (%s) в %s.",
-		"Asteroids (shield 18): %s.":        "Астероиды (щит 18): %s.",
-		"Setup dice":                        "Кубики подготовки",
-		"hidden":                            "скрыт",
-		"nothing":                           "ничего",
-		"none":                              "нет",
-	} {
-		ru[k] = v
-	}
 }
 
 // Status lists players, planets (with the dice that made them), ships and

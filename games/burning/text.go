@@ -3,6 +3,7 @@ package burning
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Every text of the game exists in English and Russian. English format
@@ -46,14 +47,34 @@ func tr(lang, format string, args ...any) string {
 	}
 	args = append([]any(nil), args...)
 	for i, a := range args {
-		if t, ok := a.(term); ok {
-			args[i] = word(lang, string(t))
+		switch a := a.(type) {
+		case term:
+			args[i] = word(lang, string(a))
+		case phrase:
+			args[i] = tr(lang, a.format, a.args...)
 		}
 	}
 	return fmt.Sprintf(format, args...)
 }
 
+// phrase is an argument that is itself a text to translate: "a cannon
+// (bob) at K6" inside "%s attacks %s".
+type phrase struct {
+	format string
+	args   []any
+}
+
+func say(format string, args ...any) phrase { return phrase{format, args} }
+
 func word(lang, t string) string {
+	if rest, ok := strings.CutPrefix(t, "T:"); ok {
+		// A capitalised word, to start a sentence.
+		w := []rune(word(lang, rest))
+		if len(w) > 0 {
+			w[0] = unicode.ToUpper(w[0])
+		}
+		return string(w)
+	}
 	if lang == langRU {
 		if w, ok := termsRU[t]; ok {
 			return w
@@ -186,9 +207,37 @@ var ru = map[string]string{
 	"no accepted contract lets ship %d load at %s":                                     "нет принятого договора, позволяющего кораблю %d грузиться на %s",
 	"%s cannot pay %s":                                                                 "%s не может заплатить %s",
 	"Contract %d with %s: you give %s, they give %s, cargo ship %d; %s.":               "Договор %d с %s: вы отдаёте %s, они отдают %s, грузовой корабль %d; %s.",
-	"accepted":                          "принят",
-	"offered":                           "предложен",
-	"Contracts":                         "Договоры",
+	"accepted":       "принят",
+	"offered":        "предложен",
+	"Contracts":      "Договоры",
+	"%s (%s) at %s":  "%s (%s) в %s",
+	"asteroid at %s": "астероид в %s",
+	"%s + %s":        "%s + %s",
+	"%s %d (%s)":     "%s %d (%s)",
+	"%s attacks %s":  "%s атакует %s",
+	"%s defends":     "%s защищается",
+	// The board and status (render.go).
+	legend: ". космос  : планета  @ монолит  t лес  ^ гора  F домна  G теплица  P космодром  C пушка  " +
+		"T башня  * астероид  S орбитальная станция  R буровая установка  H местообитание  корабли: " +
+		"s маленький  m средний  l большой  x огромный  k грузовой; цифра после символа — номер места владельца.",
+	"Seats: %s.": "Места: %s.",
+	"Turn %d. It is %s's turn; catastrophe: %s.": "Ход %d. Ходит %s; катастрофа: %s.",
+	"The game is over: %s":                       "Игра окончена: %s",
+	"Players":                                    "Игроки",
+	"%d. %s: %s, language %s, planets %d, ships %d, bank %s, allies: %s.": "%d. %s: %s, язык %s, планет %d, кораблей %d, запас %s, союзники: %s.",
+	"%d. %s: eliminated.": "%d. %s: выбыл.",
+	"Planets":             "Планеты",
+	"%s: centre %s (section %d), %s %s, owner %s; tiles: %s; structures: %s; dice: %s.": "%s: центр %s (участок %d), %s %s, владелец %s; ресурсы: %s; сооружения: %s; кубики: %s.",
+	"Ships":                             "Корабли",
+	"%s %d (%s, %s) at %s.":             "%s %d (%s, %s) в %s.",
+	"%s %d (%s, %s) at %s, carries %s.": "%s %d (%s, %s) в %s, везёт %s.",
+	"Space structures":                  "Космические сооружения",
+	"%s (%s) at %s.":                    "%s (%s) в %s.",
+	"Asteroids (shield 18): %s.":        "Астероиды (щит 18): %s.",
+	"Setup dice":                        "Кубики подготовки",
+	"hidden":                            "скрыт",
+	"nothing":                           "ничего",
+	"none":                              "нет",
 	"%s resigns.":                       "%s сдаётся.",
 	"no space structure of yours at %s": "в %s нет вашего космического сооружения",
 	"Cargo ship %d (%s) picks up the %s at %s.": "Грузовой корабль %d (%s) забирает: %s в %s.",

@@ -1,7 +1,6 @@
 package burning
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -714,7 +713,7 @@ func (s *State) path(from, to Cell, steps int, vacant func(Cell) bool) bool {
 // foe is something that can be attacked: its name, owner, defence die,
 // shield, and how it is removed.
 type foe struct {
-	name   string
+	name   phrase
 	owner  string
 	die    int
 	shield int
@@ -753,11 +752,11 @@ func (t *turn) foe(o *order, from Cell, checkPlace bool) (*foe, *problem) {
 			return nil, prob("you cannot attack your own %s", term(st.Kind))
 		}
 		u := factions[s.Faction[st.Owner]].Builds[st.Kind]
-		return &foe{name: fmt.Sprintf("%s (%s) at %s", u.Name, st.Owner, c), owner: st.Owner, die: u.Die, shield: u.Shield,
+		return &foe{name: say("%s (%s) at %s", term("T:"+st.Kind), st.Owner, c.String()), owner: st.Owner, die: u.Die, shield: u.Shield,
 			kill: func() { s.removeStruct(st) }}, nil
 	case s.asteroidAt(c):
 		// 003-G16: no die (a defence roll of 0), shield 18.
-		return &foe{name: "asteroid at " + c.String(), die: 0, shield: 18, kill: func() { s.removeAsteroid(c) }}, nil
+		return &foe{name: say("asteroid at %s", c.String()), die: 0, shield: 18, kill: func() { s.removeAsteroid(c) }}, nil
 	}
 	if pl := s.planetAt(c); pl != nil {
 		if i := pl.site(c); i >= 0 {
@@ -773,7 +772,7 @@ func (t *turn) foe(o *order, from Cell, checkPlace bool) (*foe, *problem) {
 			}
 			t.hit[pl.Name] = true
 			u := factions[s.Faction[pl.Owner]].Builds[kind]
-			return &foe{name: fmt.Sprintf("%s (%s) at %s", u.Name, pl.Owner, c), owner: pl.Owner, die: u.Die, shield: u.Shield,
+			return &foe{name: say("%s (%s) at %s", term("T:"+kind), pl.Owner, c.String()), owner: pl.Owner, die: u.Die, shield: u.Shield,
 				kill: func() { pl.Sites = append(pl.Sites[:pl.site(c)], pl.Sites[pl.site(c)+1:]...) }}, nil
 		}
 	}
@@ -782,11 +781,11 @@ func (t *turn) foe(o *order, from Cell, checkPlace bool) (*foe, *problem) {
 
 // combat is one attack by opposed dice (003-R8): the attack roll must beat
 // both the defender's roll and its shield; ties fail.
-func (t *turn) combat(die int, name string, f *foe) {
-	a := t.d.Roll(die, fmt.Sprintf("%s attacks %s", name, f.name))
+func (t *turn) combat(die int, name phrase, f *foe) {
+	a := t.d.Roll(die, tr(langEN, "%s attacks %s", name, f.name))
 	def := 0
 	if f.die > 0 {
-		def = t.d.Roll(f.die, f.name+" defends")
+		def = t.d.Roll(f.die, tr(langEN, "%s defends", f.name))
 	}
 	if a > def && a > f.shield {
 		t.s.tell(nil, "%s attacks %s: %d against %d, shield %d: destroyed.", name, f.name, a, def, f.shield)
@@ -804,10 +803,10 @@ func (t *turn) combat(die int, name string, f *foe) {
 // manifest is revealed to all (003-H1: "turn it face up").
 func (t *turn) loot(sh *Ship) {
 	got := factions[t.s.Faction[sh.Owner]].Ships[Cargo].Price.add(sh.Cargo)
-	what := sh.Cargo.String()
+	what := say("%s", sh.Cargo.String())
 	if sh.Load != "" {
 		got = got.add(t.fac().Builds[sh.Load].Price)
-		what += " + " + word(langEN, sh.Load)
+		what = say("%s + %s", sh.Cargo.String(), term(sh.Load))
 	}
 	t.s.tell(nil, "Cargo ship %d carried %s.", sh.ID, what)
 	t.s.Bank[t.p] = t.s.Bank[t.p].add(got)
@@ -986,7 +985,7 @@ func (t *turn) fire(o *order) *problem {
 	}
 	t.fired[o.Cell]++
 	if !t.dry {
-		t.combat(u.Die, fmt.Sprintf("%s (%s) at %s", u.Name, t.p, o.Cell), f)
+		t.combat(u.Die, say("%s (%s) at %s", term("T:"+kind), t.p, o.Cell.String()), f)
 	}
 	return nil
 }
