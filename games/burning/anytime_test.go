@@ -49,3 +49,42 @@ func TestAnytimePrompt(t *testing.T) {
 		t.Errorf("bob's status in Russian lacks the contract:\n%s", s.View("bob").Status())
 	}
 }
+
+// TestMixedLanguages: with ann in English and bob in Russian, each reads
+// every public event once, in their own language; the GM reads both.
+func TestMixedLanguages(t *testing.T) {
+	s := buildCase(t, `players ann bob
+planet Arda F6 small fair ann
+planet Borvik Q6 small fair bob
+ship 1 ann small N6
+ship 2 bob small M6
+lang bob ru
+`)
+	p := s.Prompts()[0]
+	orders, errs := s.View("ann").Parse(p, "SHIP 1 ATTACK 2")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	events, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.FromSource(dice.Scripted{4, 1, 9}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, e := range events {
+		if strings.Contains(e.Text, "attacks") {
+			count["en"]++
+			if !e.VisibleTo("ann") || e.VisibleTo("bob") {
+				t.Errorf("English event %q to %v", e.Text, e.To)
+			}
+		}
+		if strings.Contains(e.Text, "атакует") {
+			count["ru"]++
+			if e.VisibleTo("ann") || !e.VisibleTo("bob") || !e.VisibleTo("") {
+				t.Errorf("Russian event %q to %v", e.Text, e.To)
+			}
+		}
+	}
+	if count["en"] != 1 || count["ru"] != 1 {
+		t.Errorf("attack events: %v\n%s", count, eventTexts(events))
+	}
+}
