@@ -26,7 +26,7 @@ var termsRU = map[string]string{
 	Small: "маленький", Medium: "средний", Large: "большой", Huge: "огромный", Cargo: "грузовой",
 	Fair: "Fair", Harsh: "Harsh", Water: "Water",
 	"humans": "Люди", "digitals": "Диджитал", "xenos": "Ксенос",
-	"asteroid": "астероид", "nobody": "никто", "hidden": "скрыто", "none": "нет",
+	"asteroid": "астероид", "nobody": "никто", "nothing": "ничего", "hidden": "скрыто", "none": "нет",
 	"climate anomaly": "климатическая аномалия", "stellar wind": "звёздный ветер",
 	"small planet": "маленькая", "medium planet": "средняя", "large planet": "большая",
 }

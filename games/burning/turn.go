@@ -804,6 +804,9 @@ func (t *turn) combat(die int, name phrase, f *foe) {
 func (t *turn) loot(sh *Ship) {
 	got := factions[t.s.Faction[sh.Owner]].Ships[Cargo].Price.add(sh.Cargo)
 	what := say("%s", sh.Cargo.String())
+	if sh.Cargo.zero() {
+		what = say("%s", term("nothing"))
+	}
 	if sh.Load != "" {
 		got = got.add(t.fac().Builds[sh.Load].Price)
 		what = say("%s + %s", sh.Cargo.String(), term(sh.Load))
