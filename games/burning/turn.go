@@ -810,6 +810,9 @@ func (t *turn) loot(sh *Ship) {
 	if sh.Load != "" {
 		got = got.add(t.fac().Builds[sh.Load].Price)
 		what = say("%s + %s", sh.Cargo.String(), term(sh.Load))
+		if sh.Cargo.zero() {
+			what = say("%s", term(sh.Load))
+		}
 	}
 	t.s.tell(nil, "Cargo ship %d carried %s.", sh.ID, what)
 	t.s.Bank[t.p] = t.s.Bank[t.p].add(got)
