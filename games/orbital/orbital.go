@@ -22,11 +22,13 @@ type ruleset struct{}
 var options = []engine.Option{
 	{Name: "scenario", Default: "slow", Choices: []string{"slow", "fast", "refinery"},
 		Help: "8.1 slow (both Stations orbit the same way), 8.2 fast (opposite ways), 8.3 refinery (opposite; first to refine the goal wins, 002-F19)"},
-	{Name: "moons", Default: "fixed", Choices: []string{"fixed", "random", "none"},
-		Help: "moon placement: fixed (rings 3, 6, 2 at set corners), random (2d6 each: ring, sextant; 002-R1) or none"},
+	{Name: "moons", Default: "fixed", Choices: []string{"fixed", "random", "agreed", "none"},
+		Help: "moon placement: fixed (rings 3, 6, 2 at set corners), random (2d6 each: ring, sextant; 002-R1), agreed (moon-spots) or none"},
+	{Name: "moon-spots", Default: "", Help: "with moons=agreed: the players' moons as ring and sextant, e.g. \"3B 6E\" (one moon a ring, up to 3)"},
+	{Name: "moon-sense", Default: "ccw", Choices: []string{"ccw", "cw"}, Help: "the one direction all moons orbit in"},
 	{Name: "moon-count", Default: "2", Choices: []string{"0", "1", "2", "3"}, Help: "how many moons (scenarios allow up to 3)"},
-	{Name: "station-ring", Default: "5", Choices: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"},
-		Help: "the ring both starting Stations orbit in, on opposite corners"},
+	{Name: "station-ring", Default: "4", Choices: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"},
+		Help: "the ring both starting Stations orbit in, on opposite corners (4 is a debris ring, so they can collect from turn 1)"},
 	{Name: "turn-limit", Default: "40", Help: "end after this many turns; the greater value (bank plus units) wins, 002-F20; 0 = none"},
 	{Name: "ecm", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range lost to a target within 1 hex of its side's ECMSat (our design, 002-F13)"},
 	{Name: "comsat", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range gained when the attacker's ComSat sees the target (our design, 002-F14)"},
@@ -97,6 +99,10 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 			lines = append(lines, fmt.Sprintf("EXIT %s %s", u.ID, hexAt(1, r.IntN(6), 0).Name()))
 		}
 	}
+	ru := 0
+	if pl := s.player(vw.player); pl != nil {
+		ru = pl.RU
+	}
 	for _, st := range stations {
 		for _, m := range st.Modules {
 			if m.Damage > 0 && r.IntN(2) == 0 {
@@ -111,6 +117,16 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 			if kind, _ := parseKind(words[0]); specs[kind].Module && kind != Core && st.module(kind) != nil {
 				continue
 			}
+			kind, _ := parseKind(words[0])
+			cost := specs[kind].Cost
+			if len(words) > 1 && words[1] != "INTO" {
+				pk, _ := parseKind(words[1])
+				cost += specs[pk].Cost
+			}
+			if cost > ru {
+				continue
+			}
+			ru -= cost
 			line := "BUY " + words[0]
 			rest := ""
 			if len(words) > 1 && words[1] != "INTO" {

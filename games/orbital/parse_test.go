@@ -237,3 +237,23 @@ func TestGoldenBoards(t *testing.T) {
 		})
 	}
 }
+
+func TestAgreedMoons(t *testing.T) {
+	opts, _ := engine.ResolveOptions(Ruleset().Info(), map[string]string{"moons": "agreed", "moon-spots": "3B 6E",
+		"moon-sense": "cw"})
+	st, err := Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, dice.New("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*State)
+	if len(s.Moons) != 2 || s.Moons[0].Hex.Name() != "3B0" || s.Moons[1].Hex.Name() != "6E0" ||
+		s.Moons[0].F != tangent(s.Moons[0].Hex, false) {
+		t.Errorf("moons: %+v", s.Moons)
+	}
+	for _, spots := range []string{"3B 3E", "3X", "1A 2A 3A 4A"} {
+		opts["moon-spots"] = spots
+		if _, err := Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, dice.New("m")); err == nil {
+			t.Errorf("moon-spots %q accepted", spots)
+		}
+	}
+}

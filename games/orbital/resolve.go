@@ -628,7 +628,11 @@ func (t *turn) damage(u *Unit, n int) {
 		}
 		return
 	}
-	i := 0
+	if len(u.Modules) == 0 {
+		t.lose(u, "is destroyed")
+		return
+	}
+	i, where := 0, " (its only module)"
 	if k := len(u.Modules); k > 1 {
 		sides := 6
 		if k > 6 {
@@ -637,7 +641,7 @@ func (t *turn) damage(u *Unit, n int) {
 		for {
 			r := t.d.Roll(sides, fmt.Sprintf("hit location on %s (%d modules)", u.ID, k))
 			if r <= k {
-				i = r - 1
+				i, where = r-1, fmt.Sprintf(" (location die %d)", r)
 				break
 			}
 			t.say("hit location on %s: %d, no such module, roll again", u.ID, r)
@@ -655,18 +659,18 @@ func (t *turn) damage(u *Unit, n int) {
 	case m.Damage >= hp:
 		k := m.Kind
 		u.Modules = append(u.Modules[:i], u.Modules[i+1:]...)
-		t.say("%s's %s module takes %d and is destroyed", u.ID, k, n)
-		if k == Core {
-			if u.operational(Factory) {
-				t.say("%s survives on its Factory; it can buy a new Core", u.ID)
-			} else {
-				t.lose(u, "is destroyed with its Core")
-			}
+		t.say("%s's %s module takes %d and is destroyed%s", u.ID, k, n, where)
+		if k == Core && u.operational(Factory) {
+			t.say("%s survives on its Factory; it can buy a new Core", u.ID)
 		}
 	case m.disabled():
-		t.say("%s's %s module takes %d: %d of %d, disabled", u.ID, m.Kind, n, m.Damage, hp)
+		t.say("%s's %s module takes %d%s: %d of %d, disabled", u.ID, m.Kind, n, where, m.Damage, hp)
 	default:
-		t.say("%s's %s module takes %d: %d of %d", u.ID, m.Kind, n, m.Damage, hp)
+		t.say("%s's %s module takes %d%s: %d of %d", u.ID, m.Kind, n, where, m.Damage, hp)
+	}
+	// Without a Core a Station lives only while its Factory works (section 1).
+	if u.module(Core) == nil && !u.operational(Factory) {
+		t.lose(u, "is destroyed, having neither Core nor working Factory")
 	}
 }
 

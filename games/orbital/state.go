@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"orrery/engine"
 	"orrery/engine/dice"
@@ -295,6 +296,25 @@ func (s *State) placeMoons(d *dice.Dice) error {
 	n := s.optInt("moon-count")
 	taken := map[int]bool{}
 	fixed := [][2]int{{3, 1}, {6, 4}, {2, 5}}
+	switch s.Opts["moons"] {
+	case "none":
+		n = 0
+	case "agreed":
+		fixed = nil
+		for _, w := range strings.Fields(s.Opts["moon-spots"]) {
+			h, err := parseHex(w + "0")
+			if err != nil {
+				return fmt.Errorf("moon-spots: %q is not a ring and sextant like 3B", w)
+			}
+			sx, _ := sextantOf(h)
+			fixed = append(fixed, [2]int{h.ring(), sx})
+		}
+		if len(fixed) > 3 {
+			return fmt.Errorf("moon-spots: the scenarios allow up to 3 moons, not %d", len(fixed))
+		}
+		n = len(fixed)
+	}
+	ccw := s.Opts["moon-sense"] != "cw"
 	for i := 0; i < n; i++ {
 		var ring, sext int
 		switch s.Opts["moons"] {
@@ -310,13 +330,16 @@ func (s *State) placeMoons(d *dice.Dice) error {
 			ring, sext = fixed[i][0], fixed[i][1]
 		}
 		if taken[ring] {
+			if s.Opts["moons"] == "agreed" {
+				return fmt.Errorf("moon-spots: two moons on ring %d would collide", ring)
+			}
 			continue
 		}
 		taken[ring] = true
 		x := (ring + 1) / 2 // 1 on rings 1–2, 2 on 3–4, 3 on 5–6 (002-F4)
 		at := hexAt(ring, sext, 0)
 		s.Moons = append(s.Moons, Moon{ID: fmt.Sprintf("M%d", len(s.Moons)+1), Hex: at,
-			V: s.rings.Green[ring], F: tangent(at, true), X: x})
+			V: s.rings.Green[ring], F: tangent(at, ccw), X: x})
 	}
 	sort.Slice(s.Moons, func(i, j int) bool { return s.Moons[i].ID < s.Moons[j].ID })
 	return nil
