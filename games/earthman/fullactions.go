@@ -719,3 +719,113 @@ func (r *frun) ownRoll(p string, need int, purpose string) bool {
 	}
 	return ok
 }
+
+// share is 6.2: the recipient acts as if it had just succeeded in a
+// research roll in the technology, where the sharer has more levels.
+func (r *frun) share(p string, o fOrder) {
+	s := r.s
+	t, q := o.From, o.Target
+	if s.level(p, t) <= s.level(q, t) {
+		r.say("%s cannot share %s with %s: %s has no more levels in it.", p, t, q, p)
+		return
+	}
+	tt, _ := techByName(t)
+	if !canResearch(tt, s.P[q].Tech) {
+		r.say("%s cannot yet research %s: the shared research is lost.", q, t)
+		return
+	}
+	r.say("%s shares %s research with %s.", p, t, q)
+	r.researchStep(q, []string{t})
+}
+
+// transfer is 6.3: units change hands as losses and gains under section
+// 3 (no Devastation), then each rolls: on 4+ it becomes At Risk, or spreads
+// risk if it already was. A recipient whose standing order is ACCEPT
+// TRANSFERS NONE refuses: fleets are destroyed, developments go to the UN.
+func (r *frun) transfer(p string, o fOrder) {
+	s := r.s
+	q := o.Target
+	refused := q != un && s.P[q].RefuseAll
+	if o.Word != "REGION" {
+		f := s.fleetsAt(p, o.World)
+		n := min(o.N, f.Ok+f.Risk)
+		if n == 0 {
+			r.say("%s has no fleets at %s to transfer.", p, o.World)
+			return
+		}
+		for k := 0; k < n; k++ {
+			wasRisk := f.Risk > 0 // At Risk fleets are transferred first
+			s.removeFleet(p, o.World, false)
+			if refused {
+				r.say("%s refuses a fleet from %s at %s (standing order ACCEPT TRANSFERS NONE): it is destroyed.", q, p, o.World)
+				continue
+			}
+			msg, _ := s.addFleet(q, o.World, false)
+			r.say("%s: a fleet transferred from %s.", msg, p)
+			g := s.fleetsAt(q, o.World)
+			if wasRisk {
+				g.Ok--
+				g.Risk++
+			}
+			if r.d.Roll(6, fmt.Sprintf("risk of a fleet transferred from %s to %s at %s (4+)", p, q, o.World)) < 4 {
+				continue
+			}
+			switch {
+			case !wasRisk:
+				g.Ok--
+				g.Risk++
+				r.say("The transferred fleet becomes At Risk.")
+			case g.Ok > 0:
+				g.Ok--
+				g.Risk++
+				r.say("Risk spreads to another of %s's fleets at %s.", q, o.World)
+			default:
+				s.removeFleet(q, o.World, false)
+				r.say("Risk spreads and %s loses a fleet at %s.", q, o.World)
+			}
+		}
+		return
+	}
+	i := o.N - 1
+	reg := s.Regions[o.World][i]
+	if reg.Owner != p || reg.Devs == 0 {
+		r.say("%s holds no developments in region %d of %s to transfer.", p, o.N, o.World)
+		return
+	}
+	to := q
+	if refused {
+		to = un
+		r.say("%s refuses region %d of %s from %s: it goes to the UN.", q, o.N, o.World, p)
+	}
+	n, risk := reg.Devs, reg.AtRisk
+	for s.Regions[o.World][i].Devs > 0 {
+		r.sayAll(s.removeDev(r.d, o.World, i, false))
+	}
+	for k := 0; k < n; k++ {
+		s.addDev(to, o.World, i, risk)
+	}
+	r.say("%s transfers region %d of %s (%d development(s)) to %s.", p, o.N, o.World, n, to)
+	for k := 0; k < n; k++ {
+		if r.d.Roll(6, fmt.Sprintf("risk of a development transferred to %s in region %d of %s (4+)", to, o.N, o.World)) < 4 {
+			continue
+		}
+		if !s.Regions[o.World][i].AtRisk {
+			s.Regions[o.World][i].AtRisk = true
+			r.say("Region %d of %s becomes At Risk.", o.N, o.World)
+			continue
+		}
+		spread := false
+		for j := range s.Regions[o.World] {
+			if rg := &s.Regions[o.World][j]; j != i && rg.Owner == to && rg.Devs > 0 && !rg.AtRisk {
+				rg.AtRisk, spread = true, true
+				r.say("Risk spreads to region %d of %s.", j+1, o.World)
+				break
+			}
+		}
+		if !spread {
+			r.say("Risk spreads and %s loses region %d of %s.", to, o.N, o.World)
+			r.sayAll(s.removeRegion(r.d, o.World, i))
+			return
+		}
+	}
+}

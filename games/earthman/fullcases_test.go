@@ -193,6 +193,10 @@ func buildFull(t *testing.T, text string) *FullState {
 				s.Skynet = true
 			case "strict":
 				s.Strict = true
+			case "collab":
+				s.Collab = true
+			case "territory":
+				s.Territory = true
 			}
 		case "deck":
 			for _, c := range f[1:] {

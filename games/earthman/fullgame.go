@@ -21,6 +21,8 @@ type FullState struct {
 	Skynet    bool           `json:"skynet,omitempty"`
 	Deck      []int          `json:"deck,omitempty"` // Skynet cards still to draw
 	Rogue     int            `json:"rogue,omitempty"`
+	Collab    bool           `json:"collab,omitempty"`
+	Territory bool           `json:"territory,omitempty"`
 	Preludes  []int          `json:"preludes,omitempty"` // seats still to take a prelude turn
 	Result    engine.Outcome `json:"outcome"`
 }
@@ -107,7 +109,8 @@ func newFull(setup engine.Setup, d *dice.Dice) (*FullState, error) {
 		}
 	}
 	s := &FullState{fullState: *newFullState(setup.Players), Stage: "turns",
-		Strict: setup.Options["victory"] == "more-than-30", Skynet: setup.Options["skynet"] == "on"}
+		Strict: setup.Options["victory"] == "more-than-30", Skynet: setup.Options["skynet"] == "on",
+		Collab: setup.Options["research-collaborations"] == "on", Territory: setup.Options["territorial-agreements"] == "on"}
 	// 001-B2: a random first player.
 	s.First = d.Pick(n, "first player")
 	s.Active = s.First
@@ -225,6 +228,8 @@ func (r *frun) standing(p string, o fOrder) {
 		pl.ConcedeTo = o.Target
 	case "PEACE":
 		pl.Peace = o.Word == "YES"
+	case "ACCEPT":
+		pl.RefuseAll = o.Word == "NONE"
 	case "AI":
 		if o.Target == "OWN" {
 			pl.AIOwnOff = o.Word == "OFF"
@@ -415,6 +420,19 @@ func (r *frun) turn(p string, orders []fOrder) {
 	r.devActions(p, by[fpDev])
 	for _, o := range by[fpUN] {
 		r.unAssist(p, o)
+	}
+	shared := map[string]bool{}
+	for _, o := range by[fpEnd] {
+		if o.Verb == "SHARE" {
+			if shared[o.Target] {
+				r.say("%s shares with %s only once a turn.", p, o.Target)
+				continue
+			}
+			shared[o.Target] = true
+			r.share(p, o)
+		} else {
+			r.transfer(p, o)
+		}
 	}
 	r.endTurn(p)
 }

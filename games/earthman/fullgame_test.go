@@ -28,6 +28,10 @@ func TestFullBotGames(t *testing.T) {
 		if seed%4 == 0 {
 			opts["skynet"] = "on"
 		}
+		if seed%2 == 0 {
+			opts["research-collaborations"] = "on"
+			opts["territorial-agreements"] = "on"
+		}
 		enginetest.PlayBots(t, Full(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 120, Options: opts})
 	}
 }

@@ -13,9 +13,10 @@ const (
 	fpFleet
 	fpDev
 	fpUN
+	fpEnd
 )
 
-var fpNames = []string{"standing", "movement", "fleet action", "development action", "UN assistance"}
+var fpNames = []string{"standing", "movement", "fleet action", "development action", "UN assistance", "end of turn"}
 
 // fOrder is one parsed line of the full rules.
 type fOrder struct {
@@ -52,11 +53,14 @@ var fullGrammar = map[string]string{
 	"CONCEDE":    "CONCEDE TO <player> | CONCEDE NONE",
 	"PEACE":      "PEACE YES | NO",
 	"AI":         "AI OWN ON|OFF | AI DEFEND ON|OFF   (spending AI thoughts)",
+	"SHARE":      "SHARE <technology> WITH <player>   (option research-collaborations)",
+	"TRANSFER":   "TRANSFER <n> FLEET AT <place> TO <player> | TRANSFER REGION <world> <number> TO <player>",
+	"ACCEPT":     "ACCEPT TRANSFERS ALL | NONE",
 	"PRELUDE":    "PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>",
 }
 
 var fullVerbs = []string{"PASSES", "PRELAUNCH", "ROUTE", "LAUNCH", "FIRE", "EXPAND", "COUP", "PACIFY", "BUILD",
-	"RESEARCH", "DEFEND", "INFLUENCE", "UN", "TECH", "DEFENSIVE", "PAY", "OVERTHROWN", "CONCEDE", "PEACE", "AI", "PRELUDE"}
+	"RESEARCH", "DEFEND", "INFLUENCE", "UN", "TECH", "DEFENSIVE", "PAY", "OVERTHROWN", "CONCEDE", "PEACE", "AI", "SHARE", "TRANSFER", "ACCEPT", "PRELUDE"}
 
 func fPhase(verb string) int {
 	switch verb {
@@ -68,6 +72,8 @@ func fPhase(verb string) int {
 		return fpDev
 	case "UN":
 		return fpUN
+	case "SHARE", "TRANSFER":
+		return fpEnd
 	}
 	return fpNone
 }
@@ -95,6 +101,15 @@ func (o fOrder) String() string {
 		return o.Verb + " " + o.Word
 	case "AI":
 		return "AI " + o.Target + " " + o.Word
+	case "SHARE":
+		return fmt.Sprintf("SHARE %s WITH %s", o.From, o.Target)
+	case "TRANSFER":
+		if o.Word == "REGION" {
+			return fmt.Sprintf("TRANSFER REGION %s %d TO %s", o.World, o.N, o.Target)
+		}
+		return fmt.Sprintf("TRANSFER %d FLEET AT %s TO %s", o.N, o.World, o.Target)
+	case "ACCEPT":
+		return "ACCEPT TRANSFERS " + o.Word
 	case "TECH":
 		return "TECH " + strings.Join(o.List, ",")
 	case "DEFENSIVE":
@@ -285,6 +300,80 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return bad()
 		}
 		if o.Word, e = oneOf(f[1], "RISK", "YIELD"); e != nil {
+			return fOrder{}, e
+		}
+	case "SHARE":
+		if len(f) != 4 {
+			return bad()
+		}
+		l, e := techList(f[1])
+		if e != nil {
+			return fOrder{}, e
+		}
+		o.From = l[0]
+		if e = keyword(f[2], "WITH", shape); e != nil {
+			return fOrder{}, e
+		}
+		if o.Target, e = n.faction(f[3]); e != nil {
+			return fOrder{}, e
+		}
+		if o.Target == un {
+			return fOrder{}, errf("name a player", "the UN does no research")
+		}
+	case "TRANSFER":
+		if len(f) == 6 && strings.EqualFold(f[1], "REGION") {
+			o.Word = "REGION"
+			if o.World, e = world(f[2]); e != nil {
+				return fOrder{}, e
+			}
+			if o.N, e = count(f[3], "the region number"); e != nil {
+				return fOrder{}, e
+			}
+			if p, _ := board.Get(o.World); o.N > p.Regions {
+				return fOrder{}, errf(fmt.Sprintf("%s has regions 1 to %d", o.World, p.Regions), "%s has no region %d", o.World, o.N)
+			}
+			if e = keyword(f[4], "TO", shape); e != nil {
+				return fOrder{}, e
+			}
+			if o.Target, e = n.faction(f[5]); e != nil {
+				return fOrder{}, e
+			}
+			break
+		}
+		if len(f) != 7 {
+			return bad()
+		}
+		if o.N, e = count(f[1], "the number of fleets"); e != nil {
+			return fOrder{}, e
+		}
+		if e = keyword(f[2], "FLEET", shape); e != nil {
+			return fOrder{}, e
+		}
+		if e = keyword(f[3], "AT", shape); e != nil {
+			return fOrder{}, e
+		}
+		pl, e := place(f[4], "place", func(Place) bool { return true })
+		if e != nil {
+			return fOrder{}, e
+		}
+		o.World = pl.Name
+		if e = keyword(f[5], "TO", shape); e != nil {
+			return fOrder{}, e
+		}
+		if o.Target, e = n.faction(f[6]); e != nil {
+			return fOrder{}, e
+		}
+		if o.Target == un {
+			return fOrder{}, errf("name a player", "the UN takes no fleets")
+		}
+	case "ACCEPT":
+		if len(f) != 3 {
+			return bad()
+		}
+		if e = keyword(f[1], "TRANSFERS", shape); e != nil {
+			return fOrder{}, e
+		}
+		if o.Word, e = oneOf(f[2], "ALL", "NONE"); e != nil {
 			return fOrder{}, e
 		}
 	case "AI":

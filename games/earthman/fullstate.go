@@ -33,6 +33,7 @@ type fullPlayer struct {
 	Progress    map[string]int `json:"progress,omitempty"` // research steps of the level in progress
 	AIOwnOff    bool           `json:"ai_own_off,omitempty"`
 	AIDefendOff bool           `json:"ai_defend_off,omitempty"`
+	RefuseAll   bool           `json:"refuse_transfers,omitempty"`
 }
 
 // fullRegion is one region: its developments (one owner), At Risk, and the

@@ -114,6 +114,20 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 		if o.Target == me {
 			return "you cannot concede to yourself", "name another player, or CONCEDE NONE"
 		}
+	case "SHARE":
+		if !s.Collab {
+			return "research collaborations are not in play in this game", "the option research-collaborations is off"
+		}
+		if o.Target == me {
+			return "you cannot share with yourself", "name another player"
+		}
+	case "TRANSFER":
+		if !s.Territory {
+			return "territorial agreements are not in play in this game", "the option territorial-agreements is off"
+		}
+		if o.Target == me {
+			return "you cannot transfer to yourself", "name another player"
+		}
 	case "DEFENSIVE":
 		if contains(o.List, me) {
 			return "you cannot fire at yourself", "leave yourself out of the list"
@@ -256,6 +270,9 @@ func (v *fullView) Status() string {
 		if pl.Peace {
 			so = append(so, "PEACE YES")
 		}
+		if s.Territory {
+			so = append(so, "ACCEPT TRANSFERS "+map[bool]string{true: "NONE", false: "ALL"}[pl.RefuseAll])
+		}
 		b.WriteString(wrap("Your standing orders: "+strings.Join(so, "; ")+".", 78))
 	}
 	return b.String()
@@ -287,6 +304,9 @@ var fullHelp = strings.Join([]string{
 	"  " + fullGrammar["OVERTHROWN"] + "   (default RISK)",
 	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
 	"  " + fullGrammar["AI"] + "   (default both ON)",
+	"  2.7 end of turn  " + fullGrammar["SHARE"],
+	"                   " + fullGrammar["TRANSFER"],
+	"  " + fullGrammar["ACCEPT"] + "   (default ALL)",
 	"Prelude (option): " + fullGrammar["PRELUDE"],
 	"Technologies: " + strings.Join(techNames(), ", "),
 }, "\n")
@@ -299,6 +319,8 @@ func (full) Info() engine.Info {
 		Options: []engine.Option{
 			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end (001-G4)"},
 			{Name: "skynet", Default: "off", Choices: onOff, Help: "6.1 Skynet: AI rolls of 1 draw Unexpected AI Thoughts; 15 Rogue and all lose"},
+			{Name: "research-collaborations", Default: "off", Choices: onOff, Help: "6.2: at the end of your turn, SHARE a technology with each other player once"},
+			{Name: "territorial-agreements", Default: "off", Choices: onOff, Help: "6.3: at the end of your turn, TRANSFER fleets and regions, at a risk"},
 			{Name: "prelude", Default: "off", Choices: onOff, Help: "6.4 Prelude: three prelude turns each before the first turn"},
 		},
 		Summary: "Earth's powers expand into the Solar System under the UN's eye, scoring Victory Points " +
@@ -409,6 +431,23 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	}
 	if r.IntN(2) == 0 {
 		lines = append(lines, []string{"UN FLEET", "UN RESEARCH"}[r.IntN(2)])
+	}
+	for _, q := range s.Players {
+		if q == me {
+			continue
+		}
+		for _, t := range techs {
+			if s.Collab && s.level(me, t.Name) > s.level(q, t.Name) {
+				lines = append(lines, fmt.Sprintf("SHARE %s WITH %s", t.Name, q))
+				break
+			}
+		}
+		if f := s.Fleets["Earth"][me]; s.Territory && f != nil && f.Ok+f.Risk > 0 && r.IntN(5) == 0 {
+			lines = append(lines, fmt.Sprintf("TRANSFER 1 FLEET AT Earth TO %s", q))
+		}
+	}
+	if s.Territory && r.IntN(8) == 0 {
+		lines = append(lines, "ACCEPT TRANSFERS "+[]string{"ALL", "NONE"}[r.IntN(2)])
 	}
 	if len(lines) == 0 {
 		return "# nothing to do"
