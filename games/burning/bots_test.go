@@ -1,7 +1,6 @@
 package burning
 
 import (
-	"fmt"
 	"testing"
 
 	"orrery/engine/enginetest"
@@ -22,9 +21,15 @@ func TestBotGames(t *testing.T) {
 		if seed%3 == 0 {
 			opts["banks"] = "public"
 		}
+		if seed%4 == 0 {
+			opts["turns"] = "6" // these games end, by the turn limit
+		}
 		res := enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 40, Options: opts})
 		if res.Game == nil {
-			t.Fatal(fmt.Sprintf("seed %d: no game", seed))
+			t.Fatalf("seed %d: no game", seed)
+		}
+		if seed%4 == 0 && len(players)*6 < 40 && !res.Game.Outcome.Over {
+			t.Errorf("seed %d: %d players, 6 turns, 40 steps, and the game is not over", seed, len(players))
 		}
 	}
 }

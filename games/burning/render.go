@@ -214,20 +214,24 @@ func (v view) Status() string {
 	}
 	first := true
 	for _, c := range s.Contracts {
-		if v.player == "" || (v.player != c.From && v.player != c.To) {
-			continue // the GM reads them in the state; reports stay short
+		if v.player != "" && v.player != c.From && v.player != c.To {
+			continue
 		}
 		if first {
 			b.WriteString("\n" + tr(l, "Contracts") + "\n")
 			first = false
 		}
-		other, give, get := c.To, c.Give, c.Get
-		if v.player == c.To {
-			other, give, get = c.From, c.Get, c.Give
-		}
 		st := tr(l, "offered")
 		if c.Accepted {
 			st = tr(l, "accepted")
+		}
+		if v.player == "" {
+			line("Contract %d: %s gives %s, %s gives %s, cargo ship %d; %s.", c.ID, c.From, c.Give.String(), c.To, c.Get.String(), c.Ship, st)
+			continue
+		}
+		other, give, get := c.To, c.Give, c.Get
+		if v.player == c.To {
+			other, give, get = c.From, c.Get, c.Give
 		}
 		line("Contract %d with %s: you give %s, they give %s, cargo ship %d; %s.", c.ID, other, give.String(), get.String(), c.Ship, st)
 	}

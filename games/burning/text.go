@@ -238,8 +238,9 @@ var ru = map[string]string{
 	"hidden":                            "скрыт",
 	"nothing":                           "ничего",
 	"none":                              "нет",
-	"%s resigns.":                       "%s сдаётся.",
-	"no space structure of yours at %s": "в %s нет вашего космического сооружения",
+	"Contract %d: %s gives %s, %s gives %s, cargo ship %d; %s.": "Договор %d: %s отдаёт %s, %s отдаёт %s, грузовой корабль %d; %s.",
+	"%s resigns.":                               "%s сдаётся.",
+	"no space structure of yours at %s":         "в %s нет вашего космического сооружения",
 	"Cargo ship %d (%s) picks up the %s at %s.": "Грузовой корабль %d (%s) забирает: %s в %s.",
 	"%s": "%s",
 }
