@@ -50,6 +50,7 @@ const orderHelp = `Orders (English or Russian; one a line; cells like K6; ships 
                               AT a planet with your spaceport or the cell of your orbital station)
   SHIP 12 MOVE K6             КОРАБЛЬ 12 ЛЕТЕТЬ K6
   SHIP 12 ATTACK 15           КОРАБЛЬ 12 АТАКОВАТЬ 15   (a ship number, or a cell: defence, station, asteroid)
+  SHIP 12 ATTACK ASTEROID K6  КОРАБЛЬ 12 АТАКОВАТЬ АСТЕРОИД K6   (the asteroid itself, under a rig or habitat)
   SHIP 12 RAZE K6             КОРАБЛЬ 12 РАЗРУШИТЬ K6   (an undefended planet's furnace, greenhouse, spaceport)
   SHIP 12 CONQUER Arda        КОРАБЛЬ 12 ЗАХВАТИТЬ Arda
   SHIP 12 LOAD Arda 10B 5C    КОРАБЛЬ 12 ЗАГРУЗИТЬ Arda 10B 5C

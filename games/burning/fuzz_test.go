@@ -14,6 +14,7 @@ func FuzzParse(f *testing.F) {
 		"BUILD CANNON AT H6\nDEMOLISH F5", "SHIP 1 MOVE N6\nSHIP 1 ATTACK 2", "MAKE 2 small at arda",
 		"КОРАБЛЬ 1 ЗАГРУЗИТЬ Arda 5 С", "СТРОИТЬ ПУШКА В Н6", "FIRE E4 AT 2", "BOMBARD Borvik", "LANG RU",
 		"ALLY cy\nBREAK cy", "BUY RIG AT Arda FOR 3", "SHIP 3 UNLOAD Borvik 10B 5M", "# comment\n\nSHIP 1 CONQUER borvik",
+		"SHIP 1 ATTACK ASTEROID K11\nFIRE E4 AT asteroid E3", "OFFER bob SHIP 3 GIVE 5B GET 2M 1C\nACCEPT 1\nRESIGN",
 	} {
 		f.Add(seed)
 	}

@@ -24,6 +24,7 @@ const (
 	vAccept   = "ACCEPT"
 	vResign   = "RESIGN"
 	aPickup   = "PICKUP"
+	wAsteroid = "ASTEROID"
 	wGive     = "GIVE"
 	wGet      = "GET"
 
@@ -62,6 +63,7 @@ func spellings() map[string]string {
 	add(vAccept, "ПРИНЯТЬ")
 	add(vResign, "СДАТЬСЯ")
 	add(aPickup, "ЗАБРАТЬ")
+	add(wAsteroid, "АСТЕРОИД")
 	add(wGive, "ОТДАТЬ", "ОТДАЮ")
 	add(wGet, "ПОЛУЧИТЬ", "ПОЛУЧАЮ")
 	add(aMove, "ЛЕТЕТЬ")
@@ -115,6 +117,7 @@ type order struct {
 	Cell  Cell
 	TShip int    // target ship (0: the target is TCell)
 	TCell Cell   // target cell of ATTACK and FIRE
+	Ast   bool   // the target is the asteroid at TCell, not what stands on it
 	Place string // planet name as written, or "" when Cell names the place
 	Res   Res    // amounts; OFFER: what the offerer gives
 	Get   Res    // OFFER: what the partner gives
@@ -198,6 +201,9 @@ func (o order) place() string {
 func (o order) target() string {
 	if o.TShip > 0 {
 		return strconv.Itoa(o.TShip)
+	}
+	if o.Ast {
+		return "ASTEROID " + o.TCell.String()
 	}
 	return o.TCell.String()
 }
@@ -470,7 +476,12 @@ func shipArg(t *tokens) (int, bool) {
 }
 
 func targetArg(t *tokens, o *order) *problem {
-	if n, ok := shipArg(t); ok {
+	if words[t.peek()] == wAsteroid {
+		// The asteroid itself, even under a rig or habitat (003-G16).
+		t.next()
+		o.Ast = true
+	}
+	if n, ok := shipArg(t); ok && !o.Ast {
 		o.TShip = n
 		return nil
 	}

@@ -239,6 +239,7 @@ var ru = map[string]string{
 	"nothing":                           "ничего",
 	"none":                              "нет",
 	"Contract %d: %s gives %s, %s gives %s, cargo ship %d; %s.": "Договор %d: %s отдаёт %s, %s отдаёт %s, грузовой корабль %d; %s.",
+	"no asteroid at %s":                         "в %s нет астероида",
 	"%s resigns.":                               "%s сдаётся.",
 	"no space structure of yours at %s":         "в %s нет вашего космического сооружения",
 	"Cargo ship %d (%s) picks up the %s at %s.": "Грузовой корабль %d (%s) забирает: %s в %s.",

@@ -736,6 +736,15 @@ func (t *turn) foe(o *order, from Cell, checkPlace bool) (*foe, *problem) {
 		c = o.TCell
 		sh = s.shipAt(c)
 	}
+	if o.Ast {
+		if !s.asteroidAt(c) {
+			return nil, prob("no asteroid at %s", c.String())
+		}
+		if checkPlace && dist(from, c) != 1 {
+			return nil, prob("%s is not next to %s", c.String(), from.String())
+		}
+		return &foe{name: say("asteroid at %s", c.String()), die: 0, shield: 18, kill: func() { s.removeAsteroid(c) }}, nil
+	}
 	if checkPlace && dist(from, c) != 1 {
 		return nil, prob("%s is not next to %s", c.String(), from.String())
 	}
@@ -985,7 +994,7 @@ func (t *turn) fire(o *order) *problem {
 	if t.fired[o.Cell] >= shots(kind) {
 		return prob("the %s at %s has fired %d times already", term(kind), o.Cell.String(), t.fired[o.Cell])
 	}
-	f, pr := t.foe(&order{TShip: o.TShip, TCell: o.TCell}, o.Cell, true)
+	f, pr := t.foe(&order{TShip: o.TShip, TCell: o.TCell, Ast: o.Ast}, o.Cell, true)
 	if pr != nil {
 		return pr
 	}
