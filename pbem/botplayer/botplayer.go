@@ -146,15 +146,18 @@ func key(player string, step uint64, prompt string) string {
 	return fmt.Sprintf("%s/%d/%s", player, step, prompt)
 }
 
-// latestReport returns the newest game mail in addr's inbox if it shows
-// step or a later one, else nil.
+// latestReport returns the game mail in addr's inbox that shows the latest
+// step, if that is step or a later one, else nil. Mail may arrive out of
+// order (an MTA delivers in parallel), so every message is looked at.
 func (p *Players) latestReport(addr string, step uint64) (*mail.Message, error) {
 	msgs, err := p.Fetch(addr)
 	if err != nil {
 		return nil, err
 	}
-	for i := len(msgs) - 1; i >= 0; i-- {
-		m, err := mail.ReadMessage(bytes.NewReader(msgs[i]))
+	var best *mail.Message
+	var bestStep uint64
+	for _, raw := range msgs {
+		m, err := mail.ReadMessage(bytes.NewReader(raw))
 		if err != nil {
 			continue
 		}
@@ -162,13 +165,15 @@ func (p *Players) latestReport(addr string, step uint64) (*mail.Message, error) 
 		if s == "" || m.Header.Get("X-Orrery-Game") != p.Game {
 			continue
 		}
-		n, _ := strconv.ParseUint(s, 10, 64)
-		if n >= step {
-			return m, nil
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err == nil && (best == nil || n >= bestStep) {
+			best, bestStep = m, n
 		}
+	}
+	if best == nil || bestStep < step {
 		return nil, nil
 	}
-	return nil, nil
+	return best, nil
 }
 
 func contains(list []string, s string) bool {

@@ -1,0 +1,323 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/mail"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/games/prosper"
+	"orrery/pbem/botplayer"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+// stack is the real mail servers, from scripts/mailstack.sh env.
+type stack struct {
+	IMAP, SMTP, LMTP, Domain string
+}
+
+const howTo = "end-to-end mail tests need Dovecot and Postfix on loopback: run\n" +
+	"  scripts/mailstack.sh install && scripts/mailstack.sh start && eval \"$(scripts/mailstack.sh env)\"\n" +
+	"then go test ./pbem/e2e (the variables ORRERY_E2E_IMAP, ORRERY_E2E_SMTP, ORRERY_E2E_LMTP are not set)"
+
+func getStack(tb testing.TB) stack {
+	tb.Helper()
+	s := stack{IMAP: os.Getenv("ORRERY_E2E_IMAP"), SMTP: os.Getenv("ORRERY_E2E_SMTP"), LMTP: os.Getenv("ORRERY_E2E_LMTP"), Domain: os.Getenv("ORRERY_E2E_DOMAIN")}
+	if s.IMAP == "" || s.SMTP == "" || s.LMTP == "" {
+		tb.Skip(howTo)
+	}
+	if s.Domain == "" {
+		s.Domain = "pbem.test"
+	}
+	return s
+}
+
+// nonce makes account names unique per run, so tests never see old mail.
+func nonce() string { return fmt.Sprintf("%x%04x", time.Now().UnixNano()&0xffffffff, rand.IntN(1<<16)) }
+
+func (s stack) fetch(addr string) ([][]byte, error) {
+	return pbemtest.FetchAll(s.IMAP, addr, "any", "INBOX")
+}
+
+func (s stack) sender() *outbox.SMTP { return &outbox.SMTP{Addr: s.SMTP, TLS: "none", Timeout: 10 * time.Second} }
+
+// inject delivers raw straight into rcpt's mailbox over LMTP and returns
+// when Dovecot has stored it.
+func (s stack) inject(rcpt string, raw []byte) error {
+	conn, err := net.Dial("tcp", s.LMTP)
+	if err != nil {
+		return err
+	}
+	c := smtp.NewClientLMTP(conn)
+	defer c.Close()
+	if err := c.Hello("localhost"); err != nil {
+		return err
+	}
+	return c.SendMail("player@example.org", []string{rcpt}, bytes.NewReader(raw))
+}
+
+// newDaemon opens db and makes a daemon for bot on the real servers.
+func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Ruleset, idle bool, onSent func(outbox.Record)) (*store.Store, *daemon.Daemon, *imapin.Reader) {
+	tb.Helper()
+	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	if os.Getenv("ORRERY_E2E_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	q := outbox.New(st.DB(), s.sender(), outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent})
+	d, err := daemon.New(st, rulesets, q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := imapin.New(imapin.Config{Addr: s.IMAP, TLS: "none", Poll: !idle, PollInterval: 30 * time.Millisecond,
+		MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second, Logger: log,
+		Credentials: func(context.Context) (string, string, error) { return bot, "any", nil }})
+	return st, d, r
+}
+
+// A whole game of Prosper by mail through Postfix and Dovecot: welcome
+// mails, every player's orders as replies to their reports, acks, reports,
+// to the end; the replay verifies.
+func TestWholeGameByMail(t *testing.T) {
+	s := getStack(t)
+	n := nonce()
+	bot := "orrery-" + n + "@" + s.Domain
+	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "game.db"), bot, []engine.Ruleset{prosper.Ruleset()}, false, nil)
+	defer st.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx, r) }()
+	defer func() { stop(); <-done }()
+
+	var specs []game.PlayerSpec
+	for _, p := range []string{"ann", "bob", "cyd"} {
+		specs = append(specs, game.PlayerSpec{Name: p, Email: p + "-" + n + "@example.org"})
+	}
+	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "e2e", Ruleset: "prosper", Players: specs, DiceSecret: "e2e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender := s.sender()
+	var sent atomic.Int64
+	players := &botplayer.Players{Service: d.Service(), Game: g.ID, Bot: bot, Rand: rand.New(rand.NewPCG(7, 7)), Stall: time.Minute,
+		Fetch: s.fetch,
+		Send: func(ctx context.Context, m outbox.Mail) error {
+			m.Kind = ""
+			sent.Add(1)
+			return sender.Send(ctx, []outbox.Mail{m})[0]
+		}}
+	start := time.Now()
+	g, err = players.Play(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Over() {
+		t.Fatalf("game not over: %+v", g.Outcome)
+	}
+	v, err := d.Service().Verify(ctx, g.ID)
+	if err != nil || !v.OK() {
+		t.Fatalf("verify: %v %v", err, v)
+	}
+	// Every player gets the final report through Postfix and Dovecot
+	// (mail may arrive out of order: look at all of it).
+	for _, p := range specs {
+		var final *mail.Message
+		for deadline := time.Now().Add(30 * time.Second); final == nil && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			msgs, _ := s.fetch(p.Email)
+			for _, raw := range msgs {
+				if m, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil && strings.Contains(m.Header.Get("Subject"), "Game over") {
+					final = m
+				}
+			}
+		}
+		if final == nil {
+			t.Errorf("%s did not get the final report", p.Name)
+		} else if final.Header.Get("Auto-Submitted") != "auto-generated" || !strings.Contains(final.Header.Get("References"), "game-e2e") {
+			t.Errorf("final report headers: %v", final.Header)
+		}
+	}
+	t.Logf("Prosper by mail: %d turns, %d steps, %d player mails, %v; %s", g.Turn, g.Step, sent.Load(), time.Since(start).Round(time.Millisecond), g.Outcome.Text)
+}
+
+// The crash test's daemon runs in a child process (this test binary, with
+// ORRERY_E2E_CHILD set), so that it can be killed with SIGKILL.
+func TestMain(m *testing.M) {
+	if os.Getenv("ORRERY_E2E_CHILD") != "" {
+		os.Exit(child())
+	}
+	os.Exit(m.Run())
+}
+
+func child() int {
+	s := stack{IMAP: os.Getenv("ORRERY_E2E_IMAP"), SMTP: os.Getenv("ORRERY_E2E_SMTP"), LMTP: os.Getenv("ORRERY_E2E_LMTP")}
+	tb := &childTB{}
+	st, d, r := s.newDaemon(tb, os.Getenv("ORRERY_E2E_CHILD_DB"), os.Getenv("ORRERY_E2E_CHILD"), []engine.Ruleset{toy.Ruleset()}, true, nil)
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	if err := d.Run(ctx, r); err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 1
+	}
+	return 0
+}
+
+// childTB lets the child use the helpers written for tests.
+type childTB struct{ testing.TB }
+
+func (*childTB) Helper()                   {}
+func (*childTB) Fatal(args ...any)         { fmt.Fprintln(os.Stderr, args...); os.Exit(2) }
+func (*childTB) Fatalf(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...); os.Exit(2) }
+
+func startChild(t *testing.T, db, bot string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ORRERY_E2E_CHILD="+bot, "ORRERY_E2E_CHILD_DB="+db)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// Kill -9 the daemon in the middle of a burst of mails, start it again,
+// and check that every mail was applied exactly once and answered.
+func TestCrashMidBurst(t *testing.T) {
+	s := getStack(t)
+	n := nonce()
+	bot := "orrery-" + n + "@" + s.Domain
+	ann := "ann-" + n + "@example.org"
+	db := filepath.Join(t.TempDir(), "crash.db")
+	st, d, _ := s.newDaemon(t, db, bot, []engine.Ruleset{toy.Ruleset()}, true, nil)
+	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "crash", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: ann}}, Options: map[string]string{"finish": "1000000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := g.PlayerByName("ann")
+	st.Close()
+
+	// Ann plays alone: each of her mails resolves a turn, one step each.
+	const burst = 150
+	var burstMails []outbox.Mail
+	for i := range burst {
+		burstMails = append(burstMails, outbox.Mail{MessageID: fmt.Sprintf("burst-%d-%s@example.org", i, n), From: ann, To: []string{bot},
+			Subject: fmt.Sprintf("[crash %s] turn %d", p.Secret, i), Text: fmt.Sprintf("PUSH %d\n", 1+i%3), Date: time.Now()})
+	}
+	child := startChild(t, db, bot)
+	for i, err := range s.sender().Send(context.Background(), burstMails) {
+		if err != nil {
+			t.Fatalf("mail %d: %v", i, err)
+		}
+	}
+	// mails counts ann's mails of a kind by their In-Reply-To, each
+	// distinct Message-ID once: a mail the outbox sent again after the
+	// crash is the same mail, not a second answer.
+	mails := func(kind string) (map[string]int, int) {
+		out := map[string]int{}
+		ids := map[string]bool{}
+		msgs, _ := s.fetch(ann)
+		for _, raw := range msgs {
+			m, err := mail.ReadMessage(bytes.NewReader(raw))
+			if err != nil || m.Header.Get("X-Orrery-Kind") != kind {
+				continue
+			}
+			id := m.Header.Get("Message-Id")
+			if !ids[id] {
+				ids[id] = true
+				out[m.Header.Get("In-Reply-To")]++
+			}
+		}
+		return out, len(ids)
+	}
+	acks := func() map[string]int { m, _ := mails("reply"); return m }
+	waitUntil := func(what string, within time.Duration, f func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if f() {
+				return
+			}
+		}
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	waitUntil("the first acks", time.Minute, func() bool { return len(acks()) >= 20 })
+	child.Process.Kill() // SIGKILL, mid-burst
+	child.Wait()
+	killedAt := len(acks())
+	t.Logf("killed the daemon after %d of %d acks", killedAt, burst)
+	if killedAt >= burst {
+		t.Fatalf("the burst was over before the kill; nothing was tested")
+	}
+	child = startChild(t, db, bot)
+	waitUntil("every ack", 2*time.Minute, func() bool { return len(acks()) >= burst })
+	// And a report of every turn.
+	waitUntil("every report", time.Minute, func() bool { _, n := mails("report"); return n >= burst })
+	child.Process.Signal(syscall.SIGTERM)
+	if err := child.Wait(); err != nil {
+		t.Errorf("daemon exit: %v", err)
+	}
+	for id, k := range acks() {
+		if k != 1 {
+			t.Errorf("mail %s got %d different acks", id, k)
+		}
+	}
+	st, err = store.Open(db, store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := game.New(st, []engine.Ruleset{toy.Ruleset()})
+	x, err := svc.Export(context.Background(), "crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := map[string]int{}
+	for _, e := range x.Log {
+		if e.Ref != "" {
+			applied[e.Ref]++
+		}
+	}
+	for _, m := range burstMails {
+		if applied[m.MessageID] != 1 {
+			t.Errorf("mail %s applied %d times", m.MessageID, applied[m.MessageID])
+		}
+	}
+	if x.Game.Step != burst {
+		t.Errorf("%d steps resolved, want %d", x.Game.Step, burst)
+	}
+	if c, _ := outbox.Count(st.DB()); c.Queued != 0 || c.Dead != 0 {
+		t.Errorf("outbox after the run: %+v", c)
+	}
+	if v, err := svc.Verify(context.Background(), "crash"); err != nil || !v.OK() {
+		t.Errorf("verify: %v %v", err, v)
+	}
+	if left, _ := s.fetch(bot); len(left) != 0 {
+		t.Errorf("%d mails left in the bot's inbox", len(left))
+	}
+}
