@@ -60,7 +60,9 @@ func (s stack) fetch(addr string) ([][]byte, error) {
 	return pbemtest.FetchAll(s.IMAP, addr, "any", "INBOX")
 }
 
-func (s stack) sender() *outbox.SMTP { return &outbox.SMTP{Addr: s.SMTP, TLS: "none", Timeout: 10 * time.Second} }
+func (s stack) sender() *outbox.SMTP {
+	return &outbox.SMTP{Addr: s.SMTP, TLS: "none", Timeout: 10 * time.Second}
+}
 
 // inject delivers raw straight into rcpt's mailbox over LMTP and returns
 // when Dovecot has stored it.
