@@ -29,6 +29,8 @@ var options = []engine.Option{
 	{Name: "moon-count", Default: "2", Choices: []string{"0", "1", "2", "3"}, Help: "how many moons (scenarios allow up to 3)"},
 	{Name: "station-ring", Default: "4", Choices: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"},
 		Help: "the ring both starting Stations orbit in, on opposite corners (4 is a debris ring, so they can collect from turn 1)"},
+	{Name: "station-spots", Default: "", Help: "the two starting Stations' hexes, first player first, e.g. \"4A0 4D2\" (overrides station-ring; the sense comes from the scenario)"},
+	{Name: "opening", Default: "on", Choices: []string{"on", "off"}, Help: "a purchase-only turn 0 to spend the starting 8 RU before anything moves (002-B3)"},
 	{Name: "turn-limit", Default: "40", Help: "end after this many turns; the greater value (bank plus units) wins, 002-F20; 0 = none"},
 	{Name: "ecm", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range lost to a target within 1 hex of its side's ECMSat (our design, 002-F13)"},
 	{Name: "comsat", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range gained when the attacker's ComSat sees the target (our design, 002-F14)"},

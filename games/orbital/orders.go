@@ -187,6 +187,9 @@ func (v *view) parseLine(w []string) (order, error) {
 	if len(w) < 2 {
 		return o, bad("%s needs a unit", "see HELP: "+grammarFor(verb), verb)
 	}
+	if v.s.TurnN == 0 && !contains([]string{"BUY", "FIRE", "STRIKE", "HOLD"}, verb) {
+		return o, bad("%s waits for turn 1", "the opening turn takes only BUY, FIRE, STRIKE and HOLD (002-B3)", verb)
+	}
 	if verb == "BUY" {
 		return v.parseBuy(w)
 	}
@@ -308,7 +311,7 @@ func (v *view) parseLine(w []string) (order, error) {
 			return o, bad("a Booster carries one satellite or warhead, not a %s", "", x.Kind)
 		}
 	case "FIRE", "STRIKE":
-		if verb == "FIRE" && u.spec().Shots == 0 && u.module(PointDef) == nil {
+		if verb == "FIRE" && u.spec().Shots == 0 && u.Kind != Station {
 			return o, bad("%s has no laser", "DefSats, Gunships and Stations with a Point Defense Module fire (002-G9)", u.ID)
 		}
 		if verb == "STRIKE" && !u.Kind.warhead() {
@@ -523,7 +526,7 @@ func (v *view) target(s string) (string, error) {
 
 // thrust is what u may spend this turn (002-F7: Stations need an Engine).
 func (s *State) thrust(u *Unit) int {
-	if u.Disabled >= s.TurnN {
+	if u.pulsed(s.TurnN) {
 		return 0
 	}
 	if u.Kind == Station {

@@ -67,6 +67,13 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		}
 		t.orders[a.Prompt.Player] = set.list
 	}
+	if s.TurnN == 0 { // 002-B3: the starting RU are spent before anything moves
+		t.say("Opening purchases")
+		t.standing()
+		t.repairsAndPurchases()
+		s.TurnN++
+		return t.ev, nil
+	}
 	t.say("Turn %d", s.TurnN)
 	for _, u := range s.Units {
 		u.Shots = 0
@@ -159,7 +166,7 @@ func (t *turn) launches() {
 		case st == nil || st.Kind != Station:
 			t.say("%s cannot launch: it is not in a Station's bay", u.ID)
 			return
-		case st.In != "" || st.Disabled >= t.s.TurnN || !st.operational(Core):
+		case st.In != "" || st.pulsed(t.s.TurnN) || !st.operational(Core):
 			t.say("%s cannot launch %s: the Station is disabled", st.ID, u.ID)
 			return
 		}
@@ -326,7 +333,7 @@ func (t *turn) carrierBusy(c *Unit) string {
 	switch {
 	case c.In != "":
 		return "it is itself carried"
-	case c.Disabled >= t.s.TurnN:
+	case c.pulsed(t.s.TurnN):
 		return "it is disabled by a pulse"
 	case c.Kind == Station && !c.operational(Core):
 		return "its Core is disabled"
@@ -538,7 +545,7 @@ func (t *turn) pickTarget(a *Unit, fo *FireOrder, laser bool, shot int) *Unit {
 
 // laserShots is how many laser shots u may take this turn, 0 if none now.
 func (t *turn) laserShots(u *Unit) int {
-	if u.In != "" || u.Atmo || u.Fire == nil || u.Disabled >= t.s.TurnN {
+	if u.In != "" || u.Atmo || u.Fire == nil || u.pulsed(t.s.TurnN) {
 		return 0
 	}
 	switch {

@@ -134,8 +134,11 @@ func (s *State) Prompts() []engine.Prompt {
 		if p.Out {
 			continue
 		}
-		out = append(out, engine.Prompt{ID: "turn:" + p.Name, Player: p.Name, Kind: engine.KindTurn,
-			Ask: fmt.Sprintf("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)})
+		ask := fmt.Sprintf("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)
+		if s.TurnN == 0 {
+			ask = "opening purchases: spend your starting RU with BUY (and give FIRE or STRIKE orders); nothing moves yet"
+		}
+		out = append(out, engine.Prompt{ID: "turn:" + p.Name, Player: p.Name, Kind: engine.KindTurn, Ask: ask})
 	}
 	return out
 }
@@ -265,6 +268,9 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 		return nil, fmt.Errorf("orbital is for two players, not %d", len(set.Players))
 	}
 	s := &State{Opts: map[string]string{}, TurnN: 1, rings: standardRings}
+	if set.Options["opening"] != "off" {
+		s.TurnN = 0
+	}
 	for k, v := range set.Options {
 		s.Opts[k] = v
 	}
@@ -280,11 +286,24 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 	if err := s.placeMoons(d); err != nil {
 		return nil, err
 	}
+	spots := []Hex{hexAt(ring, 0, 0), hexAt(ring, 3, 0)}
+	if w := strings.Fields(s.Opts["station-spots"]); len(w) > 0 {
+		if len(w) != 2 {
+			return nil, fmt.Errorf("station-spots needs two hexes, one a player, not %q", s.Opts["station-spots"])
+		}
+		for i := range w {
+			h, err := parseHex(w[i])
+			if err != nil || h.ring() == 0 {
+				return nil, fmt.Errorf("station-spots: %q is not a hex like 4A0", w[i])
+			}
+			spots[i] = h
+		}
+	}
 	for i, name := range set.Players {
 		s.Players = append(s.Players, Player{Name: name, RU: 8})
 		ccw := i == 0 || s.Opts["scenario"] == "slow" // 8.1 same sense; 8.2, 8.3 opposite
-		at := hexAt(ring, 3*i, 0)
-		s.add(name, Station, nil, at, s.rings.Green[ring], tangent(at, ccw))
+		at := spots[i]
+		s.add(name, Station, nil, at, s.rings.Green[at.ring()], tangent(at, ccw))
 	}
 	return s, nil
 }
@@ -344,3 +363,6 @@ func (s *State) placeMoons(d *dice.Dice) error {
 	sort.Slice(s.Moons, func(i, j int) bool { return s.Moons[i].ID < s.Moons[j].ID })
 	return nil
 }
+
+// pulsed reports whether a pulse warhead's disabling still holds in turn n.
+func (u *Unit) pulsed(n int) bool { return u.Disabled > 0 && u.Disabled >= n }

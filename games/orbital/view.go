@@ -175,7 +175,9 @@ func (v *view) Status() string {
 		b.WriteString(".\n")
 	}
 	for _, u := range s.Units {
-		b.WriteString(v.describe(u) + "\n")
+		for _, l := range wrap(v.describe(u), 78, "    ") {
+			b.WriteString(l + "\n")
+		}
 	}
 	if s.Result.Over {
 		fmt.Fprintf(&b, "Game over: %s.\n", s.Result.Text)
@@ -214,7 +216,7 @@ func (v *view) describe(u *Unit) string {
 	if u.Kind.satellite() && !u.Deployed {
 		parts = append(parts, "not deployed")
 	}
-	if u.Disabled >= s.TurnN {
+	if u.pulsed(s.TurnN) {
 		parts = append(parts, fmt.Sprintf("disabled by a pulse through turn %d", u.Disabled))
 	}
 	if u.Gas > 0 {
