@@ -129,8 +129,25 @@ func TestGeneration(t *testing.T) {
 				}
 			}
 		}
-		if len(s.Asteroids) <= s.Grid.Sections() || len(s.Asteroids) > s.Grid.Sections()+8 {
-			t.Errorf("seed %d: %d asteroids for %d sections", seed, len(s.Asteroids), s.Grid.Sections())
+		// N13: sections + the modifier die, placed without re-rolling a
+		// section that already has one — so, with more asteroids than
+		// sections, some section always holds a cluster.
+		last := s.SetupDice[len(s.SetupDice)-1]
+		var secs2, sides, roll, count int
+		if _, err := fmt.Sscanf(last, "asteroids: %d sections + d%d=%d = %d", &secs2, &sides, &roll, &count); err != nil {
+			t.Fatalf("seed %d: setup dice %q: %v", seed, last, err)
+		}
+		if secs2 != s.Grid.Sections() || count != secs2+roll || len(s.Asteroids) != count {
+			t.Errorf("seed %d: %d asteroids placed; dice say %q", seed, len(s.Asteroids), last)
+		}
+		per := map[int]int{}
+		most := 0
+		for _, a := range s.Asteroids {
+			per[s.Grid.section(a)]++
+			most = max(most, per[s.Grid.section(a)])
+		}
+		if most < 2 {
+			t.Errorf("seed %d: no cluster among %d asteroids", seed, len(s.Asteroids))
 		}
 	}
 }
