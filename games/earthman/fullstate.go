@@ -191,11 +191,15 @@ func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool)
 			told = append(told, p+" scraps a fleet to pay for a lost development (standing order PAY SCRAP)")
 			continue
 		}
+		why := "standing order PAY DISCONTENT"
+		if pl.PayWith == "scrap" {
+			why = "no fleet left to scrap"
+		}
 		pl.Discontent++
 		if d.Roll(6, fmt.Sprintf("%s's discontent over a lost development on %s", p, world)) == 1 && s.riskOneFleet(p) {
-			told = append(told, p+" takes discontent and rolls a 1: a fleet is now At Risk")
+			told = append(told, p+" takes discontent for a lost development ("+why+") and rolls a 1: a fleet is now At Risk")
 		} else {
-			told = append(told, p+" takes discontent for a lost development")
+			told = append(told, p+" takes discontent for a lost development ("+why+")")
 		}
 	}
 	pl.Power = max(pl.Power-1, 0)

@@ -132,6 +132,9 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 		if contains(o.List, me) {
 			return "you cannot fire at yourself", "leave yourself out of the list"
 		}
+		if contains(o.List, un) {
+			return "the UN never arrives anywhere", "name players only"
+		}
 	}
 	return "", ""
 }
