@@ -94,7 +94,11 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		}
 		if u.Kind.warhead() && u.In != "" && r.IntN(4) == 0 {
 			if c := s.unit(u.In); c != nil && c.Kind != Booster {
-				lines = append(lines, fmt.Sprintf("DROP %s AT %d", u.ID, 1+r.IntN(7)))
+				if r.IntN(2) == 0 {
+					lines = append(lines, "DROP "+u.ID+" WHEN "+[]string{"ANY", "STATION", "GUNSHIP"}[r.IntN(3)])
+				} else {
+					lines = append(lines, fmt.Sprintf("DROP %s AT %d", u.ID, 1+r.IntN(7)))
+				}
 			}
 		}
 		if u.Kind == Scoopship && u.Atmo && r.IntN(2) == 0 {

@@ -25,6 +25,7 @@ type order struct {
 	Fire    FireOrder `json:"fire,omitempty"`
 	Hex     *Hex      `json:"hex,omitempty"`
 	CW      bool      `json:"cw,omitempty"`
+	When    string    `json:"when,omitempty"` // DROP, DEPLOY: trigger (an enemy type or ANY in the hex)
 }
 
 // line is the canonical form of o.
@@ -52,6 +53,9 @@ func (o order) line() string {
 		}
 		return s
 	case "DROP", "DEPLOY", "LAND":
+		if o.When != "" {
+			return o.Verb + " " + o.Unit + " WHEN " + o.When
+		}
 		return o.Verb + " " + o.Unit + at()
 	case "PICKUP":
 		return "PICKUP " + o.Unit + " " + o.Other + at()
@@ -109,9 +113,10 @@ var grammar = []string{
 	"LAUNCH <unit> [LEFT|RIGHT] [CONTRA]        from a Station's bay (1.1)",
 	"THRUST <unit> <+n|-n> [TURN <+k|-k>] [FACE <E|NE|NW|W|SW|SE>]   (1.2)",
 	"DROP <unit> AT <impulse>                   out of its carrier (step 3)",
+	"DROP <unit> WHEN <type|ANY>                when an enemy of that type is free in its hex",
 	"PICKUP <carrier> <unit> AT <impulse>       (step 3)",
 	"LAND <unit> AT <impulse>                   on a moon (step 4)",
-	"DEPLOY <satellite> AT <impulse>            (step 5)",
+	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>",
 	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n]   standing (step 6)",
 	"HOLD <laser>                               cancel a FIRE order",
 	"STRIKE <warhead> [AT <target>...]          standing (step 7)",
@@ -273,11 +278,19 @@ func (v *view) parseLine(w []string) (order, error) {
 				u.ID, cost, o.N, abs(o.Turn), u.V, thrust)
 		}
 	case "DROP", "DEPLOY", "LAND":
-		n, err := impulse(args)
-		if err != nil {
-			return o, err
+		if verb != "LAND" && len(args) == 2 && strings.EqualFold(args[0], "WHEN") {
+			k := strings.ToUpper(args[1])
+			if !contains(targetKinds, k) {
+				return o, bad("%q is not a unit type", "WHEN takes a type: "+strings.Join(targetKinds, " "), args[1])
+			}
+			o.When = k
+		} else {
+			n, err := impulse(args)
+			if err != nil {
+				return o, err
+			}
+			o.At = n
 		}
-		o.At = n
 		if verb == "DROP" && u.In == "" {
 			return o, bad("%s is not carried", "only payloads and bay contents can be dropped", u.ID)
 		}

@@ -320,10 +320,24 @@ func (t *turn) lose(u *Unit, why string) {
 	t.say("%s %s%s", u.ID, why, extra)
 }
 
+// ordersAt runs the orders of verb due in impulse imp: those for this
+// impulse, and triggered ones (002-C3) whose enemy is free in the unit's hex.
 func (t *turn) ordersAt(verb string, imp int, f func(p string, o order)) {
 	t.each(verb, func(p string, o order) {
 		if o.At == imp {
 			f(p, o)
+			return
+		}
+		u := t.s.unit(o.Unit)
+		if o.When == "" || u == nil || (verb == "DROP" && u.In == "") || (verb == "DEPLOY" && u.Deployed) {
+			return
+		}
+		for _, e := range t.free() {
+			if e.Owner != p && e.Hex == u.Hex && matches(o.When, e) {
+				t.say("impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID)
+				f(p, o)
+				return
+			}
 		}
 	})
 }
