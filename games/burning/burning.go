@@ -62,7 +62,7 @@ const orderHelp = `Orders (English or Russian; one a line; cells like K6; ships 
   LANG RU | LANG EN           ЯЗЫК RU
   ALLY bob | BREAK bob        СОЮЗ bob | РАЗРЫВ bob   (also at any time)
   OFFER bob SHIP 12 GIVE 20B GET 10M   ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M
-  ACCEPT 3                    ПРИНЯТЬ 3   (secret contracts, also at any time)
+  ACCEPT 3 | CANCEL 3         ПРИНЯТЬ 3 | ОТМЕНИТЬ 3   (secret contracts, also at any time)
   RESIGN                      СДАТЬСЯ
 Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М are read as B, C, M).`
 
@@ -157,8 +157,11 @@ type Contract struct {
 	Give     Res    `json:"give"`
 	Get      Res    `json:"get"`
 	Accepted bool   `json:"accepted"`
-	Loaded   Res    `json:"loaded_from"` // what the ship took from From
-	LoadedTo Res    `json:"loaded_to"`   // what the ship took from To
+	// Cancelled: withdrawn or ended by either party, or lapsed with its
+	// ship or a party; it authorises nothing more.
+	Cancelled bool `json:"cancelled,omitempty"`
+	Loaded    Res  `json:"loaded_from"` // what the ship took from From
+	LoadedTo  Res  `json:"loaded_to"`   // what the ship took from To
 }
 
 // State is a game of Burning Planets.

@@ -23,6 +23,7 @@ const (
 	vOffer    = "OFFER"
 	vAccept   = "ACCEPT"
 	vResign   = "RESIGN"
+	vCancel   = "CANCEL"
 	aPickup   = "PICKUP"
 	wAsteroid = "ASTEROID"
 	wGive     = "GIVE"
@@ -62,6 +63,7 @@ func spellings() map[string]string {
 	add(vOffer, "ПРЕДЛОЖИТЬ")
 	add(vAccept, "ПРИНЯТЬ")
 	add(vResign, "СДАТЬСЯ")
+	add(vCancel, "ОТМЕНИТЬ")
 	add(aPickup, "ЗАБРАТЬ")
 	add(wAsteroid, "АСТЕРОИД")
 	add(wGive, "ОТДАТЬ", "ОТДАЮ")
@@ -129,7 +131,7 @@ type order struct {
 // cell can be reused (003-B8).
 func (o order) phase() int {
 	switch o.Verb {
-	case vLang, vAlly, vBreak, vOffer, vAccept, vResign:
+	case vLang, vAlly, vBreak, vOffer, vAccept, vResign, vCancel:
 		return 0
 	case vDemolish:
 		return 1
@@ -183,8 +185,8 @@ func (o order) String() string {
 			line += " GET " + o.Get.String()
 		}
 		return line
-	case vAccept:
-		return fmt.Sprintf("ACCEPT %d", o.N)
+	case vAccept, vCancel:
+		return fmt.Sprintf("%s %d", o.Verb, o.N)
 	case vResign:
 		return vResign
 	}
@@ -440,14 +442,14 @@ func parseLine(line string) (order, *problem) {
 			return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
 		}
 	case vResign:
-	case vAccept:
+	case vAccept, vCancel:
 		n, ok := shipArg(t)
 		if !ok {
 			return o, need("a contract number: ACCEPT 3")
 		}
 		o.N = n
 	default:
-		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT, RESIGN")
+		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN")
 	}
 	if t.more() {
 		_, r := t.next()

@@ -214,7 +214,7 @@ func (v view) Status() string {
 	}
 	first := true
 	for _, c := range s.Contracts {
-		if v.player != "" && v.player != c.From && v.player != c.To {
+		if (v.player != "" && v.player != c.From && v.player != c.To) || c.Cancelled {
 			continue
 		}
 		if first {

@@ -202,7 +202,7 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 		}
 		o, pr := parseLine(line)
 		if pr == nil && p.Kind == engine.KindAnytime && o.phase() != 0 {
-			pr = prob("only LANG, ALLY, BREAK, OFFER, ACCEPT and RESIGN may be sent at any time")
+			pr = prob("only LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL and RESIGN may be sent at any time")
 		}
 		if pr != nil {
 			lineErr(i+1, line, pr)

@@ -31,13 +31,14 @@ type turn struct {
 	firstNew  int             // ships numbered from here were built this turn
 	freed     map[Cell]bool   // dry: cells demolished or razed by earlier lines
 	hit       map[string]bool // dry: planets whose defences earlier lines attack
+	cancelled map[int]bool    // contracts cancelled by earlier lines
 	conquered map[string]bool // planets conquered by earlier lines
 }
 
 func newTurn(s *State, p string, d *dice.Dice) *turn {
 	return &turn{s: s, p: p, d: d, dry: d == nil, cargo: map[int]Res{}, built: map[string]bool{}, demTile: map[string]bool{},
 		demBld: map[string]bool{}, acts: map[int]int{}, moves: map[int]int{}, fired: map[Cell]int{}, bought: map[int]string{},
-		bomb: map[int]bool{}, lastLine: map[int]int{}, firstNew: s.NextShip, freed: map[Cell]bool{}, hit: map[string]bool{}, conquered: map[string]bool{}}
+		bomb: map[int]bool{}, lastLine: map[int]int{}, firstNew: s.NextShip, freed: map[Cell]bool{}, hit: map[string]bool{}, conquered: map[string]bool{}, cancelled: map[int]bool{}}
 }
 
 func (t *turn) fac() Faction { return factions[t.s.Faction[t.p]] }
@@ -163,13 +164,23 @@ func (t *turn) do(o *order, line int) *problem {
 		}
 	case vOffer:
 		return t.offer(o)
+	case vCancel:
+		c := t.s.contract(o.N)
+		if c == nil || (c.From != t.p && c.To != t.p) || c.Cancelled || t.cancelled[c.ID] {
+			return prob("you have no contract %d", o.N)
+		}
+		t.cancelled[c.ID] = true
+		if !t.dry {
+			c.Accepted, c.Cancelled = false, true
+			t.s.tell([]string{c.From, c.To}, "%s cancels contract %d.", t.p, c.ID)
+		}
 	case vResign:
 		if !t.dry {
 			t.s.resign(t.p)
 		}
 	case vAccept:
 		c := t.s.contract(o.N)
-		if c == nil || c.To != t.p || c.Accepted {
+		if c == nil || c.To != t.p || c.Accepted || c.Cancelled || t.cancelled[c.ID] {
 			return prob("no contract %d offered to you", o.N)
 		}
 		if !t.dry {
@@ -868,7 +879,7 @@ func (s *State) resign(p string) {
 	s.Structs = structs
 	for _, c := range s.Contracts {
 		if c.From == p || c.To == p {
-			c.Accepted = false
+			c.Accepted, c.Cancelled = false, true
 		}
 	}
 	s.tell(nil, "%s resigns.", p)
@@ -904,7 +915,7 @@ func (t *turn) offer(o *order) *problem {
 // from the loader, so whether it can pay is known only when the turn runs.
 func (t *turn) loadByContract(sh *Ship, pl *Planet, r Res) *problem {
 	for _, c := range t.s.Contracts {
-		if !c.Accepted || c.Ship != sh.ID || (c.From != pl.Owner && c.To != pl.Owner) {
+		if !c.Accepted || t.cancelled[c.ID] || c.Ship != sh.ID || (c.From != pl.Owner && c.To != pl.Owner) {
 			continue
 		}
 		owed, taken := c.Give, &c.Loaded
@@ -938,7 +949,7 @@ func (s *State) removeShip(sh *Ship) {
 			// 003-H2: the parties see the contract's terms again.
 			s.tell([]string{c.From, c.To}, "Contract %d (%s gives %s, %s gives %s) lost its cargo ship %d.",
 				c.ID, c.From, c.Give.String(), c.To, c.Get.String(), sh.ID)
-			c.Accepted = false
+			c.Accepted, c.Cancelled = false, true
 		}
 	}
 	for i, x := range s.Ships {
