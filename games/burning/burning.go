@@ -440,7 +440,7 @@ func (s *State) Prompts() []engine.Prompt {
 		Ask: tr(s.Lang[p], "It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm())}}
 	for _, q := range s.Seats {
 		if !s.out(q) {
-			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT or RESIGN.")})
+			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL or RESIGN.")})
 		}
 	}
 	return out

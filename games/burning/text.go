@@ -133,7 +133,7 @@ var ru = map[string]string{
 	"%s share the victory as allies.":                                 "%s делят победу как союзники.",
 	"The turn limit is reached; most planets: %s.":                    "Достигнут предел ходов; больше всего планет: %s.",
 	"It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.": "Ваш ход %d. Катастрофа: %s. Пришлите постройки, корабли и действия.",
-	"Any time: LANG, ALLY, BREAK, OFFER, ACCEPT or RESIGN.":                               "В любое время: ЯЗЫК, СОЮЗ, РАЗРЫВ, ПРЕДЛОЖИТЬ, ПРИНЯТЬ или СДАТЬСЯ.",
+	"Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL or RESIGN.":                       "В любое время: ЯЗЫК, СОЮЗ, РАЗРЫВ, ПРЕДЛОЖИТЬ, ПРИНЯТЬ, ОТМЕНИТЬ или СДАТЬСЯ.",
 	// Errors.
 	"not an order: %q": "это не приказ: %q",
 	"write one of: %s": "напишите одно из: %s",
