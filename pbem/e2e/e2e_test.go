@@ -323,3 +323,5 @@ func TestCrashMidBurst(t *testing.T) {
 		t.Errorf("%d mails left in the bot's inbox", len(left))
 	}
 }
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
