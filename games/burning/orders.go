@@ -511,6 +511,9 @@ func resLetter(s string) byte {
 	return 0
 }
 
+// maxAmount bounds each amount in an order, far above any bank.
+const maxAmount = 1000000
+
 // amounts reads "10B 5C" or "10 B 5 C" up to the end of the line.
 func amounts(t *tokens) (Res, *problem) {
 	var r Res
@@ -524,7 +527,11 @@ func amounts(t *tokens) (Res, *problem) {
 		if i == 0 {
 			return r, prob("give an amount like 10B 5C").with("%q is not a cell", raw)
 		}
-		n, _ := strconv.Atoi(f[:i])
+		n, err := strconv.Atoi(f[:i])
+		if err != nil || n > maxAmount {
+			// Huge numbers could wrap around when added up.
+			return r, prob("give an amount like 10B 5C").with("at most %d of a resource in one order", maxAmount)
+		}
 		letter := f[i:]
 		if letter == "" {
 			letter, _ = t.next()
@@ -545,6 +552,9 @@ func amounts(t *tokens) (Res, *problem) {
 	}
 	if !seen || r.zero() {
 		return r, prob("give an amount like 10B 5C")
+	}
+	if r.B > maxAmount || r.C > maxAmount || r.F > maxAmount || r.M > maxAmount {
+		return r, prob("give an amount like 10B 5C").with("at most %d of a resource in one order", maxAmount)
 	}
 	return r, nil
 }

@@ -242,6 +242,7 @@ var ru = map[string]string{
 	"no asteroid at %s":                         "в %s нет астероида",
 	"you have no contract %d":                   "у вас нет договора %d",
 	"%s cancels contract %d.":                   "%s отменяет договор %d.",
+	"at most %d of a resource in one order":     "не больше %d одного ресурса в одном приказе",
 	"%s resigns.":                               "%s сдаётся.",
 	"no space structure of yours at %s":         "в %s нет вашего космического сооружения",
 	"Cargo ship %d (%s) picks up the %s at %s.": "Грузовой корабль %d (%s) забирает: %s в %s.",
