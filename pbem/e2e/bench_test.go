@@ -115,10 +115,14 @@ func BenchmarkBacklog(b *testing.B) {
 			}
 		})
 		raw := "raw-" + nonce() + "@" + s.Domain
-		if err := s.injectMany(bot, n, func(i int) []byte { return orderMail(bot, ann, secret, fmt.Sprintf("bl-%d-%s@example.org", i, nonce()), i) }); err != nil {
+		if err := s.injectMany(bot, n, func(i int) []byte {
+			return orderMail(bot, ann, secret, fmt.Sprintf("bl-%d-%s@example.org", i, nonce()), i)
+		}); err != nil {
 			b.Fatal(err)
 		}
-		if err := s.injectMany(raw, n, func(i int) []byte { return orderMail(raw, ann, secret, fmt.Sprintf("raw-%d-%s@example.org", i, nonce()), i) }); err != nil {
+		if err := s.injectMany(raw, n, func(i int) []byte {
+			return orderMail(raw, ann, secret, fmt.Sprintf("raw-%d-%s@example.org", i, nonce()), i)
+		}); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
