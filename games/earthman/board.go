@@ -176,3 +176,16 @@ func distance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// StepToward returns the place one move worldward of from on the way to
+// to, which must lie worldward of from ("" if it does not).
+func (b *Board) StepToward(from, to string) string {
+	p, ok := b.Get(to)
+	for ok && p.Parent != "" {
+		if strings.EqualFold(p.Parent, from) {
+			return p.Name
+		}
+		p, ok = b.Get(p.Parent)
+	}
+	return ""
+}

@@ -91,7 +91,7 @@ func TestParseErrors(t *testing.T) {
 		{turn, "FIRE Mars 2 AT bobb", []string{`did you mean "bob"?`}},
 		{turn, "LAUNCH 3 FROM Mars TO Middle", []string{"you launch 3 fleets from Mars but have 2 there"}},
 		{turn, "LAUNCH 1 FROM Mars TO Inner", []string{"Inner is not skyward of Mars"}},
-		{turn, "ROUTE 1 FROM Solar TO Cislunar", []string{"Cislunar is not one move worldward of Solar"}},
+		{turn, "ROUTE 2 FROM Solar TO Mars\nROUTE 1 FROM Cislunar TO Mars", []string{"you route 2 fleets from Solar but have 1 there", "Mars is not worldward of Cislunar"}},
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"the phases are taken in strict order"}},
 		{turn, "COUP Mars 1 AT bob\nFIRE Mars 1 AT bob", []string{"fleets open fire before developments attempt overthrow"}},
 		{turn, "FIRE Mars 1 AT ann", []string{"you cannot attack yourself"}},

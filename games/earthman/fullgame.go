@@ -571,7 +571,12 @@ func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived 
 			q := &quota[t.Name][i]
 			n := min(q.N, ok+risk)
 			q.N -= n
-			take(q.To, n)
+			next := board.StepToward(t.Name, q.To)
+			take(next, n)
+			if next != q.To && n > 0 {
+				// Bound further: the route goes on in a later pass.
+				quota[next] = append(quota[next], fOrder{Verb: "ROUTE", N: n, From: next, To: q.To})
+			}
 		}
 		if ok+risk > 0 {
 			to := board.Children(t.Name)[0]

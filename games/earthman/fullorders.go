@@ -35,7 +35,7 @@ type fOrder struct {
 var fullGrammar = map[string]string{
 	"PASSES":     "PASSES <n>                 (Spaceflight: movement passes this turn)",
 	"PRELAUNCH":  "PRELAUNCH <n> FROM <world> TO <trajectory>   (Launch technology)",
-	"ROUTE":      "ROUTE <n> FROM <trajectory> TO <trajectory or world>",
+	"ROUTE":      "ROUTE <n> FROM <trajectory> TO <place worldward of it>",
 	"LAUNCH":     "LAUNCH <n> FROM <world> TO <trajectory>",
 	"FIRE":       "FIRE <world> <n> AT <faction>",
 	"EXPAND":     "EXPAND <world> <size>[,<size>...] [CLEAR]   (sizes 1-3)",

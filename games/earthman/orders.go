@@ -185,7 +185,7 @@ func keyword(w, want, example string) *syntaxError {
 var grammar = map[string]string{
 	vPlace:   "PLACE <Earth|Cislunar|Inner|Solar>",
 	vLaunch:  "LAUNCH <n> FROM <world> TO <trajectory>",
-	vRoute:   "ROUTE <n> FROM <trajectory> TO <trajectory or world>",
+	vRoute:   "ROUTE <n> FROM <trajectory> TO <place worldward of it>",
 	vFire:    "FIRE <world> <n> AT <faction>",
 	vCoup:    "COUP <world> <n> AT <faction>",
 	vBuild:   "BUILD <world> <size>[,<size>...]",
@@ -260,9 +260,9 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			if to, e = place(f[5], "place", func(Place) bool { return true }); e != nil {
 				return order{}, e
 			}
-			if to.Parent != from.Name {
-				return order{}, errf("one move worldward of "+from.Name+" lie "+strings.Join(board.Children(from.Name), ", "),
-					"%s is not one move worldward of %s", to.Name, from.Name)
+			if board.StepToward(from.Name, to.Name) == "" {
+				return order{}, errf("worldward of "+from.Name+" lie "+strings.Join(board.Children(from.Name), ", ")+" and the places beyond them",
+					"%s is not worldward of %s", to.Name, from.Name)
 			}
 		}
 		o.From, o.To = from.Name, to.Name

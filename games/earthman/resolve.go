@@ -210,10 +210,11 @@ func (r *run) move(p string) {
 			r.say("%s routes %d fleet(s) from %s to %s, but only %d remain there.", p, o.N, o.From, o.To, n)
 		}
 		if n > 0 {
+			to := board.StepToward(o.From, o.To)
 			left[o.From] -= n
-			arrive[o.To] += n
+			arrive[to] += n
 			s.addFleet(p, o.From, -n)
-			r.say("%s: %d fleet(s) move worldward from %s to %s.", p, n, o.From, o.To)
+			r.say("%s: %d fleet(s) move worldward from %s to %s (bound for %s).", p, n, o.From, to, o.To)
 		}
 	}
 	for _, t := range board.Trajectories() {
