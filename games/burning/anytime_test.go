@@ -88,3 +88,30 @@ lang bob ru
 		t.Errorf("attack events: %v\n%s", count, eventTexts(events))
 	}
 }
+
+// TestResignAtAnyTime: the active player resigning through the anytime
+// prompt passes the turn on at once (with the next player's catastrophe
+// die); with two players left the other wins when one of them resigns.
+func TestResignAtAnyTime(t *testing.T) {
+	s := buildCase(t, secretSetup+"ship 9 cy small AA20\n")
+	resign := func(p string, rolls ...int) {
+		t.Helper()
+		prompt := engine.Prompt{ID: "any:" + p, Player: p, Kind: engine.KindAnytime}
+		orders, errs := s.View(p).Parse(prompt, "RESIGN")
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		d := dice.FromSource(dice.Scripted(rolls))
+		if _, err := s.Resolve([]engine.Answer{{Prompt: prompt, Orders: orders}}, d); err != nil || d.Err() != nil {
+			t.Fatal(err, d.Err())
+		}
+	}
+	resign("ann", 9)
+	if !s.out("ann") || s.active() != "bob" || s.Done {
+		t.Fatalf("after ann resigns: out %v, active %s, done %v", s.Out, s.active(), s.Done)
+	}
+	resign("cy")
+	if !s.Done || len(s.Winners) != 1 || s.Winners[0] != "bob" {
+		t.Fatalf("after cy resigns: winners %v", s.Winners)
+	}
+}
