@@ -184,6 +184,7 @@ func (t *turn) launches() {
 		}
 		u.In, u.F = "", mod6(f)
 		t.say("%s launches %s at velocity %d heading %s", st.ID, u.ID, u.V, dirNames[u.F])
+		t.found(u)
 	})
 	t.s.syncCargo()
 }
