@@ -29,7 +29,7 @@ var orderHelp = strings.Join([]string{
 	"  " + grammar[vEvac],
 	"  " + grammar[vGift],
 	"  " + grammar[vDecom],
-	"  " + grammar[vAgree] + "     (the game ends when all players on the board agree)",
+	"  " + grammar[vAgree] + "  (the game ends when all players on the board agree)",
 	"  " + grammar[vConcede] + "                 (remove all your units and leave)",
 	"  " + grammar[vOn],
 	"Fleets in space that you do not ROUTE take the first branch worldward.",

@@ -193,7 +193,7 @@ var grammar = map[string]string{
 	vEvac:    "EVACUATE <world> [<n>]",
 	vGift:    "GIFT <n> FLEET|DEV AT <world> TO <faction>",
 	vDecom:   "DECOMMISSION <n> FLEET|DEV AT <world>",
-	vAgree:   "AGREE <player>|NONE",
+	vAgree:   "AGREE <player>|DRAW|NONE",
 	vConcede: "CONCEDE",
 	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE",
 }
@@ -372,8 +372,8 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 		if len(f) != 2 {
 			return bad()
 		}
-		if strings.EqualFold(f[1], "NONE") {
-			o.Target = "NONE"
+		if strings.EqualFold(f[1], "NONE") || strings.EqualFold(f[1], "DRAW") {
+			o.Target = strings.ToUpper(f[1])
 			break
 		}
 		t, e := n.faction(f[1])

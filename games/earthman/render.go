@@ -153,7 +153,9 @@ func (v *view) Status() string {
 		}
 		fmt.Fprintf(&b, "%s (%s): %s, %s (%d in space)", f, s.letter(f), plural(dv, "development"), plural(fl, "fleet"), space)
 		if f != un {
-			if w := s.Agree[f]; w != "" {
+			if w := s.Agree[f]; w == "DRAW" {
+				b.WriteString("; proposes a draw")
+			} else if w != "" {
 				fmt.Fprintf(&b, "; agrees that %s has won", w)
 			}
 			if fl+dv == 0 {

@@ -544,6 +544,9 @@ func (r *run) anytime(p string, o order) {
 		if o.Target == "NONE" {
 			delete(s.Agree, p)
 			r.say("%s withdraws agreement on a winner.", p)
+		} else if o.Target == "DRAW" {
+			s.Agree[p] = o.Target
+			r.say("%s proposes a draw.", p)
 		} else {
 			s.Agree[p] = o.Target
 			r.say("%s agrees that %s has won.", p, o.Target)

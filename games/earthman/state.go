@@ -266,6 +266,9 @@ func (s *State) checkEnd() []engine.Event {
 			w = ""
 		}
 	}
+	if w == "DRAW" {
+		return over(engine.Outcome{Over: true, Text: fmt.Sprintf("every player still on the board (%s) agrees to a draw", strings.Join(alive, ", "))})
+	}
 	if w != "" {
 		return over(engine.Outcome{Over: true, Winners: []string{w},
 			Text: fmt.Sprintf("every player still on the board (%s) agrees that %s has won", strings.Join(alive, ", "), w)})

@@ -118,7 +118,7 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 			return "you cannot concede while fleets are being placed", "concede once the first turn has begun"
 		}
 	case vAgree:
-		if !s.alive(o.Target) && o.Target != "NONE" {
+		if !s.alive(o.Target) && o.Target != "NONE" && o.Target != "DRAW" {
 			return o.Target + " has no units left on the board", "agree on a player still on the board"
 		}
 	}
