@@ -37,6 +37,7 @@ var options = []engine.Option{
 	{Name: "armor", Default: "2", Choices: []string{"0", "1", "2", "3"}, Help: "damage Active Armor stops on every hit on its Station (our design, 002-F9)"},
 	{Name: "refinery", Default: "2d6", Choices: []string{"1d6", "2d6", "3d6"}, Help: "RU a refinery makes of one scoopship load (our design, 002-F11)"},
 	{Name: "refinery-goal", Default: "40", Help: "refinery scenario: refined RU that win (002-F19)"},
+	{Name: "hidden-cargo", Default: "off", Choices: []string{"off", "on"}, Help: "hide enemy bay contents and payloads until launched or dropped (002-E); Booster payloads are always hidden"},
 	{Name: "sat-weight", Default: "2", Choices: []string{"2", "3"}, Help: "satellite weight: 2 by the data sheet, 3 by the Bus example (002-G16)"},
 }
 

@@ -25,7 +25,8 @@ func TestBotGames(t *testing.T) {
 			opts["station-ring"] = "2"
 		case 3:
 			opts["moon-count"] = "3"
-			opts["station-ring"] = "4"
+			opts["hidden-cargo"] = "on"
+			opts["opening"] = "off"
 		}
 		enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: []string{"ann", "bob"}, Seed: uint64(seed),
 			MaxSteps: 40, Options: opts})

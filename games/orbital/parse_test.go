@@ -257,3 +257,19 @@ func TestAgreedMoons(t *testing.T) {
 		}
 	}
 }
+
+// With hidden-cargo on, bays and payloads are hidden too (002-E option).
+func TestHiddenCargo(t *testing.T) {
+	s := parseState(t)
+	if bob := s.View("bob").(*view); bob.s.unit("W5") == nil {
+		t.Error("by default bob sees what is in ann's bay")
+	}
+	s.Opts["hidden-cargo"] = "on"
+	bob := s.View("bob").(*view)
+	if bob.s.unit("W5") != nil || strings.Contains(bob.Status(), "W5") {
+		t.Error("with hidden-cargo on bob sees ann's bay")
+	}
+	if ann := s.View("ann").(*view); ann.s.unit("W5") == nil {
+		t.Error("ann does not see her own bay")
+	}
+}

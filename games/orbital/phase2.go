@@ -57,6 +57,11 @@ func (t *turn) phase2() {
 		s.remove(u.ID)
 		got := max(0, u.spec().Cost-1)
 		s.player(p).RU += got
+		if t.s.hiddenCargo() {
+			t.tell(p, "%s recycles %s %s for %d RU", p, u.Kind, u.ID, got)
+			t.say("%s recycles something from a bay", p)
+			return
+		}
 		t.say("%s recycles %s %s for %d RU", p, u.Kind, u.ID, got)
 	})
 	t.deliveries()
@@ -269,6 +274,11 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 	if in != nil && in.Kind == Booster {
 		t.tell(p, "%s buys %s %s %s for %d RU", p, o.Kind, u.ID, where, cost)
 		t.say("%s loads a payload onto booster %s", p, in.ID)
+		return
+	}
+	if in != nil && t.s.hiddenCargo() {
+		t.tell(p, "%s buys %s %s %s for %d RU", p, o.Kind, u.ID, where, cost)
+		t.say("%s builds something %s", p, where)
 		return
 	}
 	t.say("%s buys %s %s %s for %d RU", p, o.Kind, u.ID, where, cost)

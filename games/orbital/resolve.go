@@ -394,8 +394,8 @@ func (t *turn) step3(imp int) {
 			return
 		}
 		u.In, u.Deployed = c.ID, false
-		if c.Kind == Booster {
-			t.tell(p, "impulse %d: booster %s picks up %s", imp, c.ID, u.ID)
+		if c.Kind == Booster || t.s.hiddenCargo() {
+			t.tell(p, "impulse %d: %s picks up %s", imp, c.ID, u.ID)
 			t.say("impulse %d: %s picks up a payload", imp, c.ID)
 			return
 		}

@@ -366,3 +366,7 @@ func (s *State) placeMoons(d *dice.Dice) error {
 
 // pulsed reports whether a pulse warhead's disabling still holds in turn n.
 func (u *Unit) pulsed(n int) bool { return u.Disabled > 0 && u.Disabled >= n }
+
+// hiddenCargo is the option of 002-E: bay contents and payloads are hidden
+// from the opponent until launched or dropped, as Booster payloads always are.
+func (s *State) hiddenCargo() bool { return s.Opts["hidden-cargo"] == "on" }

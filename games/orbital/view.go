@@ -28,7 +28,8 @@ func (s *State) View(player string) engine.View {
 					continue
 				}
 				carrier := c.unit(u.In)
-				if hidden[u.In] || (carrier != nil && carrier.Kind == Booster && carrier.Owner != player) {
+				enemy := carrier != nil && carrier.Owner != player
+				if hidden[u.In] || (enemy && (carrier.Kind == Booster || c.hiddenCargo())) {
 					hidden[u.ID], changed = true, true
 				}
 			}
