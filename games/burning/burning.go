@@ -42,29 +42,39 @@ func (ruleset) Info() engine.Info {
 	}
 }
 
-const orderHelp = `Orders (English or Russian; one a line; cells like K6; ships by number):
-  BUILD CANNON AT K6          СТРОИТЬ ПУШКА В K6   (furnace, greenhouse, spaceport, cannon, tower)
-  DEMOLISH K6                 СНЕСТИ K6
-  BUY RIG AT Arda FOR 12      КУПИТЬ БУРОВАЯ НА Arda ДЛЯ 12  (rig, habitat, station onto a cargo ship)
-  MAKE 2 SMALL AT Arda        СОЗДАТЬ 2 МАЛЫЙ У Arda  (small medium large huge cargo, or the ship's name;
-                              AT a planet with your spaceport or the cell of your orbital station)
-  SHIP 12 MOVE K6             КОРАБЛЬ 12 ЛЕТЕТЬ K6
-  SHIP 12 ATTACK 15           КОРАБЛЬ 12 АТАКОВАТЬ 15   (a ship number, or a cell: defence, station, asteroid)
-  SHIP 12 ATTACK ASTEROID K6  КОРАБЛЬ 12 АТАКОВАТЬ АСТЕРОИД K6   (the asteroid itself, under a rig or habitat)
-  SHIP 12 RAZE K6             КОРАБЛЬ 12 РАЗРУШИТЬ K6   (an undefended planet's furnace, greenhouse, spaceport)
-  SHIP 12 CONQUER Arda        КОРАБЛЬ 12 ЗАХВАТИТЬ Arda
-  SHIP 12 LOAD Arda 10B 5C    КОРАБЛЬ 12 ЗАГРУЗИТЬ Arda 10B 5C
-  SHIP 12 UNLOAD Arda 10B     КОРАБЛЬ 12 ВЫГРУЗИТЬ Arda 10B
-  SHIP 12 DEPLOY K6           КОРАБЛЬ 12 УСТАНОВИТЬ K6
-  SHIP 12 PICKUP K6           КОРАБЛЬ 12 ЗАБРАТЬ K6   (your rig, habitat or station, to carry elsewhere)
-  FIRE K6 AT 12               ОГОНЬ K6 В 12   (cannons, towers, stations twice a turn; rigs, habitats once)
-  BOMBARD Arda                БОМБИТЬ Arda    (six of your huge ships on its six vertices)
-  LANG RU | LANG EN           ЯЗЫК RU
-  ALLY bob | BREAK bob        СОЮЗ bob | РАЗРЫВ bob   (also at any time)
-  OFFER bob SHIP 12 GIVE 20B GET 10M   ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M
-  ACCEPT 3 | CANCEL 3         ПРИНЯТЬ 3 | ОТМЕНИТЬ 3   (secret contracts, also at any time)
-  RESIGN                      СДАТЬСЯ
-Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М are read as B, C, M).`
+const orderHelp = `Orders, one a line, in English or Russian (cells like K6; ships by number):
+  BUILD CANNON AT K6             СТРОИТЬ ПУШКА В K6
+      furnace, greenhouse, spaceport (anywhere), cannon, tower (border)
+  DEMOLISH K6                    СНЕСТИ K6
+  BUY RIG AT Arda FOR 12         КУПИТЬ БУРОВАЯ НА Arda ДЛЯ 12
+      rig, habitat or station, onto your cargo ship touching the planet
+  MAKE 2 SMALL AT Arda           СОЗДАТЬ 2 МАЛЫЙ У Arda
+      small medium large huge cargo (or the ship's name), at a planet
+      with your spaceport or at the cell of your orbital station
+  SHIP 12 MOVE K6                КОРАБЛЬ 12 ЛЕТЕТЬ K6
+  SHIP 12 ATTACK 15              КОРАБЛЬ 12 АТАКОВАТЬ 15
+      a ship number or a cell (defence, station, rig, habitat, asteroid)
+  SHIP 12 ATTACK ASTEROID K6     КОРАБЛЬ 12 АТАКОВАТЬ АСТЕРОИД K6
+  SHIP 12 RAZE K6                КОРАБЛЬ 12 РАЗРУШИТЬ K6
+      a furnace, greenhouse or spaceport of a planet with no defences
+  SHIP 12 CONQUER Arda           КОРАБЛЬ 12 ЗАХВАТИТЬ Arda
+  SHIP 12 LOAD Arda 10B 5C       КОРАБЛЬ 12 ЗАГРУЗИТЬ Arda 10B 5C
+  SHIP 12 UNLOAD Arda 10B        КОРАБЛЬ 12 ВЫГРУЗИТЬ Arda 10B
+  SHIP 12 DEPLOY K6              КОРАБЛЬ 12 УСТАНОВИТЬ K6
+  SHIP 12 PICKUP K6              КОРАБЛЬ 12 ЗАБРАТЬ K6
+  FIRE K6 AT 12                  ОГОНЬ K6 В 12
+      cannons, towers, stations twice a turn; rigs, habitats once
+  BOMBARD Arda                   БОМБИТЬ Arda
+      with six of your huge ships on its six vertices
+Also at any time:
+  LANG RU | LANG EN              ЯЗЫК RU
+  ALLY bob | BREAK bob           СОЮЗ bob | РАЗРЫВ bob
+  OFFER bob SHIP 12 GIVE 20B GET 10M
+  ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M
+  ACCEPT 3 | CANCEL 3            ПРИНЯТЬ 3 | ОТМЕНИТЬ 3
+  RESIGN                         СДАТЬСЯ
+Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М read as
+B, C, M). Each ship has 2 actions, one after the other.`
 
 // Planet is one generated planet with its tiles and structures.
 type Planet struct {

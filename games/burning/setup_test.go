@@ -251,3 +251,12 @@ func TestEveryTextHasRussian(t *testing.T) {
 		t.Errorf("found only %d texts: the pattern is broken", seen)
 	}
 }
+
+// TestHelpFitsMail keeps the order help within 78 columns.
+func TestHelpFitsMail(t *testing.T) {
+	for _, l := range strings.Split(Ruleset().Info().OrderHelp, "\n") {
+		if n := len([]rune(l)); n > 78 {
+			t.Errorf("%d columns: %s", n, l)
+		}
+	}
+}
