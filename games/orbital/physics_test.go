@@ -45,10 +45,10 @@ func alive(s *State, u *Unit) bool { return s.unit(u.ID) != nil }
 func TestStableOrbits(t *testing.T) {
 	for ring := 1; ring <= Radius; ring++ {
 		for _, ccw := range []bool{true, false} {
-			for k := 0; k < ring; k++ {
+			for k := 0; k < 6*ring; k++ {
 				g := standardRings.Green[ring]
-				s, u := flight(ring, 2, k, ccw, g)
-				for turn := 0; turn < 40; turn++ {
+				s, u := flight(ring, k/ring, k%ring, ccw, g)
+				for turn := 0; turn < 20; turn++ {
 					fly(t, s, u, 0)
 					if u.Hex.ring() != ring || u.V != g || u.F != tangent(u.Hex, ccw) {
 						t.Fatalf("ring %d ccw=%v offset %d: turn %d at %s (ring %d) v%d %s", ring, ccw, k, turn+1,
@@ -65,15 +65,17 @@ func TestStableOrbits(t *testing.T) {
 func TestBurnRaisesOneRing(t *testing.T) {
 	for ring := 1; ring < Radius; ring++ {
 		for _, ccw := range []bool{true, false} {
-			s, u := flight(ring, 1, 0, ccw, standardRings.Green[ring])
-			fly(t, s, u, +1)
-			for turn := 0; turn < 12; turn++ {
-				fly(t, s, u, 0)
-			}
-			want := standardRings.Green[ring+1]
-			if u.Hex.ring() != ring+1 || u.V != want || u.F != tangent(u.Hex, ccw) {
-				t.Errorf("ring %d ccw=%v: after the burn at %s (ring %d) v%d %s, want ring %d v%d tangential",
-					ring, ccw, u.Hex.Name(), u.Hex.ring(), u.V, dirNames[u.F], ring+1, want)
+			for k := 0; k < 6*ring; k++ {
+				s, u := flight(ring, k/ring, k%ring, ccw, standardRings.Green[ring])
+				fly(t, s, u, +1)
+				for turn := 0; turn < 12; turn++ {
+					fly(t, s, u, 0)
+				}
+				want := standardRings.Green[ring+1]
+				if u.Hex.ring() != ring+1 || u.V != want || u.F != tangent(u.Hex, ccw) {
+					t.Errorf("ring %d ccw=%v offset %d: after the burn at %s (ring %d) v%d %s, want ring %d v%d tangential",
+						ring, ccw, k, u.Hex.Name(), u.Hex.ring(), u.V, dirNames[u.F], ring+1, want)
+				}
 			}
 		}
 	}
@@ -84,9 +86,9 @@ func TestBurnRaisesOneRing(t *testing.T) {
 func TestBurnLowersOneRing(t *testing.T) {
 	for ring := 2; ring <= Radius; ring++ {
 		for _, ccw := range []bool{true, false} {
-			for k := 0; k < ring; k++ {
+			for k := 0; k < 6*ring; k++ {
 				g := standardRings.Green
-				s, u := flight(ring, 4, k, ccw, g[ring])
+				s, u := flight(ring, k/ring, k%ring, ccw, g[ring])
 				fly(t, s, u, -1)
 				if u.Hex.ring() != ring-1 {
 					t.Fatalf("ring %d ccw=%v offset %d: after −1 at ring %d", ring, ccw, k, u.Hex.ring())
