@@ -77,7 +77,12 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		if u.Kind == Station {
 			stations = append(stations, u)
 		}
-		if c := s.unit(u.In); c != nil && c.Kind == Station && c.In == "" && r.IntN(2) == 0 {
+		if s.TurnN == 0 {
+			if u.Kind == Station && r.IntN(2) == 0 {
+				n := u.Hex.ring()
+				lines = append(lines, "PLACE "+u.ID+" "+hexAt(n, r.IntN(6), r.IntN(n)).Name())
+			}
+		} else if c := s.unit(u.In); c != nil && c.Kind == Station && c.In == "" && r.IntN(2) == 0 {
 			off := []string{"", " LEFT", " RIGHT"}[r.IntN(3)]
 			lines = append(lines, "LAUNCH "+u.ID+off)
 		} else if u.In == "" && s.thrust(u) > 0 && r.IntN(3) == 0 {

@@ -73,6 +73,8 @@ func (o order) line() string {
 		return s
 	case "HOLD", "RECYCLE":
 		return o.Verb + " " + o.Unit
+	case "PLACE":
+		return "PLACE " + o.Unit + " " + o.Hex.Name()
 	case "EXIT":
 		s := "EXIT " + o.Unit
 		if o.Hex != nil {
@@ -110,6 +112,7 @@ func (o *orderSet) Lines() []string {
 }
 
 var grammar = []string{
+	"PLACE <station> <hex>                      opening turn only: where it starts",
 	"LAUNCH <unit> [LEFT|RIGHT] [CONTRA]        from a Station's bay (1.1)",
 	"THRUST <unit> <+n|-n> [TURN <+k|-k>] [FACE <E|NE|NW|W|SW|SE>]   (1.2)",
 	"DROP <unit> AT <impulse>                   out of its carrier (step 3)",
@@ -126,7 +129,7 @@ var grammar = []string{
 	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2)",
 }
 
-var verbs = []string{"LAUNCH", "THRUST", "DROP", "PICKUP", "LAND", "DEPLOY", "FIRE", "HOLD", "STRIKE", "EXIT",
+var verbs = []string{"PLACE", "LAUNCH", "THRUST", "DROP", "PICKUP", "LAND", "DEPLOY", "FIRE", "HOLD", "STRIKE", "EXIT",
 	"RECYCLE", "REPAIR", "BUY"}
 
 // parse checks text against what v's player can see.
@@ -143,7 +146,7 @@ func (v *view) parse(text string) (*orderSet, []engine.LineError) {
 		if err == nil {
 			key := ""
 			switch o.Verb {
-			case "LAUNCH", "THRUST", "FIRE", "HOLD", "STRIKE", "EXIT", "RECYCLE":
+			case "PLACE", "LAUNCH", "THRUST", "FIRE", "HOLD", "STRIKE", "EXIT", "RECYCLE":
 				key = o.Verb + " " + o.Unit
 				if o.Verb == "HOLD" {
 					key = "FIRE " + o.Unit
@@ -192,8 +195,11 @@ func (v *view) parseLine(w []string) (order, error) {
 	if len(w) < 2 {
 		return o, bad("%s needs a unit", "see HELP: "+grammarFor(verb), verb)
 	}
-	if v.s.TurnN == 0 && !contains([]string{"BUY", "FIRE", "STRIKE", "HOLD"}, verb) {
-		return o, bad("%s waits for turn 1", "the opening turn takes only BUY, FIRE, STRIKE and HOLD (002-B3)", verb)
+	if v.s.TurnN == 0 && !contains([]string{"PLACE", "BUY", "FIRE", "STRIKE", "HOLD"}, verb) {
+		return o, bad("%s waits for turn 1", "the opening turn takes only PLACE, BUY, FIRE, STRIKE and HOLD (002-B3)", verb)
+	}
+	if v.s.TurnN != 0 && verb == "PLACE" {
+		return o, bad("PLACE is for the opening turn", "Stations move by THRUST once the game runs")
 	}
 	if verb == "BUY" {
 		return v.parseBuy(w)
@@ -373,6 +379,16 @@ func (v *view) parseLine(w []string) (order, error) {
 				return o, bad("%s is not in a Station's bay", "only bay contents are recycled (002-G20)", u.ID)
 			}
 		}
+	case "PLACE":
+		if u.Kind != Station || len(args) != 1 {
+			return o, bad("PLACE needs one of your Stations and a hex", "write e.g. PLACE "+u.ID+" "+u.Hex.Name())
+		}
+		h, err := parseHex(args[0])
+		if err != nil || h.ring() != u.Hex.ring() {
+			return o, bad("%q is not a hex of ring %d", "the scenario puts both Stations on ring %d; its hexes are %dA0 to %dF%d",
+				args[0], u.Hex.ring(), u.Hex.ring(), u.Hex.ring(), u.Hex.ring(), u.Hex.ring()-1)
+		}
+		o.Hex = &h
 	case "EXIT":
 		if u.Kind != Scoopship {
 			return o, bad("%s is not a scoopship", "", u.ID)

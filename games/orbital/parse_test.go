@@ -116,6 +116,7 @@ func TestParseErrors(t *testing.T) {
 		{"BUY CORE AT S1 INTO SPACE", "founded by dropping"},
 		{"REPAIR S1 CORE 5", "not 1 to 4"},
 		{"EXIT B2", "not a scoopship"},
+		{"PLACE S1 4A0", "opening turn"},
 	}
 	for _, c := range cases {
 		_, errs := v.parse(c.line)
@@ -124,6 +125,16 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%q: %v", c.line, errs)
 		case c.msg != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), c.msg)):
 			t.Errorf("%q: got %v, want an error containing %q", c.line, errs, c.msg)
+		}
+	}
+	s0 := parseState(t)
+	s0.TurnN = 0
+	v0 := s0.View("ann").(*view)
+	for line, msg := range map[string]string{"PLACE S1 5C3": "", "PLACE S1 4C3": "not a hex of ring 5",
+		"THRUST S1 +1": "waits for turn 1", "PLACE B2 5A1": "needs one of your Stations"} {
+		_, errs := v0.parse(line)
+		if (msg == "") != (len(errs) == 0) || (msg != "" && !strings.Contains(errs[0].Msg, msg)) {
+			t.Errorf("opening %q: %v, want %q", line, errs, msg)
 		}
 	}
 	_, errs := v.parse("THRUST B2 +1\n# note\n\nTHRUST B2 -1\nnonsense")

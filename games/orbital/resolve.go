@@ -69,6 +69,16 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	}
 	if s.TurnN == 0 { // 002-B3: the starting RU are spent before anything moves
 		t.say("Opening purchases")
+		t.each("PLACE", func(p string, o order) {
+			u := s.unit(o.Unit)
+			if u == nil || o.Hex == nil {
+				return
+			}
+			ccw := tangent(u.Hex, true) == u.F
+			u.Hex, u.V, u.F = *o.Hex, s.rings.green(*o.Hex), tangent(*o.Hex, ccw)
+			t.say("%s places %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F])
+		})
+		s.syncCargo()
 		t.standing()
 		t.repairsAndPurchases()
 		s.TurnN++

@@ -136,7 +136,7 @@ func (s *State) Prompts() []engine.Prompt {
 		}
 		ask := fmt.Sprintf("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)
 		if s.TurnN == 0 {
-			ask = "opening purchases: spend your starting RU with BUY (and give FIRE or STRIKE orders); nothing moves yet"
+			ask = "opening: PLACE your Station on its ring if you like, spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet"
 		}
 		out = append(out, engine.Prompt{ID: "turn:" + p.Name, Player: p.Name, Kind: engine.KindTurn, Ask: ask})
 	}
