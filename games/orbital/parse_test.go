@@ -284,3 +284,58 @@ func TestHiddenCargo(t *testing.T) {
 		t.Error("ann does not see her own bay")
 	}
 }
+
+// A short game as bob reads it: opening, then two turns with fire, from a
+// fixed seed; the golden file pins the report's wording impulse by impulse.
+func TestGoldenReport(t *testing.T) {
+	opts, _ := engine.ResolveOptions(Ruleset().Info(), map[string]string{"scenario": "fast"})
+	st, err := Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, dice.New("report"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := []map[string]string{
+		{"ann": "BUY PD AT S1\nBUY BOOSTER WARHEAD AT S1", "bob": "PLACE S2 4A2\nBUY DEFSAT AT S2 INTO SPACE\nBUY ECMSAT AT S2 INTO SPACE"},
+		{"ann": "LAUNCH R3 LEFT\nFIRE S1 AT DEFSAT STATION", "bob": "FIRE D5 AT STATION"},
+		{"ann": "", "bob": ""},
+	}
+	var b strings.Builder
+	for i, orders := range turns {
+		var answers []engine.Answer
+		for _, p := range st.Prompts() {
+			o, errs := st.View(p.Player).Parse(p, orders[p.Player])
+			if len(errs) > 0 {
+				t.Fatalf("turn %d %s: %v", i, p.Player, errs)
+			}
+			answers = append(answers, engine.Answer{Prompt: p, Orders: o})
+		}
+		d := dice.New(fmt.Sprintf("report-%d", i))
+		ev, err := st.Resolve(answers, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ev {
+			if e.VisibleTo("bob") {
+				b.WriteString(e.Text + "\n")
+			}
+		}
+		for _, r := range d.Rolls() {
+			b.WriteString(r.String() + "\n")
+		}
+	}
+	v := st.View("bob")
+	got := b.String() + "\n" + v.Board() + "\n" + v.Status()
+	file := filepath.Join("testdata", "report.golden")
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("report differs from %s:\n%s", file, got)
+	}
+}
