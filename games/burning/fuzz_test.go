@@ -5,10 +5,12 @@ import (
 	"testing"
 
 	"orrery/engine"
+	"orrery/engine/dice"
 )
 
 // FuzzParse: whatever text a player sends, Parse does not panic, and when
-// it accepts the text its canonical lines parse again to themselves.
+// it accepts the text its canonical lines parse again to themselves and
+// resolve without error.
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		"BUILD CANNON AT H6\nDEMOLISH F5", "SHIP 1 MOVE N6\nSHIP 1 ATTACK 2", "MAKE 2 small at arda",
@@ -44,6 +46,11 @@ func FuzzParse(f *testing.F) {
 			}
 			if strings.Count(canon, "\n") > strings.Count(text, "\n") {
 				t.Fatalf("more canonical lines than sent")
+			}
+			// Accepted orders must also run: no panic, no error.
+			live := buildCase(t, fuzzSetup)
+			if _, err := live.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, dice.New("fuzz")); err != nil {
+				t.Fatalf("resolving %q: %v", canon, err)
 			}
 		}
 	})
