@@ -68,6 +68,9 @@ type Server struct {
 	smtpErr error         // when set, the sink refuses every mail with it
 	imap    *imapserver.Server
 	smtp    *smtp.Server
+	// The listeners, closed by Stop* too: a server closed before its
+	// Serve goroutine registered the listener would leave it open.
+	imapLn, smtpLn net.Listener
 }
 
 // Start starts both servers on free loopback ports.
@@ -166,7 +169,7 @@ func (s *Server) StartIMAP() error {
 		Logger:       s.opts.Logger,
 	})
 	s.mu.Lock()
-	s.imap = srv
+	s.imap, s.imapLn = srv, ln
 	s.IMAPAddr = ln.Addr().String()
 	s.mu.Unlock()
 	go srv.Serve(ln)
@@ -177,9 +180,12 @@ func (s *Server) StartIMAP() error {
 // stay, for StartIMAP.
 func (s *Server) StopIMAP() {
 	s.mu.Lock()
-	srv := s.imap
-	s.imap = nil
+	srv, ln := s.imap, s.imapLn
+	s.imap, s.imapLn = nil, nil
 	s.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
 	if srv != nil {
 		srv.Close()
 	}
@@ -203,7 +209,7 @@ func (s *Server) StartSMTP() error {
 	srv.MaxMessageBytes = 10 << 20
 	srv.ErrorLog = s.opts.Logger
 	s.mu.Lock()
-	s.smtp = srv
+	s.smtp, s.smtpLn = srv, ln
 	s.SMTPAddr = ln.Addr().String()
 	s.mu.Unlock()
 	go srv.Serve(ln)
@@ -213,9 +219,12 @@ func (s *Server) StartSMTP() error {
 // StopSMTP stops the SMTP sink.
 func (s *Server) StopSMTP() {
 	s.mu.Lock()
-	srv := s.smtp
-	s.smtp = nil
+	srv, ln := s.smtp, s.smtpLn
+	s.smtp, s.smtpLn = nil, nil
 	s.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
 	if srv != nil {
 		srv.Close()
 	}
@@ -356,10 +365,13 @@ func (s *Server) WaitMessages(ctx context.Context, user, mailbox string, n int) 
 // FetchAll logs in to any IMAP server and returns every message of mailbox
 // (nil if it does not exist). Tests use it against real servers too.
 func FetchAll(addr, user, password, mailbox string) ([][]byte, error) {
-	c, err := imapclient.DialInsecure(addr, nil)
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		return nil, err
 	}
+	// A server that accepts but never answers must not hang a test.
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	c := imapclient.New(conn, nil)
 	defer c.Close()
 	if err := c.Login(user, password).Wait(); err != nil {
 		return nil, err
