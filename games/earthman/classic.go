@@ -75,6 +75,12 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		}
 	}
 	if r.IntN(10) == 0 {
+		ally := s.Players[r.IntN(len(s.Players))]
+		if ally != me {
+			lines = append(lines, order{Verb: vOn, Target: ally, World: "ANY", N: 1, Action: vGift}.String())
+		}
+	}
+	if r.IntN(10) == 0 {
 		acts := []string{vEvac, vDecom, "NONE"}
 		lines = append(lines, order{Verb: vOn, World: "ANY", Action: acts[r.IntN(len(acts))]}.String())
 	}

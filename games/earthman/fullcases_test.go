@@ -38,13 +38,8 @@ func TestFullRuleCases(t *testing.T) {
 				}
 				return d
 			}
-			wantAt := -1
-			for i, f := range ar.Files {
-				name := strings.Fields(f.Name)
-				switch name[0] {
-				case "setup":
-					s = buildFull(t, string(f.Data))
-				case "dice":
+			for _, f := range ar.Files {
+				if f.Name == "dice" {
 					for _, w := range strings.Fields(string(f.Data)) {
 						v, err := strconv.Atoi(w)
 						if err != nil {
@@ -52,6 +47,16 @@ func TestFullRuleCases(t *testing.T) {
 						}
 						script = append(script, v)
 					}
+				}
+			}
+			wantAt := -1
+			for i, f := range ar.Files {
+				name := strings.Fields(f.Name)
+				switch name[0] {
+				case "setup":
+					s = buildFull(t, string(f.Data))
+				case "dice":
+					// Read before the loop: all the case's dice, in order.
 				case "begin":
 					r := &frun{s: s, d: dz()}
 					r.beginTurn()

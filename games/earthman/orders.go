@@ -103,7 +103,13 @@ func (o order) String() string {
 	case vConcede:
 		return "CONCEDE"
 	case vOn:
-		return fmt.Sprintf("ON COUP AT %s %s", o.World, o.Action)
+		switch {
+		case o.Target == "":
+			return fmt.Sprintf("ON COUP AT %s %s", o.World, o.Action)
+		case o.Action == "NONE":
+			return fmt.Sprintf("ON ATTACK ON %s AT %s NONE", o.Target, o.World)
+		}
+		return fmt.Sprintf("ON ATTACK ON %s AT %s GIFT %d %s", o.Target, o.World, o.N, unitWord(o.Dev))
 	}
 	return o.Verb
 }
@@ -195,7 +201,7 @@ var grammar = map[string]string{
 	vDecom:   "DECOMMISSION <n> FLEET|DEV AT <world>",
 	vAgree:   "AGREE <player>|DRAW|NONE",
 	vConcede: "CONCEDE",
-	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE",
+	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE)",
 }
 
 var verbs = []string{vPlace, vLaunch, vRoute, vFire, vCoup, vBuild, vDevelop, vEvac, vGift, vDecom, vAgree, vConcede, vOn}
@@ -389,6 +395,46 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			return bad()
 		}
 	case vOn:
+		if len(f) >= 2 && strings.EqualFold(f[1], "ATTACK") {
+			// ON ATTACK ON <faction> AT <world|ANY> GIFT <n> FLEET|DEV | NONE
+			if len(f) != 7 && len(f) != 9 {
+				return bad()
+			}
+			if e = keyword(f[2], "ON", shape); e != nil {
+				return order{}, e
+			}
+			if o.Target, e = n.faction(f[3]); e != nil {
+				return order{}, e
+			}
+			if e = keyword(f[4], "AT", shape); e != nil {
+				return order{}, e
+			}
+			if o.World, e = worldOrAny(f[5]); e != nil {
+				return order{}, e
+			}
+			if len(f) == 7 {
+				if e = keyword(f[6], "NONE", shape); e != nil {
+					return order{}, e
+				}
+				o.Action = "NONE"
+				break
+			}
+			if e = keyword(f[6], "GIFT", shape); e != nil {
+				return order{}, e
+			}
+			if o.N, e = count(f[7], "the number of units"); e != nil {
+				return order{}, e
+			}
+			switch strings.ToUpper(f[8]) {
+			case "FLEET", "FLEETS":
+			case "DEV", "DEVS", "DEVELOPMENT", "DEVELOPMENTS":
+				o.Dev = true
+			default:
+				return order{}, errf("write FLEET or DEV", "%q is not a kind of unit", f[8])
+			}
+			o.Action = vGift
+			break
+		}
 		if len(f) != 5 {
 			return bad()
 		}
@@ -398,14 +444,8 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 		if e = keyword(f[2], "AT", shape); e != nil {
 			return order{}, e
 		}
-		if strings.EqualFold(f[3], "ANY") {
-			o.World = "ANY"
-		} else {
-			w, e := place(f[3], "world", isWorld)
-			if e != nil {
-				return order{}, e
-			}
-			o.World = w.Name
+		if o.World, e = worldOrAny(f[3]); e != nil {
+			return order{}, e
 		}
 		a := strings.ToUpper(f[4])
 		if a != vEvac && a != vDecom && a != "NONE" {
@@ -423,4 +463,12 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func worldOrAny(s string) (string, *syntaxError) {
+	if strings.EqualFold(s, "ANY") {
+		return "ANY", nil
+	}
+	w, e := place(s, "world", isWorld)
+	return w.Name, e
 }

@@ -171,6 +171,9 @@ func (v *view) Status() string {
 				so = append(so, fmt.Sprintf("ON COUP AT %s %s", w, a))
 			}
 		}
+		for _, x := range s.Support[v.player] {
+			so = append(so, order{Verb: vOn, Target: x.Target, World: x.World, N: x.N, Dev: x.Dev, Action: vGift}.String())
+		}
 		if len(so) == 0 {
 			so = []string{"none (an overthrow is met with saves only)"}
 		}

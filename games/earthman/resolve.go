@@ -276,6 +276,7 @@ func (r *run) attack(p string, o order) {
 	if coup && t != un {
 		r.standingCoup(t, w)
 	}
+	r.support(p, t, w)
 	if s.units(t, w) == 0 || coup && s.devs(t, w) == 0 {
 		// 000-G3: the target is gone; the group is spent and does nothing.
 		r.say("%s's group of %d finds no %s target on %s: it does nothing.", p, a, t, w)
@@ -560,6 +561,26 @@ func (r *run) anytime(p string, o order) {
 		delete(s.Agree, p)
 		r.say("%s concedes and leaves the board.", p)
 	case vOn:
+		if o.Target != "" {
+			var keep []Support
+			for _, x := range s.Support[p] {
+				if x.Target != o.Target || x.World != w {
+					keep = append(keep, x)
+				}
+			}
+			if o.Action == vGift {
+				keep = append(keep, Support{Target: o.Target, World: w, N: o.N, Dev: o.Dev})
+			}
+			if s.Support == nil {
+				s.Support = map[string][]Support{}
+			}
+			s.Support[p] = keep
+			if len(keep) == 0 {
+				delete(s.Support, p)
+			}
+			r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+			return
+		}
 		if s.OnCoup == nil {
 			s.OnCoup = map[string]map[string]string{}
 		}
@@ -575,5 +596,50 @@ func (r *run) anytime(p string, o order) {
 			s.OnCoup[p][w] = o.Action
 		}
 		r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+	}
+}
+
+// support runs the one-shot ON ATTACK triggers of other players for t at
+// w, in seat order from the target, before the group rolls: their gifts
+// raise D (000-C1's example). The attacker's own triggers do not fire.
+func (r *run) support(attacker, t, w string) {
+	s := r.s
+	if s.units(t, w) == 0 {
+		return // nothing to defend: a gift would only make a target
+	}
+	n := len(s.Players)
+	start := 0
+	for i, p := range s.Players {
+		if p == t {
+			start = i
+		}
+	}
+	for k := 0; k < n; k++ {
+		q := s.Players[(start+k)%n]
+		if q == attacker || q == t {
+			continue
+		}
+		for i, x := range s.Support[q] {
+			if x.Target != t || x.World != w && x.World != "ANY" {
+				continue
+			}
+			s.Support[q] = append(s.Support[q][:i:i], s.Support[q][i+1:]...)
+			if len(s.Support[q]) == 0 {
+				delete(s.Support, q)
+			}
+			what := "fleet(s)"
+			have := s.fleets(q, w) - s.tasked(q, w).Fleets
+			add := s.addFleet
+			if x.Dev {
+				what, have, add = "development(s)", s.devs(q, w)-s.tasked(q, w).Devs, s.addDev
+			}
+			g := min(x.N, max(have, 0))
+			if g > 0 {
+				add(q, w, -g)
+				add(t, w, g)
+			}
+			r.say("%s's standing order ON ATTACK ON %s fires: %s gives %d %s on %s to %s before %s's group rolls.", q, t, q, g, what, w, t, attacker)
+			break
+		}
 	}
 }

@@ -28,6 +28,16 @@ type Tasked struct {
 	Devs   int `json:"devs,omitempty"`
 }
 
+// Support is a standing order to give units to a faction when it is
+// attacked at a world, before the attacking group rolls (000-C1 iii). It
+// fires once and is then used up.
+type Support struct {
+	Target string `json:"target"`
+	World  string `json:"world"` // or ANY
+	N      int    `json:"n"`
+	Dev    bool   `json:"dev,omitempty"`
+}
+
 // State is a classic game. Units are counted, not listed: in the first
 // edition pieces at a place differ only by faction, and by the gift flag
 // kept in Tasked.
@@ -45,6 +55,7 @@ type State struct {
 	Agree     map[string]string            `json:"agree,omitempty"`
 	OnCoup    map[string]map[string]string `json:"on_coup,omitempty"` // player → world|ANY → action
 	Tasked    map[string]map[string]Tasked `json:"tasked,omitempty"`  // player → world
+	Support   map[string][]Support         `json:"support,omitempty"` // player → one-shot gift triggers
 	Result    engine.Outcome               `json:"outcome"`
 }
 
