@@ -51,7 +51,7 @@ func (t *turn) phase2() {
 			return
 		}
 		if c := s.unit(u.In); c == nil || c.Kind != Station {
-			t.say("%s cannot be recycled: it is not in a Station's bay", u.ID)
+			t.tell(p, "%s cannot be recycled: it is not in a Station's bay", u.ID)
 			return
 		}
 		s.remove(u.ID)
@@ -146,12 +146,12 @@ func (t *turn) repairsAndPurchases() {
 	t.each("REPAIR", func(p string, o order) {
 		st := s.unit(o.Unit)
 		if st == nil || st.Kind != Station {
-			t.say("%s cannot repair: it is gone", o.Unit)
+			t.tell(p, "%s cannot repair: it is gone", o.Unit)
 			return
 		}
 		m := st.module(o.Kind)
 		if m == nil {
-			t.say("%s has no %s module to repair", st.ID, o.Kind)
+			t.tell(p, "%s has no %s module to repair", st.ID, o.Kind)
 			return
 		}
 		key := st.ID + " " + string(o.Kind)
@@ -164,7 +164,7 @@ func (t *turn) repairsAndPurchases() {
 		pl := s.player(p)
 		n = min(n, avail, pl.RU)
 		if n <= 0 {
-			t.say("%s repairs nothing on its %s (damage %d, RU %d, quota left %d)", st.ID, o.Kind, m.Damage, pl.RU, avail)
+			t.tell(p, "%s repairs nothing on its %s (damage %d, RU %d, quota left %d)", st.ID, o.Kind, m.Damage, pl.RU, avail)
 			return
 		}
 		m.Damage -= n
@@ -186,7 +186,7 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 	s := t.s
 	st := s.unit(o.Unit)
 	if st == nil || st.Kind != Station {
-		t.say("%s cannot buy: Station %s is gone", p, o.Unit)
+		t.tell(p, "%s cannot buy: Station %s is gone", p, o.Unit)
 		return
 	}
 	cost := specs[o.Kind].Cost + specs[o.Payload].Cost
@@ -197,19 +197,19 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 	}
 	switch {
 	case pl.RU < cost:
-		t.say("%s cannot buy %s at %s: it costs %d RU, the bank has %d", p, what, st.ID, cost, pl.RU)
+		t.tell(p, "%s cannot buy %s at %s: it costs %d RU, the bank has %d", p, what, st.ID, cost, pl.RU)
 		return
 	case qq.general < cost:
-		t.say("%s cannot buy %s at %s: it costs %d, the production quota left is %d", p, what, st.ID, cost, qq.general)
+		t.tell(p, "%s cannot buy %s at %s: it costs %d, the production quota left is %d", p, what, st.ID, cost, qq.general)
 		return
 	case st.In != "":
-		t.say("%s cannot build while carried", st.ID)
+		t.tell(p, "%s cannot build while carried", st.ID)
 		return
 	}
 	module := specs[o.Kind].Module && (o.Kind != Core || st.module(Core) == nil)
 	if module {
 		if st.module(o.Kind) != nil {
-			t.say("%s already has a %s module", st.ID, o.Kind)
+			t.tell(p, "%s already has a %s module", st.ID, o.Kind)
 			return
 		}
 		st.Modules = append(st.Modules, Module{Kind: o.Kind})
@@ -235,13 +235,13 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 		}
 		switch {
 		case c == nil || c.In != "" || c.Hex != st.Hex:
-			t.say("%s cannot take %s: it is not free in %s's hex", o.Place, what, st.ID)
+			t.tell(p, "%s cannot take %s: it is not free in %s's hex", o.Place, what, st.ID)
 			return
 		case c.Kind == Booster && (len(s.cargo(c.ID)) > 0 || !(o.Kind.satellite() || o.Kind.warhead())):
-			t.say("booster %s carries one satellite or warhead", c.ID)
+			t.tell(p, "booster %s carries one satellite or warhead", c.ID)
 			return
 		case c.spec().Payload > 0 && s.load(c.ID)+w > c.spec().Payload:
-			t.say("%s has room for %d, not %d", c.ID, c.spec().Payload-s.load(c.ID), w)
+			t.tell(p, "%s has room for %d, not %d", c.ID, c.spec().Payload-s.load(c.ID), w)
 			return
 		}
 		in = c

@@ -174,10 +174,10 @@ func (t *turn) launches() {
 		st := t.s.unit(u.In)
 		switch {
 		case st == nil || st.Kind != Station:
-			t.say("%s cannot launch: it is not in a Station's bay", u.ID)
+			t.tell(p, "%s cannot launch: it is not in a Station's bay", u.ID)
 			return
 		case st.In != "" || st.pulsed(t.s.TurnN) || !st.operational(Core):
-			t.say("%s cannot launch %s: the Station is disabled", st.ID, u.ID)
+			t.tell(p, "%s cannot launch %s: the Station is disabled", st.ID, u.ID)
 			return
 		}
 		f := st.F + o.N
@@ -185,7 +185,7 @@ func (t *turn) launches() {
 			pl := t.s.player(p)
 			cost := u.spec().Cost
 			if pl.RU < cost {
-				t.say("%s cannot launch %s contra-orbitally: it needs %d RU, %s has %d", st.ID, u.ID, cost, p, pl.RU)
+				t.tell(p, "%s cannot launch %s contra-orbitally: it needs %d RU, %s has %d", st.ID, u.ID, cost, p, pl.RU)
 				return
 			}
 			pl.RU -= cost
@@ -208,13 +208,13 @@ func (t *turn) thrusts() {
 			return
 		}
 		if u.In != "" {
-			t.say("%s cannot thrust: it is still carried", u.ID)
+			t.tell(p, "%s cannot thrust: it is still carried", u.ID)
 			return
 		}
 		th := t.s.thrust(u)
 		cost := abs(o.N) + abs(o.Turn)*u.V
 		if cost > th || u.V+o.N < 0 {
-			t.say("%s cannot thrust %+d turn %+d: it costs %d of its %d thrust", u.ID, o.N, o.Turn, cost, th)
+			t.tell(p, "%s cannot thrust %+d turn %+d: it costs %d of its %d thrust", u.ID, o.N, o.Turn, cost, th)
 			return
 		}
 		old := u.V
@@ -345,7 +345,7 @@ func (t *turn) ordersAt(verb string, imp int, f func(p string, o order)) {
 		}
 		for _, e := range t.free() {
 			if e.Owner != p && e.Hex == u.Hex && matches(o.When, e) {
-				t.say("impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID)
+				t.tell(p, "impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID)
 				f(p, o)
 				return
 			}
@@ -375,7 +375,7 @@ func (t *turn) step3(imp int) {
 		}
 		c := t.s.unit(u.In)
 		if why := t.carrierBusy(c); why != "" {
-			t.say("impulse %d: %s cannot drop %s: %s", imp, c.ID, u.ID, why)
+			t.tell(p, "impulse %d: %s cannot drop %s: %s", imp, c.ID, u.ID, why)
 			return
 		}
 		u.In = ""
@@ -400,7 +400,7 @@ func (t *turn) step3(imp int) {
 			why = "Stations are not cargo"
 		}
 		if why != "" {
-			t.say("impulse %d: %s cannot pick up %s: %s", imp, c.ID, u.ID, why)
+			t.tell(p, "impulse %d: %s cannot pick up %s: %s", imp, c.ID, u.ID, why)
 			return
 		}
 		u.In, u.Deployed = c.ID, false
@@ -438,7 +438,7 @@ func (t *turn) step4(imp int) {
 				return
 			}
 		}
-		t.say("impulse %d: %s cannot land: no moon in %s at its velocity and vector", imp, u.ID, u.Hex.Name())
+		t.tell(p, "impulse %d: %s cannot land: no moon in %s at its velocity and vector", imp, u.ID, u.Hex.Name())
 	})
 }
 
@@ -453,7 +453,7 @@ func (t *turn) step5(imp int) {
 		if u.In != "" {
 			c := t.s.unit(u.In)
 			if why := t.carrierBusy(c); why != "" {
-				t.say("impulse %d: %s cannot deploy: %s carrier %s", imp, u.ID, why, c.ID)
+				t.tell(p, "impulse %d: %s cannot deploy from %s: %s", imp, u.ID, c.ID, why)
 				return
 			}
 			u.In = ""
