@@ -79,9 +79,11 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Commands forwarded over the control socket change games through
-	// a service with the mail hook, so a GM's change mails the players.
+	// a service with the daemon's mail hook, so a GM's change mails the
+	// players. It replaces e.options, which may hold the CLI's own mail
+	// hook (mailOptions): one hook, one mail.
 	local := *e
-	local.options = append(append([]game.Option(nil), e.options...), game.WithHooks(d.Mailer().Hook))
+	local.options = []game.Option{game.WithHooks(d.Mailer().Hook)}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

@@ -14,6 +14,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
+	"orrery/engine/store"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
@@ -162,5 +163,36 @@ func TestServeNeedsConfig(t *testing.T) {
 	os.WriteFile(bad, []byte("from: x@y\nimap:\n  sever: a:1\n"), 0o600)
 	if _, err := cli(t, "", "", "serve", "--config", bad); err == nil || !strings.Contains(err.Error(), "imap.sever: unknown key") {
 		t.Errorf("bad config: %v", err)
+	}
+}
+
+// Without a daemon, a GM command given a config queues its mails in the
+// outbox; serve sends them when it starts.
+func TestMailOptionsQueueWithoutDaemon(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfg, []byte("from: \"Orrery <bot@pbem.test>\"\n"), 0o600)
+	e := &env{rulesets: []engine.Ruleset{toy.Ruleset()}}
+	opts, err := mailOptions(e, cfg)
+	if err != nil || len(opts) != 1 {
+		t.Fatalf("mailOptions: %v %v", opts, err)
+	}
+	var out bytes.Buffer
+	e = &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, rulesets: []engine.Ruleset{toy.Ruleset()}, options: opts}
+	db := filepath.Join(dir, "q.db")
+	if err := run(context.Background(), e, []string{"game", "new", "toy", "--id", "q1", "--player", "ann=ann@example.org", "--db", db}); err != nil {
+		t.Fatal(err, out.String())
+	}
+	st, err := store.Open(db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	items, _ := outbox.Pending(st.DB())
+	if len(items) != 1 || items[0].Mail.To[0] != "ann@example.org" || items[0].Mail.Kind != "welcome" {
+		t.Errorf("queued: %+v", items)
+	}
+	if opts, err := mailOptions(e, ""); opts != nil || err != nil {
+		t.Errorf("no config: %v %v", opts, err)
 	}
 }

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"gopkg.in/yaml.v3"
+
+	"orrery/engine/game"
+	"orrery/pbem/daemon"
+)
+
+// mailOptions returns the game-service options that make a command queue
+// the mails its changes cause (welcome mails for `game new`, notices for a
+// GM's pause, deadline or message) in the database's outbox, exactly as the
+// daemon would; the daemon sends them when it next runs. Without a config
+// (cfgPath "" and no ORRERY_CONFIG) it returns nil: a database used without
+// mail queues nothing.
+//
+// Only from, gm and templates are read here, leniently: a GM's shell need
+// not hold the servers' passwords. `orrery serve` checks the whole file.
+// A command that is forwarded to a running daemon gets the daemon's own
+// mail hook instead (see runDaemon), so mails are never queued twice.
+func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
+	if cfgPath == "" {
+		cfgPath = os.Getenv("ORRERY_CONFIG")
+	}
+	if cfgPath == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	var c struct {
+		From      string `yaml:"from"`
+		GM        string `yaml:"gm"`
+		Templates string `yaml:"templates"`
+	}
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("config %s: %w", cfgPath, err)
+	}
+	if c.From == "" {
+		return nil, nil
+	}
+	m, err := daemon.NewMailer(c.From, c.GM, c.Templates, e.rulesets)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", cfgPath, err)
+	}
+	return []game.Option{game.WithHooks(m.Hook)}, nil
+}
