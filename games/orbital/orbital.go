@@ -83,7 +83,7 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 				lines = append(lines, "PLACE "+u.ID+" "+hexAt(n, r.IntN(6), r.IntN(n)).Name())
 			}
 		} else if c := s.unit(u.In); c != nil && c.Kind == Station && c.In == "" && r.IntN(2) == 0 {
-			off := []string{"", " LEFT", " RIGHT"}[r.IntN(3)]
+			off := []string{"", " LEFT", " RIGHT", " CONTRA", " RIGHT CONTRA"}[r.IntN(5)]
 			lines = append(lines, "LAUNCH "+u.ID+off)
 		} else if u.In == "" && s.thrust(u) > 0 && r.IntN(3) == 0 {
 			g := s.rings.green(u.Hex)
@@ -106,6 +106,9 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 					lines = append(lines, fmt.Sprintf("DROP %s AT %d", u.ID, 1+r.IntN(7)))
 				}
 			}
+		}
+		if s.TurnN > 0 {
+			lines = append(lines, botExtras(s, u, r)...)
 		}
 		if u.Kind == Scoopship && u.Atmo && r.IntN(2) == 0 {
 			lines = append(lines, fmt.Sprintf("EXIT %s %s", u.ID, hexAt(1, r.IntN(6), 0).Name()))
@@ -157,4 +160,45 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		}
 	}
 	return strings.Join(ok2, "\n")
+}
+
+// botExtras gives the bot's rarer orders, so that random play reaches every
+// rule: contra launches, recycling, landings, pick-ups, and fire orders with
+// priorities, budgets and holds.
+func botExtras(s *State, u *Unit, r *rand.Rand) []string {
+	var out []string
+	c := s.unit(u.In)
+	inBay := c != nil && c.Kind == Station
+	switch {
+	case inBay && r.IntN(12) == 0:
+		out = append(out, "RECYCLE "+u.ID)
+	case u.In == "" && u.Kind == Station && r.IntN(3) == 0:
+		for _, m := range s.Moons {
+			if m.Hex == u.Hex && m.V == u.V && m.F == u.F {
+				out = append(out, "LAND "+u.ID+" AT 1")
+				break
+			}
+		}
+	case u.In == "" && (u.Kind == Bus || u.Kind == Gunship) && r.IntN(4) == 0:
+		for _, x := range s.Units {
+			if x.Owner == u.Owner && x.In == "" && x.Hex == u.Hex && x.V == u.V && x.F == u.F && x.Kind.warhead() {
+				out = append(out, fmt.Sprintf("PICKUP %s %s AT %d", u.ID, x.ID, 1+r.IntN(7)))
+				break
+			}
+		}
+	}
+	if u.Kind == DefSat || u.Kind == Gunship || u.module(PointDef) != nil {
+		switch r.IntN(8) {
+		case 0:
+			out = append(out, "HOLD "+u.ID)
+		case 1:
+			out = append(out, "FIRE "+u.ID+" AT GUNSHIP STATION ANY SHOTS 1 MIN 2")
+		case 2:
+			out = append(out, "FIRE "+u.ID)
+		}
+	}
+	if u.Kind.warhead() && r.IntN(6) == 0 {
+		out = append(out, "STRIKE "+u.ID+" AT STATION GUNSHIP")
+	}
+	return out
 }
