@@ -613,15 +613,17 @@ func (t *turn) lasers(imp int) {
 	if len(want) == 0 {
 		return
 	}
-	order := t.initiative(want, "laser fire")
+	seq := t.initiative(want, "laser fire")
 	for fired := true; fired; {
 		fired = false
-		for _, p := range order {
+		for _, p := range seq {
 			a, tg := next(p)
 			if a == nil {
 				continue
 			}
 			fired = true
+			t.tell(a.Owner, "impulse %d: your standing order %s chooses %s", imp,
+				order{Verb: "FIRE", Unit: a.ID, Fire: *a.Fire}.line(), tg.ID)
 			shot := a.Shots
 			a.Shots++
 			used[a.ID]++
@@ -758,15 +760,17 @@ func (t *turn) warheads(imp int) {
 	if len(want) == 0 {
 		return
 	}
-	order := t.initiative(want, "warhead strikes")
+	seq := t.initiative(want, "warhead strikes")
 	for fired := true; fired; {
 		fired = false
-		for _, p := range order {
+		for _, p := range seq {
 			w, tg := next(p)
 			if w == nil {
 				continue
 			}
 			fired = true
+			t.tell(w.Owner, "impulse %d: your standing order %s chooses %s", imp,
+				order{Verb: "STRIKE", Unit: w.ID, Fire: *w.Fire}.line(), tg.ID)
 			if b, _ := t.striker(w); b != nil {
 				t.s.remove(b.ID)
 				w.In = ""
@@ -796,6 +800,8 @@ func (t *turn) pulse(w *Unit) {
 	}
 	at := w.Hex
 	t.s.remove(w.ID)
+	t.tell(w.Owner, "impulse %d: your standing order %s finds a target", t.imp,
+		order{Verb: "STRIKE", Unit: w.ID, Fire: *w.Fire}.line())
 	t.say("impulse %d: pulse warhead %s detonates in %s", t.imp, w.ID, at.Name())
 	for _, u := range t.free() {
 		if u.Hex != at {

@@ -279,6 +279,11 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 			s.Opts[o.Name] = o.Default
 		}
 	}
+	for _, name := range []string{"turn-limit", "refinery-goal"} {
+		if n, err := strconv.Atoi(s.Opts[name]); err != nil || n < 0 {
+			return nil, fmt.Errorf("option %s must be a whole number of 0 or more, not %q", name, s.Opts[name])
+		}
+	}
 	ring := s.optInt("station-ring")
 	if ring < 1 || ring > Radius {
 		return nil, fmt.Errorf("station-ring must be 1 to %d, not %q", Radius, s.Opts["station-ring"])
