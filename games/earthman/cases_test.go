@@ -70,6 +70,16 @@ func TestRuleCases(t *testing.T) {
 					if len(errs) > 0 {
 						t.Fatalf("%s: orders rejected: %v", f.Name, errs)
 					}
+					// Each step starts from a stored state, as in a real game.
+					b, err := s.Marshal()
+					if err != nil {
+						t.Fatal(err)
+					}
+					st, err := Classic().LoadState(b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s = st.(*State)
 					ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, d)
 					if err != nil {
 						t.Fatalf("%s: %v", f.Name, err)

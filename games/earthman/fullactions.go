@@ -670,6 +670,9 @@ func (r *frun) influence(p string, o fOrder) {
 		r.say("%s sets aside %d fleets for Political Influence on %s, needing %d+, and fails.", p, n, w, need)
 		return
 	}
+	if s.PI == nil {
+		s.PI = map[string][]string{} // absent after a round trip when empty
+	}
 	s.PI[w] = append(s.PI[w], p)
 	gain := s.devsOn(p, w)
 	s.P[p].Power += gain

@@ -68,6 +68,16 @@ func TestFullRuleCases(t *testing.T) {
 					if len(errs) > 0 {
 						t.Fatalf("%s: orders rejected: %v", f.Name, errs)
 					}
+					// Each step starts from a stored state, as in a real game.
+					b, err := s.Marshal()
+					if err != nil {
+						t.Fatal(err)
+					}
+					st, err := Full().LoadState(b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s = st.(*FullState)
 					ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, dz())
 					if err != nil {
 						t.Fatalf("%s: %v", f.Name, err)

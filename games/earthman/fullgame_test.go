@@ -77,6 +77,7 @@ func TestFullParseErrors(t *testing.T) {
 		{turn, "PRELAUNCH 1 FROM Mercury TO Solar", []string{"needs the Launch technology"}},
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"sections are taken in order"}},
 		{turn, "DEFEND Mars 1 AT UN\nINFLUENCE Mars 2\nUN FLEET\nUN RESEARCH", []string{"the UN has no fleets", "at least 3 fleets", "once a turn"}},
+		{turn, "BUILD Mars 1\nINFLUENCE Mars 3\nINFLUENCE Venus 3\nRESEARCH Venus 1", []string{"Political Influence takes all", "Political Influence takes all"}},
 		{turn, "BUILD Mars 4\nEXPAND Mars 3x2", []string{`"4" is not a group`, `"3x2" is not a group`}},
 		{any, "TECH Atack\nCONCEDE TO ann\nFIRE Mars 1 AT bob", []string{"did you mean Attack?", "cannot concede to yourself", "can only be given in your turn"}},
 	} {

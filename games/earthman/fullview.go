@@ -28,6 +28,7 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 	var errs []engine.LineError
 	phase, preludes, uns := fpNone, 0, 0
 	launched := map[string]int{}
+	devWorlds := map[string][]string{} // world → development verbs, for INFLUENCE
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -64,6 +65,15 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 			phase = ph
 		}
 		msg, fix := v.check(me, o, launched, &uns)
+		if msg == "" && ph == fpDev {
+			// 2.5.4 takes every development on the world.
+			prev := devWorlds[o.World]
+			if len(prev) > 0 && (o.Verb == "INFLUENCE" || contains(prev, "INFLUENCE")) {
+				msg, fix = fmt.Sprintf("Political Influence takes all your developments on %s: no other development action there", o.World),
+					"keep either INFLUENCE or the other orders for "+o.World
+			}
+			devWorlds[o.World] = append(prev, o.Verb)
+		}
 		if msg != "" {
 			fail(msg, fix)
 			continue
@@ -416,9 +426,23 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		if d == 0 {
 			continue
 		}
-		switch r.IntN(3) {
-		case 0:
+		var foe string
+		for _, q := range s.Players {
+			if f := s.Fleets[w.Name][q]; q != me && f != nil && f.Ok+f.Risk > 0 {
+				foe = q
+			}
+		}
+		mine := 0
+		if f := s.Fleets[w.Name][me]; f != nil {
+			mine = f.Ok + f.Risk
+		}
+		switch k := r.IntN(5); {
+		case k == 0:
 			lines = append(lines, fOrder{Verb: "RESEARCH", World: w.Name, N: d}.String())
+		case k == 1 && foe != "":
+			lines = append(lines, fOrder{Verb: "DEFEND", World: w.Name, N: 1, Target: foe}.String())
+		case k == 2 && mine >= 3 && !s.hasPI(me, w.Name):
+			lines = append(lines, fOrder{Verb: "INFLUENCE", World: w.Name, N: 3 + r.IntN(mine-2)}.String())
 		default:
 			var sizes []string
 			for left := d; left > 0; {
