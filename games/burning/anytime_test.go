@@ -10,7 +10,8 @@ import (
 
 // TestAnytimePrompt: a player who is not active changes language and offers
 // a contract at any time; the answer is resolved alone, rolls no die, and
-// the turn stays where it was. Turn orders are refused there.
+// the turn stays where it was. The active player's turn orders are refused
+// there (they belong in the turn).
 func TestAnytimePrompt(t *testing.T) {
 	s := buildCase(t, secretSetup+"ship 9 cy small AA20\n")
 	var any engine.Prompt
@@ -22,8 +23,9 @@ func TestAnytimePrompt(t *testing.T) {
 	if any.Kind != engine.KindAnytime {
 		t.Fatalf("no anytime prompt for bob: %v", s.Prompts())
 	}
-	if _, errs := s.View("bob").Parse(any, "BUILD TOWER AT R6"); len(errs) != 1 || !strings.Contains(errs[0].Msg, "any time") {
-		t.Errorf("a building order at any time: %v", errs)
+	annAny := engine.Prompt{ID: "any:ann", Player: "ann", Kind: engine.KindAnytime}
+	if _, errs := s.View("ann").Parse(annAny, "BUILD TOWER AT E8"); len(errs) != 1 || !strings.Contains(errs[0].Msg, "your turn") {
+		t.Errorf("the active player's building order at any time: %v", errs)
 	}
 	orders, errs := s.View("bob").Parse(any, "язык ру\nOFFER ann SHIP 4 GIVE 5B GET 5M")
 	if len(errs) > 0 {
@@ -113,5 +115,56 @@ func TestResignAtAnyTime(t *testing.T) {
 	resign("cy")
 	if !s.Done || len(s.Winners) != 1 || s.Winners[0] != "bob" {
 		t.Fatalf("after cy resigns: winners %v", s.Winners)
+	}
+}
+
+// TestAdvanceOrders (003(i)): bob sends his next turn's orders while ann
+// plays; they are checked for grammar only, kept (shown to bob alone), and
+// run line by line when bob's turn opens, a failing line reported to him
+// and skipped; then the turn passes to cy at once.
+func TestAdvanceOrders(t *testing.T) {
+	s := buildCase(t, secretSetup+"ship 9 cy small AA20\n")
+	any := engine.Prompt{ID: "any:bob", Player: "bob", Kind: engine.KindAnytime}
+	orders, errs := s.View("bob").Parse(any, "SHIP 4 MOVE N3\nbuild tower at Q4\nSHIP 77 MOVE A1\nLANG RU")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := s.Resolve([]engine.Answer{{Prompt: any, Orders: orders}}, dice.FromSource(dice.Scripted{})); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Advance["bob"]) != 3 || s.Lang["bob"] != langRU {
+		t.Fatalf("advance %v, lang %s", s.Advance["bob"], s.Lang["bob"])
+	}
+	if !strings.Contains(s.View("bob").Status(), "BUILD TOWER AT Q4") || strings.Contains(s.View("ann").Status(), "TOWER") {
+		t.Errorf("advance orders shown wrongly:\n%s", s.View("bob").Status())
+	}
+	s.Bank["bob"] = Res{F: 50, B: 50}
+	step := s.Prompts()[0]
+	annOrders, _ := s.View("ann").Parse(step, "")
+	// ann's turn ends; bob's opens (catastrophe 9) and runs; cy's opens (9).
+	events, err := s.Resolve([]engine.Answer{{Prompt: step, Orders: annOrders}}, dice.FromSource(dice.Scripted{9, 9}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.active() != "cy" || len(s.Advance["bob"]) != 0 {
+		t.Fatalf("active %s, advance %v", s.active(), s.Advance)
+	}
+	if sh := s.ship(4); sh.Cell != cell(t, "N3") {
+		t.Errorf("ship 4 at %s", sh.Cell)
+	}
+	if pl := s.planet("Borvik"); pl.site(cell(t, "Q4")) < 0 {
+		t.Errorf("no tower: %v", pl.Sites)
+	}
+	skipped := false
+	for _, e := range events {
+		if strings.Contains(e.Text, "SHIP 77 MOVE A1") {
+			skipped = true
+			if e.VisibleTo("ann") || !e.VisibleTo("bob") {
+				t.Errorf("the skipped line is told to %v", e.To)
+			}
+		}
+	}
+	if !skipped {
+		t.Errorf("bob was not told of the failing line:\n%s", eventTexts(events))
 	}
 }

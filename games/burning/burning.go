@@ -73,6 +73,7 @@ Also at any time:
   ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M
   ACCEPT 3 | CANCEL 3            ПРИНЯТЬ 3 | ОТМЕНИТЬ 3
   RESIGN                         СДАТЬСЯ
+  any turn orders, sent before your turn, run when it opens; CLEAR forgets
 Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М read as
 B, C, M). Each ship has 2 actions, one after the other.`
 
@@ -189,6 +190,9 @@ type State struct {
 	Structs   []*Struct           `json:"structs"`
 	NextShip  int                 `json:"next_ship"`
 	Contracts []*Contract         `json:"contracts"`
+	// Advance holds orders sent ahead of a player's turn (003(i)); they
+	// run, checked line by line, when that turn opens.
+	Advance   map[string][]string `json:"advance,omitempty"`
 	Round     int                 `json:"round"`
 	Active    int                 `json:"active"` // index into Seats
 	Cat       int                 `json:"cat"`    // the active player's catastrophe roll
@@ -450,7 +454,7 @@ func (s *State) Prompts() []engine.Prompt {
 		Ask: tr(s.Lang[p], "It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm())}}
 	for _, q := range s.Seats {
 		if !s.out(q) {
-			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL or RESIGN.")})
+			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN; or your next turn's orders in advance (CLEAR forgets them).")})
 		}
 	}
 	return out

@@ -24,6 +24,7 @@ const (
 	vAccept   = "ACCEPT"
 	vResign   = "RESIGN"
 	vCancel   = "CANCEL"
+	vClear    = "CLEAR"
 	aPickup   = "PICKUP"
 	wAsteroid = "ASTEROID"
 	wGive     = "GIVE"
@@ -64,6 +65,7 @@ func spellings() map[string]string {
 	add(vAccept, "ПРИНЯТЬ")
 	add(vResign, "СДАТЬСЯ")
 	add(vCancel, "ОТМЕНИТЬ")
+	add(vClear, "ОЧИСТИТЬ")
 	add(aPickup, "ЗАБРАТЬ")
 	add(wAsteroid, "АСТЕРОИД")
 	add(wGive, "ОТДАТЬ", "ОТДАЮ")
@@ -131,7 +133,7 @@ type order struct {
 // cell can be reused (003-B8).
 func (o order) phase() int {
 	switch o.Verb {
-	case vLang, vAlly, vBreak, vOffer, vAccept, vResign, vCancel:
+	case vLang, vAlly, vBreak, vOffer, vAccept, vResign, vCancel, vClear:
 		return 0
 	case vDemolish:
 		return 1
@@ -187,8 +189,8 @@ func (o order) String() string {
 		return line
 	case vAccept, vCancel:
 		return fmt.Sprintf("%s %d", o.Verb, o.N)
-	case vResign:
-		return vResign
+	case vResign, vClear:
+		return o.Verb
 	}
 	return "?"
 }
@@ -441,7 +443,7 @@ func parseLine(line string) (order, *problem) {
 		if o.Res.zero() && o.Get.zero() {
 			return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
 		}
-	case vResign:
+	case vResign, vClear:
 	case vAccept, vCancel:
 		n, ok := shipArg(t)
 		if !ok {
@@ -449,7 +451,7 @@ func parseLine(line string) (order, *problem) {
 		}
 		o.N = n
 	default:
-		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN")
+		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, CLEAR, RESIGN")
 	}
 	if t.more() {
 		_, r := t.next()

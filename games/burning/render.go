@@ -235,6 +235,10 @@ func (v view) Status() string {
 		}
 		line("Contract %d with %s: you give %s, they give %s, cargo ship %d; %s.", c.ID, other, give.String(), get.String(), c.Ship, st)
 	}
+	if adv := s.Advance[v.player]; v.player != "" && len(adv) > 0 {
+		b.WriteString("\n")
+		line("Your advance orders: %s", strings.Join(adv, "; "))
+	}
 	b.WriteString("\n")
 	b.WriteString(wrap(tr(l, "Asteroids (shield 18): %s.", orNone(l, strings.Fields(cellList(s.Asteroids)))), 76))
 	b.WriteString("\n" + tr(l, "Setup dice") + "\n")

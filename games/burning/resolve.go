@@ -26,18 +26,28 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 			}
 			stepped = true
 		}
-		t := newTurn(s, p, d)
-		for _, line := range linesOf(a.Orders) {
-			o, pr := parseLine(line)
-			if pr != nil {
-				return nil, fmt.Errorf("stored order %q of %s does not parse: %s", line, p, tr(langEN, pr.msg, pr.args...))
+		lines := linesOf(a.Orders)
+		if a.Prompt.Kind == engine.KindAnytime {
+			// Turn orders sent at any time wait for the sender's turn.
+			var now, later []string
+			for _, line := range lines {
+				if o, pr := parseLine(line); pr == nil && o.phase() != 0 {
+					later = append(later, line)
+				} else {
+					now = append(now, line)
+				}
 			}
-			if pr := t.do(&o, 0); pr != nil {
-				// Dice or an earlier line changed the board since the
-				// orders were checked: the order is skipped, and its
-				// writer told why.
-				s.tell([]string{p}, "%s's order %q was not carried out: %s", p, line, msgFor(s.Lang[p], pr))
+			lines = now
+			if len(later) > 0 {
+				if s.Advance == nil {
+					s.Advance = map[string][]string{}
+				}
+				s.Advance[p] = later
+				s.tell([]string{p}, "%s's advance orders are kept for their next turn (%d lines).", p, len(later))
 			}
+		}
+		if err := s.run(p, lines, d); err != nil {
+			return nil, err
 		}
 	}
 	s.eliminate()
@@ -45,6 +55,23 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		s.next(d)
 	}
 	return s.events, nil
+}
+
+// run carries out p's canonical lines. An order that fails now (dice or an
+// earlier line changed the board since it was checked) is skipped, and its
+// writer told why.
+func (s *State) run(p string, lines []string, d *dice.Dice) error {
+	t := newTurn(s, p, d)
+	for _, line := range lines {
+		o, pr := parseLine(line)
+		if pr != nil {
+			return fmt.Errorf("stored order %q of %s does not parse: %s", line, p, tr(langEN, pr.msg, pr.args...))
+		}
+		if pr := t.do(&o, 0); pr != nil {
+			s.tell([]string{p}, "%s's order %q was not carried out: %s", p, line, msgFor(s.Lang[p], pr))
+		}
+	}
+	return nil
 }
 
 func linesOf(o engine.Orders) []string {
@@ -116,23 +143,37 @@ func (s *State) victory() bool {
 	return true
 }
 
-// next passes the turn to the next surviving seat.
+// next passes the turn to the next surviving seat. If that player sent
+// advance orders, their turn runs at once and the turn passes on again.
 func (s *State) next(d *dice.Dice) {
-	for {
-		s.Active++
-		if s.Active == len(s.Seats) {
-			s.Active = 0
-			s.Round++
-			if s.Limit > 0 && s.Round > s.Limit {
-				s.endAtLimit()
-				return
+	for !s.Done {
+		for {
+			s.Active++
+			if s.Active == len(s.Seats) {
+				s.Active = 0
+				s.Round++
+				if s.Limit > 0 && s.Round > s.Limit {
+					s.endAtLimit()
+					return
+				}
+			}
+			if !s.out(s.active()) {
+				break
 			}
 		}
-		if !s.out(s.active()) {
-			break
+		s.startTurn(d)
+		p := s.active()
+		adv := s.Advance[p]
+		if len(adv) == 0 {
+			return
 		}
+		delete(s.Advance, p)
+		s.tell([]string{p}, "%s's advance orders run.", p)
+		// Stored lines were read when sent, so they parse.
+		_ = s.run(p, adv, d)
+		s.eliminate()
+		s.Done = s.victory()
 	}
-	s.startTurn(d)
 }
 
 func (s *State) endAtLimit() {
@@ -201,8 +242,8 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 			continue
 		}
 		o, pr := parseLine(line)
-		if pr == nil && p.Kind == engine.KindAnytime && o.phase() != 0 {
-			pr = prob("only LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL and RESIGN may be sent at any time")
+		if pr == nil && p.Kind == engine.KindAnytime && o.phase() != 0 && !v.s.Done && v.s.active() == player {
+			pr = prob("it is your turn: send these orders as your turn's orders")
 		}
 		if pr != nil {
 			lineErr(i+1, line, pr)
@@ -214,6 +255,12 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	t := newTurn(v.s, player, nil)
 	var out engine.TextOrders
 	for _, x := range list {
+		if p.Kind == engine.KindAnytime && x.o.phase() != 0 {
+			// Advance orders: only their grammar can be checked now; the
+			// rest is checked line by line when the turn opens.
+			out = append(out, x.o.String())
+			continue
+		}
 		if pr := t.do(&x.o, x.line); pr != nil {
 			lineErr(x.line, x.text, pr)
 			continue

@@ -174,6 +174,11 @@ func (t *turn) do(o *order, line int) *problem {
 			c.Accepted, c.Cancelled = false, true
 			t.s.tell([]string{c.From, c.To}, "%s cancels contract %d.", t.p, c.ID)
 		}
+	case vClear:
+		if !t.dry && len(t.s.Advance[t.p]) > 0 {
+			delete(t.s.Advance, t.p)
+			t.s.tell([]string{t.p}, "%s's advance orders are cleared.", t.p)
+		}
 	case vResign:
 		if !t.dry {
 			t.s.resign(t.p)
