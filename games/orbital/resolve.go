@@ -387,9 +387,21 @@ func (t *turn) step3(imp int) {
 		if c == nil || u == nil {
 			return
 		}
+		// Loading inside a Station's bay: both in the same bay of a working Station.
+		bay := c.In != "" && c.In == u.In
 		why := t.carrierBusy(c)
+		if bay {
+			st := t.s.unit(c.In)
+			why = ""
+			if st == nil || st.Kind != Station {
+				why = "they are not in a Station's bay"
+			} else {
+				why = t.carrierBusy(st)
+			}
+		}
 		switch {
 		case why != "":
+		case bay:
 		case u.In != "" || c.Hex != u.Hex || c.V != u.V || c.F != u.F:
 			why = "they are not free in the same hex at the same velocity and vector"
 		case c.Kind == Booster && (len(t.s.cargo(c.ID)) > 0 || !(u.Kind.satellite() || u.Kind.warhead())):
