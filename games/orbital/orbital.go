@@ -172,6 +172,13 @@ func botExtras(s *State, u *Unit, r *rand.Rand) []string {
 	switch {
 	case inBay && r.IntN(12) == 0:
 		out = append(out, "RECYCLE "+u.ID)
+	case inBay && u.Kind == Booster && len(s.cargo(u.ID)) == 0:
+		for _, x := range s.cargo(c.ID) {
+			if x.Kind.satellite() || x.Kind.warhead() {
+				out = append(out, fmt.Sprintf("PICKUP %s %s AT 1", u.ID, x.ID))
+				break
+			}
+		}
 	case u.In == "" && u.Kind == Station && r.IntN(3) == 0:
 		for _, m := range s.Moons {
 			if m.Hex == u.Hex && m.V == u.V && m.F == u.F {
