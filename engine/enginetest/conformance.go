@@ -104,6 +104,40 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 					}
 					answers = append(answers, engine.Answer{Prompt: p, Orders: orders})
 				}
+				// Every few steps, answer one anytime prompt first, alone,
+				// as the engine does when such orders arrive.
+				if step%3 == 1 {
+					for _, p := range prompts {
+						if p.Kind.Blocks() {
+							continue
+						}
+						v := st.View(p.Player)
+						orders, errs := v.Parse(p, rs.Bot(v, p, r))
+						if len(errs) > 0 {
+							t.Fatalf("step %d: the bot's anytime orders for %s do not parse: %v", step, p.ID, errs)
+						}
+						d := dice.New(fmt.Sprintf("conformance-anytime-%d-%d", n, step))
+						if _, err := st.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, d); err != nil {
+							t.Fatalf("step %d: resolve the anytime prompt %s alone: %v", step, p.ID, err)
+						}
+						st = roundTrip(t, rs, st)
+						// The blocking answers were parsed against the
+						// state before; parse them again now.
+						answers = answers[:0]
+						for _, q := range st.Prompts() {
+							if !q.Kind.Blocks() {
+								continue
+							}
+							v := st.View(q.Player)
+							o, errs := v.Parse(q, rs.Bot(v, q, r))
+							if len(errs) > 0 {
+								t.Fatalf("step %d: bot orders for %s after an anytime step: %v", step, q.ID, errs)
+							}
+							answers = append(answers, engine.Answer{Prompt: q, Orders: o})
+						}
+						break
+					}
+				}
 				d := dice.New(fmt.Sprintf("conformance-%d-%d", n, step))
 				if _, err := st.Resolve(answers, d); err != nil {
 					t.Fatalf("step %d: resolve: %v", step, err)
