@@ -70,6 +70,9 @@ func (o order) line() string {
 		if o.Fire.Min > 1 {
 			s += fmt.Sprintf(" MIN %d", o.Fire.Min)
 		}
+		if o.Fire.From > 1 {
+			s += fmt.Sprintf(" FROM %d", o.Fire.From)
+		}
 		return s
 	case "HOLD", "RECYCLE":
 		return o.Verb + " " + o.Unit
@@ -120,9 +123,9 @@ var grammar = []string{
 	"PICKUP <carrier> <unit> AT <impulse>       (step 3)",
 	"LAND <unit> AT <impulse>                   on a moon (step 4)",
 	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>",
-	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n]   standing (step 6)",
+	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n] [FROM i]   standing (step 6)",
 	"HOLD <laser>                               cancel a FIRE order",
-	"STRIKE <warhead> [AT <target>...]          standing (step 7)",
+	"STRIKE <warhead> [AT <target>...] [FROM i]  standing (step 7)",
 	"EXIT <scoopship> [<ring-1 hex>] [CW]       leave the atmosphere",
 	"RECYCLE <unit>                             from a bay (phase 2)",
 	"REPAIR <station> <module> <points>         (phase 2)",
@@ -339,7 +342,7 @@ func (v *view) parseLine(w []string) (order, error) {
 		i := 0
 		if i < len(args) && strings.EqualFold(args[i], "AT") {
 			i++
-			for ; i < len(args) && !strings.EqualFold(args[i], "SHOTS") && !strings.EqualFold(args[i], "MIN"); i++ {
+			for ; i < len(args) && !contains([]string{"SHOTS", "MIN", "FROM"}, strings.ToUpper(args[i])); i++ {
 				t, err := v.target(args[i])
 				if err != nil {
 					return o, err
@@ -351,11 +354,16 @@ func (v *view) parseLine(w []string) (order, error) {
 			}
 		}
 		for ; i < len(args); i += 2 {
-			if verb == "STRIKE" || i+1 >= len(args) {
+			if i+1 >= len(args) || (verb == "STRIKE" && !strings.EqualFold(args[i], "FROM")) {
 				return o, bad("%q is not understood here", grammarFor(verb), args[i])
 			}
 			n, err := strconv.Atoi(args[i+1])
 			switch strings.ToUpper(args[i]) {
+			case "FROM":
+				if err != nil || n < 1 || n > 7 {
+					return o, bad("FROM must be an impulse, 1 to 7", "no fire before that impulse of each turn")
+				}
+				o.Fire.From = n
 			case "SHOTS":
 				if err != nil || n < 1 || n > 3 {
 					return o, bad("SHOTS must be 1 to 3", "the most shots a laser takes in one impulse")
@@ -367,7 +375,7 @@ func (v *view) parseLine(w []string) (order, error) {
 				}
 				o.Fire.Min = n
 			default:
-				return o, bad("%q is not SHOTS or MIN", grammarFor(verb), args[i])
+				return o, bad("%q is not SHOTS, MIN or FROM", grammarFor(verb), args[i])
 			}
 		}
 	case "HOLD", "RECYCLE":
@@ -495,7 +503,10 @@ func (v *view) parseBuy(w []string) (order, error) {
 func grammarFor(verb string) string {
 	for _, g := range grammar {
 		if strings.HasPrefix(g, verb+" ") {
-			return strings.Join(strings.Fields(g[:strings.Index(g, "  ")]), " ")
+			if i := strings.Index(g, "  "); i > 0 {
+				g = g[:i]
+			}
+			return strings.Join(strings.Fields(g), " ")
 		}
 	}
 	return ""

@@ -116,6 +116,10 @@ func TestParseErrors(t *testing.T) {
 		{"BUY CORE AT S1 INTO SPACE", "founded by dropping"},
 		{"REPAIR S1 CORE 5", "not 1 to 4"},
 		{"EXIT B2", "not a scoopship"},
+		{"STRIKE W5 AT STATION FROM 3", ""},
+		{"STRIKE W5 AT STATION SHOTS 1", "not understood"},
+		{"FIRE S1 AT ANY SHOTS 1 FROM 8", "FROM must be an impulse"},
+		{"FIRE S1", "has no laser"[:0]},
 		{"PLACE S1 4A0", "opening turn"},
 	}
 	for _, c := range cases {

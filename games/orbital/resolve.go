@@ -607,7 +607,7 @@ func (t *turn) lasers(imp int) {
 				continue
 			}
 			n := t.laserShots(u)
-			if n == 0 || u.Shots >= n || (u.Fire.PerImpulse > 0 && used[u.ID] >= u.Fire.PerImpulse) {
+			if n == 0 || u.Shots >= n || (u.Fire.PerImpulse > 0 && used[u.ID] >= u.Fire.PerImpulse) || imp < u.Fire.From {
 				continue
 			}
 			if tg := t.pickTarget(u, u.Fire, true, u.Shots); tg != nil {
@@ -740,7 +740,7 @@ func (t *turn) warheads(imp int) {
 	armed := func(k Kind) []*Unit {
 		var out []*Unit
 		for _, w := range t.s.Units {
-			if w.Kind != k || w.Fire == nil {
+			if w.Kind != k || w.Fire == nil || imp < w.Fire.From {
 				continue
 			}
 			if _, ok := t.striker(w); ok && t.pickTarget(w, w.Fire, false, 0) != nil {

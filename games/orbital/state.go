@@ -26,6 +26,7 @@ type FireOrder struct {
 	Targets    []string `json:"targets,omitempty"`
 	PerImpulse int      `json:"per_impulse,omitempty"`
 	Min        int      `json:"min,omitempty"`
+	From       int      `json:"from,omitempty"` // no fire before this impulse of a turn (002-B6)
 }
 
 // Unit is anything that is not a moon: a Station (with Modules), a
