@@ -149,7 +149,13 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		lines = append(lines, order{Verb: vAgree, Target: best}.String())
 	}
 	if len(lines) == 0 {
-		return "# nothing to do"
+		// Restate a standing order: a mail with no order line at all may
+		// not count as an answer on the mail side.
+		act := s.OnCoup[me]["ANY"]
+		if act == "" {
+			act = "NONE"
+		}
+		return order{Verb: vOn, World: "ANY", Action: act}.String()
 	}
 	return strings.Join(lines, "\n")
 }

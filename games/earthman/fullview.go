@@ -477,7 +477,9 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		lines = append(lines, "ACCEPT TRANSFERS "+[]string{"ALL", "NONE"}[r.IntN(2)])
 	}
 	if len(lines) == 0 {
-		return "# nothing to do"
+		// Restate a standing order: a mail with no order line at all may
+		// not count as an answer on the mail side.
+		return "PAY " + map[bool]string{true: "SCRAP", false: "DISCONTENT"}[s.P[me].PayWith == "scrap"]
 	}
 	return strings.Join(lines, "\n")
 }
