@@ -87,7 +87,9 @@ func (d *Dice) RollFor(sides int, purpose string, to ...string) int {
 	v, err := d.src.Value(n, sides)
 	if err != nil {
 		d.fail(fmt.Errorf("roll #%d (%s): %w", n, purpose, err))
-		v = 1
+		// Go on with values that cycle through the faces, so that a
+		// rule's "re-roll ties" loop still ends and the error surfaces.
+		v = (n-1)%sides + 1
 	}
 	d.rolls = append(d.rolls, Roll{N: n, Sides: sides, Value: v, Purpose: purpose, To: append([]string(nil), to...)})
 	return v

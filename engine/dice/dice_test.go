@@ -169,3 +169,21 @@ func BenchmarkRoll(b *testing.B) {
 		d.Roll(6, "bench")
 	}
 }
+
+// TestExhaustedScriptStillEndsLoops: after a scripted list runs out, rolls go
+// on cycling through the faces, so a loop that re-rolls ties terminates and
+// the test sees Err instead of hanging.
+func TestExhaustedScriptStillEndsLoops(t *testing.T) {
+	d := FromSource(Scripted{})
+	for tries := 0; ; tries++ {
+		if tries > 12 {
+			t.Fatal("a re-roll-ties loop did not end on an exhausted script")
+		}
+		if d.Roll(6, "a") != d.Roll(6, "b") {
+			break
+		}
+	}
+	if d.Err() == nil {
+		t.Fatal("no error after the script ran out")
+	}
+}
