@@ -88,3 +88,20 @@ func widest(s string) (string, int) {
 	}
 	return line, n
 }
+
+// Events returns every event of the game as the GM saw it, step by step,
+// so a property test can check that bots reach the parts of the rules it
+// cares about (combat, say). It reads the stored steps, so call it only
+// when needed.
+func (r Result) Events(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	for n := uint64(0); n <= r.Game.Step; n++ {
+		rep, err := r.Service.StepReport(context.Background(), r.Game.ID, n, "")
+		if err != nil {
+			t.Fatalf("step %d: %v", n, err)
+		}
+		out = append(out, rep.Events...)
+	}
+	return out
+}

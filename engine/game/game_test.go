@@ -354,3 +354,11 @@ func rep(t *testing.T, s game.Step, player string) *game.Report {
 	}
 	return r
 }
+
+func TestBotGameEvents(t *testing.T) {
+	r := enginetest.PlayBots(t, toy.Ruleset(), enginetest.Options{Players: []string{"a", "b"}, Seed: 3})
+	ev := r.Events(t)
+	if len(ev) < 2 || !strings.Contains(strings.Join(ev, "\n"), "pushes") {
+		t.Fatalf("events of a whole bot game: %v", ev)
+	}
+}
