@@ -166,9 +166,10 @@ func (s *FullState) letterOf(f string, risk bool) string {
 	return "?"
 }
 
-// regionsOf shows a world's regions: the owner's letter (capital if At
-// Risk) and the stack if above 1, '#' per Devastation counter, '.' empty,
-// and the holders of Political Influence after a '+'.
+// regionsOf shows a world's regions, one token each: the owner's letter
+// (capital if At Risk) or '#' for Devastation, followed by the count if
+// above 1, or '.' if empty; then the holders of Political Influence after
+// a '+'. Venus at the start is [#2#2##].
 func (s *FullState) regionsOf(w string) string {
 	var parts []string
 	for _, reg := range s.Regions[w] {
@@ -179,8 +180,10 @@ func (s *FullState) regionsOf(w string) string {
 				t += fmt.Sprint(reg.Devs)
 			}
 			parts = append(parts, t)
-		case reg.Devastation > 0:
-			parts = append(parts, strings.Repeat("#", reg.Devastation))
+		case reg.Devastation > 1:
+			parts = append(parts, fmt.Sprintf("#%d", reg.Devastation))
+		case reg.Devastation == 1:
+			parts = append(parts, "#")
 		default:
 			parts = append(parts, ".")
 		}
@@ -220,7 +223,8 @@ func (v *fullView) Board() string {
 	}
 	return drawDisc(func(name string) bool { return s.fleetsOf(name) != "-" }, s.regionsOf, s.fleetsOf,
 		"Factions: "+strings.Join(legend, "  ")+"  U=UN. Capital = At Risk; # = Devastation; "+
-			".=empty region; +x = x's Political Influence; (n!) = n fleets At Risk")
+			"a digit after = how many; .=empty region; +x = x's Political Influence; "+
+			"(n!) = n fleets At Risk")
 }
 
 // Status is the tracks and pools table, in sentences.
