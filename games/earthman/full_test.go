@@ -214,3 +214,32 @@ func TestDiscontentAndMutiny(t *testing.T) {
 		t.Errorf("fleets %+v economy %d rolls %d %v; %v", f, s.P["ann"].Economy, len(d.Rolls()), d.Err(), told)
 	}
 }
+
+// TestTechPrerequisites checks section 5's prerequisites and maximum levels.
+func TestTechPrerequisites(t *testing.T) {
+	tech := func(name string) tech { x, _ := techByName(name); return x }
+	for _, c := range []struct {
+		name string
+		lv   map[string]int
+		want bool
+	}{
+		{"Attack", nil, true},
+		{"Attack", map[string]int{"Attack": 3}, false}, // maximum 3
+		{"Launch", map[string]int{"Launch": 1}, false}, // maximum 1
+		{"AI", map[string]int{"Attack": 1, "Durability": 1}, false},
+		{"AI", map[string]int{"Attack": 1, "Durability": 1, "Unity": 1}, true},
+		{"AI", map[string]int{"AI": 9, "Attack": 1, "Durability": 1, "Unity": 1}, true}, // unlimited
+		{"Nanotechnology", nil, false},
+		{"Nanotechnology", map[string]int{"Launch": 1}, true},
+		{"VonNeumann", map[string]int{"Nanotechnology": 1}, true},
+		{"VonNeumann", map[string]int{"Attack": 1, "Launch": 1}, false},
+		{"VonNeumann", map[string]int{"Attack": 1, "Launch": 1, "Stability": 1}, true},
+	} {
+		if got := canResearch(tech(c.name), c.lv); got != c.want {
+			t.Errorf("%s with %v: %v, want %v", c.name, c.lv, got, c.want)
+		}
+	}
+	if len(techs) != 13 {
+		t.Errorf("%d technologies, want the 13 of section 5", len(techs))
+	}
+}
