@@ -17,7 +17,7 @@ func runRulesets(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 0 {
 		for _, r := range e.rulesets {
 			i := r.Info()
-			fmt.Fprintf(e.stdout, "%-18s %-28s %d–%d players\n", i.Name, i.Title, i.MinPlayers, i.MaxPlayers)
+			fmt.Fprintf(e.stdout, "%-18s %s (%s players)\n", i.Name, i.Title, playerRange(i))
 		}
 		return nil
 	}
@@ -26,7 +26,7 @@ func runRulesets(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	i := r.Info()
-	fmt.Fprintf(e.stdout, "%s (%s), %d–%d players\n\n", i.Title, i.Name, i.MinPlayers, i.MaxPlayers)
+	fmt.Fprintf(e.stdout, "%s (%s), %s players\n\n", i.Title, i.Name, playerRange(i))
 	if i.Summary != "" {
 		fmt.Fprintf(e.stdout, "%s\n\n", strings.TrimSpace(i.Summary))
 	}
@@ -43,4 +43,11 @@ func runRulesets(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "Orders:\n%s\n", strings.TrimRight(i.OrderHelp, "\n"))
 	return nil
+}
+
+func playerRange(i engine.Info) string {
+	if i.MinPlayers == i.MaxPlayers {
+		return fmt.Sprint(i.MinPlayers)
+	}
+	return fmt.Sprintf("%d–%d", i.MinPlayers, i.MaxPlayers)
 }
