@@ -11,8 +11,10 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -20,6 +22,7 @@ import (
 	"orrery/pbem/botplayer"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
+	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
@@ -57,12 +60,16 @@ func startEmbedded(e *env, db string, log *slog.Logger) (*embedded, error) {
 		return nil, err
 	}
 	q := outbox.New(x.st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: time.Second, Logger: log})
-	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log})
+	// The demo's players answer within milliseconds: a person's hourly
+	// budget of replies would cut their acks short.
+	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000})
 	if err != nil {
 		x.close()
 		return nil, err
 	}
-	x.reader = imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", Logger: log,
+	// go-imap's server may not report mail that arrives just as IDLE
+	// starts: restart IDLE often, which costs nothing in-process.
+	x.reader = imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", Logger: log, IdleRestart: 500 * time.Millisecond,
 		Credentials: func(context.Context) (string, string, error) { return x.bot, "orrery", nil }})
 	return x, nil
 }
@@ -180,34 +187,75 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// printSummary lists the mails one a line, in order.
+// summaryLine is one line of the demo's summary: a mail, or the same
+// report sent to several players at once.
+type summaryLine struct {
+	at         time.Duration
+	from, kind string
+	to         []string
+	what       string
+	step       string
+}
+
+var subjectTag = regexp.MustCompile(`^(Re: )?\[[^\]]*\] *`)
+
+// printSummary lists the mails, one a line: players' orders by their first
+// lines, the bot's mails by subject, a report sent to everyone once.
 func printSummary(w io.Writer, sent []pbemtest.Mail, start time.Time, full bool) {
-	fmt.Fprintln(w, "  time     from   → to     kind     subject")
+	var lines []*summaryLine
 	for _, m := range sent {
-		msg, err := mail.ReadMessage(bytes.NewReader(m.Data))
-		subject, kind := "?", "orders"
-		if err == nil {
-			if k := msg.Header.Get("X-Orrery-Kind"); k != "" {
-				kind = k
-			}
-			subject = msg.Header.Get("Subject")
-			if d, err := new(mime.WordDecoder).DecodeHeader(subject); err == nil {
-				subject = d
-			}
-		}
-		from, _, _ := strings.Cut(m.From, "@")
-		var to []string
+		l := &summaryLine{at: m.At.Sub(start), kind: "orders"}
+		l.from, _, _ = strings.Cut(m.From, "@")
 		for _, t := range m.To {
 			n, _, _ := strings.Cut(t, "@")
-			to = append(to, n)
+			l.to = append(l.to, n)
 		}
-		line := fmt.Sprintf("  %6.2fs  %-6s → %-6s %-8s %s", m.At.Sub(start).Seconds(), from, strings.Join(to, ","), kind, subject)
-		if len(line) > 78 {
-			line = line[:77] + "…"
+		if msg, err := mail.ReadMessage(bytes.NewReader(m.Data)); err == nil {
+			if k := msg.Header.Get("X-Orrery-Kind"); k != "" {
+				l.kind = k
+			}
+			l.step = msg.Header.Get("X-Orrery-Step")
+			l.what = msg.Header.Get("Subject")
+			if d, err := new(mime.WordDecoder).DecodeHeader(l.what); err == nil {
+				l.what = d
+			}
+			l.what = subjectTag.ReplaceAllString(l.what, "")
+			for _, n := range l.to {
+				l.what = strings.TrimSuffix(strings.TrimSuffix(l.what, " for "+n), ", "+n)
+			}
+		}
+		if l.kind == "orders" {
+			if pm, err := inmail.Parse(m.Data, inmail.Options{}); err == nil {
+				var orders []string
+				for _, o := range strings.Split(pm.Text, "\n") {
+					if o = strings.TrimSpace(o); o != "" {
+						orders = append(orders, o)
+					}
+				}
+				l.what = strings.Join(orders, "; ")
+			}
+		}
+		if prev := len(lines) - 1; prev >= 0 && l.step != "" && lines[prev].step == l.step && lines[prev].kind == l.kind && lines[prev].from == l.from {
+			lines[prev].to = append(lines[prev].to, l.to...)
+			continue
+		}
+		lines = append(lines, l)
+	}
+	fmt.Fprintln(w, "  time    from    to           kind     what")
+	for _, l := range lines {
+		to := strings.Join(l.to, ",")
+		if len(to) > 12 {
+			to = fmt.Sprintf("%d players", len(l.to))
+		}
+		line := fmt.Sprintf("  %5.2fs  %-6s  %-12s %-8s %s", l.at.Seconds(), l.from, to, l.kind, l.what)
+		if utf8.RuneCountInString(line) > 78 {
+			line = string([]rune(line)[:77]) + "…"
 		}
 		fmt.Fprintln(w, line)
-		if full {
-			fmt.Fprintf(w, "%s\n", m.Data)
+	}
+	if full {
+		for _, m := range sent {
+			fmt.Fprintf(w, "\n%s\n", m.Data)
 		}
 	}
 }

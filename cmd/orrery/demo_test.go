@@ -10,7 +10,7 @@ func TestDemoPlaysAGameByMail(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\n%s", err, out)
 	}
-	for _, want := range []string{"orrery → ann    welcome", "ann    → orrery orders", "orrery → bob    report", "The game is over", "Replay verified"} {
+	for _, want := range []string{"orrery  ann,bob      welcome  Welcome to Toy Race", "ann     orrery       orders   PUSH", "orrery  ann,bob      report", "reply    Orders received", "The game is over", "Replay verified"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}

@@ -257,7 +257,7 @@ func TestRunOverServers(t *testing.T) {
 	h := newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r := imapin.New(imapin.Config{Addr: h.srv.IMAPAddr, TLS: "none",
+	r := imapin.New(imapin.Config{Addr: h.srv.IMAPAddr, TLS: "none", IdleRestart: 500 * time.Millisecond,
 		Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
 	done := make(chan error, 1)
 	go func() { done <- h.d.Run(ctx, r) }()

@@ -44,8 +44,10 @@ type Config struct {
 	// Poll forces polling even where IDLE is offered.
 	Poll         bool
 	PollInterval time.Duration // default 30 s
-	// IdleRestart ends and restarts IDLE this often (servers drop idle
-	// connections after 30 minutes; default 10 min).
+	// IdleRestart ends and restarts IDLE this often (default 5 min).
+	// Servers drop idle connections after 30 minutes; and a server that
+	// does not report, when IDLE starts, mail that arrived just before it
+	// (go-imap's imapserver) is caught up with at the restart.
 	IdleRestart time.Duration
 	MinBackoff  time.Duration // default 1 s
 	MaxBackoff  time.Duration // default 2 min
@@ -97,7 +99,7 @@ func New(cfg Config) *Reader {
 		cfg.PollInterval = 30 * time.Second
 	}
 	if cfg.IdleRestart <= 0 {
-		cfg.IdleRestart = 10 * time.Minute
+		cfg.IdleRestart = 5 * time.Minute
 	}
 	if cfg.MinBackoff <= 0 {
 		cfg.MinBackoff = time.Second

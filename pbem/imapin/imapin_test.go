@@ -65,6 +65,9 @@ func start(t *testing.T, srv *pbemtest.Server, cfg imapin.Config, h imapin.Handl
 	cfg.TLS = "none"
 	cfg.Credentials = func(context.Context) (string, string, error) { return bot, "pw", nil }
 	cfg.MinBackoff = 20 * time.Millisecond
+	if cfg.IdleRestart == 0 {
+		cfg.IdleRestart = 2 * time.Second // see Config.IdleRestart
+	}
 	cfg.MaxBackoff = 200 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
