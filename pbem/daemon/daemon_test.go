@@ -211,10 +211,15 @@ func TestAuthentication(t *testing.T) {
 	if e := to(sent, "eve@example.org"); len(e) != 1 || !strings.Contains(e[0], "not in this game") || strings.Contains(e[0], h.secret("ann")) {
 		t.Errorf("eve: %q", e)
 	}
-	// A stranger gets one answer a day.
-	h.handle(h.mail("eve@example.org", "hello", "HELP"))
+	// A stranger who asks nothing we can do gets one answer a day; a
+	// command they send is answered.
+	h.handle(h.mail("eve@example.org", "hello", "how are you?"))
 	if e := to(h.flush(), "eve@example.org"); len(e) != 0 {
-		t.Errorf("stranger answered twice in a day")
+		t.Errorf("stranger answered twice in a day: %q", e)
+	}
+	h.handle(h.mail("eve@example.org", "hello", "LIST"))
+	if e := to(h.flush(), "eve@example.org"); len(e) != 1 || !strings.Contains(e[0], "g1") {
+		t.Errorf("a stranger's LIST: %q", e)
 	}
 	if g, _ := h.d.Service().Get(context.Background(), "g1"); len(g.Answered) != 0 {
 		t.Errorf("unauthenticated orders applied: %v", g.Answered)

@@ -67,7 +67,12 @@ type job struct {
 	rejected bool // file under Rejected
 	why      string
 	noReply  bool
-	stranger bool // the sender is in none of our games
+	// stranger marks a reply to someone in none of our games who asked
+	// nothing we can do (an empty mail, unreadable lines, orders for a
+	// game they do not play): such replies are limited to one a day.
+	// HELP, LIST, RULES and JOIN are answered like anyone's.
+	stranger bool
+	isPlayer bool // the sender plays in some game
 }
 
 // say renders one section of the reply.
@@ -314,14 +319,16 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 		}
 	}
 	r := route.Route(j.m, route.Options{IsGame: func(id string) bool { return byID[id] != nil }})
-	j.stranger = !isPlayer
+	j.isPlayer = isPlayer
 	j.game = byID[r.Game]
 	if len(r.Errors) > 0 {
+		j.stranger = !isPlayer && len(r.Commands) == 0
 		if err := d.refuse(j, nil, game.Player{}, r.Errors...); err != nil {
 			return err
 		}
 	}
 	if r.Empty() {
+		j.stranger = !isPlayer
 		return d.help(j, j.game)
 	}
 	for _, c := range r.Commands {
@@ -366,6 +373,7 @@ func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game
 		data.Attempt = &templates.Attempt{From: j.m.From, Date: j.m.Date, Subject: j.m.Subject, Reason: a.Kind.String()}
 		return a.Player, false, d.say(j, templates.WrongSecret, data)
 	default: // unknown sender, or someone's secret from a foreign address
+		j.stranger = j.stranger || !j.isPlayer
 		return game.Player{}, false, d.say(j, templates.UnknownSender, d.mailer.data(g, anon, d.svc.Rulesets()))
 	}
 }
@@ -385,7 +393,6 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 	if !ok || err != nil {
 		return err
 	}
-	j.stranger = false
 	first := true
 	var answer section
 	hook := func(tx *bolt.Tx, c *game.Change) error {
@@ -467,7 +474,6 @@ func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.C
 		if !ok || err != nil {
 			return err
 		}
-		j.stranger = false
 		var rep *game.Report
 		kind := templates.Status
 		if c.Name == route.History {
@@ -526,7 +532,6 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		if p, ok, err = d.authenticate(j, g, c.Game, r.Secret); !ok || err != nil {
 			return err
 		}
-		j.stranger = false
 	} else if g == nil {
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
 			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games you can join"})
@@ -558,7 +563,6 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		// with no answer of its own, so a retry does not join twice.
 		answer = &section{}
 		_, err = d.svc.Join(ctx, g.ID, game.PlayerSpec{Name: seat, Email: j.from}, hook)
-		j.stranger = false
 	case route.Resign:
 		if err = note(g, fmt.Sprintf("You resigned from game %s; your seat plays its defaults from now on.", g.ID)); err != nil {
 			return err
