@@ -124,18 +124,46 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 	if w == "Earth" && s.unDevsOn("Earth") {
 		regionBase++
 	}
-	var fleetOnly, both int
-	for i := 1; i <= ok+risk; i++ {
+	type die struct{ fleet, region bool }
+	dice := make([]die, ok+risk)
+	roll := func(i int, purpose string) {
 		pen := 0
-		if i > ok {
+		if i >= ok {
 			pen = 1
 		}
-		h := r.hits(fmt.Sprintf("%s opens fire at %s on %s (die %d of %d)", p, t, w, i, ok+risk), base+pen, regionBase+pen)
-		switch {
-		case h[1]:
-			both++
-		case h[0]:
-			fleetOnly++
+		h := r.hits(purpose, base+pen, regionBase+pen)
+		dice[i] = die{h[0], h[1]}
+	}
+	for i := range dice {
+		roll(i, fmt.Sprintf("%s opens fire at %s on %s (die %d of %d)", p, t, w, i+1, ok+risk))
+	}
+	tally := func() (fleetOnly, both int) {
+		for _, x := range dice {
+			switch {
+			case x.region:
+				both++
+			case x.fleet:
+				fleetOnly++
+			}
+		}
+		return
+	}
+	fleetOnly, both := tally()
+	// 001-C7: AI DEFEND spends thoughts on dice that would take a region.
+	if t != un && !s.P[t].AIDefendOff {
+		inOrbit := 0
+		if tf != nil {
+			inOrbit = tf.Ok + tf.Risk
+		}
+		for s.P[t].AI > 0 && both-max(inOrbit-fleetOnly, 0) >= 2 && s.devsOn(t, w) > 0 {
+			i := 0
+			for !dice[i].region {
+				i++
+			}
+			s.P[t].AI--
+			roll(i, fmt.Sprintf("%s spends an AI thought: re-roll of %s's die %d", t, p, i+1))
+			r.say("%s spends an AI thought to re-roll a die of %s's fire (standing order AI DEFEND ON).", t, p)
+			fleetOnly, both = tally()
 		}
 	}
 	// 001-G15: hits that cannot count against regions go on fleets first.
