@@ -43,10 +43,12 @@ func (r *frun) hits(purpose string, needs ...int) []bool {
 	return out
 }
 
-// group takes n of p's fleets at w for an action, healthy ones first (the
-// attacker's best choice), and says how many of them are At Risk.
+// pool is the units of one player at one world still free for actions
+// this turn, healthy and At Risk.
 type pool struct{ ok, risk int }
 
+// take hands out up to n units for an action, healthy ones first (the
+// acting player's best choice), and says how many of each it gave.
 func (pl *pool) take(n int) (int, int) {
 	a := min(n, pl.ok)
 	b := min(n-a, pl.risk)

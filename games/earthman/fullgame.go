@@ -27,8 +27,10 @@ type FullState struct {
 	Result    engine.Outcome `json:"outcome"`
 }
 
+// Turn counts player turns from 1; 0 during the prelude.
 func (s *FullState) Turn() int { return s.TurnN }
 
+// Phase names the stage for people.
 func (s *FullState) Phase() string {
 	switch s.Stage {
 	case "prelude":
@@ -42,10 +44,18 @@ func (s *FullState) Phase() string {
 	return "turn of " + s.Players[s.Active]
 }
 
-func (s *FullState) Outcome() engine.Outcome   { return s.Result }
-func (s *FullState) Marshal() ([]byte, error)  { return json.Marshal(s) }
+// Outcome says whether the game is over.
+func (s *FullState) Outcome() engine.Outcome { return s.Result }
+
+// Marshal encodes the state; maps are encoded with sorted keys.
+func (s *FullState) Marshal() ([]byte, error) { return json.Marshal(s) }
+
+// View: the full rules hide nothing either (the Skynet deck's order is
+// not shown), so every view shows the whole board.
 func (s *FullState) View(p string) engine.View { return &fullView{s: s, player: p} }
 
+// Prompts: the prelude player or the active player must act; everybody may
+// send standing orders at any time.
 func (s *FullState) Prompts() []engine.Prompt {
 	if s.Stage == "over" {
 		return nil
@@ -154,6 +164,8 @@ func (r *frun) sayAll(lines []string) {
 	}
 }
 
+// Resolve applies a prelude turn, a whole turn (then begins the next
+// player's turn: Score and Risk), or standing orders sent at any time.
 func (s *FullState) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, error) {
 	if s.Stage == "over" {
 		return nil, fmt.Errorf("the game is over")
@@ -666,5 +678,3 @@ func (r *frun) defensiveFire(p, w string) {
 		r.say("%s's Defensive Fire: %d dice needing %d+, %d hits; %s loses %d fleet(s) at %s.", q, dice, need, hits, p, lost, w)
 	}
 }
-
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

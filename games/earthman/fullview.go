@@ -1,6 +1,7 @@
 package earthman
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -357,8 +358,18 @@ func (full) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
 
 func (full) LoadState(data []byte) (engine.State, error) {
 	var s FullState
-	if err := jsonUnmarshal(data, &s); err != nil {
+	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("reading an Earthman's Burden state: %w", err)
+	}
+	for _, p := range board.Places {
+		if s.Fleets[p.Name] == nil || p.Kind == World && len(s.Regions[p.Name]) != p.Regions {
+			return nil, fmt.Errorf("reading an Earthman's Burden state: %s is missing or has the wrong regions", p.Name)
+		}
+	}
+	for _, p := range s.Players {
+		if s.P[p] == nil {
+			return nil, fmt.Errorf("reading an Earthman's Burden state: no player board for %s", p)
+		}
 	}
 	return &s, nil
 }
