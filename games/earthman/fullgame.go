@@ -129,7 +129,12 @@ func newFull(setup engine.Setup, d *dice.Dice) (*FullState, error) {
 		for i := range deck {
 			deck[i] = i
 		}
-		d.Shuffle(len(deck), "Skynet deck", func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+		// The deck's order is hidden (001-H): the shuffle's rolls are shown
+		// to no player ("the GM" cannot be a seat: seats have no spaces).
+		for i := len(deck) - 1; i > 0; i-- {
+			j := d.RollFor(i+1, fmt.Sprintf("Skynet deck shuffle (position %d of %d)", i+1, len(deck)), "the GM") - 1
+			deck[i], deck[j] = deck[j], deck[i]
+		}
 		s.Deck = deck
 	}
 	if setup.Options["prelude"] == "on" {
