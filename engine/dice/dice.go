@@ -95,6 +95,24 @@ func (d *Dice) RollFor(sides int, purpose string, to ...string) int {
 	return v
 }
 
+// GMOnly is a viewer name no seat can have (seat names are lowercase
+// letters, digits, _ and -): a roll shown only to it is hidden from every
+// player, though the GM, verify and the final dice reveal still see it.
+const GMOnly = "(gm)"
+
+// RollHidden rolls a die no player sees until the game's dice are revealed:
+// a shuffled deck, say.
+func (d *Dice) RollHidden(sides int, purpose string) int { return d.RollFor(sides, purpose, GMOnly) }
+
+// ShuffleFor is Shuffle whose rolls only the players named in to (and the
+// GM) may see; ShuffleFor(n, purpose, swap, GMOnly) hides them from all.
+func (d *Dice) ShuffleFor(n int, purpose string, swap func(i, j int), to ...string) {
+	for i := n - 1; i > 0; i-- {
+		j := d.RollFor(i+1, fmt.Sprintf("%s (position %d of %d)", purpose, i+1, n), to...) - 1
+		swap(i, j)
+	}
+}
+
 // Pick returns an index in [0, n) chosen by a die with n sides.
 func (d *Dice) Pick(n int, purpose string) int { return d.Roll(n, purpose) - 1 }
 

@@ -187,3 +187,17 @@ func TestExhaustedScriptStillEndsLoops(t *testing.T) {
 		t.Fatal("no error after the script ran out")
 	}
 }
+
+func TestHiddenRolls(t *testing.T) {
+	d := New("hidden")
+	d.RollHidden(6, "deck")
+	d.ShuffleFor(3, "cards", func(i, j int) {}, GMOnly)
+	for _, r := range d.Rolls() {
+		if r.VisibleTo("ann") || !r.VisibleTo("") {
+			t.Fatalf("roll %v: seen by a player, or not by the GM", r)
+		}
+	}
+	if err := Check("hidden", Commitment("hidden"), d.Rolls()); err != nil {
+		t.Fatalf("hidden rolls must still check against the seed: %v", err)
+	}
+}
