@@ -691,4 +691,3 @@ func TestTenThousandLines(t *testing.T) {
 	}
 	e.nothingApplied(id)
 }
-
