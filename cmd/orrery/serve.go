@@ -71,7 +71,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Inbox: cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
 		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log})
 	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
-	return runDaemon(ctx, e, st, d, r, log)
+	err = runDaemon(ctx, e, st, d, r, log)
+	if errors.Is(err, imapin.ErrLogin) {
+		return fmt.Errorf("%w; check imap.username and imap.password_env, password_file or oauth2 in %s", err, *cfgPath)
+	}
+	return err
 }
 
 // runDaemon runs the daemon and the control socket until ctx is done.

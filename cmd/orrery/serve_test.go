@@ -196,3 +196,16 @@ func TestMailOptionsQueueWithoutDaemon(t *testing.T) {
 		t.Errorf("no config: %v %v", opts, err)
 	}
 }
+
+func TestServeWrongPassword(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{"bot@pbem.test": "s3cret"}})
+	dir := t.TempDir()
+	t.Setenv("ORRERY_TEST_IMAP_PW", "wrong")
+	cfg := filepath.Join(dir, "config.yaml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf("db: %s\nfrom: bot@pbem.test\nimap:\n  server: %s\n  tls: none\n  username: bot@pbem.test\n  password_env: ORRERY_TEST_IMAP_PW\nsmtp:\n  server: %s\n  tls: none\n  auth: none\nlog_level: error\n",
+		filepath.Join(dir, "w.db"), srv.IMAPAddr, srv.SMTPAddr)), 0o600)
+	_, err := cli(t, "", "", "serve", "--config", cfg)
+	if err == nil || !strings.Contains(err.Error(), "refused the login") || !strings.Contains(err.Error(), "imap.password_env") {
+		t.Errorf("serve with a wrong password: %v", err)
+	}
+}

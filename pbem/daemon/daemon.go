@@ -135,6 +135,8 @@ func (d *Daemon) Mailer() *Mailer { return d.mailer }
 // Run reads mail with r, sends with the queue and ticks deadlines until ctx
 // is done.
 func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	if d.queue != nil {
 		wg.Add(1)
@@ -157,6 +159,7 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 		}
 	}()
 	err := r.Run(ctx, d.Handle)
+	cancel() // the reader gave up (a refused login): stop the rest too
 	wg.Wait()
 	return err
 }

@@ -82,6 +82,7 @@ type Reader struct {
 	log *slog.Logger
 	// Connected, if set, is called after each successful login and select.
 	Connected func(uidValidity uint32)
+	onLogin   func()
 }
 
 // New returns a Reader with cfg's defaults filled in.
@@ -117,14 +118,25 @@ func New(cfg Config) *Reader {
 	return &Reader{cfg: cfg, log: log}
 }
 
+// ErrLogin wraps a refused login. Run returns it when the very first login
+// fails, so that a wrong password or token stops the daemon at once with a
+// clear message; later refusals (a revoked token) are retried like any
+// other failure.
+var ErrLogin = errors.New("the IMAP server refused the login")
+
 // Run reads until ctx is done, reconnecting after any failure.
 func (r *Reader) Run(ctx context.Context, h Handler) error {
 	backoff := r.cfg.MinBackoff
+	connected := false
+	r.onLogin = func() { connected = true }
 	for {
 		start := time.Now()
 		err := r.session(ctx, h)
 		if ctx.Err() != nil {
 			return nil
+		}
+		if !connected && errors.Is(err, ErrLogin) {
+			return err
 		}
 		if time.Since(start) > time.Minute {
 			backoff = r.cfg.MinBackoff // it worked for a while: start over
@@ -177,6 +189,9 @@ func (r *Reader) session(ctx context.Context, h Handler) error {
 
 	if err := r.login(ctx, c); err != nil {
 		return err
+	}
+	if r.onLogin != nil {
+		r.onLogin()
 	}
 	for _, box := range []string{r.cfg.Processed, r.cfg.Rejected} {
 		if err := ensureMailbox(c, box); err != nil {
@@ -264,6 +279,10 @@ func (r *Reader) login(ctx context.Context, c *imapclient.Client) error {
 		err = c.Login(user, secret).Wait()
 	}
 	if err != nil {
+		var ie *imap.Error
+		if errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo {
+			return fmt.Errorf("%w as %s: %v", ErrLogin, user, err)
+		}
 		return fmt.Errorf("imap login as %s: %w", user, err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package imapin_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -166,5 +167,19 @@ func TestReconnectAndUIDValidity(t *testing.T) {
 	}
 	if got[1].UIDValidity == first.UIDValidity {
 		t.Errorf("UIDVALIDITY %d did not change", first.UIDValidity)
+	}
+}
+
+// A wrong password at start stops Run with ErrLogin instead of retrying
+// forever.
+func TestWrongPasswordStops(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	r := imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none",
+		Credentials: func(context.Context) (string, string, error) { return bot, "wrong", nil }})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := r.Run(ctx, func(context.Context, imapin.Message) (imapin.Disposition, error) { return imapin.Keep, nil })
+	if !errors.Is(err, imapin.ErrLogin) || !strings.Contains(err.Error(), bot) {
+		t.Errorf("Run: %v", err)
 	}
 }
