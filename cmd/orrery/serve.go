@@ -62,7 +62,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
-		Relax: daemonRelax(cfg), Policy: daemonPolicy(cfg),
+		Relax: daemonRelax(cfg), Policy: daemonPolicy(cfg), VerifyDKIM: cfg.Security.VerifyDKIM,
 	})
 	if err != nil {
 		return err

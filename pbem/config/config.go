@@ -97,6 +97,9 @@ type Security struct {
 	RequireDKIM  bool   `yaml:"require_dkim"`
 	RequireSPF   bool   `yaml:"require_spf"`
 	RequireDMARC bool   `yaml:"require_dmarc"`
+	// VerifyDKIM makes the daemon check DKIM itself: only mail signed by
+	// the sender's domain is applied.
+	VerifyDKIM bool `yaml:"verify_dkim"`
 }
 
 // Load reads and checks a config file.

@@ -59,6 +59,11 @@ type Config struct {
 	// Policy demands Authentication-Results from our receiving server;
 	// Own and OwnMessageIDSuffix are filled in from From.
 	Policy policy.Config
+	// VerifyDKIM demands a valid DKIM signature of the sender's domain,
+	// checked by the daemon itself; LookupTXT replaces the DNS lookup
+	// (tests).
+	VerifyDKIM bool
+	LookupTXT  func(domain string) ([]string, error)
 	// MaxText is the most text bytes read from a mail (inmail default).
 	MaxText int
 	// Templates is a directory of template overrides ("" = embedded).

@@ -31,7 +31,7 @@ type harness struct {
 	n   int
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, tune ...func(*daemon.Config)) *harness {
 	t.Helper()
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
@@ -40,7 +40,11 @@ func newHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(func() { st.Close() })
 	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
+	cfg := daemon.Config{From: "Orrery <" + botAddr + ">"}
+	for _, f := range tune {
+		f(&cfg)
+	}
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

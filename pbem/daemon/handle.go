@@ -126,6 +126,17 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 		d.log.Warn("sender not authenticated; nothing applied", "from", m.From, "err", err)
 		return d.finish(ctx, j)
 	}
+	if d.cfg.VerifyDKIM {
+		why, err := checkDKIM(msg.Raw, m.From, d.cfg.LookupTXT)
+		if err != nil {
+			return 0, err // DNS trouble: leave it in the inbox, try later
+		}
+		if why != "" {
+			j.rejected, j.noReply, j.why = true, true, why
+			d.log.Warn("sender not authenticated; nothing applied", "from", m.From, "why", why)
+			return d.finish(ctx, j)
+		}
+	}
 	var err error
 	switch {
 	case m.Oversize:
