@@ -1,0 +1,480 @@
+//go:build soak
+
+package soak
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/games"
+	"orrery/pbem/outbox"
+)
+
+// seat is a player of a fleet game.
+type seat struct{ name, email, secret string }
+
+// fleet is many games of mixed rulesets in one DB, for one bot address.
+type fleet struct {
+	db, bot string
+	games   []fleetGame
+}
+
+type fleetGame struct {
+	id, ruleset string
+	seats       []seat
+}
+
+var seatNames = []string{"ann", "bob", "cyd", "dan", "eve"}
+
+// newFleet creates n games, cycling through games.All(), with 5 players
+// each where the ruleset allows, else its maximum (or minimum).
+func newFleet(t *testing.T, s stack, svc *game.Service, db, bot string, n int) *fleet {
+	t.Helper()
+	f := &fleet{db: db, bot: bot}
+	all := games.All()
+	tag := nonce()
+	for i := range n {
+		rs := all[i%len(all)]
+		info := rs.Info()
+		np := min(5, info.MaxPlayers)
+		np = max(np, info.MinPlayers)
+		fg := fleetGame{id: fmt.Sprintf("s%04d", i), ruleset: info.Name}
+		var specs []game.PlayerSpec
+		for k := range np {
+			specs = append(specs, game.PlayerSpec{Name: seatNames[k%len(seatNames)], Email: fmt.Sprintf("%s-%d-%s@example.org", seatNames[k], i, tag)})
+		}
+		g, err := svc.Create(context.Background(), game.CreateRequest{ID: fg.id, Ruleset: info.Name, Players: specs, DiceSecret: "soak" + fg.id})
+		if err != nil {
+			t.Fatalf("create %s (%s): %v", fg.id, info.Name, err)
+		}
+		for _, p := range g.Players {
+			fg.seats = append(fg.seats, seat{p.Name, p.Email, p.Secret})
+		}
+		f.games = append(f.games, fg)
+	}
+	return f
+}
+
+func (f *fleet) rulesetOf(id string) string {
+	for _, g := range f.games {
+		if g.id == id {
+			return g.ruleset
+		}
+	}
+	return "?"
+}
+
+// job is one order mail to send.
+type job struct {
+	prompt string
+	game   string
+	seat   seat
+	orders string
+}
+
+// openJobs returns, for every game not over, one mail per player with an
+// open blocking question: the ruleset's bot's orders for it.
+func openJobs(ctx context.Context, svc *game.Service, f *fleet, rnd *rand.Rand) ([]job, error) {
+	var jobs []job
+	for _, fg := range f.games {
+		g, err := svc.Get(ctx, fg.id)
+		if err != nil {
+			return nil, err
+		}
+		if g.Over() {
+			continue
+		}
+		rs, err := engine.Find(svc.Rulesets(), g.Ruleset)
+		if err != nil {
+			return nil, err
+		}
+		x, err := svc.Export(ctx, g.ID)
+		if err != nil {
+			return nil, err
+		}
+		st, err := rs.LoadState(x.State)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range fg.seats {
+			for _, pr := range g.PromptsFor(p.name) {
+				if pr.Kind.Blocks() && !contains(g.Answered, pr.ID) {
+					jobs = append(jobs, job{prompt: pr.ID, game: g.ID, seat: p, orders: rs.Bot(st.View(p.name), pr, rnd)})
+					break
+				}
+			}
+		}
+	}
+	return jobs, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (j job) mail(bot, id string) outbox.Mail {
+	return outbox.Mail{MessageID: id, From: j.seat.email, To: []string{bot},
+		Subject: fmt.Sprintf("Re: [%s %s] orders", j.game, j.seat.secret), Text: j.orders + "\n\n-- \n" + j.seat.name + "\n", Date: time.Now()}
+}
+
+// waitOutbox waits until the outbox of st has nothing queued.
+func waitOutbox(st *store.Store, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if c, err := outbox.Count(st.DB()); err == nil && c.Queued == 0 {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c, _ := outbox.Count(st.DB())
+	return fmt.Errorf("outbox still holds %d mails after %v", c.Queued, within)
+}
+
+// partLoad: N games, bots sending orders by SMTP at a steady rate, the
+// daemon reading with IDLE; ack latency from the order mail accepted by
+// Postfix to the ack accepted by Postfix.
+func partLoad(t *testing.T, s stack, rep *report) {
+	ctx := context.Background()
+	n := nonce()
+	bot := "orrery-load-" + n + "@" + s.Domain
+	db := filepath.Join(t.TempDir(), "load.db")
+
+	var mu sync.Mutex
+	waiting := map[string]time.Time{} // player address → when its mail was accepted
+	var lat []time.Duration
+	var stray atomic.Int64
+	onSent := func(r outbox.Record) {
+		if r.Kind != "reply" || len(r.To) == 0 {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		a := strings.ToLower(r.To[0])
+		t0, ok := waiting[a]
+		if !ok {
+			stray.Add(1)
+			return
+		}
+		delete(waiting, a)
+		if !t0.IsZero() {
+			lat = append(lat, time.Since(t0))
+		}
+	}
+	st, d, r, err := s.newDaemon(db, bot, false, onSent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	t0 := time.Now()
+	f := newFleet(t, s, d.Service(), db, bot, *flagGames)
+	created := time.Since(t0)
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx, r) }()
+	defer func() { cancel(); <-done }()
+	t0 = time.Now()
+	if err := waitOutbox(st, 10*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	welcome := time.Since(t0)
+	seats := 0
+	for _, g := range f.games {
+		seats += len(g.seats)
+	}
+	rep.add("load", fmt.Sprintf("%d games created (%d seats, mixed rulesets)", len(f.games), seats), created.Round(time.Millisecond).String(), "", nil)
+	rep.add("load", fmt.Sprintf("%d welcome mails sent through Postfix", seats), fmt.Sprintf("%v (%.0f/s)", welcome.Round(time.Millisecond), float64(seats)/welcome.Seconds()), "", nil)
+	time.Sleep(500 * time.Millisecond) // the reader reaches IDLE
+
+	sender := s.sender()
+	rnd := rand.New(rand.NewPCG(8, 8))
+	var sentIDs []string
+	sentJobs := map[string]job{}
+	interval := time.Duration(float64(time.Second) / *flagRate)
+	loadStart := time.Now()
+	for round := 1; round <= *flagRounds; round++ {
+		jobs, err := openJobs(ctx, d.Service(), f, rnd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tick := time.NewTicker(interval)
+		for i, j := range jobs {
+			<-tick.C
+			id := fmt.Sprintf("load-%d-%d-%s@players.example.org", round, i, n)
+			mu.Lock()
+			waiting[strings.ToLower(j.seat.email)] = time.Time{}
+			mu.Unlock()
+			if errs := sender.Send(ctx, []outbox.Mail{j.mail(bot, id)}); errs[0] != nil {
+				t.Fatalf("send: %v", errs[0])
+			}
+			accepted := time.Now()
+			mu.Lock()
+			if _, ok := waiting[strings.ToLower(j.seat.email)]; ok {
+				waiting[strings.ToLower(j.seat.email)] = accepted
+			}
+			mu.Unlock()
+			sentIDs = append(sentIDs, id)
+			sentJobs[id] = j
+		}
+		tick.Stop()
+		deadline := time.Now().Add(5 * time.Minute)
+		for {
+			mu.Lock()
+			left := len(waiting)
+			mu.Unlock()
+			if left == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("round %d: %d mails not acknowledged after 5 minutes", round, left)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Logf("round %d: %d order mails", round, len(jobs))
+	}
+	loadTime := time.Since(loadStart)
+	if err := waitOutbox(st, 5*time.Minute); err != nil {
+		t.Error(err)
+	}
+	mu.Lock()
+	lost := len(waiting)
+	l := append([]time.Duration(nil), lat...)
+	mu.Unlock()
+
+	// Every order mail is in its game's log exactly once (accepted or
+	// refused), and every game verifies.
+	inLog := map[string]int{}
+	rejected := 0
+	verifyBad := 0
+	for _, fg := range f.games {
+		x, err := d.Service().Export(ctx, fg.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range x.Log {
+			if e.Ref != "" && (e.Kind == "orders" || e.Kind == "rejected") {
+				inLog[e.Ref]++
+				if e.Kind == "rejected" {
+					rejected++
+					if rejected <= 3 {
+						rep.note("load: a bot's orders were refused in %s (%s): %q: %v", fg.id, fg.ruleset, e.Text, e.Errors)
+					}
+				}
+			}
+		}
+		if v, err := d.Service().Verify(ctx, fg.id); err != nil || !v.OK() {
+			verifyBad++
+			t.Errorf("verify %s: %v %v", fg.id, err, v)
+		}
+	}
+	missing, doubled, empty := 0, 0, 0
+	for _, id := range sentIDs {
+		if strings.TrimSpace(sentJobs[id].orders) == "" && inLog[id] == 0 {
+			// The bot had nothing to say: by mail that is a mail
+			// without orders, answered with help, not a submission.
+			if empty++; empty <= 3 {
+				j := sentJobs[id]
+				rep.note("load: the %s bot gave empty orders for %s's prompt %s in %s; the mail was answered but is no submission", f.rulesetOf(j.game), j.seat.name, j.prompt, j.game)
+			}
+			continue
+		}
+		switch inLog[id] {
+		case 0:
+			missing++
+			if missing <= 3 {
+				j := sentJobs[id]
+				rep.note("load: order mail %s for %s (%s) is not in the game log; its orders were %q", id, j.game, j.seat.name, j.orders)
+			}
+		case 1:
+		default:
+			doubled++
+		}
+	}
+	if missing+doubled > 0 {
+		t.Errorf("%d order mails not in the log, %d in it twice", missing, doubled)
+	}
+	p50, p95, p99 := quantile(l, .50), quantile(l, .95), quantile(l, .99)
+	rep.add("load", fmt.Sprintf("order mails (%d rounds at %.0f/s)", *flagRounds, *flagRate), fmt.Sprintf("%d in %v (%.1f/s acknowledged)", len(sentIDs), loadTime.Round(time.Second), float64(len(l))/loadTime.Seconds()), "", nil)
+	rep.add("load", "ack latency p50 (IDLE)", ms(p50), "≤ 1 s", ptr(p50 <= time.Second))
+	rep.add("load", "ack latency p95", ms(p95), "", nil)
+	rep.add("load", "ack latency p99", ms(p99), "≤ 3 s", ptr(p99 <= 3*time.Second))
+	rep.add("load", "ack latency max", ms(quantile(l, 1)), "", nil)
+	rep.add("load", "order mails not acknowledged / not in the log / in it twice", fmt.Sprintf("%d / %d / %d", lost, missing, doubled), "0 lost, 0 doubled", ptr(lost+missing+doubled == 0))
+	rep.add("load", "bots' mails with empty orders (answered with help)", fmt.Sprint(empty), "", nil)
+	rep.add("load", "bots' orders refused by a ruleset (a bot bug)", fmt.Sprint(rejected), "", nil)
+	rep.add("load", "games failing verify", fmt.Sprintf("%d of %d", verifyBad, len(f.games)), "0", ptr(verifyBad == 0))
+	if k := stray.Load(); k > 0 {
+		rep.note("load: %d replies went to players who had no mail waiting for an ack", k)
+	}
+}
+
+// partBacklog: order mails wait in the bot's inbox (delivered over LMTP
+// while the daemon is down); the daemon starts and drains them. In the same
+// run the servers' raw limit for the same work: a bare go-imap client
+// fetching as many mails and go-mail sending one mail per mail.
+func partBacklog(t *testing.T, s stack, rep *report) {
+	ctx := context.Background()
+	n := nonce()
+	bot := "orrery-backlog-" + n + "@" + s.Domain
+	db := filepath.Join(t.TempDir(), "backlog.db")
+	var replies atomic.Int64
+	all := make(chan struct{})
+	m := *flagBacklog
+	st, d, r, err := s.newDaemon(db, bot, false, func(r outbox.Record) {
+		if r.Kind == "reply" && replies.Add(1) == int64(m) {
+			close(all)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ng := min(*flagGames, 50)
+	f := newFleet(t, s, d.Service(), db, bot, ng)
+	// Send the welcome mails first, with the reader off: the drain below
+	// measures order mails and their acks only.
+	qctx, qcancel := context.WithCancel(ctx)
+	go d.Run(qctx, r) // nothing in the inbox yet
+	if err := waitOutbox(st, 10*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	qcancel()
+	time.Sleep(200 * time.Millisecond)
+	jobs, err := openJobs(ctx, d.Service(), f, rand.New(rand.NewPCG(9, 9)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One seat per game sends again and again: its orders replace each
+	// other, so turns resolve only where it is the last one to play.
+	bySeat := map[string]job{}
+	var order []job
+	for _, j := range jobs {
+		if _, ok := bySeat[j.game]; !ok {
+			bySeat[j.game] = j
+			order = append(order, j)
+		}
+	}
+	if len(order) == 0 {
+		t.Fatal("no open questions in the fleet")
+	}
+	raw := "raw-" + n + "@" + s.Domain
+	t0 := time.Now()
+	if err := s.injectMany(bot, m, func(i int) []byte {
+		j := order[i%len(order)]
+		return rawMail(j.mail(bot, fmt.Sprintf("bl-%d-%s@players.example.org", i, n)))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.injectMany(raw, m, func(i int) []byte {
+		j := order[i%len(order)]
+		return rawMail(j.mail(raw, fmt.Sprintf("raw-%d-%s@players.example.org", i, n)))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("injected 2×%d mails in %v", m, time.Since(t0).Round(time.Millisecond))
+
+	r2 := r
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	t0 = time.Now()
+	go func() { d.Run(runCtx, r2); close(done) }()
+	var orrery time.Duration
+	select {
+	case <-all:
+		orrery = time.Since(t0)
+	case <-time.After(10 * time.Minute):
+		t.Errorf("only %d of %d acks after 10 minutes", replies.Load(), m)
+		orrery = time.Since(t0)
+	}
+	cancel()
+	<-done
+	t0 = time.Now()
+	if err := s.rawFetchAndSend(raw, "sink-"+n+"@example.org", m); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Since(t0)
+	ours, lim := float64(replies.Load())/orrery.Seconds(), float64(m)/base.Seconds()
+	rep.add("backlog", fmt.Sprintf("drain of %d order mails over %d games (IMAP fetch, parse, apply, ack by SMTP)", m, ng), fmt.Sprintf("%v, %.1f mails/s", orrery.Round(time.Millisecond), ours), "", nil)
+	rep.add("backlog", "raw limit: bare go-imap fetch + go-mail send of as many", fmt.Sprintf("%v, %.1f mails/s", base.Round(time.Millisecond), lim), "", nil)
+	rep.add("backlog", "ours as a ratio of the raw limit", fmt.Sprintf("%.2f×", ours/lim), "≥ 0.5×", ptr(ours/lim >= 0.5))
+}
+
+func rawMail(m outbox.Mail) []byte {
+	return fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s",
+		m.From, m.To[0], m.Subject, m.MessageID, m.Date.Format(time.RFC1123Z), strings.ReplaceAll(m.Text, "\n", "\r\n"))
+}
+
+// injectMany delivers n mails to rcpt over one LMTP connection.
+func (s stack) injectMany(rcpt string, n int, mail func(i int) []byte) error {
+	conn, err := net.Dial("tcp", s.LMTP)
+	if err != nil {
+		return err
+	}
+	c := smtp.NewClientLMTP(conn)
+	defer c.Close()
+	if err := c.Hello("localhost"); err != nil {
+		return err
+	}
+	for i := range n {
+		if err := c.SendMail("player@example.org", []string{rcpt}, bytes.NewReader(mail(i))); err != nil {
+			return fmt.Errorf("inject %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// rawFetchAndSend is the raw limit: fetch every mail of user's inbox in
+// batches of 50 and send one short mail per mail to `to`, no processing.
+func (s stack) rawFetchAndSend(user, to string, n int) error {
+	c, err := imapclient.DialInsecure(s.IMAP, nil)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Login(user, "any").Wait(); err != nil {
+		return err
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		return err
+	}
+	sender := s.sender()
+	section := &imap.FetchItemBodySection{Peek: true}
+	for start := uint32(1); start <= uint32(n); start += 50 {
+		msgs, err := c.Fetch(imap.SeqSet{{Start: start, Stop: min(start+49, uint32(n))}}, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		if err != nil {
+			return err
+		}
+		var out []outbox.Mail
+		for _, m := range msgs {
+			out = append(out, outbox.Mail{MessageID: outbox.NewMessageID("raw.example.org"), From: user, To: []string{to},
+				Subject: "Re: orders", Text: fmt.Sprintf("got %d bytes\n", len(m.FindBodySection(section))), Date: time.Now()})
+		}
+		for _, err := range sender.Send(context.Background(), out) {
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

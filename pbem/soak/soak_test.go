@@ -1,0 +1,278 @@
+//go:build soak
+
+// Package soak is the soak and benchmark harness of issue 8: load, faults
+// and growth against the real Dovecot and Postfix of scripts/mailstack.sh,
+// and the report in docs/benchmarks.md. It is compiled only with the soak
+// build tag, so neither `go test ./...` nor CI runs it. See README.md.
+package soak
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/engine/store"
+	"orrery/games"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+)
+
+var (
+	flagParts   = flag.String("soak.parts", "load,backlog,faults,growth", "the parts to run, comma-separated")
+	flagGames   = flag.Int("soak.games", 200, "load: games, mixed rulesets")
+	flagRounds  = flag.Int("soak.rounds", 2, "load: rounds of orders (each player with an open question sends one mail a round)")
+	flagRate    = flag.Float64("soak.rate", 20, "load: order mails sent per second")
+	flagBacklog = flag.Int("soak.backlog", 5000, "backlog: order mails waiting before the daemon starts")
+	flagBurst   = flag.Int("soak.burst", 500, "faults: order mails in the burst")
+	flagKills   = flag.Int("soak.kills", 20, "faults: kill -9 of the daemon during the burst, at least")
+	flagDBGames = flag.Int("soak.dbgames", 10000, "growth: games in the DB for the RSS figure")
+	flagTurns   = flag.Int("soak.turns", 1000, "growth: turns of the long game")
+	flagReport  = flag.String("soak.report", "", "write the Markdown report here (e.g. ../../docs/benchmarks.md); empty: only log it")
+	flagCommand = flag.String("soak.command", "", "the command line to print at the top of the report")
+)
+
+// stack is the real mail servers, from scripts/mailstack.sh env.
+type stack struct {
+	IMAP, SMTP, LMTP, Domain, Doveadm string
+}
+
+const howTo = "the soak harness needs Dovecot and Postfix on loopback: run\n" +
+	"  scripts/mailstack.sh install && scripts/mailstack.sh start && eval \"$(scripts/mailstack.sh env)\"\n" +
+	"then go test -tags soak -run Soak -timeout 30m ./pbem/soak/ (ORRERY_E2E_IMAP, ORRERY_E2E_SMTP and ORRERY_E2E_LMTP are not set)"
+
+func envStack() stack {
+	s := stack{IMAP: os.Getenv("ORRERY_E2E_IMAP"), SMTP: os.Getenv("ORRERY_E2E_SMTP"), LMTP: os.Getenv("ORRERY_E2E_LMTP"),
+		Domain: os.Getenv("ORRERY_E2E_DOMAIN"), Doveadm: os.Getenv("ORRERY_E2E_DOVEADM_CONF")}
+	if s.Domain == "" {
+		s.Domain = "pbem.test"
+	}
+	return s
+}
+
+func getStack(tb testing.TB) stack {
+	tb.Helper()
+	s := envStack()
+	if s.IMAP == "" || s.SMTP == "" || s.LMTP == "" {
+		tb.Skip(howTo)
+	}
+	for _, a := range []string{s.IMAP, s.SMTP, s.LMTP} {
+		if !strings.HasPrefix(a, "127.0.0.1:") {
+			tb.Fatalf("the soak harness only talks to 127.0.0.1, not %s", a)
+		}
+	}
+	return s
+}
+
+// nonce makes account names unique per run, so parts never see old mail.
+func nonce() string { return fmt.Sprintf("%x%04x", time.Now().UnixNano()&0xffffffff, rand.IntN(1<<16)) }
+
+func (s stack) sender() *outbox.SMTP {
+	return &outbox.SMTP{Addr: s.SMTP, TLS: "none", Timeout: 20 * time.Second}
+}
+
+func rulesets() []engine.Ruleset { return append(games.All(), toy.Ruleset()) }
+
+// newDaemon opens db and makes a daemon for bot on the real servers, as
+// `orrery serve` would, with IDLE unless poll.
+func (s stack) newDaemon(db, bot string, poll bool, onSent func(outbox.Record)) (*store.Store, *daemon.Daemon, *imapin.Reader, error) {
+	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	log := slog.New(slog.DiscardHandler)
+	if os.Getenv("ORRERY_SOAK_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	q := outbox.New(st.DB(), s.sender(), outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent})
+	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000})
+	if err != nil {
+		st.Close()
+		return nil, nil, nil, err
+	}
+	r := imapin.New(imapin.Config{Addr: s.IMAP, TLS: "none", Poll: poll, PollInterval: 30 * time.Millisecond,
+		IdleRestart: 30 * time.Second, MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second, Logger: log,
+		Credentials: func(context.Context) (string, string, error) { return bot, "any", nil }})
+	return st, d, r, nil
+}
+
+// TestMain runs the daemon as a child process (this test binary with
+// ORRERY_SOAK_CHILD set to the bot's address) for the parts that kill it or
+// measure its memory.
+func TestMain(m *testing.M) {
+	if bot := os.Getenv("ORRERY_SOAK_CHILD"); bot != "" {
+		os.Exit(child(bot, os.Getenv("ORRERY_SOAK_CHILD_DB")))
+	}
+	os.Exit(m.Run())
+}
+
+func child(bot, db string) int {
+	st, d, r, err := envStack().newDaemon(db, bot, false, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "soak child:", err)
+		return 2
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	if err := d.Run(ctx, r); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "soak child:", err)
+		return 1
+	}
+	return 0
+}
+
+func startChild(db, bot string) (*exec.Cmd, error) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ORRERY_SOAK_CHILD="+bot, "ORRERY_SOAK_CHILD_DB="+db)
+	cmd.Stderr = os.Stderr
+	return cmd, cmd.Start()
+}
+
+// row is one figure of the report.
+type row struct {
+	Part, Figure, Value, Target, Verdict string
+}
+
+type report struct {
+	mu    sync.Mutex
+	rows  []row
+	notes []string
+}
+
+func (r *report) add(part, figure, value, target string, met *bool) {
+	v := ""
+	if met != nil {
+		v = "met"
+		if !*met {
+			v = "**missed**"
+		}
+	}
+	r.mu.Lock()
+	r.rows = append(r.rows, row{part, figure, value, target, v})
+	r.mu.Unlock()
+}
+
+func (r *report) note(format string, args ...any) {
+	r.mu.Lock()
+	r.notes = append(r.notes, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+}
+
+func ptr(b bool) *bool { return &b }
+
+func quantile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[min(len(s)-1, int(p*float64(len(s))))]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) }
+
+// TestSoak runs the parts named by -soak.parts in order and writes the
+// report, even when a part fails (its failure is in the report too).
+func TestSoak(t *testing.T) {
+	s := getStack(t)
+	rep := &report{}
+	start := time.Now()
+	parts := map[string]func(*testing.T, stack, *report){
+		"load": partLoad, "backlog": partBacklog, "faults": partFaults, "growth": partGrowth,
+	}
+	var ran []string
+	for _, name := range strings.Split(*flagParts, ",") {
+		name = strings.TrimSpace(name)
+		f := parts[name]
+		if f == nil {
+			t.Fatalf("no part %q (load, backlog, faults, growth)", name)
+		}
+		t0 := time.Now()
+		ok := t.Run(name, func(t *testing.T) { f(t, s, rep) })
+		if !ok {
+			rep.note("part %s FAILED; see the test log", name)
+		}
+		ran = append(ran, fmt.Sprintf("%s %s", name, time.Since(t0).Round(time.Second)))
+	}
+	md := rep.markdown(s, start, ran)
+	t.Log("\n" + md)
+	if *flagReport != "" {
+		if err := os.WriteFile(*flagReport, []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func serverVersions() string {
+	var out []string
+	if b, err := exec.Command("dovecot", "--version").Output(); err == nil {
+		out = append(out, "Dovecot "+strings.TrimSpace(string(b)))
+	}
+	if b, err := exec.Command("postconf", "-d", "-h", "mail_version").Output(); err == nil {
+		out = append(out, "Postfix "+strings.TrimSpace(string(b)))
+	}
+	if len(out) == 0 {
+		return "unknown"
+	}
+	return strings.Join(out, ", ")
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "model name") {
+			if _, v, ok := strings.Cut(l, ":"); ok {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return runtime.GOARCH
+}
+
+func (r *report) markdown(s stack, start time.Time, ran []string) string {
+	var b strings.Builder
+	b.WriteString("# Orrery benchmarks\n\n")
+	b.WriteString("Written by the soak harness (`pbem/soak`, see its README). Produced by:\n\n")
+	cmd := *flagCommand
+	if cmd == "" {
+		cmd = "go test -tags soak -run Soak -timeout 30m ./pbem/soak/ -args " + strings.Join(os.Args[1:], " ")
+	}
+	fmt.Fprintf(&b, "```\n%s\n```\n\n", cmd)
+	fmt.Fprintf(&b, "| | |\n|---|---|\n")
+	fmt.Fprintf(&b, "| Date | %s |\n", start.UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "| Machine | %s, %d cores (shared with other work), %s/%s |\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&b, "| Go | %s |\n", runtime.Version())
+	fmt.Fprintf(&b, "| Servers | %s, on 127.0.0.1 (scripts/mailstack.sh) |\n", serverVersions())
+	fmt.Fprintf(&b, "| Parts run | %s (total %s) |\n\n", strings.Join(ran, ", "), time.Since(start).Round(time.Second))
+	b.WriteString("| Part | Figure | Value | Target (issue 8) | |\n|---|---|---|---|---|\n")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, x := range r.rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", x.Part, x.Figure, x.Value, x.Target, x.Verdict)
+	}
+	if len(r.notes) > 0 {
+		b.WriteString("\n## Notes\n\n")
+		for _, n := range r.notes {
+			b.WriteString("- " + n + "\n")
+		}
+	}
+	return b.String()
+}
