@@ -145,3 +145,40 @@ func TestKickOnCommit(t *testing.T) {
 	cancel()
 	<-done
 }
+
+type fakeSender struct{ err error }
+
+func (f fakeSender) Send(_ context.Context, mails []outbox.Mail) []error {
+	errs := make([]error, len(mails))
+	for i := range errs {
+		errs[i] = f.err
+	}
+	return errs
+}
+
+// A permanent refusal (5xx) is not retried: the mail goes to the dead
+// bucket; a temporary one is retried until GiveUpAfter.
+func TestGivingUp(t *testing.T) {
+	st := openStore(t)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	q := outbox.New(st.DB(), fakeSender{&outbox.Permanent{Err: errors.New("550 no such user")}}, outbox.Options{Now: func() time.Time { return now }})
+	st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(1)) })
+	q.RunOnce(context.Background())
+	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Dead: 1}) {
+		t.Errorf("after a 550: %+v", s)
+	}
+	q = outbox.New(st.DB(), fakeSender{errors.New("421 try later")}, outbox.Options{Now: func() time.Time { return now }, GiveUpAfter: time.Hour})
+	st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(2)) })
+	for range 3 {
+		q.RunOnce(context.Background())
+		now = now.Add(20 * time.Minute)
+	}
+	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Queued: 1, Dead: 1}) {
+		t.Errorf("within the hour: %+v", s)
+	}
+	now = now.Add(2 * time.Hour)
+	q.RunOnce(context.Background())
+	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Dead: 2}) {
+		t.Errorf("after the hour: %+v", s)
+	}
+}
