@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,7 +58,64 @@ func runOrForward(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	rest, _ := io.ReadAll(io.LimitReader(e.stdin, 16<<20))
-	return forward(ctx, e, sock, controlRequest{Args: args, Stdin: append(rec.buf.Bytes(), rest...)})
+	stdin := append(rec.buf.Bytes(), rest...)
+	// The daemon runs elsewhere, with another working directory: files
+	// named on the command line are read here and sent as standard input.
+	args, file, err := inlineFile(args)
+	if err != nil {
+		return err
+	}
+	if file != nil {
+		stdin = file
+	}
+	return forward(ctx, e, sock, controlRequest{Args: args, Stdin: stdin})
+}
+
+// inlineFile finds a -f FILE argument (other than -f -), reads FILE and
+// returns the arguments with "-f -" in its place, and the file's contents.
+func inlineFile(args []string) ([]string, []byte, error) {
+	out := append([]string(nil), args...)
+	for i := 0; i < len(out); i++ {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(out[i], "-"), "=")
+		if !strings.HasPrefix(out[i], "-") || name != "f" {
+			continue
+		}
+		if !hasValue {
+			if i+1 >= len(out) {
+				return out, nil, nil
+			}
+			value = out[i+1]
+			out = append(out[:i+1], out[i+2:]...)
+		}
+		out[i] = "-f=-"
+		if value == "-" {
+			return out, nil, nil
+		}
+		data, err := os.ReadFile(value)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", value, err)
+		}
+		return out, data, nil
+	}
+	return out, nil, nil
+}
+
+// namesAFile reports whether forwarded arguments ask the daemon to read a
+// file: the daemon refuses, since its files are not the sender's.
+func namesAFile(args []string) bool {
+	for i, a := range args {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "f" {
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			value = args[i+1]
+		}
+		if value != "-" {
+			return true
+		}
+	}
+	return false
 }
 
 // recorder keeps what a command read, to send it on if the command must be
@@ -143,6 +201,10 @@ func ServeControl(ctx context.Context, e *env, st *store.Store, db string, log *
 			var req controlRequest
 			if err := json.NewDecoder(io.LimitReader(conn, 32<<20)).Decode(&req); err != nil {
 				log.Warn("control socket: bad request", "err", err)
+				return
+			}
+			if namesAFile(req.Args) {
+				json.NewEncoder(conn).Encode(controlReply{Error: "the daemon reads no files named by a forwarded command: send the file's contents on standard input (-f -)"})
 				return
 			}
 			var out bytes.Buffer

@@ -67,11 +67,18 @@ func (d *dbFlags) open(e *env) (*game.Service, func(), error) {
 		// the lock before forwarding the command to it.
 		opt.Timeout = 100 * time.Millisecond
 	}
+	// With a config that names the bot's address, changes made here queue
+	// their mails in the database's outbox (welcome mails, notices), and
+	// the daemon sends them when it next runs.
+	mail, err := mailOptions(e, d.config)
+	if err != nil {
+		return nil, nil, err
+	}
 	st, err := store.Open(path, opt)
 	if err != nil {
 		return nil, nil, &lockedError{db: path, err: err}
 	}
-	return game.New(st, e.rulesets, e.options...), func() { st.Close() }, nil
+	return game.New(st, e.rulesets, append(append([]game.Option(nil), e.options...), mail...)...), func() { st.Close() }, nil
 }
 
 // lockedError carries the database path to runOrForward, which sends the

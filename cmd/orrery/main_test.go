@@ -14,6 +14,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/store"
+	"orrery/pbem/outbox"
 )
 
 // cli runs one orrery command line against db with the toy ruleset and
@@ -217,11 +218,52 @@ func TestCLIThroughControlSocket(t *testing.T) {
 	if _, err := forwarded("", "game", "show", "nope", "--as", "ann"); err == nil || !strings.Contains(err.Error(), "no game named") {
 		t.Fatalf("an error through the socket: %v", err)
 	}
+	// -f FILE is read by the CLI and sent; the daemon never opens it.
+	file := filepath.Join(t.TempDir(), "ann.txt")
+	os.WriteFile(file, []byte("PUSH 3\n"), 0o600)
+	out, err = forwarded("", "orders", "g", "--as", "ann", "-f", file)
+	if err != nil || !strings.Contains(out, "PUSH 3") {
+		t.Fatalf("orders -f FILE through the socket: %v\n%s", err, out)
+	}
+	var direct bytes.Buffer
+	e := &env{stdout: &direct, stderr: &direct}
+	err = forward(context.Background(), e, ControlPath(db), controlRequest{Args: []string{"orders", "g", "--as", "ann", "-f", "/etc/passwd"}})
+	if err == nil || !strings.Contains(err.Error(), "reads no files") {
+		t.Fatalf("the daemon read a file named by a forwarded command: %v\n%s", err, direct.String())
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(ControlPath(db)); err == nil {
 		t.Error("the socket outlived the daemon")
+	}
+}
+
+// TestGameNewQueuesWelcomeMails: with a config naming the bot's address, a
+// GM's command without a daemon queues its mails for the daemon to send.
+func TestGameNewQueuesWelcomeMails(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "q.db")
+	cfg := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfg, []byte("db: "+db+"\nfrom: \"Orrery <orrery@example.org>\"\n"), 0o600)
+	must(t, "", "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org", "--config", cfg)
+	st, err := store.Open(db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	items, err := outbox.Pending(st.DB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := map[string]bool{}
+	for _, it := range items {
+		for _, r := range it.Mail.To {
+			to[r] = true
+		}
+	}
+	if !to["ann@example.org"] || !to["bob@example.org"] {
+		t.Fatalf("queued mails go to %v, want a welcome to each player", to)
 	}
 }

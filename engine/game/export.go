@@ -9,6 +9,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine"
 	"orrery/engine/store"
 )
 
@@ -143,6 +144,47 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 		r.snaps[g.Step] = state
 	}
 	s.refresh(g, st)
+	// Pending orders must be what the log last accepted; orders that
+	// differ (edited by hand) are logged as the GM's, so verify holds.
+	latest := map[string]string{}
+	for _, e := range log {
+		switch e.Kind {
+		case "orders":
+			latest[e.Prompt] = e.Text
+		case "resolve", "rollback", "edit":
+			clear(latest)
+		}
+	}
+	open := map[string]bool{}
+	for _, p := range g.Prompts {
+		open[p.ID] = true
+	}
+	keep := map[string]pending{}
+	ids := make([]string, 0, len(x.Pending))
+	for id := range x.Pending {
+		ids = append(ids, id)
+	}
+	sortStrings(ids)
+	for _, id := range ids {
+		p := x.Pending[id]
+		// After a hand edit of the state, earlier orders may not fit:
+		// players send again.
+		if !open[id] || res.Edited {
+			continue
+		}
+		orders, errs := st.View(p.Prompt.Player).Parse(p.Prompt, p.Text)
+		if len(errs) > 0 {
+			return nil, userErrorf("pending orders for %s do not parse: %v", id, errs[0])
+		}
+		p.Text = engine.OrdersText(orders)
+		if want, ok := latest[id]; !ok || want != p.Text {
+			e := &Entry{Seq: uint64(len(log) + 1), Time: s.now().UTC(), Kind: "orders", Step: g.Step + 1,
+				Player: p.Prompt.Player, Prompt: id, Source: "gm", Ref: "import", Text: p.Text}
+			log = append(log, e)
+			p.Seq, p.Source = e.Seq, "gm"
+		}
+		keep[id] = p
+	}
 	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
 		games := tx.Bucket(store.BucketGames)
 		if games.Bucket([]byte(g.ID)) != nil {
@@ -183,18 +225,7 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 			return err
 		}
 		g.Answered = nil
-		open := map[string]bool{}
-		for _, p := range g.Prompts {
-			open[p.ID] = true
-		}
-		for id, p := range x.Pending {
-			// After a hand edit, earlier orders may not fit: players send again.
-			if !open[id] || res.Edited {
-				continue
-			}
-			if _, errs := st.View(p.Prompt.Player).Parse(p.Prompt, p.Text); len(errs) > 0 {
-				return userErrorf("pending orders for %s do not parse: %v", id, errs[0])
-			}
+		for id, p := range keep {
 			if err := putJSON(b.Bucket(store.BucketPending), []byte(id), p); err != nil {
 				return err
 			}

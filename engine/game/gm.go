@@ -92,6 +92,7 @@ func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, 
 		text := fmt.Sprintf("The GM resumed %s.", g.ID)
 		if !g.Deadline.IsZero() {
 			g.Deadline = g.Deadline.Add(paused)
+			g.Reminded, g.LateNotice = nil, false
 			text += fmt.Sprintf(" The deadline moves by the %s the game was paused, to %s.", paused.Round(time.Minute), fmtTime(g.Deadline))
 		}
 		return []Notice{{Kind: "resumed", To: append(everyone(g), GM), Text: text}}, "resume", nil
@@ -140,6 +141,9 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 			old = fmtTime(g.Deadline)
 		}
 		g.Deadline = at
+		if g.Paused {
+			g.PausedAt = now
+		}
 		// Reminders and the late notice are for the new deadline.
 		g.Reminded, g.LateNotice = nil, false
 		return []Notice{{Kind: "deadline", To: append(everyone(g), GM), Text: fmt.Sprintf("The deadline of %s moves from %s to %s: %s.", g.ID, old, fmtTime(at), reason)}},
@@ -347,6 +351,10 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 		if g.Deadline, err = g.Settings.nextDeadline(now, now); err != nil {
 			return err
 		}
+		if g.Paused {
+			g.PausedAt = now
+		}
+		g.Missed, g.Abandoned = recount(b, to, g.Settings.AbandonAfter, g.Kicked)
 		g.Updated = now
 		if err := appendLog(b, &Entry{Time: now, Kind: "rollback", Step: to, Source: "gm", Text: reason}); err != nil {
 			return err
@@ -515,4 +523,39 @@ func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks 
 		g.Observers = remove(g.Observers, email)
 		return nil, "observer " + email + " unsubscribes", nil
 	})
+}
+
+// recount rebuilds the missed-orders counts and abandoned seats from the
+// step records up to step to, for a rollback: seats abandoned in the steps
+// undone are not abandoned any more. Kicked seats stay kicked (a GM act).
+func recount(b *bolt.Bucket, to uint64, abandonAfter int, kicked []string) (map[string]int, []string) {
+	missed := map[string]int{}
+	var abandoned []string
+	for n := uint64(1); n <= to; n++ {
+		rec, err := readStep(b, n)
+		if err != nil || rec.Reason == "anytime" {
+			continue
+		}
+		for _, a := range rec.Answers {
+			p := a.Prompt.Player
+			if contains(kicked, p) {
+				continue
+			}
+			if !a.Default {
+				missed[p] = 0
+				continue
+			}
+			missed[p]++
+			if abandonAfter > 0 && missed[p] >= abandonAfter && !contains(abandoned, p) {
+				abandoned = append(abandoned, p)
+			}
+		}
+	}
+	for p, n := range missed {
+		if n == 0 {
+			delete(missed, p)
+		}
+	}
+	sort.Strings(abandoned)
+	return missed, abandoned
 }

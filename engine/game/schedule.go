@@ -195,6 +195,11 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 	if err != nil {
 		return nil, err
 	}
+	if g.Paused {
+		// The new deadline counts from now: Resume must add only the
+		// part of the pause still to come.
+		g.PausedAt = now
+	}
 	s.extendForVacations(g, now)
 	return notices, nil
 }
@@ -273,8 +278,13 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 		switch {
 		case len(awaited) == 0 && !g.ResolveAt.IsZero() && !now.Before(g.ResolveAt) && len(g.Waits) == 0:
 			reason = "all orders in"
-		case len(awaited) == 0 && g.Settings.Early && g.ResolveAt.IsZero() && len(g.Waits) == 0 && g.Settings.EarlyDelay == 0:
+		case g.ResolveAt.IsZero() && s.mayResolveEarly(g, now) && g.Settings.EarlyDelay == 0:
 			reason = "all orders in"
+		case g.ResolveAt.IsZero() && s.mayResolveEarly(g, now):
+			// Everyone left to wait for dropped out (kicked, abandoned,
+			// on vacation): start the early delay now.
+			g.ResolveAt = now.Add(g.Settings.EarlyDelay)
+			return putJSON(b, store.KeyInfo, g)
 		case !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(g.Settings.Grace)):
 			reason = "deadline"
 		case !g.Deadline.IsZero() && !now.Before(g.Deadline) && len(awaited) > 0 && !g.LateNotice:

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -140,7 +141,7 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		g.Updated = now
 		var steps []Step
 		var notices []Notice
-		allIn := g.Settings.Early && !g.Paused && len(s.awaited(g, now)) == 0 && len(g.Waits) == 0
+		allIn := s.mayResolveEarly(g, now)
 		switch {
 		case prompt.Kind == engine.KindAnytime:
 			steps, notices, err = s.resolveTx(b, g, st, "anytime", []string{prompt.ID})
@@ -165,6 +166,13 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		return nil, err
 	}
 	return res, nil
+}
+
+// mayResolveEarly reports whether g may resolve before its deadline now:
+// early resolution is on, the game is not paused, nobody said WAIT, and no
+// awaited player is missing. Submit, the resolve loop and Tick all ask this.
+func (s *Service) mayResolveEarly(g *Game, now time.Time) bool {
+	return g.Settings.Early && !g.Paused && len(g.Waits) == 0 && len(s.awaited(g, now)) == 0
 }
 
 func limitText(s string) string {
@@ -215,6 +223,7 @@ type AdvanceResult struct {
 	Steps   []Step
 	Waiting []string // players still to answer, when nothing was due
 	Due     bool
+	Paused  bool // nothing was done: the game is paused (force resolves anyway)
 }
 
 // Advance resolves the current step if it is due: every blocking prompt is
@@ -242,6 +251,10 @@ func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...H
 		waiting := s.awaited(g, s.now())
 		reason := ""
 		switch {
+		case g.Paused && !force:
+			res.Waiting = waiting
+			res.Paused = true
+			return nil
 		case len(waiting) == 0:
 			reason = "all orders in"
 		case force:
@@ -287,7 +300,7 @@ func (s *Service) resolveTx(b *bolt.Bucket, g *Game, st engine.State, reason str
 		steps = append(steps, step)
 		notices = append(notices, n...)
 		only = nil
-		if g.Over() || !g.Settings.Early || g.Settings.EarlyDelay > 0 || len(g.Answered) == 0 || len(s.awaited(g, s.now())) > 0 {
+		if g.Over() || len(g.Answered) == 0 || !s.mayResolveEarly(g, s.now()) || g.Settings.EarlyDelay > 0 {
 			return steps, notices, nil
 		}
 		reason = "all orders in"
@@ -469,7 +482,7 @@ func (s *Service) nextBotInput(ctx context.Context, id string) (Input, bool, err
 // prompt, so a bot game plays the same way twice.
 func botRand(g *Game, p engine.Prompt) *rand.Rand {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s:%s:%d:%s", g.DiceSecret, g.ID, g.Step, p.ID)
+	fmt.Fprintf(h, "%s:%s:%d:%d:%s", g.DiceSecret, g.ID, g.Epoch, g.Step, p.ID)
 	return rand.New(rand.NewPCG(h.Sum64(), 0x0badc0ffee))
 }
 
