@@ -48,6 +48,12 @@ func runOrders(ctx context.Context, e *env, args []string) error {
 	}
 	defer done()
 	res, err := svc.Submit(ctx, game.Input{Game: pos[0], Player: *as, Text: text, Prompt: *prompt, Source: *source})
+	if err != nil && res != nil && res.Accepted {
+		// The orders are stored; what failed came after (a bot seat's
+		// turn). Say so, so nobody sends them again.
+		fmt.Fprintf(e.stdout, "Orders for %s accepted and stored:\n  %s\n", *as, strings.Join(res.Orders, "\n  "))
+		return fmt.Errorf("after the orders were stored: %w", err)
+	}
 	if err != nil {
 		return err
 	}
