@@ -2,6 +2,188 @@
 
 package soak
 
-import "testing"
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/mail"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
 
-func partFaults(t *testing.T, s stack, rep *report) { t.Skip("todo") }
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+// partFaults: kill -9 the daemon (a child process) at random instants
+// during a burst of order mails, at least -soak.kills times, restarting it
+// each time; then check from the mail servers and the DB that every order
+// was applied exactly once, every sender acknowledged once, every turn
+// reported, no turn doubled, verify clean, nothing left queued.
+func partFaults(t *testing.T, s stack, rep *report) {
+	ctx := context.Background()
+	n := nonce()
+	bot := "orrery-faults-" + n + "@" + s.Domain
+	ann := "ann-faults-" + n + "@example.org"
+	db := filepath.Join(t.TempDir(), "faults.db")
+	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := game.New(st, rulesets())
+	// Ann plays the toy race alone: each of her mails resolves one step,
+	// so a mail applied twice shows as a doubled turn.
+	g, err := svc.Create(ctx, game.CreateRequest{ID: "crash", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: ann}}, Options: map[string]string{"finish": "100000000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := g.PlayerByName("ann")
+	st.Close()
+
+	burst, kills := *flagBurst, *flagKills
+	var ids []string
+	var mails []outbox.Mail
+	for i := range burst {
+		id := fmt.Sprintf("burst-%d-%s@example.org", i, n)
+		ids = append(ids, id)
+		mails = append(mails, outbox.Mail{MessageID: id, From: ann, To: []string{bot},
+			Subject: fmt.Sprintf("[crash %s] turn %d", p.Secret, i), Text: fmt.Sprintf("PUSH %d\n", 1+i%3), Date: time.Now()})
+	}
+	// The burst is spread over the time the kills take (about 0.45 s
+	// each), so that every kill lands while mail is coming in.
+	spread := time.Duration(kills) * 450 * time.Millisecond
+	sendDone := make(chan error, 1)
+	go func() {
+		sender := s.sender()
+		per := max(1, burst/50)
+		for i := 0; i < burst; i += per {
+			for _, err := range sender.Send(ctx, mails[i:min(i+per, burst)]) {
+				if err != nil {
+					sendDone <- err
+					return
+				}
+			}
+			time.Sleep(spread / time.Duration(burst/per+1))
+		}
+		sendDone <- nil
+	}()
+	// Count from the mail server: ann's acks (distinct Message-IDs, by the
+	// mail they answer) and reports. The outbox may send a mail again after
+	// a crash; that is the same mail with the same Message-ID.
+	count := func() (acks map[string]int, reports int, dupSends int) {
+		acks = map[string]int{}
+		seen := map[string]bool{}
+		msgs, _ := pbemtest.FetchAll(s.IMAP, ann, "any", "INBOX")
+		for _, raw := range msgs {
+			m, err := mail.ReadMessage(bytes.NewReader(raw))
+			if err != nil {
+				continue
+			}
+			id := m.Header.Get("Message-Id")
+			if seen[id] {
+				dupSends++
+				continue
+			}
+			seen[id] = true
+			switch m.Header.Get("X-Orrery-Kind") {
+			case "reply":
+				acks[m.Header.Get("In-Reply-To")]++
+			case "report":
+				reports++
+			}
+		}
+		return
+	}
+	rnd := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 20))
+	killed := 0
+	var child *exec.Cmd
+	t0 := time.Now()
+	for killed < kills {
+		if child, err = startChild(db, bot); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(100+rnd.IntN(600)) * time.Millisecond)
+		child.Process.Signal(syscall.SIGKILL)
+		child.Wait()
+		killed++
+	}
+	killTime := time.Since(t0)
+	before, _, _ := count()
+	if err := <-sendDone; err != nil {
+		t.Fatalf("sending the burst: %v", err)
+	}
+	if child, err = startChild(db, bot); err != nil {
+		t.Fatal(err)
+	}
+	var acks map[string]int
+	var reports, dupSends int
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		acks, reports, dupSends = count()
+		if (len(acks) >= burst && reports >= burst) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	settle := time.Since(t0) - killTime
+	child.Process.Signal(syscall.SIGTERM)
+	if err := child.Wait(); err != nil {
+		t.Errorf("daemon exit: %v", err)
+	}
+	unacked, multi := 0, 0
+	for _, id := range ids {
+		switch acks["<"+id+">"] {
+		case 0:
+			unacked++
+		case 1:
+		default:
+			multi++
+		}
+	}
+	st, err = store.Open(db, store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc = game.New(st, rulesets())
+	x, err := svc.Export(ctx, "crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := map[string]int{}
+	for _, e := range x.Log {
+		if e.Ref != "" && e.Kind == "orders" {
+			applied[e.Ref]++
+		}
+	}
+	lost, doubled := 0, 0
+	for _, id := range ids {
+		switch applied[id] {
+		case 0:
+			lost++
+		case 1:
+		default:
+			doubled++
+		}
+	}
+	v, verr := svc.Verify(ctx, "crash")
+	c, _ := outbox.Count(st.DB())
+	left, _ := pbemtest.FetchAll(s.IMAP, bot, "any", "INBOX")
+	ok := lost == 0 && doubled == 0 && unacked == 0 && multi == 0 && x.Game.Step == uint64(burst) && verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0
+	if !ok {
+		t.Errorf("after %d kills: lost %d, doubled %d, unacked %d, acked more than once %d, steps %d of %d, verify %v %v, outbox %+v, %d left in the inbox",
+			killed, lost, doubled, unacked, multi, x.Game.Step, burst, verr, v, c, len(left))
+	}
+	rep.add("faults", fmt.Sprintf("kill -9 of the daemon during a burst of %d order mails", burst), fmt.Sprintf("%d kills in %v, %d of %d mails acknowledged by the last kill; all settled %v after the last restart", killed, killTime.Round(time.Second), len(before), burst, settle.Round(time.Second)), "≥ 20 kills", ptr(killed >= 20))
+	rep.add("faults", "orders lost / applied twice / turns resolved", fmt.Sprintf("%d / %d / %d of %d", lost, doubled, x.Game.Step, burst), "0 lost, 0 doubled", ptr(lost == 0 && doubled == 0 && x.Game.Step == uint64(burst)))
+	rep.add("faults", "senders not acknowledged / acknowledged twice (distinct mails)", fmt.Sprintf("%d / %d", unacked, multi), "0", ptr(unacked == 0 && multi == 0))
+	rep.add("faults", "turn reports delivered (distinct)", fmt.Sprintf("%d of %d", reports, burst), fmt.Sprint(burst), ptr(reports >= burst))
+	rep.add("faults", "the same mail delivered again after a crash (same Message-ID; allowed: at least once)", fmt.Sprint(dupSends), "", nil)
+	rep.add("faults", "verify; outbox queued/dead; left in the inbox", fmt.Sprintf("%v; %d/%d; %d", verr == nil && v.OK(), c.Queued, c.Dead, len(left)), "clean", ptr(verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0))
+}
