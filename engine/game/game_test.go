@@ -362,3 +362,23 @@ func TestBotGameEvents(t *testing.T) {
 		t.Fatalf("events of a whole bot game: %v", ev)
 	}
 }
+
+func TestViewAndChangeInput(t *testing.T) {
+	svc, _ := newService(t)
+	create(t, svc, "g", "ann", "bob")
+	v, err := svc.View(context.Background(), "g", "ann")
+	if err != nil || v.Player() != "ann" || !strings.Contains(v.Board(), "ann") {
+		t.Fatalf("view: %v %v", v, err)
+	}
+	if _, err := svc.View(context.Background(), "g", "eve"); !game.IsUserError(err) {
+		t.Fatalf("a view for a stranger: %v", err)
+	}
+	var in *game.Input
+	hook := func(tx *bolt.Tx, c *game.Change) error { in = c.Input; return nil }
+	if _, err := svc.Submit(context.Background(), game.Input{Game: "g", Player: "ann", Text: "PUSH 1", Ref: "<m1@x>"}, hook); err != nil {
+		t.Fatal(err)
+	}
+	if in == nil || in.Ref != "<m1@x>" {
+		t.Fatalf("the hook saw input %+v", in)
+	}
+}

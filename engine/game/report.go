@@ -188,3 +188,34 @@ func (s *Service) stepOf(g *Game, st engine.State, rec *StepRecord) Step {
 	}
 	return out
 }
+
+// View is player's view of the game now ("" for the GM), as order checking
+// and bots see it; it stays valid after the call (it holds its own state).
+func (s *Service) View(ctx context.Context, id, player string) (engine.View, error) {
+	var v engine.View
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		if g.Signup {
+			return userErrorf("game %s has not started", g.ID)
+		}
+		if player != "" {
+			if _, ok := g.PlayerByName(player); !ok {
+				return userErrorf("there is no player %q in game %s", player, g.ID)
+			}
+		}
+		_, st, err := s.loadState(b, g)
+		if err != nil {
+			return err
+		}
+		v = st.View(player)
+		return nil
+	})
+	return v, err
+}

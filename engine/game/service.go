@@ -97,6 +97,10 @@ type Change struct {
 	Submit  *SubmitResult
 	Steps   []Step
 	Notices []Notice
+	// Input is the submission that caused the change, if one did: a hook
+	// passed to Submit also sees the bot submissions Submit chains after
+	// it, and can tell them apart by this.
+	Input *Input
 	// Service lets a hook build reports inside the transaction.
 	Service *Service
 }

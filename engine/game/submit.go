@@ -121,7 +121,7 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 			}
 			// Hooks run for rejections too: the reply that names the
 			// errors must commit with the log entry, or not at all.
-			return runHooks(tx, &Change{Game: g, Submit: res, Service: s}, hooks)
+			return runHooks(tx, &Change{Game: g, Submit: res, Input: &in, Service: s}, hooks)
 		}
 		res.Accepted = true
 		res.Orders = append([]string(nil), orders.Lines()...)
@@ -160,7 +160,7 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		}
 		res.Steps = steps
 		res.Game = g
-		return runHooks(tx, &Change{Game: g, Submit: res, Steps: steps, Notices: notices, Service: s}, hooks)
+		return runHooks(tx, &Change{Game: g, Submit: res, Steps: steps, Notices: notices, Input: &in, Service: s}, hooks)
 	})
 	if err != nil {
 		return nil, err
