@@ -42,6 +42,7 @@ var (
 	flagKills   = flag.Int("soak.kills", 20, "faults: kill -9 of the daemon during the burst, at least")
 	flagDBGames = flag.Int("soak.dbgames", 10000, "growth: games in the DB for the RSS figure")
 	flagTurns   = flag.Int("soak.turns", 1000, "growth: turns of the long game")
+	flagNoSync  = flag.Bool("soak.nosync", false, "diagnosis only: the daemon's DB skips fsync (a crash may then lose commits)")
 	flagReport  = flag.String("soak.report", "", "write the Markdown report here (e.g. ../../docs/benchmarks.md); empty: only log it")
 	flagCommand = flag.String("soak.command", "", "the command line to print at the top of the report")
 )
@@ -90,7 +91,7 @@ func rulesets() []engine.Ruleset { return append(games.All(), toy.Ruleset()) }
 // newDaemon opens db and makes a daemon for bot on the real servers, as
 // `orrery serve` would, with IDLE unless poll.
 func (s stack) newDaemon(db, bot string, poll bool, onSent func(outbox.Record)) (*store.Store, *daemon.Daemon, *imapin.Reader, error) {
-	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
+	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second, NoSync: *flagNoSync})
 	if err != nil {
 		return nil, nil, nil, err
 	}
