@@ -26,15 +26,21 @@ import (
 
 // Config is the whole file.
 type Config struct {
-	DB        string   `yaml:"db"`        // database file (default orrery.db)
-	From      string   `yaml:"from"`      // the bot's address: "Orrery <orrery@example.org>"
-	GM        string   `yaml:"gm"`        // the game master's address for notices
-	IMAP      Server   `yaml:"imap"`      // where players' mail arrives
-	SMTP      Server   `yaml:"smtp"`      // where the bot's mail leaves
-	Folders   Folders  `yaml:"folders"`   // where read mail is filed
-	Limits    Limits   `yaml:"limits"`    // what the daemon accepts and sends
-	Security  Security `yaml:"security"`  // who may act for a seat
-	Templates string   `yaml:"templates"` // directory of template overrides ("" = built in)
+	DB   string `yaml:"db"`   // database file (default orrery.db)
+	From string `yaml:"from"` // the bot's address: "Orrery <orrery@example.org>"
+	GM   string `yaml:"gm"`   // the game master's address for notices
+	// GMSecretEnv or GMSecretFile hold the GM secret, which a mail from
+	// the gm address must carry ("SECRET ...") to run GM commands. Like
+	// passwords it never goes in this file; with neither, GM commands by
+	// mail are off.
+	GMSecretEnv  string   `yaml:"gm_secret_env"`
+	GMSecretFile string   `yaml:"gm_secret_file"`
+	IMAP         Server   `yaml:"imap"`      // where players' mail arrives
+	SMTP         Server   `yaml:"smtp"`      // where the bot's mail leaves
+	Folders      Folders  `yaml:"folders"`   // where read mail is filed
+	Limits       Limits   `yaml:"limits"`    // what the daemon accepts and sends
+	Security     Security `yaml:"security"`  // who may act for a seat
+	Templates    string   `yaml:"templates"` // directory of template overrides ("" = built in)
 	// Tick is how often deadlines and reminders are checked.
 	Tick time.Duration `yaml:"tick"`
 	// LogLevel is debug, info, warn or error.
@@ -190,6 +196,17 @@ func (c *Config) check() error {
 	if !strings.Contains(c.From, "@") {
 		return fmt.Errorf("from: %q is not a mail address", c.From)
 	}
+	switch {
+	case c.GMSecretEnv != "" && c.GMSecretFile != "":
+		return errors.New("gm_secret_env: give at most one of gm_secret_env and gm_secret_file")
+	case (c.GMSecretEnv != "" || c.GMSecretFile != "") && c.GM == "":
+		return errors.New("gm_secret_env: a GM secret needs the gm address it is accepted from")
+	}
+	if c.GMSecretEnv != "" || c.GMSecretFile != "" {
+		if _, err := c.GMSecret(); err != nil {
+			return fmt.Errorf("gm_secret: %w", err)
+		}
+	}
 	if err := c.IMAP.check("imap", false); err != nil {
 		return err
 	}
@@ -337,6 +354,31 @@ func loopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// GMSecret returns the GM secret ("" when none is configured: GM commands
+// by mail are then refused). It is read on every call, so a changed secret
+// file takes effect without a restart.
+func (c *Config) GMSecret() (string, error) {
+	switch {
+	case c.GMSecretEnv != "":
+		v := strings.TrimSpace(os.Getenv(c.GMSecretEnv))
+		if v == "" {
+			return "", fmt.Errorf("the environment variable %s is empty or not set", c.GMSecretEnv)
+		}
+		return v, nil
+	case c.GMSecretFile != "":
+		data, err := os.ReadFile(c.GMSecretFile)
+		if err != nil {
+			return "", err
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		if line = strings.TrimSpace(line); line == "" {
+			return "", fmt.Errorf("GM secret file %s is empty", c.GMSecretFile)
+		}
+		return line, nil
+	}
+	return "", nil
 }
 
 // UseIdle reports whether IMAP IDLE is wanted.

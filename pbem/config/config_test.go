@@ -147,3 +147,40 @@ func TestTokenCommandRefreshes(t *testing.T) {
 		t.Errorf("after expiry: %q, want t2", p)
 	}
 }
+
+func TestGMSecret(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	c, err := Parse([]byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := c.GMSecret(); s != "" || err != nil {
+		t.Errorf("no GM secret configured: %q %v", s, err)
+	}
+	file := filepath.Join(t.TempDir(), "gm")
+	os.WriteFile(file, []byte("s3cret\n"), 0o600)
+	c, err = Parse([]byte("gm: gm@example.org\ngm_secret_file: " + file + "\n" + base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := c.GMSecret(); s != "s3cret" || err != nil {
+		t.Errorf("GM secret from file: %q %v", s, err)
+	}
+	t.Setenv("ORRERY_TEST_GM", "envsecret")
+	c, err = Parse([]byte("gm: gm@example.org\ngm_secret_env: ORRERY_TEST_GM\n" + base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := c.GMSecret(); s != "envsecret" {
+		t.Errorf("GM secret from env: %q", s)
+	}
+	for _, bad := range []string{
+		"gm: gm@example.org\ngm_secret_env: ORRERY_TEST_UNSET\n",
+		"gm_secret_env: ORRERY_TEST_GM\n",
+		"gm: gm@example.org\ngm_secret_env: ORRERY_TEST_GM\ngm_secret_file: " + file + "\n",
+	} {
+		if _, err := Parse([]byte(bad + base)); err == nil || !strings.Contains(err.Error(), "gm_secret") {
+			t.Errorf("%q: error %v, want one naming gm_secret", bad, err)
+		}
+	}
+}

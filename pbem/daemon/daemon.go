@@ -48,6 +48,9 @@ var (
 type Config struct {
 	From string // the bot's address, "Orrery <orrery@example.org>"
 	GM   string // the game master's address for notices ("" = none)
+	// GMSecret lets mail from the GM address with "SECRET <GMSecret>"
+	// run GM commands ("GM PAUSE demo1 ..."); "" turns them off.
+	GMSecret string
 	// RepliesPerHour caps answers to one address (default 30); turn
 	// reports are not counted.
 	RepliesPerHour int

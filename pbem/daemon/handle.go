@@ -338,6 +338,13 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 			return err
 		}
 	}
+	if r.Empty() && r.Game != "" && byID[r.Game] != nil {
+		// A game mail with nothing in it is empty orders (a reply whose
+		// sender deleted the quote): a pass where the rules allow one,
+		// else an error that says what is asked. Answering HELP instead
+		// would leave the prompt open and the game waiting.
+		return d.orders(ctx, j, r, byID[r.Game])
+	}
 	if r.Empty() {
 		j.stranger = !isPlayer
 		return d.help(j, j.game)
@@ -508,8 +515,12 @@ func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.C
 		data := d.mailer.data(g, p, d.svc.Rulesets())
 		data.Report = rep
 		return d.say(j, kind, data)
-	case route.Join, route.Resign, route.Wait:
+	case route.Join, route.Resign, route.Wait, route.Press, route.Vacation, route.Observe, route.Unobserve:
 		return d.change(ctx, j, r, c, byID)
+	case route.Resend:
+		return d.resend(ctx, j, r, c, byID)
+	case route.GM:
+		return d.gm(ctx, j, r, c, byID)
 	}
 	return nil // ORDERS marks where orders start
 }
@@ -537,7 +548,12 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	}
 	g := byID[c.Game]
 	var p game.Player
-	if c.Name != route.Join {
+	if c.Name == route.Observe || c.Name == route.Unobserve {
+		if g == nil {
+			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
+				Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
+		}
+	} else if c.Name != route.Join {
 		var ok bool
 		var err error
 		if p, ok, err = d.authenticate(j, g, c.Game, r.Secret); !ok || err != nil {
@@ -584,6 +600,28 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 			return err
 		}
 		_, _, err = d.svc.Wait(ctx, g.ID, p.Name, hook)
+	case route.Press:
+		to := "everyone"
+		if len(c.To) > 0 {
+			to = strings.Join(c.To, ", ")
+		}
+		if err = note(g, fmt.Sprintf("Your press in game %s went to %s.", g.ID, to)); err != nil {
+			return err
+		}
+		_, _, err = d.svc.Press(ctx, g.ID, p.Name, c.To, c.Text, hook)
+	case route.Vacation:
+		// The engine's vacation notice tells the player and the GM.
+		answer = &section{}
+		_, _, err = d.svc.DeclareVacation(ctx, g.ID, p.Name, c.From, c.Until, hook)
+	case route.Observe, route.Unobserve:
+		text := fmt.Sprintf("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", g.ID, g.ID)
+		if c.Name == route.Unobserve {
+			text = fmt.Sprintf("You no longer receive the reports of game %s.", g.ID)
+		}
+		if err = note(g, text); err != nil {
+			return err
+		}
+		_, _, err = d.svc.Observe(ctx, g.ID, j.from, c.Name == route.Observe, hook)
 	}
 	if err != nil {
 		if game.IsUserError(err) {

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -122,7 +123,32 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			}
 		}
 	}
+	for _, st := range c.Steps {
+		if st.N == 0 || len(g.Observers) == 0 {
+			continue
+		}
+		rep, err := publicReport(st)
+		if err != nil {
+			return err
+		}
+		for _, addr := range g.Observers {
+			d := m.data(g, game.Player{}, m.Rulesets)
+			d.Report = rep
+			c, err := m.Render.Render(templates.Report, d)
+			if err != nil {
+				return err
+			}
+			if err := m.enqueue(tx, m.gameMail(g, addr, "observer", c)); err != nil {
+				return err
+			}
+		}
+	}
 	for _, n := range c.Notices {
+		if n.Kind == "replaced" {
+			if err := m.welcomeReplacement(tx, g, n); err != nil {
+				return err
+			}
+		}
 		for _, to := range n.To {
 			p, ok := g.PlayerByName(to)
 			addr := p.Email
@@ -145,4 +171,53 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 		}
 	}
 	return nil
+}
+
+// publicReport is what an observer gets of a step: the events and rolls
+// every player sees, who played by defaults, and no board or status. The
+// GM's report (player "") would show private events, hidden rolls and, in
+// games with hidden information, a board no player may see.
+func publicReport(st game.Step) (*game.Report, error) {
+	rep, err := st.Report(game.GM)
+	if err != nil {
+		return nil, fmt.Errorf("report of step %d for observers: %w", st.N, err)
+	}
+	rep.Player, rep.Board, rep.Status, rep.Prompts = "", "", "", nil
+	rep.Events, rep.Rolls = nil, nil
+	for _, e := range st.Events {
+		if len(e.To) == 0 {
+			rep.Events = append(rep.Events, e.Text)
+		}
+	}
+	for _, r := range st.Rolls {
+		if len(r.To) == 0 {
+			rep.Rolls = append(rep.Rolls, r)
+		}
+	}
+	return rep, nil
+}
+
+// welcomeReplacement sends the new player of a replaced seat a welcome
+// with the seat's new secret. The engine names the seat as the first word
+// of its "replaced" notice ("bob of demo1 is now played by a new player.").
+func (m *Mailer) welcomeReplacement(tx *bolt.Tx, g *game.Game, n game.Notice) error {
+	f := strings.Fields(n.Text)
+	if len(f) == 0 {
+		return nil
+	}
+	p, ok := g.PlayerByName(f[0])
+	if !ok || p.Email == "" || p.Bot {
+		return nil
+	}
+	d := m.data(g, p, m.Rulesets)
+	d.Players = g.Players
+	if rs, err := engine.Find(m.Rulesets, g.Ruleset); err == nil {
+		info := rs.Info()
+		d.Info = &info
+	}
+	c, err := m.Render.Render(templates.Welcome, d)
+	if err != nil {
+		return err
+	}
+	return m.enqueue(tx, m.gameMail(g, p.Email, templates.Welcome, c))
 }

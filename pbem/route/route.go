@@ -24,6 +24,17 @@
 //	RESIGN [game]             leave the game
 //	WAIT [game]               ask the game not to resolve early this turn
 //	ORDERS [game]             everything below this line is orders
+//	PRESS [game] TO ann, bob  a message to those players (TO ALL: everyone);
+//	  ...                     its lines follow, up to a line END
+//	END
+//	VACATION [game] FROM 2026-12-20 TO 2027-01-03   a declared absence
+//	OBSERVE <game>            receive the public reports of a game
+//	UNOBSERVE <game>          stop receiving them
+//	RESEND [game] [turn]      your report of the last (or that) turn again
+//	GM <verb> <game> ...      the game master's commands (from the GM's
+//	                          address with the GM secret): PAUSE, RESUME,
+//	                          DEADLINE, ADVANCE, ROLLBACK, REPLACE, KICK,
+//	                          MESSAGE
 //
 // A command's game may be left out in a mail routed to a game. In a game
 // mail, every line that is not a command is an order: ORDERS is the default,
@@ -44,6 +55,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"orrery/engine"
 	"orrery/pbem/inmail"
@@ -64,7 +76,18 @@ const (
 	Resign  Name = "RESIGN"
 	Wait    Name = "WAIT"
 	Orders  Name = "ORDERS"
+	Press   Name = "PRESS"
+	// Vacation, Observe and Unobserve manage absences and observers.
+	Vacation  Name = "VACATION"
+	Observe   Name = "OBSERVE"
+	Unobserve Name = "UNOBSERVE"
+	Resend    Name = "RESEND"
+	// GM is a game master's command; its Verb says which.
+	GM Name = "GM"
 )
+
+// The verbs of GM commands.
+var gmVerbs = []string{"PAUSE", "RESUME", "DEADLINE", "ADVANCE", "ROLLBACK", "REPLACE", "KICK", "MESSAGE"}
 
 // Command is one command line of a mail.
 type Command struct {
@@ -73,7 +96,17 @@ type Command struct {
 	Game    string // the game it is about: its argument, else the mail's game
 	Ruleset string // RULES
 	Seat    string // JOIN's optional seat name
-	Turn    int    // HISTORY's turn; 0 = the last one
+	Turn    int    // HISTORY's and RESEND's turn; 0 = the last one
+	// To names PRESS's recipients (empty: everyone); Text is its message,
+	// GM MESSAGE's text, or the reason of GM PAUSE, DEADLINE, ROLLBACK.
+	To   []string
+	Text string
+	// From and Until bound a VACATION (Until is the day after the last
+	// day away, at 00:00 UTC).
+	From, Until time.Time
+	// Verb is a GM command's verb (PAUSE…); Args its words after the game.
+	Verb string
+	Args []string
 }
 
 // Result is what a mail asks for.
@@ -146,9 +179,20 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 	}
 	orders := make([]string, len(lines))
 	ordersMode := false
+	press := -1 // index in r.Commands of a PRESS still reading its text
+	var pressText []string
 	for i, raw := range lines {
 		n := i + 1
 		line := strings.TrimSpace(raw)
+		if press >= 0 {
+			if strings.EqualFold(line, "END") {
+				r.Commands[press].Text = strings.TrimSpace(strings.Join(pressText, "\n"))
+				press, pressText = -1, nil
+			} else {
+				pressText = append(pressText, strings.TrimRight(raw, " \t"))
+			}
+			continue
+		}
 		if line == "" || strings.HasPrefix(line, "#") || ordersMode {
 			orders[i] = raw
 			continue
@@ -174,6 +218,9 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 		switch {
 		case ok:
 			r.Commands = append(r.Commands, cmd)
+			if word == Press {
+				press = len(r.Commands) - 1
+			}
 			ordersMode = word == Orders
 			if ordersMode && r.Game == "" && cmd.Game != "" {
 				r.Game, r.GameFrom = cmd.Game, fmt.Sprintf("line %d", n)
@@ -187,6 +234,12 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 		default:
 			r.unknown(n, line, string(word))
 		}
+	}
+	if press >= 0 {
+		c := r.Commands[press]
+		r.Commands = append(r.Commands[:press], r.Commands[press+1:]...)
+		r.errorf(c.Line, "PRESS", "this PRESS has no END line, so it was not sent",
+			"write your message below the PRESS line and a line END after it")
 	}
 	if att != nil {
 		r.OrdersFrom = att.Name
@@ -211,20 +264,26 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 }
 
 var usage = map[Name]string{
-	Help:    "write HELP alone on its line",
-	List:    "write LIST alone on its line",
-	Rules:   "write RULES and a ruleset, like: RULES prosper (LIST names the rulesets)",
-	Join:    "write JOIN and a game, like: JOIN demo1, or JOIN demo1 ann to choose your seat name",
-	Status:  "write STATUS and a game, like: STATUS demo1",
-	Board:   "write BOARD and a game, like: BOARD demo1",
-	History: "write HISTORY, a game and maybe a turn, like: HISTORY demo1 3",
-	Resign:  "write RESIGN and a game, like: RESIGN demo1",
-	Wait:    "write WAIT and a game, like: WAIT demo1",
-	Orders:  "write ORDERS and maybe a game, like: ORDERS demo1, then your orders below",
+	Help:      "write HELP alone on its line",
+	List:      "write LIST alone on its line",
+	Rules:     "write RULES and a ruleset, like: RULES prosper (LIST names the rulesets)",
+	Join:      "write JOIN and a game, like: JOIN demo1, or JOIN demo1 ann to choose your seat name",
+	Status:    "write STATUS and a game, like: STATUS demo1",
+	Board:     "write BOARD and a game, like: BOARD demo1",
+	History:   "write HISTORY, a game and maybe a turn, like: HISTORY demo1 3",
+	Resign:    "write RESIGN and a game, like: RESIGN demo1",
+	Wait:      "write WAIT and a game, like: WAIT demo1",
+	Orders:    "write ORDERS and maybe a game, like: ORDERS demo1, then your orders below",
+	Press:     "write PRESS TO ann, bob (or PRESS TO ALL), your message below it, and a line END after it",
+	Vacation:  "write VACATION, a game and two dates, like: VACATION demo1 FROM 2026-12-20 TO 2027-01-03",
+	Observe:   "write OBSERVE and a game, like: OBSERVE demo1",
+	Unobserve: "write UNOBSERVE and a game, like: UNOBSERVE demo1",
+	Resend:    "write RESEND, a game and maybe a turn, like: RESEND demo1 or RESEND demo1 3",
+	GM:        "write GM, a verb and a game, like: GM PAUSE demo1 the reason",
 }
 
 // commandWords lists the commands for suggestions, in the HELP order.
-var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, "GAME", "SECRET"}
+var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, Press, Vacation, Observe, Unobserve, Resend, "GAME", "SECRET"}
 
 // command reads one line as a command. ok is false when the line is not
 // one; msg then says why if its first word was a command word.
@@ -281,7 +340,70 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 			return cmd, false, fmt.Sprintf("%s needs a game", word)
 		}
 		return cmd, false, fmt.Sprintf("%s takes one game id", word)
-	case History:
+	case Press:
+		// PRESS [game] TO a, b | PRESS [game] TO ALL
+		if len(args) > 0 && !strings.EqualFold(args[0], "TO") && gameArg(args[0]) {
+			args = args[1:]
+		}
+		if cmd.Game == "" {
+			return cmd, false, "PRESS needs a game"
+		}
+		if len(args) < 2 || !strings.EqualFold(args[0], "TO") {
+			return cmd, false, "PRESS needs TO and the players it goes to"
+		}
+		names := strings.FieldsFunc(strings.Join(args[1:], " "), func(r rune) bool { return r == ',' || r == ' ' })
+		if len(names) == 1 && strings.EqualFold(names[0], "ALL") {
+			return cmd, true, ""
+		}
+		for _, n := range names {
+			if strings.EqualFold(n, "and") {
+				continue
+			}
+			cmd.To = append(cmd.To, strings.ToLower(n))
+		}
+		return cmd, true, ""
+	case Vacation:
+		// VACATION [game] FROM date TO date
+		if len(args) == 5 && gameArg(args[0]) {
+			args = args[1:]
+		}
+		if cmd.Game == "" {
+			return cmd, false, "VACATION needs a game"
+		}
+		if len(args) != 4 || !strings.EqualFold(args[0], "FROM") || !strings.EqualFold(args[2], "TO") {
+			return cmd, false, "VACATION needs FROM a date TO a date"
+		}
+		from, err1 := time.Parse("2006-01-02", args[1])
+		to, err2 := time.Parse("2006-01-02", args[3])
+		if err1 != nil || err2 != nil {
+			return cmd, false, "VACATION's dates are written year-month-day, like 2026-12-20"
+		}
+		if to.Before(from) {
+			return cmd, false, "VACATION's last day comes before its first"
+		}
+		cmd.From, cmd.Until = from, to.AddDate(0, 0, 1)
+		return cmd, true, ""
+	case Observe, Unobserve:
+		if len(args) == 1 && gameArg(args[0]) || len(args) == 0 && r.Game != "" {
+			return cmd, true, ""
+		}
+		return cmd, false, fmt.Sprintf("%s needs one game id", word)
+	case GM:
+		// GM VERB game args...
+		if len(args) < 2 {
+			return cmd, false, "GM needs a verb and a game"
+		}
+		cmd.Verb = strings.ToUpper(args[0])
+		if !contains(gmVerbs, cmd.Verb) {
+			return cmd, false, fmt.Sprintf("%q is not a GM verb: use one of %s", args[0], strings.Join(gmVerbs, ", "))
+		}
+		if !gameArg(args[1]) {
+			return cmd, false, fmt.Sprintf("%q is not a game id", args[1])
+		}
+		cmd.Args = args[2:]
+		cmd.Text = strings.Join(cmd.Args, " ")
+		return cmd, true, ""
+	case History, Resend:
 		// HISTORY [game] [turn]
 		var rest []string
 		if len(args) > 0 && !isNumber(args[0]) {
@@ -293,7 +415,7 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 			rest = args
 		}
 		if cmd.Game == "" {
-			return cmd, false, "HISTORY needs a game"
+			return cmd, false, fmt.Sprintf("%s needs a game", word)
 		}
 		switch len(rest) {
 		case 0:
@@ -305,7 +427,7 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 			}
 			return cmd, false, fmt.Sprintf("%q is not a turn number", rest[0])
 		}
-		return cmd, false, "HISTORY takes a game and a turn number"
+		return cmd, false, fmt.Sprintf("%s takes a game and a turn number", word)
 	}
 	return cmd, false, ""
 }
@@ -374,7 +496,8 @@ func (r *Result) errorf(n int, line, msg, fix string) {
 }
 
 func (r *Result) unknown(n int, line, word string) {
-	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT and ORDERS; " +
+	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT, ORDERS, " +
+		"PRESS, VACATION, OBSERVE, UNOBSERVE and RESEND; " +
 		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
 	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
 		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage[best])

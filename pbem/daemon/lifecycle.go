@@ -1,0 +1,197 @@
+package daemon
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/pbem/route"
+	"orrery/templates"
+)
+
+// resend answers RESEND: the player's own report of the last step, or of
+// the step that ended the given turn, as it was mailed.
+func (d *Daemon) resend(ctx context.Context, j *job, r *route.Result, c route.Command, byID map[string]*game.Game) error {
+	g := byID[c.Game]
+	p, ok, err := d.authenticate(j, g, c.Game, r.Secret)
+	if !ok || err != nil {
+		return err
+	}
+	step := g.Step
+	if c.Turn > 0 {
+		step, err = d.svc.StepOfTurn(ctx, g.ID, c.Turn)
+	}
+	var rep *game.Report
+	if err == nil {
+		rep, err = d.svc.StepReport(ctx, g.ID, step, p.Name)
+	}
+	if err != nil {
+		if game.IsUserError(err) {
+			return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
+		}
+		return err
+	}
+	data := d.mailer.data(g, p, d.svc.Rulesets())
+	data.Report = rep
+	return d.say(j, templates.Report, data)
+}
+
+// isGM reports whether j's mail comes from the configured GM address with
+// the GM secret. Both must match: an address alone is easily forged.
+func (d *Daemon) isGM(j *job, secret string) bool {
+	if d.cfg.GMSecret == "" || d.cfg.GM == "" || secret == "" {
+		return false
+	}
+	if !strings.EqualFold(j.from, bareAddress(d.cfg.GM)) {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(secret), []byte(d.cfg.GMSecret)) == 1
+}
+
+// gm runs one GM command line, as one recorded part of the mail.
+func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Command, byID map[string]*game.Game) error {
+	if !d.isGM(j, r.Secret) {
+		d.log.Warn("GM command refused", "from", j.from, "verb", c.Verb, "game", c.Game)
+		j.rejected, j.why = true, "GM command without the GM's address and secret"
+		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game,
+			Msg: "GM commands need the GM's address and the GM secret; nothing was applied",
+			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
+	}
+	n := j.parts
+	j.parts++
+	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done != nil {
+			j.answers = append(j.answers, *done)
+		}
+		return err
+	}
+	g := byID[c.Game]
+	if g == nil {
+		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
+			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
+	}
+	j.game = g
+	answer, err := d.gmAnswer(g, fmt.Sprintf("Done: GM %s %s %s", c.Verb, g.ID, c.Text))
+	if err != nil {
+		return err
+	}
+	recorded := false
+	hook := func(tx *bolt.Tx, _ *game.Change) error {
+		if recorded {
+			return nil
+		}
+		recorded = true
+		return putPart(tx, j.key, n, answer)
+	}
+	bad := func(msg, fix string) error {
+		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game + " " + c.Text, Msg: msg, Fix: fix})
+	}
+	args := c.Args
+	switch c.Verb {
+	case "PAUSE":
+		_, _, err = d.svc.Pause(ctx, g.ID, c.Text, hook)
+	case "RESUME":
+		_, _, err = d.svc.Resume(ctx, g.ID, hook)
+	case "DEADLINE":
+		if len(args) == 0 {
+			return bad("GM DEADLINE needs a new deadline", "write GM DEADLINE demo1 +24h the reason, or GM DEADLINE demo1 2026-12-01T18:00 the reason")
+		}
+		reason := strings.Join(args[1:], " ")
+		if strings.HasPrefix(args[0], "+") {
+			dur, perr := parseDuration(args[0][1:])
+			if perr != nil {
+				return bad(fmt.Sprintf("%q is not a length of time", args[0]), "write it like +24h, +90m or +2d")
+			}
+			_, _, err = d.svc.ExtendDeadline(ctx, g.ID, dur, reason, hook)
+		} else {
+			at, perr := parseWhen(args[0])
+			if perr != nil {
+				return bad(fmt.Sprintf("%q is neither +duration nor a time", args[0]), "write +24h, or a UTC time like 2026-12-01T18:00")
+			}
+			_, _, err = d.svc.SetDeadline(ctx, g.ID, at, reason, hook)
+		}
+	case "ADVANCE":
+		force := len(args) == 1 && strings.EqualFold(args[0], "FORCE")
+		if len(args) > 1 || len(args) == 1 && !force {
+			return bad("GM ADVANCE takes only FORCE", "write GM ADVANCE demo1, or GM ADVANCE demo1 FORCE")
+		}
+		var res *game.AdvanceResult
+		res, err = d.svc.Advance(ctx, g.ID, force, hook)
+		if err == nil && len(res.Steps) == 0 {
+			why := "nothing was due: still waiting for " + strings.Join(res.Waiting, ", ") + " (use FORCE to apply their defaults)"
+			if res.Paused {
+				why = "the game is paused (use FORCE to resolve anyway)"
+			}
+			answer, err = d.gmAnswer(g, fmt.Sprintf("GM ADVANCE %s: %s.", g.ID, why))
+		}
+	case "ROLLBACK":
+		if len(args) < 2 || !strings.EqualFold(args[0], "TURN") {
+			return bad("GM ROLLBACK needs TURN and a number", "write GM ROLLBACK demo1 TURN 3 the reason")
+		}
+		turn, perr := strconv.Atoi(args[1])
+		if perr != nil || turn < 0 {
+			return bad(fmt.Sprintf("%q is not a turn number", args[1]), "write GM ROLLBACK demo1 TURN 3 the reason")
+		}
+		var step uint64
+		if step, err = d.svc.StepOfTurn(ctx, g.ID, turn); err == nil {
+			_, _, err = d.svc.Rollback(ctx, g.ID, step, strings.Join(args[2:], " "), hook)
+		}
+	case "REPLACE":
+		if len(args) != 2 {
+			return bad("GM REPLACE needs a player and the new address", "write GM REPLACE demo1 bob carol@example.org")
+		}
+		_, _, err = d.svc.Replace(ctx, g.ID, args[0], args[1], hook)
+	case "KICK":
+		if len(args) != 1 {
+			return bad("GM KICK needs one player", "write GM KICK demo1 bob")
+		}
+		_, _, err = d.svc.Kick(ctx, g.ID, args[0], hook)
+	case "MESSAGE":
+		_, _, err = d.svc.Message(ctx, g.ID, c.Text, hook)
+	}
+	if err != nil {
+		if game.IsUserError(err) {
+			return bad(err.Error(), "")
+		}
+		return err
+	}
+	j.answers = append(j.answers, answer)
+	return nil
+}
+
+func (d *Daemon) gmAnswer(g *game.Game, text string) (section, error) {
+	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
+	data.Notice = &game.Notice{Kind: "gm", Text: text}
+	return d.mailer.Render.Render(templates.Notice, data)
+}
+
+// parseDuration reads Go durations and whole days ("2d").
+func parseDuration(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days <= 0 {
+			return 0, fmt.Errorf("bad number of days %q", n)
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	dur, err := time.ParseDuration(s)
+	if err == nil && dur <= 0 {
+		err = fmt.Errorf("not positive")
+	}
+	return dur, err
+}
+
+// parseWhen reads a time as RFC 3339 or YYYY-MM-DDTHH:MM in UTC.
+func parseWhen(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Parse("2006-01-02T15:04", s)
+}

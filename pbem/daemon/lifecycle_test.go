@@ -1,0 +1,332 @@
+package daemon_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"orrery/engine/game"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+)
+
+const gmAddr = "gm@example.org"
+
+// clocked is a harness with a clock the test moves, a GM with a secret,
+// and a second game g2 with deadlines, reminders and a grace period.
+func clocked(t *testing.T, settings game.Settings) (*harness, *time.Time) {
+	t.Helper()
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	h := newHarness(t, func(c *daemon.Config) {
+		c.Now = func() time.Time { return now }
+		c.GM, c.GMSecret = "Game Master <"+gmAddr+">", "gm-secret"
+		c.RepliesPerHour = 1000
+	})
+	g, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "g2", Ruleset: "toy",
+		Players:  []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+		Options:  map[string]string{"finish": "30"},
+		Settings: &settings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.g = g
+	h.flush()
+	return h, &now
+}
+
+// one returns the single mail to addr among mails, failing unless there is
+// exactly one and it holds every phrase.
+func one(t *testing.T, mails []string, addr string, phrases ...string) string {
+	t.Helper()
+	if len(mails) != 1 {
+		t.Fatalf("%d mails to %s, want 1: %q", len(mails), addr, mails)
+	}
+	for _, p := range phrases {
+		if !strings.Contains(mails[0], p) {
+			t.Errorf("the mail to %s lacks %q:\n%s", addr, p, mails[0])
+		}
+	}
+	return mails[0]
+}
+
+// some fails unless one of mails holds every phrase.
+func some(t *testing.T, mails []string, addr string, phrases ...string) {
+	t.Helper()
+next:
+	for _, m := range mails {
+		for _, p := range phrases {
+			if !strings.Contains(m, p) {
+				continue next
+			}
+		}
+		return
+	}
+	t.Errorf("no mail to %s holds %q: %q", addr, phrases, mails)
+}
+
+func (h *harness) gm(body string) imapin.Disposition {
+	return h.handle(h.mail("Game Master <"+gmAddr+">", "gm", "SECRET gm-secret\n"+body))
+}
+
+func (h *harness) tick() {
+	h.t.Helper()
+	if _, err := h.d.Service().Tick(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func TestNoticesReachPlayersByMail(t *testing.T) {
+	h, now := clocked(t, game.Settings{Early: true, TurnLength: 48 * time.Hour, Reminders: []time.Duration{24 * time.Hour},
+		Grace: 6 * time.Hour, TellLate: true, Press: "signed"})
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	h.flush()
+
+	// A reminder for bob only, exactly once.
+	*now = now.Add(25 * time.Hour)
+	h.tick()
+	h.tick()
+	sent := h.flush()
+	one(t, to(sent, "bob@example.org"), "bob", "Reminder: your orders are due")
+	if m := to(sent, "ann@example.org"); len(m) != 0 {
+		t.Errorf("ann sent orders but got %q", m)
+	}
+	// The deadline passes: bob is late, ann is told who is late.
+	*now = now.Add(24 * time.Hour)
+	h.tick()
+	sent = h.flush()
+	one(t, to(sent, "bob@example.org"), "bob", "Your orders are late")
+	one(t, to(sent, "ann@example.org"), "ann", "bob")
+
+	// The GM moves the deadline by mail; everyone is told why.
+	if d := h.gm("GM DEADLINE g2 +24h bob is ill"); d != imapin.Processed {
+		t.Fatalf("GM mail filed as %v", d)
+	}
+	sent = h.flush()
+	for _, p := range []string{"ann", "bob"} {
+		one(t, to(sent, p+"@example.org"), p, "The deadline moved", "bob is ill")
+	}
+	gmMails := to(sent, gmAddr)
+	if len(gmMails) != 2 || !strings.Contains(strings.Join(gmMails, "\n"), "Done: GM DEADLINE g2 +24h bob is ill") {
+		t.Errorf("the GM should get the notice and the confirmation: %q", gmMails)
+	}
+
+	// Pause and resume, with the reason.
+	h.gm("GM PAUSE g2 the map is wrong")
+	sent = h.flush()
+	one(t, to(sent, "ann@example.org"), "ann", "paused", "the map is wrong")
+	h.gm("GM RESUME g2")
+	one(t, to(h.flush(), "bob@example.org"), "bob", "resumed")
+
+	// A GM message.
+	h.gm("GM MESSAGE g2 Welcome to the slow lane.")
+	sent = h.flush()
+	for _, p := range []string{"ann", "bob"} {
+		one(t, to(sent, p+"@example.org"), p, "Message from the game master", "Welcome to the slow lane.")
+	}
+
+	// Replace: carol gets a welcome with bob's new secret; ann is told;
+	// bob's old address and secret are refused afterwards.
+	oldSecret := h.secret("bob")
+	h.gm("GM REPLACE g2 bob carol@example.org")
+	sent = h.flush()
+	g, err := h.d.Service().Get(context.Background(), "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, _ := g.PlayerByName("bob")
+	if bob.Secret == oldSecret || bob.Email != "carol@example.org" {
+		t.Fatalf("bob's seat after replace: %+v", bob)
+	}
+	one(t, to(sent, "carol@example.org"), "carol", "Welcome to", "Your secret is: "+bob.Secret)
+	one(t, to(sent, "ann@example.org"), "ann", "bob of g2 is now played by a new player")
+	if m := to(sent, "bob@example.org"); len(m) != 0 {
+		t.Errorf("the old address got %q", m)
+	}
+	h.handle(h.mail("bob@example.org", "[g2 "+oldSecret+"]", "push 3"))
+	if g2, _ := h.d.Service().Get(context.Background(), "g2"); len(g2.Answered) != len(g.Answered) {
+		t.Errorf("the old address's orders were taken: %v", g2.Answered)
+	}
+	reply := one(t, to(h.flush(), "bob@example.org"), "bob")
+	if strings.Contains(reply, "Orders received") {
+		t.Errorf("the old address was answered as a player:\n%s", reply)
+	}
+	h.handle(h.mail("carol@example.org", "[g2 "+bob.Secret+"]", "push 3"))
+	some(t, to(h.flush(), "carol@example.org"), "carol", "Orders received")
+
+	// Kick: everyone left is told.
+	h.gm("GM KICK g2 bob")
+	sent = h.flush()
+	one(t, to(sent, "ann@example.org"), "ann", "removed bob")
+
+	// Resign by mail: the other player is told.
+	g1, _ := h.d.Service().Get(context.Background(), "g1")
+	ann, _ := g1.PlayerByName("ann")
+	h.handle(h.mail("ann@example.org", "[g1 "+ann.Secret+"]", "RESIGN"))
+	sent = h.flush()
+	one(t, to(sent, "ann@example.org"), "ann", "You resigned")
+	one(t, to(sent, "bob@example.org"), "bob", "ann resigned from g1")
+}
+
+func TestRollbackByMail(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	h.handle(h.mail("bob@example.org", "[g2 "+h.secret("bob")+"]", "push 1"))
+	h.flush()
+	g, _ := h.d.Service().Get(context.Background(), "g2")
+	if g.Turn < 2 {
+		t.Fatalf("turn %d after both pushed", g.Turn)
+	}
+	h.gm("GM ROLLBACK g2 TURN 1 ann's orders were misread")
+	sent := h.flush()
+	for _, p := range []string{"ann", "bob"} {
+		some(t, to(sent, p+"@example.org"), p, "Game news: rollback", "ann's orders")
+	}
+	if g, _ = h.d.Service().Get(context.Background(), "g2"); g.Turn != 1 {
+		t.Errorf("turn %d after rollback to turn 1", g.Turn)
+	}
+}
+
+func TestGMCommandsNeedAddressAndSecret(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	for _, m := range []imapin.Message{
+		h.mail("Game Master <"+gmAddr+">", "gm", "SECRET wrong\nGM PAUSE g2 sneaky"),
+		h.mail("ann@example.org", "gm", "SECRET gm-secret\nGM PAUSE g2 sneaky"),
+		h.mail("Game Master <"+gmAddr+">", "gm", "GM PAUSE g2 sneaky"),
+	} {
+		if d := h.handle(m); d != imapin.Rejected {
+			t.Errorf("filed as %v, want rejected", d)
+		}
+	}
+	g, _ := h.d.Service().Get(context.Background(), "g2")
+	if g.Paused {
+		t.Fatal("a refused GM command paused the game")
+	}
+	sent := h.flush()
+	if m := to(sent, "bob@example.org"); len(m) != 0 {
+		t.Errorf("players were told of a refused command: %q", m)
+	}
+	for _, m := range append(to(sent, gmAddr), to(sent, "ann@example.org")...) {
+		if !strings.Contains(m, "nothing was applied") {
+			t.Errorf("refusal does not say nothing was applied:\n%s", m)
+		}
+	}
+	// The right address and secret work, and ADVANCE FORCE resolves.
+	h.gm("GM ADVANCE g2")
+	if m := one(t, to(h.flush(), gmAddr), "gm", "nothing was due"); !strings.Contains(m, "ann, bob") {
+		t.Errorf("ADVANCE should name who is awaited:\n%s", m)
+	}
+	h.gm("GM ADVANCE g2 FORCE")
+	if g, _ = h.d.Service().Get(context.Background(), "g2"); g.Step != 1 {
+		t.Errorf("step %d after ADVANCE FORCE", g.Step)
+	}
+}
+
+func TestPressByMail(t *testing.T) {
+	for _, tc := range []struct {
+		press string
+		want  []string // in carl's mail
+		not   string
+	}{
+		{press: "signed", want: []string{"Press from ann to carl", "Meet me at the line."}},
+		{press: "grey", want: []string{"Anonymous press to carl", "Meet me at the line."}, not: "ann"},
+		{press: "off"},
+	} {
+		t.Run(tc.press, func(t *testing.T) {
+			h, _ := clocked(t, game.Settings{Early: true, Press: tc.press})
+			if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "g3", Ruleset: "toy",
+				Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"},
+					{Name: "carl", Email: "carl@example.org"}},
+				Settings: &game.Settings{Early: true, Press: tc.press}}); err != nil {
+				t.Fatal(err)
+			}
+			h.flush()
+			g, _ := h.d.Service().Get(context.Background(), "g3")
+			ann, _ := g.PlayerByName("ann")
+			h.handle(h.mail("ann@example.org", "[g3 "+ann.Secret+"] hi", "PRESS TO carl\nMeet me at the line.\nEND\npush 2"))
+			sent := h.flush()
+			if m := to(sent, "bob@example.org"); len(m) != 0 {
+				t.Errorf("bob got press meant for carl: %q", m)
+			}
+			reply := strings.Join(to(sent, "ann@example.org"), "\n")
+			if !strings.Contains(reply, "are accepted") {
+				t.Errorf("the orders beside the press were not taken:\n%s", reply)
+			}
+			if tc.press == "off" {
+				if m := to(sent, "carl@example.org"); len(m) != 0 {
+					t.Errorf("press went out in a game without press: %q", m)
+				}
+				if !strings.Contains(reply, "allows no press") {
+					t.Errorf("ann is not told press is off:\n%s", reply)
+				}
+				return
+			}
+			if !strings.Contains(reply, "Your press in game g3 went to carl") {
+				t.Errorf("ann is not told where her press went:\n%s", reply)
+			}
+			m := one(t, to(sent, "carl@example.org"), "carl", tc.want...)
+			_, body, _ := strings.Cut(m, "\n\n")
+			if tc.not != "" && strings.Contains(strings.ToLower(body), tc.not) {
+				t.Errorf("grey press names its sender:\n%s", m)
+			}
+			// PRESS TO ALL reaches both others.
+			h.handle(h.mail("ann@example.org", "[g3 "+ann.Secret+"] hi", "PRESS TO ALL\nHello all.\nEND"))
+			sent = h.flush()
+			one(t, to(sent, "bob@example.org"), "bob", "Hello all.")
+			one(t, to(sent, "carl@example.org"), "carl", "Hello all.")
+		})
+	}
+}
+
+func TestVacationObserveResend(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, Vacation: "defaults", MaxVacation: 14 * 24 * time.Hour})
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "VACATION FROM 2026-12-20 TO 2027-01-03"))
+	sent := h.flush()
+	some(t, to(sent, "ann@example.org"), "ann", "Vacation of ann noted", "2026-12-20", "capped")
+	some(t, to(sent, gmAddr), "gm", "Vacation of ann")
+	g, _ := h.d.Service().Get(context.Background(), "g2")
+	if len(g.Vacations) != 1 || g.Vacations[0].Player != "ann" {
+		t.Errorf("vacations: %+v", g.Vacations)
+	}
+
+	// An observer gets the public events of each step: no private event
+	// (ann's motto), no board.
+	h.handle(h.mail("Olga <olga@example.org>", "watch", "OBSERVE g2"))
+	one(t, to(h.flush(), "olga@example.org"), "olga", "public reports of game g2")
+	// (By mail the motto would answer the push prompt: submitted here.)
+	if _, err := h.d.Service().Submit(context.Background(), game.Input{Game: "g2", Player: "ann", Prompt: "motto:ann", Text: "MOTTO slow and steady", Source: "cli"}); err != nil {
+		t.Fatal(err)
+	}
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 2"))
+	h.handle(h.mail("bob@example.org", "[g2 "+h.secret("bob")+"]", "push 1"))
+	sent = h.flush()
+	var reports []string
+	for _, m := range to(sent, "olga@example.org") {
+		if strings.Contains(m, "X-Orrery-Kind: observer") {
+			reports = append(reports, m)
+		}
+	}
+	if len(reports) == 0 {
+		t.Fatalf("olga got no report: %q", to(sent, "olga@example.org"))
+	}
+	all := strings.Join(reports, "\n")
+	if !strings.Contains(all, "bob pushes 1+") || strings.Contains(all, "new motto") || strings.Contains(all, "bob: ") {
+		t.Errorf("olga's reports should hold the public events only:\n%s", all)
+	}
+	some(t, to(sent, "ann@example.org"), "ann", "ann has a new motto")
+	h.handle(h.mail("olga@example.org", "stop", "UNOBSERVE g2"))
+	h.flush()
+	if g, _ = h.d.Service().Get(context.Background(), "g2"); len(g.Observers) != 0 {
+		t.Errorf("observers after UNOBSERVE: %v", g.Observers)
+	}
+
+	// RESEND: ann's own last report again, and a past turn's.
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "RESEND"))
+	one(t, to(h.flush(), "ann@example.org"), "ann", "report for ann", "ann pushes 2+")
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "RESEND g2 1"))
+	one(t, to(h.flush(), "ann@example.org"), "ann", "report for ann", "turn 1")
+	h.handle(h.mail("bob@example.org", "[g2 "+h.secret("ann")+"]", "RESEND"))
+	if m := to(h.flush(), "bob@example.org"); len(m) != 1 || strings.Contains(m[0], "report for") {
+		t.Errorf("RESEND with another's secret: %q", m)
+	}
+}
