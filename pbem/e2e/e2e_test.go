@@ -80,7 +80,7 @@ func (s stack) inject(rcpt string, raw []byte) error {
 }
 
 // newDaemon opens db and makes a daemon for bot on the real servers.
-func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Ruleset, idle bool, onSent func(outbox.Record)) (*store.Store, *daemon.Daemon, *imapin.Reader) {
+func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Ruleset, idle bool, onSent func(outbox.Record), tune ...func(*daemon.Config)) (*store.Store, *daemon.Daemon, *imapin.Reader) {
 	tb.Helper()
 	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
 	if err != nil {
@@ -91,7 +91,11 @@ func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Rulese
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	q := outbox.New(st.DB(), s.sender(), outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent})
-	d, err := daemon.New(st, rulesets, q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000})
+	cfg := daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000}
+	for _, f := range tune {
+		f(&cfg)
+	}
+	d, err := daemon.New(st, rulesets, q, cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
