@@ -64,6 +64,10 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			Msg: "GM commands need the GM's address and the GM secret; nothing was applied",
 			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
 	}
+	if c.Verb == "RESEND" {
+		// Changes no game: its mails commit with the record of this mail.
+		return d.gmResend(ctx, j, c, byID[c.Game])
+	}
 	n := j.parts
 	j.parts++
 	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
@@ -194,4 +198,74 @@ func parseWhen(s string) (time.Time, error) {
 		return t, nil
 	}
 	return time.Parse("2006-01-02T15:04", s)
+}
+
+// gmResend answers GM RESEND <game> [player] [TURN n]: the report of the
+// current step (or of turn n) again, to that player or to every player.
+func (d *Daemon) gmResend(ctx context.Context, j *job, c route.Command, g *game.Game) error {
+	bad := func(msg string) error {
+		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "GM RESEND " + c.Game + " " + c.Text, Msg: msg,
+			Fix: "write GM RESEND demo1, GM RESEND demo1 ann, or GM RESEND demo1 ann TURN 3"})
+	}
+	if g == nil {
+		return bad(fmt.Sprintf("there is no game %q here", c.Game))
+	}
+	j.game = g
+	args := c.Args
+	var who []game.Player
+	if len(args) > 0 && !strings.EqualFold(args[0], "TURN") {
+		p, ok := g.PlayerByName(args[0])
+		if !ok {
+			return bad(fmt.Sprintf("there is no player %q in game %s", args[0], g.ID))
+		}
+		who, args = []game.Player{p}, args[1:]
+	} else {
+		who = g.Players
+	}
+	step := g.Step
+	switch {
+	case len(args) == 0:
+	case len(args) == 2 && strings.EqualFold(args[0], "TURN"):
+		turn, err := strconv.Atoi(args[1])
+		if err != nil || turn < 0 {
+			return bad(fmt.Sprintf("%q is not a turn number", args[1]))
+		}
+		if step, err = d.svc.StepOfTurn(ctx, g.ID, turn); err != nil {
+			if game.IsUserError(err) {
+				return bad(err.Error())
+			}
+			return err
+		}
+	default:
+		return bad("GM RESEND takes a game, maybe a player, maybe TURN and a number")
+	}
+	var names []string
+	for _, p := range who {
+		if p.Email == "" || p.Bot {
+			continue
+		}
+		rep, err := d.svc.StepReport(ctx, g.ID, step, p.Name)
+		if err != nil {
+			return err
+		}
+		data := d.mailer.data(g, p, d.svc.Rulesets())
+		data.Report = rep
+		sec, err := d.mailer.Render.Render(templates.Report, data)
+		if err != nil {
+			return err
+		}
+		out := d.mailer.gameMail(g, p.Email, templates.Report, sec)
+		out.Headers["X-Orrery-Step"] = fmt.Sprint(step)
+		j.extra = append(j.extra, out)
+		names = append(names, p.Name)
+	}
+	if len(names) == 0 {
+		return bad("nobody to resend to: the seats have no address")
+	}
+	answer, err := d.gmAnswer(g, fmt.Sprintf("Done: the report of step %d of %s went again to %s.", step, g.ID, strings.Join(names, ", ")))
+	if err != nil {
+		return err
+	}
+	j.answers = append(j.answers, answer)
+	return nil
 }

@@ -181,6 +181,12 @@ func TestRollbackByMail(t *testing.T) {
 	sent := h.flush()
 	for _, p := range []string{"ann", "bob"} {
 		some(t, to(sent, p+"@example.org"), p, "Game news: rollback", "ann's orders")
+		some(t, to(sent, p+"@example.org"), p, "Turn 1, race: report for "+p)
+		for _, m := range to(sent, p+"@example.org") {
+			if strings.Contains(m, "Welcome") {
+				t.Errorf("a rollback to the setup welcomes %s again:\n%s", p, m)
+			}
+		}
 	}
 	if g, _ = h.d.Service().Get(context.Background(), "g2"); g.Turn != 1 {
 		t.Errorf("turn %d after rollback to turn 1", g.Turn)
@@ -220,6 +226,18 @@ func TestGMCommandsNeedAddressAndSecret(t *testing.T) {
 	if g, _ = h.d.Service().Get(context.Background(), "g2"); g.Step != 1 {
 		t.Errorf("step %d after ADVANCE FORCE", g.Step)
 	}
+	h.flush()
+	h.gm("GM RESEND g2 bob")
+	sent = h.flush()
+	one(t, to(sent, "bob@example.org"), "bob", "report for bob", "X-Orrery-Step: 1")
+	one(t, to(sent, gmAddr), "gm", "went again to bob")
+	if m := to(sent, "ann@example.org"); len(m) != 0 {
+		t.Errorf("GM RESEND g2 bob mailed ann: %q", m)
+	}
+	h.gm("GM RESEND g2 TURN 1")
+	sent = h.flush()
+	one(t, to(sent, "ann@example.org"), "ann", "Turn 1, race: report for ann")
+	one(t, to(sent, "bob@example.org"), "bob", "Turn 1, race: report for bob")
 }
 
 func TestPressByMail(t *testing.T) {

@@ -101,8 +101,9 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			d := m.data(g, p, m.Rulesets)
 			d.Report = rep
 			kind := templates.Report
-			if st.N == 0 {
-				// The setup step: the game has just started.
+			if st.N == 0 && !rolledBack(c) {
+				// The setup step: the game has just started (a rollback
+				// to it sends the report again, not a second welcome).
 				kind = templates.Welcome
 				d.Players = g.Players
 				if rs, err := engine.Find(m.Rulesets, g.Ruleset); err == nil {
@@ -220,4 +221,14 @@ func (m *Mailer) welcomeReplacement(tx *bolt.Tx, g *game.Game, n game.Notice) er
 		return err
 	}
 	return m.enqueue(tx, m.gameMail(g, p.Email, templates.Welcome, c))
+}
+
+// rolledBack reports whether c is a rollback: its step is one seen before.
+func rolledBack(c *game.Change) bool {
+	for _, n := range c.Notices {
+		if n.Kind == "rollback" {
+			return true
+		}
+	}
+	return false
 }

@@ -34,7 +34,7 @@
 //	GM <verb> <game> ...      the game master's commands (from the GM's
 //	                          address with the GM secret): PAUSE, RESUME,
 //	                          DEADLINE, ADVANCE, ROLLBACK, REPLACE, KICK,
-//	                          MESSAGE
+//	                          MESSAGE, RESEND
 //
 // A command's game may be left out in a mail routed to a game. In a game
 // mail, every line that is not a command is an order: ORDERS is the default,
@@ -87,7 +87,7 @@ const (
 )
 
 // The verbs of GM commands.
-var gmVerbs = []string{"PAUSE", "RESUME", "DEADLINE", "ADVANCE", "ROLLBACK", "REPLACE", "KICK", "MESSAGE"}
+var gmVerbs = []string{"PAUSE", "RESUME", "DEADLINE", "ADVANCE", "ROLLBACK", "REPLACE", "KICK", "MESSAGE", "RESEND"}
 
 // Command is one command line of a mail.
 type Command struct {
