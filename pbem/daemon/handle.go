@@ -437,7 +437,11 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 		answer = s
 		return putPart(tx, j.key, n, s)
 	}
-	_, err = d.svc.Submit(ctx, game.Input{Game: g.ID, Player: p.Name, Text: r.Orders, Source: "mail", Ref: j.m.MessageID}, hook)
+	in := game.Input{Game: g.ID, Player: p.Name, Text: r.Orders, Source: "mail", Ref: j.m.MessageID}
+	if in.Prompt, err = d.anytimePrompt(ctx, g, in); err != nil {
+		return err
+	}
+	_, err = d.svc.Submit(ctx, in, hook)
 	switch {
 	case err == nil:
 	case !first:

@@ -269,3 +269,40 @@ func (d *Daemon) gmResend(ctx context.Context, j *job, c route.Command, g *game.
 	j.answers = append(j.answers, answer)
 	return nil
 }
+
+// anytimePrompt picks the prompt a mail's orders answer when the player has
+// both a blocking prompt and an anytime one (standing orders, a motto): the
+// engine would take the blocking prompt, so orders meant for the anytime
+// prompt would be refused. When the orders do not parse for the blocking
+// prompt but do for the anytime one, it returns the anytime prompt's id;
+// otherwise "" (the engine's choice, whose errors the player then gets).
+func (d *Daemon) anytimePrompt(ctx context.Context, g *game.Game, in game.Input) (string, error) {
+	var blocking, anytime string
+	for _, p := range g.PromptsFor(in.Player) {
+		switch {
+		case p.Kind.Blocks() && blocking == "":
+			blocking = p.ID
+		case p.Kind == engine.KindAnytime && anytime == "":
+			anytime = p.ID
+		}
+	}
+	if blocking == "" || anytime == "" {
+		return "", nil
+	}
+	in.Prompt = blocking
+	res, err := d.svc.Check(ctx, in)
+	if err != nil || res.Accepted {
+		if game.IsUserError(err) {
+			err = nil
+		}
+		return "", err
+	}
+	in.Prompt = anytime
+	if res, err = d.svc.Check(ctx, in); err == nil && res.Accepted {
+		return anytime, nil
+	}
+	if game.IsUserError(err) {
+		err = nil
+	}
+	return "", err
+}

@@ -311,10 +311,8 @@ func TestVacationObserveResend(t *testing.T) {
 	// (ann's motto), no board.
 	h.handle(h.mail("Olga <olga@example.org>", "watch", "OBSERVE g2"))
 	one(t, to(h.flush(), "olga@example.org"), "olga", "public reports of game g2")
-	// (By mail the motto would answer the push prompt: submitted here.)
-	if _, err := h.d.Service().Submit(context.Background(), game.Input{Game: "g2", Player: "ann", Prompt: "motto:ann", Text: "MOTTO slow and steady", Source: "cli"}); err != nil {
-		t.Fatal(err)
-	}
+	// The motto answers ann's anytime prompt though the push is open.
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "motto slow and steady"))
 	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 2"))
 	h.handle(h.mail("bob@example.org", "[g2 "+h.secret("bob")+"]", "push 1"))
 	sent = h.flush()
