@@ -357,8 +357,7 @@ func loopback(host string) bool {
 }
 
 // GMSecret returns the GM secret ("" when none is configured: GM commands
-// by mail are then refused). It is read on every call, so a changed secret
-// file takes effect without a restart.
+// by mail are then refused), for daemon.Config.GMSecret.
 func (c *Config) GMSecret() (string, error) {
 	switch {
 	case c.GMSecretEnv != "":

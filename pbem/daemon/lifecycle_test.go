@@ -243,19 +243,25 @@ func TestGMCommandsNeedAddressAndSecret(t *testing.T) {
 func TestPressByMail(t *testing.T) {
 	for _, tc := range []struct {
 		press string
+		gm    bool     // copy press to the GM
 		want  []string // in carl's mail
 		not   string
 	}{
 		{press: "signed", want: []string{"Press from ann to carl", "Meet me at the line."}},
+		{press: "grey", gm: true, want: []string{"Anonymous press to carl"}, not: "ann"},
 		{press: "grey", want: []string{"Anonymous press to carl", "Meet me at the line."}, not: "ann"},
 		{press: "off"},
 	} {
-		t.Run(tc.press, func(t *testing.T) {
+		name := tc.press
+		if tc.gm {
+			name += "-to-gm"
+		}
+		t.Run(name, func(t *testing.T) {
 			h, _ := clocked(t, game.Settings{Early: true, Press: tc.press})
 			if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "g3", Ruleset: "toy",
 				Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"},
 					{Name: "carl", Email: "carl@example.org"}},
-				Settings: &game.Settings{Early: true, Press: tc.press}}); err != nil {
+				Settings: &game.Settings{Early: true, Press: tc.press, PressToGM: tc.gm}}); err != nil {
 				t.Fatal(err)
 			}
 			h.flush()
@@ -286,6 +292,13 @@ func TestPressByMail(t *testing.T) {
 			_, body, _ := strings.Cut(m, "\n\n")
 			if tc.not != "" && strings.Contains(strings.ToLower(body), tc.not) {
 				t.Errorf("grey press names its sender:\n%s", m)
+			}
+			gmMails := to(sent, gmAddr)
+			if tc.gm {
+				// The GM sees who sent even grey press.
+				one(t, gmMails, "gm", "Press from ann to carl", "Meet me at the line.")
+			} else if len(gmMails) != 0 {
+				t.Errorf("the GM got press the game does not copy: %q", gmMails)
 			}
 			// PRESS TO ALL reaches both others.
 			h.handle(h.mail("ann@example.org", "[g3 "+ann.Secret+"] hi", "PRESS TO ALL\nHello all.\nEND"))
@@ -330,6 +343,11 @@ func TestVacationObserveResend(t *testing.T) {
 		t.Errorf("olga's reports should hold the public events only:\n%s", all)
 	}
 	some(t, to(sent, "ann@example.org"), "ann", "ann has a new motto")
+	// Public news reaches observers; a player's private notice does not.
+	h.gm("GM PAUSE g2 a short break")
+	h.gm("GM DEADLINE g2 +2h bob asked")
+	sent = h.flush()
+	some(t, to(sent, "olga@example.org"), "olga", "paused", "a short break")
 	h.handle(h.mail("olga@example.org", "stop", "UNOBSERVE g2"))
 	h.flush()
 	if g, _ = h.d.Service().Get(context.Background(), "g2"); len(g.Observers) != 0 {

@@ -150,6 +150,20 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 				return err
 			}
 		}
+		if publicNotice[n.Kind] {
+			for _, addr := range g.Observers {
+				d := m.data(g, game.Player{}, m.Rulesets)
+				n := n
+				d.Notice = &n
+				c, err := m.Render.Render(templates.Notice, d)
+				if err != nil {
+					return err
+				}
+				if err := m.enqueue(tx, m.gameMail(g, addr, "observer", c)); err != nil {
+					return err
+				}
+			}
+		}
 		for _, to := range n.To {
 			p, ok := g.PlayerByName(to)
 			addr := p.Email
@@ -232,3 +246,9 @@ func rolledBack(c *game.Change) bool {
 	}
 	return false
 }
+
+// publicNotice names the notices every player gets alike, which observers
+// get too. Reminders, late notices, press and vacations are about one
+// player and stay private.
+var publicNotice = map[string]bool{"deadline": true, "paused": true, "resumed": true, "rollback": true,
+	"replaced": true, "kicked": true, "resigned": true, "message": true}
