@@ -364,3 +364,19 @@ func TestVacationObserveResend(t *testing.T) {
 		t.Errorf("RESEND with another's secret: %q", m)
 	}
 }
+
+func TestAbandonedSeatTellsTheGM(t *testing.T) {
+	h, now := clocked(t, game.Settings{Early: true, TurnLength: 24 * time.Hour, AbandonAfter: 1})
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	h.flush()
+	*now = now.Add(25 * time.Hour)
+	h.tick()
+	sent := h.flush()
+	some(t, to(sent, gmAddr), "gm", "Game news: abandoned", "bob")
+	some(t, to(sent, "bob@example.org"), "bob", "report for bob")
+	for _, m := range to(sent, "ann@example.org") {
+		if strings.Contains(m, "abandon") {
+			t.Errorf("ann was told of the GM's notice:\n%s", m)
+		}
+	}
+}
