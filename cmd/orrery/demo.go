@@ -147,6 +147,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			return sender.Send(ctx, []outbox.Mail{m})[0]
 		}}
 	if g, err = mailers.Play(ctx, *turns); err != nil {
+		// Show what was exchanged up to the failure: it says why.
+		printSummary(e.stdout, x.srv.Sent(), start, *verbose)
 		return err
 	}
 	// Let the last reports leave.
