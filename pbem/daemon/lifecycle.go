@@ -64,9 +64,12 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			Msg: "GM commands need the GM's address and the GM secret; nothing was applied",
 			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
 	}
-	if c.Verb == "RESEND" {
+	switch c.Verb {
+	case "RESEND":
 		// Changes no game: its mails commit with the record of this mail.
 		return d.gmResend(ctx, j, c, byID[c.Game])
+	case "STATUS":
+		return d.gmStatus(ctx, j, c, byID[c.Game])
 	}
 	n := j.parts
 	j.parts++
@@ -159,6 +162,57 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		_, _, err = d.svc.Kick(ctx, g.ID, args[0], hook)
 	case "MESSAGE":
 		_, _, err = d.svc.Message(ctx, g.ID, c.Text, hook)
+	case "VACATION":
+		// GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03
+		if len(args) != 5 || !strings.EqualFold(args[1], "FROM") || !strings.EqualFold(args[3], "TO") {
+			return bad("GM VACATION needs a player, FROM a date and TO a date", "write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03")
+		}
+		from, err1 := time.Parse("2006-01-02", args[2])
+		until, err2 := time.Parse("2006-01-02", args[4])
+		if err1 != nil || err2 != nil || until.Before(from) {
+			return bad("the dates are written year-month-day, the first day before the last", "write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03")
+		}
+		_, _, err = d.svc.DeclareVacation(ctx, g.ID, args[0], from, until.AddDate(0, 0, 1), hook)
+	case "ORDERS":
+		// GM ORDERS demo1 ann, her orders below, END: orders phoned in.
+		if len(args) != 1 {
+			return bad("GM ORDERS needs one player, the orders below it and a line END", "write GM ORDERS demo1 ann, her orders on the next lines, then END")
+		}
+		p, ok := g.PlayerByName(args[0])
+		if !ok {
+			return bad(fmt.Sprintf("there is no player %q in game %s", args[0], g.ID), "")
+		}
+		in := game.Input{Game: g.ID, Player: p.Name, Text: c.Text + "\n", Source: "gm", Ref: j.m.MessageID}
+		if in.Prompt, err = d.anytimePrompt(ctx, g, in); err != nil {
+			return err
+		}
+		first := true
+		ordersHook := func(tx *bolt.Tx, ch *game.Change) error {
+			if !first || ch.Submit == nil {
+				return nil
+			}
+			first = false
+			res := ch.Submit
+			data := d.mailer.data(ch.Game, game.Player{Name: p.Name}, d.svc.Rulesets())
+			data.Prompt = res.Prompt
+			kind := templates.Ack
+			if res.Accepted {
+				data.Orders, data.Replaced = res.Orders, res.Replaced
+			} else {
+				kind, data.Errors = templates.Rejected, res.Errors
+			}
+			data.Subject = j.m.Subject
+			if answer, err = d.mailer.Render.Render(kind, data); err != nil {
+				return err
+			}
+			recorded = true
+			return putPart(tx, j.key, n, answer)
+		}
+		_, err = d.svc.Submit(ctx, in, ordersHook)
+		if err != nil && !first {
+			d.log.Error("after the GM's orders", "game", g.ID, "err", err)
+			err = nil
+		}
 	}
 	if err != nil {
 		if game.IsUserError(err) {
@@ -305,4 +359,21 @@ func (d *Daemon) anytimePrompt(ctx context.Context, g *game.Game, in game.Input)
 		err = nil
 	}
 	return "", err
+}
+
+// gmStatus answers GM STATUS <game>: the GM's full view, hidden
+// information included, to the GM only.
+func (d *Daemon) gmStatus(ctx context.Context, j *job, c route.Command, g *game.Game) error {
+	if g == nil {
+		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
+			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
+	}
+	j.game = g
+	rep, err := d.svc.Report(ctx, g.ID, game.GM)
+	if err != nil {
+		return err
+	}
+	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
+	data.Report = rep
+	return d.say(j, templates.Status, data)
 }

@@ -380,3 +380,34 @@ func TestAbandonedSeatTellsTheGM(t *testing.T) {
 		}
 	}
 }
+
+func TestGMOrdersStatusVacationByMail(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, Vacation: "defaults", MaxVacation: 30 * 24 * time.Hour})
+	// Orders phoned in: the GM enters them for ann, recorded as the GM's.
+	h.gm("GM ORDERS g2 ann\npush 3\nEND")
+	sent := h.flush()
+	one(t, to(sent, gmAddr), "gm", "PUSH 3", "accepted")
+	if m := to(sent, "ann@example.org"); len(m) != 0 {
+		t.Errorf("ann got %q", m)
+	}
+	h.gm("GM ORDERS g2 bob\nfly away\nEND")
+	one(t, to(h.flush(), gmAddr), "gm", "Not accepted", "fly away")
+	h.gm("GM ORDERS g2 bob\npush 1\nEND")
+	sent = h.flush()
+	some(t, to(sent, "ann@example.org"), "ann", "report for ann", "ann pushes 3+")
+	if g, _ := h.d.Service().Get(context.Background(), "g2"); g.Step != 1 {
+		t.Fatalf("step %d after the GM's orders for both", g.Step)
+	}
+	// The GM's status shows the private events too.
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "motto onward"))
+	h.flush()
+	h.gm("GM STATUS g2")
+	one(t, to(h.flush(), gmAddr), "gm", "ann has a new motto")
+	// A vacation declared by the GM.
+	h.gm("GM VACATION g2 bob FROM 2026-12-01 TO 2026-12-05")
+	sent = h.flush()
+	some(t, to(sent, "bob@example.org"), "bob", "Vacation of bob noted", "2026-12-06 00:00")
+	// Multi-line GM MESSAGE.
+	h.gm("GM MESSAGE g2\nFirst line.\nSecond line.\nEND")
+	one(t, to(h.flush(), "ann@example.org"), "ann", "First line.", "Second line.")
+}

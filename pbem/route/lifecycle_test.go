@@ -38,6 +38,11 @@ func TestLifecycleCommands(t *testing.T) {
 				{Name: GM, Line: 2, Game: "demo1", Verb: "PAUSE", Args: []string{"the", "map", "is", "wrong"}, Text: "the map is wrong"},
 				{Name: GM, Line: 3, Game: "demo1", Verb: "DEADLINE", Args: []string{"+24h", "ann", "is", "ill"}, Text: "+24h ann is ill"},
 				{Name: GM, Line: 4, Game: "demo1", Verb: "REPLACE", Args: []string{"bob", "carol@example.org"}, Text: "bob carol@example.org"}}},
+		{name: "gm orders block", text: "SECRET gms\nGM ORDERS demo1 ann\npush 3\nhelp\nEND\nGM MESSAGE demo1\nTwo\nlines\nend\n",
+			cmds: []Command{
+				{Name: GM, Line: 2, Game: "demo1", Verb: "ORDERS", Args: []string{"ann"}, Text: "push 3\nhelp"},
+				{Name: GM, Line: 6, Game: "demo1", Verb: "MESSAGE", Args: []string{}, Text: "Two\nlines"}}},
+		{name: "gm orders without END", text: "GM ORDERS demo1 ann\npush 3\n", errs: []string{"1: this GM ORDERS has no END line"}},
 		{name: "gm unknown verb", text: "GM EXPLODE demo1\n", errs: []string{"1: \"EXPLODE\" is not a GM verb"}},
 	}
 	known := func(id string) bool { return id == "demo1" || id == "g2" }

@@ -34,7 +34,8 @@
 //	GM <verb> <game> ...      the game master's commands (from the GM's
 //	                          address with the GM secret): PAUSE, RESUME,
 //	                          DEADLINE, ADVANCE, ROLLBACK, REPLACE, KICK,
-//	                          MESSAGE, RESEND
+//	                          MESSAGE, RESEND, STATUS, VACATION, ORDERS
+//	                          (GM ORDERS demo1 ann, then her orders, END)
 //
 // A command's game may be left out in a mail routed to a game. In a game
 // mail, every line that is not a command is an order: ORDERS is the default,
@@ -87,7 +88,14 @@ const (
 )
 
 // The verbs of GM commands.
-var gmVerbs = []string{"PAUSE", "RESUME", "DEADLINE", "ADVANCE", "ROLLBACK", "REPLACE", "KICK", "MESSAGE", "RESEND"}
+var gmVerbs = []string{"PAUSE", "RESUME", "DEADLINE", "ADVANCE", "ROLLBACK", "REPLACE", "KICK", "MESSAGE", "RESEND",
+	"STATUS", "VACATION", "ORDERS"}
+
+// readsBlock says whether cmd takes the lines below it, up to END, as its
+// Text: PRESS, GM ORDERS, and GM MESSAGE with no text on its line.
+func readsBlock(cmd Command) bool {
+	return cmd.Name == Press || cmd.Name == GM && (cmd.Verb == "ORDERS" || cmd.Verb == "MESSAGE" && cmd.Text == "")
+}
 
 // Command is one command line of a mail.
 type Command struct {
@@ -186,7 +194,7 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 		line := strings.TrimSpace(raw)
 		if press >= 0 {
 			if strings.EqualFold(line, "END") {
-				r.Commands[press].Text = strings.TrimSpace(strings.Join(pressText, "\n"))
+				r.Commands[press].Text = strings.Trim(strings.Join(pressText, "\n"), "\n")
 				press, pressText = -1, nil
 			} else {
 				pressText = append(pressText, strings.TrimRight(raw, " \t"))
@@ -218,7 +226,7 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 		switch {
 		case ok:
 			r.Commands = append(r.Commands, cmd)
-			if word == Press {
+			if readsBlock(cmd) {
 				press = len(r.Commands) - 1
 			}
 			ordersMode = word == Orders
@@ -238,8 +246,12 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 	if press >= 0 {
 		c := r.Commands[press]
 		r.Commands = append(r.Commands[:press], r.Commands[press+1:]...)
-		r.errorf(c.Line, "PRESS", "this PRESS has no END line, so it was not sent",
-			"write your message below the PRESS line and a line END after it")
+		what := string(c.Name)
+		if c.Name == GM {
+			what = "GM " + c.Verb
+		}
+		r.errorf(c.Line, what, fmt.Sprintf("this %s has no END line, so it was not applied", what),
+			fmt.Sprintf("write the text below the %s line and a line END after it", what))
 	}
 	if att != nil {
 		r.OrdersFrom = att.Name
