@@ -411,3 +411,16 @@ func TestGMOrdersStatusVacationByMail(t *testing.T) {
 	h.gm("GM MESSAGE g2\nFirst line.\nSecond line.\nEND")
 	one(t, to(h.flush(), "ann@example.org"), "ann", "First line.", "Second line.")
 }
+
+func TestGMMailSeenTwiceAppliesOnce(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	m := h.mail("Game Master <"+gmAddr+">", "gm", "SECRET gm-secret\nGM MESSAGE g2 Only once.\nGM PAUSE g2 once")
+	h.handle(m)
+	m.UID += 100 // the same mail again, as after a crash before it was moved
+	h.handle(m)
+	sent := h.flush()
+	some(t, to(sent, "ann@example.org"), "ann", "Only once.")
+	if n := len(to(sent, "ann@example.org")); n != 2 {
+		t.Errorf("ann got %d mails, want the message and the pause once each", n)
+	}
+}
