@@ -57,12 +57,17 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("open %s: %w", cfg.DB, err)
 	}
 	defer st.Close()
+	gmSecret, err := cfg.GMSecret()
+	if err != nil {
+		return err
+	}
 	q := outbox.New(st.DB(), &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
 		Credentials: cfg.SMTP.Credentials, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log})
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
 		Relax: daemonRelax(cfg), Policy: daemonPolicy(cfg), VerifyDKIM: cfg.Security.VerifyDKIM,
+		GMSecret: gmSecret,
 	})
 	if err != nil {
 		return err

@@ -191,6 +191,14 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 			if !opt.Replace {
 				return userErrorf("a game named %q exists already (import with --replace to overwrite it)", g.ID)
 			}
+			// The old record's addresses leave the index with it.
+			if prev, err := readGame(games.Bucket([]byte(g.ID))); err == nil {
+				for _, a := range addresses(prev) {
+					if err := indexGame(tx.Bucket(store.BucketPlayers), a, g.ID, false); err != nil {
+						return err
+					}
+				}
+			}
 			if err := games.DeleteBucket([]byte(g.ID)); err != nil {
 				return err
 			}
@@ -232,7 +240,7 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 			g.Answered = append(g.Answered, id)
 		}
 		sortStrings(g.Answered)
-		if err := putJSON(b, store.KeyInfo, g); err != nil {
+		if err := writeGame(b, g); err != nil {
 			return err
 		}
 		v := &VerifyResult{Game: g.ID}

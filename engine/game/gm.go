@@ -33,7 +33,7 @@ func (s *Service) gmChange(ctx context.Context, id string, hooks []Hook, fn func
 			return err
 		}
 		g.Updated = now
-		if err := putJSON(b, store.KeyInfo, g); err != nil {
+		if err := writeGame(b, g); err != nil {
 			return err
 		}
 		if text != "" {
@@ -367,7 +367,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 		if err := putJSON(b.Bucket(store.BucketSteps), store.Key(to), rec); err != nil {
 			return err
 		}
-		if err := putJSON(b, store.KeyInfo, g); err != nil {
+		if err := writeGame(b, g); err != nil {
 			return err
 		}
 		notices = []Notice{{Kind: "rollback", To: append(everyone(g), GM),

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -288,4 +289,89 @@ func readStep(b *bolt.Bucket, n uint64) (*StepRecord, error) {
 		return nil, fmt.Errorf("read step %d: %w", n, err)
 	}
 	return &s, nil
+}
+
+// writeGame stores g's record and keeps the address index (players bucket)
+// in step with its seats, so that "which games does this address play in"
+// is one read, not a scan of every game (the daemon asks it of every mail).
+func writeGame(b *bolt.Bucket, g *Game) error {
+	var old []string
+	if v := b.Get(store.KeyInfo); v != nil {
+		var prev Game
+		if err := json.Unmarshal(v, &prev); err == nil {
+			old = addresses(&prev)
+		}
+	}
+	if err := putJSON(b, store.KeyInfo, g); err != nil {
+		return err
+	}
+	now := addresses(g)
+	idx := b.Tx().Bucket(store.BucketPlayers)
+	if idx == nil {
+		return nil // a read-only store opened before the index existed
+	}
+	for _, a := range old {
+		if !contains(now, a) {
+			if err := indexGame(idx, a, g.ID, false); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range now {
+		if !contains(old, a) {
+			if err := indexGame(idx, a, g.ID, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func addresses(g *Game) []string {
+	var out []string
+	for _, p := range g.Players {
+		if p.Email != "" {
+			out = append(out, strings.ToLower(strings.TrimSpace(p.Email)))
+		}
+	}
+	return out
+}
+
+func indexGame(idx *bolt.Bucket, addr, id string, add bool) error {
+	var ids []string
+	if v := idx.Get([]byte(addr)); v != nil {
+		if err := json.Unmarshal(v, &ids); err != nil {
+			return fmt.Errorf("read the address index: %w", err)
+		}
+	}
+	var out []string
+	for _, x := range ids {
+		if x != id {
+			out = append(out, x)
+		}
+	}
+	if add {
+		out = append(out, id)
+		sortStrings(out)
+	}
+	if len(out) == 0 {
+		return idx.Delete([]byte(addr))
+	}
+	return putJSON(idx, []byte(addr), out)
+}
+
+// GamesOf lists the ids of the games in which addr holds a seat.
+func (s *Service) GamesOf(ctx context.Context, addr string) ([]string, error) {
+	var ids []string
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		idx := tx.Bucket(store.BucketPlayers)
+		if idx == nil {
+			return nil
+		}
+		if v := idx.Get([]byte(strings.ToLower(strings.TrimSpace(addr)))); v != nil {
+			return json.Unmarshal(v, &ids)
+		}
+		return nil
+	})
+	return ids, err
 }

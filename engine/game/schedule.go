@@ -8,8 +8,6 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"orrery/engine/store"
 )
 
 // Notice is something the life cycle tells people without a step being
@@ -284,7 +282,7 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 			// Everyone left to wait for dropped out (kicked, abandoned,
 			// on vacation): start the early delay now.
 			g.ResolveAt = now.Add(g.Settings.EarlyDelay)
-			return putJSON(b, store.KeyInfo, g)
+			return writeGame(b, g)
 		case !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(g.Settings.Grace)):
 			reason = "deadline"
 		case !g.Deadline.IsZero() && !now.Before(g.Deadline) && len(awaited) > 0 && !g.LateNotice:
@@ -317,7 +315,7 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 			if len(res.Notices) == 0 {
 				return nil
 			}
-			if err := putJSON(b, store.KeyInfo, g); err != nil {
+			if err := writeGame(b, g); err != nil {
 				return err
 			}
 			return runHooks(tx, &Change{Game: g, Notices: res.Notices, Service: s}, hooks)

@@ -459,3 +459,35 @@ func TestKickedPlayerRefusedButGMMayEnterOrders(t *testing.T) {
 		t.Fatalf("the GM could not enter orders for a kicked seat: %v", err)
 	}
 }
+
+func TestAddressIndex(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	create(t, svc, "g1", "ann", "bob")
+	create(t, svc, "g2", "ann")
+	if ids, _ := svc.GamesOf(ctx, "ANN@example.org"); strings.Join(ids, ",") != "g1,g2" {
+		t.Fatalf("ann plays in %v", ids)
+	}
+	svc.Replace(ctx, "g1", "bob", "carol@example.org")
+	if ids, _ := svc.GamesOf(ctx, "bob@example.org"); len(ids) != 0 {
+		t.Fatalf("the replaced address still plays in %v", ids)
+	}
+	if ids, _ := svc.GamesOf(ctx, "carol@example.org"); strings.Join(ids, ",") != "g1" {
+		t.Fatalf("carol plays in %v", ids)
+	}
+	svc.Kick(ctx, "g2", "ann")
+	if ids, _ := svc.GamesOf(ctx, "ann@example.org"); strings.Join(ids, ",") != "g1" {
+		t.Fatalf("after the kick ann plays in %v", ids)
+	}
+	x, _ := svc.Export(ctx, "g1")
+	x.Game.Players[0].Email = "dan@example.org"
+	if _, err := svc.Import(ctx, x, game.ImportOptions{Replace: true}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := svc.GamesOf(ctx, "ann@example.org"); len(ids) != 0 {
+		t.Fatalf("an imported game that dropped ann still lists her: %v", ids)
+	}
+	if ids, _ := svc.GamesOf(ctx, "dan@example.org"); strings.Join(ids, ",") != "g1" {
+		t.Fatalf("dan plays in %v", ids)
+	}
+}

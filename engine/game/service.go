@@ -186,7 +186,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 		}
 		if len(g.Players) < g.Seats {
 			g.Signup = true
-			if err := putJSON(b, store.KeyInfo, g); err != nil {
+			if err := writeGame(b, g); err != nil {
 				return err
 			}
 			return runHooks(tx, &Change{Game: g, Service: s, Notices: []Notice{{Kind: "signup", To: []string{GM},
@@ -265,7 +265,7 @@ func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	if err := writeStep(b, rec, data); err != nil {
 		return nil, err
 	}
-	if err := putJSON(b, store.KeyInfo, g); err != nil {
+	if err := writeGame(b, g); err != nil {
 		return nil, err
 	}
 	return &Change{Game: g, Created: true, Service: s, Steps: []Step{s.stepOf(g, st, rec)}}, nil
@@ -301,7 +301,7 @@ func (s *Service) Join(ctx context.Context, id string, p PlayerSpec, hooks ...Ho
 		}
 		out = g
 		if len(g.Players) < g.Seats {
-			if err := putJSON(b, store.KeyInfo, g); err != nil {
+			if err := writeGame(b, g); err != nil {
 				return err
 			}
 			return runHooks(tx, &Change{Game: g, Service: s, Notices: []Notice{{Kind: "joined", To: []string{joined, GM},

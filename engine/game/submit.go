@@ -149,11 +149,11 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 			// Everyone is in: resolve after the delay (Tick), so that
 			// a player may still change orders or say WAIT.
 			g.ResolveAt = now.Add(g.Settings.EarlyDelay)
-			err = putJSON(b, store.KeyInfo, g)
+			err = writeGame(b, g)
 		case allIn:
 			steps, notices, err = s.resolveTx(b, g, st, "all orders in", nil)
 		default:
-			err = putJSON(b, store.KeyInfo, g)
+			err = writeGame(b, g)
 		}
 		if err != nil {
 			return err
@@ -392,7 +392,7 @@ func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason st
 	if err := writeStep(b, rec, data); err != nil {
 		return Step{}, nil, err
 	}
-	if err := putJSON(b, store.KeyInfo, g); err != nil {
+	if err := writeGame(b, g); err != nil {
 		return Step{}, nil, err
 	}
 	s.log.Info("step resolved", "game", g.ID, "step", n, "turn", g.Turn, "phase", g.Phase, "reason", reason)

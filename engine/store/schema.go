@@ -12,6 +12,7 @@ package store
 //	  games/<id>/snaps/<step> → state after that step; step 0 is the setup
 //	  games/<id>/steps/<step> → JSON step record: answers, events, rolls, seeds
 //	  games/<id>/pending/<prompt id> → JSON latest accepted orders not yet resolved
+//	players                   address (lowercase) → JSON list of the ids of the games it plays in
 //	mail                      owned by the mail side (pbem); see the section below
 //
 // Changing any of this is a schema change: bump SchemaVersion, and teach Open
@@ -22,9 +23,10 @@ const SchemaVersion = 1
 
 // Top-level buckets.
 var (
-	BucketMeta  = []byte("meta")
-	BucketGames = []byte("games")
-	BucketMail  = []byte("mail")
+	BucketMeta    = []byte("meta")
+	BucketGames   = []byte("games")
+	BucketPlayers = []byte("players")
+	BucketMail    = []byte("mail")
 )
 
 // Keys of the meta bucket.
@@ -43,7 +45,7 @@ var (
 )
 
 // TopLevel lists the buckets Open creates.
-var TopLevel = [][]byte{BucketMeta, BucketGames, BucketMail}
+var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketMail}
 
 // ---- mail side (pbem) ----------------------------------------------------
 // Nested buckets of BucketMail, created and used by pbem. The engine never

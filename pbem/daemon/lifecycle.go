@@ -18,8 +18,8 @@ import (
 
 // resend answers RESEND: the player's own report of the last step, or of
 // the step that ended the given turn, as it was mailed.
-func (d *Daemon) resend(ctx context.Context, j *job, r *route.Result, c route.Command, byID map[string]*game.Game) error {
-	g := byID[c.Game]
+func (d *Daemon) resend(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+	g := byID.get(c.Game)
 	p, ok, err := d.authenticate(j, g, c.Game, r.Secret)
 	if !ok || err != nil {
 		return err
@@ -56,7 +56,7 @@ func (d *Daemon) isGM(j *job, secret string) bool {
 }
 
 // gm runs one GM command line, as one recorded part of the mail.
-func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Command, byID map[string]*game.Game) error {
+func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
 	if !d.isGM(j, r.Secret) {
 		d.log.Warn("GM command refused", "from", j.from, "verb", c.Verb, "game", c.Game)
 		j.rejected, j.why = true, "GM command without the GM's address and secret"
@@ -67,9 +67,9 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 	switch c.Verb {
 	case "RESEND":
 		// Changes no game: its mails commit with the record of this mail.
-		return d.gmResend(ctx, j, c, byID[c.Game])
+		return d.gmResend(ctx, j, c, byID.get(c.Game))
 	case "STATUS":
-		return d.gmStatus(ctx, j, c, byID[c.Game])
+		return d.gmStatus(ctx, j, c, byID.get(c.Game))
 	}
 	n := j.parts
 	j.parts++
@@ -79,7 +79,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		}
 		return err
 	}
-	g := byID[c.Game]
+	g := byID.get(c.Game)
 	if g == nil {
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
 			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
