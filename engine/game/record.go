@@ -53,6 +53,10 @@ type Game struct {
 	Vacations   []Vacation     `json:"vacations,omitempty"`
 	Observers   []string       `json:"observers,omitempty"`
 	LastResolve time.Time      `json:"last_resolve,omitempty"`
+	// Ticked is when Tick last looked at the game; Wake is when it must
+	// look next (zero: never), kept in the wake index.
+	Ticked time.Time `json:"ticked,omitempty"`
+	Wake   time.Time `json:"wake,omitempty"`
 	// DiceSecret derives every step's seed. It never leaves the server
 	// before the game ends, except in a GM export; the final report
 	// reveals it so that every seed can be checked against it.
@@ -296,10 +300,24 @@ func readStep(b *bolt.Bucket, n uint64) (*StepRecord, error) {
 // is one read, not a scan of every game (the daemon asks it of every mail).
 func writeGame(b *bolt.Bucket, g *Game) error {
 	var old []string
+	var oldWake time.Time
 	if v := b.Get(store.KeyInfo); v != nil {
 		var prev Game
 		if err := json.Unmarshal(v, &prev); err == nil {
-			old = addresses(&prev)
+			old, oldWake = addresses(&prev), prev.Wake
+		}
+	}
+	g.Wake = nextWake(g)
+	if wb := b.Tx().Bucket(store.BucketWake); wb != nil && !oldWake.Equal(g.Wake) {
+		if !oldWake.IsZero() {
+			if err := wb.Delete(wakeKey(oldWake, g.ID)); err != nil {
+				return err
+			}
+		}
+		if !g.Wake.IsZero() {
+			if err := wb.Put(wakeKey(g.Wake, g.ID), nil); err != nil {
+				return err
+			}
 		}
 	}
 	if err := putJSON(b, store.KeyInfo, g); err != nil {
@@ -374,4 +392,48 @@ func (s *Service) GamesOf(ctx context.Context, addr string) ([]string, error) {
 		return nil
 	})
 	return ids, err
+}
+
+// wakeKey orders the wake index by time, then game id.
+func wakeKey(t time.Time, id string) []byte {
+	return append(store.Key(uint64(t.UnixNano())), id...)
+}
+
+// nextWake is the earliest moment at which Tick may have something to do
+// for g: a reminder, a late notice, a deadline (with its grace), an early
+// resolution, the start or end of a vacation, or a change Tick has not seen
+// yet (a kick may leave nobody to wait for). Zero means never.
+func nextWake(g *Game) time.Time {
+	if g.Over() || g.Signup || g.Paused {
+		return time.Time{}
+	}
+	var best time.Time
+	consider := func(t time.Time) {
+		if !t.IsZero() && (best.IsZero() || t.Before(best)) {
+			best = t
+		}
+	}
+	if g.Updated.After(g.Ticked) {
+		consider(g.Updated)
+	}
+	consider(g.ResolveAt)
+	if !g.Deadline.IsZero() {
+		for _, off := range g.Settings.Reminders {
+			if !contains(g.Reminded, off.String()) {
+				consider(g.Deadline.Add(-off))
+			}
+		}
+		if !g.LateNotice && g.Settings.Grace > 0 {
+			consider(g.Deadline)
+		}
+		consider(g.Deadline.Add(g.Settings.Grace))
+	}
+	for _, v := range g.Vacations {
+		for _, t := range []time.Time{v.From, v.To} {
+			if t.After(g.Ticked) {
+				consider(t)
+			}
+		}
+	}
+	return best
 }

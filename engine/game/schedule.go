@@ -8,6 +8,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
 )
 
 // Notice is something the life cycle tells people without a step being
@@ -235,23 +237,33 @@ type TickResult struct {
 // there, so a Tick after a restart does each thing exactly once however late
 // it comes. The daemon calls it on a timer; the CLI on `game tick`.
 func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error) {
-	list, err := s.List(ctx)
+	// Only the games whose wake time has come: a server with 10,000 games
+	// does not read them all every few seconds.
+	var due []string
+	now := s.now().UTC()
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		c := tx.Bucket(store.BucketWake).Cursor()
+		limit := store.Key(uint64(now.UnixNano()))
+		for k, _ := c.First(); k != nil && string(k[:8]) <= string(limit); k, _ = c.Next() {
+			if id := string(k[8:]); !contains(due, id) {
+				due = append(due, id)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	var out []TickResult
-	for _, g := range list {
-		if g.Over() || g.Paused || g.Signup {
-			continue
-		}
-		r, err := s.tickGame(ctx, g.ID, hooks)
+	for _, id := range due {
+		r, err := s.tickGame(ctx, id, hooks)
 		if err != nil {
-			return out, fmt.Errorf("game %s: %w", g.ID, err)
+			return out, fmt.Errorf("game %s: %w", id, err)
 		}
 		if len(r.Steps)+len(r.Notices) > 0 {
 			out = append(out, *r)
 		}
-		if err := s.playBots(ctx, g.ID, hooks); err != nil {
+		if err := s.playBots(ctx, id, hooks); err != nil {
 			return out, err
 		}
 	}
@@ -311,12 +323,15 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 				break
 			}
 		}
+		// Whatever happens below, Tick has now seen the game as it is:
+		// its next wake time counts from here.
+		g.Ticked = now
 		if reason == "" {
-			if len(res.Notices) == 0 {
-				return nil
-			}
 			if err := writeGame(b, g); err != nil {
 				return err
+			}
+			if len(res.Notices) == 0 {
+				return nil
 			}
 			return runHooks(tx, &Change{Game: g, Notices: res.Notices, Service: s}, hooks)
 		}

@@ -491,3 +491,41 @@ func TestAddressIndex(t *testing.T) {
 		t.Fatalf("dan plays in %v", ids)
 	}
 }
+
+// TestWakeIndex: Tick looks only at games whose wake time has come; a game
+// with nothing scheduled is looked at once after a change, then never.
+func TestWakeIndex(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newService(t)
+	req := func(id string, st game.Settings) {
+		_, err := svc.Create(ctx, game.CreateRequest{ID: id, Ruleset: "toy", DiceSecret: id, Settings: &st,
+			Players: []game.PlayerSpec{{Name: "ann"}, {Name: "bob"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	req("timed", game.Settings{Early: true, TurnLength: 24 * time.Hour, Reminders: []time.Duration{2 * time.Hour}})
+	req("untimed", game.Settings{Early: true})
+	clk.t = clk.t.Add(time.Hour)
+	tick(t, svc)
+	u, _ := svc.Get(ctx, "untimed")
+	if !u.Wake.IsZero() {
+		t.Fatalf("a game with nothing scheduled wakes at %v", u.Wake)
+	}
+	g, _ := svc.Get(ctx, "timed")
+	if want := g.Deadline.Add(-2 * time.Hour); !g.Wake.Equal(want) {
+		t.Fatalf("the timed game wakes at %v, want its reminder at %v", g.Wake, want)
+	}
+	clk.t = g.Deadline.Add(-90 * time.Minute)
+	if _, n := tick(t, svc); kinds(n) != "reminder:ann,bob" {
+		t.Fatalf("at the reminder: %q", kinds(n))
+	}
+	g, _ = svc.Get(ctx, "timed")
+	if !g.Wake.Equal(g.Deadline) {
+		t.Fatalf("after the reminder the game wakes at %v, want the deadline %v", g.Wake, g.Deadline)
+	}
+	clk.t = g.Deadline
+	if s, _ := tick(t, svc); len(s) != 1 {
+		t.Fatal("the deadline did not resolve the step")
+	}
+}

@@ -13,6 +13,7 @@ package store
 //	  games/<id>/steps/<step> → JSON step record: answers, events, rolls, seeds
 //	  games/<id>/pending/<prompt id> → JSON latest accepted orders not yet resolved
 //	players                   address (lowercase) → JSON list of the ids of the games it plays in
+//	wake/<unix ns><game id>   → empty: when Tick must next look at that game
 //	mail                      owned by the mail side (pbem); see the section below
 //
 // Changing any of this is a schema change: bump SchemaVersion, and teach Open
@@ -26,6 +27,7 @@ var (
 	BucketMeta    = []byte("meta")
 	BucketGames   = []byte("games")
 	BucketPlayers = []byte("players")
+	BucketWake    = []byte("wake")
 	BucketMail    = []byte("mail")
 )
 
@@ -45,7 +47,7 @@ var (
 )
 
 // TopLevel lists the buckets Open creates.
-var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketMail}
+var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, BucketMail}
 
 // ---- mail side (pbem) ----------------------------------------------------
 // Nested buckets of BucketMail, created and used by pbem. The engine never
