@@ -90,8 +90,23 @@ func (d *Daemon) say(j *job, kind string, data *templates.Data) error {
 // refuse answers with the rejected template and the given errors.
 func (d *Daemon) refuse(j *job, g *game.Game, p game.Player, errs ...engine.LineError) error {
 	data := d.mailer.data(g, p, d.svc.Rulesets())
-	data.Errors = errs
+	data.Errors = capErrors(errs)
 	return d.say(j, templates.Rejected, data)
+}
+
+// maxErrors is how many errors one reply lists: a mail of 10,000 bad lines
+// must not get a quarter-megabyte answer.
+const maxErrors = 50
+
+// capErrors keeps the first maxErrors errors and says how many more there
+// were, so the player still learns that the rest need fixing too.
+func capErrors(errs []engine.LineError) []engine.LineError {
+	if len(errs) <= maxErrors {
+		return errs
+	}
+	out := append([]engine.LineError(nil), errs[:maxErrors]...)
+	return append(out, engine.LineError{Msg: fmt.Sprintf("and %d more errors like these, not listed", len(errs)-maxErrors),
+		Fix: "fix the lines above and send again: the rest will be checked then"})
 }
 
 // Handle handles one message; it is the imapin.Handler.
@@ -421,7 +436,7 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 		if res.Accepted {
 			data.Orders, data.Replaced = res.Orders, res.Replaced
 		} else {
-			kind, data.Errors = templates.Rejected, res.Errors
+			kind, data.Errors = templates.Rejected, capErrors(res.Errors)
 		}
 		if data.Subject == "" {
 			data.Subject = j.m.Subject

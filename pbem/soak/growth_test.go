@@ -121,7 +121,7 @@ func growthRSS(t *testing.T, s stack, rep *report) {
 	rep.add("growth", "daemon RSS, started and idle", fmt.Sprintf("%.1f MB", float64(idleRSS)/1024), "", nil)
 	rep.add("growth", fmt.Sprintf("daemon RSS after answering %d order mails (peak)", len(jobs)), fmt.Sprintf("%.1f MB (peak %.1f MB)", float64(rss)/1024, float64(hwm)/1024), "≤ 64 MB", ptr(hwm <= 64*1024))
 	rep.add("growth", "of which heap and stacks (RssAnon) / file pages, mostly the DB's mmap (RssFile)", fmt.Sprintf("%.1f MB / %.1f MB", float64(anon)/1024, float64(file)/1024), "", nil)
-	rep.add("growth", fmt.Sprintf("game.Service.List of the %d games (done once per mail by the daemon)", len(all)), fmt.Sprintf("%v, %.0f MB allocated", listTime.Round(time.Millisecond), float64(m1.TotalAlloc-m0.TotalAlloc)/1e6), "", nil)
+	rep.add("growth", fmt.Sprintf("game.Service.List of the %d games (the daemon does this only for LIST by mail; it finds the games of a mail by index)", len(all)), fmt.Sprintf("%v, %.0f MB allocated", listTime.Round(time.Millisecond), float64(m1.TotalAlloc-m0.TotalAlloc)/1e6), "", nil)
 	rep.add("growth", "time per order mail with that many games", fmt.Sprintf("%v (%d mails in %v, SMTP to answer)", (took/time.Duration(max(1, len(jobs)))).Round(time.Millisecond), len(jobs), took.Round(time.Millisecond)), "", nil)
 }
 
