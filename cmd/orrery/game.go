@@ -53,8 +53,9 @@ func runGame(ctx context.Context, e *env, args []string) error {
 	return fmt.Errorf("no command `game %s` (see orrery game help)", args[0])
 }
 
+// sub finds a `game` subcommand's usage and help by name.
 func sub(name string) subcommand {
-	for _, c := range gameCommands() {
+	for _, c := range allGameCommands() {
 		if c.name == name {
 			return c
 		}

@@ -68,17 +68,8 @@ func oneID(pos []string, usage string) (string, error) {
 	return pos[0], nil
 }
 
-func gmSub(name string) subcommand {
-	for _, c := range gmCommands() {
-		if c.name == name {
-			return c
-		}
-	}
-	panic("unknown subcommand " + name)
-}
-
 func gamePause(ctx context.Context, e *env, args []string) error {
-	c := gmSub("pause")
+	c := sub("pause")
 	fs := flags(e, "game pause", c.usage, c.about)
 	db := addDBFlags(fs)
 	reason := fs.String("reason", "", "told to the players")
@@ -94,7 +85,7 @@ func gamePause(ctx context.Context, e *env, args []string) error {
 }
 
 func gameResume(ctx context.Context, e *env, args []string) error {
-	c := gmSub("resume")
+	c := sub("resume")
 	fs := flags(e, "game resume", c.usage, c.about)
 	db := addDBFlags(fs)
 	pos, err := parse(fs, args)
@@ -109,7 +100,7 @@ func gameResume(ctx context.Context, e *env, args []string) error {
 }
 
 func gameDeadline(ctx context.Context, e *env, args []string) error {
-	c := gmSub("deadline")
+	c := sub("deadline")
 	fs := flags(e, "game deadline", c.usage, c.about)
 	db := addDBFlags(fs)
 	set := fs.String("set", "", "new deadline, RFC 3339 or YYYY-MM-DDTHH:MM in UTC")
@@ -148,7 +139,7 @@ func parseTime(s string) (time.Time, error) {
 }
 
 func gameTick(ctx context.Context, e *env, args []string) error {
-	c := gmSub("tick")
+	c := sub("tick")
 	fs := flags(e, "game tick", c.usage, c.about)
 	db := addDBFlags(fs)
 	if _, err := parse(fs, args); err != nil {
@@ -173,7 +164,7 @@ func gameTick(ctx context.Context, e *env, args []string) error {
 }
 
 func gameRollback(ctx context.Context, e *env, args []string) error {
-	c := gmSub("rollback")
+	c := sub("rollback")
 	fs := flags(e, "game rollback", c.usage, c.about)
 	db := addDBFlags(fs)
 	turn := fs.Int("to", -1, "roll back to the start of this turn")
@@ -203,7 +194,7 @@ func gameRollback(ctx context.Context, e *env, args []string) error {
 }
 
 func gameReplace(ctx context.Context, e *env, args []string) error {
-	c := gmSub("replace")
+	c := sub("replace")
 	fs := flags(e, "game replace", c.usage, c.about)
 	db := addDBFlags(fs)
 	email := fs.String("email", "", "the new player's address")
@@ -225,7 +216,7 @@ func gameReplace(ctx context.Context, e *env, args []string) error {
 }
 
 func gameKick(ctx context.Context, e *env, args []string) error {
-	c := gmSub("kick")
+	c := sub("kick")
 	fs := flags(e, "game kick", c.usage, c.about)
 	db := addDBFlags(fs)
 	pos, err := parse(fs, args)
@@ -239,7 +230,7 @@ func gameKick(ctx context.Context, e *env, args []string) error {
 }
 
 func gameMessage(ctx context.Context, e *env, args []string) error {
-	c := gmSub("message")
+	c := sub("message")
 	fs := flags(e, "game message", c.usage, c.about)
 	db := addDBFlags(fs)
 	pos, err := parse(fs, args)
@@ -255,7 +246,7 @@ func gameMessage(ctx context.Context, e *env, args []string) error {
 }
 
 func gameVacation(ctx context.Context, e *env, args []string) error {
-	c := gmSub("vacation")
+	c := sub("vacation")
 	fs := flags(e, "game vacation", c.usage, c.about)
 	db := addDBFlags(fs)
 	from := fs.String("from", "", "first day away (YYYY-MM-DD or a time)")
@@ -281,7 +272,7 @@ func gameVacation(ctx context.Context, e *env, args []string) error {
 }
 
 func gameExport(ctx context.Context, e *env, args []string) error {
-	c := gmSub("export")
+	c := sub("export")
 	fs := flags(e, "game export", c.usage, c.about)
 	db := addDBFlags(fs)
 	pos, err := parse(fs, args)
@@ -307,7 +298,7 @@ func gameExport(ctx context.Context, e *env, args []string) error {
 }
 
 func gameImport(ctx context.Context, e *env, args []string) error {
-	c := gmSub("import")
+	c := sub("import")
 	fs := flags(e, "game import", c.usage, c.about)
 	db := addDBFlags(fs)
 	replace := fs.Bool("replace", false, "overwrite a game with the same id")
@@ -348,7 +339,7 @@ func gameImport(ctx context.Context, e *env, args []string) error {
 }
 
 func gameJoin(ctx context.Context, e *env, args []string) error {
-	c := gmSub("join")
+	c := sub("join")
 	fs := flags(e, "game join", c.usage, c.about)
 	db := addDBFlags(fs)
 	email := fs.String("email", "", "the player's address")
@@ -377,7 +368,7 @@ func gameJoin(ctx context.Context, e *env, args []string) error {
 }
 
 func gameObserve(ctx context.Context, e *env, args []string) error {
-	c := gmSub("observe")
+	c := sub("observe")
 	fs := flags(e, "game observe", c.usage, c.about)
 	db := addDBFlags(fs)
 	off := fs.Bool("off", false, "unsubscribe")
@@ -400,7 +391,7 @@ func gameObserve(ctx context.Context, e *env, args []string) error {
 func gameOrders(ctx context.Context, e *env, args []string) error {
 	for _, a := range args {
 		if a == "--help" || a == "-h" || a == "-help" {
-			c := gmSub("orders")
+			c := sub("orders")
 			fmt.Fprintf(e.stdout, "Usage: orrery %s\n\n%s\n", c.usage, c.about)
 			return nil
 		}

@@ -243,29 +243,18 @@ func (s *Service) Replace(ctx context.Context, id, player, email string, hooks .
 // Kick removes a player from play: their seat plays its defaults from now
 // on and their address loses access.
 func (s *Service) Kick(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
-		for i := range g.Players {
-			p := &g.Players[i]
-			if p.Name != strings.ToLower(player) {
-				continue
-			}
-			if contains(g.Kicked, p.Name) {
-				return nil, "", userErrorf("%s was kicked already", p.Name)
-			}
-			g.Kicked = append(g.Kicked, p.Name)
-			sort.Strings(g.Kicked)
-			old := p.Email
-			p.Email, p.Secret = "", randomWord()
-			return []Notice{{Kind: "kicked", To: append(everyone(g), GM), Text: fmt.Sprintf("The GM removed %s from %s; the seat plays its defaults from now on.", p.Name, g.ID)}},
-				fmt.Sprintf("kick %s (%s)", p.Name, old), nil
-		}
-		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
-	})
+	return s.leave(ctx, id, player, "kicked", "The GM removed %s from %s; the seat plays its defaults from now on.", "kick", hooks)
 }
 
 // Resign is a player's own RESIGN: like a kick, the seat plays its defaults
 // from now on and the address loses access; everyone is told.
 func (s *Service) Resign(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.leave(ctx, id, player, "resigned", "%s resigned from %s; the seat plays its defaults from now on.", "resign", hooks)
+}
+
+// leave takes a player out of play (kick or resign): the seat plays its
+// defaults, the address and the old secret lose access, everyone is told.
+func (s *Service) leave(ctx context.Context, id, player, kind, text, verb string, hooks []Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
@@ -282,8 +271,8 @@ func (s *Service) Resign(ctx context.Context, id, player string, hooks ...Hook) 
 			sort.Strings(g.Kicked)
 			old := p.Email
 			p.Email, p.Secret = "", randomWord()
-			return []Notice{{Kind: "resigned", To: append(everyone(g), GM), Text: fmt.Sprintf("%s resigned from %s; the seat plays its defaults from now on.", p.Name, g.ID)}},
-				fmt.Sprintf("resign %s (%s)", p.Name, old), nil
+			return []Notice{{Kind: kind, To: append(everyone(g), GM), Text: fmt.Sprintf(text, p.Name, g.ID)}},
+				fmt.Sprintf("%s %s (%s)", verb, p.Name, old), nil
 		}
 		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
 	})
