@@ -192,7 +192,7 @@ func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, 
 		capped := ""
 		if m := g.Settings.MaxVacation; m > 0 && to.Sub(from) > m {
 			to = from.Add(m)
-			capped = fmt.Sprintf(" (capped at %s by the game's policy)", m)
+			capped = fmt.Sprintf(" (capped at %s by the game's policy)", fmtSpan(m))
 		}
 		g.Vacations = append(g.Vacations, Vacation{Player: p.Name, From: from.UTC(), To: to.UTC()})
 		policy := "your defaults apply while you are away"
@@ -547,4 +547,18 @@ func recount(b *bolt.Bucket, to uint64, abandonAfter int, kicked []string) (map[
 	}
 	sort.Strings(abandoned)
 	return missed, abandoned
+}
+
+// fmtSpan writes a duration as people read one: "14 days", "36 hours".
+func fmtSpan(d time.Duration) string {
+	switch {
+	case d%(24*time.Hour) == 0:
+		if n := d / (24 * time.Hour); n != 1 {
+			return fmt.Sprintf("%d days", n)
+		}
+		return "1 day"
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%d hours", d/time.Hour)
+	}
+	return d.Round(time.Minute).String()
 }

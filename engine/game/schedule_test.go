@@ -207,7 +207,7 @@ func TestVacationPolicies(t *testing.T) {
 		if want := clk.t.Add(5 * 24 * time.Hour); !g2.Deadline.Equal(want) || g2.Deadline.Equal(g.Deadline) {
 			t.Fatalf("deadline %v, want it capped at %v", g2.Deadline, want)
 		}
-		if !strings.Contains(kinds(n), "deadline:") || !strings.Contains(n[0].Text, "capped") {
+		if !strings.Contains(kinds(n), "deadline:") || !strings.Contains(n[0].Text, "capped at 5 days") {
 			t.Fatalf("notices %q: %v", kinds(n), n)
 		}
 	})
