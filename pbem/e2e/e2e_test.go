@@ -24,6 +24,9 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/games/burning"
+	"orrery/games/earthman"
+	"orrery/games/orbital"
 	"orrery/games/prosper"
 	"orrery/pbem/botplayer"
 	"orrery/pbem/daemon"
@@ -109,10 +112,28 @@ func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Rulese
 // mails, every player's orders as replies to their reports, acks, reports,
 // to the end; the replay verifies.
 func TestWholeGameByMail(t *testing.T) {
+	wholeGame(t, prosper.Ruleset(), []string{"ann", "bob", "cyd"}, 0)
+}
+
+// TestWholeGamesOfTheOtherRulesetsByMail plays both editions of The
+// Earthman's Burden and Orbital to the end through the real servers too,
+// and Burning Planets for 12 turns (its bots rarely finish a game).
+func TestWholeGamesOfTheOtherRulesetsByMail(t *testing.T) {
+	for _, rs := range []engine.Ruleset{earthman.Classic(), earthman.Full(), orbital.Ruleset()} {
+		t.Run(rs.Info().Name, func(t *testing.T) { wholeGame(t, rs, []string{"ann", "bob"}, 0) })
+	}
+	t.Run("burning", func(t *testing.T) { wholeGame(t, burning.Ruleset(), []string{"ann", "bob"}, 12) })
+}
+
+// wholeGame plays a game of rs among bot players who read their reports
+// and send their orders as real mail through Postfix and Dovecot, to the
+// end (or past maxTurns, when not 0), then checks verify and, for a game
+// that ended, that everyone got the final report.
+func wholeGame(t *testing.T, rs engine.Ruleset, names []string, maxTurns int) {
 	s := getStack(t)
 	n := nonce()
 	bot := "orrery-" + n + "@" + s.Domain
-	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "game.db"), bot, []engine.Ruleset{prosper.Ruleset()}, false, nil)
+	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "game.db"), bot, []engine.Ruleset{rs}, false, nil)
 	defer st.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
@@ -122,10 +143,10 @@ func TestWholeGameByMail(t *testing.T) {
 	defer func() { stop(); <-done }()
 
 	var specs []game.PlayerSpec
-	for _, p := range []string{"ann", "bob", "cyd"} {
+	for _, p := range names {
 		specs = append(specs, game.PlayerSpec{Name: p, Email: p + "-" + n + "@example.org"})
 	}
-	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "e2e", Ruleset: "prosper", Players: specs, DiceSecret: "e2e"})
+	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "e2e", Ruleset: rs.Info().Name, Players: specs, DiceSecret: "e2e"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,9 +160,19 @@ func TestWholeGameByMail(t *testing.T) {
 			return sender.Send(ctx, []outbox.Mail{m})[0]
 		}}
 	start := time.Now()
-	g, err = players.Play(ctx, 0)
+	g, err = players.Play(ctx, maxTurns)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if maxTurns > 0 {
+		if g.Turn <= maxTurns && !g.Over() {
+			t.Fatalf("stopped at turn %d of %d", g.Turn, maxTurns)
+		}
+		if v, err := d.Service().Verify(ctx, g.ID); err != nil || !v.OK() {
+			t.Fatalf("verify: %v %v", err, v)
+		}
+		t.Logf("%s by mail: %d turns, %d steps, %d player mails, %v", rs.Info().Title, g.Turn, g.Step, sent.Load(), time.Since(start).Round(time.Millisecond))
+		return
 	}
 	if !g.Over() {
 		t.Fatalf("game not over: %+v", g.Outcome)
@@ -168,7 +199,7 @@ func TestWholeGameByMail(t *testing.T) {
 			t.Errorf("final report headers: %v", final.Header)
 		}
 	}
-	t.Logf("Prosper by mail: %d turns, %d steps, %d player mails, %v; %s", g.Turn, g.Step, sent.Load(), time.Since(start).Round(time.Millisecond), g.Outcome.Text)
+	t.Logf("%s by mail: %d turns, %d steps, %d player mails, %v; %s", rs.Info().Title, g.Turn, g.Step, sent.Load(), time.Since(start).Round(time.Millisecond), g.Outcome.Text)
 }
 
 // The crash test's daemon runs in a child process (this test binary, with
