@@ -52,6 +52,10 @@ type Config struct {
 	MinBackoff  time.Duration // default 1 s
 	MaxBackoff  time.Duration // default 2 min
 	Batch       int           // messages fetched per round trip (default 50)
+	// RetryFailed is how long a message whose handler failed (a full
+	// disk, a database error) waits before it is offered again in the
+	// same session (default 1 min; IDLE wakes at least every IdleRestart).
+	RetryFailed time.Duration
 	Logger      *slog.Logger
 }
 
@@ -73,7 +77,7 @@ const (
 )
 
 // Handler handles one message. An error leaves the message in the inbox; it
-// is offered again after the next reconnect.
+// is offered again after Config.RetryFailed, or after a reconnect.
 type Handler func(ctx context.Context, m Message) (Disposition, error)
 
 // Reader reads one mailbox.
@@ -107,6 +111,9 @@ func New(cfg Config) *Reader {
 	}
 	if cfg.MaxBackoff <= 0 {
 		cfg.MaxBackoff = 2 * time.Minute
+	}
+	if cfg.RetryFailed <= 0 {
+		cfg.RetryFailed = time.Minute
 	}
 	if cfg.Batch <= 0 {
 		cfg.Batch = 50
@@ -209,7 +216,9 @@ func (r *Reader) session(ctx context.Context, h Handler) error {
 	hasMove := c.Caps().Has(imap.CapMove) || c.Caps().Has(imap.CapIMAP4rev2)
 	idle := !r.cfg.Poll && (c.Caps().Has(imap.CapIdle) || c.Caps().Has(imap.CapIMAP4rev2))
 	r.log.Info("imap: connected", "addr", r.cfg.Addr, "mailbox", r.cfg.Inbox, "uidvalidity", uidValidity, "idle", idle, "move", hasMove)
-	failed := map[imap.UID]bool{} // handler errors: retried after a reconnect
+	// Messages not to offer again before the time given: handler errors
+	// (retried after RetryFailed) and kept messages (not in this session).
+	failed := map[imap.UID]time.Time{}
 
 	for {
 		for {
@@ -222,7 +231,7 @@ func (r *Reader) session(ctx context.Context, h Handler) error {
 			}
 		}
 		if idle {
-			if err := r.idle(ctx, c, wake); err != nil {
+			if err := r.idle(ctx, c, wake, nextRetry(failed, r.cfg.IdleRestart)); err != nil {
 				return err
 			}
 		} else {
@@ -230,7 +239,7 @@ func (r *Reader) session(ctx context.Context, h Handler) error {
 			case <-ctx.Done():
 				return ctx.Err()
 			case <-wake:
-			case <-time.After(r.cfg.PollInterval):
+			case <-time.After(nextRetry(failed, r.cfg.PollInterval)):
 			}
 			if err := c.Noop().Wait(); err != nil {
 				return fmt.Errorf("noop: %w", err)
@@ -239,12 +248,24 @@ func (r *Reader) session(ctx context.Context, h Handler) error {
 	}
 }
 
-func (r *Reader) idle(ctx context.Context, c *imapclient.Client, wake chan struct{}) error {
+// nextRetry is how long to wait before looking at the inbox again: at most
+// limit, less when a failed message is due to be offered again sooner.
+func nextRetry(failed map[imap.UID]time.Time, limit time.Duration) time.Duration {
+	now := time.Now()
+	for _, until := range failed {
+		if d := until.Sub(now); d < limit {
+			limit = max(d, 10*time.Millisecond)
+		}
+	}
+	return limit
+}
+
+func (r *Reader) idle(ctx context.Context, c *imapclient.Client, wake chan struct{}, wait time.Duration) error {
 	cmd, err := c.Idle()
 	if err != nil {
 		return fmt.Errorf("idle: %w", err)
 	}
-	timer := time.NewTimer(r.cfg.IdleRestart)
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():
@@ -309,14 +330,15 @@ func ensureMailbox(c *imapclient.Client, name string) error {
 
 // drain handles up to one batch of the inbox's waiting messages and files
 // them; it returns how many it handled.
-func (r *Reader) drain(ctx context.Context, c *imapclient.Client, h Handler, uidValidity uint32, hasMove bool, failed map[imap.UID]bool) (int, error) {
+func (r *Reader) drain(ctx context.Context, c *imapclient.Client, h Handler, uidValidity uint32, hasMove bool, failed map[imap.UID]time.Time) (int, error) {
 	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{DoneKeyword}}, nil).Wait()
 	if err != nil {
 		return 0, fmt.Errorf("search: %w", err)
 	}
 	var uids []imap.UID
+	now := time.Now()
 	for _, u := range data.AllUIDs() {
-		if !failed[u] {
+		if until, ok := failed[u]; !ok || !now.Before(until) {
 			uids = append(uids, u)
 		}
 	}
@@ -342,14 +364,14 @@ func (r *Reader) drain(ctx context.Context, c *imapclient.Client, h Handler, uid
 		disp, err := h(ctx, Message{Mailbox: r.cfg.Inbox, UIDValidity: uidValidity, UID: uint32(m.UID), Raw: m.FindBodySection(section)})
 		switch {
 		case err != nil:
-			r.log.Error("imap: handler failed; message left in the inbox", "uid", m.UID, "err", err)
-			failed[m.UID] = true
+			r.log.Error("imap: handler failed; message left in the inbox, to be retried", "uid", m.UID, "err", err, "retry_in", r.cfg.RetryFailed)
+			failed[m.UID] = now.Add(r.cfg.RetryFailed)
 		case disp == Processed:
 			done = append(done, m.UID)
 		case disp == Rejected:
 			rejected = append(rejected, m.UID)
 		default:
-			failed[m.UID] = true // Keep: not again in this session
+			failed[m.UID] = now.Add(100 * 365 * 24 * time.Hour) // Keep: not again in this session
 		}
 	}
 	// A message whose body could not be fetched (vanished meanwhile) must
@@ -360,7 +382,7 @@ func (r *Reader) drain(ctx context.Context, c *imapclient.Client, h Handler, uid
 	}
 	for _, u := range uids {
 		if !got[u] {
-			failed[u] = true
+			failed[u] = now.Add(r.cfg.RetryFailed)
 		}
 	}
 	if err := r.file(c, done, r.cfg.Processed, hasMove); err != nil {

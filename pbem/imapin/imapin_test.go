@@ -183,3 +183,52 @@ func TestWrongPasswordStops(t *testing.T) {
 		t.Errorf("Run: %v", err)
 	}
 }
+
+// TestFailedMessageRetriedInTheSameSession: a handler error (a full disk,
+// say) leaves the message in the inbox, and it is offered again after
+// RetryFailed without waiting for a reconnect.
+func TestFailedMessageRetriedInTheSameSession(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  imapin.Config
+	}{
+		{"poll", imapin.Config{Poll: true, PollInterval: time.Hour, RetryFailed: 100 * time.Millisecond}},
+		// IDLE restarts only hourly here, so the retry must cut it short.
+		{"idle", imapin.Config{IdleRestart: time.Hour, RetryFailed: 100 * time.Millisecond}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+			srv.Append(bot, "INBOX", raw(1))
+			var mu sync.Mutex
+			calls := 0
+			done := make(chan struct{}, 1)
+			h := func(ctx context.Context, m imapin.Message) (imapin.Disposition, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				calls++
+				if calls == 1 {
+					return 0, errors.New("no space left on device")
+				}
+				done <- struct{}{}
+				return imapin.Processed, nil
+			}
+			start(t, srv, tc.cfg, h)
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the failed message was not offered again in the same session")
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				p, _ := srv.Messages(bot, "Orrery/Processed")
+				if len(p) == 1 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("processed has %d messages, want the retried one", len(p))
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}
