@@ -89,6 +89,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	maxVacation := fs.Duration("max-vacation", def.MaxVacation, "longest vacation the game allows")
 	press := fs.String("press", def.Press, "press between players: off, signed or grey (anonymous)")
 	pressGM := fs.Bool("press-to-gm", false, "copy every press message to the GM")
+	observers := fs.String("observers", "open", "who subscribes observers to the public reports: open (anyone, by OBSERVE mail) or gm (only the GM, with game observe)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -101,7 +102,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	}
 	settings := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
 		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Vacation: *vacation,
-		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM}
+		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers}
 	for _, r := range remind {
 		d, err := time.ParseDuration(r)
 		if err != nil {

@@ -73,6 +73,11 @@ func (st Settings) validate() error {
 	default:
 		return userErrorf("press setting %q must be off, signed or grey", st.Press)
 	}
+	switch st.Observers {
+	case "", "open", "gm":
+	default:
+		return userErrorf("observers setting %q must be open or gm", st.Observers)
+	}
 	for _, r := range st.Reminders {
 		if r <= 0 {
 			return userErrorf("a reminder offset must be a positive duration before the deadline, not %v", r)

@@ -566,6 +566,10 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
 				Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
 		}
+		if c.Name == route.Observe && g.Settings.Observers == "gm" {
+			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line,
+				Msg: fmt.Sprintf("game %s takes observers only through its GM", g.ID), Fix: "ask the GM to add you"})
+		}
 	} else if c.Name != route.Join {
 		var ok bool
 		var err error

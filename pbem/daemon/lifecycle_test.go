@@ -424,3 +424,25 @@ func TestGMMailSeenTwiceAppliesOnce(t *testing.T) {
 		t.Errorf("ann got %d mails, want the message and the pause once each", n)
 	}
 }
+
+// A game whose creator chose --observers gm refuses OBSERVE by mail with
+// the way out (ask the GM); the GM still subscribes observers.
+func TestObserversOnlyThroughTheGM(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, Observers: "gm"})
+	h.handle(h.mail("Olga <olga@example.org>", "watch", "OBSERVE g2"))
+	one(t, to(h.flush(), "olga@example.org"), "olga", "only through its GM", "ask the GM")
+	g, _ := h.d.Service().Get(context.Background(), "g2")
+	if len(g.Observers) != 0 {
+		t.Fatalf("observers after a refused OBSERVE: %v", g.Observers)
+	}
+	if _, _, err := h.d.Service().Observe(context.Background(), "g2", "olga@example.org", true); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = h.d.Service().Get(context.Background(), "g2")
+	if len(g.Observers) != 1 {
+		t.Errorf("observers after the GM added olga: %v", g.Observers)
+	}
+	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "bad", Ruleset: "toy", Seats: 2, Settings: &game.Settings{Observers: "everyone"}}); err == nil || !strings.Contains(err.Error(), "must be open or gm") {
+		t.Errorf("creating a game with observers=everyone: %v", err)
+	}
+}
