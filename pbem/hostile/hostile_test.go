@@ -546,6 +546,9 @@ func TestBrokenMIME(t *testing.T) {
 		}
 		n := e.applied(id)
 		t.Logf("%s: answer %v, applied %d", c.name, subjects(ms), n)
+		if s := subjects(ms); len(s) == 1 && !strings.HasPrefix(s[0], "[g1") {
+			t.Errorf("%s: the answer %q lost the game's tag, so it does not thread with the game", c.name, s[0])
+		}
 		if n > 0 {
 			// Applied means read as orders and accepted; then ann's
 			// seat is answered and the next case starts a new turn.
