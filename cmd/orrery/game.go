@@ -24,7 +24,7 @@ func gameCommands() []subcommand {
 		{"new", "game new RULESET --id ID --player NAME=EMAIL... [--bot NAME]... [--option K=V]... [--turn-length 72h]",
 			"Creates a game. Players are seated in the order given (the ruleset may\nshuffle seats with its recorded dice). --bot seats a computer player.\nEach player's secret is printed once: it goes in the welcome mail.", gameNew},
 		{"list", "game list", "Lists every game: ruleset, turn, phase, who is awaited, deadline.", gameList},
-		{"show", "game show ID [--as PLAYER | --gm] [--step N]", "Prints the report as PLAYER gets it (their own view), or the GM's view.", gameShow},
+		{"show", "game show ID [--as PLAYER | --gm | --public] [--step N]", "Prints the report as PLAYER gets it (their own view), the GM's view, or what observers get.", gameShow},
 		{"players", "game players ID", "Lists a game's seats with their addresses.", gamePlayers},
 		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
 		{"verify", "game verify ID", "Replays the whole log from the start with dice re-derived from the seeds,\nand checks every snapshot byte for byte, every roll, and every commitment.", gameVerify},
@@ -206,6 +206,7 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 	db := addDBFlags(fs)
 	as := fs.String("as", "", "show PLAYER's own view")
 	gm := fs.Bool("gm", false, "show the GM's view (everything)")
+	public := fs.Bool("public", false, "show what observers get: public events and the public board")
 	step := fs.Int("step", -1, "show the report of an earlier step")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -214,8 +215,11 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("game show takes one game id")
 	}
-	if *as == "" && !*gm {
-		return fmt.Errorf("say whose view: --as PLAYER, or --gm")
+	if *as == "" && !*gm && !*public {
+		return fmt.Errorf("say whose view: --as PLAYER, --gm or --public")
+	}
+	if *public {
+		*as = game.Observer
 	}
 	svc, done, err := db.open(e)
 	if err != nil {

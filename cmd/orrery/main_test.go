@@ -67,6 +67,10 @@ func TestGameByCLI(t *testing.T) {
 			t.Errorf("game show lacks %q:\n%s", want, out)
 		}
 	}
+	out = must(t, db, "", "game", "show", "demo1", "--public")
+	if !strings.Contains(out, "ann pushes 2+") || strings.Contains(out, "Your move") || strings.Contains(out, "as bob") {
+		t.Errorf("game show --public (what observers get):\n%s", out)
+	}
 	out = must(t, db, "", "game", "verify", "demo1")
 	if !strings.Contains(out, "demo1 verified: 2 states replayed") {
 		t.Fatalf("verify:\n%s", out)

@@ -320,8 +320,8 @@ func TestVacationObserveResend(t *testing.T) {
 		t.Errorf("vacations: %+v", g.Vacations)
 	}
 
-	// An observer gets the public events of each step: no private event
-	// (ann's motto), no board.
+	// An observer gets the public events of each step and the public
+	// board: no private event (ann's motto), no private status.
 	h.handle(h.mail("Olga <olga@example.org>", "watch", "OBSERVE g2"))
 	one(t, to(h.flush(), "olga@example.org"), "olga", "public reports of game g2")
 	// The motto answers ann's anytime prompt though the push is open.
@@ -339,8 +339,11 @@ func TestVacationObserveResend(t *testing.T) {
 		t.Fatalf("olga got no report: %q", to(sent, "olga@example.org"))
 	}
 	all := strings.Join(reports, "\n")
-	if !strings.Contains(all, "bob pushes 1+") || strings.Contains(all, "new motto") || strings.Contains(all, "bob: ") {
+	if !strings.Contains(all, "bob pushes 1+") || strings.Contains(all, "new motto") {
 		t.Errorf("olga's reports should hold the public events only:\n%s", all)
+	}
+	if !strings.Contains(all, "ann      ---") || strings.Contains(all, "slow and steady") {
+		t.Errorf("olga's reports should show the public board (the track) and no motto:\n%s", all)
 	}
 	some(t, to(sent, "ann@example.org"), "ann", "ann has a new motto")
 	// Public news reaches observers; a player's private notice does not.

@@ -189,25 +189,14 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 }
 
 // publicReport is what an observer gets of a step: the events and rolls
-// every player sees, who played by defaults, and no board or status. The
-// GM's report (player "") would show private events, hidden rolls and, in
-// games with hidden information, a board no player may see.
+// every player sees, who played by defaults, and the public board where the
+// ruleset draws one (engine.PublicViewer). The GM's report (player "")
+// would show private events, hidden rolls and, in games with hidden
+// information, a board no player may see.
 func publicReport(st game.Step) (*game.Report, error) {
-	rep, err := st.Report(game.GM)
+	rep, err := st.Report(game.Observer)
 	if err != nil {
 		return nil, fmt.Errorf("report of step %d for observers: %w", st.N, err)
-	}
-	rep.Player, rep.Board, rep.Status, rep.Prompts = "", "", "", nil
-	rep.Events, rep.Rolls = nil, nil
-	for _, e := range st.Events {
-		if len(e.To) == 0 {
-			rep.Events = append(rep.Events, e.Text)
-		}
-	}
-	for _, r := range st.Rolls {
-		if len(r.To) == 0 {
-			rep.Rolls = append(rep.Rolls, r)
-		}
 	}
 	return rep, nil
 }
