@@ -233,7 +233,7 @@ func (s *Service) Replace(ctx context.Context, id, player, email string, hooks .
 			g.Kicked = remove(g.Kicked, p.Name)
 			delete(g.Missed, p.Name)
 			return []Notice{
-				{Kind: "replaced", To: append(others(g, []string{p.Name}), GM), Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)},
+				{Kind: "replaced", To: append(others(g, []string{p.Name}), GM), Seat: p.Name, Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)},
 			}, fmt.Sprintf("replace %s: %s → %s", p.Name, old, p.Email), nil
 		}
 		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
@@ -271,7 +271,7 @@ func (s *Service) leave(ctx context.Context, id, player, kind, text, verb string
 			sort.Strings(g.Kicked)
 			old := p.Email
 			p.Email, p.Secret = "", randomWord()
-			return []Notice{{Kind: kind, To: append(everyone(g), GM), Text: fmt.Sprintf(text, p.Name, g.ID)}},
+			return []Notice{{Kind: kind, To: append(everyone(g), GM), Seat: p.Name, Text: fmt.Sprintf(text, p.Name, g.ID)}},
 				fmt.Sprintf("%s %s (%s)", verb, p.Name, old), nil
 		}
 		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)

@@ -20,6 +20,9 @@ type Notice struct {
 	Kind string   `json:"kind"` // reminder, late, late-others, deadline, abandoned, paused, resumed, rollback, replaced, kicked, message, vacation, wait
 	To   []string `json:"to"`   // player names; "" stands for the GM
 	Text string   `json:"text"`
+	// Seat is the seat the notice is about, where there is one (replaced,
+	// kicked, abandoned): the mail side acts on it without reading Text.
+	Seat string `json:"seat,omitempty"`
 }
 
 // GM is the recipient name of notices for the game master.
@@ -185,7 +188,7 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 		if n := g.Settings.AbandonAfter; n > 0 && g.Missed[p] >= n && !contains(g.Abandoned, p) {
 			g.Abandoned = append(g.Abandoned, p)
 			sort.Strings(g.Abandoned)
-			notices = append(notices, Notice{Kind: "abandoned", To: []string{GM},
+			notices = append(notices, Notice{Kind: "abandoned", To: []string{GM}, Seat: p,
 				Text: fmt.Sprintf("%s has sent no orders for %d steps in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p, g.Missed[p], g.ID, p)})
 		}
 	}

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -202,14 +201,9 @@ func publicReport(st game.Step) (*game.Report, error) {
 }
 
 // welcomeReplacement sends the new player of a replaced seat a welcome
-// with the seat's new secret. The engine names the seat as the first word
-// of its "replaced" notice ("bob of demo1 is now played by a new player.").
+// with the seat's new secret; the notice names the seat.
 func (m *Mailer) welcomeReplacement(tx *bolt.Tx, g *game.Game, n game.Notice) error {
-	f := strings.Fields(n.Text)
-	if len(f) == 0 {
-		return nil
-	}
-	p, ok := g.PlayerByName(f[0])
+	p, ok := g.PlayerByName(n.Seat)
 	if !ok || p.Email == "" || p.Bot {
 		return nil
 	}
