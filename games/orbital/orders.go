@@ -586,4 +586,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
