@@ -17,12 +17,15 @@ import (
 // abandoned seat. The mail side turns each into mail, inside the same
 // transaction that records that it was sent, so none is sent twice.
 type Notice struct {
-	Kind string   `json:"kind"` // reminder, late, late-others, deadline, abandoned, paused, resumed, rollback, replaced, kicked, message, vacation, wait
+	Kind string   `json:"kind"` // reminder, late, late-others, deadline, abandoned, paused, resumed, rollback, replaced, kicked, message, vacation, wait, resend
 	To   []string `json:"to"`   // player names; "" stands for the GM
 	Text string   `json:"text"`
 	// Seat is the seat the notice is about, where there is one (replaced,
 	// kicked, abandoned): the mail side acts on it without reading Text.
 	Seat string `json:"seat,omitempty"`
+	// Reports are the step reports a "resend" notice carries, by player:
+	// built in the notice's transaction, so the mail side needs no other.
+	Reports map[string]*Report `json:"-"`
 }
 
 // GM is the recipient name of notices for the game master.

@@ -144,6 +144,12 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 		}
 	}
 	for _, n := range c.Notices {
+		if n.Kind == "resend" {
+			if err := m.resendReports(tx, g, n); err != nil {
+				return err
+			}
+			continue
+		}
 		if n.Kind == "replaced" {
 			if err := m.welcomeReplacement(tx, g, n); err != nil {
 				return err
@@ -182,6 +188,31 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			if err := m.enqueue(tx, m.gameMail(g, addr, "notice", c)); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// resendReports mails the reports a "resend" notice carries, each to its
+// player, as report mails of that step (bots and seats without an address
+// get none).
+func (m *Mailer) resendReports(tx *bolt.Tx, g *game.Game, n game.Notice) error {
+	for _, name := range n.To {
+		p, ok := g.PlayerByName(name)
+		rep := n.Reports[name]
+		if !ok || p.Email == "" || p.Bot || rep == nil {
+			continue
+		}
+		d := m.data(g, p, m.Rulesets)
+		d.Report = rep
+		c, err := m.Render.Render(templates.Report, d)
+		if err != nil {
+			return err
+		}
+		out := m.gameMail(g, p.Email, templates.Report, c)
+		out.Headers["X-Orrery-Step"] = fmt.Sprint(rep.Step)
+		if err := m.enqueue(tx, out); err != nil {
+			return err
 		}
 	}
 	return nil
