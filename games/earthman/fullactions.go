@@ -5,44 +5,6 @@ import (
 	"strconv"
 )
 
-// hits rolls one die of an attack that may need two numbers at once (a
-// fleet hit and a region hit of Open Fire), with the 1.1 rule for 7+ and
-// 8+: a 6 is re-rolled once, only if some need is above 6.
-func (r *frun) hits(purpose string, needs ...int) []bool {
-	out := make([]bool, len(needs))
-	lo, hi := 99, 0
-	for _, n := range needs {
-		lo, hi = min(lo, n), max(hi, n)
-	}
-	if lo >= 9 {
-		return out
-	}
-	v, second := 6, 0
-	if hi > 1 {
-		v = r.d.Roll(6, purpose)
-	}
-	needSecond := false
-	for _, n := range needs {
-		needSecond = needSecond || n == 7 || n == 8
-	}
-	if v == 6 && needSecond {
-		second = r.d.Roll(6, purpose+" (a 6: re-roll for 7+/8+)")
-	}
-	for i, n := range needs {
-		switch {
-		case n <= 1:
-			out[i] = true
-		case n <= 6:
-			out[i] = v >= n
-		case n == 7:
-			out[i] = v == 6 && second >= 4
-		case n == 8:
-			out[i] = v == 6 && second == 6
-		}
-	}
-	return out
-}
-
 // pool is the units of one player at one world still free for actions
 // this turn, healthy and At Risk.
 type pool struct{ ok, risk int }
@@ -126,60 +88,49 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 	if w == "Earth" && s.unDevsOn("Earth") {
 		regionBase++
 	}
-	type die struct{ fleet, region bool }
-	dice := make([]die, ok+risk)
-	roll := func(i int, purpose string) {
+	dice := make([]rdie, ok+risk)
+	for i := range dice {
 		pen := 0
 		if i >= ok {
 			pen = 1
 		}
-		h := r.hits(purpose, base+pen, regionBase+pen)
-		dice[i] = die{h[0], h[1]}
+		dice[i].Needs = []int{base + pen, regionBase + pen}
 	}
-	for i := range dice {
-		roll(i, fmt.Sprintf("%s opens fire at %s on %s (die %d of %d)", p, t, w, i+1, ok+risk))
-	}
-	tally := func() (fleetOnly, both int) {
-		for _, x := range dice {
+	// tally splits the hits as 001-G15 assigns them: dice that cannot
+	// count against regions kill fleets first, then region dice do.
+	tally := func(b *batch) (fleets, regionDice int) {
+		fleetOnly, both := 0, 0
+		for _, x := range b.Dice {
 			switch {
-			case x.region:
+			case x.met(x.Needs[1]):
 				both++
-			case x.fleet:
+			case x.met(x.Needs[0]):
 				fleetOnly++
 			}
 		}
-		return
-	}
-	fleetOnly, both := tally()
-	// 001-C7: AI DEFEND spends thoughts on dice that would take a region.
-	if t != un && !s.P[t].AIDefendOff {
 		inOrbit := 0
-		if tf != nil {
-			inOrbit = tf.Ok + tf.Risk
+		if f := s.Fleets[w][t]; f != nil {
+			inOrbit = f.Ok + f.Risk
 		}
-		for s.P[t].AI > 0 && both-max(inOrbit-fleetOnly, 0) >= 2 && s.devsOn(t, w) > 0 {
-			i := 0
-			for !dice[i].region {
-				i++
-			}
-			s.P[t].AI--
-			roll(i, fmt.Sprintf("%s spends an AI thought: re-roll of %s's die %d", t, p, i+1))
-			r.say("%s spends an AI thought to re-roll a die of %s's fire (standing order AI DEFEND ON).", t, p)
-			fleetOnly, both = tally()
-		}
+		fleets = min(inOrbit, fleetOnly+both)
+		return fleets, both - max(fleets-fleetOnly, 0)
 	}
-	// 001-G15: hits that cannot count against regions go on fleets first.
+	harm := func(b *batch) (int, int) {
+		fleets, rd := tally(b)
+		held := 0
+		for _, reg := range s.Regions[w] {
+			if reg.Owner == t && reg.Devs > 0 {
+				held++
+			}
+		}
+		return min(rd/2, held), fleets
+	}
+	b := r.roll(&batch{Kind: "FIRE", Roller: p, Target: t, What: fmt.Sprintf("%s's Open Fire at %s on %s", p, t, w), Dice: dice,
+		Harm: harm, Gain: func(b *batch) int { reg, f := harm(b); return reg*1000 + f }})
+	fleets, both := tally(b)
 	lost := 0
-	for fleetOnly+both > 0 {
-		if !s.removeFleet(t, w, false) {
-			break
-		}
+	for k := 0; k < fleets && s.removeFleet(t, w, false); k++ {
 		lost++
-		if fleetOnly > 0 {
-			fleetOnly--
-		} else {
-			both--
-		}
 	}
 	regions := 0
 	for k := 0; k < both/2; k++ {
@@ -218,17 +169,16 @@ func (s *fullState) weakestRegion(t, w string, onlyRisk bool) int {
 func (r *frun) unDefence(p, w string) {
 	s := r.s
 	need := 5 + s.level(p, "Durability")
-	hits := 0
-	for i, reg := range s.Regions[w] {
-		if reg.Owner != un {
-			continue
-		}
-		for k := 1; k <= 3; k++ {
-			if ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("UN Defence from region %d of %s at %s (die %d of 3)", i+1, w, p, k)); ok {
-				hits++
-			}
+	var dice []rdie
+	for _, reg := range s.Regions[w] {
+		if reg.Owner == un {
+			dice = append(dice, rdie{Needs: []int{need}}, rdie{Needs: []int{need}}, rdie{Needs: []int{need}})
 		}
 	}
+	harm := s.fleetHarm(p, w)
+	b := r.roll(&batch{Kind: "DEFEND", Roller: un, Target: p, What: fmt.Sprintf("UN Defence on %s at %s (3 dice a UN region)", w, p),
+		Dice: dice, Harm: harm, Gain: fleetGain(harm)})
+	hits := b.successes()
 	lost := 0
 	for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 		lost++
@@ -252,7 +202,7 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 		if eff >= 3 {
 			need = 1
 		}
-		success := r.ownRoll(p, need, fmt.Sprintf("%s expands on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
+		success := r.ownRoll(p, "EXPAND", need, fmt.Sprintf("%s's Expansion on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
 		if !success {
 			r.say("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need)
 			continue
@@ -302,22 +252,6 @@ func (s *fullState) devastatedRegion(w string) int {
 	return -1
 }
 
-// pairs counts successes of a pair-scoring action (Overthrow,
-// Pacification).
-func (r *frun) pairs(purpose string, ok, risk, need int) int {
-	n := 0
-	for i := 1; i <= ok+risk; i++ {
-		pen := 0
-		if i > ok {
-			pen = 1
-		}
-		if r.hits(fmt.Sprintf("%s (die %d of %d)", purpose, i, ok+risk), need+pen)[0] {
-			n++
-		}
-	}
-	return n / 2
-}
-
 // overthrow is 2.4.3. The target answers each pair by its standing order
 // OVERTHROWN: RISK (default, 001-C4) sets a healthy region At Risk while it
 // has one, then yields; YIELD gives up an At Risk region first.
@@ -338,41 +272,37 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 		base = 6
 	}
 	need := base - s.level(p, "Influence") + s.level(t, "Unity")
-	purpose := fmt.Sprintf("%s attempts overthrow of %s on %s", p, t, w)
-	won := make([]bool, ok+risk)
-	needs := make([]int, ok+risk)
-	count := func() int {
-		c := 0
-		for _, x := range won {
-			if x {
-				c++
-			}
-		}
-		return c
-	}
-	for i := range won {
-		needs[i] = need
-		if i >= ok {
-			needs[i]++
-		}
-		won[i] = r.hits(fmt.Sprintf("%s (die %d of %d)", purpose, i+1, ok+risk), needs[i])[0]
-	}
-	// 001-C7: the target's standing order AI DEFEND spends thoughts to
-	// re-roll successful dice while the attack would take a region.
-	if t != un && !s.P[t].AIDefendOff {
-		for s.P[t].AI > 0 && count()/2 > s.healthyRegions(t, w) {
-			i := 0
-			for !won[i] {
-				i++
-			}
-			s.P[t].AI--
-			won[i] = r.hits(fmt.Sprintf("%s spends an AI thought: re-roll of %s's die %d", t, p, i+1), needs[i])[0]
-			r.say("%s spends an AI thought to re-roll a die of %s's overthrow (standing order AI DEFEND ON): %s.", t, p, map[bool]string{true: "it succeeds again", false: "it fails"}[won[i]])
-		}
-	}
-	n := count() / 2
-	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
 	yield := t != un && s.P[t].Overthrown == "YIELD"
+	dice := penalised(ok, risk, need)
+	pairs := func(b *batch) int { return b.successes() / 2 }
+	// harm plays the target's answers to the pairs (below) on counts.
+	harm := func(b *batch) (int, int) {
+		healthy, atRisk, taken := 0, 0, 0
+		for _, reg := range s.Regions[w] {
+			if reg.Owner == t && reg.Devs > 0 {
+				if reg.AtRisk {
+					atRisk++
+				} else {
+					healthy++
+				}
+			}
+		}
+		for k := 0; k < pairs(b); k++ {
+			switch {
+			case healthy > 0 && (!yield || atRisk == 0):
+				healthy--
+				atRisk++
+			case atRisk > 0:
+				atRisk--
+				taken++
+			}
+		}
+		return taken, 0
+	}
+	b := r.roll(&batch{Kind: "COUP", Roller: p, Target: t, What: fmt.Sprintf("%s's Overthrow of %s on %s", p, t, w), Dice: dice,
+		Harm: harm, Gain: pairs})
+	n := pairs(b)
+	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
 	policy := "the UN's"
 	if t != un {
 		policy = "standing order OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[yield]
@@ -414,7 +344,7 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 		return
 	}
 	need := 5 - s.level(p, "Stability")
-	n := r.pairs(fmt.Sprintf("%s pacifies %s", p, w), ok, risk, need)
+	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok, risk, need)
 	r.say("%s pacifies %s with %d fleet(s), needing %d+: %d pair(s).", p, w, ok+risk, need, n)
 	pl := s.P[p]
 	for k := 0; k < n; k++ {
@@ -541,7 +471,7 @@ func (r *frun) construct(p string, o fOrder, dp *pool, vn *int) {
 			}
 		}
 		if need > 0 {
-			if !r.ownRoll(p, need, fmt.Sprintf("%s's construction Risk roll on %s (group %d)", p, w, gi+1)) {
+			if !r.ownRoll(p, "BUILD", need, fmt.Sprintf("%s's construction Risk roll on %s (group %d)", p, w, gi+1)) {
 				r.riskRegion(p, w)
 			}
 		}
@@ -569,15 +499,30 @@ func (r *frun) riskRegion(p, w string) {
 func (r *frun) research(p, w string, ok, risk int) {
 	s := r.s
 	need := 5 - s.level(p, "Research")
-	for i := 1; i <= ok+risk; i++ {
-		pen := 0
-		if i > ok {
-			pen = 1
-		}
-		if r.hits(fmt.Sprintf("%s researches on %s (die %d of %d)", p, w, i, ok+risk), need+pen)[0] {
-			r.researchStep(p, s.P[p].TechPlan)
+	b := r.roll(&batch{Kind: "RESEARCH", Roller: p, What: fmt.Sprintf("%s's Research on %s", p, w), Dice: penalised(ok, risk, need),
+		Gain: (*batch).successes})
+	for k := b.successes(); k > 0; k-- {
+		r.researchStep(p, s.P[p].TechPlan)
+	}
+}
+
+// penalised is ok+risk dice needing need, At Risk units' one more.
+func penalised(ok, risk, need int) []rdie {
+	dice := make([]rdie, ok+risk)
+	for i := range dice {
+		dice[i].Needs = []int{need}
+		if i >= ok {
+			dice[i].Needs[0]++
 		}
 	}
+	return dice
+}
+
+// pairs rolls a pair-scoring action (Pacification) and counts its pairs.
+func (r *frun) pairs(p, kind, what string, ok, risk, need int) int {
+	b := r.roll(&batch{Kind: kind, Roller: p, What: what, Dice: penalised(ok, risk, need),
+		Gain: func(b *batch) int { return b.successes() / 2 }})
+	return b.successes() / 2
 }
 
 // researchStep is one research success (001-F4): the counter of the first
@@ -651,13 +596,14 @@ func (r *frun) defend(p string, o fOrder, dp *pool, used map[int]bool) {
 		if reg.AtRisk {
 			need++
 		}
-		dice := 3 + s.level(p, "ActiveDefences")
-		hits := 0
-		for i := 1; i <= dice; i++ {
-			if ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s's Defence from region %d of %s at %s (die %d of %d)", p, pick+1, w, t, i, dice)); ok {
-				hits++
-			}
+		dice := make([]rdie, 3+s.level(p, "ActiveDefences"))
+		for i := range dice {
+			dice[i].Needs = []int{need}
 		}
+		harm := s.fleetHarm(t, w)
+		b := r.roll(&batch{Kind: "DEFEND", Roller: p, Target: t, What: fmt.Sprintf("%s's Defence from region %d of %s at %s", p, pick+1, w, t),
+			Dice: dice, Harm: harm, Gain: fleetGain(harm)})
+		hits := b.successes()
 		lost := 0
 		for h := 0; h < hits && s.removeFleet(t, w, false); h++ {
 			lost++
@@ -695,7 +641,7 @@ func (r *frun) influence(p string, o fOrder) {
 	case n <= 12:
 		need = 2
 	}
-	ok := r.ownRoll(p, need, fmt.Sprintf("%s's Political Influence on %s with %d fleets", p, w, n))
+	ok := r.ownRoll(p, "INFLUENCE", need, fmt.Sprintf("%s's Political Influence on %s with %d fleets", p, w, n))
 	if !ok {
 		r.say("%s sets aside %d fleets for Political Influence on %s, needing %d+, and fails.", p, n, w, need)
 		return
@@ -737,20 +683,6 @@ func (s *fullState) healthyRegions(t, w string) int {
 		}
 	}
 	return n
-}
-
-// ownRoll is one roll of p's own that decides an action, re-rolled with AI
-// thoughts while it fails if p's standing order AI OWN is on (the default,
-// 001-C7).
-func (r *frun) ownRoll(p string, need int, purpose string) bool {
-	ok, _ := rollAtLeast(r.d, need, purpose)
-	pl := r.s.P[p]
-	for !ok && need <= 8 && !pl.AIOwnOff && pl.AI > 0 {
-		pl.AI--
-		ok, _ = rollAtLeast(r.d, need, purpose+", re-rolled with an AI thought")
-		r.say("%s spends an AI thought to re-roll a failed roll (standing order AI OWN ON): %s.", p, map[bool]string{true: "success", false: "failure"}[ok])
-	}
-	return ok
 }
 
 // share is 6.2: the recipient acts as if it had just succeeded in a

@@ -52,7 +52,7 @@ var fullGrammar = map[string]string{
 	"OVERTHROWN": "OVERTHROWN RISK | YIELD",
 	"CONCEDE":    "CONCEDE TO <player> | CONCEDE NONE",
 	"PEACE":      "PEACE YES | NO",
-	"AI":         "AI OWN ON|OFF | AI DEFEND ON|OFF   (spending AI thoughts)",
+	"AI":         "AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE",
 	"SHARE":      "SHARE <technology> WITH <player>   (option research-collaborations)",
 	"TRANSFER":   "TRANSFER <n> FLEET AT <place> TO <player> | TRANSFER REGION <world> <number> TO <player>",
 	"ACCEPT":     "ACCEPT TRANSFERS ALL | NONE",
@@ -100,6 +100,12 @@ func (o fOrder) String() string {
 	case "UN", "PAY", "OVERTHROWN", "PEACE":
 		return o.Verb + " " + o.Word
 	case "AI":
+		switch {
+		case o.Target == "KEEP":
+			return fmt.Sprintf("AI KEEP %d", o.N)
+		case o.Word == "":
+			return "AI " + o.Target + " " + strings.Join(o.List, ",")
+		}
 		return "AI " + o.Target + " " + o.Word
 	case "SHARE":
 		return fmt.Sprintf("SHARE %s WITH %s", o.From, o.Target)
@@ -377,14 +383,56 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, e
 		}
 	case "AI":
-		if len(f) != 3 {
+		if len(f) < 3 {
 			return bad()
 		}
-		if o.Target, e = oneOf(f[1], "OWN", "DEFEND"); e != nil {
+		if o.Target, e = oneOf(f[1], "OWN", "DEFEND", "KEEP", "SHIELD"); e != nil {
 			return fOrder{}, e
 		}
-		if o.Word, e = oneOf(f[2], "ON", "OFF"); e != nil {
-			return fOrder{}, e
+		arg := strings.Join(f[2:], "")
+		switch o.Target {
+		case "OWN":
+			if w, e := oneOf(arg, "ON", "OFF", "ALL"); e == nil {
+				o.Word = w
+				break
+			}
+			for _, x := range strings.Split(arg, ",") {
+				k := strings.ToUpper(x)
+				if !contains(aiKinds, k) {
+					fix := "write ON, OFF, ALL or rolls among " + strings.Join(aiKinds, ", ")
+					if c := closest(k, aiKinds); c != "" {
+						fix = fmt.Sprintf("did you mean %s?", c)
+					}
+					return fOrder{}, errf(fix, "%q is not a kind of roll", x)
+				}
+				if !contains(o.List, k) {
+					o.List = append(o.List, k)
+				}
+			}
+		case "DEFEND":
+			if o.Word, e = oneOf(arg, "ON", "OFF", "LAST", "ALL"); e != nil {
+				return fOrder{}, e
+			}
+		case "KEEP":
+			k, err := strconv.Atoi(arg)
+			if err != nil || k < 0 || k > 999 {
+				return fOrder{}, errf("write a whole number from 0 to 999", "the thoughts to keep must be a number, not %q", arg)
+			}
+			o.N = k
+		case "SHIELD":
+			if strings.EqualFold(arg, "NONE") {
+				o.Word = "NONE"
+				break
+			}
+			for _, x := range strings.Split(arg, ",") {
+				q, e := n.faction(x)
+				if e != nil {
+					return fOrder{}, e
+				}
+				if !contains(o.List, q) {
+					o.List = append(o.List, q)
+				}
+			}
 		}
 	case "PEACE":
 		if len(f) != 2 {

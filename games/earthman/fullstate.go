@@ -33,7 +33,13 @@ type fullPlayer struct {
 	Progress    map[string]int `json:"progress,omitempty"` // research steps of the level in progress
 	AIOwnOff    bool           `json:"ai_own_off,omitempty"`
 	AIDefendOff bool           `json:"ai_defend_off,omitempty"`
-	RefuseAll   bool           `json:"refuse_transfers,omitempty"`
+	// AI standing orders (001-C7, fullai.go): AIOwn nil is AI OWN ON;
+	// AIDefend "" is AI DEFEND ON, else LAST or ALL.
+	AIOwn     []string `json:"ai_own,omitempty"`
+	AIDefend  string   `json:"ai_defend,omitempty"`
+	AIKeep    int      `json:"ai_keep,omitempty"`
+	AIShield  []string `json:"ai_shield,omitempty"`
+	RefuseAll bool     `json:"refuse_transfers,omitempty"`
 }
 
 // fullRegion is one region: its developments (one owner), At Risk, and the
