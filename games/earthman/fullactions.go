@@ -134,10 +134,11 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 	}
 	regions := 0
 	for k := 0; k < both/2; k++ {
-		i := s.weakestRegion(t, w, false)
+		i, why := s.regionToLose(t, w)
 		if i < 0 {
 			break
 		}
+		r.say("%s loses the developments of region %d of %s (%s).", t, i+1, w, why)
 		r.sayAll(s.removeRegion(r.d, w, i))
 		regions++
 	}
@@ -146,6 +147,23 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 	if t == un {
 		r.unDefence(p, w)
 	}
+}
+
+// regionToLose is the region t gives up to Open Fire on w (001-C3) by
+// t's standing order LOSE: FEWEST (default) the one with fewest
+// developments; ATRISK an At Risk one first (then the fewest). It says
+// which order decided.
+func (s *fullState) regionToLose(t, w string) (int, string) {
+	if t == un {
+		return s.weakestRegion(t, w, false), "the UN's fewest developments"
+	}
+	if s.P[t].LoseAtRisk {
+		if i := s.weakestRegion(t, w, true); i >= 0 {
+			return i, "standing order LOSE ATRISK"
+		}
+		return s.weakestRegion(t, w, false), "standing order LOSE ATRISK, but none is At Risk: the fewest developments"
+	}
+	return s.weakestRegion(t, w, false), "standing order LOSE FEWEST"
 }
 
 // weakestRegion picks the target's region to lose: fewest developments,
@@ -207,7 +225,7 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 			r.say("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need)
 			continue
 		}
-		dev := s.expansionRegion(p, w)
+		dev := s.expansionRegion(p, w, o.New)
 		clear := s.devastatedRegion(w)
 		switch {
 		case dev >= 0 && !(o.Clear && clear >= 0):
@@ -224,23 +242,26 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 
 // expansionRegion is a region p may develop by Expansion: one with no
 // counters at all, or p's own with room (one extra on Earth, one a level of
-// Nanotechnology). p's own regions come first.
-func (s *fullState) expansionRegion(p, w string) int {
+// Nanotechnology). p's own regions come first, or empty ones first when
+// the order says NEW (more regions to answer an Overthrow with, 2.4.3).
+func (s *fullState) expansionRegion(p, w string, preferNew bool) int {
 	room := s.level(p, "Nanotechnology")
 	if w == "Earth" {
 		room++
 	}
+	own, empty := -1, -1
 	for i, reg := range s.Regions[w] {
-		if reg.Owner == p && reg.Devastation == 0 && reg.Devs < 1+room {
-			return i
+		switch {
+		case own < 0 && reg.Owner == p && reg.Devastation == 0 && reg.Devs < 1+room:
+			own = i
+		case empty < 0 && reg.Devs == 0 && reg.Devastation == 0:
+			empty = i
 		}
 	}
-	for i, reg := range s.Regions[w] {
-		if reg.Devs == 0 && reg.Devastation == 0 {
-			return i
-		}
+	if preferNew && empty >= 0 || own < 0 {
+		return empty
 	}
-	return -1
+	return own
 }
 
 func (s *fullState) devastatedRegion(w string) int {
@@ -333,8 +354,10 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 	}
 }
 
-// pacify is 2.4.4, each pair spent on the first of: un-risk a fleet here,
-// un-risk a region here, pay off discontent, pay the Sanctions token.
+// pacify is 2.4.4, each pair spent on the first result that applies, in
+// the order's priorities, then the default: un-risk a fleet here (FLEET),
+// un-risk a region here (REGION), pay off discontent (DISCONTENT), pay the
+// Sanctions token (SANCTIONS).
 func (r *frun) pacify(p string, o fOrder, free *pool) {
 	s := r.s
 	w := o.World
@@ -347,38 +370,62 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok, risk, need)
 	r.say("%s pacifies %s with %d fleet(s), needing %d+: %d pair(s).", p, w, ok+risk, need, n)
 	pl := s.P[p]
-	for k := 0; k < n; k++ {
-		f := s.fleetsAt(p, w)
-		if f.Risk > 0 {
-			f.Risk--
-			f.Ok++
-			r.say("A fleet of %s at %s is no longer At Risk.", p, w)
-			continue
+	order := append([]string(nil), o.List...)
+	for _, x := range pacifyResults {
+		if !contains(order, x) {
+			order = append(order, x)
 		}
+	}
+	// try applies one result if it can, and says whether it did.
+	try := func(result string) bool {
+		switch result {
+		case "FLEET":
+			if f := s.fleetsAt(p, w); f.Risk > 0 {
+				f.Risk--
+				f.Ok++
+				r.say("A fleet of %s at %s is no longer At Risk.", p, w)
+				return true
+			}
+		case "REGION":
+			for i := range s.Regions[w] {
+				if reg := &s.Regions[w][i]; reg.Owner == p && reg.AtRisk {
+					reg.AtRisk = false
+					r.say("Region %d of %s is no longer At Risk.", i+1, w)
+					return true
+				}
+			}
+		case "DISCONTENT":
+			if s.devsOn(p, w) > 0 && pl.Discontent > 0 && pl.Economy > 0 {
+				pl.Discontent--
+				pl.Economy--
+				r.say("%s pays a resource to remove a Devastation marker from the Discontent Pool.", p)
+				return true
+			}
+		case "SANCTIONS":
+			if pl.Sanctions && (s.devsOn(p, w) > 0 || s.unDevsOn(w)) && pl.Economy > 0 {
+				pl.Economy--
+				pl.SanctionRs++
+				r.say("%s puts a resource on the UN Sanctions token (%d of 5).", p, pl.SanctionRs)
+				if pl.SanctionRs >= 5 {
+					pl.Sanctions = false
+					pl.Economy += pl.SanctionRs
+					pl.SanctionRs = 0
+					r.say("%s is free of UN Sanctions.", p)
+				}
+				return true
+			}
+		}
+		return false
+	}
+	for k := 0; k < n; k++ {
 		done := false
-		for i := range s.Regions[w] {
-			if reg := &s.Regions[w][i]; reg.Owner == p && reg.AtRisk {
-				reg.AtRisk, done = false, true
-				r.say("Region %d of %s is no longer At Risk.", i+1, w)
+		for _, x := range order {
+			if done = try(x); done {
 				break
 			}
 		}
-		switch {
-		case done:
-		case s.devsOn(p, w) > 0 && pl.Discontent > 0 && pl.Economy > 0:
-			pl.Discontent--
-			pl.Economy--
-			r.say("%s pays a resource to remove a Devastation marker from the Discontent Pool.", p)
-		case pl.Sanctions && (s.devsOn(p, w) > 0 || s.unDevsOn(w)) && pl.Economy > 0:
-			pl.Economy--
-			pl.SanctionRs++
-			r.say("%s puts a resource on the UN Sanctions token (%d of 5).", p, pl.SanctionRs)
-			if pl.SanctionRs >= 5 {
-				pl.Sanctions = false
-				pl.Economy += pl.SanctionRs
-				pl.SanctionRs = 0
-				r.say("%s is free of UN Sanctions.", p)
-			}
+		if !done {
+			r.say("A pair of %s's Pacification successes on %s has nothing left to do.", p, w)
 		}
 	}
 }

@@ -247,6 +247,10 @@ func (r *frun) standing(p string, o fOrder) {
 		pl.Peace = o.Word == "YES"
 	case "ACCEPT":
 		pl.RefuseAll = o.Word == "NONE"
+	case "EXPOSE":
+		pl.Expose = o.List
+	case "LOSE":
+		pl.LoseAtRisk = o.Word == "ATRISK"
 	case "AI":
 		switch o.Target {
 		case "OWN":

@@ -40,6 +40,12 @@ type fullPlayer struct {
 	AIKeep    int      `json:"ai_keep,omitempty"`
 	AIShield  []string `json:"ai_shield,omitempty"`
 	RefuseAll bool     `json:"refuse_transfers,omitempty"`
+	// Expose lists the places whose fleets are set At Risk, scrapped and
+	// mutiny first (2.2.2, 3.4); then board order.
+	Expose []string `json:"expose,omitempty"`
+	// LoseAtRisk: Open Fire takes At Risk regions first (LOSE ATRISK;
+	// default LOSE FEWEST, 001-C3).
+	LoseAtRisk bool `json:"lose_at_risk,omitempty"`
 }
 
 // fullRegion is one region: its developments (one owner), At Risk, and the
@@ -155,17 +161,41 @@ func (s *fullState) removeFleet(p, at string, scrap bool) bool {
 	return true
 }
 
-// riskOneFleet sets one healthy fleet of p At Risk, the first in board
-// order (a default; the rules leave the choice to the owner).
-func (s *fullState) riskOneFleet(p string) bool {
-	for _, pl := range board.Places {
-		if f := s.Fleets[pl.Name][p]; f != nil && f.Ok > 0 {
-			f.Ok--
-			f.Risk++
-			return true
+// placesFor is the order in which p's fleets take a loss that the rules
+// leave to the owner: the places of p's standing order EXPOSE, then board
+// order.
+func (s *fullState) placesFor(p string) []string {
+	var out []string
+	if pl := s.P[p]; pl != nil {
+		out = append(out, pl.Expose...)
+	}
+	for _, x := range board.Places {
+		if !contains(out, x.Name) {
+			out = append(out, x.Name)
 		}
 	}
-	return false
+	return out
+}
+
+// chose names how a place was chosen for the report.
+func (s *fullState) chose(p, at string) string {
+	if pl := s.P[p]; pl != nil && contains(pl.Expose, at) {
+		return fmt.Sprintf("at %s, by standing order EXPOSE %s", at, strings.Join(pl.Expose, ","))
+	}
+	return "at " + at + ", the first place in board order"
+}
+
+// riskOneFleet sets one healthy fleet of p At Risk (placesFor) and says
+// where, or "" if p has no healthy fleet.
+func (s *fullState) riskOneFleet(p string) string {
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Ok > 0 {
+			f.Ok--
+			f.Risk++
+			return s.chose(p, at)
+		}
+	}
+	return ""
 }
 
 // removeDev is 3.4 for one development of region i of world. The two
@@ -193,17 +223,21 @@ func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool)
 			pl.Economy--
 			continue
 		}
-		if pl.PayWith == "scrap" && s.scrapAny(p) {
-			told = append(told, p+" scraps a fleet to pay for a lost development (standing order PAY SCRAP)")
-			continue
+		if pl.PayWith == "scrap" {
+			if at := s.scrapAny(p); at != "" {
+				told = append(told, p+" scraps a fleet "+at+" to pay for a lost development (standing order PAY SCRAP)")
+				continue
+			}
 		}
 		why := "standing order PAY DISCONTENT"
 		if pl.PayWith == "scrap" {
 			why = "no fleet left to scrap"
 		}
 		pl.Discontent++
-		if d.Roll(6, fmt.Sprintf("%s's discontent over a lost development on %s", p, world)) == 1 && s.riskOneFleet(p) {
-			told = append(told, p+" takes discontent for a lost development ("+why+") and rolls a 1: a fleet is now At Risk")
+		if d.Roll(6, fmt.Sprintf("%s's discontent over a lost development on %s", p, world)) != 1 {
+			told = append(told, p+" takes discontent for a lost development ("+why+")")
+		} else if at := s.riskOneFleet(p); at != "" {
+			told = append(told, p+" takes discontent for a lost development ("+why+") and rolls a 1: a fleet "+at+" is now At Risk")
 		} else {
 			told = append(told, p+" takes discontent for a lost development ("+why+")")
 		}
@@ -225,13 +259,15 @@ func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool)
 	return told
 }
 
-func (s *fullState) scrapAny(p string) bool {
-	for _, pl := range board.Places {
-		if f := s.Fleets[pl.Name][p]; f != nil && f.Ok+f.Risk > 0 {
-			return s.removeFleet(p, pl.Name, true)
+// scrapAny scraps one of p's fleets (placesFor) and says where, or "".
+func (s *fullState) scrapAny(p string) string {
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Ok+f.Risk > 0 {
+			s.removeFleet(p, at, true)
+			return s.chose(p, at)
 		}
 	}
-	return false
+	return ""
 }
 
 // removeRegion removes all of p's developments in region i (3.4 each).
@@ -319,11 +355,11 @@ func (s *fullState) discontent(d *dice.Dice, p string) []string {
 		if d.Roll(6, fmt.Sprintf("%s: general discontent (marker %d of %d) on 2-", p, k+1, n)) > 2 {
 			continue
 		}
-		if s.riskOneFleet(p) {
-			told = append(told, p+": discontent sets a fleet At Risk")
-		} else if s.scrapAny(p) {
+		if at := s.riskOneFleet(p); at != "" {
+			told = append(told, p+": discontent sets a fleet At Risk "+at)
+		} else if at := s.scrapAny(p); at != "" {
 			s.P[p].Economy++ // 3.3: a removed fleet returns as a resource
-			told = append(told, p+": discontent removes a fleet")
+			told = append(told, p+": discontent removes a fleet "+at)
 		}
 		if d.Roll(6, fmt.Sprintf("%s: mutiny on a 1", p)) == 1 {
 			told = append(told, s.mutiny(p))
@@ -333,21 +369,21 @@ func (s *fullState) discontent(d *dice.Dice, p string) []string {
 }
 
 // mutiny removes an At Risk and a healthy fleet from one place, or else two
-// At Risk fleets from one place; the first place in board order.
+// At Risk fleets from one place; the place by placesFor.
 func (s *fullState) mutiny(p string) string {
-	for _, pl := range board.Places {
-		if f := s.Fleets[pl.Name][p]; f != nil && f.Risk > 0 && f.Ok > 0 {
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Risk > 0 && f.Ok > 0 {
 			f.Risk--
 			f.Ok--
 			s.P[p].Economy += 2
-			return fmt.Sprintf("mutiny! %s loses an At Risk and a loyal fleet at %s", p, pl.Name)
+			return fmt.Sprintf("mutiny! %s loses an At Risk and a loyal fleet %s", p, s.chose(p, at))
 		}
 	}
-	for _, pl := range board.Places {
-		if f := s.Fleets[pl.Name][p]; f != nil && f.Risk >= 2 {
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Risk >= 2 {
 			f.Risk -= 2
 			s.P[p].Economy += 2
-			return fmt.Sprintf("mutiny! %s loses two At Risk fleets at %s", p, pl.Name)
+			return fmt.Sprintf("mutiny! %s loses two At Risk fleets %s", p, s.chose(p, at))
 		}
 	}
 	return fmt.Sprintf("mutiny! but %s has no fleets that can mutiny together", p)
