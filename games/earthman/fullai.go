@@ -29,8 +29,9 @@ import (
 )
 
 // aiKinds are the kinds of roll a player may re-roll with AI OWN, named
-// like the orders that make them (DEFENSIVE is Defensive Fire).
-var aiKinds = []string{"FIRE", "EXPAND", "COUP", "PACIFY", "BUILD", "RESEARCH", "DEFEND", "INFLUENCE", "DEFENSIVE"}
+// like the orders that make them (DEFENSIVE is Defensive Fire; RISK the
+// rolls of 2.2 and the 3.4 discontent roll, see riskRoll).
+var aiKinds = []string{"FIRE", "EXPAND", "COUP", "PACIFY", "BUILD", "RESEARCH", "DEFEND", "INFLUENCE", "DEFENSIVE", "RISK"}
 
 // aiOwnDefault is AI OWN ON: the single rolls that decide a whole action.
 var aiOwnDefault = []string{"EXPAND", "BUILD", "INFLUENCE"}

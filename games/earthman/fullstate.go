@@ -182,7 +182,7 @@ func (s *fullState) chose(p, at string) string {
 	if pl := s.P[p]; pl != nil && contains(pl.Expose, at) {
 		return fmt.Sprintf("at %s, by standing order EXPOSE %s", at, strings.Join(pl.Expose, ","))
 	}
-	return "at " + at + ", the first place in board order"
+	return "at " + at + " (the first such place in board order)"
 }
 
 // riskOneFleet sets one healthy fleet of p At Risk (placesFor) and says
@@ -234,7 +234,9 @@ func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool)
 			why = "no fleet left to scrap"
 		}
 		pl.Discontent++
-		if d.Roll(6, fmt.Sprintf("%s's discontent over a lost development on %s", p, world)) != 1 {
+		safe, ai := s.riskRoll(d, p, 2, fmt.Sprintf("%s's discontent over a lost development on %s: a 1 sets a fleet At Risk", p, world))
+		told = append(told, ai...)
+		if safe {
 			told = append(told, p+" takes discontent for a lost development ("+why+")")
 		} else if at := s.riskOneFleet(p); at != "" {
 			told = append(told, p+" takes discontent for a lost development ("+why+") and rolls a 1: a fleet "+at+" is now At Risk")
@@ -289,6 +291,24 @@ func (s *fullState) devsOn(p, world string) int {
 	return n
 }
 
+// riskRoll is one of p's own rolls of 2.2 or 3.4, safe on need or more;
+// p's standing order AI OWN RISK re-rolls it while it is not (001-C7:
+// nobody else has a reason to, bar an enemy, which AI SHIELD does not
+// cover). It returns whether it is safe and the report of any spending.
+func (s *fullState) riskRoll(d *dice.Dice, p string, need int, purpose string) (bool, []string) {
+	safe, faces := rollAtLeast(d, need, purpose)
+	var told []string
+	pl := s.P[p]
+	for !safe && pl != nil && contains(pl.aiOwn(), "RISK") && pl.AI > pl.AIKeep {
+		pl.AI--
+		old := faces[0]
+		safe, faces = rollAtLeast(d, need, p+"'s AI thought: re-roll of "+purpose)
+		told = append(told, fmt.Sprintf("%s spends an AI thought (standing order %s; %d left): re-roll of %s, %d → %d: %s",
+			p, pl.aiOwnOrder(), pl.AI, purpose, old, faces[0], map[bool]string{true: "safe", false: "not safe"}[safe]))
+	}
+	return safe, told
+}
+
 // spreadRisk is 2.2.1 for player p: one roll per At Risk fleet and
 // region, counted before any roll; on 2 or less the risk spreads to a
 // healthy fleet at the same place (region on the same world), or, if
@@ -302,7 +322,9 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 			continue
 		}
 		for k, n := 0, f.Risk; k < n; k++ {
-			if d.Roll(6, fmt.Sprintf("%s: risk spreads from a fleet at %s on 2-", p, pl.Name)) > 2 {
+			safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: risk spreads from a fleet at %s on 2-", p, pl.Name))
+			told = append(told, ai...)
+			if safe {
 				continue
 			}
 			if f.Ok > 0 {
@@ -326,7 +348,9 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 			if regs[i].Owner != p {
 				continue // already lost to an earlier roll
 			}
-			if d.Roll(6, fmt.Sprintf("%s: risk spreads from region %d of %s on 2-", p, i+1, w.Name)) > 2 {
+			safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: risk spreads from region %d of %s on 2-", p, i+1, w.Name))
+			told = append(told, ai...)
+			if safe {
 				continue
 			}
 			spread := false
@@ -352,7 +376,9 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 func (s *fullState) discontent(d *dice.Dice, p string) []string {
 	var told []string
 	for k, n := 0, s.P[p].Discontent; k < n; k++ {
-		if d.Roll(6, fmt.Sprintf("%s: general discontent (marker %d of %d) on 2-", p, k+1, n)) > 2 {
+		safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: general discontent (marker %d of %d) on 2-", p, k+1, n))
+		told = append(told, ai...)
+		if safe {
 			continue
 		}
 		if at := s.riskOneFleet(p); at != "" {
@@ -361,7 +387,9 @@ func (s *fullState) discontent(d *dice.Dice, p string) []string {
 			s.P[p].Economy++ // 3.3: a removed fleet returns as a resource
 			told = append(told, p+": discontent removes a fleet "+at)
 		}
-		if d.Roll(6, fmt.Sprintf("%s: mutiny on a 1", p)) == 1 {
+		safe, ai = s.riskRoll(d, p, 2, fmt.Sprintf("%s: mutiny on a 1", p))
+		told = append(told, ai...)
+		if !safe {
 			told = append(told, s.mutiny(p))
 		}
 	}
