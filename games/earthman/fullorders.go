@@ -29,8 +29,8 @@ type fOrder struct {
 	Sizes  []string // EXPAND sizes "1".."3"; BUILD "1", "2", "3" or "3x2"
 	Clear  bool     // EXPAND ... CLEAR: clear Devastation before developing
 	New    bool     // EXPAND ... NEW: an empty region before one's own
-	List   []string // TECH priorities, DEFENSIVE FIRE AT players
-	Word   string   // a keyword argument: ALL, NONE, SCRAP, RISK, YES, FLEET...
+	List   []string // TECH priorities, DEFENSIVE FIRE AT and AI SHIELD players, AI OWN rolls, EXPOSE places, PACIFY results
+	Word   string   // a keyword argument: ALL, NONE, SCRAP, RISK, YES, FLEET, ATRISK...; AI's sub-order is in Target
 }
 
 var fullGrammar = map[string]string{

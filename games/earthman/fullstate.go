@@ -1,7 +1,7 @@
 package earthman
 
 // The position of the full rules and its unit rules (sections 2.2 and
-// 3.1–3.4). Not yet wired into a ruleset: see README.md.
+// 3.1–3.4), with the owner's standing choices where the rules leave one.
 
 import (
 	"fmt"
