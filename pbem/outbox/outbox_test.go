@@ -126,15 +126,13 @@ func TestKickOnCommit(t *testing.T) {
 	done := make(chan struct{})
 	go func() { q.Run(ctx); close(done) }()
 	time.Sleep(50 * time.Millisecond)
-	start := time.Now()
+	// An idle queue sleeps an hour: the mail arriving within the wait below
+	// was sent because the commit kicked the worker.
 	st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(1)) })
 	wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
 	defer wcancel()
 	if _, err := srv.WaitSent(wctx, 1); err != nil {
 		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("took %v", d)
 	}
 	// A rolled-back transaction queues nothing.
 	st.DB().Update(func(tx *bolt.Tx) error { q.Enqueue(tx, mail(2)); return errors.New("rollback") })
