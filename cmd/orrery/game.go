@@ -64,9 +64,7 @@ func sub(name string) subcommand {
 }
 
 func gameNew(ctx context.Context, e *env, args []string) error {
-	c := sub("new")
-	fs := flags(e, "game new", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "new")
 	id := fs.String("id", "", "game id (lowercase letters, digits, dashes)")
 	seats := fs.Int("seats", 0, "seats in all; more than the players named opens the game for JOIN")
 	var players, bots, options multi
@@ -161,9 +159,7 @@ func printAwaited(e *env, g *game.Game) {
 }
 
 func gameList(ctx context.Context, e *env, args []string) error {
-	c := sub("list")
-	fs := flags(e, "game list", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "list")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -201,9 +197,7 @@ func gameList(ctx context.Context, e *env, args []string) error {
 }
 
 func gameShow(ctx context.Context, e *env, args []string) error {
-	c := sub("show")
-	fs := flags(e, "game show", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "show")
 	as := fs.String("as", "", "show PLAYER's own view")
 	gm := fs.Bool("gm", false, "show the GM's view (everything)")
 	public := fs.Bool("public", false, "show what observers get: public events and the public board")
@@ -240,9 +234,7 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 }
 
 func gamePlayers(ctx context.Context, e *env, args []string) error {
-	c := sub("players")
-	fs := flags(e, "game players", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "players")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -278,9 +270,7 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 }
 
 func gameAdvance(ctx context.Context, e *env, args []string) error {
-	c := sub("advance")
-	fs := flags(e, "game advance", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "advance")
 	force := fs.Bool("force", false, "resolve even if orders are missing (their defaults apply)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -314,9 +304,7 @@ func gameAdvance(ctx context.Context, e *env, args []string) error {
 }
 
 func gameVerify(ctx context.Context, e *env, args []string) error {
-	c := sub("verify")
-	fs := flags(e, "game verify", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "verify")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -344,9 +332,7 @@ func gameVerify(ctx context.Context, e *env, args []string) error {
 }
 
 func gameLog(ctx context.Context, e *env, args []string) error {
-	c := sub("log")
-	fs := flags(e, "game log", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "log")
 	asJSON := fs.Bool("json", false, "print the raw JSON entries")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -62,7 +63,20 @@ func printNotices(e *env, notices []game.Notice) {
 	}
 }
 
-func oneID(pos []string, usage string) (string, error) {
+// gameFlags starts the flag set of `orrery game NAME`: its usage and help
+// from the command table, and the --db/--config flags every game command takes.
+func gameFlags(e *env, name string) (subcommand, *flag.FlagSet, *dbFlags) {
+	c := sub(name)
+	fs := flags(e, "game "+name, c.usage, c.about)
+	return c, fs, addDBFlags(fs)
+}
+
+// parseOneID parses the flags of a command that takes exactly one game ID.
+func parseOneID(fs *flag.FlagSet, args []string, usage string) (string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", err
+	}
 	if len(pos) != 1 {
 		return "", fmt.Errorf("usage: orrery %s", usage)
 	}
@@ -70,15 +84,9 @@ func oneID(pos []string, usage string) (string, error) {
 }
 
 func gamePause(ctx context.Context, e *env, args []string) error {
-	c := sub("pause")
-	fs := flags(e, "game pause", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "pause")
 	reason := fs.String("reason", "", "told to the players")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneID(pos, c.usage)
+	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err
 	}
@@ -86,14 +94,8 @@ func gamePause(ctx context.Context, e *env, args []string) error {
 }
 
 func gameResume(ctx context.Context, e *env, args []string) error {
-	c := sub("resume")
-	fs := flags(e, "game resume", c.usage, c.about)
-	db := addDBFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneID(pos, c.usage)
+	c, fs, db := gameFlags(e, "resume")
+	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err
 	}
@@ -101,17 +103,11 @@ func gameResume(ctx context.Context, e *env, args []string) error {
 }
 
 func gameDeadline(ctx context.Context, e *env, args []string) error {
-	c := sub("deadline")
-	fs := flags(e, "game deadline", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "deadline")
 	set := fs.String("set", "", "new deadline, RFC 3339 or YYYY-MM-DDTHH:MM in UTC")
 	extend := fs.Duration("extend", 0, "move the deadline later by this much")
 	reason := fs.String("reason", "", "why (told to every player; required)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneID(pos, c.usage)
+	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err
 	}
@@ -140,9 +136,7 @@ func parseTime(s string) (time.Time, error) {
 }
 
 func gameTick(ctx context.Context, e *env, args []string) error {
-	c := sub("tick")
-	fs := flags(e, "game tick", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "tick")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -165,17 +159,11 @@ func gameTick(ctx context.Context, e *env, args []string) error {
 }
 
 func gameRollback(ctx context.Context, e *env, args []string) error {
-	c := sub("rollback")
-	fs := flags(e, "game rollback", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "rollback")
 	turn := fs.Int("to", -1, "roll back to the start of this turn")
 	step := fs.Int("to-step", -1, "roll back to just after this step")
 	reason := fs.String("reason", "", "told to the players")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneID(pos, c.usage)
+	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err
 	}
@@ -195,9 +183,7 @@ func gameRollback(ctx context.Context, e *env, args []string) error {
 }
 
 func gameReplace(ctx context.Context, e *env, args []string) error {
-	c := sub("replace")
-	fs := flags(e, "game replace", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "replace")
 	email := fs.String("email", "", "the new player's address")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -217,9 +203,7 @@ func gameReplace(ctx context.Context, e *env, args []string) error {
 }
 
 func gameKick(ctx context.Context, e *env, args []string) error {
-	c := sub("kick")
-	fs := flags(e, "game kick", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "kick")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -231,9 +215,7 @@ func gameKick(ctx context.Context, e *env, args []string) error {
 }
 
 func gameMessage(ctx context.Context, e *env, args []string) error {
-	c := sub("message")
-	fs := flags(e, "game message", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "message")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -247,16 +229,10 @@ func gameMessage(ctx context.Context, e *env, args []string) error {
 }
 
 func gameResend(ctx context.Context, e *env, args []string) error {
-	c := sub("resend")
-	fs := flags(e, "game resend", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "resend")
 	to := fs.String("to", "", "only this player (default: every player)")
 	turn := fs.Int("turn", -1, "the report of this turn (default: the current report)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneID(pos, c.usage)
+	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err
 	}
@@ -291,9 +267,7 @@ func gameResend(ctx context.Context, e *env, args []string) error {
 }
 
 func gameVacation(ctx context.Context, e *env, args []string) error {
-	c := sub("vacation")
-	fs := flags(e, "game vacation", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "vacation")
 	from := fs.String("from", "", "first day away (YYYY-MM-DD or a time)")
 	to := fs.String("to", "", "day back")
 	pos, err := parse(fs, args)
@@ -317,14 +291,8 @@ func gameVacation(ctx context.Context, e *env, args []string) error {
 }
 
 func gameExport(ctx context.Context, e *env, args []string) error {
-	c := sub("export")
-	fs := flags(e, "game export", c.usage, c.about)
-	db := addDBFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	id, err := oneID(pos, c.usage)
+	c, fs, db := gameFlags(e, "export")
+	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err
 	}
@@ -343,9 +311,7 @@ func gameExport(ctx context.Context, e *env, args []string) error {
 }
 
 func gameImport(ctx context.Context, e *env, args []string) error {
-	c := sub("import")
-	fs := flags(e, "game import", c.usage, c.about)
-	db := addDBFlags(fs)
+	_, fs, db := gameFlags(e, "import")
 	replace := fs.Bool("replace", false, "overwrite a game with the same id")
 	file := fs.String("f", "-", "the export file (- for standard input)")
 	if _, err := parse(fs, args); err != nil {
@@ -384,9 +350,7 @@ func gameImport(ctx context.Context, e *env, args []string) error {
 }
 
 func gameJoin(ctx context.Context, e *env, args []string) error {
-	c := sub("join")
-	fs := flags(e, "game join", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "join")
 	email := fs.String("email", "", "the player's address")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -413,9 +377,7 @@ func gameJoin(ctx context.Context, e *env, args []string) error {
 }
 
 func gameObserve(ctx context.Context, e *env, args []string) error {
-	c := sub("observe")
-	fs := flags(e, "game observe", c.usage, c.about)
-	db := addDBFlags(fs)
+	c, fs, db := gameFlags(e, "observe")
 	off := fs.Bool("off", false, "unsubscribe")
 	pos, err := parse(fs, args)
 	if err != nil {
