@@ -68,7 +68,7 @@ func TestGameByCLI(t *testing.T) {
 		}
 	}
 	out = must(t, db, "", "game", "show", "demo1", "--public")
-	if !strings.Contains(out, "ann pushes 2+") || strings.Contains(out, "Your move") || strings.Contains(out, "as bob") {
+	if !strings.Contains(out, "ann pushes 2+") || strings.Contains(out, "Your move") || strings.Contains(out, "as bob") || !strings.Contains(out, "as an observer") {
 		t.Errorf("game show --public (what observers get):\n%s", out)
 	}
 	out = must(t, db, "", "game", "verify", "demo1")

@@ -12,7 +12,10 @@ import (
 func reportText(r *game.Report) string {
 	var b strings.Builder
 	who := r.Player
-	if who == "" {
+	switch {
+	case r.Public:
+		who = "an observer (the public report)"
+	case who == "":
 		who = "the GM"
 	}
 	fmt.Fprintf(&b, "%s [%s] — turn %d, %s (step %d) — as %s\n\n", r.Title, r.Game, r.Turn, r.Phase, r.Step, who)

@@ -19,15 +19,17 @@ type Report struct {
 	Game    string
 	Ruleset string
 	Title   string
-	Player  string
-	Step    uint64
-	Turn    int
-	Phase   string
-	Reason  string // why the step resolved
-	Board   string
-	Status  string
-	Events  []string
-	Rolls   []dice.Roll
+	Player  string // "" for the GM's report and for the public one
+	// Public marks the report observers get (see Observer).
+	Public bool
+	Step   uint64
+	Turn   int
+	Phase  string
+	Reason string // why the step resolved
+	Board  string
+	Status string
+	Events []string
+	Rolls  []dice.Roll
 	// Defaults names the prompts whose default applied, visible to all:
 	// who did not send orders is public knowledge, not what they sent.
 	Defaults []string
@@ -126,7 +128,7 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 		Outcome: st.Outcome(),
 	}
 	if player == Observer {
-		r.Player = ""
+		r.Player, r.Public = "", true
 		if pv, ok := st.(engine.PublicViewer); ok {
 			v := pv.PublicView()
 			r.Board, r.Status = v.Board(), v.Status()
