@@ -144,7 +144,8 @@ func eventText(ev []engine.Event) string {
 // buildState reads a position: "players a b c", "active a", "round n",
 // "fleet <place> <faction> <n>", "dev <world> <faction> <n>",
 // "oncoup <player> <world|ANY> <action>", "agree <player> <winner>",
-// "tasked <player> <world> <fleets> <devs>", "limit <rounds>".
+// "tasked <player> <world> <fleets> <devs>", "limit <rounds>",
+// "course <player> <at> <to> <n>".
 func buildState(t *testing.T, text string) *State {
 	t.Helper()
 	s := &State{Places: map[string]*Units{}, Stage: stageTurns, TurnN: 1, Round: 1}
@@ -201,6 +202,11 @@ func buildState(t *testing.T, text string) *State {
 			s.Agree[f[1]] = f[2]
 		case "tasked":
 			s.task(f[1], f[2], atoi(f[3]), atoi(f[4]))
+		case "course":
+			if s.Courses == nil {
+				s.Courses = map[string][]Course{}
+			}
+			s.Courses[f[1]] = append(s.Courses[f[1]], Course{At: f[2], To: f[3], N: atoi(f[4])})
 		default:
 			t.Fatalf("setup: unknown line %q", line)
 		}
@@ -242,6 +248,11 @@ func (s *State) dump() string {
 	sort.Strings(keys)
 	if len(keys) > 0 {
 		fmt.Fprintf(&b, "agree: %s\n", strings.Join(keys, " "))
+	}
+	for _, p := range s.Players {
+		for _, c := range s.Courses[p] {
+			fmt.Fprintf(&b, "course %s: %d on %s bound for %s\n", p, c.N, c.At, c.To)
+		}
 	}
 	return b.String()
 }

@@ -32,7 +32,10 @@ var orderHelp = strings.Join([]string{
 	"  " + grammar[vAgree] + "  (the game ends when all players on the board agree)",
 	"  " + grammar[vConcede] + "                 (remove all your units and leave)",
 	"  " + grammar[vOn],
-	"Fleets in space that you do not ROUTE take the first branch worldward.",
+	"A ROUTE to a place more than one move away is kept with the fleets and carries them on",
+	"in later turns until they arrive; a new ROUTE from that place replaces it, and",
+	"ROUTE NONE FROM <trajectory> forgets it. Fleets in space with no ROUTE and no kept",
+	"destination take the first branch worldward.",
 }, "\n")
 
 func (classic) Info() engine.Info {
@@ -86,11 +89,20 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	}
 	for _, t := range board.Trajectories() {
 		n := s.fleets(me, t.Name)
-		if n == 0 {
+		if n == 0 || r.IntN(3) == 0 {
+			continue // the stored destination, or the first branch
+		}
+		if len(s.coursesAt(me, t.Name)) > 0 && r.IntN(4) == 0 {
+			lines = append(lines, order{Verb: vRoute, From: t.Name}.String())
 			continue
 		}
-		ch := board.Children(t.Name)
-		lines = append(lines, order{Verb: vRoute, N: n, From: t.Name, To: ch[r.IntN(len(ch))]}.String())
+		var ahead []string
+		for _, pl := range board.Places {
+			if board.StepToward(t.Name, pl.Name) != "" {
+				ahead = append(ahead, pl.Name)
+			}
+		}
+		lines = append(lines, order{Verb: vRoute, N: 1 + r.IntN(n), From: t.Name, To: ahead[r.IntN(len(ahead))]}.String())
 	}
 	for _, w := range board.Worlds() {
 		n := s.fleets(me, w.Name)

@@ -92,6 +92,7 @@ func TestParseErrors(t *testing.T) {
 		{turn, "LAUNCH 3 FROM Mars TO Middle", []string{"you launch 3 fleets from Mars but have 2 there"}},
 		{turn, "LAUNCH 1 FROM Mars TO Inner", []string{"Inner is not skyward of Mars"}},
 		{turn, "ROUTE 2 FROM Solar TO Mars\nROUTE 1 FROM Cislunar TO Mars", []string{"you route 2 fleets from Solar but have 1 there", "Mars is not worldward of Cislunar"}},
+		{turn, "ROUTE NONE FROM Solar\nROUTE NONE TO Solar", []string{"none of your fleets on Solar has a stored destination", `expected FROM here, not "TO"`}},
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"the phases are taken in strict order"}},
 		{turn, "COUP Mars 1 AT bob\nFIRE Mars 1 AT bob", []string{"fleets open fire before developments attempt overthrow"}},
 		{turn, "FIRE Mars 1 AT ann", []string{"you cannot attack yourself"}},
@@ -129,6 +130,8 @@ fleet Mars cat 3
 dev Venus ann 1
 fleet Solar cat 2
 fleet Cislunar ann 1
+fleet Inner ann 2
+course ann Inner Luna 2
 fleet Jovian bob 4
 oncoup ann ANY EVACUATE
 tasked ann Earth 1 0
@@ -171,12 +174,14 @@ func TestBotGames(t *testing.T) {
 
 func FuzzParseRoundTrip(f *testing.F) {
 	f.Add("LAUNCH 2 FROM Earth TO Inner\nROUTE 1 FROM Solar TO Outer\nFIRE Mars 3 AT bob\nCOUP Earth 1 AT UN\nBUILD Earth 2,1\nDEVELOP Mars 2 UNTIL 1")
+	f.Add("route none from middle\nROUTE 2 FROM Outer TO Titan\nroute none from OUTER")
 	f.Add("evacuate mars\ngift 1 dev at mars to un\ndecommission 2 fleets at earth\nagree bob\non coup at any evacuate\nconcede")
 	s := &State{Players: []string{"ann", "bob"}, Places: map[string]*Units{}, Stage: stageTurns}
 	for _, p := range board.Places {
 		s.Places[p.Name] = &Units{Fleets: map[string]int{"ann": 50}}
 	}
 	s.Places["Mars"].Devs = map[string]int{"ann": 5}
+	s.Courses = map[string][]Course{"ann": {{At: "Middle", To: "Mars", N: 3}, {At: "Outer", To: "Titan", N: 1}}}
 	turn := engine.Prompt{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn}
 	f.Fuzz(func(t *testing.T, text string) {
 		o, errs := s.View("ann").Parse(turn, text)

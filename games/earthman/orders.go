@@ -78,6 +78,9 @@ func (o order) String() string {
 	case vLaunch:
 		return fmt.Sprintf("LAUNCH %d FROM %s TO %s", o.N, o.From, o.To)
 	case vRoute:
+		if o.N == 0 {
+			return "ROUTE NONE FROM " + o.From
+		}
 		return fmt.Sprintf("ROUTE %d FROM %s TO %s", o.N, o.From, o.To)
 	case vFire, vCoup:
 		return fmt.Sprintf("%s %s %d AT %s", o.Verb, o.World, o.N, o.Target)
@@ -191,7 +194,7 @@ func keyword(w, want, example string) *syntaxError {
 var grammar = map[string]string{
 	vPlace:   "PLACE <Earth|Cislunar|Inner|Solar>",
 	vLaunch:  "LAUNCH <n> FROM <world> TO <trajectory>",
-	vRoute:   "ROUTE <n> FROM <trajectory> TO <place worldward of it>",
+	vRoute:   "ROUTE <n> FROM <trajectory> TO <place worldward of it>, or ROUTE NONE FROM <trajectory>",
 	vFire:    "FIRE <world> <n> AT <faction>",
 	vCoup:    "COUP <world> <n> AT <faction>",
 	vBuild:   "BUILD <world> <size>[,<size>...]",
@@ -234,7 +237,19 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			return order{}, e
 		}
 		o.World = p.Name
-	case vLaunch, vRoute:
+	case vRoute, vLaunch:
+		if verb == vRoute && len(f) == 4 && strings.EqualFold(f[1], "NONE") {
+			// ROUTE NONE FROM t forgets the destinations stored at t.
+			if e = keyword(f[2], "FROM", shape); e != nil {
+				return order{}, e
+			}
+			from, e := place(f[3], "trajectory", isTrajectory)
+			if e != nil {
+				return order{}, e
+			}
+			o.From = from.Name
+			break
+		}
 		if len(f) != 6 {
 			return bad()
 		}

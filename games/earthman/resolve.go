@@ -2,6 +2,7 @@ package earthman
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"orrery/engine"
@@ -190,6 +191,9 @@ func (r *run) end(p string, ph int) {
 
 // move is phase 1: launches skyward, and the one compulsory move worldward
 // of every fleet that started the phase in space (000-B4, 000-B5, 000-G13).
+// Fleets in space go where this turn's ROUTE says, else towards their
+// stored destination, else to the first branch; a ROUTE to a place more
+// than one move away is stored for the turns after (000-B5's proposal).
 func (r *run) move(p string) {
 	s := r.s
 	start := map[string]int{}
@@ -201,9 +205,15 @@ func (r *run) move(p string) {
 	for k, v := range start {
 		left[k] = v
 	}
+	routed := map[string]bool{}
+	var courses []Course
 	for _, o := range r.moveOrders {
 		if o.Verb != vRoute {
 			continue
+		}
+		routed[o.From] = true
+		if o.N == 0 {
+			continue // ROUTE NONE: only forgets the stored destinations
 		}
 		n := min(o.N, left[o.From])
 		if n < o.N {
@@ -214,16 +224,49 @@ func (r *run) move(p string) {
 			left[o.From] -= n
 			arrive[to] += n
 			s.addFleet(p, o.From, -n)
-			r.say("%s: %d fleet(s) move worldward from %s to %s (bound for %s).", p, n, o.From, to, o.To)
+			if to == o.To {
+				r.say("%s: %d fleet(s) move worldward from %s to %s.", p, n, o.From, to)
+			} else {
+				courses = append(courses, Course{At: to, To: o.To, N: n})
+				r.say("%s: %d fleet(s) move worldward from %s to %s (bound for %s; the destination is kept for the next turns).", p, n, o.From, to, o.To)
+			}
 		}
 	}
+	for _, c := range s.Courses[p] {
+		if routed[c.At] {
+			r.say("%s's ROUTE from %s replaces the stored destination of %d fleet(s) there (bound for %s).", p, c.At, c.N, c.To)
+			continue
+		}
+		n := min(c.N, left[c.At])
+		to := board.StepToward(c.At, c.To)
+		switch {
+		case to == "":
+			r.say("%s: the stored destination %s cannot be reached from %s; it is dropped.", p, c.To, c.At)
+			continue
+		case n < c.N:
+			r.say("%s: %d fleet(s) on %s were bound for %s, but only %d are there.", p, c.N, c.At, c.To, n)
+		}
+		if n == 0 {
+			continue
+		}
+		left[c.At] -= n
+		arrive[to] += n
+		s.addFleet(p, c.At, -n)
+		if to == c.To {
+			r.say("%s: %d fleet(s) move worldward from %s to %s and reach their stored destination.", p, n, c.At, to)
+		} else {
+			courses = append(courses, Course{At: to, To: c.To, N: n})
+			r.say("%s: %d fleet(s) move worldward from %s to %s, on their stored way to %s.", p, n, c.At, to, c.To)
+		}
+	}
+	r.setCourses(p, courses)
 	for _, t := range board.Trajectories() {
 		if n := left[t.Name]; n > 0 {
 			to := board.Children(t.Name)[0]
 			left[t.Name] = 0
 			arrive[to] += n
 			s.addFleet(p, t.Name, -n)
-			r.say("%s: %d fleet(s) on %s had no route and take the first branch, to %s.", p, n, t.Name, to)
+			r.say("%s: %d fleet(s) on %s had no route and no stored destination and take the first branch, to %s.", p, n, t.Name, to)
 		}
 	}
 	for _, o := range r.moveOrders {
@@ -245,6 +288,37 @@ func (r *run) move(p string) {
 		if n := arrive[pl.Name]; n > 0 {
 			s.addFleet(p, pl.Name, n)
 		}
+	}
+}
+
+// setCourses stores a player's destinations in board order, merging
+// fleets at one place bound for one place.
+func (r *run) setCourses(p string, cs []Course) {
+	s := r.s
+	at := func(name string) int { return board.index[strings.ToLower(name)] }
+	sort.SliceStable(cs, func(i, j int) bool {
+		if at(cs[i].At) != at(cs[j].At) {
+			return at(cs[i].At) < at(cs[j].At)
+		}
+		return at(cs[i].To) < at(cs[j].To)
+	})
+	var out []Course
+	for _, c := range cs {
+		if k := len(out) - 1; k >= 0 && out[k].At == c.At && out[k].To == c.To {
+			out[k].N += c.N
+			continue
+		}
+		out = append(out, c)
+	}
+	if s.Courses == nil {
+		s.Courses = map[string][]Course{}
+	}
+	s.Courses[p] = out
+	if len(out) == 0 {
+		delete(s.Courses, p)
+	}
+	if len(s.Courses) == 0 {
+		s.Courses = nil
 	}
 }
 
@@ -559,6 +633,7 @@ func (r *run) anytime(p string, o order) {
 			s.addDev(p, pl.Name, -s.devs(p, pl.Name))
 		}
 		delete(s.Agree, p)
+		r.setCourses(p, nil)
 		r.say("%s concedes and leaves the board.", p)
 	case vOn:
 		if o.Target != "" {

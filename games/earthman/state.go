@@ -38,6 +38,16 @@ type Support struct {
 	Dev    bool   `json:"dev,omitempty"`
 }
 
+// Course is a destination stored with fleets in space (000-B5): N of a
+// player's fleets at At are bound for To, worldward of At. Each movement
+// phase carries them one move on, until they arrive or a ROUTE from At
+// replaces the course.
+type Course struct {
+	At string `json:"at"`
+	To string `json:"to"`
+	N  int    `json:"n"`
+}
+
 // State is a classic game. Units are counted, not listed: in the first
 // edition pieces at a place differ only by faction, and by the gift flag
 // kept in Tasked.
@@ -56,6 +66,7 @@ type State struct {
 	OnCoup    map[string]map[string]string `json:"on_coup,omitempty"` // player → world|ANY → action
 	Tasked    map[string]map[string]Tasked `json:"tasked,omitempty"`  // player → world
 	Support   map[string][]Support         `json:"support,omitempty"` // player → one-shot gift triggers
+	Courses   map[string][]Course          `json:"courses,omitempty"` // player → stored destinations, in board order
 	Result    engine.Outcome               `json:"outcome"`
 }
 
@@ -108,6 +119,17 @@ func newState(s engine.Setup, d *dice.Dice) (*State, error) {
 func (s *State) fleets(f, at string) int { return s.Places[at].Fleets[f] }
 func (s *State) devs(f, at string) int   { return s.Places[at].Devs[f] }
 func (s *State) units(f, at string) int  { return s.fleets(f, at) + s.devs(f, at) }
+
+// coursesAt returns the destinations stored with f's fleets at a place.
+func (s *State) coursesAt(f, at string) []Course {
+	var out []Course
+	for _, c := range s.Courses[f] {
+		if c.At == at {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 func (s *State) addFleet(f, at string, n int) {
 	u := s.Places[at]

@@ -95,6 +95,10 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 			return fmt.Sprintf("you launch %d fleets from %s but have %d there", launched[o.From], o.From, have), "launch at most " + fmt.Sprint(have)
 		}
 	case vRoute:
+		if o.N == 0 && len(s.coursesAt(me, o.From)) == 0 {
+			return fmt.Sprintf("none of your fleets on %s has a stored destination to forget", o.From),
+				"your status lists the destinations kept with your fleets"
+		}
 		routed[o.From] += o.N
 		if have := s.fleets(me, o.From); routed[o.From] > have {
 			return fmt.Sprintf("you route %d fleets from %s but have %d there", routed[o.From], o.From, have), "route at most " + fmt.Sprint(have)
@@ -151,6 +155,33 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 		}
 	}
 	return "", ""
+}
+
+// standingOrders is the part of the status only its reader sees: their
+// standing orders and the destinations stored with their fleets.
+func (v *view) standingOrders() string {
+	s := v.s
+	var so []string
+	for _, w := range append([]string{"ANY"}, board.Names(isWorld)...) {
+		if a := s.OnCoup[v.player][w]; a != "" {
+			so = append(so, fmt.Sprintf("ON COUP AT %s %s", w, a))
+		}
+	}
+	for _, x := range s.Support[v.player] {
+		so = append(so, order{Verb: vOn, Target: x.Target, World: x.World, N: x.N, Dev: x.Dev, Action: vGift}.String())
+	}
+	if len(so) == 0 {
+		so = []string{"none (an overthrow is met with saves only)"}
+	}
+	out := wrap(fmt.Sprintf("Your standing orders: %s.", strings.Join(so, "; ")), 78)
+	var cs []string
+	for _, c := range s.Courses[v.player] {
+		cs = append(cs, fmt.Sprintf("%s on %s bound for %s", plural(c.N, "fleet"), c.At, c.To))
+	}
+	if len(cs) > 0 {
+		out += wrap(fmt.Sprintf("Your fleets' destinations (kept until they arrive; ROUTE NONE FROM <place> forgets one): %s.", strings.Join(cs, "; ")), 78)
+	}
+	return out
 }
 
 // Board and Status are in render.go.
