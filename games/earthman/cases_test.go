@@ -145,7 +145,7 @@ func eventText(ev []engine.Event) string {
 // "fleet <place> <faction> <n>", "dev <world> <faction> <n>",
 // "oncoup <player> <world|ANY> <action>", "agree <player> <winner>",
 // "tasked <player> <world> <fleets> <devs>", "limit <rounds>",
-// "course <player> <at> <to> <n>".
+// "course <player> <at> <to> <n>", "trigger <player> <ON ATTACKED|LOSS …>".
 func buildState(t *testing.T, text string) *State {
 	t.Helper()
 	s := &State{Places: map[string]*Units{}, Stage: stageTurns, TurnN: 1, Round: 1}
@@ -202,6 +202,12 @@ func buildState(t *testing.T, text string) *State {
 			s.Agree[f[1]] = f[2]
 		case "tasked":
 			s.task(f[1], f[2], atoi(f[3]), atoi(f[4]))
+		case "trigger":
+			o, e := (namer{players: s.Players}).parseLine(strings.Join(f[2:], " "))
+			if e != nil || o.Trig.Event == "" {
+				t.Fatalf("setup: %q is not a trigger: %v", line, e)
+			}
+			s.setTrigger(f[1], o.Trig)
 		case "course":
 			if s.Courses == nil {
 				s.Courses = map[string][]Course{}
@@ -250,6 +256,9 @@ func (s *State) dump() string {
 		fmt.Fprintf(&b, "agree: %s\n", strings.Join(keys, " "))
 	}
 	for _, p := range s.Players {
+		for _, x := range s.Triggers[p] {
+			fmt.Fprintf(&b, "trigger %s: %s\n", p, x)
+		}
 		for _, c := range s.Courses[p] {
 			fmt.Fprintf(&b, "course %s: %d on %s bound for %s\n", p, c.N, c.At, c.To)
 		}

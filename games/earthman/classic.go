@@ -20,7 +20,8 @@ var orderHelp = strings.Join([]string{
 	"Setup, when asked:  " + grammar[vPlace],
 	"Your turn, phases in this order (extraordinary actions may go anywhere):",
 	"  1 movement      " + grammar[vLaunch],
-	"                  " + grammar[vRoute],
+	"                  ROUTE <n> FROM <trajectory> TO <place worldward of it>",
+	"                  ROUTE NONE FROM <trajectory>",
 	"  2 combat        " + grammar[vFire],
 	"                  " + grammar[vCoup],
 	"  3 construction  " + grammar[vBuild],
@@ -29,13 +30,22 @@ var orderHelp = strings.Join([]string{
 	"  " + grammar[vEvac],
 	"  " + grammar[vGift],
 	"  " + grammar[vDecom],
-	"  " + grammar[vAgree] + "  (the game ends when all players on the board agree)",
+	"  " + grammar[vAgree] + "  (the game ends when all on the board agree)",
 	"  " + grammar[vConcede] + "                 (remove all your units and leave)",
-	"  " + grammar[vOn],
-	"A ROUTE to a place more than one move away is kept with the fleets and carries them on",
-	"in later turns until they arrive; a new ROUTE from that place replaces it, and",
-	"ROUTE NONE FROM <trajectory> forgets it. Fleets in space with no ROUTE and no kept",
-	"destination take the first branch worldward.",
+	"Standing orders (kept until changed; your status lists them):",
+	"  ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE",
+	"  ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV, or NONE",
+	"    (an ally's gift before the group rolls; used once)",
+	"  ON ATTACKED|LOSS AT <world>|ANY [BY <faction>] [FIRE|COUP] [IF <test>] then",
+	"    EVACUATE <n>|ALL, DECOMMISSION <n>|ALL FLEET|DEV,",
+	"    GIFT <n>|ALL FLEET|DEV TO <faction>, or NONE",
+	"ON ATTACKED runs before the attacking group rolls, ON LOSS after its losses.",
+	"In IF, A is the group's size and D your units there: A>=D, D<2A, A>=3.",
+	"A NONE with the same event, world, BY and FIRE|COUP cancels one.",
+	"A ROUTE to a place more than one move away is kept with the fleets and carries",
+	"them on in later turns until they arrive; a new ROUTE from that place replaces",
+	"it, and ROUTE NONE FROM <trajectory> forgets it. Fleets in space with no ROUTE",
+	"and no kept destination take the first branch worldward.",
 }, "\n")
 
 func (classic) Info() engine.Info {
@@ -86,6 +96,21 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	if r.IntN(10) == 0 {
 		acts := []string{vEvac, vDecom, "NONE"}
 		lines = append(lines, order{Verb: vOn, World: "ANY", Action: acts[r.IntN(len(acts))]}.String())
+	}
+	if r.IntN(8) == 0 {
+		other := s.Players[r.IntN(len(s.Players))]
+		if other == me {
+			other = un
+		}
+		ts := []Trigger{
+			{Event: evAttacked, World: "ANY", Kind: vCoup, If: "A>=D", Action: vEvac},
+			{Event: evAttacked, World: "Earth", By: un, If: "D<2A", Action: vDecom, N: 1},
+			{Event: evLoss, World: "ANY", Action: vGift, Dev: true, To: other},
+		}
+		for _, t := range s.Triggers[me] {
+			ts = append(ts, Trigger{Event: t.Event, World: t.World, By: t.By, Kind: t.Kind, Action: "NONE"})
+		}
+		lines = append(lines, order{Verb: vOn, Trig: ts[r.IntN(len(ts))]}.String())
 	}
 	for _, t := range board.Trajectories() {
 		n := s.fleets(me, t.Name)

@@ -99,6 +99,12 @@ func TestParseErrors(t *testing.T) {
 		{turn, "PLACE Earth", []string{"PLACE is only for setting up"}},
 		{any, "FIRE Mars 1 AT bob", []string{"can only be given in your turn"}},
 		{any, "GIFT 2 FLEET AT Mars TO bob", []string{"you have 1 fleets free to give"}},
+		{any, "ON ATTACKED AT Mars IF A>>D EVACUATE\nON LOSS AT Mars GIFT ALL DEV TO ann\nON ATTACKED AT Mars BY ann EVACUATE", []string{
+			`"A>>D" is not a test on A and D`, "cannot give a unit to yourself", "this trigger could not fire"}},
+		{any, "ON ATTACKED AT Mars NONE\nON LOSS AT Mars FIRE BY bob EVACUATE\nON ATTACKED AT Mars", []string{
+			"no standing order ON ATTACKED AT Mars … to cancel", `"BY" is not a standing reaction`, "ON ATTACKED order is malformed"}},
+		{any, "ON LOSS AT Mars DECOMMISSION ALL\nON ATTACKED AT Mars IF A >= D GIFT 2 SHIPS TO bob\nON LOSS AT Marz EVACUATE", []string{
+			"ON LOSS order is malformed", `"SHIPS" is not a kind of unit`, `did you mean "Mars"?`}},
 		{any, "hello\nDEVELOP Mars\nAGREE UN\nON COUP AT Mars SULK", []string{
 			`"hello" is not an order`, "DEVELOP order is malformed", "the UN cannot win", "not a standing reaction"}},
 	} {
@@ -111,6 +117,51 @@ func TestParseErrors(t *testing.T) {
 			if !strings.Contains(errs[i].Error(), w) {
 				t.Errorf("%q: error %q does not say %q", c.text, errs[i].Error(), w)
 			}
+		}
+	}
+}
+
+// TestTriggerTests reads the IF tests of trigger orders into canonical
+// form and evaluates them at their edges.
+func TestTriggerTests(t *testing.T) {
+	for _, c := range []struct {
+		in, canon string
+		a, d      int
+		want      bool
+	}{
+		{"a >= d", "A>=D", 3, 3, true},
+		{"A>=D", "A>=D", 2, 3, false},
+		{"D<2*A", "D<2A", 2, 3, true},
+		{"D<2A", "D<2A", 2, 4, false},
+		{"1A>=03", "A>=3", 3, 0, true},
+		{"A>3", "A>3", 3, 0, false},
+		{"D<=A", "D<=A", 2, 2, true},
+		{"D==1", "D=1", 9, 1, true},
+		{"D=1", "D=1", 9, 2, false},
+		{"2D>3A", "2D>3A", 2, 4, true},
+		{"2D>3A", "2D>3A", 2, 3, false},
+	} {
+		got, e := parseTest(strings.ReplaceAll(c.in, " ", ""))
+		if e != nil || got != c.canon {
+			t.Errorf("parseTest(%q) = %q, %v; want %q", c.in, got, e, c.canon)
+			continue
+		}
+		if h := holds(got, c.a, c.d); h != c.want {
+			t.Errorf("%s with A=%d D=%d: %v, want %v", got, c.a, c.d, h, c.want)
+		}
+	}
+	for _, bad := range []string{"A=>D", "A>=0D", "A>=-1", "B>=D", "A", ">=D", "A>=D>=1"} {
+		if got, e := parseTest(bad); e == nil {
+			t.Errorf("parseTest(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+// TestHelpFits keeps the order help within 78 columns: it is mailed.
+func TestHelpFits(t *testing.T) {
+	for _, l := range strings.Split(orderHelp, "\n") {
+		if len(l) > 78 {
+			t.Errorf("help line of %d columns: %q", len(l), l)
 		}
 	}
 }
@@ -175,6 +226,7 @@ func TestBotGames(t *testing.T) {
 func FuzzParseRoundTrip(f *testing.F) {
 	f.Add("LAUNCH 2 FROM Earth TO Inner\nROUTE 1 FROM Solar TO Outer\nFIRE Mars 3 AT bob\nCOUP Earth 1 AT UN\nBUILD Earth 2,1\nDEVELOP Mars 2 UNTIL 1")
 	f.Add("route none from middle\nROUTE 2 FROM Outer TO Titan\nroute none from OUTER")
+	f.Add("on attacked at Mars kind fire do evacuate 2\non attacked at any by Bob coup if a >= 2 * d do gift all devs to un\non loss at mars evacuate\non loss at Earth fire decommission 3 fleet")
 	f.Add("evacuate mars\ngift 1 dev at mars to un\ndecommission 2 fleets at earth\nagree bob\non coup at any evacuate\nconcede")
 	s := &State{Players: []string{"ann", "bob"}, Places: map[string]*Units{}, Stage: stageTurns}
 	for _, p := range board.Places {

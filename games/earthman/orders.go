@@ -60,14 +60,15 @@ func standing(verb string) bool { return verb == vAgree || verb == vConcede || v
 type order struct {
 	Verb   string
 	N      int
-	From   string // LAUNCH world, ROUTE trajectory
-	To     string // LAUNCH/ROUTE destination, GIFT recipient
-	World  string // FIRE, COUP, BUILD, DEVELOP, EVACUATE, GIFT, DECOMMISSION, ON, PLACE
-	Target string // FIRE/COUP faction; AGREE player or NONE
-	Sizes  []int  // BUILD group sizes
-	Until  int    // DEVELOP: stop after this many successes (0: never)
-	Dev    bool   // GIFT/DECOMMISSION: a development (else a fleet)
-	Action string // ON: EVACUATE, DECOMMISSION or NONE
+	From   string  // LAUNCH world, ROUTE trajectory
+	To     string  // LAUNCH/ROUTE destination, GIFT recipient
+	World  string  // FIRE, COUP, BUILD, DEVELOP, EVACUATE, GIFT, DECOMMISSION, ON, PLACE
+	Target string  // FIRE/COUP faction; AGREE player or NONE
+	Sizes  []int   // BUILD group sizes
+	Until  int     // DEVELOP: stop after this many successes (0: never)
+	Dev    bool    // GIFT/DECOMMISSION: a development (else a fleet)
+	Action string  // ON: EVACUATE, DECOMMISSION or NONE
+	Trig   Trigger // ON ATTACKED, ON LOSS
 }
 
 // String is the canonical form of the order; it parses to the same order.
@@ -107,6 +108,8 @@ func (o order) String() string {
 		return "CONCEDE"
 	case vOn:
 		switch {
+		case o.Trig.Event != "":
+			return o.Trig.String()
 		case o.Target == "":
 			return fmt.Sprintf("ON COUP AT %s %s", o.World, o.Action)
 		case o.Action == "NONE":
@@ -204,7 +207,7 @@ var grammar = map[string]string{
 	vDecom:   "DECOMMISSION <n> FLEET|DEV AT <world>",
 	vAgree:   "AGREE <player>|DRAW|NONE",
 	vConcede: "CONCEDE",
-	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE)",
+	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE), or " + triggerShape,
 }
 
 var verbs = []string{vPlace, vLaunch, vRoute, vFire, vCoup, vBuild, vDevelop, vEvac, vGift, vDecom, vAgree, vConcede, vOn}
@@ -410,6 +413,12 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			return bad()
 		}
 	case vOn:
+		if len(f) >= 2 && (strings.EqualFold(f[1], evAttacked) || strings.EqualFold(f[1], evLoss)) {
+			if o.Trig, e = n.parseTrigger(f); e != nil {
+				return order{}, e
+			}
+			break
+		}
 		if len(f) >= 2 && strings.EqualFold(f[1], "ATTACK") {
 			// ON ATTACK ON <faction> AT <world|ANY> GIFT <n> FLEET|DEV | NONE
 			if len(f) != 7 && len(f) != 9 {
@@ -440,12 +449,8 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			if o.N, e = count(f[7], "the number of units"); e != nil {
 				return order{}, e
 			}
-			switch strings.ToUpper(f[8]) {
-			case "FLEET", "FLEETS":
-			case "DEV", "DEVS", "DEVELOPMENT", "DEVELOPMENTS":
-				o.Dev = true
-			default:
-				return order{}, errf("write FLEET or DEV", "%q is not a kind of unit", f[8])
+			if o.Dev, e = unitKind(f[8]); e != nil {
+				return order{}, e
 			}
 			o.Action = vGift
 			break

@@ -350,6 +350,10 @@ func (r *run) attack(p string, o order) {
 	if coup && t != un {
 		r.standingCoup(t, w)
 	}
+	if s.units(t, w) > 0 && (!coup || s.devs(t, w) > 0) {
+		// Point P1: the target's own triggers, then its allies' gifts.
+		r.react(t, evAttacked, p, o.Verb, w, a)
+	}
 	r.support(p, t, w)
 	if s.units(t, w) == 0 || coup && s.devs(t, w) == 0 {
 		// 000-G3: the target is gone; the group is spent and does nothing.
@@ -460,6 +464,9 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 		s.addDev(t, w, -n)
 		s.addDev(p, w, n)
 		r.say("%s; %d development(s) change hands.", msg, n)
+		if n > 0 {
+			r.react(t, evLoss, p, vCoup, w, a) // point P2
+		}
 		return
 	}
 	lf := min(left, s.fleets(t, w))
@@ -467,6 +474,9 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 	s.addFleet(t, w, -lf)
 	s.addDev(t, w, -ld)
 	r.say("%s; %s loses %d fleet(s) and %d development(s).", msg, t, lf, ld)
+	if lf+ld > 0 {
+		r.react(t, evLoss, p, vFire, w, a) // point P2
+	}
 }
 
 // reprisal is the UN's fire at the end of a combat phase in which the
@@ -487,6 +497,11 @@ func (r *run) reprisal(p string) {
 		r.say("%s has no units left on Earth: the UN's reprisal has no target.", p)
 	default:
 		r.say("The UN opens fire in reprisal for combat on Earth.")
+		r.react(p, evAttacked, un, vFire, "Earth", a)
+		if s.units(p, "Earth") == 0 {
+			r.say("%s has no units left on Earth: the UN's reprisal has no target.", p)
+			return
+		}
 		r.combat(un, p, "Earth", a, false)
 	}
 }
@@ -636,6 +651,11 @@ func (r *run) anytime(p string, o order) {
 		r.setCourses(p, nil)
 		r.say("%s concedes and leaves the board.", p)
 	case vOn:
+		if o.Trig.Event != "" {
+			s.setTrigger(p, o.Trig)
+			r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+			return
+		}
 		if o.Target != "" {
 			var keep []Support
 			for _, x := range s.Support[p] {

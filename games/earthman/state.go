@@ -63,10 +63,11 @@ type State struct {
 	Round     int                          `json:"round"`
 	TurnLimit int                          `json:"turn_limit,omitempty"`
 	Agree     map[string]string            `json:"agree,omitempty"`
-	OnCoup    map[string]map[string]string `json:"on_coup,omitempty"` // player → world|ANY → action
-	Tasked    map[string]map[string]Tasked `json:"tasked,omitempty"`  // player → world
-	Support   map[string][]Support         `json:"support,omitempty"` // player → one-shot gift triggers
-	Courses   map[string][]Course          `json:"courses,omitempty"` // player → stored destinations, in board order
+	OnCoup    map[string]map[string]string `json:"on_coup,omitempty"`  // player → world|ANY → action
+	Tasked    map[string]map[string]Tasked `json:"tasked,omitempty"`   // player → world
+	Support   map[string][]Support         `json:"support,omitempty"`  // player → one-shot gift triggers
+	Courses   map[string][]Course          `json:"courses,omitempty"`  // player → stored destinations, in board order
+	Triggers  map[string][]Trigger         `json:"triggers,omitempty"` // player → ON ATTACKED/LOSS orders, in the order set
 	Result    engine.Outcome               `json:"outcome"`
 }
 

@@ -117,6 +117,16 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 		if o.To == me {
 			return "you cannot give a unit to yourself", "name another faction after TO"
 		}
+	case vOn:
+		switch {
+		case o.Trig.To == me:
+			return "you cannot give a unit to yourself", "name another faction after TO"
+		case o.Trig.By == me:
+			return "you never attack yourself, so this trigger could not fire", "name another faction after BY, or leave BY out"
+		case o.Trig.Event != "" && o.Trig.Action == "NONE" && !v.hasTrigger(me, o.Trig):
+			return fmt.Sprintf("you have no standing order %s … to cancel", strings.TrimSuffix(o.Trig.String(), " NONE")),
+				"your status lists your standing orders; NONE must name the same event, world, BY and FIRE|COUP"
+		}
 	case vConcede:
 		if s.Stage == stageSetup {
 			return "you cannot concede while fleets are being placed", "concede once the first turn has begun"
@@ -157,6 +167,16 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 	return "", ""
 }
 
+// hasTrigger says whether p has a trigger that t would replace.
+func (v *view) hasTrigger(p string, t Trigger) bool {
+	for _, x := range v.s.Triggers[p] {
+		if x.same(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // standingOrders is the part of the status only its reader sees: their
 // standing orders and the destinations stored with their fleets.
 func (v *view) standingOrders() string {
@@ -170,8 +190,11 @@ func (v *view) standingOrders() string {
 	for _, x := range s.Support[v.player] {
 		so = append(so, order{Verb: vOn, Target: x.Target, World: x.World, N: x.N, Dev: x.Dev, Action: vGift}.String())
 	}
+	for _, t := range s.Triggers[v.player] {
+		so = append(so, t.String())
+	}
 	if len(so) == 0 {
-		so = []string{"none (an overthrow is met with saves only)"}
+		so = []string{"none (attacks are met with saves only)"}
 	}
 	out := wrap(fmt.Sprintf("Your standing orders: %s.", strings.Join(so, "; ")), 78)
 	var cs []string
