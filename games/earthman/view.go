@@ -10,7 +10,14 @@ import (
 type view struct {
 	s      *State
 	player string
+	public bool // an observer's: no seat, and no orders to check
 }
+
+// PublicView is what an observer sees (engine.PublicViewer): the whole
+// board and the status table, as every player sees them (000-H: there is
+// no hidden information), without anyone's standing orders, trigger
+// orders or stored fleet destinations, which are their owner's alone.
+func (s *State) PublicView() engine.View { return &view{s: s, public: true} }
 
 func (v *view) Player() string { return v.player }
 
@@ -19,6 +26,9 @@ func (v *view) Player() string { return v.player }
 // advance: orders that ask for more than is there when they run are cut
 // down at resolution, and the report says so.
 func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
+	if v.public {
+		return nil, []engine.LineError{{Msg: "an observer has no orders to give", Fix: "join the game as a player to give orders"}}
+	}
 	me := v.player
 	if me == "" {
 		me = p.Player
