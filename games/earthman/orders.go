@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"orrery/engine"
 )
 
 // Verbs of the order language. Phase orders belong to one of the four
@@ -151,7 +153,7 @@ func (n namer) faction(s string) (string, *syntaxError) {
 	}
 	all := append([]string{un}, n.players...)
 	fix := "factions are " + strings.Join(all, ", ")
-	if c := closest(s, all); c != "" {
+	if c := engine.Closest(s, all); c != "" {
 		fix = fmt.Sprintf("did you mean %q?", c)
 	}
 	return "", errf(fix, "no faction named %q", s)
@@ -165,7 +167,7 @@ func place(s, what string, keep func(Place) bool) (Place, *syntaxError) {
 	}
 	names := board.Names(keep)
 	fix := "choose one of " + strings.Join(names, ", ")
-	if c := closest(s, names); c != "" {
+	if c := engine.Closest(s, names); c != "" {
 		fix = fmt.Sprintf("did you mean %q?", c)
 	}
 	if ok {
@@ -220,7 +222,7 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 	shape, ok := grammar[verb]
 	if !ok {
 		fix := "orders start with one of " + strings.Join(verbs, ", ")
-		if c := closest(verb, verbs); c != "" {
+		if c := engine.Closest(verb, verbs); c != "" {
 			fix = fmt.Sprintf("did you mean %s?", c)
 		}
 		return order{}, errf(fix, "%q is not an order", f[0])
