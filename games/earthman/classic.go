@@ -42,6 +42,9 @@ var orderHelp = strings.Join([]string{
 	"ON ATTACKED runs before the attacking group rolls, ON LOSS after its losses.",
 	"In IF, A is the group's size and D your units there: A>=D, D<2A, A>=3.",
 	"A NONE with the same event, world, BY and FIRE|COUP cancels one.",
+	"With the game option interrupts=on, an attack on you that no standing order",
+	"answers waits for you (an interrupt window, until the deadline): answer with",
+	"EVACUATE, GIFT or DECOMMISSION orders, or with nothing to let it go ahead.",
 	"A ROUTE to a place more than one move away is kept with the fleets and carries",
 	"them on in later turns until they arrive; a new ROUTE from that place replaces",
 	"it, and ROUTE NONE FROM <trajectory> forgets it. Fleets in space with no ROUTE",
@@ -53,7 +56,10 @@ func (classic) Info() engine.Info {
 		Name: "earthman-classic", Title: "The Earthman's Burden (first edition)",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{{Name: "turn-limit", Default: "0",
-			Help: "end the game after this many rounds; most developments (then fleets) wins; 0 = only by agreement (000-F7)"}},
+			Help: "end the game after this many rounds; most developments (then fleets) wins; 0 = only by agreement (000-F7)"},
+			{Name: "interrupts", Default: "off", Choices: []string{"off", "on"},
+				Help: "on: before an attack on a player that no standing order of theirs answers, the turn waits " +
+					"(until the deadline) for that player's extraordinary actions (000-C1); off: nothing waits on a player not on turn"}},
 		Summary: "Earth's superpowers race to claim the ten worlds of the Solar System while the UN " +
 			"keeps a fragile peace on Earth. Each turn: move, fight (fire and overthrow), construct fleets, " +
 			"and spend fleets to develop worlds. A player wins when every player still on the board agrees.",
@@ -79,6 +85,23 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		opts := append([]string{"Earth"}, board.Skyward("Earth")...)
 		return "PLACE " + opts[r.IntN(len(opts))]
 	case engine.KindAnytime:
+		return ""
+	case engine.KindChoice:
+		// An interrupt window: let the attack come, or evacuate or give
+		// away a unit first.
+		if s.Window == nil || r.IntN(2) == 0 {
+			return ""
+		}
+		o, e := (namer{players: s.Players}).parseLine(s.Window.Orders[s.Window.Next])
+		if e != nil {
+			return ""
+		}
+		if s.devs(me, o.World) > 0 && r.IntN(2) == 0 {
+			return order{Verb: vEvac, World: o.World, N: 1}.String()
+		}
+		if s.fleets(me, o.World)-s.tasked(me, o.World).Fleets > 0 {
+			return order{Verb: vGift, World: o.World, N: 1, To: un}.String()
+		}
 		return ""
 	}
 	var lines []string

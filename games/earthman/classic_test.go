@@ -210,16 +210,51 @@ agree cat bob`)
 }
 
 // TestBotGames plays seeded bot games through the engine and verifies
-// each by replay.
+// each by replay; every third game has interrupt windows on. The games
+// must reach the rules added late: stored destinations, trigger orders
+// and interrupt windows, both answered and let pass.
 func TestBotGames(t *testing.T) {
 	n := 100
 	if testing.Short() {
 		n = 10
 	}
+	reached := map[string]int{}
+	marks := map[string]string{
+		"destination kept": "the destination is kept for the next turns",
+		"stored way":       "on their stored way to",
+		"trigger fires":    "standing order ON ATTACKED",
+		"loss trigger":     "standing order ON LOSS",
+		"window opens":     "an interrupt window before",
+		"window answered":  "acts in the interrupt window",
+		"window let pass":  "lets ann's attack go ahead",
+		"ROUTE replaces":   "replaces the stored destination",
+	}
 	for seed := 1; seed <= n; seed++ {
 		players := []string{"ann", "bob", "cat", "dan", "eve", "fay"}[:2+seed%5]
-		enginetest.PlayBots(t, Classic(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 150,
-			Options: map[string]string{"turn-limit": "4"}})
+		opts := map[string]string{"turn-limit": "4"}
+		if seed%3 == 0 {
+			opts["interrupts"] = "on"
+		}
+		res := enginetest.PlayBots(t, Classic(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 150,
+			Options: opts})
+		if testing.Short() {
+			continue
+		}
+		for _, e := range res.Events(t) {
+			for k, m := range marks {
+				if strings.Contains(e, m) {
+					reached[k]++
+				}
+			}
+		}
+	}
+	if !testing.Short() {
+		for k := range marks {
+			if reached[k] == 0 {
+				t.Errorf("no bot game reached %q", k)
+			}
+		}
+		t.Logf("reached: %v", reached)
 	}
 }
 

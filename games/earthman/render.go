@@ -139,6 +139,10 @@ func (v *view) Status() string {
 		fmt.Fprintf(&b, "Setup: %s places fleet %d of 5.\n", s.Players[s.Placers[s.Placed]], s.Placed/len(s.Players)+1)
 	case stageTurns:
 		fmt.Fprintf(&b, "Turn %d, round %d: %s to play.\n", s.TurnN, s.Round, s.Players[s.Active])
+		if w := s.Window; w != nil {
+			b.WriteString(wrap(fmt.Sprintf("Waiting for %s, in an interrupt window before %s's %s (A=%d, D=%d).",
+				w.Target, s.Players[s.Active], w.Orders[w.Next], w.A, w.D), 78))
+		}
 	default:
 		fmt.Fprintf(&b, "Game over: %s.\n", s.Result.Text)
 	}

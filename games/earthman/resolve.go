@@ -33,6 +33,10 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 			}
 		case engine.KindTurn:
 			r.turn(p, orders, a.Default)
+		case engine.KindChoice:
+			if err := r.answerWindow(p, orders, a.Default); err != nil {
+				return nil, err
+			}
 		case engine.KindAnytime:
 			for _, o := range orders {
 				r.anytime(p, o)
@@ -41,7 +45,12 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	}
 	r.events = append(r.events, s.checkEnd()...)
 	if s.Stage == stageTurns && !s.alive(s.Players[s.Active]) {
-		// A player who left the board takes no turns (000-G17).
+		// A player who left the board takes no turns (000-G17), and a
+		// window in their turn closes with it.
+		if s.Window != nil {
+			s.Window = nil
+			r.say("%s left the board during an interrupt window: the rest of the turn is not played.", s.Players[s.Active])
+		}
 		r.nextTurn()
 		r.events = append(r.events, s.checkEnd()...)
 	}
@@ -125,18 +134,26 @@ func (r *run) nextTurn() {
 // it); extraordinary actions run where they are written (000-C1 (i)).
 func (r *run) turn(p string, orders []order, defaulted bool) {
 	s := r.s
-	if s.Stage != stageTurns || s.Players[s.Active] != p {
+	if s.Stage != stageTurns || s.Players[s.Active] != p || s.Window != nil {
 		return
 	}
 	if defaulted {
 		r.say("No orders came from %s: only the compulsory moves are made.", p)
 	}
+	r.play(p, orders, 0, -1)
+}
+
+// play runs orders[from:] of p's turn and ends it, unless an interrupt
+// window pauses it; the attack at index windowed has had its window.
+func (r *run) play(p string, orders []order, from, windowed int) {
+	r.moveOrders = nil
 	for _, o := range orders {
 		if phaseOf(o.Verb) == phaseMovement {
 			r.moveOrders = append(r.moveOrders, o)
 		}
 	}
-	for _, o := range orders {
+	for i := from; i < len(orders); i++ {
+		o := orders[i]
 		ph := phaseOf(o.Verb)
 		if ph == phaseNone {
 			r.anytime(p, o)
@@ -145,6 +162,9 @@ func (r *run) turn(p string, orders []order, defaulted bool) {
 		r.enter(p, ph)
 		switch o.Verb {
 		case vFire, vCoup:
+			if i != windowed && r.openWindow(p, orders, i) {
+				return
+			}
 			r.attack(p, o)
 		case vBuild:
 			r.build(p, o)

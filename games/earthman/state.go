@@ -68,7 +68,11 @@ type State struct {
 	Support   map[string][]Support         `json:"support,omitempty"`  // player → one-shot gift triggers
 	Courses   map[string][]Course          `json:"courses,omitempty"`  // player → stored destinations, in board order
 	Triggers  map[string][]Trigger         `json:"triggers,omitempty"` // player → ON ATTACKED/LOSS orders, in the order set
-	Result    engine.Outcome               `json:"outcome"`
+	// Interrupts is the option of live interrupt windows (000-C1); Window
+	// is the turn paused at one, waiting for the defender.
+	Interrupts bool           `json:"interrupts,omitempty"`
+	Window     *Window        `json:"window,omitempty"`
+	Result     engine.Outcome `json:"outcome"`
 }
 
 const (
@@ -97,7 +101,14 @@ func newState(s engine.Setup, d *dice.Dice) (*State, error) {
 	if err != nil || limit < 0 {
 		return nil, fmt.Errorf("option turn-limit must be 0 (off) or a number of rounds, not %q", s.Options["turn-limit"])
 	}
-	st := &State{Players: append([]string(nil), s.Players...), Places: map[string]*Units{}, Stage: stageSetup, TurnLimit: limit}
+	switch s.Options["interrupts"] {
+	case "", "off":
+	case "on":
+	default:
+		return nil, fmt.Errorf("option interrupts must be on or off, not %q", s.Options["interrupts"])
+	}
+	st := &State{Players: append([]string(nil), s.Players...), Places: map[string]*Units{}, Stage: stageSetup, TurnLimit: limit,
+		Interrupts: s.Options["interrupts"] == "on"}
 	for _, p := range board.Places {
 		st.Places[p.Name] = &Units{}
 	}
@@ -241,6 +252,12 @@ func (s *State) Prompts() []engine.Prompt {
 			Default: "PLACE Earth"})
 	case stageTurns:
 		p := s.Players[s.Active]
+		if w := s.Window; w != nil {
+			out = append(out, engine.Prompt{ID: "window:" + w.Target, Player: w.Target, Kind: engine.KindChoice,
+				Ask: w.ask(p) + " Send EVACUATE, GIFT or DECOMMISSION orders (or standing orders) to act before the dice; " +
+					"an empty answer, or none by the deadline, lets the attack go ahead (your standing orders still apply)."})
+			break
+		}
 		out = append(out, engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn,
 			Ask: "Your turn: movement, combat, construction and development orders, in that order."})
 	}
