@@ -218,7 +218,15 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		}
 		c, e := n.parseLine(v + " " + strings.Join(f[1:], " "))
 		if e != nil {
+			if strings.HasPrefix(e.fix, "write it as: ") {
+				e.fix = "write it as: " + shape // the full rules' shape, not the classic one
+			}
 			return fOrder{}, e
+		}
+		if c.N == 0 {
+			// The classic edition's ROUTE NONE: the full rules keep no
+			// destination from one turn to the next.
+			return fOrder{}, errf("write it as: "+shape, "the full rules keep no destination between turns, so there is none to forget")
 		}
 		o.N, o.From, o.To = c.N, c.From, c.To
 	case "FIRE", "COUP", "DEFEND":
