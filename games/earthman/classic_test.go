@@ -101,6 +101,7 @@ func TestParseErrors(t *testing.T) {
 		{any, "GIFT 2 FLEET AT Mars TO bob", []string{"you have 1 fleets free to give"}},
 		{any, "ON ATTACKED AT Mars IF A>>D EVACUATE\nON LOSS AT Mars GIFT ALL DEV TO ann\nON ATTACKED AT Mars BY ann EVACUATE", []string{
 			`"A>>D" is not a test on A and D`, "cannot give a unit to yourself", "this trigger could not fire"}},
+		{any, "ON LOSS AT ANY BY bob EVACUATE\nON LOSS AT ANY BY bob NONE\nON LOSS AT ANY NONE", []string{"no standing order ON LOSS AT ANY … to cancel"}},
 		{any, "ON ATTACKED AT Mars NONE\nON LOSS AT Mars FIRE BY bob EVACUATE\nON ATTACKED AT Mars", []string{
 			"no standing order ON ATTACKED AT Mars … to cancel", `"BY" is not a standing reaction`, "ON ATTACKED order is malformed"}},
 		{any, "ON LOSS AT Mars DECOMMISSION ALL\nON ATTACKED AT Mars IF A >= D GIFT 2 SHIPS TO bob\nON LOSS AT Marz EVACUATE", []string{

@@ -41,6 +41,7 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 	launched := map[string]int{}
 	routed := map[string]int{}
 	coupAt := map[string]bool{}
+	var setNow []Trigger // triggers these orders set before a NONE cancels one
 	spent := map[string]int{} // anytime: units used so far, by kind and world
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
@@ -80,9 +81,12 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 			}
 			phase = ph
 		}
-		if msg, fix := v.check(me, o, p, launched, routed, coupAt, spent); msg != "" {
+		if msg, fix := v.check(me, o, p, launched, routed, coupAt, spent, setNow); msg != "" {
 			fail(msg, fix)
 			continue
+		}
+		if o.Trig.Event != "" && o.Trig.Action != "NONE" {
+			setNow = append(setNow, o.Trig)
 		}
 		out = append(out, o.String())
 	}
@@ -96,7 +100,7 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 }
 
 // check tests one order against the position the player sees.
-func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[string]int, coupAt map[string]bool, spent map[string]int) (string, string) {
+func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[string]int, coupAt map[string]bool, spent map[string]int, setNow []Trigger) (string, string) {
 	s := v.s
 	switch o.Verb {
 	case vLaunch:
@@ -133,7 +137,7 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 			return "you cannot give a unit to yourself", "name another faction after TO"
 		case o.Trig.By == me:
 			return "you never attack yourself, so this trigger could not fire", "name another faction after BY, or leave BY out"
-		case o.Trig.Event != "" && o.Trig.Action == "NONE" && !v.hasTrigger(me, o.Trig):
+		case o.Trig.Event != "" && o.Trig.Action == "NONE" && !v.hasTrigger(me, o.Trig, setNow):
 			return fmt.Sprintf("you have no standing order %s … to cancel", strings.TrimSuffix(o.Trig.String(), " NONE")),
 				"your status lists your standing orders; NONE must name the same event, world, BY and FIRE|COUP"
 		}
@@ -177,9 +181,10 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 	return "", ""
 }
 
-// hasTrigger says whether p has a trigger that t would replace.
-func (v *view) hasTrigger(p string, t Trigger) bool {
-	for _, x := range v.s.Triggers[p] {
+// hasTrigger says whether p has a trigger that t would replace, set
+// before or earlier in the same orders.
+func (v *view) hasTrigger(p string, t Trigger, setNow []Trigger) bool {
+	for _, x := range append(append([]Trigger(nil), v.s.Triggers[p]...), setNow...) {
 		if x.same(t) {
 			return true
 		}
