@@ -41,7 +41,7 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 	launched := map[string]int{}
 	routed := map[string]int{}
 	coupAt := map[string]bool{}
-	var setNow []Trigger // triggers these orders set before a NONE cancels one
+	var setNow []Trigger      // triggers these orders set before a NONE cancels one
 	spent := map[string]int{} // anytime: units used so far, by kind and world
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
