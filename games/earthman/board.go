@@ -140,43 +140,6 @@ func (b *Board) Names(keep func(Place) bool) []string {
 	return out
 }
 
-// closest returns the candidate nearest to s by edit distance, if it is
-// near enough to be a plausible typo.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range candidates {
-		if d := distance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD <= 1+len(s)/3 {
-		return best
-	}
-	return ""
-}
-
-// distance is the Levenshtein distance.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := 1
-			if ra[i-1] == rb[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
-}
-
 // StepToward returns the place one move worldward of from on the way to
 // to, which must lie worldward of from ("" if it does not).
 func (b *Board) StepToward(from, to string) string {

@@ -20,9 +20,11 @@ var update = flag.Bool("update", false, "rewrite the want sections of rule cases
 
 // TestRuleCases runs testdata/cases/*.txtar. Each case is a position
 // ("setup"), the dice in the order the rules roll them ("dice"), then any
-// number of "turn <player>" and "anytime <player>" submissions resolved in
-// order, and the position after ("want", from dump). Lines of "events" must
-// each appear in some event. Every scripted die must be used.
+// number of "turn <player>", "anytime <player>" and "choice <player>"
+// submissions resolved in order ("timeout <player>": an interrupt window's
+// deadline passed with no answer), and the position after ("want", from
+// dump; a case may check the position between submissions too). Lines of
+// "events" must each appear in some event. Every scripted die must be used.
 func TestRuleCases(t *testing.T) {
 	files, err := filepath.Glob("testdata/cases/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -57,15 +59,25 @@ func TestRuleCases(t *testing.T) {
 					s = buildState(t, string(f.Data))
 				case "dice":
 					// Read before the loop: all the case's dice, in order.
-				case "turn", "anytime":
+				case "turn", "anytime", "choice", "timeout":
 					if d == nil {
 						d = dice.FromSource(script)
 					}
-					kind := engine.KindTurn
-					if name[0] == "anytime" {
-						kind = engine.KindAnytime
-					}
+					kind := map[string]engine.PromptKind{"turn": engine.KindTurn, "anytime": engine.KindAnytime,
+						"choice": engine.KindChoice, "timeout": engine.KindChoice}[name[0]]
 					p := engine.Prompt{ID: name[0] + ":" + name[1], Player: name[1], Kind: kind}
+					if kind == engine.KindChoice {
+						// An interrupt window must be open for this player.
+						found := false
+						for _, q := range s.Prompts() {
+							if q.Kind == engine.KindChoice && q.Player == name[1] {
+								p, found = q, true
+							}
+						}
+						if !found {
+							t.Fatalf("%s: no interrupt window is open for %s", f.Name, name[1])
+						}
+					}
 					o, errs := s.View(name[1]).Parse(p, string(f.Data))
 					if len(errs) > 0 {
 						t.Fatalf("%s: orders rejected: %v", f.Name, errs)
@@ -80,7 +92,7 @@ func TestRuleCases(t *testing.T) {
 						t.Fatal(err)
 					}
 					s = st.(*State)
-					ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, d)
+					ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: o, Default: name[0] == "timeout"}}, d)
 					if err != nil {
 						t.Fatalf("%s: %v", f.Name, err)
 					}
@@ -144,7 +156,8 @@ func eventText(ev []engine.Event) string {
 // buildState reads a position: "players a b c", "active a", "round n",
 // "fleet <place> <faction> <n>", "dev <world> <faction> <n>",
 // "oncoup <player> <world|ANY> <action>", "agree <player> <winner>",
-// "tasked <player> <world> <fleets> <devs>", "limit <rounds>".
+// "tasked <player> <world> <fleets> <devs>", "limit <rounds>",
+// "course <player> <at> <to> <n>", "interrupts" (the option on), "trigger <player> <ON ATTACKED|LOSS …>".
 func buildState(t *testing.T, text string) *State {
 	t.Helper()
 	s := &State{Places: map[string]*Units{}, Stage: stageTurns, TurnN: 1, Round: 1}
@@ -201,6 +214,19 @@ func buildState(t *testing.T, text string) *State {
 			s.Agree[f[1]] = f[2]
 		case "tasked":
 			s.task(f[1], f[2], atoi(f[3]), atoi(f[4]))
+		case "trigger":
+			o, e := (namer{players: s.Players}).parseLine(strings.Join(f[2:], " "))
+			if e != nil || o.Trig.Event == "" {
+				t.Fatalf("setup: %q is not a trigger: %v", line, e)
+			}
+			s.setTrigger(f[1], o.Trig)
+		case "interrupts":
+			s.Interrupts = true
+		case "course":
+			if s.Courses == nil {
+				s.Courses = map[string][]Course{}
+			}
+			s.Courses[f[1]] = append(s.Courses[f[1]], Course{At: f[2], To: f[3], N: atoi(f[4])})
 		default:
 			t.Fatalf("setup: unknown line %q", line)
 		}
@@ -242,6 +268,17 @@ func (s *State) dump() string {
 	sort.Strings(keys)
 	if len(keys) > 0 {
 		fmt.Fprintf(&b, "agree: %s\n", strings.Join(keys, " "))
+	}
+	if w := s.Window; w != nil {
+		fmt.Fprintf(&b, "window: %s before %s (A=%d, D=%d)\n", w.Target, w.Orders[w.Next], w.A, w.D)
+	}
+	for _, p := range s.Players {
+		for _, x := range s.Triggers[p] {
+			fmt.Fprintf(&b, "trigger %s: %s\n", p, x)
+		}
+		for _, c := range s.Courses[p] {
+			fmt.Fprintf(&b, "course %s: %d on %s bound for %s\n", p, c.N, c.At, c.To)
+		}
 	}
 	return b.String()
 }

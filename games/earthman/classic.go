@@ -20,7 +20,8 @@ var orderHelp = strings.Join([]string{
 	"Setup, when asked:  " + grammar[vPlace],
 	"Your turn, phases in this order (extraordinary actions may go anywhere):",
 	"  1 movement      " + grammar[vLaunch],
-	"                  " + grammar[vRoute],
+	"                  ROUTE <n> FROM <trajectory> TO <place worldward of it>",
+	"                  ROUTE NONE FROM <trajectory>",
 	"  2 combat        " + grammar[vFire],
 	"                  " + grammar[vCoup],
 	"  3 construction  " + grammar[vBuild],
@@ -29,10 +30,25 @@ var orderHelp = strings.Join([]string{
 	"  " + grammar[vEvac],
 	"  " + grammar[vGift],
 	"  " + grammar[vDecom],
-	"  " + grammar[vAgree] + "  (the game ends when all players on the board agree)",
+	"  " + grammar[vAgree] + "  (the game ends when all on the board agree)",
 	"  " + grammar[vConcede] + "                 (remove all your units and leave)",
-	"  " + grammar[vOn],
-	"Fleets in space that you do not ROUTE take the first branch worldward.",
+	"Standing orders (kept until changed; your status lists them):",
+	"  ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE",
+	"  ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV, or NONE",
+	"    (an ally's gift before the group rolls; used once)",
+	"  ON ATTACKED|LOSS AT <world>|ANY [BY <faction>] [FIRE|COUP] [IF <test>] then",
+	"    EVACUATE <n>|ALL, DECOMMISSION <n>|ALL FLEET|DEV,",
+	"    GIFT <n>|ALL FLEET|DEV TO <faction>, or NONE",
+	"ON ATTACKED runs before the attacking group rolls, ON LOSS after its losses.",
+	"In IF, A is the group's size and D your units there: A>=D, D<2A, A>=3.",
+	"A NONE with the same event, world, BY and FIRE|COUP cancels one.",
+	"With the game option interrupts=on, an attack on you that no standing order",
+	"answers waits for you (an interrupt window, until the deadline): answer with",
+	"EVACUATE, GIFT or DECOMMISSION orders, or with nothing to let it go ahead.",
+	"A ROUTE to a place more than one move away is kept with the fleets and carries",
+	"them on in later turns until they arrive; a new ROUTE from that place replaces",
+	"it, and ROUTE NONE FROM <trajectory> forgets it. Fleets in space with no ROUTE",
+	"and no kept destination take the first branch worldward.",
 }, "\n")
 
 func (classic) Info() engine.Info {
@@ -40,7 +56,10 @@ func (classic) Info() engine.Info {
 		Name: "earthman-classic", Title: "The Earthman's Burden (first edition)",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{{Name: "turn-limit", Default: "0",
-			Help: "end the game after this many rounds; most developments (then fleets) wins; 0 = only by agreement (000-F7)"}},
+			Help: "end the game after this many rounds; most developments (then fleets) wins; 0 = only by agreement (000-F7)"},
+			{Name: "interrupts", Default: "off", Choices: []string{"off", "on"},
+				Help: "on: before an attack on a player that no standing order of theirs answers, the turn waits " +
+					"(until the deadline) for that player's extraordinary actions (000-C1); off: nothing waits on a player not on turn"}},
 		Summary: "Earth's superpowers race to claim the ten worlds of the Solar System while the UN " +
 			"keeps a fragile peace on Earth. Each turn: move, fight (fire and overthrow), construct fleets, " +
 			"and spend fleets to develop worlds. A player wins when every player still on the board agrees.",
@@ -67,6 +86,23 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		return "PLACE " + opts[r.IntN(len(opts))]
 	case engine.KindAnytime:
 		return ""
+	case engine.KindChoice:
+		// An interrupt window: let the attack come, or evacuate or give
+		// away a unit first.
+		if s.Window == nil || r.IntN(2) == 0 {
+			return ""
+		}
+		o, e := (namer{players: s.Players}).parseLine(s.Window.Orders[s.Window.Next])
+		if e != nil {
+			return ""
+		}
+		if s.devs(me, o.World) > 0 && r.IntN(2) == 0 {
+			return order{Verb: vEvac, World: o.World, N: 1}.String()
+		}
+		if s.fleets(me, o.World)-s.tasked(me, o.World).Fleets > 0 {
+			return order{Verb: vGift, World: o.World, N: 1, To: un}.String()
+		}
+		return ""
 	}
 	var lines []string
 	for _, w := range board.Worlds() {
@@ -84,13 +120,37 @@ func (classic) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		acts := []string{vEvac, vDecom, "NONE"}
 		lines = append(lines, order{Verb: vOn, World: "ANY", Action: acts[r.IntN(len(acts))]}.String())
 	}
+	if r.IntN(8) == 0 {
+		other := s.Players[r.IntN(len(s.Players))]
+		if other == me {
+			other = un
+		}
+		ts := []Trigger{
+			{Event: evAttacked, World: "ANY", Kind: vCoup, If: "A>=D", Action: vEvac},
+			{Event: evAttacked, World: "Earth", By: un, If: "D<2A", Action: vDecom, N: 1},
+			{Event: evLoss, World: "ANY", Action: vGift, Dev: true, To: other},
+		}
+		for _, t := range s.Triggers[me] {
+			ts = append(ts, Trigger{Event: t.Event, World: t.World, By: t.By, Kind: t.Kind, Action: "NONE"})
+		}
+		lines = append(lines, order{Verb: vOn, Trig: ts[r.IntN(len(ts))]}.String())
+	}
 	for _, t := range board.Trajectories() {
 		n := s.fleets(me, t.Name)
-		if n == 0 {
+		if n == 0 || r.IntN(3) == 0 {
+			continue // the stored destination, or the first branch
+		}
+		if len(s.coursesAt(me, t.Name)) > 0 && r.IntN(4) == 0 {
+			lines = append(lines, order{Verb: vRoute, From: t.Name}.String())
 			continue
 		}
-		ch := board.Children(t.Name)
-		lines = append(lines, order{Verb: vRoute, N: n, From: t.Name, To: ch[r.IntN(len(ch))]}.String())
+		var ahead []string
+		for _, pl := range board.Places {
+			if board.StepToward(t.Name, pl.Name) != "" {
+				ahead = append(ahead, pl.Name)
+			}
+		}
+		lines = append(lines, order{Verb: vRoute, N: 1 + r.IntN(n), From: t.Name, To: ahead[r.IntN(len(ahead))]}.String())
 	}
 	for _, w := range board.Worlds() {
 		n := s.fleets(me, w.Name)

@@ -92,12 +92,20 @@ func TestParseErrors(t *testing.T) {
 		{turn, "LAUNCH 3 FROM Mars TO Middle", []string{"you launch 3 fleets from Mars but have 2 there"}},
 		{turn, "LAUNCH 1 FROM Mars TO Inner", []string{"Inner is not skyward of Mars"}},
 		{turn, "ROUTE 2 FROM Solar TO Mars\nROUTE 1 FROM Cislunar TO Mars", []string{"you route 2 fleets from Solar but have 1 there", "Mars is not worldward of Cislunar"}},
+		{turn, "ROUTE NONE FROM Solar\nROUTE NONE TO Solar", []string{"none of your fleets on Solar has a stored destination", `expected FROM here, not "TO"`}},
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"the phases are taken in strict order"}},
 		{turn, "COUP Mars 1 AT bob\nFIRE Mars 1 AT bob", []string{"fleets open fire before developments attempt overthrow"}},
 		{turn, "FIRE Mars 1 AT ann", []string{"you cannot attack yourself"}},
 		{turn, "PLACE Earth", []string{"PLACE is only for setting up"}},
 		{any, "FIRE Mars 1 AT bob", []string{"can only be given in your turn"}},
 		{any, "GIFT 2 FLEET AT Mars TO bob", []string{"you have 1 fleets free to give"}},
+		{any, "ON ATTACKED AT Mars IF A>>D EVACUATE\nON LOSS AT Mars GIFT ALL DEV TO ann\nON ATTACKED AT Mars BY ann EVACUATE", []string{
+			`"A>>D" is not a test on A and D`, "cannot give a unit to yourself", "this trigger could not fire"}},
+		{any, "ON LOSS AT ANY BY bob EVACUATE\nON LOSS AT ANY BY bob NONE\nON LOSS AT ANY NONE", []string{"no standing order ON LOSS AT ANY … to cancel"}},
+		{any, "ON ATTACKED AT Mars NONE\nON LOSS AT Mars FIRE BY bob EVACUATE\nON ATTACKED AT Mars", []string{
+			"no standing order ON ATTACKED AT Mars … to cancel", `"BY" is not a standing reaction`, "ON ATTACKED order is malformed"}},
+		{any, "ON LOSS AT Mars DECOMMISSION ALL\nON ATTACKED AT Mars IF A >= D GIFT 2 SHIPS TO bob\nON LOSS AT Marz EVACUATE", []string{
+			"ON LOSS order is malformed", `"SHIPS" is not a kind of unit`, `did you mean "Mars"?`}},
 		{any, "hello\nDEVELOP Mars\nAGREE UN\nON COUP AT Mars SULK", []string{
 			`"hello" is not an order`, "DEVELOP order is malformed", "the UN cannot win", "not a standing reaction"}},
 	} {
@@ -110,6 +118,51 @@ func TestParseErrors(t *testing.T) {
 			if !strings.Contains(errs[i].Error(), w) {
 				t.Errorf("%q: error %q does not say %q", c.text, errs[i].Error(), w)
 			}
+		}
+	}
+}
+
+// TestTriggerTests reads the IF tests of trigger orders into canonical
+// form and evaluates them at their edges.
+func TestTriggerTests(t *testing.T) {
+	for _, c := range []struct {
+		in, canon string
+		a, d      int
+		want      bool
+	}{
+		{"a >= d", "A>=D", 3, 3, true},
+		{"A>=D", "A>=D", 2, 3, false},
+		{"D<2*A", "D<2A", 2, 3, true},
+		{"D<2A", "D<2A", 2, 4, false},
+		{"1A>=03", "A>=3", 3, 0, true},
+		{"A>3", "A>3", 3, 0, false},
+		{"D<=A", "D<=A", 2, 2, true},
+		{"D==1", "D=1", 9, 1, true},
+		{"D=1", "D=1", 9, 2, false},
+		{"2D>3A", "2D>3A", 2, 4, true},
+		{"2D>3A", "2D>3A", 2, 3, false},
+	} {
+		got, e := parseTest(strings.ReplaceAll(c.in, " ", ""))
+		if e != nil || got != c.canon {
+			t.Errorf("parseTest(%q) = %q, %v; want %q", c.in, got, e, c.canon)
+			continue
+		}
+		if h := holds(got, c.a, c.d); h != c.want {
+			t.Errorf("%s with A=%d D=%d: %v, want %v", got, c.a, c.d, h, c.want)
+		}
+	}
+	for _, bad := range []string{"A=>D", "A>=0D", "A>=-1", "B>=D", "A", ">=D", "A>=D>=1"} {
+		if got, e := parseTest(bad); e == nil {
+			t.Errorf("parseTest(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+// TestHelpFits keeps the order help within 78 columns: it is mailed.
+func TestHelpFits(t *testing.T) {
+	for _, l := range strings.Split(orderHelp, "\n") {
+		if len(l) > 78 {
+			t.Errorf("help line of %d columns: %q", len(l), l)
 		}
 	}
 }
@@ -129,6 +182,8 @@ fleet Mars cat 3
 dev Venus ann 1
 fleet Solar cat 2
 fleet Cislunar ann 1
+fleet Inner ann 2
+course ann Inner Luna 2
 fleet Jovian bob 4
 oncoup ann ANY EVACUATE
 tasked ann Earth 1 0
@@ -156,27 +211,65 @@ agree cat bob`)
 }
 
 // TestBotGames plays seeded bot games through the engine and verifies
-// each by replay.
+// each by replay; every third game has interrupt windows on. The games
+// must reach the rules added late: stored destinations, trigger orders
+// and interrupt windows, both answered and let pass.
 func TestBotGames(t *testing.T) {
 	n := 100
 	if testing.Short() {
 		n = 10
 	}
+	reached := map[string]int{}
+	marks := map[string]string{
+		"destination kept": "the destination is kept for the next turns",
+		"stored way":       "on their stored way to",
+		"trigger fires":    "standing order ON ATTACKED",
+		"loss trigger":     "standing order ON LOSS",
+		"window opens":     "an interrupt window before",
+		"window answered":  "acts in the interrupt window",
+		"window let pass":  "lets ann's attack go ahead",
+		"ROUTE replaces":   "replaces the stored destination",
+	}
 	for seed := 1; seed <= n; seed++ {
 		players := []string{"ann", "bob", "cat", "dan", "eve", "fay"}[:2+seed%5]
-		enginetest.PlayBots(t, Classic(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 150,
-			Options: map[string]string{"turn-limit": "4"}})
+		opts := map[string]string{"turn-limit": "4"}
+		if seed%3 == 0 {
+			opts["interrupts"] = "on"
+		}
+		res := enginetest.PlayBots(t, Classic(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 150,
+			Options: opts})
+		if testing.Short() {
+			continue
+		}
+		for _, e := range res.Events(t) {
+			for k, m := range marks {
+				if strings.Contains(e, m) {
+					reached[k]++
+				}
+			}
+		}
+	}
+	if !testing.Short() {
+		for k := range marks {
+			if reached[k] == 0 {
+				t.Errorf("no bot game reached %q", k)
+			}
+		}
+		t.Logf("reached: %v", reached)
 	}
 }
 
 func FuzzParseRoundTrip(f *testing.F) {
 	f.Add("LAUNCH 2 FROM Earth TO Inner\nROUTE 1 FROM Solar TO Outer\nFIRE Mars 3 AT bob\nCOUP Earth 1 AT UN\nBUILD Earth 2,1\nDEVELOP Mars 2 UNTIL 1")
+	f.Add("route none from middle\nROUTE 2 FROM Outer TO Titan\nroute none from OUTER")
+	f.Add("on attacked at Mars kind fire do evacuate 2\non attacked at any by Bob coup if a >= 2 * d do gift all devs to un\non loss at mars evacuate\non loss at Earth fire decommission 3 fleet")
 	f.Add("evacuate mars\ngift 1 dev at mars to un\ndecommission 2 fleets at earth\nagree bob\non coup at any evacuate\nconcede")
 	s := &State{Players: []string{"ann", "bob"}, Places: map[string]*Units{}, Stage: stageTurns}
 	for _, p := range board.Places {
 		s.Places[p.Name] = &Units{Fleets: map[string]int{"ann": 50}}
 	}
 	s.Places["Mars"].Devs = map[string]int{"ann": 5}
+	s.Courses = map[string][]Course{"ann": {{At: "Middle", To: "Mars", N: 3}, {At: "Outer", To: "Titan", N: 1}}}
 	turn := engine.Prompt{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn}
 	f.Fuzz(func(t *testing.T, text string) {
 		o, errs := s.View("ann").Parse(turn, text)

@@ -74,6 +74,7 @@ func TestFullParseErrors(t *testing.T) {
 	}{
 		{turn, "LAUNCH 2 FROM Mercury TO Solar", []string{"you launch 2 fleets from Mercury but have 1 in orbit there"}},
 		{turn, "PASSES 2", []string{"you may take 1 movement pass(es)"}},
+		{turn, "ROUTE NONE FROM Hermean\nROUTE 1 Hermean TO Mercury", []string{"keep no destination between turns", "write it as: ROUTE <n> FROM <trajectory> TO <place worldward of it>"}},
 		{turn, "PRELAUNCH 1 FROM Mercury TO Solar", []string{"needs the Launch technology"}},
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"sections are taken in order"}},
 		{turn, "DEFEND Mars 1 AT UN\nINFLUENCE Mars 2\nUN FLEET\nUN RESEARCH", []string{"the UN has no fleets", "at least 3 fleets", "once a turn"}},
@@ -93,6 +94,12 @@ func TestFullParseErrors(t *testing.T) {
 				t.Errorf("%q: error %q does not say %q", c.text, errs[i].Error(), w)
 			}
 		}
+	}
+	// The movement shapes come from the classic parser, but a mistake is
+	// answered with the full rules' shape (which has no ROUTE NONE).
+	if _, errs := s.View("ann").Parse(turn, "ROUTE 1 Hermean TO Mercury"); len(errs) != 1 ||
+		!strings.HasSuffix(errs[0].Error(), "write it as: "+fullGrammar["ROUTE"]) {
+		t.Errorf("ROUTE shape: %v", errs)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"orrery/engine"
 )
 
 // The full rules' order language. Phases of a turn, in order.
@@ -169,7 +171,7 @@ func techList(s string) ([]string, *syntaxError) {
 		t, ok := techByName(strings.TrimSpace(x))
 		if !ok {
 			fix := "technologies are " + strings.Join(techNames(), ", ")
-			if c := closest(x, techNames()); c != "" {
+			if c := engine.Closest(x, techNames()); c != "" {
 				fix = fmt.Sprintf("did you mean %s?", c)
 			}
 			return nil, errf(fix, "no technology named %q", x)
@@ -186,7 +188,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 	shape, ok := fullGrammar[verb]
 	if !ok {
 		fix := "orders start with one of " + strings.Join(fullVerbs, ", ")
-		if c := closest(verb, fullVerbs); c != "" {
+		if c := engine.Closest(verb, fullVerbs); c != "" {
 			fix = fmt.Sprintf("did you mean %s?", c)
 		}
 		return fOrder{}, errf(fix, "%q is not an order", f[0])
@@ -216,7 +218,15 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		}
 		c, e := n.parseLine(v + " " + strings.Join(f[1:], " "))
 		if e != nil {
+			if strings.HasPrefix(e.fix, "write it as: ") {
+				e.fix = "write it as: " + shape // the full rules' shape, not the classic one
+			}
 			return fOrder{}, e
+		}
+		if c.N == 0 {
+			// The classic edition's ROUTE NONE: the full rules keep no
+			// destination from one turn to the next.
+			return fOrder{}, errf("write it as: "+shape, "the full rules keep no destination between turns, so there is none to forget")
 		}
 		o.N, o.From, o.To = c.N, c.From, c.To
 	case "FIRE", "COUP", "DEFEND":
@@ -459,7 +469,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 				k := strings.ToUpper(x)
 				if !contains(aiKinds, k) {
 					fix := "write ON, OFF, ALL or rolls among " + strings.Join(aiKinds, ", ")
-					if c := closest(k, aiKinds); c != "" {
+					if c := engine.Closest(k, aiKinds); c != "" {
 						fix = fmt.Sprintf("did you mean %s?", c)
 					}
 					return fOrder{}, errf(fix, "%q is not a kind of roll", x)

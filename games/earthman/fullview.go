@@ -13,13 +13,24 @@ import (
 type fullView struct {
 	s      *FullState
 	player string
+	public bool // an observer's: no seat, and no orders to check
 }
+
+// PublicView is what an observer sees (engine.PublicViewer): the disc,
+// tracks and pools every player sees (001-H: nothing is hidden but the
+// Skynet deck, which no view shows), without anyone's standing orders
+// (TECH, DEFENSIVE FIRE, PAY, LOSE, EXPOSE, the AI family, CONCEDE TO,
+// PEACE, ACCEPT TRANSFERS), which are their owner's alone.
+func (s *FullState) PublicView() engine.View { return &fullView{s: s, public: true} }
 
 func (v *fullView) Player() string { return v.player }
 
 // Parse checks a submission of the full rules for prompt p.
 func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
 	s := v.s
+	if v.public {
+		return nil, []engine.LineError{{Msg: "an observer has no orders to give", Fix: "join the game as a player to give orders"}}
+	}
 	me := v.player
 	if me == "" {
 		me = p.Player

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"orrery/engine"
 )
 
 // Verbs of the order language. Phase orders belong to one of the four
@@ -60,14 +62,15 @@ func standing(verb string) bool { return verb == vAgree || verb == vConcede || v
 type order struct {
 	Verb   string
 	N      int
-	From   string // LAUNCH world, ROUTE trajectory
-	To     string // LAUNCH/ROUTE destination, GIFT recipient
-	World  string // FIRE, COUP, BUILD, DEVELOP, EVACUATE, GIFT, DECOMMISSION, ON, PLACE
-	Target string // FIRE/COUP faction; AGREE player or NONE
-	Sizes  []int  // BUILD group sizes
-	Until  int    // DEVELOP: stop after this many successes (0: never)
-	Dev    bool   // GIFT/DECOMMISSION: a development (else a fleet)
-	Action string // ON: EVACUATE, DECOMMISSION or NONE
+	From   string  // LAUNCH world, ROUTE trajectory
+	To     string  // LAUNCH/ROUTE destination, GIFT recipient
+	World  string  // FIRE, COUP, BUILD, DEVELOP, EVACUATE, GIFT, DECOMMISSION, ON, PLACE
+	Target string  // FIRE/COUP faction; AGREE player or NONE
+	Sizes  []int   // BUILD group sizes
+	Until  int     // DEVELOP: stop after this many successes (0: never)
+	Dev    bool    // GIFT/DECOMMISSION: a development (else a fleet)
+	Action string  // ON: EVACUATE, DECOMMISSION or NONE
+	Trig   Trigger // ON ATTACKED, ON LOSS
 }
 
 // String is the canonical form of the order; it parses to the same order.
@@ -78,6 +81,9 @@ func (o order) String() string {
 	case vLaunch:
 		return fmt.Sprintf("LAUNCH %d FROM %s TO %s", o.N, o.From, o.To)
 	case vRoute:
+		if o.N == 0 {
+			return "ROUTE NONE FROM " + o.From
+		}
 		return fmt.Sprintf("ROUTE %d FROM %s TO %s", o.N, o.From, o.To)
 	case vFire, vCoup:
 		return fmt.Sprintf("%s %s %d AT %s", o.Verb, o.World, o.N, o.Target)
@@ -104,6 +110,8 @@ func (o order) String() string {
 		return "CONCEDE"
 	case vOn:
 		switch {
+		case o.Trig.Event != "":
+			return o.Trig.String()
 		case o.Target == "":
 			return fmt.Sprintf("ON COUP AT %s %s", o.World, o.Action)
 		case o.Action == "NONE":
@@ -145,7 +153,7 @@ func (n namer) faction(s string) (string, *syntaxError) {
 	}
 	all := append([]string{un}, n.players...)
 	fix := "factions are " + strings.Join(all, ", ")
-	if c := closest(s, all); c != "" {
+	if c := engine.Closest(s, all); c != "" {
 		fix = fmt.Sprintf("did you mean %q?", c)
 	}
 	return "", errf(fix, "no faction named %q", s)
@@ -159,7 +167,7 @@ func place(s, what string, keep func(Place) bool) (Place, *syntaxError) {
 	}
 	names := board.Names(keep)
 	fix := "choose one of " + strings.Join(names, ", ")
-	if c := closest(s, names); c != "" {
+	if c := engine.Closest(s, names); c != "" {
 		fix = fmt.Sprintf("did you mean %q?", c)
 	}
 	if ok {
@@ -191,7 +199,7 @@ func keyword(w, want, example string) *syntaxError {
 var grammar = map[string]string{
 	vPlace:   "PLACE <Earth|Cislunar|Inner|Solar>",
 	vLaunch:  "LAUNCH <n> FROM <world> TO <trajectory>",
-	vRoute:   "ROUTE <n> FROM <trajectory> TO <place worldward of it>",
+	vRoute:   "ROUTE <n> FROM <trajectory> TO <place worldward of it>, or ROUTE NONE FROM <trajectory>",
 	vFire:    "FIRE <world> <n> AT <faction>",
 	vCoup:    "COUP <world> <n> AT <faction>",
 	vBuild:   "BUILD <world> <size>[,<size>...]",
@@ -201,7 +209,7 @@ var grammar = map[string]string{
 	vDecom:   "DECOMMISSION <n> FLEET|DEV AT <world>",
 	vAgree:   "AGREE <player>|DRAW|NONE",
 	vConcede: "CONCEDE",
-	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE)",
+	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE), or " + triggerShape,
 }
 
 var verbs = []string{vPlace, vLaunch, vRoute, vFire, vCoup, vBuild, vDevelop, vEvac, vGift, vDecom, vAgree, vConcede, vOn}
@@ -214,7 +222,7 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 	shape, ok := grammar[verb]
 	if !ok {
 		fix := "orders start with one of " + strings.Join(verbs, ", ")
-		if c := closest(verb, verbs); c != "" {
+		if c := engine.Closest(verb, verbs); c != "" {
 			fix = fmt.Sprintf("did you mean %s?", c)
 		}
 		return order{}, errf(fix, "%q is not an order", f[0])
@@ -234,7 +242,19 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			return order{}, e
 		}
 		o.World = p.Name
-	case vLaunch, vRoute:
+	case vRoute, vLaunch:
+		if verb == vRoute && len(f) == 4 && strings.EqualFold(f[1], "NONE") {
+			// ROUTE NONE FROM t forgets the destinations stored at t.
+			if e = keyword(f[2], "FROM", shape); e != nil {
+				return order{}, e
+			}
+			from, e := place(f[3], "trajectory", isTrajectory)
+			if e != nil {
+				return order{}, e
+			}
+			o.From = from.Name
+			break
+		}
 		if len(f) != 6 {
 			return bad()
 		}
@@ -395,6 +415,12 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			return bad()
 		}
 	case vOn:
+		if len(f) >= 2 && (strings.EqualFold(f[1], evAttacked) || strings.EqualFold(f[1], evLoss)) {
+			if o.Trig, e = n.parseTrigger(f); e != nil {
+				return order{}, e
+			}
+			break
+		}
 		if len(f) >= 2 && strings.EqualFold(f[1], "ATTACK") {
 			// ON ATTACK ON <faction> AT <world|ANY> GIFT <n> FLEET|DEV | NONE
 			if len(f) != 7 && len(f) != 9 {
@@ -425,12 +451,8 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			if o.N, e = count(f[7], "the number of units"); e != nil {
 				return order{}, e
 			}
-			switch strings.ToUpper(f[8]) {
-			case "FLEET", "FLEETS":
-			case "DEV", "DEVS", "DEVELOPMENT", "DEVELOPMENTS":
-				o.Dev = true
-			default:
-				return order{}, errf("write FLEET or DEV", "%q is not a kind of unit", f[8])
+			if o.Dev, e = unitKind(f[8]); e != nil {
+				return order{}, e
 			}
 			o.Action = vGift
 			break

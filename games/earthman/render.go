@@ -139,6 +139,10 @@ func (v *view) Status() string {
 		fmt.Fprintf(&b, "Setup: %s places fleet %d of 5.\n", s.Players[s.Placers[s.Placed]], s.Placed/len(s.Players)+1)
 	case stageTurns:
 		fmt.Fprintf(&b, "Turn %d, round %d: %s to play.\n", s.TurnN, s.Round, s.Players[s.Active])
+		if w := s.Window; w != nil {
+			b.WriteString(wrap(fmt.Sprintf("Waiting for %s, in an interrupt window before %s's %s (A=%d, D=%d).",
+				w.Target, s.Players[s.Active], w.Orders[w.Next], w.A, w.D), 78))
+		}
 	default:
 		fmt.Fprintf(&b, "Game over: %s.\n", s.Result.Text)
 	}
@@ -165,19 +169,7 @@ func (v *view) Status() string {
 		b.WriteString(".\n")
 	}
 	if v.player != "" {
-		var so []string
-		for _, w := range append([]string{"ANY"}, board.Names(isWorld)...) {
-			if a := s.OnCoup[v.player][w]; a != "" {
-				so = append(so, fmt.Sprintf("ON COUP AT %s %s", w, a))
-			}
-		}
-		for _, x := range s.Support[v.player] {
-			so = append(so, order{Verb: vOn, Target: x.Target, World: x.World, N: x.N, Dev: x.Dev, Action: vGift}.String())
-		}
-		if len(so) == 0 {
-			so = []string{"none (an overthrow is met with saves only)"}
-		}
-		b.WriteString(wrap(fmt.Sprintf("Your standing orders: %s.", strings.Join(so, "; ")), 78))
+		b.WriteString(v.standingOrders())
 		var barred []string
 		for _, w := range board.Names(isWorld) {
 			if t := s.tasked(v.player, w); t.Fleets+t.Devs > 0 {

@@ -2,6 +2,7 @@ package earthman
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"orrery/engine"
@@ -32,6 +33,10 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 			}
 		case engine.KindTurn:
 			r.turn(p, orders, a.Default)
+		case engine.KindChoice:
+			if err := r.answerWindow(p, orders, a.Default); err != nil {
+				return nil, err
+			}
 		case engine.KindAnytime:
 			for _, o := range orders {
 				r.anytime(p, o)
@@ -40,7 +45,12 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	}
 	r.events = append(r.events, s.checkEnd()...)
 	if s.Stage == stageTurns && !s.alive(s.Players[s.Active]) {
-		// A player who left the board takes no turns (000-G17).
+		// A player who left the board takes no turns (000-G17), and a
+		// window in their turn closes with it.
+		if s.Window != nil {
+			s.Window = nil
+			r.say("%s left the board during an interrupt window: the rest of the turn is not played.", s.Players[s.Active])
+		}
 		r.nextTurn()
 		r.events = append(r.events, s.checkEnd()...)
 	}
@@ -124,18 +134,26 @@ func (r *run) nextTurn() {
 // it); extraordinary actions run where they are written (000-C1 (i)).
 func (r *run) turn(p string, orders []order, defaulted bool) {
 	s := r.s
-	if s.Stage != stageTurns || s.Players[s.Active] != p {
+	if s.Stage != stageTurns || s.Players[s.Active] != p || s.Window != nil {
 		return
 	}
 	if defaulted {
 		r.say("No orders came from %s: only the compulsory moves are made.", p)
 	}
+	r.play(p, orders, 0, -1)
+}
+
+// play runs orders[from:] of p's turn and ends it, unless an interrupt
+// window pauses it; the attack at index windowed has had its window.
+func (r *run) play(p string, orders []order, from, windowed int) {
+	r.moveOrders = nil
 	for _, o := range orders {
 		if phaseOf(o.Verb) == phaseMovement {
 			r.moveOrders = append(r.moveOrders, o)
 		}
 	}
-	for _, o := range orders {
+	for i := from; i < len(orders); i++ {
+		o := orders[i]
 		ph := phaseOf(o.Verb)
 		if ph == phaseNone {
 			r.anytime(p, o)
@@ -144,6 +162,9 @@ func (r *run) turn(p string, orders []order, defaulted bool) {
 		r.enter(p, ph)
 		switch o.Verb {
 		case vFire, vCoup:
+			if i != windowed && r.openWindow(p, orders, i) {
+				return
+			}
 			r.attack(p, o)
 		case vBuild:
 			r.build(p, o)
@@ -190,6 +211,9 @@ func (r *run) end(p string, ph int) {
 
 // move is phase 1: launches skyward, and the one compulsory move worldward
 // of every fleet that started the phase in space (000-B4, 000-B5, 000-G13).
+// Fleets in space go where this turn's ROUTE says, else towards their
+// stored destination, else to the first branch; a ROUTE to a place more
+// than one move away is stored for the turns after (000-B5's proposal).
 func (r *run) move(p string) {
 	s := r.s
 	start := map[string]int{}
@@ -201,9 +225,15 @@ func (r *run) move(p string) {
 	for k, v := range start {
 		left[k] = v
 	}
+	routed := map[string]bool{}
+	var courses []Course
 	for _, o := range r.moveOrders {
 		if o.Verb != vRoute {
 			continue
+		}
+		routed[o.From] = true
+		if o.N == 0 {
+			continue // ROUTE NONE: only forgets the stored destinations
 		}
 		n := min(o.N, left[o.From])
 		if n < o.N {
@@ -214,16 +244,49 @@ func (r *run) move(p string) {
 			left[o.From] -= n
 			arrive[to] += n
 			s.addFleet(p, o.From, -n)
-			r.say("%s: %d fleet(s) move worldward from %s to %s (bound for %s).", p, n, o.From, to, o.To)
+			if to == o.To {
+				r.say("%s: %d fleet(s) move worldward from %s to %s.", p, n, o.From, to)
+			} else {
+				courses = append(courses, Course{At: to, To: o.To, N: n})
+				r.say("%s: %d fleet(s) move worldward from %s to %s (bound for %s; the destination is kept for the next turns).", p, n, o.From, to, o.To)
+			}
 		}
 	}
+	for _, c := range s.Courses[p] {
+		if routed[c.At] {
+			r.say("%s's ROUTE from %s replaces the stored destination of %d fleet(s) there (bound for %s).", p, c.At, c.N, c.To)
+			continue
+		}
+		n := min(c.N, left[c.At])
+		to := board.StepToward(c.At, c.To)
+		switch {
+		case to == "":
+			r.say("%s: the stored destination %s cannot be reached from %s; it is dropped.", p, c.To, c.At)
+			continue
+		case n < c.N:
+			r.say("%s: %d fleet(s) on %s were bound for %s, but only %d are there.", p, c.N, c.At, c.To, n)
+		}
+		if n == 0 {
+			continue
+		}
+		left[c.At] -= n
+		arrive[to] += n
+		s.addFleet(p, c.At, -n)
+		if to == c.To {
+			r.say("%s: %d fleet(s) move worldward from %s to %s and reach their stored destination.", p, n, c.At, to)
+		} else {
+			courses = append(courses, Course{At: to, To: c.To, N: n})
+			r.say("%s: %d fleet(s) move worldward from %s to %s, on their stored way to %s.", p, n, c.At, to, c.To)
+		}
+	}
+	r.setCourses(p, courses)
 	for _, t := range board.Trajectories() {
 		if n := left[t.Name]; n > 0 {
 			to := board.Children(t.Name)[0]
 			left[t.Name] = 0
 			arrive[to] += n
 			s.addFleet(p, t.Name, -n)
-			r.say("%s: %d fleet(s) on %s had no route and take the first branch, to %s.", p, n, t.Name, to)
+			r.say("%s: %d fleet(s) on %s had no route and no stored destination and take the first branch, to %s.", p, n, t.Name, to)
 		}
 	}
 	for _, o := range r.moveOrders {
@@ -245,6 +308,37 @@ func (r *run) move(p string) {
 		if n := arrive[pl.Name]; n > 0 {
 			s.addFleet(p, pl.Name, n)
 		}
+	}
+}
+
+// setCourses stores a player's destinations in board order, merging
+// fleets at one place bound for one place.
+func (r *run) setCourses(p string, cs []Course) {
+	s := r.s
+	at := func(name string) int { return board.index[strings.ToLower(name)] }
+	sort.SliceStable(cs, func(i, j int) bool {
+		if at(cs[i].At) != at(cs[j].At) {
+			return at(cs[i].At) < at(cs[j].At)
+		}
+		return at(cs[i].To) < at(cs[j].To)
+	})
+	var out []Course
+	for _, c := range cs {
+		if k := len(out) - 1; k >= 0 && out[k].At == c.At && out[k].To == c.To {
+			out[k].N += c.N
+			continue
+		}
+		out = append(out, c)
+	}
+	if s.Courses == nil {
+		s.Courses = map[string][]Course{}
+	}
+	s.Courses[p] = out
+	if len(out) == 0 {
+		delete(s.Courses, p)
+	}
+	if len(s.Courses) == 0 {
+		s.Courses = nil
 	}
 }
 
@@ -275,6 +369,10 @@ func (r *run) attack(p string, o order) {
 	}
 	if coup && t != un {
 		r.standingCoup(t, w)
+	}
+	if s.units(t, w) > 0 && (!coup || s.devs(t, w) > 0) {
+		// Point P1: the target's own triggers, then its allies' gifts.
+		r.react(t, evAttacked, p, o.Verb, w, a)
 	}
 	r.support(p, t, w)
 	if s.units(t, w) == 0 || coup && s.devs(t, w) == 0 {
@@ -386,6 +484,9 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 		s.addDev(t, w, -n)
 		s.addDev(p, w, n)
 		r.say("%s; %d development(s) change hands.", msg, n)
+		if n > 0 {
+			r.react(t, evLoss, p, vCoup, w, a) // point P2
+		}
 		return
 	}
 	lf := min(left, s.fleets(t, w))
@@ -393,6 +494,9 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 	s.addFleet(t, w, -lf)
 	s.addDev(t, w, -ld)
 	r.say("%s; %s loses %d fleet(s) and %d development(s).", msg, t, lf, ld)
+	if lf+ld > 0 {
+		r.react(t, evLoss, p, vFire, w, a) // point P2
+	}
 }
 
 // reprisal is the UN's fire at the end of a combat phase in which the
@@ -413,6 +517,11 @@ func (r *run) reprisal(p string) {
 		r.say("%s has no units left on Earth: the UN's reprisal has no target.", p)
 	default:
 		r.say("The UN opens fire in reprisal for combat on Earth.")
+		r.react(p, evAttacked, un, vFire, "Earth", a)
+		if s.units(p, "Earth") == 0 {
+			r.say("%s has no units left on Earth: the UN's reprisal has no target.", p)
+			return
+		}
 		r.combat(un, p, "Earth", a, false)
 	}
 }
@@ -559,8 +668,14 @@ func (r *run) anytime(p string, o order) {
 			s.addDev(p, pl.Name, -s.devs(p, pl.Name))
 		}
 		delete(s.Agree, p)
+		r.setCourses(p, nil)
 		r.say("%s concedes and leaves the board.", p)
 	case vOn:
+		if o.Trig.Event != "" {
+			s.setTrigger(p, o.Trig)
+			r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+			return
+		}
 		if o.Target != "" {
 			var keep []Support
 			for _, x := range s.Support[p] {

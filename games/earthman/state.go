@@ -38,6 +38,16 @@ type Support struct {
 	Dev    bool   `json:"dev,omitempty"`
 }
 
+// Course is a destination stored with fleets in space (000-B5): N of a
+// player's fleets at At are bound for To, worldward of At. Each movement
+// phase carries them one move on, until they arrive or a ROUTE from At
+// replaces the course.
+type Course struct {
+	At string `json:"at"`
+	To string `json:"to"`
+	N  int    `json:"n"`
+}
+
 // State is a classic game. Units are counted, not listed: in the first
 // edition pieces at a place differ only by faction, and by the gift flag
 // kept in Tasked.
@@ -53,10 +63,16 @@ type State struct {
 	Round     int                          `json:"round"`
 	TurnLimit int                          `json:"turn_limit,omitempty"`
 	Agree     map[string]string            `json:"agree,omitempty"`
-	OnCoup    map[string]map[string]string `json:"on_coup,omitempty"` // player → world|ANY → action
-	Tasked    map[string]map[string]Tasked `json:"tasked,omitempty"`  // player → world
-	Support   map[string][]Support         `json:"support,omitempty"` // player → one-shot gift triggers
-	Result    engine.Outcome               `json:"outcome"`
+	OnCoup    map[string]map[string]string `json:"on_coup,omitempty"`  // player → world|ANY → action
+	Tasked    map[string]map[string]Tasked `json:"tasked,omitempty"`   // player → world
+	Support   map[string][]Support         `json:"support,omitempty"`  // player → one-shot gift triggers
+	Courses   map[string][]Course          `json:"courses,omitempty"`  // player → stored destinations, in board order
+	Triggers  map[string][]Trigger         `json:"triggers,omitempty"` // player → ON ATTACKED/LOSS orders, in the order set
+	// Interrupts is the option of live interrupt windows (000-C1); Window
+	// is the turn paused at one, waiting for the defender.
+	Interrupts bool           `json:"interrupts,omitempty"`
+	Window     *Window        `json:"window,omitempty"`
+	Result     engine.Outcome `json:"outcome"`
 }
 
 const (
@@ -85,7 +101,14 @@ func newState(s engine.Setup, d *dice.Dice) (*State, error) {
 	if err != nil || limit < 0 {
 		return nil, fmt.Errorf("option turn-limit must be 0 (off) or a number of rounds, not %q", s.Options["turn-limit"])
 	}
-	st := &State{Players: append([]string(nil), s.Players...), Places: map[string]*Units{}, Stage: stageSetup, TurnLimit: limit}
+	switch s.Options["interrupts"] {
+	case "", "off":
+	case "on":
+	default:
+		return nil, fmt.Errorf("option interrupts must be on or off, not %q", s.Options["interrupts"])
+	}
+	st := &State{Players: append([]string(nil), s.Players...), Places: map[string]*Units{}, Stage: stageSetup, TurnLimit: limit,
+		Interrupts: s.Options["interrupts"] == "on"}
 	for _, p := range board.Places {
 		st.Places[p.Name] = &Units{}
 	}
@@ -108,6 +131,17 @@ func newState(s engine.Setup, d *dice.Dice) (*State, error) {
 func (s *State) fleets(f, at string) int { return s.Places[at].Fleets[f] }
 func (s *State) devs(f, at string) int   { return s.Places[at].Devs[f] }
 func (s *State) units(f, at string) int  { return s.fleets(f, at) + s.devs(f, at) }
+
+// coursesAt returns the destinations stored with f's fleets at a place.
+func (s *State) coursesAt(f, at string) []Course {
+	var out []Course
+	for _, c := range s.Courses[f] {
+		if c.At == at {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 func (s *State) addFleet(f, at string, n int) {
 	u := s.Places[at]
@@ -218,6 +252,12 @@ func (s *State) Prompts() []engine.Prompt {
 			Default: "PLACE Earth"})
 	case stageTurns:
 		p := s.Players[s.Active]
+		if w := s.Window; w != nil {
+			out = append(out, engine.Prompt{ID: "window:" + w.Target, Player: w.Target, Kind: engine.KindChoice,
+				Ask: w.ask(p) + " Send EVACUATE, GIFT or DECOMMISSION orders (or standing orders) to act before the dice; " +
+					"an empty answer, or none by the deadline, lets the attack go ahead (your standing orders still apply)."})
+			break
+		}
 		out = append(out, engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn,
 			Ask: "Your turn: movement, combat, construction and development orders, in that order."})
 	}

@@ -10,7 +10,14 @@ import (
 type view struct {
 	s      *State
 	player string
+	public bool // an observer's: no seat, and no orders to check
 }
+
+// PublicView is what an observer sees (engine.PublicViewer): the whole
+// board and the status table, as every player sees them (000-H: there is
+// no hidden information), without anyone's standing orders, trigger
+// orders or stored fleet destinations, which are their owner's alone.
+func (s *State) PublicView() engine.View { return &view{s: s, public: true} }
 
 func (v *view) Player() string { return v.player }
 
@@ -19,6 +26,9 @@ func (v *view) Player() string { return v.player }
 // advance: orders that ask for more than is there when they run are cut
 // down at resolution, and the report says so.
 func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
+	if v.public {
+		return nil, []engine.LineError{{Msg: "an observer has no orders to give", Fix: "join the game as a player to give orders"}}
+	}
 	me := v.player
 	if me == "" {
 		me = p.Player
@@ -31,6 +41,7 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 	launched := map[string]int{}
 	routed := map[string]int{}
 	coupAt := map[string]bool{}
+	var setNow []Trigger      // triggers these orders set before a NONE cancels one
 	spent := map[string]int{} // anytime: units used so far, by kind and world
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
@@ -70,9 +81,12 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 			}
 			phase = ph
 		}
-		if msg, fix := v.check(me, o, p, launched, routed, coupAt, spent); msg != "" {
+		if msg, fix := v.check(me, o, p, launched, routed, coupAt, spent, setNow); msg != "" {
 			fail(msg, fix)
 			continue
+		}
+		if o.Trig.Event != "" && o.Trig.Action != "NONE" {
+			setNow = append(setNow, o.Trig)
 		}
 		out = append(out, o.String())
 	}
@@ -86,7 +100,7 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 }
 
 // check tests one order against the position the player sees.
-func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[string]int, coupAt map[string]bool, spent map[string]int) (string, string) {
+func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[string]int, coupAt map[string]bool, spent map[string]int, setNow []Trigger) (string, string) {
 	s := v.s
 	switch o.Verb {
 	case vLaunch:
@@ -95,6 +109,10 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 			return fmt.Sprintf("you launch %d fleets from %s but have %d there", launched[o.From], o.From, have), "launch at most " + fmt.Sprint(have)
 		}
 	case vRoute:
+		if o.N == 0 && len(s.coursesAt(me, o.From)) == 0 {
+			return fmt.Sprintf("none of your fleets on %s has a stored destination to forget", o.From),
+				"your status lists the destinations kept with your fleets"
+		}
 		routed[o.From] += o.N
 		if have := s.fleets(me, o.From); routed[o.From] > have {
 			return fmt.Sprintf("you route %d fleets from %s but have %d there", routed[o.From], o.From, have), "route at most " + fmt.Sprint(have)
@@ -112,6 +130,16 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 	case vGift:
 		if o.To == me {
 			return "you cannot give a unit to yourself", "name another faction after TO"
+		}
+	case vOn:
+		switch {
+		case o.Trig.To == me:
+			return "you cannot give a unit to yourself", "name another faction after TO"
+		case o.Trig.By == me:
+			return "you never attack yourself, so this trigger could not fire", "name another faction after BY, or leave BY out"
+		case o.Trig.Event != "" && o.Trig.Action == "NONE" && !v.hasTrigger(me, o.Trig, setNow):
+			return fmt.Sprintf("you have no standing order %s … to cancel", strings.TrimSuffix(o.Trig.String(), " NONE")),
+				"your status lists your standing orders; NONE must name the same event, world, BY and FIRE|COUP"
 		}
 	case vConcede:
 		if s.Stage == stageSetup {
@@ -151,6 +179,47 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 		}
 	}
 	return "", ""
+}
+
+// hasTrigger says whether p has a trigger that t would replace, set
+// before or earlier in the same orders.
+func (v *view) hasTrigger(p string, t Trigger, setNow []Trigger) bool {
+	for _, x := range append(append([]Trigger(nil), v.s.Triggers[p]...), setNow...) {
+		if x.same(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// standingOrders is the part of the status only its reader sees: their
+// standing orders and the destinations stored with their fleets.
+func (v *view) standingOrders() string {
+	s := v.s
+	var so []string
+	for _, w := range append([]string{"ANY"}, board.Names(isWorld)...) {
+		if a := s.OnCoup[v.player][w]; a != "" {
+			so = append(so, fmt.Sprintf("ON COUP AT %s %s", w, a))
+		}
+	}
+	for _, x := range s.Support[v.player] {
+		so = append(so, order{Verb: vOn, Target: x.Target, World: x.World, N: x.N, Dev: x.Dev, Action: vGift}.String())
+	}
+	for _, t := range s.Triggers[v.player] {
+		so = append(so, t.String())
+	}
+	if len(so) == 0 {
+		so = []string{"none (attacks are met with saves only)"}
+	}
+	out := wrap(fmt.Sprintf("Your standing orders: %s.", strings.Join(so, "; ")), 78)
+	var cs []string
+	for _, c := range s.Courses[v.player] {
+		cs = append(cs, fmt.Sprintf("%s on %s bound for %s", plural(c.N, "fleet"), c.At, c.To))
+	}
+	if len(cs) > 0 {
+		out += wrap(fmt.Sprintf("Your fleets' destinations (kept until they arrive; ROUTE NONE FROM <place> forgets one): %s.", strings.Join(cs, "; ")), 78)
+	}
+	return out
 }
 
 // Board and Status are in render.go.
