@@ -207,7 +207,23 @@ type view struct {
 
 func (s *State) View(player string) engine.View { return view{s: s, player: player} }
 
-func (v view) Player() string { return v.player }
+// publicSeat is the seat of nobody. Every check of what a view may show
+// asks whether the reader is the GM ("") or the owner, so a view for this
+// seat shows what any player sees of another's: no cargo, no structure
+// aboard a ship, no contract, no advance orders, no bank while banks are
+// hidden (003-H1, 003-H2, 003-H4).
+const publicSeat = "\x00public"
+
+// PublicView is what an observer sees: the board and status as a player
+// sees another player's, in English.
+func (s *State) PublicView() engine.View { return view{s: s, player: publicSeat} }
+
+func (v view) Player() string {
+	if v.player == publicSeat {
+		return ""
+	}
+	return v.player
+}
 
 func (v view) lang() string {
 	if l := v.s.Lang[v.player]; l != "" {
@@ -220,6 +236,9 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	player := p.Player
 	if player == "" {
 		player = v.player
+	}
+	if player == publicSeat {
+		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
 	}
 	lang := v.s.Lang[player]
 	type parsed struct {

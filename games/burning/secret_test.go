@@ -167,3 +167,32 @@ func TestNoManifestInOthersViews(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicViewHidesSecrets: an observer's board and status show the map
+// and what every player sees, but no cargo, no structure aboard a ship, no
+// contract, no advance orders and no hidden bank (003-H1, H2, H4). Each
+// seat's own view shows one of those secrets, so the test fails if
+// PublicView returned any seat's view (or the GM's).
+func TestPublicViewHidesSecrets(t *testing.T) {
+	s := buildCase(t, secretSetup+"ship 3 ann cargo N4 333F\n")
+	s.Advance = map[string][]string{"ann": {"BUILD TOWER AT E8"}}
+	secrets := append(append([]string{"333F", "TOWER", "E8"}, cargoSecrets...), contractSecrets...)
+	for _, p := range append([]string{""}, s.Seats...) {
+		v := s.View(p)
+		if w := leaks(v.Status(), secrets...); w == "" {
+			t.Fatalf("%q's view shows none of the secrets, so this test proves nothing:\n%s", p, v.Status())
+		}
+	}
+	pub := s.PublicView()
+	board := pub.Board()
+	board = board[:strings.Index(board, "\n\n. ")]
+	if w := leaks(board+pub.Status(), secrets...); w != "" {
+		t.Errorf("the public view shows %q:\n%s\n%s", w, pub.Board(), pub.Status())
+	}
+	if pub.Player() != "" || !strings.Contains(pub.Status(), "Cargo ship 2 (bob, cargo) at N6.") || !strings.Contains(board, "k2") {
+		t.Errorf("the public view (player %q) does not show the public board:\n%s", pub.Player(), pub.Status())
+	}
+	if _, errs := pub.Parse(engine.Prompt{}, "LANG RU"); len(errs) == 0 {
+		t.Error("an observer's orders were accepted")
+	}
+}

@@ -105,6 +105,9 @@ var lookalike = strings.NewReplacer(
 )
 
 var ru = map[string]string{
+	// Observers.
+	"only a player gives orders here":   "приказы здесь отдают только игроки",
+	"send orders as one of the players": "отправьте приказы от имени одного из игроков",
 	// Turn flow.
 	"Turn %d: %s rolls the catastrophe die: %d (%s).":             "Ход %d: %s бросает кубик катастроф: %d (%s).",
 	"Turn %d: %s rolls the catastrophe die: %d, nothing happens.": "Ход %d: %s бросает кубик катастроф: %d, ничего не случилось.",
