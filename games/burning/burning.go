@@ -42,21 +42,28 @@ func (ruleset) Info() engine.Info {
 	}
 }
 
-const orderHelp = `Orders, one a line, in English or Russian (cells like K6; ships by number):
+const orderHelp = `Orders, one a line, in English or Russian (cells like K6; ships by number).
+Приказы по одному в строке, по-английски или по-русски (клетки как K6).
   BUILD CANNON AT K6             СТРОИТЬ ПУШКА В K6
       furnace, greenhouse, spaceport (anywhere), cannon, tower (border)
+      домна, теплица, космодром (где угодно), пушка, башня (на краю)
   DEMOLISH K6                    СНЕСТИ K6
   BUY RIG AT Arda FOR 12         КУПИТЬ БУРОВАЯ НА Arda ДЛЯ 12
       rig, habitat or station, onto your cargo ship touching the planet
+      буровая, местообитание, станция: на ваш грузовой корабль у планеты
   MAKE 2 SMALL AT Arda           СОЗДАТЬ 2 МАЛЫЙ У Arda
       small medium large huge cargo (or the ship's name), at a planet
       with your spaceport or at the cell of your orbital station
+      малый средний большой огромный грузовой (или имя корабля), у планеты
+      с вашим космодромом или в клетке вашей орбитальной станции
   SHIP 12 MOVE K6                КОРАБЛЬ 12 ЛЕТЕТЬ K6
   SHIP 12 ATTACK 15              КОРАБЛЬ 12 АТАКОВАТЬ 15
       a ship number or a cell (defence, station, rig, habitat, asteroid)
+      номер корабля или клетка (оборона, станция, буровая, астероид)
   SHIP 12 ATTACK ASTEROID K6     КОРАБЛЬ 12 АТАКОВАТЬ АСТЕРОИД K6
   SHIP 12 RAZE K6                КОРАБЛЬ 12 РАЗРУШИТЬ K6
       a furnace, greenhouse or spaceport of a planet with no defences
+      домна, теплица или космодром планеты без обороны
   SHIP 12 CONQUER Arda           КОРАБЛЬ 12 ЗАХВАТИТЬ Arda
   SHIP 12 LOAD Arda 10B 5C       КОРАБЛЬ 12 ЗАГРУЗИТЬ Arda 10B 5C
   SHIP 12 UNLOAD Arda 10B        КОРАБЛЬ 12 ВЫГРУЗИТЬ Arda 10B
@@ -64,18 +71,26 @@ const orderHelp = `Orders, one a line, in English or Russian (cells like K6; shi
   SHIP 12 PICKUP K6              КОРАБЛЬ 12 ЗАБРАТЬ K6
   FIRE K6 AT 12                  ОГОНЬ K6 В 12
       cannons, towers, stations twice a turn; rigs, habitats once
+      пушки, башни, станции дважды за ход; буровые, местообитания раз
   BOMBARD Arda                   БОМБИТЬ Arda
       with six of your huge ships on its six vertices
-Also at any time:
+      шестью вашими огромными кораблями на шести вершинах
+Also at any time:                В любое время:
   LANG RU | LANG EN              ЯЗЫК RU
   ALLY bob | BREAK bob           СОЮЗ bob | РАЗРЫВ bob
-  OFFER bob SHIP 12 GIVE 20B GET 10M
-  ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M
+  OFFER bob SHIP 12 GIVE 20B GET 10M TURNS 5
+  ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M ХОДОВ 5
+      TURNS 5 (optional): the contract lapses 5 turns from now
+      ХОДОВ 5 (необязательно): через 5 ходов договор истекает
   ACCEPT 3 | CANCEL 3            ПРИНЯТЬ 3 | ОТМЕНИТЬ 3
   RESIGN                         СДАТЬСЯ
   any turn orders, sent before your turn, run when it opens; CLEAR forgets
+  приказы хода, присланные заранее, выполнятся в начале вашего хода;
+  ОЧИСТИТЬ их забывает
 Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М read as
-B, C, M). Each ship has 2 actions, one after the other.`
+B, C, M). Each ship has 2 actions, one after the other.
+Ресурсы: Б биомасса, Ц цемент, Е еда, М металл (или B C F M). У каждого
+корабля 2 действия, одно за другим.`
 
 // Planet is one generated planet with its tiles and structures.
 type Planet struct {
@@ -171,8 +186,11 @@ type Contract struct {
 	// Cancelled: withdrawn or ended by either party, or lapsed with its
 	// ship or a party; it authorises nothing more.
 	Cancelled bool `json:"cancelled,omitempty"`
-	Loaded    Res  `json:"loaded_from"` // what the ship took from From
-	LoadedTo  Res  `json:"loaded_to"`   // what the ship took from To
+	// Expires is the turn at whose start the contract lapses (OFFER …
+	// TURNS n: the turn of the offer + n); 0: it never lapses.
+	Expires  int `json:"expires,omitempty"`
+	Loaded   Res `json:"loaded_from"` // what the ship took from From
+	LoadedTo Res `json:"loaded_to"`   // what the ship took from To
 }
 
 // State is a game of Burning Planets.

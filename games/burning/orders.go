@@ -29,6 +29,7 @@ const (
 	wAsteroid = "ASTEROID"
 	wGive     = "GIVE"
 	wGet      = "GET"
+	wTurns    = "TURNS"
 
 	aMove    = "MOVE"
 	aAttack  = "ATTACK"
@@ -70,6 +71,7 @@ func spellings() map[string]string {
 	add(wAsteroid, "АСТЕРОИД")
 	add(wGive, "ОТДАТЬ", "ОТДАЮ")
 	add(wGet, "ПОЛУЧИТЬ", "ПОЛУЧАЮ")
+	add(wTurns, "TURN", "ХОДОВ", "ХОДА", "ХОД", "ХОДЫ")
 	add(aMove, "ЛЕТЕТЬ")
 	add(aAttack, "АТАКОВАТЬ", "АТАКА")
 	add(aRaze, "РАЗРУШИТЬ")
@@ -126,6 +128,7 @@ type order struct {
 	Res   Res    // amounts; OFFER: what the offerer gives
 	Get   Res    // OFFER: what the partner gives
 	Word  string // language or player name
+	Turns int    // OFFER: the contract lapses after this many turns (0: never)
 }
 
 // phase orders a turn's lines as the rules order the turn (building, then
@@ -185,6 +188,9 @@ func (o order) String() string {
 		}
 		if !o.Get.zero() {
 			line += " GET " + o.Get.String()
+		}
+		if o.Turns > 0 {
+			line += fmt.Sprintf(" TURNS %d", o.Turns)
 		}
 		return line
 	case vAccept, vCancel:
@@ -426,11 +432,19 @@ func parseLine(line string) (order, *problem) {
 				dst = &o.Res
 			case wGet:
 				dst = &o.Get
+			case wTurns:
+				n, err := strconv.Atoi(t.peek())
+				if o.Turns > 0 || err != nil || n < 1 || n > maxTurns {
+					return o, prob("TURNS needs a number of turns from 1 to %d, once: OFFER bob SHIP 12 GIVE 20B TURNS 5", maxTurns)
+				}
+				t.next()
+				o.Turns = n
+				continue
 			default:
 				return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
 			}
 			var sub tokens
-			for t.more() && words[t.peek()] != wGive && words[t.peek()] != wGet {
+			for t.more() && words[t.peek()] != wGive && words[t.peek()] != wGet && words[t.peek()] != wTurns {
 				f, r := t.next()
 				sub.t, sub.r = append(sub.t, f), append(sub.r, r)
 			}
@@ -512,6 +526,10 @@ func resLetter(s string) byte {
 	}
 	return 0
 }
+
+// maxTurns bounds the life of a contract (OFFER … TURNS n), far beyond
+// any game.
+const maxTurns = 999
 
 // maxAmount bounds each amount in an order, far above any bank.
 const maxAmount = 1000000

@@ -225,6 +225,9 @@ func (v view) Status() string {
 		if c.Accepted {
 			st = tr(l, "accepted")
 		}
+		if c.Expires > 0 {
+			st += tr(l, ", lapses at the start of turn %d", c.Expires)
+		}
 		if v.player == "" {
 			line("Contract %d: %s gives %s, %s gives %s, cargo ship %d; %s.", c.ID, c.From, c.Give.String(), c.To, c.Get.String(), c.Ship, st)
 			continue

@@ -156,6 +156,7 @@ func (s *State) next(d *dice.Dice) {
 					s.endAtLimit()
 					return
 				}
+				s.lapseContracts()
 			}
 			if !s.out(s.active()) {
 				break
@@ -173,6 +174,18 @@ func (s *State) next(d *dice.Dice) {
 		_ = s.run(p, adv, d)
 		s.eliminate()
 		s.Done = s.victory()
+	}
+}
+
+// lapseContracts ends, at the start of a turn, every contract whose time
+// (OFFER … TURNS n) is up, offered or accepted (003-C1's optional expiry).
+// Only the two parties are told, and nothing of its terms: they know them.
+func (s *State) lapseContracts() {
+	for _, c := range s.Contracts {
+		if c.Expires > 0 && c.Expires <= s.Round && !c.Cancelled {
+			c.Accepted, c.Cancelled = false, true
+			s.tell([]string{c.From, c.To}, "Contract %d between %s and %s lapses: its time is up.", c.ID, c.From, c.To)
+		}
 	}
 }
 

@@ -78,7 +78,8 @@ func TestCargoStaysSecret(t *testing.T) {
 			"SHIP 2 UNLOAD Arda 1B", "SHIP 2 DEPLOY M6", "SHIP 2 LOAD Borvik 1B", "BUY RIG AT Borvik FOR 2",
 			"BUY STATION AT Arda FOR 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "FIRE E4 AT 2",
 			"SHIP 1 RAZE R6", "SHIP 1 CONQUER Borvik", "MAKE 1 CARGO AT Borvik", "ALLY bob", "SHIP 4 UNLOAD Borvik 5C",
-			"SHIP 2 MOVE N7", "garbage 777", "SHIP 2 DEPLOY", "ACCEPT 1", "OFFER cy SHIP 2 GIVE 1B",
+			"SHIP 2 MOVE N7", "garbage 777", "SHIP 2 DEPLOY", "ACCEPT 1", "OFFER cy SHIP 2 GIVE 1B", "OFFER cy SHIP 2 GIVE 1B TURNS 3",
+			"CANCEL 1",
 		}
 		prompt := s.Prompts()[0]
 		_, errs := s.View("ann").Parse(prompt, strings.Join(probes, "\n"))
@@ -194,5 +195,36 @@ func TestPublicViewHidesSecrets(t *testing.T) {
 	}
 	if _, errs := pub.Parse(engine.Prompt{}, "LANG RU"); len(errs) == 0 {
 		t.Error("an observer's orders were accepted")
+	}
+}
+
+// TestContractLapseStaysSecret: when bob's contract with cy runs out of
+// time, only they are told; ann's events and status show nothing of it.
+func TestContractLapseStaysSecret(t *testing.T) {
+	for _, lang := range []string{langEN, langRU} {
+		s := buildCase(t, strings.Replace(secretSetup, "accepted", "accepted expires 2", 1)+"active cy\nlang ann "+lang+"\n")
+		p := s.Prompts()[0]
+		events, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: engine.TextOrders{}}}, dice.FromSource(dice.Scripted{9}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := s.contract(1); !c.Cancelled {
+			t.Fatalf("contract 1 did not lapse: %+v", c)
+		}
+		told := 0
+		for _, e := range events {
+			if e.VisibleTo("bob") && e.VisibleTo("cy") && strings.Contains(e.Text, "lapses") {
+				told++
+			}
+			if e.VisibleTo("ann") {
+				if w := leaks(e.Text, contractSecrets...); w != "" {
+					t.Errorf("ann reads %q in %q", w, e.Text)
+				}
+			}
+		}
+		if told == 0 {
+			t.Errorf("the parties were not told: %s", eventTexts(events))
+		}
+		viewLeaks(t, s, "ann")
 	}
 }

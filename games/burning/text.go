@@ -105,6 +105,11 @@ var lookalike = strings.NewReplacer(
 )
 
 var ru = map[string]string{
+	// Contract expiry.
+	"Contract %d lapses at the start of turn %d unless cancelled before.":                  "Договор %d истекает в начале хода %d, если его не отменят раньше.",
+	"Contract %d between %s and %s lapses: its time is up.":                                "Договор %d между %s и %s истёк: его срок вышел.",
+	", lapses at the start of turn %d":                                                     ", истекает в начале хода %d",
+	"TURNS needs a number of turns from 1 to %d, once: OFFER bob SHIP 12 GIVE 20B TURNS 5": "ХОДОВ требует число ходов от 1 до %d, один раз: ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ХОДОВ 5",
 	// Observers.
 	"only a player gives orders here":   "приказы здесь отдают только игроки",
 	"send orders as one of the players": "отправьте приказы от имени одного из игроков",

@@ -897,6 +897,10 @@ func (t *turn) offer(o *order) *problem {
 		t.s.Contracts = append(t.s.Contracts, c)
 		t.s.tell([]string{t.p, q}, "%s offers %s contract %d: %s gives %s, %s gives %s, carried by cargo ship %d.",
 			t.p, q, c.ID, t.p, c.Give.String(), q, c.Get.String(), sh.ID)
+		if o.Turns > 0 {
+			c.Expires = t.s.Round + o.Turns
+			t.s.tell([]string{t.p, q}, "Contract %d lapses at the start of turn %d unless cancelled before.", c.ID, c.Expires)
+		}
 	}
 	return nil
 }
