@@ -26,6 +26,8 @@ var options = []engine.Option{
 	{Name: "huge", Default: "a", Choices: []string{"a", "b"}, Help: "reading of N9 for huge ships: a = one move or up to four other actions (003-G6); b = four actions, at most one a move"},
 	{Name: "asteroid_die", Default: "6", Choices: []string{"4", "6", "8"}, Help: "the modifier die added to the section count for the number of asteroids (003-B3)"},
 	{Name: "banks", Default: "hidden", Choices: []string{"hidden", "public"}, Help: "whether players see each other's resource banks (public banks would betray every cargo load)"},
+	{Name: "home_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who places the tiles and the starting cannon of each home planet (003-B4, 003-B6): " +
+		"dice = the server by dice; player = each player, in a setup prompt whose default (nothing sent by the deadline) is the dice"},
 	{Name: "turns", Default: "0", Help: "turn limit (003-F10); 0 = none. At the limit the players with most planets share the win"},
 }
 
@@ -87,6 +89,13 @@ Also at any time:                В любое время:
   any turn orders, sent before your turn, run when it opens; CLEAR forgets
   приказы хода, присланные заранее, выполнятся в начале вашего хода;
   ОЧИСТИТЬ их забывает
+At the start, with option home_placement=player (your home planet):
+В начале игры, с опцией home_placement=player (ваша родная планета):
+  TILE FOREST AT K6 | TILE MOUNTAIN AT K6   РЕСУРС ЛЕС В K6 | РЕСУРС ГОРА В K6
+      interior cells while any is free; на внутренние клетки, пока есть
+  BUILD CANNON AT K6             СТРОИТЬ ПУШКА В K6   (border / край)
+  AUTO                           АВТО   (the dice place the rest / остальное
+                                         разместят кубики)
 Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М read as
 B, C, M). Each ship has 2 actions, one after the other.
 Ресурсы: Б биомасса, Ц цемент, Е еда, М металл (или B C F M). У каждого
@@ -210,17 +219,20 @@ type State struct {
 	Contracts []*Contract         `json:"contracts"`
 	// Advance holds orders sent ahead of a player's turn (003(i)); they
 	// run, checked line by line, when that turn opens.
-	Advance   map[string][]string `json:"advance,omitempty"`
-	Round     int                 `json:"round"`
-	Active    int                 `json:"active"` // index into Seats
-	Cat       int                 `json:"cat"`    // the active player's catastrophe roll
-	HugeMode  string              `json:"huge_mode"`
-	Hidden    bool                `json:"hidden_banks"`
-	Limit     int                 `json:"turn_limit"`
-	SetupDice []string            `json:"setup_dice"`
-	Done      bool                `json:"done"`
-	Winners   []string            `json:"winners,omitempty"`
-	EndText   string              `json:"end_text,omitempty"`
+	Advance map[string][]string `json:"advance,omitempty"`
+	// Placing holds, while the home planets are being placed (option
+	// home_placement=player), what each player has still to place.
+	Placing   map[string]*HomeSetup `json:"placing,omitempty"`
+	Round     int                   `json:"round"`
+	Active    int                   `json:"active"` // index into Seats
+	Cat       int                   `json:"cat"`    // the active player's catastrophe roll
+	HugeMode  string                `json:"huge_mode"`
+	Hidden    bool                  `json:"hidden_banks"`
+	Limit     int                   `json:"turn_limit"`
+	SetupDice []string              `json:"setup_dice"`
+	Done      bool                  `json:"done"`
+	Winners   []string              `json:"winners,omitempty"`
+	EndText   string                `json:"end_text,omitempty"`
 
 	events []engine.Event
 }
@@ -264,6 +276,10 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 	}
 	s.Seats = append([]string(nil), su.Players...)
 	d.Shuffle(n, "seat order", func(i, j int) { s.Seats[i], s.Seats[j] = s.Seats[j], s.Seats[i] })
+	manual := su.Options["home_placement"] == "player"
+	if manual {
+		s.Placing = map[string]*HomeSetup{}
+	}
 	for _, p := range s.Seats {
 		s.genPlanet(d, p, true)
 		s.genPlanet(d, p, false)
@@ -273,7 +289,9 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 		mod = m
 	}
 	s.genAsteroids(d, mod)
-	s.startTurn(d)
+	if !manual {
+		s.startTurn(d)
+	}
 	return s, nil
 }
 
@@ -339,34 +357,53 @@ func (s *State) genPlanet(d *dice.Dice, player string, home bool) {
 			forests = roll("forests") + roll("forests")
 		}
 	}
-	// Tiles go on interior cells first, then on the border ("where possible,
-	// not on the outer border"), each cell picked by a die (003-B4).
-	place := func(kind string, k int) {
-		for ; k > 0; k-- {
-			free := p.freeCells(true)
-			if len(free) == 0 {
-				free = p.freeCells(false)
-			}
-			c := free[d.Pick(len(free), fmt.Sprintf("cell of a %s on %s (%d free)", kind, name, len(free)))]
-			p.Sites = append(p.Sites, Site{Cell: c, Kind: kind})
-		}
-	}
-	place(Forest, forests)
-	place(Mountain, mountains)
-	if home {
-		// N8: the starting Cannon stands on a border cell, picked by a die.
-		free := p.freeCells(false)
-		c := free[d.Pick(len(free), fmt.Sprintf("cell of %s's starting cannon on %s", player, name))]
-		p.Sites = append(p.Sites, Site{Cell: c, Kind: CannonS})
-		var prod Res
-		for _, st := range p.Sites {
-			prod = prod.add(product(st.Kind))
-		}
-		s.Bank[player] = prod.times(10) // 003-G4: ten turns of the home planet's production
+	switch {
+	case home && s.Placing != nil:
+		// The player places them (003-B4, 003-B6), in the setup prompt.
+		s.Placing[player] = &HomeSetup{Planet: name, Forests: forests, Mountains: mountains}
+	case home:
+		placeTiles(d, p, Forest, forests)
+		placeTiles(d, p, Mountain, mountains)
+		placeCannon(d, p, player)
+		s.Bank[player] = homeBank(p)
+	default:
+		placeTiles(d, p, Forest, forests)
+		placeTiles(d, p, Mountain, mountains)
 	}
 	p.Dice = strings.Join(rolls, ", ")
 	s.Planets = append(s.Planets, p)
 	s.SetupDice = append(s.SetupDice, name+": "+p.Dice)
+}
+
+// placeTiles puts k tiles of kind on p, each cell picked by a die: interior
+// cells first, then the border ("where possible, not on the outer border",
+// 003-B4). It returns k.
+func placeTiles(d *dice.Dice, p *Planet, kind string, k int) int {
+	for i := 0; i < k; i++ {
+		free := p.freeCells(true)
+		if len(free) == 0 {
+			free = p.freeCells(false)
+		}
+		c := free[d.Pick(len(free), fmt.Sprintf("cell of a %s on %s (%d free)", kind, p.Name, len(free)))]
+		p.Sites = append(p.Sites, Site{Cell: c, Kind: kind})
+	}
+	return k
+}
+
+// placeCannon puts the starting cannon on a border cell picked by a die (N8).
+func placeCannon(d *dice.Dice, p *Planet, player string) {
+	free := p.freeCells(false)
+	c := free[d.Pick(len(free), fmt.Sprintf("cell of %s's starting cannon on %s", player, p.Name))]
+	p.Sites = append(p.Sites, Site{Cell: c, Kind: CannonS})
+}
+
+// homeBank is ten turns of the home planet's production (003-G4).
+func homeBank(p *Planet) Res {
+	var prod Res
+	for _, st := range p.Sites {
+		prod = prod.add(product(st.Kind))
+	}
+	return prod.times(10)
 }
 
 // freeCells lists the planet's empty cells other than the centre: interior
@@ -446,10 +483,18 @@ func (ruleset) LoadState(data []byte) (engine.State, error) {
 // Marshal encodes the state; maps are written in key order by encoding/json.
 func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
 
-func (s *State) Turn() int { return s.Round }
+func (s *State) Turn() int {
+	if s.Placing != nil {
+		return 0
+	}
+	return s.Round
+}
 func (s *State) Phase() string {
 	if s.Done {
 		return "over"
+	}
+	if s.Placing != nil {
+		return "home placement"
 	}
 	return "turn of " + s.active()
 }
@@ -466,6 +511,9 @@ func (s *State) Outcome() engine.Outcome {
 func (s *State) Prompts() []engine.Prompt {
 	if s.Done {
 		return nil
+	}
+	if s.Placing != nil {
+		return s.placePrompts()
 	}
 	p := s.active()
 	out := []engine.Prompt{{ID: "turn:" + p, Player: p, Kind: engine.KindStep,

@@ -25,6 +25,8 @@ const (
 	vResign   = "RESIGN"
 	vCancel   = "CANCEL"
 	vClear    = "CLEAR"
+	vTile     = "TILE" // setup only (option home_placement=player)
+	vAuto     = "AUTO" // setup only: the dice place the rest
 	aPickup   = "PICKUP"
 	wAsteroid = "ASTEROID"
 	wGive     = "GIVE"
@@ -67,6 +69,10 @@ func spellings() map[string]string {
 	add(vResign, "СДАТЬСЯ")
 	add(vCancel, "ОТМЕНИТЬ")
 	add(vClear, "ОЧИСТИТЬ")
+	add(vTile, "РЕСУРС")
+	add(vAuto, "АВТО")
+	add(Forest, "ЛЕС")
+	add(Mountain, "ГОРА", "ГОРУ")
 	add(aPickup, "ЗАБРАТЬ")
 	add(wAsteroid, "АСТЕРОИД")
 	add(wGive, "ОТДАТЬ", "ОТДАЮ")
@@ -195,8 +201,10 @@ func (o order) String() string {
 		return line
 	case vAccept, vCancel:
 		return fmt.Sprintf("%s %d", o.Verb, o.N)
-	case vResign, vClear:
+	case vResign, vClear, vAuto:
 		return o.Verb
+	case vTile:
+		return fmt.Sprintf("TILE %s AT %s", strings.ToUpper(o.Kind), o.Cell)
 	}
 	return "?"
 }
@@ -270,7 +278,7 @@ func parseLine(line string) (order, *problem) {
 	verbF, _ := t.next()
 	verb := words[verbF]
 	o := order{Verb: verb}
-	need := func(what string) *problem {
+	need := func(what any) *problem {
 		return prob("%s needs %s", verb, what)
 	}
 	switch verb {
@@ -457,7 +465,20 @@ func parseLine(line string) (order, *problem) {
 		if o.Res.zero() && o.Get.zero() {
 			return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
 		}
-	case vResign, vClear:
+	case vResign, vClear, vAuto:
+	case vTile:
+		k := words[t.peek()]
+		if !isTile(k) {
+			return o, need(say("a tile: FOREST or MOUNTAIN, and a cell: TILE FOREST AT K6"))
+		}
+		t.next()
+		o.Kind = k
+		t.skipPrep()
+		c, p := cellArg(t)
+		if p != nil {
+			return o, p
+		}
+		o.Cell = c
 	case vAccept, vCancel:
 		n, ok := shipArg(t)
 		if !ok {

@@ -131,6 +131,8 @@ func (v view) Status() string {
 	line := func(format string, args ...any) { b.WriteString(tr(l, format, args...) + "\n") }
 	if s.Done {
 		line("The game is over: %s", s.EndText)
+	} else if s.Placing != nil {
+		line("Setup: every player places the tiles and the starting cannon of their home planet.")
 	} else {
 		line("Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm())
 	}

@@ -17,6 +17,9 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	if s.Done {
 		return nil, fmt.Errorf("the game is over")
 	}
+	if s.Placing != nil {
+		return s.resolvePlacement(answers, d)
+	}
 	stepped := false
 	for _, a := range answers {
 		p := a.Prompt.Player
@@ -252,6 +255,12 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	}
 	if player == publicSeat {
 		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+	}
+	if v.s.Placing != nil {
+		if v.s.Placing[player] == nil {
+			return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+		}
+		return v.parsePlacement(player, text)
 	}
 	lang := v.s.Lang[player]
 	type parsed struct {

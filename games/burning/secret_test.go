@@ -79,7 +79,7 @@ func TestCargoStaysSecret(t *testing.T) {
 			"BUY STATION AT Arda FOR 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "FIRE E4 AT 2",
 			"SHIP 1 RAZE R6", "SHIP 1 CONQUER Borvik", "MAKE 1 CARGO AT Borvik", "ALLY bob", "SHIP 4 UNLOAD Borvik 5C",
 			"SHIP 2 MOVE N7", "garbage 777", "SHIP 2 DEPLOY", "ACCEPT 1", "OFFER cy SHIP 2 GIVE 1B", "OFFER cy SHIP 2 GIVE 1B TURNS 3",
-			"CANCEL 1",
+			"CANCEL 1", "TILE FOREST AT F5", "AUTO",
 		}
 		prompt := s.Prompts()[0]
 		_, errs := s.View("ann").Parse(prompt, strings.Join(probes, "\n"))
