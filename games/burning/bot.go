@@ -22,6 +22,12 @@ import (
 // positions, its own bank and cargo.
 func (ruleset) Bot(ev engine.View, p engine.Prompt, r *rand.Rand) string {
 	v, ok := ev.(view)
+	if ok && v.s.AstPick != nil {
+		if v.s.AstPick.Chooser != p.Player {
+			return ""
+		}
+		return v.botAsteroid(r.IntN)
+	}
 	if ok && v.s.Placing != nil && v.s.Placing[p.Player] != nil {
 		return v.botPlacement(p.Player, r.IntN)
 	}

@@ -28,6 +28,8 @@ var options = []engine.Option{
 	{Name: "banks", Default: "hidden", Choices: []string{"hidden", "public"}, Help: "whether players see each other's resource banks (public banks would betray every cargo load)"},
 	{Name: "home_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who places the tiles and the starting cannon of each home planet (003-B4, 003-B6): " +
 		"dice = the server by dice; player = each player, in a setup prompt whose default (nothing sent by the deadline) is the dice"},
+	{Name: "asteroid_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who picks each asteroid's cell once its section is rolled (003-B5): " +
+		"dice = the server by a die; player = the player to the roller's left, in a setup prompt whose default is the die"},
 	{Name: "turns", Default: "0", Help: "turn limit (003-F10); 0 = none. At the limit the players with most planets share the win"},
 }
 
@@ -89,6 +91,9 @@ Also at any time:                В любое время:
   any turn orders, sent before your turn, run when it opens; CLEAR forgets
   приказы хода, присланные заранее, выполнятся в начале вашего хода;
   ОЧИСТИТЬ их забывает
+At the start, with option asteroid_placement=player (when asked):
+В начале игры, с опцией asteroid_placement=player (когда спросят):
+  ASTEROID K6 | AUTO             АСТЕРОИД K6 | АВТО
 At the start, with option home_placement=player (your home planet):
 В начале игры, с опцией home_placement=player (ваша родная планета):
   TILE FOREST AT K6 | TILE MOUNTAIN AT K6   РЕСУРС ЛЕС В K6 | РЕСУРС ГОРА В K6
@@ -222,17 +227,21 @@ type State struct {
 	Advance map[string][]string `json:"advance,omitempty"`
 	// Placing holds, while the home planets are being placed (option
 	// home_placement=player), what each player has still to place.
-	Placing   map[string]*HomeSetup `json:"placing,omitempty"`
-	Round     int                   `json:"round"`
-	Active    int                   `json:"active"` // index into Seats
-	Cat       int                   `json:"cat"`    // the active player's catastrophe roll
-	HugeMode  string                `json:"huge_mode"`
-	Hidden    bool                  `json:"hidden_banks"`
-	Limit     int                   `json:"turn_limit"`
-	SetupDice []string              `json:"setup_dice"`
-	Done      bool                  `json:"done"`
-	Winners   []string              `json:"winners,omitempty"`
-	EndText   string                `json:"end_text,omitempty"`
+	Placing map[string]*HomeSetup `json:"placing,omitempty"`
+	// AstPick is the asteroid whose cell a player is choosing (option
+	// asteroid_placement=player); AstCount how many the dice asked for.
+	AstPick   *AsteroidPick `json:"ast_pick,omitempty"`
+	AstCount  int           `json:"ast_count,omitempty"`
+	Round     int           `json:"round"`
+	Active    int           `json:"active"` // index into Seats
+	Cat       int           `json:"cat"`    // the active player's catastrophe roll
+	HugeMode  string        `json:"huge_mode"`
+	Hidden    bool          `json:"hidden_banks"`
+	Limit     int           `json:"turn_limit"`
+	SetupDice []string      `json:"setup_dice"`
+	Done      bool          `json:"done"`
+	Winners   []string      `json:"winners,omitempty"`
+	EndText   string        `json:"end_text,omitempty"`
 
 	events []engine.Event
 }
@@ -288,8 +297,15 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 	if m, err := strconv.Atoi(su.Options["asteroid_die"]); err == nil && m > 0 {
 		mod = m
 	}
-	s.genAsteroids(d, mod)
-	if !manual {
+	if su.Options["asteroid_placement"] == "player" {
+		m := d.Roll(mod, "asteroid modifier die")
+		s.AstCount = s.Grid.Sections() + m
+		s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", s.Grid.Sections(), mod, m, s.AstCount))
+		s.nextAsteroid(d, 1)
+	} else {
+		s.genAsteroids(d, mod)
+	}
+	if s.AstPick == nil && !manual {
 		s.startTurn(d)
 	}
 	return s, nil
@@ -440,22 +456,34 @@ func (s *State) genAsteroids(d *dice.Dice, mod int) {
 	count := secs + m
 	s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", secs, mod, m, count))
 	for i := 1; i <= count; i++ {
-		for try := 0; try < 10; try++ {
-			sec := d.Roll(secs, fmt.Sprintf("section of asteroid %d", i))
-			var legal []Cell
-			for _, c := range s.Grid.sectionCells(sec) {
-				if s.asteroidRoom(c) {
-					legal = append(legal, c)
-				}
-			}
-			if len(legal) == 0 {
-				continue
-			}
+		if sec, legal := s.rollAsteroid(d, i); sec > 0 {
 			c := legal[d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", i, sec))]
 			s.Asteroids = append(s.Asteroids, c)
-			break
 		}
 	}
+}
+
+// rollAsteroid rolls asteroid i's section, again while the section has no
+// legal cell (at most 10 times; then the asteroid is dropped: section 0).
+func (s *State) rollAsteroid(d *dice.Dice, i int) (int, []Cell) {
+	for try := 0; try < 10; try++ {
+		sec := d.Roll(s.Grid.Sections(), fmt.Sprintf("section of asteroid %d", i))
+		if legal := s.asteroidCells(sec); len(legal) > 0 {
+			return sec, legal
+		}
+	}
+	return 0, nil
+}
+
+// asteroidCells are the cells of section sec an asteroid may take.
+func (s *State) asteroidCells(sec int) []Cell {
+	var legal []Cell
+	for _, c := range s.Grid.sectionCells(sec) {
+		if s.asteroidRoom(c) {
+			legal = append(legal, c)
+		}
+	}
+	return legal
 }
 
 func (s *State) asteroidRoom(c Cell) bool {
@@ -484,7 +512,7 @@ func (ruleset) LoadState(data []byte) (engine.State, error) {
 func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
 
 func (s *State) Turn() int {
-	if s.Placing != nil {
+	if s.Placing != nil || s.AstPick != nil {
 		return 0
 	}
 	return s.Round
@@ -492,6 +520,9 @@ func (s *State) Turn() int {
 func (s *State) Phase() string {
 	if s.Done {
 		return "over"
+	}
+	if s.AstPick != nil {
+		return "asteroid placement"
 	}
 	if s.Placing != nil {
 		return "home placement"
@@ -511,6 +542,9 @@ func (s *State) Outcome() engine.Outcome {
 func (s *State) Prompts() []engine.Prompt {
 	if s.Done {
 		return nil
+	}
+	if s.AstPick != nil {
+		return []engine.Prompt{s.asteroidPrompt()}
 	}
 	if s.Placing != nil {
 		return s.placePrompts()

@@ -205,6 +205,8 @@ func (o order) String() string {
 		return o.Verb
 	case vTile:
 		return fmt.Sprintf("TILE %s AT %s", strings.ToUpper(o.Kind), o.Cell)
+	case wAsteroid:
+		return "ASTEROID " + o.Cell.String()
 	}
 	return "?"
 }
@@ -466,6 +468,13 @@ func parseLine(line string) (order, *problem) {
 			return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
 		}
 	case vResign, vClear, vAuto:
+	case wAsteroid:
+		t.skipPrep()
+		c, p := cellArg(t)
+		if p != nil {
+			return o, p
+		}
+		o.Cell = c
 	case vTile:
 		k := words[t.peek()]
 		if !isTile(k) {

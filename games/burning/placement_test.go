@@ -257,3 +257,106 @@ func FuzzPlacement(f *testing.F) {
 		}
 	})
 }
+
+// With asteroid_placement=player each asteroid's section is rolled and the
+// player to the roller's left picks its cell (or leaves it to the die);
+// every rule of the default mode holds at its edges; then the home
+// placement step (also on here) and the first turn follow.
+func TestAsteroidPlacement(t *testing.T) {
+	for _, lang := range []string{langEN, langRU} {
+		s := newGame(t, []string{"ann", "bob", "cy"}, map[string]string{"asteroid_placement": "player", "home_placement": "player", "lang": lang}, "asteroids")
+		if s.AstPick == nil || s.Turn() != 0 || s.Phase() != "asteroid placement" || len(s.Asteroids) != 0 {
+			t.Fatalf("no asteroid step: %+v, turn %d, phase %q", s.AstPick, s.Turn(), s.Phase())
+		}
+		chosen, dropped, probedClose := map[Cell]bool{}, 0, false
+		for step := 0; s.AstPick != nil; step++ {
+			a := *s.AstPick
+			ps := s.Prompts()
+			if len(ps) != 1 || ps[0].Player != a.Chooser || ps[0].Default != "AUTO" || ps[0].Kind != engine.KindStep {
+				t.Fatalf("asteroid %d: prompts %v", a.N, ps)
+			}
+			if i := indexOf(s.Seats, a.Roller); s.Seats[(i+1)%3] != a.Chooser || s.Seats[(a.N-1)%3] != a.Roller {
+				t.Fatalf("asteroid %d rolled by %s, chosen by %s", a.N, a.Roller, a.Chooser)
+			}
+			v := s.View(a.Chooser)
+			legal := s.asteroidCells(a.Section)
+			for _, c := range s.Grid.sectionCells(a.Section) {
+				if !s.asteroidRoom(c) && !probedClose {
+					probedClose = true
+					if _, errs := v.Parse(ps[0], "ASTEROID "+c.String()); len(errs) != 1 || !strings.Contains(errs[0].Msg, c.String()) {
+						t.Errorf("too close %s accepted: %v", c, errs)
+					}
+				}
+			}
+			outside := s.Grid.sectionCells(a.Section%s.Grid.Sections() + 1)[0]
+			other := s.Seats[(indexOf(s.Seats, a.Chooser)+1)%3]
+			for _, bad := range []struct {
+				who, text string
+			}{
+				{a.Chooser, "ASTEROID " + outside.String()},
+				{a.Chooser, "ASTEROID " + legal[0].String() + "\nAUTO"},
+				{a.Chooser, "SHIP 1 MOVE A1"},
+				{other, "AUTO"},
+			} {
+				if _, errs := s.View(bad.who).Parse(engine.Prompt{ID: ps[0].ID, Player: bad.who, Kind: engine.KindStep}, bad.text); len(errs) != 1 {
+					t.Errorf("asteroid %d: %s's %q: %v", a.N, bad.who, bad.text, errs)
+				}
+			}
+			text, def := "AUTO", true
+			if step%2 == 0 {
+				text, def = "АСТЕРОИД "+legal[len(legal)-1].String(), false
+				chosen[legal[len(legal)-1]] = true
+			}
+			o, errs := v.Parse(ps[0], text)
+			if len(errs) > 0 {
+				t.Fatalf("asteroid %d: %q: %v", a.N, text, errs)
+			}
+			d := dice.New(fmt.Sprint("ast", step))
+			events, err := s.Resolve([]engine.Answer{{Prompt: ps[0], Orders: o, Default: def}}, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dieCell := false
+			for _, r := range d.Rolls() {
+				dieCell = dieCell || strings.HasPrefix(r.Purpose, fmt.Sprintf("cell of asteroid %d ", a.N))
+			}
+			if dieCell != def || len(eventTexts(events)) == 0 {
+				t.Errorf("asteroid %d (%q): a die picked the cell: %v; events %s", a.N, text, dieCell, eventTexts(events))
+			}
+			dropped += strings.Count(eventTexts(events), "dropped") + strings.Count(eventTexts(events), "не размещён")
+		}
+		if len(s.Asteroids)+dropped != s.AstCount || len(chosen) == 0 {
+			t.Errorf("%d asteroids and %d dropped of %d", len(s.Asteroids), dropped, s.AstCount)
+		}
+		for c := range chosen {
+			if !s.asteroidAt(c) {
+				t.Errorf("chosen asteroid %s missing", c)
+			}
+		}
+		if !probedClose {
+			t.Error("no cell too close to probe")
+		}
+		// Then the home placement step; then turn 1.
+		ps := s.Prompts()
+		if len(ps) != 3 || !strings.HasPrefix(ps[0].ID, "place:") {
+			t.Fatalf("after the asteroids: %v", ps)
+		}
+		var answers []engine.Answer
+		for _, p := range ps {
+			o, _ := s.View(p.Player).Parse(p, p.Default)
+			answers = append(answers, engine.Answer{Prompt: p, Orders: o, Default: true})
+		}
+		if _, err := s.Resolve(answers, dice.New("homes")); err != nil || s.Turn() != 1 {
+			t.Fatalf("home placement: %v, turn %d", err, s.Turn())
+		}
+	}
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}

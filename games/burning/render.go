@@ -131,6 +131,8 @@ func (v view) Status() string {
 	line := func(format string, args ...any) { b.WriteString(tr(l, format, args...) + "\n") }
 	if s.Done {
 		line("The game is over: %s", s.EndText)
+	} else if s.AstPick != nil {
+		line("Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N)
 	} else if s.Placing != nil {
 		line("Setup: every player places the tiles and the starting cannon of their home planet.")
 	} else {

@@ -17,6 +17,9 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	if s.Done {
 		return nil, fmt.Errorf("the game is over")
 	}
+	if s.AstPick != nil {
+		return s.resolveAsteroid(answers, d)
+	}
 	if s.Placing != nil {
 		return s.resolvePlacement(answers, d)
 	}
@@ -255,6 +258,9 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	}
 	if player == publicSeat {
 		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+	}
+	if v.s.AstPick != nil {
+		return v.parseAsteroid(player, text)
 	}
 	if v.s.Placing != nil {
 		if v.s.Placing[player] == nil {

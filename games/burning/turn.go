@@ -188,8 +188,8 @@ func (t *turn) do(o *order, line int) *problem {
 		return t.makeShips(o)
 	case vShip:
 		return t.act(o, line)
-	case vTile, vAuto:
-		return prob("TILE and AUTO only place a home planet at the start of the game")
+	case vTile, vAuto, wAsteroid:
+		return prob("TILE, ASTEROID and AUTO are only for the setup steps at the start of the game")
 	case vFire:
 		t.lastShip = 0
 		return t.fire(o)
