@@ -280,8 +280,8 @@ func parseLine(line string) (order, *problem) {
 	verbF, _ := t.next()
 	verb := words[verbF]
 	o := order{Verb: verb}
-	need := func(what any) *problem {
-		return prob("%s needs %s", verb, what)
+	need := func(what string) *problem {
+		return prob("%s needs %s", verb, say(what)) // what is translated too
 	}
 	switch verb {
 	case vBuild:
@@ -372,14 +372,14 @@ func parseLine(line string) (order, *problem) {
 			t.skipPrep()
 			_, r := t.next()
 			if r == "" {
-				return o, prob("%s needs %s", o.Act, "a planet")
+				return o, prob("%s needs %s", o.Act, say("a planet"))
 			}
 			o.Place = r
 		case aLoad, aUnload:
 			t.skipPrep()
 			_, r := t.next()
 			if r == "" {
-				return o, prob("%s needs %s", o.Act, "a planet and an amount: LOAD Arda 10B")
+				return o, prob("%s needs %s", o.Act, say("a planet and an amount: LOAD Arda 10B"))
 			}
 			o.Place = r
 			res, p := amounts(t)
@@ -478,7 +478,7 @@ func parseLine(line string) (order, *problem) {
 	case vTile:
 		k := words[t.peek()]
 		if !isTile(k) {
-			return o, need(say("a tile: FOREST or MOUNTAIN, and a cell: TILE FOREST AT K6"))
+			return o, need("a tile: FOREST or MOUNTAIN, and a cell: TILE FOREST AT K6")
 		}
 		t.next()
 		o.Kind = k

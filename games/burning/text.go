@@ -105,6 +105,21 @@ var lookalike = strings.NewReplacer(
 )
 
 var ru = map[string]string{
+	// What an order needs (the argument of "%s needs %s").
+	"a structure: FURNACE, GREENHOUSE, SPACEPORT, CANNON or TOWER":         "сооружение: ДОМНА, ТЕПЛИЦА, КОСМОДРОМ, ПУШКА или БАШНЯ",
+	"a space structure: RIG, HABITAT or STATION":                           "космическое сооружение: БУРОВАЯ, МЕСТООБИТАНИЕ или СТАНЦИЯ",
+	"a planet and a cargo ship: BUY RIG AT Arda FOR 12":                    "планета и грузовой корабль: КУПИТЬ БУРОВАЯ НА Arda ДЛЯ 12",
+	"a cargo ship number: BUY RIG AT Arda FOR 12":                          "номер грузового корабля: КУПИТЬ БУРОВАЯ НА Arda ДЛЯ 12",
+	"a number of ships from 1 to 20":                                       "число кораблей от 1 до 20",
+	"a ship class: SMALL, MEDIUM, LARGE, HUGE or CARGO":                    "класс корабля: МАЛЫЙ, СРЕДНИЙ, БОЛЬШОЙ, ОГРОМНЫЙ или ГРУЗОВОЙ",
+	"a planet or the cell of an orbital station: MAKE 2 SMALL AT Arda":     "планета или клетка орбитальной станции: СОЗДАТЬ 2 МАЛЫЙ У Arda",
+	"a ship number: SHIP 12 MOVE K6":                                       "номер корабля: КОРАБЛЬ 12 ЛЕТЕТЬ K6",
+	"a planet":                                                             "планета",
+	"a planet and an amount: LOAD Arda 10B":                                "планета и количество: ЗАГРУЗИТЬ Arda 10B",
+	"a player":                                                             "игрок",
+	"a player, a cargo ship and goods: OFFER bob SHIP 12 GIVE 20B GET 10M": "игрок, грузовой корабль и товары: ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M",
+	"GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M":     "ОТДАТЬ и/или ПОЛУЧИТЬ с количествами: ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M",
+	"a contract number: ACCEPT 3":                                          "номер договора: ПРИНЯТЬ 3",
 	// Contract expiry.
 	"Contract %d lapses at the start of turn %d unless cancelled before.":                  "Договор %d истекает в начале хода %d, если его не отменят раньше.",
 	"Contract %d between %s and %s lapses: its time is up.":                                "Договор %d между %s и %s истёк: его срок вышел.",
