@@ -142,7 +142,7 @@ func (b *botPlan) diplomacy() {
 	}
 }
 
-// currency is what the faction's ships are paid with.
+// needs says which of metal and food the faction's ships are paid with.
 func (b *botPlan) needs() (m, f bool) {
 	p := b.fac().Ships[Small].Price
 	return p.M > 0, p.F > 0
@@ -265,10 +265,11 @@ func (b *botPlan) buyStructures() {
 	}
 }
 
-// makeShips builds, at each own spaceport: small ships while empty planets
-// are left to claim and few small ships are out, else the largest warship
-// it can pay for (saving for a large one while a medium would do little
-// against cannons), and now and then a cargo ship.
+// makeShips builds, at each own spaceport: a small ship while empty planets
+// are left to claim and few small ships are out; else as many large ships
+// as it can pay for (up to four; it saves for them, since a medium one
+// does little against a cannon), from turn 26 a huge one first or medium
+// ones if that is all it can pay; and now and then a cargo ship.
 func (b *botPlan) makeShips() {
 	s := b.s
 	small, empty := 0, 0
@@ -403,12 +404,15 @@ func (b *botPlan) adjacentFoeShip(c Cell, die int) *Ship {
 // killChance is the chance that an attack with die destroys a target
 // defending with def and shield (003-R8: higher than both; ties fail).
 func killChance(die, def, shield int) float64 {
-	win := 0
+	if die <= 0 {
+		return 0
+	}
+	win := 0 // attack rolls × defence rolls that destroy
 	for a := shield + 1; a <= die; a++ {
 		if def == 0 {
-			win += 1
+			win++ // no defence die: the shield alone (asteroids)
 		} else {
-			win += min(a-1, def) * 1
+			win += min(a-1, def)
 		}
 	}
 	if def == 0 {
@@ -417,7 +421,8 @@ func killChance(die, def, shield int) float64 {
 	return float64(win) / float64(die*def)
 }
 
-// actShips plans the actions of every own ship, warships first.
+// actShips plans the actions of every own ship, in the order of their
+// numbers (the order the lines will run in).
 func (b *botPlan) actShips() {
 	for _, sh := range b.s.Ships {
 		if sh.Owner == b.me && sh.ID < b.t.firstNew {

@@ -104,3 +104,20 @@ func TestBotStrength(t *testing.T) {
 		t.Errorf("%.1f%% of the bots' ship actions failed: they do not plan where their ships will be", failed)
 	}
 }
+
+func TestKillChance(t *testing.T) {
+	for _, c := range []struct {
+		die, def, shield int
+		want             float64
+	}{
+		{8, 8, 4, 22.0 / 64},  // a large ship against a cannon
+		{4, 8, 4, 0},          // a small one can never beat shield 4
+		{4, 4, 0, 6.0 / 16},   // small against small: ties fail
+		{20, 0, 18, 2.0 / 20}, // a huge ship against an asteroid
+		{0, 6, 0, 0},
+	} {
+		if got := killChance(c.die, c.def, c.shield); got != c.want {
+			t.Errorf("killChance(%d, %d, %d) = %v, want %v", c.die, c.def, c.shield, got, c.want)
+		}
+	}
+}
