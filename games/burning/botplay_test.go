@@ -17,6 +17,7 @@ type botStats struct {
 	lines, fails         int
 	acts, actFails       int // SHIP lines, and those of them that failed
 	rounds               int
+	planFails            []string // failures the dice do not explain
 }
 
 // playBotGame plays one bot game in memory (no store, no replay: the
@@ -58,6 +59,9 @@ func playBotGame(t testing.TB, seed, players, turns int) botStats {
 				if strings.Contains(e.Text, `"SHIP `) {
 					bs.actFails++
 				}
+				if !strings.Contains(e.Text, "nothing to attack at") {
+					bs.planFails = append(bs.planFails, e.Text)
+				}
 			}
 		}
 	}
@@ -81,6 +85,7 @@ func TestBotStrength(t *testing.T) {
 	}
 	const games, turns = 100, 60
 	won, allied, acts, actFails := 0, 0, 0, 0
+	var planFails []string
 	byPlayers := map[int]int{}
 	for seed := 0; seed < games; seed++ {
 		bs := playBotGame(t, seed, 2+seed%3, turns)
@@ -93,12 +98,18 @@ func TestBotStrength(t *testing.T) {
 		}
 		acts += bs.acts
 		actFails += bs.actFails
+		planFails = append(planFails, bs.planFails...)
 	}
 	failed := 100 * float64(actFails) / float64(max(acts, 1))
 	t.Logf("%d of %d games won before the %d-turn limit (%d by an alliance; by player count %v); %d of %d ship actions failed (%.1f%%)",
 		won, games, turns, allied, byPlayers, actFails, acts, failed)
 	if won < 35 || won-allied < 12 {
 		t.Errorf("only %d games won (%d by conquest): the bots do not play towards victory", won, won-allied)
+	}
+	if len(planFails) > 0 {
+		// Only the dice may spoil a bot's line: the target of an attack
+		// destroyed by an earlier one. Anything else is a planning error.
+		t.Errorf("%d bot lines failed for a reason the dice do not explain, e.g. %q", len(planFails), planFails[0])
 	}
 	if failed > 5 {
 		t.Errorf("%.1f%% of the bots' ship actions failed: they do not plan where their ships will be", failed)
