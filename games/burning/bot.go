@@ -8,173 +8,728 @@ import (
 	"orrery/engine"
 )
 
-// Bot plays a simple greedy game: it builds a spaceport, then furnaces,
-// greenhouses and cannons; it builds warships and sends them to the nearest
-// planet that is not its own, attacking what stands next to them and
-// conquering what it touches. Every candidate line is checked by the same
-// dry run Parse uses, so the text always parses. It reads only its view.
+// Bot plays towards victory. It grows its economy (the producers its
+// faction's ships are paid with, then a spaceport), sends small ships to
+// claim empty planets and bigger ones against the nearest enemy: it shoots
+// down the defences it can beat, razes what is left, conquers, and hunts
+// the ships and space structures of players who have no planet left.
+//
+// It plans each turn as the rules will run it: it knows where every ship of
+// its own will stand after its earlier lines (and where this turn's new
+// ships will appear), so its moves are always possible and only the dice
+// can make an action fail. Every line is also checked by the same dry run
+// Parse uses, so the text always parses. It reads only its view: public
+// positions, its own bank and cargo.
 func (ruleset) Bot(ev engine.View, p engine.Prompt, r *rand.Rand) string {
 	v, ok := ev.(view)
+	if ok && v.s.AstPick != nil {
+		if v.s.AstPick.Chooser != p.Player {
+			return ""
+		}
+		return v.botAsteroid(r.IntN)
+	}
+	if ok && v.s.Placing != nil && v.s.Placing[p.Player] != nil {
+		return v.botPlacement(p.Player, r.IntN)
+	}
 	if !ok || p.Kind != engine.KindStep {
 		return ""
 	}
-	s, me := v.s, p.Player
-	t := newTurn(s, me, nil)
-	var out []string
-	try := func(line string) bool {
-		o, pr := parseLine(line)
-		if pr != nil {
-			return false
+	b := newBotPlan(v.s, p.Player, r)
+	b.diplomacy()
+	b.build()
+	b.buyStructures()
+	b.makeShips()
+	b.fire()
+	b.actShips()
+	return strings.Join(b.out, "\n")
+}
+
+// botPlan is one turn being planned.
+type botPlan struct {
+	s    *State
+	me   string
+	r    *rand.Rand
+	t    *turn // the dry run Parse will make
+	out  []string
+	pos  map[int]Cell  // own ship → where it stands after the lines so far
+	busy map[Cell]bool // cells own ships move into or new ships appear on
+	// aims counts the attacks planned on each target (a ship number or a
+	// cell), so that a target that may already be destroyed is not
+	// attacked again and again.
+	aims   map[string]int
+	razed  map[Cell]bool
+	claims map[string]int // empty planet → the own ship heading for it this turn
+	focus  *Planet        // the enemy planet every warship goes for
+	// spaceAt caches space(): the cells ships may ever cross.
+	spaceAt []bool
+}
+
+func newBotPlan(s *State, me string, r *rand.Rand) *botPlan {
+	b := &botPlan{s: s, me: me, r: r, t: newTurn(s, me, nil), pos: map[int]Cell{}, busy: map[Cell]bool{},
+		aims: map[string]int{}, razed: map[Cell]bool{}, claims: map[string]int{}}
+	for _, sh := range s.Ships {
+		if sh.Owner == me {
+			b.pos[sh.ID] = sh.Cell
 		}
-		if t.do(&o, len(out)+1) != nil {
-			return false
-		}
-		out = append(out, o.String())
-		return true
 	}
-	for _, c := range s.Contracts {
-		if c.To == me && !c.Accepted && r.IntN(2) == 0 {
-			try(fmt.Sprintf("ACCEPT %d", c.ID))
-		}
-	}
-	if r.IntN(30) == 0 && len(s.Seats) > 2 {
-		try(fmt.Sprintf("ALLY %s", s.Seats[r.IntN(len(s.Seats))]))
-	}
-	// Building: one structure per own planet.
-	for _, pl := range s.Planets {
-		if pl.Owner != me {
+	b.focus = b.pickFocus()
+	return b
+}
+
+// pickFocus chooses the enemy planet all warships attack together (one
+// ship at a time would be shot down by its cannons): the one nearest to
+// the bot's own planets, the least defended on a tie.
+func (b *botPlan) pickFocus() *Planet {
+	var best *Planet
+	bd := 1 << 30
+	for _, pl := range b.s.Planets {
+		if pl.Owner == "" || pl.Owner == b.me {
 			continue
 		}
-		want := []string{Spaceport, Furnace, Greenhouse, CannonS}
-		r.Shuffle(len(want), func(i, j int) { want[i], want[j] = want[j], want[i] })
-		if pl.count(Spaceport) == 0 {
-			want = append([]string{Spaceport}, want...)
+		d := 1 << 30
+		for _, own := range b.s.Planets {
+			if own.Owner == b.me {
+				d = min(d, dist(own.Centre, pl.Centre))
+			}
 		}
-		cells := hexCells(pl.Centre, pl.radius())
+		if d == 1<<30 {
+			d = dist(pl.Centre, Cell{})
+		}
+		d = d*10 + pl.count(CannonS) + 2*pl.count(Tower)
+		if d < bd {
+			best, bd = pl, d
+		}
+	}
+	return best
+}
+
+// try checks one line by the dry run and keeps it if it passes.
+func (b *botPlan) try(format string, args ...any) bool {
+	o, pr := parseLine(fmt.Sprintf(format, args...))
+	if pr != nil {
+		return false
+	}
+	if b.t.do(&o, len(b.out)+1) != nil {
+		return false
+	}
+	b.out = append(b.out, o.String())
+	return true
+}
+
+func (b *botPlan) fac() Faction { return factions[b.s.Faction[b.me]] }
+
+// diplomacy accepts some offers and, now and then, declares an alliance
+// (so that the alliance rules are exercised by bot games).
+func (b *botPlan) diplomacy() {
+	s := b.s
+	for _, c := range s.Contracts {
+		if c.To == b.me && !c.Accepted && !c.Cancelled && b.r.IntN(2) == 0 {
+			b.try("ACCEPT %d", c.ID)
+		}
+	}
+	if len(s.Seats) <= 2 {
+		return
+	}
+	if b.r.IntN(30) == 0 {
+		b.try("ALLY %s", s.Seats[b.r.IntN(len(s.Seats))])
+	}
+	// An alliance offered is answered in kind, now or later: allies share
+	// the victory (003-G22), so it is a way to win.
+	for _, q := range s.Seats {
+		if q != b.me && contains(s.Allies[q], b.me) && !contains(s.Allies[b.me], q) && b.r.IntN(3) == 0 {
+			b.try("ALLY %s", q)
+		}
+	}
+}
+
+// needs says which of metal and food the faction's ships are paid with.
+func (b *botPlan) needs() (m, f bool) {
+	p := b.fac().Ships[Small].Price
+	return p.M > 0, p.F > 0
+}
+
+// build puts one structure on each own planet: a spaceport first where the
+// planet is large enough to matter and none stands yet, a cannon when enemy
+// warships are near, else a producer of what the ships cost.
+func (b *botPlan) build() {
+	s := b.s
+	needM, needF := b.needs()
+	income, bank := s.income(b.me), s.Bank[b.me]
+	ports := 0
+	for _, pl := range s.Planets {
+		if pl.Owner == b.me && pl.count(Spaceport) > 0 {
+			ports++
+		}
+	}
+	for _, pl := range s.Planets {
+		if pl.Owner != b.me {
+			continue
+		}
+		var want []string
+		if b.threatened(pl) && pl.count(CannonS) < 1 {
+			want = append(want, CannonS)
+		}
+		if pl.count(Spaceport) == 0 && (ports == 0 || pl.HomeOf == b.me) {
+			want = append(want, Spaceport)
+		}
+		switch {
+		case needM && needF && bank.M+10*income.M <= bank.F+10*income.F:
+			want = append(want, Furnace, Greenhouse)
+		case needM && needF:
+			want = append(want, Greenhouse, Furnace)
+		case needM:
+			want = append(want, Furnace)
+		default:
+			want = append(want, Greenhouse)
+		}
 	kinds:
 		for _, kind := range want {
-			for k := 0; k < 8; k++ {
-				c := cells[r.IntN(len(cells))]
-				if try(fmt.Sprintf("BUILD %s AT %s", kind, c)) {
+			for _, c := range b.buildCells(pl, kind) {
+				if b.try("BUILD %s AT %s", kind, c) {
+					if kind == Spaceport {
+						ports++
+					}
 					break kinds
 				}
 			}
 		}
 	}
-	// Space structures for cargo ships at home (bought before ships are
-	// built, as Parse orders the lines).
-	for _, sh := range s.Ships {
-		for _, pl := range s.Planets {
-			if sh.Owner == me && sh.Class == Cargo && pl.Owner == me && pl.touches(sh.Cell) && r.IntN(2) == 0 {
-				try(fmt.Sprintf("BUY %s AT %s FOR %d", []string{Rig, Habitat, Station}[r.IntN(3)], pl.Name, sh.ID))
-			}
-		}
-	}
-	// Ship building.
-	for _, pl := range s.Planets {
-		if pl.Owner == me && pl.count(Spaceport) > 0 {
-			cls := []string{Small, Small, Medium, Large, Cargo}[r.IntN(5)]
-			try(fmt.Sprintf("MAKE %d %s AT %s", 1+r.IntN(2), cls, pl.Name))
-		}
-	}
-	// Structures fire at whatever enemy ship is next to them.
-	for _, pl := range s.Planets {
-		if pl.Owner != me {
-			continue
-		}
-		for _, st := range pl.Sites {
-			if isDefence(st.Kind) {
-				for _, n := range s.Grid.neighbours(st.Cell) {
-					if sh := s.shipAt(n); sh != nil && sh.Owner != me {
-						try(fmt.Sprintf("FIRE %s AT %d", st.Cell, sh.ID))
-					}
-				}
-			}
-		}
-	}
-	// Ships.
-	for _, sh := range s.Ships {
-		if sh.Owner != me {
-			continue
-		}
-		pos := sh.Cell
-		for a := 0; a < 2; a++ {
-			if !v.botAction(t, sh, pos, r, try, &pos) {
-				break
-			}
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
-// botAction tries one action for sh standing at pos; a move updates pos.
-func (v view) botAction(t *turn, sh *Ship, pos Cell, r *rand.Rand, try func(string) bool, newPos *Cell) bool {
-	s := v.s
-	if pos == sh.Cell {
-		for _, n := range s.Grid.neighbours(pos) {
-			if o := s.shipAt(n); o != nil && o.Owner != sh.Owner && sh.Class != Cargo {
-				return try(fmt.Sprintf("SHIP %d ATTACK %d", sh.ID, o.ID))
-			}
-		}
-		for _, pl := range s.Planets {
-			if pl.Owner != sh.Owner && pl.touches(pos) {
-				if try(fmt.Sprintf("SHIP %d CONQUER %s", sh.ID, pl.Name)) {
-					return true
-				}
-				for _, st := range pl.Sites {
-					if isDefence(st.Kind) && dist(st.Cell, pos) == 1 && try(fmt.Sprintf("SHIP %d ATTACK %s", sh.ID, st.Cell)) {
-						return true
-					}
-					if !isTile(st.Kind) && !isDefence(st.Kind) && try(fmt.Sprintf("SHIP %d RAZE %s", sh.ID, st.Cell)) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	if sh.Class == Cargo && pos == sh.Cell {
-		if v.cargoAction(t, sh, r, try) {
+// threatened reports whether an enemy warship is within six cells of pl.
+func (b *botPlan) threatened(pl *Planet) bool {
+	for _, sh := range b.s.Ships {
+		if sh.Owner != b.me && sh.Class != Cargo && dist(sh.Cell, pl.Centre) <= pl.radius()+6 {
 			return true
 		}
-	}
-	// Move towards the nearest planet not ours.
-	var goal *Planet
-	for _, pl := range s.Planets {
-		if pl.Owner != sh.Owner && (goal == nil || dist(pl.Centre, pos) < dist(goal.Centre, pos)) {
-			goal = pl
-		}
-	}
-	if goal == nil {
-		return false
-	}
-	speed := s.unit(sh).Speed
-	best, bd := pos, dist(pos, goal.Centre)
-	for _, c := range hexCells(pos, speed) {
-		if c != pos && s.Grid.in(c) && s.free(c) && dist(c, goal.Centre) < bd && s.reachableFrom(pos, c, speed, sh.Cell) {
-			best, bd = c, dist(c, goal.Centre)
-		}
-	}
-	if best == pos || r.IntN(10) == 0 {
-		return false
-	}
-	if try(fmt.Sprintf("SHIP %d MOVE %s", sh.ID, best)) {
-		*newPos = best
-		return true
 	}
 	return false
 }
 
-// reachableFrom is reachable for a ship that has already left cell
-// vacated earlier in the same orders.
-func (s *State) reachableFrom(from, to Cell, steps int, vacated Cell) bool {
-	return s.path(from, to, steps, func(c Cell) bool { return c == vacated && c != from })
+// buildCells lists where kind may go on pl: interior cells first (the
+// border is kept for defences), and defences on the border nearest an
+// enemy.
+func (b *botPlan) buildCells(pl *Planet, kind string) []Cell {
+	var inner, border []Cell
+	for _, c := range hexCells(pl.Centre, pl.radius()) {
+		if c == pl.Centre || pl.site(c) >= 0 {
+			continue
+		}
+		if dist(c, pl.Centre) == pl.radius() {
+			border = append(border, c)
+		} else {
+			inner = append(inner, c)
+		}
+	}
+	if isDefence(kind) {
+		if foe := b.nearestEnemyShip(pl.Centre); foe != nil {
+			sortBy(border, func(c Cell) int { return dist(c, foe.Cell) })
+		}
+		return border
+	}
+	return append(inner, border...)
 }
 
-// cargoAction loads, delivers, buys or deploys when the cargo ship can.
-func (v view) cargoAction(t *turn, sh *Ship, r *rand.Rand, try func(string) bool) bool {
-	s := v.s
+func (b *botPlan) nearestEnemyShip(c Cell) *Ship {
+	var best *Ship
+	for _, sh := range b.s.Ships {
+		if sh.Owner != b.me && (best == nil || dist(sh.Cell, c) < dist(best.Cell, c)) {
+			best = sh
+		}
+	}
+	return best
+}
+
+// sortBy sorts cells by key, keeping the order of equal keys.
+func sortBy(cs []Cell, key func(Cell) int) {
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && key(cs[j]) < key(cs[j-1]); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+// buyStructures now and then buys a space structure for a cargo ship
+// touching an own planet with a spaceport (bought before ships are built,
+// as Parse orders the lines).
+func (b *botPlan) buyStructures() {
+	for _, sh := range b.s.Ships {
+		if sh.Owner != b.me || sh.Class != Cargo || sh.Load != "" {
+			continue
+		}
+		for _, pl := range b.s.Planets {
+			if pl.Owner == b.me && pl.touches(sh.Cell) && b.r.IntN(2) == 0 {
+				b.try("BUY %s AT %s FOR %d", []string{Rig, Habitat, Station}[b.r.IntN(3)], pl.Name, sh.ID)
+			}
+		}
+	}
+}
+
+// makeShips builds, at each own spaceport: a small ship while empty planets
+// are left to claim and few small ships are out; else as many large ships
+// as it can pay for (up to four; it saves for them, since a medium one
+// does little against a cannon), from turn 26 a huge one first or medium
+// ones if that is all it can pay; and now and then a cargo ship.
+func (b *botPlan) makeShips() {
+	s := b.s
+	small, empty := 0, 0
+	for _, sh := range s.Ships {
+		if sh.Owner == b.me && sh.Class == Small {
+			small++
+		}
+	}
+	for _, pl := range s.Planets {
+		if pl.Owner == "" {
+			empty++
+		}
+	}
+	for _, pl := range s.Planets {
+		if pl.Owner != b.me || pl.count(Spaceport) == 0 {
+			continue
+		}
+		var order []string
+		switch {
+		case empty > 0 && small < min(empty, 2):
+			order = []string{Small}
+		case b.r.IntN(12) == 0:
+			order = []string{Cargo}
+		case s.Round > 25:
+			order = []string{Huge, Large, Medium}
+		default:
+			order = []string{Large}
+		}
+	classes:
+		for _, cls := range order {
+			for n := 4; n >= 1; n-- {
+				if cls == Small || cls == Cargo || cls == Huge {
+					n = 1
+				}
+				if b.try("MAKE %d %s AT %s", n, cls, pl.Name) {
+					for ; n > 0; n-- {
+						b.spawn(pl)
+					}
+					if cls == Small {
+						small++
+					}
+					break classes
+				}
+			}
+		}
+	}
+}
+
+// spawn marks where a ship built at pl this turn will appear, as
+// makeShips will place it.
+func (b *botPlan) spawn(pl *Planet) {
+	var start []Cell
+	for _, c := range hexCells(pl.Centre, pl.radius()+1) {
+		if pl.touches(c) {
+			start = append(start, c)
+		}
+	}
+	seen := map[Cell]bool{}
+	queue := append([]Cell(nil), start...)
+	for _, c := range start {
+		seen[c] = true
+	}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if b.s.free(c) && !b.busy[c] {
+			b.busy[c] = true
+			return
+		}
+		for _, n := range b.s.Grid.neighbours(c) {
+			if !seen[n] {
+				seen[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+}
+
+// fire shoots each own defence and station at adjacent enemy ships,
+// spreading the shots over the targets.
+func (b *botPlan) fire() {
+	s := b.s
+	var shooters []Cell
+	for _, pl := range s.Planets {
+		if pl.Owner != b.me {
+			continue
+		}
+		for _, st := range pl.Sites {
+			if isDefence(st.Kind) {
+				shooters = append(shooters, st.Cell)
+			}
+		}
+	}
+	for _, st := range s.Structs {
+		if st.Owner == b.me {
+			shooters = append(shooters, st.Cell)
+		}
+	}
+	for _, c := range shooters {
+		for shot := 0; shot < 2; shot++ {
+			if tgt := b.adjacentFoeShip(c, 99); tgt != nil {
+				if b.try("FIRE %s AT %d", c, tgt.ID) {
+					b.aims[fmt.Sprint(tgt.ID)]++
+				}
+			}
+		}
+	}
+}
+
+// adjacentFoeShip is an enemy ship next to c whose shield die can beat,
+// the least aimed at first.
+func (b *botPlan) adjacentFoeShip(c Cell, die int) *Ship {
+	var best *Ship
+	for _, n := range b.s.Grid.neighbours(c) {
+		sh := b.s.shipAt(n)
+		if sh == nil || sh.Owner == b.me {
+			continue
+		}
+		if u := b.s.unit(sh); killChance(die, u.Die, u.Shield) < 0.2 {
+			continue // a duel it can hardly win would hold it here for ever
+		}
+		if b.aims[fmt.Sprint(sh.ID)] >= 2 {
+			continue
+		}
+		if best == nil || b.aims[fmt.Sprint(sh.ID)] < b.aims[fmt.Sprint(best.ID)] {
+			best = sh
+		}
+	}
+	return best
+}
+
+// killChance is the chance that an attack with die destroys a target
+// defending with def and shield (003-R8: higher than both; ties fail).
+func killChance(die, def, shield int) float64 {
+	if die <= 0 {
+		return 0
+	}
+	win := 0 // attack rolls × defence rolls that destroy
+	for a := shield + 1; a <= die; a++ {
+		if def == 0 {
+			win++ // no defence die: the shield alone (asteroids)
+		} else {
+			win += min(a-1, def)
+		}
+	}
+	if def == 0 {
+		return float64(win) / float64(die)
+	}
+	return float64(win) / float64(die*def)
+}
+
+// actShips plans the actions of every own ship, in the order of their
+// numbers (the order the lines will run in).
+func (b *botPlan) actShips() {
+	for _, sh := range b.s.Ships {
+		if sh.Owner == b.me && sh.ID < b.t.firstNew {
+			limit := 2
+			if sh.Class == Huge {
+				limit = 4
+			}
+			for a := 0; a < limit; a++ {
+				if !b.shipAction(sh) {
+					break
+				}
+			}
+		}
+	}
+}
+
+// shipAction plans one action of sh: fight what is next to it, take the
+// planet it touches, or move towards its goal.
+func (b *botPlan) shipAction(sh *Ship) bool {
+	s := b.s
+	pos := b.pos[sh.ID]
+	u := s.unit(sh)
+	huge := sh.Class == Huge
+	if huge && s.HugeMode != "b" && b.t.moves[sh.ID] > 0 {
+		return false // reading a: a huge ship that moved does nothing else
+	}
+	if sh.Class != Cargo {
+		if tgt := b.adjacentFoeShip(pos, u.Die); tgt != nil {
+			if b.try("SHIP %d ATTACK %d", sh.ID, tgt.ID) {
+				b.aims[fmt.Sprint(tgt.ID)]++
+				return true
+			}
+		}
+	}
+	{
+		for _, pl := range s.Planets {
+			if pl.Owner == b.me || !pl.touches(pos) {
+				continue
+			}
+			if b.takePlanet(sh, pl, pos) {
+				return true
+			}
+		}
+	}
+	if sh.Class != Cargo {
+		for _, n := range s.Grid.neighbours(pos) {
+			st := s.structAt(n)
+			key := n.String()
+			if st != nil && st.Owner != b.me && factions[s.Faction[st.Owner]].Builds[st.Kind].Shield < u.Die && b.aims[key] < 3 {
+				if b.try("SHIP %d ATTACK %s", sh.ID, n) {
+					b.aims[key]++
+					return true
+				}
+			}
+		}
+	}
+	if sh.Class == Cargo && pos == sh.Cell && b.cargoAction(sh) {
+		return true
+	}
+	if huge && (b.t.acts[sh.ID] > 0 && s.HugeMode != "b" || s.HugeMode == "b" && b.t.moves[sh.ID] > 0) {
+		return false
+	}
+	if !huge && b.t.moves[sh.ID] >= 2 {
+		return false
+	}
+	return b.move(sh)
+}
+
+// takePlanet fights for pl, which sh touches from pos: a defence next to
+// it that it can beat, then (no defence left) an ordinary structure to
+// raze, then (nothing left) the conquest.
+func (b *botPlan) takePlanet(sh *Ship, pl *Planet, pos Cell) bool {
+	s := b.s
+	u := s.unit(sh)
+	if pl.Owner != "" {
+		defended := false
+		for _, st := range pl.Sites {
+			if !isDefence(st.Kind) {
+				continue
+			}
+			defended = true
+			key := st.Cell.String()
+			if sh.Class != Cargo && dist(st.Cell, pos) == 1 && factions[s.Faction[pl.Owner]].Builds[st.Kind].Shield < u.Die && b.aims[key] < 3 {
+				if b.try("SHIP %d ATTACK %s", sh.ID, st.Cell) {
+					b.aims[key]++
+					return true
+				}
+			}
+		}
+		if defended {
+			return false
+		}
+		for _, st := range pl.Sites {
+			if isTile(st.Kind) || b.razed[st.Cell] {
+				continue
+			}
+			if sh.Class == Cargo {
+				return false
+			}
+			if b.try("SHIP %d RAZE %s", sh.ID, st.Cell) {
+				b.razed[st.Cell] = true
+				return true
+			}
+			return false
+		}
+	}
+	return b.try("SHIP %d CONQUER %s", sh.ID, pl.Name)
+}
+
+// goal is where a ship heads: the cells from which it can act on its
+// target.
+type goal struct {
+	planet string
+	cells  []Cell
+}
+
+// goals lists what sh might head for: empty planets (one ship each),
+// enemy planets (for ships that can beat a cannon, or when undefended),
+// and enemy ships and space structures it can beat.
+func (b *botPlan) goals(sh *Ship) []goal {
+	s := b.s
+	u := s.unit(sh)
+	var out []goal
+	hasPlanet := map[string]bool{}
+	for _, pl := range s.Planets {
+		hasPlanet[pl.Owner] = true
+	}
+	for _, pl := range s.Planets {
+		if pl.Owner == b.me {
+			continue
+		}
+		if id, ok := b.claims[pl.Name]; ok && pl.Owner == "" && id != sh.ID {
+			continue
+		}
+		var cells []Cell
+		defended := pl.Owner != "" && pl.defended()
+		if defended && (sh.Class == Cargo || u.Die <= factions[s.Faction[pl.Owner]].Builds[CannonS].Shield) {
+			continue
+		}
+		if pl.Owner != "" && sh.Class == Cargo {
+			continue
+		}
+		if pl.Owner != "" && b.focus != nil && pl != b.focus && u.Die > 4 {
+			continue // warships fight together
+		}
+		for _, c := range hexCells(pl.Centre, pl.radius()+1) {
+			if !pl.touches(c) {
+				continue
+			}
+			if defended {
+				near := false
+				for _, st := range pl.Sites {
+					near = near || (isDefence(st.Kind) && dist(st.Cell, c) == 1)
+				}
+				if !near {
+					continue
+				}
+			}
+			cells = append(cells, c)
+		}
+		out = append(out, goal{planet: pl.Name, cells: cells})
+	}
+	if sh.Class == Cargo {
+		return out
+	}
+	// Ships and structures: those of players with no planet (so that the
+	// last of them is hunted down), or anything when no planet is a goal.
+	for _, o := range s.Ships {
+		if o.Owner != b.me && (!hasPlanet[o.Owner] || len(out) == 0) && s.unit(o).Shield < u.Die {
+			out = append(out, goal{cells: s.Grid.neighbours(o.Cell)})
+		}
+	}
+	for _, st := range s.Structs {
+		if st.Owner != b.me && (!hasPlanet[st.Owner] || len(out) == 0) && factions[s.Faction[st.Owner]].Builds[st.Kind].Shield < u.Die {
+			out = append(out, goal{cells: s.Grid.neighbours(st.Cell)})
+		}
+	}
+	return out
+}
+
+// space reports, for every cell (row by row), whether a ship could ever
+// pass through it: on the board and no planet, structure or asteroid (ships
+// move, so they are not counted). It is worked out once a turn.
+func (b *botPlan) space() []bool {
+	if b.spaceAt == nil {
+		g := b.s.Grid
+		b.spaceAt = make([]bool, g.W()*g.H())
+		for y := 0; y < g.H(); y++ {
+			for x := 0; x < g.W(); x++ {
+				c := Cell{x, y}
+				b.spaceAt[y*g.W()+x] = b.s.planetAt(c) == nil && b.s.structAt(c) == nil && !b.s.asteroidAt(c)
+			}
+		}
+	}
+	return b.spaceAt
+}
+
+// free reports whether sh may pass through or stop on c this turn: free on
+// the board as it is (what the dry run checks) and not taken by an own
+// ship's earlier move or a new ship.
+func (b *botPlan) free(c Cell) bool { return b.s.free(c) && !b.busy[c] }
+
+// distances is a breadth-first search through space from the cells from:
+// the number of steps to each cell (row by row), −1 where none leads.
+func (b *botPlan) distances(from []Cell) []int {
+	g := b.s.Grid
+	w := g.W()
+	space := b.space()
+	d := make([]int, len(space))
+	for i := range d {
+		d[i] = -1
+	}
+	queue := make([]Cell, 0, len(space))
+	for _, c := range from {
+		if g.in(c) && space[c.Y*w+c.X] && d[c.Y*w+c.X] < 0 {
+			d[c.Y*w+c.X] = 0
+			queue = append(queue, c)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		c := queue[i]
+		for _, n := range g.neighbours(c) {
+			if k := n.Y*w + n.X; d[k] < 0 && space[k] {
+				d[k] = d[c.Y*w+c.X] + 1
+				queue = append(queue, n)
+			}
+		}
+	}
+	return d
+}
+
+// move takes sh one move (up to its speed through cells free this turn)
+// towards the nearest goal.
+func (b *botPlan) move(sh *Ship) bool {
+	pos := b.pos[sh.ID]
+	w := b.s.Grid.W()
+	at := func(d []int, c Cell) int {
+		if !b.s.Grid.in(c) {
+			return -1
+		}
+		return d[c.Y*w+c.X]
+	}
+	from := b.distances([]Cell{pos})
+	var best *goal
+	bd := 1 << 30
+	gs := b.goals(sh)
+	for i := range gs {
+		for _, c := range gs[i].cells {
+			if d := at(from, c); d >= 0 && d < bd {
+				best, bd = &gs[i], d
+			}
+		}
+	}
+	if best == nil || bd == 0 {
+		return false
+	}
+	to := b.distances(best.cells)
+	// The cells this ship can reach this move, through free cells only.
+	speed := b.s.unit(sh).Speed
+	reach := map[Cell]bool{}
+	frontier := []Cell{pos}
+	seen := map[Cell]bool{pos: true}
+	for k := 0; k < speed; k++ {
+		var next []Cell
+		for _, c := range frontier {
+			for _, n := range b.s.Grid.neighbours(c) {
+				if !seen[n] && b.free(n) {
+					seen[n] = true
+					reach[n] = true
+					next = append(next, n)
+				}
+			}
+		}
+		frontier = next
+	}
+	dest, dd := pos, at(to, pos)
+	if dd < 0 {
+		dd = 1 << 30
+	}
+	for _, c := range hexCells(pos, speed) {
+		if d := at(to, c); d >= 0 && reach[c] && d < dd {
+			dest, dd = c, d
+		}
+	}
+	if dest == pos {
+		return false
+	}
+	if !b.try("SHIP %d MOVE %s", sh.ID, dest) {
+		return false
+	}
+	if best.planet != "" {
+		if _, ok := b.claims[best.planet]; !ok {
+			b.claims[best.planet] = sh.ID
+		}
+	}
+	b.busy[dest] = true
+	b.pos[sh.ID] = dest
+	return true
+}
+
+// cargoAction deploys, delivers, offers or loads when the cargo ship can
+// (so that bot games exercise trade and the secrecy of manifests).
+func (b *botPlan) cargoAction(sh *Ship) bool {
+	s := b.s
 	for _, n := range s.Grid.neighbours(sh.Cell) {
-		if try(fmt.Sprintf("SHIP %d DEPLOY %s", sh.ID, n)) {
+		if !b.busy[n] && b.try("SHIP %d DEPLOY %s", sh.ID, n) {
+			b.busy[n] = true
 			return true
 		}
 	}
@@ -182,19 +737,23 @@ func (v view) cargoAction(t *turn, sh *Ship, r *rand.Rand, try func(string) bool
 		if !pl.touches(sh.Cell) {
 			continue
 		}
-		if pl.Owner != "" && pl.Owner != sh.Owner && try(fmt.Sprintf("SHIP %d UNLOAD %s %s", sh.ID, pl.Name, sh.Cargo)) {
+		if pl.Owner != "" && pl.Owner != sh.Owner && !sh.Cargo.zero() && b.try("SHIP %d UNLOAD %s %s", sh.ID, pl.Name, sh.Cargo) {
 			return true
 		}
-		if pl.Owner != "" && pl.Owner != sh.Owner && r.IntN(4) == 0 {
-			try(fmt.Sprintf("OFFER %s SHIP %d GIVE 1B GET 1C", pl.Owner, sh.ID))
+		if pl.Owner != "" && pl.Owner != sh.Owner && b.r.IntN(4) == 0 {
+			b.try("OFFER %s SHIP %d GIVE 1B GET 1C TURNS %d", pl.Owner, sh.ID, 1+b.r.IntN(3))
 		}
-		if pl.Owner != "" && pl.Owner != sh.Owner && try(fmt.Sprintf("SHIP %d LOAD %s 1C", sh.ID, pl.Name)) {
-			return true
+		if pl.Owner != "" && pl.Owner != sh.Owner {
+			for _, c := range s.Contracts {
+				if c.Accepted && !c.Cancelled && c.Ship == sh.ID && b.try("SHIP %d LOAD %s 1C", sh.ID, pl.Name) {
+					return true
+				}
+			}
 		}
 		if pl.Owner == sh.Owner {
-			bank := t.avail()
-			amt := Res{B: bank.B / 4, C: bank.C / 4, F: bank.F / 4, M: bank.M / 4}
-			if !amt.zero() && r.IntN(2) == 0 && try(fmt.Sprintf("SHIP %d LOAD %s %s", sh.ID, pl.Name, amt)) {
+			bank := b.t.avail()
+			amt := Res{B: bank.B / 4, C: bank.C / 4}
+			if !amt.zero() && b.r.IntN(2) == 0 && b.try("SHIP %d LOAD %s %s", sh.ID, pl.Name, amt) {
 				return true
 			}
 		}

@@ -1,6 +1,7 @@
 package burning
 
 import (
+	"strings"
 	"testing"
 
 	"orrery/engine/enginetest"
@@ -24,11 +25,29 @@ func TestBotGames(t *testing.T) {
 		if seed%4 == 0 {
 			opts["turns"] = "6" // these games end, by the turn limit
 		}
-		res := enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 40, Options: opts})
+		if seed%5 == 1 {
+			opts["home_placement"] = "player" // the bots place some tiles and cannons themselves
+		}
+		if seed%5 == 3 || seed%10 == 1 {
+			opts["asteroid_placement"] = "player" // and pick some asteroids' cells
+		}
+		res := enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 80, Options: opts})
 		if res.Game == nil {
 			t.Fatalf("seed %d: no game", seed)
 		}
-		if seed%4 == 0 && len(players)*6 < 40 && !res.Game.Outcome.Over {
+		if seed%5 == 1 && seed < 40 {
+			ev := strings.Join(res.Events(t), "\n")
+			if !strings.Contains(ev, " places ") && !strings.Contains(ev, " размещает ") {
+				t.Errorf("seed %d: no bot placed its home planet itself:\n%s", seed, ev[:min(len(ev), 2000)])
+			}
+		}
+		if seed%5 == 3 && seed < 40 {
+			ev := strings.Join(res.Events(t), "\n")
+			if !strings.Contains(ev, " places asteroid ") && !strings.Contains(ev, " помещает астероид ") {
+				t.Errorf("seed %d: no bot chose an asteroid's cell:\n%s", seed, ev[:min(len(ev), 2000)])
+			}
+		}
+		if seed%4 == 0 && len(players)*6 < 40 && seed%5 != 1 && seed%5 != 3 && !res.Game.Outcome.Over {
 			t.Errorf("seed %d: %d players, 6 turns, 40 steps, and the game is not over", seed, len(players))
 		}
 	}

@@ -26,6 +26,10 @@ var options = []engine.Option{
 	{Name: "huge", Default: "a", Choices: []string{"a", "b"}, Help: "reading of N9 for huge ships: a = one move or up to four other actions (003-G6); b = four actions, at most one a move"},
 	{Name: "asteroid_die", Default: "6", Choices: []string{"4", "6", "8"}, Help: "the modifier die added to the section count for the number of asteroids (003-B3)"},
 	{Name: "banks", Default: "hidden", Choices: []string{"hidden", "public"}, Help: "whether players see each other's resource banks (public banks would betray every cargo load)"},
+	{Name: "home_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who places the tiles and the starting cannon of each home planet (003-B4, 003-B6): " +
+		"dice = the server by dice; player = each player, in a setup prompt whose default (nothing sent by the deadline) is the dice"},
+	{Name: "asteroid_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who picks each asteroid's cell once its section is rolled (003-B5): " +
+		"dice = the server by a die; player = the player to the roller's left, in a setup prompt whose default is the die"},
 	{Name: "turns", Default: "0", Help: "turn limit (003-F10); 0 = none. At the limit the players with most planets share the win"},
 }
 
@@ -42,21 +46,28 @@ func (ruleset) Info() engine.Info {
 	}
 }
 
-const orderHelp = `Orders, one a line, in English or Russian (cells like K6; ships by number):
+const orderHelp = `Orders, one a line, in English or Russian (cells like K6; ships by number).
+Приказы по одному в строке, по-английски или по-русски (клетки как K6).
   BUILD CANNON AT K6             СТРОИТЬ ПУШКА В K6
       furnace, greenhouse, spaceport (anywhere), cannon, tower (border)
+      домна, теплица, космодром (где угодно), пушка, башня (на краю)
   DEMOLISH K6                    СНЕСТИ K6
   BUY RIG AT Arda FOR 12         КУПИТЬ БУРОВАЯ НА Arda ДЛЯ 12
       rig, habitat or station, onto your cargo ship touching the planet
+      буровая, местообитание, станция: на ваш грузовой корабль у планеты
   MAKE 2 SMALL AT Arda           СОЗДАТЬ 2 МАЛЫЙ У Arda
       small medium large huge cargo (or the ship's name), at a planet
       with your spaceport or at the cell of your orbital station
+      малый средний большой огромный грузовой (или имя корабля), у планеты
+      с вашим космодромом или в клетке вашей орбитальной станции
   SHIP 12 MOVE K6                КОРАБЛЬ 12 ЛЕТЕТЬ K6
   SHIP 12 ATTACK 15              КОРАБЛЬ 12 АТАКОВАТЬ 15
       a ship number or a cell (defence, station, rig, habitat, asteroid)
+      номер корабля или клетка (оборона, станция, буровая, астероид)
   SHIP 12 ATTACK ASTEROID K6     КОРАБЛЬ 12 АТАКОВАТЬ АСТЕРОИД K6
   SHIP 12 RAZE K6                КОРАБЛЬ 12 РАЗРУШИТЬ K6
       a furnace, greenhouse or spaceport of a planet with no defences
+      домна, теплица или космодром планеты без обороны
   SHIP 12 CONQUER Arda           КОРАБЛЬ 12 ЗАХВАТИТЬ Arda
   SHIP 12 LOAD Arda 10B 5C       КОРАБЛЬ 12 ЗАГРУЗИТЬ Arda 10B 5C
   SHIP 12 UNLOAD Arda 10B        КОРАБЛЬ 12 ВЫГРУЗИТЬ Arda 10B
@@ -64,18 +75,36 @@ const orderHelp = `Orders, one a line, in English or Russian (cells like K6; shi
   SHIP 12 PICKUP K6              КОРАБЛЬ 12 ЗАБРАТЬ K6
   FIRE K6 AT 12                  ОГОНЬ K6 В 12
       cannons, towers, stations twice a turn; rigs, habitats once
+      пушки, башни, станции дважды за ход; буровые, местообитания раз
   BOMBARD Arda                   БОМБИТЬ Arda
       with six of your huge ships on its six vertices
-Also at any time:
+      шестью вашими огромными кораблями на шести вершинах
+Also at any time:                В любое время:
   LANG RU | LANG EN              ЯЗЫК RU
   ALLY bob | BREAK bob           СОЮЗ bob | РАЗРЫВ bob
-  OFFER bob SHIP 12 GIVE 20B GET 10M
-  ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M
+  OFFER bob SHIP 12 GIVE 20B GET 10M TURNS 5
+  ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M ХОДОВ 5
+      TURNS 5 (optional): the contract lapses 5 turns from now
+      ХОДОВ 5 (необязательно): через 5 ходов договор истекает
   ACCEPT 3 | CANCEL 3            ПРИНЯТЬ 3 | ОТМЕНИТЬ 3
   RESIGN                         СДАТЬСЯ
   any turn orders, sent before your turn, run when it opens; CLEAR forgets
+  приказы хода, присланные заранее, выполнятся в начале вашего хода;
+  ОЧИСТИТЬ их забывает
+At the start, with option asteroid_placement=player (when asked):
+В начале игры, с опцией asteroid_placement=player (когда спросят):
+  ASTEROID K6 | AUTO             АСТЕРОИД K6 | АВТО
+At the start, with option home_placement=player (your home planet):
+В начале игры, с опцией home_placement=player (ваша родная планета):
+  TILE FOREST AT K6 | TILE MOUNTAIN AT K6   РЕСУРС ЛЕС В K6 | РЕСУРС ГОРА В K6
+      interior cells while any is free; на внутренние клетки, пока есть
+  BUILD CANNON AT K6             СТРОИТЬ ПУШКА В K6   (border / край)
+  AUTO                           АВТО   (the dice place the rest / остальное
+                                         разместят кубики)
 Resources: B biomass, C cement, F food, M metal (Cyrillic В, С, М read as
-B, C, M). Each ship has 2 actions, one after the other.`
+B, C, M). Each ship has 2 actions, one after the other.
+Ресурсы: Б биомасса, Ц цемент, Е еда, М металл (или B C F M). У каждого
+корабля 2 действия, одно за другим.`
 
 // Planet is one generated planet with its tiles and structures.
 type Planet struct {
@@ -171,8 +200,11 @@ type Contract struct {
 	// Cancelled: withdrawn or ended by either party, or lapsed with its
 	// ship or a party; it authorises nothing more.
 	Cancelled bool `json:"cancelled,omitempty"`
-	Loaded    Res  `json:"loaded_from"` // what the ship took from From
-	LoadedTo  Res  `json:"loaded_to"`   // what the ship took from To
+	// Expires is the turn at whose start the contract lapses (OFFER …
+	// TURNS n: the turn of the offer + n); 0: it never lapses.
+	Expires  int `json:"expires,omitempty"`
+	Loaded   Res `json:"loaded_from"` // what the ship took from From
+	LoadedTo Res `json:"loaded_to"`   // what the ship took from To
 }
 
 // State is a game of Burning Planets.
@@ -192,17 +224,24 @@ type State struct {
 	Contracts []*Contract         `json:"contracts"`
 	// Advance holds orders sent ahead of a player's turn (003(i)); they
 	// run, checked line by line, when that turn opens.
-	Advance   map[string][]string `json:"advance,omitempty"`
-	Round     int                 `json:"round"`
-	Active    int                 `json:"active"` // index into Seats
-	Cat       int                 `json:"cat"`    // the active player's catastrophe roll
-	HugeMode  string              `json:"huge_mode"`
-	Hidden    bool                `json:"hidden_banks"`
-	Limit     int                 `json:"turn_limit"`
-	SetupDice []string            `json:"setup_dice"`
-	Done      bool                `json:"done"`
-	Winners   []string            `json:"winners,omitempty"`
-	EndText   string              `json:"end_text,omitempty"`
+	Advance map[string][]string `json:"advance,omitempty"`
+	// Placing holds, while the home planets are being placed (option
+	// home_placement=player), what each player has still to place.
+	Placing map[string]*HomeSetup `json:"placing,omitempty"`
+	// AstPick is the asteroid whose cell a player is choosing (option
+	// asteroid_placement=player); AstCount how many the dice asked for.
+	AstPick   *AsteroidPick `json:"ast_pick,omitempty"`
+	AstCount  int           `json:"ast_count,omitempty"`
+	Round     int           `json:"round"`
+	Active    int           `json:"active"` // index into Seats
+	Cat       int           `json:"cat"`    // the active player's catastrophe roll
+	HugeMode  string        `json:"huge_mode"`
+	Hidden    bool          `json:"hidden_banks"`
+	Limit     int           `json:"turn_limit"`
+	SetupDice []string      `json:"setup_dice"`
+	Done      bool          `json:"done"`
+	Winners   []string      `json:"winners,omitempty"`
+	EndText   string        `json:"end_text,omitempty"`
 
 	events []engine.Event
 }
@@ -246,6 +285,10 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 	}
 	s.Seats = append([]string(nil), su.Players...)
 	d.Shuffle(n, "seat order", func(i, j int) { s.Seats[i], s.Seats[j] = s.Seats[j], s.Seats[i] })
+	manual := su.Options["home_placement"] == "player"
+	if manual {
+		s.Placing = map[string]*HomeSetup{}
+	}
 	for _, p := range s.Seats {
 		s.genPlanet(d, p, true)
 		s.genPlanet(d, p, false)
@@ -254,8 +297,17 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 	if m, err := strconv.Atoi(su.Options["asteroid_die"]); err == nil && m > 0 {
 		mod = m
 	}
-	s.genAsteroids(d, mod)
-	s.startTurn(d)
+	if su.Options["asteroid_placement"] == "player" {
+		m := d.Roll(mod, "asteroid modifier die")
+		s.AstCount = s.Grid.Sections() + m
+		s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", s.Grid.Sections(), mod, m, s.AstCount))
+		s.nextAsteroid(d, 1)
+	} else {
+		s.genAsteroids(d, mod)
+	}
+	if s.AstPick == nil && !manual {
+		s.startTurn(d)
+	}
 	return s, nil
 }
 
@@ -321,34 +373,53 @@ func (s *State) genPlanet(d *dice.Dice, player string, home bool) {
 			forests = roll("forests") + roll("forests")
 		}
 	}
-	// Tiles go on interior cells first, then on the border ("where possible,
-	// not on the outer border"), each cell picked by a die (003-B4).
-	place := func(kind string, k int) {
-		for ; k > 0; k-- {
-			free := p.freeCells(true)
-			if len(free) == 0 {
-				free = p.freeCells(false)
-			}
-			c := free[d.Pick(len(free), fmt.Sprintf("cell of a %s on %s (%d free)", kind, name, len(free)))]
-			p.Sites = append(p.Sites, Site{Cell: c, Kind: kind})
-		}
-	}
-	place(Forest, forests)
-	place(Mountain, mountains)
-	if home {
-		// N8: the starting Cannon stands on a border cell, picked by a die.
-		free := p.freeCells(false)
-		c := free[d.Pick(len(free), fmt.Sprintf("cell of %s's starting cannon on %s", player, name))]
-		p.Sites = append(p.Sites, Site{Cell: c, Kind: CannonS})
-		var prod Res
-		for _, st := range p.Sites {
-			prod = prod.add(product(st.Kind))
-		}
-		s.Bank[player] = prod.times(10) // 003-G4: ten turns of the home planet's production
+	switch {
+	case home && s.Placing != nil:
+		// The player places them (003-B4, 003-B6), in the setup prompt.
+		s.Placing[player] = &HomeSetup{Planet: name, Forests: forests, Mountains: mountains}
+	case home:
+		placeTiles(d, p, Forest, forests)
+		placeTiles(d, p, Mountain, mountains)
+		placeCannon(d, p, player)
+		s.Bank[player] = homeBank(p)
+	default:
+		placeTiles(d, p, Forest, forests)
+		placeTiles(d, p, Mountain, mountains)
 	}
 	p.Dice = strings.Join(rolls, ", ")
 	s.Planets = append(s.Planets, p)
 	s.SetupDice = append(s.SetupDice, name+": "+p.Dice)
+}
+
+// placeTiles puts k tiles of kind on p, each cell picked by a die: interior
+// cells first, then the border ("where possible, not on the outer border",
+// 003-B4). It returns k.
+func placeTiles(d *dice.Dice, p *Planet, kind string, k int) int {
+	for i := 0; i < k; i++ {
+		free := p.freeCells(true)
+		if len(free) == 0 {
+			free = p.freeCells(false)
+		}
+		c := free[d.Pick(len(free), fmt.Sprintf("cell of a %s on %s (%d free)", kind, p.Name, len(free)))]
+		p.Sites = append(p.Sites, Site{Cell: c, Kind: kind})
+	}
+	return k
+}
+
+// placeCannon puts the starting cannon on a border cell picked by a die (N8).
+func placeCannon(d *dice.Dice, p *Planet, player string) {
+	free := p.freeCells(false)
+	c := free[d.Pick(len(free), fmt.Sprintf("cell of %s's starting cannon on %s", player, p.Name))]
+	p.Sites = append(p.Sites, Site{Cell: c, Kind: CannonS})
+}
+
+// homeBank is ten turns of the home planet's production (003-G4).
+func homeBank(p *Planet) Res {
+	var prod Res
+	for _, st := range p.Sites {
+		prod = prod.add(product(st.Kind))
+	}
+	return prod.times(10)
 }
 
 // freeCells lists the planet's empty cells other than the centre: interior
@@ -385,22 +456,34 @@ func (s *State) genAsteroids(d *dice.Dice, mod int) {
 	count := secs + m
 	s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", secs, mod, m, count))
 	for i := 1; i <= count; i++ {
-		for try := 0; try < 10; try++ {
-			sec := d.Roll(secs, fmt.Sprintf("section of asteroid %d", i))
-			var legal []Cell
-			for _, c := range s.Grid.sectionCells(sec) {
-				if s.asteroidRoom(c) {
-					legal = append(legal, c)
-				}
-			}
-			if len(legal) == 0 {
-				continue
-			}
+		if sec, legal := s.rollAsteroid(d, i); sec > 0 {
 			c := legal[d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", i, sec))]
 			s.Asteroids = append(s.Asteroids, c)
-			break
 		}
 	}
+}
+
+// rollAsteroid rolls asteroid i's section, again while the section has no
+// legal cell (at most 10 times; then the asteroid is dropped: section 0).
+func (s *State) rollAsteroid(d *dice.Dice, i int) (int, []Cell) {
+	for try := 0; try < 10; try++ {
+		sec := d.Roll(s.Grid.Sections(), fmt.Sprintf("section of asteroid %d", i))
+		if legal := s.asteroidCells(sec); len(legal) > 0 {
+			return sec, legal
+		}
+	}
+	return 0, nil
+}
+
+// asteroidCells are the cells of section sec an asteroid may take.
+func (s *State) asteroidCells(sec int) []Cell {
+	var legal []Cell
+	for _, c := range s.Grid.sectionCells(sec) {
+		if s.asteroidRoom(c) {
+			legal = append(legal, c)
+		}
+	}
+	return legal
 }
 
 func (s *State) asteroidRoom(c Cell) bool {
@@ -428,10 +511,21 @@ func (ruleset) LoadState(data []byte) (engine.State, error) {
 // Marshal encodes the state; maps are written in key order by encoding/json.
 func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
 
-func (s *State) Turn() int { return s.Round }
+func (s *State) Turn() int {
+	if s.Placing != nil || s.AstPick != nil {
+		return 0
+	}
+	return s.Round
+}
 func (s *State) Phase() string {
 	if s.Done {
 		return "over"
+	}
+	if s.AstPick != nil {
+		return "asteroid placement"
+	}
+	if s.Placing != nil {
+		return "home placement"
 	}
 	return "turn of " + s.active()
 }
@@ -448,6 +542,12 @@ func (s *State) Outcome() engine.Outcome {
 func (s *State) Prompts() []engine.Prompt {
 	if s.Done {
 		return nil
+	}
+	if s.AstPick != nil {
+		return []engine.Prompt{s.asteroidPrompt()}
+	}
+	if s.Placing != nil {
+		return s.placePrompts()
 	}
 	p := s.active()
 	out := []engine.Prompt{{ID: "turn:" + p, Player: p, Kind: engine.KindStep,

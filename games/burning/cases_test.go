@@ -33,12 +33,16 @@ import (
 //	cat 20                        the active player's catastrophe roll
 //	ally ann bob                  ann has declared an alliance with bob
 //	contract 1 bob ann 3 10M 20B accepted   bob gives 10M, ann 20B, by ship 3
+//	contract 2 bob ann 3 1M 1B cancelled expires 4   (accepted, cancelled, expires T: any)
+//	active bob                    the active player (default: the first seat)
+//	round 3                       the turn number (default 1)
 //
 // expect lines: bank P RES | ship N at CELL | ship N gone | ship N cargo RES |
 // ship N load KIND | site PLANET CELL KIND | nosite PLANET CELL |
 // owner PLANET P | struct CELL KIND P | nostruct CELL | asteroid CELL |
 // noasteroid CELL | event TEXT | noevent TEXT | eventfor P[,Q] TEXT (an
-// event only those players and the GM may read) | active P | over P,Q | out P | lang P L.
+// event only those players and the GM may read) | active P | over P,Q | out P | lang P L |
+// contract N offered|accepted|cancelled [expires T].
 func TestRuleCases(t *testing.T) {
 	files, err := filepath.Glob("testdata/cases/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -198,10 +202,35 @@ func buildCase(t *testing.T, setup string) *State {
 			id, _ := strconv.Atoi(f[1])
 			sh, _ := strconv.Atoi(f[4])
 			c := &Contract{ID: id, From: f[2], To: f[3], Ship: sh, Give: parseRes(t, strings.Split(f[5], "+")),
-				Get: parseRes(t, strings.Split(f[6], "+")), Accepted: len(f) > 7 && f[7] == "accepted"}
+				Get: parseRes(t, strings.Split(f[6], "+"))}
+			for i := 7; i < len(f); i++ {
+				switch f[i] {
+				case "accepted":
+					c.Accepted = true
+				case "cancelled":
+					c.Cancelled = true
+				case "expires":
+					i++
+					c.Expires, _ = strconv.Atoi(f[i])
+				default:
+					t.Fatalf("setup: %q in %q", f[i], line)
+				}
+			}
 			s.Contracts = append(s.Contracts, c)
 		case "ally":
 			s.Allies[f[1]] = append(s.Allies[f[1]], f[2])
+		case "active":
+			s.Active = -1
+			for i, p := range s.Seats {
+				if p == f[1] {
+					s.Active = i
+				}
+			}
+			if s.Active < 0 {
+				t.Fatalf("setup: no seat %q", f[1])
+			}
+		case "round":
+			s.Round, _ = strconv.Atoi(f[1])
 		default:
 			t.Fatalf("setup: unknown line %q", line)
 		}
@@ -310,6 +339,27 @@ func checkExpect(t *testing.T, s *State, events []engine.Event, expect string) {
 		case "lang":
 			if s.Lang[f[1]] != f[2] {
 				fail(s.Lang[f[1]])
+			}
+		case "contract":
+			id, _ := strconv.Atoi(f[1])
+			c := s.contract(id)
+			if c == nil {
+				fail("no contract")
+				continue
+			}
+			state := "offered"
+			switch {
+			case c.Cancelled:
+				state = "cancelled"
+			case c.Accepted:
+				state = "accepted"
+			}
+			got := state
+			if c.Expires > 0 {
+				got += " expires " + strconv.Itoa(c.Expires)
+			}
+			if got != strings.Join(f[2:], " ") {
+				fail(got)
 			}
 		default:
 			t.Fatalf("expect: unknown line %q", line)

@@ -17,6 +17,8 @@ func FuzzParse(f *testing.F) {
 		"КОРАБЛЬ 1 ЗАГРУЗИТЬ Arda 5 С", "СТРОИТЬ ПУШКА В Н6", "FIRE E4 AT 2", "BOMBARD Borvik", "LANG RU",
 		"ALLY cy\nBREAK cy", "BUY RIG AT Arda FOR 3", "SHIP 3 UNLOAD Borvik 10B 5M", "# comment\n\nSHIP 1 CONQUER borvik",
 		"SHIP 1 ATTACK ASTEROID K11\nFIRE E4 AT asteroid E3", "OFFER bob SHIP 3 GIVE 5B GET 2M 1C\nACCEPT 1\nRESIGN",
+		"OFFER bob SHIP 3 GIVE 5B TURNS 3 GET 2M", "ПРЕДЛОЖИТЬ bob КОРАБЛЬ 3 ХОДОВ 2 ОТДАТЬ 1Б",
+		"TILE FOREST AT F5\nAUTO", "РЕСУРС ГОРА В G5\nBUILD CANNON AT E4",
 	} {
 		f.Add(seed)
 	}

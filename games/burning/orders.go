@@ -25,10 +25,13 @@ const (
 	vResign   = "RESIGN"
 	vCancel   = "CANCEL"
 	vClear    = "CLEAR"
+	vTile     = "TILE" // setup only (option home_placement=player)
+	vAuto     = "AUTO" // setup only: the dice place the rest
 	aPickup   = "PICKUP"
 	wAsteroid = "ASTEROID"
 	wGive     = "GIVE"
 	wGet      = "GET"
+	wTurns    = "TURNS"
 
 	aMove    = "MOVE"
 	aAttack  = "ATTACK"
@@ -66,10 +69,15 @@ func spellings() map[string]string {
 	add(vResign, "СДАТЬСЯ")
 	add(vCancel, "ОТМЕНИТЬ")
 	add(vClear, "ОЧИСТИТЬ")
+	add(vTile, "РЕСУРС")
+	add(vAuto, "АВТО")
+	add(Forest, "ЛЕС")
+	add(Mountain, "ГОРА", "ГОРУ")
 	add(aPickup, "ЗАБРАТЬ")
 	add(wAsteroid, "АСТЕРОИД")
 	add(wGive, "ОТДАТЬ", "ОТДАЮ")
 	add(wGet, "ПОЛУЧИТЬ", "ПОЛУЧАЮ")
+	add(wTurns, "TURN", "ХОДОВ", "ХОДА", "ХОД", "ХОДЫ")
 	add(aMove, "ЛЕТЕТЬ")
 	add(aAttack, "АТАКОВАТЬ", "АТАКА")
 	add(aRaze, "РАЗРУШИТЬ")
@@ -126,6 +134,7 @@ type order struct {
 	Res   Res    // amounts; OFFER: what the offerer gives
 	Get   Res    // OFFER: what the partner gives
 	Word  string // language or player name
+	Turns int    // OFFER: the contract lapses after this many turns (0: never)
 }
 
 // phase orders a turn's lines as the rules order the turn (building, then
@@ -186,11 +195,18 @@ func (o order) String() string {
 		if !o.Get.zero() {
 			line += " GET " + o.Get.String()
 		}
+		if o.Turns > 0 {
+			line += fmt.Sprintf(" TURNS %d", o.Turns)
+		}
 		return line
 	case vAccept, vCancel:
 		return fmt.Sprintf("%s %d", o.Verb, o.N)
-	case vResign, vClear:
+	case vResign, vClear, vAuto:
 		return o.Verb
+	case vTile:
+		return fmt.Sprintf("TILE %s AT %s", strings.ToUpper(o.Kind), o.Cell)
+	case wAsteroid:
+		return "ASTEROID " + o.Cell.String()
 	}
 	return "?"
 }
@@ -265,7 +281,7 @@ func parseLine(line string) (order, *problem) {
 	verb := words[verbF]
 	o := order{Verb: verb}
 	need := func(what string) *problem {
-		return prob("%s needs %s", verb, what)
+		return prob("%s needs %s", verb, say(what)) // what is translated too
 	}
 	switch verb {
 	case vBuild:
@@ -356,14 +372,14 @@ func parseLine(line string) (order, *problem) {
 			t.skipPrep()
 			_, r := t.next()
 			if r == "" {
-				return o, prob("%s needs %s", o.Act, "a planet")
+				return o, prob("%s needs %s", o.Act, say("a planet"))
 			}
 			o.Place = r
 		case aLoad, aUnload:
 			t.skipPrep()
 			_, r := t.next()
 			if r == "" {
-				return o, prob("%s needs %s", o.Act, "a planet and an amount: LOAD Arda 10B")
+				return o, prob("%s needs %s", o.Act, say("a planet and an amount: LOAD Arda 10B"))
 			}
 			o.Place = r
 			res, p := amounts(t)
@@ -426,11 +442,19 @@ func parseLine(line string) (order, *problem) {
 				dst = &o.Res
 			case wGet:
 				dst = &o.Get
+			case wTurns:
+				n, err := strconv.Atoi(t.peek())
+				if o.Turns > 0 || err != nil || n < 1 || n > maxTurns {
+					return o, prob("TURNS needs a number of turns from 1 to %d, once: OFFER bob SHIP 12 GIVE 20B TURNS 5", maxTurns)
+				}
+				t.next()
+				o.Turns = n
+				continue
 			default:
 				return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
 			}
 			var sub tokens
-			for t.more() && words[t.peek()] != wGive && words[t.peek()] != wGet {
+			for t.more() && words[t.peek()] != wGive && words[t.peek()] != wGet && words[t.peek()] != wTurns {
 				f, r := t.next()
 				sub.t, sub.r = append(sub.t, f), append(sub.r, r)
 			}
@@ -443,7 +467,27 @@ func parseLine(line string) (order, *problem) {
 		if o.Res.zero() && o.Get.zero() {
 			return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
 		}
-	case vResign, vClear:
+	case vResign, vClear, vAuto:
+	case wAsteroid:
+		t.skipPrep()
+		c, p := cellArg(t)
+		if p != nil {
+			return o, p
+		}
+		o.Cell = c
+	case vTile:
+		k := words[t.peek()]
+		if !isTile(k) {
+			return o, need("a tile: FOREST or MOUNTAIN, and a cell: TILE FOREST AT K6")
+		}
+		t.next()
+		o.Kind = k
+		t.skipPrep()
+		c, p := cellArg(t)
+		if p != nil {
+			return o, p
+		}
+		o.Cell = c
 	case vAccept, vCancel:
 		n, ok := shipArg(t)
 		if !ok {
@@ -512,6 +556,10 @@ func resLetter(s string) byte {
 	}
 	return 0
 }
+
+// maxTurns bounds the life of a contract (OFFER … TURNS n), far beyond
+// any game.
+const maxTurns = 999
 
 // maxAmount bounds each amount in an order, far above any bank.
 const maxAmount = 1000000

@@ -131,6 +131,10 @@ func (v view) Status() string {
 	line := func(format string, args ...any) { b.WriteString(tr(l, format, args...) + "\n") }
 	if s.Done {
 		line("The game is over: %s", s.EndText)
+	} else if s.AstPick != nil {
+		line("Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N)
+	} else if s.Placing != nil {
+		line("Setup: every player places the tiles and the starting cannon of their home planet.")
 	} else {
 		line("Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm())
 	}
@@ -224,6 +228,9 @@ func (v view) Status() string {
 		st := tr(l, "offered")
 		if c.Accepted {
 			st = tr(l, "accepted")
+		}
+		if c.Expires > 0 {
+			st += tr(l, ", lapses at the start of turn %d", c.Expires)
 		}
 		if v.player == "" {
 			line("Contract %d: %s gives %s, %s gives %s, cargo ship %d; %s.", c.ID, c.From, c.Give.String(), c.To, c.Get.String(), c.Ship, st)

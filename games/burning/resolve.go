@@ -17,6 +17,12 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	if s.Done {
 		return nil, fmt.Errorf("the game is over")
 	}
+	if s.AstPick != nil {
+		return s.resolveAsteroid(answers, d)
+	}
+	if s.Placing != nil {
+		return s.resolvePlacement(answers, d)
+	}
 	stepped := false
 	for _, a := range answers {
 		p := a.Prompt.Player
@@ -156,6 +162,7 @@ func (s *State) next(d *dice.Dice) {
 					s.endAtLimit()
 					return
 				}
+				s.lapseContracts()
 			}
 			if !s.out(s.active()) {
 				break
@@ -173,6 +180,18 @@ func (s *State) next(d *dice.Dice) {
 		_ = s.run(p, adv, d)
 		s.eliminate()
 		s.Done = s.victory()
+	}
+}
+
+// lapseContracts ends, at the start of a turn, every contract whose time
+// (OFFER … TURNS n) is up, offered or accepted (003-C1's optional expiry).
+// Only the two parties are told, and nothing of its terms: they know them.
+func (s *State) lapseContracts() {
+	for _, c := range s.Contracts {
+		if c.Expires > 0 && c.Expires <= s.Round && !c.Cancelled {
+			c.Accepted, c.Cancelled = false, true
+			s.tell([]string{c.From, c.To}, "Contract %d between %s and %s lapses: its time is up.", c.ID, c.From, c.To)
+		}
 	}
 }
 
@@ -207,7 +226,23 @@ type view struct {
 
 func (s *State) View(player string) engine.View { return view{s: s, player: player} }
 
-func (v view) Player() string { return v.player }
+// publicSeat is the seat of nobody. Every check of what a view may show
+// asks whether the reader is the GM ("") or the owner, so a view for this
+// seat shows what any player sees of another's: no cargo, no structure
+// aboard a ship, no contract, no advance orders, no bank while banks are
+// hidden (003-H1, 003-H2, 003-H4).
+const publicSeat = "\x00public"
+
+// PublicView is what an observer sees: the board and status as a player
+// sees another player's, in English.
+func (s *State) PublicView() engine.View { return view{s: s, player: publicSeat} }
+
+func (v view) Player() string {
+	if v.player == publicSeat {
+		return ""
+	}
+	return v.player
+}
 
 func (v view) lang() string {
 	if l := v.s.Lang[v.player]; l != "" {
@@ -220,6 +255,18 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	player := p.Player
 	if player == "" {
 		player = v.player
+	}
+	if player == publicSeat {
+		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+	}
+	if v.s.AstPick != nil {
+		return v.parseAsteroid(player, text)
+	}
+	if v.s.Placing != nil {
+		if v.s.Placing[player] == nil {
+			return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+		}
+		return v.parsePlacement(player, text)
 	}
 	lang := v.s.Lang[player]
 	type parsed struct {

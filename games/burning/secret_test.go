@@ -78,7 +78,8 @@ func TestCargoStaysSecret(t *testing.T) {
 			"SHIP 2 UNLOAD Arda 1B", "SHIP 2 DEPLOY M6", "SHIP 2 LOAD Borvik 1B", "BUY RIG AT Borvik FOR 2",
 			"BUY STATION AT Arda FOR 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "SHIP 1 ATTACK 2", "FIRE E4 AT 2",
 			"SHIP 1 RAZE R6", "SHIP 1 CONQUER Borvik", "MAKE 1 CARGO AT Borvik", "ALLY bob", "SHIP 4 UNLOAD Borvik 5C",
-			"SHIP 2 MOVE N7", "garbage 777", "SHIP 2 DEPLOY", "ACCEPT 1", "OFFER cy SHIP 2 GIVE 1B",
+			"SHIP 2 MOVE N7", "garbage 777", "SHIP 2 DEPLOY", "ACCEPT 1", "OFFER cy SHIP 2 GIVE 1B", "OFFER cy SHIP 2 GIVE 1B TURNS 3",
+			"CANCEL 1", "TILE FOREST AT F5", "AUTO",
 		}
 		prompt := s.Prompts()[0]
 		_, errs := s.View("ann").Parse(prompt, strings.Join(probes, "\n"))
@@ -165,5 +166,65 @@ func TestNoManifestInOthersViews(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPublicViewHidesSecrets: an observer's board and status show the map
+// and what every player sees, but no cargo, no structure aboard a ship, no
+// contract, no advance orders and no hidden bank (003-H1, H2, H4). Each
+// seat's own view shows one of those secrets, so the test fails if
+// PublicView returned any seat's view (or the GM's).
+func TestPublicViewHidesSecrets(t *testing.T) {
+	s := buildCase(t, secretSetup+"ship 3 ann cargo N4 333F\n")
+	s.Advance = map[string][]string{"ann": {"BUILD TOWER AT E8"}}
+	secrets := append(append([]string{"333F", "TOWER", "E8"}, cargoSecrets...), contractSecrets...)
+	for _, p := range append([]string{""}, s.Seats...) {
+		v := s.View(p)
+		if w := leaks(v.Status(), secrets...); w == "" {
+			t.Fatalf("%q's view shows none of the secrets, so this test proves nothing:\n%s", p, v.Status())
+		}
+	}
+	pub := s.PublicView()
+	board := pub.Board()
+	board = board[:strings.Index(board, "\n\n. ")]
+	if w := leaks(board+pub.Status(), secrets...); w != "" {
+		t.Errorf("the public view shows %q:\n%s\n%s", w, pub.Board(), pub.Status())
+	}
+	if pub.Player() != "" || !strings.Contains(pub.Status(), "Cargo ship 2 (bob, cargo) at N6.") || !strings.Contains(board, "k2") {
+		t.Errorf("the public view (player %q) does not show the public board:\n%s", pub.Player(), pub.Status())
+	}
+	if _, errs := pub.Parse(engine.Prompt{}, "LANG RU"); len(errs) == 0 {
+		t.Error("an observer's orders were accepted")
+	}
+}
+
+// TestContractLapseStaysSecret: when bob's contract with cy runs out of
+// time, only they are told; ann's events and status show nothing of it.
+func TestContractLapseStaysSecret(t *testing.T) {
+	for _, lang := range []string{langEN, langRU} {
+		s := buildCase(t, strings.Replace(secretSetup, "accepted", "accepted expires 2", 1)+"active cy\nlang ann "+lang+"\n")
+		p := s.Prompts()[0]
+		events, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: engine.TextOrders{}}}, dice.FromSource(dice.Scripted{9}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := s.contract(1); !c.Cancelled {
+			t.Fatalf("contract 1 did not lapse: %+v", c)
+		}
+		told := 0
+		for _, e := range events {
+			if e.VisibleTo("bob") && e.VisibleTo("cy") && strings.Contains(e.Text, "lapses") {
+				told++
+			}
+			if e.VisibleTo("ann") {
+				if w := leaks(e.Text, contractSecrets...); w != "" {
+					t.Errorf("ann reads %q in %q", w, e.Text)
+				}
+			}
+		}
+		if told == 0 {
+			t.Errorf("the parties were not told: %s", eventTexts(events))
+		}
+		viewLeaks(t, s, "ann")
 	}
 }

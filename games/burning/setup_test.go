@@ -219,11 +219,13 @@ func TestGoldenBoards(t *testing.T) {
 }
 
 // TestEveryTextHasRussian finds every format string the code passes to
-// prob, with, tell, tr and line, and checks that it has a Russian form.
+// prob, with, tell, tr, line, need and say, and checks that it has a
+// Russian form.
 func TestEveryTextHasRussian(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	re := regexp.MustCompile(`(?:prob|\.with|line|tell\([^"\n]*?|tr\([^"\n]*?)\("((?:[^"\\]|\\.)*)"`)
 	re2 := regexp.MustCompile(`(?:tell|tr)\([^"\n]*?, "((?:[^"\\]|\\.)*)"`)
+	re3 := regexp.MustCompile(`(?:need|say)\("((?:[^"\\]|\\.)*)"`)
 	seen := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
@@ -236,6 +238,7 @@ func TestEveryTextHasRussian(t *testing.T) {
 		var found [][]string
 		found = append(found, re.FindAllStringSubmatch(string(src), -1)...)
 		found = append(found, re2.FindAllStringSubmatch(string(src), -1)...)
+		found = append(found, re3.FindAllStringSubmatch(string(src), -1)...)
 		for _, m := range found {
 			key, err := strconv.Unquote(`"` + m[1] + `"`)
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"orrery/engine"
 	"orrery/engine/dice"
 )
 
@@ -91,36 +92,21 @@ func (t *turn) playerNamed(name string) (string, *problem) {
 	return "", prob("no player named %q", name).with("players: %s", strings.Join(t.s.Seats, ", "))
 }
 
-// closest is the name within edit distance 2 of s, if any.
+// closest is the name nearest to s as engine.Closest judges it, with
+// Cyrillic look-alike letters folded first, so that a name typed on a
+// Russian keyboard is suggested like any other typo.
 func closest(s string, names []string) string {
-	best, bd := "", 3
-	for _, n := range names {
-		if d := editDistance(fold(s), fold(n)); d < bd {
-			best, bd = n, d
+	folded := make([]string, len(names))
+	for i, n := range names {
+		folded[i] = fold(n)
+	}
+	best := engine.Closest(fold(s), folded)
+	for i, f := range folded {
+		if best != "" && f == best {
+			return names[i]
 		}
 	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := prev[j-1]
-			if ra[i-1] != rb[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
+	return ""
 }
 
 func (t *turn) ownShip(id int) (*Ship, *problem) {
@@ -202,6 +188,8 @@ func (t *turn) do(o *order, line int) *problem {
 		return t.makeShips(o)
 	case vShip:
 		return t.act(o, line)
+	case vTile, vAuto, wAsteroid:
+		return prob("TILE, ASTEROID and AUTO are only for the setup steps at the start of the game")
 	case vFire:
 		t.lastShip = 0
 		return t.fire(o)
@@ -911,6 +899,10 @@ func (t *turn) offer(o *order) *problem {
 		t.s.Contracts = append(t.s.Contracts, c)
 		t.s.tell([]string{t.p, q}, "%s offers %s contract %d: %s gives %s, %s gives %s, carried by cargo ship %d.",
 			t.p, q, c.ID, t.p, c.Give.String(), q, c.Get.String(), sh.ID)
+		if o.Turns > 0 {
+			c.Expires = t.s.Round + o.Turns
+			t.s.tell([]string{t.p, q}, "Contract %d lapses at the start of turn %d unless cancelled before.", c.ID, c.Expires)
+		}
 	}
 	return nil
 }
