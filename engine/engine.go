@@ -83,6 +83,14 @@ type State interface {
 	Marshal() ([]byte, error)
 }
 
+// PublicViewer is implemented by states that can draw what every player may
+// see: the board an observer (someone with no seat) gets. A state without it
+// gives observers the public events only, since the GM's view (View("")) may
+// hold every secret of the game.
+type PublicViewer interface {
+	PublicView() View
+}
+
 // View is one player's view of a state: all that player may know, and the
 // only thing order validation may consult.
 type View interface {

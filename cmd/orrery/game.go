@@ -24,7 +24,7 @@ func gameCommands() []subcommand {
 		{"new", "game new RULESET --id ID --player NAME=EMAIL... [--bot NAME]... [--option K=V]... [--turn-length 72h]",
 			"Creates a game. Players are seated in the order given (the ruleset may\nshuffle seats with its recorded dice). --bot seats a computer player.\nEach player's secret is printed once: it goes in the welcome mail.", gameNew},
 		{"list", "game list", "Lists every game: ruleset, turn, phase, who is awaited, deadline.", gameList},
-		{"show", "game show ID [--as PLAYER | --gm] [--step N]", "Prints the report as PLAYER gets it (their own view), or the GM's view.", gameShow},
+		{"show", "game show ID [--as PLAYER | --gm | --public] [--step N]", "Prints the report as PLAYER gets it (their own view), the GM's view, or what observers get.", gameShow},
 		{"players", "game players ID", "Lists a game's seats with their addresses.", gamePlayers},
 		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
 		{"verify", "game verify ID", "Replays the whole log from the start with dice re-derived from the seeds,\nand checks every snapshot byte for byte, every roll, and every commitment.", gameVerify},
@@ -89,6 +89,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	maxVacation := fs.Duration("max-vacation", def.MaxVacation, "longest vacation the game allows")
 	press := fs.String("press", def.Press, "press between players: off, signed or grey (anonymous)")
 	pressGM := fs.Bool("press-to-gm", false, "copy every press message to the GM")
+	observers := fs.String("observers", "open", "who subscribes observers to the public reports: open (anyone, by OBSERVE mail) or gm (only the GM, with game observe)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -101,7 +102,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	}
 	settings := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
 		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Vacation: *vacation,
-		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM}
+		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers}
 	for _, r := range remind {
 		d, err := time.ParseDuration(r)
 		if err != nil {
@@ -205,6 +206,7 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 	db := addDBFlags(fs)
 	as := fs.String("as", "", "show PLAYER's own view")
 	gm := fs.Bool("gm", false, "show the GM's view (everything)")
+	public := fs.Bool("public", false, "show what observers get: public events and the public board")
 	step := fs.Int("step", -1, "show the report of an earlier step")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -213,8 +215,11 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("game show takes one game id")
 	}
-	if *as == "" && !*gm {
-		return fmt.Errorf("say whose view: --as PLAYER, or --gm")
+	if *as == "" && !*gm && !*public {
+		return fmt.Errorf("say whose view: --as PLAYER, --gm or --public")
+	}
+	if *public {
+		*as = game.Observer
 	}
 	svc, done, err := db.open(e)
 	if err != nil {

@@ -24,6 +24,7 @@ func gmCommands() []subcommand {
 		{"replace", "game replace ID PLAYER --email ADDRESS", "Gives a seat to a new person with a new secret; the old address loses access.", gameReplace},
 		{"kick", "game kick ID PLAYER", "Removes a player: the seat plays its defaults from now on.", gameKick},
 		{"message", "game message ID TEXT...", "Sends a message from the GM to every player; kept in the log.", gameMessage},
+		{"resend", "game resend ID [--to PLAYER] [--turn N]", "Mails a report again, as each player saw it: the current one, or the one\nof turn N; to every player, or to one. Needs the mail config (--config)\nor a running daemon.", gameResend},
 		{"vacation", "game vacation ID PLAYER --from 2026-12-01 --to 2026-12-10", "Records a player's absence; the game's policy extends deadlines or plays defaults.", gameVacation},
 		{"orders", "game orders ID --as PLAYER -f FILE", "Enters orders for a player who sent them another way (by phone, say);\nthe log records them as entered by the GM.", gameOrders},
 		{"join", "game join ID NAME --email ADDRESS", "Takes an open seat for a player (what JOIN by mail does); the game starts\nwhen the last seat is taken.", gameJoin},
@@ -242,6 +243,50 @@ func gameMessage(ctx context.Context, e *env, args []string) error {
 	}
 	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
 		return s.Message(ctx, pos[0], strings.Join(pos[1:], " "))
+	})
+}
+
+func gameResend(ctx context.Context, e *env, args []string) error {
+	c := sub("resend")
+	fs := flags(e, "game resend", c.usage, c.about)
+	db := addDBFlags(fs)
+	to := fs.String("to", "", "only this player (default: every player)")
+	turn := fs.Int("turn", -1, "the report of this turn (default: the current report)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := oneID(pos, c.usage)
+	if err != nil {
+		return err
+	}
+	if e.shared == nil {
+		// Checked before anything is logged: a resend that mails nothing
+		// would tell the GM it was done.
+		mail, err := mailOptions(e, db.config)
+		if err != nil {
+			return err
+		}
+		if mail == nil {
+			return fmt.Errorf("game resend mails reports, and no mail is set up here: give --config FILE (with from:), set ORRERY_CONFIG, or run it while orrery serve runs; to read a report without mail, use game show %s --as PLAYER --step N", id)
+		}
+	}
+	var players []string
+	if *to != "" {
+		players = []string{*to}
+	}
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
+		g, err := s.Get(ctx, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		step := g.Step
+		if *turn >= 0 {
+			if step, err = s.StepOfTurn(ctx, id, *turn); err != nil {
+				return nil, nil, err
+			}
+		}
+		return s.Resend(ctx, id, step, players)
 	})
 }
 

@@ -67,6 +67,10 @@ func TestGameByCLI(t *testing.T) {
 			t.Errorf("game show lacks %q:\n%s", want, out)
 		}
 	}
+	out = must(t, db, "", "game", "show", "demo1", "--public")
+	if !strings.Contains(out, "ann pushes 2+") || strings.Contains(out, "Your move") || strings.Contains(out, "as bob") {
+		t.Errorf("game show --public (what observers get):\n%s", out)
+	}
 	out = must(t, db, "", "game", "verify", "demo1")
 	if !strings.Contains(out, "demo1 verified: 2 states replayed") {
 		t.Fatalf("verify:\n%s", out)
@@ -265,5 +269,48 @@ func TestGameNewQueuesWelcomeMails(t *testing.T) {
 	}
 	if !to["ann@example.org"] || !to["bob@example.org"] {
 		t.Fatalf("queued mails go to %v, want a welcome to each player", to)
+	}
+}
+
+// TestGameResend: without mail the command refuses before logging
+// anything; with a config it queues the report of the asked turn to the
+// asked player only, and the log records the GM's resend.
+func TestGameResend(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	cfg := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfg, []byte("db: "+db+"\nfrom: \"Orrery <orrery@example.org>\"\n"), 0o600)
+	t.Setenv("ORRERY_CONFIG", "")
+	must(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
+	must(t, db, "PUSH 2", "orders", "g", "--as", "ann", "-f", "-")
+	must(t, db, "PUSH 1", "orders", "g", "--as", "bob", "-f", "-")
+	if _, err := cli(t, db, "", "game", "resend", "g"); err == nil || !strings.Contains(err.Error(), "no mail is set up") {
+		t.Fatalf("resend without mail: %v", err)
+	}
+	if out := must(t, db, "", "game", "log", "g"); strings.Contains(out, "resend") {
+		t.Fatalf("a refused resend was logged:\n%s", out)
+	}
+	out := must(t, "", "", "game", "resend", "g", "--to", "bob", "--turn", "1", "--config", cfg)
+	if !strings.Contains(out, "resend to bob") {
+		t.Errorf("resend output:\n%s", out)
+	}
+	if out := must(t, db, "", "game", "log", "g"); !regexp.MustCompile(`gm +resend step \d+ to bob`).MatchString(out) {
+		t.Errorf("the log lacks the resend:\n%s", out)
+	}
+	if _, err := cli(t, "", "", "game", "resend", "g", "--to", "carl", "--config", cfg); err == nil || !strings.Contains(err.Error(), `no player "carl"`) {
+		t.Errorf("resend to a stranger: %v", err)
+	}
+	st, err := store.Open(db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	items, err := outbox.Pending(st.DB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || len(items[0].Mail.To) != 1 || items[0].Mail.To[0] != "bob@example.org" ||
+		!strings.Contains(items[0].Mail.Subject, "Turn 1") || !strings.Contains(items[0].Mail.Subject, "report for bob") {
+		t.Fatalf("queued: %+v", items)
 	}
 }

@@ -382,3 +382,39 @@ func TestViewAndChangeInput(t *testing.T) {
 		t.Fatalf("the hook saw input %+v", in)
 	}
 }
+
+// The observers' report: public events only, the ruleset's public board
+// and status (no motto, which only its writer and the GM see), no prompts.
+func TestObserverReport(t *testing.T) {
+	svc, _ := newService(t)
+	create(t, svc, "g", "ann", "bob")
+	ctx := context.Background()
+	for _, in := range []game.Input{{Game: "g", Player: "ann", Text: "MOTTO secret plan", Prompt: "motto:ann"}, {Game: "g", Player: "ann", Text: "PUSH 2"}, {Game: "g", Player: "bob", Text: "PUSH 1"}} {
+		if _, err := svc.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gm, err := svc.Report(ctx, "g", game.GM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, err := svc.Report(ctx, "g", game.Observer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(gm.Status, "secret plan") {
+		t.Fatalf("the GM's status should show ann's motto (else this test proves nothing): %q", gm.Status)
+	}
+	if obs.Player != "" || len(obs.Prompts) != 0 || obs.Board != gm.Board || strings.Contains(obs.Status, "secret plan") || obs.Status == "" {
+		t.Errorf("observer report: player %q, prompts %v, board %q (GM's %q), status %q", obs.Player, obs.Prompts, obs.Board, gm.Board, obs.Status)
+	}
+	for _, e := range obs.Events {
+		if strings.Contains(e, "motto") {
+			t.Errorf("observer sees a private event: %q", e)
+		}
+	}
+	first, err := svc.StepReport(ctx, "g", 1, game.Observer)
+	if err != nil || strings.Contains(strings.Join(first.Events, "\n"), "motto") {
+		t.Errorf("observer report of step 1: %v %v", first, err)
+	}
+}

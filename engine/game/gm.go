@@ -233,7 +233,7 @@ func (s *Service) Replace(ctx context.Context, id, player, email string, hooks .
 			g.Kicked = remove(g.Kicked, p.Name)
 			delete(g.Missed, p.Name)
 			return []Notice{
-				{Kind: "replaced", To: append(others(g, []string{p.Name}), GM), Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)},
+				{Kind: "replaced", To: append(others(g, []string{p.Name}), GM), Seat: p.Name, Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)},
 			}, fmt.Sprintf("replace %s: %s → %s", p.Name, old, p.Email), nil
 		}
 		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
@@ -271,7 +271,7 @@ func (s *Service) leave(ctx context.Context, id, player, kind, text, verb string
 			sort.Strings(g.Kicked)
 			old := p.Email
 			p.Email, p.Secret = "", randomWord()
-			return []Notice{{Kind: kind, To: append(everyone(g), GM), Text: fmt.Sprintf(text, p.Name, g.ID)}},
+			return []Notice{{Kind: kind, To: append(everyone(g), GM), Seat: p.Name, Text: fmt.Sprintf(text, p.Name, g.ID)}},
 				fmt.Sprintf("%s %s (%s)", verb, p.Name, old), nil
 		}
 		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
@@ -368,6 +368,36 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 		return nil, nil, err
 	}
 	return out, notices, s.playBots(ctx, id, hooks)
+}
+
+// Resend sends the report of step again to players (every seat still in
+// the game when players is empty), as each saw it: a GM's answer to "I never
+// got my report". It changes nothing but the log; the reports travel in a
+// "resend" notice, which the mail side turns into report mails.
+func (s *Service) Resend(ctx context.Context, id string, step uint64, players []string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if step > g.Step {
+			return nil, "", userErrorf("game %s has had %d steps; there is no step %d yet", g.ID, g.Step, step)
+		}
+		if len(players) == 0 {
+			players = everyone(g)
+		}
+		n := Notice{Kind: "resend", Reports: map[string]*Report{},
+			Text: fmt.Sprintf("The report of step %d of %s, sent again by the GM.", step, g.ID)}
+		for _, name := range players {
+			p, ok := g.PlayerByName(name)
+			if !ok {
+				return nil, "", userErrorf("there is no player %q in game %s", name, g.ID)
+			}
+			r, err := s.reportTx(b, g, step, p.Name, step == g.Step)
+			if err != nil {
+				return nil, "", err
+			}
+			n.To = append(n.To, p.Name)
+			n.Reports[p.Name] = r
+		}
+		return []Notice{n}, fmt.Sprintf("resend step %d to %s", step, strings.Join(n.To, ", ")), nil
+	})
 }
 
 // StepOfTurn finds the first step at which the game was at turn.

@@ -100,6 +100,10 @@ type Settings struct {
 	// every press message to the GM.
 	Press     string `json:"press,omitempty"`
 	PressToGM bool   `json:"press_to_gm,omitempty"`
+	// Observers is "open" (anyone may subscribe to the public reports by
+	// mail; "" means open) or "gm" (only the GM subscribes observers, from
+	// the CLI): a private game's events stay among its players.
+	Observers string `json:"observers,omitempty"`
 }
 
 // DefaultSettings are what a game gets when its creator says nothing.

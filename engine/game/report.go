@@ -89,7 +89,7 @@ func (s *Service) reportTx(b *bolt.Bucket, g *Game, step uint64, player string, 
 	if g.Signup {
 		return nil, userErrorf("game %s has not started: %d of %d seats taken (JOIN %s to play)", g.ID, len(g.Players), g.Seats, g.ID)
 	}
-	if player != "" {
+	if player != "" && player != Observer {
 		if _, ok := g.PlayerByName(player); !ok {
 			return nil, userErrorf("there is no player %q in game %s", player, g.ID)
 		}
@@ -113,14 +113,27 @@ func (s *Service) reportTx(b *bolt.Bucket, g *Game, step uint64, player string, 
 	return buildReport(g, rs, st, rec, player, current), nil
 }
 
+// Observer is the pseudo-player of public reports, for observers: the
+// events and rolls addressed to everyone and, where the ruleset can draw one
+// (engine.PublicViewer), the public board; never a seat's view or prompts.
+const Observer = "\x00observer"
+
 func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, player string, current bool) *Report {
-	v := st.View(player)
 	r := &Report{
 		Game: g.ID, Ruleset: g.Ruleset, Title: rs.Info().Title, Player: player,
 		Step: rec.N, Turn: rec.Turn, Phase: rec.Phase, Reason: rec.Reason,
-		Board: v.Board(), Status: v.Status(),
 		RevealedSeed: rec.Seed, RevealedCommitment: rec.Commitment, NextCommitment: rec.NextCommitment,
 		Outcome: st.Outcome(),
+	}
+	if player == Observer {
+		r.Player = ""
+		if pv, ok := st.(engine.PublicViewer); ok {
+			v := pv.PublicView()
+			r.Board, r.Status = v.Board(), v.Status()
+		}
+	} else {
+		v := st.View(player)
+		r.Board, r.Status = v.Board(), v.Status()
 	}
 	if r.Outcome.Over {
 		r.DiceSecret = g.DiceSecret
@@ -144,9 +157,11 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 		// After a rollback the next step has a new seed: always publish
 		// the game's own commitment for what comes next.
 		r.NextCommitment = g.NextCommitment()
-		if player == "" {
+		switch player {
+		case "":
 			r.Prompts = g.Prompts
-		} else {
+		case Observer:
+		default:
 			r.Prompts = g.PromptsFor(player)
 		}
 		r.Waiting = g.Waiting()
@@ -175,7 +190,7 @@ func (s *Service) stepOf(g *Game, st engine.State, rec *StepRecord) Step {
 	gc.Answered = append([]string(nil), g.Answered...)
 	gc.Players = append([]Player(nil), g.Players...)
 	out.render = func(player string) (*Report, error) {
-		if player != "" {
+		if player != "" && player != Observer {
 			if _, ok := gc.PlayerByName(player); !ok {
 				return nil, userErrorf("there is no player %q in game %s", player, gc.ID)
 			}

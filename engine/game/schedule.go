@@ -17,9 +17,15 @@ import (
 // abandoned seat. The mail side turns each into mail, inside the same
 // transaction that records that it was sent, so none is sent twice.
 type Notice struct {
-	Kind string   `json:"kind"` // reminder, late, late-others, deadline, abandoned, paused, resumed, rollback, replaced, kicked, message, vacation, wait
+	Kind string   `json:"kind"` // reminder, late, late-others, deadline, abandoned, paused, resumed, rollback, replaced, kicked, message, vacation, wait, resend
 	To   []string `json:"to"`   // player names; "" stands for the GM
 	Text string   `json:"text"`
+	// Seat is the seat the notice is about, where there is one (replaced,
+	// kicked, abandoned): the mail side acts on it without reading Text.
+	Seat string `json:"seat,omitempty"`
+	// Reports are the step reports a "resend" notice carries, by player:
+	// built in the notice's transaction, so the mail side needs no other.
+	Reports map[string]*Report `json:"-"`
 }
 
 // GM is the recipient name of notices for the game master.
@@ -72,6 +78,11 @@ func (st Settings) validate() error {
 	case "", "off", "signed", "grey":
 	default:
 		return userErrorf("press setting %q must be off, signed or grey", st.Press)
+	}
+	switch st.Observers {
+	case "", "open", "gm":
+	default:
+		return userErrorf("observers setting %q must be open or gm", st.Observers)
 	}
 	for _, r := range st.Reminders {
 		if r <= 0 {
@@ -180,7 +191,7 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 		if n := g.Settings.AbandonAfter; n > 0 && g.Missed[p] >= n && !contains(g.Abandoned, p) {
 			g.Abandoned = append(g.Abandoned, p)
 			sort.Strings(g.Abandoned)
-			notices = append(notices, Notice{Kind: "abandoned", To: []string{GM},
+			notices = append(notices, Notice{Kind: "abandoned", To: []string{GM}, Seat: p,
 				Text: fmt.Sprintf("%s has sent no orders for %d steps in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p, g.Missed[p], g.ID, p)})
 		}
 	}

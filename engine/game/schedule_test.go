@@ -305,8 +305,8 @@ func TestReplaceRefusesOldAddress(t *testing.T) {
 	if !ok || p.Name != "bob" || p.Secret == old.Secret {
 		t.Fatalf("new player %+v", p)
 	}
-	if kinds(n) != "replaced:ann," {
-		t.Errorf("notices %q", kinds(n))
+	if kinds(n) != "replaced:ann," || n[0].Seat != "bob" {
+		t.Errorf("notices %q, seat %q", kinds(n), n[0].Seat)
 	}
 	if _, _, err := svc.Replace(ctx, "g", "bob", "ann@example.org"); err == nil {
 		t.Error("a seat was given to another player's address")

@@ -1,7 +1,7 @@
 package earthman
 
-// Building blocks of the full rules (seeds/earthmans-burden.md). They are
-// not yet wired into a ruleset: see README.md, "Full rules: what is done".
+// Building blocks of the full rules (seeds/earthmans-burden.md): the 1.1
+// roll rule and the arithmetic of 2.1.
 
 import (
 	"fmt"

@@ -5,44 +5,6 @@ import (
 	"strconv"
 )
 
-// hits rolls one die of an attack that may need two numbers at once (a
-// fleet hit and a region hit of Open Fire), with the 1.1 rule for 7+ and
-// 8+: a 6 is re-rolled once, only if some need is above 6.
-func (r *frun) hits(purpose string, needs ...int) []bool {
-	out := make([]bool, len(needs))
-	lo, hi := 99, 0
-	for _, n := range needs {
-		lo, hi = min(lo, n), max(hi, n)
-	}
-	if lo >= 9 {
-		return out
-	}
-	v, second := 6, 0
-	if hi > 1 {
-		v = r.d.Roll(6, purpose)
-	}
-	needSecond := false
-	for _, n := range needs {
-		needSecond = needSecond || n == 7 || n == 8
-	}
-	if v == 6 && needSecond {
-		second = r.d.Roll(6, purpose+" (a 6: re-roll for 7+/8+)")
-	}
-	for i, n := range needs {
-		switch {
-		case n <= 1:
-			out[i] = true
-		case n <= 6:
-			out[i] = v >= n
-		case n == 7:
-			out[i] = v == 6 && second >= 4
-		case n == 8:
-			out[i] = v == 6 && second == 6
-		}
-	}
-	return out
-}
-
 // pool is the units of one player at one world still free for actions
 // this turn, healthy and At Risk.
 type pool struct{ ok, risk int }
@@ -126,67 +88,57 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 	if w == "Earth" && s.unDevsOn("Earth") {
 		regionBase++
 	}
-	type die struct{ fleet, region bool }
-	dice := make([]die, ok+risk)
-	roll := func(i int, purpose string) {
+	dice := make([]rdie, ok+risk)
+	for i := range dice {
 		pen := 0
 		if i >= ok {
 			pen = 1
 		}
-		h := r.hits(purpose, base+pen, regionBase+pen)
-		dice[i] = die{h[0], h[1]}
+		dice[i].Needs = []int{base + pen, regionBase + pen}
 	}
-	for i := range dice {
-		roll(i, fmt.Sprintf("%s opens fire at %s on %s (die %d of %d)", p, t, w, i+1, ok+risk))
-	}
-	tally := func() (fleetOnly, both int) {
-		for _, x := range dice {
+	// tally splits the hits as 001-G15 assigns them: dice that cannot
+	// count against regions kill fleets first, then region dice do.
+	tally := func(b *batch) (fleets, regionDice int) {
+		fleetOnly, both := 0, 0
+		for _, x := range b.Dice {
 			switch {
-			case x.region:
+			case x.met(x.Needs[1]):
 				both++
-			case x.fleet:
+			case x.met(x.Needs[0]):
 				fleetOnly++
 			}
 		}
-		return
-	}
-	fleetOnly, both := tally()
-	// 001-C7: AI DEFEND spends thoughts on dice that would take a region.
-	if t != un && !s.P[t].AIDefendOff {
 		inOrbit := 0
-		if tf != nil {
-			inOrbit = tf.Ok + tf.Risk
+		if f := s.Fleets[w][t]; f != nil {
+			inOrbit = f.Ok + f.Risk
 		}
-		for s.P[t].AI > 0 && both-max(inOrbit-fleetOnly, 0) >= 2 && s.devsOn(t, w) > 0 {
-			i := 0
-			for !dice[i].region {
-				i++
-			}
-			s.P[t].AI--
-			roll(i, fmt.Sprintf("%s spends an AI thought: re-roll of %s's die %d", t, p, i+1))
-			r.say("%s spends an AI thought to re-roll a die of %s's fire (standing order AI DEFEND ON).", t, p)
-			fleetOnly, both = tally()
-		}
+		fleets = min(inOrbit, fleetOnly+both)
+		return fleets, both - max(fleets-fleetOnly, 0)
 	}
-	// 001-G15: hits that cannot count against regions go on fleets first.
+	harm := func(b *batch) (int, int) {
+		fleets, rd := tally(b)
+		held := 0
+		for _, reg := range s.Regions[w] {
+			if reg.Owner == t && reg.Devs > 0 {
+				held++
+			}
+		}
+		return min(rd/2, held), fleets
+	}
+	b := r.roll(&batch{Kind: "FIRE", Roller: p, Target: t, What: fmt.Sprintf("%s's Open Fire at %s on %s", p, t, w), Dice: dice,
+		Harm: harm, Gain: func(b *batch) int { reg, f := harm(b); return reg*1000 + f }})
+	fleets, both := tally(b)
 	lost := 0
-	for fleetOnly+both > 0 {
-		if !s.removeFleet(t, w, false) {
-			break
-		}
+	for k := 0; k < fleets && s.removeFleet(t, w, false); k++ {
 		lost++
-		if fleetOnly > 0 {
-			fleetOnly--
-		} else {
-			both--
-		}
 	}
 	regions := 0
 	for k := 0; k < both/2; k++ {
-		i := s.weakestRegion(t, w, false)
+		i, why := s.regionToLose(t, w)
 		if i < 0 {
 			break
 		}
+		r.say("%s loses the developments of region %d of %s (%s).", t, i+1, w, why)
 		r.sayAll(s.removeRegion(r.d, w, i))
 		regions++
 	}
@@ -195,6 +147,23 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 	if t == un {
 		r.unDefence(p, w)
 	}
+}
+
+// regionToLose is the region t gives up to Open Fire on w (001-C3) by
+// t's standing order LOSE: FEWEST (default) the one with fewest
+// developments; ATRISK an At Risk one first (then the fewest). It says
+// which order decided.
+func (s *fullState) regionToLose(t, w string) (int, string) {
+	if t == un {
+		return s.weakestRegion(t, w, false), "the UN's fewest developments"
+	}
+	if s.P[t].LoseAtRisk {
+		if i := s.weakestRegion(t, w, true); i >= 0 {
+			return i, "standing order LOSE ATRISK"
+		}
+		return s.weakestRegion(t, w, false), "standing order LOSE ATRISK, but none is At Risk: the fewest developments"
+	}
+	return s.weakestRegion(t, w, false), "standing order LOSE FEWEST"
 }
 
 // weakestRegion picks the target's region to lose: fewest developments,
@@ -218,17 +187,16 @@ func (s *fullState) weakestRegion(t, w string, onlyRisk bool) int {
 func (r *frun) unDefence(p, w string) {
 	s := r.s
 	need := 5 + s.level(p, "Durability")
-	hits := 0
-	for i, reg := range s.Regions[w] {
-		if reg.Owner != un {
-			continue
-		}
-		for k := 1; k <= 3; k++ {
-			if ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("UN Defence from region %d of %s at %s (die %d of 3)", i+1, w, p, k)); ok {
-				hits++
-			}
+	var dice []rdie
+	for _, reg := range s.Regions[w] {
+		if reg.Owner == un {
+			dice = append(dice, rdie{Needs: []int{need}}, rdie{Needs: []int{need}}, rdie{Needs: []int{need}})
 		}
 	}
+	harm := s.fleetHarm(p, w)
+	b := r.roll(&batch{Kind: "DEFEND", Roller: un, Target: p, What: fmt.Sprintf("UN Defence on %s at %s (3 dice a UN region)", w, p),
+		Dice: dice, Harm: harm, Gain: fleetGain(harm)})
+	hits := b.successes()
 	lost := 0
 	for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 		lost++
@@ -252,12 +220,12 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 		if eff >= 3 {
 			need = 1
 		}
-		success := r.ownRoll(p, need, fmt.Sprintf("%s expands on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
+		success := r.ownRoll(p, "EXPAND", need, fmt.Sprintf("%s's Expansion on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
 		if !success {
 			r.say("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need)
 			continue
 		}
-		dev := s.expansionRegion(p, w)
+		dev := s.expansionRegion(p, w, o.New)
 		clear := s.devastatedRegion(w)
 		switch {
 		case dev >= 0 && !(o.Clear && clear >= 0):
@@ -274,23 +242,26 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 
 // expansionRegion is a region p may develop by Expansion: one with no
 // counters at all, or p's own with room (one extra on Earth, one a level of
-// Nanotechnology). p's own regions come first.
-func (s *fullState) expansionRegion(p, w string) int {
+// Nanotechnology). p's own regions come first, or empty ones first when
+// the order says NEW (more regions to answer an Overthrow with, 2.4.3).
+func (s *fullState) expansionRegion(p, w string, preferNew bool) int {
 	room := s.level(p, "Nanotechnology")
 	if w == "Earth" {
 		room++
 	}
+	own, empty := -1, -1
 	for i, reg := range s.Regions[w] {
-		if reg.Owner == p && reg.Devastation == 0 && reg.Devs < 1+room {
-			return i
+		switch {
+		case own < 0 && reg.Owner == p && reg.Devastation == 0 && reg.Devs < 1+room:
+			own = i
+		case empty < 0 && reg.Devs == 0 && reg.Devastation == 0:
+			empty = i
 		}
 	}
-	for i, reg := range s.Regions[w] {
-		if reg.Devs == 0 && reg.Devastation == 0 {
-			return i
-		}
+	if preferNew && empty >= 0 || own < 0 {
+		return empty
 	}
-	return -1
+	return own
 }
 
 func (s *fullState) devastatedRegion(w string) int {
@@ -300,22 +271,6 @@ func (s *fullState) devastatedRegion(w string) int {
 		}
 	}
 	return -1
-}
-
-// pairs counts successes of a pair-scoring action (Overthrow,
-// Pacification).
-func (r *frun) pairs(purpose string, ok, risk, need int) int {
-	n := 0
-	for i := 1; i <= ok+risk; i++ {
-		pen := 0
-		if i > ok {
-			pen = 1
-		}
-		if r.hits(fmt.Sprintf("%s (die %d of %d)", purpose, i, ok+risk), need+pen)[0] {
-			n++
-		}
-	}
-	return n / 2
 }
 
 // overthrow is 2.4.3. The target answers each pair by its standing order
@@ -338,41 +293,37 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 		base = 6
 	}
 	need := base - s.level(p, "Influence") + s.level(t, "Unity")
-	purpose := fmt.Sprintf("%s attempts overthrow of %s on %s", p, t, w)
-	won := make([]bool, ok+risk)
-	needs := make([]int, ok+risk)
-	count := func() int {
-		c := 0
-		for _, x := range won {
-			if x {
-				c++
-			}
-		}
-		return c
-	}
-	for i := range won {
-		needs[i] = need
-		if i >= ok {
-			needs[i]++
-		}
-		won[i] = r.hits(fmt.Sprintf("%s (die %d of %d)", purpose, i+1, ok+risk), needs[i])[0]
-	}
-	// 001-C7: the target's standing order AI DEFEND spends thoughts to
-	// re-roll successful dice while the attack would take a region.
-	if t != un && !s.P[t].AIDefendOff {
-		for s.P[t].AI > 0 && count()/2 > s.healthyRegions(t, w) {
-			i := 0
-			for !won[i] {
-				i++
-			}
-			s.P[t].AI--
-			won[i] = r.hits(fmt.Sprintf("%s spends an AI thought: re-roll of %s's die %d", t, p, i+1), needs[i])[0]
-			r.say("%s spends an AI thought to re-roll a die of %s's overthrow (standing order AI DEFEND ON): %s.", t, p, map[bool]string{true: "it succeeds again", false: "it fails"}[won[i]])
-		}
-	}
-	n := count() / 2
-	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
 	yield := t != un && s.P[t].Overthrown == "YIELD"
+	dice := penalised(ok, risk, need)
+	pairs := func(b *batch) int { return b.successes() / 2 }
+	// harm plays the target's answers to the pairs (below) on counts.
+	harm := func(b *batch) (int, int) {
+		healthy, atRisk, taken := 0, 0, 0
+		for _, reg := range s.Regions[w] {
+			if reg.Owner == t && reg.Devs > 0 {
+				if reg.AtRisk {
+					atRisk++
+				} else {
+					healthy++
+				}
+			}
+		}
+		for k := 0; k < pairs(b); k++ {
+			switch {
+			case healthy > 0 && (!yield || atRisk == 0):
+				healthy--
+				atRisk++
+			case atRisk > 0:
+				atRisk--
+				taken++
+			}
+		}
+		return taken, 0
+	}
+	b := r.roll(&batch{Kind: "COUP", Roller: p, Target: t, What: fmt.Sprintf("%s's Overthrow of %s on %s", p, t, w), Dice: dice,
+		Harm: harm, Gain: pairs})
+	n := pairs(b)
+	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
 	policy := "the UN's"
 	if t != un {
 		policy = "standing order OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[yield]
@@ -403,8 +354,10 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 	}
 }
 
-// pacify is 2.4.4, each pair spent on the first of: un-risk a fleet here,
-// un-risk a region here, pay off discontent, pay the Sanctions token.
+// pacify is 2.4.4, each pair spent on the first result that applies, in
+// the order's priorities, then the default: un-risk a fleet here (FLEET),
+// un-risk a region here (REGION), pay off discontent (DISCONTENT), pay the
+// Sanctions token (SANCTIONS).
 func (r *frun) pacify(p string, o fOrder, free *pool) {
 	s := r.s
 	w := o.World
@@ -414,41 +367,65 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 		return
 	}
 	need := 5 - s.level(p, "Stability")
-	n := r.pairs(fmt.Sprintf("%s pacifies %s", p, w), ok, risk, need)
+	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok, risk, need)
 	r.say("%s pacifies %s with %d fleet(s), needing %d+: %d pair(s).", p, w, ok+risk, need, n)
 	pl := s.P[p]
-	for k := 0; k < n; k++ {
-		f := s.fleetsAt(p, w)
-		if f.Risk > 0 {
-			f.Risk--
-			f.Ok++
-			r.say("A fleet of %s at %s is no longer At Risk.", p, w)
-			continue
+	order := append([]string(nil), o.List...)
+	for _, x := range pacifyResults {
+		if !contains(order, x) {
+			order = append(order, x)
 		}
+	}
+	// try applies one result if it can, and says whether it did.
+	try := func(result string) bool {
+		switch result {
+		case "FLEET":
+			if f := s.fleetsAt(p, w); f.Risk > 0 {
+				f.Risk--
+				f.Ok++
+				r.say("A fleet of %s at %s is no longer At Risk.", p, w)
+				return true
+			}
+		case "REGION":
+			for i := range s.Regions[w] {
+				if reg := &s.Regions[w][i]; reg.Owner == p && reg.AtRisk {
+					reg.AtRisk = false
+					r.say("Region %d of %s is no longer At Risk.", i+1, w)
+					return true
+				}
+			}
+		case "DISCONTENT":
+			if s.devsOn(p, w) > 0 && pl.Discontent > 0 && pl.Economy > 0 {
+				pl.Discontent--
+				pl.Economy--
+				r.say("%s pays a resource to remove a Devastation marker from the Discontent Pool.", p)
+				return true
+			}
+		case "SANCTIONS":
+			if pl.Sanctions && (s.devsOn(p, w) > 0 || s.unDevsOn(w)) && pl.Economy > 0 {
+				pl.Economy--
+				pl.SanctionRs++
+				r.say("%s puts a resource on the UN Sanctions token (%d of 5).", p, pl.SanctionRs)
+				if pl.SanctionRs >= 5 {
+					pl.Sanctions = false
+					pl.Economy += pl.SanctionRs
+					pl.SanctionRs = 0
+					r.say("%s is free of UN Sanctions.", p)
+				}
+				return true
+			}
+		}
+		return false
+	}
+	for k := 0; k < n; k++ {
 		done := false
-		for i := range s.Regions[w] {
-			if reg := &s.Regions[w][i]; reg.Owner == p && reg.AtRisk {
-				reg.AtRisk, done = false, true
-				r.say("Region %d of %s is no longer At Risk.", i+1, w)
+		for _, x := range order {
+			if done = try(x); done {
 				break
 			}
 		}
-		switch {
-		case done:
-		case s.devsOn(p, w) > 0 && pl.Discontent > 0 && pl.Economy > 0:
-			pl.Discontent--
-			pl.Economy--
-			r.say("%s pays a resource to remove a Devastation marker from the Discontent Pool.", p)
-		case pl.Sanctions && (s.devsOn(p, w) > 0 || s.unDevsOn(w)) && pl.Economy > 0:
-			pl.Economy--
-			pl.SanctionRs++
-			r.say("%s puts a resource on the UN Sanctions token (%d of 5).", p, pl.SanctionRs)
-			if pl.SanctionRs >= 5 {
-				pl.Sanctions = false
-				pl.Economy += pl.SanctionRs
-				pl.SanctionRs = 0
-				r.say("%s is free of UN Sanctions.", p)
-			}
+		if !done {
+			r.say("A pair of %s's Pacification successes on %s has nothing left to do.", p, w)
 		}
 	}
 }
@@ -541,7 +518,7 @@ func (r *frun) construct(p string, o fOrder, dp *pool, vn *int) {
 			}
 		}
 		if need > 0 {
-			if !r.ownRoll(p, need, fmt.Sprintf("%s's construction Risk roll on %s (group %d)", p, w, gi+1)) {
+			if !r.ownRoll(p, "BUILD", need, fmt.Sprintf("%s's construction Risk roll on %s (group %d)", p, w, gi+1)) {
 				r.riskRegion(p, w)
 			}
 		}
@@ -569,15 +546,30 @@ func (r *frun) riskRegion(p, w string) {
 func (r *frun) research(p, w string, ok, risk int) {
 	s := r.s
 	need := 5 - s.level(p, "Research")
-	for i := 1; i <= ok+risk; i++ {
-		pen := 0
-		if i > ok {
-			pen = 1
-		}
-		if r.hits(fmt.Sprintf("%s researches on %s (die %d of %d)", p, w, i, ok+risk), need+pen)[0] {
-			r.researchStep(p, s.P[p].TechPlan)
+	b := r.roll(&batch{Kind: "RESEARCH", Roller: p, What: fmt.Sprintf("%s's Research on %s", p, w), Dice: penalised(ok, risk, need),
+		Gain: (*batch).successes})
+	for k := b.successes(); k > 0; k-- {
+		r.researchStep(p, s.P[p].TechPlan)
+	}
+}
+
+// penalised is ok+risk dice needing need, At Risk units' one more.
+func penalised(ok, risk, need int) []rdie {
+	dice := make([]rdie, ok+risk)
+	for i := range dice {
+		dice[i].Needs = []int{need}
+		if i >= ok {
+			dice[i].Needs[0]++
 		}
 	}
+	return dice
+}
+
+// pairs rolls a pair-scoring action (Pacification) and counts its pairs.
+func (r *frun) pairs(p, kind, what string, ok, risk, need int) int {
+	b := r.roll(&batch{Kind: kind, Roller: p, What: what, Dice: penalised(ok, risk, need),
+		Gain: func(b *batch) int { return b.successes() / 2 }})
+	return b.successes() / 2
 }
 
 // researchStep is one research success (001-F4): the counter of the first
@@ -651,13 +643,14 @@ func (r *frun) defend(p string, o fOrder, dp *pool, used map[int]bool) {
 		if reg.AtRisk {
 			need++
 		}
-		dice := 3 + s.level(p, "ActiveDefences")
-		hits := 0
-		for i := 1; i <= dice; i++ {
-			if ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s's Defence from region %d of %s at %s (die %d of %d)", p, pick+1, w, t, i, dice)); ok {
-				hits++
-			}
+		dice := make([]rdie, 3+s.level(p, "ActiveDefences"))
+		for i := range dice {
+			dice[i].Needs = []int{need}
 		}
+		harm := s.fleetHarm(t, w)
+		b := r.roll(&batch{Kind: "DEFEND", Roller: p, Target: t, What: fmt.Sprintf("%s's Defence from region %d of %s at %s", p, pick+1, w, t),
+			Dice: dice, Harm: harm, Gain: fleetGain(harm)})
+		hits := b.successes()
 		lost := 0
 		for h := 0; h < hits && s.removeFleet(t, w, false); h++ {
 			lost++
@@ -695,7 +688,7 @@ func (r *frun) influence(p string, o fOrder) {
 	case n <= 12:
 		need = 2
 	}
-	ok := r.ownRoll(p, need, fmt.Sprintf("%s's Political Influence on %s with %d fleets", p, w, n))
+	ok := r.ownRoll(p, "INFLUENCE", need, fmt.Sprintf("%s's Political Influence on %s with %d fleets", p, w, n))
 	if !ok {
 		r.say("%s sets aside %d fleets for Political Influence on %s, needing %d+, and fails.", p, n, w, need)
 		return
@@ -737,20 +730,6 @@ func (s *fullState) healthyRegions(t, w string) int {
 		}
 	}
 	return n
-}
-
-// ownRoll is one roll of p's own that decides an action, re-rolled with AI
-// thoughts while it fails if p's standing order AI OWN is on (the default,
-// 001-C7).
-func (r *frun) ownRoll(p string, need int, purpose string) bool {
-	ok, _ := rollAtLeast(r.d, need, purpose)
-	pl := r.s.P[p]
-	for !ok && need <= 8 && !pl.AIOwnOff && pl.AI > 0 {
-		pl.AI--
-		ok, _ = rollAtLeast(r.d, need, purpose+", re-rolled with an AI thought")
-		r.say("%s spends an AI thought to re-roll a failed roll (standing order AI OWN ON): %s.", p, map[bool]string{true: "success", false: "failure"}[ok])
-	}
-	return ok
 }
 
 // share is 6.2: the recipient acts as if it had just succeeded in a

@@ -247,11 +247,26 @@ func (r *frun) standing(p string, o fOrder) {
 		pl.Peace = o.Word == "YES"
 	case "ACCEPT":
 		pl.RefuseAll = o.Word == "NONE"
+	case "EXPOSE":
+		pl.Expose = o.List
+	case "LOSE":
+		pl.LoseAtRisk = o.Word == "ATRISK"
 	case "AI":
-		if o.Target == "OWN" {
-			pl.AIOwnOff = o.Word == "OFF"
-		} else {
-			pl.AIDefendOff = o.Word == "OFF"
+		switch o.Target {
+		case "OWN":
+			pl.AIOwnOff, pl.AIOwn = o.Word == "OFF", o.List
+			if o.Word == "ALL" {
+				pl.AIOwn = append([]string(nil), aiKinds...)
+			}
+		case "DEFEND":
+			pl.AIDefendOff, pl.AIDefend = o.Word == "OFF", ""
+			if o.Word == "LAST" || o.Word == "ALL" {
+				pl.AIDefend = o.Word
+			}
+		case "KEEP":
+			pl.AIKeep = o.N
+		case "SHIELD":
+			pl.AIShield = o.List
 		}
 	default:
 		return
@@ -670,12 +685,14 @@ func (r *frun) defensiveFire(p, w string) {
 			}
 		}
 		need := 5 - s.level(q, "Attack") + s.level(p, "Durability")
-		hits := 0
-		for i := 1; i <= dice; i++ {
-			if ok, _ := rollAtLeast(r.d, need, fmt.Sprintf("%s's Defensive Fire at %s on %s (die %d of %d)", q, p, w, i, dice)); ok {
-				hits++
-			}
+		ds := make([]rdie, dice)
+		for i := range ds {
+			ds[i].Needs = []int{need}
 		}
+		harm := s.fleetHarm(p, w)
+		b := r.roll(&batch{Kind: "DEFENSIVE", Roller: q, Target: p, What: fmt.Sprintf("%s's Defensive Fire at %s on %s", q, p, w),
+			Dice: ds, Harm: harm, Gain: fleetGain(harm)})
+		hits := b.successes()
 		lost := 0
 		for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 			lost++

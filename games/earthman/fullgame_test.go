@@ -80,6 +80,8 @@ func TestFullParseErrors(t *testing.T) {
 		{turn, "BUILD Mars 1\nINFLUENCE Mars 3\nINFLUENCE Venus 3\nRESEARCH Venus 1", []string{"Political Influence takes all", "Political Influence takes all"}},
 		{turn, "BUILD Mars 4\nEXPAND Mars 3x2", []string{`"4" is not a group`, `"3x2" is not a group`}},
 		{any, "TECH Atack\nCONCEDE TO ann\nFIRE Mars 1 AT bob", []string{"did you mean Attack?", "cannot concede to yourself", "can only be given in your turn"}},
+		{any, "AI OWN EXPNAD\nAI KEEP -1\nAI SHIELD ann\nAI DEFEND SOMETIMES\nAI OFF", []string{"did you mean EXPAND?", "must be a number", "leave yourself out of AI SHIELD", `"SOMETIMES" is not one of`, "AI order is malformed"}},
+		{any, "LOSE MOST\nEXPOSE Marz\nEXPAND Mars 1 NEW\nPACIFY Mars 2 PEACE", []string{`"MOST" is not one of`, "Mars", "can only be given in your turn", "not a result of Pacification"}},
 	} {
 		_, errs := s.View("ann").Parse(c.p, c.text)
 		if len(errs) != len(c.want) {
@@ -89,6 +91,50 @@ func TestFullParseErrors(t *testing.T) {
 		for i, w := range c.want {
 			if !strings.Contains(errs[i].Error(), w) {
 				t.Errorf("%q: error %q does not say %q", c.text, errs[i].Error(), w)
+			}
+		}
+	}
+}
+
+// TestFullStandingOrders: each standing order sent at any time is stored,
+// confirmed to its sender, and shown in the status in canonical form; a
+// later order replaces an earlier one, and NONE clears a list.
+func TestFullStandingOrders(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string // in the status line
+		not  []string
+	}{
+		{"", []string{"LOSE FEWEST", "AI OWN ON", "AI DEFEND ON"}, []string{"EXPOSE", "AI KEEP", "AI SHIELD"}},
+		{"ai own fire, coup\nai defend last\nai keep 2\nai shield bob\nexpose mars, earth\nlose atrisk",
+			[]string{"AI OWN FIRE,COUP", "AI DEFEND LAST", "AI KEEP 2", "AI SHIELD bob", "EXPOSE Mars,Earth", "LOSE ATRISK"}, nil},
+		{"AI OWN ALL\nAI DEFEND ALL", []string{"AI OWN ALL", "AI DEFEND ALL"}, nil},
+		{"AI OWN EXPAND\nAI OWN OFF\nAI DEFEND OFF", []string{"AI OWN OFF", "AI DEFEND OFF"}, []string{"EXPAND"}},
+		{"AI SHIELD bob\nAI SHIELD NONE\nEXPOSE Mars\nEXPOSE NONE\nAI KEEP 3\nAI KEEP 0\nLOSE ATRISK\nLOSE FEWEST",
+			[]string{"LOSE FEWEST"}, []string{"AI SHIELD", "EXPOSE", "AI KEEP", "ATRISK"}},
+	} {
+		s := buildFull(t, "players ann bob\nactive bob\nfleet Mars ann 1\nfleet Mars bob 1")
+		p := engine.Prompt{ID: "any:ann", Player: "ann", Kind: engine.KindAnytime}
+		o, errs := s.View("ann").Parse(p, c.text)
+		if len(errs) > 0 {
+			t.Fatalf("%q: %v", c.text, errs)
+		}
+		ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, dice.FromSource(dice.Scripted{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(engine.OrdersText(o)); n > 0 && len(ev) == 0 {
+			t.Errorf("%q: no confirmation", c.text)
+		}
+		status := strings.Join(strings.Fields(s.View("ann").Status()), " ")
+		for _, w := range c.want {
+			if !strings.Contains(status, w) {
+				t.Errorf("%q: status does not say %q:\n%s", c.text, w, status)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(status, w) {
+				t.Errorf("%q: status says %q:\n%s", c.text, w, status)
 			}
 		}
 	}
@@ -137,6 +183,7 @@ order ann TECH Research`)
 func FuzzFullParseRoundTrip(f *testing.F) {
 	f.Add("PASSES 1\nROUTE 1 FROM Solar TO Outer\nLAUNCH 1 FROM Mars TO Middle\nFIRE Mars 2 AT bob\nEXPAND Mars 2,1 clear\nCOUP Earth 1 AT UN\nPACIFY Mars 1\nBUILD Mars 1,3x2\nRESEARCH Mars 1\nDEFEND Mars 1 AT bob\nINFLUENCE Mars 3\nUN FLEET")
 	f.Add("tech attack, research\ndefensive fire at bob\npay scrap\noverthrown yield\nconcede to bob\npeace yes")
+	f.Add("ai own fire,coup\nAI OWN all\nai defend last\nai keep 0\nai shield bob, UN\nai shield none\nexpose mars, Solar\nexpose none\nlose atrisk\npacify mars 2 region, fleet\nexpand ceres 1 new clear")
 	s := &FullState{fullState: *newFullState([]string{"ann", "bob"}), Stage: "turns"}
 	for _, p := range board.Places {
 		s.Fleets[p.Name]["ann"] = &fullFleets{Ok: 50}

@@ -28,8 +28,9 @@ type fOrder struct {
 	Target string
 	Sizes  []string // EXPAND sizes "1".."3"; BUILD "1", "2", "3" or "3x2"
 	Clear  bool     // EXPAND ... CLEAR: clear Devastation before developing
-	List   []string // TECH priorities, DEFENSIVE FIRE AT players
-	Word   string   // a keyword argument: ALL, NONE, SCRAP, RISK, YES, FLEET...
+	New    bool     // EXPAND ... NEW: an empty region before one's own
+	List   []string // TECH priorities, DEFENSIVE FIRE AT and AI SHIELD players, AI OWN rolls, EXPOSE places, PACIFY results
+	Word   string   // a keyword argument: ALL, NONE, SCRAP, RISK, YES, FLEET, ATRISK...; AI's sub-order is in Target
 }
 
 var fullGrammar = map[string]string{
@@ -38,9 +39,9 @@ var fullGrammar = map[string]string{
 	"ROUTE":      "ROUTE <n> FROM <trajectory> TO <place worldward of it>",
 	"LAUNCH":     "LAUNCH <n> FROM <world> TO <trajectory>",
 	"FIRE":       "FIRE <world> <n> AT <faction>",
-	"EXPAND":     "EXPAND <world> <size>[,<size>...] [CLEAR]   (sizes 1-3)",
+	"EXPAND":     "EXPAND <world> <size>[,<size>...] [CLEAR] [NEW]   (sizes 1-3)",
 	"COUP":       "COUP <world> <n> AT <faction>",
-	"PACIFY":     "PACIFY <world> <n>",
+	"PACIFY":     "PACIFY <world> <n> [<result>[,<result>...]]   (results FLEET, REGION, DISCONTENT, SANCTIONS)",
 	"BUILD":      "BUILD <world> <group>[,<group>...]   (groups 1, 2, 3 or 3x2)",
 	"RESEARCH":   "RESEARCH <world> <n>",
 	"DEFEND":     "DEFEND <world> <regions> AT <faction>",
@@ -52,15 +53,17 @@ var fullGrammar = map[string]string{
 	"OVERTHROWN": "OVERTHROWN RISK | YIELD",
 	"CONCEDE":    "CONCEDE TO <player> | CONCEDE NONE",
 	"PEACE":      "PEACE YES | NO",
-	"AI":         "AI OWN ON|OFF | AI DEFEND ON|OFF   (spending AI thoughts)",
+	"AI":         "AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE",
 	"SHARE":      "SHARE <technology> WITH <player>   (option research-collaborations)",
 	"TRANSFER":   "TRANSFER <n> FLEET AT <place> TO <player> | TRANSFER REGION <world> <number> TO <player>",
 	"ACCEPT":     "ACCEPT TRANSFERS ALL | NONE",
+	"EXPOSE":     "EXPOSE <place>[,<place>...] | EXPOSE NONE   (where fleets go At Risk, are scrapped or mutiny first)",
+	"LOSE":       "LOSE FEWEST | LOSE ATRISK   (which region Open Fire takes)",
 	"PRELUDE":    "PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>",
 }
 
 var fullVerbs = []string{"PASSES", "PRELAUNCH", "ROUTE", "LAUNCH", "FIRE", "EXPAND", "COUP", "PACIFY", "BUILD",
-	"RESEARCH", "DEFEND", "INFLUENCE", "UN", "TECH", "DEFENSIVE", "PAY", "OVERTHROWN", "CONCEDE", "PEACE", "AI", "SHARE", "TRANSFER", "ACCEPT", "PRELUDE"}
+	"RESEARCH", "DEFEND", "INFLUENCE", "UN", "TECH", "DEFENSIVE", "PAY", "OVERTHROWN", "CONCEDE", "PEACE", "AI", "SHARE", "TRANSFER", "ACCEPT", "EXPOSE", "LOSE", "PRELUDE"}
 
 func fPhase(verb string) int {
 	switch verb {
@@ -92,14 +95,31 @@ func (o fOrder) String() string {
 		if o.Clear {
 			s += " CLEAR"
 		}
+		if o.New {
+			s += " NEW"
+		}
 		return s
 	case "BUILD":
 		return fmt.Sprintf("BUILD %s %s", o.World, strings.Join(o.Sizes, ","))
 	case "PACIFY", "RESEARCH", "INFLUENCE":
+		if len(o.List) > 0 {
+			return fmt.Sprintf("%s %s %d %s", o.Verb, o.World, o.N, strings.Join(o.List, ","))
+		}
 		return fmt.Sprintf("%s %s %d", o.Verb, o.World, o.N)
-	case "UN", "PAY", "OVERTHROWN", "PEACE":
+	case "EXPOSE":
+		if len(o.List) == 0 {
+			return "EXPOSE NONE"
+		}
+		return "EXPOSE " + strings.Join(o.List, ",")
+	case "UN", "PAY", "OVERTHROWN", "PEACE", "LOSE":
 		return o.Verb + " " + o.Word
 	case "AI":
+		switch {
+		case o.Target == "KEEP":
+			return fmt.Sprintf("AI KEEP %d", o.N)
+		case o.Word == "":
+			return "AI " + o.Target + " " + strings.Join(o.List, ",")
+		}
 		return "AI " + o.Target + " " + o.Word
 	case "SHARE":
 		return fmt.Sprintf("SHARE %s WITH %s", o.From, o.Target)
@@ -223,8 +243,18 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, e
 		}
 		rest := f[2:]
-		if verb == "EXPAND" && strings.EqualFold(rest[len(rest)-1], "CLEAR") {
-			o.Clear, rest = true, rest[:len(rest)-1]
+		// Trailing words CLEAR and NEW, in either order.
+	trailing:
+		for verb == "EXPAND" && len(rest) > 1 {
+			switch last := strings.ToUpper(rest[len(rest)-1]); {
+			case last == "CLEAR" && !o.Clear:
+				o.Clear = true
+			case last == "NEW" && !o.New:
+				o.New = true
+			default:
+				break trailing
+			}
+			rest = rest[:len(rest)-1]
 		}
 		if len(rest) == 0 {
 			return bad()
@@ -238,8 +268,19 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			o.Sizes = append(o.Sizes, s)
 		}
 	case "PACIFY", "RESEARCH", "INFLUENCE":
-		if len(f) != 3 {
+		if len(f) != 3 && (verb != "PACIFY" || len(f) < 4) {
 			return bad()
+		}
+		if len(f) > 3 {
+			for _, x := range strings.Split(strings.Join(f[3:], ""), ",") {
+				k := strings.ToUpper(x)
+				if !contains(pacifyResults, k) {
+					return fOrder{}, errf("results are "+strings.Join(pacifyResults, ", "), "%q is not a result of Pacification", x)
+				}
+				if !contains(o.List, k) {
+					o.List = append(o.List, k)
+				}
+			}
 		}
 		if o.World, e = world(f[1]); e != nil {
 			return fOrder{}, e
@@ -376,15 +417,81 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		if o.Word, e = oneOf(f[2], "ALL", "NONE"); e != nil {
 			return fOrder{}, e
 		}
-	case "AI":
-		if len(f) != 3 {
+	case "EXPOSE":
+		if len(f) < 2 {
 			return bad()
 		}
-		if o.Target, e = oneOf(f[1], "OWN", "DEFEND"); e != nil {
+		arg := strings.Join(f[1:], "")
+		if strings.EqualFold(arg, "NONE") {
+			break
+		}
+		for _, x := range strings.Split(arg, ",") {
+			pl, e := place(x, "place", func(Place) bool { return true })
+			if e != nil {
+				return fOrder{}, e
+			}
+			if !contains(o.List, pl.Name) {
+				o.List = append(o.List, pl.Name)
+			}
+		}
+	case "LOSE":
+		if len(f) != 2 {
+			return bad()
+		}
+		if o.Word, e = oneOf(f[1], "FEWEST", "ATRISK"); e != nil {
 			return fOrder{}, e
 		}
-		if o.Word, e = oneOf(f[2], "ON", "OFF"); e != nil {
+	case "AI":
+		if len(f) < 3 {
+			return bad()
+		}
+		if o.Target, e = oneOf(f[1], "OWN", "DEFEND", "KEEP", "SHIELD"); e != nil {
 			return fOrder{}, e
+		}
+		arg := strings.Join(f[2:], "")
+		switch o.Target {
+		case "OWN":
+			if w, e := oneOf(arg, "ON", "OFF", "ALL"); e == nil {
+				o.Word = w
+				break
+			}
+			for _, x := range strings.Split(arg, ",") {
+				k := strings.ToUpper(x)
+				if !contains(aiKinds, k) {
+					fix := "write ON, OFF, ALL or rolls among " + strings.Join(aiKinds, ", ")
+					if c := closest(k, aiKinds); c != "" {
+						fix = fmt.Sprintf("did you mean %s?", c)
+					}
+					return fOrder{}, errf(fix, "%q is not a kind of roll", x)
+				}
+				if !contains(o.List, k) {
+					o.List = append(o.List, k)
+				}
+			}
+		case "DEFEND":
+			if o.Word, e = oneOf(arg, "ON", "OFF", "LAST", "ALL"); e != nil {
+				return fOrder{}, e
+			}
+		case "KEEP":
+			k, err := strconv.Atoi(arg)
+			if err != nil || k < 0 || k > 999 {
+				return fOrder{}, errf("write a whole number from 0 to 999", "the thoughts to keep must be a number, not %q", arg)
+			}
+			o.N = k
+		case "SHIELD":
+			if strings.EqualFold(arg, "NONE") {
+				o.Word = "NONE"
+				break
+			}
+			for _, x := range strings.Split(arg, ",") {
+				q, e := n.faction(x)
+				if e != nil {
+					return fOrder{}, e
+				}
+				if !contains(o.List, q) {
+					o.List = append(o.List, q)
+				}
+			}
 		}
 	case "PEACE":
 		if len(f) != 2 {
@@ -457,6 +564,10 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 	}
 	return o, nil
 }
+
+// pacifyResults are what a pair of Pacification successes may do (2.4.4),
+// in the default order.
+var pacifyResults = []string{"FLEET", "REGION", "DISCONTENT", "SANCTIONS"}
 
 // buildCount is how many developments a BUILD group uses.
 func buildCount(size string) int {

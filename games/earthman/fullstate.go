@@ -1,7 +1,7 @@
 package earthman
 
 // The position of the full rules and its unit rules (sections 2.2 and
-// 3.1–3.4). Not yet wired into a ruleset: see README.md.
+// 3.1–3.4), with the owner's standing choices where the rules leave one.
 
 import (
 	"fmt"
@@ -33,7 +33,19 @@ type fullPlayer struct {
 	Progress    map[string]int `json:"progress,omitempty"` // research steps of the level in progress
 	AIOwnOff    bool           `json:"ai_own_off,omitempty"`
 	AIDefendOff bool           `json:"ai_defend_off,omitempty"`
-	RefuseAll   bool           `json:"refuse_transfers,omitempty"`
+	// AI standing orders (001-C7, fullai.go): AIOwn nil is AI OWN ON;
+	// AIDefend "" is AI DEFEND ON, else LAST or ALL.
+	AIOwn     []string `json:"ai_own,omitempty"`
+	AIDefend  string   `json:"ai_defend,omitempty"`
+	AIKeep    int      `json:"ai_keep,omitempty"`
+	AIShield  []string `json:"ai_shield,omitempty"`
+	RefuseAll bool     `json:"refuse_transfers,omitempty"`
+	// Expose lists the places whose fleets are set At Risk, scrapped and
+	// mutiny first (2.2.2, 3.4); then board order.
+	Expose []string `json:"expose,omitempty"`
+	// LoseAtRisk: Open Fire takes At Risk regions first (LOSE ATRISK;
+	// default LOSE FEWEST, 001-C3).
+	LoseAtRisk bool `json:"lose_at_risk,omitempty"`
 }
 
 // fullRegion is one region: its developments (one owner), At Risk, and the
@@ -149,17 +161,41 @@ func (s *fullState) removeFleet(p, at string, scrap bool) bool {
 	return true
 }
 
-// riskOneFleet sets one healthy fleet of p At Risk, the first in board
-// order (a default; the rules leave the choice to the owner).
-func (s *fullState) riskOneFleet(p string) bool {
-	for _, pl := range board.Places {
-		if f := s.Fleets[pl.Name][p]; f != nil && f.Ok > 0 {
-			f.Ok--
-			f.Risk++
-			return true
+// placesFor is the order in which p's fleets take a loss that the rules
+// leave to the owner: the places of p's standing order EXPOSE, then board
+// order.
+func (s *fullState) placesFor(p string) []string {
+	var out []string
+	if pl := s.P[p]; pl != nil {
+		out = append(out, pl.Expose...)
+	}
+	for _, x := range board.Places {
+		if !contains(out, x.Name) {
+			out = append(out, x.Name)
 		}
 	}
-	return false
+	return out
+}
+
+// chose names how a place was chosen for the report.
+func (s *fullState) chose(p, at string) string {
+	if pl := s.P[p]; pl != nil && contains(pl.Expose, at) {
+		return fmt.Sprintf("at %s, by standing order EXPOSE %s", at, strings.Join(pl.Expose, ","))
+	}
+	return "at " + at + " (the first such place in board order)"
+}
+
+// riskOneFleet sets one healthy fleet of p At Risk (placesFor) and says
+// where, or "" if p has no healthy fleet.
+func (s *fullState) riskOneFleet(p string) string {
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Ok > 0 {
+			f.Ok--
+			f.Risk++
+			return s.chose(p, at)
+		}
+	}
+	return ""
 }
 
 // removeDev is 3.4 for one development of region i of world. The two
@@ -187,17 +223,23 @@ func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool)
 			pl.Economy--
 			continue
 		}
-		if pl.PayWith == "scrap" && s.scrapAny(p) {
-			told = append(told, p+" scraps a fleet to pay for a lost development (standing order PAY SCRAP)")
-			continue
+		if pl.PayWith == "scrap" {
+			if at := s.scrapAny(p); at != "" {
+				told = append(told, p+" scraps a fleet "+at+" to pay for a lost development (standing order PAY SCRAP)")
+				continue
+			}
 		}
 		why := "standing order PAY DISCONTENT"
 		if pl.PayWith == "scrap" {
 			why = "no fleet left to scrap"
 		}
 		pl.Discontent++
-		if d.Roll(6, fmt.Sprintf("%s's discontent over a lost development on %s", p, world)) == 1 && s.riskOneFleet(p) {
-			told = append(told, p+" takes discontent for a lost development ("+why+") and rolls a 1: a fleet is now At Risk")
+		safe, ai := s.riskRoll(d, p, 2, fmt.Sprintf("%s's discontent over a lost development on %s: a 1 sets a fleet At Risk", p, world))
+		told = append(told, ai...)
+		if safe {
+			told = append(told, p+" takes discontent for a lost development ("+why+")")
+		} else if at := s.riskOneFleet(p); at != "" {
+			told = append(told, p+" takes discontent for a lost development ("+why+") and rolls a 1: a fleet "+at+" is now At Risk")
 		} else {
 			told = append(told, p+" takes discontent for a lost development ("+why+")")
 		}
@@ -219,13 +261,15 @@ func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool)
 	return told
 }
 
-func (s *fullState) scrapAny(p string) bool {
-	for _, pl := range board.Places {
-		if f := s.Fleets[pl.Name][p]; f != nil && f.Ok+f.Risk > 0 {
-			return s.removeFleet(p, pl.Name, true)
+// scrapAny scraps one of p's fleets (placesFor) and says where, or "".
+func (s *fullState) scrapAny(p string) string {
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Ok+f.Risk > 0 {
+			s.removeFleet(p, at, true)
+			return s.chose(p, at)
 		}
 	}
-	return false
+	return ""
 }
 
 // removeRegion removes all of p's developments in region i (3.4 each).
@@ -247,6 +291,24 @@ func (s *fullState) devsOn(p, world string) int {
 	return n
 }
 
+// riskRoll is one of p's own rolls of 2.2 or 3.4, safe on need or more;
+// p's standing order AI OWN RISK re-rolls it while it is not (001-C7:
+// nobody else has a reason to, bar an enemy, which AI SHIELD does not
+// cover). It returns whether it is safe and the report of any spending.
+func (s *fullState) riskRoll(d *dice.Dice, p string, need int, purpose string) (bool, []string) {
+	safe, faces := rollAtLeast(d, need, purpose)
+	var told []string
+	pl := s.P[p]
+	for !safe && pl != nil && contains(pl.aiOwn(), "RISK") && pl.AI > pl.AIKeep {
+		pl.AI--
+		old := faces[0]
+		safe, faces = rollAtLeast(d, need, p+"'s AI thought: re-roll of "+purpose)
+		told = append(told, fmt.Sprintf("%s spends an AI thought (standing order %s; %d left): re-roll of %s, %d → %d: %s",
+			p, pl.aiOwnOrder(), pl.AI, purpose, old, faces[0], map[bool]string{true: "safe", false: "not safe"}[safe]))
+	}
+	return safe, told
+}
+
 // spreadRisk is 2.2.1 for player p: one roll per At Risk fleet and
 // region, counted before any roll; on 2 or less the risk spreads to a
 // healthy fleet at the same place (region on the same world), or, if
@@ -260,7 +322,9 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 			continue
 		}
 		for k, n := 0, f.Risk; k < n; k++ {
-			if d.Roll(6, fmt.Sprintf("%s: risk spreads from a fleet at %s on 2-", p, pl.Name)) > 2 {
+			safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: risk spreads from a fleet at %s on 2-", p, pl.Name))
+			told = append(told, ai...)
+			if safe {
 				continue
 			}
 			if f.Ok > 0 {
@@ -284,7 +348,9 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 			if regs[i].Owner != p {
 				continue // already lost to an earlier roll
 			}
-			if d.Roll(6, fmt.Sprintf("%s: risk spreads from region %d of %s on 2-", p, i+1, w.Name)) > 2 {
+			safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: risk spreads from region %d of %s on 2-", p, i+1, w.Name))
+			told = append(told, ai...)
+			if safe {
 				continue
 			}
 			spread := false
@@ -310,16 +376,20 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 func (s *fullState) discontent(d *dice.Dice, p string) []string {
 	var told []string
 	for k, n := 0, s.P[p].Discontent; k < n; k++ {
-		if d.Roll(6, fmt.Sprintf("%s: general discontent (marker %d of %d) on 2-", p, k+1, n)) > 2 {
+		safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: general discontent (marker %d of %d) on 2-", p, k+1, n))
+		told = append(told, ai...)
+		if safe {
 			continue
 		}
-		if s.riskOneFleet(p) {
-			told = append(told, p+": discontent sets a fleet At Risk")
-		} else if s.scrapAny(p) {
+		if at := s.riskOneFleet(p); at != "" {
+			told = append(told, p+": discontent sets a fleet At Risk "+at)
+		} else if at := s.scrapAny(p); at != "" {
 			s.P[p].Economy++ // 3.3: a removed fleet returns as a resource
-			told = append(told, p+": discontent removes a fleet")
+			told = append(told, p+": discontent removes a fleet "+at)
 		}
-		if d.Roll(6, fmt.Sprintf("%s: mutiny on a 1", p)) == 1 {
+		safe, ai = s.riskRoll(d, p, 2, fmt.Sprintf("%s: mutiny on a 1", p))
+		told = append(told, ai...)
+		if !safe {
 			told = append(told, s.mutiny(p))
 		}
 	}
@@ -327,21 +397,21 @@ func (s *fullState) discontent(d *dice.Dice, p string) []string {
 }
 
 // mutiny removes an At Risk and a healthy fleet from one place, or else two
-// At Risk fleets from one place; the first place in board order.
+// At Risk fleets from one place; the place by placesFor.
 func (s *fullState) mutiny(p string) string {
-	for _, pl := range board.Places {
-		if f := s.Fleets[pl.Name][p]; f != nil && f.Risk > 0 && f.Ok > 0 {
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Risk > 0 && f.Ok > 0 {
 			f.Risk--
 			f.Ok--
 			s.P[p].Economy += 2
-			return fmt.Sprintf("mutiny! %s loses an At Risk and a loyal fleet at %s", p, pl.Name)
+			return fmt.Sprintf("mutiny! %s loses an At Risk and a loyal fleet %s", p, s.chose(p, at))
 		}
 	}
-	for _, pl := range board.Places {
-		if f := s.Fleets[pl.Name][p]; f != nil && f.Risk >= 2 {
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Risk >= 2 {
 			f.Risk -= 2
 			s.P[p].Economy += 2
-			return fmt.Sprintf("mutiny! %s loses two At Risk fleets at %s", p, pl.Name)
+			return fmt.Sprintf("mutiny! %s loses two At Risk fleets %s", p, s.chose(p, at))
 		}
 	}
 	return fmt.Sprintf("mutiny! but %s has no fleets that can mutiny together", p)

@@ -56,7 +56,7 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 			}
 		case ph != fpNone:
 			if p.Kind != engine.KindTurn {
-				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, AI, CONCEDE, PEACE")
+				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, LOSE, EXPOSE, AI, CONCEDE, PEACE, ACCEPT TRANSFERS")
 				continue
 			}
 			if ph < phase {
@@ -138,6 +138,10 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 		}
 		if o.Target == me {
 			return "you cannot transfer to yourself", "name another player"
+		}
+	case "AI":
+		if o.Target == "SHIELD" && contains(o.List, me) {
+			return "AI DEFEND already answers dice against you", "leave yourself out of AI SHIELD"
 		}
 	case "DEFENSIVE":
 		if contains(o.List, me) {
@@ -278,7 +282,24 @@ func (v *fullView) Status() string {
 		}
 		so := []string{"DEFENSIVE FIRE " + df, "PAY " + map[bool]string{true: "SCRAP", false: "DISCONTENT"}[pl.PayWith == "scrap"],
 			"OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[pl.Overthrown == "YIELD"]}
-		so = append(so, "AI OWN "+map[bool]string{true: "OFF", false: "ON"}[pl.AIOwnOff], "AI DEFEND "+map[bool]string{true: "OFF", false: "ON"}[pl.AIDefendOff])
+		so = append(so, "LOSE "+map[bool]string{true: "ATRISK", false: "FEWEST"}[pl.LoseAtRisk])
+		if len(pl.Expose) > 0 {
+			so = append(so, "EXPOSE "+strings.Join(pl.Expose, ","))
+		}
+		def := "AI DEFEND ON"
+		switch {
+		case pl.AIDefendOff:
+			def = "AI DEFEND OFF"
+		case pl.AIDefend != "":
+			def = "AI DEFEND " + pl.AIDefend
+		}
+		so = append(so, pl.aiOwnOrder(), def)
+		if pl.AIKeep > 0 {
+			so = append(so, fmt.Sprintf("AI KEEP %d", pl.AIKeep))
+		}
+		if len(pl.AIShield) > 0 {
+			so = append(so, "AI SHIELD "+strings.Join(pl.AIShield, ","))
+		}
 		if len(pl.TechPlan) > 0 {
 			so = append(so, "TECH "+strings.Join(pl.TechPlan, ","))
 		}
@@ -320,8 +341,16 @@ var fullHelp = strings.Join([]string{
 	"  " + fullGrammar["DEFENSIVE"] + "   (default ALL)",
 	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
 	"  " + fullGrammar["OVERTHROWN"] + "   (default RISK)",
+	"  " + fullGrammar["LOSE"] + "   (default FEWEST)",
+	"  " + fullGrammar["EXPOSE"] + "   (default NONE: board order)",
 	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
-	"  " + fullGrammar["AI"] + "   (default both ON)",
+	"  AI OWN ON|OFF|ALL|<roll>[,<roll>...]   re-roll your own dice when a re-roll can",
+	"      improve the result; ON (default) = EXPAND,BUILD,INFLUENCE; rolls are",
+	"      " + strings.Join(aiKinds, ", "),
+	"  AI DEFEND ON|OFF|LAST|ALL   re-roll dice against you: ON (default) while they",
+	"      would take a region, LAST only your last region, ALL fleets too",
+	"  AI KEEP <n>   keep n thoughts unspent (default 0)",
+	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against them too",
 	"  2.7 end of turn  " + fullGrammar["SHARE"],
 	"                   " + fullGrammar["TRANSFER"],
 	"  " + fullGrammar["ACCEPT"] + "   (default ALL)",
@@ -391,6 +420,11 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	if r.IntN(5) == 0 {
 		lines = append(lines, "TECH "+techs[r.IntN(len(techs))].Name)
 	}
+	if r.IntN(4) == 0 {
+		other := s.Players[(s.Active+1)%len(s.Players)]
+		lines = append(lines, []string{"AI OWN ALL", "AI OWN FIRE,COUP,RESEARCH", "AI OWN OFF", "AI DEFEND LAST", "AI DEFEND ALL",
+			"AI KEEP 1", "AI SHIELD " + other, "EXPOSE Earth,Mars", "LOSE ATRISK", "LOSE FEWEST"}[r.IntN(10)])
+	}
 	for _, t := range board.Trajectories() {
 		if f := s.Fleets[t.Name][me]; f != nil && f.Ok+f.Risk > 0 {
 			ch := board.Children(t.Name)
@@ -425,7 +459,11 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		case k == 1 && len(foes) > 0:
 			lines = append(lines, fOrder{Verb: "COUP", World: w.Name, N: 1 + r.IntN(n), Target: foes[r.IntN(len(foes))]}.String())
 		case k == 2:
-			lines = append(lines, fOrder{Verb: "PACIFY", World: w.Name, N: n}.String())
+			o := fOrder{Verb: "PACIFY", World: w.Name, N: n}
+			if r.IntN(2) == 0 {
+				o.List = []string{pacifyResults[r.IntN(len(pacifyResults))]}
+			}
+			lines = append(lines, o.String())
 		default:
 			sizes := []string{}
 			for left := n; left > 0 && len(sizes) < 3; {
@@ -433,7 +471,7 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 				sizes = append(sizes, fmt.Sprint(g))
 				left -= g
 			}
-			lines = append(lines, fOrder{Verb: "EXPAND", World: w.Name, Sizes: sizes}.String())
+			lines = append(lines, fOrder{Verb: "EXPAND", World: w.Name, Sizes: sizes, New: r.IntN(3) == 0}.String())
 		}
 	}
 	for _, w := range board.Worlds() {

@@ -190,7 +190,7 @@ func (v *view) parseLine(w []string) (order, error) {
 	o := order{Verb: verb}
 	if !contains(verbs, verb) {
 		fix := "orders start with one of " + strings.Join(verbs, ", ")
-		if c := closest(verb, verbs); c != "" {
+		if c := engine.Closest(verb, verbs); c != "" {
 			fix = "did you mean " + c + "?"
 		}
 		return o, bad("%q is not an order", fix, w[0])
@@ -438,7 +438,7 @@ func (v *view) parseBuy(w []string) (order, error) {
 	k, ok := parseKind(w[1])
 	if !ok {
 		fix := "types: " + strings.Join(buyable, " ")
-		if c := closest(strings.ToLower(w[1]), buyable); c != "" {
+		if c := engine.Closest(strings.ToLower(w[1]), buyable); c != "" {
 			fix = "did you mean " + c + "?"
 		}
 		return o, bad("%q is not a unit type", fix, w[1])
@@ -525,7 +525,7 @@ func (v *view) own(id, verb string) (*Unit, error) {
 		}
 	}
 	fix := "your units: " + strings.Join(mine, " ")
-	if c := closest(id, mine); c != "" {
+	if c := engine.Closest(id, mine); c != "" {
 		fix = "did you mean " + c + "?"
 	}
 	if u := v.s.unit(id); u != nil {
@@ -558,7 +558,7 @@ func (v *view) target(s string) (string, error) {
 	cands = append(cands, targetKinds...)
 	sort.Strings(cands)
 	fix := "targets are enemy unit IDs or " + strings.Join(targetKinds, " ")
-	if c := closest(s, cands); c != "" {
+	if c := engine.Closest(s, cands); c != "" {
 		fix = "did you mean " + c + "?"
 	}
 	return "", bad("no enemy unit or type %q", fix, s)
@@ -585,40 +585,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// closest returns the candidate nearest to s by edit distance, if it is
-// near enough to be a plausible typo.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range candidates {
-		if d := distance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD <= 1+len(s)/3 {
-		return best
-	}
-	return ""
-}
-
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := 1
-			if ra[i-1] == rb[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }

@@ -164,6 +164,11 @@ func TestBoosterPayloadHidden(t *testing.T) {
 	if ann := s.View("ann").(*view); !strings.Contains(ann.Status(), "C4: ann's comsat aboard R3") {
 		t.Errorf("ann does not see her own payload:\n%s", ann.Status())
 	}
+	// An observer sees what an opponent sees: the booster, not its payload.
+	pub := s.PublicView()
+	if pub.Player() != "" || strings.Contains(pub.Board()+pub.Status(), "C4") || !strings.Contains(pub.Status(), "R3: ann's booster") {
+		t.Errorf("public view (player %q):\n%s\n%s", pub.Player(), pub.Board(), pub.Status())
+	}
 }
 
 func TestRoundTrip(t *testing.T) {

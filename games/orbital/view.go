@@ -48,6 +48,18 @@ func (s *State) View(player string) engine.View {
 	return &view{s: c, player: player}
 }
 
+// publicSeat is the seat of nobody: its view hides every booster's payload
+// and every sealed fire order, as an opponent's would.
+const publicSeat = "\x00public"
+
+// PublicView is what an observer sees: what both players see of each
+// other's units (payloads on boosters hidden, standing orders sealed).
+func (s *State) PublicView() engine.View {
+	v := s.View(publicSeat).(*view)
+	v.player = ""
+	return v
+}
+
 func (v *view) Player() string { return v.player }
 
 func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {

@@ -148,7 +148,7 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 func suggestVerb(w string) string {
 	best, d := "", 3
 	for _, v := range []string{"SETTLE", "MOVE", "DONE"} {
-		if k := distance(strings.ToUpper(w), v); k < d {
+		if k := engine.EditDistance(strings.ToUpper(w), v); k < d {
 			best, d = v, k
 		}
 	}
@@ -190,7 +190,7 @@ func (s *State) findPlanet(name string) (int, error) {
 	}
 	var near []string
 	for _, p := range s.Planets {
-		if distance(strings.ToLower(p.Name), strings.ToLower(name)) <= 2 {
+		if engine.EditDistance(strings.ToLower(p.Name), strings.ToLower(name)) <= 2 {
 			near = append(near, "'"+p.Name+"'")
 		}
 	}
@@ -209,27 +209,6 @@ func orList(names []string) string {
 		return names[0] + " or " + names[1]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // parseLines reads every line; blank lines and # comments are skipped but

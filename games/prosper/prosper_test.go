@@ -217,3 +217,17 @@ func BenchmarkResolveSixPlayerTurn(b *testing.B) {
 		}
 	}
 }
+
+// An observer sees the board and table every player sees, but no settling
+// plan (the plan is its writer's alone) and nobody marked as "you".
+func TestPublicView(t *testing.T) {
+	s := play(t, 2, 0, 7)
+	s.Plans[s.Seats[0]] = []string{"SETTLE Secretplanet"}
+	own, pub := s.View(s.Seats[0]), s.PublicView()
+	if !strings.Contains(own.Status(), "Secretplanet") {
+		t.Fatalf("the writer should see the plan (else this test proves nothing):\n%s", own.Status())
+	}
+	if pub.Player() != "" || strings.Contains(pub.Status(), "Secretplanet") || strings.Contains(pub.Board(), "(you)") || pub.Board() == "" {
+		t.Errorf("public view:\n%s\n%s", pub.Board(), pub.Status())
+	}
+}

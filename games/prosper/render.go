@@ -18,6 +18,10 @@ type view struct {
 // View returns player's view ("" for the GM).
 func (s *State) View(player string) engine.View { return &view{s: s, player: player} }
 
+// PublicView is what an observer sees: the whole board, as every player
+// does, without anyone's settling plan (a plan is its writer's alone).
+func (s *State) PublicView() engine.View { return &view{s: s} }
+
 func (v *view) Player() string { return v.player }
 
 // Parse checks orders for prompt p against the board as it is now.

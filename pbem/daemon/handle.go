@@ -160,7 +160,11 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 		err = d.say(j, templates.Oversize, data)
 	case perr != nil:
 		j.rejected, j.why = true, perr.Error()
-		err = d.refuse(j, nil, game.Player{}, engine.LineError{Msg: "I could not read the text of your mail, so nothing in it was applied",
+		// The subject's tag still names the game: keep it on the answer,
+		// so the player's client threads it with the game.
+		byID := &gameIndex{ctx: ctx, svc: d.svc, seen: map[string]*game.Game{}}
+		r := route.Parse(m.Subject, "", nil, route.Options{IsGame: func(id string) bool { return byID.get(id) != nil }})
+		err = d.refuse(j, byID.get(r.Game), game.Player{}, engine.LineError{Msg: "I could not read the text of your mail, so nothing in it was applied",
 			Fix: "send your orders as plain text in the mail, or attach them as orders.txt"})
 	default:
 		err = d.apply(ctx, j)
@@ -345,7 +349,7 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 	j.game = byID.get(r.Game)
 	if len(r.Errors) > 0 {
 		j.stranger = !isPlayer && len(r.Commands) == 0
-		if err := d.refuse(j, nil, game.Player{}, r.Errors...); err != nil {
+		if err := d.refuse(j, j.game, game.Player{}, r.Errors...); err != nil {
 			return err
 		}
 	}
@@ -565,6 +569,10 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		if g == nil {
 			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
 				Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
+		}
+		if c.Name == route.Observe && g.Settings.Observers == "gm" {
+			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line,
+				Msg: fmt.Sprintf("game %s takes observers only through its GM", g.ID), Fix: "ask the GM to add you"})
 		}
 	} else if c.Name != route.Join {
 		var ok bool

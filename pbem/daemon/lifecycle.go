@@ -65,9 +65,6 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
 	}
 	switch c.Verb {
-	case "RESEND":
-		// Changes no game: its mails commit with the record of this mail.
-		return d.gmResend(ctx, j, c, byID.get(c.Game))
 	case "STATUS":
 		return d.gmStatus(ctx, j, c, byID.get(c.Game))
 	}
@@ -162,6 +159,32 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		_, _, err = d.svc.Kick(ctx, g.ID, args[0], hook)
 	case "MESSAGE":
 		_, _, err = d.svc.Message(ctx, g.ID, c.Text, hook)
+	case "RESEND":
+		// GM RESEND demo1 [player] [TURN n]: the mailer hook mails the
+		// reports the engine's resend notice carries.
+		const fix = "write GM RESEND demo1, GM RESEND demo1 ann, or GM RESEND demo1 ann TURN 3"
+		var players []string
+		if len(args) > 0 && !strings.EqualFold(args[0], "TURN") {
+			players, args = args[:1], args[1:]
+		}
+		step := g.Step
+		switch {
+		case len(args) == 0:
+		case len(args) == 2 && strings.EqualFold(args[0], "TURN"):
+			turn, perr := strconv.Atoi(args[1])
+			if perr != nil || turn < 0 {
+				return bad(fmt.Sprintf("%q is not a turn number", args[1]), fix)
+			}
+			step, err = d.svc.StepOfTurn(ctx, g.ID, turn)
+		default:
+			return bad("GM RESEND takes a game, maybe a player, maybe TURN and a number", fix)
+		}
+		if err == nil {
+			var ns []game.Notice
+			if _, ns, err = d.svc.Resend(ctx, g.ID, step, players, hook); err == nil && len(ns) == 1 {
+				answer, err = d.gmAnswer(g, fmt.Sprintf("Done: the report of step %d of %s went again to %s.", step, g.ID, strings.Join(ns[0].To, ", ")))
+			}
+		}
 	case "VACATION":
 		// GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03
 		if len(args) != 5 || !strings.EqualFold(args[1], "FROM") || !strings.EqualFold(args[3], "TO") {
@@ -252,76 +275,6 @@ func parseWhen(s string) (time.Time, error) {
 		return t, nil
 	}
 	return time.Parse("2006-01-02T15:04", s)
-}
-
-// gmResend answers GM RESEND <game> [player] [TURN n]: the report of the
-// current step (or of turn n) again, to that player or to every player.
-func (d *Daemon) gmResend(ctx context.Context, j *job, c route.Command, g *game.Game) error {
-	bad := func(msg string) error {
-		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "GM RESEND " + c.Game + " " + c.Text, Msg: msg,
-			Fix: "write GM RESEND demo1, GM RESEND demo1 ann, or GM RESEND demo1 ann TURN 3"})
-	}
-	if g == nil {
-		return bad(fmt.Sprintf("there is no game %q here", c.Game))
-	}
-	j.game = g
-	args := c.Args
-	var who []game.Player
-	if len(args) > 0 && !strings.EqualFold(args[0], "TURN") {
-		p, ok := g.PlayerByName(args[0])
-		if !ok {
-			return bad(fmt.Sprintf("there is no player %q in game %s", args[0], g.ID))
-		}
-		who, args = []game.Player{p}, args[1:]
-	} else {
-		who = g.Players
-	}
-	step := g.Step
-	switch {
-	case len(args) == 0:
-	case len(args) == 2 && strings.EqualFold(args[0], "TURN"):
-		turn, err := strconv.Atoi(args[1])
-		if err != nil || turn < 0 {
-			return bad(fmt.Sprintf("%q is not a turn number", args[1]))
-		}
-		if step, err = d.svc.StepOfTurn(ctx, g.ID, turn); err != nil {
-			if game.IsUserError(err) {
-				return bad(err.Error())
-			}
-			return err
-		}
-	default:
-		return bad("GM RESEND takes a game, maybe a player, maybe TURN and a number")
-	}
-	var names []string
-	for _, p := range who {
-		if p.Email == "" || p.Bot {
-			continue
-		}
-		rep, err := d.svc.StepReport(ctx, g.ID, step, p.Name)
-		if err != nil {
-			return err
-		}
-		data := d.mailer.data(g, p, d.svc.Rulesets())
-		data.Report = rep
-		sec, err := d.mailer.Render.Render(templates.Report, data)
-		if err != nil {
-			return err
-		}
-		out := d.mailer.gameMail(g, p.Email, templates.Report, sec)
-		out.Headers["X-Orrery-Step"] = fmt.Sprint(step)
-		j.extra = append(j.extra, out)
-		names = append(names, p.Name)
-	}
-	if len(names) == 0 {
-		return bad("nobody to resend to: the seats have no address")
-	}
-	answer, err := d.gmAnswer(g, fmt.Sprintf("Done: the report of step %d of %s went again to %s.", step, g.ID, strings.Join(names, ", ")))
-	if err != nil {
-		return err
-	}
-	j.answers = append(j.answers, answer)
-	return nil
 }
 
 // anytimePrompt picks the prompt a mail's orders answer when the player has

@@ -320,8 +320,8 @@ func TestVacationObserveResend(t *testing.T) {
 		t.Errorf("vacations: %+v", g.Vacations)
 	}
 
-	// An observer gets the public events of each step: no private event
-	// (ann's motto), no board.
+	// An observer gets the public events of each step and the public
+	// board: no private event (ann's motto), no private status.
 	h.handle(h.mail("Olga <olga@example.org>", "watch", "OBSERVE g2"))
 	one(t, to(h.flush(), "olga@example.org"), "olga", "public reports of game g2")
 	// The motto answers ann's anytime prompt though the push is open.
@@ -339,8 +339,11 @@ func TestVacationObserveResend(t *testing.T) {
 		t.Fatalf("olga got no report: %q", to(sent, "olga@example.org"))
 	}
 	all := strings.Join(reports, "\n")
-	if !strings.Contains(all, "bob pushes 1+") || strings.Contains(all, "new motto") || strings.Contains(all, "bob: ") {
+	if !strings.Contains(all, "bob pushes 1+") || strings.Contains(all, "new motto") {
 		t.Errorf("olga's reports should hold the public events only:\n%s", all)
+	}
+	if !strings.Contains(all, "ann      ---") || strings.Contains(all, "slow and steady") {
+		t.Errorf("olga's reports should show the public board (the track) and no motto:\n%s", all)
 	}
 	some(t, to(sent, "ann@example.org"), "ann", "ann has a new motto")
 	// Public news reaches observers; a player's private notice does not.
@@ -422,5 +425,27 @@ func TestGMMailSeenTwiceAppliesOnce(t *testing.T) {
 	some(t, to(sent, "ann@example.org"), "ann", "Only once.")
 	if n := len(to(sent, "ann@example.org")); n != 2 {
 		t.Errorf("ann got %d mails, want the message and the pause once each", n)
+	}
+}
+
+// A game whose creator chose --observers gm refuses OBSERVE by mail with
+// the way out (ask the GM); the GM still subscribes observers.
+func TestObserversOnlyThroughTheGM(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, Observers: "gm"})
+	h.handle(h.mail("Olga <olga@example.org>", "watch", "OBSERVE g2"))
+	one(t, to(h.flush(), "olga@example.org"), "olga", "only through its GM", "ask the GM")
+	g, _ := h.d.Service().Get(context.Background(), "g2")
+	if len(g.Observers) != 0 {
+		t.Fatalf("observers after a refused OBSERVE: %v", g.Observers)
+	}
+	if _, _, err := h.d.Service().Observe(context.Background(), "g2", "olga@example.org", true); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = h.d.Service().Get(context.Background(), "g2")
+	if len(g.Observers) != 1 {
+		t.Errorf("observers after the GM added olga: %v", g.Observers)
+	}
+	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "bad", Ruleset: "toy", Seats: 2, Settings: &game.Settings{Observers: "everyone"}}); err == nil || !strings.Contains(err.Error(), "must be open or gm") {
+		t.Errorf("creating a game with observers=everyone: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -145,6 +144,12 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 		}
 	}
 	for _, n := range c.Notices {
+		if n.Kind == "resend" {
+			if err := m.resendReports(tx, g, n); err != nil {
+				return err
+			}
+			continue
+		}
 		if n.Kind == "replaced" {
 			if err := m.welcomeReplacement(tx, g, n); err != nil {
 				return err
@@ -188,39 +193,48 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 	return nil
 }
 
+// resendReports mails the reports a "resend" notice carries, each to its
+// player, as report mails of that step (bots and seats without an address
+// get none).
+func (m *Mailer) resendReports(tx *bolt.Tx, g *game.Game, n game.Notice) error {
+	for _, name := range n.To {
+		p, ok := g.PlayerByName(name)
+		rep := n.Reports[name]
+		if !ok || p.Email == "" || p.Bot || rep == nil {
+			continue
+		}
+		d := m.data(g, p, m.Rulesets)
+		d.Report = rep
+		c, err := m.Render.Render(templates.Report, d)
+		if err != nil {
+			return err
+		}
+		out := m.gameMail(g, p.Email, templates.Report, c)
+		out.Headers["X-Orrery-Step"] = fmt.Sprint(rep.Step)
+		if err := m.enqueue(tx, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // publicReport is what an observer gets of a step: the events and rolls
-// every player sees, who played by defaults, and no board or status. The
-// GM's report (player "") would show private events, hidden rolls and, in
-// games with hidden information, a board no player may see.
+// every player sees, who played by defaults, and the public board where the
+// ruleset draws one (engine.PublicViewer). The GM's report (player "")
+// would show private events, hidden rolls and, in games with hidden
+// information, a board no player may see.
 func publicReport(st game.Step) (*game.Report, error) {
-	rep, err := st.Report(game.GM)
+	rep, err := st.Report(game.Observer)
 	if err != nil {
 		return nil, fmt.Errorf("report of step %d for observers: %w", st.N, err)
-	}
-	rep.Player, rep.Board, rep.Status, rep.Prompts = "", "", "", nil
-	rep.Events, rep.Rolls = nil, nil
-	for _, e := range st.Events {
-		if len(e.To) == 0 {
-			rep.Events = append(rep.Events, e.Text)
-		}
-	}
-	for _, r := range st.Rolls {
-		if len(r.To) == 0 {
-			rep.Rolls = append(rep.Rolls, r)
-		}
 	}
 	return rep, nil
 }
 
 // welcomeReplacement sends the new player of a replaced seat a welcome
-// with the seat's new secret. The engine names the seat as the first word
-// of its "replaced" notice ("bob of demo1 is now played by a new player.").
+// with the seat's new secret; the notice names the seat.
 func (m *Mailer) welcomeReplacement(tx *bolt.Tx, g *game.Game, n game.Notice) error {
-	f := strings.Fields(n.Text)
-	if len(f) == 0 {
-		return nil
-	}
-	p, ok := g.PlayerByName(f[0])
+	p, ok := g.PlayerByName(n.Seat)
 	if !ok || p.Email == "" || p.Bot {
 		return nil
 	}

@@ -538,13 +538,17 @@ func TestBrokenMIME(t *testing.T) {
 		e.deliver(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\n%s\r\n\r\n%s", ann, bot, e.secret("ann"), id, c.head, c.body))
 		e.settle()
 		ms := e.take()
-		// At most one answer, to ann; whatever the daemon made of the
-		// mail, a game step must not have come of it.
-		if len(ms) > 1 || len(ms) != len(to(ms, ann)) {
+		// Exactly one answer, to ann (bad input gets a clear answer);
+		// whatever the daemon made of the mail, a game step must not
+		// have come of it.
+		if len(ms) != 1 || len(to(ms, ann)) != 1 {
 			t.Errorf("%s: %d mails: %v to %v", c.name, len(ms), subjects(ms), recipients(ms))
 		}
 		n := e.applied(id)
 		t.Logf("%s: answer %v, applied %d", c.name, subjects(ms), n)
+		if s := subjects(ms); len(s) == 1 && !strings.HasPrefix(s[0], "[g1") {
+			t.Errorf("%s: the answer %q lost the game's tag, so it does not thread with the game", c.name, s[0])
+		}
 		if n > 0 {
 			// Applied means read as orders and accepted; then ann's
 			// seat is answered and the next case starts a new turn.
@@ -668,8 +672,9 @@ func TestHeaderInjection(t *testing.T) {
 	}
 }
 
-// Orders of 10,000 lines: one answer, in bounded time and size, listing
-// the errors; nothing applied.
+// Orders of 10,000 lines: one answer, of bounded size, listing the errors;
+// nothing applied. (The time it takes is logged; speed is measured by the
+// benchmarks, not asserted here.)
 func TestTenThousandLines(t *testing.T) {
 	e := start(t, envOptions{})
 	var b strings.Builder
@@ -685,9 +690,6 @@ func TestTenThousandLines(t *testing.T) {
 	t.Logf("10,000 lines (%d bytes) answered in %v; the answer's text has %d bytes", len(raw), took.Round(time.Millisecond), len(m.body))
 	if !strings.Contains(m.body, "only one PUSH") {
 		t.Errorf("the answer does not list the errors")
-	}
-	if took > 10*time.Second {
-		t.Errorf("took %v", took)
 	}
 	e.nothingApplied(id)
 }

@@ -89,7 +89,9 @@ func TestIdleMovesAndFiles(t *testing.T) {
 		srv.Append(bot, "INBOX", raw(i))
 	}
 	s := newSeen()
-	start(t, srv, imapin.Config{}, s.handler(func(m imapin.Message) imapin.Disposition {
+	// IDLE is restarted only once a minute here, so the fourth message
+	// arriving within the wait below was pushed, not found by a restart.
+	start(t, srv, imapin.Config{IdleRestart: time.Minute}, s.handler(func(m imapin.Message) imapin.Disposition {
 		if strings.Contains(string(m.Raw), "Subject: m2") {
 			return imapin.Rejected
 		}
@@ -102,12 +104,8 @@ func TestIdleMovesAndFiles(t *testing.T) {
 		}
 	}
 	// A message arriving while the reader idles is pushed to it.
-	t0 := time.Now()
 	srv.Append(bot, "INBOX", raw(4))
 	s.wait(t, 4, 5*time.Second)
-	if d := time.Since(t0); d > 2*time.Second {
-		t.Errorf("idle push took %v", d)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := srv.WaitMessages(ctx, bot, "Orrery/Processed", 3); err != nil {

@@ -128,11 +128,17 @@ func Parse(raw []byte, opt Options) (m *Message, err error) {
 func parse(raw []byte, opt Options) (*Message, error) {
 	e, err := message.Read(bytes.NewReader(raw))
 	m := &Message{Size: len(raw)}
-	if err != nil {
-		if !message.IsUnknownCharset(err) || e == nil {
-			return nil, fmt.Errorf("cannot read the mail header: %w", err)
-		}
+	switch {
+	case err == nil:
+	case e != nil && message.IsUnknownCharset(err):
 		m.note("unknown charset in the top-level part: %v", err)
+	case e != nil && message.IsUnknownEncoding(err):
+		// The header is sound, so the sender can be told; the body is in
+		// an encoding (x-uuencode, say) that no orders should be read from.
+		readHeader(m, gomail.Header{Header: e.Header})
+		return m, fmt.Errorf("cannot read the text of this mail: its Content-Transfer-Encoding %q is not one of 7bit, 8bit, quoted-printable or base64", e.Header.Get("Content-Transfer-Encoding"))
+	default:
+		return nil, fmt.Errorf("cannot read the mail header: %w", err)
 	}
 	readHeader(m, gomail.Header{Header: e.Header})
 	w := walker{m: m, opt: opt}

@@ -523,33 +523,11 @@ func (r *Result) unknown(n int, line, word string) {
 func closest(word string) (Name, int) {
 	best, bd := Name(""), 1<<30
 	for _, c := range commandWords {
-		if d := distance(word, string(c)); d < bd {
+		if d := engine.EditDistance(word, string(c)); d < bd {
 			best, bd = c, d
 		}
 	}
 	return best, bd
-}
-
-// distance is the Levenshtein edit distance between a and b.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 func contains(list []string, s string) bool {

@@ -91,6 +91,11 @@ func rulesets() []engine.Ruleset { return append(games.All(), toy.Ruleset()) }
 // newDaemon opens db and makes a daemon for bot on the real servers, as
 // `orrery serve` would, with IDLE unless poll.
 func (s stack) newDaemon(db, bot string, poll bool, onSent func(outbox.Record)) (*store.Store, *daemon.Daemon, *imapin.Reader, error) {
+	return s.newDaemonVia(db, bot, poll, s.sender(), onSent)
+}
+
+// newDaemonVia is newDaemon with the outbox sending through snd.
+func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent func(outbox.Record)) (*store.Store, *daemon.Daemon, *imapin.Reader, error) {
 	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second, NoSync: *flagNoSync})
 	if err != nil {
 		return nil, nil, nil, err
@@ -99,7 +104,7 @@ func (s stack) newDaemon(db, bot string, poll bool, onSent func(outbox.Record)) 
 	if os.Getenv("ORRERY_SOAK_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	q := outbox.New(st.DB(), s.sender(), outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent})
+	q := outbox.New(st.DB(), snd, outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent})
 	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000})
 	if err != nil {
 		st.Close()

@@ -79,6 +79,10 @@ func (s *State) Prompts() []engine.Prompt {
 	return out
 }
 func (s *State) View(player string) engine.View { return view{s: s, player: player} }
+
+// PublicView is the observers' view: the track, and no motto (mottos are
+// private to their writer).
+func (s *State) PublicView() engine.View { return view{s: s, player: "\x00public"} }
 func (s *State) Outcome() engine.Outcome {
 	if s.Winner == "" {
 		return engine.Outcome{}
