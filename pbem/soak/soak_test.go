@@ -111,7 +111,7 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 		return nil, nil, nil, err
 	}
 	r := imapin.New(imapin.Config{Addr: s.IMAP, TLS: "none", Poll: poll, PollInterval: 30 * time.Millisecond,
-		IdleRestart: 30 * time.Second, MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second, Logger: log,
+		IdleRestart: 30 * time.Second, MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second, RetryFailed: time.Second, Logger: log,
 		Credentials: func(context.Context) (string, string, error) { return bot, "any", nil }})
 	return st, d, r, nil
 }
@@ -200,7 +200,7 @@ func TestSoak(t *testing.T) {
 	start := time.Now()
 	parts := map[string]func(*testing.T, stack, *report){
 		"hostile": partHostile, "load": partLoad, "backlog": partBacklog, "faults": partFaults, "growth": partGrowth,
-		"fuzz": partFuzz,
+		"outage": partOutage, "diskfull": partDiskfull, "fuzz": partFuzz,
 	}
 	var ran []string
 	for _, name := range strings.Split(*flagParts, ",") {
