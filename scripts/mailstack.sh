@@ -8,6 +8,10 @@
 #   scripts/mailstack.sh start     # write config under $MAILSTACK_ROOT and start both daemons
 #   scripts/mailstack.sh stop      # stop them with their own commands (never by process name)
 #   scripts/mailstack.sh status
+#   scripts/mailstack.sh stop-dovecot | start-dovecot   # one server only, for outage tests
+#   scripts/mailstack.sh stop-postfix | start-postfix   #   (pbem/soak's outage part); start-*
+#                                                       #   waits for the ports, stop-* for them to close
+#   scripts/mailstack.sh flush     # Postfix: retry deferred mail now (after Dovecot is back)
 #   eval "$(scripts/mailstack.sh env)"   # export what the Go e2e tests read
 #
 # Every recipient of every domain is delivered locally (catch-all), so a test
@@ -200,6 +204,62 @@ stop() {
   echo "mailstack: stopped"
 }
 
+# wait_closed waits until nothing listens on port $1 any more.
+wait_closed() {
+  for _ in $(seq 1 200); do
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  echo "mailstack: port $1 is still open; see $ROOT/log/" >&2
+  return 1
+}
+
+configured() {
+  if [ ! -f "$ROOT/etc/postfix/main.cf" ] || [ ! -f "$ROOT/etc/dovecot.conf" ]; then
+    echo "mailstack: no stack under $ROOT (run: $0 start)" >&2
+    exit 1
+  fi
+}
+
+# The single-server commands use each server's own control command on this
+# stack's configuration only, so another stack on other ports (another
+# MAILSTACK_ROOT) is never touched.
+stop_dovecot() {
+  configured
+  dovecot -c "$ROOT/etc/dovecot.conf" stop </dev/null >/dev/null 2>&1 || true
+  for p in "$IMAP_PORT" "$LMTP_PORT" "$AUTH_PORT"; do wait_closed "$p"; done
+  echo "mailstack: dovecot stopped"
+}
+
+start_dovecot() {
+  configured
+  if running; then echo "mailstack: dovecot already running"; return 0; fi
+  dovecot -c "$ROOT/etc/dovecot.conf" </dev/null >>"$ROOT/log/dovecot.stderr" 2>&1
+  for p in "$IMAP_PORT" "$LMTP_PORT" "$AUTH_PORT"; do wait_port "$p"; done
+  echo "mailstack: dovecot started"
+}
+
+stop_postfix() {
+  configured
+  postfix -c "$ROOT/etc/postfix" stop </dev/null >/dev/null 2>&1 || true
+  wait_closed "$SMTP_PORT"
+  echo "mailstack: postfix stopped"
+}
+
+start_postfix() {
+  configured
+  if postfix -c "$ROOT/etc/postfix" status >/dev/null 2>&1; then echo "mailstack: postfix already running"; return 0; fi
+  postfix -c "$ROOT/etc/postfix" start </dev/null >>"$ROOT/log/postfix.stderr" 2>&1
+  wait_port "$SMTP_PORT"
+  echo "mailstack: postfix started"
+}
+
+flush() {
+  configured
+  postqueue -c "$ROOT/etc/postfix" -f
+  echo "mailstack: postfix queue flushed"
+}
+
 status() {
   if running; then
     echo "dovecot: running, master pid $(cat "$ROOT/run/dovecot/master.pid")"
@@ -225,6 +285,7 @@ EOF
 }
 
 case ${1:-} in
-  install | start | stop | status | env) "$1" ;;
-  *) echo "usage: $0 install|start|stop|status|env" >&2; exit 2 ;;
+  install | start | stop | status | env | flush) "$1" ;;
+  stop-dovecot | start-dovecot | stop-postfix | start-postfix) "${1//-/_}" ;;
+  *) echo "usage: $0 install|start|stop|status|env|stop-dovecot|start-dovecot|stop-postfix|start-postfix|flush" >&2; exit 2 ;;
 esac

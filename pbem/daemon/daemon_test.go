@@ -33,8 +33,14 @@ type harness struct {
 
 func newHarness(t *testing.T, tune ...func(*daemon.Config)) *harness {
 	t.Helper()
+	return newHarnessAt(t, filepath.Join(t.TempDir(), "db"), tune...)
+}
+
+// newHarnessAt is newHarness with the database at db.
+func newHarnessAt(t *testing.T, db string, tune ...func(*daemon.Config)) *harness {
+	t.Helper()
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
+	st, err := store.Open(db, store.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -426,13 +426,19 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 	if !ok || err != nil {
 		return err
 	}
-	first := true
+	// first makes the hook answer the submission only, not a bot's move
+	// after it; committed says the submission's transaction committed.
+	// A hook that ran is not enough: the commit can still fail (a full
+	// disk), and then "Orders received" would go out for orders that are
+	// not in the game.
+	first, committed := true, false
 	var answer section
 	hook := func(tx *bolt.Tx, c *game.Change) error {
 		if !first || c.Submit == nil {
 			return nil
 		}
 		first = false
+		tx.OnCommit(func() { committed = true })
 		res := c.Submit
 		data := d.mailer.data(c.Game, p, d.svc.Rulesets())
 		data.Prompt = res.Prompt
@@ -459,7 +465,7 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 	_, err = d.svc.Submit(ctx, in, hook)
 	switch {
 	case err == nil:
-	case !first:
+	case committed:
 		// The orders were applied; a bot's move after them failed.
 		d.log.Error("after the submission", "game", g.ID, "err", err)
 	case game.IsUserError(err):

@@ -209,12 +209,14 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		if in.Prompt, err = d.anytimePrompt(ctx, g, in); err != nil {
 			return err
 		}
-		first := true
+		// As in orders: only a committed submission counts as applied.
+		first, committed := true, false
 		ordersHook := func(tx *bolt.Tx, ch *game.Change) error {
 			if !first || ch.Submit == nil {
 				return nil
 			}
 			first = false
+			tx.OnCommit(func() { committed = true })
 			res := ch.Submit
 			data := d.mailer.data(ch.Game, game.Player{Name: p.Name}, d.svc.Rulesets())
 			data.Prompt = res.Prompt
@@ -232,7 +234,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			return putPart(tx, j.key, n, answer)
 		}
 		_, err = d.svc.Submit(ctx, in, ordersHook)
-		if err != nil && !first {
+		if err != nil && committed {
 			d.log.Error("after the GM's orders", "game", g.ID, "err", err)
 			err = nil
 		}

@@ -33,7 +33,7 @@ import (
 )
 
 var (
-	flagParts   = flag.String("soak.parts", "hostile,load,backlog,faults,growth", "the parts to run, comma-separated")
+	flagParts   = flag.String("soak.parts", "hostile,load,backlog,faults,outage,diskfull,growth,fuzz", "the parts to run, comma-separated")
 	flagGames   = flag.Int("soak.games", 200, "load: games, mixed rulesets")
 	flagRounds  = flag.Int("soak.rounds", 2, "load: rounds of orders (each player with an open question sends one mail a round)")
 	flagRate    = flag.Float64("soak.rate", 20, "load: order mails sent per second")
@@ -111,7 +111,7 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 		return nil, nil, nil, err
 	}
 	r := imapin.New(imapin.Config{Addr: s.IMAP, TLS: "none", Poll: poll, PollInterval: 30 * time.Millisecond,
-		IdleRestart: 30 * time.Second, MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second, Logger: log,
+		IdleRestart: 30 * time.Second, MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second, RetryFailed: time.Second, Logger: log,
 		Credentials: func(context.Context) (string, string, error) { return bot, "any", nil }})
 	return st, d, r, nil
 }
@@ -200,13 +200,14 @@ func TestSoak(t *testing.T) {
 	start := time.Now()
 	parts := map[string]func(*testing.T, stack, *report){
 		"hostile": partHostile, "load": partLoad, "backlog": partBacklog, "faults": partFaults, "growth": partGrowth,
+		"outage": partOutage, "diskfull": partDiskfull, "fuzz": partFuzz,
 	}
 	var ran []string
 	for _, name := range strings.Split(*flagParts, ",") {
 		name = strings.TrimSpace(name)
 		f := parts[name]
 		if f == nil {
-			t.Fatalf("no part %q (hostile, load, backlog, faults, growth)", name)
+			t.Fatalf("no part %q (hostile, load, backlog, faults, outage, diskfull, growth, fuzz)", name)
 		}
 		t0 := time.Now()
 		ok := t.Run(name, func(t *testing.T) { f(t, s, rep) })

@@ -1,0 +1,176 @@
+//go:build linux
+
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+)
+
+// tmpfs mounts a tmpfs of the given size on a new directory and unmounts
+// it when the test ends. It skips the test where that cannot be done (not
+// root, or no mount in this container): a full disk needs a real quota.
+func tmpfs(t *testing.T, size string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a small tmpfs for the full disk")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
+		t.Skipf("cannot mount a tmpfs on %s (%v): no full-disk test here", dir, err)
+	}
+	// Registered before the harness, so it runs after the store is closed.
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+// fill writes a file at path until the disk is full.
+func fill(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := bytes.Repeat([]byte{'x'}, 64<<10)
+	for {
+		if _, err := f.Write(block); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatalf("filling the disk: %v", err)
+			}
+			break
+		}
+	}
+	// The last partial block: fill byte by byte what is left.
+	for {
+		if _, err := f.Write(block[:1]); err != nil {
+			return
+		}
+	}
+}
+
+// TestDiskFull: with the database's disk full, an orders mail is refused
+// with an error (imapin leaves it in the inbox) and changes nothing: no
+// log entry, no seen record, no reply queued. Once space is freed the same
+// mail is applied exactly once and answered once, and the game verifies.
+func TestDiskFull(t *testing.T) {
+	dir := tmpfs(t, "4m")
+	var logs bytes.Buffer
+	h := newHarnessAt(t, filepath.Join(dir, "db"), func(c *daemon.Config) { c.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
+	ctx := context.Background()
+	h.flush()
+	// A long subject makes every handled mail grow the database (seen
+	// record, stored answer, queued reply), so the full disk shows at
+	// once rather than after bbolt's freed pages are used up.
+	subject := "[g1 " + h.secret("ann") + "] " + strings.Repeat("orders for the race ", 200)
+	fill(t, filepath.Join(dir, "filler"))
+
+	var failed imapin.Message
+	applied := 0
+	for i := 0; ; i++ {
+		if i == 20 {
+			t.Fatal("20 orders mails handled on a full disk without an error: the disk is not full")
+		}
+		m := h.mail("ann@example.org", subject, "push 1")
+		logBefore, outBefore := h.logLen(), h.outboxLen()
+		_, err := h.d.Handle(ctx, m)
+		if err == nil {
+			// bbolt reused freed pages: the mail is applied whole.
+			applied++
+			continue
+		}
+		t.Logf("mail %d on the full disk: %v", i+1, err)
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Errorf("the error does not say the disk is full: %v", err)
+		}
+		if n := h.logLen(); n != logBefore {
+			t.Errorf("the failed mail changed the game log: %d entries, was %d", n, logBefore)
+		}
+		if n := h.outboxLen(); n != outBefore {
+			t.Errorf("the failed mail queued %d mails", n-outBefore)
+		}
+		if seen, err := h.d.Seen(ctx, messageID(m)); err != nil || seen {
+			t.Errorf("the failed mail is recorded as seen (%v, %v): it would never be applied", seen, err)
+		}
+		// The daemon must not take a rolled-back submission for applied
+		// orders: with a little space for its own record it would queue
+		// "Orders received" for orders that are not in the game.
+		if strings.Contains(logs.String(), "after the submission") {
+			t.Errorf("the daemon took the failed submission for applied orders:\n%s", logs.String())
+		}
+		failed = m
+		break
+	}
+	if err := os.Remove(filepath.Join(dir, "filler")); err != nil {
+		t.Fatal(err)
+	}
+	if d := h.handle(failed); d != imapin.Processed {
+		t.Errorf("after freeing the disk: disposition %v", d)
+	}
+	h.handle(failed) // delivered again: filed, not applied twice
+	if n := h.refs(messageID(failed)); n != 1 {
+		t.Errorf("the mail is in the game log %d times, want 1", n)
+	}
+	if acks := to(h.flush(), "ann@example.org"); len(acks) != applied+1 {
+		t.Errorf("%d acks for %d mails applied", len(acks), applied+1)
+	}
+	v, err := h.d.Service().Verify(ctx, "g1")
+	if err != nil || !v.OK() {
+		t.Fatalf("verify after the full disk: %v %+v", err, v)
+	}
+}
+
+func messageID(m imapin.Message) string {
+	_, rest, _ := strings.Cut(string(m.Raw), "Message-ID: <")
+	id, _, _ := strings.Cut(rest, ">")
+	return id
+}
+
+func (h *harness) logLen() int {
+	h.t.Helper()
+	x, err := h.d.Service().Export(context.Background(), "g1")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return len(x.Log)
+}
+
+// refs counts the game log's entries for a Message-ID.
+func (h *harness) refs(id string) int {
+	h.t.Helper()
+	x, err := h.d.Service().Export(context.Background(), "g1")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	n := 0
+	for _, e := range x.Log {
+		if e.Ref == id {
+			n++
+		}
+	}
+	return n
+}
+
+func (h *harness) outboxLen() int {
+	h.t.Helper()
+	items, err := outbox.Pending(h.st.DB())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return len(items)
+}
