@@ -206,6 +206,26 @@ func checkViews(t *testing.T, st engine.State, players []string) {
 			t.Fatalf("the status as %q sees it is empty", p)
 		}
 	}
+	pv, ok := st.(engine.PublicViewer)
+	if !ok {
+		return
+	}
+	v := pv.PublicView()
+	if v.Player() != "" {
+		t.Fatalf("PublicView().Player() = %q: the public view belongs to no seat", v.Player())
+	}
+	if line, n := widest(v.Board()); n > 78 {
+		t.Fatalf("the public board has a line of %d columns: %q", n, line)
+	}
+	if strings.TrimSpace(v.Board()+v.Status()) == "" {
+		t.Fatalf("the public view is empty")
+	}
+	// An observer has no seat: the public view must not take anyone's orders.
+	for _, p := range st.Prompts() {
+		if _, errs := v.Parse(p, p.Default); len(errs) == 0 {
+			t.Fatalf("the public view accepted orders for %s (%q): it must refuse them all", p.ID, p.Default)
+		}
+	}
 }
 
 func contains(list []string, s string) bool {

@@ -256,7 +256,9 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	if player == "" {
 		player = v.player
 	}
-	if player == publicSeat {
+	// The public view belongs to no seat: it parses nobody's orders, even
+	// for a prompt that names a player.
+	if player == publicSeat || v.player == publicSeat {
 		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
 	}
 	if v.s.AstPick != nil {
