@@ -202,6 +202,12 @@ type Event struct {
 	To   []string `json:"to,omitempty"` // empty: public
 }
 
+// Observer is the reader of public reports, someone with no seat. Public
+// events (To empty) reach observers; a game that splits a public event into
+// one event per language addresses one of them to Observer as well, so that
+// observers read it once rather than not at all.
+const Observer = "\x00observer"
+
 // VisibleTo reports whether player may read e. The GM ("") reads everything.
 func (e Event) VisibleTo(player string) bool {
 	if len(e.To) == 0 || player == "" {

@@ -118,7 +118,7 @@ func (s *Service) reportTx(b *bolt.Bucket, g *Game, step uint64, player string, 
 // Observer is the pseudo-player of public reports, for observers: the
 // events and rolls addressed to everyone and, where the ruleset can draw one
 // (engine.PublicViewer), the public board; never a seat's view or prompts.
-const Observer = "\x00observer"
+const Observer = engine.Observer
 
 func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, player string, current bool) *Report {
 	r := &Report{

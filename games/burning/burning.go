@@ -582,7 +582,9 @@ func (s *State) out(p string) bool {
 // tell records an event in each reader's language. Public events become one
 // event per language in use (each addressed to that language's readers)
 // when players differ, so every player reads every event in their own
-// language; with one language in use they stay public.
+// language; with one language in use they stay public. Observers
+// (engine.Observer) read the first language's event of such a split: English
+// when anyone reads English.
 func (s *State) tell(to []string, format string, args ...any) {
 	readers := to
 	if len(to) == 0 {
@@ -592,6 +594,7 @@ func (s *State) tell(to []string, format string, args ...any) {
 	for _, p := range readers {
 		byLang[s.Lang[p]] = append(byLang[s.Lang[p]], p)
 	}
+	observersTold := false
 	for _, l := range []string{langEN, langRU} {
 		ps := byLang[l]
 		if len(ps) == 0 {
@@ -601,6 +604,10 @@ func (s *State) tell(to []string, format string, args ...any) {
 		if len(to) == 0 && len(byLang) == 1 {
 			s.events = append(s.events, engine.Event{Text: text})
 			continue
+		}
+		if len(to) == 0 && !observersTold {
+			ps = append(append([]string(nil), ps...), engine.Observer)
+			observersTold = true
 		}
 		s.events = append(s.events, engine.Event{Text: text, To: ps})
 	}

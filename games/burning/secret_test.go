@@ -228,3 +228,37 @@ func TestContractLapseStaysSecret(t *testing.T) {
 		viewLeaks(t, s, "ann")
 	}
 }
+
+// TestObserversReadSplitEvents: when players read different languages a
+// public event is split into one event per language; observers must read it
+// once (the English one), not lose it, and a private event stays private.
+func TestObserversReadSplitEvents(t *testing.T) {
+	s := buildCase(t, secretSetup)
+	s.Lang = map[string]string{"ann": langEN, "bob": langRU, "cy": langEN}
+	s.events = nil
+	s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d (%s).", 3, "ann", 1, "x")
+	s.tell([]string{"bob"}, "Turn %d: %s rolls the catastrophe die: %d (%s).", 4, "ann", 1, "x")
+	if len(s.events) != 3 {
+		t.Fatalf("want one event per language and one private event, got %+v", s.events)
+	}
+	var seen []string
+	for _, e := range s.events {
+		if e.VisibleTo(engine.Observer) {
+			seen = append(seen, e.Text)
+		}
+	}
+	if len(seen) != 1 || !strings.HasPrefix(seen[0], "Turn 3: ann rolls") {
+		t.Errorf("observers read %q; want the English public event alone", seen)
+	}
+	for _, p := range s.Seats {
+		n := 0
+		for _, e := range s.events[:2] {
+			if e.VisibleTo(p) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s reads the public event %d times", p, n)
+		}
+	}
+}

@@ -82,7 +82,11 @@ func (s *State) View(player string) engine.View { return view{s: s, player: play
 
 // PublicView is the observers' view: the track, and no motto (mottos are
 // private to their writer).
-func (s *State) PublicView() engine.View { return view{s: s, player: "\x00public"} }
+func (s *State) PublicView() engine.View { return view{s: s, player: publicSeat} }
+
+// publicSeat is the observers' view's player: no seat, so no motto and no orders.
+const publicSeat = "\x00public"
+
 func (s *State) Outcome() engine.Outcome {
 	if s.Winner == "" {
 		return engine.Outcome{}
@@ -148,6 +152,9 @@ func (v view) Status() string {
 	return b.String()
 }
 func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
+	if v.player == publicSeat {
+		return nil, []engine.LineError{{Msg: "observers send no orders", Fix: "ask the GM for a seat"}}
+	}
 	var out engine.TextOrders
 	var errs []engine.LineError
 	for i, raw := range strings.Split(text, "\n") {
