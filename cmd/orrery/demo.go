@@ -87,7 +87,7 @@ func (x *embedded) close() {
 }
 
 func runDemo(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "demo", "demo [--ruleset prosper] [--players 3] [--turns N] [--seed N] [-v]",
+	fs := flags(e, "demo", "demo [--ruleset prosper] [--players 3] [--option NAME=VALUE] [--turns N] [--seed N] [-v]",
 		"Plays a whole game by mail on this machine: in-process IMAP and SMTP servers,\n"+
 			"the mail daemon, and built-in players who read their reports and send their\n"+
 			"orders as real mails. Prints the mails exchanged and the result.")
@@ -97,7 +97,13 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the players' choices and of the dice secret")
 	verbose := fs.Bool("v", false, "print every mail in full, and the daemon's log")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long")
+	var options multi
+	fs.Var(&options, "option", "ruleset option NAME=VALUE (repeatable; see orrery rulesets RULESET)")
 	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	opts, err := optionMap(options)
+	if err != nil {
 		return err
 	}
 	rs, err := engine.Find(e.rulesets, *rulesetName)
@@ -131,7 +137,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	svc := x.d.Service()
 	start := time.Now()
-	g, err := svc.Create(ctx, game.CreateRequest{ID: "demo", Ruleset: info.Name, Players: specs,
+	g, err := svc.Create(ctx, game.CreateRequest{ID: "demo", Ruleset: info.Name, Players: specs, Options: opts,
 		DiceSecret: fmt.Sprintf("demo-%d", *seed)})
 	if err != nil {
 		return err

@@ -26,3 +26,18 @@ func TestDemoStopsAfterTurns(t *testing.T) {
 		t.Errorf("too many players: %v", err)
 	}
 }
+
+// --option reaches the ruleset: a toy race to 1 ends on the first push, and
+// an option the ruleset does not know is refused by name.
+func TestDemoTakesOptions(t *testing.T) {
+	out, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "2", "--option", "finish=1")
+	if err != nil || !strings.Contains(out, "(1 steps): ann crossed the line") {
+		t.Fatalf("demo --option finish=1: %v\n%s", err, out)
+	}
+	if _, err := cli(t, "", "", "demo", "--ruleset", "toy", "--option", "speed=9"); err == nil || !strings.Contains(err.Error(), `no option "speed"`) {
+		t.Errorf("unknown option: %v", err)
+	}
+	if _, err := cli(t, "", "", "demo", "--ruleset", "toy", "--option", "finish"); err == nil || !strings.Contains(err.Error(), "NAME=VALUE") {
+		t.Errorf("option without a value: %v", err)
+	}
+}

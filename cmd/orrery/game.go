@@ -116,12 +116,8 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	for _, b := range bots {
 		req.Players = append(req.Players, game.PlayerSpec{Name: b, Bot: true})
 	}
-	for _, o := range options {
-		k, v, ok := strings.Cut(o, "=")
-		if !ok {
-			return fmt.Errorf("--option %q: write NAME=VALUE", o)
-		}
-		req.Options[k] = v
+	if req.Options, err = optionMap(options); err != nil {
+		return err
 	}
 	svc, done, err := db.open(e)
 	if err != nil {
@@ -402,4 +398,18 @@ func logLine(en *game.Entry) string {
 		return fmt.Sprintf("%4d %s gm       %s", en.Seq, t, en.Text)
 	}
 	return fmt.Sprintf("%4d %s %s", en.Seq, t, en.Kind)
+}
+
+// optionMap reads repeated --option NAME=VALUE flags; the ruleset checks the
+// names and values when the game is created.
+func optionMap(options []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, o := range options {
+		k, v, ok := strings.Cut(o, "=")
+		if !ok {
+			return nil, fmt.Errorf("--option %q: write NAME=VALUE", o)
+		}
+		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return m, nil
 }
