@@ -259,9 +259,12 @@ func (r *frun) standing(p string, o fOrder) {
 				pl.AIOwn = append([]string(nil), aiKinds...)
 			}
 		case "DEFEND":
-			pl.AIDefendOff, pl.AIDefend = o.Word == "OFF", ""
-			if o.Word == "LAST" || o.Word == "ALL" {
+			pl.AIDefendOff, pl.AIDefend, pl.AIDefendMin = o.Word == "OFF", "", 0
+			switch o.Word {
+			case "LAST", "ALL":
 				pl.AIDefend = o.Word
+			case "MIN":
+				pl.AIDefend, pl.AIDefendMin = o.Word, o.N
 			}
 		case "KEEP":
 			pl.AIKeep = o.N

@@ -55,7 +55,7 @@ var fullGrammar = map[string]string{
 	"OVERTHROWN": "OVERTHROWN RISK | YIELD",
 	"CONCEDE":    "CONCEDE TO <player> | CONCEDE NONE",
 	"PEACE":      "PEACE YES | NO",
-	"AI":         "AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE",
+	"AI":         "AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL|MIN <k> | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE",
 	"SHARE":      "SHARE <technology> WITH <player>   (option research-collaborations)",
 	"TRANSFER":   "TRANSFER <n> FLEET AT <place> TO <player> | TRANSFER REGION <world> <number> TO <player>",
 	"ACCEPT":     "ACCEPT TRANSFERS ALL | NONE",
@@ -119,6 +119,8 @@ func (o fOrder) String() string {
 		switch {
 		case o.Target == "KEEP":
 			return fmt.Sprintf("AI KEEP %d", o.N)
+		case o.Word == "MIN":
+			return fmt.Sprintf("AI DEFEND MIN %d", o.N)
 		case o.Word == "":
 			return "AI " + o.Target + " " + strings.Join(o.List, ",")
 		}
@@ -479,9 +481,23 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 				}
 			}
 		case "DEFEND":
-			if o.Word, e = oneOf(arg, "ON", "OFF", "LAST", "ALL"); e != nil {
+			if o.Word, e = oneOf(f[2], "ON", "OFF", "LAST", "ALL", "MIN"); e != nil {
 				return fOrder{}, e
 			}
+			if o.Word != "MIN" {
+				if len(f) > 3 {
+					return bad()
+				}
+				break
+			}
+			if len(f) != 4 {
+				return fOrder{}, errf("write AI DEFEND MIN 2, say", "AI DEFEND MIN needs a number of successes")
+			}
+			k, err := strconv.Atoi(f[3])
+			if err != nil || k < 1 || k > 99 {
+				return fOrder{}, errf("write a whole number from 1 to 99", "the successes for AI DEFEND MIN must be a number, not %q", f[3])
+			}
+			o.N = k
 		case "KEEP":
 			k, err := strconv.Atoi(arg)
 			if err != nil || k < 0 || k > 999 {

@@ -34,12 +34,14 @@ type fullPlayer struct {
 	AIOwnOff    bool           `json:"ai_own_off,omitempty"`
 	AIDefendOff bool           `json:"ai_defend_off,omitempty"`
 	// AI standing orders (001-C7, fullai.go): AIOwn nil is AI OWN ON;
-	// AIDefend "" is AI DEFEND ON, else LAST or ALL.
-	AIOwn     []string `json:"ai_own,omitempty"`
-	AIDefend  string   `json:"ai_defend,omitempty"`
-	AIKeep    int      `json:"ai_keep,omitempty"`
-	AIShield  []string `json:"ai_shield,omitempty"`
-	RefuseAll bool     `json:"refuse_transfers,omitempty"`
+	// AIDefend "" is AI DEFEND ON, else LAST, ALL or MIN (with
+	// AIDefendMin, the k of AI DEFEND MIN k).
+	AIOwn       []string `json:"ai_own,omitempty"`
+	AIDefend    string   `json:"ai_defend,omitempty"`
+	AIDefendMin int      `json:"ai_defend_min,omitempty"`
+	AIKeep      int      `json:"ai_keep,omitempty"`
+	AIShield    []string `json:"ai_shield,omitempty"`
+	RefuseAll   bool     `json:"refuse_transfers,omitempty"`
 	// Expose lists the places whose fleets are set At Risk, scrapped and
 	// mutiny first (2.2.2, 3.4); then board order.
 	Expose []string `json:"expose,omitempty"`
