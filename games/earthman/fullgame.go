@@ -237,9 +237,22 @@ func (r *frun) standing(p string, o fOrder) {
 			pl.PayWith = ""
 		}
 	case "OVERTHROWN":
-		pl.Overthrown = o.Word
-		if o.Word == "RISK" {
-			pl.Overthrown = ""
+		switch {
+		case o.World == "":
+			pl.Overthrown = o.Word
+			if o.Word == "RISK" {
+				pl.Overthrown = ""
+			}
+		case o.Word == "GENERAL":
+			delete(pl.OverthrownOn, o.World)
+			if len(pl.OverthrownOn) == 0 {
+				pl.OverthrownOn = nil
+			}
+		default:
+			if pl.OverthrownOn == nil {
+				pl.OverthrownOn = map[string]string{}
+			}
+			pl.OverthrownOn[o.World] = o.Word
 		}
 	case "CONCEDE":
 		pl.ConcedeTo = o.Target

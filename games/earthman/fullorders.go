@@ -52,7 +52,7 @@ var fullGrammar = map[string]string{
 	"TECH":       "TECH <technology>[,<technology>...]   (research priorities)",
 	"DEFENSIVE":  "DEFENSIVE FIRE ALL | NONE | AT <player>[,<player>...]",
 	"PAY":        "PAY DISCONTENT | SCRAP",
-	"OVERTHROWN": "OVERTHROWN RISK | YIELD",
+	"OVERTHROWN": "OVERTHROWN RISK|YIELD [ON <world>] | OVERTHROWN GENERAL ON <world>",
 	"CONCEDE":    "CONCEDE TO <player> | CONCEDE NONE",
 	"PEACE":      "PEACE YES | NO",
 	"AI":         "AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL|MIN <k> | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE",
@@ -113,7 +113,12 @@ func (o fOrder) String() string {
 			return "EXPOSE NONE"
 		}
 		return "EXPOSE " + strings.Join(o.List, ",")
-	case "UN", "PAY", "OVERTHROWN", "PEACE", "LOSE":
+	case "OVERTHROWN":
+		if o.World != "" {
+			return "OVERTHROWN " + o.Word + " ON " + o.World
+		}
+		return o.Verb + " " + o.Word
+	case "UN", "PAY", "PEACE", "LOSE":
 		return o.Verb + " " + o.Word
 	case "AI":
 		switch {
@@ -349,10 +354,19 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, e
 		}
 	case "OVERTHROWN":
-		if len(f) != 2 {
+		if len(f) != 2 && (len(f) != 4 || !strings.EqualFold(f[2], "ON")) {
 			return bad()
 		}
-		if o.Word, e = oneOf(f[1], "RISK", "YIELD"); e != nil {
+		if len(f) == 2 {
+			if o.Word, e = oneOf(f[1], "RISK", "YIELD"); e != nil {
+				return fOrder{}, e
+			}
+			break
+		}
+		if o.Word, e = oneOf(f[1], "RISK", "YIELD", "GENERAL"); e != nil {
+			return fOrder{}, e
+		}
+		if o.World, e = world(f[3]); e != nil {
 			return fOrder{}, e
 		}
 	case "SHARE":

@@ -293,6 +293,11 @@ func (v *fullView) Status() string {
 		}
 		so := []string{"DEFENSIVE FIRE " + df, "PAY " + map[bool]string{true: "SCRAP", false: "DISCONTENT"}[pl.PayWith == "scrap"],
 			"OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[pl.Overthrown == "YIELD"]}
+		for _, w := range board.Worlds() {
+			if x, ok := pl.OverthrownOn[w.Name]; ok {
+				so = append(so, "OVERTHROWN "+x+" ON "+w.Name)
+			}
+		}
 		so = append(so, "LOSE "+map[bool]string{true: "ATRISK", false: "FEWEST"}[pl.LoseAtRisk])
 		if len(pl.Expose) > 0 {
 			so = append(so, "EXPOSE "+strings.Join(pl.Expose, ","))
@@ -344,7 +349,8 @@ var fullHelp = strings.Join([]string{
 	"Standing orders, at any time: " + fullGrammar["TECH"],
 	"  " + fullGrammar["DEFENSIVE"] + "   (default ALL)",
 	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
-	"  " + fullGrammar["OVERTHROWN"] + "   (default RISK)",
+	"  OVERTHROWN RISK|YIELD   (default RISK); OVERTHROWN RISK|YIELD ON <world>",
+	"      overrides it on one world, OVERTHROWN GENERAL ON <world> ends that",
 	"  " + fullGrammar["LOSE"] + "   (default FEWEST)",
 	"  " + fullGrammar["EXPOSE"] + "   (default NONE: board order)",
 	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
@@ -428,7 +434,7 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	if r.IntN(4) == 0 {
 		other := s.Players[(s.Active+1)%len(s.Players)]
 		lines = append(lines, []string{"AI OWN ALL", "AI OWN FIRE,COUP,RESEARCH", "AI OWN OFF", "AI DEFEND LAST", "AI DEFEND ALL", "AI DEFEND MIN 2",
-			"AI KEEP 1", "AI SHIELD " + other, "EXPOSE Earth,Mars", "LOSE ATRISK", "LOSE FEWEST"}[r.IntN(11)])
+			"AI KEEP 1", "AI SHIELD " + other, "EXPOSE Earth,Mars", "LOSE ATRISK", "LOSE FEWEST", "OVERTHROWN YIELD ON Mars"}[r.IntN(12)])
 	}
 	for _, t := range board.Trajectories() {
 		if f := s.Fleets[t.Name][me]; f != nil && f.Ok+f.Risk > 0 {
