@@ -293,7 +293,10 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 		base = 6
 	}
 	need := base - s.level(p, "Influence") + s.level(t, "Unity")
-	yield := t != un && s.P[t].Overthrown == "YIELD"
+	yield, order := false, ""
+	if t != un {
+		yield, order = s.P[t].overthrown(w)
+	}
 	dice := penalised(ok, risk, need)
 	pairs := func(b *batch) int { return b.successes() / 2 }
 	// harm plays the target's answers to the pairs (below) on counts.
@@ -326,7 +329,7 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
 	policy := "the UN's"
 	if t != un {
-		policy = "standing order OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[yield]
+		policy = "standing order " + order
 	}
 	for k := 0; k < n; k++ {
 		healthy := -1

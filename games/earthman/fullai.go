@@ -243,6 +243,8 @@ func (r *frun) aiWants(q string, b *batch) (int, bool, string) {
 		want = regions > 0 && regions >= s.regionsHeld(b.Target)
 	case "ALL":
 		want = regions > 0 || fleets > 0
+	case "MIN":
+		want = (regions > 0 || fleets > 0) && b.scoring() >= pl.AIDefendMin
 	default:
 		want = regions > 0
 	}
@@ -255,11 +257,37 @@ func (r *frun) aiWants(q string, b *batch) (int, bool, string) {
 			best, bi = h, i
 		}
 	}
-	why := "AI DEFEND " + map[string]string{"": "ON", "LAST": "LAST", "ALL": "ALL"}[pl.AIDefend]
+	why := "AI DEFEND " + pl.aiDefendWord()
 	if q != b.Target {
 		why = "AI SHIELD " + strings.Join(pl.AIShield, ",") + " with " + why
 	}
 	return bi, false, why
+}
+
+// aiDefendWord is q's AI DEFEND order after "AI DEFEND ".
+func (pl *fullPlayer) aiDefendWord() string {
+	switch {
+	case pl.AIDefendOff:
+		return "OFF"
+	case pl.AIDefend == "":
+		return "ON"
+	case pl.AIDefend == "MIN":
+		return fmt.Sprintf("MIN %d", pl.AIDefendMin)
+	}
+	return pl.AIDefend
+}
+
+// scoring counts the dice of b that meet at least one of their needs:
+// the successes AI DEFEND MIN k compares with k (a die that counts
+// against both fleets and regions is one success).
+func (b *batch) scoring() int {
+	n := 0
+	for _, x := range b.Dice {
+		if x.hits() > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // aiOwn is the kinds of q's own rolls that AI OWN re-rolls.

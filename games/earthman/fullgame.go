@@ -237,9 +237,22 @@ func (r *frun) standing(p string, o fOrder) {
 			pl.PayWith = ""
 		}
 	case "OVERTHROWN":
-		pl.Overthrown = o.Word
-		if o.Word == "RISK" {
-			pl.Overthrown = ""
+		switch {
+		case o.World == "":
+			pl.Overthrown = o.Word
+			if o.Word == "RISK" {
+				pl.Overthrown = ""
+			}
+		case o.Word == "GENERAL":
+			delete(pl.OverthrownOn, o.World)
+			if len(pl.OverthrownOn) == 0 {
+				pl.OverthrownOn = nil
+			}
+		default:
+			if pl.OverthrownOn == nil {
+				pl.OverthrownOn = map[string]string{}
+			}
+			pl.OverthrownOn[o.World] = o.Word
 		}
 	case "CONCEDE":
 		pl.ConcedeTo = o.Target
@@ -259,9 +272,12 @@ func (r *frun) standing(p string, o fOrder) {
 				pl.AIOwn = append([]string(nil), aiKinds...)
 			}
 		case "DEFEND":
-			pl.AIDefendOff, pl.AIDefend = o.Word == "OFF", ""
-			if o.Word == "LAST" || o.Word == "ALL" {
+			pl.AIDefendOff, pl.AIDefend, pl.AIDefendMin = o.Word == "OFF", "", 0
+			switch o.Word {
+			case "LAST", "ALL":
 				pl.AIDefend = o.Word
+			case "MIN":
+				pl.AIDefend, pl.AIDefendMin = o.Word, o.N
 			}
 		case "KEEP":
 			pl.AIKeep = o.N

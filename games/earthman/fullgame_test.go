@@ -19,6 +19,16 @@ func TestFullBotGames(t *testing.T) {
 	if testing.Short() {
 		n = 10
 	}
+	reached := map[string]int{}
+	// The bots must send AI DEFEND MIN and OVERTHROWN ... ON. No bot game
+	// spends an AI thought or meets an Overthrow pair against a player (the
+	// bots rarely hold a thought or win an Overthrow), so the decisions are
+	// covered by testdata/full/5.1-ai-defend-min.txtar and
+	// 2.4.3-overthrown-per-world.txtar, not here.
+	marks := map[string]string{
+		"AI DEFEND MIN sent": "Your standing order is now: AI DEFEND MIN 2.",
+		"OVERTHROWN ON sent": "Your standing order is now: OVERTHROWN YIELD ON Mars.",
+	}
 	for seed := 1; seed <= n; seed++ {
 		players := []string{"ann", "bob", "cat", "dan", "eve", "fay"}[:2+seed%5]
 		opts := map[string]string{}
@@ -32,7 +42,25 @@ func TestFullBotGames(t *testing.T) {
 			opts["research-collaborations"] = "on"
 			opts["territorial-agreements"] = "on"
 		}
-		enginetest.PlayBots(t, Full(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 120, Options: opts})
+		res := enginetest.PlayBots(t, Full(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 120, Options: opts})
+		if testing.Short() {
+			continue
+		}
+		for _, e := range res.Events(t) {
+			for k, m := range marks {
+				if strings.Contains(e, m) {
+					reached[k]++
+				}
+			}
+		}
+	}
+	if !testing.Short() {
+		for k := range marks {
+			if reached[k] == 0 {
+				t.Errorf("no bot game reached %q", k)
+			}
+		}
+		t.Logf("reached: %v", reached)
 	}
 }
 
@@ -82,6 +110,8 @@ func TestFullParseErrors(t *testing.T) {
 		{turn, "BUILD Mars 4\nEXPAND Mars 3x2", []string{`"4" is not a group`, `"3x2" is not a group`}},
 		{any, "TECH Atack\nCONCEDE TO ann\nFIRE Mars 1 AT bob", []string{"did you mean Attack?", "cannot concede to yourself", "can only be given in your turn"}},
 		{any, "AI OWN EXPNAD\nAI KEEP -1\nAI SHIELD ann\nAI DEFEND SOMETIMES\nAI OFF", []string{"did you mean EXPAND?", "must be a number", "leave yourself out of AI SHIELD", `"SOMETIMES" is not one of`, "AI order is malformed"}},
+		{any, "OVERTHROWN GENERAL\nOVERTHROWN YIELD ON Pluto\nOVERTHROWN YIELD AT Mars\nOVERTHROWN MAYBE ON Mars", []string{`"GENERAL" is not one of`, "Pluto", "OVERTHROWN order is malformed", `"MAYBE" is not one of`}},
+		{any, "AI DEFEND MIN\nAI DEFEND MIN 0\nAI DEFEND MIN two\nAI DEFEND LAST 2", []string{"AI DEFEND MIN needs a number", "must be a number, not \"0\"", "must be a number, not \"two\"", "AI order is malformed"}},
 		{any, "LOSE MOST\nEXPOSE Marz\nEXPAND Mars 1 NEW\nPACIFY Mars 2 PEACE", []string{`"MOST" is not one of`, "Mars", "can only be given in your turn", "not a result of Pacification"}},
 	} {
 		_, errs := s.View("ann").Parse(c.p, c.text)
@@ -116,6 +146,10 @@ func TestFullStandingOrders(t *testing.T) {
 		{"ai own fire, coup\nai defend last\nai keep 2\nai shield bob\nexpose mars, earth\nlose atrisk",
 			[]string{"AI OWN FIRE,COUP", "AI DEFEND LAST", "AI KEEP 2", "AI SHIELD bob", "EXPOSE Mars,Earth", "LOSE ATRISK"}, nil},
 		{"AI OWN ALL\nAI DEFEND ALL", []string{"AI OWN ALL", "AI DEFEND ALL"}, nil},
+		{"AI DEFEND MIN 3", []string{"AI DEFEND MIN 3"}, nil},
+		{"OVERTHROWN YIELD\nOVERTHROWN RISK ON Mars\nOVERTHROWN YIELD ON Earth", []string{"OVERTHROWN YIELD", "OVERTHROWN YIELD ON Earth", "OVERTHROWN RISK ON Mars"}, nil},
+		{"OVERTHROWN RISK ON Mars\nOVERTHROWN GENERAL ON Mars", []string{"OVERTHROWN RISK"}, []string{"ON Mars"}},
+		{"AI DEFEND MIN 3\nAI DEFEND LAST", []string{"AI DEFEND LAST"}, []string{"MIN"}},
 		{"AI OWN EXPAND\nAI OWN OFF\nAI DEFEND OFF", []string{"AI OWN OFF", "AI DEFEND OFF"}, []string{"EXPAND"}},
 		{"AI SHIELD bob\nAI SHIELD NONE\nEXPOSE Mars\nEXPOSE NONE\nAI KEEP 3\nAI KEEP 0\nLOSE ATRISK\nLOSE FEWEST",
 			[]string{"LOSE FEWEST"}, []string{"AI SHIELD", "EXPOSE", "AI KEEP", "ATRISK"}},
@@ -190,7 +224,7 @@ order ann TECH Research`)
 func FuzzFullParseRoundTrip(f *testing.F) {
 	f.Add("PASSES 1\nROUTE 1 FROM Solar TO Outer\nLAUNCH 1 FROM Mars TO Middle\nFIRE Mars 2 AT bob\nEXPAND Mars 2,1 clear\nCOUP Earth 1 AT UN\nPACIFY Mars 1\nBUILD Mars 1,3x2\nRESEARCH Mars 1\nDEFEND Mars 1 AT bob\nINFLUENCE Mars 3\nUN FLEET")
 	f.Add("tech attack, research\ndefensive fire at bob\npay scrap\noverthrown yield\nconcede to bob\npeace yes")
-	f.Add("ai own fire,coup\nAI OWN all\nai defend last\nai keep 0\nai shield bob, UN\nai shield none\nexpose mars, Solar\nexpose none\nlose atrisk\npacify mars 2 region, fleet\nexpand ceres 1 new clear")
+	f.Add("ai own fire,coup\nAI OWN all\nai defend last\nai defend min 2\noverthrown yield on mars\noverthrown general on Ceres\nai keep 0\nai shield bob, UN\nai shield none\nexpose mars, Solar\nexpose none\nlose atrisk\npacify mars 2 region, fleet\nexpand ceres 1 new clear")
 	s := &FullState{fullState: *newFullState([]string{"ann", "bob"}), Stage: "turns"}
 	for _, p := range board.Places {
 		s.Fleets[p.Name]["ann"] = &fullFleets{Ok: 50}

@@ -52,10 +52,10 @@ var fullGrammar = map[string]string{
 	"TECH":       "TECH <technology>[,<technology>...]   (research priorities)",
 	"DEFENSIVE":  "DEFENSIVE FIRE ALL | NONE | AT <player>[,<player>...]",
 	"PAY":        "PAY DISCONTENT | SCRAP",
-	"OVERTHROWN": "OVERTHROWN RISK | YIELD",
+	"OVERTHROWN": "OVERTHROWN RISK|YIELD [ON <world>] | OVERTHROWN GENERAL ON <world>",
 	"CONCEDE":    "CONCEDE TO <player> | CONCEDE NONE",
 	"PEACE":      "PEACE YES | NO",
-	"AI":         "AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE",
+	"AI":         "AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL|MIN <k> | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE",
 	"SHARE":      "SHARE <technology> WITH <player>   (option research-collaborations)",
 	"TRANSFER":   "TRANSFER <n> FLEET AT <place> TO <player> | TRANSFER REGION <world> <number> TO <player>",
 	"ACCEPT":     "ACCEPT TRANSFERS ALL | NONE",
@@ -113,12 +113,19 @@ func (o fOrder) String() string {
 			return "EXPOSE NONE"
 		}
 		return "EXPOSE " + strings.Join(o.List, ",")
-	case "UN", "PAY", "OVERTHROWN", "PEACE", "LOSE":
+	case "OVERTHROWN":
+		if o.World != "" {
+			return "OVERTHROWN " + o.Word + " ON " + o.World
+		}
+		return o.Verb + " " + o.Word
+	case "UN", "PAY", "PEACE", "LOSE":
 		return o.Verb + " " + o.Word
 	case "AI":
 		switch {
 		case o.Target == "KEEP":
 			return fmt.Sprintf("AI KEEP %d", o.N)
+		case o.Word == "MIN":
+			return fmt.Sprintf("AI DEFEND MIN %d", o.N)
 		case o.Word == "":
 			return "AI " + o.Target + " " + strings.Join(o.List, ",")
 		}
@@ -347,10 +354,19 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, e
 		}
 	case "OVERTHROWN":
-		if len(f) != 2 {
+		if len(f) != 2 && (len(f) != 4 || !strings.EqualFold(f[2], "ON")) {
 			return bad()
 		}
-		if o.Word, e = oneOf(f[1], "RISK", "YIELD"); e != nil {
+		if len(f) == 2 {
+			if o.Word, e = oneOf(f[1], "RISK", "YIELD"); e != nil {
+				return fOrder{}, e
+			}
+			break
+		}
+		if o.Word, e = oneOf(f[1], "RISK", "YIELD", "GENERAL"); e != nil {
+			return fOrder{}, e
+		}
+		if o.World, e = world(f[3]); e != nil {
 			return fOrder{}, e
 		}
 	case "SHARE":
@@ -479,9 +495,23 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 				}
 			}
 		case "DEFEND":
-			if o.Word, e = oneOf(arg, "ON", "OFF", "LAST", "ALL"); e != nil {
+			if o.Word, e = oneOf(f[2], "ON", "OFF", "LAST", "ALL", "MIN"); e != nil {
 				return fOrder{}, e
 			}
+			if o.Word != "MIN" {
+				if len(f) > 3 {
+					return bad()
+				}
+				break
+			}
+			if len(f) != 4 {
+				return fOrder{}, errf("write AI DEFEND MIN 2, say", "AI DEFEND MIN needs a number of successes")
+			}
+			k, err := strconv.Atoi(f[3])
+			if err != nil || k < 1 || k > 99 {
+				return fOrder{}, errf("write a whole number from 1 to 99", "the successes for AI DEFEND MIN must be a number, not %q", f[3])
+			}
+			o.N = k
 		case "KEEP":
 			k, err := strconv.Atoi(arg)
 			if err != nil || k < 0 || k > 999 {

@@ -24,22 +24,26 @@ type fullPlayer struct {
 	// (the default: fleets are worth more than a 1-in-6 risk) or "scrap".
 	PayWith string `json:"pay_with,omitempty"`
 	// Standing orders for other players' turns (001-C*).
-	DefFire     string         `json:"def_fire,omitempty"` // "" = ALL, NONE, AT
-	DefAt       []string       `json:"def_at,omitempty"`
-	Overthrown  string         `json:"overthrown,omitempty"` // "" = RISK, YIELD
-	TechPlan    []string       `json:"tech_plan,omitempty"`
-	ConcedeTo   string         `json:"concede_to,omitempty"`
-	Peace       bool           `json:"peace,omitempty"`
-	Progress    map[string]int `json:"progress,omitempty"` // research steps of the level in progress
-	AIOwnOff    bool           `json:"ai_own_off,omitempty"`
-	AIDefendOff bool           `json:"ai_defend_off,omitempty"`
+	DefFire    string   `json:"def_fire,omitempty"` // "" = ALL, NONE, AT
+	DefAt      []string `json:"def_at,omitempty"`
+	Overthrown string   `json:"overthrown,omitempty"` // "" = RISK, YIELD
+	// OverthrownOn is 001-C4's per-world override: world -> RISK or YIELD.
+	OverthrownOn map[string]string `json:"overthrown_on,omitempty"`
+	TechPlan     []string          `json:"tech_plan,omitempty"`
+	ConcedeTo    string            `json:"concede_to,omitempty"`
+	Peace        bool              `json:"peace,omitempty"`
+	Progress     map[string]int    `json:"progress,omitempty"` // research steps of the level in progress
+	AIOwnOff     bool              `json:"ai_own_off,omitempty"`
+	AIDefendOff  bool              `json:"ai_defend_off,omitempty"`
 	// AI standing orders (001-C7, fullai.go): AIOwn nil is AI OWN ON;
-	// AIDefend "" is AI DEFEND ON, else LAST or ALL.
-	AIOwn     []string `json:"ai_own,omitempty"`
-	AIDefend  string   `json:"ai_defend,omitempty"`
-	AIKeep    int      `json:"ai_keep,omitempty"`
-	AIShield  []string `json:"ai_shield,omitempty"`
-	RefuseAll bool     `json:"refuse_transfers,omitempty"`
+	// AIDefend "" is AI DEFEND ON, else LAST, ALL or MIN (with
+	// AIDefendMin, the k of AI DEFEND MIN k).
+	AIOwn       []string `json:"ai_own,omitempty"`
+	AIDefend    string   `json:"ai_defend,omitempty"`
+	AIDefendMin int      `json:"ai_defend_min,omitempty"`
+	AIKeep      int      `json:"ai_keep,omitempty"`
+	AIShield    []string `json:"ai_shield,omitempty"`
+	RefuseAll   bool     `json:"refuse_transfers,omitempty"`
 	// Expose lists the places whose fleets are set At Risk, scrapped and
 	// mutiny first (2.2.2, 3.4); then board order.
 	Expose []string `json:"expose,omitempty"`
@@ -439,4 +443,17 @@ func (s *fullState) fullSummary() string {
 		}
 	}
 	return b.String()
+}
+
+// overthrown is q's answer to an Overthrow pair on world w: the per-world
+// override if any (001-C4), else the general OVERTHROWN order; and the
+// order's text for the report.
+func (pl *fullPlayer) overthrown(w string) (yield bool, order string) {
+	if x, ok := pl.OverthrownOn[w]; ok {
+		return x == "YIELD", "OVERTHROWN " + x + " ON " + w
+	}
+	if pl.Overthrown == "YIELD" {
+		return true, "OVERTHROWN YIELD"
+	}
+	return false, "OVERTHROWN RISK"
 }

@@ -293,18 +293,16 @@ func (v *fullView) Status() string {
 		}
 		so := []string{"DEFENSIVE FIRE " + df, "PAY " + map[bool]string{true: "SCRAP", false: "DISCONTENT"}[pl.PayWith == "scrap"],
 			"OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[pl.Overthrown == "YIELD"]}
+		for _, w := range board.Worlds() {
+			if x, ok := pl.OverthrownOn[w.Name]; ok {
+				so = append(so, "OVERTHROWN "+x+" ON "+w.Name)
+			}
+		}
 		so = append(so, "LOSE "+map[bool]string{true: "ATRISK", false: "FEWEST"}[pl.LoseAtRisk])
 		if len(pl.Expose) > 0 {
 			so = append(so, "EXPOSE "+strings.Join(pl.Expose, ","))
 		}
-		def := "AI DEFEND ON"
-		switch {
-		case pl.AIDefendOff:
-			def = "AI DEFEND OFF"
-		case pl.AIDefend != "":
-			def = "AI DEFEND " + pl.AIDefend
-		}
-		so = append(so, pl.aiOwnOrder(), def)
+		so = append(so, pl.aiOwnOrder(), "AI DEFEND "+pl.aiDefendWord())
 		if pl.AIKeep > 0 {
 			so = append(so, fmt.Sprintf("AI KEEP %d", pl.AIKeep))
 		}
@@ -351,15 +349,17 @@ var fullHelp = strings.Join([]string{
 	"Standing orders, at any time: " + fullGrammar["TECH"],
 	"  " + fullGrammar["DEFENSIVE"] + "   (default ALL)",
 	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
-	"  " + fullGrammar["OVERTHROWN"] + "   (default RISK)",
+	"  OVERTHROWN RISK|YIELD   (default RISK); OVERTHROWN RISK|YIELD ON <world>",
+	"      overrides it on one world, OVERTHROWN GENERAL ON <world> ends that",
 	"  " + fullGrammar["LOSE"] + "   (default FEWEST)",
 	"  " + fullGrammar["EXPOSE"] + "   (default NONE: board order)",
 	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
 	"  AI OWN ON|OFF|ALL|<roll>[,<roll>...]   re-roll your own dice when a re-roll can",
 	"      improve the result; ON (default) = EXPAND,BUILD,INFLUENCE; rolls are",
 	"      " + strings.Join(aiKinds, ", "),
-	"  AI DEFEND ON|OFF|LAST|ALL   re-roll dice against you: ON (default) while they",
-	"      would take a region, LAST only your last region, ALL fleets too",
+	"  AI DEFEND ON|OFF|LAST|ALL|MIN <k>   re-roll dice against you: ON (default)",
+	"      while they would take a region, LAST only your last region, ALL fleets",
+	"      too, MIN k when they would harm you with k or more successes",
 	"  AI KEEP <n>   keep n thoughts unspent (default 0)",
 	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against them too",
 	"  2.7 end of turn  " + fullGrammar["SHARE"],
@@ -433,8 +433,8 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	}
 	if r.IntN(4) == 0 {
 		other := s.Players[(s.Active+1)%len(s.Players)]
-		lines = append(lines, []string{"AI OWN ALL", "AI OWN FIRE,COUP,RESEARCH", "AI OWN OFF", "AI DEFEND LAST", "AI DEFEND ALL",
-			"AI KEEP 1", "AI SHIELD " + other, "EXPOSE Earth,Mars", "LOSE ATRISK", "LOSE FEWEST"}[r.IntN(10)])
+		lines = append(lines, []string{"AI OWN ALL", "AI OWN FIRE,COUP,RESEARCH", "AI OWN OFF", "AI DEFEND LAST", "AI DEFEND ALL", "AI DEFEND MIN 2",
+			"AI KEEP 1", "AI SHIELD " + other, "EXPOSE Earth,Mars", "LOSE ATRISK", "LOSE FEWEST", "OVERTHROWN YIELD ON Mars"}[r.IntN(12)])
 	}
 	for _, t := range board.Trajectories() {
 		if f := s.Fleets[t.Name][me]; f != nil && f.Ok+f.Risk > 0 {

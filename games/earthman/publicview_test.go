@@ -74,10 +74,12 @@ region Earth 1 ann 1
 fleet Mars ann 3
 order ann AI KEEP 2
 order ann AI SHIELD bob
+order ann AI DEFEND MIN 2
+order ann OVERTHROWN YIELD ON Mars
 order ann EXPOSE Mars
 order ann TECH Research
 order ann PEACE YES
 order ann CONCEDE TO bob`)
 	checkPublic(t, s.View("ann"), s.PublicView(), []string{"ann", "bob"},
-		[]string{"AI KEEP 2", "AI SHIELD bob", "EXPOSE Mars", "TECH Research", "PEACE YES", "CONCEDE TO bob", "AI OWN", "DEFENSIVE FIRE"})
+		[]string{"AI KEEP 2", "AI SHIELD bob", "EXPOSE Mars", "TECH Research", "PEACE YES", "CONCEDE TO bob", "AI OWN", "AI DEFEND MIN 2", "OVERTHROWN YIELD ON Mars", "DEFENSIVE FIRE"})
 }
