@@ -62,7 +62,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	q := outbox.New(st.DB(), &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
-		Credentials: cfg.SMTP.Credentials, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log})
+		Credentials: cfg.SMTP.Credentials, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections})
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,

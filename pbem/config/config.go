@@ -64,6 +64,9 @@ type Server struct {
 	// false the mailbox is polled every PollInterval.
 	Idle         *bool         `yaml:"idle"`
 	PollInterval time.Duration `yaml:"poll_interval"`
+	// Connections is how many connections send mail at once (SMTP only;
+	// default 2, at most 16). Providers cap them per account.
+	Connections int `yaml:"connections"`
 
 	tokens *tokenSource
 }
@@ -338,6 +341,15 @@ func (s *Server) check(key string, smtp bool) error {
 	}
 	if smtp && (s.Idle != nil || s.PollInterval != 0) {
 		return fmt.Errorf("%s.idle: IDLE and polling are IMAP settings; move them to imap", key)
+	}
+	if !smtp && s.Connections != 0 {
+		return fmt.Errorf("%s.connections: the daemon reads with one IMAP connection; connections is an smtp setting", key)
+	}
+	if s.Connections < 0 || s.Connections > 16 {
+		return fmt.Errorf("%s.connections: must be from 1 to 16, not %d", key, s.Connections)
+	}
+	if smtp && s.Connections == 0 {
+		s.Connections = 2
 	}
 	if s.PollInterval == 0 {
 		s.PollInterval = 30 * time.Second

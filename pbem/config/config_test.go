@@ -45,7 +45,8 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.DB != "orrery.db" || c.Folders.Processed != "Orrery/Processed" || c.Limits.Strangers != "daily" ||
-		c.IMAP.Auth != "plain" || c.IMAP.PollInterval != 30*time.Second || c.Limits.RepliesPerHour != 30 {
+		c.IMAP.Auth != "plain" || c.IMAP.PollInterval != 30*time.Second || c.Limits.RepliesPerHour != 30 ||
+		c.SMTP.Connections != 2 {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -72,6 +73,8 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"oauth without token", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: xoauth2", 1), "imap.oauth2: missing"},
 		{"login on imap", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: login\n  password_env: ORRERY_TEST_PW", 1), "imap.auth: must be one of plain, xoauth2, oauthbearer"},
 		{"idle on smtp", base + "  idle: false\n", "smtp.idle"},
+		{"too many connections", base + "  connections: 50\n", "smtp.connections: must be from 1 to 16"},
+		{"connections on imap", strings.Replace(base, "username: bot", "username: bot\n  connections: 2", 1), "imap.connections"},
 		{"bad strangers", base + "limits:\n  strangers: weekly\n", "limits.strangers"},
 		{"dkim without id", base + "security:\n  require_dkim: true\n", "security.auth_serv_id"},
 		{"bad duration", base + "tick: soon\n", `tick: "soon" is not a duration`},

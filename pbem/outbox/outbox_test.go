@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -194,7 +195,7 @@ func (b *batchSender) Send(_ context.Context, mails []outbox.Mail) []error {
 func TestClaimReadsOnlyABatch(t *testing.T) {
 	st := openStore(t)
 	s := &batchSender{}
-	q := outbox.New(st.DB(), s, outbox.Options{Batch: 2})
+	q := outbox.New(st.DB(), s, outbox.Options{Batch: 2, Connections: 1})
 	for i := range 5 {
 		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
 			t.Fatal(err)
@@ -223,5 +224,76 @@ func TestClaimReadsOnlyABatch(t *testing.T) {
 	}
 	if fmt.Sprint(s.sizes) != "[2 2]" {
 		t.Errorf("batches before the damaged record %v, want [2 2]", s.sizes)
+	}
+}
+
+// meetSender records what each Send call carried, and holds every call
+// until want calls are in flight at once (or a generous time has passed,
+// so that a queue that never sends in parallel fails instead of hanging).
+type meetSender struct {
+	want     int
+	mu       sync.Mutex
+	inFlight int
+	most     int
+	met      chan struct{}
+	once     sync.Once
+	got      []outbox.Mail
+}
+
+func (m *meetSender) Send(_ context.Context, mails []outbox.Mail) []error {
+	m.mu.Lock()
+	m.inFlight++
+	m.most = max(m.most, m.inFlight)
+	if m.inFlight == m.want {
+		m.once.Do(func() { close(m.met) })
+	}
+	m.mu.Unlock()
+	select {
+	case <-m.met:
+	case <-time.After(10 * time.Second):
+		m.once.Do(func() { close(m.met) }) // the meeting failed: stop waiting
+	}
+	m.mu.Lock()
+	m.inFlight--
+	m.got = append(m.got, mails...)
+	m.mu.Unlock()
+	return make([]error, len(mails))
+}
+
+// With several connections, mails to different players leave at once, each
+// mail exactly once, and one player's mails keep the order they were
+// queued in (an acknowledgement must not arrive after the report it
+// caused), however the batches fall.
+func TestConnectionsSendInParallelAndKeepEachPlayersOrder(t *testing.T) {
+	st := openStore(t)
+	s := &meetSender{want: 2, met: make(chan struct{})}
+	q := outbox.New(st.DB(), s, outbox.Options{Batch: 3, Connections: 3})
+	const players, each = 6, 7
+	for i := range players * each {
+		m := outbox.Mail{From: "Orrery <bot@pbem.test>", To: []string{fmt.Sprintf("Player %d <p%d@example.org>", i%players, i%players)},
+			Subject: fmt.Sprintf("%d", i/players), Text: "x\n"}
+		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, m) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := q.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s.most < 2 {
+		t.Errorf("at most %d Send calls at once, want 2 or more with Connections: 3", s.most)
+	}
+	if len(s.got) != players*each {
+		t.Fatalf("sent %d mails, want %d", len(s.got), players*each)
+	}
+	next := map[string]int{}
+	for _, m := range s.got {
+		to := m.To[0]
+		if m.Subject != fmt.Sprint(next[to]) {
+			t.Errorf("%s got mail %s after mail %d: out of order", to, m.Subject, next[to]-1)
+		}
+		next[to]++
+	}
+	if st, _ := outbox.Count(st.DB()); st != (outbox.Stats{Sent: players * each}) {
+		t.Errorf("queue after the run: %+v", st)
 	}
 }

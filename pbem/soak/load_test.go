@@ -336,12 +336,16 @@ type recorder struct {
 	mu    sync.Mutex
 	on    bool
 	mails []outbox.Mail
+	calls int // Send calls while on: batches handed to the sender
 }
 
 func (r *recorder) Send(ctx context.Context, mails []outbox.Mail) []error {
 	errs := r.next.Send(ctx, mails)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.on {
+		r.calls++
+	}
 	for i, m := range mails {
 		if r.on && errs[i] == nil {
 			r.mails = append(r.mails, m)
@@ -472,6 +476,7 @@ func partBacklog(t *testing.T, s stack, rep *report) {
 	limShort, limSame := float64(m)/short.Seconds(), float64(m)/same.Seconds()
 	rep.add("backlog", fmt.Sprintf("drain of %d order mails over %d games (IMAP fetch, parse, apply, ack by SMTP)", m, ng), fmt.Sprintf("%v, %.1f mails/s", orrery.Round(time.Millisecond), ours), "", nil)
 	rep.add("backlog", "mails the daemon sent during the drain", fmt.Sprintf("%d: %d acks, %d turn reports, %d other", len(sent), kinds["reply"], kinds["report"], len(sent)-kinds["reply"]-kinds["report"]), "", nil)
+	rep.add("backlog", "batches the outbox handed to SMTP during the drain (connections)", fmt.Sprintf("%d (%.1f mails each)", rec.calls, float64(len(sent))/float64(max(rec.calls, 1))), "", nil)
 	rep.add("backlog", "raw limit A: bare go-imap fetch + go-mail send of one short mail per order mail", fmt.Sprintf("%v, %.1f order mails/s", short.Round(time.Millisecond), limShort), "", nil)
 	rep.add("backlog", fmt.Sprintf("raw limit B: the same fetch + go-mail send of the drain's own %d mails (same text, same players)", len(sent)), fmt.Sprintf("%v, %.1f order mails/s", same.Round(time.Millisecond), limSame), "", nil)
 	rep.add("backlog", "ours as a ratio of raw limit A (sends fewer mails than the drain)", fmt.Sprintf("%.2f×", ours/limShort), "", nil)

@@ -38,6 +38,7 @@ var (
 	flagRounds  = flag.Int("soak.rounds", 2, "load: rounds of orders (each player with an open question sends one mail a round)")
 	flagRate    = flag.Float64("soak.rate", 20, "load: order mails sent per second")
 	flagBacklog = flag.Int("soak.backlog", 5000, "backlog: order mails waiting before the daemon starts")
+	flagConns   = flag.Int("soak.connections", 0, "SMTP connections the daemon's outbox sends on at once (0: the outbox default)")
 	flagBurst   = flag.Int("soak.burst", 500, "faults: order mails in the burst")
 	flagKills   = flag.Int("soak.kills", 20, "faults: kill -9 of the daemon during the burst, at least")
 	flagDBGames = flag.Int("soak.dbgames", 10000, "growth: games in the DB for the RSS figure")
@@ -104,7 +105,7 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 	if os.Getenv("ORRERY_SOAK_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	q := outbox.New(st.DB(), snd, outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent})
+	q := outbox.New(st.DB(), snd, outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent, Connections: *flagConns})
 	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000})
 	if err != nil {
 		st.Close()
