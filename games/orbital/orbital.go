@@ -60,7 +60,7 @@ func (ruleset) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) { re
 func (ruleset) LoadState(data []byte) (engine.State, error) { return loadState(data) }
 
 // Bot plays random legal orders, with a little sense: it keeps every weapon
-// on FIRE/STRIKE AT ANY, launches what its bays hold, deploys satellites,
+// on FIRE/STRIKE AT ANY, sets and cancels standing drop triggers, launches what its bays hold, deploys satellites,
 // throttles Buses and Gunships toward orbital speed, and buys what it can.
 func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	vw, ok := v.(*view)
@@ -97,6 +97,9 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		}
 		if u.Kind.satellite() && !u.Deployed && r.IntN(2) == 0 {
 			lines = append(lines, fmt.Sprintf("DEPLOY %s AT %d", u.ID, 1+r.IntN(7)))
+		}
+		if u.Trigger != nil && r.IntN(4) == 0 {
+			lines = append(lines, "CANCEL "+u.ID) // triggers stand; sometimes the bot thinks better of one
 		}
 		if u.Kind.warhead() && u.In != "" && r.IntN(4) == 0 {
 			if c := s.unit(u.In); c != nil && c.Kind != Booster {

@@ -121,6 +121,10 @@ func TestParseErrors(t *testing.T) {
 		{"FIRE S1 AT ANY SHOTS 1 FROM 8", "FROM must be an impulse"},
 		{"FIRE S1", "has no laser"[:0]},
 		{"PLACE S1 4A0", "opening turn"},
+		{"CANCEL W5", "has no standing trigger"},
+		{"DROP W5 WHEN GUNSHIP", ""},
+		{"DEPLOY C4 WHEN ANY", ""},
+		{"DROP W5 WHEN MOON", "not a unit type"},
 	}
 	for _, c := range cases {
 		_, errs := v.parse(c.line)
@@ -144,6 +148,31 @@ func TestParseErrors(t *testing.T) {
 	_, errs := v.parse("THRUST B2 +1\n# note\n\nTHRUST B2 -1\nnonsense")
 	if len(errs) != 2 || errs[0].Line != 4 || errs[1].Line != 5 {
 		t.Errorf("want errors on lines 4 and 5, got %v", errs)
+	}
+}
+
+// A standing trigger (002-C3) is shown to its owner, sealed from the
+// opponent and the public, and is what CANCEL needs; a unit takes one
+// DROP, DEPLOY, LAND or CANCEL a turn.
+func TestStandingTriggerSealed(t *testing.T) {
+	s := parseState(t)
+	s.unit("C4").Trigger = &Trigger{Verb: "DEPLOY", When: "STATION"}
+	ann := s.View("ann").(*view)
+	if !strings.Contains(strings.Join(strings.Fields(ann.Status()), " "), "standing trigger DEPLOY C4 WHEN STATION") {
+		t.Errorf("ann's status does not show her trigger:\n%s", ann.Status())
+	}
+	if _, errs := ann.parse("CANCEL C4"); len(errs) != 0 {
+		t.Errorf("CANCEL C4 refused: %v", errs)
+	}
+	if _, errs := ann.parse("CANCEL C4\nDEPLOY C4 AT 2"); len(errs) != 1 || errs[0].Line != 2 {
+		t.Errorf("CANCEL and DEPLOY for one unit in one turn: %v", errs)
+	}
+	s.unit("W5").Trigger = &Trigger{Verb: "DROP", When: "ANY"}
+	for _, v := range []engine.View{s.View("bob"), s.PublicView()} {
+		vw := v.(*view)
+		if w := vw.s.unit("W5"); w == nil || w.Trigger != nil || strings.Contains(vw.Status(), "trigger") {
+			t.Errorf("ann's trigger is not sealed from %q:\n%s", vw.player, vw.Status())
+		}
 	}
 }
 
@@ -175,7 +204,7 @@ func TestRoundTrip(t *testing.T) {
 	v := parseState(t).View("ann").(*view)
 	text := "launch w5 left contra\nthrust b2 +0 turn 1\nthrust b6 2 face sw\nfire s1 at r8 station shots 2 min 2\n" +
 		"strike w5 at pulse\nhold s1\nbuy booster warhead at s1 into b2\nbuy pd at s1\nrepair s1 core 2\n" +
-		"deploy c4 at 3\npickup b2 w5 at 7"
+		"deploy c4 when station\npickup b2 w5 at 7"
 	checkRoundTrip(t, v, text)
 }
 

@@ -136,6 +136,29 @@ func (t *turn) standing() {
 			t.tell(p, "standing order: %s", o.line())
 		})
 	}
+	// Triggers stand too (002-C3); any DROP, DEPLOY or CANCEL for a unit
+	// replaces the trigger it had.
+	for _, verb := range []string{"DROP", "DEPLOY", "CANCEL"} {
+		t.each(verb, func(p string, o order) {
+			u := t.s.unit(o.Unit)
+			if u == nil {
+				return
+			}
+			if old := u.Trigger; old != nil {
+				u.Trigger = nil
+				was := order{Verb: old.Verb, Unit: u.ID, When: old.When}.line()
+				if verb == "CANCEL" {
+					t.tell(p, "%s is cancelled", was)
+				} else if o.line() != was {
+					t.tell(p, "%s replaces %s", o.line(), was)
+				}
+			}
+			if o.When != "" {
+				u.Trigger = &Trigger{Verb: verb, When: o.When}
+				t.tell(p, "standing trigger: %s (until it fires or you CANCEL %s)", o.line(), u.ID)
+			}
+		})
+	}
 }
 
 // exits returns scoopships from the atmosphere to ring 1 (002-F11, 002-G19).
@@ -332,25 +355,42 @@ func (t *turn) lose(u *Unit, why string) {
 }
 
 // ordersAt runs the orders of verb due in impulse imp: those for this
-// impulse, and triggered ones (002-C3) whose enemy is free in the unit's hex.
+// impulse, then each player's standing triggers (002-C3) whose enemy is free
+// in the unit's hex. A trigger ends once its unit is dropped or deployed; if
+// the carrier cannot release it now, it stands and tries again.
 func (t *turn) ordersAt(verb string, imp int, f func(p string, o order)) {
 	t.each(verb, func(p string, o order) {
-		if o.At == imp {
+		if o.When == "" && o.At == imp {
 			f(p, o)
-			return
-		}
-		u := t.s.unit(o.Unit)
-		if o.When == "" || u == nil || (verb == "DROP" && u.In == "") || (verb == "DEPLOY" && u.Deployed) {
-			return
-		}
-		for _, e := range t.free() {
-			if e.Owner != p && e.Hex == u.Hex && matches(o.When, e) {
-				t.tell(p, "impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID)
-				f(p, o)
-				return
-			}
 		}
 	})
+	if verb != "DROP" && verb != "DEPLOY" {
+		return
+	}
+	done := func(u *Unit) bool { return (verb == "DROP" && u.In == "") || (verb == "DEPLOY" && u.Deployed) }
+	for _, p := range t.s.Players {
+		// f may remove units (a spent Booster), so walk a copy.
+		for _, u := range append([]*Unit(nil), t.s.Units...) {
+			if u.Owner != p.Name || u.Trigger == nil || u.Trigger.Verb != verb || t.s.unit(u.ID) != u {
+				continue
+			}
+			if done(u) {
+				u.Trigger = nil
+				continue
+			}
+			o := order{Verb: verb, Unit: u.ID, When: u.Trigger.When}
+			for _, e := range t.free() {
+				if e.Owner != p.Name && e.Hex == u.Hex && matches(o.When, e) {
+					t.tell(p.Name, "impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID)
+					f(p.Name, o)
+					if done(u) {
+						u.Trigger = nil
+					}
+					break
+				}
+			}
+		}
+	}
 }
 
 // carrierBusy reports why a carrier cannot release anything now.

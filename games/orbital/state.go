@@ -52,6 +52,18 @@ type Unit struct {
 	Fire     *FireOrder `json:"fire,omitempty"`
 	Strike   []string   `json:"strike,omitempty"` // warhead standing order: target priority
 	Armed    bool       `json:"armed,omitempty"`  // warhead has a STRIKE order
+	Trigger  *Trigger   `json:"trigger,omitempty"`
+}
+
+// Trigger is a standing reactive order (002-C3): DROP or DEPLOY the unit in
+// the first impulse in which an enemy of the type When (or ANY) is free in
+// its hex. It stands from turn to turn, like FIRE and STRIKE, because a
+// player writing by mail expects "drop the warhead when a Gunship comes"
+// to hold until it happens; it ends when it fires, when the unit is dropped
+// or deployed otherwise, or by CANCEL or a new DROP/DEPLOY order.
+type Trigger struct {
+	Verb string `json:"verb"`
+	When string `json:"when"`
 }
 
 func (u *Unit) spec() Spec { return specs[u.Kind] }
