@@ -130,7 +130,7 @@ var grammar = []string{
 	"EXIT <scoopship> [<ring-1 hex>] [CW]       leave the atmosphere",
 	"RECYCLE <unit>                             from a bay (phase 2)",
 	"REPAIR <station> <module> <points>         (phase 2)",
-	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2)",
+	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2; a carrier takes warheads, satellites, a Core)",
 }
 
 var verbs = []string{"PLACE", "LAUNCH", "THRUST", "DROP", "PICKUP", "LAND", "DEPLOY", "CANCEL", "FIRE", "HOLD", "STRIKE",
@@ -152,8 +152,11 @@ func (v *view) parse(text string) (*orderSet, []engine.LineError) {
 			switch o.Verb {
 			case "PLACE", "LAUNCH", "THRUST", "FIRE", "HOLD", "STRIKE", "EXIT", "RECYCLE":
 				key = o.Verb + " " + o.Unit
-				if o.Verb == "HOLD" {
+				if o.Verb == "HOLD" { // HOLD cancels a FIRE or a STRIKE: not with one in the same orders
 					key = "FIRE " + o.Unit
+					if u := v.s.unit(o.Unit); u != nil && u.Kind.warhead() {
+						key = "STRIKE " + o.Unit
+					}
 				}
 			case "DROP", "DEPLOY", "LAND", "CANCEL":
 				key = "IMPULSE " + o.Unit
@@ -494,6 +497,9 @@ func (v *view) parseBuy(w []string) (order, error) {
 			}
 			if c.spec().Payload <= 0 || c.Kind == Scoopship {
 				return o, bad("%s carries nothing", "carriers: Bus, Gunship, Booster", c.ID)
+			}
+			if k.spacecraft() {
+				return o, bad("a new %s cannot be built onto %s", "new spacecraft go INTO BAY or INTO SPACE (section 2); only warheads, satellites and a Core are built onto a carrier", k, c.ID)
 			}
 			o.Place = c.ID
 		}

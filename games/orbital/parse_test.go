@@ -122,6 +122,10 @@ func TestParseErrors(t *testing.T) {
 		{"FIRE S1", "has no laser"[:0]},
 		{"PLACE S1 4A0", "opening turn"},
 		{"CANCEL W5", "has no standing trigger"},
+		{"BUY BUS AT S1 INTO B2", "cannot be built onto B2"},
+		{"BUY BOOSTER WARHEAD AT S1 INTO B2", "cannot be built onto B2"},
+		{"BUY WARHEAD AT S1 INTO B2", ""},
+		{"BUY CORE AT S1 INTO B2", ""},
 		{"DROP W5 WHEN GUNSHIP", ""},
 		{"DEPLOY C4 WHEN ANY", ""},
 		{"DROP W5 WHEN MOON", "not a unit type"},
@@ -143,6 +147,11 @@ func TestParseErrors(t *testing.T) {
 		_, errs := v0.parse(line)
 		if (msg == "") != (len(errs) == 0) || (msg != "" && !strings.Contains(errs[0].Msg, msg)) {
 			t.Errorf("opening %q: %v, want %q", line, errs, msg)
+		}
+	}
+	for _, text := range []string{"STRIKE W5\nHOLD W5", "FIRE S1\nHOLD S1"} {
+		if _, errs := v.parse(text); len(errs) != 1 || errs[0].Line != 2 {
+			t.Errorf("%q: want line 2 refused, got %v", text, errs)
 		}
 	}
 	_, errs := v.parse("THRUST B2 +1\n# note\n\nTHRUST B2 -1\nnonsense")
@@ -203,8 +212,11 @@ func TestBoosterPayloadHidden(t *testing.T) {
 func TestRoundTrip(t *testing.T) {
 	v := parseState(t).View("ann").(*view)
 	text := "launch w5 left contra\nthrust b2 +0 turn 1\nthrust b6 2 face sw\nfire s1 at r8 station shots 2 min 2\n" +
-		"strike w5 at pulse\nhold s1\nbuy booster warhead at s1 into b2\nbuy pd at s1\nrepair s1 core 2\n" +
+		"strike w5 at pulse\nhold b2\nbuy booster warhead at s1 into bay\nbuy warhead at s1 into b2\nbuy pd at s1\nrepair s1 core 2\n" +
 		"deploy c4 when station\npickup b2 w5 at 7"
+	if _, errs := v.parse(text); len(errs) > 0 {
+		t.Fatalf("the round-trip orders do not parse: %v", errs) // checkRoundTrip would skip them
+	}
 	checkRoundTrip(t, v, text)
 }
 
