@@ -19,6 +19,7 @@ func TestBotGames(t *testing.T) {
 		case 1:
 			opts["scenario"] = "fast"
 			opts["moons"] = "random"
+			opts["moon-count"] = "4"
 		case 2:
 			opts["scenario"] = "refinery"
 			opts["refinery-goal"] = "10"

@@ -311,7 +311,15 @@ func TestAgreedMoons(t *testing.T) {
 		s.Moons[0].F != tangent(s.Moons[0].Hex, false) {
 		t.Errorf("moons: %+v", s.Moons)
 	}
-	for _, spots := range []string{"3B 3E", "3X", "1A 2A 3A 4A"} {
+	opts["moon-spots"] = "1A 2B 3C 9D" // the general setup allows four; X goes on 1, 1, 2 … 5 outward
+	st, err = Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, dice.New("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := st.(*State).Moons; len(m) != 4 || m[3].Hex.Name() != "9D0" || m[3].X != 5 || m[2].X != 2 {
+		t.Errorf("four agreed moons: %+v", m)
+	}
+	for _, spots := range []string{"3B 3E", "3X", "1A 2A 3A 4A 5A"} {
 		opts["moon-spots"] = spots
 		if _, err := Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, dice.New("m")); err == nil {
 			t.Errorf("moon-spots %q accepted", spots)
@@ -387,5 +395,30 @@ func TestGoldenReport(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("report differs from %s:\n%s", file, got)
+	}
+}
+
+// Random moons (002-R1, 002-F4): two dice each, ring then sextant; a ring
+// that already has a moon is rolled again. Four moons follow the general
+// setup rule (moon-count 4).
+func TestRandomMoons(t *testing.T) {
+	opts, err := engine.ResolveOptions(Ruleset().Info(), map[string]string{"moons": "random", "moon-count": "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dice.FromSource(dice.Scripted{3, 2, 3, 5, 6, 1, 1, 6, 4})
+	st, err := Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range st.(*State).Moons {
+		got = append(got, fmt.Sprintf("%s v%d X%d", m.Hex.Name(), m.V, m.X))
+	}
+	if want := "[3B0 v3 X2 5F0 v3 X3 1A0 v5 X1 6D0 v2 X3]"; fmt.Sprint(got) != want {
+		t.Errorf("moons %v, want %s", got, want)
+	}
+	if n := len(d.Rolls()); n != 9 || d.Err() != nil {
+		t.Errorf("rolled %d dice (%v), want 9", n, d.Err())
 	}
 }
