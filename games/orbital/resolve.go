@@ -446,7 +446,8 @@ func (t *turn) step3(imp int) {
 			why = "they are not free in the same hex at the same velocity and vector"
 		case c.Kind == Booster && (len(t.s.cargo(c.ID)) > 0 || !(u.Kind.satellite() || u.Kind.warhead())):
 			why = "a Booster carries one satellite or warhead"
-		case c.spec().Payload > 0 && t.s.load(c.ID)+t.s.weight(u) > c.spec().Payload:
+		case c.Kind != Booster && c.spec().Payload > 0 && t.s.load(c.ID)+t.s.weight(u) > c.spec().Payload:
+			// A Booster's payload is one satellite or warhead, whatever it weighs (checked above).
 			why = fmt.Sprintf("it would carry %d of %d", t.s.load(c.ID)+t.s.weight(u), c.spec().Payload)
 		case u.Kind == Station:
 			why = "Stations are not cargo"
