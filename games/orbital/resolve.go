@@ -44,6 +44,13 @@ func (t *turn) say(format string, a ...any) {
 	t.ev = append(t.ev, engine.Event{Text: fmt.Sprintf(format, a...)})
 }
 
+// sayAt puts a public event at index i, so that a movement summary comes
+// before the losses (into the planet, off the map) that the moves caused.
+func (t *turn) sayAt(i int, format string, a ...any) {
+	e := engine.Event{Text: fmt.Sprintf(format, a...)}
+	t.ev = append(t.ev[:i], append([]engine.Event{e}, t.ev[i:]...)...)
+}
+
 func (t *turn) tell(player, format string, a ...any) {
 	t.ev = append(t.ev, engine.Event{Text: fmt.Sprintf(format, a...), To: []string{player}})
 }
@@ -268,6 +275,7 @@ func (t *turn) free() []*Unit {
 func (t *turn) impulse(imp int) {
 	t.imp = imp
 	t.moved = nil
+	mark := len(t.ev)
 	for _, u := range t.free() {
 		if t.parked[u.ID] {
 			continue
@@ -280,17 +288,20 @@ func (t *turn) impulse(imp int) {
 	for i := range t.s.Moons {
 		m := &t.s.Moons[i]
 		for k := movesIn(m.V, imp); k > 0; k-- {
+			from := m.Hex
 			m.Hex = m.Hex.step(m.F)
 			if b := t.s.rings.blue(m.Hex); b > m.V {
 				if d, up := towardPlanet(m.Hex, m.F); !up {
 					m.F = mod6(m.F + d)
 				}
 			}
+			// Moons are told too: a LAND order is timed by where the moon is.
+			t.moved = append(t.moved, fmt.Sprintf("moon %s %s→%s", m.ID, from.Name(), m.Hex.Name()))
 		}
 	}
 	t.s.syncCargo()
 	if len(t.moved) > 0 {
-		t.say("impulse %d moves: %s", imp, strings.Join(t.moved, "; "))
+		t.sayAt(mark, "impulse %d moves: %s", imp, strings.Join(t.moved, "; "))
 	}
 	t.step3(imp)
 	t.step4(imp)
@@ -902,6 +913,7 @@ func (t *turn) losCheck() {
 func (t *turn) gravity() {
 	t.imp = 8
 	var moved []string
+	mark := len(t.ev)
 	for _, u := range t.free() {
 		g := t.s.rings.green(u.Hex)
 		if t.s.unit(u.ID) == nil || u.V >= g {
@@ -926,7 +938,7 @@ func (t *turn) gravity() {
 	}
 	t.s.syncCargo()
 	if len(moved) > 0 {
-		t.say("gravity: %s", strings.Join(moved, "; "))
+		t.sayAt(mark, "gravity: %s", strings.Join(moved, "; "))
 	}
 	t.losCheck()
 }
