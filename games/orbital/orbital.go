@@ -36,6 +36,8 @@ var options = []engine.Option{
 	{Name: "ecm", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range lost to a target within 1 hex of its side's ECMSat (our design, 002-F13)"},
 	{Name: "comsat", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range gained when the attacker's ComSat sees the target (our design, 002-F14)"},
 	{Name: "armor", Default: "2", Choices: []string{"0", "1", "2", "3"}, Help: "damage Active Armor stops on every hit on its Station (our design, 002-F9)"},
+	{Name: "hit-location", Default: "even", Choices: []string{"even", "sheet"},
+		Help: "which module a hit on a Station lands on (our design, 002-F8): even = any module alike; sheet = a d8 on the data sheet's order, 1 Core … 7 Collector, 8 Core, a missing module's face hitting the Core"},
 	{Name: "refinery", Default: "2d6", Choices: []string{"1d6", "2d6", "3d6"}, Help: "RU a refinery makes of one scoopship load (our design, 002-F11)"},
 	{Name: "refinery-goal", Default: "40", Help: "refinery scenario: refined RU that win (002-F19)"},
 	{Name: "hidden-cargo", Default: "off", Choices: []string{"off", "on"}, Help: "hide enemy bay contents and payloads until launched or dropped (002-E); Booster payloads are always hidden"},

@@ -24,6 +24,7 @@ func TestBotGames(t *testing.T) {
 			opts["scenario"] = "refinery"
 			opts["refinery-goal"] = "10"
 			opts["station-ring"] = "2"
+			opts["hit-location"] = "sheet"
 		case 3:
 			opts["moon-count"] = "3"
 			opts["hidden-cargo"] = "on"

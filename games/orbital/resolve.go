@@ -731,22 +731,7 @@ func (t *turn) damage(u *Unit, n int) {
 		t.lose(u, "is destroyed")
 		return
 	}
-	i, where := 0, " (its only module)"
-	if k := len(u.Modules); k > 1 {
-		sides := 6
-		if k > 6 {
-			sides = 8
-		}
-		for {
-			r := t.d.Roll(sides, fmt.Sprintf("hit location on %s (%d modules)", u.ID, k))
-			if r <= k || t.d.Err() != nil {
-				r = min(r, k)
-				i, where = r-1, fmt.Sprintf(" (location die %d)", r)
-				break
-			}
-			t.say("hit location on %s: %d, no such module, roll again", u.ID, r)
-		}
-	}
+	i, where := t.hitLocation(u)
 	m := &u.Modules[i]
 	red := t.s.optInt("armor")
 	if m.Kind != Armor && red > 0 && u.operational(Armor) {
@@ -771,6 +756,55 @@ func (t *turn) damage(u *Unit, n int) {
 	// Without a Core a Station lives only while its Factory works (section 1).
 	if u.module(Core) == nil && !u.operational(Factory) {
 		t.lose(u, "is destroyed, having neither Core nor working Factory")
+	}
+}
+
+// sheetTable is the hit-location option "sheet" (our design, an alternative
+// to 002-F8): a d8 read against the data sheet's order of modules, face 8
+// the Core again; a face whose module the Station lacks hits the Core.
+var sheetTable = [8]Kind{Core, Engine, Factory, PointDef, Refinery, Armor, Collector, Core}
+
+// hitLocation picks the module a hit on Station u lands on and says how
+// (002-R7). Option hit-location: "even" (002-F8: a d6, a d8 with seven
+// modules, over the modules in installation order, rolled again above the
+// count) or "sheet" (sheetTable; rolled again only when the Core is gone
+// too). A Station with one module takes every hit there without a roll.
+func (t *turn) hitLocation(u *Unit) (int, string) {
+	k := len(u.Modules)
+	if k == 1 {
+		return 0, " (its only module)"
+	}
+	for {
+		if t.s.Opts["hit-location"] == "sheet" {
+			r := t.d.Roll(8, fmt.Sprintf("hit location on %s (data-sheet table)", u.ID))
+			want := sheetTable[r-1]
+			if u.module(want) == nil {
+				want = Core
+			}
+			for i, m := range u.Modules {
+				if m.Kind == want {
+					if want != sheetTable[r-1] {
+						return i, fmt.Sprintf(" (location die %d: no %s, so the Core)", r, sheetTable[r-1])
+					}
+					return i, fmt.Sprintf(" (location die %d)", r)
+				}
+			}
+			if t.d.Err() != nil {
+				return 0, " (no location die)"
+			}
+			t.say("hit location on %s: %d, the %s and the Core are gone, roll again", u.ID, r, sheetTable[r-1])
+			continue
+		}
+		sides := 6
+		if k > 6 {
+			sides = 8
+		}
+		r := t.d.Roll(sides, fmt.Sprintf("hit location on %s (%d modules)", u.ID, k))
+		if r <= k || t.d.Err() != nil {
+			r = min(r, k)
+			return r - 1, fmt.Sprintf(" (location die %d)", r)
+		}
+		t.say("hit location on %s: %d, no such module, roll again", u.ID, r)
 	}
 }
 
