@@ -37,7 +37,10 @@ type turn struct {
 	orders map[string][]order
 	parked map[string]bool // scoopships leaving the atmosphere do not move
 	imp    int
+	sub    int // pass of impulse 7 for units with several overspeed hexes
 	moved  []string
+	// shotsNow counts each laser's shots in this impulse, for SHOTS n.
+	shotsNow map[string]int
 }
 
 func (t *turn) say(format string, a ...any) {
@@ -271,44 +274,71 @@ func (t *turn) free() []*Unit {
 }
 
 // impulse runs one of impulses 1–7: everybody due moves (steps 1–2 per hex
-// entered), then steps 3–7 once for the whole board (002-G3).
+// entered), then steps 3–7 once for the whole board (002-G3). In impulse 7
+// a unit above speed 7 has several overspeed hexes: the impulse runs as
+// that many passes, every such unit moving one hex a pass with steps 3–7
+// after each (002-G2: the entry steps for each hex), so a fast craft can be
+// shot, struck or drop a payload in a hex it passes through. Orders timed
+// AT 7 act in the first pass; triggers and fire are checked in every pass.
 func (t *turn) impulse(imp int) {
 	t.imp = imp
-	t.moved = nil
-	mark := len(t.ev)
+	t.shotsNow = map[string]int{}
+	left := map[string]int{}
+	passes := 1
 	for _, u := range t.free() {
-		if t.parked[u.ID] {
-			continue
-		}
-		n := movesIn(u.V, imp)
-		for i := 0; i < n && t.s.unit(u.ID) != nil && !u.Atmo; i++ {
-			t.moveOne(u)
+		if !t.parked[u.ID] {
+			left[u.ID] = movesIn(u.V, imp)
+			passes = max(passes, left[u.ID])
 		}
 	}
-	for i := range t.s.Moons {
-		m := &t.s.Moons[i]
-		for k := movesIn(m.V, imp); k > 0; k-- {
-			from := m.Hex
-			m.Hex = m.Hex.step(m.F)
-			if b := t.s.rings.blue(m.Hex); b > m.V {
-				if d, up := towardPlanet(m.Hex, m.F); !up {
-					m.F = mod6(m.F + d)
-				}
+	for t.sub = 1; t.sub <= passes; t.sub++ {
+		t.moved = nil
+		mark := len(t.ev)
+		for _, u := range t.free() {
+			if left[u.ID] == 0 {
+				continue
 			}
-			// Moons are told too: a LAND order is timed by where the moon is.
-			t.moved = append(t.moved, fmt.Sprintf("moon %s %s→%s", m.ID, from.Name(), m.Hex.Name()))
+			n := left[u.ID]
+			if imp == 7 {
+				n = 1
+			}
+			left[u.ID] -= n
+			for i := 0; i < n && t.s.unit(u.ID) != nil && !u.Atmo; i++ {
+				t.moveOne(u)
+			}
 		}
+		for i := range t.s.Moons {
+			if t.sub > 1 {
+				break
+			}
+			m := &t.s.Moons[i]
+			for k := movesIn(m.V, imp); k > 0; k-- {
+				from := m.Hex
+				m.Hex = m.Hex.step(m.F)
+				if b := t.s.rings.blue(m.Hex); b > m.V {
+					if d, up := towardPlanet(m.Hex, m.F); !up {
+						m.F = mod6(m.F + d)
+					}
+				}
+				// Moons are told too: a LAND order is timed by where the moon is.
+				t.moved = append(t.moved, fmt.Sprintf("moon %s %s→%s", m.ID, from.Name(), m.Hex.Name()))
+			}
+		}
+		t.s.syncCargo()
+		if len(t.moved) > 0 {
+			what := fmt.Sprintf("impulse %d moves", imp)
+			if passes > 1 {
+				what = fmt.Sprintf("impulse %d moves (overspeed hex %d of %d)", imp, t.sub, passes)
+			}
+			t.sayAt(mark, "%s: %s", what, strings.Join(t.moved, "; "))
+		}
+		t.step3(imp)
+		t.step4(imp)
+		t.step5(imp)
+		t.lasers(imp)
+		t.warheads(imp)
+		t.losCheck()
 	}
-	t.s.syncCargo()
-	if len(t.moved) > 0 {
-		t.sayAt(mark, "impulse %d moves: %s", imp, strings.Join(t.moved, "; "))
-	}
-	t.step3(imp)
-	t.step4(imp)
-	t.step5(imp)
-	t.lasers(imp)
-	t.warheads(imp)
-	t.losCheck()
 }
 
 // moveOne moves u one hex along its vector with steps 1 and 2: the climb
@@ -371,7 +401,7 @@ func (t *turn) lose(u *Unit, why string) {
 // the carrier cannot release it now, it stands and tries again.
 func (t *turn) ordersAt(verb string, imp int, f func(p string, o order)) {
 	t.each(verb, func(p string, o order) {
-		if o.When == "" && o.At == imp {
+		if o.When == "" && o.At == imp && t.sub <= 1 {
 			f(p, o)
 		}
 	})
@@ -652,7 +682,7 @@ func (t *turn) laserShots(u *Unit) int {
 // lasers is step 6 (1.4): initiative, then one shot each in turn, each by
 // the shooter's standing order, until nobody has a shot left.
 func (t *turn) lasers(imp int) {
-	used := map[string]int{}
+	used := t.shotsNow
 	next := func(p string) (*Unit, *Unit) {
 		for _, u := range t.s.Units {
 			if u.Owner != p {
