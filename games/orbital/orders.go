@@ -408,6 +408,9 @@ func (v *view) parseLine(w []string) (order, error) {
 		if u.Kind != Scoopship {
 			return o, bad("%s is not a scoopship", "", u.ID)
 		}
+		if !u.Atmo {
+			return o, bad("%s is not in the atmosphere", "EXIT is for the turn after a scoopship dives into the planet", u.ID)
+		}
 		for _, a := range args {
 			if strings.EqualFold(a, "CW") {
 				o.CW = true

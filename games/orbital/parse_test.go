@@ -78,6 +78,8 @@ unit ann booster R3 5A0 v1 NW
 unit ann comsat C4 in:R3
 unit ann warhead W5 in:S1
 unit ann bus B6 4B2 v0 E
+unit ann scoopship K10 P v0 E atmo gas
+unit ann scoopship K11 1A0 v5 NW
 unit bob station S7 5D0 v3 SE
 unit bob booster R8 5D0 v3 SE
 unit bob pulse P9 in:R8
@@ -116,6 +118,8 @@ func TestParseErrors(t *testing.T) {
 		{"BUY CORE AT S1 INTO SPACE", "founded by dropping"},
 		{"REPAIR S1 CORE 5", "not 1 to 4"},
 		{"EXIT B2", "not a scoopship"},
+		{"EXIT K11 1A0", "not in the atmosphere"},
+		{"EXIT K10 1B0 CW", ""},
 		{"STRIKE W5 AT STATION FROM 3", ""},
 		{"STRIKE W5 AT STATION SHOTS 1", "not understood"},
 		{"FIRE S1 AT ANY SHOTS 1 FROM 8", "FROM must be an impulse"},
