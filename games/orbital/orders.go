@@ -125,7 +125,7 @@ var grammar = []string{
 	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>, standing",
 	"CANCEL <unit>                              end a standing DROP/DEPLOY ... WHEN trigger",
 	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n] [FROM i]   standing (step 6)",
-	"HOLD <laser>                               cancel a FIRE order",
+	"HOLD <laser|warhead>                       cancel a FIRE or STRIKE order",
 	"STRIKE <warhead> [AT <target>...] [FROM i]  standing (step 7)",
 	"EXIT <scoopship> [<ring-1 hex>] [CW]       leave the atmosphere",
 	"RECYCLE <unit>                             from a bay (phase 2)",
