@@ -283,26 +283,31 @@ func (t *turn) free() []*Unit {
 func (t *turn) impulse(imp int) {
 	t.imp = imp
 	t.shotsNow = map[string]int{}
-	left := map[string]int{}
+	left := map[*Unit]int{} // by pointer: a Core dropped mid-impulse takes a Station's ID
 	passes := 1
-	for _, u := range t.free() {
-		if !t.parked[u.ID] {
-			left[u.ID] = movesIn(u.V, imp)
-			passes = max(passes, left[u.ID])
+	// Carried units count their hexes too: one dropped in a pass of impulse
+	// 7 goes on with the overspeed hexes its carrier has left.
+	for _, u := range t.s.Units {
+		if !t.parked[u.ID] && !u.Atmo {
+			left[u] = movesIn(u.V, imp)
+			passes = max(passes, left[u])
 		}
 	}
 	for t.sub = 1; t.sub <= passes; t.sub++ {
 		t.moved = nil
 		mark := len(t.ev)
-		for _, u := range t.free() {
-			if left[u.ID] == 0 {
+		for _, u := range append([]*Unit(nil), t.s.Units...) {
+			if left[u] == 0 || t.s.unit(u.ID) != u {
 				continue
 			}
-			n := left[u.ID]
+			n := left[u]
 			if imp == 7 {
 				n = 1
 			}
-			left[u.ID] -= n
+			left[u] -= n
+			if u.In != "" || u.Atmo {
+				continue // it moves with its carrier
+			}
 			for i := 0; i < n && t.s.unit(u.ID) != nil && !u.Atmo; i++ {
 				t.moveOne(u)
 			}
