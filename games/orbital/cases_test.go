@@ -147,6 +147,7 @@ func eventText(ev []engine.Event) string {
 //	unit ann station S1 4A0 v3 NW core:0,pd:1 fire ANY
 //	unit ann warhead W3 in:B2 strike ANY
 //	unit ann defsat D4 4A1 v3 NW deployed damage 0 disabled 2
+//	unit ann warhead W5 in:B2 trigger DROP:GUNSHIP
 func buildState(t *testing.T, text string) *State {
 	t.Helper()
 	s := &State{Opts: map[string]string{}, TurnN: 1, rings: standardRings}
@@ -218,6 +219,10 @@ func buildState(t *testing.T, text string) *State {
 				case "moon":
 					i++
 					u.Moon = rest[i]
+				case "trigger":
+					i++
+					verb, when, _ := strings.Cut(rest[i], ":")
+					u.Trigger = &Trigger{Verb: verb, When: when}
 				case "fire", "strike":
 					i++
 					f := &FireOrder{}
@@ -295,6 +300,9 @@ func (s *State) dump() string {
 				tg = strings.Join(u.Fire.Targets, ",")
 			}
 			fmt.Fprintf(&b, " fire %s", tg)
+		}
+		if u.Trigger != nil {
+			fmt.Fprintf(&b, " trigger %s:%s", u.Trigger.Verb, u.Trigger.When)
 		}
 		b.WriteString("\n")
 	}

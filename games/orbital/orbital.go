@@ -24,9 +24,10 @@ var options = []engine.Option{
 		Help: "8.1 slow (both Stations orbit the same way), 8.2 fast (opposite ways), 8.3 refinery (opposite; first to refine the goal wins, 002-F19)"},
 	{Name: "moons", Default: "fixed", Choices: []string{"fixed", "random", "agreed", "none"},
 		Help: "moon placement: fixed (rings 3, 6, 2 at set corners), random (2d6 each: ring, sextant; 002-R1), agreed (moon-spots) or none"},
-	{Name: "moon-spots", Default: "", Help: "with moons=agreed: the players' moons as ring and sextant, e.g. \"3B 6E\" (one moon a ring, up to 3)"},
+	{Name: "moon-spots", Default: "", Help: "with moons=agreed: the players' moons as ring and sextant, e.g. \"3B 6E\" (one moon a ring, up to 4)"},
 	{Name: "moon-sense", Default: "ccw", Choices: []string{"ccw", "cw"}, Help: "the one direction all moons orbit in"},
-	{Name: "moon-count", Default: "2", Choices: []string{"0", "1", "2", "3"}, Help: "how many moons (scenarios allow up to 3)"},
+	{Name: "moon-count", Default: "2", Choices: []string{"0", "1", "2", "3", "4"},
+		Help: "how many fixed or random moons: the scenarios say up to 3, the general setup up to 4 (002-G25); 4 is the GM's choice"},
 	{Name: "station-ring", Default: "4", Choices: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"},
 		Help: "the ring both starting Stations orbit in, on opposite corners (4 is a debris ring, so they can collect from turn 1)"},
 	{Name: "station-spots", Default: "", Help: "the two starting Stations' hexes, first player first, e.g. \"4A0 4D2\" (overrides station-ring; the sense comes from the scenario)"},
@@ -35,6 +36,8 @@ var options = []engine.Option{
 	{Name: "ecm", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range lost to a target within 1 hex of its side's ECMSat (our design, 002-F13)"},
 	{Name: "comsat", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range gained when the attacker's ComSat sees the target (our design, 002-F14)"},
 	{Name: "armor", Default: "2", Choices: []string{"0", "1", "2", "3"}, Help: "damage Active Armor stops on every hit on its Station (our design, 002-F9)"},
+	{Name: "hit-location", Default: "even", Choices: []string{"even", "sheet"},
+		Help: "which module a hit on a Station lands on (our design, 002-F8): even = any module alike; sheet = a d8 on the data sheet's order, 1 Core … 7 Collector, 8 Core, a missing module's face hitting the Core"},
 	{Name: "refinery", Default: "2d6", Choices: []string{"1d6", "2d6", "3d6"}, Help: "RU a refinery makes of one scoopship load (our design, 002-F11)"},
 	{Name: "refinery-goal", Default: "40", Help: "refinery scenario: refined RU that win (002-F19)"},
 	{Name: "hidden-cargo", Default: "off", Choices: []string{"off", "on"}, Help: "hide enemy bay contents and payloads until launched or dropped (002-E); Booster payloads are always hidden"},
@@ -60,7 +63,7 @@ func (ruleset) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) { re
 func (ruleset) LoadState(data []byte) (engine.State, error) { return loadState(data) }
 
 // Bot plays random legal orders, with a little sense: it keeps every weapon
-// on FIRE/STRIKE AT ANY, launches what its bays hold, deploys satellites,
+// on FIRE/STRIKE AT ANY, sets and cancels standing drop triggers, launches what its bays hold, deploys satellites,
 // throttles Buses and Gunships toward orbital speed, and buys what it can.
 func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	vw, ok := v.(*view)
@@ -97,6 +100,9 @@ func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		}
 		if u.Kind.satellite() && !u.Deployed && r.IntN(2) == 0 {
 			lines = append(lines, fmt.Sprintf("DEPLOY %s AT %d", u.ID, 1+r.IntN(7)))
+		}
+		if u.Trigger != nil && r.IntN(4) == 0 {
+			lines = append(lines, "CANCEL "+u.ID) // triggers stand; sometimes the bot thinks better of one
 		}
 		if u.Kind.warhead() && u.In != "" && r.IntN(4) == 0 {
 			if c := s.unit(u.In); c != nil && c.Kind != Booster {

@@ -19,10 +19,12 @@ func TestBotGames(t *testing.T) {
 		case 1:
 			opts["scenario"] = "fast"
 			opts["moons"] = "random"
+			opts["moon-count"] = "4"
 		case 2:
 			opts["scenario"] = "refinery"
 			opts["refinery-goal"] = "10"
 			opts["station-ring"] = "2"
+			opts["hit-location"] = "sheet"
 		case 3:
 			opts["moon-count"] = "3"
 			opts["hidden-cargo"] = "on"

@@ -74,7 +74,7 @@ func (o order) line() string {
 			s += fmt.Sprintf(" FROM %d", o.Fire.From)
 		}
 		return s
-	case "HOLD", "RECYCLE":
+	case "HOLD", "RECYCLE", "CANCEL":
 		return o.Verb + " " + o.Unit
 	case "PLACE":
 		return "PLACE " + o.Unit + " " + o.Hex.Name()
@@ -119,21 +119,22 @@ var grammar = []string{
 	"LAUNCH <unit> [LEFT|RIGHT] [CONTRA]        from a Station's bay (1.1)",
 	"THRUST <unit> <+n|-n> [TURN <+k|-k>] [FACE <E|NE|NW|W|SW|SE>]   (1.2)",
 	"DROP <unit> AT <impulse>                   out of its carrier (step 3)",
-	"DROP <unit> WHEN <type|ANY>                when an enemy of that type is free in its hex",
+	"DROP <unit> WHEN <type|ANY>                standing: when an enemy of that type is free in its hex",
 	"PICKUP <carrier> <unit> AT <impulse>       (step 3)",
 	"LAND <unit> AT <impulse>                   on a moon (step 4)",
-	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>",
+	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>, standing",
+	"CANCEL <unit>                              end a standing DROP/DEPLOY ... WHEN trigger",
 	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n] [FROM i]   standing (step 6)",
-	"HOLD <laser>                               cancel a FIRE order",
+	"HOLD <laser|warhead>                       cancel a FIRE or STRIKE order",
 	"STRIKE <warhead> [AT <target>...] [FROM i]  standing (step 7)",
 	"EXIT <scoopship> [<ring-1 hex>] [CW]       leave the atmosphere",
 	"RECYCLE <unit>                             from a bay (phase 2)",
 	"REPAIR <station> <module> <points>         (phase 2)",
-	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2)",
+	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2; a carrier takes warheads, satellites, a Core)",
 }
 
-var verbs = []string{"PLACE", "LAUNCH", "THRUST", "DROP", "PICKUP", "LAND", "DEPLOY", "FIRE", "HOLD", "STRIKE", "EXIT",
-	"RECYCLE", "REPAIR", "BUY"}
+var verbs = []string{"PLACE", "LAUNCH", "THRUST", "DROP", "PICKUP", "LAND", "DEPLOY", "CANCEL", "FIRE", "HOLD", "STRIKE",
+	"EXIT", "RECYCLE", "REPAIR", "BUY"}
 
 // parse checks text against what v's player can see.
 func (v *view) parse(text string) (*orderSet, []engine.LineError) {
@@ -151,10 +152,13 @@ func (v *view) parse(text string) (*orderSet, []engine.LineError) {
 			switch o.Verb {
 			case "PLACE", "LAUNCH", "THRUST", "FIRE", "HOLD", "STRIKE", "EXIT", "RECYCLE":
 				key = o.Verb + " " + o.Unit
-				if o.Verb == "HOLD" {
+				if o.Verb == "HOLD" { // HOLD cancels a FIRE or a STRIKE: not with one in the same orders
 					key = "FIRE " + o.Unit
+					if u := v.s.unit(o.Unit); u != nil && u.Kind.warhead() {
+						key = "STRIKE " + o.Unit
+					}
 				}
-			case "DROP", "DEPLOY", "LAND":
+			case "DROP", "DEPLOY", "LAND", "CANCEL":
 				key = "IMPULSE " + o.Unit
 			}
 			if key != "" {
@@ -378,9 +382,12 @@ func (v *view) parseLine(w []string) (order, error) {
 				return o, bad("%q is not SHOTS, MIN or FROM", grammarFor(verb), args[i])
 			}
 		}
-	case "HOLD", "RECYCLE":
+	case "HOLD", "RECYCLE", "CANCEL":
 		if len(args) > 0 {
 			return o, bad("%s takes only a unit", grammarFor(verb), verb)
+		}
+		if verb == "CANCEL" && u.Trigger == nil {
+			return o, bad("%s has no standing trigger", "DROP <unit> WHEN <type> and DEPLOY <satellite> WHEN <type> set one", u.ID)
 		}
 		if verb == "RECYCLE" {
 			if c := v.s.unit(u.In); c == nil || c.Kind != Station {
@@ -400,6 +407,9 @@ func (v *view) parseLine(w []string) (order, error) {
 	case "EXIT":
 		if u.Kind != Scoopship {
 			return o, bad("%s is not a scoopship", "", u.ID)
+		}
+		if !u.Atmo {
+			return o, bad("%s is not in the atmosphere", "EXIT is for the turn after a scoopship dives into the planet", u.ID)
 		}
 		for _, a := range args {
 			if strings.EqualFold(a, "CW") {
@@ -490,6 +500,9 @@ func (v *view) parseBuy(w []string) (order, error) {
 			}
 			if c.spec().Payload <= 0 || c.Kind == Scoopship {
 				return o, bad("%s carries nothing", "carriers: Bus, Gunship, Booster", c.ID)
+			}
+			if k.spacecraft() {
+				return o, bad("a new %s cannot be built onto %s", "new spacecraft go INTO BAY or INTO SPACE (section 2); only warheads, satellites and a Core are built onto a carrier", k, c.ID)
 			}
 			o.Place = c.ID
 		}

@@ -78,6 +78,8 @@ unit ann booster R3 5A0 v1 NW
 unit ann comsat C4 in:R3
 unit ann warhead W5 in:S1
 unit ann bus B6 4B2 v0 E
+unit ann scoopship K10 P v0 E atmo gas
+unit ann scoopship K11 1A0 v5 NW
 unit bob station S7 5D0 v3 SE
 unit bob booster R8 5D0 v3 SE
 unit bob pulse P9 in:R8
@@ -116,11 +118,21 @@ func TestParseErrors(t *testing.T) {
 		{"BUY CORE AT S1 INTO SPACE", "founded by dropping"},
 		{"REPAIR S1 CORE 5", "not 1 to 4"},
 		{"EXIT B2", "not a scoopship"},
+		{"EXIT K11 1A0", "not in the atmosphere"},
+		{"EXIT K10 1B0 CW", ""},
 		{"STRIKE W5 AT STATION FROM 3", ""},
 		{"STRIKE W5 AT STATION SHOTS 1", "not understood"},
 		{"FIRE S1 AT ANY SHOTS 1 FROM 8", "FROM must be an impulse"},
 		{"FIRE S1", "has no laser"[:0]},
 		{"PLACE S1 4A0", "opening turn"},
+		{"CANCEL W5", "has no standing trigger"},
+		{"BUY BUS AT S1 INTO B2", "cannot be built onto B2"},
+		{"BUY BOOSTER WARHEAD AT S1 INTO B2", "cannot be built onto B2"},
+		{"BUY WARHEAD AT S1 INTO B2", ""},
+		{"BUY CORE AT S1 INTO B2", ""},
+		{"DROP W5 WHEN GUNSHIP", ""},
+		{"DEPLOY C4 WHEN ANY", ""},
+		{"DROP W5 WHEN MOON", "not a unit type"},
 	}
 	for _, c := range cases {
 		_, errs := v.parse(c.line)
@@ -141,9 +153,39 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("opening %q: %v, want %q", line, errs, msg)
 		}
 	}
+	for _, text := range []string{"STRIKE W5\nHOLD W5", "FIRE S1\nHOLD S1"} {
+		if _, errs := v.parse(text); len(errs) != 1 || errs[0].Line != 2 {
+			t.Errorf("%q: want line 2 refused, got %v", text, errs)
+		}
+	}
 	_, errs := v.parse("THRUST B2 +1\n# note\n\nTHRUST B2 -1\nnonsense")
 	if len(errs) != 2 || errs[0].Line != 4 || errs[1].Line != 5 {
 		t.Errorf("want errors on lines 4 and 5, got %v", errs)
+	}
+}
+
+// A standing trigger (002-C3) is shown to its owner, sealed from the
+// opponent and the public, and is what CANCEL needs; a unit takes one
+// DROP, DEPLOY, LAND or CANCEL a turn.
+func TestStandingTriggerSealed(t *testing.T) {
+	s := parseState(t)
+	s.unit("C4").Trigger = &Trigger{Verb: "DEPLOY", When: "STATION"}
+	ann := s.View("ann").(*view)
+	if !strings.Contains(strings.Join(strings.Fields(ann.Status()), " "), "standing trigger DEPLOY C4 WHEN STATION") {
+		t.Errorf("ann's status does not show her trigger:\n%s", ann.Status())
+	}
+	if _, errs := ann.parse("CANCEL C4"); len(errs) != 0 {
+		t.Errorf("CANCEL C4 refused: %v", errs)
+	}
+	if _, errs := ann.parse("CANCEL C4\nDEPLOY C4 AT 2"); len(errs) != 1 || errs[0].Line != 2 {
+		t.Errorf("CANCEL and DEPLOY for one unit in one turn: %v", errs)
+	}
+	s.unit("W5").Trigger = &Trigger{Verb: "DROP", When: "ANY"}
+	for _, v := range []engine.View{s.View("bob"), s.PublicView()} {
+		vw := v.(*view)
+		if w := vw.s.unit("W5"); w == nil || w.Trigger != nil || strings.Contains(vw.Status(), "trigger") {
+			t.Errorf("ann's trigger is not sealed from %q:\n%s", vw.player, vw.Status())
+		}
 	}
 }
 
@@ -174,8 +216,11 @@ func TestBoosterPayloadHidden(t *testing.T) {
 func TestRoundTrip(t *testing.T) {
 	v := parseState(t).View("ann").(*view)
 	text := "launch w5 left contra\nthrust b2 +0 turn 1\nthrust b6 2 face sw\nfire s1 at r8 station shots 2 min 2\n" +
-		"strike w5 at pulse\nhold s1\nbuy booster warhead at s1 into b2\nbuy pd at s1\nrepair s1 core 2\n" +
-		"deploy c4 at 3\npickup b2 w5 at 7"
+		"strike w5 at pulse\nhold b2\nbuy booster warhead at s1 into bay\nbuy warhead at s1 into b2\nbuy pd at s1\nrepair s1 core 2\n" +
+		"deploy c4 when station\npickup b2 w5 at 7"
+	if _, errs := v.parse(text); len(errs) > 0 {
+		t.Fatalf("the round-trip orders do not parse: %v", errs) // checkRoundTrip would skip them
+	}
 	checkRoundTrip(t, v, text)
 }
 
@@ -270,7 +315,15 @@ func TestAgreedMoons(t *testing.T) {
 		s.Moons[0].F != tangent(s.Moons[0].Hex, false) {
 		t.Errorf("moons: %+v", s.Moons)
 	}
-	for _, spots := range []string{"3B 3E", "3X", "1A 2A 3A 4A"} {
+	opts["moon-spots"] = "1A 2B 3C 9D" // the general setup allows four; X goes on 1, 1, 2 … 5 outward
+	st, err = Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, dice.New("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := st.(*State).Moons; len(m) != 4 || m[3].Hex.Name() != "9D0" || m[3].X != 5 || m[2].X != 2 {
+		t.Errorf("four agreed moons: %+v", m)
+	}
+	for _, spots := range []string{"3B 3E", "3X", "1A 2A 3A 4A 5A"} {
 		opts["moon-spots"] = spots
 		if _, err := Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, dice.New("m")); err == nil {
 			t.Errorf("moon-spots %q accepted", spots)
@@ -346,5 +399,30 @@ func TestGoldenReport(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("report differs from %s:\n%s", file, got)
+	}
+}
+
+// Random moons (002-R1, 002-F4): two dice each, ring then sextant; a ring
+// that already has a moon is rolled again. Four moons follow the general
+// setup rule (moon-count 4).
+func TestRandomMoons(t *testing.T) {
+	opts, err := engine.ResolveOptions(Ruleset().Info(), map[string]string{"moons": "random", "moon-count": "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dice.FromSource(dice.Scripted{3, 2, 3, 5, 6, 1, 1, 6, 4})
+	st, err := Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range st.(*State).Moons {
+		got = append(got, fmt.Sprintf("%s v%d X%d", m.Hex.Name(), m.V, m.X))
+	}
+	if want := "[3B0 v3 X2 5F0 v3 X3 1A0 v5 X1 6D0 v2 X3]"; fmt.Sprint(got) != want {
+		t.Errorf("moons %v, want %s", got, want)
+	}
+	if n := len(d.Rolls()); n != 9 || d.Err() != nil {
+		t.Errorf("rolled %d dice (%v), want 9", n, d.Err())
 	}
 }

@@ -240,7 +240,7 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 		case c.Kind == Booster && (len(s.cargo(c.ID)) > 0 || !(o.Kind.satellite() || o.Kind.warhead())):
 			t.tell(p, "booster %s carries one satellite or warhead", c.ID)
 			return
-		case c.spec().Payload > 0 && s.load(c.ID)+w > c.spec().Payload:
+		case c.Kind != Booster && c.spec().Payload > 0 && s.load(c.ID)+w > c.spec().Payload: // a Booster: one, any weight
 			t.tell(p, "%s has room for %d, not %d", c.ID, c.spec().Payload-s.load(c.ID), w)
 			return
 		}

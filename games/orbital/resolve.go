@@ -37,11 +37,21 @@ type turn struct {
 	orders map[string][]order
 	parked map[string]bool // scoopships leaving the atmosphere do not move
 	imp    int
+	sub    int // pass of impulse 7 for units with several overspeed hexes
 	moved  []string
+	// shotsNow counts each laser's shots in this impulse, for SHOTS n.
+	shotsNow map[string]int
 }
 
 func (t *turn) say(format string, a ...any) {
 	t.ev = append(t.ev, engine.Event{Text: fmt.Sprintf(format, a...)})
+}
+
+// sayAt puts a public event at index i, so that a movement summary comes
+// before the losses (into the planet, off the map) that the moves caused.
+func (t *turn) sayAt(i int, format string, a ...any) {
+	e := engine.Event{Text: fmt.Sprintf(format, a...)}
+	t.ev = append(t.ev[:i], append([]engine.Event{e}, t.ev[i:]...)...)
 }
 
 func (t *turn) tell(player, format string, a ...any) {
@@ -134,6 +144,29 @@ func (t *turn) standing() {
 			f := o.Fire
 			u.Fire = &f
 			t.tell(p, "standing order: %s", o.line())
+		})
+	}
+	// Triggers stand too (002-C3); any DROP, DEPLOY or CANCEL for a unit
+	// replaces the trigger it had.
+	for _, verb := range []string{"DROP", "DEPLOY", "CANCEL"} {
+		t.each(verb, func(p string, o order) {
+			u := t.s.unit(o.Unit)
+			if u == nil {
+				return
+			}
+			if old := u.Trigger; old != nil {
+				u.Trigger = nil
+				was := order{Verb: old.Verb, Unit: u.ID, When: old.When}.line()
+				if verb == "CANCEL" {
+					t.tell(p, "%s is cancelled", was)
+				} else if o.line() != was {
+					t.tell(p, "%s replaces %s", o.line(), was)
+				}
+			}
+			if o.When != "" {
+				u.Trigger = &Trigger{Verb: verb, When: o.When}
+				t.tell(p, "standing trigger: %s (until it fires or you CANCEL %s)", o.line(), u.ID)
+			}
 		})
 	}
 }
@@ -241,40 +274,76 @@ func (t *turn) free() []*Unit {
 }
 
 // impulse runs one of impulses 1–7: everybody due moves (steps 1–2 per hex
-// entered), then steps 3–7 once for the whole board (002-G3).
+// entered), then steps 3–7 once for the whole board (002-G3). In impulse 7
+// a unit above speed 7 has several overspeed hexes: the impulse runs as
+// that many passes, every such unit moving one hex a pass with steps 3–7
+// after each (002-G2: the entry steps for each hex), so a fast craft can be
+// shot, struck or drop a payload in a hex it passes through. Orders timed
+// AT 7 act in the first pass; triggers and fire are checked in every pass.
 func (t *turn) impulse(imp int) {
 	t.imp = imp
-	t.moved = nil
-	for _, u := range t.free() {
-		if t.parked[u.ID] {
-			continue
-		}
-		n := movesIn(u.V, imp)
-		for i := 0; i < n && t.s.unit(u.ID) != nil && !u.Atmo; i++ {
-			t.moveOne(u)
+	t.shotsNow = map[string]int{}
+	left := map[*Unit]int{} // by pointer: a Core dropped mid-impulse takes a Station's ID
+	passes := 1
+	// Carried units count their hexes too: one dropped in a pass of impulse
+	// 7 goes on with the overspeed hexes its carrier has left.
+	for _, u := range t.s.Units {
+		if !t.parked[u.ID] && !u.Atmo {
+			left[u] = movesIn(u.V, imp)
+			passes = max(passes, left[u])
 		}
 	}
-	for i := range t.s.Moons {
-		m := &t.s.Moons[i]
-		for k := movesIn(m.V, imp); k > 0; k-- {
-			m.Hex = m.Hex.step(m.F)
-			if b := t.s.rings.blue(m.Hex); b > m.V {
-				if d, up := towardPlanet(m.Hex, m.F); !up {
-					m.F = mod6(m.F + d)
-				}
+	for t.sub = 1; t.sub <= passes; t.sub++ {
+		t.moved = nil
+		mark := len(t.ev)
+		for _, u := range append([]*Unit(nil), t.s.Units...) {
+			if left[u] == 0 || t.s.unit(u.ID) != u {
+				continue
+			}
+			n := left[u]
+			if imp == 7 {
+				n = 1
+			}
+			left[u] -= n
+			if u.In != "" || u.Atmo {
+				continue // it moves with its carrier
+			}
+			for i := 0; i < n && t.s.unit(u.ID) != nil && !u.Atmo; i++ {
+				t.moveOne(u)
 			}
 		}
+		for i := range t.s.Moons {
+			if t.sub > 1 {
+				break
+			}
+			m := &t.s.Moons[i]
+			for k := movesIn(m.V, imp); k > 0; k-- {
+				from := m.Hex
+				m.Hex = m.Hex.step(m.F)
+				if b := t.s.rings.blue(m.Hex); b > m.V {
+					if d, up := towardPlanet(m.Hex, m.F); !up {
+						m.F = mod6(m.F + d)
+					}
+				}
+				// Moons are told too: a LAND order is timed by where the moon is.
+				t.moved = append(t.moved, fmt.Sprintf("moon %s %s→%s", m.ID, from.Name(), m.Hex.Name()))
+			}
+		}
+		t.s.syncCargo()
+		if len(t.moved) > 0 {
+			what := fmt.Sprintf("impulse %d moves", imp)
+			if passes > 1 {
+				what = fmt.Sprintf("impulse %d moves (overspeed hex %d of %d)", imp, t.sub, passes)
+			}
+			t.sayAt(mark, "%s: %s", what, strings.Join(t.moved, "; "))
+		}
+		t.step3(imp)
+		t.step4(imp)
+		t.step5(imp)
+		t.lasers(imp)
+		t.warheads(imp)
+		t.losCheck()
 	}
-	t.s.syncCargo()
-	if len(t.moved) > 0 {
-		t.say("impulse %d moves: %s", imp, strings.Join(t.moved, "; "))
-	}
-	t.step3(imp)
-	t.step4(imp)
-	t.step5(imp)
-	t.lasers(imp)
-	t.warheads(imp)
-	t.losCheck()
 }
 
 // moveOne moves u one hex along its vector with steps 1 and 2: the climb
@@ -332,25 +401,42 @@ func (t *turn) lose(u *Unit, why string) {
 }
 
 // ordersAt runs the orders of verb due in impulse imp: those for this
-// impulse, and triggered ones (002-C3) whose enemy is free in the unit's hex.
+// impulse, then each player's standing triggers (002-C3) whose enemy is free
+// in the unit's hex. A trigger ends once its unit is dropped or deployed; if
+// the carrier cannot release it now, it stands and tries again.
 func (t *turn) ordersAt(verb string, imp int, f func(p string, o order)) {
 	t.each(verb, func(p string, o order) {
-		if o.At == imp {
+		if o.When == "" && o.At == imp && t.sub <= 1 {
 			f(p, o)
-			return
-		}
-		u := t.s.unit(o.Unit)
-		if o.When == "" || u == nil || (verb == "DROP" && u.In == "") || (verb == "DEPLOY" && u.Deployed) {
-			return
-		}
-		for _, e := range t.free() {
-			if e.Owner != p && e.Hex == u.Hex && matches(o.When, e) {
-				t.tell(p, "impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID)
-				f(p, o)
-				return
-			}
 		}
 	})
+	if verb != "DROP" && verb != "DEPLOY" {
+		return
+	}
+	done := func(u *Unit) bool { return (verb == "DROP" && u.In == "") || (verb == "DEPLOY" && u.Deployed) }
+	for _, p := range t.s.Players {
+		// f may remove units (a spent Booster), so walk a copy.
+		for _, u := range append([]*Unit(nil), t.s.Units...) {
+			if u.Owner != p.Name || u.Trigger == nil || u.Trigger.Verb != verb || t.s.unit(u.ID) != u {
+				continue
+			}
+			if done(u) {
+				u.Trigger = nil
+				continue
+			}
+			o := order{Verb: verb, Unit: u.ID, When: u.Trigger.When}
+			for _, e := range t.free() {
+				if e.Owner != p.Name && e.Hex == u.Hex && matches(o.When, e) {
+					t.tell(p.Name, "impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID)
+					f(p.Name, o)
+					if done(u) {
+						u.Trigger = nil
+					}
+					break
+				}
+			}
+		}
+	}
 }
 
 // carrierBusy reports why a carrier cannot release anything now.
@@ -406,7 +492,8 @@ func (t *turn) step3(imp int) {
 			why = "they are not free in the same hex at the same velocity and vector"
 		case c.Kind == Booster && (len(t.s.cargo(c.ID)) > 0 || !(u.Kind.satellite() || u.Kind.warhead())):
 			why = "a Booster carries one satellite or warhead"
-		case c.spec().Payload > 0 && t.s.load(c.ID)+t.s.weight(u) > c.spec().Payload:
+		case c.Kind != Booster && c.spec().Payload > 0 && t.s.load(c.ID)+t.s.weight(u) > c.spec().Payload:
+			// A Booster's payload is one satellite or warhead, whatever it weighs (checked above).
 			why = fmt.Sprintf("it would carry %d of %d", t.s.load(c.ID)+t.s.weight(u), c.spec().Payload)
 		case u.Kind == Station:
 			why = "Stations are not cargo"
@@ -600,7 +687,7 @@ func (t *turn) laserShots(u *Unit) int {
 // lasers is step 6 (1.4): initiative, then one shot each in turn, each by
 // the shooter's standing order, until nobody has a shot left.
 func (t *turn) lasers(imp int) {
-	used := map[string]int{}
+	used := t.shotsNow
 	next := func(p string) (*Unit, *Unit) {
 		for _, u := range t.s.Units {
 			if u.Owner != p {
@@ -679,22 +766,7 @@ func (t *turn) damage(u *Unit, n int) {
 		t.lose(u, "is destroyed")
 		return
 	}
-	i, where := 0, " (its only module)"
-	if k := len(u.Modules); k > 1 {
-		sides := 6
-		if k > 6 {
-			sides = 8
-		}
-		for {
-			r := t.d.Roll(sides, fmt.Sprintf("hit location on %s (%d modules)", u.ID, k))
-			if r <= k || t.d.Err() != nil {
-				r = min(r, k)
-				i, where = r-1, fmt.Sprintf(" (location die %d)", r)
-				break
-			}
-			t.say("hit location on %s: %d, no such module, roll again", u.ID, r)
-		}
-	}
+	i, where := t.hitLocation(u)
 	m := &u.Modules[i]
 	red := t.s.optInt("armor")
 	if m.Kind != Armor && red > 0 && u.operational(Armor) {
@@ -719,6 +791,55 @@ func (t *turn) damage(u *Unit, n int) {
 	// Without a Core a Station lives only while its Factory works (section 1).
 	if u.module(Core) == nil && !u.operational(Factory) {
 		t.lose(u, "is destroyed, having neither Core nor working Factory")
+	}
+}
+
+// sheetTable is the hit-location option "sheet" (our design, an alternative
+// to 002-F8): a d8 read against the data sheet's order of modules, face 8
+// the Core again; a face whose module the Station lacks hits the Core.
+var sheetTable = [8]Kind{Core, Engine, Factory, PointDef, Refinery, Armor, Collector, Core}
+
+// hitLocation picks the module a hit on Station u lands on and says how
+// (002-R7). Option hit-location: "even" (002-F8: a d6, a d8 with seven
+// modules, over the modules in installation order, rolled again above the
+// count) or "sheet" (sheetTable; rolled again only when the Core is gone
+// too). A Station with one module takes every hit there without a roll.
+func (t *turn) hitLocation(u *Unit) (int, string) {
+	k := len(u.Modules)
+	if k == 1 {
+		return 0, " (its only module)"
+	}
+	for {
+		if t.s.Opts["hit-location"] == "sheet" {
+			r := t.d.Roll(8, fmt.Sprintf("hit location on %s (data-sheet table)", u.ID))
+			want := sheetTable[r-1]
+			if u.module(want) == nil {
+				want = Core
+			}
+			for i, m := range u.Modules {
+				if m.Kind == want {
+					if want != sheetTable[r-1] {
+						return i, fmt.Sprintf(" (location die %d: no %s, so the Core)", r, sheetTable[r-1])
+					}
+					return i, fmt.Sprintf(" (location die %d)", r)
+				}
+			}
+			if t.d.Err() != nil {
+				return 0, " (no location die)"
+			}
+			t.say("hit location on %s: %d, the %s and the Core are gone, roll again", u.ID, r, sheetTable[r-1])
+			continue
+		}
+		sides := 6
+		if k > 6 {
+			sides = 8
+		}
+		r := t.d.Roll(sides, fmt.Sprintf("hit location on %s (%d modules)", u.ID, k))
+		if r <= k || t.d.Err() != nil {
+			r = min(r, k)
+			return r - 1, fmt.Sprintf(" (location die %d)", r)
+		}
+		t.say("hit location on %s: %d, no such module, roll again", u.ID, r)
 	}
 }
 
@@ -861,6 +982,7 @@ func (t *turn) losCheck() {
 func (t *turn) gravity() {
 	t.imp = 8
 	var moved []string
+	mark := len(t.ev)
 	for _, u := range t.free() {
 		g := t.s.rings.green(u.Hex)
 		if t.s.unit(u.ID) == nil || u.V >= g {
@@ -885,7 +1007,7 @@ func (t *turn) gravity() {
 	}
 	t.s.syncCargo()
 	if len(moved) > 0 {
-		t.say("gravity: %s", strings.Join(moved, "; "))
+		t.sayAt(mark, "gravity: %s", strings.Join(moved, "; "))
 	}
 	t.losCheck()
 }

@@ -52,6 +52,18 @@ type Unit struct {
 	Fire     *FireOrder `json:"fire,omitempty"`
 	Strike   []string   `json:"strike,omitempty"` // warhead standing order: target priority
 	Armed    bool       `json:"armed,omitempty"`  // warhead has a STRIKE order
+	Trigger  *Trigger   `json:"trigger,omitempty"`
+}
+
+// Trigger is a standing reactive order (002-C3): DROP or DEPLOY the unit in
+// the first impulse in which an enemy of the type When (or ANY) is free in
+// its hex. It stands from turn to turn, like FIRE and STRIKE, because a
+// player writing by mail expects "drop the warhead when a Gunship comes"
+// to hold until it happens; it ends when it fires, when the unit is dropped
+// or deployed otherwise, or by CANCEL or a new DROP/DEPLOY order.
+type Trigger struct {
+	Verb string `json:"verb"`
+	When string `json:"when"`
 }
 
 func (u *Unit) spec() Spec { return specs[u.Kind] }
@@ -314,13 +326,14 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 	return s, nil
 }
 
-// placeMoons puts up to three moons on the board (8.1–8.3): fixed
+// placeMoons puts up to four moons on the board (Setup 1; the scenarios
+// 8.1–8.3 say three, and the option's default stays within that): fixed
 // positions, or two dice each — ring, then sextant — re-rolling a ring that
 // already has a moon (002-F4, 002-R1).
 func (s *State) placeMoons(d *dice.Dice) error {
 	n := s.optInt("moon-count")
 	taken := map[int]bool{}
-	fixed := [][2]int{{3, 1}, {6, 4}, {2, 5}}
+	fixed := [][2]int{{3, 1}, {6, 4}, {2, 5}, {5, 2}}
 	switch s.Opts["moons"] {
 	case "none":
 		n = 0
@@ -334,8 +347,8 @@ func (s *State) placeMoons(d *dice.Dice) error {
 			sx, _ := sextantOf(h)
 			fixed = append(fixed, [2]int{h.ring(), sx})
 		}
-		if len(fixed) > 3 {
-			return fmt.Errorf("moon-spots: the scenarios allow up to 3 moons, not %d", len(fixed))
+		if len(fixed) > 4 {
+			return fmt.Errorf("moon-spots: the rules allow up to 4 moons (the scenarios say 3), not %d", len(fixed))
 		}
 		n = len(fixed)
 	}
@@ -361,7 +374,7 @@ func (s *State) placeMoons(d *dice.Dice) error {
 			continue
 		}
 		taken[ring] = true
-		x := (ring + 1) / 2 // 1 on rings 1–2, 2 on 3–4, 3 on 5–6 (002-F4)
+		x := (ring + 1) / 2 // 1 on rings 1–2, 2 on 3–4, 3 on 5–6 (002-F4); agreed moons further out: 4 on 7–8, 5 on 9–10 (ours)
 		at := hexAt(ring, sext, 0)
 		s.Moons = append(s.Moons, Moon{ID: fmt.Sprintf("M%d", len(s.Moons)+1), Hex: at,
 			V: s.rings.Green[ring], F: tangent(at, ccw), X: x})

@@ -38,7 +38,7 @@ func (s *State) View(player string) engine.View {
 		for _, u := range c.Units {
 			if !hidden[u.ID] {
 				if u.Owner != player {
-					u.Fire = nil // standing orders are sealed
+					u.Fire, u.Trigger = nil, nil // standing orders are sealed
 				}
 				kept = append(kept, u)
 			}
@@ -241,6 +241,9 @@ func (v *view) describe(u *Unit) string {
 			verb = "STRIKE"
 		}
 		parts = append(parts, "standing order "+order{Verb: verb, Unit: u.ID, Fire: *u.Fire}.line())
+	}
+	if tr := u.Trigger; tr != nil {
+		parts = append(parts, "standing trigger "+order{Verb: tr.Verb, Unit: u.ID, When: tr.When}.line())
 	}
 	return strings.Join(parts, "; ") + "."
 }
