@@ -942,8 +942,10 @@ func (t *turn) loadByContract(sh *Ship, pl *Planet, r Res) *problem {
 
 func (s *State) removeShip(sh *Ship) {
 	for _, c := range s.Contracts {
-		if c.Accepted && c.Ship == sh.ID {
-			// 003-H2: the parties see the contract's terms again.
+		if !c.Cancelled && c.Ship == sh.ID {
+			// 003-H2: the parties see the contract's terms again. An
+			// offer not yet accepted lapses too: its ship is gone, so
+			// accepting it would authorise nothing.
 			s.tell([]string{c.From, c.To}, "Contract %d (%s gives %s, %s gives %s) lost its cargo ship %d.",
 				c.ID, c.From, c.Give.String(), c.To, c.Get.String(), sh.ID)
 			c.Accepted, c.Cancelled = false, true
