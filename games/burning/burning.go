@@ -456,23 +456,34 @@ func (s *State) genAsteroids(d *dice.Dice, mod int) {
 	count := secs + m
 	s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", secs, mod, m, count))
 	for i := 1; i <= count; i++ {
-		if sec, legal := s.rollAsteroid(d, i); sec > 0 {
-			c := legal[d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", i, sec))]
-			s.Asteroids = append(s.Asteroids, c)
+		sec, legal, rolls := s.rollAsteroid(d, i)
+		if sec == 0 {
+			continue
 		}
+		k := d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", i, sec))
+		s.Asteroids = append(s.Asteroids, legal[k])
+		s.SetupDice[len(s.SetupDice)-1] = fmt.Sprintf("%s, cell d%d=%d = %s", rolls, len(legal), k+1, legal[k].String())
 	}
 }
 
 // rollAsteroid rolls asteroid i's section, again while the section has no
 // legal cell (at most 10 times; then the asteroid is dropped: section 0).
-func (s *State) rollAsteroid(d *dice.Dice, i int) (int, []Cell) {
+// The rolls go into the setup dice (a line "asteroid i: section d8=3, …"
+// that the caller completes with the cell), so every player can check
+// the clusters; rolls is that line.
+func (s *State) rollAsteroid(d *dice.Dice, i int) (sec int, legal []Cell, rolls string) {
+	var made []string
 	for try := 0; try < 10; try++ {
-		sec := d.Roll(s.Grid.Sections(), fmt.Sprintf("section of asteroid %d", i))
-		if legal := s.asteroidCells(sec); len(legal) > 0 {
-			return sec, legal
+		sec = d.Roll(s.Grid.Sections(), fmt.Sprintf("section of asteroid %d", i))
+		made = append(made, fmt.Sprintf("section d%d=%d", s.Grid.Sections(), sec))
+		if legal = s.asteroidCells(sec); len(legal) > 0 {
+			rolls = fmt.Sprintf("asteroid %d: %s", i, strings.Join(made, ", "))
+			s.SetupDice = append(s.SetupDice, rolls)
+			return sec, legal, rolls
 		}
 	}
-	return 0, nil
+	s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroid %d: %s: dropped", i, strings.Join(made, ", ")))
+	return 0, nil, ""
 }
 
 // asteroidCells are the cells of section sec an asteroid may take.

@@ -323,6 +323,20 @@ func TestAsteroidPlacement(t *testing.T) {
 			if dieCell != def || len(eventTexts(events)) == 0 {
 				t.Errorf("asteroid %d (%q): a die picked the cell: %v; events %s", a.N, text, dieCell, eventTexts(events))
 			}
+			// The setup dice record the section rolls and who or what chose the cell.
+			rec := ""
+			for _, l := range s.SetupDice {
+				if strings.HasPrefix(l, fmt.Sprintf("asteroid %d: ", a.N)) {
+					rec = l
+				}
+			}
+			want := ", cell chosen by " + a.Chooser + " = "
+			if def {
+				want = ", cell d"
+			}
+			if !strings.Contains(rec, fmt.Sprintf("section d%d=%d", s.Grid.Sections(), a.Section)) || !strings.Contains(rec, want) {
+				t.Errorf("asteroid %d: setup dice %q, want the section %d and %q", a.N, rec, a.Section, want)
+			}
 			dropped += strings.Count(eventTexts(events), "dropped") + strings.Count(eventTexts(events), "не размещён")
 		}
 		if len(s.Asteroids)+dropped != s.AstCount || len(chosen) == 0 {

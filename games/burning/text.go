@@ -303,7 +303,8 @@ var ru = map[string]string{
 
 // diceRU translates the words of the recorded setup dice.
 var diceRU = strings.NewReplacer("sections", "участков", "section", "участок", "size", "размер", "biome", "биом",
-	"forests", "леса", "mountains", "горы", "asteroids", "астероиды", "asteroid modifier die", "модификатор")
+	"forests", "леса", "mountains", "горы", "asteroids", "астероиды", "asteroid", "астероид",
+	"cell chosen by", "клетку выбрал", "cell", "клетка", "dropped", "не размещён")
 
 // diceText gives a record of setup dice in lang.
 func diceText(lang, s string) string {
