@@ -337,6 +337,9 @@ func TestAsteroidPlacement(t *testing.T) {
 			if !strings.Contains(rec, fmt.Sprintf("section d%d=%d", s.Grid.Sections(), a.Section)) || !strings.Contains(rec, want) {
 				t.Errorf("asteroid %d: setup dice %q, want the section %d and %q", a.N, rec, a.Section, want)
 			}
+			if !def && lang == langRU && !strings.Contains(s.View(a.Chooser).Status(), "клетку выбрал "+a.Chooser) {
+				t.Errorf("asteroid %d: the Russian status does not say who chose the cell:\n%s", a.N, s.View(a.Chooser).Status())
+			}
 			dropped += strings.Count(eventTexts(events), "dropped") + strings.Count(eventTexts(events), "не размещён")
 		}
 		if len(s.Asteroids)+dropped != s.AstCount || len(chosen) == 0 {
