@@ -205,6 +205,9 @@ type Contract struct {
 	Expires  int `json:"expires,omitempty"`
 	Loaded   Res `json:"loaded_from"` // what the ship took from From
 	LoadedTo Res `json:"loaded_to"`   // what the ship took from To
+	// Home is what the ship's owner has announced receiving at home of
+	// what the ship took from the partner (each receipt is said aloud).
+	Home Res `json:"home,omitempty"`
 }
 
 // State is a game of Burning Planets.

@@ -38,7 +38,8 @@ import (
 //	cat 20                        the active player's catastrophe roll
 //	ally ann bob                  ann has declared an alliance with bob
 //	contract 1 bob ann 3 10M 20B accepted   bob gives 10M, ann 20B, by ship 3
-//	contract 2 bob ann 3 1M 1B cancelled expires 4   (accepted, cancelled, expires T: any)
+//	contract 2 bob ann 3 1M 1B cancelled expires 4   (accepted, cancelled, expires T,
+//	                              loaded RES, loadedto RES: what the ship took from each so far)
 //	active bob                    the active player (default: the first seat)
 //	round 3                       the turn number (default 1)
 //
@@ -274,6 +275,14 @@ func buildCase(t *testing.T, setup string) *State {
 				case "expires":
 					i++
 					c.Expires, _ = strconv.Atoi(f[i])
+				case "loaded", "loadedto":
+					// what the ship has taken so far from From (loaded) or To (loadedto)
+					i++
+					if f[i-1] == "loaded" {
+						c.Loaded = parseRes(t, []string{f[i]})
+					} else {
+						c.LoadedTo = parseRes(t, []string{f[i]})
+					}
 				default:
 					t.Fatalf("setup: %q in %q", f[i], line)
 				}
