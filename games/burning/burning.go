@@ -82,6 +82,8 @@ const orderHelp = `Orders, one a line, in English or Russian (cells like K6; shi
 Also at any time:                В любое время:
   LANG RU | LANG EN              ЯЗЫК RU
   ALLY bob | BREAK bob           СОЮЗ bob | РАЗРЫВ bob
+      (only these three while the game is being set up)
+      (пока идёт подготовка игры, только эти три)
   OFFER bob SHIP 12 GIVE 20B GET 10M TURNS 5
   ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M ХОДОВ 5
       TURNS 5 (optional): the contract lapses 5 turns from now
@@ -558,10 +560,10 @@ func (s *State) Prompts() []engine.Prompt {
 		return nil
 	}
 	if s.AstPick != nil {
-		return []engine.Prompt{s.asteroidPrompt()}
+		return append([]engine.Prompt{s.asteroidPrompt()}, s.setupAnytime()...)
 	}
 	if s.Placing != nil {
-		return s.placePrompts()
+		return append(s.placePrompts(), s.setupAnytime()...)
 	}
 	p := s.active()
 	out := []engine.Prompt{{ID: "turn:" + p, Player: p, Kind: engine.KindStep,
@@ -570,6 +572,19 @@ func (s *State) Prompts() []engine.Prompt {
 		if !s.out(q) {
 			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN; or your next turn's orders in advance (CLEAR forgets them).")})
 		}
+	}
+	return out
+}
+
+// setupAnytime is the any-time prompt of the setup steps: a player may
+// already choose their language (so the setup prompts read in it) and
+// declare or break alliances; everything else waits for turn 1, when
+// there are ships, contracts and turns to send orders for.
+func (s *State) setupAnytime() []engine.Prompt {
+	var out []engine.Prompt
+	for _, q := range s.Seats {
+		out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime,
+			Ask: tr(s.Lang[q], "Any time during the setup: LANG, ALLY, BREAK. The other orders wait for turn 1.")})
 	}
 	return out
 }
