@@ -30,7 +30,7 @@ type AsteroidPick struct {
 func (s *State) nextAsteroid(d *dice.Dice, i int) {
 	s.AstPick = nil
 	for ; i <= s.AstCount; i++ {
-		if sec, _ := s.rollAsteroid(d, i); sec > 0 {
+		if sec, _, _ := s.rollAsteroid(d, i); sec > 0 {
 			n := len(s.Seats)
 			s.AstPick = &AsteroidPick{N: i, Section: sec, Roller: s.Seats[(i-1)%n], Chooser: s.Seats[i%n]}
 			return
@@ -124,14 +124,17 @@ func (s *State) resolveAsteroid(answers []engine.Answer, d *dice.Dice) ([]engine
 		}
 		if o.Verb == wAsteroid {
 			s.Asteroids = append(s.Asteroids, o.Cell)
+			s.SetupDice[len(s.SetupDice)-1] += fmt.Sprintf(", cell chosen by %s = %s", a.Chooser, o.Cell.String())
 			s.tell(nil, "%s places asteroid %d at %s.", a.Chooser, a.N, o.Cell.String())
 			placed = true
 		}
 	}
 	if !placed {
 		legal := s.asteroidCells(a.Section)
-		c := legal[d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", a.N, a.Section))]
+		k := d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", a.N, a.Section))
+		c := legal[k]
 		s.Asteroids = append(s.Asteroids, c)
+		s.SetupDice[len(s.SetupDice)-1] += fmt.Sprintf(", cell d%d=%d = %s", len(legal), k+1, c.String())
 		s.tell(nil, "A die places asteroid %d at %s for %s.", a.N, c.String(), a.Chooser)
 	}
 	s.nextAsteroid(d, a.N+1)

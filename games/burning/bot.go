@@ -23,12 +23,15 @@ import (
 func (ruleset) Bot(ev engine.View, p engine.Prompt, r *rand.Rand) string {
 	v, ok := ev.(view)
 	if ok && v.s.AstPick != nil {
-		if v.s.AstPick.Chooser != p.Player {
+		if v.s.AstPick.Chooser != p.Player || p.Kind != engine.KindStep {
 			return ""
 		}
 		return v.botAsteroid(r.IntN)
 	}
-	if ok && v.s.Placing != nil && v.s.Placing[p.Player] != nil {
+	if ok && v.s.Placing != nil {
+		if v.s.Placing[p.Player] == nil || !strings.HasPrefix(p.ID, placePrefix) {
+			return ""
+		}
 		return v.botPlacement(p.Player, r.IntN)
 	}
 	if !ok || p.Kind != engine.KindStep {

@@ -82,6 +82,8 @@ const orderHelp = `Orders, one a line, in English or Russian (cells like K6; shi
 Also at any time:                В любое время:
   LANG RU | LANG EN              ЯЗЫК RU
   ALLY bob | BREAK bob           СОЮЗ bob | РАЗРЫВ bob
+      (only these three while the game is being set up)
+      (пока идёт подготовка игры, только эти три)
   OFFER bob SHIP 12 GIVE 20B GET 10M TURNS 5
   ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ПОЛУЧИТЬ 10M ХОДОВ 5
       TURNS 5 (optional): the contract lapses 5 turns from now
@@ -205,6 +207,9 @@ type Contract struct {
 	Expires  int `json:"expires,omitempty"`
 	Loaded   Res `json:"loaded_from"` // what the ship took from From
 	LoadedTo Res `json:"loaded_to"`   // what the ship took from To
+	// Home is what the ship's owner has announced receiving at home of
+	// what the ship took from the partner (each receipt is said aloud).
+	Home Res `json:"home,omitempty"`
 }
 
 // State is a game of Burning Planets.
@@ -456,23 +461,34 @@ func (s *State) genAsteroids(d *dice.Dice, mod int) {
 	count := secs + m
 	s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", secs, mod, m, count))
 	for i := 1; i <= count; i++ {
-		if sec, legal := s.rollAsteroid(d, i); sec > 0 {
-			c := legal[d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", i, sec))]
-			s.Asteroids = append(s.Asteroids, c)
+		sec, legal, rolls := s.rollAsteroid(d, i)
+		if sec == 0 {
+			continue
 		}
+		k := d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", i, sec))
+		s.Asteroids = append(s.Asteroids, legal[k])
+		s.SetupDice[len(s.SetupDice)-1] = fmt.Sprintf("%s, cell d%d=%d = %s", rolls, len(legal), k+1, legal[k].String())
 	}
 }
 
 // rollAsteroid rolls asteroid i's section, again while the section has no
 // legal cell (at most 10 times; then the asteroid is dropped: section 0).
-func (s *State) rollAsteroid(d *dice.Dice, i int) (int, []Cell) {
+// The rolls go into the setup dice (a line "asteroid i: section d8=3, …"
+// that the caller completes with the cell), so every player can check
+// the clusters; rolls is that line.
+func (s *State) rollAsteroid(d *dice.Dice, i int) (sec int, legal []Cell, rolls string) {
+	var made []string
 	for try := 0; try < 10; try++ {
-		sec := d.Roll(s.Grid.Sections(), fmt.Sprintf("section of asteroid %d", i))
-		if legal := s.asteroidCells(sec); len(legal) > 0 {
-			return sec, legal
+		sec = d.Roll(s.Grid.Sections(), fmt.Sprintf("section of asteroid %d", i))
+		made = append(made, fmt.Sprintf("section d%d=%d", s.Grid.Sections(), sec))
+		if legal = s.asteroidCells(sec); len(legal) > 0 {
+			rolls = fmt.Sprintf("asteroid %d: %s", i, strings.Join(made, ", "))
+			s.SetupDice = append(s.SetupDice, rolls)
+			return sec, legal, rolls
 		}
 	}
-	return 0, nil
+	s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroid %d: %s: dropped", i, strings.Join(made, ", ")))
+	return 0, nil, ""
 }
 
 // asteroidCells are the cells of section sec an asteroid may take.
@@ -544,10 +560,10 @@ func (s *State) Prompts() []engine.Prompt {
 		return nil
 	}
 	if s.AstPick != nil {
-		return []engine.Prompt{s.asteroidPrompt()}
+		return append([]engine.Prompt{s.asteroidPrompt()}, s.setupAnytime()...)
 	}
 	if s.Placing != nil {
-		return s.placePrompts()
+		return append(s.placePrompts(), s.setupAnytime()...)
 	}
 	p := s.active()
 	out := []engine.Prompt{{ID: "turn:" + p, Player: p, Kind: engine.KindStep,
@@ -556,6 +572,19 @@ func (s *State) Prompts() []engine.Prompt {
 		if !s.out(q) {
 			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN; or your next turn's orders in advance (CLEAR forgets them).")})
 		}
+	}
+	return out
+}
+
+// setupAnytime is the any-time prompt of the setup steps: a player may
+// already choose their language (so the setup prompts read in it) and
+// declare or break alliances; everything else waits for turn 1, when
+// there are ships, contracts and turns to send orders for.
+func (s *State) setupAnytime() []engine.Prompt {
+	var out []engine.Prompt
+	for _, q := range s.Seats {
+		out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime,
+			Ask: tr(s.Lang[q], "Any time during the setup: LANG, ALLY, BREAK. The other orders wait for turn 1.")})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package burning
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,7 +17,11 @@ import (
 // a "setup" section, sends the "orders" of the active player (the first
 // seat), rolls the "dice" listed, and checks the "expect" lines; or, with
 // an "errors" section, checks that Parse rejects the orders with those
-// messages (one "LINE: substring" a line).
+// messages (one "LINE: substring" a line). A case with a "generate"
+// section instead of "orders" runs setup steps of the galaxy's generation
+// (see generate) with its dice, on the position the setup built. In
+// "dice", "5*1" is five 1s; every case scripts exactly the dice the rules
+// roll, so a roll too many (a tile die for a one-kind home planet) fails.
 //
 // setup lines:
 //
@@ -33,7 +38,8 @@ import (
 //	cat 20                        the active player's catastrophe roll
 //	ally ann bob                  ann has declared an alliance with bob
 //	contract 1 bob ann 3 10M 20B accepted   bob gives 10M, ann 20B, by ship 3
-//	contract 2 bob ann 3 1M 1B cancelled expires 4   (accepted, cancelled, expires T: any)
+//	contract 2 bob ann 3 1M 1B cancelled expires 4   (accepted, cancelled, expires T,
+//	                              loaded RES, loadedto RES: what the ship took from each so far)
 //	active bob                    the active player (default: the first seat)
 //	round 3                       the turn number (default 1)
 //
@@ -42,7 +48,10 @@ import (
 // owner PLANET P | struct CELL KIND P | nostruct CELL | asteroid CELL |
 // noasteroid CELL | event TEXT | noevent TEXT | eventfor P[,Q] TEXT (an
 // event only those players and the GM may read) | active P | over P,Q | out P | lang P L |
-// contract N offered|accepted|cancelled [expires T].
+// contract N offered|accepted|cancelled [expires T] | roll N dS PURPOSE
+// (roll number N was a dS for PURPOSE) | planet NAME section N SIZE BIOME
+// OWNER|- | sites PLANET KIND N [interior|border] | dice PLANET TEXT (its
+// recorded setup dice) | setupdice TEXT | asteroids N | insection SEC N.
 func TestRuleCases(t *testing.T) {
 	files, err := filepath.Glob("testdata/cases/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -59,6 +68,19 @@ func TestRuleCases(t *testing.T) {
 				sec[fl.Name] = string(fl.Data)
 			}
 			s := buildCase(t, sec["setup"])
+			if gen, ok := sec["generate"]; ok {
+				script := scriptDice(t, sec["dice"])
+				d := dice.FromSource(script)
+				generate(t, s, gen, d)
+				if err := d.Err(); err != nil {
+					t.Fatalf("dice: %v", err)
+				}
+				if len(d.Rolls()) != len(script) {
+					t.Errorf("the case scripts %d dice and the rules rolled %d: %v", len(script), len(d.Rolls()), d.Rolls())
+				}
+				checkExpect(t, s, s.events, d.Rolls(), sec["expect"])
+				return
+			}
 			p := s.active()
 			prompt := s.Prompts()[0]
 			orders, errs := s.View(p).Parse(prompt, sec["orders"])
@@ -69,14 +91,7 @@ func TestRuleCases(t *testing.T) {
 			if len(errs) > 0 {
 				t.Fatalf("orders rejected: %v", errs)
 			}
-			var script dice.Scripted
-			for _, w := range strings.Fields(sec["dice"]) {
-				n, err := strconv.Atoi(w)
-				if err != nil {
-					t.Fatalf("dice: %v", err)
-				}
-				script = append(script, n)
-			}
+			script := scriptDice(t, sec["dice"])
 			d := dice.FromSource(script)
 			events, err := s.Resolve([]engine.Answer{{Prompt: prompt, Orders: orders}}, d)
 			if err != nil {
@@ -88,8 +103,56 @@ func TestRuleCases(t *testing.T) {
 			if len(d.Rolls()) != len(script) {
 				t.Errorf("the case scripts %d dice and the rules rolled %d: %v", len(script), len(d.Rolls()), d.Rolls())
 			}
-			checkExpect(t, s, events, sec["expect"])
+			checkExpect(t, s, events, d.Rolls(), sec["expect"])
 		})
+	}
+}
+
+// scriptDice reads a "dice" section: values in order; "5*1" is five 1s
+// (the dice that pick cells, where any legal value would do).
+func scriptDice(t *testing.T, text string) dice.Scripted {
+	t.Helper()
+	var script dice.Scripted
+	for _, w := range strings.Fields(text) {
+		times, v := "1", w
+		if a, b, ok := strings.Cut(w, "*"); ok {
+			times, v = a, b
+		}
+		k, err1 := strconv.Atoi(times)
+		n, err2 := strconv.Atoi(v)
+		if err1 != nil || err2 != nil || k < 1 {
+			t.Fatalf("dice: %q is not a value nor count*value", w)
+		}
+		for ; k > 0; k-- {
+			script = append(script, n)
+		}
+	}
+	return script
+}
+
+// generate runs the setup steps a "generate" section names, with the
+// case's dice, on the position the setup built:
+//
+//	planet ann home       the home planet of ann (genPlanet)
+//	planet ann second     a second planet generated for ann
+//	asteroids 6           the asteroids, with a d6 modifier die
+func generate(t *testing.T, s *State, text string, d *dice.Dice) {
+	t.Helper()
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+		case len(f) == 3 && f[0] == "planet" && (f[2] == "home" || f[2] == "second"):
+			s.genPlanet(d, f[1], f[2] == "home")
+		case len(f) == 2 && f[0] == "asteroids":
+			mod, err := strconv.Atoi(f[1])
+			if err != nil {
+				t.Fatalf("generate: %q", line)
+			}
+			s.genAsteroids(d, mod)
+		default:
+			t.Fatalf("generate: unknown line %q", line)
+		}
 	}
 }
 
@@ -212,6 +275,14 @@ func buildCase(t *testing.T, setup string) *State {
 				case "expires":
 					i++
 					c.Expires, _ = strconv.Atoi(f[i])
+				case "loaded", "loadedto":
+					// what the ship has taken so far from From (loaded) or To (loadedto)
+					i++
+					if f[i-1] == "loaded" {
+						c.Loaded = parseRes(t, []string{f[i]})
+					} else {
+						c.LoadedTo = parseRes(t, []string{f[i]})
+					}
 				default:
 					t.Fatalf("setup: %q in %q", f[i], line)
 				}
@@ -238,7 +309,7 @@ func buildCase(t *testing.T, setup string) *State {
 	return s
 }
 
-func checkExpect(t *testing.T, s *State, events []engine.Event, expect string) {
+func checkExpect(t *testing.T, s *State, events []engine.Event, rolls []dice.Roll, expect string) {
 	t.Helper()
 	for _, line := range strings.Split(expect, "\n") {
 		f := strings.Fields(line)
@@ -323,6 +394,75 @@ func checkExpect(t *testing.T, s *State, events []engine.Event, expect string) {
 			}
 			if !found {
 				fail(eventTexts(events))
+			}
+		case "planet":
+			// planet NAME section N SIZE BIOME OWNER|-
+			pl := s.planet(f[1])
+			if pl == nil {
+				fail("no planet")
+				continue
+			}
+			size := []string{"", "small", "medium", "large"}[pl.Size]
+			owner := pl.Owner
+			if owner == "" {
+				owner = "-"
+			}
+			if got := fmt.Sprintf("section %d %s %s %s", pl.Section, size, pl.Biome, owner); got != strings.Join(f[2:], " ") {
+				fail(got)
+			}
+		case "sites":
+			// sites PLANET KIND N [interior|border]: N sites of KIND (on that ring)
+			pl := s.planet(f[1])
+			n := 0
+			for _, st := range pl.Sites {
+				d := dist(pl.Centre, st.Cell)
+				ring := "interior"
+				if d == pl.radius() {
+					ring = "border"
+				}
+				if st.Kind == f[2] && (len(f) < 5 || f[4] == ring) && d > 0 && d <= pl.radius() {
+					n++
+				}
+			}
+			if strconv.Itoa(n) != f[3] {
+				fail(n)
+			}
+		case "dice":
+			// dice PLANET TEXT: the planet's recorded setup dice say TEXT
+			if pl := s.planet(f[1]); !strings.Contains(pl.Dice, strings.TrimSpace(strings.TrimPrefix(rest, f[1]))) {
+				fail(pl.Dice)
+			}
+		case "setupdice":
+			if !strings.Contains(strings.Join(s.SetupDice, "\n"), rest) {
+				fail(s.SetupDice)
+			}
+		case "asteroids":
+			if strconv.Itoa(len(s.Asteroids)) != f[1] {
+				fail(len(s.Asteroids))
+			}
+		case "insection":
+			// insection SECTION N: N asteroids in that section
+			n := 0
+			for _, a := range s.Asteroids {
+				if strconv.Itoa(s.Grid.section(a)) == f[1] {
+					n++
+				}
+			}
+			if strconv.Itoa(n) != f[2] {
+				fail(n)
+			}
+		case "roll":
+			// roll N dS PURPOSE: roll number N was a die of S sides, for PURPOSE
+			n, _ := strconv.Atoi(f[1])
+			if n < 1 || n > len(rolls) {
+				fail(rolls)
+				continue
+			}
+			r := rolls[n-1]
+			purpose := strings.TrimSpace(strings.TrimPrefix(rest, f[1]))
+			purpose = strings.TrimSpace(strings.TrimPrefix(purpose, f[2]))
+			if "d"+strconv.Itoa(r.Sides) != f[2] || !strings.Contains(r.Purpose, purpose) {
+				fail(r)
 			}
 		case "active":
 			if s.active() != f[1] {

@@ -37,7 +37,7 @@ func ring(pl *Planet, k int) []Cell {
 // the home planets are bare and the banks empty until it is answered.
 func TestHomePlacementPrompts(t *testing.T) {
 	s := placingGame(t, langEN)
-	ps := s.Prompts()
+	ps := stepPrompts(s)
 	if len(ps) != 3 || s.Turn() != 0 || s.Phase() != "home placement" {
 		t.Fatalf("prompts %v, turn %d, phase %q", ps, s.Turn(), s.Phase())
 	}
@@ -154,7 +154,7 @@ func TestHomePlacementResolve(t *testing.T) {
 		texts[p] = strings.Join(lines, "\n")
 	}
 	var answers []engine.Answer
-	for _, pr := range s.Prompts() {
+	for _, pr := range stepPrompts(s) {
 		o, errs := s.View(pr.Player).Parse(pr, texts[pr.Player])
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", pr.Player, errs)
@@ -232,7 +232,7 @@ func FuzzPlacement(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		s := placingGame(t, langEN)
-		ps := s.Prompts()
+		ps := stepPrompts(s)
 		o, errs := s.View(ps[0].Player).Parse(ps[0], text)
 		if len(errs) > 0 {
 			return
@@ -271,7 +271,7 @@ func TestAsteroidPlacement(t *testing.T) {
 		chosen, dropped, probedClose := map[Cell]bool{}, 0, false
 		for step := 0; s.AstPick != nil; step++ {
 			a := *s.AstPick
-			ps := s.Prompts()
+			ps := stepPrompts(s)
 			if len(ps) != 1 || ps[0].Player != a.Chooser || ps[0].Default != "AUTO" || ps[0].Kind != engine.KindStep {
 				t.Fatalf("asteroid %d: prompts %v", a.N, ps)
 			}
@@ -323,6 +323,23 @@ func TestAsteroidPlacement(t *testing.T) {
 			if dieCell != def || len(eventTexts(events)) == 0 {
 				t.Errorf("asteroid %d (%q): a die picked the cell: %v; events %s", a.N, text, dieCell, eventTexts(events))
 			}
+			// The setup dice record the section rolls and who or what chose the cell.
+			rec := ""
+			for _, l := range s.SetupDice {
+				if strings.HasPrefix(l, fmt.Sprintf("asteroid %d: ", a.N)) {
+					rec = l
+				}
+			}
+			want := ", cell chosen by " + a.Chooser + " = "
+			if def {
+				want = ", cell d"
+			}
+			if !strings.Contains(rec, fmt.Sprintf("section d%d=%d", s.Grid.Sections(), a.Section)) || !strings.Contains(rec, want) {
+				t.Errorf("asteroid %d: setup dice %q, want the section %d and %q", a.N, rec, a.Section, want)
+			}
+			if !def && lang == langRU && !strings.Contains(s.View(a.Chooser).Status(), "клетку выбрал "+a.Chooser) {
+				t.Errorf("asteroid %d: the Russian status does not say who chose the cell:\n%s", a.N, s.View(a.Chooser).Status())
+			}
 			dropped += strings.Count(eventTexts(events), "dropped") + strings.Count(eventTexts(events), "не размещён")
 		}
 		if len(s.Asteroids)+dropped != s.AstCount || len(chosen) == 0 {
@@ -337,7 +354,7 @@ func TestAsteroidPlacement(t *testing.T) {
 			t.Error("no cell too close to probe")
 		}
 		// Then the home placement step; then turn 1.
-		ps := s.Prompts()
+		ps := stepPrompts(s)
 		if len(ps) != 3 || !strings.HasPrefix(ps[0].ID, "place:") {
 			t.Fatalf("after the asteroids: %v", ps)
 		}
@@ -359,4 +376,56 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// stepPrompts are the setup step's prompts, without the any-time ones.
+func stepPrompts(s *State) []engine.Prompt {
+	var out []engine.Prompt
+	for _, p := range s.Prompts() {
+		if p.Kind != engine.KindAnytime {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// During the setup steps a player may already choose their language (the
+// setup prompt is then asked in it) and declare alliances; other any-time
+// orders are refused until turn 1, in the player's language.
+func TestSetupAnytime(t *testing.T) {
+	s := newGame(t, []string{"ann", "bob", "cy"}, map[string]string{"asteroid_placement": "player", "home_placement": "player"}, "setupany")
+	any := func(p string) engine.Prompt {
+		for _, pr := range s.Prompts() {
+			if pr.Player == p && pr.Kind == engine.KindAnytime {
+				return pr
+			}
+		}
+		t.Fatalf("no any-time prompt for %s during the setup: %v", p, s.Prompts())
+		return engine.Prompt{}
+	}
+	chooser := s.AstPick.Chooser
+	o, errs := s.View(chooser).Parse(any(chooser), "ЯЗЫК RU\nALLY "+s.Seats[0])
+	if len(errs) > 0 {
+		t.Fatalf("LANG and ALLY during the setup: %v", errs)
+	}
+	n := s.AstPick.N
+	events, err := s.Resolve([]engine.Answer{{Prompt: any(chooser), Orders: o}}, dice.New("any"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Lang[chooser] != langRU || s.AstPick == nil || s.AstPick.N != n || len(events) == 0 {
+		t.Fatalf("after LANG RU: lang %s, asteroid step %+v (was %d), events %v", s.Lang[chooser], s.AstPick, n, eventTexts(events))
+	}
+	if chooser != s.Seats[0] && !contains(s.Allies[chooser], s.Seats[0]) {
+		t.Errorf("the alliance was not declared: %v", s.Allies)
+	}
+	if ask := stepPrompts(s)[0].Ask; !strings.Contains(ask, "астероид") {
+		t.Errorf("the setup prompt is not asked in Russian after LANG RU: %q", ask)
+	}
+	for _, text := range []string{"RESIGN", "OFFER ann SHIP 1 GIVE 1B", "BUILD CANNON AT A1", "ASTEROID A1"} {
+		_, errs := s.View(chooser).Parse(any(chooser), text)
+		if len(errs) != 1 || !strings.Contains(errs[0].Msg, "во время подготовки только ЯЗЫК") {
+			t.Errorf("%q during the setup: %v", text, errs)
+		}
+	}
 }

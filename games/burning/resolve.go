@@ -17,11 +17,32 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	if s.Done {
 		return nil, fmt.Errorf("the game is over")
 	}
-	if s.AstPick != nil {
-		return s.resolveAsteroid(answers, d)
-	}
-	if s.Placing != nil {
-		return s.resolvePlacement(answers, d)
+	if s.AstPick != nil || s.Placing != nil {
+		// Any-time answers of the setup (LANG, ALLY, BREAK) run at once;
+		// the setup step resolves with its own prompts' answers.
+		var step []engine.Answer
+		for _, a := range answers {
+			if a.Prompt.Kind != engine.KindAnytime {
+				step = append(step, a)
+				continue
+			}
+			lines := linesOf(a.Orders)
+			for _, line := range lines {
+				if o, pr := parseLine(line); pr != nil || !setupAnytimeVerb(o.Verb) {
+					return nil, fmt.Errorf("stored setup order %q of %s is not LANG, ALLY or BREAK", line, a.Prompt.Player)
+				}
+			}
+			if err := s.run(a.Prompt.Player, lines, d); err != nil {
+				return nil, err
+			}
+		}
+		if len(step) == 0 {
+			return s.events, nil
+		}
+		if s.AstPick != nil {
+			return s.resolveAsteroid(step, d)
+		}
+		return s.resolvePlacement(step, d)
 	}
 	stepped := false
 	for _, a := range answers {
@@ -261,6 +282,9 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	if player == publicSeat || v.player == publicSeat {
 		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
 	}
+	if (v.s.AstPick != nil || v.s.Placing != nil) && p.Kind == engine.KindAnytime {
+		return v.parseSetupAnytime(player, text)
+	}
 	if v.s.AstPick != nil {
 		return v.parseAsteroid(player, text)
 	}
@@ -317,6 +341,46 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 		out = append(out, x.o.String())
 	}
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+func setupAnytimeVerb(v string) bool { return v == vLang || v == vAlly || v == vBreak }
+
+// parseSetupAnytime checks what a player sends at any time during the
+// setup steps: LANG, ALLY and BREAK only.
+func (v view) parseSetupAnytime(player, text string) (engine.Orders, []engine.LineError) {
+	lang := v.s.Lang[player]
+	if _, ok := v.s.Lang[player]; !ok {
+		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+	}
+	t := newTurn(v.s, player, nil)
+	var out engine.TextOrders
+	var errs []engine.LineError
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		o, pr := parseLine(line)
+		if pr == nil && !setupAnytimeVerb(o.Verb) {
+			pr = prob("during the setup only LANG, ALLY and BREAK: send the other orders when turn 1 opens")
+		}
+		if pr == nil {
+			pr = t.do(&o, i+1)
+		}
+		if pr != nil {
+			e := engine.LineError{Line: i + 1, Text: line, Msg: tr(lang, pr.msg, pr.args...)}
+			if pr.fix != "" {
+				e.Fix = tr(lang, pr.fix, pr.fixA...)
+			}
+			errs = append(errs, e)
+			continue
+		}
+		out = append(out, o.String())
+	}
 	if len(errs) > 0 {
 		return nil, errs
 	}

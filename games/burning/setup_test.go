@@ -132,10 +132,35 @@ func TestGeneration(t *testing.T) {
 		// N13: sections + the modifier die, placed without re-rolling a
 		// section that already has one — so, with more asteroids than
 		// sections, some section always holds a cluster.
-		last := s.SetupDice[len(s.SetupDice)-1]
+		var last string
+		var lines []string // one per asteroid, in the order placed
+		for _, l := range s.SetupDice {
+			switch {
+			case strings.HasPrefix(l, "asteroids: "):
+				last = l
+			case strings.HasPrefix(l, "asteroid "):
+				lines = append(lines, l)
+			}
+		}
 		var secs2, sides, roll, count int
 		if _, err := fmt.Sscanf(last, "asteroids: %d sections + d%d=%d = %d", &secs2, &sides, &roll, &count); err != nil {
 			t.Fatalf("seed %d: setup dice %q: %v", seed, last, err)
+		}
+		// Each asteroid's line names the section rolled last and the cell.
+		if len(lines) != count {
+			t.Errorf("seed %d: %d asteroid lines in the setup dice for %d asteroids", seed, len(lines), count)
+		}
+		placed := 0
+		for _, l := range lines {
+			if strings.HasSuffix(l, ": dropped") {
+				continue
+			}
+			a := s.Asteroids[placed]
+			placed++
+			secRolls := regexp.MustCompile(`section d\d+=(\d+)`).FindAllStringSubmatch(l, -1)
+			if len(secRolls) == 0 || secRolls[len(secRolls)-1][1] != strconv.Itoa(s.Grid.section(a)) || !strings.HasSuffix(l, " = "+a.String()) {
+				t.Errorf("seed %d: setup dice %q for asteroid %s in section %d", seed, l, a, s.Grid.section(a))
+			}
 		}
 		if secs2 != s.Grid.Sections() || count != secs2+roll || len(s.Asteroids) != count {
 			t.Errorf("seed %d: %d asteroids placed; dice say %q", seed, len(s.Asteroids), last)

@@ -181,6 +181,8 @@ var ru = map[string]string{
 	"%s share the victory as allies.":                                 "%s делят победу как союзники.",
 	"The turn limit is reached; most planets: %s.":                    "Достигнут предел ходов; больше всего планет: %s.",
 	"It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.":                                     "Ваш ход %d. Катастрофа: %s. Пришлите постройки, корабли и действия.",
+	"Any time during the setup: LANG, ALLY, BREAK. The other orders wait for turn 1.":                                         "В любое время подготовки: ЯЗЫК, СОЮЗ, РАЗРЫВ. Остальные приказы ждут хода 1.",
+	"during the setup only LANG, ALLY and BREAK: send the other orders when turn 1 opens":                                     "во время подготовки только ЯЗЫК, СОЮЗ и РАЗРЫВ: остальные приказы пришлите, когда начнётся ход 1",
 	"Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN; or your next turn's orders in advance (CLEAR forgets them).": "В любое время: ЯЗЫК, СОЮЗ, РАЗРЫВ, ПРЕДЛОЖИТЬ, ПРИНЯТЬ, ОТМЕНИТЬ, СДАТЬСЯ; или приказы следующего хода заранее (ОЧИСТИТЬ их отменяет).",
 	// Errors.
 	"not an order: %q": "это не приказ: %q",
@@ -303,7 +305,8 @@ var ru = map[string]string{
 
 // diceRU translates the words of the recorded setup dice.
 var diceRU = strings.NewReplacer("sections", "участков", "section", "участок", "size", "размер", "biome", "биом",
-	"forests", "леса", "mountains", "горы", "asteroids", "астероиды", "asteroid modifier die", "модификатор")
+	"forests", "леса", "mountains", "горы", "asteroids", "астероиды", "asteroid", "астероид",
+	"cell chosen by", "клетку выбрал", "cell", "клетка", "dropped", "не размещён")
 
 // diceText gives a record of setup dice in lang.
 func diceText(lang, s string) string {

@@ -673,13 +673,35 @@ func (t *turn) unloadRes(sh *Ship, pl *Planet, r Res) *problem {
 	}
 	t.s.tell(to, "Ship %d delivers %s to %s at %s.", sh.ID, r.String(), pl.Owner, pl.Name)
 	for _, c := range t.s.Contracts {
-		if c.Accepted && c.Ship == sh.ID && (c.From == pl.Owner || c.To == pl.Owner) && pl.Owner != t.p {
-			// "Each player must say aloud that they are receiving them."
-			t.s.tell(nil, "%s says aloud: received %s from cargo ship %d under contract %d.", pl.Owner, r.String(), sh.ID, c.ID)
-			break
+		if !c.Accepted || c.Ship != sh.ID || (c.From != pl.Owner && c.To != pl.Owner) {
+			continue
 		}
+		// "When each of the players receives the delivery, it must be said
+		// aloud." The partner receives whatever the ship unloads at its
+		// planet; the ship's owner, at home, what the ship took from the
+		// partner under the contract and has not yet brought home (its
+		// own goods unloaded back home are nobody's business).
+		got := r
+		if pl.Owner == t.p {
+			fromPartner := c.LoadedTo
+			if t.p == c.To {
+				fromPartner = c.Loaded
+			}
+			got = least(r, fromPartner.sub(c.Home))
+			c.Home = c.Home.add(got)
+		}
+		if !got.zero() {
+			t.s.tell(nil, "%s says aloud: received %s from cargo ship %d under contract %d.", pl.Owner, got.String(), sh.ID, c.ID)
+		}
+		break
 	}
 	return nil
+}
+
+// least is the smaller of a and b, resource by resource (never below 0).
+func least(a, b Res) Res {
+	m := func(x, y int) int { return max(0, min(x, y)) }
+	return Res{B: m(a.B, b.B), C: m(a.C, b.C), F: m(a.F, b.F), M: m(a.M, b.M)}
 }
 
 func (s *State) reachable(from, to Cell, steps int) bool {
@@ -942,8 +964,10 @@ func (t *turn) loadByContract(sh *Ship, pl *Planet, r Res) *problem {
 
 func (s *State) removeShip(sh *Ship) {
 	for _, c := range s.Contracts {
-		if c.Accepted && c.Ship == sh.ID {
-			// 003-H2: the parties see the contract's terms again.
+		if !c.Cancelled && c.Ship == sh.ID {
+			// 003-H2: the parties see the contract's terms again. An
+			// offer not yet accepted lapses too: its ship is gone, so
+			// accepting it would authorise nothing.
 			s.tell([]string{c.From, c.To}, "Contract %d (%s gives %s, %s gives %s) lost its cargo ship %d.",
 				c.ID, c.From, c.Give.String(), c.To, c.Get.String(), sh.ID)
 			c.Accepted, c.Cancelled = false, true
