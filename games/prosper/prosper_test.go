@@ -121,10 +121,37 @@ func TestDefaultMapTotals(t *testing.T) {
 	}
 }
 
+// TestSyntaxCheck is the offline check (orrery orders check prosper):
+// grammar, and planet names against the built-in maps, all errors at once.
 func TestSyntaxCheck(t *testing.T) {
-	errs := Ruleset().(engine.SyntaxChecker).CheckSyntax("SETTLE Sol 7\nMOVE 3 FROM Sol TO Vega\nMOVE three FROM Sol TO Vega\nSETTEL Vega 3")
-	if len(errs) != 2 || errs[0].Line != 3 || errs[1].Line != 4 || !strings.Contains(errs[1].Fix, "SETTLE") {
-		t.Fatalf("syntax check: %v", errs)
+	for _, c := range []struct {
+		name, text string
+		want       []string // "LINE: substring" of each error, in order
+	}{
+		{"good", "SETTLE Sol 7\nMOVE 3 FROM Sol TO Vega\nDONE", nil},
+		{"grammar", "SETTLE Sol 7\nMOVE 3 FROM Sol TO Vega\nMOVE three FROM Sol TO Vega\nSETTEL Vega 3",
+			[]string{"3: not a number of ships", "4: did you mean SETTLE?"}},
+		{"misspelt planet", "SETTLE Rigle 5\nMOVE 2 FROM Sol TO Vgea\nFOO",
+			[]string{"1: no planet named 'Rigle' — did you mean 'Rigel'?", "2: no planet named 'Vgea'", "3: not an order"}},
+		{"planet only on the large map", "SETTLE Hadar 7 ELSE Sol 7", nil},
+		// "Ha" is Hamal on hex19 but Hamal or Hadar on hex37: a 2-player
+		// game takes it, so the offline check must too.
+		{"prefix of one planet on the small map only", "MOVE 1 FROM Ha TO Mi", nil},
+		{"ambiguous everywhere", "SETTLE Ca 3", []string{"1: could be"}},
+		{"bad alternative", "SETTLE Sol 7 ELSE Nowhere 3", []string{"1: no planet named 'Nowhere'"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			errs := Ruleset().(engine.SyntaxChecker).CheckSyntax(c.text)
+			if len(errs) != len(c.want) {
+				t.Fatalf("%d errors, want %d: %v", len(errs), len(c.want), errs)
+			}
+			for i, w := range c.want {
+				n, sub, _ := strings.Cut(w, ": ")
+				if got := fmt.Sprint(errs[i].Line); got != n || !strings.Contains(errs[i].Error(), sub) {
+					t.Errorf("error %d is %q (line %d), want line %s with %q", i+1, errs[i].Error(), errs[i].Line, n, sub)
+				}
+			}
+		})
 	}
 }
 
