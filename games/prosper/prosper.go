@@ -162,7 +162,6 @@ func (ruleset) CheckSyntax(text string) []engine.LineError {
 		for _, name := range names {
 			if err := knownPlanet(boards, name); err != nil {
 				errs = append(errs, lineError(o, err.Error(), fixOf(err)))
-				break // one error a line, as when the orders are sent
 			}
 		}
 	}

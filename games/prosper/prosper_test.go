@@ -133,6 +133,8 @@ func TestSyntaxCheck(t *testing.T) {
 			[]string{"3: not a number of ships", "4: did you mean SETTLE?"}},
 		{"misspelt planet", "SETTLE Rigle 5\nMOVE 2 FROM Sol TO Vgea\nFOO",
 			[]string{"1: no planet named 'Rigle' — did you mean 'Rigel'?", "2: no planet named 'Vgea'", "3: not an order"}},
+		{"two misspelt planets on one line", "MOVE 2 FROM Sool TO Vgea",
+			[]string{"1: no planet named 'Sool'", "1: no planet named 'Vgea'"}},
 		{"planet only on the large map", "SETTLE Hadar 7 ELSE Sol 7", nil},
 		// "Ha" is Hamal on hex19 but Hamal or Hadar on hex37: a 2-player
 		// game takes it, so the offline check must too.
