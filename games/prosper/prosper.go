@@ -45,7 +45,7 @@ func (ruleset) Info() engine.Info {
 			"planets wins.",
 		Options: []engine.Option{
 			{Name: optMap, Default: "default", Choices: []string{"default", "generated", "hex19", "hex37"},
-				Help: "default: Hex-19 for 2–3 players, Hex-37 for 4–6 (004-F1); generated: a seeded random map of that size; or name one"},
+				Help: "default: Hex-19 for 2–3 players, Hex-37 for 4–6 (004-F1); generated: a new map grown from the game's dice, 5 planets a player + 7; or name one"},
 			{Name: optMinimum, Default: "half", Choices: []string{"half", "literal"},
 				Help: "least ships to settle a planet: natives/2+1 (004-G1), or the literal natives+1"},
 			{Name: optLosses, Default: "gone", Choices: []string{"gone", "reserve"},
@@ -170,8 +170,8 @@ func (ruleset) CheckSyntax(text string) []engine.LineError {
 }
 
 // offlineBoards are the built-in maps, smallest first, as empty boards to
-// look names up in. A generated map uses the names of the default map for
-// its player count, so these cover every game.
+// look names up in. A generated map names its planets as hex37 names the
+// same cells, so these cover every game.
 func offlineBoards() []*State {
 	var out []*State
 	for _, name := range []string{"hex19", "hex37"} {
