@@ -112,8 +112,20 @@ func readInput(e *env, file string) (string, error) {
 	return string(data), nil
 }
 
+const ordersCheckAbout = `Checks an orders file without sending it; nothing is stored.
+
+  orrery orders check RULESET -f FILE       offline, with no game at hand
+                                            (like Eressea's echeck): every
+                                            line's grammar, and what the
+                                            ruleset can check without a game
+  orrery orders check --game ID --as PLAYER -f FILE
+                                            against PLAYER's view of the game
+                                            now, as sending them would
+
+Every bad line is reported, with its number and a suggested fix.`
+
 func ordersCheck(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "orders check", "orders check RULESET -f FILE | orders check --game ID --as PLAYER -f FILE", ordersAbout)
+	fs := flags(e, "orders check", "orders check RULESET -f FILE | orders check --game ID --as PLAYER -f FILE", ordersCheckAbout)
 	db := addDBFlags(fs)
 	file := fs.String("f", "-", "orders file (- for standard input)")
 	gameID := fs.String("game", "", "check against this game's current state")

@@ -145,41 +145,69 @@ func defaultMapFor(players int) string {
 	return "hex37"
 }
 
-// generateMap makes a random map for the player count from the default map
-// of that size: the same mix of sizes shuffled over the cells (the centre
-// stays large), then about one outer cell in six removed where the rest
-// stays connected. Every choice is a recorded roll, so players can check it.
+// generatedPlanets is the size of a generated map for a number of players:
+// five planets a player and seven more, from 17 for two players to 37 (the
+// whole radius-3 hexagon, as wide as a board can be drawn) for six.
+func generatedPlanets(players int) int { return min(5*players+7, 37) }
+
+// generateMap makes a random map for the player count: a connected cluster
+// of cells grown from the centre one neighbour at a time inside the
+// radius-3 hexagon, so positions and links differ from game to game, with
+// the sizes of Hex-37 in proportion (the centre is always large) shuffled
+// over the cells. Each cell keeps its name from hex37, so planet names are
+// the same on every map. Every choice is a recorded roll of step 0, so
+// players can check the map was not chosen.
 func generateMap(players int, d *dice.Dice) ([]Site, error) {
-	base, err := loadMap(defaultMapFor(players))
+	cells, err := loadMap("hex37")
 	if err != nil {
 		return nil, err
 	}
-	sizes := make([]Size, 0, len(base)-1)
-	for _, s := range base[1:] {
-		sizes = append(sizes, s.Size)
+	want := generatedPlanets(players)
+	in := make([]bool, len(cells))
+	at := map[Hex]int{}
+	for i, c := range cells {
+		at[c.Hex] = i
 	}
-	d.Shuffle(len(sizes), "map: sizes of the planets", func(i, j int) { sizes[i], sizes[j] = sizes[j], sizes[i] })
-	sites := []Site{base[0]}
-	for i, s := range base[1:] {
-		sites = append(sites, Site{Name: s.Name, Hex: s.Hex, Size: sizes[i]})
-	}
-	holes := (len(sites) - 1) / 6
-	for i := 0; i < holes; i++ {
-		outer := []int{}
-		ring := sites[len(sites)-1].Hex.Ring()
-		for j, s := range sites {
-			if s.Hex.Ring() == ring {
-				outer = append(outer, j)
+	in[0] = true // the centre
+	for n := 1; n < want; n++ {
+		// The frontier in map order, so the same rolls give the same map.
+		var frontier []int
+		for i, c := range cells {
+			if in[i] {
+				continue
+			}
+			for _, h := range c.Hex.Neighbours() {
+				if j, ok := at[h]; ok && in[j] {
+					frontier = append(frontier, i)
+					break
+				}
 			}
 		}
-		if len(outer) == 0 {
-			break
+		k := frontier[d.Pick(len(frontier), fmt.Sprintf("map: planet %d of %d, among %d cells next to the map", n+1, want, len(frontier)))]
+		in[k] = true
+	}
+	// Sizes in Hex-37's proportions: 7 large and 15 medium of 37.
+	large, medium := (want*7+18)/37, (want*15+18)/37
+	sizes := make([]Size, 0, want-1)
+	for i := 1; i < want; i++ {
+		switch {
+		case i < large:
+			sizes = append(sizes, Large) // the centre is the first large
+		case i < large+medium:
+			sizes = append(sizes, Medium)
+		default:
+			sizes = append(sizes, Small)
 		}
-		k := outer[d.Pick(len(outer), fmt.Sprintf("map: hole %d of %d among the %d outer planets", i+1, holes, len(outer)))]
-		trial := append(append([]Site(nil), sites[:k]...), sites[k+1:]...)
-		if connected(trial) {
-			sites = trial
+	}
+	d.Shuffle(len(sizes), "map: sizes of the planets", func(i, j int) { sizes[i], sizes[j] = sizes[j], sizes[i] })
+	sites := []Site{{Name: cells[0].Name, Hex: cells[0].Hex, Size: Large}}
+	for i, c := range cells[1:] {
+		if in[i+1] {
+			sites = append(sites, Site{Name: c.Name, Hex: c.Hex, Size: sizes[len(sites)-1]})
 		}
+	}
+	if !connected(sites) {
+		return nil, fmt.Errorf("the generated map is not connected (a bug)")
 	}
 	return sites, nil
 }

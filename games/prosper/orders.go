@@ -67,6 +67,8 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 	case "SETTLE", "COLONISE", "COLONIZE":
 		o.kind = "settle"
 		words := f[1:]
+		// Unknown planets are all reported, so one reply fixes the line.
+		var unknown []engine.LineError
 		for len(words) > 0 {
 			if len(words) < 2 {
 				return bad("SETTLE needs a planet and a number of ships", "write e.g. SETTLE Vega 3")
@@ -77,11 +79,11 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 			}
 			a := alt{name: words[0], planet: -1, ships: n}
 			if s != nil {
-				i, err := s.findPlanet(words[0])
-				if err != nil {
-					return bad(err.Error(), fixOf(err))
+				if i, err := s.findPlanet(words[0]); err != nil {
+					unknown = append(unknown, lineError(o, err.Error(), fixOf(err)))
+				} else {
+					a.name, a.planet = s.Planets[i].Name, i
 				}
-				a.name, a.planet = s.Planets[i].Name, i
 			}
 			if n < 1 {
 				return bad("settle at least 1 ship", "")
@@ -97,6 +99,9 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 		}
 		if len(o.alts) == 0 {
 			return bad("SETTLE needs a planet and a number of ships", "write e.g. SETTLE Vega 3")
+		}
+		if len(unknown) > 0 {
+			return o, unknown
 		}
 		return o, nil
 	case "MOVE", "ATTACK", "SEND":
@@ -137,7 +142,7 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 				}
 			}
 			if len(errs) > 0 {
-				return o, errs[:1]
+				return o, errs // both names, if both are wrong
 			}
 		}
 		return o, nil

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strconv"
 
 	"orrery/engine"
@@ -44,7 +45,7 @@ func (ruleset) Info() engine.Info {
 			"planets wins.",
 		Options: []engine.Option{
 			{Name: optMap, Default: "default", Choices: []string{"default", "generated", "hex19", "hex37"},
-				Help: "default: Hex-19 for 2–3 players, Hex-37 for 4–6 (004-F1); generated: a seeded random map of that size; or name one"},
+				Help: "default: Hex-19 for 2–3 players, Hex-37 for 4–6 (004-F1); generated: a new map grown from the game's dice, 5 planets a player + 7; or name one"},
 			{Name: optMinimum, Default: "half", Choices: []string{"half", "literal"},
 				Help: "least ships to settle a planet: natives/2+1 (004-G1), or the literal natives+1"},
 			{Name: optLosses, Default: "gone", Choices: []string{"gone", "reserve"},
@@ -141,9 +142,65 @@ func (ruleset) LoadState(data []byte) (engine.State, error) {
 	return &st, nil
 }
 
+// CheckSyntax checks an orders file with no game at hand: the grammar of
+// every line, and every planet name against the maps a game can be played
+// on. The maps are data of the ruleset, so a misspelt planet is caught
+// before the orders are sent ("no planet named 'Rigle' — did you mean
+// 'Rigel'?"); whether the planet is free, yours or next to the other is
+// known only in the game.
 func (ruleset) CheckSyntax(text string) []engine.LineError {
-	_, errs := parseLines(text, nil)
+	orders, errs := parseLines(text, nil)
+	boards := offlineBoards()
+	for _, o := range orders {
+		var names []string
+		for _, a := range o.alts {
+			names = append(names, a.name)
+		}
+		if o.kind == "move" {
+			names = append(names, o.names[0], o.names[1])
+		}
+		for _, name := range names {
+			if err := knownPlanet(boards, name); err != nil {
+				errs = append(errs, lineError(o, err.Error(), fixOf(err)))
+			}
+		}
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
 	return errs
+}
+
+// offlineBoards are the built-in maps, smallest first, as empty boards to
+// look names up in. A generated map names its planets as hex37 names the
+// same cells, so these cover every game.
+func offlineBoards() []*State {
+	var out []*State
+	for _, name := range []string{"hex19", "hex37"} {
+		sites, err := loadMap(name)
+		if err != nil {
+			continue // the embedded maps are tested; cannot happen
+		}
+		s := &State{Map: name}
+		for _, site := range sites {
+			s.Planets = append(s.Planets, Planet{Site: site})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// knownPlanet accepts a name that names a planet (in full, or by a
+// beginning that fits one planet) on at least one board; otherwise the
+// error of the largest board, which suggests the nearest names.
+func knownPlanet(boards []*State, name string) error {
+	var last error
+	for _, b := range boards {
+		_, err := b.findPlanet(name)
+		if err == nil {
+			return nil
+		}
+		last = err
+	}
+	return last
 }
 
 func (ruleset) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {

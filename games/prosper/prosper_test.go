@@ -70,32 +70,84 @@ func TestGoldenBoards(t *testing.T) {
 		s := play(t, c.n, c.steps, 7)
 		v := s.View(s.Seats[0])
 		golden(t, fmt.Sprintf("board-%dp-step%d", c.n, c.steps), v.Board()+"\n"+v.Status())
-		for _, l := range strings.Split(v.Board(), "\n") {
+		// The board and the status table both travel by mail: a line
+		// over 78 columns is wrapped by mail readers and breaks them.
+		for _, l := range strings.Split(v.Board()+v.Status(), "\n") {
 			if len([]rune(l)) > 78 {
-				t.Errorf("%d players: board line of %d columns: %q", c.n, len([]rune(l)), l)
+				t.Errorf("%d players: report line of %d columns: %q", c.n, len([]rune(l)), l)
 			}
 		}
 	}
 }
 
+// TestGeneratedMap: a generated map is a pure function of its dice, has the
+// size of its player count with Hex-37's mix of sizes and a large centre,
+// is connected, fits the board, and differs between seeds in where its
+// planets are, not only in their sizes.
 func TestGeneratedMap(t *testing.T) {
+	hex37, err := loadMap("hex37")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := map[Hex]string{}
+	for _, c := range hex37 {
+		name[c.Hex] = c.Name
+	}
 	for n := 2; n <= 6; n++ {
-		a, err := generateMap(n, dice.New(fmt.Sprint("gen", n)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := generateMap(n, dice.New(fmt.Sprint("gen", n)))
-		if fmt.Sprint(a) != fmt.Sprint(b) {
-			t.Fatalf("%d players: the same seed made two maps", n)
-		}
-		base, _ := loadMap(defaultMapFor(n))
-		if len(a) >= len(base) || !connected(a) || a[0].Size != Large {
-			t.Fatalf("%d players: %d planets of %d, connected %v", n, len(a), len(base), connected(a))
-		}
-		c, _ := generateMap(n, dice.New(fmt.Sprint("other", n)))
-		if fmt.Sprint(a) == fmt.Sprint(c) {
-			t.Errorf("%d players: two seeds made the same map", n)
-		}
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
+			d := dice.New(fmt.Sprint("gen", n))
+			a, err := generateMap(n, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Rolls()) == 0 {
+				t.Error("the map took no recorded rolls")
+			}
+			b, _ := generateMap(n, dice.New(fmt.Sprint("gen", n)))
+			if fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Fatal("the same seed made two maps")
+			}
+			if len(a) != 5*n+7 && !(n == 6 && len(a) == 37) {
+				t.Errorf("%d planets for %d players", len(a), n)
+			}
+			if !connected(a) || a[0].Size != Large || a[0].Hex != (Hex{}) {
+				t.Errorf("connected %v, centre %v %s", connected(a), a[0].Hex, a[0].Size)
+			}
+			count := map[Size]int{}
+			for _, s := range a {
+				count[s.Size]++
+				if s.Hex.Ring() > 3 || name[s.Hex] != s.Name {
+					t.Errorf("planet %s at %v: outside the board or not hex37's name there", s.Name, s.Hex)
+				}
+			}
+			// Hex-37 is 7 large, 15 medium, 15 small of 37.
+			for size, share := range map[Size]int{Large: 7, Medium: 15} {
+				if exact := float64(len(a)*share) / 37; float64(count[size]) < exact-1 || float64(count[size]) > exact+1 {
+					t.Errorf("%d %s planets of %d, want about %.1f", count[size], size.Word(), len(a), exact)
+				}
+			}
+			if n < 6 {
+				var places [2]string
+				for k, seed := range []string{"one", "two"} {
+					m, _ := generateMap(n, dice.New(seed+fmt.Sprint(n)))
+					for _, s := range m {
+						places[k] += s.Name + " "
+					}
+				}
+				if places[0] == places[1] {
+					t.Errorf("two seeds put the planets in the same places: %s", places[0])
+				}
+			}
+			st := &State{Seats: players(n)}
+			for _, s := range a {
+				st.Planets = append(st.Planets, Planet{Site: s})
+			}
+			for _, l := range strings.Split(st.View(st.Seats[0]).Board(), "\n") {
+				if len([]rune(l)) > 78 {
+					t.Errorf("board line of %d columns: %q", len([]rune(l)), l)
+				}
+			}
+		})
 	}
 }
 
@@ -119,10 +171,39 @@ func TestDefaultMapTotals(t *testing.T) {
 	}
 }
 
+// TestSyntaxCheck is the offline check (orrery orders check prosper):
+// grammar, and planet names against the built-in maps, all errors at once.
 func TestSyntaxCheck(t *testing.T) {
-	errs := Ruleset().(engine.SyntaxChecker).CheckSyntax("SETTLE Sol 7\nMOVE 3 FROM Sol TO Vega\nMOVE three FROM Sol TO Vega\nSETTEL Vega 3")
-	if len(errs) != 2 || errs[0].Line != 3 || errs[1].Line != 4 || !strings.Contains(errs[1].Fix, "SETTLE") {
-		t.Fatalf("syntax check: %v", errs)
+	for _, c := range []struct {
+		name, text string
+		want       []string // "LINE: substring" of each error, in order
+	}{
+		{"good", "SETTLE Sol 7\nMOVE 3 FROM Sol TO Vega\nDONE", nil},
+		{"grammar", "SETTLE Sol 7\nMOVE 3 FROM Sol TO Vega\nMOVE three FROM Sol TO Vega\nSETTEL Vega 3",
+			[]string{"3: not a number of ships", "4: did you mean SETTLE?"}},
+		{"misspelt planet", "SETTLE Rigle 5\nMOVE 2 FROM Sol TO Vgea\nFOO",
+			[]string{"1: no planet named 'Rigle' — did you mean 'Rigel'?", "2: no planet named 'Vgea'", "3: not an order"}},
+		{"two misspelt planets on one line", "MOVE 2 FROM Sool TO Vgea",
+			[]string{"1: no planet named 'Sool'", "1: no planet named 'Vgea'"}},
+		{"planet only on the large map", "SETTLE Hadar 7 ELSE Sol 7", nil},
+		// "Ha" is Hamal on hex19 but Hamal or Hadar on hex37: a 2-player
+		// game takes it, so the offline check must too.
+		{"prefix of one planet on the small map only", "MOVE 1 FROM Ha TO Mi", nil},
+		{"ambiguous everywhere", "SETTLE Ca 3", []string{"1: could be"}},
+		{"bad alternative", "SETTLE Sol 7 ELSE Nowhere 3", []string{"1: no planet named 'Nowhere'"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			errs := Ruleset().(engine.SyntaxChecker).CheckSyntax(c.text)
+			if len(errs) != len(c.want) {
+				t.Fatalf("%d errors, want %d: %v", len(errs), len(c.want), errs)
+			}
+			for i, w := range c.want {
+				n, sub, _ := strings.Cut(w, ": ")
+				if got := fmt.Sprint(errs[i].Line); got != n || !strings.Contains(errs[i].Error(), sub) {
+					t.Errorf("error %d is %q (line %d), want line %s with %q", i+1, errs[i].Error(), errs[i].Line, n, sub)
+				}
+			}
+		})
 	}
 }
 

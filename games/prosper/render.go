@@ -104,7 +104,9 @@ func (v *view) Board() string {
 			lines = append(lines, trimRight(link))
 		}
 	}
-	legend := []string{"", "Each planet: name, then size (S M L), owner and ships; nN = N natives."}
+	legend := []string{"",
+		"Each planet: name, then size (S M L) and its owner's letter and ships (B25),",
+		"or its natives (n12), or - for a small planet that no one holds."}
 	var owners []string
 	for _, p := range s.Seats {
 		mark := ""
@@ -182,7 +184,33 @@ func (v *view) Status() string {
 		for _, n := range s.neighbours(i) {
 			ns = append(ns, s.Planets[n].Name)
 		}
-		fmt.Fprintf(&b, "%-10s  %-6s  %-12s  %5d  %5d  %s\n", p.Name, p.Size.Word(), fit(holder, 12), ships, p.Size.Limit(), strings.Join(ns, " "))
+		head := fmt.Sprintf("%-10s  %-6s  %-12s  %5d  %5d  ", p.Name, p.Size.Word(), fit(holder, 12), ships, p.Size.Limit())
+		wrapWords(&b, head, ns, reportWidth)
 	}
 	return b.String()
+}
+
+// reportWidth is the widest line a report may have: mail readers wrap
+// longer lines, which would break the tables.
+const reportWidth = 78
+
+// wrapWords writes head and then words separated by spaces, going on to
+// lines indented as deep as head when a line would pass width. A word
+// always goes on the first line, so a too-long head still shows its words.
+func wrapWords(b *strings.Builder, head string, words []string, width int) {
+	line := head
+	indent := strings.Repeat(" ", len([]rune(head)))
+	fresh := true
+	for _, w := range words {
+		if !fresh && len([]rune(line))+1+len([]rune(w)) > width {
+			b.WriteString(line + "\n")
+			line, fresh = indent, true
+		}
+		if !fresh {
+			line += " "
+		}
+		line += w
+		fresh = false
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
 }

@@ -297,12 +297,28 @@ func (s *State) startMain() []engine.Event {
 		s.Reserve = map[string]int{}
 	}
 	s.Phase_, s.Round, s.Start, s.Mover = phaseMove, 1, 0, 0
-	events = append(events, engine.Event{Text: "Colonisation is over. Round 1 begins with " + s.Seats[0] + "."})
+	events = append(events, engine.Event{Text: "Colonisation is over."})
 	events = append(events, s.eliminate()...)
 	if s.Phase_ == phaseMove {
-		s.skipOut()
+		// Player one starts, unless they settled nothing and are out.
+		s.Start = s.inFrom(0)
+		events = append(events, engine.Event{Text: "Round 1 begins with " + s.mover() + "."})
 	}
 	return events
+}
+
+// inFrom is the first seat from seat i on, going left round the table,
+// that is still in the game. An eliminated seat is an empty chair: it
+// neither starts a round nor takes a turn (004-G13, 004-G14). Call it only
+// while at least one seat is in.
+func (s *State) inFrom(i int) int {
+	n := len(s.Seats)
+	for k := 0; k < n; k++ {
+		if j := (i + k) % n; !s.out(s.Seats[j]) {
+			return j
+		}
+	}
+	return i % n
 }
 
 // owned lists p's planets, largest first when bySize, else in map order.
@@ -394,7 +410,9 @@ func (s *State) produce() []engine.Event {
 		return append(events, s.endByLimit())
 	}
 	s.Round++
-	s.Start = (s.Start + 1) % len(s.Seats)
+	// The start passes to the person to the left of the current starting
+	// player; eliminated seats are passed over (004-G13).
+	s.Start = s.inFrom(s.Start + 1)
 	s.Mover = 0
 	events = append(events, engine.Event{Text: fmt.Sprintf("Round %d begins with %s.", s.Round, s.mover())})
 	return events
