@@ -183,13 +183,19 @@ func (s *fullState) weakestRegion(t, w string, onlyRisk bool) int {
 }
 
 // unDefence is the UN's answer to being targeted (2.4.1 → 2.5.3): each UN
-// region on the world rolls three times at p's fleets in orbit.
+// region on the world rolls three times at p's fleets in orbit, with 2.5.3's
+// penalty of -1 for a region that is At Risk (an Overthrow can set a UN
+// region At Risk).
 func (r *frun) unDefence(p, w string) {
 	s := r.s
-	need := 5 + s.level(p, "Durability")
+	base := 5 + s.level(p, "Durability")
 	var dice []rdie
 	for _, reg := range s.Regions[w] {
-		if reg.Owner == un {
+		if reg.Owner == un && reg.Devs > 0 {
+			need := base
+			if reg.AtRisk {
+				need++
+			}
 			dice = append(dice, rdie{Needs: []int{need}}, rdie{Needs: []int{need}}, rdie{Needs: []int{need}})
 		}
 	}
@@ -201,7 +207,11 @@ func (r *frun) unDefence(p, w string) {
 	for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 		lost++
 	}
-	r.say("The UN answers with Defence on %s: %d hit(s); %s loses %d fleet(s).", w, hits, p, lost)
+	risky := ""
+	if n := len(dice) - 3*(s.healthyRegions(un, w)); n > 0 {
+		risky = fmt.Sprintf(" (%d of them from At Risk regions, needing %d+)", n, base+1)
+	}
+	r.say("The UN answers with Defence on %s: %d dice needing %d+%s, %d hit(s); %s loses %d fleet(s).", w, len(dice), base, risky, hits, p, lost)
 }
 
 // expand is 2.4.2.
