@@ -107,6 +107,10 @@ func TestFullParseErrors(t *testing.T) {
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"sections are taken in order"}},
 		{turn, "DEFEND Mars 1 AT UN\nINFLUENCE Mars 2\nUN FLEET\nUN RESEARCH", []string{"the UN has no fleets", "at least 3 fleets", "once a turn"}},
 		{turn, "BUILD Mars 1\nINFLUENCE Mars 3\nINFLUENCE Venus 3\nRESEARCH Venus 1", []string{"Political Influence takes all", "Political Influence takes all"}},
+		// 001-G15: one roll per target and world (and one Pacification a
+		// world); another target, or another world, is a line of its own.
+		{turn, "FIRE Mars 1 AT bob\nFIRE Mars 2 AT UN\nFIRE Venus 1 AT bob\nFIRE Mars 1 AT bob\nCOUP Mars 1 AT bob\nCOUP Mars 1 AT bob\nPACIFY Mars 1\nPACIFY Mars 1 FLEET",
+			[]string{"a second FIRE Mars <n> AT bob line", "a second COUP Mars <n> AT bob line", "a second PACIFY Mars <n> line"}},
 		{turn, "BUILD Mars 4\nEXPAND Mars 3x2", []string{`"4" is not a group`, `"3x2" is not a group`}},
 		{any, "TECH Atack\nCONCEDE TO ann\nFIRE Mars 1 AT bob", []string{"did you mean Attack?", "cannot concede to yourself", "can only be given in your turn"}},
 		{any, "AI OWN EXPNAD\nAI KEEP -1\nAI SHIELD ann\nAI DEFEND SOMETIMES\nAI OFF", []string{"did you mean EXPAND?", "must be a number", "leave yourself out of AI SHIELD", `"SOMETIMES" is not one of`, "AI order is malformed"}},

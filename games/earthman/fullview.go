@@ -41,6 +41,7 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 	phase, preludes, uns := fpNone, 0, 0
 	launched := map[string]int{}
 	devWorlds := map[string][]string{} // world → development verbs, for INFLUENCE
+	pooled := map[string]bool{}        // FIRE/COUP world+target, PACIFY world: one line each
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -77,6 +78,23 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 			phase = ph
 		}
 		msg, fix := v.check(me, o, launched, &uns)
+		if msg == "" && (o.Verb == "FIRE" || o.Verb == "COUP" || o.Verb == "PACIFY") {
+			// The dice of every fleet at a world that fires at (or overthrows)
+			// one target are one roll, so hits and pairs are counted over all
+			// of them (001-G15) and the UN answers Open Fire once a world
+			// (001-G17); Pacification's pairs likewise. A second line would
+			// split the dice and waste an odd one.
+			key := o.Verb + " " + o.World + " " + o.Target
+			if pooled[key] {
+				what := o.Verb + " " + o.World + " <n> AT " + o.Target
+				if o.Verb == "PACIFY" {
+					what = "PACIFY " + o.World + " <n>"
+				}
+				msg, fix = fmt.Sprintf("a second %s line: the dice of all your fleets taking that action there are one roll", what),
+					"add the fleets up into one line"
+			}
+			pooled[key] = true
+		}
 		if msg == "" && ph == fpDev {
 			// 2.5.4 takes every development on the world.
 			prev := devWorlds[o.World]
@@ -341,6 +359,8 @@ var fullHelp = strings.Join([]string{
 	"                   " + fullGrammar["EXPAND"],
 	"                   " + fullGrammar["COUP"],
 	"                   " + fullGrammar["PACIFY"],
+	"                   (one FIRE and one COUP line per target, one PACIFY line,",
+	"                   a world: the fleets' dice are one roll)",
 	"  2.5 developments " + fullGrammar["BUILD"],
 	"                   " + fullGrammar["RESEARCH"],
 	"                   " + fullGrammar["DEFEND"],
