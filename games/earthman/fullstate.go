@@ -401,7 +401,8 @@ func (s *fullState) discontent(d *dice.Dice, p string) []string {
 }
 
 // mutiny removes an At Risk and a healthy fleet from one place, or else two
-// At Risk fleets from one place; the place by placesFor.
+// At Risk fleets from one place, or else one At Risk fleet (001-G11); the
+// place by placesFor. Removed fleets return to the Economy Pool (3.3).
 func (s *fullState) mutiny(p string) string {
 	for _, at := range s.placesFor(p) {
 		if f := s.Fleets[at][p]; f != nil && f.Risk > 0 && f.Ok > 0 {
@@ -418,7 +419,16 @@ func (s *fullState) mutiny(p string) string {
 			return fmt.Sprintf("mutiny! %s loses two At Risk fleets %s", p, s.chose(p, at))
 		}
 	}
-	return fmt.Sprintf("mutiny! but %s has no fleets that can mutiny together", p)
+	// 001-G11: with no pair anywhere, the constraints allow one At Risk
+	// fleet to go; with none At Risk, nothing happens.
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Risk > 0 {
+			f.Risk--
+			s.P[p].Economy++
+			return fmt.Sprintf("mutiny! %s has no pair of fleets that can mutiny together, and loses one At Risk fleet %s", p, s.chose(p, at))
+		}
+	}
+	return fmt.Sprintf("mutiny! but %s has no At Risk fleet to mutiny", p)
 }
 
 // fullSummary is a compact text of a full position for tests.
