@@ -282,6 +282,22 @@ func (s *FullState) dumpFull() string {
 	default:
 		fmt.Fprintf(&b, "turn %d active %s triggered=%v\n", s.TurnN, s.Players[s.Active], s.Triggered)
 	}
+	var opts []string
+	if s.Skynet {
+		opts = append(opts, fmt.Sprintf("skynet (deck %d)", len(s.Deck)))
+	}
+	if s.Collab {
+		opts = append(opts, "research-collaborations")
+	}
+	if s.Territory {
+		opts = append(opts, "territorial-agreements")
+	}
+	if s.Strict {
+		opts = append(opts, "victory more-than-30")
+	}
+	if len(opts) > 0 {
+		fmt.Fprintf(&b, "options: %s\n", strings.Join(opts, ", "))
+	}
 	for _, p := range s.Players {
 		pl := s.P[p]
 		fmt.Fprintf(&b, "%s: vp %d power %d economy %d discontent %d ai %d", p, pl.VP, pl.Power, pl.Economy, pl.Discontent, pl.AI)
