@@ -1,6 +1,7 @@
 package earthman
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -245,4 +246,55 @@ func FuzzFullParseRoundTrip(f *testing.F) {
 			t.Fatalf("round trip: %q → %q → %v %v", text, canon, again, errs)
 		}
 	})
+}
+
+// TestFullBoardCrowded draws the most crowded board the rules allow on
+// the longest lines: six players, every region of Earth stacked to its
+// limit (2 + Nanotechnology 2) or held by the UN At Risk, every player's
+// Political Influence there, and fleets everywhere. Every line stays
+// within 78 columns, and every region's owner, stack, At Risk and the
+// Political Influence still show.
+func TestFullBoardCrowded(t *testing.T) {
+	setup := "players ann bob cat dan eve fay\nactive ann\nfirst ann\n"
+	owners := []string{"ann", "bob", "cat", "dan", "eve", "fay"}
+	for i, p := range owners {
+		setup += fmt.Sprintf("region Earth %d %s 4 risk\npi Earth %s\n", i+1, p, p)
+	}
+	setup += "region Earth 7 UN 1 risk\ndevastation Venus 1 12\nregion Titan 1 ann 3 risk\nregion Titan 2 bob 3 risk\n" +
+		"region Titan 3 cat 3 risk\nregion Titan 4 dan 3 risk\nregion Titan 5 eve 3 risk\n"
+	for _, pl := range board.Places {
+		for _, p := range owners {
+			setup += fmt.Sprintf("fleet %s %s 120 30\n", pl.Name, p)
+		}
+	}
+	s := buildFull(t, setup)
+	got := s.View("ann").Board()
+	for _, line := range strings.Split(got, "\n") {
+		if len(line) > 78 {
+			t.Errorf("line of %d columns: %q", len(line), line)
+		}
+	}
+	for _, want := range []string{"[A4B4C4D4E4F4U!]+abcdef", "[#12...]", "[A3B3C3D3E3]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the board does not show %s:\n%s", want, got)
+		}
+	}
+	// A position no game reaches (Devastation 12 in every region of Earth
+	// beside six PI counters) still fits: its regions go below the disc.
+	freak := "players ann bob cat dan eve fay\nactive ann\nfirst ann\n"
+	for i := 1; i <= 7; i++ {
+		freak += fmt.Sprintf("devastation Earth %d 12\n", i)
+	}
+	for _, p := range owners {
+		freak += "pi Earth " + p + "\n"
+	}
+	got = buildFull(t, freak).View("ann").Board()
+	for _, line := range strings.Split(got, "\n") {
+		if len(line) > 78 {
+			t.Errorf("line of %d columns: %q", len(line), line)
+		}
+	}
+	if !strings.Contains(got, "Earth      (regions below)") || !strings.Contains(got, "  Earth [#12#12#12#12#12#12#12]+abcdef") {
+		t.Errorf("the crowded Earth is not drawn below the disc:\n%s", got)
+	}
 }

@@ -187,6 +187,8 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 // for the UN.
 func (s *FullState) letterOf(f string, risk bool) string {
 	if f == un {
+		// The UN has no lower case: its At Risk regions (after an
+		// Overthrow) are marked with a '!' by regionsOf.
 		return "U"
 	}
 	for i, p := range s.Players {
@@ -201,9 +203,9 @@ func (s *FullState) letterOf(f string, risk bool) string {
 }
 
 // regionsOf shows a world's regions, one token each: the owner's letter
-// (capital if At Risk) or '#' for Devastation, followed by the count if
-// above 1, or '.' if empty; then the holders of Political Influence after
-// a '+'. Venus at the start is [#2#2##].
+// (capital if At Risk; the UN's U followed by '!') or '#' for Devastation,
+// followed by the count if above 1, or '.' if empty; then the holders of
+// Political Influence after one '+'. Venus at the start is [#2#2##].
 func (s *FullState) regionsOf(w string) string {
 	var parts []string
 	for _, reg := range s.Regions[w] {
@@ -212,6 +214,9 @@ func (s *FullState) regionsOf(w string) string {
 			t := s.letterOf(reg.Owner, reg.AtRisk)
 			if reg.Devs > 1 {
 				t += fmt.Sprint(reg.Devs)
+			}
+			if reg.Owner == un && reg.AtRisk {
+				t += "!"
 			}
 			parts = append(parts, t)
 		case reg.Devastation > 1:
@@ -223,8 +228,12 @@ func (s *FullState) regionsOf(w string) string {
 		}
 	}
 	out := "[" + strings.Join(parts, "") + "]"
-	for _, p := range s.PI[w] {
-		out += "+" + s.letterOf(p, false)
+	if len(s.PI[w]) > 0 {
+		// One '+' and a letter each, so six holders on Earth still fit.
+		out += "+"
+		for _, p := range s.PI[w] {
+			out += s.letterOf(p, false)
+		}
 	}
 	return out
 }
@@ -257,8 +266,8 @@ func (v *fullView) Board() string {
 	}
 	return drawDisc(func(name string) bool { return s.fleetsOf(name) != "-" }, s.regionsOf, s.fleetsOf,
 		"Factions: "+strings.Join(legend, "  ")+"  U=UN. Capital = At Risk; # = Devastation; "+
-			"a digit after = how many; .=empty region; +x = x's Political Influence; "+
-			"(n!) = n fleets At Risk")
+			"U! = a UN region At Risk; a digit after = how many; .=empty region; "+
+			"+xy = x's and y's Political Influence; (n!) = n fleets At Risk")
 }
 
 // Status is the tracks and pools table, in sentences.
