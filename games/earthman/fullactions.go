@@ -820,7 +820,7 @@ func (r *frun) transfer(p string, o fOrder) {
 	to := q
 	if refused {
 		to = un
-		r.say("%s refuses region %d of %s from %s: it goes to the UN.", q, o.N, o.World, p)
+		r.say("%s refuses region %d of %s from %s (standing order ACCEPT TRANSFERS NONE): it goes to the UN.", q, o.N, o.World, p)
 	}
 	n, risk := reg.Devs, reg.AtRisk
 	for s.Regions[o.World][i].Devs > 0 {
