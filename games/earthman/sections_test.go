@@ -77,7 +77,7 @@ func TestClassicSectionsHaveCases(t *testing.T) {
 		{"Setup", "Setup", []string{"setup"}},
 		{"phase 1: movement", "Movement", []string{"route-destination", "route-replace-cancel"}},
 		{"phase 2: combat", "Combat", []string{"fire-save-on-6", "coup-save-on-4", "fire-second-group-no-target", "fire-group-cut-down"}},
-		{"phase 2: the UN on Earth", "UN", []string{"coup-earth-un-aid-and-reprisal", "coup-earth-un-fleets-only", "reprisal-needs-un-fleets", "reprisal-no-un-units"}},
+		{"phase 2: the UN on Earth", "UN", []string{"coup-earth-un-aid-and-reprisal", "coup-earth-un-fleets-only", "reprisal-needs-un-fleets", "reprisal-no-un-units", "reprisal-once-per-phase"}},
 		{"phase 3: construction", "Construction", []string{"construction-groups", "construction-earth-un-reroll", "construction-earth-no-un-devs"}},
 		{"phase 4: development", "Development", []string{"development-until", "development-pool-shrinks"}},
 		{"phase 4: the UN claims Earth", "claims", []string{"coup-earth-un-aid-and-reprisal", "reprisal-no-un-units", "coup-earth-un-fleets-only"}},
