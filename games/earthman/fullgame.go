@@ -211,7 +211,9 @@ func (r *frun) peace() {
 		return
 	}
 	for _, p := range s.Players {
-		if !s.P[p].Peace {
+		// A player with neither units nor resources is out of the game
+		// (001(h) 5): no turns, and no vote on peace.
+		if !s.P[p].Peace && (s.unitsOf(p) > 0 || s.P[p].Economy > 0) {
 			return
 		}
 	}
