@@ -274,7 +274,9 @@ func TestFullBoardCrowded(t *testing.T) {
 			t.Errorf("line of %d columns: %q", len(line), line)
 		}
 	}
-	for _, want := range []string{"[A4B4C4D4E4F4U!]+abcdef", "[#12...]", "[A3B3C3D3E3]"} {
+	// A crowded row of the fleets list keeps its columns when it wraps.
+	for _, want := range []string{"[A4B4C4D4E4F4U!]+abcdef", "[#12...]", "[A3B3C3D3E3]",
+		"\n  Solar     Solar System    a150(30!) b150(30!)", "\n" + strings.Repeat(" ", 28) + "f150(30!)\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the board does not show %s:\n%s", want, got)
 		}

@@ -134,7 +134,7 @@ func drawDisc(hasFleets func(string) bool, regions, fleets func(string) string, 
 			continue
 		}
 		any = true
-		b.WriteString(wrap(fmt.Sprintf("  %-9s %-15s %s", t.Name, t.Kind, fleets(t.Name)), 78))
+		b.WriteString(hang(fmt.Sprintf("  %-9s %-15s ", t.Name, t.Kind), fleets(t.Name), 78))
 	}
 	if !any {
 		b.WriteString("  none\n")
@@ -219,6 +219,28 @@ func wrap(text string, width int) string {
 	if line != "" {
 		b.WriteString(line + "\n")
 	}
+	return b.String()
+}
+
+// hang writes prefix and text in lines of at most width columns, the text
+// broken at spaces and its later lines indented under its first, so a
+// crowded row of a table keeps its columns.
+func hang(prefix, text string, width int) string {
+	var b strings.Builder
+	line, indent := prefix, strings.Repeat(" ", len(prefix))
+	started := false
+	for _, w := range strings.Fields(text) {
+		if started && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line, started = indent, false
+		}
+		if started {
+			line += " "
+		}
+		line += w
+		started = true
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
 	return b.String()
 }
 
