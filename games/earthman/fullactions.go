@@ -3,6 +3,7 @@ package earthman
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // pool is the units of one player at one world still free for actions
@@ -562,7 +563,7 @@ func (r *frun) research(p, w string, ok, risk int) {
 	b := r.roll(&batch{Kind: "RESEARCH", Roller: p, What: fmt.Sprintf("%s's Research on %s", p, w), Dice: penalised(ok, risk, need),
 		Gain: (*batch).successes})
 	for k := b.successes(); k > 0; k-- {
-		r.researchStep(p, s.P[p].TechPlan)
+		r.researchStep(p, s.P[p].TechPlan, "standing order TECH "+strings.Join(s.P[p].TechPlan, ","))
 	}
 }
 
@@ -586,9 +587,11 @@ func (r *frun) pairs(p, kind, what string, ok, risk, need int) int {
 }
 
 // researchStep is one research success (001-F4): the counter of the first
-// technology of the player's TECH priorities that may be researched
-// advances; S steps make a level.
-func (r *frun) researchStep(p string, plan []string) {
+// technology of plan that may be researched advances, else of the first in
+// the rules' order; S steps make a level. by names who chose plan (the
+// player's standing order TECH, a prelude order, a sharer), for the
+// report.
+func (r *frun) researchStep(p string, plan []string, by string) {
 	s := r.s
 	pl := s.P[p]
 	order := append(append([]string(nil), plan...), techNames()...)
@@ -596,6 +599,13 @@ func (r *frun) researchStep(p string, plan []string) {
 		t, _ := techByName(name)
 		if !canResearch(t, pl.Tech) {
 			continue
+		}
+		why := by
+		switch {
+		case len(plan) == 0:
+			why = "no TECH order: the first technology " + p + " may research"
+		case !contains(plan, t.Name):
+			why = by + " names none " + p + " may research now: the first that " + p + " may"
 		}
 		if pl.Progress == nil {
 			pl.Progress = map[string]int{}
@@ -607,9 +617,9 @@ func (r *frun) researchStep(p string, plan []string) {
 				pl.Tech = map[string]int{}
 			}
 			pl.Tech[t.Name]++
-			r.say("%s gains %s level %d.", p, t.Name, pl.Tech[t.Name])
+			r.say("%s gains %s level %d (%s).", p, t.Name, pl.Tech[t.Name], why)
 		} else {
-			r.say("%s's research advances %s (%d of %d).", p, t.Name, pl.Progress[t.Name], t.Steps)
+			r.say("%s's research advances %s (%d of %d; %s).", p, t.Name, pl.Progress[t.Name], t.Steps, why)
 		}
 		return
 	}
@@ -760,7 +770,7 @@ func (r *frun) share(p string, o fOrder) {
 		return
 	}
 	r.say("%s shares %s research with %s.", p, t, q)
-	r.researchStep(q, []string{t})
+	r.researchStep(q, []string{t}, p+"'s choice")
 }
 
 // transfer is 6.3: units change hands as losses and gains under section

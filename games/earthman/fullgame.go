@@ -315,7 +315,7 @@ func (r *frun) prelude(p string, orders []fOrder) {
 		case "RESEARCH":
 			s.P[p].Economy++
 			r.say("Prelude: %s gains a resource and researches.", p)
-			r.researchStep(p, []string{o.Target})
+			r.researchStep(p, []string{o.Target}, "order PRELUDE RESEARCH "+o.Target)
 		case "LAUNCH":
 			s.P[p].Economy++
 			if r.moveFleets(p, o.From, o.To, 1) == 1 {
