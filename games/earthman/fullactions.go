@@ -756,12 +756,18 @@ func (s *fullState) healthyRegions(t, w string) int {
 }
 
 // share is 6.2: the recipient acts as if it had just succeeded in a
-// research roll in the technology, where the sharer has more levels.
+// research roll in the technology, where the sharer has more levels. The
+// rules say it "may": the recipient's standing order ACCEPT SHARES can
+// decline it (001-C9), e.g. an AI level pushed on them in a Skynet game.
 func (r *frun) share(p string, o fOrder) {
 	s := r.s
 	t, q := o.From, o.Target
 	if s.level(p, t) <= s.level(q, t) {
 		r.say("%s cannot share %s with %s: %s has no more levels in it.", p, t, q, p)
+		return
+	}
+	if acc := s.P[q].Shares; acc != nil && !contains(acc, t) {
+		r.say("%s declines %s's shared %s research (standing order ACCEPT SHARES %s).", q, p, t, s.P[q].acceptShares())
 		return
 	}
 	tt, _ := techByName(t)

@@ -261,7 +261,16 @@ func (r *frun) standing(p string, o fOrder) {
 	case "PEACE":
 		pl.Peace = o.Word == "YES"
 	case "ACCEPT":
-		pl.RefuseAll = o.Word == "NONE"
+		switch {
+		case o.Target != "SHARES":
+			pl.RefuseAll = o.Word == "NONE"
+		case o.Word == "ALL":
+			pl.Shares = nil
+		case o.Word == "NONE":
+			pl.Shares = []string{"NONE"}
+		default:
+			pl.Shares = o.List
+		}
 	case "EXPOSE":
 		pl.Expose = o.List
 	case "LOSE":

@@ -117,6 +117,7 @@ func TestFullParseErrors(t *testing.T) {
 		{any, "AI OWN EXPNAD\nAI KEEP -1\nAI SHIELD ann\nAI DEFEND SOMETIMES\nAI OFF", []string{"did you mean EXPAND?", "must be a number", "leave yourself out of AI SHIELD", `"SOMETIMES" is not one of`, "AI order is malformed"}},
 		{any, "OVERTHROWN GENERAL\nOVERTHROWN YIELD ON Pluto\nOVERTHROWN YIELD AT Mars\nOVERTHROWN MAYBE ON Mars", []string{`"GENERAL" is not one of`, "Pluto", "OVERTHROWN order is malformed", `"MAYBE" is not one of`}},
 		{any, "AI DEFEND MIN\nAI DEFEND MIN 0\nAI DEFEND MIN two\nAI DEFEND LAST 2", []string{"AI DEFEND MIN needs a number", "must be a number, not \"0\"", "must be a number, not \"two\"", "AI order is malformed"}},
+		{any, "ACCEPT SHARES Atack\nACCEPT SHARES\nACCEPT GIFTS ALL", []string{"did you mean Attack?", "ACCEPT order is malformed", `expected TRANSFERS here, not "GIFTS"`}},
 		{any, "LOSE MOST\nEXPOSE Marz\nEXPAND Mars 1 NEW\nPACIFY Mars 2 PEACE", []string{`"MOST" is not one of`, "Mars", "can only be given in your turn", "not a result of Pacification"}},
 	} {
 		_, errs := s.View("ann").Parse(c.p, c.text)
@@ -156,10 +157,13 @@ func TestFullStandingOrders(t *testing.T) {
 		{"OVERTHROWN RISK ON Mars\nOVERTHROWN GENERAL ON Mars", []string{"OVERTHROWN RISK"}, []string{"ON Mars"}},
 		{"AI DEFEND MIN 3\nAI DEFEND LAST", []string{"AI DEFEND LAST"}, []string{"MIN"}},
 		{"AI OWN EXPAND\nAI OWN OFF\nAI DEFEND OFF", []string{"AI OWN OFF", "AI DEFEND OFF"}, []string{"EXPAND"}},
+		{"ACCEPT SHARES research, attack", []string{"ACCEPT SHARES Research,Attack"}, nil},
+		{"ACCEPT SHARES NONE", []string{"ACCEPT SHARES NONE"}, nil},
+		{"ACCEPT SHARES NONE\nACCEPT SHARES ALL", []string{"ACCEPT SHARES ALL"}, []string{"NONE"}},
 		{"AI SHIELD bob\nAI SHIELD NONE\nEXPOSE Mars\nEXPOSE NONE\nAI KEEP 3\nAI KEEP 0\nLOSE ATRISK\nLOSE FEWEST",
 			[]string{"LOSE FEWEST"}, []string{"AI SHIELD", "EXPOSE", "AI KEEP", "ATRISK"}},
 	} {
-		s := buildFull(t, "players ann bob\nactive bob\nfleet Mars ann 1\nfleet Mars bob 1")
+		s := buildFull(t, "players ann bob\nactive bob\nfleet Mars ann 1\nfleet Mars bob 1\noption collab")
 		p := engine.Prompt{ID: "any:ann", Player: "ann", Kind: engine.KindAnytime}
 		o, errs := s.View("ann").Parse(p, c.text)
 		if len(errs) > 0 {
@@ -230,6 +234,7 @@ func FuzzFullParseRoundTrip(f *testing.F) {
 	f.Add("PASSES 1\nROUTE 1 FROM Solar TO Outer\nLAUNCH 1 FROM Mars TO Middle\nFIRE Mars 2 AT bob\nEXPAND Mars 2,1 clear\nCOUP Earth 1 AT UN\nPACIFY Mars 1\nBUILD Mars 1,3x2\nRESEARCH Mars 1\nDEFEND Mars 1 AT bob\nINFLUENCE Mars 3\nUN FLEET")
 	f.Add("tech attack, research\ndefensive fire at bob\npay scrap\noverthrown yield\nconcede to bob\npeace yes")
 	f.Add("ai own fire,coup\nAI OWN all\nai defend last\nai defend min 2\noverthrown yield on mars\noverthrown general on Ceres\nai keep 0\nai shield bob, UN\nai shield none\nexpose mars, Solar\nexpose none\nlose atrisk\npacify mars 2 region, fleet\nexpand ceres 1 new clear")
+	f.Add("accept shares ai, research\naccept shares none\naccept shares ALL\naccept transfers none")
 	s := &FullState{fullState: *newFullState([]string{"ann", "bob"}), Stage: "turns"}
 	for _, p := range board.Places {
 		s.Fleets[p.Name]["ann"] = &fullFleets{Ok: 50}

@@ -44,6 +44,9 @@ type fullPlayer struct {
 	AIKeep      int      `json:"ai_keep,omitempty"`
 	AIShield    []string `json:"ai_shield,omitempty"`
 	RefuseAll   bool     `json:"refuse_transfers,omitempty"`
+	// Shares is the standing order ACCEPT SHARES (001-C9): nil takes all
+	// shared research (the default), ["NONE"] none, else only these.
+	Shares []string `json:"accept_shares,omitempty"`
 	// Expose lists the places whose fleets are set At Risk, scrapped and
 	// mutiny first (2.2.2, 3.4); then board order.
 	Expose []string `json:"expose,omitempty"`
@@ -466,4 +469,12 @@ func (pl *fullPlayer) overthrown(w string) (yield bool, order string) {
 		return true, "OVERTHROWN YIELD"
 	}
 	return false, "OVERTHROWN RISK"
+}
+
+// acceptShares is the player's ACCEPT SHARES order as written.
+func (pl *fullPlayer) acceptShares() string {
+	if pl.Shares == nil {
+		return "ALL"
+	}
+	return strings.Join(pl.Shares, ",")
 }

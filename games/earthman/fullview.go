@@ -68,7 +68,7 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 			}
 		case ph != fpNone:
 			if p.Kind != engine.KindTurn {
-				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, LOSE, EXPOSE, AI, CONCEDE, PEACE, ACCEPT TRANSFERS")
+				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, LOSE, EXPOSE, AI, CONCEDE, PEACE, ACCEPT TRANSFERS, ACCEPT SHARES")
 				continue
 			}
 			if ph < phase {
@@ -348,6 +348,9 @@ func (v *fullView) Status() string {
 		if s.Territory {
 			so = append(so, "ACCEPT TRANSFERS "+map[bool]string{true: "NONE", false: "ALL"}[pl.RefuseAll])
 		}
+		if s.Collab {
+			so = append(so, "ACCEPT SHARES "+pl.acceptShares())
+		}
 		b.WriteString(wrap("Your standing orders: "+strings.Join(so, "; ")+".", 78))
 	}
 	return b.String()
@@ -393,7 +396,8 @@ var fullHelp = strings.Join([]string{
 	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against them too",
 	"  2.7 end of turn  " + fullGrammar["SHARE"],
 	"                   " + fullGrammar["TRANSFER"],
-	"  " + fullGrammar["ACCEPT"] + "   (default ALL)",
+	"  ACCEPT TRANSFERS ALL|NONE   (default ALL)",
+	"  ACCEPT SHARES ALL|NONE|<technology>[,<technology>...]   (default ALL)",
 	"Prelude (option): " + fullGrammar["PRELUDE"],
 	"Technologies: " + strings.Join(techNames(), ", "),
 }, "\n")
@@ -568,6 +572,9 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	}
 	if s.Territory && r.IntN(8) == 0 {
 		lines = append(lines, "ACCEPT TRANSFERS "+[]string{"ALL", "NONE"}[r.IntN(2)])
+	}
+	if s.Collab && r.IntN(8) == 0 {
+		lines = append(lines, "ACCEPT SHARES "+[]string{"ALL", "NONE", "AI,Attack"}[r.IntN(3)])
 	}
 	if len(lines) == 0 {
 		// Restate a standing order: a mail with no order line at all may
