@@ -21,7 +21,8 @@ var update = flag.Bool("update", false, "rewrite the want sections of rule cases
 // TestRuleCases runs testdata/cases/*.txtar. Each case is a position
 // ("setup"), the dice in the order the rules roll them ("dice"), then any
 // number of "turn <player>", "anytime <player>" and "choice <player>"
-// submissions resolved in order ("timeout <player>": an interrupt window's
+// submissions resolved in order (or "new", a game from the rules' setup,
+// then "place <player>" setup placements) ("timeout <player>": an interrupt window's
 // deadline passed with no answer), and the position after ("want", from
 // dump; a case may check the position between submissions too). Lines of
 // "events" must each appear in some event. Every scripted die must be used.
@@ -57,6 +58,31 @@ func TestRuleCases(t *testing.T) {
 				switch name[0] {
 				case "setup":
 					s = buildState(t, string(f.Data))
+				case "new":
+					// A new game from the setup section of the rules, with
+					// the case's dice for its random first placer.
+					if d == nil {
+						d = dice.FromSource(script)
+					}
+					s = newCase(t, string(f.Data), d)
+				case "place":
+					// The next setup placement, which must be this player's.
+					ps := s.Prompts()
+					if len(ps) == 0 || ps[0].Kind != engine.KindStep {
+						t.Fatalf("%s: no placement is open", f.Name)
+					}
+					if ps[0].Player != name[1] {
+						t.Fatalf("%s: the next placement is %s's", f.Name, ps[0].Player)
+					}
+					o, errs := s.View(name[1]).Parse(ps[0], string(f.Data))
+					if len(errs) > 0 {
+						t.Fatalf("%s: orders rejected: %v", f.Name, errs)
+					}
+					ev, err := s.Resolve([]engine.Answer{{Prompt: ps[0], Orders: o}}, d)
+					if err != nil {
+						t.Fatalf("%s: %v", f.Name, err)
+					}
+					events = append(events, ev...)
 				case "dice":
 					// Read before the loop: all the case's dice, in order.
 				case "turn", "anytime", "choice", "timeout":
@@ -153,6 +179,30 @@ func eventText(ev []engine.Event) string {
 	return b.String()
 }
 
+// newCase starts a game as Classic().NewState does: "players a b c" and
+// "option <name> <value>" lines (turn-limit defaults to 0).
+func newCase(t *testing.T, text string, d *dice.Dice) *State {
+	t.Helper()
+	setup := engine.Setup{GameID: "case", Options: map[string]string{"turn-limit": "0"}}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case f[0] == "players":
+			setup.Players = f[1:]
+		case f[0] == "option" && len(f) == 3:
+			setup.Options[f[1]] = f[2]
+		default:
+			t.Fatalf("new: unknown line %q", line)
+		}
+	}
+	st, err := Classic().NewState(setup, d)
+	if err != nil {
+		t.Fatalf("new: %v", err)
+	}
+	return st.(*State)
+}
+
 // buildState reads a position: "players a b c", "active a", "round n",
 // "fleet <place> <faction> <n>", "dev <world> <faction> <n>",
 // "oncoup <player> <world|ANY> <action>", "agree <player> <winner>",
@@ -242,6 +292,8 @@ func (s *State) dump() string {
 		fmt.Fprintf(&b, "over: %s (winners %s)\n", s.Result.Text, strings.Join(s.Result.Winners, " "))
 	case stageTurns:
 		fmt.Fprintf(&b, "turn %d round %d active %s\n", s.TurnN, s.Round, s.Players[s.Active])
+	case stageSetup:
+		fmt.Fprintf(&b, "setup: placement %d of %d, %s to place\n", s.Placed+1, len(s.Placers), s.Players[s.Placers[s.Placed]])
 	}
 	for _, p := range board.Places {
 		u := s.Places[p.Name]

@@ -44,7 +44,7 @@ func TestSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := st.(*State)
-	if got := s.dump(); got != "Earth: dev ann=1 dev bob=1 dev cat=1 dev UN=4\n" {
+	if got := s.dump(); got != "setup: placement 1 of 15, bob to place\nEarth: dev ann=1 dev bob=1 dev cat=1 dev UN=4\n" {
 		t.Fatalf("after setup: %q", got)
 	}
 	wantOrder := []string{"bob", "ann", "cat"}

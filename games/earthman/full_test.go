@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"orrery/engine"
 	"orrery/engine/dice"
 )
 
@@ -241,5 +242,41 @@ func TestTechPrerequisites(t *testing.T) {
 	}
 	if len(techs) != 13 {
 		t.Errorf("%d technologies, want the 13 of section 5", len(techs))
+	}
+}
+
+// TestSkynetDeck: the 20 Unexpected AI Thoughts of 6.1 (001-F6), five
+// each with 0, 1, 2 and 3 Rogue symbols, each with its own text; the
+// setup shuffle by recorded rolls deals every card once.
+func TestSkynetDeck(t *testing.T) {
+	count := map[int]int{}
+	texts := map[string]bool{}
+	for _, c := range skynetCards {
+		count[c.Rogue]++
+		if c.Text == "" || texts[c.Text] {
+			t.Errorf("card %q: empty or written twice", c.Text)
+		}
+		texts[c.Text] = true
+	}
+	if len(skynetCards) != 20 || count[0] != 5 || count[1] != 5 || count[2] != 5 || count[3] != 5 {
+		t.Errorf("%d cards by Rogue symbols %v, want 20: five each of 0-3", len(skynetCards), count)
+	}
+	// The first player (a d2 of 1), then the shuffle's 19 rolls, of 20
+	// down to 2 sides: each roll of 2 swaps a card with the second.
+	script := dice.Scripted{1}
+	for i := 19; i > 0; i-- {
+		script = append(script, 2)
+	}
+	d := dice.FromSource(script)
+	s, err := newFull(engine.Setup{Players: []string{"ann", "bob"}, Options: map[string]string{"skynet": "on"}}, d)
+	if err != nil || d.Err() != nil || len(d.Rolls()) != 20 {
+		t.Fatalf("setup: %v; dice %v after %d rolls", err, d.Err(), len(d.Rolls()))
+	}
+	seen := map[int]bool{}
+	for _, c := range s.Deck {
+		seen[c] = true
+	}
+	if len(s.Deck) != 20 || len(seen) != 20 {
+		t.Errorf("deck after the shuffle %v: want each of the 20 cards once", s.Deck)
 	}
 }

@@ -3,6 +3,7 @@ package earthman
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // pool is the units of one player at one world still free for actions
@@ -183,13 +184,19 @@ func (s *fullState) weakestRegion(t, w string, onlyRisk bool) int {
 }
 
 // unDefence is the UN's answer to being targeted (2.4.1 → 2.5.3): each UN
-// region on the world rolls three times at p's fleets in orbit.
+// region on the world rolls three times at p's fleets in orbit, with 2.5.3's
+// penalty of -1 for a region that is At Risk (an Overthrow can set a UN
+// region At Risk).
 func (r *frun) unDefence(p, w string) {
 	s := r.s
-	need := 5 + s.level(p, "Durability")
+	base := 5 + s.level(p, "Durability")
 	var dice []rdie
 	for _, reg := range s.Regions[w] {
-		if reg.Owner == un {
+		if reg.Owner == un && reg.Devs > 0 {
+			need := base
+			if reg.AtRisk {
+				need++
+			}
 			dice = append(dice, rdie{Needs: []int{need}}, rdie{Needs: []int{need}}, rdie{Needs: []int{need}})
 		}
 	}
@@ -201,7 +208,11 @@ func (r *frun) unDefence(p, w string) {
 	for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 		lost++
 	}
-	r.say("The UN answers with Defence on %s: %d hit(s); %s loses %d fleet(s).", w, hits, p, lost)
+	risky := ""
+	if n := len(dice) - 3*(s.healthyRegions(un, w)); n > 0 {
+		risky = fmt.Sprintf(" (%d of them from At Risk regions, needing %d+)", n, base+1)
+	}
+	r.say("The UN answers with Defence on %s: %d dice needing %d+%s, %d hit(s); %s loses %d fleet(s).", w, len(dice), base, risky, hits, p, lost)
 }
 
 // expand is 2.4.2.
@@ -552,7 +563,7 @@ func (r *frun) research(p, w string, ok, risk int) {
 	b := r.roll(&batch{Kind: "RESEARCH", Roller: p, What: fmt.Sprintf("%s's Research on %s", p, w), Dice: penalised(ok, risk, need),
 		Gain: (*batch).successes})
 	for k := b.successes(); k > 0; k-- {
-		r.researchStep(p, s.P[p].TechPlan)
+		r.researchStep(p, s.P[p].TechPlan, "standing order TECH "+strings.Join(s.P[p].TechPlan, ","))
 	}
 }
 
@@ -576,9 +587,11 @@ func (r *frun) pairs(p, kind, what string, ok, risk, need int) int {
 }
 
 // researchStep is one research success (001-F4): the counter of the first
-// technology of the player's TECH priorities that may be researched
-// advances; S steps make a level.
-func (r *frun) researchStep(p string, plan []string) {
+// technology of plan that may be researched advances, else of the first in
+// the rules' order; S steps make a level. by names who chose plan (the
+// player's standing order TECH, a prelude order, a sharer), for the
+// report.
+func (r *frun) researchStep(p string, plan []string, by string) {
 	s := r.s
 	pl := s.P[p]
 	order := append(append([]string(nil), plan...), techNames()...)
@@ -586,6 +599,13 @@ func (r *frun) researchStep(p string, plan []string) {
 		t, _ := techByName(name)
 		if !canResearch(t, pl.Tech) {
 			continue
+		}
+		why := by
+		switch {
+		case len(plan) == 0:
+			why = "no TECH order: the first technology " + p + " may research"
+		case !contains(plan, t.Name):
+			why = by + " names none " + p + " may research now: the first that " + p + " may"
 		}
 		if pl.Progress == nil {
 			pl.Progress = map[string]int{}
@@ -597,9 +617,9 @@ func (r *frun) researchStep(p string, plan []string) {
 				pl.Tech = map[string]int{}
 			}
 			pl.Tech[t.Name]++
-			r.say("%s gains %s level %d.", p, t.Name, pl.Tech[t.Name])
+			r.say("%s gains %s level %d (%s).", p, t.Name, pl.Tech[t.Name], why)
 		} else {
-			r.say("%s's research advances %s (%d of %d).", p, t.Name, pl.Progress[t.Name], t.Steps)
+			r.say("%s's research advances %s (%d of %d; %s).", p, t.Name, pl.Progress[t.Name], t.Steps, why)
 		}
 		return
 	}
@@ -736,12 +756,18 @@ func (s *fullState) healthyRegions(t, w string) int {
 }
 
 // share is 6.2: the recipient acts as if it had just succeeded in a
-// research roll in the technology, where the sharer has more levels.
+// research roll in the technology, where the sharer has more levels. The
+// rules say it "may": the recipient's standing order ACCEPT SHARES can
+// decline it (001-C9), e.g. an AI level pushed on them in a Skynet game.
 func (r *frun) share(p string, o fOrder) {
 	s := r.s
 	t, q := o.From, o.Target
 	if s.level(p, t) <= s.level(q, t) {
 		r.say("%s cannot share %s with %s: %s has no more levels in it.", p, t, q, p)
+		return
+	}
+	if acc := s.P[q].Shares; acc != nil && !contains(acc, t) {
+		r.say("%s declines %s's shared %s research (standing order ACCEPT SHARES %s).", q, p, t, s.P[q].acceptShares())
 		return
 	}
 	tt, _ := techByName(t)
@@ -750,7 +776,7 @@ func (r *frun) share(p string, o fOrder) {
 		return
 	}
 	r.say("%s shares %s research with %s.", p, t, q)
-	r.researchStep(q, []string{t})
+	r.researchStep(q, []string{t}, p+"'s choice")
 }
 
 // transfer is 6.3: units change hands as losses and gains under section
@@ -810,7 +836,7 @@ func (r *frun) transfer(p string, o fOrder) {
 	to := q
 	if refused {
 		to = un
-		r.say("%s refuses region %d of %s from %s: it goes to the UN.", q, o.N, o.World, p)
+		r.say("%s refuses region %d of %s from %s (standing order ACCEPT TRANSFERS NONE): it goes to the UN.", q, o.N, o.World, p)
 	}
 	n, risk := reg.Devs, reg.AtRisk
 	for s.Regions[o.World][i].Devs > 0 {

@@ -16,7 +16,8 @@ import (
 
 // TestFullRuleCases runs testdata/full/*.txtar like TestRuleCases, for the
 // full rules. A "begin" section runs 2.1 and 2.2 for the active player, as
-// when a turn begins.
+// when a turn begins; a "new" section (players, options) starts a game by
+// section 1 instead of a "setup" position.
 func TestFullRuleCases(t *testing.T) {
 	files, err := filepath.Glob("testdata/full/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -55,6 +56,27 @@ func TestFullRuleCases(t *testing.T) {
 				switch name[0] {
 				case "setup":
 					s = buildFull(t, string(f.Data))
+				case "new":
+					// A new game by section 1, with the case's dice for the
+					// first player (and the Skynet shuffle).
+					setup := engine.Setup{GameID: "case", Options: map[string]string{}}
+					for _, line := range strings.Split(string(f.Data), "\n") {
+						w := strings.Fields(line)
+						switch {
+						case len(w) == 0:
+						case w[0] == "players":
+							setup.Players = w[1:]
+						case w[0] == "option" && len(w) == 3:
+							setup.Options[w[1]] = w[2]
+						default:
+							t.Fatalf("new: unknown line %q", line)
+						}
+					}
+					st, err := Full().NewState(setup, dz())
+					if err != nil {
+						t.Fatalf("new: %v", err)
+					}
+					s = st.(*FullState)
 				case "dice":
 					// Read before the loop: all the case's dice, in order.
 				case "begin":
@@ -259,6 +281,22 @@ func (s *FullState) dumpFull() string {
 		fmt.Fprintf(&b, "prelude, %d left\n", len(s.Preludes))
 	default:
 		fmt.Fprintf(&b, "turn %d active %s triggered=%v\n", s.TurnN, s.Players[s.Active], s.Triggered)
+	}
+	var opts []string
+	if s.Skynet {
+		opts = append(opts, fmt.Sprintf("skynet (deck %d)", len(s.Deck)))
+	}
+	if s.Collab {
+		opts = append(opts, "research-collaborations")
+	}
+	if s.Territory {
+		opts = append(opts, "territorial-agreements")
+	}
+	if s.Strict {
+		opts = append(opts, "victory more-than-30")
+	}
+	if len(opts) > 0 {
+		fmt.Fprintf(&b, "options: %s\n", strings.Join(opts, ", "))
 	}
 	for _, p := range s.Players {
 		pl := s.P[p]

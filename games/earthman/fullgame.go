@@ -211,7 +211,9 @@ func (r *frun) peace() {
 		return
 	}
 	for _, p := range s.Players {
-		if !s.P[p].Peace {
+		// A player with neither units nor resources is out of the game
+		// (001(h) 5): no turns, and no vote on peace.
+		if !s.P[p].Peace && (s.unitsOf(p) > 0 || s.P[p].Economy > 0) {
 			return
 		}
 	}
@@ -259,7 +261,16 @@ func (r *frun) standing(p string, o fOrder) {
 	case "PEACE":
 		pl.Peace = o.Word == "YES"
 	case "ACCEPT":
-		pl.RefuseAll = o.Word == "NONE"
+		switch {
+		case o.Target != "SHARES":
+			pl.RefuseAll = o.Word == "NONE"
+		case o.Word == "ALL":
+			pl.Shares = nil
+		case o.Word == "NONE":
+			pl.Shares = []string{"NONE"}
+		default:
+			pl.Shares = o.List
+		}
 	case "EXPOSE":
 		pl.Expose = o.List
 	case "LOSE":
@@ -313,7 +324,7 @@ func (r *frun) prelude(p string, orders []fOrder) {
 		case "RESEARCH":
 			s.P[p].Economy++
 			r.say("Prelude: %s gains a resource and researches.", p)
-			r.researchStep(p, []string{o.Target})
+			r.researchStep(p, []string{o.Target}, "order PRELUDE RESEARCH "+o.Target)
 		case "LAUNCH":
 			s.P[p].Economy++
 			if r.moveFleets(p, o.From, o.To, 1) == 1 {

@@ -1,6 +1,7 @@
 package earthman
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -107,11 +108,16 @@ func TestFullParseErrors(t *testing.T) {
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"sections are taken in order"}},
 		{turn, "DEFEND Mars 1 AT UN\nINFLUENCE Mars 2\nUN FLEET\nUN RESEARCH", []string{"the UN has no fleets", "at least 3 fleets", "once a turn"}},
 		{turn, "BUILD Mars 1\nINFLUENCE Mars 3\nINFLUENCE Venus 3\nRESEARCH Venus 1", []string{"Political Influence takes all", "Political Influence takes all"}},
+		// 001-G15: one roll per target and world (and one Pacification a
+		// world); another target, or another world, is a line of its own.
+		{turn, "FIRE Mars 1 AT bob\nFIRE Mars 2 AT UN\nFIRE Venus 1 AT bob\nFIRE Mars 1 AT bob\nCOUP Mars 1 AT bob\nCOUP Mars 1 AT bob\nPACIFY Mars 1\nPACIFY Mars 1 FLEET",
+			[]string{"a second FIRE Mars <n> AT bob line", "a second COUP Mars <n> AT bob line", "a second PACIFY Mars <n> line"}},
 		{turn, "BUILD Mars 4\nEXPAND Mars 3x2", []string{`"4" is not a group`, `"3x2" is not a group`}},
 		{any, "TECH Atack\nCONCEDE TO ann\nFIRE Mars 1 AT bob", []string{"did you mean Attack?", "cannot concede to yourself", "can only be given in your turn"}},
 		{any, "AI OWN EXPNAD\nAI KEEP -1\nAI SHIELD ann\nAI DEFEND SOMETIMES\nAI OFF", []string{"did you mean EXPAND?", "must be a number", "leave yourself out of AI SHIELD", `"SOMETIMES" is not one of`, "AI order is malformed"}},
 		{any, "OVERTHROWN GENERAL\nOVERTHROWN YIELD ON Pluto\nOVERTHROWN YIELD AT Mars\nOVERTHROWN MAYBE ON Mars", []string{`"GENERAL" is not one of`, "Pluto", "OVERTHROWN order is malformed", `"MAYBE" is not one of`}},
 		{any, "AI DEFEND MIN\nAI DEFEND MIN 0\nAI DEFEND MIN two\nAI DEFEND LAST 2", []string{"AI DEFEND MIN needs a number", "must be a number, not \"0\"", "must be a number, not \"two\"", "AI order is malformed"}},
+		{any, "ACCEPT SHARES Atack\nACCEPT SHARES\nACCEPT GIFTS ALL", []string{"did you mean Attack?", "ACCEPT order is malformed", `expected TRANSFERS here, not "GIFTS"`}},
 		{any, "LOSE MOST\nEXPOSE Marz\nEXPAND Mars 1 NEW\nPACIFY Mars 2 PEACE", []string{`"MOST" is not one of`, "Mars", "can only be given in your turn", "not a result of Pacification"}},
 	} {
 		_, errs := s.View("ann").Parse(c.p, c.text)
@@ -151,10 +157,13 @@ func TestFullStandingOrders(t *testing.T) {
 		{"OVERTHROWN RISK ON Mars\nOVERTHROWN GENERAL ON Mars", []string{"OVERTHROWN RISK"}, []string{"ON Mars"}},
 		{"AI DEFEND MIN 3\nAI DEFEND LAST", []string{"AI DEFEND LAST"}, []string{"MIN"}},
 		{"AI OWN EXPAND\nAI OWN OFF\nAI DEFEND OFF", []string{"AI OWN OFF", "AI DEFEND OFF"}, []string{"EXPAND"}},
+		{"ACCEPT SHARES research, attack", []string{"ACCEPT SHARES Research,Attack"}, nil},
+		{"ACCEPT SHARES NONE", []string{"ACCEPT SHARES NONE"}, nil},
+		{"ACCEPT SHARES NONE\nACCEPT SHARES ALL", []string{"ACCEPT SHARES ALL"}, []string{"NONE"}},
 		{"AI SHIELD bob\nAI SHIELD NONE\nEXPOSE Mars\nEXPOSE NONE\nAI KEEP 3\nAI KEEP 0\nLOSE ATRISK\nLOSE FEWEST",
 			[]string{"LOSE FEWEST"}, []string{"AI SHIELD", "EXPOSE", "AI KEEP", "ATRISK"}},
 	} {
-		s := buildFull(t, "players ann bob\nactive bob\nfleet Mars ann 1\nfleet Mars bob 1")
+		s := buildFull(t, "players ann bob\nactive bob\nfleet Mars ann 1\nfleet Mars bob 1\noption collab")
 		p := engine.Prompt{ID: "any:ann", Player: "ann", Kind: engine.KindAnytime}
 		o, errs := s.View("ann").Parse(p, c.text)
 		if len(errs) > 0 {
@@ -225,6 +234,7 @@ func FuzzFullParseRoundTrip(f *testing.F) {
 	f.Add("PASSES 1\nROUTE 1 FROM Solar TO Outer\nLAUNCH 1 FROM Mars TO Middle\nFIRE Mars 2 AT bob\nEXPAND Mars 2,1 clear\nCOUP Earth 1 AT UN\nPACIFY Mars 1\nBUILD Mars 1,3x2\nRESEARCH Mars 1\nDEFEND Mars 1 AT bob\nINFLUENCE Mars 3\nUN FLEET")
 	f.Add("tech attack, research\ndefensive fire at bob\npay scrap\noverthrown yield\nconcede to bob\npeace yes")
 	f.Add("ai own fire,coup\nAI OWN all\nai defend last\nai defend min 2\noverthrown yield on mars\noverthrown general on Ceres\nai keep 0\nai shield bob, UN\nai shield none\nexpose mars, Solar\nexpose none\nlose atrisk\npacify mars 2 region, fleet\nexpand ceres 1 new clear")
+	f.Add("accept shares ai, research\naccept shares none\naccept shares ALL\naccept transfers none")
 	s := &FullState{fullState: *newFullState([]string{"ann", "bob"}), Stage: "turns"}
 	for _, p := range board.Places {
 		s.Fleets[p.Name]["ann"] = &fullFleets{Ok: 50}
@@ -241,4 +251,57 @@ func FuzzFullParseRoundTrip(f *testing.F) {
 			t.Fatalf("round trip: %q → %q → %v %v", text, canon, again, errs)
 		}
 	})
+}
+
+// TestFullBoardCrowded draws the most crowded board the rules allow on
+// the longest lines: six players, every region of Earth stacked to its
+// limit (2 + Nanotechnology 2) or held by the UN At Risk, every player's
+// Political Influence there, and fleets everywhere. Every line stays
+// within 78 columns, and every region's owner, stack, At Risk and the
+// Political Influence still show.
+func TestFullBoardCrowded(t *testing.T) {
+	setup := "players ann bob cat dan eve fay\nactive ann\nfirst ann\n"
+	owners := []string{"ann", "bob", "cat", "dan", "eve", "fay"}
+	for i, p := range owners {
+		setup += fmt.Sprintf("region Earth %d %s 4 risk\npi Earth %s\n", i+1, p, p)
+	}
+	setup += "region Earth 7 UN 1 risk\ndevastation Venus 1 12\nregion Titan 1 ann 3 risk\nregion Titan 2 bob 3 risk\n" +
+		"region Titan 3 cat 3 risk\nregion Titan 4 dan 3 risk\nregion Titan 5 eve 3 risk\n"
+	for _, pl := range board.Places {
+		for _, p := range owners {
+			setup += fmt.Sprintf("fleet %s %s 120 30\n", pl.Name, p)
+		}
+	}
+	s := buildFull(t, setup)
+	got := s.View("ann").Board()
+	for _, line := range strings.Split(got, "\n") {
+		if len(line) > 78 {
+			t.Errorf("line of %d columns: %q", len(line), line)
+		}
+	}
+	// A crowded row of the fleets list keeps its columns when it wraps.
+	for _, want := range []string{"[A4B4C4D4E4F4U!]+abcdef", "[#12...]", "[A3B3C3D3E3]",
+		"\n  Solar     Solar System    a150(30!) b150(30!)", "\n" + strings.Repeat(" ", 28) + "f150(30!)\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the board does not show %s:\n%s", want, got)
+		}
+	}
+	// A position no game reaches (Devastation 12 in every region of Earth
+	// beside six PI counters) still fits: its regions go below the disc.
+	freak := "players ann bob cat dan eve fay\nactive ann\nfirst ann\n"
+	for i := 1; i <= 7; i++ {
+		freak += fmt.Sprintf("devastation Earth %d 12\n", i)
+	}
+	for _, p := range owners {
+		freak += "pi Earth " + p + "\n"
+	}
+	got = buildFull(t, freak).View("ann").Board()
+	for _, line := range strings.Split(got, "\n") {
+		if len(line) > 78 {
+			t.Errorf("line of %d columns: %q", len(line), line)
+		}
+	}
+	if !strings.Contains(got, "Earth      (regions below)") || !strings.Contains(got, "  Earth [#12#12#12#12#12#12#12]+abcdef") {
+		t.Errorf("the crowded Earth is not drawn below the disc:\n%s", got)
+	}
 }

@@ -58,7 +58,7 @@ var fullGrammar = map[string]string{
 	"AI":         "AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL|MIN <k> | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE",
 	"SHARE":      "SHARE <technology> WITH <player>   (option research-collaborations)",
 	"TRANSFER":   "TRANSFER <n> FLEET AT <place> TO <player> | TRANSFER REGION <world> <number> TO <player>",
-	"ACCEPT":     "ACCEPT TRANSFERS ALL | NONE",
+	"ACCEPT":     "ACCEPT TRANSFERS ALL | NONE | ACCEPT SHARES ALL | NONE | <technology>[,<technology>...]",
 	"EXPOSE":     "EXPOSE <place>[,<place>...] | EXPOSE NONE   (where fleets go At Risk, are scrapped or mutiny first)",
 	"LOSE":       "LOSE FEWEST | LOSE ATRISK   (which region Open Fire takes)",
 	"PRELUDE":    "PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>",
@@ -138,6 +138,12 @@ func (o fOrder) String() string {
 		}
 		return fmt.Sprintf("TRANSFER %d FLEET AT %s TO %s", o.N, o.World, o.Target)
 	case "ACCEPT":
+		if o.Target == "SHARES" {
+			if o.Word == "" {
+				return "ACCEPT SHARES " + strings.Join(o.List, ",")
+			}
+			return "ACCEPT SHARES " + o.Word
+		}
 		return "ACCEPT TRANSFERS " + o.Word
 	case "TECH":
 		return "TECH " + strings.Join(o.List, ",")
@@ -434,6 +440,22 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, errf("name a player", "the UN takes no fleets")
 		}
 	case "ACCEPT":
+		if len(f) < 3 {
+			return bad()
+		}
+		if strings.EqualFold(f[1], "SHARES") {
+			// 001-C9: the research a collaborator shares (6.2) is taken
+			// unless this says otherwise: all, none, or only these.
+			o.Target = "SHARES"
+			if len(f) == 3 && (strings.EqualFold(f[2], "ALL") || strings.EqualFold(f[2], "NONE")) {
+				o.Word = strings.ToUpper(f[2])
+				break
+			}
+			if o.List, e = techList(strings.Join(f[2:], "")); e != nil {
+				return fOrder{}, e
+			}
+			break
+		}
 		if len(f) != 3 {
 			return bad()
 		}

@@ -44,6 +44,9 @@ type fullPlayer struct {
 	AIKeep      int      `json:"ai_keep,omitempty"`
 	AIShield    []string `json:"ai_shield,omitempty"`
 	RefuseAll   bool     `json:"refuse_transfers,omitempty"`
+	// Shares is the standing order ACCEPT SHARES (001-C9): nil takes all
+	// shared research (the default), ["NONE"] none, else only these.
+	Shares []string `json:"accept_shares,omitempty"`
 	// Expose lists the places whose fleets are set At Risk, scrapped and
 	// mutiny first (2.2.2, 3.4); then board order.
 	Expose []string `json:"expose,omitempty"`
@@ -401,7 +404,8 @@ func (s *fullState) discontent(d *dice.Dice, p string) []string {
 }
 
 // mutiny removes an At Risk and a healthy fleet from one place, or else two
-// At Risk fleets from one place; the place by placesFor.
+// At Risk fleets from one place, or else one At Risk fleet (001-G11); the
+// place by placesFor. Removed fleets return to the Economy Pool (3.3).
 func (s *fullState) mutiny(p string) string {
 	for _, at := range s.placesFor(p) {
 		if f := s.Fleets[at][p]; f != nil && f.Risk > 0 && f.Ok > 0 {
@@ -418,7 +422,16 @@ func (s *fullState) mutiny(p string) string {
 			return fmt.Sprintf("mutiny! %s loses two At Risk fleets %s", p, s.chose(p, at))
 		}
 	}
-	return fmt.Sprintf("mutiny! but %s has no fleets that can mutiny together", p)
+	// 001-G11: with no pair anywhere, the constraints allow one At Risk
+	// fleet to go; with none At Risk, nothing happens.
+	for _, at := range s.placesFor(p) {
+		if f := s.Fleets[at][p]; f != nil && f.Risk > 0 {
+			f.Risk--
+			s.P[p].Economy++
+			return fmt.Sprintf("mutiny! %s has no pair of fleets that can mutiny together, and loses one At Risk fleet %s", p, s.chose(p, at))
+		}
+	}
+	return fmt.Sprintf("mutiny! but %s has no At Risk fleet to mutiny", p)
 }
 
 // fullSummary is a compact text of a full position for tests.
@@ -456,4 +469,12 @@ func (pl *fullPlayer) overthrown(w string) (yield bool, order string) {
 		return true, "OVERTHROWN YIELD"
 	}
 	return false, "OVERTHROWN RISK"
+}
+
+// acceptShares is the player's ACCEPT SHARES order as written.
+func (pl *fullPlayer) acceptShares() string {
+	if pl.Shares == nil {
+		return "ALL"
+	}
+	return strings.Join(pl.Shares, ",")
 }

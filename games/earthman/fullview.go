@@ -41,6 +41,7 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 	phase, preludes, uns := fpNone, 0, 0
 	launched := map[string]int{}
 	devWorlds := map[string][]string{} // world → development verbs, for INFLUENCE
+	pooled := map[string]bool{}        // FIRE/COUP world+target, PACIFY world: one line each
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -67,7 +68,7 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 			}
 		case ph != fpNone:
 			if p.Kind != engine.KindTurn {
-				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, LOSE, EXPOSE, AI, CONCEDE, PEACE, ACCEPT TRANSFERS")
+				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, LOSE, EXPOSE, AI, CONCEDE, PEACE, ACCEPT TRANSFERS, ACCEPT SHARES")
 				continue
 			}
 			if ph < phase {
@@ -77,6 +78,23 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 			phase = ph
 		}
 		msg, fix := v.check(me, o, launched, &uns)
+		if msg == "" && (o.Verb == "FIRE" || o.Verb == "COUP" || o.Verb == "PACIFY") {
+			// The dice of every fleet at a world that fires at (or overthrows)
+			// one target are one roll, so hits and pairs are counted over all
+			// of them (001-G15) and the UN answers Open Fire once a world
+			// (001-G17); Pacification's pairs likewise. A second line would
+			// split the dice and waste an odd one.
+			key := o.Verb + " " + o.World + " " + o.Target
+			if pooled[key] {
+				what := o.Verb + " " + o.World + " <n> AT " + o.Target
+				if o.Verb == "PACIFY" {
+					what = "PACIFY " + o.World + " <n>"
+				}
+				msg, fix = fmt.Sprintf("a second %s line: the dice of all your fleets taking that action there are one roll", what),
+					"add the fleets up into one line"
+			}
+			pooled[key] = true
+		}
 		if msg == "" && ph == fpDev {
 			// 2.5.4 takes every development on the world.
 			prev := devWorlds[o.World]
@@ -169,6 +187,8 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 // for the UN.
 func (s *FullState) letterOf(f string, risk bool) string {
 	if f == un {
+		// The UN has no lower case: its At Risk regions (after an
+		// Overthrow) are marked with a '!' by regionsOf.
 		return "U"
 	}
 	for i, p := range s.Players {
@@ -183,9 +203,9 @@ func (s *FullState) letterOf(f string, risk bool) string {
 }
 
 // regionsOf shows a world's regions, one token each: the owner's letter
-// (capital if At Risk) or '#' for Devastation, followed by the count if
-// above 1, or '.' if empty; then the holders of Political Influence after
-// a '+'. Venus at the start is [#2#2##].
+// (capital if At Risk; the UN's U followed by '!') or '#' for Devastation,
+// followed by the count if above 1, or '.' if empty; then the holders of
+// Political Influence after one '+'. Venus at the start is [#2#2##].
 func (s *FullState) regionsOf(w string) string {
 	var parts []string
 	for _, reg := range s.Regions[w] {
@@ -194,6 +214,9 @@ func (s *FullState) regionsOf(w string) string {
 			t := s.letterOf(reg.Owner, reg.AtRisk)
 			if reg.Devs > 1 {
 				t += fmt.Sprint(reg.Devs)
+			}
+			if reg.Owner == un && reg.AtRisk {
+				t += "!"
 			}
 			parts = append(parts, t)
 		case reg.Devastation > 1:
@@ -205,8 +228,12 @@ func (s *FullState) regionsOf(w string) string {
 		}
 	}
 	out := "[" + strings.Join(parts, "") + "]"
-	for _, p := range s.PI[w] {
-		out += "+" + s.letterOf(p, false)
+	if len(s.PI[w]) > 0 {
+		// One '+' and a letter each, so six holders on Earth still fit.
+		out += "+"
+		for _, p := range s.PI[w] {
+			out += s.letterOf(p, false)
+		}
 	}
 	return out
 }
@@ -239,8 +266,8 @@ func (v *fullView) Board() string {
 	}
 	return drawDisc(func(name string) bool { return s.fleetsOf(name) != "-" }, s.regionsOf, s.fleetsOf,
 		"Factions: "+strings.Join(legend, "  ")+"  U=UN. Capital = At Risk; # = Devastation; "+
-			"a digit after = how many; .=empty region; +x = x's Political Influence; "+
-			"(n!) = n fleets At Risk")
+			"U! = a UN region At Risk; a digit after = how many; .=empty region; "+
+			"+xy = x's and y's Political Influence; (n!) = n fleets At Risk")
 }
 
 // Status is the tracks and pools table, in sentences.
@@ -321,6 +348,9 @@ func (v *fullView) Status() string {
 		if s.Territory {
 			so = append(so, "ACCEPT TRANSFERS "+map[bool]string{true: "NONE", false: "ALL"}[pl.RefuseAll])
 		}
+		if s.Collab {
+			so = append(so, "ACCEPT SHARES "+pl.acceptShares())
+		}
 		b.WriteString(wrap("Your standing orders: "+strings.Join(so, "; ")+".", 78))
 	}
 	return b.String()
@@ -341,6 +371,8 @@ var fullHelp = strings.Join([]string{
 	"                   " + fullGrammar["EXPAND"],
 	"                   " + fullGrammar["COUP"],
 	"                   " + fullGrammar["PACIFY"],
+	"                   (one FIRE and one COUP line per target, one PACIFY line,",
+	"                   a world: the fleets' dice are one roll)",
 	"  2.5 developments " + fullGrammar["BUILD"],
 	"                   " + fullGrammar["RESEARCH"],
 	"                   " + fullGrammar["DEFEND"],
@@ -364,7 +396,8 @@ var fullHelp = strings.Join([]string{
 	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against them too",
 	"  2.7 end of turn  " + fullGrammar["SHARE"],
 	"                   " + fullGrammar["TRANSFER"],
-	"  " + fullGrammar["ACCEPT"] + "   (default ALL)",
+	"  ACCEPT TRANSFERS ALL|NONE   (default ALL)",
+	"  ACCEPT SHARES ALL|NONE|<technology>[,<technology>...]   (default ALL)",
 	"Prelude (option): " + fullGrammar["PRELUDE"],
 	"Technologies: " + strings.Join(techNames(), ", "),
 }, "\n")
@@ -539,6 +572,9 @@ func (full) Bot(v engine.View, p engine.Prompt, r *rand.Rand) string {
 	}
 	if s.Territory && r.IntN(8) == 0 {
 		lines = append(lines, "ACCEPT TRANSFERS "+[]string{"ALL", "NONE"}[r.IntN(2)])
+	}
+	if s.Collab && r.IntN(8) == 0 {
+		lines = append(lines, "ACCEPT SHARES "+[]string{"ALL", "NONE", "AI,Attack"}[r.IntN(3)])
 	}
 	if len(lines) == 0 {
 		// Restate a standing order: a mail with no order line at all may

@@ -79,7 +79,9 @@ order ann OVERTHROWN YIELD ON Mars
 order ann EXPOSE Mars
 order ann TECH Research
 order ann PEACE YES
-order ann CONCEDE TO bob`)
+order ann CONCEDE TO bob
+order ann ACCEPT SHARES AI
+option collab`)
 	checkPublic(t, s.View("ann"), s.PublicView(), []string{"ann", "bob"},
-		[]string{"AI KEEP 2", "AI SHIELD bob", "EXPOSE Mars", "TECH Research", "PEACE YES", "CONCEDE TO bob", "AI OWN", "AI DEFEND MIN 2", "OVERTHROWN YIELD ON Mars", "DEFENSIVE FIRE"})
+		[]string{"AI KEEP 2", "AI SHIELD bob", "EXPOSE Mars", "TECH Research", "PEACE YES", "CONCEDE TO bob", "AI OWN", "AI DEFEND MIN 2", "OVERTHROWN YIELD ON Mars", "DEFENSIVE FIRE", "ACCEPT SHARES AI"})
 }

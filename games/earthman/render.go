@@ -79,6 +79,7 @@ func drawDisc(hasFleets func(string) bool, regions, fleets func(string) string, 
 	var b strings.Builder
 	b.WriteString("THE SOLAR DISC  (centre left; worldward is rightward; ! hostile)\n")
 	b.WriteString("                                                   regions     fleets there\n")
+	var crowded []string
 	for _, row := range tree {
 		line := row
 		for {
@@ -102,15 +103,29 @@ func drawDisc(hasFleets func(string) bool, regions, fleets func(string) string, 
 			}
 			line = line[:i] + fmt.Sprintf("%-*s", width, label) + line[j+1:]
 			if p.Kind == World {
-				line = fmt.Sprintf("%s %-10s ", line, regions(name))
-				if f := fleets(name); len(line)+len(f) <= 78 {
+				r := regions(name)
+				if len(line)+1+len(r) > 78 {
+					// Only a freak position (double-digit Devastation in
+					// every region) gets here: its regions go below.
+					crowded = append(crowded, fmt.Sprintf("  %s %s", name, r))
+					r = "(regions below)"
+				}
+				line = fmt.Sprintf("%s %-10s ", line, r)
+				switch f := fleets(name); {
+				case len(line)+len(f) <= 78:
 					line += f
-				} else {
+				case len(line)+len("(fleets below)") <= 78:
 					line += "(fleets below)"
 				}
 			}
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	if len(crowded) > 0 {
+		b.WriteString("\nREGIONS (too many counters to draw above)\n")
+		for _, c := range crowded {
+			b.WriteString(wrap(c, 78))
+		}
 	}
 	b.WriteString("\nFLEETS (* above)\n")
 	any := false
@@ -119,7 +134,7 @@ func drawDisc(hasFleets func(string) bool, regions, fleets func(string) string, 
 			continue
 		}
 		any = true
-		b.WriteString(wrap(fmt.Sprintf("  %-9s %-15s %s", t.Name, t.Kind, fleets(t.Name)), 78))
+		b.WriteString(hang(fmt.Sprintf("  %-9s %-15s ", t.Name, t.Kind), fleets(t.Name), 78))
 	}
 	if !any {
 		b.WriteString("  none\n")
@@ -204,6 +219,28 @@ func wrap(text string, width int) string {
 	if line != "" {
 		b.WriteString(line + "\n")
 	}
+	return b.String()
+}
+
+// hang writes prefix and text in lines of at most width columns, the text
+// broken at spaces and its later lines indented under its first, so a
+// crowded row of a table keeps its columns.
+func hang(prefix, text string, width int) string {
+	var b strings.Builder
+	line, indent := prefix, strings.Repeat(" ", len(prefix))
+	started := false
+	for _, w := range strings.Fields(text) {
+		if started && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line, started = indent, false
+		}
+		if started {
+			line += " "
+		}
+		line += w
+		started = true
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
 	return b.String()
 }
 

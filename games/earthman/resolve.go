@@ -636,15 +636,15 @@ func (r *run) anytime(p string, o order) {
 		if n == 0 {
 			return
 		}
-		add := s.addFleet
-		if o.Dev {
-			add = s.addDev
-		}
-		add(p, w, -n)
 		if o.Verb == vGift {
-			add(o.To, w, n)
+			s.give(p, o.To, w, n, o.Dev)
 			r.say("%s gives %d %s on %s to %s.", p, n, what, w, o.To)
 		} else {
+			add := s.addFleet
+			if o.Dev {
+				add = s.addDev
+			}
+			add(p, w, -n)
 			r.say("%s decommissions %d %s on %s.", p, n, what, w)
 		}
 	case vAgree:
@@ -744,14 +744,12 @@ func (r *run) support(attacker, t, w string) {
 			}
 			what := "fleet(s)"
 			have := s.fleets(q, w) - s.tasked(q, w).Fleets
-			add := s.addFleet
 			if x.Dev {
-				what, have, add = "development(s)", s.devs(q, w)-s.tasked(q, w).Devs, s.addDev
+				what, have = "development(s)", s.devs(q, w)-s.tasked(q, w).Devs
 			}
 			g := min(x.N, max(have, 0))
 			if g > 0 {
-				add(q, w, -g)
-				add(t, w, g)
+				s.give(q, t, w, g, x.Dev)
 			}
 			r.say("%s's standing order ON ATTACK ON %s fires: %s gives %d %s on %s to %s before %s's group rolls.", q, t, q, g, what, w, t, attacker)
 			break

@@ -143,7 +143,13 @@ func (s *State) coursesAt(f, at string) []Course {
 	return out
 }
 
+// addFleet adds n fleets of f at a place (n < 0 removes them). Removed
+// fleets are those barred from gifts first (see untask); gifts move
+// units with give instead.
 func (s *State) addFleet(f, at string, n int) {
+	if n < 0 {
+		s.untask(f, at, -n, false)
+	}
 	u := s.Places[at]
 	if u.Fleets == nil {
 		u.Fleets = map[string]int{}
@@ -157,7 +163,12 @@ func (s *State) addFleet(f, at string, n int) {
 	}
 }
 
+// addDev adds n developments of f on a world (n < 0 removes them, barred
+// ones first, like addFleet).
 func (s *State) addDev(f, at string, n int) {
+	if n < 0 {
+		s.untask(f, at, -n, true)
+	}
 	u := s.Places[at]
 	if u.Devs == nil {
 		u.Devs = map[string]int{}
@@ -199,6 +210,55 @@ func (s *State) factions() []string { return append(append([]string(nil), s.Play
 
 // unOnEarth says whether any UN unit is on Earth (000-G8).
 func (s *State) unOnEarth() bool { return s.units(un, "Earth") > 0 }
+
+// untask lifts the gift bar (000-G14) from n of f's fleets (or
+// developments) at a place because n of them leave it: lost, exchanged,
+// decommissioned, evacuated or launched. Units are interchangeable but
+// for the bar, and the owner's best choice is always to part with barred
+// units first, so the bar never falls on a unit that did not attack, such
+// as a fleet built after the attackers were lost.
+func (s *State) untask(f, at string, n int, devs bool) {
+	t, ok := s.Tasked[f][at]
+	if !ok {
+		return
+	}
+	if devs {
+		t.Devs = max(t.Devs-n, 0)
+	} else {
+		t.Fleets = max(t.Fleets-n, 0)
+	}
+	if t == (Tasked{}) {
+		delete(s.Tasked[f], at)
+		if len(s.Tasked[f]) == 0 {
+			delete(s.Tasked, f)
+		}
+		return
+	}
+	s.Tasked[f][at] = t
+}
+
+// give moves n of from's fleets (or developments) at a place to another
+// faction, as a gift: the giver gives units that are not barred, so the
+// bar stays on the ones it keeps.
+func (s *State) give(from, to, at string, n int, devs bool) {
+	m := func(k map[string]int) map[string]int {
+		if k == nil {
+			k = map[string]int{}
+		}
+		k[from] -= n
+		k[to] += n
+		if k[from] <= 0 {
+			delete(k, from)
+		}
+		return k
+	}
+	u := s.Places[at]
+	if devs {
+		u.Devs = m(u.Devs)
+	} else {
+		u.Fleets = m(u.Fleets)
+	}
+}
 
 // tasked returns how many of a player's units at world are barred from
 // gifts, never more than the player still has there.

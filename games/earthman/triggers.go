@@ -339,13 +339,14 @@ func (r *run) react(q, ev, attacker, kind, w string, a int) {
 			r.say("%s: %s decommissions %d %s on %s.", head, q, k, what, w)
 		case vGift:
 			tk := s.tasked(q, w)
-			add, have, what := s.addFleet, s.fleets(q, w)-tk.Fleets, "fleet(s)"
+			have, what := s.fleets(q, w)-tk.Fleets, "fleet(s)"
 			if t.Dev {
-				add, have, what = s.addDev, s.devs(q, w)-tk.Devs, "development(s)"
+				have, what = s.devs(q, w)-tk.Devs, "development(s)"
 			}
 			k := n(have)
-			add(q, w, -k)
-			add(t.To, w, k)
+			if k > 0 {
+				s.give(q, t.To, w, k, t.Dev)
+			}
 			r.say("%s: %s gives %d %s on %s to %s.", head, q, k, what, w, t.To)
 		}
 	}
