@@ -62,7 +62,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	q := outbox.New(st.DB(), &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
-		Credentials: cfg.SMTP.Credentials, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log})
+		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log})
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
@@ -73,7 +73,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	r := imapin.New(imapin.Config{Addr: cfg.IMAP.Server, TLS: cfg.IMAP.TLS, Auth: cfg.IMAP.Auth, Credentials: cfg.IMAP.Credentials,
-		Inbox: cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
+		Refused: cfg.IMAP.Refused,
+		Inbox:   cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
 		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log})
 	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
 	err = runDaemon(ctx, e, st, d, r, log)

@@ -54,8 +54,8 @@ type Server struct {
 	// none, which is only allowed on a loopback address.
 	TLS      string `yaml:"tls"`
 	Username string `yaml:"username"`
-	// Auth is plain, login (SMTP only), xoauth2, oauthbearer (IMAP only)
-	// or none (SMTP only). Default: plain, or xoauth2 with oauth2.
+	// Auth is plain, login (SMTP only), xoauth2, oauthbearer or none
+	// (SMTP only). Default: plain, or xoauth2 with oauth2.
 	Auth         string  `yaml:"auth"`
 	PasswordEnv  string  `yaml:"password_env"`  // name of an environment variable holding the password
 	PasswordFile string  `yaml:"password_file"` // file holding the password (first line)
@@ -296,11 +296,9 @@ func (s *Server) check(key string, smtp bool) error {
 			s.Auth = "xoauth2"
 		}
 	}
-	allowed := map[string]bool{"plain": true, "xoauth2": true}
+	allowed := map[string]bool{"plain": true, "xoauth2": true, "oauthbearer": true}
 	if smtp {
 		allowed["login"], allowed["none"] = true, true
-	} else {
-		allowed["oauthbearer"] = true
 	}
 	if !allowed[s.Auth] {
 		var names []string
@@ -413,6 +411,17 @@ func (s *Server) Credentials(ctx context.Context) (user, secret string, err erro
 	}
 }
 
+// Refused tells the server's token source that the server refused the
+// token it gave: a cached token from token_command is dropped, so the next
+// login runs the command again instead of repeating a token the provider
+// revoked or let expire before its stated lifetime. (A token_file is read
+// at every login anyway.) imapin and outbox call it on a refused login.
+func (s *Server) Refused() {
+	if s.tokens != nil {
+		s.tokens.invalidate()
+	}
+}
+
 // tokenSource caches a bearer token until it expires.
 type tokenSource struct {
 	cfg     OAuth2
@@ -462,6 +471,12 @@ func (t *tokenSource) token(ctx context.Context) (string, error) {
 	// Refresh a minute early, so a token never expires mid-session.
 	t.tok, t.expires = tok, t.clock().Add(max(life-time.Minute, 0))
 	return tok, nil
+}
+
+func (t *tokenSource) invalidate() {
+	t.mu.Lock()
+	t.tok, t.expires = "", time.Time{}
+	t.mu.Unlock()
 }
 
 // parseToken reads a bare token, or JSON {"access_token", "expires_in"}.
