@@ -95,7 +95,26 @@ func (h *harness) flush() []pbemtest.Mail {
 	if _, err := h.q.RunOnce(context.Background()); err != nil {
 		h.t.Fatal(err)
 	}
-	return h.srv.Sent()[before:]
+	sent := h.srv.Sent()[before:]
+	for _, m := range sent {
+		// Every notice the engine or the daemon sends has a subject of
+		// its own (templates.NoticeTitles), not the fallback.
+		if subject := header(m.Data, "Subject"); strings.Contains(subject, "Game news:") {
+			h.t.Errorf("a mail to %s has the fallback subject %q: add its kind to templates.NoticeTitles", m.To, subject)
+		}
+	}
+	return sent
+}
+
+// header is the first header called name of a raw mail.
+func header(raw []byte, name string) string {
+	head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+	for _, l := range strings.Split(head, "\r\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.EqualFold(k, name) {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // to returns the mails to addr, each as its headers followed by its

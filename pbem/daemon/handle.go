@@ -593,7 +593,11 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	var answer *section
 	note := func(gg *game.Game, text string) error {
 		data := d.mailer.data(gg, p, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: strings.ToLower(string(c.Name)), Text: text}
+		kind := strings.ToLower(string(c.Name))
+		if c.Name == route.Press {
+			kind = "press-sent" // not "press": that is press received
+		}
+		data.Notice = &game.Notice{Kind: kind, Text: text}
 		s, err := d.mailer.Render.Render(templates.Notice, data)
 		answer = &s
 		return err

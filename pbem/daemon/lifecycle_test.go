@@ -180,7 +180,7 @@ func TestRollbackByMail(t *testing.T) {
 	h.gm("GM ROLLBACK g2 TURN 1 ann's orders were misread")
 	sent := h.flush()
 	for _, p := range []string{"ann", "bob"} {
-		some(t, to(sent, p+"@example.org"), p, "Game news: rollback", "ann's orders")
+		some(t, to(sent, p+"@example.org"), p, "Subject: [g2 "+h.secret(p)+"] The game was rolled back", "ann's orders")
 		some(t, to(sent, p+"@example.org"), p, "Turn 1, race: report for "+p)
 		for _, m := range to(sent, p+"@example.org") {
 			if strings.Contains(m, "Welcome") {
@@ -288,7 +288,10 @@ func TestPressByMail(t *testing.T) {
 			if !strings.Contains(reply, "Your press in game g3 went to carl") {
 				t.Errorf("ann is not told where her press went:\n%s", reply)
 			}
-			m := one(t, to(sent, "carl@example.org"), "carl", tc.want...)
+			if strings.Contains(reply, "] Press\r\n") {
+				t.Errorf("the sender's confirmation looks like press received:\n%s", reply)
+			}
+			m := one(t, to(sent, "carl@example.org"), "carl", append([]string{"] Press\r\n"}, tc.want...)...)
 			_, body, _ := strings.Cut(m, "\n\n")
 			if tc.not != "" && strings.Contains(strings.ToLower(body), tc.not) {
 				t.Errorf("grey press names its sender:\n%s", m)
@@ -375,7 +378,7 @@ func TestAbandonedSeatTellsTheGM(t *testing.T) {
 	*now = now.Add(25 * time.Hour)
 	h.tick()
 	sent := h.flush()
-	some(t, to(sent, gmAddr), "gm", "Game news: abandoned", "bob")
+	some(t, to(sent, gmAddr), "gm", "Subject: [g2] A seat is abandoned", "bob")
 	some(t, to(sent, "bob@example.org"), "bob", "report for bob")
 	for _, m := range to(sent, "ann@example.org") {
 		if strings.Contains(m, "abandon") {
