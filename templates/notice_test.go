@@ -91,4 +91,3 @@ func TestNoticeGolden(t *testing.T) {
 		}
 	}
 }
-
