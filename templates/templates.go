@@ -49,7 +49,7 @@ const (
 	OwnerWarning  = "owner-warning"  // to a seat's owner: Attempt
 	Oversize      = "oversize"       // mail too large: Size, Limit
 	UnknownSender = "unknown-sender" // not a player of this game (or of any)
-	Notice        = "notice"         // a game.Notice (reminder, deadline moved, press…): Notice
+	Notice        = "notice"         // a game.Notice (reminder, deadline moved, press…; NoticeTitles): Notice
 )
 
 // NoticeTitles is the subject of a notice mail, by game.Notice kind:
@@ -80,6 +80,9 @@ var NoticeTitles = map[string]string{
 	"signup":    "The game is open for players",
 	"abandoned": "A seat is abandoned",
 	"gm":        "GM command done",
+	// The output of an `orrery game` command (GM LIST, LOG…), shown
+	// verbatim: tables and JSON are not reflowed.
+	"gm-query": "Answer to your GM query",
 	// Answers to a player's own commands.
 	"resign":     "You resigned",
 	"press-sent": "Your press was sent",

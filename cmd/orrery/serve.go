@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -94,6 +95,16 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 	// hook (mailOptions): one hook, one mail.
 	local := *e
 	local.options = []game.Option{game.WithHooks(d.Mailer().Hook)}
+	// GM LIST, SHOW, LOG… by mail print what these commands print here.
+	d.SetGMQuery(func(ctx context.Context, args []string) (string, error) {
+		if len(args) < 2 || args[0] != "game" || !gmQueries[args[1]] {
+			return "", fmt.Errorf("not a read-only game command: %q", args)
+		}
+		var out bytes.Buffer
+		q := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, rulesets: e.rulesets, options: local.options, shared: st}
+		err := run(ctx, q, args)
+		return out.String(), err
+	})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -107,6 +118,10 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 	wg.Wait()
 	return err
 }
+
+// gmQueries are the `orrery game` commands a GM may run by mail through
+// the daemon's GMQuery: they only read.
+var gmQueries = map[string]bool{"list": true, "show": true, "players": true, "log": true, "export": true, "verify": true}
 
 func daemonRelax(c *config.Config) policy.Relax { return policy.Relax{NoSecret: c.Security.NoSecret} }
 

@@ -15,6 +15,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/store"
+	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
@@ -266,6 +267,64 @@ log_level: error
 	for _, want := range []string{"IMAP XOAUTH2 " + bot + " imap-1\n", "IMAP XOAUTH2 " + bot + " imap-1 refused\n", "IMAP XOAUTH2 " + bot + " imap-2"} {
 		if !strings.Contains(logins+"\n", want) {
 			t.Errorf("no login %q among:\n%s", strings.TrimSpace(want), logins)
+		}
+	}
+}
+
+// GM queries by mail answer with what the same `orrery game` commands
+// print on the server.
+func TestGMQueryByMail(t *testing.T) {
+	const bot, gm = "bot@pbem.test", "gm@example.org"
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	dir := t.TempDir()
+	t.Setenv("ORRERY_TEST_IMAP_PW", "pw")
+	t.Setenv("ORRERY_TEST_GM_SECRET", "gm-s3cret")
+	cfg := filepath.Join(dir, "config.yaml")
+	db := filepath.Join(dir, "q.db")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`db: %s
+from: "Orrery <%s>"
+gm: %s
+gm_secret_env: ORRERY_TEST_GM_SECRET
+imap:
+  server: %s
+  tls: none
+  username: %s
+  password_env: ORRERY_TEST_IMAP_PW
+  idle: false
+  poll_interval: 50ms
+smtp:
+  server: %s
+  tls: none
+  auth: none
+tick: 1s
+log_level: error
+`, db, bot, gm, srv.IMAPAddr, bot, srv.SMTPAddr)), 0o600)
+	_, stop := startServe(t, "--config", cfg)
+	defer stop()
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	gmCommand(t, db, "game", "new", "toy", "--id", "t4", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
+	list := gmCommand(t, db, "game", "list")
+	players := gmCommand(t, db, "game", "players", "t4")
+	srv.Append(bot, "INBOX", []byte("From: "+gm+"\r\nSubject: queries\r\nMessage-ID: <q1@example.org>\r\n\r\n"+
+		"SECRET gm-s3cret\r\nGM LIST\r\nGM PLAYERS t4\r\nGM LOG t4\r\n"))
+	var answer string
+	waitFor(t, "the GM's answer", func() bool {
+		for _, m := range srv.Sent() {
+			if m.To[0] == gm && strings.Contains(string(m.Data), "Answer to your GM query") {
+				answer = string(m.Data)
+				return true
+			}
+		}
+		return false
+	})
+	// The text part is quoted-printable: compare the decoded mail.
+	pm, err := inmail.Parse([]byte(answer), inmail.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"orrery game list\n\n" + list, "orrery game players t4\n\n" + players, "orrery game log t4\n", "create"} {
+		if !strings.Contains(pm.Body, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, pm.Body)
 		}
 	}
 }

@@ -86,6 +86,8 @@ type Daemon struct {
 	queue  *outbox.Queue
 	log    *slog.Logger
 	mu     sync.Mutex // one message at a time: bbolt serialises writers anyway
+	// gmQueryFn answers GM LIST, SHOW… by mail (SetGMQuery).
+	gmQueryFn GMQuery
 }
 
 // New builds a daemon over st. The game service it makes carries the

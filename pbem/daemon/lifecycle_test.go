@@ -2,6 +2,8 @@ package daemon_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -450,5 +452,59 @@ func TestObserversOnlyThroughTheGM(t *testing.T) {
 	}
 	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "bad", Ruleset: "toy", Seats: 2, Settings: &game.Settings{Observers: "everyone"}}); err == nil || !strings.Contains(err.Error(), "must be open or gm") {
 		t.Errorf("creating a game with observers=everyone: %v", err)
+	}
+}
+
+// GM LIST, SHOW, PLAYERS, LOG, EXPORT and VERIFY by mail run the matching
+// `orrery game` command through the daemon's GMQuery and mail its output
+// back verbatim, to the GM only; bad lines are refused naming the fix, and
+// without a GMQuery (or without the GM secret) nothing is run.
+func TestGMQueriesByMail(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	h.gm("GM LOG g2")
+	one(t, to(h.flush(), gmAddr), "gm", "answers GM LOG only on its command line", "orrery game log g2")
+
+	var ran [][]string
+	h.d.SetGMQuery(func(_ context.Context, args []string) (string, error) {
+		ran = append(ran, args)
+		if args[1] == "verify" {
+			return "", errors.New("step 3 does not replay")
+		}
+		return "GAME   TURN\n" + strings.Join(args, "_") + "    1\n", nil
+	})
+	h.gm("GM LIST\nGM SHOW g2\nGM SHOW g2 AS Ann\nGM SHOW g2 PUBLIC\nGM PLAYERS g2\nGM LOG g2\nGM EXPORT g2\n" +
+		"GM VERIFY g2\nGM SHOW g2 AS\nGM LOG g2 extra\nGM PLAYERS nosuch")
+	want := [][]string{{"game", "list"}, {"game", "show", "g2", "--gm"}, {"game", "show", "g2", "--as", "ann"},
+		{"game", "show", "g2", "--public"}, {"game", "players", "g2"}, {"game", "log", "g2"}, {"game", "export", "g2"},
+		{"game", "verify", "g2"}}
+	if fmt.Sprint(ran) != fmt.Sprint(want) {
+		t.Errorf("ran\n %q\nwant\n %q", ran, want)
+	}
+	sent := h.flush()
+	m := one(t, to(sent, gmAddr), "gm", "Answer to your GM query",
+		"orrery game list\n\nGAME   TURN\ngame_list    1\n", "game_show_g2_--as_ann    1\n", "game_export_g2    1\n",
+		"step 3 does not replay", "GM SHOW takes a game", "GM LOG takes only a game", `there is no game "nosuch"`)
+	if strings.Contains(m, "Hello ann") {
+		t.Errorf("the GM's answer reads as a player's:\n%s", m)
+	}
+	if len(sent) != 1 {
+		t.Errorf("%d mails for the GM's queries, want only the answer to the GM", len(sent))
+	}
+
+	ran = nil
+	h.handle(h.mail("ann@example.org", "gm", "SECRET gm-secret\nGM EXPORT g2"))
+	h.handle(h.mail("Game Master <"+gmAddr+">", "gm", "SECRET wrong\nGM LIST"))
+	if len(ran) != 0 {
+		t.Errorf("queries ran without the GM's address and secret: %q", ran)
+	}
+	sent = h.flush()
+	refusals := append(to(sent, gmAddr), to(sent, "ann@example.org")...)
+	if len(refusals) != 2 {
+		t.Errorf("%d answers to the two refused queries, want 2", len(refusals))
+	}
+	for _, m := range refusals {
+		if strings.Contains(m, "GAME   TURN") || !strings.Contains(m, "nothing was applied") {
+			t.Errorf("a refused query was answered, or not refused:\n%s", m)
+		}
 	}
 }
