@@ -279,6 +279,9 @@ func (s *Server) check(key string, smtp bool) error {
 	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
 		return fmt.Errorf("%s.server: port %q is not a port number", key, port)
 	}
+	if host == "" {
+		return fmt.Errorf("%s.server: %q names no host", key, s.Server)
+	}
 	switch s.TLS {
 	case "implicit", "starttls":
 	case "none":
@@ -329,6 +332,16 @@ func (s *Server) check(key string, smtp bool) error {
 	case s.PasswordFile != "":
 		if _, err := os.Stat(s.PasswordFile); err != nil {
 			return fmt.Errorf("%s.password_file: %w", key, err)
+		}
+	case oauth && s.OAuth2.TokenFile != "":
+		// Checked now, as password_file is: a missing file would
+		// otherwise make the daemon retry its login for ever.
+		if _, err := os.Stat(s.OAuth2.TokenFile); err != nil {
+			return fmt.Errorf("%s.oauth2.token_file: %w", key, err)
+		}
+	case oauth:
+		if _, err := exec.LookPath(s.OAuth2.TokenCommand[0]); err != nil {
+			return fmt.Errorf("%s.oauth2.token_command: %w", key, err)
 		}
 	}
 	if s.PollInterval < 0 {
