@@ -198,6 +198,22 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			return bad("the dates are written year-month-day, the first day before the last", "write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03")
 		}
 		_, _, err = d.svc.DeclareVacation(ctx, g.ID, args[0], from, until.AddDate(0, 0, 1), hook)
+	case "JOIN":
+		// GM JOIN demo1 carl carl@example.org: the GM seats a player in
+		// a game that is signing up; the engine mails the seat as JOIN
+		// by mail does, and the welcome when the game starts.
+		if len(args) != 2 || !strings.Contains(args[1], "@") {
+			return bad("GM JOIN needs a seat name and the player's address", "write GM JOIN "+g.ID+" carl carl@example.org")
+		}
+		_, err = d.svc.Join(ctx, g.ID, game.PlayerSpec{Name: strings.ToLower(args[0]), Email: args[1]}, hook)
+	case "OBSERVE":
+		// GM OBSERVE demo1 olga@example.org [OFF]: the way in for
+		// observers of a game that takes them only through its GM.
+		off := len(args) == 2 && strings.EqualFold(args[1], "OFF")
+		if len(args) == 0 || len(args) > 2 || len(args) == 2 && !off {
+			return bad("GM OBSERVE needs an address, and OFF to remove it", "write GM OBSERVE "+g.ID+" olga@example.org, or GM OBSERVE "+g.ID+" olga@example.org OFF")
+		}
+		_, _, err = d.svc.Observe(ctx, g.ID, args[0], !off, hook)
 	case "ORDERS":
 		// GM ORDERS demo1 ann, her orders below, END: orders phoned in.
 		if len(args) != 1 {

@@ -443,12 +443,20 @@ func TestObserversOnlyThroughTheGM(t *testing.T) {
 	if len(g.Observers) != 0 {
 		t.Fatalf("observers after a refused OBSERVE: %v", g.Observers)
 	}
-	if _, _, err := h.d.Service().Observe(context.Background(), "g2", "olga@example.org", true); err != nil {
-		t.Fatal(err)
-	}
+	// The GM adds olga by mail; she gets the next step's public report.
+	h.gm("GM OBSERVE g2 Olga@Example.org\nGM OBSERVE g2 olga@example.org maybe")
+	one(t, to(h.flush(), gmAddr), "gm", "Done: GM OBSERVE g2 Olga@Example.org", "GM OBSERVE needs an address, and OFF")
 	g, _ = h.d.Service().Get(context.Background(), "g2")
-	if len(g.Observers) != 1 {
+	if len(g.Observers) != 1 || g.Observers[0] != "olga@example.org" {
 		t.Errorf("observers after the GM added olga: %v", g.Observers)
+	}
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"] t", "push 1"))
+	h.handle(h.mail("bob@example.org", "[g2 "+h.secret("bob")+"] t", "push 2"))
+	one(t, to(h.flush(), "olga@example.org"), "olga", "Turn 2")
+	h.gm("GM OBSERVE g2 olga@example.org OFF")
+	h.flush()
+	if g, _ = h.d.Service().Get(context.Background(), "g2"); len(g.Observers) != 0 {
+		t.Errorf("observers after GM OBSERVE … OFF: %v", g.Observers)
 	}
 	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "bad", Ruleset: "toy", Seats: 2, Settings: &game.Settings{Observers: "everyone"}}); err == nil || !strings.Contains(err.Error(), "must be open or gm") {
 		t.Errorf("creating a game with observers=everyone: %v", err)
@@ -506,5 +514,29 @@ func TestGMQueriesByMail(t *testing.T) {
 		if strings.Contains(m, "GAME   TURN") || !strings.Contains(m, "nothing was applied") {
 			t.Errorf("a refused query was answered, or not refused:\n%s", m)
 		}
+	}
+}
+
+// GM JOIN seats a player in a game that is signing up; the last seat
+// starts it and the new player gets the welcome with the secret.
+func TestGMJoinByMail(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "open", Ruleset: "toy", Seats: 2,
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}}}); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	h.gm("GM JOIN open carl\nGM JOIN open Carl carl@example.org")
+	sent := h.flush()
+	one(t, to(sent, gmAddr), "gm", "GM JOIN needs a seat name and the player's address", "Done: GM JOIN open Carl carl@example.org")
+	one(t, to(sent, "carl@example.org"), "carl", "Welcome to Toy Race, carl", "Your secret is")
+	g, _ := h.d.Service().Get(context.Background(), "open")
+	if g.Signup || len(g.Players) != 2 {
+		t.Errorf("after GM JOIN: signup %v, players %+v", g.Signup, g.Players)
+	}
+	// A game that has started takes no more seats.
+	h.gm("GM JOIN open dora dora@example.org")
+	if m := to(h.flush(), gmAddr); len(m) != 1 || !strings.Contains(m[0], "not open for players") {
+		t.Errorf("GM JOIN on a started game: %q", m)
 	}
 }

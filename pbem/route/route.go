@@ -35,7 +35,10 @@
 //	                          address with the GM secret): PAUSE, RESUME,
 //	                          DEADLINE, ADVANCE, ROLLBACK, REPLACE, KICK,
 //	                          MESSAGE, RESEND, STATUS, VACATION, ORDERS
-//	                          (GM ORDERS demo1 ann, then her orders, END);
+//	                          (GM ORDERS demo1 ann, then her orders, END),
+//	                          JOIN (GM JOIN demo1 carl carl@example.org),
+//	                          OBSERVE (GM OBSERVE demo1 olga@example.org
+//	                          [OFF]);
 //	                          and what `orrery game` prints: GM LIST,
 //	                          GM SHOW demo1 [AS ann | PUBLIC], GM PLAYERS,
 //	                          GM LOG, GM EXPORT and GM VERIFY demo1
@@ -92,7 +95,7 @@ const (
 
 // The verbs of GM commands.
 var gmVerbs = []string{"PAUSE", "RESUME", "DEADLINE", "ADVANCE", "ROLLBACK", "REPLACE", "KICK", "MESSAGE", "RESEND",
-	"STATUS", "VACATION", "ORDERS", "LIST", "SHOW", "PLAYERS", "LOG", "EXPORT", "VERIFY"}
+	"STATUS", "VACATION", "ORDERS", "JOIN", "OBSERVE", "LIST", "SHOW", "PLAYERS", "LOG", "EXPORT", "VERIFY"}
 
 // readsBlock says whether cmd takes the lines below it, up to END, as its
 // Text: PRESS, GM ORDERS, and GM MESSAGE with no text on its line.
