@@ -67,7 +67,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
-		Relax: daemonRelax(cfg), Policy: daemonPolicy(cfg), VerifyDKIM: cfg.Security.VerifyDKIM,
+		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), VerifyDKIM: cfg.Security.VerifyDKIM,
 		GMSecret: gmSecret,
 	})
 	if err != nil {
@@ -124,6 +124,15 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 var gmQueries = map[string]bool{"list": true, "show": true, "players": true, "log": true, "export": true, "verify": true}
 
 func daemonRelax(c *config.Config) policy.Relax { return policy.Relax{NoSecret: c.Security.NoSecret} }
+
+// relaxGames is security.no_secret_games for the daemon.
+func relaxGames(c *config.Config) map[string]policy.Relax {
+	m := map[string]policy.Relax{}
+	for _, id := range c.Security.NoSecretGames {
+		m[id] = policy.Relax{NoSecret: true}
+	}
+	return m
+}
 
 func daemonPolicy(c *config.Config) policy.Config {
 	return policy.Config{AuthServID: c.Security.AuthServID, RequireDKIM: c.Security.RequireDKIM,

@@ -97,6 +97,8 @@ type Security struct {
 	// NoSecret accepts orders from a registered address without the
 	// player's secret (games among friends).
 	NoSecret bool `yaml:"no_secret"`
+	// NoSecretGames does the same for the games named only.
+	NoSecretGames []string `yaml:"no_secret_games"`
 	// AuthServID is the authserv-id of our receiving server's
 	// Authentication-Results header; RequireDKIM/SPF/DMARC demand a pass.
 	AuthServID   string `yaml:"auth_serv_id"`
@@ -120,6 +122,9 @@ func Load(path string) (*Config, error) {
 	}
 	return c, nil
 }
+
+// gameID is what a game id looks like (engine/game's rule).
+var gameID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 var (
 	yamlUnknown = regexp.MustCompile(`line (\d+): field (\S+) not found`)
@@ -243,6 +248,11 @@ func (c *Config) check() error {
 	case "daily", "none":
 	default:
 		return fmt.Errorf("limits.strangers: must be daily or none, not %q", c.Limits.Strangers)
+	}
+	for _, id := range c.Security.NoSecretGames {
+		if !gameID.MatchString(id) {
+			return fmt.Errorf("security.no_secret_games: %q is not a game id (lowercase letters, digits, dashes)", id)
+		}
 	}
 	if (c.Security.RequireDKIM || c.Security.RequireSPF || c.Security.RequireDMARC) && c.Security.AuthServID == "" {
 		return errors.New("security.auth_serv_id: needed by require_dkim/spf/dmarc: the authserv-id your receiving server writes in Authentication-Results")

@@ -84,6 +84,7 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"bad type", base + "limits:\n  max_text: lots\n", `limits.max_text: "lots" is not a whole number`},
 		{"no templates dir", base + "templates: /no/such/dir\n", "templates:"},
 		{"bad log level", base + "log_level: loud\n", "log_level"},
+		{"bad no-secret game", base + "security:\n  no_secret_games: [friends, Big Game]\n", `security.no_secret_games: "Big Game" is not a game id`},
 		{"empty", "", "empty"},
 	}
 	for _, c := range cases {

@@ -382,7 +382,12 @@ func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game
 		return game.Player{}, false, d.refuse(j, nil, game.Player{}, engine.LineError{
 			Msg: fmt.Sprintf("there is no game %q here", gameID), Fix: "send LIST for the games you can join"})
 	}
-	a := policy.Authenticate(g, j.from, secret, d.cfg.Relax)
+	relax := d.cfg.Relax
+	if r, ok := d.cfg.RelaxGames[g.ID]; ok {
+		relax.NoSecret = relax.NoSecret || r.NoSecret
+		relax.AnyAddress = relax.AnyAddress || r.AnyAddress
+	}
+	a := policy.Authenticate(g, j.from, secret, relax)
 	if a.Kind == policy.Accepted {
 		return a.Player, true, nil
 	}
