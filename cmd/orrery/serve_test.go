@@ -322,7 +322,8 @@ log_level: error
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"orrery game list\n\n" + list, "orrery game players t4\n\n" + players, "orrery game log t4\n", "create"} {
+	for _, want := range []string{"orrery game list\n\n" + list, "orrery game players t4\n\n" + players, "orrery game log t4\n", "create",
+		"mail     sent welcome to ann@example.org: [t4 "} {
 		if !strings.Contains(pm.Body, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, pm.Body)
 		}
