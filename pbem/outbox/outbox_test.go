@@ -233,7 +233,11 @@ func TestOfGame(t *testing.T) {
 	st := openStore(t)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := outbox.Options{Now: func() time.Time { return now }}
-	of := func(i int, game string) outbox.Mail { m := mail(i); m.Game, m.Kind = game, fmt.Sprintf("k%d", i); return m }
+	of := func(i int, game string) outbox.Mail {
+		m := mail(i)
+		m.Game, m.Kind = game, fmt.Sprintf("k%d", i)
+		return m
+	}
 	run := func(s outbox.Sender, m outbox.Mail) {
 		q := outbox.New(st.DB(), s, clock)
 		st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, m) })
