@@ -64,6 +64,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			Msg: "GM commands need the GM's address and the GM secret; nothing was applied",
 			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
 	}
+	j.gm = true
 	switch c.Verb {
 	case "STATUS":
 		return d.gmStatus(ctx, j, c, byID.get(c.Game))

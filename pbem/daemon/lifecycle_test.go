@@ -540,3 +540,31 @@ func TestGMJoinByMail(t *testing.T) {
 		t.Errorf("GM JOIN on a started game: %q", m)
 	}
 }
+
+// The GM's answers are not rate-limited (a GM mending a game sends many
+// commands in an hour); a player's, and a mail from the GM's address
+// without the GM secret, still are.
+func TestGMAnswersNotRateLimited(t *testing.T) {
+	h := newHarness(t, func(c *daemon.Config) {
+		c.GM, c.GMSecret = "Game Master <"+gmAddr+">", "gm-secret"
+		c.RepliesPerHour = 2
+	})
+	h.flush()
+	for range 4 {
+		h.gm("GM STATUS g1")
+		h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] s", "STATUS"))
+	}
+	sent := h.flush()
+	if n := len(to(sent, gmAddr)); n != 4 {
+		t.Errorf("the GM got %d answers to 4 commands", n)
+	}
+	if n := len(to(sent, "ann@example.org")); n != 2 {
+		t.Errorf("ann got %d answers with a limit of 2 an hour", n)
+	}
+	for range 4 {
+		h.handle(h.mail("Game Master <"+gmAddr+">", "gm", "GM STATUS g1"))
+	}
+	if n := len(to(h.flush(), gmAddr)); n != 2 {
+		t.Errorf("4 mails from the GM's address without the secret got %d answers, want the limit of 2", n)
+	}
+}
