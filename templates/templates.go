@@ -49,8 +49,46 @@ const (
 	OwnerWarning  = "owner-warning"  // to a seat's owner: Attempt
 	Oversize      = "oversize"       // mail too large: Size, Limit
 	UnknownSender = "unknown-sender" // not a player of this game (or of any)
-	Notice        = "notice"         // a game.Notice (reminder, deadline moved, press…): Notice
+	Notice        = "notice"         // a game.Notice (reminder, deadline moved, press…; NoticeTitles): Notice
 )
+
+// NoticeTitles is the subject of a notice mail, by game.Notice kind:
+// engine/game's notices, and the daemon's answers to a player's own
+// commands ("press-sent" confirms a PRESS, so that it is not taken for
+// press received). The notice template reads it with noticeTitle; a kind
+// missing here gets "Game news: <kind>", which TestNoticeGolden keeps
+// from happening to any kind the engine or the daemon sends.
+var NoticeTitles = map[string]string{
+	// To the players whose orders are awaited.
+	"reminder": "Reminder: your orders are due",
+	"late":     "Your orders are late",
+	// To everyone (or the GM, or the seat concerned).
+	"late-others": "Waiting for late orders",
+	"deadline":    "The deadline moved",
+	"paused":      "The game is paused",
+	"resumed":     "The game resumes",
+	"rollback":    "The game was rolled back",
+	"message":     "Message from the game master",
+	"press":       "Press",
+	"replaced":    "A seat has a new player",
+	"kicked":      "A player was removed",
+	"resigned":    "A player resigned",
+	"joined":      "A player joined",
+	"vacation":    "Vacation noted",
+	"wait":        "WAIT noted",
+	// To the GM only.
+	"signup":    "The game is open for players",
+	"abandoned": "A seat is abandoned",
+	"gm":        "GM command done",
+	// The output of an `orrery game` command (GM LIST, LOG…), shown
+	// verbatim: tables and JSON are not reflowed.
+	"gm-query": "Answer to your GM query",
+	// Answers to a player's own commands.
+	"resign":     "You resigned",
+	"press-sent": "Your press was sent",
+	"observe":    "You now observe the game",
+	"unobserve":  "You no longer observe the game",
+}
 
 // Kinds lists every kind of mail in a fixed order.
 func Kinds() []string {
@@ -289,7 +327,13 @@ var funcs = map[string]any{
 		}
 		return strings.Join(lines, "\n")
 	},
-	"roll":     func(r dice.Roll) string { return r.String() },
+	"roll": func(r dice.Roll) string { return r.String() },
+	"noticeTitle": func(kind string) string {
+		if t, ok := NoticeTitles[kind]; ok {
+			return t
+		}
+		return "Game news: " + kind
+	},
 	"kib":      func(n int) string { return fmt.Sprintf("%d KiB", (n+1023)/1024) },
 	"plural":   func(n int, one, many string) string { return map[bool]string{true: one, false: many}[n == 1] },
 	"trimnl":   func(s string) string { return strings.TrimRight(s, "\n") },

@@ -12,6 +12,7 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/pbem/outbox"
 )
 
 type subcommand struct {
@@ -28,7 +29,7 @@ func gameCommands() []subcommand {
 		{"players", "game players ID", "Lists a game's seats with their addresses.", gamePlayers},
 		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
 		{"verify", "game verify ID", "Replays the whole log from the start with dice re-derived from the seeds,\nand checks every snapshot byte for byte, every roll, and every commitment.", gameVerify},
-		{"log", "game log ID", "Prints every input of a game, in order, with its time and source.", gameLog},
+		{"log", "game log ID [--json]", "Prints every input of a game, in order, with its time and source, and between\nthem every mail the game sent (reports, reminders, late notices, answers), sent,\nstill queued or given up on. --json prints the stored inputs only.", gameLog},
 	}
 }
 
@@ -347,7 +348,8 @@ func gameLog(ctx context.Context, e *env, args []string) error {
 		if gb == nil {
 			return fmt.Errorf("no game named %q", pos[0])
 		}
-		return gb.Bucket(store.BucketLog).ForEach(func(k, v []byte) error {
+		var entries []game.Entry
+		err := gb.Bucket(store.BucketLog).ForEach(func(k, v []byte) error {
 			if *asJSON {
 				fmt.Fprintln(e.stdout, string(v))
 				return nil
@@ -356,10 +358,42 @@ func gameLog(ctx context.Context, e *env, args []string) error {
 			if err := json.Unmarshal(v, &en); err != nil {
 				return err
 			}
-			fmt.Fprintln(e.stdout, logLine(&en))
+			entries = append(entries, en)
 			return nil
 		})
+		if err != nil || *asJSON {
+			return err
+		}
+		// The game's mails (reports, reminders, late notices, answers)
+		// go between the inputs, by time: the log then reads as what
+		// happened and who was told.
+		mails, err := outbox.OfGame(tx, pos[0])
+		if err != nil {
+			return err
+		}
+		for len(entries) > 0 || len(mails) > 0 {
+			if len(mails) == 0 || len(entries) > 0 && !mails[0].Time.Before(entries[0].Time) {
+				fmt.Fprintln(e.stdout, logLine(&entries[0]))
+				entries = entries[1:]
+				continue
+			}
+			fmt.Fprintln(e.stdout, mailLine(mails[0]))
+			mails = mails[1:]
+		}
+		return nil
 	})
+}
+
+// mailLine is a mail of the game in `game log`, between the entries.
+func mailLine(m outbox.Event) string {
+	line := fmt.Sprintf("   - %s mail     %s %s to %s: %s", m.Time.UTC().Format(time.DateTime), m.State, m.Kind, strings.Join(m.To, ", "), m.Subject)
+	switch {
+	case m.State != "sent" && m.Error != "":
+		line += fmt.Sprintf(" (%d attempts; last error: %s)", m.Attempts, m.Error)
+	case m.Attempts > 1:
+		line += fmt.Sprintf(" (after %d attempts)", m.Attempts)
+	}
+	return line
 }
 
 func logLine(en *game.Entry) string {

@@ -270,6 +270,14 @@ func TestGameNewQueuesWelcomeMails(t *testing.T) {
 	if !to["ann@example.org"] || !to["bob@example.org"] {
 		t.Fatalf("queued mails go to %v, want a welcome to each player", to)
 	}
+	st.Close()
+	// game log shows them, after the input that caused them.
+	log := strings.Split(must(t, "", "", "game", "log", "g", "--config", cfg), "\n")
+	if len(log) < 3 || !strings.Contains(log[0], "create g with ann, bob") ||
+		!strings.Contains(log[1], "mail     queued welcome to ann@example.org: [g ") ||
+		!strings.Contains(log[2], "mail     queued welcome to bob@example.org: [g ") {
+		t.Errorf("game log:\n%s", strings.Join(log, "\n"))
+	}
 }
 
 // TestGameResend: without mail the command refuses before logging

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -62,18 +63,19 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	q := outbox.New(st.DB(), &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
-		Credentials: cfg.SMTP.Credentials, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections})
+		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections})
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
-		Relax: daemonRelax(cfg), Policy: daemonPolicy(cfg), VerifyDKIM: cfg.Security.VerifyDKIM,
+		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), VerifyDKIM: cfg.Security.VerifyDKIM,
 		GMSecret: gmSecret,
 	})
 	if err != nil {
 		return err
 	}
 	r := imapin.New(imapin.Config{Addr: cfg.IMAP.Server, TLS: cfg.IMAP.TLS, Auth: cfg.IMAP.Auth, Credentials: cfg.IMAP.Credentials,
-		Inbox: cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
+		Refused: cfg.IMAP.Refused,
+		Inbox:   cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
 		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log})
 	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
 	err = runDaemon(ctx, e, st, d, r, log)
@@ -93,6 +95,16 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 	// hook (mailOptions): one hook, one mail.
 	local := *e
 	local.options = []game.Option{game.WithHooks(d.Mailer().Hook)}
+	// GM LIST, SHOW, LOG… by mail print what these commands print here.
+	d.SetGMQuery(func(ctx context.Context, args []string) (string, error) {
+		if len(args) < 2 || args[0] != "game" || !gmQueries[args[1]] {
+			return "", fmt.Errorf("not a read-only game command: %q", args)
+		}
+		var out bytes.Buffer
+		q := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, rulesets: e.rulesets, options: local.options, shared: st}
+		err := run(ctx, q, args)
+		return out.String(), err
+	})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -107,7 +119,20 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 	return err
 }
 
+// gmQueries are the `orrery game` commands a GM may run by mail through
+// the daemon's GMQuery: they only read.
+var gmQueries = map[string]bool{"list": true, "show": true, "players": true, "log": true, "export": true, "verify": true}
+
 func daemonRelax(c *config.Config) policy.Relax { return policy.Relax{NoSecret: c.Security.NoSecret} }
+
+// relaxGames is security.no_secret_games for the daemon.
+func relaxGames(c *config.Config) map[string]policy.Relax {
+	m := map[string]policy.Relax{}
+	for _, id := range c.Security.NoSecretGames {
+		m[id] = policy.Relax{NoSecret: true}
+	}
+	return m
+}
 
 func daemonPolicy(c *config.Config) policy.Config {
 	return policy.Config{AuthServID: c.Security.AuthServID, RequireDKIM: c.Security.RequireDKIM,

@@ -15,6 +15,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/store"
+	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
@@ -207,5 +208,124 @@ func TestServeWrongPassword(t *testing.T) {
 	_, err := cli(t, "", "", "serve", "--config", cfg)
 	if err == nil || !strings.Contains(err.Error(), "refused the login") || !strings.Contains(err.Error(), "imap.password_env") {
 		t.Errorf("serve with a wrong password: %v", err)
+	}
+}
+
+// serve --config with OAuth2 bearer tokens from token commands, as for
+// Gmail or Microsoft 365: IMAP logs in with XOAUTH2, SMTP with
+// OAUTHBEARER, and when the provider revokes the IMAP token the daemon
+// fetches a new one and goes on reading.
+func TestServeWithOAuth(t *testing.T) {
+	const bot = "bot@pbem.test"
+	srv := pbemtest.StartT(t, pbemtest.Options{OAuth: true, Users: map[string]string{bot: "unused"}})
+	srv.AcceptTokens("imap-1", "smtp-1")
+	dir := t.TempDir()
+	script := filepath.Join(dir, "token.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho x >> "+dir+"/$1\nn=$(wc -l < "+dir+"/$1)\n"+
+		"echo \"{\\\"access_token\\\": \\\"$1-$n\\\", \\\"expires_in\\\": 3600}\"\n"), 0o700)
+	cfg := filepath.Join(dir, "config.yaml")
+	db := filepath.Join(dir, "o.db")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`db: %s
+from: "Orrery <%s>"
+imap:
+  server: %s
+  tls: none
+  username: %s
+  auth: xoauth2
+  oauth2:
+    token_command: [%s, imap]
+  idle: false
+  poll_interval: 50ms
+smtp:
+  server: %s
+  tls: none
+  username: %s
+  auth: oauthbearer
+  oauth2:
+    token_command: [%s, smtp]
+tick: 1s
+log_level: error
+`, db, bot, srv.IMAPAddr, bot, script, srv.SMTPAddr, bot, script)), 0o600)
+	_, stop := startServe(t, "--config", cfg)
+	defer stop()
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	help := func(n int) {
+		srv.Append(bot, "INBOX", []byte(fmt.Sprintf("From: ann@example.org\r\nSubject: hi\r\nMessage-ID: <o%d@example.org>\r\n\r\nHELP\r\n", n)))
+		waitFor(t, fmt.Sprintf("help reply %d", n), func() bool { return len(srv.Sent()) >= n })
+	}
+	help(1)
+	if sent := srv.Sent(); sent[0].Login != "OAUTHBEARER "+bot+" smtp-1" {
+		t.Errorf("the reply went out after login %q", sent[0].Login)
+	}
+	srv.AcceptTokens("imap-2", "smtp-1") // the provider revokes imap-1
+	srv.StopIMAP()
+	if err := srv.StartIMAP(); err != nil {
+		t.Fatal(err)
+	}
+	help(2)
+	logins := strings.Join(srv.Logins(), "\n")
+	for _, want := range []string{"IMAP XOAUTH2 " + bot + " imap-1\n", "IMAP XOAUTH2 " + bot + " imap-1 refused\n", "IMAP XOAUTH2 " + bot + " imap-2"} {
+		if !strings.Contains(logins+"\n", want) {
+			t.Errorf("no login %q among:\n%s", strings.TrimSpace(want), logins)
+		}
+	}
+}
+
+// GM queries by mail answer with what the same `orrery game` commands
+// print on the server.
+func TestGMQueryByMail(t *testing.T) {
+	const bot, gm = "bot@pbem.test", "gm@example.org"
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	dir := t.TempDir()
+	t.Setenv("ORRERY_TEST_IMAP_PW", "pw")
+	t.Setenv("ORRERY_TEST_GM_SECRET", "gm-s3cret")
+	cfg := filepath.Join(dir, "config.yaml")
+	db := filepath.Join(dir, "q.db")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`db: %s
+from: "Orrery <%s>"
+gm: %s
+gm_secret_env: ORRERY_TEST_GM_SECRET
+imap:
+  server: %s
+  tls: none
+  username: %s
+  password_env: ORRERY_TEST_IMAP_PW
+  idle: false
+  poll_interval: 50ms
+smtp:
+  server: %s
+  tls: none
+  auth: none
+tick: 1s
+log_level: error
+`, db, bot, gm, srv.IMAPAddr, bot, srv.SMTPAddr)), 0o600)
+	_, stop := startServe(t, "--config", cfg)
+	defer stop()
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	gmCommand(t, db, "game", "new", "toy", "--id", "t4", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
+	list := gmCommand(t, db, "game", "list")
+	players := gmCommand(t, db, "game", "players", "t4")
+	srv.Append(bot, "INBOX", []byte("From: "+gm+"\r\nSubject: queries\r\nMessage-ID: <q1@example.org>\r\n\r\n"+
+		"SECRET gm-s3cret\r\nGM LIST\r\nGM PLAYERS t4\r\nGM LOG t4\r\n"))
+	var answer string
+	waitFor(t, "the GM's answer", func() bool {
+		for _, m := range srv.Sent() {
+			if m.To[0] == gm && strings.Contains(string(m.Data), "Answer to your GM query") {
+				answer = string(m.Data)
+				return true
+			}
+		}
+		return false
+	})
+	// The text part is quoted-printable: compare the decoded mail.
+	pm, err := inmail.Parse([]byte(answer), inmail.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"orrery game list\n\n" + list, "orrery game players t4\n\n" + players, "orrery game log t4\n", "create",
+		"mail     sent welcome to ann@example.org: [t4 "} {
+		if !strings.Contains(pm.Body, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, pm.Body)
+		}
 	}
 }

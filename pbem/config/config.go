@@ -54,8 +54,8 @@ type Server struct {
 	// none, which is only allowed on a loopback address.
 	TLS      string `yaml:"tls"`
 	Username string `yaml:"username"`
-	// Auth is plain, login (SMTP only), xoauth2, oauthbearer (IMAP only)
-	// or none (SMTP only). Default: plain, or xoauth2 with oauth2.
+	// Auth is plain, login (SMTP only), xoauth2, oauthbearer or none
+	// (SMTP only). Default: plain, or xoauth2 with oauth2.
 	Auth         string  `yaml:"auth"`
 	PasswordEnv  string  `yaml:"password_env"`  // name of an environment variable holding the password
 	PasswordFile string  `yaml:"password_file"` // file holding the password (first line)
@@ -100,6 +100,8 @@ type Security struct {
 	// NoSecret accepts orders from a registered address without the
 	// player's secret (games among friends).
 	NoSecret bool `yaml:"no_secret"`
+	// NoSecretGames does the same for the games named only.
+	NoSecretGames []string `yaml:"no_secret_games"`
 	// AuthServID is the authserv-id of our receiving server's
 	// Authentication-Results header; RequireDKIM/SPF/DMARC demand a pass.
 	AuthServID   string `yaml:"auth_serv_id"`
@@ -123,6 +125,9 @@ func Load(path string) (*Config, error) {
 	}
 	return c, nil
 }
+
+// gameID is what a game id looks like (engine/game's rule).
+var gameID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 var (
 	yamlUnknown = regexp.MustCompile(`line (\d+): field (\S+) not found`)
@@ -247,6 +252,11 @@ func (c *Config) check() error {
 	default:
 		return fmt.Errorf("limits.strangers: must be daily or none, not %q", c.Limits.Strangers)
 	}
+	for _, id := range c.Security.NoSecretGames {
+		if !gameID.MatchString(id) {
+			return fmt.Errorf("security.no_secret_games: %q is not a game id (lowercase letters, digits, dashes)", id)
+		}
+	}
 	if (c.Security.RequireDKIM || c.Security.RequireSPF || c.Security.RequireDMARC) && c.Security.AuthServID == "" {
 		return errors.New("security.auth_serv_id: needed by require_dkim/spf/dmarc: the authserv-id your receiving server writes in Authentication-Results")
 	}
@@ -282,6 +292,9 @@ func (s *Server) check(key string, smtp bool) error {
 	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
 		return fmt.Errorf("%s.server: port %q is not a port number", key, port)
 	}
+	if host == "" {
+		return fmt.Errorf("%s.server: %q names no host", key, s.Server)
+	}
 	switch s.TLS {
 	case "implicit", "starttls":
 	case "none":
@@ -299,11 +312,9 @@ func (s *Server) check(key string, smtp bool) error {
 			s.Auth = "xoauth2"
 		}
 	}
-	allowed := map[string]bool{"plain": true, "xoauth2": true}
+	allowed := map[string]bool{"plain": true, "xoauth2": true, "oauthbearer": true}
 	if smtp {
 		allowed["login"], allowed["none"] = true, true
-	} else {
-		allowed["oauthbearer"] = true
 	}
 	if !allowed[s.Auth] {
 		var names []string
@@ -334,6 +345,16 @@ func (s *Server) check(key string, smtp bool) error {
 	case s.PasswordFile != "":
 		if _, err := os.Stat(s.PasswordFile); err != nil {
 			return fmt.Errorf("%s.password_file: %w", key, err)
+		}
+	case oauth && s.OAuth2.TokenFile != "":
+		// Checked now, as password_file is: a missing file would
+		// otherwise make the daemon retry its login for ever.
+		if _, err := os.Stat(s.OAuth2.TokenFile); err != nil {
+			return fmt.Errorf("%s.oauth2.token_file: %w", key, err)
+		}
+	case oauth:
+		if _, err := exec.LookPath(s.OAuth2.TokenCommand[0]); err != nil {
+			return fmt.Errorf("%s.oauth2.token_command: %w", key, err)
 		}
 	}
 	if s.PollInterval < 0 {
@@ -425,6 +446,17 @@ func (s *Server) Credentials(ctx context.Context) (user, secret string, err erro
 	}
 }
 
+// Refused tells the server's token source that the server refused the
+// token it gave: a cached token from token_command is dropped, so the next
+// login runs the command again instead of repeating a token the provider
+// revoked or let expire before its stated lifetime. (A token_file is read
+// at every login anyway.) imapin and outbox call it on a refused login.
+func (s *Server) Refused() {
+	if s.tokens != nil {
+		s.tokens.invalidate()
+	}
+}
+
 // tokenSource caches a bearer token until it expires.
 type tokenSource struct {
 	cfg     OAuth2
@@ -474,6 +506,12 @@ func (t *tokenSource) token(ctx context.Context) (string, error) {
 	// Refresh a minute early, so a token never expires mid-session.
 	t.tok, t.expires = tok, t.clock().Add(max(life-time.Minute, 0))
 	return tok, nil
+}
+
+func (t *tokenSource) invalidate() {
+	t.mu.Lock()
+	t.tok, t.expires = "", time.Time{}
+	t.mu.Unlock()
 }
 
 // parseToken reads a bare token, or JSON {"access_token", "expires_in"}.

@@ -71,6 +71,11 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"empty env", strings.Replace(base, "ORRERY_TEST_PW", "ORRERY_UNSET_VARIABLE", 1), "ORRERY_UNSET_VARIABLE is empty"},
 		{"both passwords", strings.Replace(base, "password_env: ORRERY_TEST_PW", "password_env: ORRERY_TEST_PW\n  password_file: "+pwFile, 1), "give exactly one"},
 		{"oauth without token", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: xoauth2", 1), "imap.oauth2: missing"},
+		{"no token file", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: xoauth2\n  oauth2:\n    token_file: /no/such/token", 1), "imap.oauth2.token_file: stat /no/such/token"},
+		{"no token command", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: xoauth2\n  oauth2:\n    token_command: [/no/such/refresher, --account, bot]", 1), "imap.oauth2.token_command:"},
+		{"empty token command", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: xoauth2\n  oauth2:\n    token_command: []", 1), "imap.oauth2: give exactly one"},
+		{"smtp token file", strings.Replace(base, "auth: none", "auth: oauthbearer\n  username: bot\n  oauth2:\n    token_file: /no/such/token", 1), "smtp.oauth2.token_file:"},
+		{"no host", strings.Replace(base, "127.0.0.1:1143", ":1143", 1), `imap.server: ":1143" names no host`},
 		{"login on imap", strings.Replace(base, "password_env: ORRERY_TEST_PW", "auth: login\n  password_env: ORRERY_TEST_PW", 1), "imap.auth: must be one of plain, xoauth2, oauthbearer"},
 		{"idle on smtp", base + "  idle: false\n", "smtp.idle"},
 		{"too many connections", base + "  connections: 50\n", "smtp.connections: must be from 1 to 16"},
@@ -82,6 +87,7 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"bad type", base + "limits:\n  max_text: lots\n", `limits.max_text: "lots" is not a whole number`},
 		{"no templates dir", base + "templates: /no/such/dir\n", "templates:"},
 		{"bad log level", base + "log_level: loud\n", "log_level"},
+		{"bad no-secret game", base + "security:\n  no_secret_games: [friends, Big Game]\n", `security.no_secret_games: "Big Game" is not a game id`},
 		{"empty", "", "empty"},
 	}
 	for _, c := range cases {

@@ -57,8 +57,10 @@ type Config struct {
 	// Strangers is "daily" (one short help a day to unknown senders,
 	// the default) or "none".
 	Strangers string
-	// Relax loosens sender authentication for every game.
-	Relax policy.Relax
+	// Relax loosens sender authentication for every game; RelaxGames
+	// for the games named only (games among friends), on top of Relax.
+	Relax      policy.Relax
+	RelaxGames map[string]policy.Relax
 	// Policy demands Authentication-Results from our receiving server;
 	// Own and OwnMessageIDSuffix are filled in from From.
 	Policy policy.Config
@@ -86,6 +88,8 @@ type Daemon struct {
 	queue  *outbox.Queue
 	log    *slog.Logger
 	mu     sync.Mutex // one message at a time: bbolt serialises writers anyway
+	// gmQueryFn answers GM LIST, SHOW… by mail (SetGMQuery).
+	gmQueryFn GMQuery
 }
 
 // New builds a daemon over st. The game service it makes carries the

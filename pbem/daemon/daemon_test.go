@@ -17,6 +17,7 @@ import (
 	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
+	"orrery/pbem/policy"
 )
 
 const botAddr = "orrery@pbem.test"
@@ -95,7 +96,26 @@ func (h *harness) flush() []pbemtest.Mail {
 	if _, err := h.q.RunOnce(context.Background()); err != nil {
 		h.t.Fatal(err)
 	}
-	return h.srv.Sent()[before:]
+	sent := h.srv.Sent()[before:]
+	for _, m := range sent {
+		// Every notice the engine or the daemon sends has a subject of
+		// its own (templates.NoticeTitles), not the fallback.
+		if subject := header(m.Data, "Subject"); strings.Contains(subject, "Game news:") {
+			h.t.Errorf("a mail to %s has the fallback subject %q: add its kind to templates.NoticeTitles", m.To, subject)
+		}
+	}
+	return sent
+}
+
+// header is the first header called name of a raw mail.
+func header(raw []byte, name string) string {
+	head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+	for _, l := range strings.Split(head, "\r\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.EqualFold(k, name) {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // to returns the mails to addr, each as its headers followed by its
@@ -334,5 +354,34 @@ func TestOversizeAndUnreadable(t *testing.T) {
 	}
 	if g, _ := h.d.Service().Get(context.Background(), "g1"); len(g.Answered) != 0 {
 		t.Errorf("oversize orders applied")
+	}
+}
+
+// RelaxGames lets a registered address act without its secret in the games
+// named only; elsewhere the secret is still needed, and a wrong secret or
+// a stranger is still refused.
+func TestRelaxOneGame(t *testing.T) {
+	h := newHarness(t, func(c *daemon.Config) { c.RelaxGames = map[string]policy.Relax{"g1": {NoSecret: true}} })
+	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "strict", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}}); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[g1]", "push 1"))
+	h.handle(h.mail("ann@example.org", "[strict]", "push 1"))
+	h.handle(h.mail("bob@example.org", "[g1 wrongsecret]", "push 1"))
+	h.handle(h.mail("eve@example.org", "[g1]", "push 1"))
+	sent := h.flush()
+	ann := to(sent, "ann@example.org")
+	if len(ann) != 2 || !strings.Contains(ann[0], "are accepted") || !strings.Contains(ann[1], "secret is missing") {
+		t.Errorf("ann: %q", ann)
+	}
+	if b := to(sent, "bob@example.org"); len(b) != 1 || !strings.Contains(b[0], "Wrong secret") {
+		t.Errorf("bob: %q", b)
+	}
+	for id, want := range map[string]int{"g1": 1, "strict": 0} {
+		if g, _ := h.d.Service().Get(context.Background(), id); len(g.Answered) != want {
+			t.Errorf("%s: answered %v, want %d", id, g.Answered, want)
+		}
 	}
 }

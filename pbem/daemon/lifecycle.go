@@ -64,9 +64,12 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			Msg: "GM commands need the GM's address and the GM secret; nothing was applied",
 			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
 	}
+	j.gm = true
 	switch c.Verb {
 	case "STATUS":
 		return d.gmStatus(ctx, j, c, byID.get(c.Game))
+	case "LIST", "SHOW", "PLAYERS", "LOG", "EXPORT", "VERIFY":
+		return d.gmQuery(ctx, j, c, byID.get(c.Game))
 	}
 	n := j.parts
 	j.parts++
@@ -196,6 +199,22 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			return bad("the dates are written year-month-day, the first day before the last", "write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03")
 		}
 		_, _, err = d.svc.DeclareVacation(ctx, g.ID, args[0], from, until.AddDate(0, 0, 1), hook)
+	case "JOIN":
+		// GM JOIN demo1 carl carl@example.org: the GM seats a player in
+		// a game that is signing up; the engine mails the seat as JOIN
+		// by mail does, and the welcome when the game starts.
+		if len(args) != 2 || !strings.Contains(args[1], "@") {
+			return bad("GM JOIN needs a seat name and the player's address", "write GM JOIN "+g.ID+" carl carl@example.org")
+		}
+		_, err = d.svc.Join(ctx, g.ID, game.PlayerSpec{Name: strings.ToLower(args[0]), Email: args[1]}, hook)
+	case "OBSERVE":
+		// GM OBSERVE demo1 olga@example.org [OFF]: the way in for
+		// observers of a game that takes them only through its GM.
+		off := len(args) == 2 && strings.EqualFold(args[1], "OFF")
+		if len(args) == 0 || len(args) > 2 || len(args) == 2 && !off {
+			return bad("GM OBSERVE needs an address, and OFF to remove it", "write GM OBSERVE "+g.ID+" olga@example.org, or GM OBSERVE "+g.ID+" olga@example.org OFF")
+		}
+		_, _, err = d.svc.Observe(ctx, g.ID, args[0], !off, hook)
 	case "ORDERS":
 		// GM ORDERS demo1 ann, her orders below, END: orders phoned in.
 		if len(args) != 1 {
@@ -331,4 +350,76 @@ func (d *Daemon) gmStatus(ctx context.Context, j *job, c route.Command, g *game.
 	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
 	data.Report = rep
 	return d.say(j, templates.Status, data)
+}
+
+// GMQuery runs a read-only `orrery game` command (its arguments after
+// "orrery", like game log demo1) and returns what it prints. The command
+// line wires it to its own commands, so GM LIST, SHOW, PLAYERS, LOG,
+// EXPORT and VERIFY by mail answer exactly what the CLI prints, with no
+// second implementation to drift from the first.
+type GMQuery func(ctx context.Context, args []string) (string, error)
+
+// SetGMQuery sets how GM queries by mail are answered; without it they
+// are refused with a pointer to the command line. Call it before Run.
+func (d *Daemon) SetGMQuery(q GMQuery) { d.gmQueryFn = q }
+
+// maxQueryText bounds a GM query's answer: a long game's log or export
+// would otherwise make a mail of many megabytes.
+const maxQueryText = 512 << 10
+
+// gmQuery answers GM LIST, SHOW, PLAYERS, LOG, EXPORT and VERIFY with the
+// output of the matching `orrery game` command, verbatim. They change
+// nothing, so they are not recorded as parts: a retried mail asks again.
+func (d *Daemon) gmQuery(ctx context.Context, j *job, c route.Command, g *game.Game) error {
+	refuse := func(msg, fix string) error {
+		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line,
+			Text: strings.TrimSpace("GM " + c.Verb + " " + c.Game + " " + c.Text), Msg: msg, Fix: fix})
+	}
+	if c.Verb != "LIST" && g == nil {
+		return refuse(fmt.Sprintf("there is no game %q here", c.Game), "send GM LIST for the games")
+	}
+	var args []string
+	switch c.Verb {
+	case "LIST":
+		args = []string{"game", "list"}
+	case "SHOW":
+		args = []string{"game", "show", g.ID}
+		switch {
+		case len(c.Args) == 0:
+			args = append(args, "--gm")
+		case len(c.Args) == 2 && strings.EqualFold(c.Args[0], "AS"):
+			args = append(args, "--as", strings.ToLower(c.Args[1]))
+		case len(c.Args) == 1 && strings.EqualFold(c.Args[0], "PUBLIC"):
+			args = append(args, "--public")
+		default:
+			return refuse("GM SHOW takes a game, then nothing (the GM's view), AS and a player, or PUBLIC",
+				"write GM SHOW "+g.ID+", GM SHOW "+g.ID+" AS ann, or GM SHOW "+g.ID+" PUBLIC")
+		}
+	default:
+		if len(c.Args) > 0 {
+			return refuse(fmt.Sprintf("GM %s takes only a game", c.Verb), "write GM "+c.Verb+" "+g.ID)
+		}
+		args = []string{"game", strings.ToLower(c.Verb), g.ID}
+	}
+	if d.gmQueryFn == nil {
+		return refuse("this server answers GM "+c.Verb+" only on its command line",
+			"run orrery "+strings.Join(args, " ")+" where the server runs")
+	}
+	out, err := d.gmQueryFn(ctx, args)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return refuse(err.Error(), "")
+	}
+	if len(out) > maxQueryText {
+		cut := strings.LastIndexByte(out[:maxQueryText], '\n') + 1
+		out = out[:cut] + fmt.Sprintf("[... %d more bytes cut: run orrery %s where the server runs]\n", len(out)-cut, strings.Join(args, " "))
+	}
+	if g != nil {
+		j.game = g
+	}
+	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
+	data.Notice = &game.Notice{Kind: "gm-query", Text: "orrery " + strings.Join(args, " ") + "\n\n" + out}
+	return d.say(j, templates.Notice, data)
 }

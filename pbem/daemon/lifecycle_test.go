@@ -2,6 +2,8 @@ package daemon_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -180,7 +182,7 @@ func TestRollbackByMail(t *testing.T) {
 	h.gm("GM ROLLBACK g2 TURN 1 ann's orders were misread")
 	sent := h.flush()
 	for _, p := range []string{"ann", "bob"} {
-		some(t, to(sent, p+"@example.org"), p, "Game news: rollback", "ann's orders")
+		some(t, to(sent, p+"@example.org"), p, "Subject: [g2 "+h.secret(p)+"] The game was rolled back", "ann's orders")
 		some(t, to(sent, p+"@example.org"), p, "Turn 1, race: report for "+p)
 		for _, m := range to(sent, p+"@example.org") {
 			if strings.Contains(m, "Welcome") {
@@ -288,7 +290,10 @@ func TestPressByMail(t *testing.T) {
 			if !strings.Contains(reply, "Your press in game g3 went to carl") {
 				t.Errorf("ann is not told where her press went:\n%s", reply)
 			}
-			m := one(t, to(sent, "carl@example.org"), "carl", tc.want...)
+			if strings.Contains(reply, "] Press\r\n") {
+				t.Errorf("the sender's confirmation looks like press received:\n%s", reply)
+			}
+			m := one(t, to(sent, "carl@example.org"), "carl", append([]string{"] Press\r\n"}, tc.want...)...)
 			_, body, _ := strings.Cut(m, "\n\n")
 			if tc.not != "" && strings.Contains(strings.ToLower(body), tc.not) {
 				t.Errorf("grey press names its sender:\n%s", m)
@@ -375,7 +380,7 @@ func TestAbandonedSeatTellsTheGM(t *testing.T) {
 	*now = now.Add(25 * time.Hour)
 	h.tick()
 	sent := h.flush()
-	some(t, to(sent, gmAddr), "gm", "Game news: abandoned", "bob")
+	some(t, to(sent, gmAddr), "gm", "Subject: [g2] A seat is abandoned", "bob")
 	some(t, to(sent, "bob@example.org"), "bob", "report for bob")
 	for _, m := range to(sent, "ann@example.org") {
 		if strings.Contains(m, "abandon") {
@@ -438,14 +443,128 @@ func TestObserversOnlyThroughTheGM(t *testing.T) {
 	if len(g.Observers) != 0 {
 		t.Fatalf("observers after a refused OBSERVE: %v", g.Observers)
 	}
-	if _, _, err := h.d.Service().Observe(context.Background(), "g2", "olga@example.org", true); err != nil {
-		t.Fatal(err)
-	}
+	// The GM adds olga by mail; she gets the next step's public report.
+	h.gm("GM OBSERVE g2 Olga@Example.org\nGM OBSERVE g2 olga@example.org maybe")
+	one(t, to(h.flush(), gmAddr), "gm", "Done: GM OBSERVE g2 Olga@Example.org", "GM OBSERVE needs an address, and OFF")
 	g, _ = h.d.Service().Get(context.Background(), "g2")
-	if len(g.Observers) != 1 {
+	if len(g.Observers) != 1 || g.Observers[0] != "olga@example.org" {
 		t.Errorf("observers after the GM added olga: %v", g.Observers)
+	}
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"] t", "push 1"))
+	h.handle(h.mail("bob@example.org", "[g2 "+h.secret("bob")+"] t", "push 2"))
+	one(t, to(h.flush(), "olga@example.org"), "olga", "Turn 2")
+	h.gm("GM OBSERVE g2 olga@example.org OFF")
+	h.flush()
+	if g, _ = h.d.Service().Get(context.Background(), "g2"); len(g.Observers) != 0 {
+		t.Errorf("observers after GM OBSERVE … OFF: %v", g.Observers)
 	}
 	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "bad", Ruleset: "toy", Seats: 2, Settings: &game.Settings{Observers: "everyone"}}); err == nil || !strings.Contains(err.Error(), "must be open or gm") {
 		t.Errorf("creating a game with observers=everyone: %v", err)
+	}
+}
+
+// GM LIST, SHOW, PLAYERS, LOG, EXPORT and VERIFY by mail run the matching
+// `orrery game` command through the daemon's GMQuery and mail its output
+// back verbatim, to the GM only; bad lines are refused naming the fix, and
+// without a GMQuery (or without the GM secret) nothing is run.
+func TestGMQueriesByMail(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	h.gm("GM LOG g2")
+	one(t, to(h.flush(), gmAddr), "gm", "answers GM LOG only on its command line", "orrery game log g2")
+
+	var ran [][]string
+	h.d.SetGMQuery(func(_ context.Context, args []string) (string, error) {
+		ran = append(ran, args)
+		if args[1] == "verify" {
+			return "", errors.New("step 3 does not replay")
+		}
+		return "GAME   TURN\n" + strings.Join(args, "_") + "    1\n", nil
+	})
+	h.gm("GM LIST\nGM SHOW g2\nGM SHOW g2 AS Ann\nGM SHOW g2 PUBLIC\nGM PLAYERS g2\nGM LOG g2\nGM EXPORT g2\n" +
+		"GM VERIFY g2\nGM SHOW g2 AS\nGM LOG g2 extra\nGM PLAYERS nosuch")
+	want := [][]string{{"game", "list"}, {"game", "show", "g2", "--gm"}, {"game", "show", "g2", "--as", "ann"},
+		{"game", "show", "g2", "--public"}, {"game", "players", "g2"}, {"game", "log", "g2"}, {"game", "export", "g2"},
+		{"game", "verify", "g2"}}
+	if fmt.Sprint(ran) != fmt.Sprint(want) {
+		t.Errorf("ran\n %q\nwant\n %q", ran, want)
+	}
+	sent := h.flush()
+	m := one(t, to(sent, gmAddr), "gm", "Answer to your GM query",
+		"orrery game list\n\nGAME   TURN\ngame_list    1\n", "game_show_g2_--as_ann    1\n", "game_export_g2    1\n",
+		"step 3 does not replay", "GM SHOW takes a game", "GM LOG takes only a game", `there is no game "nosuch"`)
+	if strings.Contains(m, "Hello ann") {
+		t.Errorf("the GM's answer reads as a player's:\n%s", m)
+	}
+	if len(sent) != 1 {
+		t.Errorf("%d mails for the GM's queries, want only the answer to the GM", len(sent))
+	}
+
+	ran = nil
+	h.handle(h.mail("ann@example.org", "gm", "SECRET gm-secret\nGM EXPORT g2"))
+	h.handle(h.mail("Game Master <"+gmAddr+">", "gm", "SECRET wrong\nGM LIST"))
+	if len(ran) != 0 {
+		t.Errorf("queries ran without the GM's address and secret: %q", ran)
+	}
+	sent = h.flush()
+	refusals := append(to(sent, gmAddr), to(sent, "ann@example.org")...)
+	if len(refusals) != 2 {
+		t.Errorf("%d answers to the two refused queries, want 2", len(refusals))
+	}
+	for _, m := range refusals {
+		if strings.Contains(m, "GAME   TURN") || !strings.Contains(m, "nothing was applied") {
+			t.Errorf("a refused query was answered, or not refused:\n%s", m)
+		}
+	}
+}
+
+// GM JOIN seats a player in a game that is signing up; the last seat
+// starts it and the new player gets the welcome with the secret.
+func TestGMJoinByMail(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "open", Ruleset: "toy", Seats: 2,
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}}}); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	h.gm("GM JOIN open carl\nGM JOIN open Carl carl@example.org")
+	sent := h.flush()
+	one(t, to(sent, gmAddr), "gm", "GM JOIN needs a seat name and the player's address", "Done: GM JOIN open Carl carl@example.org")
+	one(t, to(sent, "carl@example.org"), "carl", "Welcome to Toy Race, carl", "Your secret is")
+	g, _ := h.d.Service().Get(context.Background(), "open")
+	if g.Signup || len(g.Players) != 2 {
+		t.Errorf("after GM JOIN: signup %v, players %+v", g.Signup, g.Players)
+	}
+	// A game that has started takes no more seats.
+	h.gm("GM JOIN open dora dora@example.org")
+	if m := to(h.flush(), gmAddr); len(m) != 1 || !strings.Contains(m[0], "not open for players") {
+		t.Errorf("GM JOIN on a started game: %q", m)
+	}
+}
+
+// The GM's answers are not rate-limited (a GM mending a game sends many
+// commands in an hour); a player's, and a mail from the GM's address
+// without the GM secret, still are.
+func TestGMAnswersNotRateLimited(t *testing.T) {
+	h := newHarness(t, func(c *daemon.Config) {
+		c.GM, c.GMSecret = "Game Master <"+gmAddr+">", "gm-secret"
+		c.RepliesPerHour = 2
+	})
+	h.flush()
+	for range 4 {
+		h.gm("GM STATUS g1")
+		h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] s", "STATUS"))
+	}
+	sent := h.flush()
+	if n := len(to(sent, gmAddr)); n != 4 {
+		t.Errorf("the GM got %d answers to 4 commands", n)
+	}
+	if n := len(to(sent, "ann@example.org")); n != 2 {
+		t.Errorf("ann got %d answers with a limit of 2 an hour", n)
+	}
+	for range 4 {
+		h.handle(h.mail("Game Master <"+gmAddr+">", "gm", "GM STATUS g1"))
+	}
+	if n := len(to(h.flush(), gmAddr)); n != 2 {
+		t.Errorf("4 mails from the GM's address without the secret got %d answers, want the limit of 2", n)
 	}
 }

@@ -77,7 +77,7 @@ func TestGMCommandByMail(t *testing.T) {
 			t.Errorf("%s's notice lacks the reason", p)
 		}
 	}
-	waitFor(gm, "Game news: gm")
+	waitFor(gm, "GM command done")
 	if g, _ := d.Service().Get(ctx, "gm-e2e"); !g.Paused {
 		t.Fatal("the GM's PAUSE did not pause the game")
 	}

@@ -36,6 +36,11 @@ type Config struct {
 	// Auth is "plain" (LOGIN command), "xoauth2" or "oauthbearer".
 	Auth        string
 	Credentials func(ctx context.Context) (user, secret string, err error)
+	// Refused, if set, is called when the server refuses the login, so
+	// that a token source drops a cached token the provider no longer
+	// takes (revoked, or expired early) and the next try fetches a new
+	// one instead of repeating the dead one until its stated expiry.
+	Refused func()
 
 	Inbox     string // default INBOX
 	Processed string // default "Orrery/Processed"
@@ -295,13 +300,16 @@ func (r *Reader) login(ctx context.Context, c *imapclient.Client) error {
 	case "xoauth2":
 		err = c.Authenticate(&xoauth2{user: user, token: secret})
 	case "oauthbearer":
-		err = c.Authenticate(sasl.NewOAuthBearerClient(&sasl.OAuthBearerOptions{Username: user, Token: secret}))
+		err = c.Authenticate(&oauthBearer{sasl.NewOAuthBearerClient(&sasl.OAuthBearerOptions{Username: user, Token: secret})})
 	default:
 		err = c.Login(user, secret).Wait()
 	}
 	if err != nil {
 		var ie *imap.Error
 		if errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo {
+			if r.cfg.Refused != nil {
+				r.cfg.Refused()
+			}
 			return fmt.Errorf("%w as %s: %v", ErrLogin, user, err)
 		}
 		return fmt.Errorf("imap login as %s: %w", user, err)
@@ -425,3 +433,12 @@ func (x *xoauth2) Start() (string, []byte, error) {
 // Next answers the server's error challenge with an empty response, after
 // which the server fails the exchange with its message.
 func (x *xoauth2) Next(challenge []byte) ([]byte, error) { return []byte{}, nil }
+
+// oauthBearer is go-sasl's OAUTHBEARER client, except that it answers the
+// server's error challenge with the dummy response RFC 7628 (3.2.3) asks
+// for, ^A, instead of giving up: the server then fails the exchange with
+// NO, which Run reads as a refused login (ErrLogin) like any other, rather
+// than leaving the command half done.
+type oauthBearer struct{ sasl.Client }
+
+func (o *oauthBearer) Next(challenge []byte) ([]byte, error) { return []byte{1}, nil }

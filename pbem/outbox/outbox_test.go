@@ -297,3 +297,42 @@ func TestConnectionsSendInParallelAndKeepEachPlayersOrder(t *testing.T) {
 		t.Errorf("queue after the run: %+v", st)
 	}
 }
+
+// OfGame lists a game's mails in the order they were queued, each as sent,
+// still queued (with its attempts and last error) or given up on, and
+// none of another game's.
+func TestOfGame(t *testing.T) {
+	st := openStore(t)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := outbox.Options{Now: func() time.Time { return now }}
+	of := func(i int, game string) outbox.Mail {
+		m := mail(i)
+		m.Game, m.Kind = game, fmt.Sprintf("k%d", i)
+		return m
+	}
+	run := func(s outbox.Sender, m outbox.Mail) {
+		q := outbox.New(st.DB(), s, clock)
+		st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, m) })
+		q.RunOnce(context.Background())
+		now = now.Add(time.Minute)
+	}
+	run(fakeSender{nil}, of(1, "g1"))
+	run(fakeSender{nil}, of(2, "g2"))
+	run(fakeSender{&outbox.Permanent{Err: errors.New("550 no such user")}}, of(3, "g1"))
+	run(fakeSender{errors.New("421 try later")}, of(4, "g1"))
+	var got []outbox.Event
+	st.DB().View(func(tx *bolt.Tx) error {
+		var err error
+		got, err = outbox.OfGame(tx, "g1")
+		return err
+	})
+	var lines []string
+	for _, e := range got {
+		lines = append(lines, fmt.Sprintf("%s %s %s %s %d %s", e.Time.Format("15:04"), e.State, e.Kind, e.To[0], e.Attempts, e.Error))
+	}
+	want := []string{"00:00 sent k1 p1@example.org 1 ", "00:02 gave up k3 p3@example.org 1 550 no such user",
+		"00:03 queued k4 p4@example.org 1 421 try later"}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("OfGame(g1):\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}

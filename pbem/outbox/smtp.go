@@ -9,7 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"net/textproto"
+
+	"github.com/emersion/go-sasl"
 	"github.com/wneessen/go-mail"
+	gmsmtp "github.com/wneessen/go-mail/smtp"
 )
 
 // SMTP sends mail with go-mail.
@@ -18,13 +22,17 @@ type SMTP struct {
 	// TLS is "implicit" (SMTPS), "starttls" (mandatory) or "none"
 	// (loopback only; config refuses it elsewhere).
 	TLS string
-	// Auth is "plain", "login", "xoauth2" or "" (none).
+	// Auth is "plain", "login", "xoauth2", "oauthbearer" or "" (none).
 	Auth string
 	// Credentials returns the login and the password or bearer token;
 	// it is called once per connection, so a token source can refresh.
 	Credentials func(ctx context.Context) (user, secret string, err error)
-	Timeout     time.Duration
-	HELO        string
+	// Refused, if set, is called when the server refuses the login, so
+	// that a token source drops a cached token the provider no longer
+	// takes and the next attempt fetches a new one.
+	Refused func()
+	Timeout time.Duration
+	HELO    string
 }
 
 // Send delivers mails over one connection.
@@ -67,6 +75,10 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 		}
 		var t mail.SMTPAuthType
 		switch s.Auth {
+		case "oauthbearer":
+			// go-mail has no OAUTHBEARER: go-sasl's client, adapted.
+			opts = append(opts, mail.WithSMTPAuthCustom(&oauthBearerAuth{sasl.NewOAuthBearerClient(
+				&sasl.OAuthBearerOptions{Username: user, Token: secret, Host: host, Port: port})}))
 		case "plain":
 			t = mail.SMTPAuthPlain
 			if s.TLS == "none" {
@@ -82,13 +94,18 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 		default:
 			return fail(fmt.Errorf("smtp auth %q not supported", s.Auth))
 		}
-		opts = append(opts, mail.WithSMTPAuth(t), mail.WithUsername(user), mail.WithPassword(secret))
+		if t != "" {
+			opts = append(opts, mail.WithSMTPAuth(t), mail.WithUsername(user), mail.WithPassword(secret))
+		}
 	}
 	c, err := mail.NewClient(host, opts...)
 	if err != nil {
 		return fail(err)
 	}
 	if err := c.DialWithContext(ctx); err != nil {
+		if s.Refused != nil && loginRefused(err) {
+			s.Refused()
+		}
 		return fail(fmt.Errorf("smtp %s: %w", s.Addr, err))
 	}
 	defer c.Close()
@@ -110,6 +127,32 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 		}
 	}
 	return errs
+}
+
+// loginRefused reports whether a dial failed because the server refused
+// the credentials (535, or 534 and 530 for some providers' token errors),
+// rather than for a network or TLS failure.
+func loginRefused(err error) bool {
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		return te.Code == 535 || te.Code == 534 || te.Code == 530
+	}
+	return false
+}
+
+// oauthBearerAuth adapts go-sasl's OAUTHBEARER client to go-mail's smtp.Auth.
+type oauthBearerAuth struct{ c sasl.Client }
+
+func (a *oauthBearerAuth) Start(*gmsmtp.ServerInfo) (string, []byte, error) { return a.c.Start() }
+
+// Next answers a challenge. OAUTHBEARER's only challenge is the server's
+// JSON error, to which RFC 7628 (3.2.3) has the client send ^A; the server
+// then fails the exchange with its 535, which loginRefused recognises.
+func (a *oauthBearerAuth) Next(_ []byte, more bool) ([]byte, error) {
+	if !more {
+		return nil, nil
+	}
+	return []byte{1}, nil
 }
 
 func isPermanent(err error) bool {

@@ -41,6 +41,11 @@ type Options struct {
 	NoMove bool
 	// NoDeliver keeps SMTP mails in the sink only.
 	NoDeliver bool
+	// OAuth makes both servers offer XOAUTH2 and OAUTHBEARER, as Gmail
+	// and Outlook do, accepting only the bearer tokens last given to
+	// AcceptTokens; the SMTP sink then refuses mail from a client that
+	// has not logged in. IMAP LOGIN with a password still works.
+	OAuth bool
 	// Logger receives the servers' error logs; nil discards them.
 	Logger *log.Logger
 }
@@ -51,6 +56,9 @@ type Mail struct {
 	To   []string
 	Data []byte
 	At   time.Time
+	// Login is how the client logged in ("XOAUTH2 user token"); "" when
+	// it did not.
+	Login string
 }
 
 // Server is a running pair of in-process mail servers.
@@ -68,6 +76,11 @@ type Server struct {
 	smtpErr error         // when set, the sink refuses every mail with it
 	imap    *imapserver.Server
 	smtp    *smtp.Server
+	// passwords of the accounts, for OAuth sessions' password LOGIN;
+	// tokens accepted with Options.OAuth; logins made, in order.
+	passwords map[string]string
+	tokens    map[string]bool
+	logins    []string
 	// The listeners, closed by Stop* too: a server closed before its
 	// Serve goroutine registered the listener would leave it open.
 	imapLn, smtpLn net.Listener
@@ -75,7 +88,8 @@ type Server struct {
 
 // Start starts both servers on free loopback ports.
 func Start(opts Options) (*Server, error) {
-	s := &Server{opts: opts, mem: imapmemserver.New(), users: map[string]*imapmemserver.User{}, changed: make(chan struct{})}
+	s := &Server{opts: opts, mem: imapmemserver.New(), users: map[string]*imapmemserver.User{}, changed: make(chan struct{}),
+		passwords: map[string]string{}, tokens: map[string]bool{}}
 	if s.opts.Logger == nil {
 		s.opts.Logger = log.New(io.Discard, "", 0)
 	}
@@ -132,6 +146,7 @@ func (s *Server) addUserLocked(name, password string) *imapmemserver.User {
 	u.Create("INBOX", nil)
 	s.mem.AddUser(u)
 	s.users[name] = u
+	s.passwords[name] = password
 	return u
 }
 
@@ -162,6 +177,9 @@ func (s *Server) StartIMAP() error {
 	}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			if s.opts.OAuth {
+				return &oauthSession{s: s}, nil, nil
+			}
 			return s.mem.NewSession(), nil, nil
 		},
 		Caps:         caps,
@@ -401,18 +419,41 @@ func FetchAll(addr, user, password, mailbox string) ([][]byte, error) {
 }
 
 type session struct {
-	s    *Server
-	from string
-	to   []string
+	s     *Server
+	from  string
+	to    []string
+	login string
 }
 
-func (x *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (x *session) AuthMechanisms() []string {
+	if x.s.opts.OAuth {
+		return []string{sasl.Plain, mechXOAuth2, sasl.OAuthBearer}
+	}
+	return []string{sasl.Plain}
+}
 
-// Auth accepts any credentials: the sink is for tests on loopback.
+// Auth accepts any password: the sink is for tests on loopback. Bearer
+// tokens (Options.OAuth) must be ones given to AcceptTokens.
 func (x *session) Auth(mech string) (sasl.Server, error) {
-	switch mech {
-	case sasl.Plain:
-		return sasl.NewPlainServer(func(identity, username, password string) error { return nil }), nil
+	refused := &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Username and Password not accepted"}
+	ok := func(user, token string) error {
+		if !x.s.tokenOK("SMTP", mech, user, token) {
+			return refused
+		}
+		x.login = mech + " " + user + " " + token
+		return nil
+	}
+	switch {
+	case mech == sasl.Plain:
+		return sasl.NewPlainServer(func(identity, username, password string) error {
+			x.s.logLogin("SMTP PLAIN " + username)
+			x.login = "PLAIN " + username
+			return nil
+		}), nil
+	case x.s.opts.OAuth && mech == mechXOAuth2:
+		return &xoauth2Server{check: ok}, nil
+	case x.s.opts.OAuth && mech == sasl.OAuthBearer:
+		return oauthBearerServer(ok), nil
 	}
 	return nil, smtp.ErrAuthUnknownMechanism
 }
@@ -423,6 +464,9 @@ func (x *session) Mail(from string, _ *smtp.MailOptions) error {
 	x.s.mu.Unlock()
 	if err != nil {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: err.Error()}
+	}
+	if x.s.opts.OAuth && x.login == "" {
+		return smtp.ErrAuthRequired
 	}
 	x.from = from
 	return nil
@@ -438,7 +482,7 @@ func (x *session) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	m := Mail{From: x.from, To: x.to, Data: data, At: time.Now()}
+	m := Mail{From: x.from, To: x.to, Data: data, At: time.Now(), Login: x.login}
 	if !x.s.opts.NoDeliver {
 		for _, rcpt := range x.to {
 			if err := x.s.Append(rcpt, "INBOX", data); err != nil {

@@ -44,6 +44,13 @@ func TestLifecycleCommands(t *testing.T) {
 				{Name: GM, Line: 6, Game: "demo1", Verb: "MESSAGE", Args: []string{}, Text: "Two\nlines"}}},
 		{name: "gm orders without END", text: "GM ORDERS demo1 ann\npush 3\n", errs: []string{"1: this GM ORDERS has no END line"}},
 		{name: "gm unknown verb", text: "GM EXPLODE demo1\n", errs: []string{"1: \"EXPLODE\" is not a GM verb"}},
+		{name: "gm queries", text: "SECRET gms\nGM list\nGM SHOW demo1 AS ann\nGM LOG g2\nGM EXPORT demo1\n",
+			cmds: []Command{
+				{Name: GM, Line: 2, Verb: "LIST"},
+				{Name: GM, Line: 3, Game: "demo1", Verb: "SHOW", Args: []string{"AS", "ann"}, Text: "AS ann"},
+				{Name: GM, Line: 4, Game: "g2", Verb: "LOG", Args: []string{}, Text: ""},
+				{Name: GM, Line: 5, Game: "demo1", Verb: "EXPORT", Args: []string{}, Text: ""}}},
+		{name: "gm list takes no game", text: "GM LIST demo1\n", errs: []string{"1: GM LIST takes no arguments"}},
 	}
 	known := func(id string) bool { return id == "demo1" || id == "g2" }
 	for _, tc := range tests {

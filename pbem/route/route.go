@@ -35,7 +35,13 @@
 //	                          address with the GM secret): PAUSE, RESUME,
 //	                          DEADLINE, ADVANCE, ROLLBACK, REPLACE, KICK,
 //	                          MESSAGE, RESEND, STATUS, VACATION, ORDERS
-//	                          (GM ORDERS demo1 ann, then her orders, END)
+//	                          (GM ORDERS demo1 ann, then her orders, END),
+//	                          JOIN (GM JOIN demo1 carl carl@example.org),
+//	                          OBSERVE (GM OBSERVE demo1 olga@example.org
+//	                          [OFF]);
+//	                          and what `orrery game` prints: GM LIST,
+//	                          GM SHOW demo1 [AS ann | PUBLIC], GM PLAYERS,
+//	                          GM LOG, GM EXPORT and GM VERIFY demo1
 //
 // A command's game may be left out in a mail routed to a game. In a game
 // mail, every line that is not a command is an order: ORDERS is the default,
@@ -89,7 +95,7 @@ const (
 
 // The verbs of GM commands.
 var gmVerbs = []string{"PAUSE", "RESUME", "DEADLINE", "ADVANCE", "ROLLBACK", "REPLACE", "KICK", "MESSAGE", "RESEND",
-	"STATUS", "VACATION", "ORDERS"}
+	"STATUS", "VACATION", "ORDERS", "JOIN", "OBSERVE", "LIST", "SHOW", "PLAYERS", "LOG", "EXPORT", "VERIFY"}
 
 // readsBlock says whether cmd takes the lines below it, up to END, as its
 // Text: PRESS, GM ORDERS, and GM MESSAGE with no text on its line.
@@ -401,7 +407,14 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 		}
 		return cmd, false, fmt.Sprintf("%s needs one game id", word)
 	case GM:
-		// GM VERB game args...
+		// GM VERB game args..., or GM LIST (every game: no game named)
+		if len(args) >= 1 && strings.EqualFold(args[0], "LIST") {
+			cmd.Verb, cmd.Game = "LIST", ""
+			if len(args) > 1 {
+				return cmd, false, "GM LIST takes no arguments: it lists every game"
+			}
+			return cmd, true, ""
+		}
 		if len(args) < 2 {
 			return cmd, false, "GM needs a verb and a game"
 		}

@@ -1,0 +1,99 @@
+package templates
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"orrery/engine/game"
+)
+
+// noticeTexts is a text of each notice kind, worded as engine/game and
+// pbem/daemon word them.
+var noticeTexts = map[string]string{
+	"reminder":    "Reminder: your orders for demo1 are due by Mon 2026-11-23 18:00 UTC (2h0m0s from now).",
+	"late":        "The deadline of demo1 passed and your orders have not arrived. They are still taken until Mon 2026-11-23 24:00 UTC; then your defaults apply.",
+	"late-others": "Still waiting in demo1 for: bob (grace until Mon 2026-11-23 24:00 UTC).",
+	"deadline":    "The deadline of demo1 moves from Mon 2026-11-23 18:00 UTC to Wed 2026-11-25 18:00 UTC: bob is ill.",
+	"paused":      "The GM paused demo1: holidays. Deadlines wait until the game resumes; orders are still taken.",
+	"resumed":     "The GM resumed demo1. The deadline moves by the 48h0m0s the game was paused, to Wed 2026-11-25 18:00 UTC.",
+	"rollback":    "The GM rolled demo1 back from step 4 to step 3 (turn 3, production): bob's orders were misread. Orders sent since are kept for the record but not used; send your orders again. The steps played again use new dice seeds.",
+	"message":     "Turn 4 runs a day late: the server moves on Tuesday.",
+	"press":       "Press from ann to bob:\nMeet me at Mars.",
+	"replaced":    "bob of demo1 is now played by a new player.",
+	"kicked":      "The GM removed bob from demo1; the seat plays its defaults from now on.",
+	"resigned":    "bob resigned from demo1; the seat plays its defaults from now on.",
+	"joined":      "bob@example.org joined demo1 as bob: 2 of 3 seats taken. The game starts when all are taken.",
+	"vacation":    "Vacation noted from Tue 2026-12-01 00:00 UTC to Tue 2026-12-08 00:00 UTC: your defaults apply while you are away.",
+	"wait":        "WAIT noted: demo1 will not resolve early; it waits for Mon 2026-11-23 18:00 UTC.",
+	"signup":      "demo1 is open for players: 1 of 3 seats taken.",
+	"abandoned":   "bob has sent no orders for 3 steps in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace demo1 bob --email ADDRESS",
+	"gm":          "Paused demo1.",
+	"gm-query":    "orrery game players demo1\n\nSEAT     ADDRESS                         SECRET\nann      ann@example.org                 k7f3q\nbob      bob@example.org                 q2w9e",
+	"resign":      "You resigned from game demo1; your seat plays its defaults from now on.",
+	"press-sent":  "Your press in game demo1 went to bob.",
+	"observe":     "You now receive the public reports of game demo1: the events every player sees, never a player's private view. Send UNOBSERVE demo1 to stop.",
+	"unobserve":   "You no longer receive the reports of game demo1.",
+}
+
+// TestNoticeGolden pins the notice mail of every kind in NoticeTitles for
+// each kind of addressee: two players (their own secret in the tag) and
+// the GM or an observer (no seat, no secret). One golden file per
+// addressee holds every kind, in the kinds' order.
+func TestNoticeGolden(t *testing.T) {
+	set, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for k := range NoticeTitles {
+		kinds = append(kinds, k)
+		if noticeTexts[k] == "" {
+			t.Errorf("notice kind %q has no sample text here", k)
+		}
+	}
+	sort.Strings(kinds)
+	for _, who := range []string{"ann", "bob", ""} {
+		name := "notices." + who
+		if who == "" {
+			name = "notices.gm"
+		}
+		t.Run(name, func(t *testing.T) {
+			var text, html strings.Builder
+			for _, kind := range kinds {
+				d := sample(who)
+				d.Deadline = d.Deadline.AddDate(0, 0, 2)
+				d.Notice = &game.Notice{Kind: kind, Text: noticeTexts[kind]}
+				m, err := set.Render(Notice, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasSuffix(m.Subject, "] "+NoticeTitles[kind]) {
+					t.Errorf("%s: subject %q, want the tag and %q", kind, m.Subject, NoticeTitles[kind])
+				}
+				if who != "" && !strings.Contains(m.Subject, "[demo1 "+d.Secret+"]") {
+					t.Errorf("%s: subject %q lacks %s's tag with the secret", kind, m.Subject, who)
+				}
+				if kind == "gm-query" {
+					// Command output is shown as printed, not reflowed.
+					if !strings.Contains(m.Text, noticeTexts[kind]+"\n") || !strings.Contains(m.HTML, "<pre") {
+						t.Errorf("gm-query output not verbatim:\n%s\n%s", m.Text, m.HTML)
+					}
+				} else if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), strings.Join(strings.Fields(noticeTexts[kind]), " ")) {
+					t.Errorf("%s: the text lacks the notice:\n%s", kind, m.Text)
+				}
+				head := "=== " + kind + ": " + m.Subject + "\n"
+				text.WriteString(head + m.Text + "\n")
+				html.WriteString(head + m.HTML + "\n")
+			}
+			checkGolden(t, name, Mail{Subject: "every notice kind", Text: text.String(), HTML: html.String()})
+		})
+	}
+	if set, _ := New(""); set != nil {
+		d := sample("ann")
+		d.Notice = &game.Notice{Kind: "novel", Text: "x"}
+		if m, err := set.Render(Notice, d); err != nil || !strings.HasSuffix(m.Subject, "Game news: novel") {
+			t.Errorf("a kind with no title: %q %v", m.Subject, err)
+		}
+	}
+}
