@@ -46,6 +46,10 @@ type Options struct {
 	// AcceptTokens; the SMTP sink then refuses mail from a client that
 	// has not logged in. IMAP LOGIN with a password still works.
 	OAuth bool
+	// SMTPLatency delays every reply of the SMTP sink, as the round trip
+	// to a provider across the internet does (a reply per command, so a
+	// mail costs several); for benchmarks of sending over a slow link.
+	SMTPLatency time.Duration
 	// Logger receives the servers' error logs; nil discards them.
 	Logger *log.Logger
 }
@@ -230,8 +234,36 @@ func (s *Server) StartSMTP() error {
 	s.smtp, s.smtpLn = srv, ln
 	s.SMTPAddr = ln.Addr().String()
 	s.mu.Unlock()
+	if s.opts.SMTPLatency > 0 {
+		ln = slowListener{ln, s.opts.SMTPLatency}
+	}
 	go srv.Serve(ln)
 	return nil
+}
+
+// slowListener's connections wait before each write: the server's replies
+// arrive one latency late, as over a long link.
+type slowListener struct {
+	net.Listener
+	latency time.Duration
+}
+
+func (l slowListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return slowConn{c, l.latency}, nil
+}
+
+type slowConn struct {
+	net.Conn
+	latency time.Duration
+}
+
+func (c slowConn) Write(p []byte) (int, error) {
+	time.Sleep(c.latency)
+	return c.Conn.Write(p)
 }
 
 // StopSMTP stops the SMTP sink.
