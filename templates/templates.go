@@ -307,8 +307,10 @@ var funcs = map[string]any{
 		}
 		return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
 	},
-	"join":  strings.Join,
-	"wrap":  wrap,
+	"join": strings.Join,
+	"wrap": wrap,
+	// hang wraps one event or die to 78 columns under its bullet.
+	"hang":  func(first, rest, s string) string { return engine.Wrap(s, 78, first, rest) },
 	"upper": strings.ToUpper,
 	"lines": func(s string) []string {
 		s = strings.TrimRight(s, "\n")

@@ -8,7 +8,13 @@ import (
 	"orrery/engine/game"
 )
 
-// reportText renders a report as plain text, as `game show` prints it.
+// width is the widest line of a report: what a mail reader or a terminal
+// shows without breaking lines at random.
+const width = 78
+
+// reportText renders a report as plain text, as `game show` prints it,
+// within 78 columns (the rulesets keep their boards within them; events,
+// dice and prompts are wrapped here under their own indent).
 func reportText(r *game.Report) string {
 	var b strings.Builder
 	who := r.Player
@@ -18,44 +24,45 @@ func reportText(r *game.Report) string {
 	case who == "":
 		who = "the GM"
 	}
-	fmt.Fprintf(&b, "%s [%s] — turn %d, %s (step %d) — as %s\n\n", r.Title, r.Game, r.Turn, r.Phase, r.Step, who)
+	b.WriteString(engine.Wrap(fmt.Sprintf("%s [%s] — turn %d, %s (step %d) — as %s", r.Title, r.Game, r.Turn, r.Phase, r.Step, who), width, "", "  "))
+	b.WriteString("\n\n")
 	b.WriteString(strings.TrimRight(r.Board, "\n"))
 	b.WriteString("\n\n")
 	b.WriteString(strings.TrimRight(r.Status, "\n"))
 	b.WriteString("\n")
 	if len(r.Events) > 0 {
-		fmt.Fprintf(&b, "\nWhat happened (step %d, %s):\n", r.Step, r.Reason)
+		b.WriteString("\n" + engine.Wrap(fmt.Sprintf("What happened (step %d, %s):", r.Step, r.Reason), width, "", "  ") + "\n")
 		for _, e := range r.Events {
-			fmt.Fprintf(&b, "  %s\n", e)
+			b.WriteString(engine.Wrap(e, width, "  ", "    ") + "\n")
 		}
 	}
 	if len(r.Defaults) > 0 {
-		fmt.Fprintf(&b, "\nNo orders came from %s: their defaults applied.\n", strings.Join(r.Defaults, ", "))
+		b.WriteString("\n" + engine.Wrap(fmt.Sprintf("No orders came from %s: their defaults applied.", strings.Join(r.Defaults, ", ")), width, "", "") + "\n")
 	}
 	if len(r.Rolls) > 0 {
 		b.WriteString("\nDice:\n")
 		for _, d := range r.Rolls {
-			fmt.Fprintf(&b, "  %s\n", d)
+			b.WriteString(engine.Wrap(d.String(), width, "  ", "      ") + "\n")
 		}
 	}
-	fmt.Fprintf(&b, "\nSeed of step %d: %s\n  (its commitment was %s)\n", r.Step, r.RevealedSeed, r.RevealedCommitment)
-	fmt.Fprintf(&b, "Commitment for step %d: %s\n", r.Step+1, r.NextCommitment)
+	fmt.Fprintf(&b, "\nSeed of step %d:\n  %s\nits commitment, published before it:\n  %s\n", r.Step, r.RevealedSeed, r.RevealedCommitment)
+	fmt.Fprintf(&b, "Commitment for step %d:\n  %s\n", r.Step+1, r.NextCommitment)
 	if r.Outcome.Over {
-		fmt.Fprintf(&b, "\nGAME OVER: %s\n", r.Outcome.Text)
+		b.WriteString("\n" + engine.Wrap("GAME OVER: "+r.Outcome.Text, width, "", "  ") + "\n")
 		return b.String()
 	}
 	for _, p := range r.Prompts {
 		if p.Kind == engine.KindAnytime {
-			fmt.Fprintf(&b, "\nAt any time: %s\n", p.Ask)
+			b.WriteString("\n" + engine.Wrap("At any time: "+p.Ask, width, "", "  ") + "\n")
 			continue
 		}
-		fmt.Fprintf(&b, "\nYour move: %s\n", p.Ask)
+		b.WriteString("\n" + engine.Wrap("Your move: "+p.Ask, width, "", "  ") + "\n")
 		if p.Default != "" {
-			fmt.Fprintf(&b, "  (if nothing arrives: %s)\n", strings.ReplaceAll(p.Default, "\n", "; "))
+			b.WriteString(engine.Wrap("(if nothing arrives: "+strings.ReplaceAll(p.Default, "\n", "; ")+")", width, "  ", "   ") + "\n")
 		}
 	}
 	if len(r.Waiting) > 0 {
-		fmt.Fprintf(&b, "\nWaiting for: %s\n", strings.Join(r.Waiting, ", "))
+		b.WriteString("\n" + engine.Wrap("Waiting for: "+strings.Join(r.Waiting, ", "), width, "", "  ") + "\n")
 	}
 	if r.Deadline != "" {
 		fmt.Fprintf(&b, "Deadline: %s\n", r.Deadline)

@@ -35,8 +35,8 @@ type Result struct {
 
 // PlayBots creates a game in a fresh store under t.TempDir, lets the
 // ruleset's bot answer every prompt, then verifies the game by replay. It
-// fails t on any error, on any verify problem, and on a board line wider than
-// 78 columns in any player's view.
+// fails t on any error, on any verify problem, and on a board or status line
+// wider than 78 columns in any player's view (what a mail reader shows).
 func PlayBots(t testing.TB, rs engine.Ruleset, o Options) Result {
 	t.Helper()
 	ctx := context.Background()
@@ -73,6 +73,9 @@ func PlayBots(t testing.TB, rs engine.Ruleset, o Options) Result {
 		}
 		if line, n := widest(r.Board); n > 78 {
 			t.Errorf("seed %d: the board as %q sees it has a line of %d columns (max 78): %q", o.Seed, p, n, line)
+		}
+		if line, n := widest(r.Status); n > 78 {
+			t.Errorf("seed %d: the status as %q sees it has a line of %d columns (max 78; engine.Wrap wraps a sentence): %q", o.Seed, p, n, line)
 		}
 	}
 	return Result{Game: g, Service: svc, Verify: v}

@@ -2,6 +2,7 @@ package burning
 
 import (
 	"fmt"
+	"orrery/engine"
 	"strings"
 )
 
@@ -128,7 +129,12 @@ func (v view) Status() string {
 	s := v.s
 	l := v.lang()
 	var b strings.Builder
-	line := func(format string, args ...any) { b.WriteString(tr(l, format, args...) + "\n") }
+	// One sentence a thing, wrapped to 78 columns under its own start: a
+	// planet with many structures ran to 400 columns in a mail reader.
+	line := func(format string, args ...any) {
+		text := tr(l, format, args...)
+		b.WriteString(engine.Wrap(text, 78, "", "    ") + "\n")
+	}
 	if s.Done {
 		line("The game is over: %s", s.EndText)
 	} else if s.AstPick != nil {

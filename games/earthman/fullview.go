@@ -280,7 +280,7 @@ func (v *fullView) Status() string {
 	case "turns":
 		fmt.Fprintf(&b, "Turn %d: %s to play. First player: %s.\n", s.TurnN, s.Players[s.Active], s.Players[s.First])
 	default:
-		fmt.Fprintf(&b, "Game over: %s.\n", s.Result.Text)
+		b.WriteString(engine.Wrap("Game over: "+s.Result.Text+".", 78, "", "  ") + "\n")
 	}
 	if s.Triggered {
 		b.WriteString("The end is triggered: the game ends after this round, with a final Score.\n")

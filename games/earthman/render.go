@@ -2,6 +2,7 @@ package earthman
 
 import (
 	"fmt"
+	"orrery/engine"
 	"strings"
 )
 
@@ -159,7 +160,7 @@ func (v *view) Status() string {
 				w.Target, s.Players[s.Active], w.Orders[w.Next], w.A, w.D), 78))
 		}
 	default:
-		fmt.Fprintf(&b, "Game over: %s.\n", s.Result.Text)
+		b.WriteString(engine.Wrap("Game over: "+s.Result.Text+".", 78, "", "  ") + "\n")
 	}
 	if s.TurnLimit > 0 {
 		fmt.Fprintf(&b, "The game ends after round %d.\n", s.TurnLimit)
@@ -170,18 +171,18 @@ func (v *view) Status() string {
 		for _, t := range board.Trajectories() {
 			space += s.fleets(f, t.Name)
 		}
-		fmt.Fprintf(&b, "%s (%s): %s, %s (%d in space)", f, s.letter(f), plural(dv, "development"), plural(fl, "fleet"), space)
+		line := fmt.Sprintf("%s (%s): %s, %s (%d in space)", f, s.letter(f), plural(dv, "development"), plural(fl, "fleet"), space)
 		if f != un {
 			if w := s.Agree[f]; w == "DRAW" {
-				b.WriteString("; proposes a draw")
+				line += "; proposes a draw"
 			} else if w != "" {
-				fmt.Fprintf(&b, "; agrees that %s has won", w)
+				line += fmt.Sprintf("; agrees that %s has won", w)
 			}
 			if fl+dv == 0 {
-				b.WriteString("; off the board")
+				line += "; off the board"
 			}
 		}
-		b.WriteString(".\n")
+		b.WriteString(engine.Wrap(line+".", 78, "", "  ") + "\n")
 	}
 	if v.player != "" {
 		b.WriteString(v.standingOrders())

@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestWrap(t *testing.T) {
+	long := strings.Repeat("f", 90)
+	cases := []struct {
+		name, text  string
+		width       int
+		first, rest string
+		want        string
+	}{
+		{"fits", "ann attacks Rigel.", 78, "- ", "  ", "- ann attacks Rigel."},
+		{"hangs under the bullet", "one two three four five six", 12, "- ", "  ", "- one two\n  three four\n  five six"},
+		{"exactly the width stays on one line", "abcd efgh", 11, "- ", "  ", "- abcd efgh"},
+		{"one over the width breaks", "abcd efghi", 11, "- ", "  ", "- abcd\n  efghi"},
+		{"a word longer than a line stands alone", "seed " + long + " end", 40, "", "  ", "seed\n  " + long + "\n  end"},
+		{"line breaks in the text are kept", "first line\nsecond line", 78, "- ", "  ", "- first line\n  second line"},
+		{"runes, not bytes", "Кило атакует Грузовик", 14, "", "", "Кило атакует\nГрузовик"},
+		{"runs of spaces fold", "a   b", 78, "", "", "a b"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Wrap(c.text, c.width, c.first, c.rest)
+			if got != c.want {
+				t.Errorf("Wrap(%q, %d) =\n%s\nwant\n%s", c.text, c.width, got, c.want)
+			}
+			for _, l := range strings.Split(got, "\n") {
+				if n := utf8.RuneCountInString(l); n > c.width && !strings.Contains(l, long) {
+					t.Errorf("line %q has %d runes, more than %d", l, n, c.width)
+				}
+			}
+		})
+	}
+}
