@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -87,12 +88,12 @@ func (x *embedded) close() {
 }
 
 func runDemo(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "demo", "demo [--ruleset prosper] [--players 3] [--option NAME=VALUE] [--turns N] [--seed N] [-v]",
+	fs := flags(e, "demo", "demo [--ruleset prosper] [--players N] [--option NAME=VALUE] [--turns N] [--seed N] [-v]",
 		"Plays a whole game by mail on this machine: in-process IMAP and SMTP servers,\n"+
 			"the mail daemon, and built-in players who read their reports and send their\n"+
 			"orders as real mails. Prints the mails exchanged and the result.")
 	rulesetName := fs.String("ruleset", "prosper", "ruleset to play")
-	players := fs.Int("players", 3, "number of players")
+	players := fs.Int("players", 3, "number of players (default 3, or the nearest count the ruleset takes)")
 	turns := fs.Int("turns", 0, "stop after this many turns (0: play to the end)")
 	seed := fs.Uint64("seed", 1, "seed of the players' choices and of the dice secret")
 	verbose := fs.Bool("v", false, "print every mail in full, and the daemon's log")
@@ -111,6 +112,12 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	info := rs.Info()
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "players" })
+	if !given {
+		// Three unless the game says otherwise: Orbital is for two.
+		*players = min(max(*players, info.MinPlayers), info.MaxPlayers)
+	}
 	if *players < info.MinPlayers || *players > info.MaxPlayers {
 		return fmt.Errorf("%s takes %d to %d players, not %d", info.Name, info.MinPlayers, info.MaxPlayers, *players)
 	}

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
+
+	"orrery/games"
 )
 
 func TestDemoPlaysAGameByMail(t *testing.T) {
@@ -24,6 +28,25 @@ func TestDemoStopsAfterTurns(t *testing.T) {
 	}
 	if _, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "9"); err == nil || !strings.Contains(err.Error(), "1 to 8 players") {
 		t.Errorf("too many players: %v", err)
+	}
+}
+
+// Without --players the demo plays with a count the ruleset takes: three,
+// or two for a two-player game such as Orbital (the README's
+// "orrery demo --ruleset orbital").
+func TestDemoPicksAPlayerCountTheRulesetTakes(t *testing.T) {
+	demo := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, rulesets: games.All()}
+		err := run(context.Background(), e, append([]string{"demo", "--ruleset", "orbital"}, args...))
+		return out.String(), err
+	}
+	out, err := demo("--turns", "1")
+	if err != nil || !strings.Contains(out, "by mail for 2 players") {
+		t.Fatalf("demo --ruleset orbital: %v\n%s", err, out)
+	}
+	if _, err := demo("--players", "3"); err == nil || !strings.Contains(err.Error(), "2 to 2 players, not 3") {
+		t.Errorf("an explicit count the ruleset refuses: %v", err)
 	}
 }
 
