@@ -1,15 +1,37 @@
 // Package hostile sends the mail daemon the mail an attacker, a broken
-// client or a misconfigured robot sends, through the in-process servers of
-// pbem/pbemtest and the daemon's real loop (imapin reading, outbox
-// sending), and checks that each gets its documented answer or silence and
-// that nothing is applied to the game. It is the fast part of the soak
-// harness (issue 8); pbem/soak runs the rest against Dovecot and Postfix.
+// client or a misconfigured robot sends, through the daemon's real loop
+// (imapin reading, outbox sending), and checks that each gets its
+// documented answer or silence and that nothing is applied to the game.
+//
+// Every case runs twice, as go-imap runs its client tests against Dovecot
+// too (imapclient/dovecot_test.go). The in-process subtests always run,
+// on the servers of pbem/pbemtest, in a few seconds, as part of the plain
+// go test ./... of CI. The dovecot-postfix subtests run the same cases
+// against the real Dovecot + Postfix on loopback when the ORRERY_E2E_*
+// variables say where they are, and skip saying how otherwise:
+//
+//	scripts/mailstack.sh start && eval "$(scripts/mailstack.sh env)"
+//	go test ./pbem/hostile/
+//
+// There, mail for the bot is handed to Dovecot over LMTP (with its
+// envelope sender, so a bounce's <> becomes Dovecot's own Return-Path),
+// the daemon sends through Postfix, what it sent is recorded on the way
+// out and counts only once it is in the recipients' catch-all mailboxes,
+// and the robots of the autoresponder case read and answer their real
+// mailboxes. Each test uses fresh addresses, so runs repeat against one
+// stack. Where the real servers answer differently, the test asserts their
+// answer: Postfix refuses the 10 MB mails (552, message_size_limit) before
+// the daemon sees them.
+//
+// pbem/soak (behind -tags soak) runs load, faults and a few hostile mails
+// through Postfix from outside, with figures for the report.
 package hostile
 
 import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,6 +42,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-smtp"
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
@@ -134,14 +158,15 @@ func nonce() string { return fmt.Sprintf("%x%04x", time.Now().UnixNano()&0xfffff
 // env is a daemon running against one backend's servers, with one toy
 // game "g1" for ann and bob that never ends by itself.
 type env struct {
-	t    *testing.T
-	real bool
-	srv  servers
-	st   *store.Store
-	d    *daemon.Daemon
-	g    *game.Game
-	seen int // mails of srv.sent() already looked at
-	n    int
+	t     *testing.T
+	real  bool
+	stack pbemtest.RealStack // when real
+	srv   servers
+	st    *store.Store
+	d     *daemon.Daemon
+	g     *game.Game
+	seen  int // mails of srv.sent() already looked at
+	n     int
 	// The addresses of this test: fixed in-process, fresh (with a nonce)
 	// on the real servers.
 	bot, ann, bob string
@@ -157,7 +182,7 @@ type envOptions struct {
 
 func start(t *testing.T, b backend, o envOptions) *env {
 	t.Helper()
-	e := &env{t: t, real: b.real, poll: 15 * time.Millisecond, settleIn: 15 * time.Second}
+	e := &env{t: t, real: b.real, stack: b.stack, poll: 15 * time.Millisecond, settleIn: 15 * time.Second}
 	domain, password := "pbem.test", "pw"
 	if b.real {
 		// Postfix → Dovecot and IMAP logins are slower than memory:
@@ -666,15 +691,24 @@ func base64Lines(data []byte) string {
 // (issue 3: attachments are ignored unless they are text orders). A 10 MB
 // text attachment is more text than the daemon reads: the oversize answer,
 // nothing applied.
+//
+// On the real servers both mails are first offered to Postfix, as a remote
+// MTA would: they are past its message_size_limit (10,240,000 bytes in
+// scripts/mailstack.sh, a common provider limit), so Postfix refuses them
+// with 552 and the daemon never sees them: no answer, nothing applied.
+// Then they come in over LMTP, as from an MX with a larger limit, and get
+// the in-process answers.
 func TestTenMegabyteAttachments(t *testing.T) { both(t, testTenMegabyteAttachments) }
 
 func testTenMegabyteAttachments(t *testing.T, b backend) {
 	e := start(t, b, envOptions{})
 	big := bytes.Repeat([]byte("0123456789abcdef"), 10<<20/16)
 	id := fmt.Sprintf("big1-%d@example.org", time.Now().UnixNano())
-	e.deliver(e.multipart(e.ann, "[g1 "+e.secret("ann")+"] orders", id,
+	raw := e.multipart(e.ann, "[g1 "+e.secret("ann")+"] orders", id,
 		"Content-Type: text/plain; charset=utf-8\r\n\r\nPUSH 2\r\n",
-		"Content-Type: application/octet-stream; name=\"photo.bin\"\r\nContent-Disposition: attachment; filename=\"photo.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"+base64Lines(big)))
+		"Content-Type: application/octet-stream; name=\"photo.bin\"\r\nContent-Disposition: attachment; filename=\"photo.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"+base64Lines(big))
+	e.postfixRefusesTooBig(id, raw)
+	e.deliver(raw)
 	e.settle()
 	expectOne(t, e.take(), e.ann, "")
 	if n := e.applied(id); n != 1 {
@@ -683,12 +717,39 @@ func testTenMegabyteAttachments(t *testing.T, b backend) {
 	e2 := start(t, b, envOptions{})
 	id = fmt.Sprintf("big2-%d@example.org", time.Now().UnixNano())
 	text := strings.Repeat("# padding line of a huge orders file\r\n", 10<<20/38)
-	e2.deliver(e2.multipart(e2.ann, "[g1 "+e2.secret("ann")+"] orders", id,
+	raw = e2.multipart(e2.ann, "[g1 "+e2.secret("ann")+"] orders", id,
 		"Content-Type: text/plain; charset=utf-8\r\n\r\nsee the attachment\r\n",
-		"Content-Type: text/plain; name=\"orders.txt\"\r\nContent-Disposition: attachment; filename=\"orders.txt\"\r\n\r\nPUSH 2\r\n"+text))
+		"Content-Type: text/plain; name=\"orders.txt\"\r\nContent-Disposition: attachment; filename=\"orders.txt\"\r\n\r\nPUSH 2\r\n"+text)
+	e2.postfixRefusesTooBig(id, raw)
+	e2.deliver(raw)
 	e2.settle()
 	expectOne(t, e2.take(), e2.ann, "too large")
 	e2.nothingApplied(id)
+}
+
+// postfixRefusesTooBig offers raw to Postfix, on the real servers only,
+// and checks that Postfix refuses it for its size (552, RFC 5321's
+// "exceeded storage allocation") and that the daemon neither answers nor
+// applies anything.
+func (e *env) postfixRefusesTooBig(id string, raw []byte) {
+	e.t.Helper()
+	if !e.real {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := e.stack.Submit(ctx, e.ann, e.bot, raw)
+	var se *smtp.SMTPError
+	if !errors.As(err, &se) || se.Code != 552 {
+		e.t.Errorf("Postfix's answer to a %d-byte mail: %v; want 552 (message_size_limit)", len(raw), err)
+	} else {
+		e.t.Logf("Postfix refused the %d-byte mail: %v", len(raw), err)
+	}
+	e.settle()
+	if ms := e.take(); len(ms) != 0 {
+		e.t.Errorf("a mail Postfix refused was answered: %v to %v", subjects(ms), recipients(ms))
+	}
+	e.nothingApplied(id)
 }
 
 func TestBrokenMIME(t *testing.T) { both(t, testBrokenMIME) }
@@ -823,6 +884,12 @@ func testHeaderInjection(t *testing.T, b backend) {
 		{"stranger with ann's secret (warning quotes From)", injectB + " <" + mallory + ">", "[g1 " + e.secret("ann") + "] " + inject},
 		{"raw CR in subject", e.ann, "[g1] a\rBcc: victim@evil.example"},
 	}
+	// The victim's address is the attacker's, not fresh: count what its
+	// mailbox holds before.
+	victims, err := e.srv.count("victim@evil.example")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range cases {
 		id, raw := e.msg(c.from, c.subject, "PUSH 9\nMOTTO "+inject)
 		e.deliver(raw)
@@ -848,6 +915,29 @@ func testHeaderInjection(t *testing.T, b backend) {
 			}
 		}
 		e.nothingApplied(id)
+	}
+	if e.real {
+		// What the recipients' mailboxes hold is what Postfix made of
+		// the answers: no injected line there either, and nothing for
+		// the victim.
+		for _, a := range []string{e.ann, mallory} {
+			msgs, err := e.srv.messages(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, raw := range msgs {
+				head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+				for _, line := range strings.Split(head, "\n") {
+					l := strings.ToLower(strings.TrimSpace(line))
+					if strings.HasPrefix(l, "bcc:") || strings.HasPrefix(l, "x-injected:") {
+						t.Errorf("injected header line %q in a mail delivered to %s", line, a)
+					}
+				}
+			}
+		}
+		if n, err := e.srv.count("victim@evil.example"); err != nil || n != victims {
+			t.Errorf("victim@evil.example's mailbox went from %d to %d mails (%v)", victims, n, err)
+		}
 	}
 }
 
