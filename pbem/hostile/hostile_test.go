@@ -1,24 +1,49 @@
 // Package hostile sends the mail daemon the mail an attacker, a broken
-// client or a misconfigured robot sends, through the in-process servers of
-// pbem/pbemtest and the daemon's real loop (imapin reading, outbox
-// sending), and checks that each gets its documented answer or silence and
-// that nothing is applied to the game. It is the fast part of the soak
-// harness (issue 8); pbem/soak runs the rest against Dovecot and Postfix.
+// client or a misconfigured robot sends, through the daemon's real loop
+// (imapin reading, outbox sending), and checks that each gets its
+// documented answer or silence and that nothing is applied to the game.
+//
+// Every case runs twice, as go-imap runs its client tests against Dovecot
+// too (imapclient/dovecot_test.go). The in-process subtests always run,
+// on the servers of pbem/pbemtest, in a few seconds, as part of the plain
+// go test ./... of CI. The dovecot-postfix subtests run the same cases
+// against the real Dovecot + Postfix on loopback when the ORRERY_E2E_*
+// variables say where they are, and skip saying how otherwise:
+//
+//	scripts/mailstack.sh start && eval "$(scripts/mailstack.sh env)"
+//	go test ./pbem/hostile/
+//
+// There, mail for the bot is handed to Dovecot over LMTP (with its
+// envelope sender, so a bounce's <> becomes Dovecot's own Return-Path),
+// the daemon sends through Postfix, what it sent is recorded on the way
+// out and counts only once it is in the recipients' catch-all mailboxes,
+// and the robots of the autoresponder case read and answer their real
+// mailboxes. Each test uses fresh addresses, so runs repeat against one
+// stack. Where the real servers answer differently, the test asserts their
+// answer: Postfix refuses the 10 MB mails (552, message_size_limit) before
+// the daemon sees them.
+//
+// pbem/soak (behind -tags soak) runs load, faults and a few hostile mails
+// through Postfix from outside, with figures for the report.
 package hostile
 
 import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"mime/quotedprintable"
 	"net/mail"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-smtp"
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
@@ -32,24 +57,122 @@ import (
 	"orrery/pbem/policy"
 )
 
-const (
-	bot = "orrery@pbem.test"
-	ann = "ann@example.org"
-	bob = "bob@example.org"
-	// authServ is the authserv-id our (pretend) receiving server writes.
-	authServ = "mx.pbem.test"
-)
+// authServ is the authserv-id our (pretend) receiving server writes.
+const authServ = "mx.pbem.test"
 
-// env is a daemon running against in-process servers, with one toy game
-// "g1" for ann and bob that never ends by itself.
+// backend says which mail servers a test runs against: the in-process pair
+// of pbemtest (always), or the real Dovecot + Postfix that
+// scripts/mailstack.sh runs on loopback (when the ORRERY_E2E_* variables
+// say where).
+type backend struct {
+	real  bool
+	stack pbemtest.RealStack
+}
+
+// both runs f against each backend, as go-imap runs its client tests
+// against its own server and against Dovecot: one case set, two servers,
+// so a case cannot pass in-process only because the fake is kinder.
+func both(t *testing.T, f func(*testing.T, backend)) {
+	t.Run("in-process", func(t *testing.T) { f(t, backend{}) })
+	t.Run("dovecot-postfix", func(t *testing.T) {
+		s, ok := pbemtest.RealStackFromEnv()
+		if !ok {
+			t.Skip(pbemtest.RealStackHowTo)
+		}
+		f(t, backend{real: true, stack: s})
+	})
+}
+
+// servers is what a test needs of the mail servers.
+type servers interface {
+	// deliver puts raw into rcpt's INBOX as the receiving MTA would,
+	// with envelope sender from ("" for <>), and returns once it is there.
+	deliver(from, rcpt string, raw []byte) error
+	// count returns how many mails are in user's INBOX.
+	count(user string) (int, error)
+	// messages returns the mails in user's INBOX.
+	messages(user string) ([][]byte, error)
+	// sent returns every mail the SMTP server accepted from the daemon.
+	sent() []pbemtest.Mail
+	// inFlight tells whether a mail the SMTP server accepted has not
+	// reached its recipient's mailbox yet.
+	inFlight() (bool, error)
+}
+
+// inProcess is pbemtest's pair: its sink stores each mail it accepts into
+// the recipients' mailboxes before it answers, so nothing is in flight.
+type inProcess struct{ *pbemtest.Server }
+
+func (s inProcess) deliver(_, rcpt string, raw []byte) error { return s.Append(rcpt, "INBOX", raw) }
+func (s inProcess) count(user string) (int, error) {
+	m, err := s.Messages(user, "INBOX")
+	return len(m), err
+}
+func (s inProcess) messages(user string) ([][]byte, error) { return s.Messages(user, "INBOX") }
+func (s inProcess) sent() []pbemtest.Mail                  { return s.Sent() }
+func (s inProcess) inFlight() (bool, error)                { return false, nil }
+
+// realServers is Dovecot + Postfix: mail to the bot comes in over LMTP,
+// the daemon's mail goes out through Postfix (recorded on the way by rec)
+// and lands in the recipients' catch-all mailboxes.
+type realServers struct {
+	s   pbemtest.RealStack
+	rec *pbemtest.Recorder
+}
+
+func (r realServers) deliver(from, rcpt string, raw []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return r.s.Deliver(ctx, from, rcpt, raw)
+}
+func (r realServers) count(user string) (int, error)         { return r.s.Count(user, "INBOX") }
+func (r realServers) messages(user string) ([][]byte, error) { return r.s.Messages(user, "INBOX") }
+func (r realServers) sent() []pbemtest.Mail                  { return r.rec.Sent() }
+
+// inFlight compares, for every recipient, the mails Postfix accepted for
+// it with the mails in its mailbox. Addresses are fresh per test, so a
+// mailbox holds only this test's mail.
+func (r realServers) inFlight() (bool, error) {
+	want := map[string]int{}
+	for _, m := range r.rec.Sent() {
+		for _, a := range m.To {
+			want[strings.ToLower(a)]++
+		}
+	}
+	for a, n := range want {
+		got, err := r.s.Count(a, "INBOX")
+		if err != nil {
+			return false, err
+		}
+		if got < n {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// nonce makes account names unique per test, so runs can repeat against
+// one long-lived stack and never see each other's mail.
+func nonce() string { return fmt.Sprintf("%x%04x", time.Now().UnixNano()&0xffffffff, rand.IntN(1<<16)) }
+
+// env is a daemon running against one backend's servers, with one toy
+// game "g1" for ann and bob that never ends by itself.
 type env struct {
-	t    *testing.T
-	srv  *pbemtest.Server
-	st   *store.Store
-	d    *daemon.Daemon
-	g    *game.Game
-	seen int // mails of srv.Sent() already looked at
-	n    int
+	t     *testing.T
+	real  bool
+	stack pbemtest.RealStack // when real
+	srv   servers
+	st    *store.Store
+	d     *daemon.Daemon
+	g     *game.Game
+	seen  int // mails of srv.sent() already looked at
+	n     int
+	// The addresses of this test: fixed in-process, fresh (with a nonce)
+	// on the real servers.
+	bot, ann, bob string
+	sfx           string        // the nonce part of the addresses, "" in-process
+	poll          time.Duration // how often waits look at the servers
+	settleIn      time.Duration // the deadline of settle
 }
 
 type envOptions struct {
@@ -57,38 +180,61 @@ type envOptions struct {
 	repliesPerHour int
 }
 
-func start(t *testing.T, o envOptions) *env {
+func start(t *testing.T, b backend, o envOptions) *env {
 	t.Helper()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	e := &env{t: t, real: b.real, stack: b.stack, poll: 15 * time.Millisecond, settleIn: 15 * time.Second}
+	domain, password := "pbem.test", "pw"
+	if b.real {
+		// Postfix → Dovecot and IMAP logins are slower than memory:
+		// look less often, wait longer.
+		e.sfx, domain, password = "-"+nonce(), b.stack.Domain, pbemtest.RealStackPassword
+		e.poll, e.settleIn = 50*time.Millisecond, 45*time.Second
+	}
+	e.bot, e.ann, e.bob = "orrery"+e.sfx+"@"+domain, e.addr("ann", "example.org"), e.addr("bob", "example.org")
+	var imapAddr string
+	var sender outbox.Sender
+	if b.real {
+		rec := &pbemtest.Recorder{Sender: &outbox.SMTP{Addr: b.stack.SMTP, TLS: "none", Timeout: 10 * time.Second}}
+		e.srv, imapAddr, sender = realServers{s: b.stack, rec: rec}, b.stack.IMAP, rec
+	} else {
+		srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{e.bot: password}})
+		e.srv, imapAddr, sender = inProcess{srv}, srv.IMAPAddr, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none", Timeout: 10 * time.Second}
+	}
 	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.st = st
 	log := slog.New(slog.DiscardHandler)
-	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none", Timeout: 10 * time.Second}, outbox.Options{MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, Logger: log})
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + bot + ">", Logger: log,
+	q := outbox.New(st.DB(), sender, outbox.Options{MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, Logger: log})
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + e.bot + ">", Logger: log,
 		Policy: o.policy, RepliesPerHour: o.repliesPerHour, TickEvery: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.d = d
 	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: ann}, {Name: "bob", Email: bob}},
+		Players: []game.PlayerSpec{{Name: "ann", Email: e.ann}, {Name: "bob", Email: e.bob}},
 		Options: map[string]string{"finish": "1000000"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", Poll: true, PollInterval: 10 * time.Millisecond,
+	e.g = g
+	r := imapin.New(imapin.Config{Addr: imapAddr, TLS: "none", Poll: true, PollInterval: e.poll - 5*time.Millisecond,
 		MinBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond, Logger: log,
-		Credentials: func(context.Context) (string, string, error) { return bot, "pw", nil }})
+		Credentials: func(context.Context) (string, string, error) { return e.bot, password, nil }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { d.Run(ctx, r); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; st.Close() })
-	e := &env{t: t, srv: srv, st: st, d: d, g: g}
 	e.settle()
 	e.take() // the welcome mails
 	return e
 }
+
+// addr is an address of this test: local@domain, made fresh on the real
+// servers.
+func (e *env) addr(local, domain string) string { return local + e.sfx + "@" + domain }
 
 func (e *env) secret(name string) string {
 	p, _ := e.g.PlayerByName(name)
@@ -104,35 +250,58 @@ func (e *env) msg(from, subject, body string, hdr ...string) (id string, raw []b
 		h += "\r\n"
 	}
 	return id, fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nDate: %s\r\n%sContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
-		from, bot, subject, id, time.Now().Format(time.RFC1123Z), h, strings.ReplaceAll(body, "\n", "\r\n"))
+		from, e.bot, subject, id, time.Now().Format(time.RFC1123Z), h, strings.ReplaceAll(body, "\n", "\r\n"))
 }
 
+// deliver puts raw into the bot's inbox, with the address of its From as
+// the envelope sender.
 func (e *env) deliver(raw []byte) {
 	e.t.Helper()
-	if err := e.srv.Append(bot, "INBOX", raw); err != nil {
-		e.t.Fatal(err)
+	from := "player@example.org"
+	if m, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil {
+		if a, err := mail.ParseAddress(m.Header.Get("From")); err == nil {
+			from = a.Address
+		}
+	}
+	e.deliverFrom(from, raw)
+}
+
+func (e *env) deliverFrom(from string, raw []byte) {
+	e.t.Helper()
+	if err := e.srv.deliver(from, e.bot, raw); err != nil {
+		e.t.Fatalf("delivering a mail to the bot: %v", err)
 	}
 }
 
-// settle waits until the bot's inbox is empty and its outbox has sent
-// everything: the daemon has handled all mail and said all it will say.
+// settle waits until the bot's inbox is empty, its outbox has sent
+// everything and the servers have delivered it: the daemon has handled all
+// mail and said all it will say, and its recipients have it.
 func (e *env) settle() {
 	e.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(e.settleIn)
 	quiet := 0
+	var err error
 	for time.Now().Before(deadline) {
-		in, err := e.srv.Messages(bot, "INBOX")
-		c, cerr := outbox.Count(e.st.DB())
-		if err == nil && cerr == nil && len(in) == 0 && c.Queued == 0 {
+		var in int
+		var c outbox.Stats
+		var flying bool
+		in, err = e.srv.count(e.bot)
+		if err == nil {
+			c, err = outbox.Count(e.st.DB())
+		}
+		if err == nil && in == 0 && c.Queued == 0 {
+			flying, err = e.srv.inFlight()
+		}
+		if err == nil && in == 0 && c.Queued == 0 && !flying {
 			if quiet++; quiet >= 3 {
 				return
 			}
 		} else {
 			quiet = 0
 		}
-		time.Sleep(15 * time.Millisecond)
+		time.Sleep(e.poll)
 	}
-	e.t.Fatalf("the daemon did not settle within 15 s")
+	e.t.Fatalf("the daemon did not settle within %v (last error: %v)", e.settleIn, err)
 }
 
 // out is a mail the daemon sent, parsed.
@@ -146,7 +315,7 @@ type out struct {
 // take returns the mails sent since the last take.
 func (e *env) take() []out {
 	e.t.Helper()
-	all := e.srv.Sent()
+	all := e.srv.sent()
 	var res []out
 	for _, m := range all[e.seen:] {
 		pm, err := mail.ReadMessage(bytes.NewReader(m.Data))
@@ -239,14 +408,16 @@ func recipients(ms []out) [][]string {
 	return r
 }
 
-func TestForgedFromWithoutSecret(t *testing.T) {
-	e := start(t, envOptions{})
-	id, raw := e.msg("Ann <"+ann+">", "[g1] my orders", "PUSH 3")
+func TestForgedFromWithoutSecret(t *testing.T) { both(t, testForgedFromWithoutSecret) }
+
+func testForgedFromWithoutSecret(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
+	id, raw := e.msg("Ann <"+e.ann+">", "[g1] my orders", "PUSH 3")
 	e.deliver(raw)
 	e.settle()
 	// The answer goes to the registered address, which is the real ann:
 	// she learns that a mail without her secret came in her name.
-	expectOne(t, e.take(), ann, "secret is missing")
+	expectOne(t, e.take(), e.ann, "secret is missing")
 	e.nothingApplied(id)
 }
 
@@ -254,19 +425,21 @@ func TestForgedFromWithoutSecret(t *testing.T) {
 // receiving server vouches for the sender: with SPF required, a forged
 // From (spf=fail, or no verdict of our server at all, or a verdict the
 // sender wrote himself) is silently dropped; the genuine mail is applied.
-func TestForgedFromWithSecret(t *testing.T) {
-	e := start(t, envOptions{policy: policy.Config{AuthServID: authServ, RequireSPF: true}})
+func TestForgedFromWithSecret(t *testing.T) { both(t, testForgedFromWithSecret) }
+
+func testForgedFromWithSecret(t *testing.T, b backend) {
+	e := start(t, b, envOptions{policy: policy.Config{AuthServID: authServ, RequireSPF: true}})
 	subj := "[g1 " + e.secret("ann") + "] orders"
 	for _, c := range []struct{ name, hdr string }{
-		{"spf fail", "Authentication-Results: " + authServ + "; spf=fail smtp.mailfrom=" + ann},
+		{"spf fail", "Authentication-Results: " + authServ + "; spf=fail smtp.mailfrom=" + e.ann},
 		{"no verdict", ""},
-		{"verdict by another server", "Authentication-Results: mx.evil.example; spf=pass smtp.mailfrom=" + ann},
+		{"verdict by another server", "Authentication-Results: mx.evil.example; spf=pass smtp.mailfrom=" + e.ann},
 	} {
 		var hdr []string
 		if c.hdr != "" {
 			hdr = append(hdr, c.hdr)
 		}
-		id, raw := e.msg("Ann <"+ann+">", subj, "PUSH 3", hdr...)
+		id, raw := e.msg("Ann <"+e.ann+">", subj, "PUSH 3", hdr...)
 		e.deliver(raw)
 		e.settle()
 		if ms := e.take(); len(ms) != 0 {
@@ -276,10 +449,10 @@ func TestForgedFromWithSecret(t *testing.T) {
 	}
 	// The control: the same mail vouched for by our server is applied, so
 	// the silence above is the check at work, not a broken set-up.
-	id, raw := e.msg("Ann <"+ann+">", subj, "PUSH 3", "Authentication-Results: "+authServ+"; spf=pass smtp.mailfrom="+ann)
+	id, raw := e.msg("Ann <"+e.ann+">", subj, "PUSH 3", "Authentication-Results: "+authServ+"; spf=pass smtp.mailfrom="+e.ann)
 	e.deliver(raw)
 	e.settle()
-	expectOne(t, e.take(), ann, "")
+	expectOne(t, e.take(), e.ann, "")
 	if n := e.applied(id); n != 1 {
 		t.Errorf("the genuine mail was applied %d times", n)
 	}
@@ -287,14 +460,16 @@ func TestForgedFromWithSecret(t *testing.T) {
 
 // A mail seen before (the same Message-ID, delivered again, even much
 // later and with another UID) is filed, not applied or answered again.
-func TestReplayedOldMail(t *testing.T) {
-	e := start(t, envOptions{})
-	id, raw := e.msg(ann, "[g1 "+e.secret("ann")+"] orders", "PUSH 2")
+func TestReplayedOldMail(t *testing.T) { both(t, testReplayedOldMail) }
+
+func testReplayedOldMail(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
+	id, raw := e.msg(e.ann, "[g1 "+e.secret("ann")+"] orders", "PUSH 2")
 	e.deliver(raw)
 	e.settle()
-	expectOne(t, e.take(), ann, "")
+	expectOne(t, e.take(), e.ann, "")
 	// Bob's orders resolve the turn; then ann's old mail comes again.
-	_, rawBob := e.msg(bob, "[g1 "+e.secret("bob")+"] orders", "PUSH 1")
+	_, rawBob := e.msg(e.bob, "[g1 "+e.secret("bob")+"] orders", "PUSH 1")
 	e.deliver(rawBob)
 	e.settle()
 	e.take()
@@ -314,27 +489,30 @@ func TestReplayedOldMail(t *testing.T) {
 	}
 }
 
-func TestAnotherPlayersSecret(t *testing.T) {
-	e := start(t, envOptions{})
+func TestAnotherPlayersSecret(t *testing.T) { both(t, testAnotherPlayersSecret) }
+
+func testAnotherPlayersSecret(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
+	mallory := e.addr("mallory", "evil.example")
 	// Bob, registered, uses ann's secret: told it is wrong.
-	id, raw := e.msg(bob, "[g1 "+e.secret("ann")+"] orders", "PUSH 3")
+	id, raw := e.msg(e.bob, "[g1 "+e.secret("ann")+"] orders", "PUSH 3")
 	e.deliver(raw)
 	e.settle()
-	expectOne(t, e.take(), bob, "Wrong secret")
+	expectOne(t, e.take(), e.bob, "Wrong secret")
 	e.nothingApplied(id)
 	// A stranger with ann's secret: told the address is not in the game,
 	// and ann is warned that someone has her secret.
-	id, raw = e.msg("mallory@evil.example", "[g1 "+e.secret("ann")+"] orders", "PUSH 3")
+	id, raw = e.msg(mallory, "[g1 "+e.secret("ann")+"] orders", "PUSH 3")
 	e.deliver(raw)
 	e.settle()
 	ms := e.take()
-	if len(to(ms, "mallory@evil.example")) != 1 || len(to(ms, ann)) != 1 || len(ms) != 2 {
+	if len(to(ms, mallory)) != 1 || len(to(ms, e.ann)) != 1 || len(ms) != 2 {
 		t.Fatalf("want one reply to mallory and one warning to ann, got %v to %v", subjects(ms), recipients(ms))
 	}
-	if s := to(ms, ann)[0].head.Get("Subject"); !strings.Contains(s, "Warning") {
+	if s := to(ms, e.ann)[0].head.Get("Subject"); !strings.Contains(s, "Warning") {
 		t.Errorf("ann's warning: %q", s)
 	}
-	if w := to(ms, "mallory@evil.example")[0].body; strings.Contains(w, e.secret("bob")) {
+	if w := to(ms, mallory)[0].body; strings.Contains(w, e.secret("bob")) {
 		t.Errorf("the answer to a stranger shows bob's secret")
 	}
 	e.nothingApplied(id)
@@ -348,15 +526,15 @@ func (e *env) autoresponder(addr string, hdr []string, stop <-chan struct{}) <-c
 	go func() {
 		sent := 0
 		defer func() { res <- sent }()
-		first, _ := e.srv.Messages(addr, "INBOX")
+		first, _ := e.srv.messages(addr)
 		answered := len(first) // the welcome mail is not the robot's business
 		for {
 			select {
 			case <-stop:
 				return
-			case <-time.After(10 * time.Millisecond):
+			case <-time.After(e.poll):
 			}
-			msgs, _ := e.srv.Messages(addr, "INBOX")
+			msgs, _ := e.srv.messages(addr)
 			for _, m := range msgs[min(answered, len(msgs)):] {
 				pm, err := mail.ReadMessage(bytes.NewReader(m))
 				if err != nil {
@@ -364,8 +542,10 @@ func (e *env) autoresponder(addr string, hdr []string, stop <-chan struct{}) <-c
 				}
 				e.n++
 				raw := fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Auto: %s\r\nMessage-ID: <auto%d-%d@example.org>\r\nIn-Reply-To: %s\r\n%sContent-Type: text/plain\r\n\r\nI am away until Monday.\r\n",
-					addr, bot, pm.Header.Get("Subject"), e.n, time.Now().UnixNano(), pm.Header.Get("Message-Id"), strings.Join(append(hdr, ""), "\r\n"))
-				e.srv.Append(bot, "INBOX", raw)
+					addr, e.bot, pm.Header.Get("Subject"), e.n, time.Now().UnixNano(), pm.Header.Get("Message-Id"), strings.Join(append(hdr, ""), "\r\n"))
+				if err := e.srv.deliver(addr, e.bot, raw); err != nil {
+					e.t.Errorf("the robot's answer: %v", err)
+				}
 				sent++
 			}
 			answered = len(msgs)
@@ -374,27 +554,29 @@ func (e *env) autoresponder(addr string, hdr []string, stop <-chan struct{}) <-c
 	return res
 }
 
-func TestAutoresponderDoesNotLoop(t *testing.T) {
+func TestAutoresponderDoesNotLoop(t *testing.T) { both(t, testAutoresponderDoesNotLoop) }
+
+func testAutoresponderDoesNotLoop(t *testing.T, b backend) {
 	const cap = 6
-	e := start(t, envOptions{repliesPerHour: cap})
+	e := start(t, b, envOptions{repliesPerHour: cap})
 	cases := []struct {
 		name, addr string
 		hdr        []string
 		max        int // replies the bot may send to addr
 	}{
 		// RFC 3834 robots mark their mail: the bot never answers them.
-		{"compliant, a player", ann, []string{"Auto-Submitted: auto-replied"}, 1},
+		{"compliant, a player", e.ann, []string{"Auto-Submitted: auto-replied"}, 1},
 		// An unmarked robot at a stranger's address gets the one
 		// stranger's reply of the day, then silence.
-		{"unmarked, a stranger", "away@example.org", nil, 1},
+		{"unmarked, a stranger", e.addr("away", "example.org"), nil, 1},
 		// An unmarked robot at a player's address: the hourly cap ends it.
-		{"unmarked, a player", bob, nil, cap},
+		{"unmarked, a player", e.bob, nil, cap},
 	}
 	for _, c := range cases {
 		secret := ""
-		if c.addr == ann {
+		if c.addr == e.ann {
 			secret = " " + e.secret("ann")
-		} else if c.addr == bob {
+		} else if c.addr == e.bob {
 			secret = " " + e.secret("bob")
 		}
 		stop := make(chan struct{})
@@ -420,8 +602,10 @@ func TestAutoresponderDoesNotLoop(t *testing.T) {
 
 // A storm of bounces (null sender, mailer-daemon, a DSN quoting ann's
 // orders with her secret) gets no answer at all and applies nothing.
-func TestBounceStorm(t *testing.T) {
-	e := start(t, envOptions{})
+func TestBounceStorm(t *testing.T) { both(t, testBounceStorm) }
+
+func testBounceStorm(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
 	const storm = 150
 	var ids []string
 	t0 := time.Now()
@@ -433,13 +617,20 @@ func TestBounceStorm(t *testing.T) {
 		if i%2 == 1 {
 			from = "postmaster@example.org"
 		}
-		raw := fmt.Appendf(nil, "Return-Path: <>\r\nFrom: %s\r\nTo: %s\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <%s>\r\n"+
+		// In-process, the mail carries the Return-Path: <> a receiving
+		// server writes for the null sender; Dovecot writes it itself
+		// from the envelope sender of the LMTP delivery.
+		returnPath := "Return-Path: <>\r\n"
+		if e.real {
+			returnPath = ""
+		}
+		raw := fmt.Appendf(nil, "%sFrom: %s\r\nTo: %s\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <%s>\r\n"+
 			"MIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n"+
 			"--b\r\nContent-Type: text/plain\r\n\r\nThis is the mail system. Your mail could not be delivered.\r\n"+
 			"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\nFinal-Recipient: rfc822; %s\r\nAction: failed\r\nStatus: 5.1.1\r\n"+
 			"--b\r\nContent-Type: message/rfc822\r\n\r\nFrom: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\n\r\nPUSH 3\r\n--b--\r\n",
-			from, bot, id, ann, bot, ann, e.secret("ann"))
-		e.deliver(raw)
+			returnPath, from, e.bot, id, e.ann, e.bot, e.ann, e.secret("ann"))
+		e.deliverFrom("", raw)
 	}
 	e.settle()
 	t.Logf("%d bounces handled in %v", storm, time.Since(t0).Round(time.Millisecond))
@@ -456,14 +647,16 @@ func TestBounceStorm(t *testing.T) {
 // Precedence: list) is not applied and not answered: the list would
 // forward the answer to everyone, and ann's own copy is the one that
 // counts.
-func TestMailingListCopy(t *testing.T) {
-	e := start(t, envOptions{})
+func TestMailingListCopy(t *testing.T) { both(t, testMailingListCopy) }
+
+func testMailingListCopy(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
 	subj := "[g1 " + e.secret("ann") + "] orders"
 	for _, hdr := range [][]string{
 		{"List-Id: Game players <players.lists.example.org>", "Sender: players-bounces@lists.example.org"},
 		{"Precedence: list"},
 	} {
-		id, raw := e.msg("Ann via players <"+ann+">", subj, "PUSH 3", hdr...)
+		id, raw := e.msg("Ann via players <"+e.ann+">", subj, "PUSH 3", hdr...)
 		e.deliver(raw)
 		e.settle()
 		if ms := e.take(); len(ms) != 0 {
@@ -473,9 +666,9 @@ func TestMailingListCopy(t *testing.T) {
 	}
 }
 
-func multipart(from, subject, id string, parts ...string) []byte {
+func (e *env) multipart(from, subject, id string, parts ...string) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"outer\"\r\n\r\n", from, bot, subject, id)
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"outer\"\r\n\r\n", from, e.bot, subject, id)
 	for _, p := range parts {
 		b.WriteString("--outer\r\n" + p + "\r\n")
 	}
@@ -498,30 +691,70 @@ func base64Lines(data []byte) string {
 // (issue 3: attachments are ignored unless they are text orders). A 10 MB
 // text attachment is more text than the daemon reads: the oversize answer,
 // nothing applied.
-func TestTenMegabyteAttachments(t *testing.T) {
-	e := start(t, envOptions{})
+//
+// On the real servers both mails are first offered to Postfix, as a remote
+// MTA would: they are past its message_size_limit (10,240,000 bytes in
+// scripts/mailstack.sh, a common provider limit), so Postfix refuses them
+// with 552 and the daemon never sees them: no answer, nothing applied.
+// Then they come in over LMTP, as from an MX with a larger limit, and get
+// the in-process answers.
+func TestTenMegabyteAttachments(t *testing.T) { both(t, testTenMegabyteAttachments) }
+
+func testTenMegabyteAttachments(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
 	big := bytes.Repeat([]byte("0123456789abcdef"), 10<<20/16)
 	id := fmt.Sprintf("big1-%d@example.org", time.Now().UnixNano())
-	e.deliver(multipart(ann, "[g1 "+e.secret("ann")+"] orders", id,
+	raw := e.multipart(e.ann, "[g1 "+e.secret("ann")+"] orders", id,
 		"Content-Type: text/plain; charset=utf-8\r\n\r\nPUSH 2\r\n",
-		"Content-Type: application/octet-stream; name=\"photo.bin\"\r\nContent-Disposition: attachment; filename=\"photo.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"+base64Lines(big)))
+		"Content-Type: application/octet-stream; name=\"photo.bin\"\r\nContent-Disposition: attachment; filename=\"photo.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"+base64Lines(big))
+	e.postfixRefusesTooBig(id, raw)
+	e.deliver(raw)
 	e.settle()
-	expectOne(t, e.take(), ann, "")
+	expectOne(t, e.take(), e.ann, "")
 	if n := e.applied(id); n != 1 {
 		t.Errorf("orders beside a binary attachment applied %d times, want 1", n)
 	}
-	e2 := start(t, envOptions{})
+	e2 := start(t, b, envOptions{})
 	id = fmt.Sprintf("big2-%d@example.org", time.Now().UnixNano())
 	text := strings.Repeat("# padding line of a huge orders file\r\n", 10<<20/38)
-	e2.deliver(multipart(ann, "[g1 "+e2.secret("ann")+"] orders", id,
+	raw = e2.multipart(e2.ann, "[g1 "+e2.secret("ann")+"] orders", id,
 		"Content-Type: text/plain; charset=utf-8\r\n\r\nsee the attachment\r\n",
-		"Content-Type: text/plain; name=\"orders.txt\"\r\nContent-Disposition: attachment; filename=\"orders.txt\"\r\n\r\nPUSH 2\r\n"+text))
+		"Content-Type: text/plain; name=\"orders.txt\"\r\nContent-Disposition: attachment; filename=\"orders.txt\"\r\n\r\nPUSH 2\r\n"+text)
+	e2.postfixRefusesTooBig(id, raw)
+	e2.deliver(raw)
 	e2.settle()
-	expectOne(t, e2.take(), ann, "too large")
+	expectOne(t, e2.take(), e2.ann, "too large")
 	e2.nothingApplied(id)
 }
 
-func TestBrokenMIME(t *testing.T) {
+// postfixRefusesTooBig offers raw to Postfix, on the real servers only,
+// and checks that Postfix refuses it for its size (552, RFC 5321's
+// "exceeded storage allocation") and that the daemon neither answers nor
+// applies anything.
+func (e *env) postfixRefusesTooBig(id string, raw []byte) {
+	e.t.Helper()
+	if !e.real {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := e.stack.Submit(ctx, e.ann, e.bot, raw)
+	var se *smtp.SMTPError
+	if !errors.As(err, &se) || se.Code != 552 {
+		e.t.Errorf("Postfix's answer to a %d-byte mail: %v; want 552 (message_size_limit)", len(raw), err)
+	} else {
+		e.t.Logf("Postfix refused the %d-byte mail: %v", len(raw), err)
+	}
+	e.settle()
+	if ms := e.take(); len(ms) != 0 {
+		e.t.Errorf("a mail Postfix refused was answered: %v to %v", subjects(ms), recipients(ms))
+	}
+	e.nothingApplied(id)
+}
+
+func TestBrokenMIME(t *testing.T) { both(t, testBrokenMIME) }
+
+func testBrokenMIME(t *testing.T, b backend) {
 	cases := []struct{ name, head, body string }{
 		{"no closing boundary", "Content-Type: multipart/mixed; boundary=\"x\"", "--x\r\nContent-Type: text/plain\r\n\r\nPUSH 3\r\n"},
 		{"boundary never used", "Content-Type: multipart/mixed; boundary=\"nowhere\"", "PUSH 3\r\n"},
@@ -531,17 +764,17 @@ func TestBrokenMIME(t *testing.T) {
 		{"garbage content type", "Content-Type: ;;;===///", "PUSH 3\r\n"},
 		{"unknown encoding", "Content-Type: text/plain\r\nContent-Transfer-Encoding: x-rot13", "CHFU 3\r\n"},
 	}
-	e := start(t, envOptions{})
+	e := start(t, b, envOptions{})
 	for _, c := range cases {
 		e.n++
 		id := fmt.Sprintf("broken%d-%d@example.org", e.n, time.Now().UnixNano())
-		e.deliver(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\n%s\r\n\r\n%s", ann, bot, e.secret("ann"), id, c.head, c.body))
+		e.deliver(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\n%s\r\n\r\n%s", e.ann, e.bot, e.secret("ann"), id, c.head, c.body))
 		e.settle()
 		ms := e.take()
 		// Exactly one answer, to ann (bad input gets a clear answer);
 		// whatever the daemon made of the mail, a game step must not
 		// have come of it.
-		if len(ms) != 1 || len(to(ms, ann)) != 1 {
+		if len(ms) != 1 || len(to(ms, e.ann)) != 1 {
 			t.Errorf("%s: %d mails: %v to %v", c.name, len(ms), subjects(ms), recipients(ms))
 		}
 		n := e.applied(id)
@@ -557,7 +790,7 @@ func TestBrokenMIME(t *testing.T) {
 			if len(g.Answered) > 1 {
 				t.Errorf("%s: answered %v", c.name, g.Answered)
 			}
-			e.deliver(e.msg2(bob, "[g1 "+e.secret("bob")+"] orders", "PUSH 1"))
+			e.deliver(e.msg2(e.bob, "[g1 "+e.secret("bob")+"] orders", "PUSH 1"))
 			e.settle()
 			e.take()
 			e.g, _ = e.d.Service().Get(context.Background(), "g1")
@@ -573,26 +806,28 @@ func (e *env) msg2(from, subject, body string) []byte {
 // Multiparts nested far deeper than any client writes: the daemon neither
 // crashes nor hangs, reads no orders from below its depth limit, and
 // answers once.
-func TestDeeplyNestedMultiparts(t *testing.T) {
-	e := start(t, envOptions{})
+func TestDeeplyNestedMultiparts(t *testing.T) { both(t, testDeeplyNestedMultiparts) }
+
+func testDeeplyNestedMultiparts(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
 	for _, depth := range []int{20, 1000} {
-		var b strings.Builder
+		var m strings.Builder
 		e.n++
 		id := fmt.Sprintf("nest%d-%d@example.org", depth, time.Now().UnixNano())
-		fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b0\"\r\n\r\n", ann, bot, e.secret("ann"), id)
+		fmt.Fprintf(&m, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b0\"\r\n\r\n", e.ann, e.bot, e.secret("ann"), id)
 		for i := 1; i < depth; i++ {
-			fmt.Fprintf(&b, "--b%d\r\nContent-Type: multipart/mixed; boundary=\"b%d\"\r\n\r\n", i-1, i)
+			fmt.Fprintf(&m, "--b%d\r\nContent-Type: multipart/mixed; boundary=\"b%d\"\r\n\r\n", i-1, i)
 		}
-		fmt.Fprintf(&b, "--b%d\r\nContent-Type: text/plain\r\n\r\nPUSH 3\r\n--b%d--\r\n", depth-1, depth-1)
+		fmt.Fprintf(&m, "--b%d\r\nContent-Type: text/plain\r\n\r\nPUSH 3\r\n--b%d--\r\n", depth-1, depth-1)
 		for i := depth - 2; i >= 0; i-- {
-			fmt.Fprintf(&b, "--b%d--\r\n", i)
+			fmt.Fprintf(&m, "--b%d--\r\n", i)
 		}
 		t0 := time.Now()
-		e.deliver([]byte(b.String()))
+		e.deliver([]byte(m.String()))
 		e.settle()
 		ms := e.take()
 		t.Logf("depth %d: %v in %v", depth, subjects(ms), time.Since(t0).Round(time.Millisecond))
-		if len(ms) != 1 || len(to(ms, ann)) != 1 {
+		if len(ms) != 1 || len(to(ms, e.ann)) != 1 {
 			t.Errorf("depth %d: want one answer to ann, got %v to %v", depth, subjects(ms), recipients(ms))
 		}
 		e.nothingApplied(id)
@@ -602,24 +837,26 @@ func TestDeeplyNestedMultiparts(t *testing.T) {
 // Invalid or unknown charsets: the mail is either read (as UTF-8 or
 // Latin-1, and then its orders count) or refused with an answer; never
 // silently lost, never more than one answer.
-func TestInvalidCharsets(t *testing.T) {
+func TestInvalidCharsets(t *testing.T) { both(t, testInvalidCharsets) }
+
+func testInvalidCharsets(t *testing.T, b backend) {
 	cases := []struct{ name, ct, body string }{
 		{"unknown charset", "text/plain; charset=x-no-such-charset", "PUSH 9\r\n"},
 		{"invalid utf-8 bytes", "text/plain; charset=utf-8", "PUSH 9 \xff\xfe\xc3\x28\r\n"},
 		{"utf-7", "text/plain; charset=utf-7", "PUSH 9 +AGEAYgBj-\r\n"},
 		{"charset with quotes and junk", "text/plain; charset=\"utf-8\\\"; x=\"", "PUSH 9\r\n"},
 	}
-	e := start(t, envOptions{})
+	e := start(t, b, envOptions{})
 	for _, c := range cases {
 		e.n++
 		id := fmt.Sprintf("cs%d-%d@example.org", e.n, time.Now().UnixNano())
 		// PUSH 9 is out of range: accepted orders would be a bug of the
 		// ruleset; an answer is expected either way.
-		e.deliver(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: %s\r\n\r\n%s", ann, bot, e.secret("ann"), id, c.ct, c.body))
+		e.deliver(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: %s\r\n\r\n%s", e.ann, e.bot, e.secret("ann"), id, c.ct, c.body))
 		e.settle()
 		ms := e.take()
 		t.Logf("%s: %v", c.name, subjects(ms))
-		if len(ms) != 1 || len(to(ms, ann)) != 1 {
+		if len(ms) != 1 || len(to(ms, e.ann)) != 1 {
 			t.Errorf("%s: want one answer to ann, got %v to %v", c.name, subjects(ms), recipients(ms))
 		}
 		e.nothingApplied(id)
@@ -629,8 +866,11 @@ func TestInvalidCharsets(t *testing.T) {
 // Header injection: names and subjects carrying encoded line breaks and
 // header lines. The daemon's answers (which quote the subject, and the
 // From in ann's warning) must not grow extra headers or recipients.
-func TestHeaderInjection(t *testing.T) {
-	e := start(t, envOptions{})
+func TestHeaderInjection(t *testing.T) { both(t, testHeaderInjection) }
+
+func testHeaderInjection(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
+	mallory := e.addr("mallory", "evil.example")
 	inject := "=?utf-8?q?x=0D=0ABcc:_victim@evil.example=0D=0AX-Injected:_yes?="
 	injectB := "=?utf-8?b?" + base64.StdEncoding.EncodeToString([]byte("y\r\nBcc: victim@evil.example\nX-Injected: yes")) + "?="
 	var qp bytes.Buffer
@@ -638,11 +878,17 @@ func TestHeaderInjection(t *testing.T) {
 	io.WriteString(w, "z\r\nX-Injected: yes")
 	w.Close()
 	cases := []struct{ name, from, subject string }{
-		{"subject, q-encoded", ann, "[g1 " + e.secret("ann") + "] " + inject},
-		{"subject, b-encoded, orders refused", ann, "[g1 " + e.secret("ann") + "] " + injectB},
-		{"display name, wrong secret", "\"" + inject + "\" <" + ann + ">", "[g1 nosuchsecret] hi " + injectB},
-		{"stranger with ann's secret (warning quotes From)", injectB + " <mallory@evil.example>", "[g1 " + e.secret("ann") + "] " + inject},
-		{"raw CR in subject", ann, "[g1] a\rBcc: victim@evil.example"},
+		{"subject, q-encoded", e.ann, "[g1 " + e.secret("ann") + "] " + inject},
+		{"subject, b-encoded, orders refused", e.ann, "[g1 " + e.secret("ann") + "] " + injectB},
+		{"display name, wrong secret", "\"" + inject + "\" <" + e.ann + ">", "[g1 nosuchsecret] hi " + injectB},
+		{"stranger with ann's secret (warning quotes From)", injectB + " <" + mallory + ">", "[g1 " + e.secret("ann") + "] " + inject},
+		{"raw CR in subject", e.ann, "[g1] a\rBcc: victim@evil.example"},
+	}
+	// The victim's address is the attacker's, not fresh: count what its
+	// mailbox holds before.
+	victims, err := e.srv.count("victim@evil.example")
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range cases {
 		id, raw := e.msg(c.from, c.subject, "PUSH 9\nMOTTO "+inject)
@@ -670,23 +916,48 @@ func TestHeaderInjection(t *testing.T) {
 		}
 		e.nothingApplied(id)
 	}
+	if e.real {
+		// What the recipients' mailboxes hold is what Postfix made of
+		// the answers: no injected line there either, and nothing for
+		// the victim.
+		for _, a := range []string{e.ann, mallory} {
+			msgs, err := e.srv.messages(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, raw := range msgs {
+				head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+				for _, line := range strings.Split(head, "\n") {
+					l := strings.ToLower(strings.TrimSpace(line))
+					if strings.HasPrefix(l, "bcc:") || strings.HasPrefix(l, "x-injected:") {
+						t.Errorf("injected header line %q in a mail delivered to %s", line, a)
+					}
+				}
+			}
+		}
+		if n, err := e.srv.count("victim@evil.example"); err != nil || n != victims {
+			t.Errorf("victim@evil.example's mailbox went from %d to %d mails (%v)", victims, n, err)
+		}
+	}
 }
 
 // Orders of 10,000 lines: one answer, of bounded size, listing the errors;
 // nothing applied. (The time it takes is logged; speed is measured by the
 // benchmarks, not asserted here.)
-func TestTenThousandLines(t *testing.T) {
-	e := start(t, envOptions{})
-	var b strings.Builder
+func TestTenThousandLines(t *testing.T) { both(t, testTenThousandLines) }
+
+func testTenThousandLines(t *testing.T, b backend) {
+	e := start(t, b, envOptions{})
+	var lines strings.Builder
 	for i := range 10000 {
-		fmt.Fprintf(&b, "PUSH %d\n", 1+i%3)
+		fmt.Fprintf(&lines, "PUSH %d\n", 1+i%3)
 	}
-	id, raw := e.msg(ann, "[g1 "+e.secret("ann")+"] orders", b.String())
+	id, raw := e.msg(e.ann, "[g1 "+e.secret("ann")+"] orders", lines.String())
 	t0 := time.Now()
 	e.deliver(raw)
 	e.settle()
 	took := time.Since(t0)
-	m := expectOne(t, e.take(), ann, "")
+	m := expectOne(t, e.take(), e.ann, "")
 	t.Logf("10,000 lines (%d bytes) answered in %v; the answer's text has %d bytes", len(raw), took.Round(time.Millisecond), len(m.body))
 	if !strings.Contains(m.body, "only one PUSH") {
 		t.Errorf("the answer does not list the errors")
