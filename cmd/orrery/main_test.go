@@ -90,9 +90,9 @@ func TestDiceCommandMatchesReport(t *testing.T) {
 	must(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=")
 	must(t, db, "PUSH 1", "orders", "g", "--as", "ann", "-f", "-")
 	show := must(t, db, "", "game", "show", "g", "--as", "ann")
-	seed := regexp.MustCompile(`Seed of step 1: ([0-9a-f]{64})`).FindStringSubmatch(show)
+	seed := regexp.MustCompile(`Seed of step 1:\s+([0-9a-f]{64})`).FindStringSubmatch(show)
 	roll := regexp.MustCompile(`#1 ann pushes: d6 = (\d)`).FindStringSubmatch(show)
-	commit := regexp.MustCompile(`its commitment was ([0-9a-f]{64})`).FindStringSubmatch(show)
+	commit := regexp.MustCompile(`its commitment, published before it:\s+([0-9a-f]{64})`).FindStringSubmatch(show)
 	if seed == nil || roll == nil || commit == nil {
 		t.Fatalf("report lacks seed, roll or commitment:\n%s", show)
 	}

@@ -65,7 +65,8 @@ type Server struct {
 	Idle         *bool         `yaml:"idle"`
 	PollInterval time.Duration `yaml:"poll_interval"`
 	// Connections is how many connections send mail at once (SMTP only;
-	// default 2, at most 16). Providers cap them per account.
+	// default 1, at most 16): more help over a slow link to a distant
+	// provider, within its cap per account; not on loopback.
 	Connections int `yaml:"connections"`
 
 	tokens *tokenSource
@@ -370,7 +371,7 @@ func (s *Server) check(key string, smtp bool) error {
 		return fmt.Errorf("%s.connections: must be from 1 to 16, not %d", key, s.Connections)
 	}
 	if smtp && s.Connections == 0 {
-		s.Connections = 2
+		s.Connections = 1
 	}
 	if s.PollInterval == 0 {
 		s.PollInterval = 30 * time.Second

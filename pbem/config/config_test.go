@@ -46,7 +46,7 @@ func TestDefaults(t *testing.T) {
 	}
 	if c.DB != "orrery.db" || c.Folders.Processed != "Orrery/Processed" || c.Limits.Strangers != "daily" ||
 		c.IMAP.Auth != "plain" || c.IMAP.PollInterval != 30*time.Second || c.Limits.RepliesPerHour != 30 ||
-		c.SMTP.Connections != 2 {
+		c.SMTP.Connections != 1 {
 		t.Errorf("defaults: %+v", c)
 	}
 }
