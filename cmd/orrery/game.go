@@ -77,7 +77,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	var schedule, remind multi
 	fs.Var(&schedule, "schedule", `fixed deadline "Mon 18:00" in --tz (repeatable; instead of --turn-length)`)
 	tz := fs.String("tz", "", "time zone of --schedule (IANA name, default UTC)")
-	minGap := fs.Duration("min-gap", 0, "with --schedule: at least this long between two steps")
+	minGap := fs.Duration("min-gap", 0, "at least this long between two steps: no deadline and no early resolution falls sooner")
 	early := fs.Bool("early", def.Early, "resolve as soon as every order is in")
 	earlyDelay := fs.Duration("early-delay", 0, "when all orders are in, wait this long (players may change orders or say WAIT)")
 	grace := fs.Duration("grace", 0, "take late orders this long after the deadline before defaults apply")

@@ -77,7 +77,8 @@ type Settings struct {
 	// TurnLength sets the deadline that long after each step.
 	TurnLength time.Duration `json:"turn_length,omitempty"`
 	// Schedule sets fixed deadlines instead, as "Mon 18:00" entries in
-	// TimeZone; MinGap keeps at least that long between two steps.
+	// TimeZone. MinGap keeps at least that long between two steps, in
+	// either mode: no deadline and no early resolution falls inside it.
 	Schedule []string      `json:"schedule,omitempty"`
 	TimeZone string        `json:"time_zone,omitempty"` // IANA name; default UTC
 	MinGap   time.Duration `json:"min_gap,omitempty"`
@@ -405,7 +406,8 @@ func wakeKey(t time.Time, id string) []byte {
 
 // nextWake is the earliest moment at which Tick may have something to do
 // for g: a reminder, a late notice, a deadline (with its grace), an early
-// resolution, the start or end of a vacation, or a change Tick has not seen
+// resolution or the end of the minimum gap that held one back, the start or
+// end of a vacation, or a change Tick has not seen
 // yet (a kick may leave nobody to wait for). Zero means never.
 func nextWake(g *Game) time.Time {
 	if g.Over() || g.Signup || g.Paused {
@@ -421,6 +423,9 @@ func nextWake(g *Game) time.Time {
 		consider(g.Updated)
 	}
 	consider(g.ResolveAt)
+	if ge := g.gapEnds(); ge.After(g.Ticked) {
+		consider(ge) // orders all in before the gap ended resolve then
+	}
 	if !g.Deadline.IsZero() {
 		for _, off := range g.Settings.Reminders {
 			if !contains(g.Reminded, off.String()) {

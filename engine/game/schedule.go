@@ -108,7 +108,7 @@ func (st Settings) location() (*time.Location, error) {
 func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
 	switch {
 	case st.TurnLength > 0:
-		return now.Add(st.TurnLength), nil
+		return later(now.Add(st.TurnLength), last.Add(st.MinGap)), nil
 	case len(st.Schedule) == 0:
 		return time.Time{}, nil
 	}
@@ -139,6 +139,23 @@ func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
 		}
 	}
 	return best.UTC(), nil
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// gapEnds is the first moment the next step may resolve early: MinGap after
+// the last resolution, so that a table whose players all answer within the
+// hour still plays at most one turn per MinGap. Zero: no gap.
+func (g *Game) gapEnds() time.Time {
+	if g.Settings.MinGap <= 0 || g.LastResolve.IsZero() {
+		return time.Time{}
+	}
+	return g.LastResolve.Add(g.Settings.MinGap)
 }
 
 // awaited lists the players the game waits for now: those with unanswered

@@ -161,6 +161,45 @@ func TestEarlyDelayAndWait(t *testing.T) {
 	}
 }
 
+// The minimum gap holds for early resolution and for --turn-length games,
+// not only for a weekly schedule. Creation counts as step 0. Orders all in
+// an hour into the gap wait for its end, and Tick resolves them then
+// without a further mail; a turn length shorter than the gap puts the
+// deadline at the gap's end.
+func TestMinGapHoldsEarlyResolutionAndTurnLength(t *testing.T) {
+	svc, clk := newService(t)
+	start := clk.t
+	createWith(t, svc, game.Settings{Early: true, TurnLength: 48 * time.Hour, MinGap: 24 * time.Hour}, "ann", "bob")
+	clk.t = start.Add(time.Hour)
+	submit(t, svc, "g", "ann", "PUSH 1")
+	if r := submit(t, svc, "g", "bob", "PUSH 2"); len(r.Steps) != 0 {
+		t.Fatal("resolved early inside the minimum gap")
+	}
+	if s, _ := tick(t, svc); len(s) != 0 {
+		t.Fatal("a tick resolved inside the minimum gap")
+	}
+	g, _ := svc.Get(context.Background(), "g")
+	if want := start.Add(24 * time.Hour); !g.Wake.Equal(want) {
+		t.Errorf("Tick is to look again at %v, want the gap's end %v", g.Wake, want)
+	}
+	clk.t = start.Add(23 * time.Hour)
+	if s, _ := tick(t, svc); len(s) != 0 {
+		t.Fatal("a tick resolved inside the minimum gap")
+	}
+	clk.t = start.Add(24 * time.Hour)
+	s, _ := tick(t, svc)
+	if len(s) != 1 || s[0].Reason != "all orders in" {
+		t.Fatalf("at the gap's end: %+v, want one step with all orders in", s)
+	}
+
+	svc2, clk2 := newService(t)
+	start = clk2.t
+	g = createWith(t, svc2, game.Settings{Early: true, TurnLength: 12 * time.Hour, MinGap: 24 * time.Hour}, "ann", "bob")
+	if want := start.Add(24 * time.Hour); !g.Deadline.Equal(want) {
+		t.Errorf("deadline %v, want the gap's end %v (the 12 h turn length is shorter)", g.Deadline, want)
+	}
+}
+
 func TestAbandonedAfterMissedSteps(t *testing.T) {
 	svc, clk := newService(t)
 	createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour, AbandonAfter: 2}, "ann", "bob")

@@ -169,10 +169,11 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 }
 
 // mayResolveEarly reports whether g may resolve before its deadline now:
-// early resolution is on, the game is not paused, nobody said WAIT, and no
-// awaited player is missing. Submit, the resolve loop and Tick all ask this.
+// early resolution is on, the game is not paused, nobody said WAIT, the
+// minimum gap since the last step is over, and no awaited player is
+// missing. Submit, the resolve loop and Tick all ask this.
 func (s *Service) mayResolveEarly(g *Game, now time.Time) bool {
-	return g.Settings.Early && !g.Paused && len(g.Waits) == 0 && len(s.awaited(g, now)) == 0
+	return g.Settings.Early && !g.Paused && len(g.Waits) == 0 && !now.Before(g.gapEnds()) && len(s.awaited(g, now)) == 0
 }
 
 func limitText(s string) string {
