@@ -141,6 +141,14 @@ func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
 	return best.UTC(), nil
 }
 
+// steps is "1 step" or "n steps".
+func steps(n int) string {
+	if n == 1 {
+		return "1 step"
+	}
+	return fmt.Sprintf("%d steps", n)
+}
+
 func later(a, b time.Time) time.Time {
 	if b.After(a) {
 		return b
@@ -209,7 +217,7 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 			g.Abandoned = append(g.Abandoned, p)
 			sort.Strings(g.Abandoned)
 			notices = append(notices, Notice{Kind: "abandoned", To: []string{GM}, Seat: p,
-				Text: fmt.Sprintf("%s has sent no orders for %d steps in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p, g.Missed[p], g.ID, p)})
+				Text: fmt.Sprintf("%s has sent no orders for %s in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p, steps(g.Missed[p]), g.ID, p)})
 		}
 	}
 	for p, n := range g.Missed {

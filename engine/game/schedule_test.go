@@ -213,6 +213,17 @@ func TestAbandonedAfterMissedSteps(t *testing.T) {
 	if kinds(all) != "abandoned:" {
 		t.Fatalf("notices %q, want one abandoned notice to the GM", kinds(all))
 	}
+	if !strings.Contains(all[0].Text, "bob has sent no orders for 2 steps in a row") {
+		t.Errorf("abandoned notice: %q", all[0].Text)
+	}
+	// After one missed step, the notice says "1 step", not "1 steps".
+	svc1, clk1 := newService(t)
+	createWith(t, svc1, game.Settings{Early: true, TurnLength: 24 * time.Hour, AbandonAfter: 1}, "ann", "bob")
+	submit(t, svc1, "g", "ann", "PUSH 1")
+	clk1.t = clk1.t.Add(25 * time.Hour)
+	if _, n := tick(t, svc1); len(n) != 1 || !strings.Contains(n[0].Text, "for 1 step in a row") {
+		t.Errorf("after one missed step: %+v", n)
+	}
 	// bob's seat now plays its defaults: ann alone resolves the step.
 	if r := submit(t, svc, "g", "ann", "PUSH 1"); len(r.Steps) != 1 {
 		t.Fatal("the game still waits for an abandoned seat")

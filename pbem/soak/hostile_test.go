@@ -20,8 +20,10 @@ import (
 	"orrery/pbem/pbemtest"
 )
 
-// partHostile sends a few hostile mails through Postfix for real (the fast,
-// complete set runs in-process in pbem/hostile): a true bounce (envelope
+// partHostile sends a few hostile mails through Postfix from outside, for
+// the report's figures (the complete set is pbem/hostile, which runs every
+// case in-process and, with the ORRERY_E2E_* variables, against these
+// same servers as well): a true bounce (envelope
 // sender <>, which Dovecot records as Return-Path: <>), an unmarked
 // autoresponder at a stranger's address, a mail past Postfix's size limit,
 // a forged From without a secret and orders of 10,000 lines. Replies are
