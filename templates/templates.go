@@ -309,6 +309,14 @@ var funcs = map[string]any{
 	},
 	"join": strings.Join,
 	"wrap": wrap,
+	// presshead introduces one press message of a HISTORY reply.
+	"presshead": func(p game.PressNote) string {
+		from := "anonymous"
+		if p.From != "" {
+			from = "from " + p.From
+		}
+		return fmt.Sprintf("%s, %s to %s:", p.Time.UTC().Format("Mon 2006-01-02 15:04 MST"), from, strings.Join(p.To, ", "))
+	},
 	// hang wraps one event or die to 78 columns under its bullet.
 	"hang":  func(first, rest, s string) string { return engine.Wrap(s, 78, first, rest) },
 	"upper": strings.ToUpper,

@@ -56,6 +56,12 @@ func sample(player string) *Data {
 		},
 		Waiting:  []string{"ann", "bob"},
 		Deadline: "2026-11-23T18:00:00Z",
+		// Only HISTORY shows press: what this player sent or got, a grey
+		// sender unnamed to everyone but the sender.
+		Press: []game.PressNote{
+			{Time: time.Date(2026, 11, 22, 19, 30, 0, 0, time.UTC), From: "bob", To: []string{"ann"}, Text: "Shall we share Vega?\nI keep the mine."},
+			{Time: time.Date(2026, 11, 22, 21, 0, 0, 0, time.UTC), To: []string{"ann", "bob"}, Text: "cy is coming for Rigel."},
+		},
 	}
 	info := &engine.Info{Name: "prosper", Title: "Prosper or Perish", MinPlayers: 2, MaxPlayers: 6,
 		Summary:   "Build mines, move fleets, trade credits. The richest player after turn 12 wins.",

@@ -430,6 +430,16 @@ func logLine(en *game.Entry) string {
 		return fmt.Sprintf("%4d %s edit     step %d: the GM replaced the state by hand (import)", en.Seq, t, en.Step)
 	case "gm":
 		return fmt.Sprintf("%4d %s gm       %s", en.Seq, t, en.Text)
+	case "press":
+		text := strings.ReplaceAll(en.Text, "\n", " / ")
+		if len(text) > 60 {
+			text = text[:60] + "…"
+		}
+		grey := ""
+		if en.Anonymous {
+			grey = " (grey: sent unsigned)"
+		}
+		return fmt.Sprintf("%4d %s press    step %d %s to %s%s: %s", en.Seq, t, en.Step, en.Player, strings.Join(en.To, ", "), grey, text)
 	}
 	return fmt.Sprintf("%4d %s %s", en.Seq, t, en.Kind)
 }

@@ -511,7 +511,8 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 		if g.Settings.PressToGM {
 			notices = append(notices, Notice{Kind: "press", To: []string{GM}, Text: "Press from " + sender.Name + " to " + strings.Join(rcpt, ", ") + ":\n" + text})
 		}
-		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "press", Step: g.Step, Player: sender.Name, Text: "to " + strings.Join(rcpt, ", ") + ": " + text}); err != nil {
+		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "press", Step: g.Step, Player: sender.Name, To: rcpt,
+			Anonymous: g.Settings.Press == "grey", Text: text}); err != nil {
 			return err
 		}
 		out = g

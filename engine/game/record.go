@@ -205,6 +205,10 @@ type Entry struct {
 	Answers []AnswerRecord `json:"answers,omitempty"`
 	// Setup is set on the create entry.
 	Setup *engine.Setup `json:"setup,omitempty"`
+	// To and Anonymous are set on press: who it went to, and whether the
+	// sender's name was kept from them (grey press). Text is the message.
+	To        []string `json:"to,omitempty"`
+	Anonymous bool     `json:"anonymous,omitempty"`
 }
 
 // AnswerRecord is an answer as stored: canonical text, parsed again on replay.

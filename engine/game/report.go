@@ -3,6 +3,8 @@ package game
 import (
 	"context"
 	"fmt"
+	"strings"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -42,6 +44,10 @@ type Report struct {
 	Waiting            []string        // who is still to send orders
 	Outcome            engine.Outcome
 	Deadline           string // RFC 3339, or "" for none
+	// Press is the press player sent or received while this step's report
+	// was the latest (filled by StepReport, for HISTORY: the mails went out
+	// at once); the GM's copy has all of it, an observer's none.
+	Press []PressNote
 	// DiceSecret is revealed once the game is over: every step's seed is
 	// HMAC-SHA256(DiceSecret, "GAME:EPOCH:STEP"), so players can check that
 	// no seed was chosen after the fact.
@@ -66,7 +72,54 @@ func (s *Service) Report(ctx context.Context, id, player string) (*Report, error
 	return r, err
 }
 
-// StepReport builds the report of an earlier step as player saw it then.
+// PressNote is one press message as its reader may see it: From is ""
+// when the press was grey and the reader is not its sender.
+type PressNote struct {
+	Time time.Time
+	From string
+	To   []string
+	Text string
+}
+
+// pressFor lists the press of log entries sent while step was the latest,
+// as player ("" the GM) may see it: only what they sent or received, and a
+// grey sender's name only to the sender and the GM.
+func pressFor(b *bolt.Bucket, step uint64, player string) ([]PressNote, error) {
+	if player == Observer {
+		return nil, nil
+	}
+	log, err := readLog(b)
+	if err != nil {
+		return nil, err
+	}
+	var out []PressNote
+	for _, e := range log {
+		if e.Kind != "press" || e.Step != step {
+			continue
+		}
+		to, text := e.To, e.Text
+		if to == nil {
+			// Logged before To was recorded: "to ann, bob: text".
+			head, rest, ok := strings.Cut(strings.TrimPrefix(text, "to "), ": ")
+			if !ok {
+				continue
+			}
+			to, text = strings.Split(head, ", "), rest
+		}
+		if player != "" && player != e.Player && !contains(to, player) {
+			continue
+		}
+		from := e.Player
+		if e.Anonymous && player != "" && player != e.Player {
+			from = ""
+		}
+		out = append(out, PressNote{Time: e.Time, From: from, To: to, Text: text})
+	}
+	return out, nil
+}
+
+// StepReport builds the report of an earlier step as player saw it then,
+// with the press they sent or received while it was the latest.
 func (s *Service) StepReport(ctx context.Context, id string, step uint64, player string) (*Report, error) {
 	var r *Report
 	err := s.st.View(ctx, func(tx *bolt.Tx) error {
@@ -81,7 +134,10 @@ func (s *Service) StepReport(ctx context.Context, id string, step uint64, player
 		if step > g.Step {
 			return userErrorf("game %s has had %d steps; there is no step %d yet", id, g.Step, step)
 		}
-		r, err = s.reportTx(b, g, step, player, step == g.Step)
+		if r, err = s.reportTx(b, g, step, player, step == g.Step); err != nil {
+			return err
+		}
+		r.Press, err = pressFor(b, step, player)
 		return err
 	})
 	return r, err

@@ -3,6 +3,7 @@ package game_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -471,6 +472,58 @@ func TestPressPolicies(t *testing.T) {
 	createWith(t, svc, game.Settings{Early: true, Press: "off"}, "ann", "bob")
 	if _, _, err := svc.Press(ctx, "g", "ann", nil, "hi"); err == nil {
 		t.Fatal("press in a game without press")
+	}
+}
+
+// Press is in the history: the report of a step, asked for later (HISTORY),
+// carries the press each reader sent or got while it was the latest, with
+// a grey sender unnamed to all but the sender and the GM, and nothing of
+// anyone else's press; the next step's report carries the next press.
+func TestPressInHistory(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	createWith(t, svc, game.Settings{Early: true, Press: "grey"}, "ann", "bob", "cat")
+	if _, _, err := svc.Press(ctx, "g", "ann", []string{"bob"}, "ally with me?"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.Press(ctx, "g", "bob", []string{"cat"}, "ann asked me\nto ally"); err != nil {
+		t.Fatal(err)
+	}
+	seen := func(player string) string {
+		r, err := svc.StepReport(ctx, "g", 0, player)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range r.Press {
+			out = append(out, fmt.Sprintf("%s>%s:%s", p.From, strings.Join(p.To, ","), p.Text))
+		}
+		return strings.Join(out, " | ")
+	}
+	for _, c := range []struct{ player, want string }{
+		{"ann", "ann>bob:ally with me?"},
+		{"bob", ">bob:ally with me? | bob>cat:ann asked me\nto ally"},
+		{"cat", ">cat:ann asked me\nto ally"},
+		{"", "ann>bob:ally with me? | bob>cat:ann asked me\nto ally"},
+		{game.Observer, ""},
+	} {
+		if got := seen(c.player); got != c.want {
+			t.Errorf("press in the history as %q: %q, want %q", c.player, got, c.want)
+		}
+	}
+	// After a step, new press belongs to the new step's report.
+	for _, p := range []string{"ann", "bob", "cat"} {
+		submit(t, svc, "g", p, "PUSH 1")
+	}
+	if _, _, err := svc.Press(ctx, "g", "cat", nil, "good luck"); err != nil {
+		t.Fatal(err)
+	}
+	r1, err := svc.StepReport(ctx, "g", 1, "ann")
+	if err != nil || len(r1.Press) != 1 || r1.Press[0].Text != "good luck" || r1.Press[0].From != "" {
+		t.Errorf("step 1 as ann: %v %+v", err, r1.Press)
+	}
+	if got := seen("ann"); got != "ann>bob:ally with me?" {
+		t.Errorf("step 0 as ann after step 1: %q", got)
 	}
 }
 

@@ -310,6 +310,19 @@ func TestPressByMail(t *testing.T) {
 			sent = h.flush()
 			one(t, to(sent, "bob@example.org"), "bob", "Hello all.")
 			one(t, to(sent, "carl@example.org"), "carl", "Hello all.")
+			// The press is in carl's HISTORY, grey press without its
+			// sender; bob's HISTORY has only the press he got.
+			carl, _ := g.PlayerByName("carl")
+			h.handle(h.mail("carl@example.org", "[g3 "+carl.Secret+"] history", "HISTORY g3"))
+			hist := one(t, to(h.flush(), "carl@example.org"), "carl", "PRESS YOU SENT OR GOT", "Meet me at the line.", "Hello all.")
+			if named := strings.Contains(hist, "from ann to carl"); named != (tc.press == "signed") {
+				t.Errorf("HISTORY names the sender: %v, want %v (press %s):\n%s", named, tc.press == "signed", tc.press, hist)
+			}
+			bob, _ := g.PlayerByName("bob")
+			h.handle(h.mail("bob@example.org", "[g3 "+bob.Secret+"] history", "HISTORY g3"))
+			if hist := one(t, to(h.flush(), "bob@example.org"), "bob", "Hello all."); strings.Contains(hist, "Meet me at the line.") {
+				t.Errorf("bob's HISTORY shows press meant for carl:\n%s", hist)
+			}
 		})
 	}
 }

@@ -20,7 +20,7 @@
 //	JOIN <game> [seat-name]   take a seat in a game that is signing up
 //	STATUS [game]             the current board and who is still to send
 //	BOARD [game]              the same as STATUS
-//	HISTORY [game] [turn]     the report of a past turn (the last without turn)
+//	HISTORY [game] [turn]     the report of a past turn (the last without turn), with the press of then
 //	RESIGN [game]             leave the game
 //	WAIT [game]               ask the game not to resolve early this turn
 //	ORDERS [game]             everything below this line is orders
