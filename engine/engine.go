@@ -27,6 +27,13 @@ type Info struct {
 	Options    []Option // every option the ruleset understands, with defaults
 	Summary    string   // a paragraph of rules summary for welcome mails and RULES
 	OrderHelp  string   // the order language, for HELP replies and `orders check`
+	// Version is the rules' version, 1 or more. Raise it with any change
+	// that would make a game created before it replay differently (a
+	// rule, which dice are rolled or their purposes, the state's
+	// encoding): each game records the version it was set up under, so
+	// that `verify` can say why a replay under newer rules differs
+	// instead of reporting bare mismatches.
+	Version int
 }
 
 // Option is one game option with its default. Options are strings so that they

@@ -33,6 +33,9 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 	if info.MinPlayers < 1 || info.MaxPlayers < info.MinPlayers {
 		t.Errorf("%s: players %d–%d", info.Name, info.MinPlayers, info.MaxPlayers)
 	}
+	if info.Version < 1 {
+		t.Errorf("%s: Info.Version is %d: set it to 1 or more, and raise it with any rule change that alters a replay", info.Name, info.Version)
+	}
 	opts, err := engine.ResolveOptions(info, nil)
 	if err != nil {
 		t.Fatalf("%s: default options: %v", info.Name, err)

@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine"
+	"orrery/engine/dice"
 	"orrery/engine/enginetest"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
@@ -416,5 +417,68 @@ func TestObserverReport(t *testing.T) {
 	first, err := svc.StepReport(ctx, "g", 1, game.Observer)
 	if err != nil || strings.Contains(strings.Join(first.Events, "\n"), "motto") {
 		t.Errorf("observer report of step 1: %v %v", first, err)
+	}
+}
+
+// newerRules is the toy ruleset after an upgrade that changed a rule: one
+// more event at every resolution, and its version raised.
+type newerRules struct{ engine.Ruleset }
+
+func (n newerRules) Info() engine.Info {
+	i := n.Ruleset.Info()
+	i.Version++
+	return i
+}
+
+func (n newerRules) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
+	st, err := n.Ruleset.NewState(s, d)
+	return newerState{st}, err
+}
+
+func (n newerRules) LoadState(data []byte) (engine.State, error) {
+	st, err := n.Ruleset.LoadState(data)
+	return newerState{st}, err
+}
+
+type newerState struct{ engine.State }
+
+func (s newerState) Resolve(a []engine.Answer, d *dice.Dice) ([]engine.Event, error) {
+	ev, err := s.State.Resolve(a, d)
+	return append(ev, engine.Event{Text: "a rule added in version 2"}), err
+}
+
+// A game records the rules version it was set up under; when a server with
+// newer rules cannot replay it, verify says why before the mismatches,
+// instead of leaving the GM with bare differences. Under the same rules,
+// verify is clean and says nothing of versions.
+func TestVerifyNamesAChangeOfRules(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "g.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	old := game.New(st, []engine.Ruleset{toy.Ruleset()})
+	g := create(t, old, "g", "ann", "bob")
+	if g.RulesVersion != toy.Ruleset().Info().Version {
+		t.Fatalf("the game recorded rules version %d, want %d", g.RulesVersion, toy.Ruleset().Info().Version)
+	}
+	submit(t, old, "g", "ann", "PUSH 1")
+	submit(t, old, "g", "bob", "PUSH 2")
+	v, err := old.Verify(ctx, "g")
+	if err != nil || !v.OK() {
+		t.Fatalf("verify under the same rules: %v %v", err, v.Problems)
+	}
+	upgraded := game.New(st, []engine.Ruleset{newerRules{toy.Ruleset()}})
+	v, err = upgraded.Verify(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.OK() || len(v.Problems) < 2 {
+		t.Fatalf("verify under changed rules found %v, want the change named and the mismatch", v.Problems)
+	}
+	want := "game g was set up under version 1 of the toy rules and this server has version 2"
+	if !strings.HasPrefix(v.Problems[0], want) {
+		t.Errorf("first problem %q, want it to start %q", v.Problems[0], want)
 	}
 }

@@ -24,21 +24,24 @@ type Player struct {
 
 // Game is what the life cycle knows of a game, apart from its state.
 type Game struct {
-	ID       string            `json:"id"`
-	Ruleset  string            `json:"ruleset"`
-	Options  map[string]string `json:"options"`
-	Players  []Player          `json:"players"`
-	Created  time.Time         `json:"created"`
-	Updated  time.Time         `json:"updated"`
-	Step     uint64            `json:"step"`  // resolutions done; 0 = just set up
-	Epoch    int               `json:"epoch"` // rollbacks so far; part of every seed
-	Turn     int               `json:"turn"`
-	Phase    string            `json:"phase"`
-	Prompts  []engine.Prompt   `json:"prompts"`
-	Answered []string          `json:"answered,omitempty"` // prompt ids with pending orders
-	Outcome  engine.Outcome    `json:"outcome"`
-	Settings Settings          `json:"settings"`
-	Deadline time.Time         `json:"deadline,omitempty"` // zero: none
+	ID      string `json:"id"`
+	Ruleset string `json:"ruleset"`
+	// RulesVersion is the ruleset's Info.Version when the game was set up
+	// (0: before versions were recorded).
+	RulesVersion int               `json:"rules_version,omitempty"`
+	Options      map[string]string `json:"options"`
+	Players      []Player          `json:"players"`
+	Created      time.Time         `json:"created"`
+	Updated      time.Time         `json:"updated"`
+	Step         uint64            `json:"step"`  // resolutions done; 0 = just set up
+	Epoch        int               `json:"epoch"` // rollbacks so far; part of every seed
+	Turn         int               `json:"turn"`
+	Phase        string            `json:"phase"`
+	Prompts      []engine.Prompt   `json:"prompts"`
+	Answered     []string          `json:"answered,omitempty"` // prompt ids with pending orders
+	Outcome      engine.Outcome    `json:"outcome"`
+	Settings     Settings          `json:"settings"`
+	Deadline     time.Time         `json:"deadline,omitempty"` // zero: none
 	// Schedule state, kept so that a restart neither repeats nor skips
 	// a reminder or a deadline.
 	Paused      bool           `json:"paused,omitempty"`

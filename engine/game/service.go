@@ -234,6 +234,7 @@ func (g *Game) seat(p PlayerSpec) error {
 func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, error) {
 	info := rs.Info()
 	g.Signup = false
+	g.RulesVersion = info.Version
 	setup := engine.Setup{GameID: g.ID, Options: g.Options}
 	for _, p := range g.Players {
 		setup.Players = append(setup.Players, p.Name)

@@ -8,6 +8,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine"
 	"orrery/engine/store"
 )
 
@@ -41,9 +42,27 @@ func (s *Service) Verify(ctx context.Context, id string) (*VerifyResult, error) 
 		if g.Signup {
 			return nil // nothing has happened yet
 		}
-		return s.verifyTx(ctx, b, g, res)
+		if err := s.verifyTx(ctx, b, g, res); err != nil {
+			return err
+		}
+		if rs, err := s.ruleset(g); err == nil && len(res.Problems) > 0 && rs.Info().Version != g.RulesVersion {
+			res.Problems = append([]string{rulesChanged(g, rs.Info())}, res.Problems...)
+		}
+		return nil
 	})
 	return res, err
+}
+
+// rulesChanged explains a failed replay of a game set up under other rules
+// than the server's: what was played stands (the stored states and the
+// reports the players got); the replay shows what today's rules would do.
+func rulesChanged(g *Game, info engine.Info) string {
+	then := fmt.Sprintf("version %d of the %s rules", g.RulesVersion, info.Name)
+	if g.RulesVersion == 0 {
+		then = fmt.Sprintf("%s rules older than their versions", info.Name)
+	}
+	return fmt.Sprintf("game %s was set up under %s and this server has version %d: the replay below uses the newer rules, "+
+		"so it may differ from what was played, which stands as stored; verify the game with the release it was set up under", g.ID, then, info.Version)
 }
 
 func readLog(b *bolt.Bucket) ([]*Entry, error) {

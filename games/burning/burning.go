@@ -35,7 +35,8 @@ var options = []engine.Option{
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Name: "burning", Title: "Burning Planets", MinPlayers: 2, MaxPlayers: 6, Options: options,
+		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Name:    "burning", Title: "Burning Planets", MinPlayers: 2, MaxPlayers: 6, Options: options,
 		Summary: "Humans, Digitals and Xenos fight over a generated hex galaxy. On your turn the catastrophe die " +
 			"is rolled, your planets produce, you build (one structure per planet), build ships, and act: each " +
 			"ship has two actions (move up to its speed, or attack an adjacent target by opposed dice that must " +

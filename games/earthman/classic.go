@@ -53,7 +53,8 @@ var orderHelp = strings.Join([]string{
 
 func (classic) Info() engine.Info {
 	return engine.Info{
-		Name: "earthman-classic", Title: "The Earthman's Burden (first edition)",
+		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Name:    "earthman-classic", Title: "The Earthman's Burden (first edition)",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{{Name: "turn-limit", Default: "0",
 			Help: "end the game after this many rounds; most developments (then fleets) wins; 0 = only by agreement (000-F7)"},

@@ -405,7 +405,8 @@ var fullHelp = strings.Join([]string{
 func (full) Info() engine.Info {
 	onOff := []string{"off", "on"}
 	return engine.Info{
-		Name: "earthman", Title: "The Earthman's Burden",
+		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Name:    "earthman", Title: "The Earthman's Burden",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{
 			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end (001-G4)"},

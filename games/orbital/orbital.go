@@ -46,7 +46,8 @@ var options = []engine.Option{
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Name: "orbital", Title: "Orbital: Stations, Satellites, Boosters and Warheads",
+		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Name:    "orbital", Title: "Orbital: Stations, Satellites, Boosters and Warheads",
 		MinPlayers: 2, MaxPlayers: 2, Options: options,
 		Summary: "Two players fly Stations, Buses, Gunships, Scoopships, satellites, Boosters and Warheads " +
 			"around one planet on a hex map of orbital rings with real gravity. Both plot each turn at once; " +

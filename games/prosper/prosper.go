@@ -36,7 +36,8 @@ const (
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Name: "prosper", Title: "Prosper or Perish", MinPlayers: 2, MaxPlayers: 6,
+		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Name:    "prosper", Title: "Prosper or Perish", MinPlayers: 2, MaxPlayers: 6,
 		Summary: "Conquer the planets of a star system. Each player settles 30 ships on planets in snake order, " +
 			"losing half the natives' strength. Then each round every player in turn makes up to three " +
 			"movements (any ships from one planet to another: to your own planets along a chain of your own, " +

@@ -22,7 +22,7 @@ func Ruleset() engine.Ruleset { return ruleset{} }
 type ruleset struct{}
 
 func (ruleset) Info() engine.Info {
-	return engine.Info{Name: "toy", Title: "Toy Race", MinPlayers: 1, MaxPlayers: 8,
+	return engine.Info{Name: "toy", Title: "Toy Race", MinPlayers: 1, MaxPlayers: 8, Version: 1,
 		Options:   []engine.Option{{Name: "finish", Default: "30", Help: "distance to win"}},
 		OrderHelp: "PUSH <1-3>     push forward 1 to 3 (plus a d6)\nMOTTO <text>   (any time) set your motto"}
 }
