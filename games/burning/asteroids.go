@@ -2,7 +2,6 @@ package burning
 
 import (
 	"fmt"
-	"strings"
 
 	"orrery/engine"
 	"orrery/engine/dice"
@@ -66,40 +65,18 @@ func (s *State) asteroidOrder(o order) *problem {
 
 func (v view) parseAsteroid(player, text string) (engine.Orders, []engine.LineError) {
 	lang := v.s.Lang[player]
-	var out engine.TextOrders
-	var errs []engine.LineError
-	fail := func(n int, line string, pr *problem) {
-		e := engine.LineError{Line: n, Text: line, Msg: tr(lang, pr.msg, pr.args...)}
-		if pr.fix != "" {
-			e.Fix = tr(lang, pr.fix, pr.fixA...)
-		}
-		errs = append(errs, e)
-	}
 	if player != v.s.AstPick.Chooser {
 		return nil, []engine.LineError{{Msg: tr(lang, "Setup: %s chooses the cell of asteroid %d.", v.s.AstPick.Chooser, v.s.AstPick.N)}}
 	}
-	for i, raw := range strings.Split(text, "\n") {
-		line := strings.TrimSpace(raw)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	return parseEach(text, lang, func(o *order, _, accepted int) *problem {
+		if pr := v.s.asteroidOrder(*o); pr != nil {
+			return pr
 		}
-		o, pr := parseLine(line)
-		if pr == nil {
-			pr = v.s.asteroidOrder(o)
+		if accepted > 0 {
+			return prob("send one line: ASTEROID cell, or AUTO")
 		}
-		if pr == nil && len(out) > 0 {
-			pr = prob("send one line: ASTEROID cell, or AUTO")
-		}
-		if pr != nil {
-			fail(i+1, line, pr)
-			continue
-		}
-		out = append(out, o.String())
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return out, nil
+		return nil
+	})
 }
 
 // resolveAsteroid places the asteroid where its chooser said, or by a die,

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"orrery/engine"
 )
 
 // Order verbs, in canonical (English) spelling.
@@ -271,6 +273,39 @@ func (t *tokens) skipPrep() {
 
 // parseLine reads one line into an order, or says why it cannot. It knows
 // nothing of the game: names of planets and players are checked later.
+// parseEach parses every order line of text (blank lines and # comments
+// are skipped) and hands each, with its line number and how many lines
+// were accepted before it, to check; every error of the text is reported
+// at once, in lang, with its line and fix. The setup steps' parsers share
+// it; a turn's orders, checked in phase order, have their own loop.
+func parseEach(text, lang string, check func(o *order, line, accepted int) *problem) (engine.Orders, []engine.LineError) {
+	var out engine.TextOrders
+	var errs []engine.LineError
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		o, pr := parseLine(line)
+		if pr == nil {
+			pr = check(&o, i+1, len(out))
+		}
+		if pr != nil {
+			e := engine.LineError{Line: i + 1, Text: line, Msg: tr(lang, pr.msg, pr.args...)}
+			if pr.fix != "" {
+				e.Fix = tr(lang, pr.fix, pr.fixA...)
+			}
+			errs = append(errs, e)
+			continue
+		}
+		out = append(out, o.String())
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
 func parseLine(line string) (order, *problem) {
 	raw := strings.FieldsFunc(line, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == ';' || r == ':' })
 	t := &tokens{r: raw}

@@ -357,34 +357,12 @@ func (v view) parseSetupAnytime(player, text string) (engine.Orders, []engine.Li
 		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
 	}
 	t := newTurn(v.s, player, nil)
-	var out engine.TextOrders
-	var errs []engine.LineError
-	for i, raw := range strings.Split(text, "\n") {
-		line := strings.TrimSpace(raw)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	return parseEach(text, lang, func(o *order, line, _ int) *problem {
+		if !setupAnytimeVerb(o.Verb) {
+			return prob("during the setup only LANG, ALLY and BREAK: send the other orders when turn 1 opens")
 		}
-		o, pr := parseLine(line)
-		if pr == nil && !setupAnytimeVerb(o.Verb) {
-			pr = prob("during the setup only LANG, ALLY and BREAK: send the other orders when turn 1 opens")
-		}
-		if pr == nil {
-			pr = t.do(&o, i+1)
-		}
-		if pr != nil {
-			e := engine.LineError{Line: i + 1, Text: line, Msg: tr(lang, pr.msg, pr.args...)}
-			if pr.fix != "" {
-				e.Fix = tr(lang, pr.fix, pr.fixA...)
-			}
-			errs = append(errs, e)
-			continue
-		}
-		out = append(out, o.String())
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return out, nil
+		return t.do(o, line)
+	})
 }
 
 // CheckSyntax checks the grammar of every line, with no game at hand.

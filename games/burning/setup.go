@@ -145,31 +145,7 @@ func (pm *placement) finish(d *dice.Dice) {
 func (v view) parsePlacement(player, text string) (engine.Orders, []engine.LineError) {
 	lang := v.s.Lang[player]
 	pm := newPlacement(v.s, player)
-	var out engine.TextOrders
-	var errs []engine.LineError
-	for i, raw := range strings.Split(text, "\n") {
-		line := strings.TrimSpace(raw)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		o, pr := parseLine(line)
-		if pr == nil {
-			pr = pm.do(o)
-		}
-		if pr != nil {
-			e := engine.LineError{Line: i + 1, Text: line, Msg: tr(lang, pr.msg, pr.args...)}
-			if pr.fix != "" {
-				e.Fix = tr(lang, pr.fix, pr.fixA...)
-			}
-			errs = append(errs, e)
-			continue
-		}
-		out = append(out, o.String())
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return out, nil
+	return parseEach(text, lang, func(o *order, _, _ int) *problem { return pm.do(*o) })
 }
 
 // resolvePlacement places every home planet (each player's lines, then the
