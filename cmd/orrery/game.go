@@ -10,6 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/pbem/outbox"
@@ -183,6 +184,10 @@ func gameList(ctx context.Context, e *env, args []string) error {
 			awaiting = fmt.Sprintf("signup: %d of %d seats", len(g.Players), g.Seats)
 		case g.Paused:
 			awaiting = "PAUSED; " + awaiting
+		}
+		if rs, err := engine.Find(e.rulesets, g.Ruleset); err == nil && !g.Signup && rs.Info().Version != g.RulesVersion {
+			// verify would fail on this game: say why before the GM runs it.
+			awaiting += fmt.Sprintf(" [set up under rules v%d; this server has v%d]", g.RulesVersion, rs.Info().Version)
 		}
 		deadline := "-"
 		if !g.Deadline.IsZero() {

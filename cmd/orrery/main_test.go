@@ -322,3 +322,30 @@ func TestGameResend(t *testing.T) {
 		t.Fatalf("queued: %+v", items)
 	}
 }
+
+// bumped is a ruleset after an upgrade that changed its rules.
+type bumped struct{ engine.Ruleset }
+
+func (b bumped) Info() engine.Info {
+	i := b.Ruleset.Info()
+	i.Version++
+	return i
+}
+
+// game list tells the GM which games were set up under older rules than
+// the server's (their verify would fail), and says nothing of the others.
+func TestGameListFlagsOlderRules(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "v.db")
+	must(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org")
+	if out := must(t, db, "", "game", "list"); strings.Contains(out, "rules v") {
+		t.Errorf("game list flags a game under the server's own rules:\n%s", out)
+	}
+	var out bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, rulesets: []engine.Ruleset{bumped{toy.Ruleset()}}}
+	if err := run(context.Background(), e, []string{"game", "list", "--db", db}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "[set up under rules v1; this server has v2]") {
+		t.Errorf("game list does not flag the older rules:\n%s", out.String())
+	}
+}
