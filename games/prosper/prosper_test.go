@@ -332,7 +332,7 @@ func playWithPlans(t *testing.T, seed uint64, seats []string, opts map[string]st
 // FuzzOrdersRoundTrip: whatever parses, formatted canonically, parses to
 // the same orders.
 func FuzzOrdersRoundTrip(f *testing.F) {
-	for _, s := range []string{"SETTLE Sol 7", "settle vega 3 else rigel 2", "MOVE 5 FROM Sol TO Vega", "move 3 sol vega\nDONE", "# c\n\nMOVE 1 FROM Ri TO Ve", "PASS"} {
+	for _, s := range []string{"SETTLE Sol 7", "settle vega 3 else rigel 2", "MOVE 5 FROM Sol TO Vega", "move 3 sol vega\nDONE", "# c\n\nMOVE 1 FROM Ri TO Ve", "PASS", "plan none"} {
 		f.Add(s)
 	}
 	s := play(f, 2, 0, 1)
@@ -514,5 +514,19 @@ func TestPlanNothingSentKeepsPlan(t *testing.T) {
 	}
 	if len(events) != 1 || !strings.Contains(events[0].Text, "unchanged: SETTLE Vega 3") {
 		t.Errorf("events %v", events)
+	}
+}
+
+// The order help is mailed as it is: it must fit 78 columns and name the
+// order that clears a plan.
+func TestOrderHelpFits(t *testing.T) {
+	help := Ruleset().Info().OrderHelp
+	for _, line := range strings.Split(help, "\n") {
+		if n := len([]rune(line)); n > reportWidth {
+			t.Errorf("a help line of %d columns: %q", n, line)
+		}
+	}
+	if !strings.Contains(help, "PLAN NONE") {
+		t.Error("the help does not say how to clear a plan")
 	}
 }

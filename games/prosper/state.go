@@ -100,7 +100,7 @@ func (s *State) out(p string) bool {
 
 // planAsk is the question of the anytime plan prompt. It names no plan:
 // prompts are shown to everyone who is waiting, and a plan is private.
-const planAsk = "Any time until your next pick: SETTLE lines that replace your whole settling plan (PLAN NONE clears it)."
+const planAsk = "A new settling plan for your later picks: SETTLE lines replace your whole plan; PLAN NONE clears it."
 
 // Prompts asks the picker or the mover, one at a time (004-S). While
 // settling, every other player with ships left to place may also send a
