@@ -2,6 +2,7 @@ package prosper
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -528,5 +529,73 @@ func TestOrderHelpFits(t *testing.T) {
 	}
 	if !strings.Contains(help, "PLAN NONE") {
 		t.Error("the help does not say how to clear a plan")
+	}
+}
+
+// A game recorded by the rules before the plan prompt (testdata
+// recorded-v1.json: an export of a colonisation in progress, bob's plan
+// standing) replays unchanged: the pick prompts are as they were and the
+// new prompts never block, so Info.Version stays 1. Once imported, the
+// waiting players have plan prompts, and a plan sent through one is
+// played at its writer's next pick and verifies.
+func TestRecordedGameReplays(t *testing.T) {
+	ctx := context.Background()
+	data, err := os.ReadFile(filepath.Join("testdata", "recorded-v1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x game.Export
+	if err := json.Unmarshal(data, &x); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := game.New(st, []engine.Ruleset{Ruleset()})
+	res, err := svc.Import(ctx, &x, game.ImportOptions{})
+	if err != nil {
+		t.Fatalf("the recorded game does not import: %v", err)
+	}
+	if res.Edited {
+		t.Fatal("the recorded game replays to another state than it recorded")
+	}
+	g := res.Game
+	var ids []string
+	for _, p := range g.Prompts {
+		ids = append(ids, p.ID)
+	}
+	if got := strings.Join(ids, " "); got != "settle:8 plan:bob plan:ann" {
+		t.Fatalf("prompts %q", got)
+	}
+	submit := func(player, prompt, text string) *game.SubmitResult {
+		t.Helper()
+		r, err := svc.Submit(ctx, game.Input{Game: g.ID, Player: player, Prompt: prompt, Text: text, Source: "mail"})
+		if err != nil || !r.Accepted {
+			t.Fatalf("%s's orders for %s: %v %v", player, prompt, err, r.Errors)
+		}
+		return r
+	}
+	// bob's recorded plan is Deneb; he changes it while cat picks.
+	submit("bob", "plan:bob", "SETTLE Mira 5")
+	submit("cat", "settle:8", "SETTLE Mira 5")  // spoils bob's new plan ...
+	submit("bob", "plan:bob", "SETTLE Pollux 3") // ... so he sends another
+	// Snake: ann picks twice, then cat, then bob's pick plays his plan.
+	submit("ann", "settle:9", "SETTLE Fornax 2")
+	submit("ann", "settle:10", "SETTLE Canopus 2")
+	r := submit("cat", "settle:11", "SETTLE Antares 2")
+	var events []string
+	for _, s := range r.Steps {
+		for _, e := range s.Events {
+			events = append(events, e.Text)
+		}
+	}
+	if all := strings.Join(events, "\n"); !strings.Contains(all, "bob settles Pollux (small) with 3 ships") || !strings.Contains(all, "(from bob's plan)") {
+		t.Errorf("bob's last plan was not played at his pick:\n%s", all)
+	}
+	v, err := svc.Verify(ctx, g.ID)
+	if err != nil || !v.OK() {
+		t.Fatalf("verify: %v %v", err, v.Problems)
 	}
 }
