@@ -579,7 +579,7 @@ func TestRecordedGameReplays(t *testing.T) {
 	}
 	// bob's recorded plan is Deneb; he changes it while cat picks.
 	submit("bob", "plan:bob", "SETTLE Mira 5")
-	submit("cat", "settle:8", "SETTLE Mira 5")  // spoils bob's new plan ...
+	submit("cat", "settle:8", "SETTLE Mira 5")   // spoils bob's new plan ...
 	submit("bob", "plan:bob", "SETTLE Pollux 3") // ... so he sends another
 	// Snake: ann picks twice, then cat, then bob's pick plays his plan.
 	submit("ann", "settle:9", "SETTLE Fornax 2")
