@@ -15,23 +15,12 @@ import (
 func bot(v *view, p engine.Prompt, r *rand.Rand) string {
 	s := v.s
 	me := p.Player
+	if p.Kind == engine.KindAnytime {
+		return botPlan(s, me, r)
+	}
 	switch s.Phase_ {
 	case phaseSettle:
-		var options []string
-		for i := range s.Planets {
-			lo := s.minSettle(i)
-			if s.Planets[i].Owner == me {
-				lo = 1
-			}
-			hi := min(s.Supply[me], s.Planets[i].Size.Limit()+s.settleCost(i, me)-s.Planets[i].Ships)
-			if hi < lo {
-				continue
-			}
-			n := lo + r.IntN(hi-lo+1)
-			if s.checkSettle(me, i, n) == nil {
-				options = append(options, fmt.Sprintf("SETTLE %s %d", s.Planets[i].Name, n))
-			}
-		}
+		options := settleOptions(s, me, r)
 		if len(options) == 0 {
 			return p.Default
 		}
@@ -52,6 +41,43 @@ func bot(v *view, p engine.Prompt, r *rand.Rand) string {
 		return strings.Join(lines, "\n")
 	}
 	return ""
+}
+
+// settleOptions are SETTLE lines player me could send as a pick now, one
+// a planet, each with a random number of ships that fits.
+func settleOptions(s *State, me string, r *rand.Rand) []string {
+	var options []string
+	for i := range s.Planets {
+		lo := s.minSettle(i)
+		if s.Planets[i].Owner == me {
+			lo = 1
+		}
+		hi := min(s.Supply[me], s.Planets[i].Size.Limit()+s.settleCost(i, me)-s.Planets[i].Ships)
+		if hi < lo {
+			continue
+		}
+		n := lo + r.IntN(hi-lo+1)
+		if s.checkSettle(me, i, n) == nil {
+			options = append(options, fmt.Sprintf("SETTLE %s %d", s.Planets[i].Name, n))
+		}
+	}
+	return options
+}
+
+// botPlan answers the plan prompt: mostly a new plan of one to three
+// picks that are possible on the board now (a later pick may find them
+// taken, which exercises dropping), sometimes PLAN NONE, sometimes
+// nothing (no change).
+func botPlan(s *State, me string, r *rand.Rand) string {
+	options := settleOptions(s, me, r)
+	switch k := r.IntN(6); {
+	case k == 0:
+		return ""
+	case k == 1 || len(options) == 0:
+		return "PLAN NONE"
+	}
+	r.Shuffle(len(options), func(a, b int) { options[a], options[b] = options[b], options[a] })
+	return strings.Join(options[:min(len(options), 1+r.IntN(3))], "\n")
 }
 
 // botMove picks one movement on scratch and applies it there.

@@ -18,11 +18,14 @@ import (
 // A rule case is a txtar file under testdata/cases:
 //
 //	-- board --     the state before, in the case language below
-//	-- orders --    the orders of the player asked (first line: "as NAME")
+//	-- orders --    orders of a player (first line: "as NAME"): NAME's pick
+//	                or movement, or else NAME's anytime plan prompt; a case
+//	                may have several, resolved one after the other
 //	-- want --      facts about the state after (planet lines, phase, ...)
-//	-- events --    substrings the events must contain, one a line
-//	-- errors --    "LINE: substring" the parse errors must contain; then
-//	                nothing is resolved
+//	-- events --    substrings the events must contain, one a line;
+//	                "@NAME text": an event for NAME alone contains text
+//	-- errors --    "LINE: substring" the parse errors of the last orders
+//	                must contain; those are then not resolved
 //
 // Case language (one directive a line; planets not listed keep the map's
 // natives): map NAME | seats A B ... | phase colonisation|movement |
@@ -53,48 +56,38 @@ func runCase(t *testing.T, file string) {
 	if err != nil {
 		t.Fatalf("board: %v", err)
 	}
-	prompts := s.Prompts()
-	if len(prompts) != 1 {
-		t.Fatalf("the case's state asks %d prompts", len(prompts))
-	}
-	p := prompts[0]
-	first, text, _ := strings.Cut(sec["orders"], "\n")
-	if who := strings.TrimPrefix(strings.TrimSpace(first), "as "); who != p.Player {
-		t.Fatalf("the orders are %q but it is %s's turn", first, p.Player)
-	}
-	// "DEFAULT" stands for sending nothing: the prompt's default applies.
-	if strings.TrimSpace(text) == "DEFAULT" {
-		text = p.Default
-	}
-	orders, errs := s.View(p.Player).Parse(p, text)
-	if want := strings.TrimSpace(sec["errors"]); want != "" {
-		if len(errs) == 0 {
-			t.Fatalf("orders accepted, want errors:\n%s", want)
+	var submissions []string
+	for _, f := range ar.Files {
+		if f.Name == "orders" {
+			submissions = append(submissions, string(f.Data))
 		}
-		for _, w := range strings.Split(want, "\n") {
-			n, sub, _ := strings.Cut(w, ":")
-			line, _ := strconv.Atoi(strings.TrimSpace(n))
-			found := false
-			for _, e := range errs {
-				if e.Line == line && strings.Contains(e.Error(), strings.TrimSpace(sub)) {
-					found = true
-				}
-			}
-			if !found {
-				t.Errorf("no error on line %d containing %q; got %v", line, strings.TrimSpace(sub), errs)
-			}
-		}
-		if len(errs) != len(strings.Split(want, "\n")) {
-			t.Errorf("%d errors, the case lists %d: %v", len(errs), len(strings.Split(want, "\n")), errs)
-		}
-		return
 	}
-	if len(errs) > 0 {
-		t.Fatalf("orders rejected: %v", errs)
-	}
-	events, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.FromSource(dice.Scripted{}))
-	if err != nil {
-		t.Fatalf("resolve: %v", err)
+	var events []engine.Event
+	for k, sub := range submissions {
+		last := k == len(submissions)-1
+		first, text, _ := strings.Cut(sub, "\n")
+		who := strings.TrimPrefix(strings.TrimSpace(first), "as ")
+		p, ok := casePrompt(s, who)
+		if !ok {
+			t.Fatalf("orders %d are %q, but nothing is asked of %s: %v", k+1, first, who, s.Prompts())
+		}
+		// "DEFAULT" stands for sending nothing: the prompt's default applies.
+		if strings.TrimSpace(text) == "DEFAULT" {
+			text = p.Default
+		}
+		orders, errs := s.View(p.Player).Parse(p, text)
+		if want := strings.TrimSpace(sec["errors"]); want != "" && last {
+			checkErrors(t, want, errs)
+			return
+		}
+		if len(errs) > 0 {
+			t.Fatalf("orders %d rejected: %v", k+1, errs)
+		}
+		ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.FromSource(dice.Scripted{}))
+		if err != nil {
+			t.Fatalf("resolve orders %d: %v", k+1, err)
+		}
+		events = append(events, ev...)
 	}
 	var texts []string
 	for _, e := range events {
@@ -102,6 +95,19 @@ func runCase(t *testing.T, file string) {
 	}
 	all := strings.Join(texts, "\n")
 	for _, w := range lines(sec["events"]) {
+		// "@NAME text": an event for NAME alone says text.
+		if to, text, ok := strings.Cut(w, " "); ok && strings.HasPrefix(to, "@") {
+			found := false
+			for _, e := range events {
+				if len(e.To) == 1 && e.To[0] == to[1:] && strings.Contains(e.Text, text) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no event for %s alone says %q:\n%s", to[1:], text, all)
+			}
+			continue
+		}
 		if !strings.Contains(all, w) {
 			t.Errorf("events lack %q:\n%s", w, all)
 		}
@@ -110,6 +116,48 @@ func runCase(t *testing.T, file string) {
 		if msg := checkFact(s, w); msg != "" {
 			t.Errorf("%s\nevents:\n%s", msg, all)
 		}
+	}
+}
+
+// casePrompt is the prompt a case's orders answer: the pick or movement
+// when it is who's, else who's anytime plan prompt.
+func casePrompt(s *State, who string) (engine.Prompt, bool) {
+	var anytime engine.Prompt
+	found := false
+	for _, p := range s.Prompts() {
+		if p.Player != who {
+			continue
+		}
+		if p.Kind.Blocks() {
+			return p, true
+		}
+		anytime, found = p, true
+	}
+	return anytime, found
+}
+
+// checkErrors checks the parse errors against the "errors" section: each
+// "LINE: substring" must be matched, and nothing more may be reported.
+func checkErrors(t *testing.T, want string, errs []engine.LineError) {
+	t.Helper()
+	if len(errs) == 0 {
+		t.Fatalf("orders accepted, want errors:\n%s", want)
+	}
+	for _, w := range strings.Split(want, "\n") {
+		n, sub, _ := strings.Cut(w, ":")
+		line, _ := strconv.Atoi(strings.TrimSpace(n))
+		found := false
+		for _, e := range errs {
+			if e.Line == line && strings.Contains(e.Error(), strings.TrimSpace(sub)) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no error on line %d containing %q; got %v", line, strings.TrimSpace(sub), errs)
+		}
+	}
+	if len(errs) != len(strings.Split(want, "\n")) {
+		t.Errorf("%d errors, the case lists %d: %v", len(errs), len(strings.Split(want, "\n")), errs)
 	}
 }
 

@@ -3,6 +3,7 @@ package prosper
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,7 @@ type alt struct {
 
 // order is one parsed line.
 type order struct {
-	kind     string // settle, move, done
+	kind     string // settle, clear (PLAN NONE), move, done
 	alts     []alt
 	ships    int
 	from, to int
@@ -38,6 +39,8 @@ func (o order) text() string {
 		return "SETTLE " + strings.Join(parts, " ELSE ")
 	case "move":
 		return fmt.Sprintf("MOVE %d FROM %s TO %s", o.ships, o.names[0], o.names[1])
+	case "clear":
+		return "PLAN NONE"
 	}
 	return "DONE"
 }
@@ -63,6 +66,14 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 			return bad(fmt.Sprintf("%s takes nothing after it", strings.ToUpper(f[0])), "write DONE alone on its line")
 		}
 		o.kind = "done"
+		return o, nil
+	case "PLAN":
+		// A plan is written as SETTLE lines; PLAN only clears it, so a
+		// plan can be taken back as plainly as it was made.
+		if len(f) != 2 || !strings.EqualFold(f[1], "NONE") {
+			return bad("PLAN takes only NONE: PLAN NONE clears your settling plan", "write PLAN NONE alone, or SETTLE lines for a new plan")
+		}
+		o.kind = "clear"
 		return o, nil
 	case "SETTLE", "COLONISE", "COLONIZE":
 		o.kind = "settle"
@@ -152,7 +163,7 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 
 func suggestVerb(w string) string {
 	best, d := "", 3
-	for _, v := range []string{"SETTLE", "MOVE", "DONE"} {
+	for _, v := range []string{"SETTLE", "MOVE", "DONE", "PLAN"} {
 		if k := engine.EditDistance(strings.ToUpper(w), v); k < d {
 			best, d = v, k
 		}
@@ -160,7 +171,7 @@ func suggestVerb(w string) string {
 	if best != "" {
 		return "did you mean " + best + "?"
 	}
-	return "orders are SETTLE, MOVE and DONE (see HELP)"
+	return "orders are SETTLE, PLAN NONE, MOVE and DONE (see HELP)"
 }
 
 func fixOf(err error) string {
@@ -240,20 +251,39 @@ func parseLines(text string, s *State) ([]order, []engine.LineError) {
 	return orders, errs
 }
 
-// parseAll parses and checks a whole submission of player p for the phase,
-// on a scratch copy of the board, each order on the board the earlier ones
-// leave. It returns every error at once.
-func parseAll(text string, s *State, p, phase string) ([]order, []engine.LineError) {
+// modePlan is the parse mode of the anytime plan prompt: a new settling
+// plan sent between one's picks.
+const modePlan = "plan"
+
+// parseAll parses and checks a whole submission of player p for the mode
+// (the phase, or modePlan), on a scratch copy of the board, each order on
+// the board the earlier ones leave. It returns every error at once.
+func parseAll(text string, s *State, p, mode string) ([]order, []engine.LineError) {
 	orders, errs := parseLines(text, s)
+	if mode == modePlan && s.Phase_ != phaseSettle {
+		mode = "" // the default case: nothing is taken
+	}
 	var ok []order
-	switch phase {
+	switch mode {
+	case modePlan:
+		// Every line is a plan line: checked as the later lines of a
+		// pick are, against the board as it stands; played, or dropped
+		// as impossible, when the player's picks come up.
+		ok, errs = checkPlan(orders, errs)
 	case phaseSettle:
 		for k, o := range orders {
+			if k > 0 {
+				break // the plan lines, below
+			}
+			if o.kind == "clear" {
+				errs = append(errs, lineError(o, "your first line is this pick: it must be a SETTLE order", "write the pick first, e.g. SETTLE Vega 3; a pick sent alone clears your plan"))
+				continue
+			}
 			if o.kind != "settle" {
 				errs = append(errs, lineError(o, "while settling, only SETTLE orders are taken", "movement starts after colonisation"))
 				continue
 			}
-			if k == 0 && len(errs) == 0 {
+			if len(errs) == 0 {
 				var why []string
 				possible := false
 				for _, a := range o.alts {
@@ -270,6 +300,11 @@ func parseAll(text string, s *State, p, phase string) ([]order, []engine.LineErr
 				}
 			}
 			ok = append(ok, o)
+		}
+		if len(orders) > 1 {
+			var plan []order
+			plan, errs = checkPlan(orders[1:], errs)
+			ok = append(ok, plan...)
 		}
 		if len(orders) == 0 && len(errs) == 0 {
 			errs = append(errs, engine.LineError{Msg: "it is your pick and no SETTLE order came", Fix: "write e.g. SETTLE Vega 3"})
@@ -303,5 +338,30 @@ func parseAll(text string, s *State, p, phase string) ([]order, []engine.LineErr
 	default:
 		errs = append(errs, engine.LineError{Msg: "the game is over: no orders are taken"})
 	}
+	return ok, errs
+}
+
+// checkPlan checks the lines of a settling plan: SETTLE lines, or PLAN
+// NONE alone, which clears the plan. It returns the lines that pass and
+// errs with the others' errors added, in line order.
+func checkPlan(orders []order, errs []engine.LineError) ([]order, []engine.LineError) {
+	var ok []order
+	settles := 0
+	for _, o := range orders {
+		if o.kind == "settle" {
+			settles++
+		}
+	}
+	for _, o := range orders {
+		switch {
+		case o.kind == "clear" && (settles > 0 || len(orders) > 1):
+			errs = append(errs, lineError(o, "PLAN NONE clears the plan, so it cannot stand with other plan lines", "send PLAN NONE alone, or only the SETTLE lines of the new plan"))
+		case o.kind == "clear" || o.kind == "settle":
+			ok = append(ok, o)
+		default:
+			errs = append(errs, lineError(o, "while settling, only SETTLE orders are taken (and PLAN NONE)", "movement starts after colonisation"))
+		}
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
 	return ok, errs
 }

@@ -62,19 +62,24 @@ func (ruleset) Info() engine.Info {
 }
 
 const orderHelp = `Settling (at the start, one planet per pick, in snake order):
-  SETTLE <planet> <ships>                 settle a free planet (or add to your own)
+  SETTLE <planet> <ships>            settle a free planet (or add to your own)
   SETTLE <planet> <ships> ELSE <planet> <ships> ...
-                                          the first that is still possible
+                                     the first that is still possible
+  PLAN NONE                          clear your settling plan
   More SETTLE lines make a plan: each later pick of yours uses the next line
   that is possible, without waiting for another mail.
+  While others pick, a mail of SETTLE lines replaces your whole plan (checked
+  as the plan lines of a pick are); PLAN NONE clears it, so your next pick
+  waits for your mail. Only you see your plan.
   Settling costs half the natives (small 0, medium 2, large 6); you need at
   least one ship left: small 1, medium 3, large 7.
 
 Movement (each round, in turn, up to 3 movements):
-  MOVE <ships> FROM <planet> TO <planet>  your own planet: along a chain of your
-                                          planets; any other: an attack on a
-                                          planet next to the one you leave
-  DONE                                    end your movement (also: an empty mail)
+  MOVE <ships> FROM <planet> TO <planet>
+                                     your own planet: along a chain of your
+                                     planets; any other: an attack on a
+                                     planet next to the one you leave
+  DONE                               end your movement (also: an empty mail)
   Movements run in the order written, each on the board the earlier ones left.
 
 Planets may be named by name or by the first letters of the name.`

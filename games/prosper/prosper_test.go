@@ -1,6 +1,8 @@
 package prosper
 
 import (
+	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -12,6 +14,8 @@ import (
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/enginetest"
+	"orrery/engine/game"
+	"orrery/engine/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -212,28 +216,124 @@ func TestConformance(t *testing.T) {
 }
 
 // TestBotGamesVerify is the property test: 100 seeded games of 2 to 6 bots
-// (a third on generated maps), each replayed by verify.
+// (a third on generated maps), each replayed by verify. While they settle,
+// the bots also send new plans (or PLAN NONE) through their plan prompts
+// between picks, so verify replays anytime steps and plans replaced,
+// played and dropped.
 func TestBotGamesVerify(t *testing.T) {
-	over := 0
+	over, plans, played := 0, 0, 0
 	for seed := uint64(1); seed <= 100; seed++ {
 		opts := map[string]string{}
 		if seed%3 == 0 {
 			opts["map"] = "generated"
 		}
-		r := enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: players(2 + int(seed%5)), Seed: seed, MaxSteps: 500, Options: opts})
-		if r.Game.Over() {
+		o, p, pl := playWithPlans(t, seed, players(2+int(seed%5)), opts, 500)
+		if o {
 			over++
 		}
+		plans += p
+		played += pl
 	}
 	if over < 50 {
 		t.Errorf("only %d of 100 bot games finished: the bots make no progress", over)
 	}
+	t.Logf("over %d plans %d played %d", over, plans, played)
+	// These seeds send about 700 plans, and plans play about 400 picks.
+	if plans < 300 || played < 100 {
+		t.Errorf("the bots sent %d plans between picks, %d picks played from plans: the plan prompt is not exercised", plans, played)
+	}
+}
+
+// playWithPlans plays one bot game through the engine's service, as mail
+// would: before each pick or movement, each open plan prompt is answered
+// by its bot now and then (the service's own bot loop answers only the
+// prompts that block). It verifies the game by replay and fails t on any
+// problem, or on a report line over 78 columns; it returns whether the
+// game ended, how many plans were sent and how many picks plans played.
+func playWithPlans(t *testing.T, seed uint64, seats []string, opts map[string]string, maxSteps int) (bool, int, int) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "bots.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := game.New(st, []engine.Ruleset{Ruleset()})
+	req := game.CreateRequest{ID: fmt.Sprintf("plans-%d", seed), Ruleset: "prosper", Options: opts, DiceSecret: fmt.Sprint("prosper-", seed)}
+	for _, p := range seats {
+		req.Players = append(req.Players, game.PlayerSpec{Name: p})
+	}
+	g, err := svc.Create(ctx, req)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	r := rand.New(rand.NewPCG(seed, 2))
+	send := func(p engine.Prompt) *game.SubmitResult {
+		v, err := svc.View(ctx, g.ID, p.Player)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		text := Ruleset().Bot(v, p, r)
+		res, err := svc.Submit(ctx, game.Input{Game: g.ID, Player: p.Player, Prompt: p.ID, Text: text, Source: "bot"})
+		if err != nil || !res.Accepted {
+			t.Fatalf("seed %d: orders of %s for %s: %v %v\n%s", seed, p.Player, p.ID, err, res.Errors, text)
+		}
+		return res
+	}
+	plans, played := 0, 0
+	for step := 0; step < maxSteps && !g.Over(); step++ {
+		for _, p := range g.Prompts {
+			if p.Kind.Blocks() || r.IntN(4) != 0 {
+				continue
+			}
+			if res := send(p); len(res.Steps) != 1 {
+				t.Fatalf("seed %d: a plan made %d steps, want 1", seed, len(res.Steps))
+			}
+			plans++
+			rep, err := svc.Report(ctx, g.ID, p.Player)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			for _, line := range strings.Split(rep.Status, "\n") {
+				if n := len([]rune(line)); n > reportWidth {
+					t.Errorf("seed %d: %s's status has a line of %d columns: %q", seed, p.Player, n, line)
+				}
+			}
+		}
+		if g, err = svc.Get(ctx, g.ID); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range g.Prompts {
+			if !p.Kind.Blocks() {
+				continue
+			}
+			for _, s := range send(p).Steps {
+				for _, e := range s.Events {
+					if strings.Contains(e.Text, "'s plan)") {
+						played++
+					}
+				}
+			}
+			break // one blocking prompt at a time
+		}
+		if g, err = svc.Get(ctx, g.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := svc.Verify(ctx, g.ID)
+	if err != nil {
+		t.Fatalf("seed %d: verify: %v", seed, err)
+	}
+	if !v.OK() {
+		t.Fatalf("seed %d: verify found %d problems:\n%s", seed, len(v.Problems), strings.Join(v.Problems, "\n"))
+	}
+	return g.Over(), plans, played
 }
 
 // FuzzOrdersRoundTrip: whatever parses, formatted canonically, parses to
 // the same orders.
 func FuzzOrdersRoundTrip(f *testing.F) {
-	for _, s := range []string{"SETTLE Sol 7", "settle vega 3 else rigel 2", "MOVE 5 FROM Sol TO Vega", "move 3 sol vega\nDONE", "# c\n\nMOVE 1 FROM Ri TO Ve", "PASS"} {
+	for _, s := range []string{"SETTLE Sol 7", "settle vega 3 else rigel 2", "MOVE 5 FROM Sol TO Vega", "move 3 sol vega\nDONE", "# c\n\nMOVE 1 FROM Ri TO Ve", "PASS", "plan none"} {
 		f.Add(s)
 	}
 	s := play(f, 2, 0, 1)
@@ -300,15 +400,202 @@ func BenchmarkResolveSixPlayerTurn(b *testing.B) {
 }
 
 // An observer sees the board and table every player sees, but no settling
-// plan (the plan is its writer's alone) and nobody marked as "you".
+// plan (the plan is its writer's alone) and nobody marked as "you". A plan
+// sent through the plan prompt is told to its writer alone, and neither
+// the other players' views nor the public view show it.
 func TestPublicView(t *testing.T) {
-	s := play(t, 2, 0, 7)
-	s.Plans[s.Seats[0]] = []string{"SETTLE Secretplanet"}
-	own, pub := s.View(s.Seats[0]), s.PublicView()
-	if !strings.Contains(own.Status(), "Secretplanet") {
-		t.Fatalf("the writer should see the plan (else this test proves nothing):\n%s", own.Status())
+	s := play(t, 3, 0, 7)
+	writer := s.Seats[1] // not the first picker: seat 0 picks first
+	var prompt engine.Prompt
+	for _, p := range s.Prompts() {
+		if p.Player == writer && p.Kind == engine.KindAnytime {
+			prompt = p
+		}
 	}
-	if pub.Player() != "" || strings.Contains(pub.Status(), "Secretplanet") || strings.Contains(pub.Board(), "(you)") || pub.Board() == "" {
+	orders, errs := s.View(writer).Parse(prompt, "SETTLE Capella 9\nSETTLE Electra 8 ELSE Regulus 8")
+	if len(errs) > 0 {
+		t.Fatalf("the plan is refused: %v", errs)
+	}
+	events, err := s.Resolve([]engine.Answer{{Prompt: prompt, Orders: orders}}, dice.New("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "Electra 8 ELSE Regulus 8"
+	if own := s.View(writer).Status(); !strings.Contains(own, secret) {
+		t.Fatalf("the writer should see the plan (else this test proves nothing):\n%s", own)
+	}
+	if len(events) != 1 || !strings.Contains(events[0].Text, secret) {
+		t.Fatalf("the writer is not told the new plan: %v", events)
+	}
+	for _, who := range []string{s.Seats[0], s.Seats[2], engine.Observer} {
+		if events[0].VisibleTo(who) {
+			t.Errorf("%q may read the plan event %q", who, events[0].Text)
+		}
+	}
+	for _, other := range []string{s.Seats[0], s.Seats[2]} {
+		v := s.View(other)
+		if strings.Contains(v.Status(), "Electra 8") || strings.Contains(v.Board(), "Electra 8") {
+			t.Errorf("%s sees %s's plan:\n%s", other, writer, v.Status())
+		}
+		for _, p := range s.Prompts() {
+			if strings.Contains(p.Ask+p.Default, "Electra 8") {
+				t.Errorf("prompt %s (seen by whoever is waited for) shows the plan: %+v", p.ID, p)
+			}
+		}
+	}
+	pub := s.PublicView()
+	if pub.Player() != "" || strings.Contains(pub.Status(), "Electra 8") || strings.Contains(pub.Board(), "(you)") || pub.Board() == "" {
 		t.Errorf("public view:\n%s\n%s", pub.Board(), pub.Status())
+	}
+}
+
+// TestPlanPrompts: while settling, every player with ships left to place
+// but the picker has a plan prompt, which never blocks and is asked after
+// the pick; once colonisation is over nobody has one, and a plan sent to
+// a prompt no longer asked is refused.
+func TestPlanPrompts(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		board string
+		want  string // prompt ids, in order
+	}{
+		{"three to place", "seats ann bob cat\nphase colonisation\nsupply ann 5\nsupply bob 5\nsupply cat 5\npick bob",
+			"settle:1 plan:ann plan:cat"},
+		{"nothing left to place", "seats ann bob cat\nphase colonisation\nsupply ann 0\nsupply bob 5\nsupply cat 5\npick cat\nSol ann 20",
+			"settle:1 plan:bob"},
+		{"movement", "seats ann bob\nmover ann\nSol ann 5\nVega bob 3", "move:1:ann"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := buildCase(tc.board)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for k, p := range s.Prompts() {
+				ids = append(ids, p.ID)
+				if blocks := k == 0; p.Kind.Blocks() != blocks {
+					t.Errorf("prompt %s: blocks %v, want %v", p.ID, p.Kind.Blocks(), blocks)
+				}
+				if !p.Kind.Blocks() && p.Default != "" {
+					t.Errorf("prompt %s: default %q, want nothing (nothing sent changes nothing)", p.ID, p.Default)
+				}
+			}
+			if got := strings.Join(ids, " "); got != tc.want {
+				t.Errorf("prompts %q, want %q", got, tc.want)
+			}
+		})
+	}
+	s, _ := buildCase("seats ann bob\nphase colonisation\nsupply ann 5\nsupply bob 5\npick ann")
+	stale := engine.Prompt{ID: "plan:ann", Player: "ann", Kind: engine.KindAnytime, Ask: planAsk}
+	if _, errs := s.View("ann").Parse(stale, "SETTLE Sol 5"); len(errs) == 0 {
+		t.Error("the picker's plan was taken through a plan prompt that is not asked")
+	}
+	if _, err := s.Resolve([]engine.Answer{{Prompt: stale, Orders: engine.TextOrders{"SETTLE Sol 5"}}}, dice.New("x")); err == nil {
+		t.Error("Resolve applied an answer to a plan prompt that is not asked")
+	}
+}
+
+// A plan answer with nothing in it (as a default would be) changes
+// nothing, and says so to its writer.
+func TestPlanNothingSentKeepsPlan(t *testing.T) {
+	s, _ := buildCase("seats ann bob\nphase colonisation\nsupply ann 5\nsupply bob 5\npick bob\nplan ann SETTLE Vega 3")
+	p := s.Prompts()[1]
+	orders, errs := s.View("ann").Parse(p, p.Default)
+	if len(errs) > 0 {
+		t.Fatalf("the default does not parse: %v", errs)
+	}
+	before, _ := s.Marshal()
+	events, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders, Default: true}}, dice.New("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := s.Marshal()
+	if string(before) != string(after) {
+		t.Errorf("an empty plan answer changed the state:\n%s\n%s", before, after)
+	}
+	if len(events) != 1 || !strings.Contains(events[0].Text, "unchanged: SETTLE Vega 3") {
+		t.Errorf("events %v", events)
+	}
+}
+
+// The order help is mailed as it is: it must fit 78 columns and name the
+// order that clears a plan.
+func TestOrderHelpFits(t *testing.T) {
+	help := Ruleset().Info().OrderHelp
+	for _, line := range strings.Split(help, "\n") {
+		if n := len([]rune(line)); n > reportWidth {
+			t.Errorf("a help line of %d columns: %q", n, line)
+		}
+	}
+	if !strings.Contains(help, "PLAN NONE") {
+		t.Error("the help does not say how to clear a plan")
+	}
+}
+
+// A game recorded by the rules before the plan prompt (testdata
+// recorded-v1.json: an export of a colonisation in progress, bob's plan
+// standing) replays unchanged: the pick prompts are as they were and the
+// new prompts never block, so Info.Version stays 1. Once imported, the
+// waiting players have plan prompts, and a plan sent through one is
+// played at its writer's next pick and verifies.
+func TestRecordedGameReplays(t *testing.T) {
+	ctx := context.Background()
+	data, err := os.ReadFile(filepath.Join("testdata", "recorded-v1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x game.Export
+	if err := json.Unmarshal(data, &x); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "x.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := game.New(st, []engine.Ruleset{Ruleset()})
+	res, err := svc.Import(ctx, &x, game.ImportOptions{})
+	if err != nil {
+		t.Fatalf("the recorded game does not import: %v", err)
+	}
+	if res.Edited {
+		t.Fatal("the recorded game replays to another state than it recorded")
+	}
+	g := res.Game
+	var ids []string
+	for _, p := range g.Prompts {
+		ids = append(ids, p.ID)
+	}
+	if got := strings.Join(ids, " "); got != "settle:8 plan:bob plan:ann" {
+		t.Fatalf("prompts %q", got)
+	}
+	submit := func(player, prompt, text string) *game.SubmitResult {
+		t.Helper()
+		r, err := svc.Submit(ctx, game.Input{Game: g.ID, Player: player, Prompt: prompt, Text: text, Source: "mail"})
+		if err != nil || !r.Accepted {
+			t.Fatalf("%s's orders for %s: %v %v", player, prompt, err, r.Errors)
+		}
+		return r
+	}
+	// bob's recorded plan is Deneb; he changes it while cat picks.
+	submit("bob", "plan:bob", "SETTLE Mira 5")
+	submit("cat", "settle:8", "SETTLE Mira 5")   // spoils bob's new plan ...
+	submit("bob", "plan:bob", "SETTLE Pollux 3") // ... so he sends another
+	// Snake: ann picks twice, then cat, then bob's pick plays his plan.
+	submit("ann", "settle:9", "SETTLE Fornax 2")
+	submit("ann", "settle:10", "SETTLE Canopus 2")
+	r := submit("cat", "settle:11", "SETTLE Antares 2")
+	var events []string
+	for _, s := range r.Steps {
+		for _, e := range s.Events {
+			events = append(events, e.Text)
+		}
+	}
+	if all := strings.Join(events, "\n"); !strings.Contains(all, "bob settles Pollux (small) with 3 ships") || !strings.Contains(all, "(from bob's plan)") {
+		t.Errorf("bob's last plan was not played at his pick:\n%s", all)
+	}
+	v, err := svc.Verify(ctx, g.ID)
+	if err != nil || !v.OK() {
+		t.Fatalf("verify: %v %v", err, v.Problems)
 	}
 }

@@ -29,7 +29,14 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 	if v.player == "" || p.Player != v.player {
 		return nil, []engine.LineError{{Msg: "orders can only be checked for the player they are asked of"}}
 	}
-	orders, errs := parseAll(text, v.s, v.player, v.s.Phase_)
+	mode := v.s.Phase_
+	if p.Kind == engine.KindAnytime {
+		mode = modePlan
+		if !v.asked(p) {
+			return nil, []engine.LineError{{Msg: "no plan is asked of you now: a plan is sent while others pick, during colonisation", Fix: "send your pick to the pick's prompt; its later SETTLE lines are your plan"}}
+		}
+	}
+	orders, errs := parseAll(text, v.s, v.player, mode)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -38,6 +45,16 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 		out = append(out, o.text())
 	}
 	return out, nil
+}
+
+// asked reports whether prompt p is open now, as it was asked.
+func (v *view) asked(p engine.Prompt) bool {
+	for _, q := range v.s.Prompts() {
+		if q == p {
+			return true
+		}
+	}
+	return false
 }
 
 // letter is the one-letter mark of a seat on the board: A for seat 1, ...
@@ -172,7 +189,14 @@ func (v *view) Status() string {
 		fmt.Fprintf(&b, "%-4s  %-12s  %7d  %5d  %10d  %8d\n", fmt.Sprintf("%d %s", i+1, s.letter(p)), fit(name, 12), planets, ships, prod, s.Supply[p])
 	}
 	if plan := s.Plans[v.player]; len(plan) > 0 {
-		b.WriteString("\nYour settling plan: " + strings.Join(plan, "; ") + "\n")
+		// One plan line is a word of the wrap, so a line of the plan is
+		// never cut inside; a long plan goes on over several lines.
+		words := append([]string(nil), plan...)
+		for k := range words[:len(words)-1] {
+			words[k] += ";"
+		}
+		b.WriteString("\n")
+		wrapWords(&b, "Your settling plan: ", words, reportWidth)
 	}
 	b.WriteString("\nPlanet      Size    Held by       Ships  Limit  Neighbours\n")
 	for i, p := range s.Planets {

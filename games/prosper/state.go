@@ -98,16 +98,31 @@ func (s *State) out(p string) bool {
 	return false
 }
 
-// Prompts asks the picker or the mover, one at a time (004-S).
+// planAsk is the question of the anytime plan prompt. It names no plan:
+// prompts are shown to everyone who is waiting, and a plan is private.
+const planAsk = "A new settling plan for your later picks: SETTLE lines replace your whole plan; PLAN NONE clears it."
+
+// Prompts asks the picker or the mover, one at a time (004-S). While
+// settling, every other player with ships left to place may also send a
+// new plan at any time (the plan prompt, which never blocks): by mail
+// picks take days, and others' picks can spoil a plan made long before.
+// The pick prompt comes first.
 func (s *State) Prompts() []engine.Prompt {
 	switch s.Phase_ {
 	case phaseSettle:
 		p := s.picker()
-		return []engine.Prompt{{
+		out := []engine.Prompt{{
 			ID: fmt.Sprintf("settle:%d", s.Picks+1), Player: p, Kind: engine.KindStep,
 			Ask:     fmt.Sprintf("Settle a planet: you have %d ships left to place (SETTLE <planet> <ships>; more lines make a plan for your later picks).", s.Supply[p]),
 			Default: s.defaultSettle(p),
 		}}
+		for _, q := range s.Seats {
+			if q != p && s.Supply[q] > 0 {
+				// Default "": nothing sent changes nothing.
+				out = append(out, engine.Prompt{ID: "plan:" + q, Player: q, Kind: engine.KindAnytime, Ask: planAsk})
+			}
+		}
+		return out
 	case phaseMove:
 		p := s.mover()
 		return []engine.Prompt{{
@@ -457,7 +472,10 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 	}
 	a := answers[0]
 	want := s.Prompts()
-	if len(want) != 1 || want[0].ID != a.Prompt.ID {
+	if a.Prompt.Kind == engine.KindAnytime {
+		return s.resolvePlan(a, want)
+	}
+	if len(want) == 0 || want[0].ID != a.Prompt.ID {
 		return nil, fmt.Errorf("answer to %q, but %v is asked", a.Prompt.ID, want)
 	}
 	p := a.Prompt.Player
@@ -488,7 +506,9 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 		}
 		var plan []string
 		for _, o := range orders[1:] {
-			plan = append(plan, o.text())
+			if o.kind == "settle" { // PLAN NONE: the plan stays empty
+				plan = append(plan, o.text())
+			}
 		}
 		if len(plan) > 0 {
 			s.Plans[p] = plan
@@ -516,4 +536,48 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 		return nil, fmt.Errorf("the game is over")
 	}
 	return events, nil
+}
+
+// resolvePlan applies an answer to a plan prompt: its SETTLE lines replace
+// the player's whole plan, PLAN NONE clears it, and nothing sent keeps it.
+// The game does not move on; only the writer is told, as plans are
+// private.
+func (s *State) resolvePlan(a engine.Answer, open []engine.Prompt) ([]engine.Event, error) {
+	p := a.Prompt.Player
+	asked := false
+	for _, q := range open {
+		if q.ID == a.Prompt.ID && q.Player == p && q.Kind == engine.KindAnytime {
+			asked = true
+		}
+	}
+	if !asked {
+		return nil, fmt.Errorf("answer to %q, but %s is not asked for a plan now", a.Prompt.ID, p)
+	}
+	orders, errs := parseAll(strings.Join(a.Orders.Lines(), "\n"), s, p, modePlan)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("the plan of %s does not apply: %v", p, errs[0])
+	}
+	var plan []string
+	cleared := false
+	for _, o := range orders {
+		if o.kind == "clear" {
+			cleared = true
+			continue
+		}
+		plan = append(plan, o.text())
+	}
+	var text string
+	switch {
+	case len(plan) > 0:
+		s.Plans[p] = plan
+		text = "Your settling plan is now: " + strings.Join(plan, "; ") + "."
+	case cleared:
+		delete(s.Plans, p)
+		text = "Your settling plan is cleared: your next pick waits for your mail."
+	case len(s.Plans[p]) > 0:
+		text = "Your settling plan is unchanged: " + strings.Join(s.Plans[p], "; ") + "."
+	default:
+		text = "You have no settling plan: your next pick waits for your mail."
+	}
+	return []engine.Event{{Text: text, To: []string{p}}}, nil
 }
