@@ -349,3 +349,17 @@ func TestGameListFlagsOlderRules(t *testing.T) {
 		t.Errorf("game list does not flag the older rules:\n%s", out.String())
 	}
 }
+
+// orders check reports every bad line, then fails with their count, in
+// words that read right for one.
+func TestOrdersCheckCountsErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	must(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org")
+	out, err := cli(t, db, "PUSH 1\nSHOVE 2\n", "orders", "check", "--game", "g", "--as", "ann", "-f", "-")
+	if err == nil || err.Error() != "1 error" || !strings.Contains(out, "line 2") {
+		t.Errorf("one bad line: %v\n%s", err, out)
+	}
+	if _, err := cli(t, db, "SHOVE 1\nSHOVE 2\n", "orders", "check", "--game", "g", "--as", "ann", "-f", "-"); err == nil || err.Error() != "2 errors" {
+		t.Errorf("two bad lines: %v", err)
+	}
+}

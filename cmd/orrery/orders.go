@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,7 +61,7 @@ func runOrders(ctx context.Context, e *env, args []string) error {
 	if !res.Accepted {
 		fmt.Fprintf(e.stdout, "Orders for %s (%s) NOT accepted; nothing was changed:\n", *as, res.Prompt.Ask)
 		printLineErrors(e.stdout, res.Errors)
-		return fmt.Errorf("%d errors", len(res.Errors))
+		return errorCount(len(res.Errors))
 	}
 	verb := "accepted"
 	if res.Replaced {
@@ -176,5 +177,13 @@ func ordersCheck(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("usage: orrery orders check RULESET -f FILE, or --game ID --as PLAYER -f FILE")
 	}
 	printLineErrors(e.stdout, errs)
-	return fmt.Errorf("%d errors", len(errs))
+	return errorCount(len(errs))
+}
+
+// errorCount is the command's failure once every error has been printed.
+func errorCount(n int) error {
+	if n == 1 {
+		return errors.New("1 error")
+	}
+	return fmt.Errorf("%d errors", n)
 }
