@@ -220,9 +220,7 @@ func TestServeWithOAuth(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{OAuth: true, Users: map[string]string{bot: "unused"}})
 	srv.AcceptTokens("imap-1", "smtp-1")
 	dir := t.TempDir()
-	script := filepath.Join(dir, "token.sh")
-	os.WriteFile(script, []byte("#!/bin/sh\necho x >> "+dir+"/$1\nn=$(wc -l < "+dir+"/$1)\n"+
-		"echo \"{\\\"access_token\\\": \\\"$1-$n\\\", \\\"expires_in\\\": 3600}\"\n"), 0o700)
+	script := pbemtest.TokenCommand(t, dir, time.Hour)
 	cfg := filepath.Join(dir, "config.yaml")
 	db := filepath.Join(dir, "o.db")
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`db: %s

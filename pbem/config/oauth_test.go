@@ -3,8 +3,6 @@ package config
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -26,12 +24,9 @@ import (
 func TestTokenExpiringMidRunIsRefreshed(t *testing.T) {
 	const bot = "bot@example.org"
 	srv := pbemtest.StartT(t, pbemtest.Options{OAuth: true, NoDeliver: true, Users: map[string]string{bot: "pw"}})
-	dir := t.TempDir()
-	// The command prints "<proto>-<n>", n counting its runs per protocol,
-	// with a two-minute lifetime.
-	script := filepath.Join(dir, "token.sh")
-	os.WriteFile(script, []byte("#!/bin/sh\necho x >> "+dir+"/$1\nn=$(wc -l < "+dir+"/$1)\n"+
-		"echo \"{\\\"access_token\\\": \\\"$1-$n\\\", \\\"expires_in\\\": 120}\"\n"), 0o700)
+	// The token command prints "imap-N" or "smtp-N", N counting its runs,
+	// each token with a two-minute lifetime.
+	script := pbemtest.TokenCommand(t, t.TempDir(), 2*time.Minute)
 	c, err := Parse([]byte(fmt.Sprintf(`from: "Orrery <%s>"
 imap:
   server: %s
