@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 )
 
 // Info describes a ruleset to players and to the GM.
@@ -96,6 +97,15 @@ type State interface {
 // hold every secret of the game.
 type PublicViewer interface {
 	PublicView() View
+}
+
+// Drawer is implemented by views that can draw their board as a picture
+// (a PNG for mail, an SVG for the web, from one engine/draw model), from the
+// same data as Board and with only what the view's reader may see: a
+// player's View and the PublicView alike. Mail and web pages use it when a
+// view has it and fall back on the ASCII board otherwise.
+type Drawer interface {
+	Picture() *draw.Picture
 }
 
 // View is one player's view of a state: all that player may know, and the

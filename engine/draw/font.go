@@ -1,0 +1,66 @@
+package draw
+
+import (
+	"fmt"
+	"sync"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+)
+
+// goFonts parses the Go fonts once. They are read-only after that and safe
+// for concurrent use (each Face keeps its own buffers).
+var goFonts = sync.OnceValues(func() ([2]*opentype.Font, error) {
+	var out [2]*opentype.Font
+	for i, ttf := range [][]byte{goregular.TTF, gobold.TTF} {
+		f, err := opentype.Parse(ttf)
+		if err != nil {
+			return out, fmt.Errorf("the embedded Go font does not parse: %w", err)
+		}
+		out[i] = f
+	}
+	return out, nil
+})
+
+// faces makes and keeps the faces of one rendering: a Face is not safe for
+// concurrent use, so every render has its own.
+type faces map[[2]float64]font.Face
+
+func (fs faces) get(f Font) (font.Face, error) {
+	bold := 0.0
+	if f.Bold {
+		bold = 1
+	}
+	key := [2]float64{f.Size, bold}
+	if face, ok := fs[key]; ok {
+		return face, nil
+	}
+	fonts, err := goFonts()
+	if err != nil {
+		return nil, err
+	}
+	face, err := opentype.NewFace(fonts[int(bold)], &opentype.FaceOptions{Size: f.Size, DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		return nil, fmt.Errorf("a %.1f px face of the Go font: %w", f.Size, err)
+	}
+	fs[key] = face
+	return face, nil
+}
+
+// TextWidth is the width in pixels of s written in f, as the PNG renderer
+// writes it (an SVG reader's fallback font may differ a little).
+func TextWidth(s string, f Font) float64 {
+	face, err := faces{}.get(f)
+	if err != nil {
+		// Only a broken build gets here; a rough guess keeps layout going
+		// and the renderer reports the error.
+		return float64(len([]rune(s))) * f.Size * 0.55
+	}
+	return float64(font.MeasureString(face, s)) / 64
+}
+
+// baseline is how far below a text's middle its baseline lies: half the
+// height of the Go font's capitals (0.72 em).
+func baseline(f Font) float64 { return f.Size * 0.36 }
