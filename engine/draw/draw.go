@@ -71,8 +71,9 @@ type Font struct {
 	Halo Color
 }
 
-// Shape is one thing drawn: *Circle, *Polygon, *Line or *Text. Shapes are
-// painted in the order they were added, later ones over earlier ones.
+// Shape is one thing drawn: *Circle, *Polygon, *Hexes, *Line or *Text.
+// Shapes are painted in the order they were added, later ones over earlier
+// ones.
 type Shape interface {
 	bounds() (lo, hi Point)
 }
@@ -88,6 +89,16 @@ type Circle struct {
 type Polygon struct {
 	Points []Point
 	Style  Style
+}
+
+// Hexes are many regular hexagons of one size and style, such as the empty
+// cells of a board: one shape rather than thousands, which keeps the SVG
+// small (one path) and the PNG quick.
+type Hexes struct {
+	Centres []Point
+	Size    float64 // circumradius
+	Pointy  bool    // a corner up (else a flat top)
+	Style   Style
 }
 
 // Line is an open line through its points, stroked with Style.Stroke (its
@@ -114,6 +125,8 @@ func (c *Circle) bounds() (Point, Point) {
 }
 
 func (p *Polygon) bounds() (Point, Point) { return pointBounds(p.Points, p.Style.Width/2) }
+
+func (h *Hexes) bounds() (Point, Point) { return pointBounds(h.Centres, h.Size+h.Style.Width/2) }
 
 func (l *Line) bounds() (Point, Point) { return pointBounds(l.Points, l.Style.Width/2+l.Arrow) }
 
@@ -167,6 +180,11 @@ func (p *Picture) Circle(c Point, r float64, st Style) { p.Add(&Circle{C: c, R: 
 // Polygon adds a closed shape.
 func (p *Picture) Polygon(pts []Point, st Style) { p.Add(&Polygon{Points: pts, Style: st}) }
 
+// Hexes adds many hexagons of one size and style.
+func (p *Picture) Hexes(centres []Point, size float64, pointy bool, st Style) {
+	p.Add(&Hexes{Centres: centres, Size: size, Pointy: pointy, Style: st})
+}
+
 // Line adds an open line through pts.
 func (p *Picture) Line(st Style, pts ...Point) { p.Add(&Line{Points: pts, Style: st}) }
 
@@ -203,16 +221,28 @@ func (p *Picture) Texts() []string {
 // HexPoints returns the six corners of a regular hexagon centred on c with
 // circumradius size: pointy-topped (a corner up) or flat-topped.
 func HexPoints(c Point, size float64, pointy bool) []Point {
+	unit := &flatHex
+	if pointy {
+		unit = &pointyHex
+	}
 	pts := make([]Point, 6)
-	for i := range pts {
-		deg := 60 * float64(i)
-		if pointy {
-			deg -= 30
-		}
-		a := deg * math.Pi / 180
-		pts[i] = Point{c.X + size*math.Cos(a), c.Y + size*math.Sin(a)}
+	for i, u := range unit {
+		pts[i] = Point{c.X + size*u.X, c.Y + size*u.Y}
 	}
 	return pts
+}
+
+// The corners of hexagons of radius 1, clockwise on screen from the east
+// (flat top) or from 30° above it (pointy top), worked out once.
+var flatHex, pointyHex = hexCorners(0), hexCorners(-30)
+
+func hexCorners(start float64) [6]Point {
+	var out [6]Point
+	for i := range out {
+		a := (start + 60*float64(i)) * math.Pi / 180
+		out[i] = Point{math.Cos(a), math.Sin(a)}
+	}
+	return out
 }
 
 // Owner is how one owner's things are drawn: a fill colour from a palette

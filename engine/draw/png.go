@@ -2,6 +2,7 @@ package draw
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -56,6 +57,7 @@ type raster struct {
 	faces  faces
 	glyphs map[glyphKey]glyph
 	mask   *image.Alpha // the coverage of the shape being filled
+	stamps map[stampKey]*image.Alpha
 }
 
 // path is one closed outline, to be filled with the others of its shape
@@ -91,6 +93,17 @@ func (r *raster) shape(s Shape) error {
 		}
 		if s.Style.Stroke.visible() && s.Style.Width > 0 {
 			r.stroke(s.Style, s.Points, true)
+		}
+	case *Hexes:
+		if s.Style.Fill.visible() {
+			for _, c := range s.Centres {
+				r.stamp(c, s.Size, s.Pointy, s.Style.Fill)
+			}
+		}
+		if s.Style.Stroke.visible() && s.Style.Width > 0 {
+			for _, c := range s.Centres {
+				r.stroke(s.Style, HexPoints(c, s.Size, s.Pointy), true)
+			}
 		}
 	case *Line:
 		if len(s.Points) < 2 || !s.Style.Stroke.visible() {
@@ -158,12 +171,15 @@ func (r *raster) fill(c Color, paths []path) {
 }
 
 // blend paints c onto img through mask m placed at off (straight alpha
-// source over an opaque image), skipping what the mask leaves bare.
+// source over an opaque image), skipping what the mask leaves bare and
+// what falls outside the image.
 func blend(img *image.RGBA, off image.Point, m *image.Alpha, c Color) {
 	sr, sg, sb, sa := uint32(c.R), uint32(c.G), uint32(c.B), uint32(c.A)
-	for y := 0; y < m.Rect.Dy(); y++ {
-		row := m.Pix[y*m.Stride : y*m.Stride+m.Rect.Dx()]
-		i := img.PixOffset(off.X, off.Y+y)
+	area := m.Rect.Add(off).Intersect(img.Rect)
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		my := y - off.Y
+		row := m.Pix[my*m.Stride+area.Min.X-off.X : my*m.Stride+area.Max.X-off.X]
+		i := img.PixOffset(area.Min.X, y)
 		for x, ma := range row {
 			if ma == 0 {
 				continue
@@ -180,6 +196,44 @@ func blend(img *image.RGBA, off image.Point, m *image.Alpha, c Color) {
 			p[3] = 255
 		}
 	}
+}
+
+// stampKey names the coverage of one hexagon at one quarter-pixel phase.
+type stampKey struct {
+	size   float64
+	pointy bool
+	fx, fy int
+}
+
+// stamp fills a hexagon centred on c. Every hexagon of a size is the same
+// up to where its centre falls within a pixel, so its coverage is
+// rasterised once per quarter-pixel phase and then only blended: a board of
+// thousands of cells costs little more than its pixels.
+func (r *raster) stamp(c Point, size float64, pointy bool, col Color) {
+	qx, qy := math.Round(c.X*4)/4, math.Round(c.Y*4)/4
+	ix, iy := math.Floor(qx), math.Floor(qy)
+	key := stampKey{size, pointy, int((qx - ix) * 4), int((qy - iy) * 4)}
+	pad := math.Ceil(size) + 1
+	if r.stamps == nil {
+		r.stamps = map[stampKey]*image.Alpha{}
+	}
+	m, ok := r.stamps[key]
+	if !ok {
+		n := int(2 * pad)
+		m = image.NewAlpha(image.Rect(0, 0, n, n))
+		var z vector.Rasterizer
+		z.Reset(n, n)
+		pts := HexPoints(Point{pad + float64(key.fx)/4, pad + float64(key.fy)/4}, size, pointy)
+		z.MoveTo(float32(pts[0].X), float32(pts[0].Y))
+		for _, q := range pts[1:] {
+			z.LineTo(float32(q.X), float32(q.Y))
+		}
+		z.ClosePath()
+		z.DrawOp = draw.Src
+		z.Draw(m, m.Rect, image.Opaque, image.Point{})
+		r.stamps[key] = m
+	}
+	blend(r.img, image.Pt(int(ix-pad), int(iy-pad)), m, col)
 }
 
 // circlePath adds a circle as four cubic arcs, clockwise on screen, or the
@@ -442,7 +496,9 @@ func quantize(img *image.RGBA) *image.Paletted {
 	hist := make([]bin, bins)
 	key := func(r, g, b uint8) int { return int(r>>3)<<10 | int(g>>3)<<5 | int(b>>3) }
 	pix := img.Pix
-	// Boards are mostly runs of one colour: count a run at a time.
+	// Boards are mostly runs of one colour: count a run at a time, reading
+	// a pixel as one word (alpha is always 255).
+	px := func(i int) uint32 { return binary.LittleEndian.Uint32(pix[i:]) }
 	add := func(i, n int) {
 		h := &hist[key(pix[i], pix[i+1], pix[i+2])]
 		h.n += uint32(n)
@@ -451,13 +507,14 @@ func quantize(img *image.RGBA) *image.Paletted {
 		h.b += uint32(n) * uint32(pix[i+2])
 	}
 	start := 0
-	for i := 4; i < len(pix); i += 4 {
-		if pix[i] != pix[start] || pix[i+1] != pix[start+1] || pix[i+2] != pix[start+2] {
-			add(start, (i-start)/4)
-			start = i
-		}
-	}
 	if len(pix) > 0 {
+		cur := px(0)
+		for i := 4; i < len(pix); i += 4 {
+			if v := px(i); v != cur {
+				add(start, (i-start)/4)
+				start, cur = i, v
+			}
+		}
 		add(start, (len(pix)-start)/4)
 	}
 	var used []int
@@ -491,11 +548,11 @@ func quantize(img *image.RGBA) *image.Paletted {
 		index[k] = uint8(best)
 	}
 	out := image.NewPaletted(img.Rect, pal)
-	last := -1
+	var last uint32
 	var at uint8
 	for i, j := 0, 0; i < len(pix); i, j = i+4, j+1 {
-		if k := key(pix[i], pix[i+1], pix[i+2]); k != last {
-			last, at = k, index[k]
+		if v := px(i); v != last || i == 0 {
+			last, at = v, index[key(pix[i], pix[i+1], pix[i+2])]
 		}
 		out.Pix[j] = at
 	}

@@ -35,6 +35,11 @@ func (p *Picture) SVG() ([]byte, error) {
 				continue
 			}
 			fmt.Fprintf(&b, `<polygon points="%s"%s/>`+"\n", points(s.Points), paint(s.Style, true))
+		case *Hexes:
+			if len(s.Centres) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, `<path d="%s"%s/>`+"\n", hexPath(s), paint(s.Style, true))
 		case *Line:
 			if len(s.Points) < 2 || !s.Style.Stroke.visible() {
 				continue
@@ -61,6 +66,29 @@ func (p *Picture) SVG() ([]byte, error) {
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes(), nil
+}
+
+// hexPath writes many hexagons as one path: each an absolute move to its
+// first corner, then the same five relative steps.
+func hexPath(h *Hexes) string {
+	unit := flatHex
+	if h.Pointy {
+		unit = pointyHex
+	}
+	var steps strings.Builder
+	for i := 1; i < 6; i++ {
+		d := Point{(unit[i].X - unit[i-1].X) * h.Size, (unit[i].Y - unit[i-1].Y) * h.Size}
+		if i > 1 {
+			steps.WriteByte(' ')
+		}
+		steps.WriteString(num(d.X) + " " + num(d.Y))
+	}
+	rel := "l" + steps.String() + "z"
+	var b strings.Builder
+	for _, c := range h.Centres {
+		b.WriteString("M" + num(c.X+unit[0].X*h.Size) + " " + num(c.Y+unit[0].Y*h.Size) + rel)
+	}
+	return b.String()
 }
 
 func text(t *Text) string {

@@ -1,0 +1,237 @@
+package burning
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"orrery/engine/draw"
+)
+
+const pictureWidth = 800
+
+// picWords are the few words the picture writes that no report text has;
+// every other word comes from the same tables as Board's (word, tr).
+var picWords = map[string][2]string{
+	"space":      {"space", "космос"},
+	"planet":     {"planet cell", "клетка планеты"},
+	"monolith":   {"monolith (owner's planet)", "монолит (планета владельца)"},
+	"free":       {"uninhabited planet", "ничья планета"},
+	"you":        {"you", "вы"},
+	"ships":      {"ships", "корабли"},
+	"digit":      {"the digit on a thing is its owner's seat; the ring round a planet is its owner's colour", "цифра на объекте — место владельца; кольцо вокруг планеты — цвет владельца"},
+	"structures": {"structures", "постройки"},
+}
+
+func picWord(lang, w string) string {
+	if lang == langRU {
+		return picWords[w][1]
+	}
+	return picWords[w][0]
+}
+
+// biomeFill is the colour of a planet's cells by biome.
+var biomeFill = map[string]draw.Color{Fair: draw.RGB(0xCFE3B4), Harsh: draw.RGB(0xE6D3AE), Water: draw.RGB(0xB9D5EC)}
+
+// Picture draws the galaxy as Board does, cell by cell from the same
+// planets, sites, ships, structures and asteroids, in the reader's language:
+// every cell a hexagon (odd rows half a cell to the right), planets in their
+// biome's colour ringed in their owner's, each site, ship and structure
+// with Board's letter and its owner's seat number. Like Board it shows a
+// ship's class and owner only: what a cargo ship carries, and a structure
+// aboard it, are never drawn.
+func (v view) Picture() *draw.Picture {
+	s := v.s
+	g := s.Grid
+	l := v.lang()
+	p := draw.New(pictureWidth, 100, draw.Paper)
+
+	var title string
+	switch {
+	case s.Done:
+		title = tr(l, "The game is over: %s", s.EndText)
+	case s.AstPick != nil:
+		title = tr(l, "Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N)
+	case s.Placing != nil:
+		title = tr(l, "Setup: every player places the tiles and the starting cannon of their home planet.")
+	default:
+		title = tr(l, "Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm())
+	}
+	tf := draw.Font{Size: 15, Bold: true, Color: draw.Ink}
+	lines := draw.Wrap(title, tf, pictureWidth-32)
+	y := 8.0
+	for _, ln := range lines {
+		p.Text(draw.Pt(16, y+12), ln, tf)
+		y += 20
+	}
+
+	// A cell is w wide; rows are 1.5 × the hexagon's radius apart.
+	const labels = 24.0 // the row numbers' column
+	w := math.Min(28, (pictureWidth-24-labels)/(float64(g.W())+0.5))
+	size := w / math.Sqrt(3)
+	rowH := size * 1.5
+	boardW := (float64(g.W()) + 0.5) * w
+	x0 := (pictureWidth-boardW-labels)/2 + labels + w/2
+	labelFont := draw.Font{Size: math.Min(10, w*0.55), Anchor: draw.Middle, Color: draw.Muted}
+	y0 := y + labelFont.Size*2.6 + size
+	at := func(c Cell) draw.Point {
+		return draw.Pt(x0+float64(c.X)*w+float64(c.Y%2)*w/2, y0+float64(c.Y)*rowH)
+	}
+	// Column names over the first row, row numbers left of each row.
+	for x := 0; x < g.W(); x++ {
+		c := at(Cell{x, 0})
+		p.Text(draw.Pt(c.X, y0-size-labelFont.Size*0.9), colName(x), labelFont)
+	}
+	for yy := 0; yy < g.H(); yy++ {
+		c := at(Cell{0, yy})
+		f := labelFont
+		f.Anchor = draw.End
+		p.Text(draw.Pt(c.X-w*0.6, c.Y), fmt.Sprint(yy+1), f)
+	}
+	// Empty space first, then each planet: its owner's ring, its cells.
+	// Cells are drawn a little small, so the paper between them is the
+	// grid.
+	cell := size * 0.93
+	var empty []draw.Point
+	for yy := 0; yy < g.H(); yy++ {
+		for x := 0; x < g.W(); x++ {
+			if s.planetAt(Cell{x, yy}) == nil {
+				empty = append(empty, at(Cell{x, yy}))
+			}
+		}
+	}
+	p.Hexes(empty, cell, true, draw.Style{Fill: draw.Space})
+	glyphFont := draw.Font{Size: math.Min(12, w*0.58), Bold: true, Anchor: draw.Middle}
+	mark := func(c Cell, text string, ink draw.Color) {
+		f := glyphFont
+		f.Color = ink
+		p.Text(at(c), text, f)
+	}
+	for _, pl := range s.Planets {
+		if pl.Owner != "" {
+			p.Circle(at(pl.Centre), (float64(pl.radius())+0.55)*w, draw.Style{Stroke: draw.OwnerStyle(v.seatIndex(pl.Owner)).Fill, Width: w * 0.45})
+		}
+		var cells []draw.Point
+		for _, c := range hexCells(pl.Centre, pl.radius()) {
+			if g.in(c) {
+				cells = append(cells, at(c))
+			}
+		}
+		p.Hexes(cells, cell, true, draw.Style{Fill: biomeFill[pl.Biome]})
+		// The monolith of an owned planet; an empty centre otherwise.
+		if pl.Owner != "" {
+			o := draw.OwnerStyle(v.seatIndex(pl.Owner))
+			p.Polygon(draw.HexPoints(at(pl.Centre), cell*0.98, true), draw.Style{Fill: o.Fill, Stroke: draw.Ink, Width: 1})
+			mark(pl.Centre, "@"+v.digit(pl.Owner), o.Ink)
+		} else {
+			p.Circle(at(pl.Centre), size*0.45, draw.Style{Stroke: draw.Muted, Width: 1.5})
+		}
+		for _, st := range pl.Sites {
+			switch st.Kind {
+			case Forest:
+				p.Polygon(draw.HexPoints(at(st.Cell), cell*0.98, true), draw.Style{Fill: draw.RGB(0x4F7D3A)})
+				mark(st.Cell, "t", draw.RGB(0xFFFFFF))
+			case Mountain:
+				p.Polygon(draw.HexPoints(at(st.Cell), cell*0.98, true), draw.Style{Fill: draw.RGB(0x85725F)})
+				mark(st.Cell, "^", draw.RGB(0xFFFFFF))
+			default:
+				// A structure of the planet's owner (a planet with none
+				// keeps none: Board writes the letter alone).
+				st2, ink := draw.Style{Fill: draw.RGB(0xFFFFFF), Stroke: draw.Ink, Width: 1}, draw.Ink
+				if pl.Owner != "" {
+					o := draw.OwnerStyle(v.seatIndex(pl.Owner))
+					st2.Fill, ink = o.Fill, o.Ink
+				}
+				p.Polygon(draw.HexPoints(at(st.Cell), cell*0.98, true), st2)
+				mark(st.Cell, string(glyphs[st.Kind])+v.digit(pl.Owner), ink)
+			}
+		}
+	}
+	for _, c := range s.Asteroids {
+		p.Circle(at(c), size*0.62, draw.Style{Fill: draw.RGB(0x5B5B5B), Stroke: draw.Ink, Width: 1})
+		mark(c, "*", draw.RGB(0xFFFFFF))
+	}
+	for _, st := range s.Structs {
+		o := draw.OwnerStyle(v.seatIndex(st.Owner))
+		h := size * 0.78
+		c := at(st.Cell)
+		p.Polygon([]draw.Point{{X: c.X - h, Y: c.Y - h}, {X: c.X + h, Y: c.Y - h}, {X: c.X + h, Y: c.Y + h}, {X: c.X - h, Y: c.Y + h}},
+			draw.Style{Fill: o.Fill, Stroke: draw.Ink, Width: 1.2})
+		mark(st.Cell, string(glyphs[st.Kind])+v.digit(st.Owner), o.Ink)
+	}
+	for _, sh := range s.Ships {
+		o := draw.OwnerStyle(v.seatIndex(sh.Owner))
+		st := draw.Style{Fill: o.Fill, Stroke: draw.Ink, Width: 1.2}
+		if sh.Owner == v.player {
+			st.Width = 2.2
+		}
+		p.Circle(at(sh.Cell), size*0.9, st)
+		mark(sh.Cell, string(glyphs[sh.Class])+v.digit(sh.Owner), o.Ink)
+	}
+	y = y0 + float64(g.H()-1)*rowH + size + 12
+
+	// The legend, in the reader's language: seats, then what each mark is.
+	var seats []draw.Key
+	for i, seat := range s.Seats {
+		o := draw.OwnerStyle(i)
+		label := seat
+		if seat == v.player {
+			label += " (" + picWord(l, "you") + ")"
+		}
+		seats = append(seats, draw.Key{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: o.Fill, Stroke: draw.Ink, Width: 1},
+			Mark: fmt.Sprint(i + 1), MarkColor: o.Ink, Label: label})
+	}
+	y = p.Legend(16, y, pictureWidth-16, 13, seats)
+	grey := draw.Style{Fill: draw.RGB(0xFFFFFF), Stroke: draw.Ink, Width: 1}
+	keys := []draw.Key{
+		{Swatch: draw.SwatchHex, Style: draw.Style{Fill: draw.Space}, Label: picWord(l, "space")},
+		{Swatch: draw.SwatchHex, Style: draw.Style{Fill: biomeFill[Fair]}, Label: picWord(l, "planet") + ": " + word(l, Fair)},
+		{Swatch: draw.SwatchHex, Style: draw.Style{Fill: biomeFill[Harsh]}, Label: word(l, Harsh)},
+		{Swatch: draw.SwatchHex, Style: draw.Style{Fill: biomeFill[Water]}, Label: word(l, Water)},
+		{Swatch: draw.SwatchHex, Style: grey, Mark: "@", MarkColor: draw.Ink, Label: picWord(l, "monolith")},
+		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.Paper, Stroke: draw.Muted, Width: 1.5}, Label: picWord(l, "free")},
+		{Swatch: draw.SwatchHex, Style: draw.Style{Fill: draw.RGB(0x4F7D3A)}, Mark: "t", MarkColor: draw.RGB(0xFFFFFF), Label: word(l, Forest)},
+		{Swatch: draw.SwatchHex, Style: draw.Style{Fill: draw.RGB(0x85725F)}, Mark: "^", MarkColor: draw.RGB(0xFFFFFF), Label: word(l, Mountain)},
+		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.RGB(0x5B5B5B)}, Mark: "*", MarkColor: draw.RGB(0xFFFFFF), Label: word(l, "asteroid")},
+	}
+	for _, k := range []string{Furnace, Greenhouse, Spaceport, CannonS, Tower} {
+		keys = append(keys, draw.Key{Swatch: draw.SwatchHex, Style: grey, Mark: string(glyphs[k]), MarkColor: draw.Ink, Label: word(l, k)})
+	}
+	for _, k := range []string{Station, Rig, Habitat} {
+		keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: grey, Mark: string(glyphs[k]), MarkColor: draw.Ink, Label: word(l, k)})
+	}
+	y = p.Legend(16, y, pictureWidth-16, 12, keys)
+	var ships []draw.Key
+	for _, k := range []string{Small, Medium, Large, Huge, Cargo} {
+		label := word(l, k)
+		if len(ships) == 0 {
+			label = picWord(l, "ships") + ": " + label
+		}
+		ships = append(ships, draw.Key{Swatch: draw.SwatchDisc, Style: grey, Mark: string(glyphs[k]), MarkColor: draw.Ink, Label: label})
+	}
+	y = p.Legend(16, y, pictureWidth-16, 12, ships)
+	for _, ln := range draw.Wrap(picWord(l, "digit")+".", draw.Font{Size: 12}, pictureWidth-32) {
+		p.Text(draw.Pt(16, y+8), ln, draw.Font{Size: 12, Color: draw.Ink})
+		y += 17
+	}
+	p.H = int(math.Ceil(y + 8))
+	var seatList []string
+	for i, seat := range s.Seats {
+		seatList = append(seatList, fmt.Sprintf("%d %s", i+1, seat))
+	}
+	p.Summary = strings.Join(lines, " ") + " " + tr(l, "Seats: %s.", strings.Join(seatList, ", "))
+	return p
+}
+
+// seatIndex is the index of seat p, for its colour (0 for nobody).
+func (v view) seatIndex(p string) int {
+	for i, q := range v.s.Seats {
+		if q == p {
+			return i
+		}
+	}
+	return 0
+}
+
+// digit is p's seat number as Board writes it after a letter, "" for nobody.
+func (v view) digit(p string) string { return strings.TrimSpace(string(v.seatDigit(p))) }
