@@ -200,7 +200,7 @@ func (v view) Picture() *draw.Picture {
 	for _, k := range []string{Station, Rig, Habitat} {
 		keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: grey, Mark: string(glyphs[k]), MarkColor: draw.Ink, Label: word(l, k)})
 	}
-	y = p.Legend(16, y, pictureWidth-16, 12, keys)
+	y = p.Legend(16, y, pictureWidth-16, 13, keys)
 	var ships []draw.Key
 	for _, k := range []string{Small, Medium, Large, Huge, Cargo} {
 		label := word(l, k)
@@ -209,10 +209,10 @@ func (v view) Picture() *draw.Picture {
 		}
 		ships = append(ships, draw.Key{Swatch: draw.SwatchDisc, Style: grey, Mark: string(glyphs[k]), MarkColor: draw.Ink, Label: label})
 	}
-	y = p.Legend(16, y, pictureWidth-16, 12, ships)
-	for _, ln := range draw.Wrap(picWord(l, "digit")+".", draw.Font{Size: 12}, pictureWidth-32) {
-		p.Text(draw.Pt(16, y+8), ln, draw.Font{Size: 12, Color: draw.Ink})
-		y += 17
+	y = p.Legend(16, y, pictureWidth-16, 13, ships)
+	for _, ln := range draw.Wrap(picWord(l, "digit")+".", draw.Font{Size: 13}, pictureWidth-32) {
+		p.Text(draw.Pt(16, y+9), ln, draw.Font{Size: 13, Color: draw.Ink})
+		y += 18
 	}
 	p.H = int(math.Ceil(y + 8))
 	var seatList []string

@@ -2,7 +2,6 @@ package earthman
 
 import (
 	"flag"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -14,7 +13,8 @@ import (
 var pictures = flag.String("pictures", "", "write every board picture the tests draw as DIR/NAME.png, to look at")
 
 // The positions of the ASCII goldens (TestBoardGolden, TestFullBoardGolden),
-// with the secrets each seat keeps: standing orders, triggers, destinations.
+// the full one with more counters on the disc, and with the secrets each
+// seat keeps: standing orders, triggers, destinations.
 const classicPosition = `players ann bob cat
 active bob
 dev Earth ann 2
@@ -46,6 +46,22 @@ devastation Mars 2 2
 pi Mars bob
 fleet Mars ann 3 2
 fleet Solar cat 1
+devastation Venus 1 2
+devastation Venus 2 2
+devastation Venus 3 1
+devastation Venus 4 1
+region Earth 3 UN 1 risk
+region Earth 4 cat 3
+pi Earth ann
+pi Earth cat
+region Luna 1 cat 1
+region Luna 2 cat 2
+region Mars 3 ann 1
+region Titan 1 bob 3
+fleet Jovian bob 4
+fleet Earth cat 2
+fleet Cislunar ann 2 1
+fleet Titan bob 2
 ann vp 4
 ann power 9
 ann economy 2
@@ -84,7 +100,7 @@ func TestGoldenPictures(t *testing.T) {
 	}{
 		{"classic", classic.View("ann"), []string{"U10", "a1", "c3", "c2", "a2", "b4"}},
 		{"classic-public", classic.PublicView(), []string{"U10", "c3"}},
-		{"full", full.View("ann"), []string{"A2", "#2", "+b", "a5(2!)", "c1"}},
+		{"full", full.View("ann"), []string{"A2", "#2", "+b", "+ac", "U!", "c3", "a5(2!)", "a3(1!)", "c1"}},
 		{"full-public", full.PublicView(), []string{"A2", "a5(2!)"}},
 	} {
 		pic := drawer(t, c.v).Picture()
@@ -166,33 +182,22 @@ func TestPicturesOfBotGames(t *testing.T) {
 	}
 }
 
-// BenchmarkPicture draws each edition's golden position: the model, then
-// each rendering.
+// BenchmarkPicture draws each edition's golden position as ann sees it.
 func BenchmarkPicture(b *testing.B) {
 	t := &testing.T{}
+	b.Run("classic", func(b *testing.B) { drawtest.Bench(b, drawer(b, buildState(t, classicPosition).View("ann")).Picture) })
+	b.Run("full", func(b *testing.B) { drawtest.Bench(b, drawer(b, buildFull(t, fullPosition).View("ann")).Picture) })
+}
+
+// TestREADMEPictures keep the pictures the README shows (each edition's
+// golden position, as ann sees it) in step with the drawing: go test
+// -update redraws them.
+func TestREADMEPictures(t *testing.T) {
 	for _, c := range []struct {
-		name string
 		v    engine.View
-	}{{"classic", buildState(t, classicPosition).View("ann")}, {"full", buildFull(t, fullPosition).View("ann")}} {
-		d := c.v.(engine.Drawer)
-		b.Run(c.name+"/model", func(b *testing.B) {
-			for b.Loop() {
-				d.Picture()
-			}
-		})
-		for _, kind := range []string{"png", "svg"} {
-			b.Run(fmt.Sprintf("%s/%s", c.name, kind), func(b *testing.B) {
-				pic := d.Picture()
-				var n int
-				for b.Loop() {
-					data, _ := pic.PNG()
-					if kind == "svg" {
-						data, _ = pic.SVG()
-					}
-					n = len(data)
-				}
-				b.ReportMetric(float64(n), "bytes")
-			})
-		}
+		file string
+	}{{buildState(t, classicPosition).View("ann"), "earthman-classic"}, {buildFull(t, fullPosition).View("ann"), "earthman"}} {
+		png, _ := drawtest.Check(t, drawer(t, c.v).Picture())
+		drawtest.GoldenPNG(t, "../../docs/boards/"+c.file+".png", png, *update)
 	}
 }

@@ -109,10 +109,18 @@ func (v *view) Picture() *draw.Picture {
 		tokens[u.Hex] = append(tokens[u.Hex], t)
 	}
 	var extras []*draw.Text // "+n aboard" marks, over every token
+	var shared []string     // hexes with more than one thing, for a caption
 	for _, h := range allHexes() {
 		list := tokens[h]
 		if len(list) == 0 {
 			continue
+		}
+		if len(list) > 1 {
+			var ids []string
+			for _, t := range list {
+				ids = append(ids, t.text+t.extra)
+			}
+			shared = append(shared, h.Name()+": "+strings.Join(ids, " "))
 		}
 		c := at(h)
 		// One token fills the hex; more share it, up to three, and when
@@ -120,7 +128,7 @@ func (v *view) Picture() *draw.Picture {
 		r := size * 0.62
 		offs := []draw.Point{{}}
 		if len(list) > 1 {
-			r = size * 0.42
+			r = size * 0.47
 			offs = []draw.Point{{X: -r, Y: -r * 0.55}, {X: r, Y: -r * 0.55}, {X: 0, Y: r * 0.95}}
 		}
 		for i, t := range list {
@@ -162,11 +170,15 @@ func (v *view) Picture() *draw.Picture {
 			p.Text(draw.Pt(76+float64(i)*24, ry), fmt.Sprint(row.vals[i]), tf)
 		}
 	}
-	notes := []string{
+	var notes []string
+	if len(shared) > 0 {
+		notes = append(notes, "Sharing a hex: "+strings.Join(shared, "; ")+".")
+	}
+	notes = append(notes,
 		"Hex names: ring, sextant A–F, offset from the sextant's corner (a dot marks the corners, which carry the blue number).",
 		"An arrow is a velocity: where it alone would carry the unit or moon next turn. +2 beside a unit: two units aboard. ×5: five units share the hex.",
 		"Brown rings are debris (rings 4 and 7).",
-	}
+	)
 	var keys []draw.Key
 	for i, pl := range s.Players {
 		o := draw.OwnerStyle(i)
@@ -184,9 +196,9 @@ func (v *view) Picture() *draw.Picture {
 	ly := p.Legend(360, y-2, pictureWidth-16, 13, keys)
 	ly = math.Max(ly, y+26+2*17+10)
 	for _, n := range notes {
-		for _, l := range draw.Wrap(n, draw.Font{Size: 12}, pictureWidth-32) {
-			p.Text(draw.Pt(16, ly+8), l, draw.Font{Size: 12, Color: draw.Ink})
-			ly += 17
+		for _, l := range draw.Wrap(n, draw.Font{Size: 13}, pictureWidth-32) {
+			p.Text(draw.Pt(16, ly+9), l, draw.Font{Size: 13, Color: draw.Ink})
+			ly += 18
 		}
 	}
 	p.H = int(math.Ceil(ly + 8))

@@ -162,25 +162,18 @@ func TestPicturesOfBotGames(t *testing.T) {
 
 // BenchmarkPicture draws the golden position as ann sees it.
 func BenchmarkPicture(b *testing.B) {
-	s := pictureState(&testing.T{})
-	v := s.View("ann").(*view)
-	b.Run("model", func(b *testing.B) {
-		for b.Loop() {
-			v.Picture()
-		}
+	drawtest.Bench(b, pictureState(&testing.T{}).View("ann").(*view).Picture)
+}
+
+// TestREADMEPicture keeps the picture the README shows (a bot game with
+// four random moons, a few turns in, as ann sees it) in step with the
+// drawing: go test -update redraws it.
+func TestREADMEPicture(t *testing.T) {
+	var s *State
+	opts := map[string]string{"scenario": "fast", "moons": "random", "moon-count": "4"}
+	enginetest.Walk(t, Ruleset(), enginetest.Options{Players: []string{"ann", "bob"}, Seed: 5, MaxSteps: 6, Options: opts}, func(_ int, st engine.State) {
+		s = st.(*State)
 	})
-	for _, kind := range []string{"png", "svg"} {
-		b.Run(kind, func(b *testing.B) {
-			pic := v.Picture()
-			var n int
-			for b.Loop() {
-				data, _ := pic.PNG()
-				if kind == "svg" {
-					data, _ = pic.SVG()
-				}
-				n = len(data)
-			}
-			b.ReportMetric(float64(n), "bytes")
-		})
-	}
+	png, _ := drawtest.Check(t, s.View("ann").(engine.Drawer).Picture())
+	drawtest.GoldenPNG(t, "../../docs/boards/orbital.png", png, *update)
 }

@@ -85,7 +85,7 @@ func (v *view) Picture() *draw.Picture {
 		if label != "" {
 			p.Text(c, label, draw.Font{Size: math.Round(15 * math.Min(1, scale+0.1)), Bold: true, Anchor: draw.Middle, Color: ink})
 		}
-		p.Text(draw.Pt(c.X, c.Y+r+10*scale+2), pl.Name+" "+string(pl.Size), draw.Font{Size: 12, Anchor: draw.Middle, Color: draw.Ink, Halo: draw.Paper})
+		p.Text(draw.Pt(c.X, c.Y+r+10*scale+2), pl.Name+" "+string(pl.Size), draw.Font{Size: 13, Anchor: draw.Middle, Color: draw.Ink, Halo: draw.Paper})
 	}
 	y := top + 44 + float64(maxR-minR)*dy + radius[Large] + 30
 
@@ -103,14 +103,14 @@ func (v *view) Picture() *draw.Picture {
 		keys = append(keys, draw.Key{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: o.Fill, Stroke: draw.Ink, Width: 1},
 			Mark: s.letter(seat), MarkColor: o.Ink, Label: label})
 	}
-	y = p.Legend(20, y, pictureWidth-20, 13, keys)
-	y = p.Legend(20, y, pictureWidth-20, 12, []draw.Key{
+	y = p.Legend(20, y, pictureWidth-20, 14, keys)
+	y = p.Legend(20, y, pictureWidth-20, 13, []draw.Key{
 		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: natives, Stroke: draw.Muted, Width: 1}, Label: "n4, n12: natives"},
 		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.Paper, Stroke: draw.Muted, Width: 1, Dash: []float64{3, 2}}, Label: "small, no one's"},
 		{Swatch: draw.SwatchNone, Label: "B25: B's 25 ships.  S M L: size (production 2 5 8, limit 15 30 60)."},
 	})
 	if v.player != "" {
-		y = p.Legend(20, y, pictureWidth-20, 12, []draw.Key{{Swatch: draw.SwatchDisc, Style: draw.Style{Stroke: draw.Ink, Width: 3}, Label: "a thick ring: your planets"}})
+		y = p.Legend(20, y, pictureWidth-20, 13, []draw.Key{{Swatch: draw.SwatchDisc, Style: draw.Style{Stroke: draw.Ink, Width: 3}, Label: "a thick ring: your planets"}})
 	}
 	p.H = int(math.Ceil(y + 8))
 	p.Summary = v.pictureSummary()

@@ -115,32 +115,18 @@ func TestPicturesOfBotGames(t *testing.T) {
 	}
 }
 
-// BenchmarkPicture draws the 6-player board of the golden files: the
-// model, then each rendering.
+// BenchmarkPicture draws the 6-player board of the golden files.
 func BenchmarkPicture(b *testing.B) {
 	s := play(b, 6, 80, 7)
 	v := s.View(s.Seats[0]).(*view)
-	b.Run("model", func(b *testing.B) {
-		for b.Loop() {
-			v.Picture()
-		}
-	})
-	b.Run("png", func(b *testing.B) {
-		pic := v.Picture()
-		var n int
-		for b.Loop() {
-			data, _ := pic.PNG()
-			n = len(data)
-		}
-		b.ReportMetric(float64(n), "bytes")
-	})
-	b.Run("svg", func(b *testing.B) {
-		pic := v.Picture()
-		var n int
-		for b.Loop() {
-			data, _ := pic.SVG()
-			n = len(data)
-		}
-		b.ReportMetric(float64(n), "bytes")
-	})
+	drawtest.Bench(b, v.Picture)
+}
+
+// TestREADMEPicture keeps the picture the README shows (a 4-player game in
+// its movement phase, as the player to move sees it) in step with the
+// drawing: go test -update redraws it.
+func TestREADMEPicture(t *testing.T) {
+	s := play(t, 4, 40, 7)
+	png := picture(t, s.View(s.mover()))
+	drawtest.GoldenPNG(t, "../../docs/boards/prosper.png", png, *update)
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"orrery/engine/draw"
@@ -135,6 +136,57 @@ func Golden(t testing.TB, name string, got []byte, update bool) {
 	}
 }
 
+// GoldenPNG compares a rendered PNG with the file at path (a picture the
+// README shows, say), or rewrites it when update is set. The comparison is
+// tolerant, as anti-aliasing may differ by a shade between machines: the
+// sizes must match and at most one pixel in a hundred may differ by more
+// than a few levels.
+func GoldenPNG(t testing.TB, path string, got []byte, update bool) {
+	t.Helper()
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	a, err := png.Decode(bytes.NewReader(want))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b, err := png.Decode(bytes.NewReader(got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Bounds() != b.Bounds() {
+		t.Fatalf("the picture is %v, %s is %v (go test -update rewrites it)", b.Bounds().Size(), path, a.Bounds().Size())
+	}
+	differ := 0
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			if far(r1, r2) || far(g1, g2) || far(b1, b2) {
+				differ++
+			}
+		}
+	}
+	if differ*100 > r.Dx()*r.Dy() {
+		t.Errorf("%d of %d pixels differ from %s (go test -update rewrites it)", differ, r.Dx()*r.Dy(), path)
+	}
+}
+
+func far(a, b uint32) bool {
+	d := int(a>>8) - int(b>>8)
+	return d > 12 || d < -12
+}
+
 // Shows returns the first of secrets that the picture tells in words (its
 // texts, its Alt, or anywhere in its SVG), or "".
 func Shows(p *draw.Picture, secrets ...string) string {
@@ -160,5 +212,58 @@ func Save(t testing.TB, dir, name string, pngData []byte) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), pngData, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Loop runs f as a benchmark's loop and reports, beside the wall time, the
+// process's CPU time per call (cpu-ms/op): on a shared machine the wall
+// time counts other people's work too, the CPU time only ours (garbage
+// collection included).
+func Loop(b *testing.B, f func()) {
+	b.Helper()
+	start := cpuTime()
+	n := 0
+	for b.Loop() {
+		f()
+		n++
+	}
+	if n > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(n)/1e6, "cpu-ms/op")
+	}
+}
+
+// cpuTime is the user and system time the process has used, in ns.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// Bench runs the benchmarks every ruleset's picture has: building the
+// model from the view, then rendering it as PNG and as SVG (with the bytes
+// each takes).
+func Bench(b *testing.B, picture func() *draw.Picture) {
+	b.Run("model", func(b *testing.B) {
+		Loop(b, func() { picture() })
+	})
+	for _, kind := range []string{"png", "svg"} {
+		b.Run(kind, func(b *testing.B) {
+			p := picture()
+			render := p.PNG
+			if kind == "svg" {
+				render = p.SVG
+			}
+			var n int
+			Loop(b, func() {
+				data, err := render()
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(data)
+			})
+			b.ReportMetric(float64(n), "bytes")
+		})
 	}
 }
