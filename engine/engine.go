@@ -102,8 +102,8 @@ type PublicViewer interface {
 // Drawer is implemented by views that can draw their board as a picture
 // (a PNG for mail, an SVG for the web, from one engine/draw model), from the
 // same data as Board and with only what the view's reader may see: a
-// player's View and the PublicView alike. Mail and web pages use it when a
-// view has it and fall back on the ASCII board otherwise.
+// player's View and the PublicView alike. It is optional, so mail and web
+// pages ask for it with a type assertion; every listed ruleset has it.
 type Drawer interface {
 	Picture() *draw.Picture
 }

@@ -171,6 +171,17 @@ func New(w, h int, background Color) *Picture {
 	return &Picture{W: w, H: h, Background: background}
 }
 
+// paper is the background as painted: opaque (a picture has no holes), and
+// Paper if none is given.
+func (p *Picture) paper() Color {
+	bg := p.Background
+	if !bg.visible() {
+		return Paper
+	}
+	bg.A = 255
+	return bg
+}
+
 // Add appends shapes, to be painted over those already there.
 func (p *Picture) Add(s ...Shape) { p.Shapes = append(p.Shapes, s...) }
 

@@ -38,11 +38,7 @@ func (p *Picture) Raster() (*image.RGBA, error) {
 		return nil, fmt.Errorf("a picture of %d × %d pixels cannot be drawn (1 to 4000 each way)", p.W, p.H)
 	}
 	r := &raster{img: image.NewRGBA(image.Rect(0, 0, p.W, p.H)), faces: faces{}}
-	bg := p.Background
-	if !bg.visible() {
-		bg = Paper
-	}
-	fillRect(r.img, nrgba(bg))
+	fillRect(r.img, nrgba(p.paper()))
 	for _, s := range p.Shapes {
 		if err := r.shape(s); err != nil {
 			return nil, err

@@ -19,10 +19,7 @@ func (p *Picture) SVG() ([]byte, error) {
 		return nil, fmt.Errorf("a picture of %d × %d pixels cannot be drawn", p.W, p.H)
 	}
 	var b bytes.Buffer
-	bg := p.Background
-	if !bg.visible() {
-		bg = Paper
-	}
+	bg := p.paper()
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s" font-family="Go, 'DejaVu Sans', Arial, sans-serif">`+"\n",
 		p.W, p.H, p.W, p.H, escape(p.Alt()))
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="%s"/>`+"\n", p.W, p.H, hex(bg))
