@@ -114,6 +114,7 @@ type Data struct {
 	Deadline time.Time          // ack, status, welcome: zero for none
 
 	Report  *game.Report  // report, status, history, welcome
+	Web     string        // report, welcome: the addressee's private web page ("" without http)
 	Info    *engine.Info  // welcome, rules, help
 	Players []game.Player // welcome: the seats (only names and bots are shown)
 	Games   []GameSummary // list

@@ -205,3 +205,24 @@ func (s *Service) Dice(ctx context.Context, id, player string) (*Game, []StepDic
 	})
 	return g, out, err
 }
+
+// Revision reads a game's record and the count of its log entries. The
+// count grows with every input (orders, press, a GM's action), some of
+// which leave the record as it was: together they change whenever anything
+// a page of the game shows may have changed, so they make its ETag.
+func (s *Service) Revision(ctx context.Context, id string) (*Game, uint64, error) {
+	var g *Game
+	var seq uint64
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		if g, err = readGame(b); err != nil {
+			return err
+		}
+		seq = b.Bucket(store.BucketLog).Sequence()
+		return nil
+	})
+	return g, seq, err
+}

@@ -64,6 +64,8 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	mail/inbox-uids/<uidvalidity><uid> → message key (both 4-byte big-endian)
 //	mail/rate/<address>     → JSON reply times in the last hour (rate limit)
 //	mail/unknown/<address>  → RFC 3339 time of the last reply to a stranger
+//	mail/web/token-key      → 32 random bytes: the HMAC key of the private
+//	                          pages' capability links (pbem/web), made on first use
 var (
 	BucketMailOutbox     = []byte("outbox")
 	BucketMailOutboxSent = []byte("outbox-sent")
@@ -73,4 +75,5 @@ var (
 	BucketMailUIDs       = []byte("inbox-uids")
 	BucketMailRate       = []byte("rate")
 	BucketMailUnknown    = []byte("unknown")
+	BucketMailWeb        = []byte("web")
 )

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -41,6 +42,7 @@ type Config struct {
 	Limits       Limits   `yaml:"limits"`    // what the daemon accepts and sends
 	Security     Security `yaml:"security"`  // who may act for a seat
 	Templates    string   `yaml:"templates"` // directory of template overrides ("" = built in)
+	HTTP         HTTP     `yaml:"http"`      // the read-only web pages (off unless listen is set)
 	// Tick is how often deadlines and reminders are checked.
 	Tick time.Duration `yaml:"tick"`
 	// LogLevel is debug, info, warn or error.
@@ -87,6 +89,18 @@ type Folders struct {
 	Inbox     string `yaml:"inbox"`
 	Processed string `yaml:"processed"`
 	Rejected  string `yaml:"rejected"`
+}
+
+// HTTP serves every game as read-only web pages (pbem/web).
+type HTTP struct {
+	// Listen is the host:port the pages are served on ("" = no pages).
+	// Put a reverse proxy with TLS in front: 127.0.0.1:8080 behind
+	// nginx or Caddy.
+	Listen string `yaml:"listen"`
+	// URL is the address players reach the pages at, through the proxy
+	// ("https://games.example.org"): links in report mails and the Atom
+	// feed use it. Default: http://LISTEN.
+	URL string `yaml:"url"`
 }
 
 // Limits bound what the daemon reads and sends.
@@ -266,6 +280,9 @@ func (c *Config) check() error {
 			return fmt.Errorf("templates: %q is not a directory", c.Templates)
 		}
 	}
+	if err := c.HTTP.check(); err != nil {
+		return err
+	}
 	if c.Tick < 0 {
 		return errors.New("tick: must be positive")
 	}
@@ -279,6 +296,34 @@ func (c *Config) check() error {
 	default:
 		return fmt.Errorf("log_level: must be debug, info, warn or error, not %q", c.LogLevel)
 	}
+	return nil
+}
+
+func (h *HTTP) check() error {
+	if h.Listen == "" {
+		if h.URL != "" {
+			return errors.New("http.url: needs http.listen, the address the pages are served on")
+		}
+		return nil
+	}
+	host, port, err := net.SplitHostPort(h.Listen)
+	if err != nil {
+		return fmt.Errorf("http.listen: %q must be host:port, like 127.0.0.1:8080", h.Listen)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+		return fmt.Errorf("http.listen: port %q is not a port number", port)
+	}
+	if h.URL == "" {
+		if host == "" || host == "0.0.0.0" || host == "::" {
+			host = "localhost"
+		}
+		h.URL = "http://" + net.JoinHostPort(host, port)
+	}
+	u, err := url.Parse(h.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("http.url: %q must be an http or https address like https://games.example.org", h.URL)
+	}
+	h.URL = strings.TrimRight(h.URL, "/")
 	return nil
 }
 

@@ -51,6 +51,27 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// The web pages are off without http.listen; with it, the address in mail
+// defaults to the listen address, and a configured one loses its slash.
+func TestHTTP(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	cases := []struct{ yaml, listen, url string }{
+		{"", "", ""},
+		{"http:\n  listen: 127.0.0.1:8080\n", "127.0.0.1:8080", "http://127.0.0.1:8080"},
+		{"http:\n  listen: :8080\n", ":8080", "http://localhost:8080"},
+		{"http:\n  listen: 127.0.0.1:8080\n  url: https://games.example.org/\n", "127.0.0.1:8080", "https://games.example.org"},
+	}
+	for _, c := range cases {
+		cfg, err := Parse([]byte(base + c.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", c.yaml, err)
+		}
+		if cfg.HTTP.Listen != c.listen || cfg.HTTP.URL != c.url {
+			t.Errorf("%q: listen %q url %q, want %q %q", c.yaml, cfg.HTTP.Listen, cfg.HTTP.URL, c.listen, c.url)
+		}
+	}
+}
+
 // Every bad config gets one message naming the key.
 func TestBadConfigNamesTheKey(t *testing.T) {
 	t.Setenv("ORRERY_TEST_PW", "pw")
@@ -88,6 +109,10 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"no templates dir", base + "templates: /no/such/dir\n", "templates:"},
 		{"bad log level", base + "log_level: loud\n", "log_level"},
 		{"bad no-secret game", base + "security:\n  no_secret_games: [friends, Big Game]\n", `security.no_secret_games: "Big Game" is not a game id`},
+		{"http listen not host:port", base + "http:\n  listen: 8080\n", `http.listen: "8080" must be host:port`},
+		{"http bad port", base + "http:\n  listen: 127.0.0.1:http\n", "http.listen: port"},
+		{"http url without listen", base + "http:\n  url: https://games.example.org\n", "http.url: needs http.listen"},
+		{"http url not http", base + "http:\n  listen: 127.0.0.1:8080\n  url: ftp://games.example.org\n", "http.url:"},
 		{"empty", "", "empty"},
 	}
 	for _, c := range cases {

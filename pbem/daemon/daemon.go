@@ -73,6 +73,9 @@ type Config struct {
 	MaxText int
 	// Templates is a directory of template overrides ("" = embedded).
 	Templates string
+	// WebLink, when the daemon serves web pages, gives the address of a
+	// seat's private page for its report mails (pbem/web.PrivateLink).
+	WebLink WebLink
 	// TickEvery runs deadlines and reminders this often (default 10 s).
 	TickEvery time.Duration
 	Now       func() time.Time
@@ -128,6 +131,7 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	if cfg.Policy.OwnMessageIDSuffix == "" {
 		cfg.Policy.OwnMessageIDSuffix = mailer.OwnSuffix()
 	}
+	mailer.WebLink = cfg.WebLink
 	d := &Daemon{cfg: cfg, st: st, queue: q, log: cfg.Logger, mailer: mailer}
 	if q != nil {
 		mailer.Enqueue = q.Enqueue

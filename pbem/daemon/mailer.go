@@ -25,6 +25,25 @@ type Mailer struct {
 	Enqueue  func(tx *bolt.Tx, m outbox.Mail) error
 	Render   Renderer
 	Rulesets []engine.Ruleset
+	// WebLink, if set, puts each player's private page in their report
+	// and welcome mails.
+	WebLink WebLink
+}
+
+// WebLink returns the address of seat p's private web page. It runs in the
+// transaction that queues the mail (a first link makes the key of links).
+type WebLink func(tx *bolt.Tx, g *game.Game, p game.Player) (string, error)
+
+// webLink is p's private page, or "" when the daemon serves no pages.
+func (m *Mailer) webLink(tx *bolt.Tx, g *game.Game, p game.Player) (string, error) {
+	if m.WebLink == nil {
+		return "", nil
+	}
+	link, err := m.WebLink(tx, g, p)
+	if err != nil {
+		return "", fmt.Errorf("private page of %s in %s: %w", p.Name, g.ID, err)
+	}
+	return link, nil
 }
 
 // NewMailer returns a mailer with the embedded templates, or those of
@@ -99,6 +118,9 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			}
 			d := m.data(g, p, m.Rulesets)
 			d.Report = rep
+			if d.Web, err = m.webLink(tx, g, p); err != nil {
+				return err
+			}
 			kind := templates.Report
 			if st.N == 0 && !rolledBack(c) {
 				// The setup step: the game has just started (a rollback
@@ -205,6 +227,10 @@ func (m *Mailer) resendReports(tx *bolt.Tx, g *game.Game, n game.Notice) error {
 		}
 		d := m.data(g, p, m.Rulesets)
 		d.Report = rep
+		var err error
+		if d.Web, err = m.webLink(tx, g, p); err != nil {
+			return err
+		}
 		c, err := m.Render.Render(templates.Report, d)
 		if err != nil {
 			return err
@@ -243,6 +269,10 @@ func (m *Mailer) welcomeReplacement(tx *bolt.Tx, g *game.Game, n game.Notice) er
 	if rs, err := engine.Find(m.Rulesets, g.Ruleset); err == nil {
 		info := rs.Info()
 		d.Info = &info
+	}
+	var err error
+	if d.Web, err = m.webLink(tx, g, p); err != nil {
+		return err
 	}
 	c, err := m.Render.Render(templates.Welcome, d)
 	if err != nil {

@@ -1,0 +1,328 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	htmltemplate "html/template"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/game"
+)
+
+// common is what the layout of every page reads.
+type common struct {
+	Title   string
+	L       links
+	Private string // the seat of a private page
+	Listed  bool   // the game has public pages (a private page links to them)
+	Bot     string // where players write
+	DiceJS  bool   // the page loads the dice check
+}
+
+// gameInfo is what a page may say of a game's record: never an address or
+// a secret (a template is handed this, not the record, so that no change to
+// a template can print them).
+type gameInfo struct {
+	ID, Ruleset, Title string
+	Step               uint64
+	Turn               int
+	Phase              string
+	Deadline           time.Time
+	Waiting            []string
+	Seats              []string
+	Bots               []string
+	Paused, Over       bool
+	Signup             bool
+	Taken, Total       int
+	Outcome            engine.Outcome
+	Link               string
+}
+
+func (s *Site) info(g *game.Game, link string) gameInfo {
+	gi := gameInfo{ID: g.ID, Ruleset: g.Ruleset, Title: g.Ruleset, Step: g.Step, Turn: g.Turn, Phase: g.Phase,
+		Deadline: g.Deadline, Waiting: g.Waiting(), Paused: g.Paused, Over: g.Over(), Signup: g.Signup,
+		Taken: len(g.Players), Total: g.Seats, Outcome: g.Outcome, Link: link}
+	if rs, err := engine.Find(s.cfg.Service.Rulesets(), g.Ruleset); err == nil {
+		gi.Title = rs.Info().Title
+	}
+	for _, p := range g.Players {
+		gi.Seats = append(gi.Seats, p.Name)
+		if p.Bot {
+			gi.Bots = append(gi.Bots, p.Name)
+		}
+	}
+	if g.Over() || g.Signup {
+		gi.Waiting = nil
+	}
+	return gi
+}
+
+type indexPage struct {
+	common
+	Games []gameInfo
+	Next  string // the next page's address, "" on the last
+	First bool
+}
+
+type errorPage struct {
+	common
+	Status  int
+	Message string
+}
+
+// reportPage is a game's page (the latest step) or one step's page.
+type reportPage struct {
+	common
+	Game     gameInfo
+	Report   *game.Report
+	Current  bool       // the latest step: deadline, who is awaited, prompts
+	StepPage bool       // a step's own page, not the game's
+	Time     time.Time  // when the step resolved
+	Picture  *picture   // nil: text board only
+	Turns    []turnRefs // the game page's links to every step, latest first
+	Prev     *uint64
+	Next     *uint64
+}
+
+type picture struct{ URL, Alt string }
+
+// turnRefs are the steps of one turn, for the list of every step.
+type turnRefs struct {
+	Turn  int
+	Steps []game.StepInfo
+}
+
+type dicePage struct {
+	common
+	Game   gameInfo
+	Steps  []game.StepDice
+	Rolls  int
+	Secret string // the dice secret, once the game is over
+	Epoch  int    // rollbacks so far: a seed is HMAC(secret, "ID:E:N") for some E up to it
+	Scheme string
+}
+
+func (s *Site) render(name string, data any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&b, "layout", data); err != nil {
+		return nil, fmt.Errorf("render %s: %w", name, err)
+	}
+	return b.Bytes(), nil
+}
+
+func (s *Site) common(title string, g *game.Game, v viewer, l links) common {
+	return common{Title: title, L: l.withBuild(s.build), Private: v.seat, Listed: g == nil || Listed(g), Bot: s.cfg.Bot}
+}
+
+// index is / : the server's games, a page at a time, in id order.
+func (s *Site) index(w http.ResponseWriter, r *http.Request) {
+	after := r.URL.Query().Get("after")
+	list, next, err := s.cfg.Service.GamesPage(r.Context(), after, s.cfg.PageSize, Listed)
+	if err != nil {
+		s.gameError(w, r, err)
+		return
+	}
+	l := links{home: "/", assets: "/assets/"}
+	p := indexPage{common: s.common("Games on this server", nil, viewer{}, l), First: after == ""}
+	for _, g := range list {
+		p.Games = append(p.Games, s.info(g, liveLinks(g.ID, "").Game()))
+	}
+	if next != "" {
+		p.Next = "/?after=" + next
+	}
+	body, err := s.render("index.html", p)
+	if err != nil {
+		s.gameError(w, r, err)
+		return
+	}
+	s.write(w, r, "text/html; charset=utf-8", "", body, "no-cache")
+}
+
+func pageGame(ctx context.Context, s *Site, g *game.Game, v viewer, l links, _ uint64, _ string) ([]byte, string, error) {
+	p, err := s.reportPage(ctx, g, v, l, g.Step, true)
+	if err != nil {
+		return nil, "", err
+	}
+	body, err := s.render("report.html", p)
+	return body, "text/html; charset=utf-8", err
+}
+
+func pageStep(ctx context.Context, s *Site, g *game.Game, v viewer, l links, n uint64, _ string) ([]byte, string, error) {
+	p, err := s.reportPage(ctx, g, v, l, n, false)
+	if err != nil {
+		return nil, "", err
+	}
+	body, err := s.render("report.html", p)
+	return body, "text/html; charset=utf-8", err
+}
+
+// reportPage builds the page of step n as v sees it: the game page when
+// gamePage (with links to every step), else the step's own page with
+// previous and next.
+func (s *Site) reportPage(ctx context.Context, g *game.Game, v viewer, l links, n uint64, gamePage bool) (*reportPage, error) {
+	p := &reportPage{Game: s.info(g, l.Game()), Current: n == g.Step && !g.Signup}
+	title := fmt.Sprintf("%s — %s", g.ID, p.Game.Title)
+	if v.seat != "" {
+		title = v.seat + " in " + title
+	}
+	if g.Signup {
+		p.common = s.common(title, g, v, l)
+		return p, nil
+	}
+	rep, err := s.cfg.Service.StepReport(ctx, g.ID, n, v.player())
+	if err != nil {
+		return nil, err
+	}
+	if v.seat == "" {
+		rep.Press = nil // public pages: never anyone's press
+	}
+	p.Report = rep
+	if !gamePage {
+		p.StepPage = true
+		title = fmt.Sprintf("Step %d of %s", n, title)
+		if n > 0 {
+			prev := n - 1
+			p.Prev = &prev
+		}
+		if n < g.Step {
+			next := n + 1
+			p.Next = &next
+		}
+	}
+	p.common = s.common(title, g, v, l)
+	_, steps, err := s.cfg.Service.Steps(ctx, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, si := range steps {
+		if si.N == n {
+			p.Time = si.Time
+		}
+	}
+	if gamePage {
+		p.Turns = groupByTurn(steps)
+	}
+	if pic, err := s.picture(ctx, g, v, n); err != nil {
+		return nil, err
+	} else if pic != nil {
+		p.Picture = &picture{URL: l.StepSVG(n), Alt: pic.alt}
+	}
+	return p, nil
+}
+
+// groupByTurn lists steps by turn, latest first.
+func groupByTurn(steps []game.StepInfo) []turnRefs {
+	var out []turnRefs
+	for i := len(steps) - 1; i >= 0; i-- {
+		si := steps[i]
+		if len(out) == 0 || out[len(out)-1].Turn != si.Turn {
+			out = append(out, turnRefs{Turn: si.Turn})
+		}
+		t := &out[len(out)-1]
+		t.Steps = append(t.Steps, si)
+	}
+	for i := range out {
+		sort.Slice(out[i].Steps, func(a, b int) bool { return out[i].Steps[a].N < out[i].Steps[b].N })
+	}
+	return out
+}
+
+type drawn struct {
+	svg []byte
+	alt string
+}
+
+// picture draws the board of step n as v sees it; nil when there is no
+// drawing (no Picture configured, the ruleset draws none, or an observer
+// of a ruleset without a public view).
+func (s *Site) picture(ctx context.Context, g *game.Game, v viewer, n uint64) (*drawn, error) {
+	if s.cfg.Picture == nil {
+		return nil, nil
+	}
+	view, err := s.cfg.Service.StepView(ctx, g.ID, n, v.player())
+	if err != nil || view == nil {
+		return nil, err
+	}
+	svg, alt, err := s.cfg.Picture(view)
+	if err != nil {
+		return nil, fmt.Errorf("draw step %d of %s: %w", n, g.ID, err)
+	}
+	if svg == nil {
+		return nil, nil
+	}
+	return &drawn{svg: svg, alt: alt}, nil
+}
+
+func pageSVG(ctx context.Context, s *Site, g *game.Game, v viewer, _ links, n uint64, _ string) ([]byte, string, error) {
+	pic, err := s.picture(ctx, g, v, n)
+	if err != nil || pic == nil {
+		return nil, "", err
+	}
+	return pic.svg, "image/svg+xml; charset=utf-8", nil
+}
+
+func pageDice(ctx context.Context, s *Site, g *game.Game, v viewer, l links, _ uint64, _ string) ([]byte, string, error) {
+	p, err := s.dicePage(ctx, g, v, l)
+	if err != nil {
+		return nil, "", err
+	}
+	body, err := s.render("dice.html", p)
+	return body, "text/html; charset=utf-8", err
+}
+
+func (s *Site) dicePage(ctx context.Context, g *game.Game, v viewer, l links) (*dicePage, error) {
+	_, steps, err := s.cfg.Service.Dice(ctx, g.ID, v.player())
+	if err != nil {
+		return nil, err
+	}
+	title := "Dice of " + g.ID
+	if v.seat != "" {
+		title = v.seat + "'s dice in " + g.ID
+	}
+	p := &dicePage{common: s.common(title, g, v, l), Game: s.info(g, l.Game()), Steps: steps, Epoch: g.Epoch, Scheme: SchemeOf(g)}
+	p.DiceJS = true
+	for _, st := range steps {
+		p.Rolls += len(st.Rolls)
+	}
+	if g.Over() {
+		p.Secret = g.DiceSecret
+	}
+	return p, nil
+}
+
+// SchemeOf names the dice scheme a game's rolls were made with, which the
+// dice page's check follows: "1" is a step's seed HMAC-SHA256(secret,
+// "ID:EPOCH:STEP") and roll k the first 48 bits of SHA-256("SEED:k") (see
+// engine/dice). A new scheme is a new name here and one entry in dice.js.
+func SchemeOf(g *game.Game) string { return "1" }
+
+// funcs are the templates' helpers.
+var funcs = htmltemplate.FuncMap{
+	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"utc": func(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC") },
+	"names": func(list []string) string {
+		return strings.Join(list, ", ")
+	},
+	"trimnl": func(s string) string { return strings.Trim(s, "\n") },
+	"roll":   func(r dice.Roll) string { return r.String() },
+	"plural": func(n int, one, many string) string {
+		if n == 1 {
+			return fmt.Sprintf("%d %s", n, one)
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	},
+	"blocking": func(p engine.Prompt) bool { return p.Kind.Blocks() },
+	"short": func(h string) string {
+		if len(h) > 16 {
+			return h[:16] + "…"
+		}
+		return h
+	},
+	"deref": func(n *uint64) uint64 { return *n },
+}
