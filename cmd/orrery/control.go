@@ -68,7 +68,15 @@ func runOrForward(ctx context.Context, e *env, args []string) error {
 	if file != nil {
 		stdin = file
 	}
-	return forward(ctx, e, sock, controlRequest{Args: args, Stdin: stdin})
+	var out bytes.Buffer
+	fe := *e
+	fe.stdout = &out
+	err = forward(ctx, &fe, sock, controlRequest{Args: args, Stdin: stdin})
+	if got, ferr := receiveFiles(e, out.String()); got {
+		return errors.Join(err, ferr)
+	}
+	io.Copy(e.stdout, &out)
+	return err
 }
 
 // inlineFile finds a -f FILE argument (other than -f -), reads FILE and

@@ -37,12 +37,15 @@ type embedded struct {
 	d      *daemon.Daemon
 	reader *imapin.Reader
 	bot    string
-	dir    string // temporary directory to remove, if any
+	dir    string   // temporary directory to remove, if any
+	web    *webSide // the web pages' listener, if any
 }
 
 // startEmbedded starts in-process IMAP and SMTP servers, a store at db (a
 // temporary one when db is ""), and a daemon reading the bot's mailbox.
-func startEmbedded(e *env, db string, log *slog.Logger) (*embedded, error) {
+// With httpAddr it also opens the web pages' listener there, so that the
+// daemon's report mails carry each player's private link.
+func startEmbedded(e *env, db, httpAddr string, log *slog.Logger) (*embedded, error) {
 	x := &embedded{bot: "orrery@" + demoDomain}
 	srv, err := pbemtest.Start(pbemtest.Options{Users: map[string]string{x.bot: "orrery"}})
 	if err != nil {
@@ -60,10 +63,17 @@ func startEmbedded(e *env, db string, log *slog.Logger) (*embedded, error) {
 		x.close()
 		return nil, err
 	}
+	if httpAddr != "" {
+		if x.web, err = listenWeb(httpAddr, ""); err != nil {
+			x.close()
+			return nil, err
+		}
+	}
 	q := outbox.New(x.st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: time.Second, Logger: log})
 	// The demo's players answer within milliseconds: a person's hourly
 	// budget of replies would cut their acks short.
-	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000})
+	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000,
+		WebLink: x.web.link()})
 	if err != nil {
 		x.close()
 		return nil, err
@@ -76,6 +86,7 @@ func startEmbedded(e *env, db string, log *slog.Logger) (*embedded, error) {
 }
 
 func (x *embedded) close() {
+	x.web.close()
 	if x.st != nil {
 		x.st.Close()
 	}
@@ -88,16 +99,19 @@ func (x *embedded) close() {
 }
 
 func runDemo(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "demo", "demo [--ruleset prosper] [--players N] [--option NAME=VALUE] [--turns N] [--seed N] [-v]",
+	fs := flags(e, "demo", "demo [--ruleset prosper] [--players N] [--option NAME=VALUE] [--turns N] [--seed N] [--http ADDR] [--stay] [-v]",
 		"Plays a whole game by mail on this machine: in-process IMAP and SMTP servers,\n"+
 			"the mail daemon, and built-in players who read their reports and send their\n"+
-			"orders as real mails. Prints the mails exchanged and the result.")
+			"orders as real mails. Prints the mails exchanged and the result. The game's\n"+
+			"web pages are served on a loopback port while it plays (--stay keeps them up).")
 	rulesetName := fs.String("ruleset", "prosper", "ruleset to play")
 	players := fs.Int("players", 3, "number of players (default 3, or the nearest count the ruleset takes)")
 	turns := fs.Int("turns", 0, "stop after this many turns (0: play to the end)")
 	seed := fs.Uint64("seed", 1, "seed of the players' choices and of the dice secret")
 	verbose := fs.Bool("v", false, "print every mail in full, and the daemon's log")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long")
+	httpAddr := fs.String("http", "127.0.0.1:0", "the web pages' address (port 0: any free one; \"\": none)")
+	stay := fs.Bool("stay", false, "keep the web pages up after the game, until interrupted")
 	var options multi
 	fs.Var(&options, "option", "ruleset option NAME=VALUE (repeatable; see orrery rulesets RULESET)")
 	if _, err := parse(fs, args); err != nil {
@@ -125,11 +139,28 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if *verbose {
 		log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	x, err := startEmbedded(e, "", log)
+	x, err := startEmbedded(e, "", *httpAddr, log)
 	if err != nil {
 		return err
 	}
 	defer x.close()
+	outer := ctx
+	if x.web != nil {
+		// The pages outlive the timeout with --stay: they stop with outer.
+		site, err := newSite(x.d.Service(), x.bot, x.web.url, log)
+		if err != nil {
+			return err
+		}
+		webCtx, webStop := context.WithCancel(outer)
+		webDone := make(chan struct{})
+		go func() {
+			defer close(webDone)
+			if err := x.web.serve(webCtx, site, log); err != nil {
+				log.Error("web pages", "err", err)
+			}
+		}()
+		defer func() { webStop(); <-webDone }()
+	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	runCtx, stop := context.WithCancel(ctx)
@@ -150,7 +181,11 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Orrery demo: %s (%s) by mail for %d players.\n", info.Title, info.Name, *players)
-	fmt.Fprintf(e.stdout, "IMAP %s, SMTP %s; the bot is %s.\n\n", x.srv.IMAPAddr, x.srv.SMTPAddr, x.bot)
+	fmt.Fprintf(e.stdout, "IMAP %s, SMTP %s; the bot is %s.\n", x.srv.IMAPAddr, x.srv.SMTPAddr, x.bot)
+	if x.web != nil {
+		fmt.Fprintf(e.stdout, "Follow it on the web: %s/g/%s (each player's mail links to their own page).\n", x.web.url, g.ID)
+	}
+	fmt.Fprintln(e.stdout)
 
 	sender := &outbox.SMTP{Addr: x.srv.SMTPAddr, TLS: "none"}
 	mailers := &botplayer.Players{Service: svc, Game: g.ID, Bot: x.bot, Rand: rand.New(rand.NewPCG(*seed, 99)),
@@ -199,6 +234,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "Replay verified: %d steps, %d dice rolls re-derived from the revealed seeds.\n", v.Steps, v.Rolls)
 	fmt.Fprintf(e.stdout, "%d mails in %s.\n", len(x.srv.Sent()), elapsed.Round(time.Millisecond))
+	if *stay && x.web != nil {
+		fmt.Fprintf(e.stdout, "\nThe web pages stay up at %s/g/%s; stop with Ctrl-C.\n", x.web.url, g.ID)
+		<-outer.Done()
+	}
 	return nil
 }
 

@@ -30,6 +30,7 @@ func gameCommands() []subcommand {
 		{"players", "game players ID", "Lists a game's seats with their addresses.", gamePlayers},
 		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
 		{"verify", "game verify ID", "Replays the whole log from the start with dice re-derived from the seeds,\nand checks every snapshot byte for byte, every roll, and every commitment.", gameVerify},
+		archiveCommand(),
 		{"log", "game log ID [--json]", "Prints every input of a game, in order, with its time and source, and between\nthem every mail the game sent (reports, reminders, late notices, answers), sent,\nstill queued or given up on. --json prints the stored inputs only.", gameLog},
 	}
 }

@@ -26,18 +26,21 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			"games, and answers over SMTP, until interrupted.\n\n"+
 			"With --embedded it runs its own IMAP and SMTP servers on localhost instead\n"+
 			"(nothing leaves the machine) and prints their ports and accounts, so you\n"+
-			"can point a mail client at them and play by hand. While it runs, every\n"+
-			"other orrery command given the same --db goes through it.")
+			"can point a mail client at them and play by hand, and serves the games'\n"+
+			"web pages on a loopback port (--http). While it runs, every other orrery\n"+
+			"command given the same --db goes through it.\n\n"+
+			"With http.listen in the config, it serves the same read-only web pages.")
 	cfgPath := fs.String("config", "", "config file (default: ORRERY_CONFIG); see config.example.yaml")
 	embeddedMode := fs.Bool("embedded", false, "run in-process IMAP and SMTP servers on localhost")
 	dbPath := fs.String("db", "", "database file (with --embedded; default: a temporary one)")
+	httpAddr := fs.String("http", "127.0.0.1:0", "with --embedded: the web pages' address (port 0: any free one; \"\": none)")
 	if rest, err := parse(fs, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return fmt.Errorf("serve takes no arguments, got %q", strings.Join(rest, " "))
 	}
 	if *embeddedMode {
-		return serveEmbedded(ctx, e, *dbPath)
+		return serveEmbedded(ctx, e, *dbPath, *httpAddr)
 	}
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("ORRERY_CONFIG")
@@ -62,13 +65,20 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	var ws *webSide
+	if cfg.HTTP.Listen != "" {
+		if ws, err = listenWeb(cfg.HTTP.Listen, cfg.HTTP.URL); err != nil {
+			return fmt.Errorf("http.listen: %w", err)
+		}
+		defer ws.close()
+	}
 	q := outbox.New(st.DB(), &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
 		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From)}, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections})
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
 		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), VerifyDKIM: cfg.Security.VerifyDKIM,
-		GMSecret: gmSecret,
+		GMSecret: gmSecret, WebLink: ws.link(),
 	})
 	if err != nil {
 		return err
@@ -78,15 +88,19 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		Inbox:   cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
 		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log})
 	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
-	err = runDaemon(ctx, e, st, d, r, log)
+	if ws != nil {
+		fmt.Fprintf(e.stdout, "orrery: web pages on %s, for players at %s/\n", ws.ln.Addr(), ws.url)
+	}
+	err = runDaemon(ctx, e, st, d, r, ws, cfg.From, log)
 	if errors.Is(err, imapin.ErrLogin) {
 		return fmt.Errorf("%w; check imap.username and imap.password_env, password_file or oauth2 in %s", err, *cfgPath)
 	}
 	return err
 }
 
-// runDaemon runs the daemon and the control socket until ctx is done.
-func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r *imapin.Reader, log *slog.Logger) error {
+// runDaemon runs the daemon, the control socket and, with ws, the web
+// pages until ctx is done; each shuts down before it returns.
+func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r *imapin.Reader, ws *webSide, from string, log *slog.Logger) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Commands forwarded over the control socket change games through
@@ -113,6 +127,19 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 			log.Error("control socket", "err", err)
 		}
 	}()
+	if ws != nil {
+		site, err := newSite(d.Service(), from, ws.url, log)
+		if err != nil {
+			return err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := ws.serve(ctx, site, log); err != nil {
+				log.Error("web pages", "err", err)
+			}
+		}()
+	}
 	err := d.Run(ctx, r)
 	cancel()
 	wg.Wait()
@@ -146,9 +173,9 @@ func newLogger(e *env, level string) *slog.Logger {
 }
 
 // serveEmbedded runs the daemon against in-process mail servers.
-func serveEmbedded(ctx context.Context, e *env, db string) error {
+func serveEmbedded(ctx context.Context, e *env, db, httpAddr string) error {
 	log := newLogger(e, "warn")
-	x, err := startEmbedded(e, db, log)
+	x, err := startEmbedded(e, db, httpAddr, log)
 	if err != nil {
 		return err
 	}
@@ -166,7 +193,7 @@ func serveEmbedded(ctx context.Context, e *env, db string) error {
   bot    %s
   users  %s (any other address is created when mail reaches it)
   db     %s
-
+%s
 Create a game for them (it is forwarded to this daemon), then write to the
 bot from a mail client logged in as a player:
 
@@ -174,8 +201,16 @@ bot from a mail client logged in as a player:
       --player ann=ann@example.org --player bob=bob@example.org
 
 Stop with Ctrl-C.
-`, host, port, host, sport, x.bot, strings.Join(players, ", "), x.st.Path(), x.st.Path())
-	return runDaemon(ctx, e, x.st, x.d, x.reader, log)
+`, host, port, host, sport, x.bot, strings.Join(players, ", "), x.st.Path(), webLine(x.web), x.st.Path())
+	return runDaemon(ctx, e, x.st, x.d, x.reader, x.web, x.bot, log)
+}
+
+// webLine is the web pages' line of the embedded servers' summary.
+func webLine(ws *webSide) string {
+	if ws == nil {
+		return ""
+	}
+	return fmt.Sprintf("  web    %s/ (every game; each report mail links to its player's page)\n", ws.url)
 }
 
 func splitAddr(a string) (string, string) {

@@ -7,7 +7,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"orrery/engine/game"
+	"orrery/pbem/config"
 	"orrery/pbem/daemon"
+	"orrery/pbem/web"
 )
 
 // mailOptions returns the game-service options that make a command queue
@@ -17,7 +19,7 @@ import (
 // (cfgPath "" and no ORRERY_CONFIG) it returns nil: a database used without
 // mail queues nothing.
 //
-// Only from, gm and templates are read here, leniently: a GM's shell need
+// Only from, gm, templates and http are read here, leniently: a GM's shell need
 // not hold the servers' passwords. `orrery serve` checks the whole file.
 // A command that is forwarded to a running daemon gets the daemon's own
 // mail hook instead (see runDaemon), so mails are never queued twice.
@@ -33,9 +35,10 @@ func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
 	var c struct {
-		From      string `yaml:"from"`
-		GM        string `yaml:"gm"`
-		Templates string `yaml:"templates"`
+		From      string      `yaml:"from"`
+		GM        string      `yaml:"gm"`
+		Templates string      `yaml:"templates"`
+		HTTP      config.HTTP `yaml:"http"`
 	}
 	if err := yaml.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("config %s: %w", cfgPath, err)
@@ -46,6 +49,14 @@ func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 	m, err := daemon.NewMailer(c.From, c.GM, c.Templates, e.rulesets)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", cfgPath, err)
+	}
+	// With web pages, welcome mails queued here link to each player's
+	// private page as the daemon's would.
+	if c.HTTP.Listen != "" {
+		if err := c.HTTP.Check(); err != nil {
+			return nil, fmt.Errorf("config %s: %w", cfgPath, err)
+		}
+		m.WebLink = web.PrivateLink(c.HTTP.URL)
 	}
 	return []game.Option{game.WithHooks(m.Hook)}, nil
 }

@@ -299,6 +299,10 @@ func (c *Config) check() error {
 	return nil
 }
 
+// Check validates the http section and fills in URL's default, for the
+// commands that read a config without checking all of it.
+func (h *HTTP) Check() error { return h.check() }
+
 func (h *HTTP) check() error {
 	if h.Listen == "" {
 		if h.URL != "" {

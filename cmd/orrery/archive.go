@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"orrery/pbem/web"
+)
+
+// archiveCommand is `orrery game archive`, listed with the game commands.
+func archiveCommand() subcommand {
+	return subcommand{"archive", "game archive ID --out DIR [--export-running]",
+		"Writes the game's public web pages as static files into DIR: index.html (the\n" +
+			"game's page), a page, JSON report and picture per step, the dice page with\n" +
+			"its in-browser check, the Atom feed, and game.json, the game's export without\n" +
+			"any player's secret or address (the dice secret only once the game is over).\n" +
+			"Put DIR on any static host. While the game runs, game.json is left out (its\n" +
+			"orders may hold what the rules keep hidden) unless --export-running.", gameArchive}
+}
+
+// filesMarker starts the answer of a forwarded `game archive`: the daemon
+// writes no files for a command it was sent (its files are not the
+// sender's), so it sends them back and the sender's own process writes them.
+const filesMarker = "orrery-files/1\n"
+
+// archiveReply is what a daemon sends back after filesMarker.
+type archiveReply struct {
+	Dir   string     `json:"dir"`
+	Files []web.File `json:"files"`
+	Notes []string   `json:"notes,omitempty"`
+}
+
+func gameArchive(ctx context.Context, e *env, args []string) error {
+	c, fs, db := gameFlags(e, "archive")
+	out := fs.String("out", "", "folder to write the pages into (created if needed)")
+	running := fs.Bool("export-running", false, "add game.json for a game still running (without its dice secret)")
+	id, err := parseOneID(fs, args, c.usage)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("game archive needs --out DIR, the folder to write the pages into")
+	}
+	svc, done, err := db.open(e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	site, err := newSite(svc, "", "", nil)
+	if err != nil {
+		return err
+	}
+	files, notes, err := site.Archive(ctx, id, web.ArchiveOptions{ExportRunning: *running})
+	if err != nil {
+		return err
+	}
+	rep := archiveReply{Dir: *out, Files: files, Notes: notes}
+	if e.shared != nil {
+		// Run by the daemon for a command forwarded to it.
+		io.WriteString(e.stdout, filesMarker)
+		return json.NewEncoder(e.stdout).Encode(rep)
+	}
+	return writeArchive(e, rep)
+}
+
+// writeArchive writes an archive's files under rep.Dir and says what it did.
+func writeArchive(e *env, rep archiveReply) error {
+	if err := os.MkdirAll(rep.Dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", rep.Dir, err)
+	}
+	var size int
+	for _, f := range rep.Files {
+		name := filepath.FromSlash(f.Name)
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("the archive names a file outside its folder: %q", f.Name)
+		}
+		path := filepath.Join(rep.Dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+		}
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		size += len(f.Data)
+	}
+	fmt.Fprintf(e.stdout, "wrote %d files (%d KB) to %s; open %s\n", len(rep.Files), (size+1023)/1024, rep.Dir, filepath.Join(rep.Dir, "index.html"))
+	for _, n := range rep.Notes {
+		fmt.Fprintf(e.stdout, "note: %s\n", n)
+	}
+	return nil
+}
+
+// receiveFiles writes what a daemon sent back for a forwarded command,
+// if it sent files; it reports false when out is ordinary output.
+func receiveFiles(e *env, out string) (bool, error) {
+	payload, ok := strings.CutPrefix(out, filesMarker)
+	if !ok {
+		return false, nil
+	}
+	var rep archiveReply
+	if err := json.Unmarshal([]byte(payload), &rep); err != nil {
+		return true, fmt.Errorf("read the files the daemon sent: %w", err)
+	}
+	return true, writeArchive(e, rep)
+}
