@@ -6,6 +6,7 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -94,8 +95,9 @@ type picture struct{ URL, Alt string }
 
 // turnRefs are the steps of one turn, for the list of every step.
 type turnRefs struct {
-	Turn  int
-	Steps []game.StepInfo
+	Turn   int
+	Phases string // the phases of its steps, each once
+	Steps  []game.StepInfo
 }
 
 type dicePage struct {
@@ -229,6 +231,13 @@ func groupByTurn(steps []game.StepInfo) []turnRefs {
 	}
 	for i := range out {
 		sort.Slice(out[i].Steps, func(a, b int) bool { return out[i].Steps[a].N < out[i].Steps[b].N })
+		var phases []string
+		for _, si := range out[i].Steps {
+			if si.Phase != "" && !slices.Contains(phases, si.Phase) {
+				phases = append(phases, si.Phase)
+			}
+		}
+		out[i].Phases = strings.Join(phases, ", ")
 	}
 	return out
 }

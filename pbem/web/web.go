@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -137,6 +138,9 @@ func securityHeaders(h http.Header) {
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 }
+
+// privatePath finds a private page's token in a path, to keep it out of logs.
+var privatePath = regexp.MustCompile(`/p/[^/]+`)
 
 // MaxPath bounds the request path read: no page has a longer one.
 const MaxPath = 512
@@ -376,7 +380,7 @@ func (s *Site) gameError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, context.Canceled) {
 		return
 	}
-	s.log.Error("web page", "path", r.URL.Path, "err", err)
+	s.log.Error("web page", "path", privatePath.ReplaceAllString(r.URL.Path, "/p/(token)"), "err", err)
 	s.fail(w, r, l, http.StatusInternalServerError, "Something went wrong on the server while drawing this page; it has been logged.")
 }
 

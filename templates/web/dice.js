@@ -95,7 +95,8 @@
       };
     }
     return {
-      name: "this page's own SHA-256 (your browser offers none over plain HTTP)",
+      name: pureJS ? "this page's own SHA-256" :
+        "this page's own SHA-256 (your browser offers its own only to pages served over HTTPS)",
       sha256: function (bytes) { return Promise.resolve(sha256js(bytes)); },
       hmac: function (key, msg) { return Promise.resolve(hmacjs(key, msg)); }
     };
