@@ -31,7 +31,7 @@ const filesMarker = "orrery-files/1\n"
 
 // archiveReply is what a daemon sends back after filesMarker.
 type archiveReply struct {
-	Dir   string     `json:"dir"`
+	Dir   string     `json:"dir,omitempty"` // the sender's --out
 	Files []web.File `json:"files"`
 	Notes []string   `json:"notes,omitempty"`
 }
@@ -44,7 +44,10 @@ func gameArchive(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *out == "" {
+	// Run by the daemon for a forwarded command, it sends the files back
+	// and the sender writes them where its --out says.
+	forwarded := e.shared != nil
+	if *out == "" && !forwarded {
 		return errors.New("game archive needs --out DIR, the folder to write the pages into")
 	}
 	svc, done, err := db.open(e)
@@ -61,8 +64,7 @@ func gameArchive(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	rep := archiveReply{Dir: *out, Files: files, Notes: notes}
-	if e.shared != nil {
-		// Run by the daemon for a command forwarded to it.
+	if forwarded {
 		io.WriteString(e.stdout, filesMarker)
 		return json.NewEncoder(e.stdout).Encode(rep)
 	}
@@ -96,9 +98,10 @@ func writeArchive(e *env, rep archiveReply) error {
 	return nil
 }
 
-// receiveFiles writes what a daemon sent back for a forwarded command,
-// if it sent files; it reports false when out is ordinary output.
-func receiveFiles(e *env, out string) (bool, error) {
+// receiveFiles writes what a daemon sent back for a forwarded command
+// into dir, the sender's --out, if it sent files; it reports false when
+// out is ordinary output.
+func receiveFiles(e *env, out, dir string) (bool, error) {
 	payload, ok := strings.CutPrefix(out, filesMarker)
 	if !ok {
 		return false, nil
@@ -107,5 +110,25 @@ func receiveFiles(e *env, out string) (bool, error) {
 	if err := json.Unmarshal([]byte(payload), &rep); err != nil {
 		return true, fmt.Errorf("read the files the daemon sent: %w", err)
 	}
+	if dir == "" {
+		return true, errors.New("the daemon sent files, and no --out says where to write them")
+	}
+	rep.Dir = dir
 	return true, writeArchive(e, rep)
+}
+
+// flagValue is the value of --name (or -name, =VALUE or a separate one)
+// in args, "" when absent.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		n, v, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || n != name {
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			v = args[i+1]
+		}
+		return v
+	}
+	return ""
 }

@@ -72,7 +72,7 @@ func runOrForward(ctx context.Context, e *env, args []string) error {
 	fe := *e
 	fe.stdout = &out
 	err = forward(ctx, &fe, sock, controlRequest{Args: args, Stdin: stdin})
-	if got, ferr := receiveFiles(e, out.String()); got {
+	if got, ferr := receiveFiles(e, out.String(), flagValue(args, "out")); got {
 		return errors.Join(err, ferr)
 	}
 	io.Copy(e.stdout, &out)

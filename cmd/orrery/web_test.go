@@ -221,6 +221,20 @@ func TestWebInChromium(t *testing.T) {
 	if state, summary := checkDice(t, browser, false); state != "ok" {
 		t.Errorf("ann's dice: %s: %s", state, summary)
 	}
+	// A finished game's dice secret is revealed, and the check derives
+	// every seed from it, with either SHA-256.
+	over, err := svc.Create(ctx, game.CreateRequest{ID: "over", Ruleset: "prosper", DiceSecret: "web-over",
+		Players: []game.PlayerSpec{{Name: "ann", Bot: true}, {Name: "bob", Bot: true}}})
+	if err != nil || !over.Over() {
+		t.Fatalf("a bot game that should have ended: %v %+v", err, over)
+	}
+	visit(base+"/g/over/dice", "")
+	for _, pure := range []bool{true, false} {
+		state, summary := checkDice(t, browser, pure)
+		if want := fmt.Sprintf("%d seeds derive from the dice secret", over.Step+1); state != "ok" || !strings.Contains(summary, want) {
+			t.Errorf("the finished game's dice (pure JS %v): %s: %s (want %q)", pure, state, summary, want)
+		}
+	}
 
 	// Without JavaScript every page still reads; the dice page says what
 	// its check needs and how to check by hand.
