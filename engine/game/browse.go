@@ -148,10 +148,11 @@ func (s *Service) StepView(ctx context.Context, id string, step uint64, player s
 	return v, err
 }
 
-// StepDice is one step's dice as one reader may see them: the revealed
-// seed, the commitment published before the step, the commitment to the
-// next step's seed, and the rolls that reader may see (Report's rule).
-type StepDice struct {
+// StepFacts is one step as one reader may know it without its board: the
+// revealed seed, the commitment published before the step, the commitment
+// to the next step's seed, and the events and rolls that reader may see
+// (Report's rule).
+type StepFacts struct {
 	N              uint64      `json:"n"`
 	Turn           int         `json:"turn"`
 	Phase          string      `json:"phase"`
@@ -159,15 +160,17 @@ type StepDice struct {
 	Seed           string      `json:"seed"`
 	Commitment     string      `json:"commitment"`
 	NextCommitment string      `json:"next_commitment"`
+	Events         []string    `json:"events,omitempty"`
 	Rolls          []dice.Roll `json:"rolls,omitempty"`
 }
 
-// Dice lists every step's seed, commitments and the rolls player may see
-// (Observer: the public ones; "" the GM: all), in step order. The last
-// step's NextCommitment is the game's own, as in its current report.
-func (s *Service) Dice(ctx context.Context, id, player string) (*Game, []StepDice, error) {
+// Facts lists every step's seed, commitments and the events and rolls
+// player may see (Observer: the public ones; "" the GM: all), in step
+// order, from the step records alone: no state is loaded. The last step's
+// NextCommitment is the game's own, as in its current report.
+func (s *Service) Facts(ctx context.Context, id, player string) (*Game, []StepFacts, error) {
 	var g *Game
-	var out []StepDice
+	var out []StepFacts
 	err := s.st.View(ctx, func(tx *bolt.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
@@ -189,10 +192,15 @@ func (s *Service) Dice(ctx context.Context, id, player string) (*Game, []StepDic
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return fmt.Errorf("game %s: read step %d: %w", id, store.KeyN(k), err)
 			}
-			sd := StepDice{N: rec.N, Turn: rec.Turn, Phase: rec.Phase, Time: rec.Time,
+			sd := StepFacts{N: rec.N, Turn: rec.Turn, Phase: rec.Phase, Time: rec.Time,
 				Seed: rec.Seed, Commitment: rec.Commitment, NextCommitment: rec.NextCommitment}
 			if rec.N == g.Step {
 				sd.NextCommitment = g.NextCommitment()
+			}
+			for _, e := range rec.Events {
+				if e.VisibleTo(player) {
+					sd.Events = append(sd.Events, e.Text)
+				}
 			}
 			for _, r := range rec.Rolls {
 				if r.VisibleTo(player) {

@@ -73,9 +73,9 @@ func TestGamesPage(t *testing.T) {
 	}
 }
 
-// Steps, StepView and Dice tell what the reports of each step tell, read
+// Steps, StepView and Facts tell what the reports of each step tell, read
 // from the records and snapshots: the same turn, phase and reason, the same
-// board, and the same rolls for each reader; the public view keeps a
+// board, and the same events and rolls for each reader; the public view keeps a
 // player's motto from observers.
 func TestStepsViewsAndDice(t *testing.T) {
 	svc, _ := newService(t)
@@ -95,7 +95,7 @@ func TestStepsViewsAndDice(t *testing.T) {
 	if uint64(len(steps)) != g.Step+1 || g.Step < 3 {
 		t.Fatalf("%d step infos for a game at step %d", len(steps), g.Step)
 	}
-	_, gmDice, err := svc.Dice(ctx, "g", game.GM)
+	_, gmDice, err := svc.Facts(ctx, "g", game.GM)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,12 +123,13 @@ func TestStepsViewsAndDice(t *testing.T) {
 			if who != "ann" && strings.Contains(v.Status(), "secret plan") {
 				t.Errorf("step %d: %q sees ann's motto", n, who)
 			}
-			_, ds, err := svc.Dice(ctx, "g", who)
+			_, ds, err := svc.Facts(ctx, "g", who)
 			if err != nil {
 				t.Fatal(err)
 			}
 			d := ds[i]
-			if d.N != n || d.Seed != rep.RevealedSeed || d.Commitment != rep.RevealedCommitment || !reflect.DeepEqual(d.Rolls, rep.Rolls) {
+			if d.N != n || d.Seed != rep.RevealedSeed || d.Commitment != rep.RevealedCommitment || !reflect.DeepEqual(d.Rolls, rep.Rolls) ||
+				!reflect.DeepEqual(d.Events, rep.Events) {
 				t.Errorf("step %d as %q: dice %+v, report seed %s rolls %v", n, who, d, rep.RevealedSeed, rep.Rolls)
 			}
 		}
@@ -149,7 +150,7 @@ func TestStepsViewsAndDice(t *testing.T) {
 	if _, err := svc.StepView(ctx, "g", 0, "zed"); err == nil || !game.IsUserError(err) {
 		t.Errorf("no such player: %v", err)
 	}
-	if _, _, err := svc.Dice(ctx, "g", "zed"); err == nil || !game.IsUserError(err) {
+	if _, _, err := svc.Facts(ctx, "g", "zed"); err == nil || !game.IsUserError(err) {
 		t.Errorf("no such player: %v", err)
 	}
 }

@@ -206,7 +206,8 @@ func pageFeed(ctx context.Context, s *Site, g *game.Game, _ viewer, l links, _ u
 // links absolute ("" in an archive, whose links stay relative).
 func (s *Site) feed(ctx context.Context, g *game.Game, l links, base string) ([]byte, string, error) {
 	gi := s.info(g, "")
-	_, steps, err := s.cfg.Service.Steps(ctx, g.ID)
+	// The step records alone: a feed does not draw thirty boards.
+	_, steps, err := s.cfg.Service.Facts(ctx, g.ID, game.Observer)
 	if err != nil {
 		return nil, "", err
 	}
@@ -224,26 +225,23 @@ func (s *Site) feed(ctx context.Context, g *game.Game, l links, base string) ([]
 	}
 	for i := len(steps) - 1; i >= 0 && len(f.Entries) < FeedSize; i-- {
 		si := steps[i]
-		rep, err := s.cfg.Service.StepReport(ctx, g.ID, si.N, game.Observer)
-		if err != nil {
-			return nil, "", err
-		}
+		over := g.Over() && si.N == g.Step
 		title := fmt.Sprintf("Step %d: turn %d", si.N, si.Turn)
 		if si.Phase != "" {
 			title += ", " + si.Phase
 		}
-		if rep.Outcome.Over {
+		if over {
 			title += " — game over"
 		}
 		var text strings.Builder
-		for _, e := range rep.Events {
+		for _, e := range si.Events {
 			text.WriteString("- " + e + "\n")
 		}
-		if len(rep.Events) == 0 {
+		if len(si.Events) == 0 {
 			text.WriteString("(no public events)\n")
 		}
-		if rep.Outcome.Over && rep.Outcome.Text != "" {
-			text.WriteString("\nGame over: " + rep.Outcome.Text + "\n")
+		if over && g.Outcome.Text != "" {
+			text.WriteString("\nGame over: " + g.Outcome.Text + "\n")
 		}
 		f.Entries = append(f.Entries, atomEntry{ID: fmt.Sprintf("%s/%d/%d", tag, g.Epoch, si.N), Title: title,
 			Updated: si.Time.UTC().Format(time.RFC3339),

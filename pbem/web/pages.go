@@ -103,7 +103,7 @@ type turnRefs struct {
 type dicePage struct {
 	common
 	Game   gameInfo
-	Steps  []game.StepDice
+	Steps  []game.StepFacts
 	Rolls  int
 	Secret string // the dice secret, once the game is over
 	Epoch  int    // rollbacks so far: a seed is HMAC(secret, "ID:E:N") for some E up to it
@@ -286,7 +286,7 @@ func pageDice(ctx context.Context, s *Site, g *game.Game, v viewer, l links, _ u
 }
 
 func (s *Site) dicePage(ctx context.Context, g *game.Game, v viewer, l links) (*dicePage, error) {
-	_, steps, err := s.cfg.Service.Dice(ctx, g.ID, v.player())
+	_, steps, err := s.cfg.Service.Facts(ctx, g.ID, v.player())
 	if err != nil {
 		return nil, err
 	}
