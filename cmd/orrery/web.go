@@ -66,6 +66,6 @@ func (w *webSide) serve(ctx context.Context, h http.Handler, log *slog.Logger) e
 	return web.Serve(ctx, w.ln, h, log)
 }
 
-// boardPicture is the drawing of boards for the pages: none yet, so pages
-// show each board's text form (engine/draw's pictures will plug in here).
-func boardPicture() web.Picture { return nil }
+// boardPicture is the drawing of boards for the pages: engine/draw's, as
+// SVG, for every view that draws one.
+func boardPicture() web.Picture { return web.Drawn }

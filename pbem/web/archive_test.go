@@ -37,7 +37,7 @@ func TestPicture(t *testing.T) {
 	s := newSite(t, Config{Service: svc, Picture: pic})
 	w := get(s, "GET", "/g/g1/step/1")
 	body := w.Body.String()
-	for _, want := range []string{`<img src="/g/g1/step/1.svg" alt="The board, drawn (its text form follows)" aria-describedby="board-text">`, `<pre id="board-text"`, "<summary>The board as text</summary>"} {
+	for _, want := range []string{`<a href="/g/g1/step/1.svg" title="The picture on its own, to zoom"><img src="/g/g1/step/1.svg" alt="The board, drawn (its text form follows)" aria-describedby="board-text"></a>`, `<pre id="board-text"`, "<summary>The board as text</summary>"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the step page lacks %q:\n%s", want, body)
 		}

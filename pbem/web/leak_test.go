@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,6 +40,7 @@ var leakGames = []struct {
 // open (HTML, JSON, SVG, dice, feed, the list of games) may contain one.
 // And a page shows exactly its reader's events and rolls, no fewer.
 func TestNoLeaks(t *testing.T) {
+	differ := 0
 	for _, lg := range leakGames {
 		t.Run(lg.ruleset, func(t *testing.T) {
 			rs, err := engine.Find(games.All(), lg.ruleset)
@@ -46,8 +48,11 @@ func TestNoLeaks(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := enginetest.PlayBots(t, rs, enginetest.Options{Players: lg.players, Seed: 11, Options: lg.options, MaxSteps: 60})
-			checkNoLeaks(t, res.Service, res.Game.ID, lg.players)
+			differ += checkNoLeaks(t, res.Service, res.Game.ID, lg.players)
 		})
+	}
+	if differ == 0 {
+		t.Errorf("no game drew a picture for the GM other than the one it serves: the pictures' check shows nothing")
 	}
 }
 
@@ -71,9 +76,12 @@ func (r reader) String() string {
 	return r.seat
 }
 
-func checkNoLeaks(t *testing.T, svc *game.Service, id string, seats []string) {
+// checkNoLeaks checks every page of game id for each reader, and returns
+// how many served pictures differ from the GM's picture of the same step.
+func checkNoLeaks(t *testing.T, svc *game.Service, id string, seats []string) int {
 	ctx := context.Background()
-	s := newSite(t, Config{Service: svc, Picture: textPicture, Bot: "orrery@example.org"})
+	s := newSite(t, Config{Service: svc, Picture: Drawn, Bot: "orrery@example.org"})
+	differ := 0
 	g, err := svc.Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +150,15 @@ func checkNoLeaks(t *testing.T, svc *game.Service, id string, seats []string) {
 					checkShows(t, rd, n, body, mine)
 				case ".json":
 					checkJSON(t, rd, n, body, mine)
+				case ".svg":
+					// The picture is the reader's own view's, drawn.
+					own, gm := drawnAs(t, svc, id, n, rd.player()), drawnAs(t, svc, id, n, game.GM)
+					if !bytes.Equal(body, own) {
+						t.Errorf("%s's picture of step %d is not drawn from their own view", rd, n)
+					}
+					if !bytes.Equal(own, gm) {
+						differ++
+					}
 				}
 			}
 		}
@@ -149,7 +166,22 @@ func checkNoLeaks(t *testing.T, svc *game.Service, id string, seats []string) {
 	if secretsSeen == 0 {
 		t.Errorf("no reader of this game was ever kept from anything another was told: the test shows nothing")
 	}
-	t.Logf("%d steps, %d readers, %d secrets looked for", g.Step+1, len(readers), secretsSeen)
+	t.Logf("%d steps, %d readers, %d secrets looked for, %d pictures other than the GM's", g.Step+1, len(readers), secretsSeen, differ)
+	return differ
+}
+
+// drawnAs is the picture of step n as who's view draws it.
+func drawnAs(t *testing.T, svc *game.Service, id string, n uint64, who string) []byte {
+	t.Helper()
+	v, err := svc.StepView(context.Background(), id, n, who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, _, err := Drawn(v)
+	if err != nil || svg == nil {
+		t.Fatalf("step %d as %q draws no picture: %v", n, who, err)
+	}
+	return svg
 }
 
 // corpus is everything a report tells its reader, in pieces a page would

@@ -305,6 +305,26 @@ func (s *Site) dicePage(ctx context.Context, g *game.Game, v viewer, l links) (*
 	return p, nil
 }
 
+// Drawn is the Picture of the boards engine/draw draws: a view that is an
+// engine.Drawer (players' views and the public view of every ruleset) gives
+// its picture as SVG, with the picture's own short text alternative; the
+// page puts the board's text form beside it.
+func Drawn(v engine.View) ([]byte, string, error) {
+	d, ok := v.(engine.Drawer)
+	if !ok {
+		return nil, "", nil
+	}
+	p := d.Picture()
+	if p == nil {
+		return nil, "", nil
+	}
+	svg, err := p.SVG()
+	if err != nil {
+		return nil, "", err
+	}
+	return svg, p.Alt(), nil
+}
+
 // SchemeOf names the dice scheme a game's rolls were made with, which the
 // dice page's check follows: "1" is a step's seed HMAC-SHA256(secret,
 // "ID:EPOCH:STEP") and roll k the first 48 bits of SHA-256("SEED:k") (see
