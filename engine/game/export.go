@@ -182,6 +182,9 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 				Player: p.Prompt.Player, Prompt: id, Source: "gm", Ref: "import", Text: p.Text}
 			log = append(log, e)
 			p.Seq, p.Source = e.Seq, "gm"
+			p.Count = r.subs[id].count + 1
+		} else {
+			p.Count = r.subs[id].count // as the log counts them
 		}
 		keep[id] = p
 	}
