@@ -91,3 +91,36 @@ func TestPartsAndDigest(t *testing.T) {
 		t.Error("a derivation differs from the README's")
 	}
 }
+
+// BenchmarkStepScheme2 is what scheme 2 adds to a six-player step with ten
+// public rolls and two hidden ones: six salted parts, their digest, the
+// roll seed and a stream; BenchmarkStepScheme1 is the same rolls from one
+// seed, as before.
+func BenchmarkStepScheme2(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		hidden := "4f3c2a"
+		parts := make([]Part, 6)
+		for k := range parts {
+			parts[k] = Part{Head: "p turn:p sent", Hidden: true, To: []string{"p"}, Salt: Salt(hidden, strconv.Itoa(k)),
+				Lines: []string{"MOVE 5 FROM Sol TO Vega", "SETTLE Rigel 10"}}.Sealed()
+		}
+		digest := Digest(parts)
+		d := NewStreams(RollSeed(PublicSeed(hidden), digest), func(key string) string { return StreamSeed(hidden, digest, key) })
+		for k := 0; k < 10; k++ {
+			d.Roll(6, "r")
+		}
+		d.RollFor(6, "h", "ann")
+		d.RollHidden(6, "h")
+	}
+}
+
+func BenchmarkStepScheme1(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		d := New("4f3c2a")
+		for k := 0; k < 10; k++ {
+			d.Roll(6, "r")
+		}
+		d.RollFor(6, "h", "ann")
+		d.RollHidden(6, "h")
+	}
+}

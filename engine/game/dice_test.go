@@ -3,7 +3,6 @@ package game_test
 import (
 	"context"
 	"encoding/json"
-	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -359,9 +358,17 @@ func TestDiceSurviveExportRollbackAndAnytime(t *testing.T) {
 // BenchmarkResolveStep resolves a three-player step of the toy: parse,
 // inputs and their digest, roll seed, rolls, and the stored records.
 func BenchmarkResolveStep(b *testing.B) {
-	svc, _ := newService(b)
-	create(b, svc, "g", "ann", "bob", "cy")
-	r := rand.New(rand.NewPCG(1, 1))
+	st, err := store.Open(filepath.Join(b.TempDir(), "b.db"), store.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	svc := game.New(st, []engine.Ruleset{toy.Ruleset()})
+	req := game.CreateRequest{ID: "g", Ruleset: "toy", DiceSecret: "bench", Options: map[string]string{"finish": "1000000000"},
+		Players: []game.PlayerSpec{{Name: "ann"}, {Name: "bob"}, {Name: "cy"}}}
+	if _, err := svc.Create(context.Background(), req); err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, p := range []string{"ann", "bob", "cy"} {
@@ -370,6 +377,5 @@ func BenchmarkResolveStep(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		_ = r
 	}
 }
