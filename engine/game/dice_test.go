@@ -340,6 +340,10 @@ func TestDiceSurviveExportRollbackAndAnytime(t *testing.T) {
 	if _, err := other.Import(ctx, &y, game.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	y.Game.ID, y.Game.DiceScheme = "future", 3
+	if _, err := other.Import(ctx, &y, game.ImportOptions{}); err == nil || !strings.Contains(err.Error(), "scheme 3, which this server does not know") {
+		t.Errorf("a game of an unknown dice scheme imported: %v", err)
+	}
 	for _, s := range []*game.Service{svc, other} {
 		if _, err := s.Advance(ctx, "g", true); err != nil {
 			t.Fatal(err)
