@@ -108,6 +108,21 @@ type Drawer interface {
 	Picture() *draw.Picture
 }
 
+// PublicOrders is implemented by states some of whose players' orders every
+// player and observer may read once their step is resolved (a game of open
+// orders, like Diplomacy's). Every order of a step enters its dice (see
+// engine/dice, scheme 2) as one part per answer; a part the state does not
+// declare public is hidden: it enters salted, its player alone is shown it,
+// and everyone gets it when the game ends. A state without this method
+// keeps every answer hidden, which is always safe: orders often carry what
+// a ruleset hides (a plan, a cargo, a sealed fire order).
+type PublicOrders interface {
+	// OrdersPublic reports whether answer a may be shown to everyone
+	// after the step that resolves it. It is asked of the state before
+	// Resolve, and must depend on that state and a alone.
+	OrdersPublic(a Answer) bool
+}
+
 // View is one player's view of a state: all that player may know, and the
 // only thing order validation may consult.
 type View interface {

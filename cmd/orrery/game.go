@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/mail"
+	"os"
 	"sort"
 	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	"gopkg.in/yaml.v3"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -24,8 +27,8 @@ type subcommand struct {
 func gameCommands() []subcommand {
 	return []subcommand{
 		{"new", "game new RULESET --id ID --player NAME=EMAIL... [--bot NAME]... [--option K=V]... [--turn-length 72h]",
-			"Creates a game. Players are seated in the order given (the ruleset may\nshuffle seats with its recorded dice). --bot seats a computer player.\nEach player's secret is printed once: it goes in the welcome mail.", gameNew},
-		{"list", "game list", "Lists every game: ruleset, turn, phase, who is awaited, deadline.", gameList},
+			"Creates a game. Players are seated in the order given (the ruleset may\nshuffle seats with its recorded dice). --bot seats a computer player.\nEach player's secret is printed once: it goes in the welcome mail. A seat\nplayed from the GM's own address (gm in the config) gets a warning: the\nGM holds the dice secret.", gameNew},
+		{"list", "game list", "Lists every game: ruleset, dice scheme (v1, or v2 for games set up since\ntheir rolls depend on the orders too), turn, phase, who is awaited, deadline.", gameList},
 		{"show", "game show ID [--as PLAYER | --gm | --public] [--step N]", "Prints the report as PLAYER gets it (their own view), the GM's view, or what observers get.", gameShow},
 		{"players", "game players ID", "Lists a game's seats with their addresses.", gamePlayers},
 		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
@@ -144,7 +147,60 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "  %-12s %-28s secret %s\n", p.Name, kind, p.Secret)
 	}
 	printAwaited(e, g)
+	warnGMSeat(e, g, db.config)
 	return nil
+}
+
+// warnGMSeat warns when the GM's own address (gm in the config) holds a
+// seat: the GM knows the dice secret, so from the others' orders a GM who
+// plays can work out the rolls that orders of their own would give, and
+// send last the ones that suit. Nobody else can (README, "Dice you can
+// check"); the reports make it visible, and the players should know.
+func warnGMSeat(e *env, g *game.Game, cfgPath string) {
+	gm := gmAddress(cfgPath)
+	if gm == "" {
+		return
+	}
+	for _, p := range g.Players {
+		if p.Email != "" && strings.EqualFold(bareAddress(p.Email), gm) {
+			fmt.Fprintf(e.stderr, "warning: %s plays from the GM's own address %s. The GM holds the dice secret:\n"+
+				"knowing the other players' orders, a GM who plays can work out what orders of their own\n"+
+				"would roll, and send last the ones that suit. Every report says who sent the last\n"+
+				"orders and whether they sent them again after everyone else's were in; tell the\n"+
+				"players, or let someone else be the GM.\n", p.Name, gm)
+		}
+	}
+}
+
+// gmAddress reads the GM's address from the config file (--config, else
+// ORRERY_CONFIG), as a bare lowercase address; "" when there is none.
+func gmAddress(cfgPath string) string {
+	if cfgPath == "" {
+		cfgPath = os.Getenv("ORRERY_CONFIG")
+	}
+	if cfgPath == "" {
+		return ""
+	}
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		return ""
+	}
+	var c struct {
+		GM string `yaml:"gm"`
+	}
+	if yaml.Unmarshal(data, &c) != nil || c.GM == "" {
+		return ""
+	}
+	return bareAddress(c.GM)
+}
+
+// bareAddress is the address of "Name <addr>" or of a bare addr,
+// lowercase.
+func bareAddress(s string) string {
+	if a, err := mail.ParseAddress(s); err == nil {
+		s = a.Address
+	}
+	return strings.ToLower(strings.TrimSpace(s))
 }
 
 func printAwaited(e *env, g *game.Game) {
@@ -175,7 +231,7 @@ func gameList(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "no games (create one with orrery game new)")
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "%-16s %-16s %5s  %-14s %-20s %s\n", "GAME", "RULESET", "TURN", "PHASE", "DEADLINE", "AWAITING")
+	fmt.Fprintf(e.stdout, "%-16s %-16s %4s %5s  %-14s %-20s %s\n", "GAME", "RULESET", "DICE", "TURN", "PHASE", "DEADLINE", "AWAITING")
 	for _, g := range list {
 		awaiting := strings.Join(g.Waiting(), ",")
 		switch {
@@ -194,7 +250,11 @@ func gameList(ctx context.Context, e *env, args []string) error {
 		if !g.Deadline.IsZero() {
 			deadline = g.Deadline.Format("2006-01-02 15:04 MST")
 		}
-		fmt.Fprintf(e.stdout, "%-16s %-16s %5d  %-14s %-20s %s\n", g.ID, g.Ruleset, g.Turn, g.Phase, deadline, awaiting)
+		scheme := "-" // a game in signup has no dice yet
+		if !g.Signup {
+			scheme = fmt.Sprintf("v%d", g.Scheme())
+		}
+		fmt.Fprintf(e.stdout, "%-16s %-16s %4s %5d  %-14s %-20s %s\n", g.ID, g.Ruleset, scheme, g.Turn, g.Phase, deadline, awaiting)
 	}
 	return nil
 }

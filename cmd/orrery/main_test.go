@@ -93,10 +93,11 @@ func TestDiceCommandMatchesReport(t *testing.T) {
 	seed := regexp.MustCompile(`Seed of step 1:\s+([0-9a-f]{64})`).FindStringSubmatch(show)
 	roll := regexp.MustCompile(`#1 ann pushes: d6 = (\d)`).FindStringSubmatch(show)
 	commit := regexp.MustCompile(`its commitment, published before it:\s+([0-9a-f]{64})`).FindStringSubmatch(show)
-	if seed == nil || roll == nil || commit == nil {
-		t.Fatalf("report lacks seed, roll or commitment:\n%s", show)
+	digest := regexp.MustCompile(`their digest:\s+([0-9a-f]{64})`).FindStringSubmatch(show)
+	if seed == nil || roll == nil || commit == nil || digest == nil {
+		t.Fatalf("report lacks seed, roll, commitment or digest:\n%s", show)
 	}
-	out := must(t, "", "", "dice", seed[1], "--commitment", commit[1], "--count", "1")
+	out := must(t, "", "", "dice", seed[1], "--commitment", commit[1], "--inputs", digest[1], "--count", "1")
 	if !strings.Contains(out, "seed matches the commitment") || !strings.Contains(out, "roll #1: d6 = "+roll[1]) {
 		t.Fatalf("dice check:\n%s\nreport said d6 = %s", out, roll[1])
 	}

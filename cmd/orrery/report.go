@@ -46,6 +46,33 @@ func reportText(r *game.Report) string {
 		}
 	}
 	fmt.Fprintf(&b, "\nSeed of step %d:\n  %s\nits commitment, published before it:\n  %s\n", r.Step, r.RevealedSeed, r.RevealedCommitment)
+	if r.RollSeed != "" {
+		b.WriteString("Its orders, in seat order, each with its SHA-256:\n")
+		for _, p := range r.Inputs {
+			b.WriteString("  " + p.Head + "\n")
+			if p.Salt != "" {
+				b.WriteString("    salt " + p.Salt + "\n")
+			}
+			for _, l := range p.Lines {
+				b.WriteString("    " + l + "\n")
+			}
+			b.WriteString("    " + p.Hash + "\n")
+		}
+		fmt.Fprintf(&b, "their digest:\n  %s\nthe seed of the rolls, sha256 of SEED:DIGEST:\n  %s\n", r.Digest, r.RollSeed)
+		for _, s := range r.Streams {
+			fmt.Fprintf(&b, "the seed of the dice marked [%s]:\n  %s\n", s.Key, s.Seed)
+		}
+		if r.HiddenSeed != "" {
+			fmt.Fprintf(&b, "the hidden seed of step %d, whose sha256 is its seed:\n  %s\n", r.Step, r.HiddenSeed)
+		}
+	}
+	if r.LastOrders != "" {
+		resent := ""
+		if r.LastResent {
+			resent = ", who sent them again after everyone else's were in"
+		}
+		b.WriteString(engine.Wrap(fmt.Sprintf("Last orders in: %s%s.", r.LastOrders, resent), width, "", "  ") + "\n")
+	}
 	fmt.Fprintf(&b, "Commitment for step %d:\n  %s\n", r.Step+1, r.NextCommitment)
 	if r.Outcome.Over {
 		b.WriteString("\n" + engine.Wrap("GAME OVER: "+r.Outcome.Text, width, "", "  ") + "\n")

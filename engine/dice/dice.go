@@ -3,11 +3,19 @@
 // Every resolution step of a game has its own seed, derived from a per-game
 // secret. Before orders for a step are due, players are sent the step's
 // commitment, the SHA-256 of the seed; after the step the seed is revealed.
-// Each roll is then a pure function of the seed and the roll's number, written
+// Each roll is then a pure function of a seed and the roll's number, written
 // so that a player can redo it with sha256sum and shell arithmetic:
 //
 //	h=$(printf '%s:%d' SEED 7 | sha256sum | cut -c1-12)   # roll number 7
-//	echo $(( 16#$h % 6 + 1 ))                              # a d6
+//	echo $(( 0x$h % 6 + 1 ))                               # a d6
+//
+// Under scheme 2 (see Scheme) the rolls of a step come from its roll seed,
+// SHA-256("SEED:DIGEST"), where DIGEST is the digest of the step's inputs
+// (every order it resolves, see Part): nobody, the holder of the game's
+// secret included, can know a roll before the step's last order is in.
+// Rolls only some players may see come from a stream of their own, whose
+// seed derives from the step's hidden seed, which the public seed does not
+// reveal (the public seed is the SHA-256 of the hidden one).
 //
 // The first 48 bits of SHA-256("SEED:k") are x. If x falls in the last partial
 // block of 2^48 (x >= 2^48 - 2^48 mod sides) the draw is rejected, to avoid
@@ -23,20 +31,31 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // Roll is one recorded die roll.
 type Roll struct {
-	N       int      `json:"n"`     // number of the roll within its step, from 1
+	N       int      `json:"n"`     // number of the roll within its stream (scheme 1: its step), from 1
 	Sides   int      `json:"sides"` // 6 for a d6
 	Value   int      `json:"value"` // 1..Sides
 	Purpose string   `json:"purpose"`
 	To      []string `json:"to,omitempty"` // players who may see it; empty: everyone
+	// Stream is the key (StreamKey) of the hidden stream the roll came
+	// from; empty for the public rolls, and for every roll of scheme 1.
+	Stream string `json:"stream,omitempty"`
 }
 
-// String formats a roll the way reports show it: "#3 Red fires at Mars: d6 = 5".
+// String formats a roll the way reports show it: "#3 Red fires at Mars:
+// d6 = 5", or "#2 [ann] ann's spy: d6 = 4" for roll 2 of the dice that
+// only ann sees.
 func (r Roll) String() string {
+	if r.Stream != "" {
+		return fmt.Sprintf("#%d [%s] %s: d%d = %d", r.N, r.Stream, r.Purpose, r.Sides, r.Value)
+	}
 	return fmt.Sprintf("#%d %s: d%d = %d", r.N, r.Purpose, r.Sides, r.Value)
 }
 
@@ -65,10 +84,41 @@ type Dice struct {
 	src   Source
 	rolls []Roll
 	err   error
+	// Scheme 2: public counts the public rolls; hidden derives the seed
+	// of an audience's stream from its key (nil: scheme 1, every roll
+	// from src in one numbering).
+	public  int
+	hidden  func(key string) string
+	streams map[string]*stream
+	order   []Stream
 }
 
-// New returns dice that roll from the hex seed of one step.
+type stream struct {
+	src Source
+	n   int
+}
+
+// Stream is the seed of the dice one audience (Key) sees in one step, and
+// who that audience is. Its seed is revealed to them with the step's report
+// and to everyone at the end of the game.
+type Stream struct {
+	Key  string   `json:"key"`
+	To   []string `json:"to"`
+	Seed string   `json:"seed"`
+}
+
+// New returns dice that roll every die, public or not, from the hex seed of
+// one step, numbered in one sequence: scheme 1.
 func New(seed string) *Dice { return &Dice{src: SeedSource(seed)} }
+
+// NewStreams returns the dice of one step under scheme 2: public rolls come
+// from rollSeed, numbered from 1; the rolls only some players may see come
+// from the stream of that audience, whose seed is hidden(StreamKey(to)),
+// each stream numbered from 1 on its own (so that neither the count nor the
+// place of hidden rolls shows in the public numbering).
+func NewStreams(rollSeed string, hidden func(key string) string) *Dice {
+	return &Dice{src: SeedSource(rollSeed), hidden: hidden, streams: map[string]*stream{}}
+}
 
 // FromSource returns dice that roll from src; tests use Scripted.
 func FromSource(src Source) *Dice { return &Dice{src: src} }
@@ -79,21 +129,52 @@ func (d *Dice) Roll(sides int, purpose string) int { return d.RollFor(sides, pur
 // RollFor rolls one die that only the players named in to may see (and the
 // GM). With no names it is public.
 func (d *Dice) RollFor(sides int, purpose string, to ...string) int {
-	n := len(d.rolls) + 1
+	src, n, key := d.src, len(d.rolls)+1, ""
+	if d.hidden != nil {
+		if len(to) == 0 {
+			d.public++
+			n = d.public
+		} else {
+			key = StreamKey(to)
+			st := d.streams[key]
+			if st == nil {
+				seed := d.hidden(key)
+				st = &stream{src: SeedSource(seed)}
+				d.streams[key] = st
+				d.order = append(d.order, Stream{Key: key, To: audience(to), Seed: seed})
+			}
+			st.n++
+			src, n = st.src, st.n
+		}
+	}
 	if sides < 1 {
 		d.fail(fmt.Errorf("roll #%d (%s): a die needs at least one side, not %d", n, purpose, sides))
 		return 1
 	}
-	v, err := d.src.Value(n, sides)
+	v, err := src.Value(n, sides)
 	if err != nil {
 		d.fail(fmt.Errorf("roll #%d (%s): %w", n, purpose, err))
 		// Go on with values that cycle through the faces, so that a
 		// rule's "re-roll ties" loop still ends and the error surfaces.
 		v = (n-1)%sides + 1
 	}
-	d.rolls = append(d.rolls, Roll{N: n, Sides: sides, Value: v, Purpose: purpose, To: append([]string(nil), to...)})
+	d.rolls = append(d.rolls, Roll{N: n, Sides: sides, Value: v, Purpose: purpose, To: append([]string(nil), to...), Stream: key})
 	return v
 }
+
+// StreamKey names the audience of a hidden roll: its names, sorted and
+// without repeats, joined by commas ("ann,bob"; "(gm)" for GMOnly).
+func StreamKey(to []string) string { return strings.Join(audience(to), ",") }
+
+func audience(to []string) []string {
+	out := append([]string(nil), to...)
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// Streams lists the hidden streams rolled from so far, in the order of
+// their first roll (none under scheme 1).
+func (d *Dice) Streams() []Stream { return append([]Stream(nil), d.order...) }
 
 // GMOnly is a viewer name no seat can have (seat names are lowercase
 // letters, digits, _ and -): a roll shown only to it is hidden from every

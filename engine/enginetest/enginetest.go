@@ -24,6 +24,9 @@ type Options struct {
 	// MaxSteps bounds the bot submissions of the game (0: 10,000). A game
 	// that is not over by then is still verified.
 	MaxSteps int
+	// Hooks run on every change of the game (RecordReports keeps what
+	// each reader was sent).
+	Hooks []game.Hook
 }
 
 // Result is a finished (or capped) bot game.
@@ -49,7 +52,7 @@ func PlayBots(t testing.TB, rs engine.Ruleset, o Options) Result {
 	if max <= 0 {
 		max = 10000
 	}
-	svc := game.New(st, []engine.Ruleset{rs}, game.WithBotStepLimit(max))
+	svc := game.New(st, []engine.Ruleset{rs}, game.WithBotStepLimit(max), game.WithHooks(o.Hooks...))
 	req := game.CreateRequest{ID: fmt.Sprintf("bots-%d", o.Seed), Ruleset: rs.Info().Name, Options: o.Options,
 		DiceSecret: fmt.Sprintf("enginetest-%d", o.Seed)}
 	for _, p := range o.Players {

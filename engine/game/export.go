@@ -106,6 +106,9 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 	if g.DiceSecret == "" {
 		return nil, userErrorf("the export has no dice secret: its seeds could not be checked")
 	}
+	if g.DiceScheme < 0 || g.DiceScheme > DiceScheme {
+		return nil, userErrorf("game %s rolls its dice under scheme %d, which this server does not know (it knows 1 to %d): import it with the release that exported it", g.ID, g.DiceScheme, DiceScheme)
+	}
 	if _, err := rs.LoadState(append([]byte(nil), x.State...)); err != nil {
 		return nil, userErrorf("the state does not load as a %s state: %v", g.Ruleset, err)
 	}
@@ -182,6 +185,9 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 				Player: p.Prompt.Player, Prompt: id, Source: "gm", Ref: "import", Text: p.Text}
 			log = append(log, e)
 			p.Seq, p.Source = e.Seq, "gm"
+			p.Count = r.subs[id].count + 1
+		} else {
+			p.Count = r.subs[id].count // as the log counts them
 		}
 		keep[id] = p
 	}

@@ -68,6 +68,10 @@ type Game struct {
 	// has fewer and waits for JOIN (it has no state until then).
 	Seats  int  `json:"seats"`
 	Signup bool `json:"signup,omitempty"`
+	// DiceScheme is how the game's dice are derived (dice.Scheme1 or
+	// dice.Scheme2), recorded at setup as RulesVersion is; 0: before
+	// schemes were recorded, which is scheme 1.
+	DiceScheme int `json:"dice_scheme,omitempty"`
 }
 
 // Settings are the life-cycle settings of a game, apart from its rules.
@@ -183,11 +187,15 @@ func (g *Game) NextCommitment() string {
 	return dice.Commitment(g.seed(g.Step + 1))
 }
 
-// seed derives the seed of a step: HMAC-SHA256(dice secret, "ID:EPOCH:STEP").
-// The epoch grows with each GM rollback, so a step played again never reuses
-// a seed that was already revealed.
+// seed derives the seed of a step, the one revealed after it: under scheme
+// 1 HMAC-SHA256(dice secret, "ID:EPOCH:STEP"), under scheme 2 the SHA-256
+// of that (see dice.Scheme). The epoch grows with each GM rollback, so a
+// step played again never reuses a seed that was already revealed.
 func (g *Game) seed(step uint64) string {
-	return dice.StepSeed([]byte(g.DiceSecret), fmt.Sprintf("%s:%d:%d", g.ID, g.Epoch, step))
+	if g.Scheme() >= dice.Scheme2 {
+		return dice.PublicSeed(g.hiddenSeed(step))
+	}
+	return g.hiddenSeed(step)
 }
 
 // Entry is one line of a game's log: every input, in order. Replaying the
@@ -235,6 +243,18 @@ type StepRecord struct {
 	Seed           string         `json:"seed"`
 	Commitment     string         `json:"commitment"`
 	NextCommitment string         `json:"next_commitment"`
+	// Under dice scheme 2: the step's inputs as they entered its dice
+	// (one part per answer, or the setup), their digest, the seed of the
+	// public rolls, and the seeds of the hidden streams rolled from.
+	Inputs   []dice.Part   `json:"inputs,omitempty"`
+	Digest   string        `json:"digest,omitempty"`
+	RollSeed string        `json:"roll_seed,omitempty"`
+	Streams  []dice.Stream `json:"streams,omitempty"`
+	// LastOrders is the player whose orders, among those the step used,
+	// came in last; LastResent says they replaced earlier ones after
+	// every other player's were in (see lastOrders).
+	LastOrders string `json:"last_orders,omitempty"`
+	LastResent bool   `json:"last_resent,omitempty"`
 }
 
 // pending is an accepted set of orders waiting for its step to resolve.
@@ -245,6 +265,9 @@ type pending struct {
 	Ref    string        `json:"ref,omitempty"`
 	Seq    uint64        `json:"seq"`
 	Time   time.Time     `json:"time"`
+	// Count is how many submissions were accepted for the prompt since
+	// it was last resolved (0 in records older than the count: 1).
+	Count int `json:"count,omitempty"`
 }
 
 // gameBucket returns the bucket of game id, or a UserError if none.

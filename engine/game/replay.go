@@ -21,6 +21,8 @@ type replayed struct {
 	rolls    int
 	replays  uint64
 	problems []string
+	// subs are the submissions not yet resolved at the end of the log.
+	subs map[string]sent
 }
 
 func (r *replayed) problem(format string, a ...any) {
@@ -33,12 +35,15 @@ func (r *replayed) problem(format string, a ...any) {
 // against the view of the moment, exactly as when they were first resolved.
 func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry) (*replayed, error) {
 	r := &replayed{snaps: map[uint64][]byte{}, steps: map[uint64]*StepRecord{}}
-	seed := func(step uint64) string {
+	// at is g as it was in the current epoch of the replay.
+	at := func() *Game {
 		gg := *g
 		gg.Epoch = r.epoch
-		return gg.seed(step)
+		return &gg
 	}
+	seed := func(step uint64) string { return at().seed(step) }
 	latest := map[string]string{} // prompt id → latest accepted text this step
+	subs := map[string]sent{}     // prompt id → its latest submission and their count
 	created := false
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
@@ -55,8 +60,8 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				continue
 			}
 			created = true
-			s0 := seed(0)
-			d := dice.New(s0)
+			gg := at()
+			d, rec := gg.stepDice(0, gg.setupParts(*e.Setup))
 			st, err := rs.NewState(*e.Setup, d)
 			if err == nil {
 				err = d.Err()
@@ -66,8 +71,9 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				return r, nil
 			}
 			r.state = st
-			if err := r.keep(0, &StepRecord{N: 0, Turn: st.Turn(), Phase: st.Phase(), Reason: "setup", Time: e.Time,
-				Rolls: d.Rolls(), Seed: s0, Commitment: dice.Commitment(s0), NextCommitment: dice.Commitment(seed(1))}); err != nil {
+			rec.Turn, rec.Phase, rec.Reason, rec.Time = st.Turn(), st.Phase(), "setup", e.Time
+			rec.Rolls, rec.Streams, rec.NextCommitment = d.Rolls(), d.Streams(), dice.Commitment(seed(1))
+			if err := r.keep(0, rec); err != nil {
 				return nil, err
 			}
 		case "orders":
@@ -75,6 +81,7 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				r.problem("log entry %d: orders for step %d logged during step %d", e.Seq, e.Step, r.step+1)
 			}
 			latest[e.Prompt] = e.Text
+			subs[e.Prompt] = sent{seq: e.Seq, count: subs[e.Prompt].count + 1}
 		case "rejected", "gm", "notice", "press":
 			// For the record only.
 		case "resolve":
@@ -98,8 +105,6 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				return r, nil
 			}
 			r.step = e.Step
-			sd := seed(r.step)
-			d := dice.New(sd)
 			var answers []engine.Answer
 			for _, rec := range e.Answers {
 				orders, errs := r.state.View(rec.Prompt.Player).Parse(rec.Prompt, rec.Text)
@@ -109,6 +114,12 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				}
 				answers = append(answers, engine.Answer{Prompt: rec.Prompt, Orders: orders, Default: rec.Default})
 			}
+			gg := at()
+			d, rec := gg.stepDice(r.step, gg.answerParts(r.state, r.step, answers, e.Answers))
+			rec.LastOrders, rec.LastResent = lastOrders(e.Answers, subs)
+			for _, a := range e.Answers {
+				delete(subs, a.Prompt.ID)
+			}
 			events, err := r.state.Resolve(answers, d)
 			if err == nil {
 				err = d.Err()
@@ -117,8 +128,9 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				r.problem("step %d does not replay: %v", r.step, err)
 				return r, nil
 			}
-			if err := r.keep(r.step, &StepRecord{N: r.step, Turn: r.state.Turn(), Phase: r.state.Phase(), Reason: e.Reason, Time: e.Time,
-				Answers: e.Answers, Events: events, Rolls: d.Rolls(), Seed: sd, Commitment: dice.Commitment(sd), NextCommitment: dice.Commitment(seed(r.step + 1))}); err != nil {
+			rec.Turn, rec.Phase, rec.Reason, rec.Time, rec.Answers, rec.Events = r.state.Turn(), r.state.Phase(), e.Reason, e.Time, e.Answers, events
+			rec.Rolls, rec.Streams, rec.NextCommitment = d.Rolls(), d.Streams(), dice.Commitment(seed(r.step+1))
+			if err := r.keep(r.step, rec); err != nil {
 				return nil, err
 			}
 			open := map[string]bool{}
@@ -128,6 +140,11 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 			for id := range latest {
 				if !open[id] {
 					delete(latest, id)
+				}
+			}
+			for id := range subs {
+				if !open[id] {
+					delete(subs, id)
 				}
 			}
 		case "rollback":
@@ -151,6 +168,7 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 			// The step played again has a new seed: publish its commitment.
 			r.steps[e.Step].NextCommitment = dice.Commitment(seed(e.Step + 1))
 			clear(latest)
+			clear(subs)
 		case "edit":
 			st, err := rs.LoadState([]byte(e.Text))
 			if err != nil {
@@ -164,6 +182,7 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 			}
 			r.snaps[r.step] = data
 			clear(latest)
+			clear(subs)
 		default:
 			r.problem("log entry %d has an unknown kind %q", e.Seq, e.Kind)
 		}
@@ -171,6 +190,7 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 	if !created {
 		r.problem("the log has no create entry")
 	}
+	r.subs = subs
 	return r, nil
 }
 
@@ -187,12 +207,45 @@ func (r *replayed) keep(step uint64, rec *StepRecord) error {
 }
 
 // compareStep reports how a stored step record differs from a replayed one.
-func compareStep(n uint64, stored, want *StepRecord, problem func(string, ...any)) {
+// Under scheme 2 the inputs, their digest, the roll seed, the hidden
+// streams' seeds and who sent the last orders must match too.
+func compareStep(n uint64, scheme int, stored, want *StepRecord, problem func(string, ...any)) {
 	if stored.Seed != want.Seed {
 		problem("step %d: the recorded seed is not the one the game's secret gives", n)
 	}
-	if err := dice.Check(stored.Seed, stored.Commitment, stored.Rolls); err != nil {
-		problem("step %d: %v", n, err)
+	if scheme < dice.Scheme2 {
+		if err := dice.Check(stored.Seed, stored.Commitment, stored.Rolls); err != nil {
+			problem("step %d: %v", n, err)
+		}
+	} else {
+		if dice.Commitment(stored.Seed) != stored.Commitment {
+			problem("step %d: seed %s does not match commitment %s", n, stored.Seed, stored.Commitment)
+		}
+		if d := dice.Digest(stored.Inputs); d != stored.Digest || dice.RollSeed(stored.Seed, d) != stored.RollSeed {
+			problem("step %d: the recorded digest or roll seed is not the one its inputs give", n)
+		}
+		for _, p := range stored.Inputs {
+			if p.Sealed().Hash != p.Hash {
+				problem("step %d: the hash of input %q is not the SHA-256 of the part", n, p.Head)
+			}
+		}
+		if err := dice.CheckStreams(stored.RollSeed, stored.Streams, stored.Rolls); err != nil {
+			problem("step %d: %v", n, err)
+		}
+		a, _ := json.Marshal(stored.Inputs)
+		b, _ := json.Marshal(want.Inputs)
+		if !bytes.Equal(a, b) {
+			problem("step %d: the recorded inputs of the dice are not the orders the log gives", n)
+		}
+		a, _ = json.Marshal(stored.Streams)
+		b, _ = json.Marshal(want.Streams)
+		if !bytes.Equal(a, b) {
+			problem("step %d: the seeds of the hidden dice are not the ones the game's secret gives", n)
+		}
+		if stored.LastOrders != want.LastOrders || stored.LastResent != want.LastResent {
+			problem("step %d: the record says the last orders came from %q (sent again: %v), the log says %q (%v)",
+				n, stored.LastOrders, stored.LastResent, want.LastOrders, want.LastResent)
+		}
 	}
 	a, _ := json.Marshal(normRolls(stored.Rolls))
 	b, _ := json.Marshal(normRolls(want.Rolls))

@@ -49,9 +49,27 @@ type Report struct {
 	// at once); the GM's copy has all of it, an observer's none.
 	Press []PressNote
 	// DiceSecret is revealed once the game is over: every step's seed is
-	// HMAC-SHA256(DiceSecret, "GAME:EPOCH:STEP"), so players can check that
-	// no seed was chosen after the fact.
+	// HMAC-SHA256(DiceSecret, "GAME:EPOCH:STEP") (scheme 1), or the SHA-256
+	// of that (scheme 2), so players can check that no seed was chosen
+	// after the fact.
 	DiceSecret string
+	// DiceScheme is the game's dice scheme (see dice.Scheme). Under
+	// scheme 2 the report has the step's inputs (Inputs: every part's
+	// head and hash; the salt and lines of those the reader may read),
+	// their Digest, the RollSeed of the public rolls, and the Streams
+	// of hidden dice the reader may see. HiddenSeed is the step's hidden
+	// seed, given to the GM, and to everyone once the game is over (when
+	// every input, roll and stream is shown to all).
+	DiceScheme int
+	Inputs     []dice.Part
+	Digest     string
+	RollSeed   string
+	Streams    []dice.Stream
+	HiddenSeed string
+	// LastOrders is who sent the last orders the step used; LastResent
+	// says they replaced earlier ones after everyone else's were in.
+	LastOrders string
+	LastResent bool
 }
 
 // Report builds the current report for player ("" for the GM).
@@ -201,10 +219,31 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 			r.Events = append(r.Events, e.Text)
 		}
 	}
+	// Once the game is over every die and every order is shown: the
+	// dice secret, revealed then, would give them anyway.
+	reveal := g.Over()
 	for _, roll := range rec.Rolls {
-		if roll.VisibleTo(player) {
+		if roll.VisibleTo(player) || reveal {
 			r.Rolls = append(r.Rolls, roll)
 		}
+	}
+	r.DiceScheme, r.Digest, r.RollSeed = g.Scheme(), rec.Digest, rec.RollSeed
+	r.LastOrders, r.LastResent = rec.LastOrders, rec.LastResent
+	for _, p := range rec.Inputs {
+		if !p.Readable(player) && !reveal {
+			p = p.Redacted()
+		}
+		r.Inputs = append(r.Inputs, p)
+	}
+	for _, st := range rec.Streams {
+		if player == "" || reveal || contains(st.To, player) {
+			r.Streams = append(r.Streams, st)
+		}
+	}
+	if r.DiceScheme >= dice.Scheme2 && (player == "" || reveal) {
+		gg := *g
+		gg.Epoch = epochOf(g, rec)
+		r.HiddenSeed = gg.hiddenSeed(rec.N)
 	}
 	for _, a := range rec.Answers {
 		if a.Default {

@@ -22,7 +22,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine"
-	"orrery/engine/dice"
 	"orrery/engine/store"
 )
 
@@ -235,12 +234,15 @@ func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	info := rs.Info()
 	g.Signup = false
 	g.RulesVersion = info.Version
+	g.DiceScheme = DiceScheme
 	setup := engine.Setup{GameID: g.ID, Options: g.Options}
 	for _, p := range g.Players {
 		setup.Players = append(setup.Players, p.Name)
 	}
-	seed := g.seed(0)
-	d := dice.New(seed)
+	// The seed of step 0 is revealed at once: nobody knew it before the
+	// game existed, since the dice secret is drawn just now, after the
+	// seats and options it rolls from were fixed.
+	d, rec := g.stepDice(0, g.setupParts(setup))
 	st, err := rs.NewState(setup, d)
 	if err != nil {
 		return nil, fmt.Errorf("set up %s: %w", info.Name, err)
@@ -258,8 +260,8 @@ func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	if g.Deadline, err = g.Settings.nextDeadline(now, now); err != nil {
 		return nil, err
 	}
-	rec := &StepRecord{N: 0, Turn: g.Turn, Phase: g.Phase, Reason: "setup", Time: now,
-		Rolls: d.Rolls(), Seed: seed, Commitment: dice.Commitment(seed), NextCommitment: g.NextCommitment()}
+	rec.Turn, rec.Phase, rec.Reason, rec.Time = g.Turn, g.Phase, "setup", now
+	rec.Rolls, rec.Streams, rec.NextCommitment = d.Rolls(), d.Streams(), g.NextCommitment()
 	if err := appendLog(b, &Entry{Time: now, Kind: "create", Setup: &setup}); err != nil {
 		return nil, err
 	}

@@ -12,7 +12,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine"
-	"orrery/engine/dice"
 	"orrery/engine/store"
 )
 
@@ -131,8 +130,16 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 			return err
 		}
 		pb := b.Bucket(store.BucketPending)
-		res.Replaced = pb.Get([]byte(prompt.ID)) != nil
-		if err := putJSON(pb, []byte(prompt.ID), pending{Prompt: prompt, Text: text, Source: in.Source, Ref: in.Ref, Seq: e.Seq, Time: now}); err != nil {
+		count := 1
+		if old := pb.Get([]byte(prompt.ID)); old != nil {
+			res.Replaced = true
+			var prev pending
+			if err := json.Unmarshal(old, &prev); err != nil {
+				return fmt.Errorf("read pending orders %s: %w", prompt.ID, err)
+			}
+			count = max(prev.Count, 1) + 1
+		}
+		if err := putJSON(pb, []byte(prompt.ID), pending{Prompt: prompt, Text: text, Source: in.Source, Ref: in.Ref, Seq: e.Seq, Time: now, Count: count}); err != nil {
 			return err
 		}
 		if !contains(g.Answered, prompt.ID) {
@@ -334,8 +341,12 @@ func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason st
 		records = append(records, rec)
 	}
 	n := g.Step + 1
-	seed := g.seed(n)
-	d := dice.New(seed)
+	subs := map[string]sent{}
+	for id, pd := range pend {
+		subs[id] = sent{seq: pd.Seq, count: max(pd.Count, 1)}
+	}
+	d, rec := g.stepDice(n, g.answerParts(st, n, answers, records))
+	rec.LastOrders, rec.LastResent = lastOrders(records, subs)
 	events, err := st.Resolve(answers, d)
 	if err != nil {
 		return Step{}, nil, fmt.Errorf("game %s step %d: resolve: %w", g.ID, n, err)
@@ -378,8 +389,8 @@ func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason st
 	}
 	sortStrings(g.Answered)
 	g.Updated = now
-	rec := &StepRecord{N: n, Turn: g.Turn, Phase: g.Phase, Reason: reason, Time: now, Answers: records,
-		Events: events, Rolls: d.Rolls(), Seed: seed, Commitment: dice.Commitment(seed), NextCommitment: g.NextCommitment()}
+	rec.Turn, rec.Phase, rec.Reason, rec.Time, rec.Answers, rec.Events = g.Turn, g.Phase, reason, now, records, events
+	rec.Rolls, rec.Streams, rec.NextCommitment = d.Rolls(), d.Streams(), g.NextCommitment()
 	var notices []Notice
 	if only == nil {
 		// An anytime step changes nothing of the schedule.

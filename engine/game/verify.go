@@ -118,7 +118,7 @@ func (s *Service) verifyTx(ctx context.Context, b *bolt.Bucket, g *Game, res *Ve
 			problem("%v", err)
 			continue
 		}
-		compareStep(n, stored, r.steps[n], problem)
+		compareStep(n, g.Scheme(), stored, r.steps[n], problem)
 	}
 	kept := 0
 	c := b.Bucket(store.BucketSnaps).Cursor()
