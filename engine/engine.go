@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"unicode"
 
 	"orrery/engine/dice"
 	"orrery/engine/draw"
@@ -319,4 +320,56 @@ func contains(list []string, s string) bool {
 // whether the planet is yours. `orrery orders check RULESET -f FILE` uses it.
 type SyntaxChecker interface {
 	CheckSyntax(text string) []LineError
+}
+
+// OrderWorder is implemented by rulesets that list the fixed words of their
+// order language: the words an order starts with, in every language the
+// ruleset reads, and the other keywords of its grammar (FROM, TO, AT…). The
+// mail side uses them to tell a mistyped order ("MOEV 5 FROM Sol TO Vega",
+// which must get an error naming the line) from a line of chatter ("Hi!",
+// "Thanks, see you"), which is only listed as not read. A ruleset without it
+// gets the upper-case words that start the lines of its OrderHelp.
+type OrderWorder interface {
+	OrderWords() (verbs, keywords []string)
+}
+
+// OrderWords returns rs's order words, upper-case, sorted and without
+// repeats: verbs are what an order starts with, keywords the rest.
+func OrderWords(rs Ruleset) (verbs, keywords []string) {
+	if w, ok := rs.(OrderWorder); ok {
+		verbs, keywords = w.OrderWords()
+	} else {
+		for _, l := range strings.Split(rs.Info().OrderHelp, "\n") {
+			if f := strings.Fields(l); len(f) > 0 && isUpperWord(f[0]) {
+				verbs = append(verbs, f[0])
+			}
+		}
+	}
+	return upperSet(verbs), upperSet(keywords)
+}
+
+func isUpperWord(w string) bool {
+	if len([]rune(w)) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func upperSet(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range list {
+		w = strings.ToUpper(strings.TrimSpace(w))
+		if w != "" && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
