@@ -46,7 +46,23 @@ func dump(m *Message, err error) string {
 	for _, n := range m.Notes {
 		f("note", n)
 	}
-	fmt.Fprintf(&b, "--- text ---\n%s", m.Text)
+	f("auto-reply", m.AutoReply)
+	f("report-type", m.ReportType)
+	// The player's lines with their numbers in the body, as replies
+	// name them; then what stands below the signature.
+	fmt.Fprintf(&b, "--- text ---\n")
+	for _, l := range m.Lines {
+		fmt.Fprintf(&b, "%3d| %s\n", l.N, l.Text)
+	}
+	if len(m.Below) > 0 {
+		fmt.Fprintf(&b, "--- below the signature ---\n")
+		for _, l := range m.Below {
+			fmt.Fprintf(&b, "%3d| %s\n", l.N, l.Text)
+		}
+	}
+	if joinLines(m.Lines) != m.Text {
+		fmt.Fprintf(&b, "!!! Text differs from its lines: %q\n", m.Text)
+	}
 	for _, a := range m.Attachments {
 		fmt.Fprintf(&b, "--- attachment %s ---\n%s", a.Name, a.Text)
 	}
@@ -105,7 +121,7 @@ func TestAlternativesAgree(t *testing.T) {
 		if p != h {
 			t.Errorf("%s: plain gives %q, HTML gives %q", filepath.Base(file), p, h)
 		}
-		if strings.Count(html.Text, "\n") > strings.Count(plain.Text, "\n") {
+		if nonBlank(html.Text) > nonBlank(plain.Text) {
 			t.Errorf("%s: HTML kept more lines than plain:\n%s---\n%s", filepath.Base(file), html.Text, plain.Text)
 		}
 	}
@@ -114,10 +130,25 @@ func TestAlternativesAgree(t *testing.T) {
 	}
 }
 
+// firstLines is the first n lines of s that are not blank: an HTML part
+// has no empty paragraphs where the plain one has blank lines, and blank
+// lines are never orders.
 func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" && len(lines) < n {
+			lines = append(lines, l)
+		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+func nonBlank(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
 }

@@ -12,13 +12,14 @@ var (
 	// Quoted with ">" below: drop the header, keep unquoted text after the
 	// quote (bottom-posting).
 	attribution = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)^on .{4,}\bwrote:$`),                      // Gmail, Apple Mail, Thunderbird, mutt
-		regexp.MustCompile(`(?i)^.{0,120}\bwrote:$`),                      // "Ann <a@b> wrote:", mutt "* Ann <a@b> [2026-11-22 20:01]:"
-		regexp.MustCompile(`(?i)^le .{4,}\sa [ée]crit ?:$`),               // French
-		regexp.MustCompile(`(?i)^am .{4,}\bschrieb .{0,120}:$`),           // German
-		regexp.MustCompile(`(?i)^el .{4,}\bescribi[óo] ?:$`),              // Spanish
-		regexp.MustCompile(`(?i)^.{0,160}\s(пишет|написал|написала) ?:$`), // Russian: "22.11.2026 20:01, Orrery пишет:"
-		regexp.MustCompile(`^\* .{3,} \[[0-9: +-]{10,}\]:$`),              // mutt default attribution
+		regexp.MustCompile(`(?i)^on .{4,}\bwrote:$`),                                  // Gmail, Apple Mail, Thunderbird, mutt
+		regexp.MustCompile(`(?i)^.{0,120}\bwrote:$`),                                  // "Ann <a@b> wrote:", mutt "* Ann <a@b> [2026-11-22 20:01]:"
+		regexp.MustCompile(`(?i)^le .{4,}\sa [ée]crit ?:$`),                           // French
+		regexp.MustCompile(`(?i)^am .{4,}\bschrieb .{0,120}:$`),                       // German
+		regexp.MustCompile(`(?i)^el .{4,}\bescribi[óo] ?:$`),                          // Spanish
+		regexp.MustCompile(`(?i)^.{0,160}\s(пишет|написал|написала) ?:$`),             // Russian: "22.11.2026 20:01, Orrery пишет:"
+		regexp.MustCompile(`^\* .{3,} \[[0-9: +-]{10,}\]:$`),                          // mutt default attribution
+		regexp.MustCompile(`^\d{1,2}\.\d{1,2}\.\d{2,4},? \d{1,2}:\d{2},? .{1,160}:$`), // Yandex: 22.11.2026, 20:01, "Orrery" <o@x>:
 	}
 	// The earlier mail follows unquoted: everything from here on goes.
 	cutHere = []*regexp.Regexp{
@@ -51,6 +52,14 @@ func matchAny(res []*regexp.Regexp, s string) bool {
 	return false
 }
 
+// Line is one line of a mail's text with its number in Message.Body
+// (1-based), so that a reply can name the line as the player sees it in
+// the mail they sent, quotes and all.
+type Line struct {
+	N    int
+	Text string
+}
+
 // StripQuotes keeps what the player wrote in a reply: quoted lines ("> …"),
 // reply headers ("On … wrote:", "… пишет:", "-----Original Message-----",
 // Outlook's "From: … Sent: …" block) and the signature (after "-- " or a
@@ -58,20 +67,40 @@ func matchAny(res []*regexp.Regexp, s string) bool {
 // stand above the quote (top-posting) or below it (bottom-posting). Leading
 // and trailing blank lines go too; the lines kept keep their order.
 func StripQuotes(text string) string {
+	kept, _ := stripLines(text)
+	return joinLines(kept)
+}
+
+// stripLines is StripQuotes keeping each line's number. below holds what
+// follows a signature separator or a mobile footer, quotes taken away in
+// the same way: mutt users who reply with the cursor under their
+// signature write their orders there, and the daemon reads them when
+// nothing above the signature is an order.
+func stripLines(text string) (kept, below []Line) {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	var kept []string
-	for i := 0; i < len(lines); i++ {
+	i, kept, sig := stripFrom(lines, 0, true)
+	if sig {
+		_, below, _ = stripFrom(lines, i+1, false)
+	}
+	return kept, below
+}
+
+// stripFrom strips lines from index start on. It stops at the earlier mail
+// of a reply (an "Original Message" rule, Outlook's header block) and, with
+// atSig, at a signature, returning its index and sig set.
+func stripFrom(lines []string, start int, atSig bool) (stop int, kept []Line, sig bool) {
+	for i := start; i < len(lines); i++ {
 		raw := strings.TrimRight(lines[i], " \t")
 		t := strings.TrimSpace(raw)
 		switch {
 		case strings.HasPrefix(t, ">"):
 			continue
-		case matchAny(signature, raw) || matchAny(signature, t):
-			return finish(kept)
+		case atSig && (matchAny(signature, raw) || matchAny(signature, t)):
+			return i, finishLines(kept), true
 		case matchAny(cutHere, t):
-			return finish(kept)
+			return i, finishLines(kept), false
 		case outlookBlock(lines, i):
-			return finish(kept)
+			return i, finishLines(kept), false
 		case isAttribution(lines, i):
 			// A wrapped attribution spans this line and the next.
 			if !matchAny(attribution, t) {
@@ -79,9 +108,23 @@ func StripQuotes(text string) string {
 			}
 			continue
 		}
-		kept = append(kept, raw)
+		kept = append(kept, Line{N: i + 1, Text: raw})
 	}
-	return finish(kept)
+	return len(lines), finishLines(kept), false
+}
+
+// joinLines is the text of lines, one a line, ending in a newline ("" for
+// none).
+func joinLines(lines []Line) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // isAttribution says whether line i starts a reply header that a quote
@@ -124,17 +167,15 @@ func outlookBlock(lines []string, i int) bool {
 	return false
 }
 
-func finish(kept []string) string {
-	for len(kept) > 0 && strings.TrimSpace(kept[len(kept)-1]) == "" {
+// finishLines drops leading and trailing blank lines.
+func finishLines(kept []Line) []Line {
+	for len(kept) > 0 && strings.TrimSpace(kept[len(kept)-1].Text) == "" {
 		kept = kept[:len(kept)-1]
 	}
-	for len(kept) > 0 && strings.TrimSpace(kept[0]) == "" {
+	for len(kept) > 0 && strings.TrimSpace(kept[0].Text) == "" {
 		kept = kept[1:]
 	}
-	if len(kept) == 0 {
-		return ""
-	}
-	return strings.Join(kept, "\n") + "\n"
+	return kept
 }
 
 // Unflow undoes RFC 3676 format=flowed, which Thunderbird and Apple Mail
@@ -191,7 +232,14 @@ var signOff = regexp.MustCompile(`(?i)^(best regards|kind regards|regards|best w
 // other mail, and a name is never an order, but an error about it would
 // only confuse. name is the From display name; it may be empty.
 func StripSignOff(text, name string) string {
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	var lines []Line
+	for i, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		lines = append(lines, Line{N: i + 1, Text: l})
+	}
+	return joinLines(stripSignOffLines(lines, name))
+}
+
+func stripSignOffLines(lines []Line, name string) []Line {
 	first := ""
 	if f := strings.Fields(name); len(f) > 0 {
 		first = strings.Trim(f[0], `",`)
@@ -202,13 +250,13 @@ func StripSignOff(text, name string) string {
 	}
 	n := len(lines)
 	for i := n - 1; i >= 0 && i >= n-4; i-- {
-		l := strings.TrimSpace(lines[i])
+		l := strings.TrimSpace(lines[i].Text)
 		if l == "" || len(l) > 40 {
 			break
 		}
-		if signOff.MatchString(l) || (i == n-1 && isName(l) && (i == 0 || strings.TrimSpace(lines[i-1]) == "")) {
-			return finish(lines[:i])
+		if signOff.MatchString(l) || (i == n-1 && isName(l) && (i == 0 || strings.TrimSpace(lines[i-1].Text) == "")) {
+			return finishLines(lines[:i])
 		}
 	}
-	return finish(lines)
+	return finishLines(lines)
 }

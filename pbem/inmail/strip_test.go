@@ -235,3 +235,47 @@ func FuzzStripQuotes(f *testing.F) {
 		}
 	})
 }
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"bom", "\ufeffSETTLE Vega 3", "SETTLE Vega 3"},
+		{"nbsp and nnbsp", "SETTLE\u00a0Vega\u202f3", "SETTLE Vega 3"},
+		{"smart quotes", "\u201corders\u201d and \u2018this\u2019 \u00abэто\u00bb", `"orders" and 'this' "это"`},
+		{"dashes", "a \u2013 b \u2014 c \u2212 d", "a - b - c - d"},
+		{"zero width and soft hyphen", "SET\u200bTLE Ve\u00adga", "SETTLE Vega"},
+		{"bidi mark", "\u200eSETTLE Vega 3\u200f", "SETTLE Vega 3"},
+		{"cyrillic kept", "ЯЗЫК RU", "ЯЗЫК RU"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Normalize(tc.in); got != tc.want {
+				t.Errorf("Normalize(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRewrapped: the HTML alternative is read instead of the plain one only
+// when the plain one holds the same words broken into more lines.
+func TestRewrapped(t *testing.T) {
+	html := "SETTLE Capella 12 ELSE Regulus 12 ELSE Electra 12 ELSE Sol 12 ELSE Mira 5 ELSE Hamal 5\nSETTLE Vega 5\n"
+	tests := []struct {
+		name, plain string
+		want        bool
+	}{
+		{"wrapped at 76", "SETTLE Capella 12 ELSE Regulus 12 ELSE Electra 12 ELSE Sol 12 ELSE Mira 5\nELSE Hamal 5\nSETTLE Vega 5\n", true},
+		{"same lines", html, false},
+		{"other words", "SETTLE Capella 12 ELSE Regulus 12 ELSE Electra 12 ELSE Sol 12 ELSE Mira 5\nELSE Hamal 6\nSETTLE Vega 5\n", false},
+		{"wrapped, quotes differ", "SETTLE Capella 12 ELSE Regulus 12 ELSE Electra 12 ELSE Sol 12 ELSE Mira 5\nELSE Hamal 5\nSETTLE Vega 5\n\nOn x, y wrote:\n> z\n", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := rewrapped(tc.plain, &html); got != tc.want {
+				t.Errorf("rewrapped = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if rewrapped(html, nil) {
+		t.Error("no HTML part: nothing to prefer")
+	}
+}
