@@ -15,7 +15,8 @@
 // lines and lines starting with '#' are ignored by every ruleset:
 //
 //	HELP [ruleset]            what you can send (and a ruleset's orders)
-//	LIST                      open games and rulesets
+//	LIST [page N]             games (a stranger sees those open to JOIN,
+//	                          a player theirs first, the GM all), 20 a page
 //	RULES <ruleset>           the rules summary and order language
 //	JOIN <game> [seat-name]   take a seat in a game that is signing up
 //	STATUS [game]             the current board and who is still to send
@@ -31,6 +32,8 @@
 //	OBSERVE <game>            receive the public reports of a game
 //	UNOBSERVE <game>          stop receiving them
 //	RESEND [game] [turn]      your report of the last (or that) turn again
+//	CONFIRM                   apply orders I held as a possibly stale copy
+//	                          (in a reply to the mail that says so)
 //	GM <verb> <game> ...      the game master's commands (from the GM's
 //	                          address with the GM secret): PAUSE, RESUME,
 //	                          DEADLINE, ADVANCE, ROLLBACK, REPLACE, KICK,
@@ -44,12 +47,22 @@
 //	                          GM LOG, GM EXPORT and GM VERIFY demo1
 //
 // A command's game may be left out in a mail routed to a game. In a game
-// mail, every line that is not a command is an order: ORDERS is the default,
-// and an explicit ORDERS line only matters to send an order that looks like
-// a command (after it nothing is read as a command). A line counts as a
-// command only when its first word is a command word and its arguments fit;
-// "join fleet 1 to fleet 2" stays an order. In a mail routed to no game,
-// a line that is not a command is an error naming the line.
+// mail, every line that is not a command is an order unless it is plainly
+// not one (a greeting, chatter, a sign-off, a board or a report pasted
+// back: see Classifier for the rule); those are listed as not read, never
+// a reason to refuse the mail. ORDERS is the default, and an explicit
+// ORDERS line only matters to send an order that looks like a command
+// (after it every line is an order). A line counts as a command only when
+// its first word is a command word and its arguments fit; "join fleet 1 to
+// fleet 2" stays an order. In a mail routed to no game, a line that looks
+// like a command but is not one is an error naming the line, and chatter
+// is listed as not read.
+//
+// Lines are numbered as the sender sees them in the mail they sent, quotes
+// included (inmail.Message.Lines). When nothing above the signature is an
+// order or a command, the lines below it are read too (the signature's own
+// paragraph never is). An order line that a mail client broke in two
+// (Gmail wraps text at 76 columns) is joined again.
 //
 // When the mail has a text attachment named like orders ("orders.txt"),
 // the attachment holds the orders; the body is then read for GAME, SECRET
@@ -89,6 +102,9 @@ const (
 	Observe   Name = "OBSERVE"
 	Unobserve Name = "UNOBSERVE"
 	Resend    Name = "RESEND"
+	// Confirm applies orders held as a possibly stale copy; it is
+	// written in a reply to the mail that says they are held.
+	Confirm Name = "CONFIRM"
 	// GM is a game master's command; its Verb says which.
 	GM Name = "GM"
 )
@@ -111,6 +127,7 @@ type Command struct {
 	Ruleset string // RULES
 	Seat    string // JOIN's optional seat name
 	Turn    int    // HISTORY's and RESEND's turn; 0 = the last one
+	Page    int    // LIST's page, from 1
 	// To names PRESS's recipients (empty: everyone); Text is its message,
 	// GM MESSAGE's text, or the reason of GM PAUSE, DEADLINE, ROLLBACK.
 	To   []string
@@ -134,23 +151,43 @@ type Result struct {
 	// listed too; orders without one are not a command.
 	Commands []Command
 	// Orders is the orders text for game.Input.Text. Lines that were
-	// commands, GAME or SECRET are blanked, so that a LineError's line
-	// number is the line of OrdersFrom as the player wrote it.
+	// commands, GAME or SECRET, or not read as orders, are blanked, so
+	// that a LineError's line number n is line Line(n) of the mail.
 	Orders string
 	// OrdersFrom is "" for the body text, or the attachment's file name.
 	OrdersFrom string
 	// HasOrders is set when Orders has a line that is neither blank nor
 	// a '#' comment.
 	HasOrders bool
+	// OrderLines are the lines read as orders, and Ignored the lines
+	// read as neither orders nor commands (see Classifier), each with its
+	// line number in the mail.
+	OrderLines, Ignored []inmail.Line
+	// PastedFrom and PastedTo are the first and last line of a report of
+	// ours pasted back into the mail (0 for none); its lines are among
+	// Ignored.
+	PastedFrom, PastedTo int
 	// Errors are problems with the mail itself (not with orders, which
 	// only the ruleset can judge), each with its line and a fix.
 	Errors []engine.LineError
+	// nums[i] is the mail's line number of line i+1 of Orders.
+	nums []int
 }
 
 // Empty reports whether the mail asked for nothing: no command, no orders,
-// no error. The daemon answers such a mail with HELP.
+// no error, and no line at all that was not read. The daemon answers such
+// a mail with HELP (or, in a game, takes it as empty orders).
 func (r *Result) Empty() bool {
-	return len(r.Commands) == 0 && !r.HasOrders && len(r.Errors) == 0
+	return len(r.Commands) == 0 && !r.HasOrders && len(r.Errors) == 0 && len(r.Ignored) == 0
+}
+
+// Line is the line of the mail (as its sender sees it, quotes included)
+// that line n of Orders came from; with orders from an attachment, n.
+func (r *Result) Line(n int) int {
+	if n >= 1 && n <= len(r.nums) {
+		return r.nums[n-1]
+	}
+	return n
 }
 
 // Options tune routing.
@@ -158,6 +195,11 @@ type Options struct {
 	// IsGame says whether a subject tag names a game the daemon knows.
 	// Nil accepts every well-formed game id.
 	IsGame func(id string) bool
+	// Classifier gives the classifier of a game's order language (see
+	// Classifier), or of every ruleset's for game "" (a mail naming no
+	// game). Nil reads every line that is not a command as an order in
+	// a game mail, and as an error in any other.
+	Classifier func(game string) *Classifier
 }
 
 // Route reads a parsed mail.
@@ -166,7 +208,7 @@ func Route(m *inmail.Message, opt Options) *Result {
 	if len(m.Attachments) > 0 {
 		att = &m.Attachments[0]
 	}
-	return Parse(m.Subject, m.Text, att, opt)
+	return parseLines(m.Subject, m.Lines, m.Below, att, opt)
 }
 
 var (
@@ -178,25 +220,71 @@ var (
 )
 
 // Parse reads a subject, a body text and an optional orders attachment.
+// The text's lines are numbered from 1.
 func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
+	var lines []inmail.Line
+	if text != "" {
+		for i, l := range strings.Split(strings.TrimRight(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), "\n") {
+			lines = append(lines, inmail.Line{N: i + 1, Text: l})
+		}
+	}
+	return parseLines(subject, lines, nil, att, opt)
+}
+
+// parseLines reads the player's lines, and looks past the signature (the
+// lines below) when nothing above it was an order or a command: mutt
+// users who reply with the cursor under their signature write there. The
+// signature itself, the first paragraph below the separator, is never
+// read as orders.
+func parseLines(subject string, lines, below []inmail.Line, att *inmail.Attachment, opt Options) *Result {
+	r := parse(subject, lines, 0, 0, att, opt)
+	if len(below) == 0 || att != nil || r.HasOrders || len(r.Commands) > 0 || len(r.Errors) > 0 || opt.Classifier == nil {
+		return r
+	}
+	sig := 0
+	for sig < len(below) && strings.TrimSpace(below[sig].Text) != "" {
+		sig++
+	}
+	all := append(append([]inmail.Line(nil), lines...), below...)
+	if past := parse(subject, all, len(lines), len(lines)+sig, att, opt); past.HasOrders || len(past.Commands) > 0 {
+		return past
+	}
+	return r
+}
+
+// parse reads lines; those from index skipFrom up to skipTo (a signature
+// looked past) are not read, whatever they hold.
+func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmail.Attachment, opt Options) *Result {
 	r := &Result{}
 	r.subject(subject, opt)
-	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), "\n")
-	if text == "" {
-		lines = nil
-	}
 	// GAME lines first, so that commands and orders above one know their game.
-	for i, raw := range lines {
-		if f := strings.Fields(raw); len(f) == 2 && strings.EqualFold(f[0], "GAME") && idPattern.MatchString(strings.ToLower(f[1])) {
-			r.setGame(strings.ToLower(f[1]), fmt.Sprintf("line %d", i+1), i+1, strings.TrimSpace(raw))
+	for _, l := range lines {
+		if f := strings.Fields(l.Text); len(f) == 2 && strings.EqualFold(f[0], "GAME") && idPattern.MatchString(strings.ToLower(f[1])) {
+			r.setGame(strings.ToLower(f[1]), fmt.Sprintf("line %d", l.N), l.N, strings.TrimSpace(l.Text))
 		}
+	}
+	var cls *Classifier
+	if opt.Classifier != nil {
+		cls = opt.Classifier(r.Game)
+	}
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		texts[i] = l.Text
+	}
+	skip := make([]bool, len(lines)) // lines not read, whatever they hold
+	for i := skipFrom; i < skipTo && i < len(lines); i++ {
+		skip[i] = true
+	}
+	if cls != nil && r.Game != "" && att == nil {
+		r.pasted(lines, cls, skip)
+		rejoin(texts, cls, skip)
 	}
 	orders := make([]string, len(lines))
 	ordersMode := false
 	press := -1 // index in r.Commands of a PRESS still reading its text
 	var pressText []string
-	for i, raw := range lines {
-		n := i + 1
+	for i, l := range lines {
+		n, raw := l.N, texts[i]
 		line := strings.TrimSpace(raw)
 		if press >= 0 {
 			if strings.EqualFold(line, "END") {
@@ -207,8 +295,17 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 			}
 			continue
 		}
+		if skip[i] {
+			if line != "" {
+				r.Ignored = append(r.Ignored, inmail.Line{N: n, Text: line})
+			}
+			continue
+		}
 		if line == "" || strings.HasPrefix(line, "#") || ordersMode {
 			orders[i] = raw
+			if line != "" && !strings.HasPrefix(line, "#") {
+				r.OrderLines = append(r.OrderLines, inmail.Line{N: n, Text: line})
+			}
 			continue
 		}
 		fields := strings.Fields(line)
@@ -239,10 +336,14 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 			if ordersMode && r.Game == "" && cmd.Game != "" {
 				r.Game, r.GameFrom = cmd.Game, fmt.Sprintf("line %d", n)
 			}
-		case r.Game != "" && att == nil:
-			orders[i] = raw // an order, for the ruleset to judge
 		case att != nil:
 			// Prose beside an orders attachment ("orders attached").
+			r.Ignored = append(r.Ignored, inmail.Line{N: n, Text: line})
+		case cls != nil && !cls.Order(line):
+			r.Ignored = append(r.Ignored, inmail.Line{N: n, Text: line})
+		case r.Game != "":
+			orders[i] = raw // an order, for the ruleset to judge
+			r.OrderLines = append(r.OrderLines, inmail.Line{N: n, Text: line})
 		case msg != "":
 			r.errorf(n, line, msg, usage[word])
 		default:
@@ -262,10 +363,19 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 	if att != nil {
 		r.OrdersFrom = att.Name
 		r.Orders = att.Text
+		r.OrderLines = nil
+		for i, l := range strings.Split(att.Text, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				r.OrderLines = append(r.OrderLines, inmail.Line{N: i + 1, Text: l})
+			}
+		}
 	} else {
 		r.Orders = strings.Join(orders, "\n")
 		if r.Orders != "" {
 			r.Orders += "\n"
+		}
+		for _, l := range lines {
+			r.nums = append(r.nums, l.N)
 		}
 	}
 	for _, l := range strings.Split(r.Orders, "\n") {
@@ -283,7 +393,8 @@ func Parse(subject, text string, att *inmail.Attachment, opt Options) *Result {
 
 var usage = map[Name]string{
 	Help:      "write HELP alone on its line",
-	List:      "write LIST alone on its line",
+	List:      "write LIST alone on its line, or LIST page 2 for the next games",
+	Confirm:   "reply to my mail that holds your orders, with CONFIRM alone on a line",
 	Rules:     "write RULES and a ruleset, like: RULES prosper (LIST names the rulesets)",
 	Join:      "write JOIN and a game, like: JOIN demo1, or JOIN demo1 ann to choose your seat name",
 	Status:    "write STATUS and a game, like: STATUS demo1",
@@ -301,7 +412,7 @@ var usage = map[Name]string{
 }
 
 // commandWords lists the commands for suggestions, in the HELP order.
-var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, Press, Vacation, Observe, Unobserve, Resend, "GAME", "SECRET"}
+var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, Press, Vacation, Observe, Unobserve, Resend, Confirm, "GAME", "SECRET", GM}
 
 // command reads one line as a command. ok is false when the line is not
 // one; msg then says why if its first word was a command word.
@@ -320,11 +431,27 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 		if len(args) == 0 {
 			return cmd, true, ""
 		}
+		if word == List {
+			// LIST 2, LIST page 2
+			if len(args) == 2 && strings.EqualFold(args[0], "PAGE") {
+				args = args[1:]
+			}
+			if n, err := strconv.Atoi(args[0]); err == nil && len(args) == 1 && n >= 1 {
+				cmd.Page = n
+				return cmd, true, ""
+			}
+			return cmd, false, "LIST takes only a page number, like LIST page 2"
+		}
 		if word == Help && len(args) == 1 { // HELP prosper: the rules of one ruleset
 			cmd.Ruleset = strings.ToLower(args[0])
 			return cmd, true, ""
 		}
 		return cmd, false, fmt.Sprintf("%s takes no arguments", word)
+	case Confirm:
+		if len(args) == 0 {
+			return cmd, true, ""
+		}
+		return cmd, false, "CONFIRM takes no arguments"
 	case Rules:
 		if len(args) == 1 {
 			cmd.Ruleset = strings.ToLower(args[0])
@@ -522,7 +649,7 @@ func (r *Result) errorf(n int, line, msg, fix string) {
 
 func (r *Result) unknown(n int, line, word string) {
 	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT, ORDERS, " +
-		"PRESS, VACATION, OBSERVE, UNOBSERVE and RESEND; " +
+		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND and CONFIRM; " +
 		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
 	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
 		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage[best])

@@ -48,7 +48,7 @@ func TestParse(t *testing.T) {
 			cmds: []Command{{Name: Help, Line: 1}},
 			errs: []string{`2: unknown command "STATSU" — did you mean STATUS?`, `3: unknown command "FOO" — the commands are`}},
 		{name: "bad arguments", text: "RULES\nJOIN\nHISTORY demo1 x\nLIST all\n",
-			errs: []string{"1: RULES needs one ruleset name", "2: JOIN needs a game", `3: "x" is not a turn number`, "4: LIST takes no arguments"}},
+			errs: []string{"1: RULES needs one ruleset name", "2: JOIN needs a game", `3: "x" is not a turn number`, "4: LIST takes only a page number"}},
 		{name: "bad SECRET", subject: "[demo1]", text: "SECRET\n", game: "demo1", errs: []string{"1: SECRET needs one word"}},
 		{name: "two games", subject: "[demo1] [g2]", text: "hold\n",
 			errs: []string{"0: the subject names 2 games", `1: unknown command "HOLD" — the commands are`}},
