@@ -50,6 +50,7 @@ const (
 	Oversize      = "oversize"       // mail too large: Size, Limit
 	UnknownSender = "unknown-sender" // not a player of this game (or of any)
 	Notice        = "notice"         // a game.Notice (reminder, deadline moved, press…; NoticeTitles): Notice
+	HeldOrders    = "held"           // orders held as a possibly stale copy: Held
 )
 
 // NoticeTitles is the subject of a notice mail, by game.Notice kind:
@@ -93,7 +94,7 @@ var NoticeTitles = map[string]string{
 // Kinds lists every kind of mail in a fixed order.
 func Kinds() []string {
 	return []string{Welcome, Ack, Rejected, Report, Help, List, Rules, Status, History,
-		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice}
+		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, HeldOrders}
 }
 
 // Data is what every template receives. A kind reads only the fields its
@@ -123,6 +124,36 @@ type Data struct {
 	Notice  *game.Notice  // notice
 	Size    int           // oversize: bytes of text received
 	Limit   int           // oversize: bytes allowed
+
+	// Ignored are lines of the mail not read as orders (greetings,
+	// chatter), at most 10, IgnoredMore how many more there were, and
+	// PastedFrom–PastedTo a report of ours pasted back and skipped whole
+	// (0: none): ack, rejected.
+	Ignored              []Line
+	IgnoredMore          int
+	PastedFrom, PastedTo int
+	Applied              bool   // rejected: other parts of the same mail were applied
+	Held                 *Held  // held
+	Page, Pages          int    // list: this page and how many
+	Scope                string // list: "stranger" (open games only), "player" (theirs first) or "gm" (every game)
+}
+
+// Line is a line of the mail answered, with its number as the sender sees
+// it in their mail.
+type Line struct {
+	N    int
+	Text string
+}
+
+// Held describes orders held because the mail looks like a stale copy.
+type Held struct {
+	Orders      []string // the lines held, as written
+	WrittenStep uint64   // the step of the report the mail answered
+	Step        uint64   // the game's step now
+	Turn        int      // the game's turn now
+	// Reason: "written before this step began", "the same orders were
+	// applied before" or "written before a rollback".
+	Reason string
 }
 
 // GameSummary is one line of the LIST reply.
@@ -133,14 +164,15 @@ type GameSummary struct {
 	Seated, Seats      int
 	Signup             bool // open for JOIN
 	Over               bool
+	Mine               bool // the addressee plays in it
 }
 
-// Attempt describes a mail that tried to act for a seat and failed.
+// Attempt describes a mail that tried to act for a seat and failed. It
+// holds nothing the sender wrote (neither address nor subject): a warning
+// must never carry a stranger's words from the bot's own address.
 type Attempt struct {
-	From    string    // the sender's address as written
-	Date    time.Time // when it arrived
-	Subject string
-	Reason  string // "wrong secret", "your secret from another address"
+	Date   time.Time // when it was written
+	Reason string    // "wrong secret", "your secret from another address"
 }
 
 // Mail is a rendered mail.
@@ -345,7 +377,12 @@ var funcs = map[string]any{
 		}
 		return "Game news: " + kind
 	},
-	"kib":      func(n int) string { return fmt.Sprintf("%d KiB", (n+1023)/1024) },
+	"kib": func(n int) string { return fmt.Sprintf("%d KiB", (n+1023)/1024) },
+	// said shortens what a sender wrote, for quoting it back to them:
+	// at most 50 characters, so that a quoted line stays within 78
+	// columns and a long text is never repeated whole.
+	"said":     said,
+	"inc":      func(n int) int { return n + 1 },
 	"plural":   func(n int, one, many string) string { return map[bool]string{true: one, false: many}[n == 1] },
 	"trimnl":   func(s string) string { return strings.TrimRight(s, "\n") },
 	"blocking": func(p engine.Prompt) bool { return p.Kind.Blocks() },
@@ -354,6 +391,15 @@ var funcs = map[string]any{
 		sort.Strings(out)
 		return out
 	},
+}
+
+// said cuts s to 50 characters, ending a cut text with "...".
+func said(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 50 {
+		return string(r[:47]) + "..."
+	}
+	return s
 }
 
 // wrap fills prose to 76 columns, paragraph by paragraph (blank lines
