@@ -273,6 +273,16 @@ func (s *Set) Render(kind string, data any) (Mail, error) {
 	}, nil
 }
 
+// Part renders one shared piece of text (a define of _common.tmpl, such as
+// "cut-text") on its own, for a mail the daemon assembles itself.
+func (s *Set) Part(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := s.text[Help].ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("template part %s: %w", name, err)
+	}
+	return tidy(b.String()), nil
+}
+
 var manyBlank = regexp.MustCompile(`\n{3,}`)
 
 // tidy lets templates be written for readability: trailing spaces go, runs

@@ -56,6 +56,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		cfg.DB = *dbPath
 	}
 	log := newLogger(e, cfg.LogLevel)
+	for _, w := range cfg.Warnings {
+		log.Warn("config " + *cfgPath + ": " + w)
+	}
 	st, err := store.Open(cfg.DB, store.Options{Timeout: time.Second})
 	if err != nil {
 		return fmt.Errorf("open %s: %w", cfg.DB, err)
@@ -77,8 +80,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
-		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), VerifyDKIM: cfg.Security.VerifyDKIM,
-		GMSecret: gmSecret, WebLink: ws.link(),
+		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), DNSGrace: cfg.Security.DNSGrace,
+		PingPong: cfg.Limits.PingPong, StrangerDaily: cfg.Limits.StrangerRepliesPerDay,
+		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),
 	})
 	if err != nil {
 		return err
@@ -161,9 +165,10 @@ func relaxGames(c *config.Config) map[string]policy.Relax {
 	return m
 }
 
+// daemonPolicy is the config's sender authentication: DMARC by default
+// (demo and serve --embedded, which have no DNS, leave it off).
 func daemonPolicy(c *config.Config) policy.Config {
-	return policy.Config{AuthServID: c.Security.AuthServID, RequireDKIM: c.Security.RequireDKIM,
-		RequireSPF: c.Security.RequireSPF, RequireDMARC: c.Security.RequireDMARC}
+	return policy.Config{AuthServID: c.Security.AuthServID, SenderAuth: policy.SenderAuth(c.Security.SenderAuth)}
 }
 
 func newLogger(e *env, level string) *slog.Logger {

@@ -66,6 +66,14 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	mail/unknown/<address>  → RFC 3339 time of the last reply to a stranger
 //	mail/web/token-key      → 32 random bytes: the HMAC key of the private
 //	                          pages' capability links (pbem/web), made on first use
+//	mail/inbox-held/<message-id> → JSON orders held as a possibly stale copy,
+//	                          keyed by the Message-ID of the mail that asks
+//	                          the player to CONFIRM them
+//	mail/inbox-applied/<game>\x00<player>\x00e<epoch>s<step>\x00<sha256> → RFC 3339
+//	                          time orders written against that step were applied
+//	mail/pingpong/<address>\x00<subject> → JSON times of answers that changed nothing
+//	mail/stranger-budget/<address> (and "\x00all") → JSON replies to strangers today
+//	mail/dns-fail/<domain>  → RFC 3339 time DNS first failed for the domain
 var (
 	BucketMailOutbox     = []byte("outbox")
 	BucketMailOutboxSent = []byte("outbox-sent")
@@ -76,4 +84,9 @@ var (
 	BucketMailRate       = []byte("rate")
 	BucketMailUnknown    = []byte("unknown")
 	BucketMailWeb        = []byte("web")
+	BucketMailHeld       = []byte("inbox-held")
+	BucketMailApplied    = []byte("inbox-applied")
+	BucketMailPingPong   = []byte("pingpong")
+	BucketMailBudget     = []byte("stranger-budget")
+	BucketMailDNSFail    = []byte("dns-fail")
 )

@@ -47,6 +47,10 @@ type Config struct {
 	Tick time.Duration `yaml:"tick"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`
+
+	// Warnings name the keys of an older config that still load but are
+	// replaced, with the key to use instead; orrery serve logs them.
+	Warnings []string `yaml:"-"`
 }
 
 // Server is an IMAP or SMTP server and the account on it.
@@ -108,6 +112,14 @@ type Limits struct {
 	MaxText        int    `yaml:"max_text"`         // bytes of text read from a mail (default 262144)
 	RepliesPerHour int    `yaml:"replies_per_hour"` // answers to one address (default 30)
 	Strangers      string `yaml:"strangers"`        // daily (one reply a day to unknown senders) or none
+	// PingPong: answers to one address on one subject within an hour
+	// that changed nothing, before the bot stops answering (default 3).
+	PingPong int `yaml:"ping_pong"`
+	// StrangerRepliesPerDay caps the replies a day to one address in none
+	// of our games (default 5); StrangerRepliesGlobalPerDay those to all
+	// of them together (default 500).
+	StrangerRepliesPerDay       int `yaml:"stranger_replies_per_day"`
+	StrangerRepliesGlobalPerDay int `yaml:"stranger_replies_global_per_day"`
 }
 
 // Security is sender authentication.
@@ -117,15 +129,25 @@ type Security struct {
 	NoSecret bool `yaml:"no_secret"`
 	// NoSecretGames does the same for the games named only.
 	NoSecretGames []string `yaml:"no_secret_games"`
+	// SenderAuth is how a sender is authenticated before the secret is
+	// looked at: dmarc (the default: the From domain's published DMARC
+	// policy applies), strict (every mail must be vouched for by an
+	// aligned DKIM signature or SPF pass) or off (the secret alone).
+	SenderAuth string `yaml:"sender_auth"`
 	// AuthServID is the authserv-id of our receiving server's
-	// Authentication-Results header; RequireDKIM/SPF/DMARC demand a pass.
-	AuthServID   string `yaml:"auth_serv_id"`
-	RequireDKIM  bool   `yaml:"require_dkim"`
-	RequireSPF   bool   `yaml:"require_spf"`
-	RequireDMARC bool   `yaml:"require_dmarc"`
-	// VerifyDKIM makes the daemon check DKIM itself: only mail signed by
-	// the sender's domain is applied.
-	VerifyDKIM bool `yaml:"verify_dkim"`
+	// Authentication-Results header: its SPF result counts towards DMARC
+	// alignment when it is the topmost such header.
+	AuthServID string `yaml:"auth_serv_id"`
+	// DNSGrace is how long DNS may fail for a sender's domain, the mail
+	// waiting in the inbox, before the domain counts as having no DMARC
+	// record (default 1h).
+	DNSGrace time.Duration `yaml:"dns_grace"`
+
+	// Replaced by sender_auth; still read, with a warning.
+	RequireDKIM  *bool `yaml:"require_dkim"`
+	RequireSPF   *bool `yaml:"require_spf"`
+	RequireDMARC *bool `yaml:"require_dmarc"`
+	VerifyDKIM   *bool `yaml:"verify_dkim"`
 }
 
 // Load reads and checks a config file.
@@ -272,8 +294,20 @@ func (c *Config) check() error {
 			return fmt.Errorf("security.no_secret_games: %q is not a game id (lowercase letters, digits, dashes)", id)
 		}
 	}
-	if (c.Security.RequireDKIM || c.Security.RequireSPF || c.Security.RequireDMARC) && c.Security.AuthServID == "" {
-		return errors.New("security.auth_serv_id: needed by require_dkim/spf/dmarc: the authserv-id your receiving server writes in Authentication-Results")
+	if err := c.Security.check(c); err != nil {
+		return err
+	}
+	if c.Limits.PingPong < 0 || c.Limits.StrangerRepliesPerDay < 0 || c.Limits.StrangerRepliesGlobalPerDay < 0 {
+		return errors.New("limits.ping_pong: ping_pong and the stranger reply budgets must be positive")
+	}
+	if c.Limits.PingPong == 0 {
+		c.Limits.PingPong = 3
+	}
+	if c.Limits.StrangerRepliesPerDay == 0 {
+		c.Limits.StrangerRepliesPerDay = 5
+	}
+	if c.Limits.StrangerRepliesGlobalPerDay == 0 {
+		c.Limits.StrangerRepliesGlobalPerDay = 500
 	}
 	if c.Templates != "" {
 		if st, err := os.Stat(c.Templates); err != nil || !st.IsDir() {
@@ -328,6 +362,43 @@ func (h *HTTP) check() error {
 		return fmt.Errorf("http.url: %q must be an http or https address like https://games.example.org", h.URL)
 	}
 	h.URL = strings.TrimRight(h.URL, "/")
+	return nil
+}
+
+// check fills the security defaults, and reads the keys sender_auth
+// replaced: any of require_dkim, require_spf, require_dmarc and verify_dkim
+// set to true asked for every mail to be vouched for, which is
+// sender_auth: strict now.
+func (s *Security) check(c *Config) error {
+	strict := false
+	for _, old := range []struct {
+		key string
+		v   *bool
+	}{{"require_dkim", s.RequireDKIM}, {"require_spf", s.RequireSPF}, {"require_dmarc", s.RequireDMARC}, {"verify_dkim", s.VerifyDKIM}} {
+		if old.v == nil {
+			continue
+		}
+		strict = strict || *old.v
+		c.Warnings = append(c.Warnings, fmt.Sprintf("security.%s is replaced by security.sender_auth "+
+			"(dmarc, strict or off; see config.example.yaml): remove it", old.key))
+	}
+	switch s.SenderAuth {
+	case "":
+		s.SenderAuth = "dmarc"
+		if strict {
+			s.SenderAuth = "strict"
+			c.Warnings = append(c.Warnings, "security.sender_auth: read as strict, as the old keys asked for")
+		}
+	case "dmarc", "strict", "off":
+	default:
+		return fmt.Errorf("security.sender_auth: must be dmarc, strict or off, not %q", s.SenderAuth)
+	}
+	if s.DNSGrace < 0 {
+		return errors.New("security.dns_grace: must be positive")
+	}
+	if s.DNSGrace == 0 {
+		s.DNSGrace = time.Hour
+	}
 	return nil
 }
 

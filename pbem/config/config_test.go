@@ -102,7 +102,8 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"too many connections", base + "  connections: 50\n", "smtp.connections: must be from 1 to 16"},
 		{"connections on imap", strings.Replace(base, "username: bot", "username: bot\n  connections: 2", 1), "imap.connections"},
 		{"bad strangers", base + "limits:\n  strangers: weekly\n", "limits.strangers"},
-		{"dkim without id", base + "security:\n  require_dkim: true\n", "security.auth_serv_id"},
+		{"bad sender_auth", base + "security:\n  sender_auth: spf\n", "security.sender_auth: must be dmarc, strict or off"},
+		{"bad ping pong", base + "limits:\n  ping_pong: -1\n", "limits.ping_pong"},
 		{"bad duration", base + "tick: soon\n", `tick: "soon" is not a duration`},
 		{"same folders", base + "folders:\n  processed: INBOX\n", "folders:"},
 		{"bad type", base + "limits:\n  max_text: lots\n", `limits.max_text: "lots" is not a whole number`},
@@ -123,6 +124,42 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 			}
 			if err != nil && strings.Count(err.Error(), "\n") > 0 {
 				t.Errorf("message spans lines: %q", err)
+			}
+		})
+	}
+}
+
+// TestSenderAuth: DMARC is on unless the config says otherwise, and the
+// keys it replaced still load, each with a warning naming the new key.
+func TestSenderAuth(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	tests := []struct {
+		name, edit, want string
+		warnings         []string
+	}{
+		{"default", base, "dmarc", nil},
+		{"off", base + "security:\n  sender_auth: off\n", "off", nil},
+		{"require_dkim", base + "security:\n  auth_serv_id: mx.example.org\n  require_dkim: true\n", "strict",
+			[]string{"security.require_dkim is replaced by security.sender_auth", "read as strict"}},
+		{"verify_dkim false", base + "security:\n  verify_dkim: false\n", "dmarc", []string{"security.verify_dkim is replaced by security.sender_auth"}},
+		{"old key beside the new", base + "security:\n  require_spf: true\n  sender_auth: dmarc\n", "dmarc", []string{"security.require_spf is replaced"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(tc.edit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Security.SenderAuth != tc.want || c.Security.DNSGrace != time.Hour {
+				t.Errorf("sender_auth %q, dns_grace %v; want %q, 1h", c.Security.SenderAuth, c.Security.DNSGrace, tc.want)
+			}
+			if len(c.Warnings) != len(tc.warnings) {
+				t.Fatalf("warnings %q, want %q", c.Warnings, tc.warnings)
+			}
+			for i, w := range tc.warnings {
+				if !strings.Contains(c.Warnings[i], w) {
+					t.Errorf("warning %q, want %q", c.Warnings[i], w)
+				}
 			}
 		})
 	}

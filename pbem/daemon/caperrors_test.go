@@ -10,12 +10,12 @@ import (
 func TestLongBadOrdersGetAShortAnswer(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", strings.Repeat("fly away\n", 10000)))
+	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", strings.Repeat("push 9\n", 10000)))
 	acks := to(h.flush(), "ann@example.org")
 	if len(acks) != 1 {
 		t.Fatalf("%d answers", len(acks))
 	}
-	if len(acks[0]) > 32<<10 || !strings.Contains(acks[0], "and 9950 more errors") || !strings.Contains(acks[0], "line 50:") {
+	if len(acks[0]) > 32<<10 || !strings.Contains(acks[0], "and 9950 more errors") || !strings.Contains(acks[0], "line 50, you wrote") {
 		t.Fatalf("answer of %d bytes:\n%.600s", len(acks[0]), acks[0])
 	}
 }

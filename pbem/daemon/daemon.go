@@ -37,11 +37,16 @@ import (
 
 // Bucket names under store.BucketMail (also listed in engine/store/schema.go).
 var (
-	BucketSeen    = store.BucketMailSeen    // message key → JSON seenRecord
-	BucketParts   = store.BucketMailParts   // message key + "\x00" + part number → reply text of a done part
-	BucketUIDs    = store.BucketMailUIDs    // UIDVALIDITY (4 bytes) + UID (4 bytes) → message key
-	BucketLimits  = store.BucketMailRate    // lowercased address → JSON rateRecord
-	BucketUnknown = store.BucketMailUnknown // lowercased address → RFC 3339 time of the last help to a stranger
+	BucketSeen    = store.BucketMailSeen     // message key → JSON seenRecord
+	BucketParts   = store.BucketMailParts    // message key + "\x00" + part number → reply text of a done part
+	BucketUIDs    = store.BucketMailUIDs     // UIDVALIDITY (4 bytes) + UID (4 bytes) → message key
+	BucketLimits  = store.BucketMailRate     // lowercased address → JSON rateRecord
+	BucketUnknown = store.BucketMailUnknown  // lowercased address → RFC 3339 time of the last help to a stranger
+	BucketHeld    = store.BucketMailHeld     // Message-ID of a "held" mail → JSON heldRecord
+	BucketApplied = store.BucketMailApplied  // game, player, step shown, orders hash → time applied
+	BucketPing    = store.BucketMailPingPong // address + subject → JSON rateRecord of answers that changed nothing
+	BucketBudget  = store.BucketMailBudget   // address (or "\x00all") → JSON budgetRecord of replies to strangers today
+	BucketDNSFail = store.BucketMailDNSFail  // domain → RFC 3339 time DNS first failed for it
 )
 
 // Config tunes the daemon.
@@ -61,14 +66,27 @@ type Config struct {
 	// for the games named only (games among friends), on top of Relax.
 	Relax      policy.Relax
 	RelaxGames map[string]policy.Relax
-	// Policy demands Authentication-Results from our receiving server;
-	// Own and OwnMessageIDSuffix are filled in from From.
+	// Policy says how senders are authenticated (policy.CheckSender);
+	// Own and OwnMessageIDSuffix are filled in from From. Its zero
+	// SenderAuth is off, as demo and serve --embedded want: they have no
+	// DNS. orrery serve --config turns DMARC on by default.
 	Policy policy.Config
-	// VerifyDKIM demands a valid DKIM signature of the sender's domain,
-	// checked by the daemon itself; LookupTXT replaces the DNS lookup
-	// (tests).
-	VerifyDKIM bool
-	LookupTXT  func(domain string) ([]string, error)
+	// Resolver answers the DNS look-ups of sender authentication (nil:
+	// the system's); tests give a map.
+	Resolver policy.Resolver
+	// DNSGrace is how long DNS may keep failing for a domain, mail from
+	// it waiting in the inbox, before the domain counts as having no
+	// DMARC record and the secret decides (default 1 hour).
+	DNSGrace time.Duration
+	// PingPong stops answering one address on one subject after this
+	// many answers within an hour that changed nothing (default 3): an
+	// out-of-office that answers every answer never loops for long.
+	PingPong int
+	// StrangerDaily caps the replies a day to one address in none of our
+	// games (default 5), StrangerGlobal those to all such addresses
+	// together (default 500): no stranger can make the bot mail out
+	// more than it was sent.
+	StrangerDaily, StrangerGlobal int
 	// MaxText is the most text bytes read from a mail (inmail default).
 	MaxText int
 	// Templates is a directory of template overrides ("" = embedded).
@@ -93,6 +111,8 @@ type Daemon struct {
 	mu     sync.Mutex // one message at a time: bbolt serialises writers anyway
 	// gmQueryFn answers GM LIST, SHOW… by mail (SetGMQuery).
 	gmQueryFn GMQuery
+	// words classify lines of each ruleset's mails (route.Classifier).
+	words *words
 }
 
 // New builds a daemon over st. The game service it makes carries the
@@ -110,6 +130,18 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	if cfg.TickEvery <= 0 {
 		cfg.TickEvery = 10 * time.Second
+	}
+	if cfg.DNSGrace <= 0 {
+		cfg.DNSGrace = time.Hour
+	}
+	if cfg.PingPong <= 0 {
+		cfg.PingPong = 3
+	}
+	if cfg.StrangerDaily <= 0 {
+		cfg.StrangerDaily = 5
+	}
+	if cfg.StrangerGlobal <= 0 {
+		cfg.StrangerGlobal = 500
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -132,7 +164,7 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 		cfg.Policy.OwnMessageIDSuffix = mailer.OwnSuffix()
 	}
 	mailer.WebLink = cfg.WebLink
-	d := &Daemon{cfg: cfg, st: st, queue: q, log: cfg.Logger, mailer: mailer}
+	d := &Daemon{cfg: cfg, st: st, queue: q, log: cfg.Logger, mailer: mailer, words: newWords(rulesets)}
 	if q != nil {
 		mailer.Enqueue = q.Enqueue
 	}

@@ -76,6 +76,21 @@ type job struct {
 	// answers are not rate-limited, so a GM mending a game with many
 	// commands in an hour is never left without the results.
 	gm bool
+	// mine are the games the sender plays in.
+	mine []string
+	// route is what the mail asks for, once read.
+	route *route.Result
+	// applied counts the parts of the mail that changed a game: a
+	// refusal of another part must not say that nothing was applied.
+	applied int
+	// ignoredShown: the lines not read as orders are already listed in
+	// a section of the answer.
+	ignoredShown bool
+	// held are orders held as a possibly stale copy (stale.go), stored
+	// under replyID, the Message-ID of the answer that asks to CONFIRM.
+	held    *heldRecord
+	replyID string
+	shown   *shownStep
 }
 
 // say renders one section of the reply.
@@ -95,7 +110,33 @@ func (d *Daemon) say(j *job, kind string, data *templates.Data) error {
 func (d *Daemon) refuse(j *job, g *game.Game, p game.Player, errs ...engine.LineError) error {
 	data := d.mailer.data(g, p, d.svc.Rulesets())
 	data.Errors = capErrors(errs)
+	data.Applied = j.applied > 0
 	return d.say(j, templates.Rejected, data)
+}
+
+// maxIgnored is how many lines not read as orders an answer lists.
+const maxIgnored = 10
+
+// withIgnored lists, in the first section that shows orders or refuses
+// them, the lines of j's mail not read as orders: the player sees that
+// nothing was lost. A report pasted back is one entry.
+func (j *job) withIgnored(data *templates.Data) {
+	if j.ignoredShown || j.route == nil {
+		return
+	}
+	j.ignoredShown = true
+	r := j.route
+	data.PastedFrom, data.PastedTo = r.PastedFrom, r.PastedTo
+	for _, l := range r.Ignored {
+		if r.PastedFrom > 0 && l.N >= r.PastedFrom && l.N <= r.PastedTo {
+			continue
+		}
+		if len(data.Ignored) == maxIgnored {
+			data.IgnoredMore++
+			continue
+		}
+		data.Ignored = append(data.Ignored, templates.Line{N: l.N, Text: l.Text})
+	}
 }
 
 // maxErrors is how many errors one reply lists: a mail of 10,000 bad lines
@@ -135,27 +176,23 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 	j.from = strings.ToLower(m.From)
 	if why := policy.Silence(m, d.cfg.Policy); why != "" {
 		j.rejected, j.noReply, j.why = true, true, why
-		d.log.Info("not answering", "from", m.From, "subject", m.Subject, "why", why)
+		d.log.Info("not answering", "from", m.From, "why", why)
 		return d.finish(ctx, j)
 	}
-	if err := policy.CheckAuthResults(m, d.cfg.Policy); err != nil {
+	v, err := d.checkSender(ctx, msg.Raw, m)
+	if err != nil {
+		return 0, err // DNS trouble: leave it in the inbox, try later
+	}
+	if v.Refuse {
 		// A forged sender: answering would be backscatter to the victim.
-		j.rejected, j.noReply, j.why = true, true, err.Error()
-		d.log.Warn("sender not authenticated; nothing applied", "from", m.From, "err", err)
+		j.rejected, j.noReply, j.why = true, true, v.Why
+		d.log.Warn("sender not authenticated; nothing applied", "from", m.From, "why", v.Why)
 		return d.finish(ctx, j)
 	}
-	if d.cfg.VerifyDKIM {
-		why, err := checkDKIM(msg.Raw, m.From, d.cfg.LookupTXT)
-		if err != nil {
-			return 0, err // DNS trouble: leave it in the inbox, try later
-		}
-		if why != "" {
-			j.rejected, j.noReply, j.why = true, true, why
-			d.log.Warn("sender not authenticated; nothing applied", "from", m.From, "why", why)
-			return d.finish(ctx, j)
-		}
+	if j.mine, err = d.svc.GamesOf(ctx, j.from); err != nil {
+		return 0, err
 	}
-	var err error
+	j.isPlayer = len(j.mine) > 0
 	switch {
 	case m.Oversize:
 		j.rejected, j.why = true, "oversize"
@@ -197,6 +234,15 @@ func bareAddress(a string) string {
 // transaction.
 func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error) {
 	now := d.cfg.Now()
+	if j.game != nil && j.replyID == "" {
+		// The answer names the step the game is at now, after the
+		// mail: a reply to it is current.
+		g := j.game
+		if fresh, err := d.svc.Get(ctx, g.ID); err == nil {
+			g = fresh
+		}
+		j.replyID = d.mailer.StepMessageID(g.ID, g.Epoch, g.Step)
+	}
 	disp := "processed"
 	if j.rejected {
 		disp = "rejected"
@@ -238,16 +284,50 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 		if j.noReply || len(j.answers) == 0 || j.from == "" {
 			return nil
 		}
-		if j.stranger {
-			if d.cfg.Strangers == "none" {
-				return nil
+		out := d.reply(j)
+		if j.held != nil {
+			// The orders wait under this answer's Message-ID for a
+			// CONFIRM; the answer goes whatever the rate limits, or
+			// they would be held without the player knowing.
+			b, err := mailBucket(tx, BucketHeld)
+			if err != nil {
+				return err
 			}
-			if ok, err := d.strangerAllowed(tx, j.from, now); err != nil || !ok {
+			data, _ := json.Marshal(j.held)
+			if err := b.Put([]byte(strings.ToLower(j.replyID)), data); err != nil {
+				return err
+			}
+			return d.mailer.enqueue(tx, out)
+		}
+		if j.gm {
+			return d.mailer.enqueue(tx, out)
+		}
+		if said := j.m.Text + j.m.Body; j.applied == 0 && said != "" {
+			// (A mail we could not read at all is not counted: there is
+			// no text to tell one such mail from another.)
+			if ok, err := d.pingPong(tx, j.from, j.m.Subject, said, now); err != nil || !ok {
+				if err == nil {
+					d.log.Warn("the same mail answered too often within an hour with nothing changed: not answering (an autoresponder?)", "to", j.from)
+				}
 				return err
 			}
 		}
-		if j.gm {
-			return d.mailer.enqueue(tx, d.reply(j))
+		if !j.isPlayer {
+			if j.stranger {
+				if d.cfg.Strangers == "none" {
+					return nil
+				}
+				if ok, err := d.strangerAllowed(tx, j.from, now); err != nil || !ok {
+					return err
+				}
+			}
+			if ok, err := d.strangerBudget(tx, j.from, now); err != nil || !ok {
+				if err == nil {
+					d.log.Warn("daily budget of replies to strangers spent: not answering", "to", j.from)
+				}
+				return err
+			}
+			out = d.capStranger(out)
 		}
 		if ok, err := d.allow(tx, j.from, now); err != nil || !ok {
 			if err == nil {
@@ -255,7 +335,7 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 			}
 			return err
 		}
-		return d.mailer.enqueue(tx, d.reply(j))
+		return d.mailer.enqueue(tx, out)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("record message: %w", err)
@@ -283,7 +363,7 @@ func (d *Daemon) reply(j *job) outbox.Mail {
 		refs = append(refs[:1], refs[len(refs)-19:]...)
 	}
 	out := outbox.Mail{To: []string{j.from}, Subject: c.Subject, Text: c.Text, HTML: c.HTML,
-		InReplyTo: j.m.MessageID, References: refs, Auto: "auto-replied", Kind: "reply"}
+		InReplyTo: j.m.MessageID, References: refs, Auto: "auto-replied", Kind: "reply", MessageID: j.replyID}
 	if j.game != nil {
 		out.Game = j.game.ID
 		out.Headers = map[string]string{"X-Orrery-Game": j.game.ID}
@@ -340,35 +420,63 @@ func (d *Daemon) strangerAllowed(tx *bolt.Tx, addr string, now time.Time) (bool,
 	return true, b.Put([]byte(addr), []byte(now.UTC().Format(time.RFC3339)))
 }
 
+// routeOptions reads subject tags against the games that exist, and the
+// lines of a game's mail with its ruleset's order words.
+func (d *Daemon) routeOptions(byID *gameIndex) route.Options {
+	return route.Options{
+		IsGame: func(id string) bool { return byID.get(id) != nil },
+		Classifier: func(id string) *route.Classifier {
+			if g := byID.get(id); g != nil {
+				return d.words.forRuleset(g.Ruleset)
+			}
+			return d.words.all
+		},
+	}
+}
+
 // apply routes j's mail and runs what it asks.
 func (d *Daemon) apply(ctx context.Context, j *job) error {
 	// Games are read one by one as the mail names them, and the address
 	// index says whether the sender plays anywhere: reading every game for
 	// every mail cost a quarter of a second and 46 MB at 10,000 games.
 	byID := &gameIndex{ctx: ctx, svc: d.svc, seen: map[string]*game.Game{}}
-	mine, err := d.svc.GamesOf(ctx, j.from)
-	if err != nil {
-		return err
-	}
-	isPlayer := len(mine) > 0
-	r := route.Route(j.m, route.Options{IsGame: func(id string) bool { return byID.get(id) != nil }})
-	j.isPlayer = isPlayer
+	r := route.Route(j.m, d.routeOptions(byID))
+	j.route = r
 	j.game = byID.get(r.Game)
 	if len(r.Errors) > 0 {
-		j.stranger = !isPlayer && len(r.Commands) == 0
-		if err := d.refuse(j, j.game, game.Player{}, r.Errors...); err != nil {
-			return err
-		}
+		// A mail with errors of its own (two games, a bad command line,
+		// orders naming no game) is refused whole, before anything in
+		// it is submitted: what it meant is unclear, and a partial
+		// answer would contradict itself.
+		j.stranger = !j.isPlayer && len(r.Commands) == 0
+		data := d.mailer.data(j.game, game.Player{}, d.svc.Rulesets())
+		data.Errors = capErrors(r.Errors)
+		j.withIgnored(data)
+		return d.say(j, templates.Rejected, data)
 	}
-	if r.Empty() && r.Game != "" && byID.get(r.Game) != nil {
+	if r.Empty() && r.Game != "" && j.game != nil {
 		// A game mail with nothing in it is empty orders (a reply whose
 		// sender deleted the quote): a pass where the rules allow one,
 		// else an error that says what is asked. Answering HELP instead
 		// would leave the prompt open and the game waiting.
-		return d.orders(ctx, j, r, byID.get(r.Game))
+		return d.orders(ctx, j, r, j.game)
 	}
-	if r.Empty() {
-		j.stranger = !isPlayer
+	if !r.HasOrders && len(r.Commands) == 0 && len(r.Ignored) > 0 && j.game != nil {
+		// Only chatter (or an out-of-office that kept our subject): no
+		// pass is taken for it, and the player sees what was not read.
+		// Anyone else gets what any stranger gets.
+		p, ok, err := d.authenticate(j, j.game, r.Game, r.Secret)
+		if !ok || err != nil {
+			return err
+		}
+		data := d.mailer.data(j.game, p, d.svc.Rulesets())
+		data.Errors = []engine.LineError{{Msg: "I found no orders in your mail, so nothing was applied",
+			Fix: "write one order a line, as in the order language of your welcome mail (HELP " + j.game.Ruleset + ")"}}
+		j.withIgnored(data)
+		return d.say(j, templates.Rejected, data)
+	}
+	if r.Empty() || !r.HasOrders && len(r.Commands) == 0 {
+		j.stranger = !j.isPlayer
 		return d.help(j, j.game)
 	}
 	for _, c := range r.Commands {
@@ -389,19 +497,14 @@ func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game
 		return game.Player{}, false, d.refuse(j, nil, game.Player{}, engine.LineError{
 			Msg: fmt.Sprintf("there is no game %q here", gameID), Fix: "send LIST for the games you can join"})
 	}
-	relax := d.cfg.Relax
-	if r, ok := d.cfg.RelaxGames[g.ID]; ok {
-		relax.NoSecret = relax.NoSecret || r.NoSecret
-		relax.AnyAddress = relax.AnyAddress || r.AnyAddress
-	}
-	a := policy.Authenticate(g, j.from, secret, relax)
+	a := policy.Authenticate(g, j.from, secret, d.relax(g.ID))
 	if a.Kind == policy.Accepted {
 		return a.Player, true, nil
 	}
 	d.log.Warn("not authenticated", "game", g.ID, "from", j.from, "why", a.Kind)
 	if a.Notify && a.Player.Email != "" && !strings.EqualFold(a.Player.Email, j.from) {
 		data := d.mailer.data(g, a.Player, d.svc.Rulesets())
-		data.Attempt = &templates.Attempt{From: j.m.From, Date: j.m.Date, Subject: j.m.Subject, Reason: a.Kind.String()}
+		data.Attempt = &templates.Attempt{Date: j.m.Date, Reason: a.Kind.String()}
 		c, err := d.mailer.Render.Render(templates.OwnerWarning, data)
 		if err != nil {
 			return game.Player{}, false, err
@@ -415,7 +518,7 @@ func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game
 	case policy.WrongSecret:
 		data := d.mailer.data(g, anon, d.svc.Rulesets())
 		data.Player = a.Player.Name
-		data.Attempt = &templates.Attempt{From: j.m.From, Date: j.m.Date, Subject: j.m.Subject, Reason: a.Kind.String()}
+		data.Attempt = &templates.Attempt{Date: j.m.Date, Reason: a.Kind.String()}
 		return a.Player, false, d.say(j, templates.WrongSecret, data)
 	default: // unknown sender, or someone's secret from a foreign address
 		j.stranger = j.stranger || !j.isPlayer
@@ -423,12 +526,22 @@ func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game
 	}
 }
 
-// orders submits the mail's orders; the answer is recorded in the same
+// relax is how much sender authentication is loosened for game id.
+func (d *Daemon) relax(id string) policy.Relax {
+	relax := d.cfg.Relax
+	if r, ok := d.cfg.RelaxGames[id]; ok {
+		relax.NoSecret = relax.NoSecret || r.NoSecret
+		relax.AnyAddress = relax.AnyAddress || r.AnyAddress
+	}
+	return relax
+}
+
+// orders submits the mail's orders, or holds them when the mail looks
+// like a stale copy (stale.go); the answer is recorded in the same
 // transaction as the orders.
 func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Game) error {
-	n := j.parts
-	j.parts++
-	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+	if done, err := d.part(ctx, j.key, j.parts); err != nil || done != nil {
+		j.parts++
 		if done != nil {
 			j.answers = append(j.answers, *done)
 		}
@@ -438,12 +551,56 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 	if !ok || err != nil {
 		return err
 	}
+	if r.HasOrders {
+		reason, err := d.staleReason(ctx, j, g, p, r.Orders)
+		if err != nil {
+			return err
+		}
+		if reason != "" {
+			return d.hold(j, g, p, r, reason)
+		}
+	}
+	lineOf := r.Line
+	if r.OrdersFrom != "" {
+		lineOf = nil
+	}
+	var shown *shownStep
+	if e, s, ok := StepShown(j.m, g.ID, d.mailer.domain()); ok && r.HasOrders {
+		shown = &shownStep{epoch: e, step: s}
+	}
+	text := r.Orders
+	return d.submit(ctx, j, g, p, text, lineOf, func(tx *bolt.Tx) error {
+		if shown == nil {
+			return nil
+		}
+		// A copy of these orders answering the same step is held.
+		b, err := mailBucket(tx, BucketApplied)
+		if err != nil {
+			return err
+		}
+		return b.Put(appliedKey(g.ID, p.Name, shown.epoch, shown.step, ordersHash(text)), []byte(d.cfg.Now().UTC().Format(time.RFC3339)))
+	})
+}
+
+// submit submits text as p's orders in g, as one recorded part of j's
+// mail. lineOf maps a line of text to the line of the mail (nil: the
+// same); onAccept runs in the submission's transaction when the orders
+// are accepted.
+func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player, text string, lineOf func(int) int, onAccept func(tx *bolt.Tx) error) error {
+	n := j.parts
+	j.parts++
+	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done != nil {
+			j.answers = append(j.answers, *done)
+		}
+		return err
+	}
 	// first makes the hook answer the submission only, not a bot's move
 	// after it; committed says the submission's transaction committed.
 	// A hook that ran is not enough: the commit can still fail (a full
 	// disk), and then "Orders received" would go out for orders that are
 	// not in the game.
-	first, committed := true, false
+	first, committed, accepted := true, false, false
 	var answer section
 	hook := func(tx *bolt.Tx, c *game.Change) error {
 		if !first || c.Submit == nil {
@@ -456,10 +613,24 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 		data.Prompt = res.Prompt
 		kind := templates.Ack
 		if res.Accepted {
+			accepted = true
 			data.Orders, data.Replaced = res.Orders, res.Replaced
+			if onAccept != nil {
+				if err := onAccept(tx); err != nil {
+					return err
+				}
+			}
 		} else {
-			kind, data.Errors = templates.Rejected, capErrors(res.Errors)
+			errs := append([]engine.LineError(nil), res.Errors...)
+			for i := range errs {
+				if lineOf != nil && errs[i].Line > 0 {
+					errs[i].Line = lineOf(errs[i].Line)
+				}
+			}
+			kind, data.Errors = templates.Rejected, capErrors(errs)
+			data.Applied = j.applied > 0
 		}
+		j.withIgnored(data)
 		if data.Subject == "" {
 			data.Subject = j.m.Subject
 		}
@@ -470,7 +641,8 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 		answer = s
 		return putPart(tx, j.key, n, s)
 	}
-	in := game.Input{Game: g.ID, Player: p.Name, Text: r.Orders, Source: "mail", Ref: j.m.MessageID}
+	in := game.Input{Game: g.ID, Player: p.Name, Text: text, Source: "mail", Ref: j.m.MessageID}
+	var err error
 	if in.Prompt, err = d.anytimePrompt(ctx, g, in); err != nil {
 		return err
 	}
@@ -485,6 +657,9 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 	default:
 		return err
 	}
+	if accepted && committed {
+		j.applied++
+	}
 	j.answers = append(j.answers, answer)
 	return nil
 }
@@ -495,23 +670,9 @@ func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.C
 	case route.Help:
 		return d.help(j, byID.get(c.Game))
 	case route.List:
-		data := d.mailer.data(nil, game.Player{}, nil)
-		all, err := byID.all()
-		if err != nil {
-			return err
-		}
-		for _, g := range all {
-			sum := templates.GameSummary{ID: g.ID, Ruleset: g.Ruleset, Turn: g.Turn, Phase: g.Phase,
-				Seated: len(g.Players), Seats: g.Seats, Signup: g.Signup, Over: g.Over()}
-			if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {
-				sum.Title = rs.Info().Title
-			}
-			data.Games = append(data.Games, sum)
-		}
-		for _, rs := range d.svc.Rulesets() {
-			data.Rules = append(data.Rules, rs.Info())
-		}
-		return d.say(j, templates.List, data)
+		return d.list(j, r, c, byID)
+	case route.Confirm:
+		return d.confirm(ctx, j, r, c, byID)
 	case route.Rules:
 		rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
 		if err != nil {
@@ -672,6 +833,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		}
 		return err
 	}
+	j.applied++
 	if answer.Text != "" {
 		j.answers = append(j.answers, *answer)
 	}

@@ -264,6 +264,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		}
 		return err
 	}
+	j.applied++
 	j.answers = append(j.answers, answer)
 	return nil
 }

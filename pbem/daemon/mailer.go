@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -66,6 +67,17 @@ func (m *Mailer) RootID(gameID string) string { return "game-" + gameID + ".orre
 // when our own mail comes back.
 func (m *Mailer) NewMessageID() string { return outbox.NewMessageID(m.domain()) }
 
+// StepMessageID returns a Message-ID of ours that says which step of which
+// game the mail was written at: "<random>.<game>.e<epoch>s<step>.orrery@
+// <domain>". A player's reply carries it in In-Reply-To and References,
+// so the daemon knows the step the reply was written against (StepShown)
+// without keeping a table of every mail it sent.
+func (m *Mailer) StepMessageID(gameID string, epoch int, step uint64) string {
+	id := outbox.NewMessageID(m.domain())
+	rnd, _, _ := strings.Cut(id, ".")
+	return fmt.Sprintf("%s.%s.e%ds%d%s", rnd, gameID, epoch, step, m.OwnSuffix())
+}
+
 // OwnSuffix ends every Message-ID this mailer makes.
 func (m *Mailer) OwnSuffix() string { return ".orrery@" + m.domain() }
 
@@ -86,6 +98,7 @@ func (m *Mailer) enqueue(tx *bolt.Tx, out outbox.Mail) error {
 func (m *Mailer) gameMail(g *game.Game, to, kind string, c section) outbox.Mail {
 	root := m.RootID(g.ID)
 	return outbox.Mail{
+		MessageID:  m.StepMessageID(g.ID, g.Epoch, g.Step),
 		To:         []string{to},
 		Subject:    c.Subject,
 		Text:       c.Text,
@@ -138,8 +151,10 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			}
 			out := m.gameMail(g, p.Email, kind, c)
 			// The step the report shows: the demo's players answer the
-			// report of the current step, as people would.
+			// report of the current step, as people would, and a reply
+			// names it by the Message-ID.
 			out.Headers["X-Orrery-Step"] = fmt.Sprint(st.N)
+			out.MessageID = m.StepMessageID(g.ID, g.Epoch, st.N)
 			if err := m.enqueue(tx, out); err != nil {
 				return err
 			}
@@ -237,6 +252,7 @@ func (m *Mailer) resendReports(tx *bolt.Tx, g *game.Game, n game.Notice) error {
 		}
 		out := m.gameMail(g, p.Email, templates.Report, c)
 		out.Headers["X-Orrery-Step"] = fmt.Sprint(rep.Step)
+		out.MessageID = m.StepMessageID(g.ID, g.Epoch, rep.Step)
 		if err := m.enqueue(tx, out); err != nil {
 			return err
 		}

@@ -178,6 +178,7 @@ type env struct {
 type envOptions struct {
 	policy         policy.Config
 	repliesPerHour int
+	dns            pbemtest.DNS // sender authentication's DNS; nil: none at all
 }
 
 func start(t *testing.T, b backend, o envOptions) *env {
@@ -208,7 +209,7 @@ func start(t *testing.T, b backend, o envOptions) *env {
 	log := slog.New(slog.DiscardHandler)
 	q := outbox.New(st.DB(), sender, outbox.Options{MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, Logger: log})
 	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + e.bot + ">", Logger: log,
-		Policy: o.policy, RepliesPerHour: o.repliesPerHour, TickEvery: time.Hour})
+		Policy: o.policy, Resolver: o.dns, RepliesPerHour: o.repliesPerHour, TickEvery: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,18 +423,22 @@ func testForgedFromWithoutSecret(t *testing.T, b backend) {
 }
 
 // Whoever knows ann's address and secret can act for her unless the
-// receiving server vouches for the sender: with SPF required, a forged
-// From (spf=fail, or no verdict of our server at all, or a verdict the
-// sender wrote himself) is silently dropped; the genuine mail is applied.
+// receiving server vouches for the sender: with sender_auth strict, a forged
+// From (spf=fail, or no verdict of our server at all, a verdict the sender
+// wrote himself below our server's, a pass for another domain) is silently
+// dropped; the genuine mail is applied.
 func TestForgedFromWithSecret(t *testing.T) { both(t, testForgedFromWithSecret) }
 
 func testForgedFromWithSecret(t *testing.T, b backend) {
-	e := start(t, b, envOptions{policy: policy.Config{AuthServID: authServ, RequireSPF: true}})
+	e := start(t, b, envOptions{policy: policy.Config{AuthServID: authServ, SenderAuth: policy.AuthStrict}, dns: pbemtest.DNS{}})
 	subj := "[g1 " + e.secret("ann") + "] orders"
 	for _, c := range []struct{ name, hdr string }{
 		{"spf fail", "Authentication-Results: " + authServ + "; spf=fail smtp.mailfrom=" + e.ann},
 		{"no verdict", ""},
 		{"verdict by another server", "Authentication-Results: mx.evil.example; spf=pass smtp.mailfrom=" + e.ann},
+		{"a pass the sender wrote below our server's fail", "Authentication-Results: " + authServ + "; spf=fail smtp.mailfrom=" + e.ann +
+			"\r\nAuthentication-Results: " + authServ + "; spf=pass smtp.mailfrom=" + e.ann},
+		{"our server's pass for another domain", "Authentication-Results: " + authServ + "; spf=pass smtp.mailfrom=x@evil.example; dkim=pass header.d=evil.example"},
 	} {
 		var hdr []string
 		if c.hdr != "" {

@@ -1,7 +1,8 @@
 // Package policy holds the mail daemon's rules of conduct as pure functions:
-// which mails must never be answered (loops and backscatter), whether the
-// receiving server vouched for the sender (Authentication-Results), and
-// whether a sender may act for a seat of a game (address and secret).
+// which mails must never be answered (loops, autoresponders and
+// backscatter), whether the sender is who the From address says (DMARC:
+// CheckSender), and whether a sender may act for a seat of a game
+// (address and secret).
 //
 // Keeping them pure keeps every rule in one table test; the daemon supplies
 // the state (rate limits, the once-a-day reply to strangers) around them.
@@ -10,10 +11,9 @@ package policy
 import (
 	"crypto/subtle"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
-
-	"github.com/emersion/go-msgauth/authres"
 
 	"orrery/engine/game"
 	"orrery/pbem/inmail"
@@ -29,20 +29,23 @@ type Config struct {
 	// mail come back (a forwarding loop) and is never answered.
 	OwnMessageIDSuffix string
 	// AuthServID is the authserv-id our receiving server writes in its
-	// Authentication-Results header ("mx.example.org"). Empty: the header
-	// is not consulted, since anyone can write one.
+	// Authentication-Results header ("mx.example.org"): the SPF result in
+	// the topmost such header counts towards DMARC alignment. Empty: only
+	// DKIM signatures, verified here, can vouch for a sender, since anyone
+	// can write that header.
 	AuthServID string
-	// RequireDKIM, RequireSPF and RequireDMARC demand a "pass" for that
-	// method in our server's Authentication-Results. They need AuthServID.
-	RequireDKIM, RequireSPF, RequireDMARC bool
+	// SenderAuth is how the From address is authenticated (CheckSender);
+	// "" is AuthOff.
+	SenderAuth SenderAuth
 }
 
 // Validate names the first inconsistent setting.
 func (c Config) Validate() error {
-	if (c.RequireDKIM || c.RequireSPF || c.RequireDMARC) && c.AuthServID == "" {
-		return fmt.Errorf("requiring DKIM, SPF or DMARC needs auth_serv_id: the authserv-id your receiving server writes in Authentication-Results")
+	switch c.SenderAuth {
+	case "", AuthOff, AuthDMARC, AuthStrict:
+		return nil
 	}
-	return nil
+	return fmt.Errorf("sender authentication must be off, dmarc or strict, not %q", c.SenderAuth)
 }
 
 // Silence says why m must not be answered at all, or "" when it may be.
@@ -65,6 +68,12 @@ func Silence(m *inmail.Message, c Config) string {
 		return fmt.Sprintf("List-Id: %s (a mailing list)", m.ListID)
 	case m.NullSender:
 		return "empty return path <> (a bounce)"
+	case m.AutoReply != "":
+		return m.AutoReply + " (an automatic reply)"
+	case m.ReportType != "":
+		return fmt.Sprintf("a %s report (a bounce or a receipt)", m.ReportType)
+	case autoSubject.MatchString(m.Subject):
+		return "its subject is an autoresponder's (an out-of-office or a bounce)"
 	case local == "mailer-daemon" || local == "postmaster":
 		return fmt.Sprintf("sender %s is a mail system", m.From)
 	case strings.HasPrefix(local, "owner-") || strings.HasSuffix(local, "-request") || strings.HasSuffix(local, "-bounces"):
@@ -83,60 +92,18 @@ func Silence(m *inmail.Message, c Config) string {
 	return ""
 }
 
-// CheckAuthResults reads the Authentication-Results our server added (the
-// topmost header with our authserv-id; others may be forged by the sender)
-// and demands a pass for every method the config requires. It returns nil
-// when nothing is required.
-func CheckAuthResults(m *inmail.Message, c Config) error {
-	if c.AuthServID == "" || !(c.RequireDKIM || c.RequireSPF || c.RequireDMARC) {
-		return nil
-	}
-	for _, h := range m.AuthResults {
-		id, results, err := authres.Parse(h)
-		if err != nil || !strings.EqualFold(id, c.AuthServID) {
-			continue
-		}
-		pass := map[string]bool{}
-		seen := map[string]authres.ResultValue{}
-		for _, r := range results {
-			var method string
-			var v authres.ResultValue
-			switch r := r.(type) {
-			case *authres.DKIMResult:
-				method, v = "dkim", r.Value
-			case *authres.SPFResult:
-				method, v = "spf", r.Value
-			case *authres.DMARCResult:
-				method, v = "dmarc", r.Value
-			default:
-				continue
-			}
-			if v == authres.ResultPass {
-				pass[method] = true // one passing DKIM signature is enough
-			} else if _, ok := seen[method]; !ok {
-				seen[method] = v
-			}
-		}
-		var failed []string
-		for _, req := range []struct {
-			on   bool
-			name string
-		}{{c.RequireDKIM, "dkim"}, {c.RequireSPF, "spf"}, {c.RequireDMARC, "dmarc"}} {
-			if req.on && !pass[req.name] {
-				v := seen[req.name]
-				if v == "" {
-					v = "missing"
-				}
-				failed = append(failed, fmt.Sprintf("%s=%s", req.name, v))
-			}
-		}
-		if len(failed) > 0 {
-			return fmt.Errorf("the sender is not authenticated by %s: %s", c.AuthServID, strings.Join(failed, ", "))
-		}
-		return nil
-	}
-	return fmt.Errorf("no Authentication-Results from %s: cannot tell whether the sender is genuine", c.AuthServID)
-}
+// autoSubject matches the subjects autoresponders and bounces put in front
+// of the subject they answer, in the languages of the mail clients our
+// players use. Only the start of the subject counts, so that "Re: away
+// for a week" from a person is answered.
+var autoSubject = regexp.MustCompile(`(?i)^\s*(` +
+	`auto(matic|matische|matisk)?[ -]?(reply|response|answer|antwort|svar)\b|autoreply|autorespon|` +
+	`auto:|out of (the )?office\b|ooo:|away:|abwesenheitsnotiz|` +
+	`r[ée]ponse automatique|respuesta autom[áa]tica|fuera de la oficina|` +
+	`автоответ|автоматический ответ|вне офиса|` +
+	`undeliverable:|undelivered mail|delivery status notification|mail delivery (failed|subsystem)|returned mail|` +
+	`delivery failure|failure notice|unzustellbar|non remis|не доставлено|` +
+	`read:|gelesen:|lu :|прочитано:)`)
 
 // Relax loosens sender authentication for one game (a game among friends,
 // or a demo).

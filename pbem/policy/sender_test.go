@@ -1,0 +1,129 @@
+package policy
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/emersion/go-msgauth/dkim"
+
+	"orrery/pbem/inmail"
+)
+
+// mapResolver answers TXT look-ups from a map; a name that is missing does
+// not exist, and a value of "TEMPFAIL" is a DNS failure that may pass.
+type mapResolver map[string]string
+
+func (m mapResolver) LookupTXT(_ context.Context, name string) ([]string, error) {
+	switch v, ok := m[strings.ToLower(name)]; {
+	case !ok:
+		return nil, &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
+	case v == "TEMPFAIL":
+		return nil, &net.DNSError{Err: "server misbehaving", Name: name, IsTemporary: true}
+	default:
+		return []string{v}, nil
+	}
+}
+
+// TestCheckSender holds every forgery of issue 14, and the genuine mails
+// that must still pass.
+func TestCheckSender(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(bytes.NewReader(bytes.Repeat([]byte{7}, 64)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)
+	dns := mapResolver{
+		"s1._domainkey.example.org":      key,
+		"s1._domainkey.evil.example":     key,
+		"_dmarc.example.org":             "v=DMARC1; p=reject; sp=reject",
+		"_dmarc.strict.example":          "v=DMARC1; p=reject; adkim=s; aspf=s",
+		"s1._domainkey.strict.example":   key,
+		"_dmarc.relaxed.example":         "v=DMARC1; p=none",
+		"_dmarc.flaky.example":           "TEMPFAIL",
+		"_dmarc.keyflaky.example":        "v=DMARC1; p=quarantine",
+		"s1._domainkey.keyflaky.example": "TEMPFAIL",
+	}
+	mail := func(from string, headers ...string) []byte {
+		h := strings.Join(headers, "\r\n")
+		if h != "" {
+			h += "\r\n"
+		}
+		return []byte(h + "From: " + from + "\r\nTo: orrery@example.net\r\nSubject: [demo1 k7f3q] orders\r\nMessage-ID: <1@x>\r\n\r\nSETTLE Vega 5\r\n")
+	}
+	sign := func(domain string, raw []byte) []byte {
+		var out bytes.Buffer
+		if err := dkim.Sign(&out, bytes.NewReader(raw), &dkim.SignOptions{Domain: domain, Selector: "s1", Signer: priv}); err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	const ours = "mx.example.net"
+	dmarcCfg := Config{AuthServID: ours, SenderAuth: AuthDMARC}
+	tests := []struct {
+		name   string
+		cfg    Config
+		raw    []byte
+		giveUp bool
+		want   string // refuse, pass (the secret decides), aligned, or tempfail
+	}{
+		{"off trusts the From", Config{}, mail("ann@example.org"), false, "pass"},
+		{"signed by the From domain", dmarcCfg, sign("example.org", mail("ann@example.org")), false, "aligned"},
+		{"unsigned from a p=reject domain", dmarcCfg, mail("ann@example.org"), false, "refuse"},
+		{"DKIM of another domain: valid but unaligned", dmarcCfg, sign("evil.example", mail("ann@example.org")), false, "refuse"},
+		{"body changed after signing", dmarcCfg, bytes.Replace(sign("example.org", mail("ann@example.org")), []byte("Vega 5"), []byte("Vega 9"), 1), false, "refuse"},
+		{"our server's SPF pass", dmarcCfg, mail("ann@example.org", "Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org"), false, "aligned"},
+		{"our server's SPF pass for a subdomain aligns (relaxed)", dmarcCfg, mail("ann@example.org", "Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=bounce@mail.example.org"), false, "aligned"},
+		{"our server's SPF pass of another domain", dmarcCfg, mail("ann@example.org", "Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=x@evil.example"), false, "refuse"},
+		{"our server's DKIM pass of another domain", dmarcCfg, mail("ann@example.org", "Authentication-Results: "+ours+"; dkim=pass header.d=evil.example"), false, "refuse"},
+		{"a pass the sender wrote below our server's fail", dmarcCfg, mail("ann@example.org",
+			"Authentication-Results: "+ours+"; spf=fail smtp.mailfrom=ann@example.org",
+			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org; dkim=pass header.d=example.org"), false, "refuse"},
+		{"a pass with our id below another server's header", dmarcCfg, mail("ann@example.org",
+			"Authentication-Results: mx.relay.example; spf=none",
+			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org"), false, "refuse"},
+		{"another server's pass", dmarcCfg, mail("ann@example.org", "Authentication-Results: mx.evil.example; spf=pass smtp.mailfrom=ann@example.org"), false, "refuse"},
+		{"without auth_serv_id the header counts for nothing", Config{SenderAuth: AuthDMARC},
+			mail("ann@example.org", "Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org"), false, "refuse"},
+		{"no DMARC record: the secret decides", dmarcCfg, mail("ann@nodmarc.example"), false, "pass"},
+		{"p=none: the secret decides", dmarcCfg, mail("ann@relaxed.example"), false, "pass"},
+		{"subdomain under the organisation's sp=reject", dmarcCfg, mail("ann@mail.example.org"), false, "refuse"},
+		{"subdomain signed by the organisation (relaxed)", dmarcCfg, sign("example.org", mail("ann@mail.example.org")), false, "aligned"},
+		{"strict alignment wants the very domain", dmarcCfg, sign("strict.example", mail("ann@mail.strict.example")), false, "refuse"},
+		{"strict mode without a record", Config{SenderAuth: AuthStrict}, mail("ann@nodmarc.example"), false, "refuse"},
+		{"strict mode, signed", Config{SenderAuth: AuthStrict}, sign("example.org", mail("ann@example.org")), false, "aligned"},
+		{"DNS failing: try later", dmarcCfg, mail("ann@flaky.example"), false, "tempfail"},
+		{"DNS failing for too long: no record", dmarcCfg, mail("ann@flaky.example"), true, "pass"},
+		{"DKIM key failing under quarantine: try later", dmarcCfg, sign("keyflaky.example", mail("ann@keyflaky.example")), false, "tempfail"},
+		{"DKIM key failing for too long: no record", dmarcCfg, sign("keyflaky.example", mail("ann@keyflaky.example")), true, "pass"},
+		{"no domain", dmarcCfg, mail("ann"), false, "refuse"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := inmail.Parse(tc.raw, inmail.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := CheckSender(context.Background(), tc.raw, m, tc.cfg, dns, tc.giveUp)
+			got := "pass"
+			switch {
+			case v.TempFail:
+				got = "tempfail"
+			case v.Refuse:
+				got = "refuse"
+			case v.Aligned:
+				got = "aligned"
+			}
+			if got != tc.want {
+				t.Errorf("got %s, want %s: %+v", got, tc.want, v)
+			}
+			if v.Why == "" {
+				t.Error("no reason given")
+			}
+		})
+	}
+}
