@@ -22,6 +22,7 @@ func TestEveryIssueCommandHasHelp(t *testing.T) {
 		{[]string{"orders"}, []string{"Usage: orrery orders ID", "Sends orders", "-db"}},
 		{[]string{"orders", "check"}, []string{"Usage: orrery orders check", "without sending", "-db"}},
 		{[]string{"rulesets"}, []string{"Usage: orrery rulesets"}},
+		{[]string{"mail", "check"}, []string{"Usage: orrery mail check", "No database is needed", "-db", "-json"}},
 	} {
 		name := strings.Join(c.args, " ")
 		out, err := cli(t, "", "", append(c.args, "--help")...)

@@ -50,6 +50,7 @@ func commands() []command {
 		{"game", "create, show, advance and verify games (orrery game help)", runGame},
 		{"orders", "send orders for a player, or check an orders file offline", runOrders},
 		{"dice", "redo a step's dice from its revealed seed, to check the server", runDice},
+		{"mail", "mail check FILE.eml: what the daemon would do with a mail, and why", runMail},
 		{"demo", "play a whole game by mail on in-process mail servers, and show the mails", runDemo},
 		{"serve", "run the mail daemon (--config FILE), or try it with its own mail servers (--embedded)", runServe},
 	}

@@ -113,6 +113,9 @@ type Message struct {
 	// Below are the lines after the signature (see stripLines): read
 	// only when nothing above the signature is an order.
 	Below []Line
+	// SignOff are the closing lines StripSignOff took off the end of
+	// Lines ("Thanks,", "Ann"): never orders, but listed as not read.
+	SignOff []Line
 	// Attachments are text/plain attachments named like orders.
 	Attachments []Attachment
 	// Oversize is set when the text was longer than Options.MaxText; Body,
@@ -168,6 +171,11 @@ func parse(raw []byte, opt Options) (*Message, error) {
 	}
 	kept, below := stripLines(m.Body)
 	m.Lines, m.Below = stripSignOffLines(kept, m.FromName), below
+	for _, l := range kept[len(m.Lines):] {
+		if strings.TrimSpace(l.Text) != "" {
+			m.SignOff = append(m.SignOff, l)
+		}
+	}
 	m.Text = joinLines(m.Lines)
 	for i := range m.Attachments {
 		m.Attachments[i].Text = Normalize(m.Attachments[i].Text)

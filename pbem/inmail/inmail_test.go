@@ -54,6 +54,12 @@ func dump(m *Message, err error) string {
 	for _, l := range m.Lines {
 		fmt.Fprintf(&b, "%3d| %s\n", l.N, l.Text)
 	}
+	if len(m.SignOff) > 0 {
+		fmt.Fprintf(&b, "--- sign-off ---\n")
+		for _, l := range m.SignOff {
+			fmt.Fprintf(&b, "%3d| %s\n", l.N, l.Text)
+		}
+	}
 	if len(m.Below) > 0 {
 		fmt.Fprintf(&b, "--- below the signature ---\n")
 		for _, l := range m.Below {

@@ -208,7 +208,12 @@ func Route(m *inmail.Message, opt Options) *Result {
 	if len(m.Attachments) > 0 {
 		att = &m.Attachments[0]
 	}
-	return parseLines(m.Subject, m.Lines, m.Below, att, opt)
+	r := parseLines(m.Subject, m.Lines, m.Below, att, opt)
+	if opt.Classifier != nil && len(m.SignOff) > 0 && (len(r.Ignored) == 0 || r.Ignored[len(r.Ignored)-1].N < m.SignOff[0].N) {
+		// The closing ("Thanks,", "Ann") comes after every line read.
+		r.Ignored = append(r.Ignored, m.SignOff...)
+	}
+	return r
 }
 
 var (

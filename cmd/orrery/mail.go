@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"orrery/engine/store"
+	"orrery/pbem/daemon"
+	"orrery/pbem/policy"
+)
+
+const mailAbout = `Tools for the mail the daemon reads.
+
+  orrery mail check FILE.eml     what the daemon would do with this mail
+                                 (FILE "-" reads standard input)
+
+Prints whether the mail would be answered at all and why not, the sender,
+the game and secret found, every line read as an order and every line not
+read as one (each with its line number in the mail as sent, quotes
+included), and every error with its fix. No database is needed for that:
+the lines are read with the order words of every ruleset (--ruleset NAME
+for one). With --db (or --config naming one) it adds what the database
+and the config say: whether the game exists, the seat the sender would act
+for and the secret's verdict, the sender's authentication (DMARC, with the
+config's sender_auth, looked up in DNS), whether the orders would be held
+as a stale copy, and the ruleset's own errors. Nothing is changed or sent.
+
+  --json prints {"reply", "why", "from", "game", "secret", "orders",
+  "ignored", "errors", "routing"}: orders and ignored are lists of
+  {"line", "text"}, errors of {"line", "text", "msg", "fix"}, and routing
+  (with --db only) of the database's verdicts.`
+
+func runMail(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] != "check" {
+		if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+			fmt.Fprintf(e.stdout, "Usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml\n\n%s\n", mailAbout)
+			return nil
+		}
+		return fmt.Errorf("usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml (see orrery mail help)")
+	}
+	fs := flags(e, "mail check", "mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml", mailAbout)
+	asJSON := fs.Bool("json", false, "print JSON")
+	ruleset := fs.String("ruleset", "", "read the lines with this ruleset's order words (default: every ruleset's; with --db: the game's)")
+	dbPath := fs.String("db", "", "database file: add the game, the seat, the secret's and the sender's verdicts")
+	cfgPath := fs.String("config", "", "config file (default: ORRERY_CONFIG): the bot's address, sender_auth, auth_serv_id, max_text; its db implies --db")
+	pos, err := parse(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("usage: orrery mail check [--json] [--db FILE] FILE.eml (one mail; - for standard input)")
+	}
+	raw, err := readMail(e, pos[0])
+	if err != nil {
+		return err
+	}
+	cfg, err := mailCheckConfig(*cfgPath)
+	if err != nil {
+		return err
+	}
+	if *dbPath == "" {
+		*dbPath = cfg.DB
+	}
+	var v *daemon.Verdict
+	if *dbPath == "" {
+		v = daemon.Inspect(raw, e.rulesets, *ruleset, cfg.MaxText)
+	} else {
+		if v, err = inspectWithDB(ctx, e, raw, *dbPath, cfg); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	}
+	printVerdict(e.stdout, v)
+	return nil
+}
+
+// mailCheckSettings are the keys of a config file that mail check reads,
+// leniently: a GM's shell need not hold the servers' passwords.
+type mailCheckSettings struct {
+	DB     string `yaml:"db"`
+	From   string `yaml:"from"`
+	Limits struct {
+		MaxText int `yaml:"max_text"`
+	} `yaml:"limits"`
+	Security struct {
+		SenderAuth string `yaml:"sender_auth"`
+		AuthServID string `yaml:"auth_serv_id"`
+	} `yaml:"security"`
+	MaxText int `yaml:"-"`
+}
+
+func mailCheckConfig(path string) (*mailCheckSettings, error) {
+	c := &mailCheckSettings{}
+	if path == "" {
+		path = os.Getenv("ORRERY_CONFIG")
+	}
+	if path == "" {
+		return c, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	if err := yaml.Unmarshal(data, c); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if c.Security.SenderAuth == "" {
+		c.Security.SenderAuth = "dmarc" // as orrery serve --config
+	}
+	c.MaxText = c.Limits.MaxText
+	return c, nil
+}
+
+func readMail(e *env, file string) ([]byte, error) {
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(io.LimitReader(e.stdin, 64<<20))
+	} else {
+		data, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the mail: %w", err)
+	}
+	return data, nil
+}
+
+// inspectWithDB opens the database read-only in spirit (nothing is
+// written) and asks a daemon over it, with no outbox, what it would do.
+func inspectWithDB(ctx context.Context, e *env, raw []byte, path string, cfg *mailCheckSettings) (*daemon.Verdict, error) {
+	st := e.shared
+	if st == nil {
+		var err error
+		if st, err = store.Open(path, store.Options{Timeout: 100 * time.Millisecond}); err != nil {
+			return nil, &lockedError{db: path, err: err}
+		}
+		defer st.Close()
+	}
+	from := cfg.From
+	if from == "" {
+		// Without the bot's address its Message-IDs cannot be told
+		// from others, so no mail shows a step: nothing looks stale.
+		from = "Orrery <orrery@unknown.invalid>"
+	}
+	d, err := daemon.New(st, e.rulesets, nil, daemon.Config{From: from, MaxText: cfg.MaxText,
+		Policy: policy.Config{AuthServID: cfg.Security.AuthServID, SenderAuth: policy.SenderAuth(cfg.Security.SenderAuth)},
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, err
+	}
+	return d.Inspect(ctx, raw)
+}
+
+func printVerdict(w io.Writer, v *daemon.Verdict) {
+	yes := map[bool]string{true: "yes", false: "no"}
+	fmt.Fprintf(w, "reply:   %s: %s\n", yes[v.Reply], v.Why)
+	fmt.Fprintf(w, "from:    %s\n", orDash(v.From))
+	fmt.Fprintf(w, "game:    %s\n", orDash(v.Game))
+	if v.Secret != "" {
+		fmt.Fprintf(w, "secret:  %s\n", v.Secret)
+	}
+	list := func(title string, lines []daemon.VerdictLine) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "%s:\n", title)
+		for _, l := range lines {
+			fmt.Fprintf(w, "  line %d: %s\n", l.Line, l.Text)
+		}
+	}
+	list("orders", v.Orders)
+	list("not read as orders", v.Ignored)
+	if len(v.Errors) > 0 {
+		fmt.Fprintln(w, "errors:")
+		for _, e := range v.Errors {
+			if e.Line > 0 {
+				fmt.Fprintf(w, "  line %d: %s\n    %s\n", e.Line, e.Text, e.Msg)
+			} else {
+				fmt.Fprintf(w, "  %s\n", e.Msg)
+			}
+			if e.Fix != "" {
+				fmt.Fprintf(w, "    fix: %s\n", e.Fix)
+			}
+		}
+	}
+	if r := v.Routing; r != nil {
+		fmt.Fprintln(w, "database:")
+		if r.GameFound {
+			fmt.Fprintf(w, "  game:     found (%s)\n", r.Ruleset)
+		}
+		if len(r.Commands) > 0 {
+			fmt.Fprintf(w, "  commands: %s\n", strings.Join(r.Commands, ", "))
+		}
+		fmt.Fprintf(w, "  sender:   %s\n", orDash(r.Sender))
+		fmt.Fprintf(w, "  secret:   %s\n", orDash(r.Auth))
+		if r.Player != "" {
+			fmt.Fprintf(w, "  seat:     %s\n", r.Player)
+		}
+		if r.Stale != "" {
+			fmt.Fprintf(w, "  held:     %s\n", r.Stale)
+		}
+		if r.Player != "" && r.Stale == "" && len(v.Orders) > 0 {
+			fmt.Fprintf(w, "  orders:   %s\n", map[bool]string{true: "accepted by the ruleset", false: "refused by the ruleset (errors above)"}[r.Accepted])
+		}
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
