@@ -1,0 +1,138 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"orrery/games"
+	"orrery/pbem/inmail"
+	"orrery/pbem/pbemtest"
+)
+
+// TestCorpusThroughRealServers sends every mail of the corpus
+// (pbem/inmail/testdata/corpus, the shapes real clients send) through
+// Postfix to the daemon, which reads it from Dovecot: each mail written
+// for a game is acknowledged with exactly the orders written, applied
+// once; the autoresponders and bounces get no answer. The sender's address
+// gets a nonce, so that no earlier run's mail is counted.
+func TestCorpusThroughRealServers(t *testing.T) {
+	s := getStack(t)
+	real, _ := pbemtest.RealStackFromEnv()
+	n := nonce()
+	bot := "orrery-" + n + "@" + s.Domain
+	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "corpus.db"), bot, games.All(), false, nil)
+	defer st.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx, r) }()
+	defer func() { stop(); <-done }()
+
+	for _, c := range pbemtest.Corpus {
+		if c.Ruleset == "" && c.Reply {
+			continue // about a game this test does not play
+		}
+		t.Run(c.File, func(t *testing.T) {
+			raw, err := pbemtest.ReadCorpus(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := inmail.Parse(raw, inmail.Options{})
+			if m == nil {
+				t.Fatal(err)
+			}
+			local, domain, _ := strings.Cut(m.From, "@")
+			from := local + "-" + n + "@" + domain
+			raw = bytes.ReplaceAll(raw, []byte(m.From), []byte(from))
+			from = strings.ToLower(from)
+			if c.Ruleset != "" {
+				if err := pbemtest.SetUpCorpusGame(ctx, d.Service(), c, from); err != nil {
+					t.Fatal(err)
+				}
+			}
+			envelope := from
+			if m.NullSender {
+				envelope = ""
+			}
+			if err := real.Submit(ctx, envelope, bot, raw); err != nil {
+				t.Fatalf("Postfix refused the mail: %v", err)
+			}
+			// Wait until the daemon has handled it, then for its answer.
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				if ok, _ := d.Seen(ctx, m.MessageID); ok {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the daemon never handled %s", m.MessageID)
+				}
+			}
+			var replies []*inmail.Message
+			wait := 20 * time.Second
+			if !c.Reply {
+				wait = 2 * time.Second // long enough for an answer to arrive, were there one
+			}
+			for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				msgs, _ := s.fetch(from)
+				replies = replies[:0]
+				for _, raw := range msgs {
+					// Several corpus mails come from one address: only the
+					// answer to this one counts.
+					if pm, _ := inmail.Parse(raw, inmail.Options{}); pm != nil && slices.Contains(pm.InReplyTo, m.MessageID) {
+						replies = append(replies, pm)
+					}
+				}
+				if c.Reply && len(replies) > 0 {
+					break
+				}
+			}
+			if !c.Reply {
+				if len(replies) != 0 {
+					t.Fatalf("an automatic mail was answered: %q", replies[0].Subject)
+				}
+				return
+			}
+			if len(replies) != 1 {
+				t.Fatalf("%d answers, want 1", len(replies))
+			}
+			a := replies[0].Body
+			if c.Acked == nil {
+				if !strings.Contains(a, "nothing from your mail was applied") {
+					t.Errorf("want a refusal:\n%s", a)
+				}
+				return
+			}
+			i := strings.Index(a, "As I understood them:")
+			if i < 0 {
+				t.Fatalf("not accepted:\n%s", a)
+			}
+			understood := a[i:]
+			understood = understood[:strings.Index(understood, "\n\n")]
+			var got []string
+			for _, l := range strings.Split(understood, "\n")[1:] {
+				got = append(got, strings.TrimSpace(l))
+			}
+			if !slices.Equal(got, c.Acked) {
+				t.Errorf("understood %q, want %q", got, c.Acked)
+			}
+			x, err := d.Service().Export(ctx, c.Game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			applied := 0
+			for _, e := range x.Log {
+				if e.Kind == "orders" && e.Ref == m.MessageID {
+					applied++
+				}
+			}
+			if applied != 1 {
+				t.Errorf("the mail's orders were logged %d times", applied)
+			}
+		})
+	}
+}
