@@ -177,4 +177,3 @@ func TestCorpusAppliedOnce(t *testing.T) {
 		})
 	}
 }
-
