@@ -33,6 +33,9 @@ for and the secret's verdict, the sender's authentication (DMARC, with the
 config's sender_auth, looked up in DNS), whether the orders would be held
 as a stale copy, and the ruleset's own errors. Nothing is changed or sent.
 
+  While orrery serve runs on the same database the command goes through
+  it: give the mail with -f FILE or on standard input then.
+
   --json prints {"reply", "why", "from", "game", "secret", "orders",
   "ignored", "errors", "routing"}: orders and ignored are lists of
   {"line", "text"}, errors of {"line", "text", "msg", "fix"}, and routing
@@ -50,10 +53,14 @@ func runMail(ctx context.Context, e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	ruleset := fs.String("ruleset", "", "read the lines with this ruleset's order words (default: every ruleset's; with --db: the game's)")
 	dbPath := fs.String("db", "", "database file: add the game, the seat, the secret's and the sender's verdicts")
+	file := fs.String("f", "", "the mail (instead of the FILE argument; - for standard input)")
 	cfgPath := fs.String("config", "", "config file (default: ORRERY_CONFIG): the bot's address, sender_auth, auth_serv_id, max_text; its db implies --db")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
+	}
+	if *file != "" {
+		pos = append(pos, *file)
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("usage: orrery mail check [--json] [--db FILE] FILE.eml (one mail; - for standard input)")

@@ -177,3 +177,22 @@ func TestCorpusAppliedOnce(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkInspectCorpus: daemon.Inspect (orrery mail check, no database)
+// over every mail of the corpus, per mail.
+func BenchmarkInspectCorpus(b *testing.B) {
+	var raws [][]byte
+	for _, c := range pbemtest.Corpus {
+		raw, err := pbemtest.ReadCorpus(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		raws = append(raws, raw)
+	}
+	rs := games.All()
+	i := 0
+	for b.Loop() {
+		daemon.Inspect(raws[i%len(raws)], rs, "", 0)
+		i++
+	}
+}

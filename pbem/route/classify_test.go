@@ -194,3 +194,15 @@ func TestLookPastSignature(t *testing.T) {
 		t.Errorf("orders above the signature: %+v, ignored %+v", r.OrderLines, r.Ignored)
 	}
 }
+
+// BenchmarkParsePastedReport: a mail with orders and a whole report pasted
+// under them, read with Prosper's words.
+func BenchmarkParsePastedReport(b *testing.B) {
+	c := route.NewClassifier(engine.OrderWords(games.All()[0]))
+	opt := route.Options{Classifier: func(string) *route.Classifier { return c }}
+	text := "Hi!\nSETTLE Vega 5\n\nProsper or Perish -- game demo1, turn 0\n" + strings.Repeat("  M n4 - S - - L n12\n  / \\ / \\ / \\\nSol large natives 12 60 Vega Rigel\n", 30) +
+		"keep [demo1 k7] in the subject\n"
+	for b.Loop() {
+		route.Parse("[demo1]", text, nil, opt)
+	}
+}
