@@ -151,8 +151,9 @@ type Held struct {
 	WrittenStep uint64   // the step of the report the mail answered
 	Step        uint64   // the game's step now
 	Turn        int      // the game's turn now
-	// Reason: "written before this step began", "the same orders were
-	// applied before" or "written before a rollback".
+	// Reason is why: "step" (written before this step began),
+	// "rollback" (before a rollback) or "copy" (the same orders,
+	// answering the same report, were applied before).
 	Reason string
 }
 

@@ -95,7 +95,7 @@ func sample(player string) *Data {
 		Limit:   256 << 10,
 		Ignored: []Line{{N: 1, Text: "Hi!"}, {N: 2, Text: `Here are my "orders" for this turn, which I wrote on the train this morning:`}},
 		Held: &Held{Orders: []string{"BUILD MINE AT RIGEL", "MOVE FLEET 2 TO MARS"}, WrittenStep: 4, Step: 6, Turn: 3,
-			Reason: "it was written before this step began"},
+			Reason: "step"},
 		Scope: "player", Page: 1, Pages: 2,
 	}
 	if player == "bob" {

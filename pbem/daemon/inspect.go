@@ -197,7 +197,9 @@ func (d *Daemon) Inspect(ctx context.Context, raw []byte) (*Verdict, error) {
 		return v, nil
 	}
 	j := &job{m: m}
-	if rt.Stale, _ = d.staleReason(ctx, j, g, a.Player, r.Orders); rt.Stale != "" {
+	if why, _ := d.staleReason(ctx, j, g, a.Player, r.Orders); why != "" {
+		rt.Stale = map[string]string{"step": "written before the current step began", "rollback": "written before a rollback",
+			"copy": "the same orders, answering the same report, were applied before"}[why]
 		v.Why = "orders held as a possibly stale copy: " + rt.Stale
 		return v, nil
 	}

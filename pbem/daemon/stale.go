@@ -96,7 +96,7 @@ func appliedKey(g, player string, epoch int, step uint64, hash string) []byte {
 }
 
 // staleReason says why orders in j's mail for player p of g are to be held
-// (see above), or "" when they are current.
+// (see above; templates.Held.Reason), or "" when they are current.
 func (d *Daemon) staleReason(ctx context.Context, j *job, g *game.Game, p game.Player, text string) (string, error) {
 	epoch, step, ok := StepShown(j.m, g.ID, d.mailer.domain())
 	if !ok || epoch == g.Epoch && step == g.Step {
@@ -105,9 +105,9 @@ func (d *Daemon) staleReason(ctx context.Context, j *job, g *game.Game, p game.P
 	j.shown = &shownStep{epoch: epoch, step: step}
 	switch {
 	case epoch != g.Epoch:
-		return "it was written before the game was rolled back", nil
+		return "rollback", nil
 	case !j.m.Date.IsZero() && !g.LastResolve.IsZero() && j.m.Date.Before(g.LastResolve):
-		return "it was written before this step began", nil
+		return "step", nil
 	}
 	var seen bool
 	err := d.st.View(ctx, func(tx *bolt.Tx) error {
@@ -117,7 +117,7 @@ func (d *Daemon) staleReason(ctx context.Context, j *job, g *game.Game, p game.P
 		return nil
 	})
 	if seen {
-		return "the same orders, answering the same report, were applied before", err
+		return "copy", err
 	}
 	return "", err
 }
