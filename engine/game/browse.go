@@ -162,12 +162,26 @@ type StepFacts struct {
 	NextCommitment string      `json:"next_commitment"`
 	Events         []string    `json:"events,omitempty"`
 	Rolls          []dice.Roll `json:"rolls,omitempty"`
+	// Under dice scheme 2, what the reader's report has to check the
+	// step's dice with (Report's rule: every part's head and hash, the
+	// salt and lines of those the reader may read, the streams of the
+	// dice they may see, the hidden seed once the game is over).
+	Inputs     []dice.Part   `json:"inputs,omitempty"`
+	Digest     string        `json:"digest,omitempty"`
+	RollSeed   string        `json:"roll_seed,omitempty"`
+	Streams    []dice.Stream `json:"streams,omitempty"`
+	HiddenSeed string        `json:"hidden_seed,omitempty"`
+	LastOrders string        `json:"last_orders,omitempty"`
+	LastResent bool          `json:"last_resent,omitempty"`
 }
 
-// Facts lists every step's seed, commitments and the events and rolls
-// player may see (Observer: the public ones; "" the GM: all), in step
-// order, from the step records alone: no state is loaded. The last step's
-// NextCommitment is the game's own, as in its current report.
+// Facts lists every step's seed, commitments, the events and rolls player
+// may see (Observer: the public ones; "" the GM: all) and, under dice
+// scheme 2, the step's inputs, digest, roll seed and streams as player's
+// report gives them, in step order, from the step records alone: no state
+// is loaded. Once the game is over every roll, part and stream is shown,
+// as in the reports. The last step's NextCommitment is the game's own, as
+// in its current report.
 func (s *Service) Facts(ctx context.Context, id, player string) (*Game, []StepFacts, error) {
 	var g *Game
 	var out []StepFacts
@@ -202,10 +216,30 @@ func (s *Service) Facts(ctx context.Context, id, player string) (*Game, []StepFa
 					sd.Events = append(sd.Events, e.Text)
 				}
 			}
+			// The rules of buildReport, which TestStepsViewsAndDice
+			// holds them to.
+			reveal := g.Over()
 			for _, r := range rec.Rolls {
-				if r.VisibleTo(player) {
+				if r.VisibleTo(player) || reveal {
 					sd.Rolls = append(sd.Rolls, r)
 				}
+			}
+			sd.Digest, sd.RollSeed, sd.LastOrders, sd.LastResent = rec.Digest, rec.RollSeed, rec.LastOrders, rec.LastResent
+			for _, p := range rec.Inputs {
+				if !p.Readable(player) && !reveal {
+					p = p.Redacted()
+				}
+				sd.Inputs = append(sd.Inputs, p)
+			}
+			for _, st := range rec.Streams {
+				if player == "" || reveal || contains(st.To, player) {
+					sd.Streams = append(sd.Streams, st)
+				}
+			}
+			if g.Scheme() >= dice.Scheme2 && (player == "" || reveal) {
+				gg := *g
+				gg.Epoch = epochOf(g, &rec)
+				sd.HiddenSeed = gg.hiddenSeed(rec.N)
 			}
 			out = append(out, sd)
 			return nil

@@ -127,11 +127,7 @@ func TestStepsViewsAndDice(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := ds[i]
-			if d.N != n || d.Seed != rep.RevealedSeed || d.Commitment != rep.RevealedCommitment || !reflect.DeepEqual(d.Rolls, rep.Rolls) ||
-				!reflect.DeepEqual(d.Events, rep.Events) {
-				t.Errorf("step %d as %q: dice %+v, report seed %s rolls %v", n, who, d, rep.RevealedSeed, rep.Rolls)
-			}
+			sameFacts(t, ds[i], rep, who)
 		}
 		if i > 0 && gmDice[i].Commitment != gmDice[i-1].NextCommitment {
 			t.Errorf("step %d's commitment is not the one step %d announced", i, i-1)
@@ -144,6 +140,42 @@ func TestStepsViewsAndDice(t *testing.T) {
 	if last := gmDice[len(gmDice)-1]; last.NextCommitment != cur.NextCommitment {
 		t.Errorf("the last step's next commitment %s, the report's %s", last.NextCommitment, cur.NextCommitment)
 	}
+	// Once the game is over, the facts show every roll, part, stream and
+	// hidden seed to everyone, as the reports do.
+	for i := 0; i < 40 && !g.Over(); i++ {
+		for _, p := range []string{"ann", "bob"} {
+			if _, err := svc.Submit(ctx, game.Input{Game: "g", Player: p, Text: "PUSH 3"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if g, err = svc.Get(ctx, "g"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !g.Over() {
+		t.Fatal("the race did not end")
+	}
+	for _, who := range []string{game.Observer, "ann", "bob", game.GM} {
+		_, ds, err := svc.Facts(ctx, "g", who)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range ds {
+			rep, err := svc.StepReport(ctx, "g", uint64(i), who)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameFacts(t, ds[i], rep, who)
+			if ds[i].HiddenSeed == "" {
+				t.Errorf("step %d as %q: no hidden seed once the game is over", i, who)
+			}
+			for _, p := range ds[i].Inputs {
+				if p.Hidden && p.Salt == "" {
+					t.Errorf("step %d as %q: the part %q is still sealed once the game is over", i, who, p.Head)
+				}
+			}
+		}
+	}
 	if _, err := svc.StepView(ctx, "g", g.Step+1, "ann"); err == nil || !game.IsUserError(err) {
 		t.Errorf("a step not yet played: %v", err)
 	}
@@ -152,5 +184,24 @@ func TestStepsViewsAndDice(t *testing.T) {
 	}
 	if _, _, err := svc.Facts(ctx, "g", "zed"); err == nil || !game.IsUserError(err) {
 		t.Errorf("no such player: %v", err)
+	}
+}
+
+// sameFacts holds a step's facts for who to what who's report of the step
+// says: seeds, events, rolls and everything of the dice's inputs.
+func sameFacts(t *testing.T, d game.StepFacts, rep *game.Report, who string) {
+	t.Helper()
+	if d.N != rep.Step || d.Seed != rep.RevealedSeed || d.Commitment != rep.RevealedCommitment || !reflect.DeepEqual(d.Rolls, rep.Rolls) ||
+		!reflect.DeepEqual(d.Events, rep.Events) {
+		t.Errorf("step %d as %q: dice %+v, report seed %s rolls %v", rep.Step, who, d, rep.RevealedSeed, rep.Rolls)
+	}
+	if d.Digest != rep.Digest || d.RollSeed != rep.RollSeed || !reflect.DeepEqual(d.Inputs, rep.Inputs) || !reflect.DeepEqual(d.Streams, rep.Streams) ||
+		d.HiddenSeed != rep.HiddenSeed || d.LastOrders != rep.LastOrders || d.LastResent != rep.LastResent {
+		t.Errorf("step %d as %q: the facts' inputs %+v digest %s roll seed %s streams %v hidden %s last %s/%v; the report's %+v %s %s %v %s %s/%v",
+			rep.Step, who, d.Inputs, d.Digest, d.RollSeed, d.Streams, d.HiddenSeed, d.LastOrders, d.LastResent,
+			rep.Inputs, rep.Digest, rep.RollSeed, rep.Streams, rep.HiddenSeed, rep.LastOrders, rep.LastResent)
+	}
+	if rep.DiceScheme >= 2 && (d.Digest == "" || d.RollSeed == "" || len(d.Inputs) == 0) {
+		t.Errorf("step %d as %q: a scheme-2 step without inputs, digest or roll seed", rep.Step, who)
 	}
 }
