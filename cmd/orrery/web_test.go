@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/games"
 	"orrery/pbem/botplayer"
@@ -43,7 +44,7 @@ func TestWebInChromium(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	log := slog.New(slog.DiscardHandler)
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, rulesets: games.All()}
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, rulesets: append(games.All(), spyRace{toy.Ruleset()})}
 	x, err := startEmbedded(e, "", "127.0.0.1:0", log)
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +58,7 @@ func TestWebInChromium(t *testing.T) {
 	if err != nil || !over.Over() {
 		t.Fatalf("a bot game that should have ended: %v %+v", err, over)
 	}
+	dg := setUpDiceGames(t, ctx, x.d.Service())
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	daemonDone := make(chan error, 1)
@@ -133,7 +135,7 @@ func TestWebInChromium(t *testing.T) {
 
 	// The list of games links to the game.
 	visit(base+"/", "index")
-	if got := eval(`Array.from(document.querySelectorAll('ul.games h2 a')).map(function(a){return a.textContent}).join(' ')`); got != "over "+g.ID {
+	if got := eval(`Array.from(document.querySelectorAll('ul.games h2 a')).map(function(a){return a.textContent}).join(' ')`); got != "old-earthman old-orbital old-prosper over spy spy-over "+g.ID {
 		t.Errorf("the list of games shows %q", got)
 	}
 	gameURL := eval(`document.querySelector('ul.games h2 a[href="/g/` + g.ID + `"]').href`)
@@ -238,6 +240,9 @@ func TestWebInChromium(t *testing.T) {
 			t.Errorf("the finished game's dice (pure JS %v): %s: %s (want %q)", pure, state, summary, want)
 		}
 	}
+
+	// Every dice scheme, every kind of secret, the archive, tampering.
+	checkDiceSchemes(t, ctx, browser, base, site, dg, visit, eval)
 
 	// Without JavaScript every page still reads; the dice page says what
 	// its check needs and how to check by hand.

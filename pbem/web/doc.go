@@ -58,17 +58,55 @@ type RollDoc struct {
 	Sides   int    `json:"sides"`
 	Value   int    `json:"value"`
 	Purpose string `json:"purpose"`
+	// Stream is the key of the hidden dice the roll came from (scheme 2:
+	// "ann" for the dice only ann sees, numbered on their own); empty for
+	// a public roll.
+	Stream string `json:"stream,omitempty"`
 }
 
 // DiceDoc is what checks a step's dice: the seed revealed with the step,
 // the commitment published before it, the commitment to the next step's
 // seed, and once the game is over the dice secret every seed derives from.
+// Under scheme 2 also the step's inputs as the reader may see them (every
+// part's head and hash; the salt and lines of the reader's own secret
+// parts and of public ones; all of them once the game is over), their
+// digest, the seed of the public rolls, the seeds of the hidden dice the
+// reader may see, the hidden seed once the game is over, and who sent the
+// step's last orders.
 type DiceDoc struct {
-	Scheme         string `json:"scheme"`
-	Seed           string `json:"seed"`
-	Commitment     string `json:"commitment"`
-	NextCommitment string `json:"next_commitment,omitempty"`
-	Secret         string `json:"secret,omitempty"`
+	Scheme         string      `json:"scheme"`
+	Seed           string      `json:"seed"`
+	Commitment     string      `json:"commitment"`
+	NextCommitment string      `json:"next_commitment,omitempty"`
+	Secret         string      `json:"secret,omitempty"`
+	Inputs         []PartDoc   `json:"inputs,omitempty"`
+	Digest         string      `json:"digest,omitempty"`
+	RollSeed       string      `json:"roll_seed,omitempty"`
+	Streams        []StreamDoc `json:"streams,omitempty"`
+	HiddenSeed     string      `json:"hidden_seed,omitempty"`
+	LastOrders     string      `json:"last_orders,omitempty"`
+	LastResent     bool        `json:"last_resent,omitempty"`
+}
+
+// PartDoc is one input of a step's dice (scheme 2). Its hash is the
+// SHA-256 of the head, "salt SALT" for a secret part, and each line, every
+// one ending in a newline. Sealed marks a secret part whose salt and lines
+// the reader may not see yet: its hash enters the digest alone.
+type PartDoc struct {
+	Head   string   `json:"head"`
+	Secret bool     `json:"secret,omitempty"`
+	Sealed bool     `json:"sealed,omitempty"`
+	Salt   string   `json:"salt,omitempty"`
+	Lines  []string `json:"lines,omitempty"`
+	Hash   string   `json:"hash"`
+}
+
+// StreamDoc is the seed of the hidden dice of one audience in a step
+// (scheme 2): the rolls whose stream is Key.
+type StreamDoc struct {
+	Key  string   `json:"key"`
+	To   []string `json:"to"`
+	Seed string   `json:"seed"`
 }
 
 // PromptDoc is what is asked of the seat now.
@@ -103,7 +141,15 @@ func (s *Site) reportDoc(ctx context.Context, g *game.Game, v viewer, n uint64) 
 		d.Dice.NextCommitment = rep.NextCommitment
 	}
 	for _, r := range rep.Rolls {
-		d.Rolls = append(d.Rolls, RollDoc{N: r.N, Sides: r.Sides, Value: r.Value, Purpose: r.Purpose})
+		d.Rolls = append(d.Rolls, RollDoc{N: r.N, Sides: r.Sides, Value: r.Value, Purpose: r.Purpose, Stream: r.Stream})
+	}
+	d.Dice.Digest, d.Dice.RollSeed, d.Dice.HiddenSeed = rep.Digest, rep.RollSeed, rep.HiddenSeed
+	d.Dice.LastOrders, d.Dice.LastResent = rep.LastOrders, rep.LastResent
+	for _, p := range rep.Inputs {
+		d.Dice.Inputs = append(d.Dice.Inputs, PartDoc{Head: p.Head, Secret: p.Hidden, Sealed: !readable(p), Salt: p.Salt, Lines: p.Lines, Hash: p.Hash})
+	}
+	for _, st := range rep.Streams {
+		d.Dice.Streams = append(d.Dice.Streams, StreamDoc{Key: st.Key, To: st.To, Seed: st.Seed})
 	}
 	_, steps, err := s.cfg.Service.Steps(ctx, g.ID)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine"
+	"orrery/engine/dice"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -113,4 +115,81 @@ func textPicture(v engine.View) ([]byte, string, error) {
 	}
 	b.WriteString(`</svg>`)
 	return b.Bytes(), "The board, drawn (its text form follows)", nil
+}
+
+// spyRace is the toy race with everything the dice pages of scheme 2 must
+// keep apart: a deck shuffled at setup that no player sees (a stream for
+// the GM alone), a die for each push that only its pusher sees (a stream
+// per player), and orders public (engine.PublicOrders) but for a push that
+// carries a NOTE line: that part is secret, salted, and long enough for
+// the leak test to look for. Bots write a note every other turn.
+type spyRace struct{ engine.Ruleset }
+
+type spyState struct{ engine.State }
+
+type spyView struct{ engine.View }
+
+func (r spyRace) Info() engine.Info {
+	i := r.Ruleset.Info()
+	i.Name, i.Title = "spy-race", "Toy Race with secrets"
+	i.OrderHelp += "\nNOTE <text>    a secret note with your push"
+	return i
+}
+
+func (r spyRace) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
+	st, err := r.Ruleset.NewState(s, d)
+	d.ShuffleFor(8, "the deck", func(i, j int) {}, dice.GMOnly)
+	return spyState{st}, err
+}
+
+func (r spyRace) LoadState(data []byte) (engine.State, error) {
+	st, err := r.Ruleset.LoadState(data)
+	return spyState{st}, err
+}
+
+func (r spyRace) Bot(v engine.View, p engine.Prompt, rnd *rand.Rand) string {
+	orders := r.Ruleset.Bot(v, p, rnd)
+	if p.Kind == engine.KindTurn && rnd.IntN(2) == 0 {
+		orders += fmt.Sprintf("\nNOTE %s hides plan %d in the %s", p.Player, rnd.IntN(1000), []string{"north", "south", "deck"}[rnd.IntN(3)])
+	}
+	return orders
+}
+
+func (s spyState) View(player string) engine.View { return spyView{s.State.View(player)} }
+
+// Parse keeps NOTE lines of a push as they are and parses the rest as the
+// toy does.
+func (v spyView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
+	var rest, notes []string
+	for _, l := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(l); p.Kind == engine.KindTurn && strings.HasPrefix(strings.ToUpper(t), "NOTE ") {
+			notes = append(notes, "NOTE "+strings.TrimSpace(t[5:]))
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	o, errs := v.View.Parse(p, strings.Join(rest, "\n"))
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return append(engine.TextOrders(append([]string(nil), o.Lines()...)), notes...), nil
+}
+
+func (s spyState) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, error) {
+	events, err := s.State.Resolve(answers, d)
+	for _, a := range answers {
+		if a.Prompt.Kind == engine.KindTurn {
+			d.RollFor(6, "the spy die of "+a.Prompt.Player, a.Prompt.Player)
+		}
+	}
+	return events, err
+}
+
+func (s spyState) OrdersPublic(a engine.Answer) bool {
+	for _, l := range a.Orders.Lines() {
+		if strings.HasPrefix(l, "NOTE ") {
+			return false
+		}
+	}
+	return a.Prompt.Kind == engine.KindTurn
 }

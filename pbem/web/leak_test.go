@@ -5,13 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
+	xhtml "golang.org/x/net/html"
+
 	"orrery/engine"
+	"orrery/engine/dice"
 	"orrery/engine/enginetest"
+	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/games"
 )
@@ -48,11 +53,46 @@ func TestNoLeaks(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := enginetest.PlayBots(t, rs, enginetest.Options{Players: lg.players, Seed: 11, Options: lg.options, MaxSteps: 60})
-			differ += checkNoLeaks(t, res.Service, res.Game.ID, lg.players)
+			if res.Game.Scheme() != dice.Scheme2 {
+				t.Fatalf("a new game rolls under dice scheme %d", res.Game.Scheme())
+			}
+			differ += checkNoLeaks(t, res.Service, res.Game.ID, lg.players, true)
 		})
 	}
 	if differ == 0 {
 		t.Errorf("no game drew a picture for the GM other than the one it serves: the pictures' check shows nothing")
+	}
+}
+
+// The same over a game with everything scheme 2 hides (spyRace: a deck no
+// player sees, dice only their pusher sees, secret mottos beside public
+// pushes), while it runs and once it is over: no page shows another's
+// stream, salt, secret orders or hidden seed, and each dice page and JSON
+// report carries exactly the reader's parts, streams, digests and seeds.
+func TestNoLeaksOfSchemeTwoSecrets(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		steps int
+	}{{"running", 9}, {"over", 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			res := enginetest.PlayBots(t, spyRace{toy.Ruleset()}, enginetest.Options{Players: []string{"ann", "bob", "cyd"}, Seed: 4, MaxSteps: c.steps})
+			if over := res.Game.Over(); over != (c.name == "over") {
+				t.Fatalf("the game is over: %v", over)
+			}
+			checkNoLeaks(t, res.Service, res.Game.ID, []string{"ann", "bob", "cyd"}, false)
+			_, facts, err := res.Service.Facts(context.Background(), res.Game.ID, game.Observer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			streams, sealedParts := 0, 0
+			for _, f := range facts {
+				streams += len(f.Streams)
+				sealedParts += sealed(f.Inputs)
+			}
+			if over := res.Game.Over(); over && (streams == 0 || sealedParts > 0) || !over && (streams > 0 || sealedParts == 0) {
+				t.Errorf("over %v: the public dice show %d streams and %d sealed parts", over, streams, sealedParts)
+			}
+		})
 	}
 }
 
@@ -78,7 +118,7 @@ func (r reader) String() string {
 
 // checkNoLeaks checks every page of game id for each reader, and returns
 // how many served pictures differ from the GM's picture of the same step.
-func checkNoLeaks(t *testing.T, svc *game.Service, id string, seats []string) int {
+func checkNoLeaks(t *testing.T, svc *game.Service, id string, seats []string, pictures bool) int {
 	ctx := context.Background()
 	s := newSite(t, Config{Service: svc, Picture: Drawn, Bot: "orrery@example.org"})
 	differ := 0
@@ -143,7 +183,11 @@ func checkNoLeaks(t *testing.T, svc *game.Service, id string, seats []string) in
 			}
 			local := secrets(step, strings.Join(corpus(mine), "\n"))
 			secretsSeen += len(local)
-			for _, ext := range []string{"", ".json", ".svg"} {
+			exts := []string{"", ".json"}
+			if pictures {
+				exts = append(exts, ".svg")
+			}
+			for _, ext := range exts {
 				body := checkPage(t, s, rd, fmt.Sprintf("%s/step/%d%s", rd.prefix, n, ext), local)
 				switch ext {
 				case "":
@@ -206,6 +250,21 @@ func corpus(r *game.Report) []string {
 	}
 	for _, p := range r.Press {
 		lines(p.Text)
+	}
+	// The dice of scheme 2: the text and salt of each part the reader
+	// may read, the seeds of the hidden dice they may see, the hidden
+	// seed (the GM's, everyone's at the end).
+	for _, p := range r.Inputs {
+		out = append(out, p.Lines...)
+		if p.Salt != "" {
+			out = append(out, p.Salt)
+		}
+	}
+	for _, st := range r.Streams {
+		out = append(out, st.Seed)
+	}
+	if r.HiddenSeed != "" {
+		out = append(out, r.HiddenSeed)
 	}
 	return out
 }
@@ -312,40 +371,121 @@ func checkJSON(t *testing.T, rd reader, n uint64, body []byte, mine *game.Report
 		strings.Join(got, "\n") != strings.Join(want, "\n") || d.Player != rd.seat {
 		t.Errorf("%s's step %d as JSON is not the report they got", rd, n)
 	}
+	var parts, wantParts []string
+	for _, p := range d.Dice.Inputs {
+		parts = append(parts, fmt.Sprintf("%s|%v|%v|%s|%q|%s", p.Head, p.Secret, p.Sealed, p.Salt, p.Lines, p.Hash))
+	}
+	for _, p := range mine.Inputs {
+		wantParts = append(wantParts, fmt.Sprintf("%s|%v|%v|%s|%q|%s", p.Head, p.Hidden, !readable(p), p.Salt, p.Lines, p.Hash))
+	}
+	var streams, wantStreams []string
+	for _, st := range d.Dice.Streams {
+		streams = append(streams, st.Key+"="+st.Seed)
+	}
+	for _, st := range mine.Streams {
+		wantStreams = append(wantStreams, st.Key+"="+st.Seed)
+	}
+	if d.Dice.Scheme != fmt.Sprint(mine.DiceScheme) || d.Dice.Digest != mine.Digest || d.Dice.RollSeed != mine.RollSeed || d.Dice.HiddenSeed != mine.HiddenSeed ||
+		d.Dice.LastOrders != mine.LastOrders || d.Dice.LastResent != mine.LastResent ||
+		!slices.Equal(parts, wantParts) || !slices.Equal(streams, wantStreams) {
+		t.Errorf("%s's step %d as JSON: dice %+v, the report's scheme %d digest %s roll seed %s hidden %s parts %v streams %v",
+			rd, n, d.Dice, mine.DiceScheme, mine.Digest, mine.RollSeed, mine.HiddenSeed, wantParts, wantStreams)
+	}
 }
 
-var diceRow = regexp.MustCompile(`<section class="step" id="step-(\d+)"|<tr data-n="(\d+)"`)
-
-// checkDicePage holds that the dice page lists, step by step, exactly the
-// rolls of the reader's reports.
+// checkDicePage holds that the dice page lists, step by step, exactly what
+// the reader's reports have to check the dice with: the seeds, every roll
+// (with its stream), and under scheme 2 the digest, the roll seed, each
+// part (its text and salt only where the reader may read it), the streams'
+// seeds and the hidden seed, as the attributes the check in the browser
+// reads.
 func checkDicePage(t *testing.T, s *Site, rd reader, mine []*game.Report) {
 	t.Helper()
 	w := get(s, "GET", rd.prefix+"/dice")
-	got := map[string][]string{}
-	step := ""
-	for _, m := range diceRow.FindAllStringSubmatch(w.Body.String(), -1) {
-		if m[1] != "" {
-			step = m[1]
-			got[step] = nil
-			continue
-		}
-		got[step] = append(got[step], m[2])
-	}
+	got := readDicePage(t, w.Body.Bytes())
 	if len(got) != len(mine) {
 		t.Errorf("%s's dice page lists %d steps, the game has %d", rd, len(got), len(mine))
 	}
-	var keys []string
-	for k := range got {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	for _, r := range mine {
-		var want []string
-		for _, roll := range r.Rolls {
-			want = append(want, fmt.Sprint(roll.N))
+		want := diceStep{scheme: fmt.Sprint(r.DiceScheme), seed: r.RevealedSeed, commitment: r.RevealedCommitment}
+		if r.DiceScheme >= dice.Scheme2 {
+			want.digest, want.rollSeed, want.hidden = r.Digest, r.RollSeed, r.HiddenSeed
 		}
-		if k := fmt.Sprint(r.Step); strings.Join(got[k], ",") != strings.Join(want, ",") {
-			t.Errorf("%s's dice page, step %d: rolls %v, the report %v", rd, r.Step, got[k], want)
+		for _, roll := range r.Rolls {
+			want.rolls = append(want.rolls, fmt.Sprintf("%d[%s] d%d=%d", roll.N, roll.Stream, roll.Sides, roll.Value))
+		}
+		for _, p := range r.Inputs {
+			if readable(p) {
+				want.parts = append(want.parts, fmt.Sprintf("%s|%s|secret %v|salt %s|%q", p.Head, p.Hash, p.Hidden, p.Salt, p.Lines))
+			} else {
+				want.parts = append(want.parts, fmt.Sprintf("%s|%s|secret %v|sealed", p.Head, p.Hash, p.Hidden))
+			}
+		}
+		for _, st := range r.Streams {
+			want.streams = append(want.streams, st.Key+"="+st.Seed)
+		}
+		if g := got[r.Step]; !reflect.DeepEqual(g, want) {
+			t.Errorf("%s's dice page, step %d:\n%+v\nthe report:\n%+v", rd, r.Step, g, want)
 		}
 	}
+}
+
+// diceStep is one step of a dice page as the check in the browser reads it.
+type diceStep struct {
+	scheme, seed, commitment, digest, rollSeed, hidden string
+	parts, streams, rolls                              []string
+}
+
+// readDicePage reads the data attributes of a dice page's steps.
+func readDicePage(t *testing.T, body []byte) map[uint64]diceStep {
+	t.Helper()
+	doc, err := xhtml.Parse(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[uint64]diceStep{}
+	var step *diceStep
+	var n uint64
+	var walk func(*xhtml.Node)
+	walk = func(node *xhtml.Node) {
+		if node.Type == xhtml.ElementNode {
+			a := map[string]string{}
+			for _, at := range node.Attr {
+				a[at.Key] = at.Val
+			}
+			_, has := a["data-lines"]
+			switch {
+			case node.Data == "section" && a["data-step"] != "":
+				if step != nil {
+					out[n] = *step
+				}
+				fmt.Sscan(a["data-step"], &n)
+				step = &diceStep{scheme: a["data-scheme"], seed: a["data-seed"], commitment: a["data-commitment"],
+					digest: a["data-digest"], rollSeed: a["data-roll-seed"], hidden: a["data-hidden"]}
+			case step != nil && node.Data == "li" && a["class"] == "part":
+				_, secret := a["data-secret"]
+				if has {
+					var lines []string
+					if err := json.Unmarshal([]byte(a["data-lines"]), &lines); err != nil {
+						t.Errorf("step %d: the part %q's lines are not JSON: %v", n, a["data-head"], err)
+					}
+					step.parts = append(step.parts, fmt.Sprintf("%s|%s|secret %v|salt %s|%q", a["data-head"], a["data-hash"], secret, a["data-salt"], lines))
+				} else {
+					step.parts = append(step.parts, fmt.Sprintf("%s|%s|secret %v|sealed", a["data-head"], a["data-hash"], secret))
+				}
+			case step != nil && a["data-key"] != "":
+				step.streams = append(step.streams, a["data-key"]+"="+a["data-seed"])
+			case step != nil && node.Data == "tr" && a["data-n"] != "":
+				step.rolls = append(step.rolls, fmt.Sprintf("%s[%s] d%s=%s", a["data-n"], a["data-stream"], a["data-sides"], a["data-value"]))
+			}
+		}
+		for c := node.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if step != nil {
+		out[n] = *step
+	}
+	return out
 }

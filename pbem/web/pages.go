@@ -3,11 +3,13 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -108,6 +110,10 @@ type dicePage struct {
 	Secret string // the dice secret, once the game is over
 	Epoch  int    // rollbacks so far: a seed is HMAC(secret, "ID:E:N") for some E up to it
 	Scheme string
+	// Under scheme 2: the parts of every step, those the reader cannot
+	// read yet (sealed: head and hash only), and the hidden streams the
+	// page shows.
+	Parts, Sealed, Streams int
 }
 
 func (s *Site) render(name string, data any) ([]byte, error) {
@@ -298,6 +304,9 @@ func (s *Site) dicePage(ctx context.Context, g *game.Game, v viewer, l links) (*
 	p.DiceJS = true
 	for _, st := range steps {
 		p.Rolls += len(st.Rolls)
+		p.Parts += len(st.Inputs)
+		p.Sealed += sealed(st.Inputs)
+		p.Streams += len(st.Streams)
 	}
 	if g.Over() {
 		p.Secret = g.DiceSecret
@@ -325,11 +334,31 @@ func Drawn(v engine.View) ([]byte, string, error) {
 	return svg, p.Alt(), nil
 }
 
-// SchemeOf names the dice scheme a game's rolls were made with, which the
-// dice page's check follows: "1" is a step's seed HMAC-SHA256(secret,
-// "ID:EPOCH:STEP") and roll k the first 48 bits of SHA-256("SEED:k") (see
-// engine/dice). A new scheme is a new name here and one entry in dice.js.
-func SchemeOf(g *game.Game) string { return "1" }
+// SchemeOf names the dice scheme a game's rolls were made with (the one
+// the game recorded at setup, engine/game's Scheme), which the dice page's
+// check follows: under "1" a step's seed is HMAC-SHA256(secret,
+// "ID:EPOCH:STEP") and every roll comes from it; under "2" that is the
+// hidden seed H, the seed is SHA-256(H), and the rolls come from
+// SHA-256("SEED:DIGEST") and the streams SHA-256("H:DIGEST:KEY") (see
+// engine/dice). A new scheme is one more entry in dice.js and its words on
+// the dice page.
+func SchemeOf(g *game.Game) string { return strconv.Itoa(g.Scheme()) }
+
+// readable reports whether a part's salt and lines are on the page: a
+// public part, or a secret one its reader may read (which then has its
+// salt); a sealed part has its head and hash only.
+func readable(p dice.Part) bool { return !p.Hidden || p.Salt != "" }
+
+// sealed counts the parts whose text the reader may not read yet.
+func sealed(parts []dice.Part) int {
+	n := 0
+	for _, p := range parts {
+		if !readable(p) {
+			n++
+		}
+	}
+	return n
+}
 
 // funcs are the templates' helpers.
 var funcs = htmltemplate.FuncMap{
@@ -340,6 +369,18 @@ var funcs = htmltemplate.FuncMap{
 	},
 	"trimnl": func(s string) string { return strings.Trim(s, "\n") },
 	"roll":   func(r dice.Roll) string { return r.String() },
+	// lines is a part's lines as JSON, for the dice check to read exactly
+	// (an empty line, or none, is not lost as it would be in text).
+	"lines": func(l []string) (string, error) {
+		if l == nil {
+			l = []string{}
+		}
+		b, err := json.Marshal(l)
+		return string(b), err
+	},
+	"readable": readable,
+	"sealed":   sealed,
+	"scheme2":  func(scheme int) bool { return scheme >= dice.Scheme2 },
 	"plural": func(n int, one, many string) string {
 		if n == 1 {
 			return fmt.Sprintf("%d %s", n, one)

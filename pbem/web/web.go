@@ -5,7 +5,7 @@
 // archive` writes the same public pages as static files.
 //
 // The pages are rendered with html/template from the stored step records and
-// snapshots (engine/game's Report, StepReport, StepView, Dice), never by
+// snapshots (engine/game's Report, StepReport, StepView, Facts), never by
 // replaying a log. What a page shows is exactly one reader's report: the
 // public one (engine/game's Observer) on public pages, one seat's on its
 // private page, never the GM's. Nothing here changes a game: the handler

@@ -328,7 +328,7 @@ func TestJSONAndFeed(t *testing.T) {
 		if d.Format != ReportFormat || d.Game != "g1" || d.Player != who || d.Public != (who == "") || d.Step != g.Step || d.Turn != rep.Turn ||
 			d.Board != rep.Board || d.Status != rep.Status || strings.Join(d.Events, "|") != strings.Join(rep.Events, "|") ||
 			len(d.Rolls) != len(rep.Rolls) || d.Dice.Seed != rep.RevealedSeed || d.Dice.Commitment != rep.RevealedCommitment ||
-			d.Dice.NextCommitment != rep.NextCommitment || !d.Latest || d.Time.IsZero() || d.Dice.Scheme != "1" {
+			d.Dice.NextCommitment != rep.NextCommitment || !d.Latest || d.Time.IsZero() || d.Dice.Scheme != "2" || d.Dice.Digest != rep.Digest || d.Dice.RollSeed != rep.RollSeed {
 			t.Errorf("%q: report.json %+v\ndoes not match the report %+v", who, d, rep)
 		}
 		if (who != "") != (len(d.Prompts) > 0) {

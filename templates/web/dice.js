@@ -1,8 +1,10 @@
 // The dice check of Orrery's dice page: in the reader's own browser, it
 // recomputes every commitment and every roll the page shows from the
 // revealed seeds, checks that each step's commitment is the one announced
-// after the step before, and, once a game is over, that every seed derives
-// from the revealed dice secret. It reads only the page (the data-
+// after the step before, under dice scheme 2 every part of the orders the
+// page shows against its hash, each digest and roll seed, and, once a game
+// is over, that every seed (and under scheme 2 every stream's seed and
+// secret part's salt) derives from the revealed dice secret. It reads only the page (the data-
 // attributes the server wrote beside what a person reads), so it checks
 // what the reader sees, and it sends nothing anywhere.
 //
@@ -112,12 +114,15 @@
 
   // ---- dice schemes ------------------------------------------------------
   // A game records the scheme its dice were made with, and the page puts it
-  // on every step (data-scheme). Each scheme says how a step's seed is
-  // checked against its commitment, which seed the step's rolls are drawn
-  // from, how roll n of a die with `sides` faces follows from that seed, and
-  // how a seed derives from the game's dice secret. A new scheme is one
-  // more entry here.
+  // on every step (data-scheme). Each scheme says how a step's seed follows
+  // from its hidden seed HMAC-SHA256(secret, "GAME:EPOCH:STEP"), which seed
+  // the step's public rolls are drawn from, how roll n of a die with `sides`
+  // faces follows from a seed, and under scheme 2 how the step's inputs
+  // (its parts, their digest) and hidden streams are checked. A new scheme
+  // is one more entry here (engine/dice has the Go side of each).
   var SPAN = Math.pow(2, 48);
+
+  function sha(h, text) { return h.sha256(utf8(text)).then(hex); }
 
   // drawV1 is engine/dice's roll: the first 48 bits of SHA-256("SEED:n"),
   // redrawn from "SEED:n:1", "SEED:n:2", ... in the last partial block.
@@ -136,30 +141,84 @@
   }
 
   var schemes = {
+    // Scheme 1: the step's seed is the HMAC itself, and every roll of the
+    // step, hidden or not, comes from it in one numbering (so a page that
+    // leaves hidden rolls out has gaps in its numbers).
     "1": {
-      commitment: function (h, step) { return h.sha256(utf8(step.seed)).then(hex); },
+      seedOf: function (h, hidden) { return Promise.resolve(hidden); },
       rollSeed: function (h, step) { return Promise.resolve(step.seed); },
       roll: drawV1,
-      seedOf: function (h, secret, game, epoch, n) {
-        return h.hmac(utf8(secret), utf8(game + ":" + epoch + ":" + n)).then(hex);
-      }
+      inputs: false,
+      gapless: false
+    },
+    // Scheme 2 (engine/dice scheme.go): seed S = SHA-256(H); each part's
+    // hash is the SHA-256 of its text; the digest D the SHA-256 of the
+    // hashes, one a line; the public rolls come from SHA-256("S:D"), the
+    // rolls of audience KEY from SHA-256("H:D:KEY"), each numbered from 1;
+    // a secret part's salt is the first 32 digits of SHA-256("H:salt:PROMPT").
+    "2": {
+      seedOf: function (h, hidden) { return sha(h, hidden); },
+      rollSeed: function (h, step) { return sha(h, step.seed + ":" + step.digest); },
+      streamSeed: function (h, hidden, digest, key) { return sha(h, hidden + ":" + digest + ":" + key); },
+      salt: function (h, hidden, prompt) {
+        return sha(h, hidden + ":salt:" + prompt).then(function (s) { return s.slice(0, 32); });
+      },
+      partText: function (part) {
+        var text = part.head + "\n";
+        if (part.secret) { text += "salt " + part.salt + "\n"; }
+        part.lines.forEach(function (l) { text += l + "\n"; });
+        return text;
+      },
+      digest: function (h, hashes) {
+        return sha(h, hashes.map(function (x) { return x + "\n"; }).join(""));
+      },
+      roll: drawV1,
+      inputs: true,
+      gapless: true
     }
   };
+
+  // hiddenSeed is HMAC-SHA256(secret, "GAME:EPOCH:STEP"), every scheme's.
+  function hiddenSeed(h, secret, game, epoch, n) {
+    return h.hmac(utf8(secret), utf8(game + ":" + epoch + ":" + n)).then(hex);
+  }
+
+  // promptOf is the prompt a part's head names: "ann turn:ann sent" gives
+  // "turn:ann".
+  function promptOf(head) {
+    var words = head.split(" ");
+    return words.slice(1, words.length - 1).join(" ");
+  }
 
   // ---- reading the page and checking it --------------------------------
   function readSteps() {
     var out = [];
     var sections = document.querySelectorAll("section.step[data-step]");
     for (var i = 0; i < sections.length; i++) {
-      var s = sections[i];
+      var s = sections[i], d = s.dataset;
       var step = {
-        el: s, n: Number(s.dataset.step), scheme: s.dataset.scheme, seed: s.dataset.seed,
-        commitment: s.dataset.commitment, next: s.dataset.next, rolls: []
+        el: s, n: Number(d.step), scheme: d.scheme, seed: d.seed, commitment: d.commitment, next: d.next,
+        digest: d.digest, rollSeed: d.rollSeed, hidden: d.hidden || "", parts: [], streams: [], rolls: []
       };
+      var parts = s.querySelectorAll("li.part");
+      for (var p = 0; p < parts.length; p++) {
+        var pd = parts[p].dataset;
+        step.parts.push({
+          el: parts[p], head: pd.head || "", hash: pd.hash || "", secret: pd.secret !== undefined,
+          readable: pd.lines !== undefined, salt: pd.salt || "", linesJSON: pd.lines
+        });
+      }
+      var streams = s.querySelectorAll("[data-key]");
+      for (var k = 0; k < streams.length; k++) {
+        step.streams.push({ el: streams[k], key: streams[k].dataset.key, seed: streams[k].dataset.seed });
+      }
       var rows = s.querySelectorAll("tr[data-n]");
       for (var j = 0; j < rows.length; j++) {
         var r = rows[j];
-        step.rolls.push({ el: r, n: Number(r.dataset.n), sides: Number(r.dataset.sides), value: Number(r.dataset.value) });
+        step.rolls.push({
+          el: r, n: Number(r.dataset.n), sides: Number(r.dataset.sides), value: Number(r.dataset.value),
+          stream: r.dataset.stream || ""
+        });
       }
       out.push(step);
     }
@@ -172,86 +231,217 @@
     el.className = (el.className.replace(/\s*\b(ok|bad)\b/g, "") + (ok ? " ok" : " bad")).trim();
   }
 
-  // check verifies the whole page and resolves to a summary:
-  // {ok, steps, rolls, seeds, chained, secretSeeds, problems: [...], engine}.
+  // forEachP runs f on each item in turn, each after the last has settled.
+  function forEachP(list, f) {
+    return list.reduce(function (p, x, i) { return p.then(function () { return f(x, i); }); }, Promise.resolve());
+  }
+
+  // checkInputs checks a scheme-2 step's parts and digest: the hash of
+  // every part whose text is on the page, the salt of every secret part
+  // once the hidden seed is known, and the digest from the hashes shown.
+  function checkInputs(h, scheme, step, hidden, res, fail) {
+    return forEachP(step.parts, function (part) {
+      var verdict = part.el.querySelector(".verdict");
+      var bad = function (text) {
+        fail("the part \"" + part.head + "\" " + text);
+        mark(verdict, false, text);
+        var details = part.el.closest("details");
+        if (details) { details.open = true; }
+      };
+      if (!part.readable) {
+        res.sealed++;
+        mark(verdict, true, "sealed: enters by its hash");
+        return null;
+      }
+      try {
+        part.lines = JSON.parse(part.linesJSON);
+        if (!Array.isArray(part.lines)) { throw new Error("not a list"); }
+      } catch (e) {
+        bad("cannot be read: its lines are garbled");
+        return null;
+      }
+      return sha(h, scheme.partText(part)).then(function (got) {
+        if (got !== part.hash) {
+          bad("hashes to " + got + ", not " + part.hash);
+          return null;
+        }
+        res.parts++;
+        if (!part.secret || !hidden) {
+          mark(verdict, true, "matches its hash");
+          return null;
+        }
+        return scheme.salt(h, hidden, promptOf(part.head)).then(function (salt) {
+          if (salt !== part.salt) {
+            bad("has the salt " + part.salt + ", the hidden seed gives " + salt);
+            return;
+          }
+          res.salts++;
+          mark(verdict, true, "matches its hash; its salt derives from the hidden seed");
+        });
+      });
+    }).then(function () {
+      if (!step.digest) { fail("no digest of the orders on the page"); return null; }
+      return scheme.digest(h, step.parts.map(function (p) { return p.hash; })).then(function (d) {
+        if (d === step.digest) { res.digests++; } else { fail("the parts' hashes give the digest " + d + ", the page says " + step.digest); }
+      });
+    });
+  }
+
+  // checkStep checks one step: its commitment and the chain, its seed from
+  // the dice secret once the game is over, its inputs, its roll seed and
+  // stream seeds, and every roll. Each link is checked against what the
+  // page shows, so that one changed value is one problem, named where it is.
+  function checkStep(h, ctx, step, prev, res, problem) {
+    var scheme = schemes[step.scheme];
+    var head = step.el.querySelector("[data-verdict]");
+    if (!scheme) {
+      problem("step " + step.n + ": this page does not know dice scheme " + JSON.stringify(step.scheme));
+      mark(head, false, "unknown scheme");
+      return Promise.resolve();
+    }
+    var stepOK = true;
+    var fail = function (text) { stepOK = false; problem("step " + step.n + ": " + text); };
+    var hidden = "";
+    if (prev && prev.n === step.n - 1 && prev.next && step.commitment) {
+      if (prev.next === step.commitment) { res.chained++; } else { fail("its commitment is not the one announced after step " + prev.n); }
+    }
+    return sha(h, step.seed).then(function (c) {
+      if (step.commitment) {
+        if (c === step.commitment) { res.seeds++; } else { fail("SHA-256 of the seed is " + c + ", not the commitment " + step.commitment); }
+      }
+      if (!ctx.secret) { return null; }
+      var tryEpoch = function (e) {
+        if (e > ctx.epochs) { fail("the seed does not derive from the dice secret"); return null; }
+        return hiddenSeed(h, ctx.secret, ctx.game, e, step.n).then(function (hs) {
+          return scheme.seedOf(h, hs).then(function (s) {
+            if (s !== step.seed) { return tryEpoch(e + 1); }
+            res.secretSeeds++;
+            hidden = hs;
+            if (step.hidden && step.hidden !== hs) { fail("the hidden seed on the page is not the one the dice secret gives (" + hs + ")"); }
+            return null;
+          });
+        });
+      };
+      return tryEpoch(0);
+    }).then(function () {
+      if (hidden || !step.hidden) { return null; }
+      // A hidden seed shown without the dice secret: it must still be
+      // the one whose SHA-256 is the seed.
+      return scheme.seedOf(h, step.hidden).then(function (s) {
+        if (s === step.seed) { hidden = step.hidden; res.hiddenSeeds++; } else { fail("the hidden seed on the page does not give the seed"); }
+      });
+    }).then(function () {
+      return scheme.inputs ? checkInputs(h, scheme, step, hidden, res, fail) : null;
+    }).then(function () {
+      return scheme.rollSeed(h, step);
+    }).then(function (rollSeed) {
+      var seeds = { "": rollSeed };
+      if (scheme.inputs) {
+        if (rollSeed === step.rollSeed) {
+          res.rollSeeds++;
+        } else {
+          fail("the seed and the digest give the roll seed " + rollSeed + ", the page says " + step.rollSeed);
+        }
+        seeds[""] = step.rollSeed;
+      }
+      return forEachP(step.streams, function (st) {
+        seeds[st.key] = st.seed;
+        var verdict = st.el.querySelector(".verdict");
+        if (!hidden || !scheme.streamSeed) {
+          mark(verdict, true, "shown to you: its rolls are checked below");
+          return null;
+        }
+        return scheme.streamSeed(h, hidden, step.digest, st.key).then(function (want) {
+          if (want === st.seed) {
+            res.streams++;
+            mark(verdict, true, "derives from the hidden seed");
+          } else {
+            fail("the seed of the dice marked [" + st.key + "] is not the one the hidden seed gives (" + want + ")");
+            mark(verdict, false, "the hidden seed gives " + want);
+          }
+        });
+      }).then(function () { return seeds; });
+    }).then(function (seeds) {
+      var next = {};
+      return forEachP(step.rolls, function (r) {
+        var verdict = r.el.querySelector(".verdict");
+        var label = "roll #" + r.n + (r.stream ? " [" + r.stream + "]" : "");
+        var seed = seeds[r.stream];
+        if (seed === undefined) {
+          fail(label + ": no seed of its dice on the page");
+          mark(verdict, false, "no seed");
+          return null;
+        }
+        if (scheme.gapless) {
+          next[r.stream] = (next[r.stream] || 0) + 1;
+          if (r.n !== next[r.stream]) {
+            fail(label + " comes where roll #" + next[r.stream] + " should: a roll is missing or out of place");
+            next[r.stream] = r.n;
+          }
+        }
+        return scheme.roll(h, seed, r.n, r.sides).then(function (v) {
+          res.rolls++;
+          if (v === r.value) {
+            mark(verdict, true, "verified");
+          } else {
+            fail(label + " (d" + r.sides + "): the seed gives " + v + ", the page says " + r.value);
+            mark(verdict, false, "the seed gives " + v);
+          }
+          ctx.progress(res);
+        });
+      });
+    }).then(function () {
+      mark(head, stepOK, stepOK ? "verified" : "does not check out");
+    });
+  }
+
+  // check verifies the whole page and resolves to a summary: {ok, steps,
+  // seeds, chained, secretSeeds, hiddenSeeds, parts, sealed, salts,
+  // digests, rollSeeds, streams, rolls, problems: [...], engine}.
   function check(options) {
     options = options || {};
     var h = engine(options.pureJS);
     var box = document.getElementById("dice-check");
-    var game = box ? box.dataset.game : "";
-    var epochs = box ? Number(box.dataset.epoch || 0) : 0;
-    var secret = box ? box.dataset.secret : "";
+    var ctx = {
+      game: box ? box.dataset.game : "", epochs: box ? Number(box.dataset.epoch || 0) : 0,
+      secret: box ? box.dataset.secret : "", progress: options.progress || function () {}
+    };
     var steps = readSteps();
-    var res = { ok: true, steps: steps.length, rolls: 0, seeds: 0, chained: 0, secretSeeds: 0, problems: [], engine: h.name };
+    var res = {
+      ok: true, steps: steps.length, seeds: 0, chained: 0, secretSeeds: 0, hiddenSeeds: 0, parts: 0, sealed: 0,
+      salts: 0, digests: 0, rollSeeds: 0, streams: 0, rolls: 0, problems: [], engine: h.name
+    };
     var problem = function (text) { res.ok = false; res.problems.push(text); };
-    var progress = options.progress || function () {};
-    var chain = Promise.resolve();
-    steps.forEach(function (step, i) {
-      chain = chain.then(function () {
-        var scheme = schemes[step.scheme];
-        var head = step.el.querySelector("[data-verdict]");
-        if (!scheme) {
-          problem("step " + step.n + ": this page does not know dice scheme " + JSON.stringify(step.scheme));
-          mark(head, false, "unknown scheme");
-          return;
-        }
-        var stepOK = true;
-        var fail = function (text) { stepOK = false; problem("step " + step.n + ": " + text); };
-        var prev = i > 0 ? steps[i - 1] : null;
-        if (prev && prev.n === step.n - 1 && prev.next && step.commitment) {
-          if (prev.next === step.commitment) { res.chained++; } else { fail("its commitment is not the one announced after step " + prev.n); }
-        }
-        return scheme.commitment(h, step).then(function (c) {
-          if (step.commitment) {
-            if (c === step.commitment) { res.seeds++; } else { fail("SHA-256 of the seed is " + c + ", not the commitment " + step.commitment); }
-          }
-          if (!secret) { return null; }
-          var tryEpoch = function (e) {
-            if (e > epochs) { fail("the seed does not derive from the dice secret"); return null; }
-            return scheme.seedOf(h, secret, game, e, step.n).then(function (s) {
-              if (s === step.seed) { res.secretSeeds++; return null; }
-              return tryEpoch(e + 1);
-            });
-          };
-          return tryEpoch(0);
-        }).then(function () {
-          return scheme.rollSeed(h, step);
-        }).then(function (seed) {
-          var rolls = Promise.resolve();
-          step.rolls.forEach(function (r) {
-            rolls = rolls.then(function () {
-              return scheme.roll(h, seed, r.n, r.sides).then(function (v) {
-                res.rolls++;
-                var verdict = r.el.querySelector(".verdict");
-                if (v === r.value) {
-                  mark(verdict, true, "verified");
-                } else {
-                  fail("roll #" + r.n + " (d" + r.sides + "): the seed gives " + v + ", the page says " + r.value);
-                  mark(verdict, false, "the seed gives " + v);
-                }
-                progress(res);
-              });
-            });
-          });
-          return rolls;
-        }).then(function () {
-          mark(head, stepOK, stepOK ? "verified" : "does not check out");
-        });
-      });
-    });
-    return chain.then(function () { return res; });
+    return forEachP(steps, function (step, i) {
+      return checkStep(h, ctx, step, i > 0 ? steps[i - 1] : null, res, problem);
+    }).then(function () { return res; });
   }
 
+  // count is "1 roll", "2 rolls".
+  function count(n, one, many) { return n + " " + (n === 1 ? one : many); }
+
+  // summary says what was checked, for people.
   function summary(res) {
-    var parts = [res.seeds + " of " + res.steps + " seeds match their commitments",
-      res.rolls + " rolls recomputed"];
-    if (res.chained) { parts.push(res.chained + " commitments chain from step to step"); }
-    if (res.secretSeeds) { parts.push(res.secretSeeds + " seeds derive from the dice secret"); }
+    var parts = [res.seeds + " of " + count(res.steps, "seed matches its commitment", "seeds match their commitments")];
+    if (res.chained) { parts.push(count(res.chained, "commitment chains", "commitments chain") + " from step to step"); }
+    if (res.parts || res.sealed) {
+      parts.push(count(res.parts, "part of the orders matches its hash", "parts of the orders match their hashes") +
+        (res.sealed ? " (" + count(res.sealed, "sealed one enters by its hash", "sealed ones enter by their hashes") + " alone)" : ""));
+    }
+    if (res.digests) { parts.push(count(res.digests, "digest", "digests") + " of the orders"); }
+    if (res.rollSeeds) { parts.push(count(res.rollSeeds, "roll seed follows", "roll seeds follow") + " from seed and digest"); }
+    parts.push(count(res.rolls, "roll", "rolls") + " recomputed");
+    if (res.secretSeeds) { parts.push(count(res.secretSeeds, "seed derives", "seeds derive") + " from the dice secret"); }
+    if (res.hiddenSeeds) { parts.push(count(res.hiddenSeeds, "hidden seed gives its seed", "hidden seeds give their seeds")); }
+    if (res.streams) { parts.push(count(res.streams, "seed of hidden dice derives", "seeds of hidden dice derive") + " from the hidden seeds"); }
+    if (res.salts) { parts.push(count(res.salts, "salt derives", "salts derive") + " from the hidden seeds"); }
     if (res.ok) {
       return "All verified with " + res.engine + ": " + parts.join(", ") + ". Every roll on this page is verified.";
     }
+    var shown = res.problems.slice(0, 10);
+    if (res.problems.length > shown.length) { shown.push("and " + (res.problems.length - shown.length) + " more"); }
     return res.problems.length + " problem" + (res.problems.length === 1 ? "" : "s") + " found with " + res.engine + ": " +
-      res.problems.join("; ") + ".";
+      shown.join("; ") + ".";
   }
 
   function start() {
