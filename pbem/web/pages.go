@@ -380,7 +380,6 @@ var funcs = htmltemplate.FuncMap{
 	},
 	"readable": readable,
 	"sealed":   sealed,
-	"scheme2":  func(scheme int) bool { return scheme >= dice.Scheme2 },
 	"plural": func(n int, one, many string) string {
 		if n == 1 {
 			return fmt.Sprintf("%d %s", n, one)
