@@ -395,7 +395,9 @@ func (b *classicPlan) route(t string, dests map[string]int) {
 	for x := range dests {
 		names = append(names, x)
 	}
-	sort.Slice(names, func(i, j int) bool { return board.index[strings.ToLower(names[i])] < board.index[strings.ToLower(names[j])] })
+	sort.Slice(names, func(i, j int) bool {
+		return board.index[strings.ToLower(names[i])] < board.index[strings.ToLower(names[j])]
+	})
 	for _, x := range names {
 		if next := board.StepToward(t, x); next == x {
 			b.after[x] += dests[x]

@@ -194,7 +194,9 @@ func (b *fullPlan) planMoves() {
 		for x := range dests {
 			names = append(names, x)
 		}
-		sort.Slice(names, func(i, j int) bool { return board.index[strings.ToLower(names[i])] < board.index[strings.ToLower(names[j])] })
+		sort.Slice(names, func(i, j int) bool {
+			return board.index[strings.ToLower(names[i])] < board.index[strings.ToLower(names[j])]
+		})
 		for _, x := range names {
 			if board.StepToward(t.Name, x) == x {
 				b.after[x] += dests[x]
