@@ -36,8 +36,8 @@ func bot(v *view, p engine.Prompt, r *rand.Rand) string {
 	}
 	switch s.Phase_ {
 	case phaseSettle:
-		if line := settlePick(s, me); line != "" {
-			return line
+		if lines := settleLines(s, me); len(lines) > 0 {
+			return strings.Join(lines, "\n")
 		}
 		return p.Default
 	case phaseMove:
@@ -85,6 +85,38 @@ func botPlan(s *State, me string, r *rand.Rand) string {
 		return "PLAN NONE"
 	}
 	return strings.Join(lines, "\n")
+}
+
+// settleLines is the bot's pick, and, once every opponent has placed
+// all their ships (so the board can change only by the bot's own picks),
+// the plan of its remaining picks: they play without a mail each, as a
+// player by mail would send them. While an opponent still has ships to
+// place, the bot sends its pick alone, to see theirs before the next.
+func settleLines(s *State, me string) []string {
+	scratch := s.clone()
+	scratch.Supply = map[string]int{}
+	for k, n := range s.Supply {
+		scratch.Supply[k] = n
+	}
+	scratch.Reserve = map[string]int{}
+	placed := true
+	for _, e := range s.enemies(me) {
+		placed = placed && s.Supply[e] == 0
+	}
+	var lines []string
+	for scratch.Supply[me] > 0 {
+		line := settlePick(scratch, me)
+		if line == "" {
+			break
+		}
+		lines = append(lines, line)
+		o, errs := parseLine(line, scratch)
+		if !placed || len(errs) > 0 || len(o.alts) == 0 {
+			break
+		}
+		scratch.settle(me, o.alts[0].planet, o.alts[0].ships)
+	}
+	return lines
 }
 
 // enemies lists the players still in the game other than me.
@@ -300,16 +332,41 @@ func (b *mover) attackers(t int) []int {
 	return out
 }
 
-// tryPlan plays steps on a copy and reports whether they leave planet t
-// mine.
+// tryPlan reports whether steps (a gathering move into an attacker, if
+// any, then attacks on t) leave planet t mine. It works out the attacks
+// as the rules do (004-G5, 004-G6, 004-G8) on two numbers rather than a
+// copy of the board: the planners try thousands of plans a turn.
 func (b *mover) tryPlan(steps []step, t int) bool {
-	c := b.s.clone()
+	tp := b.s.Planets[t]
+	owner, ships := tp.Owner, tp.Ships
 	for _, st := range steps {
-		if _, err := c.move(b.me, st.n, st.from, st.to); err != nil {
-			return false
+		if st.to != t {
+			continue // the gathering move: it changes only the attacker
+		}
+		n := st.n
+		switch {
+		case owner == b.me:
+			ships = min(ships+n, tp.Size.Limit())
+		case owner == "":
+			if n > tp.Size.Natives() {
+				owner, ships = b.me, min(n-tp.Size.Natives(), tp.Size.Limit())
+			}
+		case n > ships+1:
+			owner, ships = b.me, min(n-ships-1, tp.Size.Limit())
+		case n == ships+1:
+			owner, ships = "", 0
+		default:
+			if b.s.Rules.Defence == "strict" {
+				ships -= n
+			} else {
+				ships = ships + 1 - n
+			}
+			if ships <= 0 {
+				owner, ships = "", 0
+			}
 		}
 	}
-	return c.Planets[t].Owner == b.me
+	return owner == b.me
 }
 
 // assault is the cheapest plan of at most k movements that takes enemy
@@ -319,6 +376,22 @@ func (b *mover) tryPlan(steps []step, t int) bool {
 func (b *mover) assault(t, k int) []step {
 	att := b.attackers(t)
 	tp := b.s.Planets[t]
+	// No plan can take t unless the ships that could reach it outnumber
+	// its defence: count them before trying any plan on a copy.
+	reach := 0
+	for _, a := range att {
+		reach += b.s.Planets[a].Ships - 1
+	}
+	if k >= 2 {
+		most := 0
+		for _, src := range b.s.owned(b.me, false) {
+			most = max(most, b.s.Planets[src].Ships-1)
+		}
+		reach += most
+	}
+	if len(att) == 0 || reach <= tp.Ships+1 {
+		return nil
+	}
 	build := func(gather *step) []step {
 		var steps []step
 		if gather != nil {
