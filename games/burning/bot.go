@@ -62,14 +62,20 @@ type botPlan struct {
 	aims   map[string]int
 	razed  map[Cell]bool
 	claims map[string]int // empty planet → the own ship heading for it this turn
-	focus  *Planet        // the enemy planet every warship goes for
+	// conquered are the planets this turn's lines conquer: a later line
+	// must not treat one as another player's.
+	conquered map[string]bool
+	focus     *Planet // the enemy planet every warship goes for
 	// spaceAt caches space(): the cells ships may ever cross.
 	spaceAt []bool
+	adj     [][]int32 // adjacency(): each cell's neighbours by index
+	// massedOK caches massed(): enough warships near the focus to attack.
+	massedSet, massedOK bool
 }
 
 func newBotPlan(s *State, me string, r *rand.Rand) *botPlan {
 	b := &botPlan{s: s, me: me, r: r, t: newTurn(s, me, nil), pos: map[int]Cell{}, busy: map[Cell]bool{},
-		aims: map[string]int{}, razed: map[Cell]bool{}, claims: map[string]int{}}
+		aims: map[string]int{}, razed: map[Cell]bool{}, claims: map[string]int{}, conquered: map[string]bool{}}
 	for _, sh := range s.Ships {
 		if sh.Owner == me {
 			b.pos[sh.ID] = sh.Cell
@@ -79,14 +85,26 @@ func newBotPlan(s *State, me string, r *rand.Rand) *botPlan {
 	return b
 }
 
-// pickFocus chooses the enemy planet all warships attack together (one
-// ship at a time would be shot down by its cannons): the one nearest to
-// the bot's own planets, the least defended on a tie.
+// nearOwn reports whether c is within k cells of the edge of one of the
+// bot's planets.
+func (b *botPlan) nearOwn(c Cell, k int) bool {
+	for _, pl := range b.s.Planets {
+		if pl.Owner == b.me && dist(c, pl.Centre) <= pl.radius()+k {
+			return true
+		}
+	}
+	return false
+}
+
+// pickFocus chooses the defended enemy planet all warships attack together
+// (one ship at a time would be shot down by its cannons): the one nearest
+// to the bot's own planets, the least defended on a tie. An enemy planet
+// nobody defends is no focus: one ship takes it, as an empty one.
 func (b *botPlan) pickFocus() *Planet {
 	var best *Planet
 	bd := 1 << 30
 	for _, pl := range b.s.Planets {
-		if pl.Owner == "" || pl.Owner == b.me {
+		if pl.Owner == "" || pl.Owner == b.me || !pl.defended() {
 			continue
 		}
 		d := 1 << 30
@@ -121,8 +139,15 @@ func (b *botPlan) try(format string, args ...any) bool {
 
 func (b *botPlan) fac() Faction { return factions[b.s.Faction[b.me]] }
 
-// diplomacy accepts some offers and, now and then, declares an alliance
-// (so that the alliance rules are exercised by bot games).
+// diplomacy accepts some trade offers, and answers alliances only as
+// issue 18's rule for every bot's agreements allows: allies share the
+// victory (003-G22), so an alliance is an agreed winner. The bot declares
+// an alliance only after the first quarter of the game, only while
+// another survivor has more planets (the turn limit's score) than it has,
+// and only when its declarations complete the shared victory at the end
+// of its own turn (every other survivor has declared it and each other),
+// so that no standing declaration of its can end the game after a turn
+// that changed the score. It never resigns.
 func (b *botPlan) diplomacy() {
 	s := b.s
 	for _, c := range s.Contracts {
@@ -130,19 +155,61 @@ func (b *botPlan) diplomacy() {
 			b.try("ACCEPT %d", c.ID)
 		}
 	}
-	if len(s.Seats) <= 2 {
+	if len(s.Seats) <= 2 || s.Round <= s.quarter() {
 		return
 	}
-	if b.r.IntN(30) == 0 {
-		b.try("ALLY %s", s.Seats[b.r.IntN(len(s.Seats))])
+	others := b.others()
+	behind := false
+	for _, q := range others {
+		if contains(s.Allies[q], b.me) == false {
+			return
+		}
+		for _, o := range others {
+			if o != q && !contains(s.Allies[q], o) {
+				return
+			}
+		}
+		behind = behind || s.planetsOf(q) > s.planetsOf(b.me)
 	}
-	// An alliance offered is answered in kind, now or later: allies share
-	// the victory (003-G22), so it is a way to win.
-	for _, q := range s.Seats {
-		if q != b.me && contains(s.Allies[q], b.me) && !contains(s.Allies[b.me], q) && b.r.IntN(3) == 0 {
+	if !behind {
+		return
+	}
+	for _, q := range others {
+		if !contains(s.Allies[b.me], q) {
 			b.try("ALLY %s", q)
 		}
 	}
+}
+
+// others lists the other players still in the game.
+func (b *botPlan) others() []string {
+	var out []string
+	for _, q := range b.s.survivors() {
+		if q != b.me {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// planetsOf counts p's planets: the score of the turn limit (003-F10).
+func (s *State) planetsOf(p string) int {
+	n := 0
+	for _, pl := range s.Planets {
+		if pl.Owner == p {
+			n++
+		}
+	}
+	return n
+}
+
+// quarter is the first quarter of the game, in rounds: a quarter of the
+// turn limit, or with none, of 40 rounds (a long bot game).
+func (s *State) quarter() int {
+	if s.Limit > 0 {
+		return (s.Limit + 3) / 4
+	}
+	return 10
 }
 
 // needs says which of metal and food the faction's ships are paid with.
@@ -151,13 +218,17 @@ func (b *botPlan) needs() (m, f bool) {
 	return p.M > 0, p.F > 0
 }
 
-// build puts one structure on each own planet: a spaceport first where the
-// planet is large enough to matter and none stands yet, a cannon when enemy
-// warships are near, else a producer of what the ships cost.
+// build puts one structure on each own planet: a cannon when enemy
+// warships are near and none stands; a spaceport first where none stands
+// yet (on the home planet, or the first one); else a producer of the
+// resource that holds its ship building back (for the Humans, who pay in
+// Metal and Food alike, the one with the smaller income; the other only
+// while the two stay close, since a surplus buys no ship); else, when the
+// bank holds a huge ship's price and more, a tower.
 func (b *botPlan) build() {
 	s := b.s
 	needM, needF := b.needs()
-	income, bank := s.income(b.me), s.Bank[b.me]
+	income := s.income(b.me)
 	ports := 0
 	for _, pl := range s.Planets {
 		if pl.Owner == b.me && pl.count(Spaceport) > 0 {
@@ -175,28 +246,92 @@ func (b *botPlan) build() {
 		if pl.count(Spaceport) == 0 && (ports == 0 || pl.HomeOf == b.me) {
 			want = append(want, Spaceport)
 		}
+		short, other := Furnace, Greenhouse
 		switch {
-		case needM && needF && bank.M+10*income.M <= bank.F+10*income.F:
-			want = append(want, Furnace, Greenhouse)
 		case needM && needF:
-			want = append(want, Greenhouse, Furnace)
-		case needM:
-			want = append(want, Furnace)
+			if income.F < income.M || income.F == income.M && b.t.avail().F < b.t.avail().M {
+				short, other = Greenhouse, Furnace
+			}
+		case needF:
+			short, other = Greenhouse, ""
 		default:
-			want = append(want, Greenhouse)
+			other = ""
+		}
+		want = append(want, short)
+		if other != "" {
+			gap := income.M - income.F
+			if other == Greenhouse {
+				gap = -gap
+			}
+			if gap < 2 {
+				want = append(want, other)
+			}
+		}
+		if pl.count(Tower) < 1 && b.rich() {
+			want = append(want, Tower)
+		}
+		if len(b.buildCells(pl, short)) == 0 {
+			// The planet is full: a tile of a raw resource the bot has in
+			// surplus makes room for the producer it lacks.
+			if b.swapTile(pl, short) {
+				continue
+			}
 		}
 	kinds:
 		for _, kind := range want {
 			for _, c := range b.buildCells(pl, kind) {
 				if b.try("BUILD %s AT %s", kind, c) {
-					if kind == Spaceport {
+					switch kind {
+					case Spaceport:
 						ports++
+					case Furnace:
+						income.M++
+					case Greenhouse:
+						income.F++
 					}
 					break kinds
 				}
 			}
 		}
 	}
+}
+
+// swapTile demolishes a tile whose resource the bot has in surplus (one
+// its faction never spends, or 60 banked) and builds kind on its cell, if
+// the planet allows kind and the bank pays for it. A demolished tile is
+// gone for good, so only for a producer of what holds the fleet back.
+func (b *botPlan) swapTile(pl *Planet, kind string) bool {
+	price := b.fac().Builds[kind].Price
+	if !allowed(pl.Biome, kind) || !b.t.avail().covers(price) || b.t.catBlocks(kind) != nil {
+		return false
+	}
+	bank := b.t.avail()
+	needM, needF := b.needs()
+	fixed := b.fac().Builds[Spaceport].Price.add(b.fac().Builds[CannonS].Price)
+	usesB, usesC := needF || fixed.B > 0, needM || fixed.C > 0
+	surplus := func(tile string) bool {
+		if tile == Forest {
+			return !usesB || bank.B >= 60
+		}
+		return !usesC || bank.C >= 60
+	}
+	for _, st := range pl.Sites {
+		if !isTile(st.Kind) || !surplus(st.Kind) {
+			continue
+		}
+		if b.try("DEMOLISH %s", st.Cell) {
+			return b.try("BUILD %s AT %s", kind, st.Cell)
+		}
+	}
+	return false
+}
+
+// rich reports whether the bank holds, beyond a huge ship's price, what a
+// tower costs: a defence that takes nothing from the fleet.
+func (b *botPlan) rich() bool {
+	huge := b.fac().Ships[Huge].Price
+	tower := b.fac().Builds[Tower].Price
+	return b.t.avail().covers(huge.add(tower))
 }
 
 // threatened reports whether an enemy warship is within six cells of pl.
@@ -252,20 +387,60 @@ func sortBy(cs []Cell, key func(Cell) int) {
 	}
 }
 
-// buyStructures now and then buys a space structure for a cargo ship
-// touching an own planet with a spaceport (bought before ships are built,
-// as Parse orders the lines).
+// buyStructures buys, for an empty cargo ship touching an own planet with
+// a spaceport, the space structure that feeds the fleet: a drilling rig
+// (Cement and Metal) for a faction that pays in Metal, a habitat (Biomass
+// and Food) for one that pays in Food; the Humans take the one for their
+// scarcer resource. Only while a free asteroid is left to put it on and
+// the bank keeps a warship's price besides. (Bought before ships are
+// built, as Parse orders the lines.)
 func (b *botPlan) buyStructures() {
+	kind := Rig
+	needM, needF := b.needs()
+	if inc := b.s.income(b.me); needF && (!needM || inc.F < inc.M) {
+		kind = Habitat
+	}
+	if b.freeAsteroids() == 0 {
+		return
+	}
+	reserve := b.fac().Ships[Large].Price
 	for _, sh := range b.s.Ships {
 		if sh.Owner != b.me || sh.Class != Cargo || sh.Load != "" {
 			continue
 		}
 		for _, pl := range b.s.Planets {
-			if pl.Owner == b.me && pl.touches(sh.Cell) && b.r.IntN(2) == 0 {
-				b.try("BUY %s AT %s FOR %d", []string{Rig, Habitat, Station}[b.r.IntN(3)], pl.Name, sh.ID)
+			if pl.Owner == b.me && pl.touches(sh.Cell) && b.t.avail().covers(reserve.add(b.fac().Builds[kind].Price)) {
+				if b.try("BUY %s AT %s FOR %d", kind, pl.Name, sh.ID) {
+					break
+				}
 			}
 		}
 	}
+}
+
+// cargoWanted reports whether a cargo ship should be built: free
+// asteroids are left for rigs or habitats, the bot has no cargo ship, and
+// the bank pays for the ship and a structure with a warship's price left.
+func (b *botPlan) cargoWanted() bool {
+	for _, sh := range b.s.Ships {
+		if sh.Owner == b.me && sh.Class == Cargo {
+			return false
+		}
+	}
+	f := b.fac()
+	need := f.Ships[Cargo].Price.add(f.Builds[Rig].Price.add(f.Builds[Habitat].Price)).add(f.Ships[Large].Price)
+	return b.freeAsteroids() > 0 && b.t.avail().covers(need)
+}
+
+// freeAsteroids counts the asteroids with no structure on them.
+func (b *botPlan) freeAsteroids() int {
+	n := 0
+	for _, a := range b.s.Asteroids {
+		if b.s.structAt(a) == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // makeShips builds, at each own spaceport: a small ship while empty planets
@@ -294,7 +469,7 @@ func (b *botPlan) makeShips() {
 		switch {
 		case empty > 0 && small < min(empty, 2):
 			order = []string{Small}
-		case b.r.IntN(12) == 0:
+		case b.cargoWanted():
 			order = []string{Cargo}
 		case s.Round > 25:
 			order = []string{Huge, Large, Medium}
@@ -532,7 +707,11 @@ func (b *botPlan) takePlanet(sh *Ship, pl *Planet, pos Cell) bool {
 			return false
 		}
 	}
-	return b.try("SHIP %d CONQUER %s", sh.ID, pl.Name)
+	if b.try("SHIP %d CONQUER %s", sh.ID, pl.Name) {
+		b.conquered[pl.Name] = true
+		return true
+	}
+	return false
 }
 
 // goal is where a ship heads: the cells from which it can act on its
@@ -557,19 +736,31 @@ func (b *botPlan) goals(sh *Ship) []goal {
 		if pl.Owner == b.me {
 			continue
 		}
-		if id, ok := b.claims[pl.Name]; ok && pl.Owner == "" && id != sh.ID {
-			continue
+		defended := pl.Owner != "" && pl.defended()
+		if id, ok := b.claims[pl.Name]; ok && !defended && id != sh.ID {
+			continue // one ship takes a planet nobody defends
 		}
 		var cells []Cell
-		defended := pl.Owner != "" && pl.defended()
 		if defended && (sh.Class == Cargo || u.Die <= factions[s.Faction[pl.Owner]].Builds[CannonS].Shield) {
 			continue
 		}
 		if pl.Owner != "" && sh.Class == Cargo {
 			continue
 		}
-		if pl.Owner != "" && b.focus != nil && pl != b.focus && u.Die > 4 {
+		if defended && b.focus != nil && pl != b.focus && u.Die > 4 {
 			continue // warships fight together
+		}
+		if defended && pl == b.focus && !b.massed() {
+			// Not enough warships near it yet: wait out of the defences'
+			// reach, two cells beyond the planet's edge, for the rest.
+			var rally []Cell
+			for _, c := range hexCells(pl.Centre, pl.radius()+3) {
+				if dist(c, pl.Centre) == pl.radius()+3 {
+					rally = append(rally, c)
+				}
+			}
+			out = append(out, goal{cells: rally})
+			continue
 		}
 		for _, c := range hexCells(pl.Centre, pl.radius()+1) {
 			if !pl.touches(c) {
@@ -589,12 +780,23 @@ func (b *botPlan) goals(sh *Ship) []goal {
 		out = append(out, goal{planet: pl.Name, cells: cells})
 	}
 	if sh.Class == Cargo {
+		if sh.Load == Rig || sh.Load == Habitat {
+			// Carrying a structure: to a free asteroid, to put it there.
+			out = out[:0]
+			for _, a := range s.Asteroids {
+				if s.structAt(a) == nil {
+					out = append(out, goal{cells: s.Grid.neighbours(a)})
+				}
+			}
+		}
 		return out
 	}
 	// Ships and structures: those of players with no planet (so that the
-	// last of them is hunted down), or anything when no planet is a goal.
+	// last of them is hunted down), those that come near the bot's planets
+	// (raiders that would take an undefended one), or anything when no
+	// planet is a goal.
 	for _, o := range s.Ships {
-		if o.Owner != b.me && (!hasPlanet[o.Owner] || len(out) == 0) && s.unit(o).Shield < u.Die {
+		if o.Owner != b.me && (!hasPlanet[o.Owner] || len(out) == 0 || b.nearOwn(o.Cell, 4)) && s.unit(o).Shield < u.Die {
 			out = append(out, goal{cells: s.Grid.neighbours(o.Cell)})
 		}
 	}
@@ -604,6 +806,30 @@ func (b *botPlan) goals(sh *Ship) []goal {
 		}
 	}
 	return out
+}
+
+// massed reports whether enough warships that can beat a cannon are near
+// the focus planet to attack it: two for each cannon and three for each
+// tower, and two more. One at a time, they would be shot down as they come.
+func (b *botPlan) massed() bool {
+	if b.massedSet {
+		return b.massedOK
+	}
+	b.massedSet = true
+	f := b.focus
+	shield := factions[b.s.Faction[f.Owner]].Builds[CannonS].Shield
+	need := 2*f.count(CannonS) + 3*f.count(Tower) + 2
+	have := 0
+	for _, sh := range b.s.Ships {
+		if sh.Owner == b.me && sh.Class != Cargo && b.s.unit(sh).Die > shield && dist(sh.Cell, f.Centre) <= f.radius()+4 {
+			have++
+			if sh.Class == Huge {
+				have += 3
+			}
+		}
+	}
+	b.massedOK = have >= need
+	return b.massedOK
 }
 
 // space reports, for every cell (row by row), whether a ship could ever
@@ -634,27 +860,46 @@ func (b *botPlan) distances(from []Cell) []int {
 	g := b.s.Grid
 	w := g.W()
 	space := b.space()
+	adj := b.adjacency()
 	d := make([]int, len(space))
 	for i := range d {
 		d[i] = -1
 	}
-	queue := make([]Cell, 0, len(space))
+	queue := make([]int32, 0, len(space))
 	for _, c := range from {
-		if g.in(c) && space[c.Y*w+c.X] && d[c.Y*w+c.X] < 0 {
-			d[c.Y*w+c.X] = 0
-			queue = append(queue, c)
+		if k := c.Y*w + c.X; g.in(c) && space[k] && d[k] < 0 {
+			d[k] = 0
+			queue = append(queue, int32(k))
 		}
 	}
 	for i := 0; i < len(queue); i++ {
-		c := queue[i]
-		for _, n := range g.neighbours(c) {
-			if k := n.Y*w + n.X; d[k] < 0 && space[k] {
-				d[k] = d[c.Y*w+c.X] + 1
+		k := queue[i]
+		for _, n := range adj[k] {
+			if d[n] < 0 && space[n] {
+				d[n] = d[k] + 1
 				queue = append(queue, n)
 			}
 		}
 	}
 	return d
+}
+
+// adjacency lists each cell's neighbours by index (row by row), worked
+// out once a turn: the searches of every ship's every move use it.
+func (b *botPlan) adjacency() [][]int32 {
+	if b.adj == nil {
+		g := b.s.Grid
+		w := g.W()
+		b.adj = make([][]int32, w*g.H())
+		for y := 0; y < g.H(); y++ {
+			for x := 0; x < w; x++ {
+				for _, n := range g.neighbours(Cell{x, y}) {
+					b.adj[y*w+x] = append(b.adj[y*w+x], int32(n.Y*w+n.X))
+				}
+			}
+		}
+	}
+	return b.adj
 }
 
 // move takes sh one move (up to its speed through cells free this turn)
@@ -746,7 +991,7 @@ func (b *botPlan) cargoAction(sh *Ship) bool {
 		if pl.Owner != "" && pl.Owner != sh.Owner && b.r.IntN(4) == 0 {
 			b.try("OFFER %s SHIP %d GIVE 1B GET 1C TURNS %d", pl.Owner, sh.ID, 1+b.r.IntN(3))
 		}
-		if pl.Owner != "" && pl.Owner != sh.Owner {
+		if pl.Owner != "" && pl.Owner != sh.Owner && !b.conquered[pl.Name] {
 			for _, c := range s.Contracts {
 				if c.Accepted && !c.Cancelled && c.Ship == sh.ID && b.try("SHIP %d LOAD %s 1C", sh.ID, pl.Name) {
 					return true
@@ -754,10 +999,19 @@ func (b *botPlan) cargoAction(sh *Ship) bool {
 			}
 		}
 		if pl.Owner == sh.Owner {
-			bank := b.t.avail()
-			amt := Res{B: bank.B / 4, C: bank.C / 4}
-			if !amt.zero() && b.r.IntN(2) == 0 && b.try("SHIP %d LOAD %s %s", sh.ID, pl.Name, amt) {
-				return true
+			// What an accepted contract says this side gives, to deliver.
+			for _, c := range s.Contracts {
+				if !c.Accepted || c.Cancelled || c.Ship != sh.ID {
+					continue
+				}
+				owed := c.Give.sub(c.Loaded)
+				if c.To == b.me {
+					owed = c.Get.sub(c.LoadedTo)
+				}
+				if (owed.B > 0 || owed.C > 0 || owed.F > 0 || owed.M > 0) && owed.B >= 0 && owed.C >= 0 && owed.F >= 0 && owed.M >= 0 &&
+					b.try("SHIP %d LOAD %s %s", sh.ID, pl.Name, owed) {
+					return true
+				}
 			}
 		}
 	}

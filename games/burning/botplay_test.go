@@ -18,6 +18,7 @@ type botStats struct {
 	acts, actFails       int // SHIP lines, and those of them that failed
 	rounds               int
 	planFails            []string // failures the dice do not explain
+	fleet30              float64  // warships per player when round 30 begins
 }
 
 // playBotGame plays one bot game in memory (no store, no replay: the
@@ -37,6 +38,13 @@ func playBotGame(t testing.TB, seed, players, turns int) botStats {
 	r := rand.New(rand.NewPCG(uint64(seed), 7))
 	var bs botStats
 	for step := 0; step < turns*players+10 && !s.Done; step++ {
+		if s.Round == 30 && s.Active == 0 && bs.fleet30 == 0 {
+			for _, sh := range s.Ships {
+				if sh.Class != Cargo {
+					bs.fleet30 += 1 / float64(players)
+				}
+			}
+		}
 		p := s.Prompts()[0]
 		text := Ruleset().Bot(s.View(p.Player), p, r)
 		orders, errs := s.View(p.Player).Parse(p, text)
@@ -74,11 +82,14 @@ func playBotGame(t testing.TB, seed, players, turns int) botStats {
 
 // TestBotStrength plays 100 seeded games of 2 to 4 bots with a 60-turn
 // limit and checks that the bots play towards victory and plan their turns
-// as they will run: a good share of the games end with a winner before the
-// limit (by conquest or by alliance, 003-G22), and few ship actions fail
-// when the turn runs (only the dice should make one fail: a target already
-// destroyed by an earlier attack). The simple bots this replaced won none
-// of these games and lost 16% of their ship actions.
+// as they will run: games end with a winner by conquest before the limit
+// (no alliance: under issue 18's rule for bots' agreements a bot allies
+// only when behind, and only to complete a shared victory, so two bots
+// never do), their fleets grow, and few ship actions fail when the turn
+// runs (only the dice should make one fail: a target already destroyed by
+// an earlier attack). The bots before this rule won 46 of these games, 27
+// of them by alliances between bots, 19 by conquest, with 4.1 warships a
+// player at round 30; these win 19 by conquest with 4.7.
 func TestBotStrength(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100 games")
@@ -87,6 +98,7 @@ func TestBotStrength(t *testing.T) {
 	won, allied, acts, actFails := 0, 0, 0, 0
 	var planFails []string
 	byPlayers := map[int]int{}
+	fleet, counted := 0.0, 0
 	for seed := 0; seed < games; seed++ {
 		bs := playBotGame(t, seed, 2+seed%3, turns)
 		if bs.won {
@@ -96,15 +108,26 @@ func TestBotStrength(t *testing.T) {
 		if bs.allied {
 			allied++
 		}
+		if bs.fleet30 > 0 {
+			fleet += bs.fleet30
+			counted++
+		}
 		acts += bs.acts
 		actFails += bs.actFails
 		planFails = append(planFails, bs.planFails...)
 	}
 	failed := 100 * float64(actFails) / float64(max(acts, 1))
-	t.Logf("%d of %d games won before the %d-turn limit (%d by an alliance; by player count %v); %d of %d ship actions failed (%.1f%%)",
-		won, games, turns, allied, byPlayers, actFails, acts, failed)
-	if won < 35 || won-allied < 12 {
-		t.Errorf("only %d games won (%d by conquest): the bots do not play towards victory", won, won-allied)
+	fleet /= float64(max(counted, 1))
+	t.Logf("%d of %d games won before the %d-turn limit (%d by an alliance; by player count %v); %.1f warships a player at round 30; %d of %d ship actions failed (%.1f%%)",
+		won, games, turns, allied, byPlayers, fleet, actFails, acts, failed)
+	if won-allied < 15 {
+		t.Errorf("only %d games won by conquest: the bots do not play towards victory", won-allied)
+	}
+	if allied > 0 {
+		t.Errorf("%d games ended in an alliance of bots: a bot allied while level or ahead", allied)
+	}
+	if fleet < 4.4 {
+		t.Errorf("%.1f warships a player at round 30: the bots' economy does not build a fleet", fleet)
 	}
 	if len(planFails) > 0 {
 		// Only the dice may spoil a bot's line: the target of an attack

@@ -213,7 +213,9 @@ agree cat bob`)
 // TestBotGames plays seeded bot games through the engine and verifies
 // each by replay; every third game has interrupt windows on. The games
 // must reach the rules added late: stored destinations, trigger orders
-// and interrupt windows, both answered and let pass.
+// and interrupt windows, both answered and let pass. The bots are the
+// random exerciser, which wanders into those corners (the ruleset's own
+// bot plays to win: classicbot_test.go).
 func TestBotGames(t *testing.T) {
 	n := 100
 	if testing.Short() {
@@ -236,7 +238,7 @@ func TestBotGames(t *testing.T) {
 		if seed%3 == 0 {
 			opts["interrupts"] = "on"
 		}
-		res := enginetest.PlayBots(t, Classic(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 150,
+		res := enginetest.PlayBots(t, exercised{Classic(), classicExerciser}, enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 150,
 			Options: opts})
 		if testing.Short() {
 			continue

@@ -15,6 +15,10 @@ func TestFullConforms(t *testing.T) {
 	enginetest.Conformance(t, Full(), 60)
 }
 
+// TestFullBotGames plays seeded games of the random exerciser (every
+// option, every standing order now and then) through the engine and
+// verifies each by replay; the ruleset's own bot, which plays to win, is
+// tested in fullbot_test.go.
 func TestFullBotGames(t *testing.T) {
 	n := 100
 	if testing.Short() {
@@ -43,7 +47,7 @@ func TestFullBotGames(t *testing.T) {
 			opts["research-collaborations"] = "on"
 			opts["territorial-agreements"] = "on"
 		}
-		res := enginetest.PlayBots(t, Full(), enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 120, Options: opts})
+		res := enginetest.PlayBots(t, exercised{Full(), fullExerciser}, enginetest.Options{Players: players, Seed: uint64(seed), MaxSteps: 120, Options: opts})
 		if testing.Short() {
 			continue
 		}

@@ -30,7 +30,13 @@ func TestBotGames(t *testing.T) {
 			opts["hidden-cargo"] = "on"
 			opts["opening"] = "off"
 		}
-		enginetest.PlayBots(t, Ruleset(), enginetest.Options{Players: []string{"ann", "bob"}, Seed: uint64(seed),
+		// Odd seeds: the random exerciser, which wanders over the rules;
+		// even seeds: the ruleset's own bot, which plays to win.
+		rs := Ruleset()
+		if seed%2 == 1 {
+			rs = exercised{}
+		}
+		enginetest.PlayBots(t, rs, enginetest.Options{Players: []string{"ann", "bob"}, Seed: uint64(seed),
 			MaxSteps: 40, Options: opts})
 	}
 }
