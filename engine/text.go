@@ -2,17 +2,46 @@ package engine
 
 import (
 	"strings"
-	"unicode/utf8"
+	"unicode"
+
+	"golang.org/x/text/width"
 )
 
-// Wrap fills text into lines of at most width runes for a plain-text mail
+// Width is the number of columns s takes in a monospaced mail reader or
+// terminal: two for an East Asian wide or fullwidth character (漢, Ａ),
+// none for a combining mark or a zero-width joiner, one for every other.
+// The 78-column rule of plain-text mail counts columns, not runes.
+func Width(s string) int {
+	n := 0
+	for _, r := range s {
+		n += RuneWidth(r)
+	}
+	return n
+}
+
+// RuneWidth is the columns one rune takes (see Width).
+func RuneWidth(r rune) int {
+	switch {
+	case r == 0x200B || r == 0x200C || r == 0x200D || r == 0xFEFF:
+		return 0
+	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r):
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+// Wrap fills text into lines of at most width columns (see Width) for a plain-text mail
 // (78 columns is what every mail reader shows unwrapped). The first line
 // starts with first and the others with rest, so an event or a die that
 // runs long hangs under its own bullet instead of being broken by the
 // reader's window at a random column. Line breaks already in text are
 // kept; a word longer than a line stands alone on its line, unbroken, so
 // a seed or a cell name can still be copied whole.
-func Wrap(text string, width int, first, rest string) string {
+func Wrap(text string, cols int, first, rest string) string {
 	var b strings.Builder
 	prefix := first
 	for i, para := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
@@ -20,14 +49,14 @@ func Wrap(text string, width int, first, rest string) string {
 			b.WriteByte('\n')
 		}
 		line := prefix
-		n := utf8.RuneCountInString(line)
+		n := Width(line)
 		empty := true
 		for _, w := range strings.Fields(para) {
-			wn := utf8.RuneCountInString(w)
-			if !empty && n+1+wn > width {
+			wn := Width(w)
+			if !empty && n+1+wn > cols {
 				b.WriteString(line)
 				b.WriteByte('\n')
-				line, n, empty = rest, utf8.RuneCountInString(rest), true
+				line, n, empty = rest, Width(rest), true
 			}
 			if !empty {
 				line += " "

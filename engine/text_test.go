@@ -37,3 +37,28 @@ func TestWrap(t *testing.T) {
 		})
 	}
 }
+
+func TestWidth(t *testing.T) {
+	cases := map[string]int{
+		"":                 0,
+		"ann":              3,
+		"Кило":             4,
+		"漢字":               4,
+		"ＡＢ":               4,
+		"e\u0301":          1, // e and a combining acute accent
+		"a\u200db":         2,
+		"ship 12 → K6":     12,
+		"한국어 text":         11,
+		"ｶﾀｶﾅ (halfwidth)": 16,
+	}
+	for s, want := range cases {
+		if got := Width(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
+		}
+	}
+	// By runes "漢字 漢字 漢字" would fit 10; by columns it is 14.
+	got := Wrap("漢字 漢字 漢字", 10, "", "")
+	if got != "漢字 漢字\n漢字" {
+		t.Errorf("Wrap of wide text = %q, want two lines of at most 10 columns", got)
+	}
+}
