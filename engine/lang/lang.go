@@ -96,15 +96,7 @@ func Noun(t Tag, n int, forms ...string) string {
 	if len(forms) == 0 {
 		return ""
 	}
-	i := 0
-	switch c := Plural(t, n); {
-	case t == Russian && c == Few:
-		i = 1
-	case t == Russian && c == Many:
-		i = 2
-	case c != One:
-		i = 1
-	}
+	i := FormIndex(t, n)
 	if i >= len(forms) {
 		i = len(forms) - 1
 	}
