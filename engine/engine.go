@@ -52,6 +52,11 @@ type Setup struct {
 	GameID  string
 	Players []string          // seat names in the order the GM gave them
 	Options map[string]string // every option of Info.Options, defaults filled in
+	// Languages is each player's language (lang.Tag: "en", "ru") where the
+	// player chose one before the game began; rulesets that write in
+	// several languages (Languages) start each player in theirs. Games
+	// set up before it existed have none, and replay as they were.
+	Languages map[string]string `json:",omitempty"`
 }
 
 // Ruleset is one playable game. Rulesets are values listed explicitly in
@@ -372,4 +377,38 @@ func upperSet(list []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ---- languages and the mail side's questions (issue 16) ------------------
+
+// Languages is implemented by rulesets that write a player's texts in the
+// player's own language and let the player change it by an order
+// (Burning Planets' LANG). The mail side keeps that in-game language and
+// the player's LANG setting the same, both ways.
+type Languages interface {
+	// LanguageOrder is the order that sets a player's language to tag
+	// ("LANG RU"); ok is false for a language the ruleset does not write.
+	LanguageOrder(tag string) (order string, ok bool)
+	// OrderLanguage reads one accepted order line: the language it sets,
+	// if it is a language order.
+	OrderLanguage(line string) (tag string, ok bool)
+	// ViewLanguage is the language v is written in.
+	ViewLanguage(v View) string
+}
+
+// Translator is implemented by rulesets that can put their own short
+// texts, worded in English where they are recorded (a phase, a die's
+// purpose, the end of the game, the rules summary), into another
+// language for the reader of a report. It returns text unchanged, and
+// false, when it has no translation.
+type Translator interface {
+	Translate(lang, text string) (string, bool)
+}
+
+// ViewData is implemented by views that can give what their player sees
+// as plain data, for the machine-readable report (report.json): values
+// that encoding/json can write, holding nothing the view's player may not
+// see.
+type ViewData interface {
+	Data() any
 }

@@ -20,6 +20,9 @@ type Player struct {
 	Email  string `json:"email,omitempty"`
 	Secret string `json:"secret"` // proves a mail comes from this player
 	Bot    bool   `json:"bot,omitempty"`
+	// Lang is the language chosen when the seat was taken (PlayerSpec);
+	// it goes into the setup, nowhere else.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Game is what the life cycle knows of a game, apart from its state.

@@ -70,6 +70,11 @@ type Report struct {
 	// says they replaced earlier ones after everyone else's were in.
 	LastOrders string
 	LastResent bool
+	// View is the view the board and status were drawn from (nil for a
+	// public report of a ruleset without a public view): the mail side
+	// draws its picture (engine.Drawer) and its data (engine.ViewData)
+	// from it. It is never stored.
+	View engine.View `json:"-"`
 }
 
 // Report builds the current report for player ("" for the GM).
@@ -205,11 +210,11 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 		r.Player, r.Public = "", true
 		if pv, ok := st.(engine.PublicViewer); ok {
 			v := pv.PublicView()
-			r.Board, r.Status = v.Board(), v.Status()
+			r.Board, r.Status, r.View = v.Board(), v.Status(), v
 		}
 	} else {
 		v := st.View(player)
-		r.Board, r.Status = v.Board(), v.Status()
+		r.Board, r.Status, r.View = v.Board(), v.Status(), v
 	}
 	if r.Outcome.Over {
 		r.DiceSecret = g.DiceSecret

@@ -109,6 +109,9 @@ type PlayerSpec struct {
 	Name  string
 	Email string
 	Bot   bool
+	// Lang is the language the player chose before the game (the mail
+	// side's LANG setting of the address); "" for the game's default.
+	Lang string
 }
 
 // CreateRequest is what a GM gives to start a game.
@@ -225,7 +228,7 @@ func (g *Game) seat(p PlayerSpec) error {
 			return userErrorf("players %s and %s have the same address %s", other.Name, name, email)
 		}
 	}
-	g.Players = append(g.Players, Player{Name: name, Email: email, Secret: randomWord(), Bot: p.Bot})
+	g.Players = append(g.Players, Player{Name: name, Email: email, Secret: randomWord(), Bot: p.Bot, Lang: p.Lang})
 	return nil
 }
 
@@ -238,6 +241,12 @@ func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	setup := engine.Setup{GameID: g.ID, Options: g.Options}
 	for _, p := range g.Players {
 		setup.Players = append(setup.Players, p.Name)
+		if p.Lang != "" {
+			if setup.Languages == nil {
+				setup.Languages = map[string]string{}
+			}
+			setup.Languages[p.Name] = p.Lang
+		}
 	}
 	// The seed of step 0 is revealed at once: nobody knew it before the
 	// game existed, since the dice secret is drawn just now, after the

@@ -135,6 +135,13 @@ func FormIndex(t Tag, n int) int {
 // translation with the same arguments. ok is false (and s is returned
 // as is) when no format matches or the match has no translation into t.
 func (c *Catalog) Translate(t Tag, s string) (string, bool) {
+	return c.TranslateArgs(t, s, nil)
+}
+
+// TranslateArgs is Translate with each %s or %v argument passed through
+// arg first, for arguments that are themselves phrases to translate ("a
+// cannon (bob) at K6" inside "%s attacks %s").
+func (c *Catalog) TranslateArgs(t Tag, s string, arg func(string) string) (string, bool) {
 	if c == nil || t == English || s == "" || len(c.msgs[t]) == 0 {
 		return s, false
 	}
@@ -169,6 +176,10 @@ func (c *Catalog) Translate(t Tag, s string) (string, bool) {
 			case 'q':
 				if x, err := strconv.Unquote(m[i+1]); err == nil {
 					args[i] = x
+				}
+			default:
+				if arg != nil {
+					args[i] = arg(m[i+1])
 				}
 			}
 		}

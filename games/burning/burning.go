@@ -37,15 +37,18 @@ func (ruleset) Info() engine.Info {
 	return engine.Info{
 		Version: 1, // see engine.Info.Version: raise it with a rule change
 		Name:    "burning", Title: "Burning Planets", MinPlayers: 2, MaxPlayers: 6, Options: options,
-		Summary: "Humans, Digitals and Xenos fight over a generated hex galaxy. On your turn the catastrophe die " +
-			"is rolled, your planets produce, you build (one structure per planet), build ships, and act: each " +
-			"ship has two actions (move up to its speed, or attack an adjacent target by opposed dice that must " +
-			"beat the target's die and its shield). Conquer empty planets with a monolith, strip enemy planets " +
-			"of their structures and take them. Cargo ships carry resources and space structures, hidden from " +
-			"everyone but you. Destroy every enemy, or end as allies.",
+		Summary:   summary,
 		OrderHelp: orderHelp,
 	}
 }
+
+// summary is Info.Summary (translated in translate.go).
+const summary = "Humans, Digitals and Xenos fight over a generated hex galaxy. On your turn the catastrophe die " +
+	"is rolled, your planets produce, you build (one structure per planet), build ships, and act: each " +
+	"ship has two actions (move up to its speed, or attack an adjacent target by opposed dice that must " +
+	"beat the target's die and its shield). Conquer empty planets with a monolith, strip enemy planets " +
+	"of their structures and take them. Cargo ships carry resources and space structures, hidden from " +
+	"everyone but you. Destroy every enemy, or end as allies."
 
 const orderHelp = `Orders, one a line, in English or Russian (cells like K6; ships by number).
 Приказы по одному в строке, по-английски или по-русски (клетки как K6).
@@ -287,6 +290,9 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 		}
 		s.Faction[p] = f
 		s.Lang[p] = lang
+		if l := su.Languages[p]; l == langEN || l == langRU {
+			s.Lang[p] = l // the player's own choice, before the game
+		}
 		s.Allies[p] = []string{}
 	}
 	s.Seats = append([]string(nil), su.Players...)

@@ -1,0 +1,130 @@
+package burning
+
+import (
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/lang"
+)
+
+// The mail side asks a ruleset for the few texts of its own that are
+// recorded in English whatever the reader's language (engine.Translator):
+// the phase in a report's heading, the purpose of each die, the end of the
+// game and the rules summary. Dice purposes and end texts are part of
+// what replays byte for byte, so they stay English where they are stored
+// and are translated only when a report is written for a reader.
+
+// phrasesRU are those texts' Russian forms, by English format.
+var phrasesRU = map[string]string{
+	// Phases (State.Phase).
+	"turn of %s":         "ход игрока %s",
+	"asteroid placement": "размещение астероидов",
+	"home placement":     "размещение родных планет",
+	"over":               "игра окончена",
+	// Dice purposes (burning.go, turn.go).
+	"seat order":                         "порядок мест",
+	"asteroid modifier die":              "кубик-модификатор астероидов",
+	"section of %s (%s)":                 "участок планеты %s (%s)",
+	"home planet of %s":                  "родная планета игрока %s",
+	"second planet of %s":                "вторая планета игрока %s",
+	"size of %s":                         "размер планеты %s",
+	"biome of %s":                        "биом планеты %s",
+	"forests of %s":                      "леса планеты %s",
+	"mountains of %s":                    "горы планеты %s",
+	"section of asteroid %d":             "участок астероида %d",
+	"catastrophe die of %s, turn %d":     "кубик катастроф игрока %s, ход %d",
+	"cell of asteroid %d in section %d":  "клетка астероида %d на участке %d",
+	"cell of a %s on %s (%d free)":       "клетка: %s на %s (свободных: %d)",
+	"cell of %s's starting cannon on %s": "клетка стартовой пушки игрока %s на %s",
+	"%s (position %d of %d)":             "%s (место %d из %d)",
+	// The rules summary (Info.Summary).
+	summary: "Люди, Диджитал и Ксенос сражаются за сгенерированную галактику из шестиугольников. " +
+		"В ваш ход бросается кубик катастроф, ваши планеты производят ресурсы, вы строите " +
+		"(одно сооружение на планету), строите корабли и действуете: у каждого корабля два " +
+		"действия (лететь на расстояние своей скорости или атаковать соседнюю цель; кубик " +
+		"атаки должен превзойти кубик цели и её щит). Захватывайте пустые планеты монолитом, " +
+		"лишайте вражеские планеты сооружений и забирайте их. Грузовые корабли везут ресурсы " +
+		"и космические сооружения, скрытые ото всех, кроме вас. Уничтожьте всех врагов " +
+		"или закончите игру союзниками.",
+}
+
+// ruCatalog holds phrasesRU and the texts of ru that end up in recorded
+// English: the end of the game and the attacks and defences of the dice.
+var ruCatalog = func() *lang.Catalog {
+	c := lang.NewCatalog()
+	for en, r := range phrasesRU {
+		c.Add(lang.Russian, en, r)
+	}
+	for _, en := range []string{"%s attacks %s", "%s defends", "%s (%s) at %s", "asteroid at %s", "%s %d (%s)",
+		"%s won: every enemy is destroyed.", "%s share the victory as allies.", "The turn limit is reached; most planets: %s."} {
+		c.Add(lang.Russian, en, ru[en])
+	}
+	c.Freeze()
+	return c
+}()
+
+// termOf finds the term an English word stands for ("Cannon", "cannon").
+var termOf = func() map[string]string {
+	m := map[string]string{}
+	for k, en := range termsEN {
+		m[en] = k
+		m[strings.ToUpper(en[:1])+en[1:]] = "T:" + k
+	}
+	return m
+}()
+
+// Translate puts one of the game's recorded English texts into l
+// (engine.Translator).
+func (ruleset) Translate(l, text string) (string, bool) {
+	if l != langRU {
+		return text, false
+	}
+	var arg func(string) string
+	arg = func(a string) string {
+		if out, ok := ruCatalog.TranslateArgs(lang.Russian, a, arg); ok {
+			return out
+		}
+		if t, ok := termOf[a]; ok {
+			return word(langRU, t)
+		}
+		return a
+	}
+	return ruCatalog.TranslateArgs(lang.Russian, text, arg)
+}
+
+// The in-game language and the player's LANG setting of the mail side are
+// one (engine.Languages).
+
+// LanguageOrder is the order that sets a player's language.
+func (ruleset) LanguageOrder(tag string) (string, bool) {
+	switch tag {
+	case langEN, langRU:
+		return "LANG " + strings.ToUpper(tag), true
+	}
+	return "", false
+}
+
+// OrderLanguage reads an accepted order line (canonical: "LANG RU").
+func (ruleset) OrderLanguage(line string) (string, bool) {
+	f := strings.Fields(line)
+	if len(f) == 2 && f[0] == vLang {
+		switch l := strings.ToLower(f[1]); l {
+		case langEN, langRU:
+			return l, true
+		}
+	}
+	return "", false
+}
+
+// ViewLanguage is the language v writes in.
+func (ruleset) ViewLanguage(v engine.View) string {
+	if bv, ok := v.(view); ok {
+		return bv.lang()
+	}
+	return langEN
+}
+
+var (
+	_ engine.Translator = ruleset{}
+	_ engine.Languages  = ruleset{}
+)
