@@ -87,7 +87,7 @@ func TestRealGame(t *testing.T) {
 				t.Errorf("%s's report lacks %q:\n%s", p.Name, want, m.Text)
 			}
 		}
-		if !strings.Contains(m.HTML, "<pre style=\"font-family:monospace\">") {
+		if !strings.Contains(m.HTML, "<pre style=") {
 			t.Errorf("%s's report has no <pre> board", p.Name)
 		}
 	}

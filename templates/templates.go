@@ -4,10 +4,31 @@
 //
 // Each kind file defines three templates: "subject", "text" (text/plain,
 // rendered with text/template) and "html" (rendered with html/template, so
-// everything from players and rulesets is escaped; boards go in <pre> so
-// that webmail keeps them aligned). _common.tmpl defines what several kinds
-// share: the subject tag, error lists, the report body. All kinds receive a
-// *Data; each documents the fields it reads.
+// everything from players and rulesets is escaped). _common.tmpl defines
+// what several kinds share: the subject tag, error lists, the report body.
+// All kinds receive a *Data; each documents the fields it reads.
+//
+// # Languages
+//
+// The templates are written once, in English: every sentence a player
+// reads goes through t ("Hello %s,") or tn (a count: "%d problem", "%d
+// problems"), and lang/<code>.po holds its translation into one language,
+// in gettext's PO format, keyed by the English text. Adding a language is
+// adding its PO file (and, if its plural rule is new, a line in
+// engine/lang); a sentence missing from it falls back to English, and
+// TestCatalogsComplete names it. Texts worded elsewhere — an engine
+// notice, an error of the mail reader, a step's reason — are translated
+// by matching their English form against the catalog's messages flagged
+// "matched"; a ruleset's own recorded texts (its phase, dice purposes,
+// the end of the game) by the ruleset (engine.Translator). Dates are
+// written in the reader's time zone with UTC beside them.
+//
+// # Plain text
+//
+// A text template writes each paragraph on one line; Render fills it to
+// 78 columns (display width: see engine.Width), hanging continuation
+// lines under the paragraph's bullet or indent. Boards, tables and order
+// lists are marked verbatim and left exactly as written.
 package templates
 
 import (
@@ -18,27 +39,27 @@ import (
 	htmltemplate "html/template"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	texttemplate "text/template"
 	"time"
 
 	"orrery/engine"
-	"orrery/engine/dice"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 )
 
-//go:embed *.tmpl
+//go:embed *.tmpl lang/*.po
 var embedded embed.FS
 
 // The kinds of mail, one template file each.
 const (
 	Welcome       = "welcome"        // a seat was given: Game, Player, Secret, Info, Players, Report
-	Ack           = "ack"            // orders accepted: Orders, Replaced, Prompt, Waiting, Deadline
+	Ack           = "ack"            // orders accepted: Orders, Replaced, Prompt, Waiting, Deadline, StepDone
 	Rejected      = "rejected"       // orders or mail refused: Errors (and Prompt when known)
-	Report        = "report"         // a step resolved: Report
+	Report        = "report"         // a step resolved: Report, Picture
 	Help          = "help"           // HELP or an empty mail: Info optional (the rules of one ruleset)
 	List          = "list"           // LIST: Games, Rulesets
 	Rules         = "rules"          // RULES <ruleset>: Info
@@ -50,15 +71,16 @@ const (
 	Oversize      = "oversize"       // mail too large: Size, Limit
 	UnknownSender = "unknown-sender" // not a player of this game (or of any)
 	Notice        = "notice"         // a game.Notice (reminder, deadline moved, press…; NoticeTitles): Notice
-	HeldOrders    = "held"           // orders held as a possibly stale copy: Held
+	Settings      = "settings"       // SET, SETTINGS: Settings, Changed
 )
 
 // NoticeTitles is the subject of a notice mail, by game.Notice kind:
 // engine/game's notices, and the daemon's answers to a player's own
 // commands ("press-sent" confirms a PRESS, so that it is not taken for
-// press received). The notice template reads it with noticeTitle; a kind
-// missing here gets "Game news: <kind>", which TestNoticeGolden keeps
-// from happening to any kind the engine or the daemon sends.
+// press received). The notice template reads it with noticeTitle (and
+// translates it); a kind missing here gets "Game news: <kind>", which
+// TestNoticeGolden keeps from happening to any kind the engine or the
+// daemon sends.
 var NoticeTitles = map[string]string{
 	// To the players whose orders are awaited.
 	"reminder": "Reminder: your orders are due",
@@ -94,7 +116,7 @@ var NoticeTitles = map[string]string{
 // Kinds lists every kind of mail in a fixed order.
 func Kinds() []string {
 	return []string{Welcome, Ack, Rejected, Report, Help, List, Rules, Status, History,
-		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, HeldOrders}
+		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings}
 }
 
 // Data is what every template receives. A kind reads only the fields its
@@ -107,15 +129,25 @@ type Data struct {
 	Secret  string // the addressee's secret: goes in the subject tag, so a reply authenticates
 	Subject string // the subject of the mail answered, if any
 
+	// Lang is the reader's language ("" for English) and Zone their time
+	// zone (nil for UTC): the player's LANG and TZ settings.
+	Lang lang.Tag
+	Zone *time.Location
+	// Translator puts the game's own recorded texts (phase, dice
+	// purposes, the end) into Lang; nil for a ruleset that writes English
+	// only.
+	Translator engine.Translator
+
 	Orders   []string           // ack: the orders as understood, canonical
 	Replaced bool               // ack: they replace earlier orders for the same prompt
+	StepDone bool               // ack: these orders completed the step; its report follows
 	Prompt   engine.Prompt      // ack, rejected: what was answered
 	Errors   []engine.LineError // rejected: every error, with its line and fix
 	Waiting  []string           // ack, status: who is still to send (never what anyone sent)
 	Deadline time.Time          // ack, status, welcome: zero for none
 
 	Report  *game.Report  // report, status, history, welcome
-	Web     string        // report, welcome: the addressee's private web page ("" without http)
+	Picture *Picture      // report, status, history, welcome: the board drawn, inline
 	Info    *engine.Info  // welcome, rules, help
 	Players []game.Player // welcome: the seats (only names and bots are shown)
 	Games   []GameSummary // list
@@ -125,36 +157,26 @@ type Data struct {
 	Size    int           // oversize: bytes of text received
 	Limit   int           // oversize: bytes allowed
 
-	// Ignored are lines of the mail not read as orders (greetings,
-	// chatter), at most 10, IgnoredMore how many more there were, and
-	// PastedFrom–PastedTo a report of ours pasted back and skipped whole
-	// (0: none): ack, rejected.
-	Ignored              []Line
-	IgnoredMore          int
-	PastedFrom, PastedTo int
-	Applied              bool   // rejected: other parts of the same mail were applied
-	Held                 *Held  // held
-	Page, Pages          int    // list: this page and how many
-	Scope                string // list: "stranger" (open games only), "player" (theirs first) or "gm" (every game)
+	Settings []Setting // settings: every setting of the address
+	Changed  []string  // settings: the keys this mail changed
 }
 
-// Line is a line of the mail answered, with its number as the sender sees
-// it in their mail.
-type Line struct {
-	N    int
-	Text string
+// Picture is the board drawn as an image, attached to the mail and shown
+// inline in the HTML part by its Content-ID.
+type Picture struct {
+	CID    string // Content-ID, without angle brackets
+	Alt    string // what the picture shows, for readers who cannot see it
+	Width  int    // pixels; 0 when unknown
+	Height int
 }
 
-// Held describes orders held because the mail looks like a stale copy.
-type Held struct {
-	Orders      []string // the lines held, as written
-	WrittenStep uint64   // the step of the report the mail answered
-	Step        uint64   // the game's step now
-	Turn        int      // the game's turn now
-	// Reason is why: "step" (written before this step began),
-	// "rollback" (before a rollback) or "copy" (the same orders,
-	// answering the same report, were applied before).
-	Reason string
+// Setting is one of a player's settings as SETTINGS shows it.
+type Setting struct {
+	Key     string // LANG, TZ…
+	Value   string // "" when not set
+	Default string // what applies when not set
+	Help    string // what it does, in English (translated by the catalog)
+	Example string // how to set it: "SET LANG ru"
 }
 
 // GameSummary is one line of the LIST reply.
@@ -165,15 +187,14 @@ type GameSummary struct {
 	Seated, Seats      int
 	Signup             bool // open for JOIN
 	Over               bool
-	Mine               bool // the addressee plays in it
 }
 
-// Attempt describes a mail that tried to act for a seat and failed. It
-// holds nothing the sender wrote (neither address nor subject): a warning
-// must never carry a stranger's words from the bot's own address.
+// Attempt describes a mail that tried to act for a seat and failed.
 type Attempt struct {
-	Date   time.Time // when it was written
-	Reason string    // "wrong secret", "your secret from another address"
+	From    string    // the sender's address as written
+	Date    time.Time // when it arrived
+	Subject string
+	Reason  string // "wrong secret", "your secret from another address"
 }
 
 // Mail is a rendered mail.
@@ -183,21 +204,24 @@ type Mail struct {
 	HTML    string
 }
 
-// Set is the parsed templates of every kind.
+// Set is the parsed templates of every kind, in every language.
 type Set struct {
-	text map[string]*texttemplate.Template
-	html map[string]*htmltemplate.Template
+	text    map[lang.Tag]map[string]*texttemplate.Template
+	html    map[lang.Tag]map[string]*htmltemplate.Template
+	catalog *lang.Catalog
+	langs   []lang.Tag
 }
 
 const common = "_common.tmpl"
 
 // New parses the embedded templates; a file of the same name in
-// overrideDir ("" for none) replaces an embedded one. A kind file that does
-// not define subject, text and html is an error, named with its file.
+// overrideDir ("" for none) replaces an embedded one, and a lang/<code>.po
+// there replaces or adds a language. A kind file that does not define
+// subject, text and html is an error, named with its file.
 func New(overrideDir string) (*Set, error) {
 	read := func(name string) (string, error) {
 		if overrideDir != "" {
-			b, err := os.ReadFile(filepath.Join(overrideDir, name))
+			b, err := os.ReadFile(filepath.Join(overrideDir, filepath.FromSlash(name)))
 			if err == nil {
 				return string(b), nil
 			}
@@ -216,44 +240,110 @@ func New(overrideDir string) (*Set, error) {
 			return nil, fmt.Errorf("template directory %s is not a directory: %v", overrideDir, err)
 		}
 	}
-	base, err := read(common)
+	s := &Set{text: map[lang.Tag]map[string]*texttemplate.Template{}, html: map[lang.Tag]map[string]*htmltemplate.Template{},
+		catalog: lang.NewCatalog(), langs: []lang.Tag{lang.English}}
+	pos, err := poFiles(overrideDir)
 	if err != nil {
 		return nil, err
 	}
-	s := &Set{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
-	for _, kind := range Kinds() {
-		name := kind + ".tmpl"
+	for _, name := range pos {
+		tag, ok := lang.Parse(strings.TrimSuffix(path.Base(name), ".po"))
+		if !ok || tag == lang.English {
+			return nil, fmt.Errorf("template %s: not a language this server can write (engine/lang knows %v)", name, lang.Supported)
+		}
 		src, err := read(name)
 		if err != nil {
 			return nil, err
 		}
-		tt, err := texttemplate.New(name).Funcs(funcs).Parse(base)
-		if err == nil {
-			_, err = tt.Parse(src)
-		}
-		if err != nil {
+		if err := s.catalog.AddPO(tag, src); err != nil {
 			return nil, fmt.Errorf("template %s: %w", name, err)
 		}
-		ht, err := htmltemplate.New(name).Funcs(funcs).Parse(base)
-		if err == nil {
-			_, err = ht.Parse(src)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("template %s (as HTML): %w", name, err)
-		}
-		for _, part := range []string{"subject", "text", "html"} {
-			if tt.Lookup(part) == nil {
-				return nil, fmt.Errorf("template %s defines no %q", name, part)
+		s.langs = append(s.langs, tag)
+	}
+	s.catalog.Freeze()
+	base, err := read(common)
+	if err != nil {
+		return nil, err
+	}
+	for _, tag := range s.langs {
+		s.text[tag], s.html[tag] = map[string]*texttemplate.Template{}, map[string]*htmltemplate.Template{}
+		fm := s.funcs(tag)
+		for _, kind := range Kinds() {
+			name := kind + ".tmpl"
+			src, err := read(name)
+			if err != nil {
+				return nil, err
 			}
+			tt, err := texttemplate.New(name).Funcs(fm).Parse(base)
+			if err == nil {
+				_, err = tt.Parse(src)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("template %s: %w", name, err)
+			}
+			ht, err := htmltemplate.New(name).Funcs(fm).Parse(base)
+			if err == nil {
+				_, err = ht.Parse(src)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("template %s (as HTML): %w", name, err)
+			}
+			for _, part := range []string{"subject", "text", "html"} {
+				if tt.Lookup(part) == nil {
+					return nil, fmt.Errorf("template %s defines no %q", name, part)
+				}
+			}
+			s.text[tag][kind], s.html[tag][kind] = tt, ht
 		}
-		s.text[kind], s.html[kind] = tt, ht
 	}
 	return s, nil
 }
 
-// Render renders one kind of mail for data (normally a *Data).
+// poFiles lists the message files, embedded and overriding, by path.
+func poFiles(overrideDir string) ([]string, error) {
+	seen := map[string]bool{}
+	ents, err := embedded.ReadDir("lang")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ents {
+		seen["lang/"+e.Name()] = true
+	}
+	if overrideDir != "" {
+		ents, err := os.ReadDir(filepath.Join(overrideDir, "lang"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("template override lang: %w", err)
+		}
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".po") {
+				seen["lang/"+e.Name()] = true
+			}
+		}
+	}
+	var out []string
+	for n := range seen {
+		if strings.HasSuffix(n, ".po") {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Languages lists the languages the set writes, English first.
+func (s *Set) Languages() []lang.Tag { return append([]lang.Tag(nil), s.langs...) }
+
+// Catalog is the set's messages, for the daemon's own sentences.
+func (s *Set) Catalog() *lang.Catalog { return s.catalog }
+
+// Render renders one kind of mail for data (normally a *Data), in the
+// language data.Lang names (English when the set has no such language).
 func (s *Set) Render(kind string, data any) (Mail, error) {
-	tt, ok := s.text[kind]
+	tag := lang.English
+	if d, ok := data.(*Data); ok && d != nil && s.text[d.Lang] != nil {
+		tag = d.Lang
+	}
+	tt, ok := s.text[tag][kind]
 	if !ok {
 		return Mail{}, fmt.Errorf("no template for mail kind %q (kinds: %s)", kind, strings.Join(Kinds(), ", "))
 	}
@@ -264,176 +354,12 @@ func (s *Set) Render(kind string, data any) (Mail, error) {
 	if err := tt.ExecuteTemplate(&text, "text", data); err != nil {
 		return Mail{}, fmt.Errorf("%s text: %w", kind, err)
 	}
-	if err := s.html[kind].ExecuteTemplate(&html, "html", data); err != nil {
+	if err := s.html[tag][kind].ExecuteTemplate(&html, "html", data); err != nil {
 		return Mail{}, fmt.Errorf("%s html: %w", kind, err)
 	}
 	return Mail{
-		Subject: strings.Join(strings.Fields(subj.String()), " "),
+		Subject: strings.Join(strings.Fields(unmark(subj.String())), " "),
 		Text:    tidy(text.String()),
 		HTML:    tidyHTML(html.String()),
 	}, nil
-}
-
-// Part renders one shared piece of text (a define of _common.tmpl, such as
-// "cut-text") on its own, for a mail the daemon assembles itself.
-func (s *Set) Part(name string, data any) (string, error) {
-	var b bytes.Buffer
-	if err := s.text[Help].ExecuteTemplate(&b, name, data); err != nil {
-		return "", fmt.Errorf("template part %s: %w", name, err)
-	}
-	return tidy(b.String()), nil
-}
-
-var manyBlank = regexp.MustCompile(`\n{3,}`)
-
-// tidy lets templates be written for readability: trailing spaces go, runs
-// of blank lines become one, and the text ends with exactly one newline.
-func tidy(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
-	}
-	s = manyBlank.ReplaceAllString(strings.Join(lines, "\n"), "\n\n")
-	return strings.Trim(s, "\n") + "\n"
-}
-
-var blankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)*`)
-
-// tidyHTML drops the blank lines that template actions leave between
-// elements, except inside <pre>, where every line counts.
-func tidyHTML(s string) string {
-	var out strings.Builder
-	for {
-		i := strings.Index(s, "<pre")
-		if i < 0 {
-			out.WriteString(blankLines.ReplaceAllString(s, "\n"))
-			break
-		}
-		j := strings.Index(s[i:], "</pre>")
-		if j < 0 {
-			out.WriteString(s)
-			break
-		}
-		out.WriteString(blankLines.ReplaceAllString(s[:i], "\n"))
-		out.WriteString(s[i : i+j+len("</pre>")])
-		s = s[i+j+len("</pre>"):]
-	}
-	return strings.TrimSpace(out.String()) + "\n"
-}
-
-var funcs = map[string]any{
-	// when formats a deadline: a time.Time, an RFC 3339 string (as in
-	// game.Report) or nothing.
-	"when": func(v any) string {
-		var t time.Time
-		switch v := v.(type) {
-		case time.Time:
-			t = v
-		case *time.Time:
-			if v != nil {
-				t = *v
-			}
-		case string:
-			t, _ = time.Parse(time.RFC3339, v)
-		}
-		if t.IsZero() {
-			return ""
-		}
-		return t.UTC().Format("Mon 2006-01-02 15:04 MST")
-	},
-	// names lists names for a sentence: "ann", "ann and bob", "ann, bob and cy".
-	"names": func(list []string) string {
-		switch len(list) {
-		case 0:
-			return ""
-		case 1:
-			return list[0]
-		}
-		return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
-	},
-	"join": strings.Join,
-	"wrap": wrap,
-	// presshead introduces one press message of a HISTORY reply.
-	"presshead": func(p game.PressNote) string {
-		from := "anonymous"
-		if p.From != "" {
-			from = "from " + p.From
-		}
-		return fmt.Sprintf("%s, %s to %s:", p.Time.UTC().Format("Mon 2006-01-02 15:04 MST"), from, strings.Join(p.To, ", "))
-	},
-	// hang wraps one event or die to 78 columns under its bullet.
-	"hang":  func(first, rest, s string) string { return engine.Wrap(s, 78, first, rest) },
-	"upper": strings.ToUpper,
-	"lines": func(s string) []string {
-		s = strings.TrimRight(s, "\n")
-		if s == "" {
-			return nil
-		}
-		return strings.Split(s, "\n")
-	},
-	"indent": func(n int, s string) string {
-		pad := strings.Repeat(" ", n)
-		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-		for i, l := range lines {
-			if l != "" {
-				lines[i] = pad + l
-			}
-		}
-		return strings.Join(lines, "\n")
-	},
-	"roll": func(r dice.Roll) string { return r.String() },
-	"noticeTitle": func(kind string) string {
-		if t, ok := NoticeTitles[kind]; ok {
-			return t
-		}
-		return "Game news: " + kind
-	},
-	"kib": func(n int) string { return fmt.Sprintf("%d KiB", (n+1023)/1024) },
-	// said shortens what a sender wrote, for quoting it back to them:
-	// at most 50 characters, so that a quoted line stays within 78
-	// columns and a long text is never repeated whole.
-	"said":     said,
-	"inc":      func(n int) int { return n + 1 },
-	"plural":   func(n int, one, many string) string { return map[bool]string{true: one, false: many}[n == 1] },
-	"trimnl":   func(s string) string { return strings.TrimRight(s, "\n") },
-	"blocking": func(p engine.Prompt) bool { return p.Kind.Blocks() },
-	"sorted": func(list []string) []string {
-		out := append([]string(nil), list...)
-		sort.Strings(out)
-		return out
-	},
-}
-
-// said cuts s to 50 characters, ending a cut text with "...".
-func said(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 50 {
-		return string(r[:47]) + "..."
-	}
-	return s
-}
-
-// wrap fills prose to 76 columns, paragraph by paragraph (blank lines
-// kept); a word longer than that stands alone on its line.
-func wrap(s string) string {
-	var out []string
-	for _, para := range strings.Split(strings.TrimRight(s, "\n"), "\n\n") {
-		var lines []string
-		line := ""
-		for _, w := range strings.Fields(para) {
-			if line != "" && len([]rune(line))+1+len([]rune(w)) > 76 {
-				lines = append(lines, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += w
-		}
-		if line != "" {
-			lines = append(lines, line)
-		}
-		out = append(out, strings.Join(lines, "\n"))
-	}
-	return strings.Join(out, "\n\n")
 }

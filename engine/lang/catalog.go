@@ -98,8 +98,14 @@ func (c *Catalog) Sprintf(t Tag, format string, args ...any) string {
 // form per plural form of t, chosen by t's plural rule. With no args, n is
 // the only argument.
 func (c *Catalog) Nprintf(t Tag, n int, one, other string, args ...any) string {
-	if len(args) == 0 {
-		args = []any{n}
+	form := func(f string) string {
+		if len(args) == 0 && !verb.MatchString(f) {
+			return strings.ReplaceAll(f, "%%", "%") // "correct them": no count shown
+		}
+		if len(args) == 0 {
+			return fmt.Sprintf(f, n)
+		}
+		return fmt.Sprintf(f, args...)
 	}
 	if c != nil {
 		if f, ok := c.msgs[t][one]; ok && len(f) > 0 && f[0] != "" {
@@ -107,13 +113,13 @@ func (c *Catalog) Nprintf(t Tag, n int, one, other string, args ...any) string {
 			if i >= len(f) {
 				i = len(f) - 1
 			}
-			return fmt.Sprintf(f[i], args...)
+			return form(f[i])
 		}
 	}
 	if FormIndex(English, n) == 0 {
-		return fmt.Sprintf(one, args...)
+		return form(one)
 	}
-	return fmt.Sprintf(other, args...)
+	return form(other)
 }
 
 // FormIndex is the index of the form of a noun or message for n items in

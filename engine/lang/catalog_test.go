@@ -109,3 +109,14 @@ func TestAddPOErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestNprintfWithoutCount(t *testing.T) {
+	c := NewCatalog()
+	c.Add(Russian, "Correct it.", "Исправьте её.", "Исправьте их.", "Исправьте их.")
+	if got := c.Nprintf(Russian, 3, "Correct it.", "Correct them."); got != "Исправьте их." {
+		t.Errorf("got %q", got)
+	}
+	if got := c.Nprintf(English, 3, "Correct it.", "Correct them."); got != "Correct them." {
+		t.Errorf("got %q", got)
+	}
+}

@@ -1,0 +1,227 @@
+package templates
+
+import (
+	"html"
+	htmltemplate "html/template"
+	"regexp"
+	"strings"
+)
+
+// The HTML part is for mail clients, which strip <style> and most of the
+// head: every style is inline. Colours are greys that read on a light and a
+// dark background alike (clients that switch to dark mode re-colour text
+// but not inline greys), and no background is set, so that a client's
+// dark mode never leaves dark text on a dark page.
+//
+// A ruleset's status is text laid out in columns for a monospaced reader
+// (engine.View.Status). In a proportional font those columns scatter, so
+// statusHTML turns each block that is laid out as a table into a real
+// <table>, and the rest into paragraphs.
+
+const (
+	styleTable = "border-collapse:collapse;margin:4px 0 12px 0;font-size:14px"
+	styleTH    = "text-align:left;font-weight:600;padding:3px 12px 3px 0;border-bottom:1px solid rgba(128,128,128,.6);vertical-align:bottom"
+	styleTD    = "padding:3px 12px 3px 0;border-bottom:1px solid rgba(128,128,128,.25);vertical-align:top"
+	styleNum   = ";text-align:right;font-variant-numeric:tabular-nums"
+	styleP     = "margin:0 0 4px 0"
+	styleHead  = "margin:12px 0 4px 0;font-size:15px"
+)
+
+// statusHTML renders a status text as tables and paragraphs.
+func statusHTML(s string) htmltemplate.HTML {
+	var b strings.Builder
+	for _, block := range blocks(s) {
+		if rows, ok := table(block); ok {
+			writeTable(&b, rows)
+			continue
+		}
+		items := logical(block)
+		for i, it := range items {
+			if i == 0 && len(items) > 1 && isHeading(it) {
+				b.WriteString(`<h4 style="` + styleHead + `">` + html.EscapeString(it) + "</h4>\n")
+				continue
+			}
+			b.WriteString(`<p style="` + styleP + `">` + html.EscapeString(it) + "</p>\n")
+		}
+	}
+	return htmltemplate.HTML(b.String())
+}
+
+// blocks splits text at blank lines.
+func blocks(s string) [][]string {
+	var out [][]string
+	var cur []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		l = strings.TrimRight(l, " \t")
+		if l == "" {
+			if len(cur) > 0 {
+				out = append(out, cur)
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, l)
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// logical joins lines that continue the one above (indented deeper) into
+// one item each.
+func logical(block []string) []string {
+	var out []string
+	base := -1
+	for _, l := range block {
+		ind := len(l) - len(strings.TrimLeft(l, " "))
+		if base >= 0 && ind > base && len(out) > 0 {
+			out[len(out)-1] += " " + strings.TrimSpace(l)
+			continue
+		}
+		if base < 0 || ind < base {
+			base = ind
+		}
+		out = append(out, strings.TrimSpace(l))
+	}
+	return out
+}
+
+// isHeading says whether a block's first line names the block: short,
+// with no sentence punctuation ("Players", "Planets", "Ships").
+func isHeading(s string) bool {
+	return len([]rune(s)) <= 40 && !strings.ContainsAny(s, ".,;:!?") && !strings.ContainsAny(s, "0123456789")
+}
+
+var numeric = regexp.MustCompile(`^[-+]?\d[\d.,/]*%?$`)
+
+// table reads a block laid out in columns: its first line is a header
+// whose columns are separated by two spaces or more, and every line has
+// spaces wherever the header has such a gap (a gutter). Lines whose first
+// column is empty continue the row above (a cell wrapped onto the next
+// line). ok is false for a block that is not a table.
+func table(block []string) (rows [][]string, ok bool) {
+	if len(block) < 2 {
+		return nil, false
+	}
+	grid := make([][]rune, len(block))
+	width := 0
+	for i, l := range block {
+		grid[i] = []rune(l)
+		width = max(width, len(grid[i]))
+	}
+	space := func(row []rune, x int) bool { return x >= len(row) || row[x] == ' ' }
+	head := grid[0]
+	// Gutters: runs of at least two columns blank in every line, lying
+	// inside the header (so the header names every column).
+	var cuts [][2]int // [start, end) of each column
+	start := 0
+	for x := 0; x < len(head); {
+		if !space(head, x) {
+			x++
+			continue
+		}
+		end := x
+		for end < width && all(grid, func(r []rune) bool { return space(r, end) }) {
+			end++
+		}
+		if end-x >= 2 && end < len(head) {
+			cuts = append(cuts, [2]int{start, x})
+			start = end
+			x = end
+			continue
+		}
+		x++
+	}
+	if len(cuts) == 0 {
+		return nil, false
+	}
+	cuts = append(cuts, [2]int{start, width})
+	cell := func(r []rune, c [2]int) string {
+		if c[0] >= len(r) {
+			return ""
+		}
+		return strings.TrimSpace(string(r[c[0]:min(c[1], len(r))]))
+	}
+	filled := 0
+	for i, r := range grid {
+		var row []string
+		for _, c := range cuts {
+			row = append(row, cell(r, c))
+		}
+		if i > 0 && row[0] == "" && len(rows) > 1 {
+			prev := rows[len(rows)-1]
+			for k, v := range row {
+				if v != "" {
+					prev[k] = strings.TrimSpace(prev[k] + " " + v)
+				}
+			}
+			continue
+		}
+		n := 0
+		for _, v := range row {
+			if v != "" {
+				n++
+			}
+		}
+		if i == 0 && n != len(row) {
+			return nil, false // a header names every column
+		}
+		if n >= 2 {
+			filled++
+		}
+		rows = append(rows, row)
+	}
+	// A table has rows with at least two cells filled: prose that
+	// happens to leave a gutter does not.
+	return rows, filled >= 2 && len(rows) >= 2
+}
+
+func all(grid [][]rune, f func([]rune) bool) bool {
+	for _, r := range grid {
+		if !f(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func writeTable(b *strings.Builder, rows [][]string) {
+	num := make([]bool, len(rows[0]))
+	for k := range num {
+		num[k] = true
+		seen := false
+		for _, r := range rows[1:] {
+			if r[k] == "" {
+				continue
+			}
+			seen = true
+			if !numeric.MatchString(r[k]) {
+				num[k] = false
+				break
+			}
+		}
+		num[k] = num[k] && seen
+	}
+	b.WriteString(`<div style="overflow-x:auto;max-width:100%"><table style="` + styleTable + `">` + "\n<tr>")
+	for k, h := range rows[0] {
+		st := styleTH
+		if num[k] {
+			st += styleNum
+		}
+		b.WriteString(`<th style="` + st + `">` + html.EscapeString(h) + "</th>")
+	}
+	b.WriteString("</tr>\n")
+	for _, r := range rows[1:] {
+		b.WriteString("<tr>")
+		for k, v := range r {
+			st := styleTD
+			if num[k] {
+				st += styleNum
+			}
+			b.WriteString(`<td style="` + st + `">` + html.EscapeString(v) + "</td>")
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</table></div>\n")
+}

@@ -1,0 +1,145 @@
+package templates
+
+import (
+	"regexp"
+	"strings"
+
+	"orrery/engine"
+)
+
+// Width is the widest line of a text/plain part, in columns (engine.Width):
+// what every mail reader shows without breaking lines at random.
+const Width = 78
+
+// Marks a text template leaves for tidy; they never reach a mail.
+const (
+	verbatimOn  = "\x0e" // from here to verbatimOff lines are kept as written
+	verbatimOff = "\x0f"
+	hangMark    = "\x11" // at a line's start: wrap it with a hanging indent
+)
+
+// verbatim marks s to be left exactly as written: a board, a table, an
+// order list, a command's output.
+func verbatim(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return ""
+	}
+	return verbatimOn + s + verbatimOff
+}
+
+func unmark(s string) string {
+	return strings.NewReplacer(verbatimOn, "", verbatimOff, "", hangMark, "").Replace(s)
+}
+
+var (
+	manyBlank = regexp.MustCompile(`\n{3,}`)
+	// bullet is what a continuation line hangs under: "- ", "* ", "#12 ",
+	// "3. ".
+	bullet = regexp.MustCompile(`^ *(?:[-*•] |#\d+ |\d+\. )`)
+)
+
+// tidy lets templates be written for readability: paragraphs are filled to
+// Width columns (a bulleted line hangs under its bullet, a line marked
+// with hangMark under two spaces, any other under its own indent),
+// verbatim blocks are kept, trailing spaces go, runs of blank lines become
+// one, and the text ends with exactly one newline.
+func tidy(s string) string {
+	var out []string
+	inVerbatim := false
+	for _, l := range strings.Split(s, "\n") {
+		// A verbatim block may start or end inside a line.
+		var b strings.Builder
+		verb := inVerbatim
+		for _, r := range l {
+			switch string(r) {
+			case verbatimOn:
+				inVerbatim, verb = true, true
+				continue
+			case verbatimOff:
+				inVerbatim = false
+				continue
+			}
+			b.WriteRune(r)
+		}
+		l = strings.TrimRight(b.String(), " \t")
+		if verb || engine.Width(l) <= Width && !strings.HasPrefix(l, hangMark) {
+			out = append(out, strings.TrimPrefix(l, hangMark))
+			continue
+		}
+		out = append(out, fill(l))
+	}
+	s = manyBlank.ReplaceAllString(strings.Join(out, "\n"), "\n\n")
+	return strings.Trim(s, "\n") + "\n"
+}
+
+// fill wraps one line of prose to Width columns.
+func fill(l string) string {
+	hang := strings.HasPrefix(l, hangMark)
+	l = strings.TrimPrefix(l, hangMark)
+	indent := len(l) - len(strings.TrimLeft(l, " "))
+	first := l[:indent]
+	rest := first
+	if m := bullet.FindString(l); m != "" {
+		first, rest = m, strings.Repeat(" ", engine.Width(m))
+	} else if hang {
+		rest = first + "  "
+	}
+	return engine.Wrap(l[len(first):], Width, first, rest)
+}
+
+// wrap fills prose to Width columns, paragraph by paragraph (blank lines
+// kept), each paragraph flush left.
+func wrap(s string) string {
+	var out []string
+	for _, para := range strings.Split(strings.TrimRight(s, "\n"), "\n\n") {
+		out = append(out, engine.Wrap(strings.Join(strings.Fields(para), " "), Width, "", ""))
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// shell writes a command for a player to paste into a shell, indented by
+// indent spaces and broken where a shell still reads one command: between
+// words, with a backslash at the end of each broken line, continuation
+// lines two spaces deeper. A word never breaks, so a seed stays whole.
+func shell(indent int, words ...string) string {
+	pad := strings.Repeat(" ", indent)
+	var lines []string
+	line := pad
+	for _, w := range words {
+		if line != pad && line != pad+"  " && engine.Width(line)+1+engine.Width(w)+2 > Width {
+			lines = append(lines, line+" \\")
+			line = pad + "  "
+		}
+		if line != pad && line != pad+"  " {
+			line += " "
+		}
+		line += w
+	}
+	lines = append(lines, line)
+	return verbatim(strings.Join(lines, "\n"))
+}
+
+var blankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)*`)
+
+// tidyHTML drops the blank lines that template actions leave between
+// elements, except inside <pre>, where every line counts.
+func tidyHTML(s string) string {
+	var out strings.Builder
+	for {
+		i := strings.Index(s, "<pre")
+		if i < 0 {
+			out.WriteString(blankLines.ReplaceAllString(s, "\n"))
+			break
+		}
+		j := strings.Index(s[i:], "</pre>")
+		if j < 0 {
+			out.WriteString(s)
+			break
+		}
+		out.WriteString(blankLines.ReplaceAllString(s[:i], "\n"))
+		out.WriteString(s[i : i+j+len("</pre>")])
+		s = s[i+j+len("</pre>"):]
+	}
+	return strings.TrimSpace(out.String()) + "\n"
+}
