@@ -80,21 +80,21 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 			}
 			return code
 		},
-		"join":      strings.Join,
-		"wrap":      wrap,
-		"verbatim":  verbatim,
-		"shell":     shell,
-		"hang":      func() string { return hangMark },
-		"table":     statusHTML,
-		"upper":     strings.ToUpper,
-		"trimnl":    func(s string) string { return strings.TrimRight(s, "\n") },
-		"blocking":  func(p engine.Prompt) bool { return p.Kind.Blocks() },
-		"kib":       func(n int) string { return t("%d KiB", (n+1023)/1024) },
-		"lines":     lines,
-		"indent":    indent,
-		"sorted":    sorted,
-		"add":       func(a, b int) int { return a + b },
-		"langtag":   func() string { return string(tag) },
+		"join":     strings.Join,
+		"wrap":     wrap,
+		"verbatim": verbatim,
+		"shell":    shell,
+		"hang":     func() string { return hangMark },
+		"table":    statusHTML,
+		"upper":    strings.ToUpper,
+		"trimnl":   func(s string) string { return strings.TrimRight(s, "\n") },
+		"blocking": func(p engine.Prompt) bool { return p.Kind.Blocks() },
+		"kib":      func(n int) string { return t("%d KiB", (n+1023)/1024) },
+		"lines":    lines,
+		"indent":   indent,
+		"sorted":   sorted,
+		"add":      func(a, b int) int { return a + b },
+		"langtag":  func() string { return string(tag) },
 		// settingValue shows a setting's value, or that it is not set
 		// and what applies instead.
 		"settingValue": func(d *Data, st Setting) string {
@@ -132,7 +132,7 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		"oneline": func(s string) string { return strings.Join(lines(s), "; ") },
 		// cid is the URL of an inline part: html/template lets only
 		// http, https and mailto through unmarked.
-		"cid": func(id string) htmltemplate.URL { return htmltemplate.URL("cid:" + id) },
+		"cid":       func(id string) htmltemplate.URL { return htmltemplate.URL("cid:" + id) },
 		"dateStyle": func() string { return dateStyle },
 	}
 }
