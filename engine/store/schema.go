@@ -74,6 +74,9 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	mail/pingpong/<address>\x00<subject> → JSON times of answers that changed nothing
 //	mail/stranger-budget/<address> (and "\x00all") → JSON replies to strangers today
 //	mail/dns-fail/<domain>  → RFC 3339 time DNS first failed for the domain
+//	mail/settings/<address> → JSON object of a player's settings, key → value
+//	                          ({"LANG":"ru","TZ":"Europe/Moscow"}), kept across
+//	                          games (pbem/settings)
 var (
 	BucketMailOutbox     = []byte("outbox")
 	BucketMailOutboxSent = []byte("outbox-sent")
@@ -89,4 +92,5 @@ var (
 	BucketMailPingPong   = []byte("pingpong")
 	BucketMailBudget     = []byte("stranger-budget")
 	BucketMailDNSFail    = []byte("dns-fail")
+	BucketMailSettings   = []byte("settings")
 )

@@ -51,6 +51,13 @@ func TestLifecycleCommands(t *testing.T) {
 				{Name: GM, Line: 4, Game: "g2", Verb: "LOG", Args: []string{}, Text: ""},
 				{Name: GM, Line: 5, Game: "demo1", Verb: "EXPORT", Args: []string{}, Text: ""}}},
 		{name: "gm list takes no game", text: "GM LIST demo1\n", errs: []string{"1: GM LIST takes no arguments"}},
+		{name: "settings", text: "SET LANG ru\nset tz Europe/Moscow\nSETTINGS\n",
+			cmds: []Command{{Name: Set, Line: 1, Verb: "LANG", Text: "ru"}, {Name: Set, Line: 2, Verb: "TZ", Text: "Europe/Moscow"},
+				{Name: Settings, Line: 3}}},
+		{name: "settings in a game mail", subject: "[demo1 s]", text: "SET LANG ru\nSET FLEET 2\n",
+			cmds: []Command{{Name: Set, Line: 1, Game: "demo1", Verb: "LANG", Text: "ru"}}, orders: true},
+		{name: "unknown setting", text: "SET COLOUR blue\n", errs: []string{"1: there is no setting \"COLOUR\" (the settings are LANG, TZ)"}},
+		{name: "set without value", text: "SET LANG\n", errs: []string{"1: SET needs a setting and one value"}},
 	}
 	known := func(id string) bool { return id == "demo1" || id == "g2" }
 	for _, tc := range tests {

@@ -34,6 +34,10 @@
 //	RESEND [game] [turn]      your report of the last (or that) turn again
 //	CONFIRM                   apply orders I held as a possibly stale copy
 //	                          (in a reply to the mail that says so)
+//	SET <key> <value>         a setting of the sender's address, in every
+//	                          game: SET LANG ru, SET TZ Europe/Moscow
+//	                          (pbem/settings checks keys and values)
+//	SETTINGS                  the sender's settings
 //	GM <verb> <game> ...      the game master's commands (from the GM's
 //	                          address with the GM secret): PAUSE, RESUME,
 //	                          DEADLINE, ADVANCE, ROLLBACK, REPLACE, KICK,
@@ -79,6 +83,7 @@ import (
 
 	"orrery/engine"
 	"orrery/pbem/inmail"
+	"orrery/pbem/settings"
 )
 
 // Name is a command word, in upper case.
@@ -105,6 +110,9 @@ const (
 	// Confirm applies orders held as a possibly stale copy; it is
 	// written in a reply to the mail that says they are held.
 	Confirm Name = "CONFIRM"
+	// Set and Settings change and show the sender's settings (pbem/settings).
+	Set      Name = "SET"
+	Settings Name = "SETTINGS"
 	// GM is a game master's command; its Verb says which.
 	GM Name = "GM"
 )
@@ -414,10 +422,12 @@ var usage = map[Name]string{
 	Unobserve: "write UNOBSERVE and a game, like: UNOBSERVE demo1",
 	Resend:    "write RESEND, a game and maybe a turn, like: RESEND demo1 or RESEND demo1 3",
 	GM:        "write GM, a verb and a game, like: GM PAUSE demo1 the reason",
+	Set:       "write SET, a setting and its value, like: SET LANG ru or SET TZ Europe/Moscow",
+	Settings:  "write SETTINGS alone on its line",
 }
 
 // commandWords lists the commands for suggestions, in the HELP order.
-var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, Press, Vacation, Observe, Unobserve, Resend, Confirm, "GAME", "SECRET", GM}
+var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, Press, Vacation, Observe, Unobserve, Resend, Confirm, Set, Settings, "GAME", "SECRET", GM}
 
 // command reads one line as a command. ok is false when the line is not
 // one; msg then says why if its first word was a command word.
@@ -560,6 +570,22 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 		cmd.Args = args[2:]
 		cmd.Text = strings.Join(cmd.Args, " ")
 		return cmd, true, ""
+	case Set:
+		// SET KEY VALUE: a setting's name, and one word (a time zone
+		// has no spaces); "set fleet 2" in a game mail stays an order.
+		if len(args) == 2 {
+			if _, known := settings.Find(args[0]); known {
+				cmd.Verb, cmd.Text = strings.ToUpper(args[0]), args[1]
+				return cmd, true, ""
+			}
+			return cmd, false, fmt.Sprintf("there is no setting %q (the settings are %s)", args[0], strings.Join(settings.Names(), ", "))
+		}
+		return cmd, false, "SET needs a setting and one value"
+	case Settings:
+		if len(args) == 0 {
+			return cmd, true, ""
+		}
+		return cmd, false, "SETTINGS takes no arguments"
 	case History, Resend:
 		// HISTORY [game] [turn]
 		var rest []string
@@ -654,7 +680,7 @@ func (r *Result) errorf(n int, line, msg, fix string) {
 
 func (r *Result) unknown(n int, line, word string) {
 	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT, ORDERS, " +
-		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND and CONFIRM; " +
+		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND, CONFIRM, SET and SETTINGS; " +
 		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
 	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
 		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage[best])

@@ -1,0 +1,248 @@
+// Package settings keeps each player's settings, by mail address, across
+// games: the language and the time zone of the mails they get (LANG, TZ),
+// chosen by mail (SET LANG ru, SETTINGS to see them), by the GM (orrery
+// player set), or, in Burning Planets, by the game's own LANG order.
+//
+// A setting is a key and a value, so that a new one (REMINDERS, DIGEST) is
+// a line in Keys: the SET command, SETTINGS, `orrery player` and the
+// store all take it from there. They live in the bbolt store under
+// mail/settings (engine/store/schema.go), one JSON object per address.
+package settings
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"sort"
+	"strings"
+	"time"
+	// The time-zone database, for a minimal install with no
+	// /usr/share/zoneinfo: TZ Europe/Moscow must work everywhere.
+	_ "time/tzdata"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/lang"
+	"orrery/engine/store"
+)
+
+// Key is one setting a player may choose.
+type Key struct {
+	Name    string // as written in SET: "LANG"
+	Default string // what applies when it is not set
+	// Help says what it does, in English (the mail templates translate
+	// it: templates/lang/*.po).
+	Help    string
+	Example string // "SET LANG ru"
+	// Parse reads a value as a player writes it and returns its
+	// canonical form, or an error worded for the player.
+	Parse func(string) (string, error)
+}
+
+// The keys, by name.
+const (
+	Lang = "LANG"
+	TZ   = "TZ"
+)
+
+// Keys lists every setting, in the order SETTINGS shows them.
+var Keys = []Key{
+	{Name: Lang, Default: string(lang.Default), Example: "SET LANG ru", Parse: parseLang,
+		Help: "the language of my mails to you: en (English) or ru (Russian)"},
+	{Name: TZ, Default: "UTC", Example: "SET TZ Europe/Moscow", Parse: parseZone,
+		Help: "the time zone of the times in my mails (UTC is shown beside them)"},
+}
+
+// Find returns the key named name (any case).
+func Find(name string) (Key, bool) {
+	for _, k := range Keys {
+		if strings.EqualFold(k.Name, name) {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
+// Names lists the keys' names.
+func Names() []string {
+	var out []string
+	for _, k := range Keys {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// Error is a value or key a player got wrong, worded for them.
+type Error struct{ Msg, Fix string }
+
+func (e *Error) Error() string { return e.Msg + " (" + e.Fix + ")" }
+
+func parseLang(v string) (string, error) {
+	t, ok := lang.Parse(v)
+	if !ok {
+		var names []string
+		for _, t := range lang.Supported {
+			names = append(names, string(t))
+		}
+		return "", &Error{Msg: fmt.Sprintf("I cannot write in %q", v), Fix: fmt.Sprintf("write one of: %s", strings.Join(names, ", "))}
+	}
+	return string(t), nil
+}
+
+func parseZone(v string) (string, error) {
+	if strings.EqualFold(v, "UTC") || strings.EqualFold(v, "GMT") || v == "Z" {
+		return "UTC", nil
+	}
+	z, err := time.LoadLocation(v)
+	if err != nil || v == "" || v == "Local" || strings.ContainsAny(v, " \\") {
+		return "", &Error{Msg: fmt.Sprintf("no time zone is named %q", v),
+			Fix: "write a zone of the tz database, like Europe/Moscow, America/New_York or Asia/Tokyo"}
+	}
+	return z.String(), nil
+}
+
+// Settings are one address's settings, by key name; a key not set is
+// absent.
+type Settings map[string]string
+
+// Lang is the language chosen ("" when none was: the caller decides, see
+// the mail side's rules for games that write in several languages).
+func (s Settings) Lang() lang.Tag {
+	if t, ok := lang.Parse(s[Lang]); ok {
+		return t
+	}
+	return ""
+}
+
+// Zone is the time zone chosen, UTC when none was.
+func (s Settings) Zone() *time.Location {
+	if z, err := time.LoadLocation(s[TZ]); err == nil && s[TZ] != "" {
+		return z
+	}
+	return time.UTC
+}
+
+// Address is the form of an address settings are kept under: the bare
+// address, lower case.
+func Address(addr string) string {
+	addr = strings.TrimSpace(addr)
+	if a, err := mail.ParseAddress(addr); err == nil {
+		addr = a.Address
+	}
+	return strings.ToLower(addr)
+}
+
+func bucket(tx *bolt.Tx, create bool) (*bolt.Bucket, error) {
+	m := tx.Bucket(store.BucketMail)
+	if m == nil {
+		if !create {
+			return nil, nil
+		}
+		var err error
+		if m, err = tx.CreateBucketIfNotExists(store.BucketMail); err != nil {
+			return nil, err
+		}
+	}
+	if !create {
+		return m.Bucket(store.BucketMailSettings), nil
+	}
+	return m.CreateBucketIfNotExists(store.BucketMailSettings)
+}
+
+// Get reads addr's settings inside tx (none is no error).
+func Get(tx *bolt.Tx, addr string) (Settings, error) {
+	out := Settings{}
+	b, err := bucket(tx, false)
+	if err != nil || b == nil {
+		return out, err
+	}
+	v := b.Get([]byte(Address(addr)))
+	if v == nil {
+		return out, nil
+	}
+	if err := json.Unmarshal(v, &out); err != nil {
+		return nil, fmt.Errorf("settings of %s: %w", addr, err)
+	}
+	return out, nil
+}
+
+// Set sets key to value for addr inside tx and returns the value as
+// stored. An empty value, "default" or "-" clears the key. A wrong key or
+// value is an *Error.
+func Set(tx *bolt.Tx, addr, key, value string) (string, error) {
+	k, ok := Find(key)
+	if !ok {
+		return "", &Error{Msg: fmt.Sprintf("there is no setting %q", key), Fix: fmt.Sprintf("the settings are %s", strings.Join(Names(), ", "))}
+	}
+	value = strings.TrimSpace(value)
+	if value != "" && !strings.EqualFold(value, "default") && value != "-" {
+		var err error
+		if value, err = k.Parse(value); err != nil {
+			return "", err
+		}
+	} else {
+		value = ""
+	}
+	s, err := Get(tx, addr)
+	if err != nil {
+		return "", err
+	}
+	if value == "" {
+		delete(s, k.Name)
+	} else {
+		s[k.Name] = value
+	}
+	b, err := bucket(tx, true)
+	if err != nil {
+		return "", err
+	}
+	if len(s) == 0 {
+		return "", b.Delete([]byte(Address(addr)))
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return "", err
+	}
+	return value, b.Put([]byte(Address(addr)), data)
+}
+
+// Load reads addr's settings from st.
+func Load(ctx context.Context, st *store.Store, addr string) (Settings, error) {
+	var out Settings
+	err := st.View(ctx, func(tx *bolt.Tx) error {
+		var err error
+		out, err = Get(tx, addr)
+		return err
+	})
+	return out, err
+}
+
+// Put sets one key of addr in st (see Set).
+func Put(ctx context.Context, st *store.Store, addr, key, value string) (string, error) {
+	var out string
+	err := st.Update(ctx, func(tx *bolt.Tx) error {
+		var err error
+		out, err = Set(tx, addr, key, value)
+		return err
+	})
+	return out, err
+}
+
+// Sorted lists s's keys in Keys order, then any unknown ones (a key
+// dropped from a later version), sorted.
+func (s Settings) Sorted() []string {
+	var out, rest []string
+	for _, k := range Keys {
+		if _, ok := s[k.Name]; ok {
+			out = append(out, k.Name)
+		}
+	}
+	for k := range s {
+		if _, ok := Find(k); !ok {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}

@@ -1,0 +1,71 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"orrery/engine/lang"
+	"orrery/engine/store"
+)
+
+func TestSetGet(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	if s, err := Load(ctx, st, "ann@x.org"); err != nil || len(s) != 0 || s.Lang() != "" || s.Zone() != time.UTC {
+		t.Fatalf("a new address has no settings: %v %v", s, err)
+	}
+	cases := []struct {
+		key, value, want string
+		bad              bool
+	}{
+		{"lang", "RU", "ru", false},
+		{"LANG", "русский", "ru", false},
+		{"LANG", "fr", "", true},
+		{"TZ", "europe/moscow", "", true}, // the tz database is case-sensitive
+		{"TZ", "Europe/Moscow", "Europe/Moscow", false},
+		{"TZ", "utc", "UTC", false},
+		{"TZ", "Local", "", true},
+		{"TZ", "Europe/Moscow", "Europe/Moscow", false},
+		{"COLOUR", "blue", "", true},
+	}
+	for _, c := range cases {
+		got, err := Put(ctx, st, "Ann <ANN@x.org>", c.key, c.value)
+		var e *Error
+		if c.bad != (err != nil) || (err != nil && !errors.As(err, &e)) || got != c.want {
+			t.Errorf("SET %s %s = %q, %v; want %q (error: %v)", c.key, c.value, got, err, c.want, c.bad)
+		}
+	}
+	s, err := Load(ctx, st, "ann@x.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Lang() != lang.Russian || s.Zone().String() != "Europe/Moscow" {
+		t.Errorf("settings of ann: %v", s)
+	}
+	if got := s.Sorted(); len(got) != 2 || got[0] != "LANG" || got[1] != "TZ" {
+		t.Errorf("sorted %v", got)
+	}
+	// A zone known without the system's database (time/tzdata).
+	if _, err := time.LoadLocation("Asia/Kathmandu"); err != nil {
+		t.Errorf("tzdata is not embedded: %v", err)
+	}
+	if _, err := Put(ctx, st, "ann@x.org", "LANG", "default"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Put(ctx, st, "ann@x.org", "TZ", ""); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := Load(ctx, st, "ann@x.org"); len(s) != 0 {
+		t.Errorf("cleared settings remain: %v", s)
+	}
+	if s, _ := Load(ctx, st, "bob@x.org"); len(s) != 0 {
+		t.Errorf("bob has ann's settings: %v", s)
+	}
+}
