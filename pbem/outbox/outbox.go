@@ -69,6 +69,32 @@ type Mail struct {
 	// the demo's summary; it is not sent.
 	Kind string `json:"kind,omitempty"`
 	Game string `json:"game,omitempty"`
+	// Files are attached as they are (report.json): small, and stored
+	// with the mail.
+	Files []File `json:"files,omitempty"`
+	// Picture asks for the picture of a board, drawn when the mail is
+	// composed (SMTP.Pictures) and shown inline in the HTML part by its
+	// Content-ID: a picture is never stored in the queue, one per mail.
+	Picture *Picture `json:"picture,omitempty"`
+}
+
+// File is an attachment.
+type File struct {
+	Name        string `json:"name"`
+	ContentType string `json:"content_type"`
+	Data        []byte `json:"data"`
+}
+
+// Picture names the board picture of one step as one reader sees it.
+type Picture struct {
+	Game   string `json:"game"`
+	Epoch  int    `json:"epoch"` // the game's rollbacks then: a rolled-back step draws nothing
+	Step   uint64 `json:"step"`
+	Player string `json:"player"` // the seat; engine.Observer for the public view
+	// ContentID is the picture's Content-ID (without angle brackets), as
+	// the HTML part's <img src="cid:..."> names it.
+	ContentID string `json:"content_id"`
+	Name      string `json:"name"` // file name: board.png
 }
 
 // Item is a queued mail with its delivery state.

@@ -1,6 +1,7 @@
 package outbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,10 @@ type SMTP struct {
 	Refused func()
 	Timeout time.Duration
 	HELO    string
+	// Pictures draws the picture a mail asks for (Mail.Picture) as PNG,
+	// when the mail is composed. Nil, or an error, sends the mail without
+	// it (its <img> taken out of the HTML part).
+	Pictures func(ctx context.Context, p Picture) ([]byte, error)
 }
 
 // Send delivers mails over one connection.
@@ -110,7 +115,11 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 	}
 	defer c.Close()
 	for i, m := range mails {
-		msg, err := Compose(m)
+		var png []byte
+		if m.Picture != nil && s.Pictures != nil {
+			png, _ = s.Pictures(ctx, *m.Picture)
+		}
+		msg, err := ComposeWith(m, png)
 		if err != nil {
 			errs[i] = &Permanent{err}
 			continue
@@ -170,9 +179,16 @@ func classify(err error) error {
 	return err
 }
 
-// Compose builds the MIME message of m: text/plain, or multipart/alternative
-// with text/html when m.HTML is set.
-func Compose(m Mail) (*mail.Msg, error) {
+// Compose builds the MIME message of m with no picture (see ComposeWith).
+func Compose(m Mail) (*mail.Msg, error) { return ComposeWith(m, nil) }
+
+// ComposeWith builds the MIME message of m: text/plain, or
+// multipart/alternative with text/html when m.HTML is set; with the
+// picture png, inside multipart/related so that the HTML part shows it by
+// its Content-ID (Gmail, Outlook and Apple Mail show such a picture without
+// asking to load images); with m.Files, inside multipart/mixed. Without
+// png, the HTML part's <img> of m.Picture is taken out.
+func ComposeWith(m Mail, png []byte) (*mail.Msg, error) {
 	msg := mail.NewMsg(mail.WithNoDefaultUserAgent())
 	if err := msg.From(m.From); err != nil {
 		return nil, fmt.Errorf("from %q: %w", m.From, err)
@@ -205,8 +221,45 @@ func Compose(m Mail) (*mail.Msg, error) {
 		msg.SetGenHeader(mail.Header(k), v)
 	}
 	msg.SetBodyString(mail.TypeTextPlain, m.Text)
-	if m.HTML != "" {
-		msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	html := m.HTML
+	if m.Picture != nil && len(png) == 0 {
+		html = dropImage(html, m.Picture.ContentID)
+	}
+	if html != "" {
+		msg.AddAlternativeString(mail.TypeTextHTML, html)
+	}
+	if m.Picture != nil && len(png) > 0 && html != "" {
+		name := m.Picture.Name
+		if name == "" {
+			name = "board.png"
+		}
+		if err := msg.EmbedReader(name, bytes.NewReader(png), mail.WithFileContentID("<"+m.Picture.ContentID+">"),
+			mail.WithFileContentType("image/png")); err != nil {
+			return nil, fmt.Errorf("picture: %w", err)
+		}
+	}
+	for _, f := range m.Files {
+		ct := mail.ContentType(f.ContentType)
+		if ct == "" {
+			ct = mail.TypeAppOctetStream
+		}
+		if err := msg.AttachReader(f.Name, bytes.NewReader(f.Data), mail.WithFileContentType(ct)); err != nil {
+			return nil, fmt.Errorf("attachment %s: %w", f.Name, err)
+		}
 	}
 	return msg, nil
+}
+
+// dropImage takes out of html the <img> that shows the part cid.
+func dropImage(html, cid string) string {
+	i := strings.Index(html, `src="cid:`+cid+`"`)
+	if i < 0 {
+		return html
+	}
+	start := strings.LastIndex(html[:i], "<img")
+	end := strings.IndexByte(html[i:], '>')
+	if start < 0 || end < 0 {
+		return html
+	}
+	return html[:start] + html[i+end+1:]
 }
