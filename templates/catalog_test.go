@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"orrery/engine/lang"
+	"orrery/pbem/settings"
 )
 
 var (
@@ -57,6 +58,9 @@ func msgids(t *testing.T) map[string]string {
 	}
 	for _, n := range languageNames {
 		out[n] = "languageNames"
+	}
+	for _, k := range settings.Keys {
+		out[k.Help] = "pbem/settings"
 	}
 	return out
 }

@@ -91,6 +91,29 @@ type job struct {
 	held    *heldRecord
 	replyID string
 	shown   *shownStep
+	// reader is the sender's language and time zone (their settings);
+	// changed lists the settings this mail changed, and showSettings
+	// asks for the SETTINGS answer.
+	reader       reader
+	changed      []string
+	showSettings bool
+	// replied marks a reply already queued: orders that complete a
+	// step are answered before the step's report (see orders).
+	replied bool
+}
+
+// replyPart is the part number that records a reply queued early, so that
+// a retry after a crash does not send it twice.
+const replyPart = 9999
+
+// readerOf reads addr's settings.
+func (d *Daemon) readerOf(ctx context.Context, addr string) reader {
+	r := reader{zone: time.UTC}
+	d.st.View(ctx, func(tx *bolt.Tx) error {
+		r = readerOf(tx, addr)
+		return nil
+	})
+	return r
 }
 
 // say renders one section of the reply.
@@ -98,6 +121,11 @@ func (d *Daemon) say(j *job, kind string, data *templates.Data) error {
 	if j.m != nil && data.Subject == "" {
 		data.Subject = j.m.Subject
 	}
+	var view engine.View
+	if data.Report != nil {
+		view = data.Report.View
+	}
+	d.mailer.speak(data, j.reader, view)
 	s, err := d.mailer.Render.Render(kind, data)
 	if err != nil {
 		return fmt.Errorf("render %s: %w", kind, err)
@@ -174,6 +202,7 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 		return d.finish(ctx, j)
 	}
 	j.from = strings.ToLower(m.From)
+	j.reader = d.readerOf(ctx, j.from)
 	if why := policy.Silence(m, d.cfg.Policy); why != "" {
 		j.rejected, j.noReply, j.why = true, true, why
 		d.log.Info("not answering", "from", m.From, "why", why)
@@ -281,9 +310,28 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 				return err
 			}
 		}
-		if j.noReply || len(j.answers) == 0 || j.from == "" {
+		if j.replied || j.noReply || len(j.answers) == 0 || j.from == "" {
 			return nil
 		}
+		if mail := tx.Bucket(store.BucketMail); mail != nil && mail.Bucket(BucketParts) != nil &&
+			mail.Bucket(BucketParts).Get(partKey(j.key, replyPart)) != nil {
+			return nil // queued before a crash, with the orders it answers
+		}
+		return d.queueReply(tx, j, now)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("record message: %w", err)
+	}
+	if j.rejected {
+		return imapin.Rejected, nil
+	}
+	return imapin.Processed, nil
+}
+
+// queueReply queues the reply to j's mail in tx, within the limits on
+// replies (rate, strangers, ping-pong).
+func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
+	{
 		out := d.reply(j)
 		if j.held != nil {
 			// The orders wait under this answer's Message-ID for a
@@ -336,14 +384,7 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 			return err
 		}
 		return d.mailer.enqueue(tx, out)
-	})
-	if err != nil {
-		return 0, fmt.Errorf("record message: %w", err)
 	}
-	if j.rejected {
-		return imapin.Rejected, nil
-	}
-	return imapin.Processed, nil
 }
 
 // reply builds the answer to j's mail, threaded under it (and under the
@@ -484,6 +525,11 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 			return err
 		}
 	}
+	if j.showSettings {
+		if err := d.settingsAnswer(ctx, j); err != nil {
+			return err
+		}
+	}
 	if r.HasOrders && r.Game != "" {
 		return d.orders(ctx, j, r, byID.get(r.Game))
 	}
@@ -505,6 +551,7 @@ func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game
 	if a.Notify && a.Player.Email != "" && !strings.EqualFold(a.Player.Email, j.from) {
 		data := d.mailer.data(g, a.Player, d.svc.Rulesets())
 		data.Attempt = &templates.Attempt{Date: j.m.Date, Reason: a.Kind.String()}
+		d.mailer.speak(data, d.readerOf(context.Background(), a.Player.Email), nil)
 		c, err := d.mailer.Render.Render(templates.OwnerWarning, data)
 		if err != nil {
 			return game.Player{}, false, err
@@ -609,12 +656,23 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		first = false
 		tx.OnCommit(func() { committed = true })
 		res := c.Submit
+		if res.Accepted {
+			// A game's own language order (Burning's LANG) sets the
+			// address's language too, before the answer is worded.
+			if err := d.languageOrders(tx, j, c.Game, p, res.Orders); err != nil {
+				return err
+			}
+		}
 		data := d.mailer.data(c.Game, p, d.svc.Rulesets())
 		data.Prompt = res.Prompt
 		kind := templates.Ack
 		if res.Accepted {
 			accepted = true
 			data.Orders, data.Replaced = res.Orders, res.Replaced
+			// These orders completed the step: the ack says so and goes
+			// out now, in this transaction, before the step's report
+			// that the mailer's hook queues after it.
+			data.StepDone = len(c.Steps) > 0
 			if onAccept != nil {
 				if err := onAccept(tx); err != nil {
 					return err
@@ -634,12 +692,27 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		if data.Subject == "" {
 			data.Subject = j.m.Subject
 		}
+		d.mailer.speak(data, j.reader, nil)
 		s, err := d.mailer.Render.Render(kind, data)
 		if err != nil {
 			return err
 		}
 		answer = s
-		return putPart(tx, j.key, n, s)
+		if err := putPart(tx, j.key, n, s); err != nil {
+			return err
+		}
+		if !data.StepDone {
+			return nil
+		}
+		j.answers = append(j.answers, s)
+		if j.applied == 0 {
+			j.applied = 1 // these orders are applied: the reply says so
+		}
+		if err := d.queueReply(tx, j, d.cfg.Now()); err != nil {
+			return err
+		}
+		j.replied = true
+		return putPart(tx, j.key, replyPart, section{Subject: "queued with the orders"})
 	}
 	in := game.Input{Game: g.ID, Player: p.Name, Text: text, Source: "mail", Ref: j.m.MessageID}
 	var err error
@@ -660,7 +733,9 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 	if accepted && committed {
 		j.applied++
 	}
-	j.answers = append(j.answers, answer)
+	if !j.replied {
+		j.answers = append(j.answers, answer)
+	}
 	return nil
 }
 
@@ -717,6 +792,10 @@ func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.C
 		return d.resend(ctx, j, r, c, byID)
 	case route.GM:
 		return d.gm(ctx, j, r, c, byID)
+	case route.Set:
+		return d.set(ctx, j, c, byID)
+	case route.Settings:
+		j.showSettings = true
 	}
 	return nil // ORDERS marks where orders start
 }
@@ -771,6 +850,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 			kind = "press-sent" // not "press": that is press received
 		}
 		data.Notice = &game.Notice{Kind: kind, Text: text}
+		d.mailer.speak(data, j.reader, nil)
 		s, err := d.mailer.Render.Render(templates.Notice, data)
 		answer = &s
 		return err
@@ -793,7 +873,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		// The engine tells the players who joined; the part is recorded
 		// with no answer of its own, so a retry does not join twice.
 		answer = &section{}
-		_, err = d.svc.Join(ctx, g.ID, game.PlayerSpec{Name: seat, Email: j.from}, hook)
+		_, err = d.svc.Join(ctx, g.ID, game.PlayerSpec{Name: seat, Email: j.from, Lang: string(j.reader.lang)}, hook)
 	case route.Resign:
 		if err = note(g, fmt.Sprintf("You resigned from game %s; your seat plays its defaults from now on.", g.ID)); err != nil {
 			return err

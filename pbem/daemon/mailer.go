@@ -9,6 +9,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/pbem/outbox"
+	"orrery/pbem/reportjson"
 	"orrery/templates"
 )
 
@@ -29,6 +30,8 @@ type Mailer struct {
 	// WebLink, if set, puts each player's private page in their report
 	// and welcome mails.
 	WebLink WebLink
+	// Pictures draws boards; nil sends reports without a picture.
+	Pictures Pictures
 }
 
 // WebLink returns the address of seat p's private web page. It runs in the
@@ -45,6 +48,79 @@ func (m *Mailer) webLink(tx *bolt.Tx, g *game.Game, p game.Player) (string, erro
 		return "", fmt.Errorf("private page of %s in %s: %w", p.Name, g.ID, err)
 	}
 	return link, nil
+}
+
+// Pictures draws the picture of a board for the mail, from the same view
+// as the ASCII board (never a second source of truth).
+type Pictures interface {
+	// Describe says whether v has a picture, what it shows (its alt text,
+	// for readers who cannot see it) and its width in pixels.
+	Describe(v engine.View) (alt string, width int, ok bool)
+	// PNG draws it.
+	PNG(v engine.View) ([]byte, error)
+}
+
+// PictureFunc adapts a drawing function to Pictures: draw returns the
+// PNG and its alt text, ok false for a view with no picture. It draws
+// twice per mail (once to describe, once to send); a Pictures that builds
+// its drawing model apart from the PNG does better.
+type PictureFunc func(v engine.View) (png []byte, alt string, ok bool)
+
+// Describe draws v and keeps the alt text.
+func (f PictureFunc) Describe(v engine.View) (string, int, bool) {
+	png, alt, ok := f(v)
+	if !ok || len(png) < 24 {
+		return "", 0, false
+	}
+	return alt, pngWidth(png), true
+}
+
+// PNG draws v.
+func (f PictureFunc) PNG(v engine.View) ([]byte, error) {
+	png, _, ok := f(v)
+	if !ok {
+		return nil, fmt.Errorf("this view has no picture")
+	}
+	return png, nil
+}
+
+// pngWidth reads the width from a PNG's header (0 if it is not one).
+func pngWidth(b []byte) int {
+	if len(b) < 24 || string(b[1:4]) != "PNG" {
+		return 0
+	}
+	return int(b[16])<<24 | int(b[17])<<16 | int(b[18])<<8 | int(b[19])
+}
+
+// reportMail builds the mail of report rep to addr: the rendered kind,
+// the board picture (drawn when the mail is sent) and report.json.
+func (m *Mailer) reportMail(tx *bolt.Tx, g *game.Game, addr, kind, mailKind string, d *templates.Data) (outbox.Mail, error) {
+	rep := d.Report
+	m.speak(d, readerOf(tx, addr), rep.View)
+	var pic *outbox.Picture
+	if m.Pictures != nil && rep.View != nil {
+		if alt, width, ok := m.Pictures.Describe(rep.View); ok {
+			who := rep.Player
+			if rep.Public {
+				who = game.Observer
+			}
+			cid := fmt.Sprintf("board.%s.%d.%d@%s", g.ID, g.Epoch, rep.Step, m.domain())
+			d.Picture = &templates.Picture{CID: cid, Alt: alt, Width: min(width, 860)}
+			pic = &outbox.Picture{Game: g.ID, Epoch: g.Epoch, Step: rep.Step, Player: who, ContentID: cid,
+				Name: fmt.Sprintf("%s-turn%d.png", g.ID, rep.Turn)}
+		}
+	}
+	c, err := m.Render.Render(kind, d)
+	if err != nil {
+		return outbox.Mail{}, err
+	}
+	out := m.gameMail(g, addr, mailKind, c)
+	out.Picture = pic
+	if js, err := reportjson.Marshal(rep); err == nil {
+		out.Files = append(out.Files, outbox.File{Name: reportjson.Name, ContentType: "application/json", Data: js})
+	}
+	out.Headers["X-Orrery-Step"] = fmt.Sprint(rep.Step)
+	return out, nil
 }
 
 // NewMailer returns a mailer with the embedded templates, or those of
@@ -145,15 +221,13 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 					d.Info = &info
 				}
 			}
-			c, err := m.Render.Render(kind, d)
+			// X-Orrery-Step names the step the report shows: the demo's
+			// players answer the report of the current step, as people
+			// would, and a reply names it by the Message-ID.
+			out, err := m.reportMail(tx, g, p.Email, kind, kind, d)
 			if err != nil {
 				return err
 			}
-			out := m.gameMail(g, p.Email, kind, c)
-			// The step the report shows: the demo's players answer the
-			// report of the current step, as people would, and a reply
-			// names it by the Message-ID.
-			out.Headers["X-Orrery-Step"] = fmt.Sprint(st.N)
 			out.MessageID = m.StepMessageID(g.ID, g.Epoch, st.N)
 			if err := m.enqueue(tx, out); err != nil {
 				return err
@@ -171,11 +245,11 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 		for _, addr := range g.Observers {
 			d := m.data(g, game.Player{}, m.Rulesets)
 			d.Report = rep
-			c, err := m.Render.Render(templates.Report, d)
+			out, err := m.reportMail(tx, g, addr, templates.Report, "observer", d)
 			if err != nil {
 				return err
 			}
-			if err := m.enqueue(tx, m.gameMail(g, addr, "observer", c)); err != nil {
+			if err := m.enqueue(tx, out); err != nil {
 				return err
 			}
 		}
@@ -197,6 +271,7 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 				d := m.data(g, game.Player{}, m.Rulesets)
 				n := n
 				d.Notice = &n
+				m.speak(d, readerOf(tx, addr), nil)
 				c, err := m.Render.Render(templates.Notice, d)
 				if err != nil {
 					return err
@@ -218,6 +293,7 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			d := m.data(g, p, m.Rulesets)
 			n := n
 			d.Notice = &n
+			m.speak(d, readerOf(tx, addr), nil)
 			c, err := m.Render.Render(templates.Notice, d)
 			if err != nil {
 				return err
@@ -246,12 +322,10 @@ func (m *Mailer) resendReports(tx *bolt.Tx, g *game.Game, n game.Notice) error {
 		if d.Web, err = m.webLink(tx, g, p); err != nil {
 			return err
 		}
-		c, err := m.Render.Render(templates.Report, d)
+		out, err := m.reportMail(tx, g, p.Email, templates.Report, templates.Report, d)
 		if err != nil {
 			return err
 		}
-		out := m.gameMail(g, p.Email, templates.Report, c)
-		out.Headers["X-Orrery-Step"] = fmt.Sprint(rep.Step)
 		out.MessageID = m.StepMessageID(g.ID, g.Epoch, rep.Step)
 		if err := m.enqueue(tx, out); err != nil {
 			return err
@@ -290,6 +364,7 @@ func (m *Mailer) welcomeReplacement(tx *bolt.Tx, g *game.Game, n game.Notice) er
 	if d.Web, err = m.webLink(tx, g, p); err != nil {
 		return err
 	}
+	m.speak(d, readerOf(tx, p.Email), nil)
 	c, err := m.Render.Render(templates.Welcome, d)
 	if err != nil {
 		return err

@@ -1,10 +1,19 @@
 package daemon
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
+	"orrery/pbem/outbox"
+	"orrery/pbem/settings"
 	"orrery/templates"
 )
 
@@ -31,8 +40,11 @@ func merge(secs []section) section {
 		bodies = append(bodies, htmlBody(s.HTML))
 	}
 	out.Text = strings.Join(texts, "\n\n"+strings.Repeat("-", 72)+"\n\n") + "\n"
-	out.HTML = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n<body style=\"font-family:sans-serif\">\n" +
-		strings.Join(bodies, "\n<hr>\n") + "\n</body></html>\n"
+	out.HTML = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n" +
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n" +
+		"<meta name=\"color-scheme\" content=\"light dark\">\n<meta name=\"supported-color-schemes\" content=\"light dark\">\n" +
+		"</head>\n<body style=\"margin:0;padding:0\">\n" +
+		strings.Join(bodies, "\n<hr style=\"border:0;border-top:1px solid rgba(128,128,128,.4);margin:16px 0\">\n") + "\n</body></html>\n"
 	return out
 }
 
@@ -59,8 +71,77 @@ func (m *Mailer) data(g *game.Game, p game.Player, rulesets []engine.Ruleset) *t
 		if rs, err := engine.Find(rulesets, g.Ruleset); err == nil {
 			info := rs.Info()
 			d.Title = info.Title
+			d.Translator, _ = rs.(engine.Translator)
 		}
 	}
 	d.Player, d.Secret = p.Name, p.Secret
 	return d
+}
+
+// reader is who a mail is for, as far as its wording goes: the language
+// and the time zone of their settings (pbem/settings). An empty lang means
+// they chose none.
+type reader struct {
+	lang lang.Tag
+	zone *time.Location
+}
+
+// readerOf reads addr's settings in tx; an unreadable record is the
+// defaults (a mail in English beats no mail).
+func readerOf(tx *bolt.Tx, addr string) reader {
+	s, err := settings.Get(tx, addr)
+	if err != nil {
+		return reader{zone: time.UTC}
+	}
+	return reader{lang: s.Lang(), zone: s.Zone()}
+}
+
+// speak words d for r: their language, or else, for a game that writes in
+// each player's own language (engine.Languages), the language view is
+// written in, or else English; their time zone; and the ruleset's
+// translator for its recorded texts.
+func (m *Mailer) speak(d *templates.Data, r reader, view engine.View) {
+	var rs engine.Ruleset
+	switch {
+	case d.Report != nil:
+		rs, _ = engine.Find(m.Rulesets, d.Report.Ruleset)
+	case d.Info != nil:
+		rs, _ = engine.Find(m.Rulesets, d.Info.Name)
+	}
+	if d.Translator == nil && rs != nil {
+		d.Translator, _ = rs.(engine.Translator)
+	}
+	d.Lang, d.Zone = r.lang, r.zone
+	if d.Lang == "" {
+		d.Lang = lang.Default
+		if ls, ok := rs.(engine.Languages); ok && view != nil {
+			if t, ok := lang.Parse(ls.ViewLanguage(view)); ok {
+				d.Lang = t
+			}
+		}
+	}
+}
+
+// Picture draws the board picture a mail asks for (outbox.SMTP.Pictures),
+// when the mail is sent: the step's state is read again and drawn as its
+// reader sees it. A step rolled back since is drawn no more.
+func (d *Daemon) Picture(ctx context.Context, p outbox.Picture) ([]byte, error) {
+	if d.mailer.Pictures == nil {
+		return nil, errors.New("no pictures")
+	}
+	g, err := d.svc.Get(ctx, p.Game)
+	if err != nil {
+		return nil, err
+	}
+	if g.Epoch != p.Epoch {
+		return nil, fmt.Errorf("game %s was rolled back since the report of step %d", p.Game, p.Step)
+	}
+	rep, err := d.svc.StepReport(ctx, p.Game, p.Step, p.Player)
+	if err != nil {
+		return nil, err
+	}
+	if rep.View == nil {
+		return nil, fmt.Errorf("step %d of %s has no view for %q", p.Step, p.Game, p.Player)
+	}
+	return d.mailer.Pictures.PNG(rep.View)
 }

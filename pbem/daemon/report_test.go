@@ -1,0 +1,124 @@
+package daemon_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"orrery/engine"
+	"orrery/pbem/daemon"
+	"orrery/pbem/outbox"
+	"orrery/pbem/settings"
+)
+
+// TestAckBeforeReport: the orders that complete a step are acknowledged
+// before that step's report, and the ack says the report follows rather
+// than inviting changes.
+func TestAckBeforeReport(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
+	first := to(h.flush(), "ann@example.org")
+	if len(first) != 1 || !strings.Contains(first[0], "You may send new orders") || strings.Contains(first[0], "the report follows") {
+		t.Fatalf("an ack of orders that complete nothing invites changes: %q", first)
+	}
+	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"))
+	bob := to(h.flush(), "bob@example.org")
+	if len(bob) != 2 {
+		t.Fatalf("bob got %d mails, want the ack and the report", len(bob))
+	}
+	if !strings.Contains(bob[0], "X-Orrery-Kind: reply") || !strings.Contains(bob[0], "These orders completed the step; the report follows.") ||
+		strings.Contains(bob[0], "You may send new orders") || !strings.Contains(bob[0], "Orders received: the step is complete") {
+		t.Errorf("bob's first mail is not the ack saying the report follows:\n%s", bob[0])
+	}
+	if !strings.Contains(bob[1], "X-Orrery-Kind: report") {
+		t.Errorf("bob's second mail is not the report:\n%s", bob[1])
+	}
+	// Handled again (a crash before the mail was filed): no second ack.
+	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"))
+	if again := to(h.flush(), "bob@example.org"); len(again) != 1 {
+		t.Errorf("%d mails to bob for his next orders, want 1", len(again))
+	}
+}
+
+// TestSettingsByMail: SET and SETTINGS change and show the sender's
+// settings; the next mails are in the chosen language and zone.
+func TestSettingsByMail(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	h.handle(h.mail("ann@example.org", "settings", "SET LANG ru\nSET TZ Europe/Moscow\nSETTINGS"))
+	got := to(h.flush(), "ann@example.org")
+	if len(got) != 1 {
+		t.Fatalf("%d answers to SET, want one", len(got))
+	}
+	for _, want := range []string{"Я изменил LANG, TZ", "LANG     ru (русский)", "Europe/Moscow", "SET TZ Europe/Moscow"} {
+		if !strings.Contains(got[0], want) {
+			t.Errorf("the settings answer lacks %q:\n%s", want, got[0])
+		}
+	}
+	s, err := settings.Load(context.Background(), h.st, "ann@example.org")
+	if err != nil || s["LANG"] != "ru" || s["TZ"] != "Europe/Moscow" {
+		t.Fatalf("stored settings %v, %v", s, err)
+	}
+	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
+	ack := to(h.flush(), "ann@example.org")
+	if len(ack) != 1 || !strings.Contains(ack[0], "Ваши приказы для игры g1 приняты.") || !strings.Contains(ack[0], "Ещё не прислали: bob") {
+		t.Errorf("ann's ack is not in Russian:\n%s", ack)
+	}
+	// A wrong value names the line and the fix, and changes nothing.
+	h.handle(h.mail("ann@example.org", "settings", "SET TZ Mars/Olympus"))
+	bad := to(h.flush(), "ann@example.org")
+	if len(bad) != 1 || !strings.Contains(bad[0], "строка 1: SET TZ Mars/Olympus") || !strings.Contains(bad[0], "Asia/Tokyo") {
+		t.Errorf("a bad zone:\n%s", bad)
+	}
+	if s, _ := settings.Load(context.Background(), h.st, "ann@example.org"); s["TZ"] != "Europe/Moscow" {
+		t.Errorf("a bad value changed the zone to %q", s["TZ"])
+	}
+	// bob is untouched: English.
+	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"))
+	for _, m := range to(h.flush(), "bob@example.org") {
+		if !strings.Contains(m, "Hello bob,") {
+			t.Errorf("bob's mail is not in English:\n%s", m)
+		}
+	}
+}
+
+// TestPictureDrawnWhenSent: with a picture drawer, each report carries
+// the board as a PNG inline by cid (drawn when the mail is sent, from the
+// reader's own view), and report.json.
+func TestPictureDrawnWhenSent(t *testing.T) {
+	drawn := map[string]int{}
+	h := newHarness(t)
+	h.d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
+		drawn[v.Player()]++
+		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...)
+		return png, "the race track as " + v.Player() + " sees it", true
+	})
+	h.q = newQueueWithPictures(t, h)
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
+	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"))
+	sent := h.flush()
+	var report string
+	for _, m := range sent {
+		if header(m.Data, "X-Orrery-Kind") == "report" && m.To[0] == "ann@example.org" {
+			report = strings.ReplaceAll(string(m.Data), "=\r\n", "") // quoted-printable soft breaks
+		}
+	}
+	for _, want := range []string{"multipart/related", "Content-Type: image/png", "src=3D\"cid:board.g1.0.1@pbem.test\"",
+		"alt=3D\"the race track as ann sees it\"", "report.json", "application/json"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("ann's report lacks %q", want)
+		}
+	}
+	if drawn["ann"] < 2 || drawn["bob"] < 2 {
+		t.Errorf("pictures drawn: %v (each reader's own view, described when queued and drawn when sent)", drawn)
+	}
+}
+
+// newQueueWithPictures sends h's queue with the daemon's picture drawer.
+func newQueueWithPictures(t *testing.T, h *harness) *outbox.Queue {
+	return outbox.New(h.st.DB(), &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none", Pictures: h.d.Picture},
+		outbox.Options{MinBackoff: 50 * time.Millisecond})
+}
