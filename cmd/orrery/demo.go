@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
 	"net/mail"
 	"os"
 	"path/filepath"
@@ -19,6 +22,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/botplayer"
 	"orrery/pbem/daemon"
@@ -26,6 +30,7 @@ import (
 	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
+	"orrery/pbem/settings"
 )
 
 const demoDomain = "pbem.test"
@@ -69,7 +74,8 @@ func startEmbedded(e *env, db, httpAddr string, log *slog.Logger) (*embedded, er
 			return nil, err
 		}
 	}
-	q := outbox.New(x.st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: time.Second, Logger: log})
+	sender := &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
+	q := outbox.New(x.st.DB(), sender, outbox.Options{MinBackoff: time.Second, Logger: log})
 	// The demo's players answer within milliseconds: a person's hourly
 	// budget of replies would cut their acks short.
 	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000,
@@ -78,6 +84,7 @@ func startEmbedded(e *env, db, httpAddr string, log *slog.Logger) (*embedded, er
 		x.close()
 		return nil, err
 	}
+	wirePictures(x.d, sender)
 	// go-imap's server may not report mail that arrives just as IDLE
 	// starts: restart IDLE often, which costs nothing in-process.
 	x.reader = imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", Logger: log, IdleRestart: 500 * time.Millisecond,
@@ -99,16 +106,20 @@ func (x *embedded) close() {
 }
 
 func runDemo(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "demo", "demo [--ruleset prosper] [--players N] [--option NAME=VALUE] [--turns N] [--seed N] [--http ADDR] [--stay] [-v]",
+	fs := flags(e, "demo", "demo [--ruleset prosper] [--players N] [--option NAME=VALUE] [--turns N] [--seed N] [--lang ru] [--save DIR] [--http ADDR] [--stay] [-v]",
 		"Plays a whole game by mail on this machine: in-process IMAP and SMTP servers,\n"+
 			"the mail daemon, and built-in players who read their reports and send their\n"+
-			"orders as real mails. Prints the mails exchanged and the result. The game's\n"+
-			"web pages are served on a loopback port while it plays (--stay keeps them up).")
+			"orders as real mails. Prints the mails exchanged, the result, and the last\n"+
+			"report as the first player got it. --save DIR writes every mail as an .eml\n"+
+			"file to open in a mail client. The game's web pages are served on a loopback\n"+
+			"port while it plays (--stay keeps them up).")
 	rulesetName := fs.String("ruleset", "prosper", "ruleset to play")
 	players := fs.Int("players", 3, "number of players (default 3, or the nearest count the ruleset takes)")
 	turns := fs.Int("turns", 0, "stop after this many turns (0: play to the end)")
 	seed := fs.Uint64("seed", 1, "seed of the players' choices and of the dice secret")
-	verbose := fs.Bool("v", false, "print every mail in full, and the daemon's log")
+	verbose := fs.Bool("v", false, "print the text of every mail, and the daemon's log")
+	language := fs.String("lang", "", "every player's language (LANG setting): en or ru")
+	save := fs.String("save", "", "write every mail to this directory as NNN-from-kind[-to].eml")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long")
 	httpAddr := fs.String("http", "127.0.0.1:0", "the web pages' address (port 0: any free one; \"\": none)")
 	stay := fs.Bool("stay", false, "keep the web pages up after the game, until interrupted")
@@ -120,6 +131,13 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	opts, err := optionMap(options)
 	if err != nil {
 		return err
+	}
+	var tag lang.Tag
+	if *language != "" {
+		var ok bool
+		if tag, ok = lang.Parse(*language); !ok {
+			return fmt.Errorf("--lang %q: the languages are %v", *language, lang.Supported)
+		}
 	}
 	rs, err := engine.Find(e.rulesets, *rulesetName)
 	if err != nil {
@@ -171,7 +189,14 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	names := []string{"ann", "bob", "cyd", "dee", "eve", "fay", "gus", "hal"}
 	var specs []game.PlayerSpec
 	for i := 0; i < *players; i++ {
-		specs = append(specs, game.PlayerSpec{Name: names[i], Email: names[i] + "@example.org"})
+		addr := names[i] + "@example.org"
+		if tag != "" {
+			// As the players would by mail: SET LANG ru.
+			if _, err := settings.Put(ctx, x.st, addr, settings.Lang, string(tag)); err != nil {
+				return err
+			}
+		}
+		specs = append(specs, game.PlayerSpec{Name: names[i], Email: addr, Lang: string(tag)})
 	}
 	svc := x.d.Service()
 	start := time.Now()
@@ -197,6 +222,9 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if g, err = mailers.Play(ctx, *turns); err != nil {
 		// Show what was exchanged up to the failure: it says why.
 		printSummary(e.stdout, x.srv.Sent(), start, *verbose)
+		if *save != "" {
+			saveMails(*save, x.srv.Sent())
+		}
 		return err
 	}
 	// Let the last reports leave.
@@ -215,7 +243,19 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	elapsed := time.Since(start)
-	printSummary(e.stdout, x.srv.Sent(), start, *verbose)
+	sent := x.srv.Sent()
+	printSummary(e.stdout, sent, start, *verbose)
+	if last := lastReport(sent, specs[0].Email); last != nil {
+		fmt.Fprintf(e.stdout, "\nThe last report, as %s got it (its text part):\n%s\n%s", specs[0].Name, strings.Repeat("-", 78), mailText(last.Data))
+		fmt.Fprintln(e.stdout, strings.Repeat("-", 78))
+	}
+	if *save != "" {
+		n, err := saveMails(*save, sent)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%d mails written to %s as .eml files.\n", n, *save)
+	}
 	fmt.Fprintln(e.stdout)
 	if g.Over() {
 		fmt.Fprintf(e.stdout, "The game is over after %d turns (%d steps): %s\n", g.Turn, g.Step, g.Outcome.Text)
@@ -308,8 +348,114 @@ func printSummary(w io.Writer, sent []pbemtest.Mail, start time.Time, full bool)
 		fmt.Fprintln(w, line)
 	}
 	if full {
-		for _, m := range sent {
-			fmt.Fprintf(w, "\n%s\n", m.Data)
+		for i, m := range sent {
+			from, to, subject, kind := mailHead(m)
+			fmt.Fprintf(w, "\n=== mail %d, %s from %s to %s\nSubject: %s\n\n%s", i+1, kind, from, strings.Join(to, ", "), subject, mailText(m.Data))
 		}
 	}
+}
+
+// mailHead is who a mail is from and to, its decoded subject and its kind
+// (X-Orrery-Kind; "orders" for a player's mail).
+func mailHead(m pbemtest.Mail) (from string, to []string, subject, kind string) {
+	from, _, _ = strings.Cut(m.From, "@")
+	for _, t := range m.To {
+		n, _, _ := strings.Cut(t, "@")
+		to = append(to, n)
+	}
+	kind = "orders"
+	if msg, err := mail.ReadMessage(bytes.NewReader(m.Data)); err == nil {
+		if k := msg.Header.Get("X-Orrery-Kind"); k != "" {
+			kind = k
+		}
+		subject = msg.Header.Get("Subject")
+		if d, err := new(mime.WordDecoder).DecodeHeader(subject); err == nil {
+			subject = d
+		}
+	}
+	return from, to, subject, kind
+}
+
+// mailText is the decoded text/plain part of a raw mail (the first one),
+// as a player's mail client shows it.
+func mailText(raw []byte) string {
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Sprintf("(unreadable mail: %v)\n", err)
+	}
+	text, ok := textPart(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
+	if !ok {
+		return "(no text part)\n"
+	}
+	return text
+}
+
+func textPart(ctype, enc string, body io.Reader) (string, bool) {
+	mt, params, err := mime.ParseMediaType(ctype)
+	if ctype == "" {
+		mt, err = "text/plain", nil
+	}
+	if err != nil {
+		return "", false
+	}
+	if strings.HasPrefix(mt, "multipart/") {
+		r := multipart.NewReader(body, params["boundary"])
+		for {
+			p, err := r.NextRawPart()
+			if err != nil {
+				return "", false
+			}
+			if t, ok := textPart(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p); ok {
+				return t, true
+			}
+		}
+	}
+	if mt != "text/plain" {
+		return "", false
+	}
+	switch strings.ToLower(enc) {
+	case "quoted-printable":
+		body = quotedprintable.NewReader(body)
+	case "base64":
+		body = base64.NewDecoder(base64.StdEncoding, body)
+	}
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return "", false
+	}
+	return strings.ReplaceAll(string(b), "\r\n", "\n"), true
+}
+
+// lastReport is the last report (or welcome) mailed to addr.
+func lastReport(sent []pbemtest.Mail, addr string) *pbemtest.Mail {
+	for i := len(sent) - 1; i >= 0; i-- {
+		m := sent[i]
+		if len(m.To) == 0 || !strings.EqualFold(m.To[0], addr) {
+			continue
+		}
+		if _, _, _, kind := mailHead(m); kind == "report" || kind == "welcome" {
+			return &sent[i]
+		}
+	}
+	return nil
+}
+
+// saveMails writes every mail to dir as an .eml file named by its
+// sequence, sender and kind (and recipient, for the server's mails), so
+// that anyone can open what the players got in their own mail client.
+func saveMails(dir string, sent []pbemtest.Mail) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	for i, m := range sent {
+		from, to, _, kind := mailHead(m)
+		name := fmt.Sprintf("%03d-%s-%s", i+1, from, kind)
+		if kind != "orders" && len(to) == 1 {
+			name += "-to-" + to[0]
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".eml"), m.Data, 0o644); err != nil {
+			return i, err
+		}
+	}
+	return len(sent), nil
 }

@@ -17,6 +17,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/pbem/outbox"
+	"orrery/pbem/settings"
 )
 
 type subcommand struct {
@@ -104,7 +105,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	if *id == "" {
 		return fmt.Errorf("game new needs --id")
 	}
-	settings := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
+	gs := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
 		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Vacation: *vacation,
 		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers}
 	for _, r := range remind {
@@ -112,9 +113,9 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("--remind %q: %w", r, err)
 		}
-		settings.Reminders = append(settings.Reminders, d)
+		gs.Reminders = append(gs.Reminders, d)
 	}
-	req := game.CreateRequest{ID: *id, Ruleset: pos[0], Options: map[string]string{}, Settings: settings, Seats: *seats}
+	req := game.CreateRequest{ID: *id, Ruleset: pos[0], Options: map[string]string{}, Settings: gs, Seats: *seats}
 	for _, p := range players {
 		name, email, _ := strings.Cut(p, "=")
 		req.Players = append(req.Players, game.PlayerSpec{Name: name, Email: email})
@@ -130,6 +131,19 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer done()
+	// Each player starts in the language of their address's settings
+	// (orrery player set, SET LANG by mail), where the ruleset writes in
+	// several.
+	for i, p := range req.Players {
+		if p.Email == "" {
+			continue
+		}
+		s, err := settings.Load(ctx, svc.Store(), p.Email)
+		if err != nil {
+			return err
+		}
+		req.Players[i].Lang = string(s.Lang())
+	}
 	g, err := svc.Create(ctx, req)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"orrery/engine/game"
+	"orrery/pbem/settings"
 )
 
 // gmCommands are the GM's repair and scheduling commands; they are listed
@@ -364,7 +365,11 @@ func gameJoin(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer done()
-	g, err := svc.Join(ctx, pos[0], game.PlayerSpec{Name: pos[1], Email: *email})
+	s, err := settings.Load(ctx, svc.Store(), *email)
+	if err != nil {
+		return err
+	}
+	g, err := svc.Join(ctx, pos[0], game.PlayerSpec{Name: pos[1], Email: *email, Lang: string(s.Lang())})
 	if err != nil {
 		return err
 	}

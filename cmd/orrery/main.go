@@ -49,6 +49,7 @@ func commands() []command {
 		{"rulesets", "list the games this server can host", runRulesets},
 		{"game", "create, show, advance and verify games (orrery game help)", runGame},
 		{"orders", "send orders for a player, or check an orders file offline", runOrders},
+		{"player", "show or change a player's settings (language, time zone), kept by address", runPlayer},
 		{"dice", "redo a step's dice from its revealed seed, to check the server", runDice},
 		{"mail", "mail check FILE.eml: what the daemon would do with a mail, and why", runMail},
 		{"demo", "play a whole game by mail on in-process mail servers, and show the mails", runDemo},

@@ -10,6 +10,7 @@ import (
 	"orrery/pbem/config"
 	"orrery/pbem/daemon"
 	"orrery/pbem/web"
+	"orrery/pbem/outbox"
 )
 
 // mailOptions returns the game-service options that make a command queue
@@ -58,5 +59,18 @@ func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 		}
 		m.WebLink = web.PrivateLink(c.HTTP.URL)
 	}
+	m.Pictures = boardPictures()
 	return []game.Option{game.WithHooks(m.Hook)}, nil
+}
+
+// boardPictures is what draws the board pictures of report mails: nil
+// until the rulesets draw (engine/draw), and reports go without.
+func boardPictures() daemon.Pictures { return nil }
+
+// wirePictures lets d's mailer describe each report's picture when the
+// report is queued and sender draw it when the mail is sent (a picture is
+// never stored in the queue).
+func wirePictures(d *daemon.Daemon, sender *outbox.SMTP) {
+	d.Mailer().Pictures = boardPictures()
+	sender.Pictures = d.Picture
 }

@@ -33,6 +33,7 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 		}
 	}
 	check("summary", Ruleset().Info().Summary)
+	check("order help", Ruleset().Info().OrderHelp)
 	for _, placement := range []string{"dice", "player"} {
 		for seed := 1; seed <= 3; seed++ {
 			o, err := engine.ResolveOptions(Ruleset().Info(), map[string]string{"turns": "6",
@@ -85,7 +86,10 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 // the game (planets, players, cells, units, order words).
 func latinWords(s string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' && r != '=' }) {
+		if strings.ContainsAny(w, "_=") {
+			continue // an option: asteroid_placement=player
+		}
 		if w == strings.ToUpper(w) || !isLatin(w) {
 			continue // K6, B, LANG: cells and order words
 		}
