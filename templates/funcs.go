@@ -21,12 +21,13 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 	c := s.catalog
 	t := func(format string, args ...any) string { return c.Sprintf(tag, format, args...) }
 	tr := func(d *Data, text string) string { return s.phrase(tag, d, text) }
+	tn := func(n int, one, other string, args ...any) string { return c.Nprintf(tag, n, one, other, args...) }
 	return map[string]any{
 		// t translates a sentence of the templates: t "Hello %s," .Player.
 		"t": t,
 		// tn translates a sentence chosen by a count: tn N ONE OTHER
 		// [ARGS]; the count is the only argument when none is given.
-		"tn": func(n int, one, other string, args ...any) string { return c.Nprintf(tag, n, one, other, args...) },
+		"tn": tn,
 		// tr translates a sentence worded elsewhere, in English: an engine
 		// notice, a step's reason, an error of the mail reader; its dates
 		// are put in the reader's time zone.
@@ -83,6 +84,27 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		"join":     strings.Join,
 		"wrap":     wrap,
 		"verbatim": verbatim,
+		"fit":      fit,
+		"col":      col,
+		// playerCount is "2-6 players", or "2 players" for a fixed count.
+		"playerCount": func(lo, hi int) string {
+			if lo == hi {
+				return tn(lo, "%d player", "%d players")
+			}
+			return t("%d-%d players", lo, hi)
+		},
+		// gameState is one game of LIST: over, signing up, or its turn.
+		"gameState": func(d *Data, g GameSummary) string {
+			switch {
+			case g.Over:
+				return t("over")
+			case g.Signup:
+				return t("signing up, %d of %d seats taken; send JOIN %s to play", g.Seated, g.Seats, g.ID)
+			case g.Phase != "":
+				return t("turn %d", g.Turn) + ", " + gameText(tag, d, g.Phase)
+			}
+			return t("turn %d", g.Turn)
+		},
 		"shell":    shell,
 		"hang":     func() string { return hangMark },
 		"table":    statusHTML,

@@ -143,3 +143,33 @@ func tidyHTML(s string) string {
 	}
 	return strings.TrimSpace(out.String()) + "\n"
 }
+
+// fit keeps a block as written (verbatim) except lines wider than Width,
+// which it fills under their own indent and four spaces more: a ruleset's
+// order help or status, whose long lines would otherwise be broken by the
+// reader's window at a random column.
+func fit(s string) string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if engine.Width(l) <= Width {
+			out = append(out, l)
+			continue
+		}
+		ind := len(l) - len(strings.TrimLeft(l, " "))
+		rest := strings.Repeat(" ", min(ind+4, Width/2))
+		out = append(out, engine.Wrap(l[ind:], Width, l[:ind], rest))
+	}
+	return verbatim(strings.Join(out, "\n"))
+}
+
+// col writes one entry of a two-column list: key at two spaces, text after
+// it in a column width wide, continued under that column.
+func col(width int, key, text string) string {
+	first := "  " + key
+	pad := strings.Repeat(" ", 2+width+1)
+	if engine.Width(first) >= 2+width+1 {
+		return verbatim(first + "\n" + engine.Wrap(text, Width, pad, pad))
+	}
+	first += strings.Repeat(" ", 2+width+1-engine.Width(first))
+	return verbatim(engine.Wrap(text, Width, first, pad))
+}
