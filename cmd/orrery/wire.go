@@ -9,8 +9,8 @@ import (
 	"orrery/engine/game"
 	"orrery/pbem/config"
 	"orrery/pbem/daemon"
-	"orrery/pbem/web"
 	"orrery/pbem/outbox"
+	"orrery/pbem/web"
 )
 
 // mailOptions returns the game-service options that make a command queue
@@ -59,18 +59,12 @@ func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 		}
 		m.WebLink = web.PrivateLink(c.HTTP.URL)
 	}
-	m.Pictures = boardPictures()
 	return []game.Option{game.WithHooks(m.Hook)}, nil
 }
 
-// boardPictures is what draws the board pictures of report mails: nil
-// until the rulesets draw (engine/draw), and reports go without.
-func boardPictures() daemon.Pictures { return nil }
-
-// wirePictures lets d's mailer describe each report's picture when the
-// report is queued and sender draw it when the mail is sent (a picture is
-// never stored in the queue).
+// wirePictures lets sender draw the board picture of each report when the
+// mail is sent (d's mailer describes it when the report is queued): a
+// picture is never stored in the queue.
 func wirePictures(d *daemon.Daemon, sender *outbox.SMTP) {
-	d.Mailer().Pictures = boardPictures()
 	sender.Pictures = d.Picture
 }

@@ -30,7 +30,8 @@ type Mailer struct {
 	// WebLink, if set, puts each player's private page in their report
 	// and welcome mails.
 	WebLink WebLink
-	// Pictures draws boards; nil sends reports without a picture.
+	// Pictures draws boards (ViewPictures by default); nil sends reports
+	// without a picture.
 	Pictures Pictures
 }
 
@@ -58,6 +59,36 @@ type Pictures interface {
 	Describe(v engine.View) (alt string, width int, ok bool)
 	// PNG draws it.
 	PNG(v engine.View) ([]byte, error)
+}
+
+// ViewPictures draws the pictures views draw of themselves (engine.Drawer,
+// with engine/draw): the mailer's default.
+type ViewPictures struct{}
+
+// Describe builds v's drawing model for its alt text and width.
+func (ViewPictures) Describe(v engine.View) (string, int, bool) {
+	d, ok := v.(engine.Drawer)
+	if !ok {
+		return "", 0, false
+	}
+	p := d.Picture()
+	if p == nil {
+		return "", 0, false
+	}
+	return p.Alt(), p.W, true
+}
+
+// PNG draws v.
+func (ViewPictures) PNG(v engine.View) ([]byte, error) {
+	d, ok := v.(engine.Drawer)
+	if !ok {
+		return nil, fmt.Errorf("this view draws no picture")
+	}
+	p := d.Picture()
+	if p == nil {
+		return nil, fmt.Errorf("this view draws no picture")
+	}
+	return p.PNG()
 }
 
 // PictureFunc adapts a drawing function to Pictures: draw returns the
@@ -130,7 +161,7 @@ func NewMailer(from, gm, templateDir string, rulesets []engine.Ruleset) (*Mailer
 	if err != nil {
 		return nil, err
 	}
-	return &Mailer{From: from, GM: gm, Render: set, Rulesets: rulesets}, nil
+	return &Mailer{From: from, GM: gm, Render: set, Rulesets: rulesets, Pictures: ViewPictures{}}, nil
 }
 
 func (m *Mailer) domain() string { return outbox.Domain(m.From) }
