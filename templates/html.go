@@ -20,11 +20,15 @@ import (
 
 const (
 	styleTable = "border-collapse:collapse;margin:4px 0 12px 0;font-size:14px"
-	styleTH    = "text-align:left;font-weight:600;padding:3px 12px 3px 0;border-bottom:1px solid rgba(128,128,128,.6);vertical-align:bottom"
-	styleTD    = "padding:3px 12px 3px 0;border-bottom:1px solid rgba(128,128,128,.25);vertical-align:top"
-	styleNum   = ";text-align:right;font-variant-numeric:tabular-nums"
-	styleP     = "margin:0 0 4px 0"
-	styleHead  = "margin:12px 0 4px 0;font-size:15px"
+	styleTH    = "text-align:left;padding:3px 12px 3px 0;vertical-align:bottom"
+	styleTD    = "padding:3px 12px 3px 0;vertical-align:top"
+	styleNum   = ";text-align:right"
+	// Rows carry the rules between them (border-collapse), so a cell's
+	// style stays short: a status table has hundreds of cells.
+	styleHeadRow = "border-bottom:1px solid rgba(128,128,128,.6)"
+	styleRow     = "border-bottom:1px solid rgba(128,128,128,.25)"
+	styleP       = "margin:0 0 4px 0"
+	styleHead    = "margin:12px 0 4px 0;font-size:15px"
 )
 
 // statusHTML renders a status text as tables and paragraphs.
@@ -203,7 +207,7 @@ func writeTable(b *strings.Builder, rows [][]string) {
 		}
 		num[k] = num[k] && seen
 	}
-	b.WriteString(`<div style="overflow-x:auto;max-width:100%"><table style="` + styleTable + `">` + "\n<tr>")
+	b.WriteString(`<div style="overflow-x:auto;max-width:100%"><table style="` + styleTable + `">` + "\n" + `<tr style="` + styleHeadRow + `">`)
 	for k, h := range rows[0] {
 		st := styleTH
 		if num[k] {
@@ -213,7 +217,7 @@ func writeTable(b *strings.Builder, rows [][]string) {
 	}
 	b.WriteString("</tr>\n")
 	for _, r := range rows[1:] {
-		b.WriteString("<tr>")
+		b.WriteString(`<tr style="` + styleRow + `">`)
 		for k, v := range r {
 			st := styleTD
 			if num[k] {
