@@ -1,0 +1,50 @@
+package reportjson
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/game"
+)
+
+type dataView struct{ engine.View }
+
+func (dataView) Data() any { return map[string]int{"ships": 12} }
+
+func TestBuild(t *testing.T) {
+	r := &game.Report{Game: "g1", Ruleset: "prosper", Title: "Prosper or Perish", Player: "ann", Step: 3, Turn: 2,
+		Phase: "production", Reason: "all orders in", Board: "BOARD", Status: "STATUS", Events: []string{"bob moves"},
+		Rolls:        []dice.Roll{{N: 1, Sides: 6, Value: 4, Purpose: "bob attacks"}},
+		RevealedSeed: "seed", RevealedCommitment: "commit", NextCommitment: "next",
+		Prompts:      []engine.Prompt{{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn, Ask: "Your orders?", Default: "HOLD"}},
+		Waiting:      []string{"ann"}, Deadline: "2026-11-26 18:00 UTC", View: dataView{}}
+	b, err := Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"version": float64(1), "game": "g1", "player": "ann", "turn": float64(2), "phase": "production",
+		"deadline": "2026-11-26T18:00:00Z", "seed": "seed", "next_commitment": "next"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	for _, s := range []string{`"view": {`, `"ships": 12`, `"purpose": "bob attacks"`, `"kind": "turn"`, `"blocks": true`, `"default": "HOLD"`} {
+		if !strings.Contains(string(b), s) {
+			t.Errorf("report.json lacks %s:\n%s", s, b)
+		}
+	}
+	// Over: no next commitment, the winners and the secret.
+	r.Outcome, r.DiceSecret, r.Prompts = engine.Outcome{Over: true, Winners: []string{"ann"}, Text: "ann won"}, "s3cret", nil
+	x := Build(r)
+	if !x.Over || x.Next != "" || x.DiceSecret != "s3cret" || len(x.Prompts) != 0 || x.Prompts == nil {
+		t.Errorf("the end: %+v", x)
+	}
+}
