@@ -19,8 +19,8 @@ func TestBuild(t *testing.T) {
 		Phase: "production", Reason: "all orders in", Board: "BOARD", Status: "STATUS", Events: []string{"bob moves"},
 		Rolls:        []dice.Roll{{N: 1, Sides: 6, Value: 4, Purpose: "bob attacks"}},
 		RevealedSeed: "seed", RevealedCommitment: "commit", NextCommitment: "next",
-		Prompts:      []engine.Prompt{{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn, Ask: "Your orders?", Default: "HOLD"}},
-		Waiting:      []string{"ann"}, Deadline: "2026-11-26 18:00 UTC", View: dataView{}}
+		Prompts: []engine.Prompt{{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn, Ask: "Your orders?", Default: "HOLD"}},
+		Waiting: []string{"ann"}, Deadline: "2026-11-26 18:00 UTC", View: dataView{}}
 	b, err := Marshal(r)
 	if err != nil {
 		t.Fatal(err)
