@@ -2,13 +2,18 @@ package daemon_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/games/burning"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
 	"orrery/pbem/settings"
 )
 
@@ -121,4 +126,65 @@ func TestPictureDrawnWhenSent(t *testing.T) {
 func newQueueWithPictures(t *testing.T, h *harness) *outbox.Queue {
 	return outbox.New(h.st.DB(), &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none", Pictures: h.d.Picture},
 		outbox.Options{MinBackoff: 50 * time.Millisecond})
+}
+
+// TestBurningLanguageFollowsTheAddress: Burning's own LANG order sets the
+// address's language, and SET LANG sets the language the game writes in.
+func TestBurningLanguageFollowsTheAddress(t *testing.T) {
+	ctx := context.Background()
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{})
+	d, err := daemon.New(st, []engine.Ruleset{burning.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "b1", Ruleset: "burning",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[b1 "+h.secret("ann")+"]", "LANG RU"))
+	if s, _ := settings.Load(ctx, st, "ann@example.org"); s["LANG"] != "ru" {
+		t.Errorf("ann's LANG RU did not set her address's language: %v", s)
+	}
+	replies := 0
+	for _, m := range to(h.flush(), "ann@example.org") {
+		if header(m2raw(m), "X-Orrery-Kind") == "reply" {
+			replies++
+			if !strings.Contains(m, "Здравствуйте, ann!") {
+				t.Errorf("the answer to LANG RU is not in Russian:\n%s", m)
+			}
+		}
+	}
+	if replies != 1 {
+		t.Errorf("%d answers to LANG RU", replies)
+	}
+	lang := func(p string) string {
+		v, err := d.Service().View(ctx, "b1", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return burning.Ruleset().(engine.Languages).ViewLanguage(v)
+	}
+	if lang("bob") != "en" {
+		t.Fatalf("bob starts in %s", lang("bob"))
+	}
+	h.handle(h.mail("bob@example.org", "settings", "SET LANG ru"))
+	h.flush()
+	if got := lang("bob"); got != "ru" {
+		t.Errorf("after SET LANG ru the game writes to bob in %s", got)
+	}
+}
+
+// m2raw gives back the header block of a mail as to() returns it.
+func m2raw(m string) []byte {
+	head, _, _ := strings.Cut(m, "\n\n")
+	return []byte(head + "\r\n\r\n")
 }
