@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,5 +64,38 @@ func TestDemoTakesOptions(t *testing.T) {
 	}
 	if _, err := cli(t, "", "", "demo", "--ruleset", "toy", "--option", "finish"); err == nil || !strings.Contains(err.Error(), "NAME=VALUE") {
 		t.Errorf("option without a value: %v", err)
+	}
+}
+
+// The demo shows what players see: -v prints each mail's decoded text
+// (not MIME), the end prints the last report as the first player got it,
+// and --save writes every mail as an .eml file named by sequence, sender
+// and kind.
+func TestDemoShowsWhatPlayersSee(t *testing.T) {
+	dir := t.TempDir()
+	out, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "2", "-v", "--save", dir)
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, out)
+	}
+	for _, want := range []string{"=== mail 1, welcome from orrery to ann", "Your secret is: ", "The last report, as ann got it (its text part):", "mails written to " + dir} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	for _, raw := range []string{"Content-Transfer-Encoding", "=\n", "boundary="} {
+		if strings.Contains(out, raw) {
+			t.Errorf("demo -v prints raw MIME (%q):\n%s", raw, out)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.eml"))
+	names := strings.Join(files, " ")
+	for _, want := range []string{"001-orrery-welcome-to-ann.eml", "-ann-orders.eml", "-orrery-report-to-bob.eml", "-orrery-reply-to-"} {
+		if !strings.Contains(names, want) {
+			t.Errorf("no %s among %v", want, files)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "001-orrery-welcome-to-ann.eml"))
+	if err != nil || !bytes.Contains(data, []byte("Subject:")) || !bytes.Contains(data, []byte("multipart/")) {
+		t.Errorf("the saved welcome is not a whole mail: %v\n%s", err, data)
 	}
 }
