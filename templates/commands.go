@@ -14,7 +14,7 @@ type Command struct{ Syntax, Help string }
 // (pbem/route reads them).
 var Commands = []Command{
 	{"HELP", "this text"},
-	{"LIST", "open games and the rulesets I know"},
+	{"LIST [page N]", "games you can join (and yours), the rulesets I know"},
 	{"RULES <ruleset>", "the rules and the order language of a ruleset"},
 	{"JOIN <game> [name]", "take a seat in a game that is signing up"},
 	{"STATUS <game>", "the board as it stands, and who is still to send"},
@@ -28,6 +28,7 @@ var Commands = []Command{
 	{"OBSERVE <game>", "receive a game's public reports (if its GM allows)"},
 	{"UNOBSERVE <game>", "stop receiving them"},
 	{"RESEND <game> [turn]", "your report of the last turn (or that turn) again"},
+	{"CONFIRM", "in a reply to my mail that holds your orders as a possible stale copy: apply them now"},
 	{"SET LANG ru", "write to me in that language: en (English) or ru (Russian); kept for your address, in every game"},
 	{"SET TZ Europe/Moscow", "show times in that time zone, with UTC beside them"},
 	{"SETTINGS", "your settings, and how to change them"},

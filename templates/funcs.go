@@ -47,6 +47,9 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		"phase": func(d *Data, text string) string { return gameText(tag, d, text) },
 		// roll is one die: "#3 size of Arda: d4 = 2".
 		"roll": func(d *Data, r dice.Roll) string {
+			if r.Stream != "" {
+				return t("#%d [%s] %s: d%d = %d", r.N, r.Stream, gameText(tag, d, r.Purpose), r.Sides, r.Value)
+			}
 			return t("#%d %s: d%d = %d", r.N, gameText(tag, d, r.Purpose), r.Sides, r.Value)
 		},
 		"purpose": func(d *Data, r dice.Roll) string { return gameText(tag, d, r.Purpose) },
@@ -93,17 +96,39 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 			}
 			return t("%d-%d players", lo, hi)
 		},
-		// gameState is one game of LIST: over, signing up, or its turn.
+		// gameState is one game of LIST: over, signing up, or its turn;
+		// and whether the reader plays in it.
 		"gameState": func(d *Data, g GameSummary) string {
+			var st string
 			switch {
 			case g.Over:
-				return t("over")
+				st = t("over")
 			case g.Signup:
-				return t("signing up, %d of %d seats taken; send JOIN %s to play", g.Seated, g.Seats, g.ID)
+				st = t("signing up, %d of %d seats taken; send JOIN %s to play", g.Seated, g.Seats, g.ID)
 			case g.Phase != "":
-				return t("turn %d", g.Turn) + ", " + gameText(tag, d, g.Phase)
+				st = t("turn %d", g.Turn) + ", " + gameText(tag, d, g.Phase)
+			default:
+				st = t("turn %d", g.Turn)
 			}
-			return t("turn %d", g.Turn)
+			if g.Mine {
+				st += " " + t("(yours)")
+			}
+			return st
+		},
+		"listHeading": func(scope string) string {
+			switch scope {
+			case "stranger":
+				return t("Games open to join")
+			case "player":
+				return t("Your games, then games open to join")
+			}
+			return t("Games")
+		},
+		"firstGame": func(d *Data) string {
+			if len(d.Games) > 0 {
+				return d.Games[0].ID
+			}
+			return "demo1"
 		},
 		"shell":    shell,
 		"hang":     func() string { return hangMark },
@@ -116,7 +141,24 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		"indent":   indent,
 		"sorted":   sorted,
 		"add":      func(a, b int) int { return a + b },
-		"langtag":  func() string { return string(tag) },
+		"inc":      func(n int) int { return n + 1 },
+		// inputLines writes one input of a step's dice as it is hashed:
+		// its head, salt and lines, then its SHA-256.
+		"inputLines": func(p dice.Part) string {
+			b := "  " + p.Head
+			if p.Salt != "" {
+				b += "\n    salt " + p.Salt
+			}
+			for _, l := range p.Lines {
+				b += "\n    " + l
+			}
+			return b + "\n    " + p.Hash
+		},
+		// said shortens what a sender wrote, for quoting it back to them:
+		// at most 50 characters, so that a quoted line stays within 78
+		// columns and a long text is never repeated whole.
+		"said":    said,
+		"langtag": func() string { return string(tag) },
 		// settingValue shows a setting's value, or that it is not set
 		// and what applies instead.
 		"settingValue": func(d *Data, st Setting) string {
@@ -317,4 +359,13 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// said cuts s to 50 characters, ending a cut text with "...".
+func said(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 50 {
+		return string(r[:47]) + "..."
+	}
+	return s
 }

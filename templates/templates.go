@@ -72,6 +72,7 @@ const (
 	UnknownSender = "unknown-sender" // not a player of this game (or of any)
 	Notice        = "notice"         // a game.Notice (reminder, deadline moved, press…; NoticeTitles): Notice
 	Settings      = "settings"       // SET, SETTINGS: Settings, Changed
+	HeldOrders    = "held"           // orders held as a possibly stale copy: Held
 )
 
 // NoticeTitles is the subject of a notice mail, by game.Notice kind:
@@ -116,7 +117,7 @@ var NoticeTitles = map[string]string{
 // Kinds lists every kind of mail in a fixed order.
 func Kinds() []string {
 	return []string{Welcome, Ack, Rejected, Report, Help, List, Rules, Status, History,
-		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings}
+		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings, HeldOrders}
 }
 
 // Data is what every template receives. A kind reads only the fields its
@@ -148,6 +149,7 @@ type Data struct {
 
 	Report  *game.Report  // report, status, history, welcome
 	Picture *Picture      // report, status, history, welcome: the board drawn, inline
+	Web     string        // report, welcome: the addressee's private web page ("" without http)
 	Info    *engine.Info  // welcome, rules, help
 	Players []game.Player // welcome: the seats (only names and bots are shown)
 	Games   []GameSummary // list
@@ -159,6 +161,37 @@ type Data struct {
 
 	Settings []Setting // settings: every setting of the address
 	Changed  []string  // settings: the keys this mail changed
+
+	// Ignored are lines of the mail not read as orders (greetings,
+	// chatter), at most 10, IgnoredMore how many more there were, and
+	// PastedFrom–PastedTo a report of ours pasted back and skipped whole
+	// (0: none): ack, rejected.
+	Ignored              []Line
+	IgnoredMore          int
+	PastedFrom, PastedTo int
+	Applied              bool   // rejected: other parts of the same mail were applied
+	Held                 *Held  // held
+	Page, Pages          int    // list: this page and how many
+	Scope                string // list: "stranger" (open games only), "player" (theirs first) or "gm" (every game)
+}
+
+// Line is a line of the mail answered, with its number as the sender sees
+// it in their mail.
+type Line struct {
+	N    int
+	Text string
+}
+
+// Held describes orders held because the mail looks like a stale copy.
+type Held struct {
+	Orders      []string // the lines held, as written
+	WrittenStep uint64   // the step of the report the mail answered
+	Step        uint64   // the game's step now
+	Turn        int      // the game's turn now
+	// Reason is why: "step" (written before this step began),
+	// "rollback" (before a rollback) or "copy" (the same orders,
+	// answering the same report, were applied before).
+	Reason string
 }
 
 // Picture is the board drawn as an image, attached to the mail and shown
@@ -187,14 +220,15 @@ type GameSummary struct {
 	Seated, Seats      int
 	Signup             bool // open for JOIN
 	Over               bool
+	Mine               bool // the addressee plays in it
 }
 
-// Attempt describes a mail that tried to act for a seat and failed.
+// Attempt describes a mail that tried to act for a seat and failed. It
+// holds nothing the sender wrote (neither address nor subject): a warning
+// must never carry a stranger's words from the bot's own address.
 type Attempt struct {
-	From    string    // the sender's address as written
-	Date    time.Time // when it arrived
-	Subject string
-	Reason  string // "wrong secret", "your secret from another address"
+	Date   time.Time // when it was written
+	Reason string    // "wrong secret", "your secret from another address"
 }
 
 // Mail is a rendered mail.
@@ -362,4 +396,15 @@ func (s *Set) Render(kind string, data any) (Mail, error) {
 		Text:    tidy(text.String()),
 		HTML:    tidyHTML(html.String()),
 	}, nil
+}
+
+// Part renders one shared piece of text (a define of _common.tmpl, such as
+// "cut-text") on its own, in English, for a mail the daemon assembles
+// itself.
+func (s *Set) Part(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := s.text[lang.English][Help].ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("template part %s: %w", name, err)
+	}
+	return tidy(b.String()), nil
 }

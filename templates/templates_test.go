@@ -68,7 +68,7 @@ func sample(player string) *Data {
 		Summary:   "Build mines, move fleets, trade credits. The richest player after turn 12 wins.",
 		OrderHelp: "BUILD MINE AT <planet>      build a mine (5 credits)\nMOVE FLEET <n> TO <planet>  move a fleet one jump\nHOLD                        do nothing",
 		Options:   []engine.Option{{Name: "turns", Default: "12", Help: "turns before the game ends"}, {Name: "map", Default: "small", Choices: []string{"small", "large"}, Help: "board size"}}}
-	return &Data{
+	d := &Data{
 		Bot: "orrery@example.org", Game: "demo1", Title: "Prosper or Perish", Player: player, Secret: secret,
 		Subject:  "Re: [demo1 " + secret + "] Turn 3 report",
 		Orders:   []string{"BUILD MINE AT RIGEL", "MOVE FLEET 2 TO MARS"},
@@ -90,7 +90,7 @@ func sample(player string) *Data {
 			{ID: "old", Ruleset: "prosper", Title: "Prosper or Perish", Turn: 12, Seated: 2, Seats: 2, Over: true},
 		},
 		Rules:   []engine.Info{*info},
-		Attempt: &Attempt{From: "eve@evil.example", Date: time.Date(2026, 11, 22, 20, 5, 0, 0, time.UTC), Subject: "[demo1] orders", Reason: "wrong secret"},
+		Attempt: &Attempt{Date: time.Date(2026, 11, 22, 20, 5, 0, 0, time.UTC), Reason: "wrong secret"},
 		Notice:  &game.Notice{Kind: "reminder", To: []string{player}, Text: "Your orders for demo1 are due in 2 hours."},
 		Size:    300 << 10,
 		Limit:   256 << 10,
@@ -99,7 +99,18 @@ func sample(player string) *Data {
 			{Key: "TZ", Default: "UTC", Help: "the time zone of the times in my mails (UTC is shown beside them)", Example: "SET TZ Europe/Moscow"},
 		},
 		Changed: []string{"LANG"},
+		Ignored: []Line{{N: 1, Text: "Hi!"}, {N: 2, Text: `Here are my "orders" for this turn, which I wrote on the train this morning:`}},
+		Held: &Held{Orders: []string{"BUILD MINE AT RIGEL", "MOVE FLEET 2 TO MARS"}, WrittenStep: 4, Step: 6, Turn: 3,
+			Reason: "step"},
+		Scope: "player", Page: 1, Pages: 2,
 	}
+	if player == "bob" {
+		// bob's mail also held a report of ours, pasted back, and a
+		// command that was applied before his orders were refused.
+		d.IgnoredMore, d.PastedFrom, d.PastedTo, d.Applied = 3, 12, 80, true
+	}
+	d.Games[0].Mine = true
+	return d
 }
 
 // TestGoldenRussian pins every kind of mail as a Russian reader in Moscow
@@ -153,12 +164,14 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	perPlayer := map[string]bool{Welcome: true, Ack: true, Rejected: true, Report: true, Status: true,
-		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true}
+		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true, HeldOrders: true}
+	stranger := sample("")
+	stranger.Scope, stranger.Pages, stranger.Games = "stranger", 1, stranger.Games[1:2]
 	extra := []struct {
 		name string
 		kind string
 		data *Data
-	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}}
+	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}}
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) {
 			m, err := set.Render(x.kind, x.data)

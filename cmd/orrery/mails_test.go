@@ -90,6 +90,11 @@ var (
 	tagRun    = regexp.MustCompile(`\[[a-z0-9-]+ [A-Za-z0-9_-]+\]`)
 	optionRun = regexp.MustCompile(`\b[a-z_]+=[a-z0-9]+\b`)
 	glyphs    = regexp.MustCompile(`^(?:[A-Za-z]\d+)+$`) // the board's marks: t1, G2t2
+	url       = regexp.MustCompile(`https?://\S+`)
+	// inputLine is a line of the dice's inputs, shown exactly as it is
+	// hashed ("ann turn:ann sent", "setup player ann", "salt …"): data to
+	// check with sha256sum, not words to translate.
+	inputLine = regexp.MustCompile(`(?m)^  (?:setup \S+|\S+ \S+:\S+ \S+|  (?:salt|player|option) .*)$`)
 )
 
 // allowed are the Latin words a Russian mail may hold: names of the game
@@ -97,7 +102,7 @@ var (
 var allowed = map[string]bool{
 	// players, the game, the server, the dice commands
 	"ann": true, "bob": true, "cyd": true, "demo": true, "orrery": true, "dice": true, "commitment": true,
-	"printf": true, "sha256sum": true, "secret": true, "EPOCH": true, "STEP": true, "HMAC": true, "SHA": true,
+	"printf": true, "sha256sum": true, "inputs": true, "secret": true, "EPOCH": true, "STEP": true, "HMAC": true, "SHA": true,
 	"example": true, "org": true, "pbem": true, "test": true,
 	// Burning Planets: its title, planets, ships and biomes (so named in
 	// the Russian rule book too), resource letters
@@ -117,6 +122,8 @@ func englishWords(text string, info engine.Info) []string {
 		secret := strings.TrimSuffix(strings.Fields(m)[1], "]")
 		text = strings.ReplaceAll(text, secret, "")
 	}
+	text = url.ReplaceAllString(text, "")
+	text = inputLine.ReplaceAllString(text, "")
 	text = hexRun.ReplaceAllString(text, "")
 	text = optionRun.ReplaceAllString(text, "")
 	var out []string

@@ -1,8 +1,10 @@
 package daemon_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"net/mail"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +16,6 @@ import (
 	"orrery/engine/store"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
-	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 	"orrery/pbem/policy"
@@ -127,11 +128,18 @@ func to(mails []pbemtest.Mail, addr string) []string {
 			if r == addr {
 				raw := string(m.Data)
 				head, _, _ := strings.Cut(raw, "\r\n\r\n")
-				pm, err := inmail.Parse(m.Data, inmail.Options{})
+				// The text/plain part itself: inmail, reading a mail as a
+				// player's, may prefer the HTML part of a mail whose text
+				// is filled to 78 columns.
+				msg, err := mail.ReadMessage(bytes.NewReader(m.Data))
 				if err != nil {
 					panic(err)
 				}
-				out = append(out, head+"\n\n"+pm.Body)
+				text, ok := textOf(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
+				if !ok {
+					panic("no text part in " + raw)
+				}
+				out = append(out, head+"\n\n"+text)
 			}
 		}
 	}

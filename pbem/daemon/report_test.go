@@ -74,7 +74,7 @@ func TestSettingsByMail(t *testing.T) {
 	// A wrong value names the line and the fix, and changes nothing.
 	h.handle(h.mail("ann@example.org", "settings", "SET TZ Mars/Olympus"))
 	bad := to(h.flush(), "ann@example.org")
-	if len(bad) != 1 || !strings.Contains(bad[0], "строка 1: SET TZ Mars/Olympus") || !strings.Contains(bad[0], "Asia/Tokyo") {
+	if len(bad) != 1 || !strings.Contains(bad[0], "строка 1, вы написали: SET TZ Mars/Olympus") || !strings.Contains(bad[0], "Asia/Tokyo") {
 		t.Errorf("a bad zone:\n%s", bad)
 	}
 	if s, _ := settings.Load(context.Background(), h.st, "ann@example.org"); s["TZ"] != "Europe/Moscow" {
