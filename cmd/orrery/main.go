@@ -54,6 +54,7 @@ func commands() []command {
 		{"mail", "mail check FILE.eml: what the daemon would do with a mail, and why", runMail},
 		{"demo", "play a whole game by mail on in-process mail servers, and show the mails", runDemo},
 		{"serve", "run the mail daemon (--config FILE), or try it with its own mail servers (--embedded)", runServe},
+		{"version", "print the build: version, VCS revision and time, Go version (also --version)", runVersion},
 	}
 }
 
@@ -74,6 +75,9 @@ func run(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(e.stdout)
 		return nil
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return runVersion(ctx, e, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
