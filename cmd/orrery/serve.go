@@ -55,8 +55,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *dbPath != "" {
 		cfg.DB = *dbPath
 	}
-	log := newLogger(e, cfg.LogLevel)
-	for _, w := range cfg.Warnings {
+	log := newLogger(e, cfg.Log.Level, cfg.Log.Format)
+	for _, w := range append(append([]string(nil), cfg.Warnings...), cfg.SecurityWarnings()...) {
 		log.Warn("config " + *cfgPath + ": " + w)
 	}
 	st, err := store.Open(cfg.DB, store.Options{Timeout: time.Second})
@@ -173,15 +173,22 @@ func daemonPolicy(c *config.Config) policy.Config {
 	return policy.Config{AuthServID: c.Security.AuthServID, SenderAuth: policy.SenderAuth(c.Security.SenderAuth)}
 }
 
-func newLogger(e *env, level string) *slog.Logger {
+// newLogger logs to the command's standard error at level ("debug",
+// "info", "warn", "error") in format ("text" or "json"), as log.level and
+// log.format say.
+func newLogger(e *env, level, format string) *slog.Logger {
 	var l slog.Level
 	l.UnmarshalText([]byte(level))
-	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: l}))
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(e.stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(e.stderr, opts))
 }
 
 // serveEmbedded runs the daemon against in-process mail servers.
 func serveEmbedded(ctx context.Context, e *env, db, httpAddr string) error {
-	log := newLogger(e, "warn")
+	log := newLogger(e, "warn", "text")
 	x, err := startEmbedded(e, db, httpAddr, log)
 	if err != nil {
 		return err

@@ -276,7 +276,7 @@ func TestGMQueryByMail(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
 	dir := t.TempDir()
 	t.Setenv("ORRERY_TEST_IMAP_PW", "pw")
-	t.Setenv("ORRERY_TEST_GM_SECRET", "gm-s3cret")
+	t.Setenv("ORRERY_TEST_GM_SECRET", "gm-s3cret-s3cret-s3cret")
 	cfg := filepath.Join(dir, "config.yaml")
 	db := filepath.Join(dir, "q.db")
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`db: %s
@@ -304,7 +304,7 @@ log_level: error
 	list := gmCommand(t, db, "game", "list")
 	players := gmCommand(t, db, "game", "players", "t4")
 	srv.Append(bot, "INBOX", []byte("From: "+gm+"\r\nSubject: queries\r\nMessage-ID: <q1@example.org>\r\n\r\n"+
-		"SECRET gm-s3cret\r\nGM LIST\r\nGM PLAYERS t4\r\nGM LOG t4\r\n"))
+		"SECRET gm-s3cret-s3cret-s3cret\r\nGM LIST\r\nGM PLAYERS t4\r\nGM LOG t4\r\n"))
 	var answer string
 	waitFor(t, "the GM's answer", func() bool {
 		for _, m := range srv.Sent() {

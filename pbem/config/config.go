@@ -45,12 +45,15 @@ type Config struct {
 	HTTP         HTTP     `yaml:"http"`      // the read-only web pages (off unless listen is set)
 	// Tick is how often deadlines and reminders are checked.
 	Tick time.Duration `yaml:"tick"`
-	// LogLevel is debug, info, warn or error.
+	// LogLevel is the older spelling of log.level, still read.
 	LogLevel string `yaml:"log_level"`
 
 	// Warnings name the keys of an older config that still load but are
 	// replaced, with the key to use instead; orrery serve logs them.
 	Warnings []string `yaml:"-"`
+	// Log and Metrics are the operator's keys (operate.go).
+	Log     Log     `yaml:"log"`
+	Metrics Metrics `yaml:"metrics"`
 }
 
 // Server is an IMAP or SMTP server and the account on it.
@@ -248,8 +251,12 @@ func (c *Config) check() error {
 		return errors.New("gm_secret_env: a GM secret needs the gm address it is accepted from")
 	}
 	if c.GMSecretEnv != "" || c.GMSecretFile != "" {
-		if _, err := c.GMSecret(); err != nil {
+		secret, err := c.GMSecret()
+		if err != nil {
 			return fmt.Errorf("gm_secret: %w", err)
+		}
+		if err := checkGMSecretStrength(c.gmSecretKey(), secret); err != nil {
+			return err
 		}
 	}
 	if err := c.IMAP.check("imap", false); err != nil {
@@ -323,14 +330,7 @@ func (c *Config) check() error {
 	if c.Tick == 0 {
 		c.Tick = 10 * time.Second
 	}
-	switch c.LogLevel {
-	case "":
-		c.LogLevel = "info"
-	case "debug", "info", "warn", "error":
-	default:
-		return fmt.Errorf("log_level: must be debug, info, warn or error, not %q", c.LogLevel)
-	}
-	return nil
+	return c.checkOps()
 }
 
 // Check validates the http section and fills in URL's default, for the

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const base = `
@@ -108,7 +111,11 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"same folders", base + "folders:\n  processed: INBOX\n", "folders:"},
 		{"bad type", base + "limits:\n  max_text: lots\n", `limits.max_text: "lots" is not a whole number`},
 		{"no templates dir", base + "templates: /no/such/dir\n", "templates:"},
-		{"bad log level", base + "log_level: loud\n", "log_level"},
+		{"bad log level", base + "log_level: loud\n", "log.level"},
+		{"bad log.level", base + "log:\n  level: loud\n", "log.level: must be"},
+		{"both log levels", base + "log_level: info\nlog:\n  level: debug\n", "log_level: give log.level only"},
+		{"bad log.format", base + "log:\n  format: xml\n", "log.format: must be text or json"},
+		{"bad metrics.listen", base + "metrics:\n  listen: 9464\n", "metrics.listen:"},
 		{"bad no-secret game", base + "security:\n  no_secret_games: [friends, Big Game]\n", `security.no_secret_games: "Big Game" is not a game id`},
 		{"http listen not host:port", base + "http:\n  listen: 8080\n", `http.listen: "8080" must be host:port`},
 		{"http bad port", base + "http:\n  listen: 127.0.0.1:http\n", "http.listen: port"},
@@ -229,20 +236,20 @@ func TestGMSecret(t *testing.T) {
 		t.Errorf("no GM secret configured: %q %v", s, err)
 	}
 	file := filepath.Join(t.TempDir(), "gm")
-	os.WriteFile(file, []byte("s3cret\n"), 0o600)
+	os.WriteFile(file, []byte("s3cret-s3cret-s3cret\n"), 0o600)
 	c, err = Parse([]byte("gm: gm@example.org\ngm_secret_file: " + file + "\n" + base))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, err := c.GMSecret(); s != "s3cret" || err != nil {
+	if s, err := c.GMSecret(); s != "s3cret-s3cret-s3cret" || err != nil {
 		t.Errorf("GM secret from file: %q %v", s, err)
 	}
-	t.Setenv("ORRERY_TEST_GM", "envsecret")
+	t.Setenv("ORRERY_TEST_GM", "envsecret-envsecret")
 	c, err = Parse([]byte("gm: gm@example.org\ngm_secret_env: ORRERY_TEST_GM\n" + base))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := c.GMSecret(); s != "envsecret" {
+	if s, _ := c.GMSecret(); s != "envsecret-envsecret" {
 		t.Errorf("GM secret from env: %q", s)
 	}
 	for _, bad := range []string{
@@ -254,4 +261,78 @@ func TestGMSecret(t *testing.T) {
 			t.Errorf("%q: error %v, want one naming gm_secret", bad, err)
 		}
 	}
+}
+
+// A short GM secret is refused at load, whichever way it is given; a long
+// or generated one is taken.
+func TestGMSecretStrength(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, secret string
+		ok           bool
+	}{
+		{"one character", "x", false},
+		{"fifteen", "abcdefghijklmno", false},
+		{"sixteen", "abcdefghijklmnop", true},
+		{"generated", NewSecret(), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("ORRERY_TEST_GM", c.secret)
+			file := filepath.Join(dir, c.name)
+			require.NoError(t, os.WriteFile(file, []byte(c.secret+"\n"), 0o600))
+			for _, how := range []string{"gm_secret_env: ORRERY_TEST_GM\n", "gm_secret_file: " + file + "\n"} {
+				_, err := Parse([]byte("gm: gm@example.org\n" + how + base))
+				if c.ok {
+					assert.NoError(t, err, how)
+					continue
+				}
+				if assert.Error(t, err, how) {
+					key, _, _ := strings.Cut(how, ":")
+					assert.Contains(t, err.Error(), key+": the GM secret has")
+					assert.Contains(t, err.Error(), "orrery secret new")
+					assert.NotContains(t, err.Error(), c.secret+" ", "the message must not repeat the secret")
+				}
+			}
+		})
+	}
+	a, b := NewSecret(), NewSecret()
+	assert.NotEqual(t, a, b)
+	assert.Regexp(t, `^[a-z2-7]{26}$`, a)
+}
+
+func TestLogAndMetricsKeys(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	c, err := Parse([]byte(base))
+	require.NoError(t, err)
+	assert.Equal(t, Log{Level: "info", Format: "text"}, c.Log)
+	assert.Empty(t, c.Metrics.Listen, "metrics are off by default")
+	c, err = Parse([]byte(base + "log_level: warn\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "warn", c.Log.Level, "log_level is still read")
+	c, err = Parse([]byte(base + "log:\n  level: debug\n  format: json\nmetrics:\n  listen: 127.0.0.1:9464\n"))
+	require.NoError(t, err)
+	assert.Equal(t, Log{Level: "debug", Format: "json"}, c.Log)
+	assert.Equal(t, "127.0.0.1:9464", c.Metrics.Listen)
+	assert.Empty(t, c.SecurityWarnings())
+}
+
+// Files of secrets readable by others, and metrics on every address, are
+// warned about; owner-only files are not.
+func TestWarnings(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	dir := t.TempDir()
+	open := filepath.Join(dir, "open")
+	closed := filepath.Join(dir, "closed")
+	require.NoError(t, os.WriteFile(open, []byte("hunter2-hunter2-hunter2\n"), 0o644))
+	require.NoError(t, os.WriteFile(closed, []byte("hunter2-hunter2-hunter2\n"), 0o600))
+	require.NoError(t, os.Chmod(open, 0o644)) // whatever the umask
+	doc := strings.Replace(base, "password_env: ORRERY_TEST_PW", "password_file: "+open, 1) +
+		"gm: gm@example.org\ngm_secret_file: " + closed + "\nmetrics:\n  listen: :9464\n"
+	c, err := Parse([]byte(doc))
+	require.NoError(t, err)
+	w := c.SecurityWarnings()
+	require.Len(t, w, 2, "%q", w)
+	assert.Contains(t, w[0], "imap.password_file: "+open+" can be read by other users (mode 0644); run chmod 600")
+	assert.Contains(t, w[1], "metrics.listen: :9464 is reachable from other machines")
 }
