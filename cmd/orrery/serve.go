@@ -55,25 +55,68 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *dbPath != "" {
 		cfg.DB = *dbPath
 	}
+	srv, err := newServer(e, cfg, *cfgPath)
+	if err != nil {
+		return err
+	}
+	defer srv.st.Close()
+	if srv.ws != nil {
+		defer srv.ws.close()
+	}
+	st, d, r, ws, log := srv.st, srv.d, srv.r, srv.ws, srv.log
+	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
+	if ws != nil {
+		fmt.Fprintf(e.stdout, "orrery: web pages on %s, for players at %s/\n", ws.ln.Addr(), ws.url)
+	}
+	err = runDaemon(ctx, e, st, d, r, ws, cfg.From, log)
+	if errors.Is(err, imapin.ErrLogin) {
+		return fmt.Errorf("%w; check imap.username and imap.password_env, password_file or oauth2 in %s", err, *cfgPath)
+	}
+	return err
+}
+
+// server is `orrery serve` put together from its config: the store, the
+// outbox, the daemon, the IMAP reader, the web pages' listener, and the
+// logger they share.
+type server struct {
+	cfg *config.Config
+	st  *store.Store
+	q   *outbox.Queue
+	d   *daemon.Daemon
+	r   *imapin.Reader
+	ws  *webSide
+	log *slog.Logger
+}
+
+// newServer opens the database and wires the daemon as cfg says; the
+// caller closes srv.st (and srv.ws, when set).
+func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	log := newLogger(e, cfg.Log.Level, cfg.Log.Format)
 	for _, w := range append(append([]string(nil), cfg.Warnings...), cfg.SecurityWarnings()...) {
-		log.Warn("config " + *cfgPath + ": " + w)
+		log.Warn("config " + cfgPath + ": " + w)
 	}
 	st, err := store.Open(cfg.DB, store.Options{Timeout: time.Second})
 	if err != nil {
-		return fmt.Errorf("open %s: %w", cfg.DB, err)
+		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
 	}
-	defer st.Close()
 	gmSecret, err := cfg.GMSecret()
 	if err != nil {
-		return err
+		st.Close()
+		return nil, err
 	}
 	var ws *webSide
 	if cfg.HTTP.Listen != "" {
 		if ws, err = listenWeb(cfg.HTTP.Listen, cfg.HTTP.URL); err != nil {
-			return fmt.Errorf("http.listen: %w", err)
+			st.Close()
+			return nil, fmt.Errorf("http.listen: %w", err)
 		}
-		defer ws.close()
+	}
+	fail := func(err error) (*server, error) {
+		if ws != nil {
+			ws.close()
+		}
+		st.Close()
+		return nil, err
 	}
 	sender := &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
 		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From)}
@@ -86,22 +129,14 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),
 	})
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	wirePictures(d, sender)
 	r := imapin.New(imapin.Config{Addr: cfg.IMAP.Server, TLS: cfg.IMAP.TLS, Auth: cfg.IMAP.Auth, Credentials: cfg.IMAP.Credentials,
 		Refused: cfg.IMAP.Refused,
 		Inbox:   cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
 		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log})
-	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
-	if ws != nil {
-		fmt.Fprintf(e.stdout, "orrery: web pages on %s, for players at %s/\n", ws.ln.Addr(), ws.url)
-	}
-	err = runDaemon(ctx, e, st, d, r, ws, cfg.From, log)
-	if errors.Is(err, imapin.ErrLogin) {
-		return fmt.Errorf("%w; check imap.username and imap.password_env, password_file or oauth2 in %s", err, *cfgPath)
-	}
-	return err
+	return &server{cfg: cfg, st: st, q: q, d: d, r: r, ws: ws, log: log}, nil
 }
 
 // runDaemon runs the daemon, the control socket and, with ws, the web
@@ -180,10 +215,13 @@ func newLogger(e *env, level, format string) *slog.Logger {
 	var l slog.Level
 	l.UnmarshalText([]byte(level))
 	opts := &slog.HandlerOptions{Level: l}
+	var h slog.Handler = slog.NewTextHandler(e.stderr, opts)
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(e.stderr, opts))
+		h = slog.NewJSONHandler(e.stderr, opts)
 	}
-	return slog.New(slog.NewTextHandler(e.stderr, opts))
+	// Every component logs through it: the secrets of subject tags are
+	// blanked whoever logs them.
+	return daemon.SafeLogger(slog.New(h))
 }
 
 // serveEmbedded runs the daemon against in-process mail servers.

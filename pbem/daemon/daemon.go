@@ -149,6 +149,7 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	cfg.Logger = SafeLogger(cfg.Logger) // no secret in any log (redact.go)
 	if bareAddress(cfg.From) == "" || !strings.Contains(cfg.From, "@") {
 		return nil, fmt.Errorf("the bot's From address %q is not an address", cfg.From)
 	}
