@@ -102,7 +102,10 @@ log:
 	sender := &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
 	players := &botplayer.Players{Service: svc, Game: g.ID, Bot: bot, Rand: rand.New(rand.NewPCG(1, 2)),
 		Fetch: func(addr string) ([][]byte, error) { return srv.Messages(addr, "INBOX") },
-		Send:  func(ctx context.Context, m outbox.Mail) error { m.Kind = ""; return sender.Send(ctx, []outbox.Mail{m})[0] }}
+		Send: func(ctx context.Context, m outbox.Mail) error {
+			m.Kind = ""
+			return sender.Send(ctx, []outbox.Mail{m})[0]
+		}}
 	g, err = players.Play(ctx, 2)
 	require.NoError(t, err)
 	require.Greater(t, g.Step, uint64(1), "the bots played no step")
