@@ -68,15 +68,51 @@ func runOrForward(ctx context.Context, e *env, args []string) error {
 	if file != nil {
 		stdin = file
 	}
+	// game export --out: the daemon prints the export, and it is written
+	// here, owner-only: the daemon writes no file a forwarded command names.
+	exportOut := ""
+	if len(args) >= 2 && args[0] == "game" && args[1] == "export" {
+		args, exportOut = takeFlag(args, "out")
+	}
 	var out bytes.Buffer
 	fe := *e
 	fe.stdout = &out
 	err = forward(ctx, &fe, sock, controlRequest{Args: args, Stdin: stdin})
+	if exportOut != "" {
+		if err != nil {
+			return err
+		}
+		if err := writeOwnerOnly(exportOut, out.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote %s (mode 0600), through the running daemon\n", exportOut)
+		return nil
+	}
 	if got, ferr := receiveFiles(e, out.String(), flagValue(args, "out")); got {
 		return errors.Join(err, ferr)
 	}
 	io.Copy(e.stdout, &out)
 	return err
+}
+
+// takeFlag removes --name VALUE (or --name=VALUE, one or two dashes) from
+// args and returns the rest and VALUE ("" when absent).
+func takeFlag(args []string, name string) ([]string, string) {
+	out := make([]string, 0, len(args))
+	value := ""
+	for i := 0; i < len(args); i++ {
+		n, v, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if !strings.HasPrefix(args[i], "-") || n != name {
+			out = append(out, args[i])
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			i++
+			v = args[i]
+		}
+		value = v
+	}
+	return out, value
 }
 
 // inlineFile finds a -f FILE argument (other than -f -), reads FILE and
@@ -108,9 +144,12 @@ func inlineFile(args []string) ([]string, []byte, error) {
 	return out, nil, nil
 }
 
-// namesAFile reports whether forwarded arguments ask the daemon to read a
-// file: the daemon refuses, since its files are not the sender's.
+// namesAFile reports whether forwarded arguments ask the daemon to read or
+// write a file: the daemon refuses, since its files are not the sender's.
 func namesAFile(args []string) bool {
+	if _, out := takeFlag(args, "out"); out != "" && len(args) >= 2 && args[0] == "game" && args[1] == "export" {
+		return true // game archive --out sends its files back instead
+	}
 	for i, a := range args {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if !strings.HasPrefix(a, "-") || name != "f" {
@@ -212,7 +251,7 @@ func ServeControl(ctx context.Context, e *env, st *store.Store, db string, log *
 				return
 			}
 			if namesAFile(req.Args) {
-				json.NewEncoder(conn).Encode(controlReply{Error: "the daemon reads no files named by a forwarded command: send the file's contents on standard input (-f -)"})
+				json.NewEncoder(conn).Encode(controlReply{Error: "the daemon reads and writes no files named by a forwarded command: send the file's contents on standard input (-f -), and write its output yourself"})
 				return
 			}
 			var out bytes.Buffer

@@ -16,6 +16,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
 	"orrery/pbem/settings"
 )
@@ -464,9 +465,11 @@ func gameLog(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// mailLine is a mail of the game in `game log`, between the entries.
+// mailLine is a mail of the game in `game log`, between the entries. The
+// subject's secret is blanked: GM LOG by mail sends these lines to the
+// GM's mailbox, where a player's secret would let its reader play the seat.
 func mailLine(m outbox.Event) string {
-	line := fmt.Sprintf("   - %s mail     %s %s to %s: %s", m.Time.UTC().Format(time.DateTime), m.State, m.Kind, strings.Join(m.To, ", "), m.Subject)
+	line := fmt.Sprintf("   - %s mail     %s %s to %s: %s", m.Time.UTC().Format(time.DateTime), m.State, m.Kind, strings.Join(m.To, ", "), daemon.RedactSubject(m.Subject))
 	switch {
 	case m.State != "sent" && m.Error != "":
 		line += fmt.Sprintf(" (%d attempts; last error: %s)", m.Attempts, m.Error)

@@ -31,7 +31,7 @@ func gmCommands() []subcommand {
 		{"orders", "game orders ID --as PLAYER -f FILE", "Enters orders for a player who sent them another way (by phone, say);\nthe log records them as entered by the GM.", gameOrders},
 		{"join", "game join ID NAME --email ADDRESS", "Takes an open seat for a player (what JOIN by mail does); the game starts\nwhen the last seat is taken.", gameJoin},
 		{"observe", "game observe ID ADDRESS [--off]", "Subscribes an address to the game's public reports (or unsubscribes it).", gameObserve},
-		{"export", "game export ID > game.json", "Writes the whole game (record, state, log, pending orders) as readable JSON.", gameExport},
+		{"export", "game export ID [--with-secrets] [--out FILE]", "Writes the whole game (record, state, log, pending orders) as readable JSON.\nThe dice secret and the players' secrets are left out (such an export is\nfor reading, and cannot be imported) unless --with-secrets is given; GM\nEXPORT by mail never has them. --out writes FILE owner-only (0600).", gameExport},
 		{"import", "game import [--replace] < game.json", "Reads a game exported by game export, checks it by replaying its log, and\nstores it. A hand-edited state is taken as a GM edit and logged as one.", gameImport},
 	}
 }
@@ -293,6 +293,8 @@ func gameVacation(ctx context.Context, e *env, args []string) error {
 
 func gameExport(ctx context.Context, e *env, args []string) error {
 	c, fs, db := gameFlags(e, "export")
+	withSecrets := fs.Bool("with-secrets", false, "keep the dice secret and the players' secrets (needed to import the game again)")
+	out := fs.String("out", "", "write to FILE, created owner-only (0600), instead of standard output")
 	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err
@@ -306,9 +308,27 @@ func gameExport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(x)
+	if !*withSecrets {
+		x.Redact()
+	}
+	data, err := json.MarshalIndent(x, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if *out == "" {
+		_, err = e.stdout.Write(data)
+		return err
+	}
+	if err := writeOwnerOnly(*out, data); err != nil {
+		return err
+	}
+	what := "without its secrets (for reading; --with-secrets to import it elsewhere)"
+	if *withSecrets {
+		what = "with its secrets: keep the file private"
+	}
+	fmt.Fprintf(e.stdout, "wrote %s to %s (mode 0600), %s\n", id, *out, what)
+	return nil
 }
 
 func gameImport(ctx context.Context, e *env, args []string) error {

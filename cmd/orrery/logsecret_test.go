@@ -17,6 +17,7 @@ import (
 	"orrery/games"
 	"orrery/pbem/botplayer"
 	"orrery/pbem/config"
+	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
@@ -118,14 +119,22 @@ log:
 		secrets[p.Name+"'s secret"] = p.Secret
 	}
 	secrets["ann's secret"] = ann.Secret
+	var export string
 	waitFor(t, "the GM's export", func() bool {
 		for _, m := range srv.Sent() {
 			if m.To[0] == gm && strings.Contains(string(m.Data), "orrery game export leak") {
+				pm, err := inmail.Parse(m.Data, inmail.Options{})
+				require.NoError(t, err)
+				export = pm.Body
 				return true
 			}
 		}
 		return false
 	})
+	// GM EXPORT by mail leaves the secrets out, and says so.
+	assert.Contains(t, export, `"redacted": [`)
+	assert.NotContains(t, export, g.DiceSecret)
+	assert.NotContains(t, export, ann.Secret)
 	stop()
 	require.NoError(t, <-done)
 	done <- nil

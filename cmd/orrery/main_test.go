@@ -158,7 +158,7 @@ func TestGMRepairByCLI(t *testing.T) {
 	if !strings.Contains(out, "carol@example.org now plays bob; new secret") {
 		t.Fatalf("replace:\n%s", out)
 	}
-	export := must(t, db, "", "game", "export", "g")
+	export := must(t, db, "", "game", "export", "g", "--with-secrets")
 	edited := strings.Replace(export, `"finish": 30`, `"finish": 40`, 1)
 	if edited == export {
 		t.Fatalf("the export does not show the state readably:\n%s", export)
@@ -230,10 +230,23 @@ func TestCLIThroughControlSocket(t *testing.T) {
 	if err != nil || !strings.Contains(out, "PUSH 3") {
 		t.Fatalf("orders -f FILE through the socket: %v\n%s", err, out)
 	}
+	// --out is written here, owner-only, from what the daemon printed.
+	exported := filepath.Join(t.TempDir(), "g.json")
+	out, err = forwarded("", "game", "export", "g", "--out", exported)
+	if err != nil || !strings.Contains(out, "wrote "+exported+" (mode 0600), through the running daemon") {
+		t.Fatalf("export --out through the socket: %v\n%s", err, out)
+	}
+	if data, _ := os.ReadFile(exported); !strings.Contains(string(data), `"format": "orrery-game/1"`) {
+		t.Errorf("the export written through the socket:\n%s", data)
+	}
+	assertOwnerOnly(t, exported)
 	var direct bytes.Buffer
 	e := &env{stdout: &direct, stderr: &direct}
+	if err := forward(context.Background(), e, ControlPath(db), controlRequest{Args: []string{"game", "export", "g", "--out", "/tmp/x.json"}}); err == nil {
+		t.Fatal("the daemon wrote a file named by a forwarded command")
+	}
 	err = forward(context.Background(), e, ControlPath(db), controlRequest{Args: []string{"orders", "g", "--as", "ann", "-f", "/etc/passwd"}})
-	if err == nil || !strings.Contains(err.Error(), "reads no files") {
+	if err == nil || !strings.Contains(err.Error(), "reads and writes no files") {
 		t.Fatalf("the daemon read a file named by a forwarded command: %v\n%s", err, direct.String())
 	}
 	cancel()

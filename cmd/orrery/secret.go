@@ -60,3 +60,21 @@ func writePrivate(path string, data []byte) error {
 	}
 	return f.Close()
 }
+
+// writeOwnerOnly writes data to path, which ends up mode 0600 whether it is
+// new or was there before (its mode narrowed before anything is written).
+func writeOwnerOnly(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -27,6 +27,9 @@ type Export struct {
 	State   json.RawMessage    `json:"state"`
 	Log     []*Entry           `json:"log"`
 	Pending map[string]pending `json:"pending,omitempty"`
+	// Redacted names the secrets left out (Redact): such an export is
+	// for reading, and Import refuses it.
+	Redacted []string `json:"redacted,omitempty"`
 }
 
 // Export reads a game into an Export document.
@@ -75,6 +78,9 @@ type ImportResult struct {
 func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*ImportResult, error) {
 	if x.Format != ExportFormat {
 		return nil, userErrorf("not an Orrery game export (format %q, want %q)", x.Format, ExportFormat)
+	}
+	if err := x.checkNotRedacted(); err != nil {
+		return nil, err
 	}
 	if x.Game == nil || len(x.Log) == 0 {
 		return nil, userErrorf("the export has no game record or no log")
