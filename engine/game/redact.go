@@ -63,4 +63,3 @@ func (x *Export) checkNotRedacted() error {
 	return userErrorf("this export was made without its secrets, so it cannot be imported: it lacks %s; make a full one on the server with orrery game export %s --with-secrets --out FILE",
 		strings.Join(lacks, ", and "), id)
 }
-
