@@ -77,6 +77,10 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	mail/settings/<address> → JSON object of a player's settings, key → value
 //	                          ({"LANG":"ru","TZ":"Europe/Moscow"}), kept across
 //	                          games (pbem/settings)
+//	mail/gm-guard/state     → JSON record of refused GM commands: answers in
+//	                          the last hour, attempts not yet reported to the GM
+//	mail/outbox-owners/<id> → JSON lease of a running outbox worker, whose id
+//	                          marks the outbox items it has claimed
 var (
 	BucketMailOutbox     = []byte("outbox")
 	BucketMailOutboxSent = []byte("outbox-sent")
@@ -93,4 +97,6 @@ var (
 	BucketMailBudget     = []byte("stranger-budget")
 	BucketMailDNSFail    = []byte("dns-fail")
 	BucketMailSettings   = []byte("settings")
+	BucketMailGMGuard    = []byte("gm-guard")
+	BucketMailOwners     = []byte("outbox-owners")
 )

@@ -113,6 +113,12 @@ type Daemon struct {
 	gmQueryFn GMQuery
 	// words classify lines of each ruleset's mails (route.Classifier).
 	words *words
+	// gmRefusal is the decision on the mail last refused a GM command
+	// (gmguard.go), shared by its lines.
+	gmRefusal struct {
+		key    string
+		answer bool
+	}
 }
 
 // New builds a daemon over st. The game service it makes carries the
@@ -203,6 +209,9 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 			case <-t.C:
 				if _, err := d.svc.Tick(ctx); err != nil && ctx.Err() == nil {
 					d.log.Error("tick", "err", err)
+				}
+				if err := d.gmGuardTick(ctx); err != nil && ctx.Err() == nil {
+					d.log.Error("tick: GM report", "err", err)
 				}
 			}
 		}

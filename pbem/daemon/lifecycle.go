@@ -60,6 +60,9 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 	if !d.isGM(j, r.Secret) {
 		d.log.Warn("GM command refused", "from", j.from, "verb", c.Verb, "game", c.Game)
 		j.rejected, j.why = true, "GM command without the GM's address and secret"
+		if answer, err := d.gmRefused(ctx, j); err != nil || !answer {
+			return err
+		}
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game,
 			Msg: "GM commands need the GM's address and the GM secret; nothing was applied",
 			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
