@@ -210,15 +210,9 @@ func ServeControl(ctx context.Context, e *env, st *store.Store, db string, log *
 	if err := os.Remove(sock); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove stale control socket: %w", err)
 	}
-	// Connecting to a Unix socket needs write permission on it; under the
-	// usual umask it is born 0755, and is narrowed to the owner at once.
-	ln, err := net.Listen("unix", sock)
+	ln, err := listenOwnerOnly(sock)
 	if err != nil {
 		return fmt.Errorf("control socket: %w", err)
-	}
-	if err := os.Chmod(sock, 0o600); err != nil {
-		ln.Close()
-		return err
 	}
 	var wg sync.WaitGroup
 	go func() {
