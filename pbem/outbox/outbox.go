@@ -76,6 +76,10 @@ type Mail struct {
 	// composed (SMTP.Pictures) and shown inline in the HTML part by its
 	// Content-ID: a picture is never stored in the queue, one per mail.
 	Picture *Picture `json:"picture,omitempty"`
+	// Received is when the mail this one answers was read (zero for a
+	// mail that answers none): the ack latency runs from it to the SMTP
+	// server's acceptance. It is not sent.
+	Received time.Time `json:"received,omitzero"`
 }
 
 // File is an attachment.
@@ -105,6 +109,9 @@ type Item struct {
 	Attempts    int       `json:"attempts"`
 	NextAttempt time.Time `json:"next_attempt"`
 	LastError   string    `json:"last_error,omitempty"`
+	// Owner is the id of the worker that claimed the mail and has not
+	// settled it yet: a mail in flight (owners.go).
+	Owner string `json:"owner,omitempty"`
 }
 
 // Record is what is kept of a delivered mail.
@@ -117,6 +124,8 @@ type Record struct {
 	Game      string    `json:"game,omitempty"`
 	Sent      time.Time `json:"sent"`
 	Attempts  int       `json:"attempts"`
+	Queued    time.Time `json:"queued,omitzero"`
+	Received  time.Time `json:"received,omitzero"` // Mail.Received
 }
 
 // NewMessageID returns a fresh Message-ID (without brackets) in domain.
@@ -224,6 +233,17 @@ type Options struct {
 	// more than one connection it may be called from several goroutines
 	// at once.
 	OnSent func(Record)
+	// OnFailed, if set, is called after a failed attempt is recorded;
+	// dead says the mail was given up on. Same goroutines as OnSent.
+	OnFailed func(it Item, err error, dead bool)
+	// Shared says other daemons may use the same database at once, each
+	// with its own worker: a claim is then released only when its
+	// owner's lease has lapsed. Without it (bbolt: one process holds the
+	// file), every claim not this worker's is released at once.
+	Shared bool
+	// Lease is how long a worker's lease lasts without renewal (default
+	// 30 s; renewed every third of it while Run runs).
+	Lease time.Duration
 }
 
 // Queue is the outbox worker.
@@ -232,6 +252,8 @@ type Queue struct {
 	sender Sender
 	opt    Options
 	kick   chan struct{}
+	id     string // owner id of this worker's claims (owners.go)
+	lease  Lease
 }
 
 // New returns a Queue over db sending with s.
@@ -257,7 +279,10 @@ func New(db *bolt.DB, s Sender, opt Options) *Queue {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Queue{db: db, sender: s, opt: opt, kick: make(chan struct{}, 1)}
+	if opt.Lease <= 0 {
+		opt.Lease = 30 * time.Second
+	}
+	return &Queue{db: db, sender: s, opt: opt, kick: make(chan struct{}, 1), id: newOwnerID()}
 }
 
 // Enqueue stores m inside tx and wakes the worker once tx commits.
@@ -277,8 +302,35 @@ func (q *Queue) Kick() {
 	}
 }
 
-// Run sends due mail until ctx is done.
+// Run sends due mail until ctx is done. It holds a lease while it runs
+// (owners.go) and sends at once the mails that a worker which is gone had
+// claimed and not settled.
 func (q *Queue) Run(ctx context.Context) error {
+	if err := q.db.Update(q.renewLease); err != nil {
+		q.opt.Logger.Error("outbox: lease", "err", err)
+	}
+	leaseDone := make(chan struct{})
+	go func() {
+		defer close(leaseDone)
+		t := time.NewTicker(q.opt.Lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := q.db.Update(q.renewLease); err != nil {
+					q.opt.Logger.Error("outbox: lease", "err", err)
+				}
+			}
+		}
+	}()
+	defer func() {
+		<-leaseDone
+		if err := q.dropLease(); err != nil {
+			q.opt.Logger.Warn("outbox: lease", "err", err)
+		}
+	}()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -348,7 +400,7 @@ func (q *Queue) runShard(ctx context.Context, shard int) (time.Time, error) {
 			mails[i] = it.Mail
 		}
 		errs := q.sender.Send(ctx, mails)
-		if err := q.settle(due, errs); err != nil {
+		if err := q.settle(due, errs, ctx.Err() != nil); err != nil {
 			return time.Time{}, err
 		}
 		if ctx.Err() != nil {
@@ -374,9 +426,12 @@ func shardOf(m *Mail, n int) int {
 }
 
 // claim picks the due mails and, in the same transaction, records the
-// attempt and pushes their next attempt into the future: if the process
-// dies while sending, they wait for their backoff instead of being lost or
-// hammered. It claims only the mails of shard's recipients.
+// attempt, marks them as this worker's and pushes their next attempt into
+// the future: a failed send waits for its backoff instead of hammering the
+// server. A mail marked by a worker that is gone (owners.go) is due at
+// once, whatever its next attempt said; a mail marked by another live
+// worker is in flight there and is left alone. It claims only the mails of
+// shard's recipients.
 func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 	now := q.opt.Now()
 	err = q.db.Update(func(tx *bolt.Tx) error {
@@ -385,6 +440,7 @@ func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 			return err
 		}
 		due, next = nil, time.Time{}
+		alive := q.liveOwners(tx, now)
 		c := b.Cursor()
 		// Stop at a full batch: RunOnce comes back for the rest at once,
 		// and needs the next due time only when nothing is due. Reading
@@ -399,7 +455,20 @@ func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 			if shardOf(&it.Mail, q.opt.Connections) != shard {
 				continue
 			}
-			if it.NextAttempt.After(now) {
+			released := false
+			if it.Owner != "" && it.Owner != q.id {
+				if alive(it.Owner) {
+					// In flight in another daemon; look again when
+					// its lease may have lapsed.
+					if t := now.Add(q.opt.Lease / 3); next.IsZero() || t.Before(next) {
+						next = t
+					}
+					continue
+				}
+				released = true // its worker died mid-send
+				q.opt.Logger.Info("outbox: released the claim of a worker that is gone", "message_id", it.Mail.MessageID, "owner", it.Owner)
+			}
+			if it.NextAttempt.After(now) && !released {
 				if next.IsZero() || it.NextAttempt.Before(next) {
 					next = it.NextAttempt
 				}
@@ -407,6 +476,7 @@ func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 			}
 			it.Attempts++
 			it.NextAttempt = now.Add(q.backoff(it.Attempts))
+			it.Owner = q.id
 			data, err := json.Marshal(it)
 			if err != nil {
 				return err
@@ -431,9 +501,19 @@ func (q *Queue) backoff(attempts int) time.Duration {
 	return d + jitter
 }
 
-func (q *Queue) settle(items []Item, errs []error) error {
+// settle records the outcome of a send and clears the claims. With
+// shutdown set (the daemon is stopping, which cut the send short), a mail
+// that failed is due again at once rather than after its backoff: it did
+// not fail, it was interrupted.
+func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 	now := q.opt.Now()
 	var sent []Record
+	type failure struct {
+		it   Item
+		err  error
+		dead bool
+	}
+	var failed []failure
 	err := q.db.Update(func(tx *bolt.Tx) error {
 		b, err := buckets(tx)
 		if err != nil {
@@ -447,7 +527,8 @@ func (q *Queue) settle(items []Item, errs []error) error {
 			}
 			k := store.Key(it.Seq)
 			if e == nil {
-				rec := Record{Seq: it.Seq, MessageID: it.Mail.MessageID, To: it.Mail.To, Subject: it.Mail.Subject, Kind: it.Mail.Kind, Game: it.Mail.Game, Sent: now, Attempts: it.Attempts}
+				rec := Record{Seq: it.Seq, MessageID: it.Mail.MessageID, To: it.Mail.To, Subject: it.Mail.Subject, Kind: it.Mail.Kind, Game: it.Mail.Game, Sent: now, Attempts: it.Attempts,
+					Queued: it.Queued, Received: it.Mail.Received}
 				data, _ := json.Marshal(rec)
 				if err := mail.Bucket(BucketSent).Put(k, data); err != nil {
 					return err
@@ -458,9 +539,19 @@ func (q *Queue) settle(items []Item, errs []error) error {
 				sent = append(sent, rec)
 				continue
 			}
+			it.Owner = ""
+			if shutdown && !errors.As(e, new(*Permanent)) {
+				it.NextAttempt = now
+				data, _ := json.Marshal(it)
+				if err := b.Put(k, data); err != nil {
+					return err
+				}
+				continue
+			}
 			it.LastError = e.Error()
 			var perm *Permanent
 			dead := errors.As(e, &perm) || now.Sub(it.Queued) > q.opt.GiveUpAfter
+			failed = append(failed, failure{it, e, dead})
 			data, _ := json.Marshal(it)
 			if dead {
 				q.opt.Logger.Warn("outbox: giving up", "message_id", it.Mail.MessageID, "to", it.Mail.To, "err", e)
@@ -482,6 +573,11 @@ func (q *Queue) settle(items []Item, errs []error) error {
 	if err == nil && q.opt.OnSent != nil {
 		for _, r := range sent {
 			q.opt.OnSent(r)
+		}
+	}
+	if err == nil && q.opt.OnFailed != nil {
+		for _, f := range failed {
+			q.opt.OnFailed(f.it, f.err, f.dead)
 		}
 	}
 	return err

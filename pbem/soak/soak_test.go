@@ -105,7 +105,14 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 	if os.Getenv("ORRERY_SOAK_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	q := outbox.New(st.DB(), snd, outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent, Connections: *flagConns})
+	opts := outbox.Options{MinBackoff: 200 * time.Millisecond, MaxBackoff: 2 * time.Second, Logger: log, OnSent: onSent, Connections: *flagConns}
+	if os.Getenv("ORRERY_SOAK_CHILD_BACKOFF") == "default" {
+		// The faults part's daemon backs off as in production (30 s): a
+		// mail left waiting for its claim's backoff after a restart
+		// would then show in the settle time.
+		opts.MinBackoff, opts.MaxBackoff = 0, 0
+	}
+	q := outbox.New(st.DB(), snd, opts)
 	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000})
 	if err != nil {
 		st.Close()
@@ -145,7 +152,7 @@ func child(bot, db string) int {
 
 func startChild(db, bot string) (*exec.Cmd, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "ORRERY_SOAK_CHILD="+bot, "ORRERY_SOAK_CHILD_DB="+db)
+	cmd.Env = append(os.Environ(), "ORRERY_SOAK_CHILD="+bot, "ORRERY_SOAK_CHILD_DB="+db, "ORRERY_SOAK_CHILD_BACKOFF=default")
 	cmd.Stderr = os.Stderr
 	return cmd, cmd.Start()
 }

@@ -1,0 +1,4 @@
+package outbox
+
+// RenewLease writes the worker's lease, as Run does at its start.
+func (q *Queue) RenewLease() error { return q.db.Update(q.renewLease) }

@@ -1,0 +1,34 @@
+package outbox
+
+import (
+	"encoding/json"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
+)
+
+// Depth returns how many mails are queued and when the oldest of them was
+// queued (zero when none is): the outbox's metrics. The queue is kept in
+// the order mails were queued, so the oldest is its first item; only that
+// one is decoded.
+func Depth(db *bolt.DB) (n int, oldest time.Time, err error) {
+	err = db.View(func(tx *bolt.Tx) error {
+		mail := tx.Bucket(store.BucketMail)
+		if mail == nil || mail.Bucket(BucketQueue) == nil {
+			return nil
+		}
+		b := mail.Bucket(BucketQueue)
+		n = b.Stats().KeyN
+		if _, v := b.Cursor().First(); v != nil {
+			var it Item
+			if err := json.Unmarshal(v, &it); err != nil {
+				return err
+			}
+			oldest = it.Queued
+		}
+		return nil
+	})
+	return n, oldest, err
+}
