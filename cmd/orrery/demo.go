@@ -50,7 +50,8 @@ type embedded struct {
 // temporary one when db is ""), and a daemon reading the bot's mailbox.
 // With httpAddr it also opens the web pages' listener there, so that the
 // daemon's report mails carry each player's private link.
-func startEmbedded(e *env, db, httpAddr string, log *slog.Logger) (*embedded, error) {
+// With metricsAddr, the daemon counts what it does (serveMetrics serves it).
+func startEmbedded(e *env, db, httpAddr string, log *slog.Logger, metricsAddr string) (*embedded, error) {
 	x := &embedded{bot: "orrery@" + demoDomain}
 	srv, err := pbemtest.Start(pbemtest.Options{Users: map[string]string{x.bot: "orrery"}})
 	if err != nil {
@@ -75,11 +76,12 @@ func startEmbedded(e *env, db, httpAddr string, log *slog.Logger) (*embedded, er
 		}
 	}
 	sender := &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
-	q := outbox.New(x.st.DB(), sender, outbox.Options{MinBackoff: time.Second, Logger: log})
+	m := newMetrics(metricsAddr, x.st)
+	q := outbox.New(x.st.DB(), sender, metricsOutbox(m, outbox.Options{MinBackoff: time.Second, Logger: log}))
 	// The demo's players answer within milliseconds: a person's hourly
 	// budget of replies would cut their acks short.
 	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000,
-		WebLink: x.web.link()})
+		WebLink: x.web.link(), Metrics: m})
 	if err != nil {
 		x.close()
 		return nil, err
@@ -89,6 +91,7 @@ func startEmbedded(e *env, db, httpAddr string, log *slog.Logger) (*embedded, er
 	// starts: restart IDLE often, which costs nothing in-process.
 	x.reader = imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", Logger: log, IdleRestart: 500 * time.Millisecond,
 		Credentials: func(context.Context) (string, string, error) { return x.bot, "orrery", nil }})
+	metricsReader(m, x.reader)
 	return x, nil
 }
 
@@ -120,7 +123,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	verbose := fs.Bool("v", false, "print the text of every mail, and the daemon's log")
 	language := fs.String("lang", "", "every player's language (LANG setting): en or ru")
 	save := fs.String("save", "", "write every mail to this directory as NNN-from-kind[-to].eml")
-	timeout := fs.Duration("timeout", 5*time.Minute, "give up after this long")
+	timeout := lengthFlag(fs, "timeout", 5*time.Minute, "give up after this long")
+	metricsAddr := fs.String("metrics-listen", "", "serve the daemon's /metrics, /healthz and /readyz at host:port while the demo runs (as metrics.listen does)")
 	httpAddr := fs.String("http", "127.0.0.1:0", "the web pages' address (port 0: any free one; \"\": none)")
 	stay := fs.Bool("stay", false, "keep the web pages up after the game, until interrupted")
 	var options multi
@@ -157,7 +161,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if *verbose {
 		log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	x, err := startEmbedded(e, "", *httpAddr, log)
+	x, err := startEmbedded(e, "", *httpAddr, log, *metricsAddr)
 	if err != nil {
 		return err
 	}
@@ -181,6 +185,14 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
+	if *metricsAddr != "" {
+		_, wait, err := serveMetrics(ctx, e, *metricsAddr, x.d, x.st, (&outbox.SMTP{Addr: x.srv.SMTPAddr, TLS: "none"}).Probe, log)
+		if err != nil {
+			return err
+		}
+		defer wait()
+		defer cancel()
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- x.d.Run(runCtx, x.reader) }()

@@ -1,15 +1,23 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"orrery/games"
+	"orrery/pbem/pbemtest"
 )
 
 func TestSecretNew(t *testing.T) {
@@ -85,4 +93,136 @@ func TestControlSocketBornOwnerOnly(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
 	assert.Equal(t, 0o022, syscall.Umask(0o022), "the umask was not restored")
+}
+
+// metricsURL waits for the line a command prints when its metrics listener
+// is up, and returns the URL of /metrics.
+func metricsURL(t *testing.T, out *syncBuffer) string {
+	t.Helper()
+	re := regexp.MustCompile(`metrics on (http://\S+/metrics)`)
+	var url string
+	waitFor(t, "the metrics listener", func() bool {
+		m := re.FindStringSubmatch(out.String())
+		if m != nil {
+			url = m[1]
+		}
+		return m != nil
+	})
+	return url
+}
+
+func httpGet(url string) (int, string, error) {
+	res, err := http.Get(url)
+	if err != nil {
+		return 0, "", err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	return res.StatusCode, string(body), err
+}
+
+// /metrics answers while a demo runs with --metrics-listen (the demo's
+// metrics.listen), and counts the demo's mails.
+func TestMetricsDuringDemo(t *testing.T) {
+	out := &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: out, rulesets: games.All()}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(context.Background(), e, []string{"demo", "--turns", "3", "--metrics-listen", "127.0.0.1:0"})
+	}()
+	url := metricsURL(t, out)
+	var scrapes []string
+	for running := true; running; {
+		select {
+		case err := <-done:
+			require.NoError(t, err, out.String())
+			running = false
+		case <-time.After(50 * time.Millisecond):
+			if code, body, err := httpGet(url); err == nil && code == 200 {
+				scrapes = append(scrapes, body)
+			}
+		}
+	}
+	require.NotEmpty(t, scrapes, "/metrics never answered during the demo")
+	last := scrapes[len(scrapes)-1]
+	for _, name := range []string{"orrery_mails_received_total", "orrery_orders_applied_total", "orrery_steps_resolved_total",
+		"orrery_ack_latency_seconds_bucket", "orrery_outbox_depth", "orrery_imap_up 1"} {
+		assert.Contains(t, last, name)
+	}
+	assert.Regexp(t, `orrery_mails_received_total [1-9]`, strings.Join(scrapes, "\n"), "no mail counted in any scrape")
+	_, _, err := httpGet(url)
+	assert.Error(t, err, "the listener outlived the demo")
+}
+
+// serve --config with metrics.listen: the daemon's counts on /metrics follow
+// the mail it handles; /healthz and /readyz answer.
+func TestServeMetrics(t *testing.T) {
+	const bot = "bot@pbem.test"
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	dir := t.TempDir()
+	t.Setenv("ORRERY_TEST_IMAP_PW", "pw")
+	cfg := filepath.Join(dir, "config.yaml")
+	db := filepath.Join(dir, "m.db")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf(`db: %s
+from: "Orrery <%s>"
+imap:
+  server: %s
+  tls: none
+  username: %s
+  password_env: ORRERY_TEST_IMAP_PW
+  idle: false
+  poll_interval: 20ms
+smtp:
+  server: %s
+  tls: none
+  auth: none
+log:
+  level: error
+metrics:
+  listen: 127.0.0.1:0
+`, db, bot, srv.IMAPAddr, bot, srv.SMTPAddr)), 0o600))
+	out, stop := startServe(t, "--config", cfg)
+	defer stop()
+	url := metricsURL(t, out)
+	base := strings.TrimSuffix(url, "/metrics")
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	created := gmCommand(t, db, "game", "new", "toy", "--id", "m1", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
+	secret := regexp.MustCompile(`ann\s+\S+\s+secret (\S+)`).FindStringSubmatch(created)[1]
+	require.NoError(t, srv.Append(bot, "INBOX", []byte("From: ann@example.org\r\nSubject: [m1 "+secret+"] orders\r\nMessage-ID: <o1@example.org>\r\n\r\nPUSH 2\r\n")))
+	require.NoError(t, srv.Append(bot, "INBOX", []byte("From: ann@example.org\r\nSubject: away\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <a1@example.org>\r\n\r\nI am away.\r\n")))
+	var body string
+	waitFor(t, "the counts", func() bool {
+		_, body, _ = httpGet(url)
+		return strings.Contains(body, "orrery_mails_received_total 2\n") && strings.Contains(body, "orrery_ack_latency_seconds_count 1\n")
+	})
+	for _, want := range []string{"orrery_mails_answered_total 1\n", `orrery_mails_silenced_total{reason="automatic"} 1` + "\n",
+		`orrery_mails_rejected_total{reason="automatic"} 1` + "\n", "orrery_orders_applied_total 1\n", "orrery_imap_up 1\n"} {
+		assert.Contains(t, body, want)
+	}
+	code, health, err := httpGet(base + "/healthz")
+	require.NoError(t, err)
+	assert.Equal(t, 200, code)
+	assert.Equal(t, "ok\n", health)
+	code, ready, err := httpGet(base + "/readyz")
+	require.NoError(t, err)
+	assert.Equal(t, 200, code, ready)
+}
+
+// serve --embedded keeps its games in orrery-embedded.db in the working
+// directory, says so at start and at exit, and finds them again.
+func TestServeEmbeddedKeepsItsGames(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	db := filepath.Join(dir, "orrery-embedded.db")
+	out, stop := startServe(t, "--embedded")
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	assert.Contains(t, out.String(), "db     "+db+" (kept when you stop")
+	gmCommand(t, db, "game", "new", "toy", "--id", "kept", "--player", "ann=ann@example.org")
+	stop()
+	assert.Contains(t, out.String(), "the games are kept in "+db)
+
+	out, stop = startServe(t, "--embedded")
+	defer stop()
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	assert.Contains(t, gmCommand(t, db, "game", "list"), "kept")
 }

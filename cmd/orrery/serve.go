@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -32,15 +33,16 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			"With http.listen in the config, it serves the same read-only web pages.")
 	cfgPath := fs.String("config", "", "config file (default: ORRERY_CONFIG); see config.example.yaml")
 	embeddedMode := fs.Bool("embedded", false, "run in-process IMAP and SMTP servers on localhost")
-	dbPath := fs.String("db", "", "database file (with --embedded; default: a temporary one)")
+	dbPath := fs.String("db", "", "database file (default: db of the config; with --embedded, "+embeddedDB+" in the working directory)")
 	httpAddr := fs.String("http", "127.0.0.1:0", "with --embedded: the web pages' address (port 0: any free one; \"\": none)")
+	metricsAddr := fs.String("metrics-listen", "", "serve /metrics, /healthz and /readyz at host:port (with --config: instead of metrics.listen)")
 	if rest, err := parse(fs, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return fmt.Errorf("serve takes no arguments, got %q", strings.Join(rest, " "))
 	}
 	if *embeddedMode {
-		return serveEmbedded(ctx, e, *dbPath, *httpAddr)
+		return serveEmbedded(ctx, e, *dbPath, *httpAddr, *metricsAddr)
 	}
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("ORRERY_CONFIG")
@@ -55,6 +57,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *dbPath != "" {
 		cfg.DB = *dbPath
 	}
+	if *metricsAddr != "" {
+		cfg.Metrics.Listen = *metricsAddr
+	}
 	srv, err := newServer(e, cfg, *cfgPath)
 	if err != nil {
 		return err
@@ -65,6 +70,26 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	st, d, r, ws, log := srv.st, srv.d, srv.r, srv.ws, srv.log
 	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
+	// The daemon's HTTP listeners, one per address: metrics.listen now;
+	// the web pages add their mux here, sharing a listener when their
+	// key names the same address.
+	hs := newHTTPServers()
+	if cfg.Metrics.Listen != "" {
+		addMetrics(hs, cfg.Metrics.Listen, d, st, srv.smtp.Probe)
+	}
+	if len(hs.muxes) > 0 {
+		hctx, stop := context.WithCancel(ctx)
+		bound, wait, err := hs.Start(hctx, log)
+		if err != nil {
+			stop()
+			return err
+		}
+		defer wait()
+		defer stop()
+		if a := cfg.Metrics.Listen; a != "" {
+			fmt.Fprintf(e.stdout, "orrery: metrics on http://%s/metrics (health: /healthz, /readyz)\n", bound[a])
+		}
+	}
 	if ws != nil {
 		fmt.Fprintf(e.stdout, "orrery: web pages on %s, for players at %s/\n", ws.ln.Addr(), ws.url)
 	}
@@ -76,20 +101,20 @@ func runServe(ctx context.Context, e *env, args []string) error {
 }
 
 // server is `orrery serve` put together from its config: the store, the
-// outbox, the daemon, the IMAP reader, the web pages' listener, and the
-// logger they share.
+// outbox, the daemon, the IMAP reader, and the logger they share.
 type server struct {
-	cfg *config.Config
-	st  *store.Store
-	q   *outbox.Queue
-	d   *daemon.Daemon
-	r   *imapin.Reader
-	ws  *webSide
-	log *slog.Logger
+	cfg  *config.Config
+	st   *store.Store
+	q    *outbox.Queue
+	d    *daemon.Daemon
+	r    *imapin.Reader
+	ws   *webSide
+	log  *slog.Logger
+	smtp *outbox.SMTP
 }
 
 // newServer opens the database and wires the daemon as cfg says; the
-// caller closes srv.st (and srv.ws, when set).
+// caller closes srv.st.
 func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	log := newLogger(e, cfg.Log.Level, cfg.Log.Format)
 	for _, w := range append(append([]string(nil), cfg.Warnings...), cfg.SecurityWarnings()...) {
@@ -118,10 +143,11 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		st.Close()
 		return nil, err
 	}
-	sender := &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
+	m := newMetrics(cfg.Metrics.Listen, st)
+	smtp := &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
 		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From)}
-	q := outbox.New(st.DB(), sender, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections})
-	d, err := daemon.New(st, e.rulesets, q, daemon.Config{
+	q := outbox.New(st.DB(), smtp, metricsOutbox(m, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections}))
+	d, err := daemon.New(st, e.rulesets, q, daemon.Config{Metrics: m,
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Logger: log,
 		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), DNSGrace: cfg.Security.DNSGrace,
@@ -131,12 +157,13 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	if err != nil {
 		return fail(err)
 	}
-	wirePictures(d, sender)
+	wirePictures(d, smtp)
 	r := imapin.New(imapin.Config{Addr: cfg.IMAP.Server, TLS: cfg.IMAP.TLS, Auth: cfg.IMAP.Auth, Credentials: cfg.IMAP.Credentials,
 		Refused: cfg.IMAP.Refused,
 		Inbox:   cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
 		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log})
-	return &server{cfg: cfg, st: st, q: q, d: d, r: r, ws: ws, log: log}, nil
+	metricsReader(m, r)
+	return &server{cfg: cfg, st: st, q: q, d: d, r: r, ws: ws, log: log, smtp: smtp}, nil
 }
 
 // runDaemon runs the daemon, the control socket and, with ws, the web
@@ -149,7 +176,7 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 	// players. It replaces e.options, which may hold the CLI's own mail
 	// hook (mailOptions): one hook, one mail.
 	local := *e
-	local.options = []game.Option{game.WithHooks(d.Mailer().Hook)}
+	local.options = []game.Option{game.WithHooks(d.Mailer().Hook, d.Metrics().Hook)}
 	// GM LIST, SHOW, LOG… by mail print what these commands print here.
 	d.SetGMQuery(func(ctx context.Context, args []string) (string, error) {
 		if len(args) < 2 || args[0] != "game" || !gmQueries[args[1]] {
@@ -224,14 +251,26 @@ func newLogger(e *env, level, format string) *slog.Logger {
 	return daemon.SafeLogger(slog.New(h))
 }
 
+// embeddedDB is where serve --embedded keeps its games by default: in the
+// working directory, so that they outlive the daemon (the mailboxes, in
+// memory, do not).
+const embeddedDB = "orrery-embedded.db"
+
 // serveEmbedded runs the daemon against in-process mail servers.
-func serveEmbedded(ctx context.Context, e *env, db, httpAddr string) error {
+func serveEmbedded(ctx context.Context, e *env, db, httpAddr, metricsAddr string) error {
 	log := newLogger(e, "warn", "text")
-	x, err := startEmbedded(e, db, httpAddr, log)
+	if db == "" {
+		db = embeddedDB
+	}
+	if abs, err := filepath.Abs(db); err == nil {
+		db = abs
+	}
+	x, err := startEmbedded(e, db, httpAddr, log, metricsAddr)
 	if err != nil {
 		return err
 	}
 	defer x.close()
+	defer fmt.Fprintf(e.stdout, "orrery: the games are kept in %s; run orrery serve --embedded again to go on with them\n", x.st.Path())
 	players := []string{"ann@example.org", "bob@example.org", "cyd@example.org"}
 	for _, p := range players {
 		x.srv.AddUser(p, "password")
@@ -244,7 +283,7 @@ func serveEmbedded(ctx context.Context, e *env, db, httpAddr string) error {
   SMTP   %s port %s, no encryption, any login
   bot    %s
   users  %s (any other address is created when mail reaches it)
-  db     %s
+  db     %s (kept when you stop; delete it to start afresh)
 %s
 Create a game for them (it is forwarded to this daemon), then write to the
 bot from a mail client logged in as a player:
@@ -254,6 +293,16 @@ bot from a mail client logged in as a player:
 
 Stop with Ctrl-C.
 `, host, port, host, sport, x.bot, strings.Join(players, ", "), x.st.Path(), webLine(x.web), x.st.Path())
+	if metricsAddr != "" {
+		mctx, stop := context.WithCancel(ctx)
+		_, wait, err := serveMetrics(mctx, e, metricsAddr, x.d, x.st, (&outbox.SMTP{Addr: x.srv.SMTPAddr, TLS: "none"}).Probe, log)
+		if err != nil {
+			stop()
+			return err
+		}
+		defer wait()
+		defer stop()
+	}
 	return runDaemon(ctx, e, x.st, x.d, x.reader, x.web, x.bot, log)
 }
 

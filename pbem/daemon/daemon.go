@@ -31,6 +31,7 @@ import (
 	"orrery/engine/store"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
+	"orrery/pbem/metrics"
 	"orrery/pbem/outbox"
 	"orrery/pbem/policy"
 )
@@ -98,6 +99,8 @@ type Config struct {
 	TickEvery time.Duration
 	Now       func() time.Time
 	Logger    *slog.Logger
+	// Metrics counts what the daemon does (nil: not counted).
+	Metrics *metrics.Daemon
 }
 
 // Daemon answers mail for the games of one store.
@@ -176,7 +179,7 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 		mailer.Enqueue = q.Enqueue
 	}
 	all := append([]game.Option{game.WithClock(cfg.Now), game.WithLogger(cfg.Logger)}, opts...)
-	all = append(all, game.WithHooks(mailer.Hook))
+	all = append(all, game.WithHooks(mailer.Hook, cfg.Metrics.Hook))
 	d.svc = game.New(st, rulesets, all...)
 	return d, nil
 }
@@ -207,9 +210,11 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				start := time.Now()
 				if _, err := d.svc.Tick(ctx); err != nil && ctx.Err() == nil {
 					d.log.Error("tick", "err", err)
 				}
+				d.cfg.Metrics.Tick(time.Since(start))
 				if err := d.gmGuardTick(ctx); err != nil && ctx.Err() == nil {
 					d.log.Error("tick: GM report", "err", err)
 				}

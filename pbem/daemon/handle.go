@@ -100,6 +100,10 @@ type job struct {
 	// replied marks a reply already queued: orders that complete a
 	// step are answered before the step's report (see orders).
 	replied bool
+	// read is when the daemon took the mail up; answered, that its reply
+	// was queued (for metrics: observe.go).
+	read     time.Time
+	answered bool
 }
 
 // replyPart is the part number that records a reply queued early, so that
@@ -187,7 +191,7 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	m, perr := inmail.Parse(msg.Raw, inmail.Options{MaxText: d.cfg.MaxText})
-	j := &job{msg: msg, m: m, key: messageKey(m, msg.Raw)}
+	j := &job{msg: msg, m: m, key: messageKey(m, msg.Raw), read: d.cfg.Now()}
 	if rec, err := d.seen(ctx, j.key); err != nil {
 		return 0, err
 	} else if rec != nil {
@@ -322,6 +326,7 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 	if err != nil {
 		return 0, fmt.Errorf("record message: %w", err)
 	}
+	d.observe(j)
 	if j.rejected {
 		return imapin.Rejected, nil
 	}
@@ -333,6 +338,7 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
 	{
 		out := d.reply(j)
+		send := func() error { j.answered = true; return d.mailer.enqueue(tx, out) } // observe.go counts it
 		if j.held != nil {
 			// The orders wait under this answer's Message-ID for a
 			// CONFIRM; the answer goes whatever the rate limits, or
@@ -345,10 +351,10 @@ func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
 			if err := b.Put([]byte(strings.ToLower(j.replyID)), data); err != nil {
 				return err
 			}
-			return d.mailer.enqueue(tx, out)
+			return send()
 		}
 		if j.gm {
-			return d.mailer.enqueue(tx, out)
+			return send()
 		}
 		if said := j.m.Text + j.m.Body; j.applied == 0 && said != "" {
 			// (A mail we could not read at all is not counted: there is
@@ -383,7 +389,7 @@ func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
 			}
 			return err
 		}
-		return d.mailer.enqueue(tx, out)
+		return send()
 	}
 }
 
@@ -404,7 +410,7 @@ func (d *Daemon) reply(j *job) outbox.Mail {
 		refs = append(refs[:1], refs[len(refs)-19:]...)
 	}
 	out := outbox.Mail{To: []string{j.from}, Subject: c.Subject, Text: c.Text, HTML: c.HTML,
-		InReplyTo: j.m.MessageID, References: refs, Auto: "auto-replied", Kind: "reply", MessageID: j.replyID}
+		InReplyTo: j.m.MessageID, References: refs, Auto: "auto-replied", Kind: "reply", MessageID: j.replyID, Received: j.read}
 	if j.game != nil {
 		out.Game = j.game.ID
 		out.Headers = map[string]string{"X-Orrery-Game": j.game.ID}

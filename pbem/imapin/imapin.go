@@ -91,7 +91,10 @@ type Reader struct {
 	log *slog.Logger
 	// Connected, if set, is called after each successful login and select.
 	Connected func(uidValidity uint32)
-	onLogin   func()
+	// Lost, if set, is called when a session ends in a failure, before
+	// the reader waits to reconnect (metrics count reconnects by it).
+	Lost    func(err error)
+	onLogin func()
 }
 
 // New returns a Reader with cfg's defaults filled in.
@@ -154,6 +157,9 @@ func (r *Reader) Run(ctx context.Context, h Handler) error {
 			backoff = r.cfg.MinBackoff // it worked for a while: start over
 		}
 		wait := backoff/2 + time.Duration(rand.Int64N(int64(backoff)))
+		if r.Lost != nil {
+			r.Lost(err)
+		}
 		r.log.Warn("imap: connection lost; reconnecting", "err", err, "in", wait.Round(time.Millisecond))
 		select {
 		case <-ctx.Done():
