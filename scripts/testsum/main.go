@@ -1,0 +1,147 @@
+// Command testsum reads `go test -json` on standard input and prints what
+// plain `go test` prints (a line per package, and the output of every
+// failed test), then every skipped test grouped by its reason, and a last
+// line "N passed, N failed, N skipped". scripts/test pipes its runs through
+// it, so that tests which skip for want of a mail server, root or a
+// browser are named, with how to run them, instead of hiding behind "ok".
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+type event struct {
+	Action     string
+	Package    string
+	ImportPath string
+	Test       string
+	Output     string
+}
+
+type skip struct{ pkg, test, reason string }
+
+// summary is what was read so far.
+type summary struct {
+	out                  io.Writer
+	passed, failed, skip int
+	buffered             map[string][]string // package + test → its output
+	skipped              []skip
+}
+
+func main() {
+	s := &summary{out: os.Stdout, buffered: map[string][]string{}}
+	if err := s.read(os.Stdin); err != nil {
+		fmt.Fprintln(os.Stderr, "testsum:", err)
+		os.Exit(2)
+	}
+	s.report()
+	if s.failed > 0 {
+		os.Exit(1)
+	}
+}
+
+func (s *summary) read(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		var e event
+		if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil {
+			fmt.Fprintln(s.out, string(line)) // not an event: pass it on
+			continue
+		}
+		s.event(e)
+	}
+	return sc.Err()
+}
+
+func (s *summary) event(e event) {
+	key := e.Package + " " + e.Test
+	switch {
+	case e.Action == "build-output":
+		fmt.Fprint(s.out, e.Output)
+	case e.Test == "" && e.Action == "output":
+		if e.Output != "PASS\n" { // plain go test shows it only with -v
+			fmt.Fprint(s.out, e.Output)
+		}
+	case e.Test == "":
+	case e.Action == "output":
+		s.buffered[key] = append(s.buffered[key], e.Output)
+	case e.Action == "pass":
+		s.passed++
+		delete(s.buffered, key)
+	case e.Action == "fail":
+		s.failed++
+		for _, l := range s.buffered[key] {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "=== RUN") || strings.HasPrefix(t, "=== PAUSE") || strings.HasPrefix(t, "=== CONT") {
+				continue
+			}
+			fmt.Fprint(s.out, l)
+		}
+		delete(s.buffered, key)
+	case e.Action == "skip":
+		s.skip++
+		s.skipped = append(s.skipped, skip{e.Package, e.Test, reason(s.buffered[key])})
+		delete(s.buffered, key)
+	}
+}
+
+// reason is what a skipped test said: its lines other than the test
+// runner's own (=== RUN, --- SKIP), which come before or after them.
+func reason(lines []string) string {
+	var out []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
+			continue
+		}
+		// "file_test.go:12: the message"
+		if i := strings.Index(t, ": "); i > 0 && strings.Contains(t[:i], ".go:") {
+			t = t[i+2:]
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return "(no reason given)"
+	}
+	return strings.Join(out, "\n      ")
+}
+
+func (s *summary) report() {
+	if len(s.skipped) > 0 {
+		// Group by package and reason: a reason shared by many subtests
+		// (every case of a table against the real servers) is one entry.
+		type group struct {
+			pkg, reason string
+			tests       []string
+		}
+		var groups []*group
+		index := map[string]*group{}
+		for _, k := range s.skipped {
+			g := index[k.pkg+"\x00"+k.reason]
+			if g == nil {
+				g = &group{pkg: k.pkg, reason: k.reason}
+				index[k.pkg+"\x00"+k.reason] = g
+				groups = append(groups, g)
+			}
+			g.tests = append(g.tests, k.test)
+		}
+		sort.SliceStable(groups, func(i, j int) bool { return groups[i].pkg < groups[j].pkg })
+		fmt.Fprintf(s.out, "\nSKIPPED: %d tests did not run here:\n", len(s.skipped))
+		for _, g := range groups {
+			names := g.tests
+			more := ""
+			if len(names) > 3 {
+				names, more = names[:3], fmt.Sprintf(" and %d more", len(g.tests)-3)
+			}
+			fmt.Fprintf(s.out, "  %s: %s%s\n      %s\n", g.pkg, strings.Join(names, ", "), more, g.reason)
+		}
+	}
+	fmt.Fprintf(s.out, "%d passed, %d failed, %d skipped\n", s.passed, s.failed, s.skip)
+}

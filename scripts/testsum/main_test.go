@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A recorded `go test -json` stream: a passing package, a skipped test with
+// its reason, a table of subtests skipped for one reason, and a failure.
+const stream = `{"Action":"start","Package":"orrery/a"}
+{"Action":"run","Package":"orrery/a","Test":"TestOK"}
+{"Action":"output","Package":"orrery/a","Test":"TestOK","Output":"=== RUN   TestOK\n"}
+{"Action":"pass","Package":"orrery/a","Test":"TestOK"}
+{"Action":"run","Package":"orrery/a","Test":"TestMail"}
+{"Action":"output","Package":"orrery/a","Test":"TestMail","Output":"=== RUN   TestMail\n"}
+{"Action":"output","Package":"orrery/a","Test":"TestMail","Output":"    e2e_test.go:50: end-to-end mail tests need Dovecot and Postfix on loopback: run\n"}
+{"Action":"output","Package":"orrery/a","Test":"TestMail","Output":"          scripts/mailstack.sh start\n"}
+{"Action":"output","Package":"orrery/a","Test":"TestMail","Output":"--- SKIP: TestMail (0.00s)\n"}
+{"Action":"skip","Package":"orrery/a","Test":"TestMail"}
+{"Action":"output","Package":"orrery/a","Output":"PASS\n"}
+{"Action":"output","Package":"orrery/a","Output":"ok  \torrery/a\t0.010s\n"}
+{"Action":"pass","Package":"orrery/a"}
+{"Action":"output","Package":"orrery/b","Test":"TestHostile/c1/real","Output":"--- SKIP: TestHostile/c1/real (0.00s)\n"}
+{"Action":"output","Package":"orrery/b","Test":"TestHostile/c1/real","Output":"    hostile_test.go:80: no servers\n"}
+{"Action":"skip","Package":"orrery/b","Test":"TestHostile/c1/real"}
+` + `{"Action":"output","Package":"orrery/b","Test":"TestHostile/c2/real","Output":"--- SKIP: TestHostile/c2/real (0.00s)\n"}
+{"Action":"output","Package":"orrery/b","Test":"TestHostile/c2/real","Output":"    hostile_test.go:80: no servers\n"}
+{"Action":"skip","Package":"orrery/b","Test":"TestHostile/c2/real"}
+{"Action":"output","Package":"orrery/b","Test":"TestBad","Output":"=== RUN   TestBad\n"}
+{"Action":"output","Package":"orrery/b","Test":"TestBad","Output":"    b_test.go:9: want 2, got 3\n"}
+{"Action":"output","Package":"orrery/b","Test":"TestBad","Output":"--- FAIL: TestBad (0.00s)\n"}
+{"Action":"fail","Package":"orrery/b","Test":"TestBad"}
+{"Action":"output","Package":"orrery/b","Output":"FAIL\torrery/b\t0.020s\n"}
+{"Action":"fail","Package":"orrery/b"}
+`
+
+func TestSummary(t *testing.T) {
+	var out bytes.Buffer
+	s := &summary{out: &out, buffered: map[string][]string{}}
+	if err := s.read(strings.NewReader(stream)); err != nil {
+		t.Fatal(err)
+	}
+	s.report()
+	got := out.String()
+	assert.Equal(t, `ok  	orrery/a	0.010s
+    b_test.go:9: want 2, got 3
+--- FAIL: TestBad (0.00s)
+FAIL	orrery/b	0.020s
+
+SKIPPED: 3 tests did not run here:
+  orrery/a: TestMail
+      end-to-end mail tests need Dovecot and Postfix on loopback: run
+      scripts/mailstack.sh start
+  orrery/b: TestHostile/c1/real, TestHostile/c2/real
+      no servers
+1 passed, 1 failed, 3 skipped
+`, got)
+}
