@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -15,6 +16,9 @@ import (
 // dbFlags adds --db and --config to a command.
 type dbFlags struct {
 	db, config string
+	// create lets open make a new database (game new, game import); every
+	// other command wants one that exists.
+	create bool
 }
 
 func addDBFlags(fs *flag.FlagSet) *dbFlags {
@@ -27,29 +31,42 @@ func addDBFlags(fs *flag.FlagSet) *dbFlags {
 // path resolves the database file: --db, then the config's db key, then
 // orrery.db in the working directory.
 func (d *dbFlags) path() (string, error) {
+	p, _, err := d.resolve()
+	return p, err
+}
+
+// resolve is path, and says where the name came from, for messages.
+func (d *dbFlags) resolve() (path, from string, err error) {
 	if d.db != "" {
-		return d.db, nil
+		return d.db, "--db", nil
 	}
-	cfg := d.config
+	cfg, cfgFrom := d.config, "--config"
 	if cfg == "" {
-		cfg = os.Getenv("ORRERY_CONFIG")
+		cfg, cfgFrom = os.Getenv("ORRERY_CONFIG"), "ORRERY_CONFIG"
 	}
 	if cfg != "" {
 		data, err := os.ReadFile(cfg)
 		if err != nil {
-			return "", fmt.Errorf("read config: %w", err)
+			return "", "", fmt.Errorf("read config: %w", err)
 		}
 		var c struct {
 			DB string `yaml:"db"`
 		}
 		if err := yaml.Unmarshal(data, &c); err != nil {
-			return "", fmt.Errorf("config %s: %w", cfg, err)
+			return "", "", fmt.Errorf("config %s: %w", cfg, err)
 		}
 		if c.DB != "" {
-			return c.DB, nil
+			return c.DB, fmt.Sprintf("the db key of %s (%s)", cfg, cfgFrom), nil
 		}
+		return "orrery.db", fmt.Sprintf("the default: %s (%s) has no db key", cfg, cfgFrom), nil
 	}
-	return "orrery.db", nil
+	return "orrery.db", "the default: no --db, no --config, ORRERY_CONFIG not set", nil
+}
+
+// noDatabase says which file a command looked for and how to name another,
+// instead of creating an empty database and answering "no games".
+func noDatabase(path, from string) error {
+	return fmt.Errorf("no database at %s (%s)\nname yours with --db FILE, --config FILE (its db key) or ORRERY_CONFIG=FILE, or create a game with orrery game new", path, from)
 }
 
 // open opens the store and a game service over every ruleset.
@@ -57,9 +74,12 @@ func (d *dbFlags) open(e *env) (*game.Service, func(), error) {
 	if e.shared != nil {
 		return game.New(e.shared, e.rulesets, e.options...), func() {}, nil
 	}
-	path, err := d.path()
+	path, from, err := d.resolve()
 	if err != nil {
 		return nil, nil, err
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && !d.create {
+		return nil, nil, noDatabase(path, from)
 	}
 	opt := store.Options{}
 	if _, err := os.Stat(ControlPath(path)); err == nil {
@@ -90,3 +110,18 @@ type lockedError struct {
 
 func (l *lockedError) Error() string { return l.err.Error() }
 func (l *lockedError) Unwrap() error { return l.err }
+
+// dbOfArgs names the database a command line works on, for messages: the
+// daemon's when the command came over the control socket.
+func dbOfArgs(e *env, args []string) string {
+	if e.shared != nil {
+		return e.shared.Path()
+	}
+	_, db := takeFlag(args, "db")
+	_, cfg := takeFlag(args, "config")
+	p, err := (&dbFlags{db: db, config: cfg}).path()
+	if err != nil {
+		return ""
+	}
+	return p
+}

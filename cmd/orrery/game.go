@@ -80,19 +80,19 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	fs.Var(&bots, "bot", "seat a computer player NAME (repeatable)")
 	fs.Var(&options, "option", "ruleset option NAME=VALUE (repeatable; see orrery rulesets RULESET)")
 	def := game.DefaultSettings()
-	turn := fs.Duration("turn-length", 0, "deadline after each step, e.g. 72h (0: none; the GM advances)")
+	turn := lengthFlag(fs, "turn-length", 0, "deadline after each step, e.g. 72h (0: none; the GM advances)")
 	var schedule, remind multi
 	fs.Var(&schedule, "schedule", `fixed deadline "Mon 18:00" in --tz (repeatable; instead of --turn-length)`)
 	tz := fs.String("tz", "", "time zone of --schedule (IANA name, default UTC)")
-	minGap := fs.Duration("min-gap", 0, "at least this long between two steps: no deadline and no early resolution falls sooner")
+	minGap := lengthFlag(fs, "min-gap", 0, "at least this long between two steps: no deadline and no early resolution falls sooner")
 	early := fs.Bool("early", def.Early, "resolve as soon as every order is in")
-	earlyDelay := fs.Duration("early-delay", 0, "when all orders are in, wait this long (players may change orders or say WAIT)")
-	grace := fs.Duration("grace", 0, "take late orders this long after the deadline before defaults apply")
+	earlyDelay := lengthFlag(fs, "early-delay", 0, "when all orders are in, wait this long (players may change orders or say WAIT)")
+	grace := lengthFlag(fs, "grace", 0, "take late orders this long after the deadline before defaults apply")
 	fs.Var(&remind, "remind", "remind missing players this long before the deadline (repeatable, e.g. 24h)")
 	tellLate := fs.Bool("tell-late", false, "during grace, tell the others who is late")
 	abandon := fs.Int("abandon-after", 0, "mark a seat abandoned after this many steps in a row without orders (0: never)")
 	vacation := fs.String("vacation", def.Vacation, "vacation policy: extend (deadlines wait) or defaults (defaults apply)")
-	maxVacation := fs.Duration("max-vacation", def.MaxVacation, "longest vacation the game allows")
+	maxVacation := lengthFlag(fs, "max-vacation", def.MaxVacation, "longest vacation the game allows")
 	press := fs.String("press", def.Press, "press between players: off, signed or grey (anonymous)")
 	pressGM := fs.Bool("press-to-gm", false, "copy every press message to the GM")
 	observers := fs.String("observers", "open", "who subscribes observers to the public reports: open (anyone, by OBSERVE mail) or gm (only the GM, with game observe)")
@@ -109,10 +109,15 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	gs := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
 		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Vacation: *vacation,
 		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers}
+	if *tz != "" {
+		if err := checkTimeZone(*tz); err != nil {
+			return err
+		}
+	}
 	for _, r := range remind {
-		d, err := time.ParseDuration(r)
+		d, err := parseLength(r)
 		if err != nil {
-			return fmt.Errorf("--remind %q: %w", r, err)
+			return fmt.Errorf("--remind: %w", err)
 		}
 		gs.Reminders = append(gs.Reminders, d)
 	}
@@ -127,6 +132,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	if req.Options, err = optionMap(options); err != nil {
 		return err
 	}
+	db.create = true
 	svc, done, err := db.open(e)
 	if err != nil {
 		return err
@@ -246,7 +252,8 @@ func gameList(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "no games (create one with orrery game new)")
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "%-16s %-16s %4s %5s  %-14s %-20s %s\n", "GAME", "RULESET", "DICE", "TURN", "PHASE", "DEADLINE", "AWAITING")
+	w := table(e.stdout)
+	fmt.Fprintln(w, "GAME\tRULESET\tDICE\tTURN\tPHASE\tDEADLINE\tAWAITING")
 	for _, g := range list {
 		awaiting := strings.Join(g.Waiting(), ",")
 		switch {
@@ -269,9 +276,9 @@ func gameList(ctx context.Context, e *env, args []string) error {
 		if !g.Signup {
 			scheme = fmt.Sprintf("v%d", g.Scheme())
 		}
-		fmt.Fprintf(e.stdout, "%-16s %-16s %4s %5d  %-14s %-20s %s\n", g.ID, g.Ruleset, scheme, g.Turn, g.Phase, deadline, awaiting)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", g.ID, g.Ruleset, scheme, g.Turn, g.Phase, deadline, awaiting)
 	}
-	return nil
+	return w.Flush()
 }
 
 func gameShow(ctx context.Context, e *env, args []string) error {
@@ -333,6 +340,7 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 	for _, w := range g.Waiting() {
 		waiting[w] = true
 	}
+	w := table(e.stdout)
 	for _, p := range g.Players {
 		addr := p.Email
 		if p.Bot {
@@ -342,9 +350,9 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 		if waiting[p.Name] {
 			state = "awaited"
 		}
-		fmt.Fprintf(e.stdout, "%-12s %-30s %s\n", p.Name, addr, state)
+		fmt.Fprintf(w, "%s\t%s\t%s\n", p.Name, addr, state)
 	}
-	return nil
+	return w.Flush()
 }
 
 func gameAdvance(ctx context.Context, e *env, args []string) error {

@@ -106,7 +106,7 @@ func gameResume(ctx context.Context, e *env, args []string) error {
 func gameDeadline(ctx context.Context, e *env, args []string) error {
 	c, fs, db := gameFlags(e, "deadline")
 	set := fs.String("set", "", "new deadline, RFC 3339 or YYYY-MM-DDTHH:MM in UTC")
-	extend := fs.Duration("extend", 0, "move the deadline later by this much")
+	extend := lengthFlag(fs, "extend", 0, "move the deadline later by this much (24h, 2d)")
 	reason := fs.String("reason", "", "why (told to every player; required)")
 	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
@@ -353,6 +353,7 @@ func gameImport(ctx context.Context, e *env, args []string) error {
 	if err := dec.Decode(&x); err != nil {
 		return fmt.Errorf("read the export: %w", err)
 	}
+	db.create = true
 	svc, done, err := db.open(e)
 	if err != nil {
 		return err

@@ -82,7 +82,15 @@ func run(ctx context.Context, e *env, args []string) error {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, e, args[1:])
+			err := c.run(ctx, e, args[1:])
+			if err != nil && strings.HasPrefix(err.Error(), "no game named ") {
+				// Say where it was looked for: a wrong --db or config
+				// is the usual cause.
+				if db := dbOfArgs(e, args); db != "" {
+					err = fmt.Errorf("%w in %s", err, db)
+				}
+			}
+			return err
 		}
 	}
 	var names []string
@@ -103,13 +111,16 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Every command that reads games takes --db FILE (default: db in --config, else orrery.db).")
+	fmt.Fprintln(w, "orrery --version prints the build.")
 }
 
 // flags makes a flag set whose --help prints the command's usage line and
-// description to the command's stdout.
+// description to the command's stdout. The flag package's own messages are
+// silenced: parse turns a bad flag into one error with the usage line, and
+// main prints it once. The set's name is the usage line, for that error.
 func flags(e *env, name, usageLine, about string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := flag.NewFlagSet(usageLine, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(e.stdout, "Usage: orrery %s\n\n%s\n", usageLine, about)
 		var has bool
@@ -118,20 +129,47 @@ func flags(e *env, name, usageLine, about string) *flag.FlagSet {
 			fmt.Fprintln(e.stdout, "\nFlags:")
 			fs.SetOutput(e.stdout)
 			fs.PrintDefaults()
-			fs.SetOutput(e.stderr)
+			fs.SetOutput(io.Discard)
 		}
 	}
 	return fs
 }
 
+// usageError is a bad command line: the flag package's complaint, then the
+// command's usage line and where its help is.
+type usageError struct {
+	err   error
+	usage string
+}
+
+func (u *usageError) Error() string {
+	name, _, _ := strings.Cut(u.usage, " -")
+	words := strings.Fields(name)
+	cmd := "orrery " + strings.Join(words[:min(2, len(words))], " ")
+	if len(words) > 1 && (words[1] == strings.ToUpper(words[1]) || strings.HasPrefix(words[1], "[")) {
+		cmd = "orrery " + words[0] // "orders ID ...": the command is one word
+	}
+	return fmt.Sprintf("%v\nusage: orrery %s\n(%s --help says more)", u.err, u.usage, cmd)
+}
+
+func (u *usageError) Unwrap() error { return u.err }
+
 // parse parses flags that may stand before, between or after positional
 // arguments (`game show demo1 --as ann`), which the flag package alone does
-// not allow, and returns the positional arguments.
+// not allow, and returns the positional arguments. --help prints the whole
+// help; a bad flag is a usageError.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	help := fs.Usage
+	fs.Usage = func() {} // the flag package calls it on errors too
+	defer func() { fs.Usage = help }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				help()
+				return nil, err
+			}
+			return nil, &usageError{err: err, usage: fs.Name()}
 		}
 		args = fs.Args()
 		if len(args) == 0 {

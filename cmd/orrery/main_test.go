@@ -117,7 +117,8 @@ func TestUsageAndErrors(t *testing.T) {
 		t.Errorf("unknown command: %v", err)
 	}
 	db := filepath.Join(t.TempDir(), "cli.db")
-	if _, err := cli(t, db, "", "game", "show", "nope", "--as", "ann"); err == nil || !strings.Contains(err.Error(), "no game named \"nope\"") {
+	must(t, db, "", "game", "new", "toy", "--id", "there", "--player", "ann=ann@example.org")
+	if _, err := cli(t, db, "", "game", "show", "nope", "--as", "ann"); err == nil || !strings.Contains(err.Error(), "no game named \"nope\" in "+db) {
 		t.Errorf("unknown game: %v", err)
 	}
 	if _, err := cli(t, db, "", "game", "new", "toy", "--id", "x", "--option", "finish"); err == nil || !strings.Contains(err.Error(), "NAME=VALUE") {

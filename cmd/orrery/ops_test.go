@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -78,21 +78,6 @@ func assertOwnerOnly(t *testing.T, path string) {
 	st, err := os.Stat(path)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm(), path)
-}
-
-// The control socket is born owner-only: no chmod after the bind, so no
-// instant in which another user may connect; and the umask is given back.
-func TestControlSocketBornOwnerOnly(t *testing.T) {
-	sock := filepath.Join(t.TempDir(), "x.sock")
-	old := syscall.Umask(0o022)
-	defer syscall.Umask(old)
-	ln, err := listenOwnerOnly(sock)
-	require.NoError(t, err)
-	defer ln.Close()
-	st, err := os.Stat(sock)
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
-	assert.Equal(t, 0o022, syscall.Umask(0o022), "the umask was not restored")
 }
 
 // metricsURL waits for the line a command prints when its metrics listener
@@ -225,4 +210,120 @@ func TestServeEmbeddedKeepsItsGames(t *testing.T) {
 	defer stop()
 	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
 	assert.Contains(t, gmCommand(t, db, "game", "list"), "kept")
+}
+
+// runAll runs a command line with every ruleset.
+func runAll(t *testing.T, db string, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, rulesets: games.All()}
+	err := run(context.Background(), e, append(args, "--db", db))
+	return out.String(), err
+}
+
+// game list keeps its columns with an 18-character id and the phase
+// "fleet placement": every row's fields start where the header's do.
+func TestGameListColumns(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "l.db")
+	for _, id := range []string{"a", "eighteen-chars-id1"} {
+		_, err := runAll(t, db, "game", "new", "earthman-classic", "--id", id, "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
+		require.NoError(t, err)
+	}
+	out, err := runAll(t, db, "game", "list")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	require.Len(t, lines, 3, out)
+	assert.Contains(t, out, "fleet placement")
+	starts := func(l string) []int {
+		var at []int
+		for i := range l {
+			if i > 0 && l[i] != ' ' && l[i-1] == ' ' && l[i-2] == ' ' {
+				at = append(at, i)
+			}
+		}
+		return at
+	}
+	head := starts(lines[0])
+	require.Len(t, head, 5, lines[0])
+	for _, l := range lines[1:] {
+		for _, col := range head[:4] {
+			assert.NotEqual(t, ' ', rune(l[col]), "a field does not start under its header:\n%s", out)
+			assert.Equal(t, ' ', rune(l[col-1]), "a field runs into the next column:\n%s", out)
+		}
+	}
+}
+
+// A bad flag: the error once, the usage line, where the help is; nothing
+// on standard output.
+func TestBadFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, rulesets: games.All()}
+	err := run(context.Background(), e, []string{"game", "list", "--bogus"})
+	require.Error(t, err)
+	assert.Equal(t, "flag provided but not defined: -bogus\nusage: orrery game list\n(orrery game list --help says more)", err.Error())
+	assert.Empty(t, stdout.String())
+	assert.Empty(t, stderr.String(), "the flag package printed the error too")
+	err = run(context.Background(), e, []string{"orders", "demo1", "--as"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "usage: orrery orders ID --as PLAYER -f FILE\n(orrery orders --help says more)")
+}
+
+func TestLengths(t *testing.T) {
+	for in, want := range map[string]time.Duration{"72h": 72 * time.Hour, "3d": 72 * time.Hour, "2d12h": 60 * time.Hour, "90m": 90 * time.Minute, "0": 0} {
+		got, err := parseLength(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"3 days", "d", "-1d", "soon", "3x"} {
+		_, err := parseLength(bad)
+		if assert.Error(t, err, bad) {
+			assert.Contains(t, err.Error(), "72h", bad)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "d.db")
+	out := must(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org", "--turn-length", "3d", "--remind", "1d")
+	assert.Contains(t, out, "created g")
+	_, err := cli(t, db, "", "game", "deadline", "g", "--extend", "2 days", "--reason", "x")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"2 days" is not a length of time: write days as 3d, or hours as 72h`)
+}
+
+func TestTimeZoneSuggestion(t *testing.T) {
+	if len(zoneNames()) == 0 {
+		t.Skip("no zoneinfo on this machine")
+	}
+	db := filepath.Join(t.TempDir(), "z.db")
+	_, err := cli(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org", "--schedule", "Mon 18:00", "--tz", "Berlin")
+	require.Error(t, err)
+	assert.Equal(t, `--tz "Berlin" is not a time zone name: did you mean Europe/Berlin?`, err.Error())
+	_, err = cli(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org", "--schedule", "Mon 18:00", "--tz", "new york")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "America/New_York")
+	_, err = cli(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org", "--schedule", "Mon 18:00", "--tz", "Atlantis")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "write an IANA name like Europe/Berlin")
+	must(t, db, "", "game", "new", "toy", "--id", "g", "--player", "ann=ann@example.org", "--schedule", "Mon 18:00", "--tz", "Europe/Berlin")
+}
+
+// A command that reads games and finds no database says which file it
+// looked for and how to name one, and creates nothing.
+func TestNoDatabase(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("ORRERY_CONFIG", "")
+	_, err := cli(t, "", "", "game", "list")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no database at orrery.db (the default: no --db, no --config, ORRERY_CONFIG not set)")
+	assert.Contains(t, err.Error(), "--db FILE, --config FILE (its db key) or ORRERY_CONFIG=FILE")
+	_, statErr := os.Stat(filepath.Join(dir, "orrery.db"))
+	assert.True(t, os.IsNotExist(statErr), "an empty orrery.db was created")
+
+	cfg := filepath.Join(dir, "c.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("db: games/club.db\n"), 0o600))
+	_, err = cli(t, "", "", "game", "show", "x", "--as", "ann", "--config", cfg)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no database at games/club.db (the db key of "+cfg+" (--config))")
+	_, err = cli(t, filepath.Join(dir, "typo.db"), "", "game", "list")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "typo.db (--db)")
 }

@@ -103,6 +103,10 @@ func readInput(e *env, file string) (string, error) {
 	var data []byte
 	var err error
 	if file == "-" {
+		if isTerminal(e.stdin) {
+			// Waiting silently on a terminal looks like a hang.
+			fmt.Fprintln(e.stderr, "orrery: reading orders from standard input; end with Ctrl-D on a line of its own (or give -f FILE)")
+		}
 		data, err = io.ReadAll(io.LimitReader(e.stdin, 1<<20))
 	} else {
 		data, err = os.ReadFile(file)

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"archive/zip"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// parseLength reads a length of time as people write it: a Go duration
+// (72h, 90m, 1h30m) or whole days (3d, and 2d12h). The error says how to
+// write one.
+func parseLength(s string) (time.Duration, error) {
+	t := strings.TrimSpace(s)
+	var total time.Duration
+	if i := strings.IndexByte(t, 'd'); i > 0 {
+		days, err := strconv.Atoi(t[:i])
+		if err != nil || days < 0 {
+			return 0, fmt.Errorf("%q is not a length of time: write days as 3d, or hours as 72h", s)
+		}
+		total = time.Duration(days) * 24 * time.Hour
+		t = t[i+1:]
+		if t == "" {
+			return total, nil
+		}
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a length of time: write 72h, 3d, 90m or 1h30m", s)
+	}
+	return total + d, nil
+}
+
+// lengthValue is a flag.Value for parseLength.
+type lengthValue struct{ d *time.Duration }
+
+func (v lengthValue) String() string {
+	if v.d == nil || *v.d == 0 {
+		return "0"
+	}
+	if *v.d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", *v.d/(24*time.Hour))
+	}
+	return v.d.String()
+}
+
+func (v lengthValue) Set(s string) error {
+	d, err := parseLength(s)
+	if err != nil {
+		return err
+	}
+	*v.d = d
+	return nil
+}
+
+// lengthFlag is fs.Duration that also takes days (3d).
+func lengthFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
+	d := def
+	fs.Var(lengthValue{&d}, name, usage)
+	return &d
+}
+
+// checkTimeZone loads an IANA time zone name; for a name it does not know
+// it suggests the zones whose city or name matches ("Berlin" gives
+// Europe/Berlin).
+func checkTimeZone(name string) error {
+	if _, err := time.LoadLocation(name); err == nil {
+		return nil
+	}
+	msg := fmt.Sprintf("--tz %q is not a time zone name", name)
+	if s := suggestZones(name); len(s) > 0 {
+		return fmt.Errorf("%s: did you mean %s?", msg, strings.Join(s, " or "))
+	}
+	return fmt.Errorf("%s: write an IANA name like Europe/Berlin, America/New_York or UTC", msg)
+}
+
+// suggestZones returns up to three known zones whose last part (the city)
+// or whole name matches name, ignoring case, spaces and underscores.
+func suggestZones(name string) []string {
+	norm := func(s string) string {
+		return strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(s))
+	}
+	want := norm(name)
+	var exact, partial []string
+	for _, z := range zoneNames() {
+		city := z[strings.LastIndexByte(z, '/')+1:]
+		switch {
+		case norm(city) == want || norm(z) == want:
+			exact = append(exact, z)
+		case len(want) >= 4 && strings.Contains(norm(z), want):
+			partial = append(partial, z)
+		}
+	}
+	out := append(exact, partial...)
+	return out[:min(3, len(out))]
+}
+
+// zoneNames lists the zones of the system's zoneinfo, or of Go's own
+// copy when the system has none.
+func zoneNames() []string {
+	var out []string
+	root := "/usr/share/zoneinfo"
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		if first := rel[0]; first < 'A' || first > 'Z' || strings.HasPrefix(rel, "posix/") || strings.HasPrefix(rel, "right/") || strings.Contains(rel, ".") {
+			return nil
+		}
+		out = append(out, filepath.ToSlash(rel))
+		return nil
+	})
+	if len(out) == 0 {
+		if zr, err := zip.OpenReader(filepath.Join(runtime.GOROOT(), "lib", "time", "zoneinfo.zip")); err == nil {
+			for _, f := range zr.File {
+				out = append(out, f.Name)
+			}
+			zr.Close()
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// isTerminal reports whether r is a terminal (through the recorder that
+// runOrForward puts around standard input).
+func isTerminal(r io.Reader) bool {
+	if rec, ok := r.(*recorder); ok {
+		r = rec.r
+	}
+	f, ok := r.(*os.File)
+	return ok && terminal(f)
+}
+
+// table writes aligned columns (text/tabwriter): a long game id or phase
+// widens its column instead of breaking the line.
+func table(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
