@@ -327,3 +327,25 @@ func TestNoDatabase(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "typo.db (--db)")
 }
+
+// orders check works offline for every ruleset.
+func TestOrdersCheckOfflineEveryRuleset(t *testing.T) {
+	bad := map[string]string{"prosper": "SETLE Rigel 10\n", "earthman-classic": "LANCH 1 FROM Earth TO Cislunar\n",
+		"earthman": "LANCH 1 FROM Earth TO Cislunar\n", "burning": "FLYY 1 2\n", "orbital": "THRUSTT S1 +1\n"}
+	for _, rs := range games.All() {
+		name := rs.Info().Name
+		text, ok := bad[name]
+		require.True(t, ok, "no bad orders for %s here: add them", name)
+		var out bytes.Buffer
+		e := &env{stdin: strings.NewReader(text), stdout: &out, stderr: &out, rulesets: games.All()}
+		err := run(context.Background(), e, []string{"orders", "check", name, "-f", "-"})
+		require.Error(t, err, name)
+		assert.Equal(t, "1 error", err.Error(), name)
+		assert.Contains(t, out.String(), "line 1:", name)
+		assert.NotContains(t, out.String(), "no offline check", name)
+		out.Reset()
+		e.stdin = strings.NewReader("# nothing yet\n")
+		require.NoError(t, run(context.Background(), e, []string{"orders", "check", name, "-f", "-"}), name)
+		assert.Contains(t, out.String(), "orders OK", name)
+	}
+}
