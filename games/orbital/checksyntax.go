@@ -211,4 +211,3 @@ func checkBuy(w []string) error {
 	}
 	return nil
 }
-
