@@ -14,7 +14,10 @@ import (
 	"time"
 )
 
-var flagFuzzTime = flag.Duration("soak.fuzztime", 20*time.Second, "fuzz: how long each fuzz target runs")
+var (
+	flagFuzzTime    = flag.String("soak.fuzztime", "20s", "fuzz: how long each fuzz target runs: a duration (20s, 30m), or a count of executions (10000000x), as go test -fuzztime takes")
+	flagFuzzTargets = flag.String("soak.fuzztargets", "", "fuzz: run only the targets whose \"package Name\" matches this regular expression")
+)
 
 // fuzzTargets are issue 8's fuzz targets: MIME extraction, the command
 // router and each ruleset's order parser.
@@ -27,6 +30,7 @@ var fuzzTargets = []struct{ Pkg, Name string }{
 	{"orrery/games/earthman", "FuzzParseRoundTrip"},
 	{"orrery/games/earthman", "FuzzFullParseRoundTrip"},
 	{"orrery/games/burning", "FuzzParse"},
+	{"orrery/games/burning", "FuzzPlacement"},
 }
 
 // execsRE reads the fuzzer's progress lines: "fuzz: elapsed: 3s, execs: 1234 (411/sec), ...".
@@ -38,13 +42,27 @@ var execsRE = regexp.MustCompile(`execs: (\d+)`)
 // package's testdata/fuzz, where it stays as a regression seed once the
 // bug is fixed.
 func partFuzz(t *testing.T, _ stack, rep *report) {
+	only, err := regexp.Compile(*flagFuzzTargets)
+	if err != nil {
+		t.Fatalf("-soak.fuzztargets: %v", err)
+	}
+	// A count of executions has no time limit of its own: allow a day.
+	limit := 24 * time.Hour
+	if d, err := time.ParseDuration(*flagFuzzTime); err == nil {
+		limit = d
+	}
 	for _, ft := range fuzzTargets {
 		short := strings.TrimPrefix(ft.Pkg, "orrery/") + " " + ft.Name
+		if !only.MatchString(short) {
+			continue
+		}
 		// Building the package with coverage instrumentation takes a
 		// while on a loaded machine; the run itself is -fuzztime.
-		ctx, cancel := context.WithTimeout(context.Background(), *flagFuzzTime+5*time.Minute)
-		cmd := exec.CommandContext(ctx, "go", "test", "-run=^$", "-fuzz=^"+ft.Name+"$", "-fuzztime="+flagFuzzTime.String(), ft.Pkg)
+		ctx, cancel := context.WithTimeout(context.Background(), limit+5*time.Minute)
+		start := time.Now()
+		cmd := exec.CommandContext(ctx, "go", "test", "-run=^$", "-fuzz=^"+ft.Name+"$", "-fuzztime="+*flagFuzzTime, ft.Pkg)
 		out, err := cmd.CombinedOutput()
+		took := time.Since(start).Round(time.Second)
 		cancel()
 		execs := int64(0)
 		for _, m := range execsRE.FindAllSubmatch(out, -1) {
@@ -53,7 +71,7 @@ func partFuzz(t *testing.T, _ stack, rep *report) {
 			}
 		}
 		ok := err == nil
-		value := fmt.Sprintf("%s execs in %s, no failure", thousands(execs), *flagFuzzTime)
+		value := fmt.Sprintf("%s execs in %s (-fuzztime=%s), no failure", thousands(execs), took, *flagFuzzTime)
 		if !ok {
 			value = fmt.Sprintf("%s execs, **failed** (%v)", thousands(execs), err)
 			if i := strings.Index(string(out), "Failing input written to "); i >= 0 {
@@ -63,7 +81,11 @@ func partFuzz(t *testing.T, _ stack, rep *report) {
 			t.Errorf("%s:\n%s", short, out)
 		}
 		t.Logf("%s: %s", short, value)
-		rep.add("fuzz", short, value, "no failure", ptr(ok))
+		target := "no failure"
+		if strings.HasSuffix(*flagFuzzTime, "x") {
+			target = "no failure in " + strings.TrimSuffix(*flagFuzzTime, "x") + " execs"
+		}
+		rep.add("fuzz", short, value, target, ptr(ok))
 	}
 }
 

@@ -46,6 +46,7 @@ var (
 	flagNoSync  = flag.Bool("soak.nosync", false, "diagnosis only: the daemon's DB skips fsync (a crash may then lose commits)")
 	flagReport  = flag.String("soak.report", "", "write the Markdown report here (e.g. ../../docs/benchmarks.md); empty: only log it")
 	flagCommand = flag.String("soak.command", "", "the command line to print at the top of the report")
+	flagSection = flag.String("soak.section", "", "write the report as the section of -soak.report with this heading (\"Long fuzz run\"), replacing it or adding it at the end, instead of the whole file")
 )
 
 // stack is the real mail servers, from scripts/mailstack.sh env.
@@ -203,7 +204,13 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Micros
 // TestSoak runs the parts named by -soak.parts in order and writes the
 // report, even when a part fails (its failure is in the report too).
 func TestSoak(t *testing.T) {
-	s := getStack(t)
+	var s stack
+	for _, name := range strings.Split(*flagParts, ",") {
+		if strings.TrimSpace(name) != "fuzz" { // fuzzing needs no mail server
+			s = getStack(t)
+			break
+		}
+	}
 	rep := &report{}
 	start := time.Now()
 	parts := map[string]func(*testing.T, stack, *report){
@@ -227,6 +234,12 @@ func TestSoak(t *testing.T) {
 	md := rep.markdown(s, start, ran)
 	t.Log("\n" + md)
 	if *flagReport != "" {
+		old, _ := os.ReadFile(*flagReport)
+		if *flagSection != "" {
+			md = replaceSection(string(old), *flagSection, md)
+		} else {
+			md += keptSections(string(old))
+		}
 		if err := os.WriteFile(*flagReport, []byte(md), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -290,4 +303,57 @@ func (r *report) markdown(s stack, start time.Time, ran []string) string {
 		}
 	}
 	return b.String()
+}
+
+// replaceSection puts a report in doc as the section "## heading": in the
+// place of a section of that heading, or at the end.
+func replaceSection(doc, heading, report string) string {
+	body := strings.TrimPrefix(report, "# Orrery benchmarks\n\n")
+	sec := "## " + heading + "\n\n" + strings.ReplaceAll(body, "\n## Notes", "\n### Notes") + "\n"
+	start := strings.Index(doc, "\n## "+heading+"\n")
+	if start < 0 {
+		return strings.TrimRight(doc, "\n") + "\n\n" + sec
+	}
+	end := strings.Index(doc[start+1:], "\n## ")
+	rest := ""
+	if end >= 0 {
+		rest = doc[start+1+end+1:]
+	} else {
+		end = len(doc) - start - 1
+	}
+	// Rows of the old section whose figure this run did not measure stay
+	// (a long run may be made a target at a time), after the new ones.
+	have := map[string]bool{}
+	for _, l := range strings.Split(sec, "\n") {
+		if f := strings.Split(l, " | "); len(f) > 2 && strings.HasPrefix(l, "| ") {
+			have[f[0]+" | "+f[1]] = true
+		}
+	}
+	var kept []string
+	for _, l := range strings.Split(doc[start+1:start+1+end], "\n") {
+		f := strings.Split(l, " | ")
+		if len(f) > 2 && strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| Part ") && !have[f[0]+" | "+f[1]] {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) > 0 {
+		i := strings.LastIndex(sec, "|\n") + 2 // after the table's last row
+		sec = sec[:i] + strings.Join(kept, "\n") + "\n" + sec[i:]
+	}
+	return doc[:start+1] + sec + rest
+}
+
+// keptSections returns the sections of an earlier report written with
+// -soak.section (every "## " section but the Notes), so that a full run
+// keeps them.
+func keptSections(doc string) string {
+	var out strings.Builder
+	parts := strings.Split(doc, "\n## ")
+	for _, p := range parts[1:] {
+		if strings.HasPrefix(p, "Notes\n") {
+			continue
+		}
+		out.WriteString("\n## " + strings.TrimRight(p, "\n") + "\n")
+	}
+	return out.String()
 }
