@@ -160,13 +160,15 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	} else {
 		fmt.Fprintf(e.stdout, "created %s (%s), turn %d, %s\n", g.ID, g.Ruleset, g.Turn, g.Phase)
 	}
+	w := table(e.stdout)
 	for _, p := range g.Players {
 		kind := p.Email
 		if p.Bot {
 			kind = "bot"
 		}
-		fmt.Fprintf(e.stdout, "  %-12s %-28s secret %s\n", p.Name, kind, p.Secret)
+		fmt.Fprintf(w, "  %s\t%s\tsecret %s\n", p.Name, kind, p.Secret)
 	}
+	w.Flush()
 	printAwaited(e, g)
 	warnGMSeat(e, g, db.config)
 	return nil
