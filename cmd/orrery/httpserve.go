@@ -113,16 +113,23 @@ func metricsReader(m *metrics.Daemon, r *imapin.Reader) {
 	r.Lost = func(error) { m.IMAPLost() }
 }
 
-// serveMetrics serves /metrics, /healthz and /readyz of d at addr until ctx
-// is done, and says where on w. It returns the bound address and a wait
-// for the shutdown.
-func serveMetrics(ctx context.Context, e *env, addr string, d *daemon.Daemon, st *store.Store, probe func(context.Context) error, log *slog.Logger) (string, func(), error) {
-	hs := newHTTPServers()
+// addMetrics puts /metrics, /healthz and /readyz of d on the mux of hs
+// for addr; the caller starts hs with its other handlers.
+func addMetrics(hs *httpServers, addr string, d *daemon.Daemon, st *store.Store, probe func(context.Context) error) {
 	d.Metrics().Register(hs.Mux(addr), metrics.Health{
 		DB:        func(ctx context.Context) error { return st.View(ctx, func(*bolt.Tx) error { return nil }) },
 		ProbeSMTP: probe,
 		ReadsIMAP: true,
 	})
+}
+
+// serveMetrics serves /metrics, /healthz and /readyz of d at addr until ctx
+// is done, and says where. It returns the bound address and a wait for the
+// shutdown. (A command with more HTTP handlers builds its httpServers with
+// addMetrics and its own, and starts them once.)
+func serveMetrics(ctx context.Context, e *env, addr string, d *daemon.Daemon, st *store.Store, probe func(context.Context) error, log *slog.Logger) (string, func(), error) {
+	hs := newHTTPServers()
+	addMetrics(hs, addr, d, st, probe)
 	bound, wait, err := hs.Start(ctx, log)
 	if err != nil {
 		return "", nil, fmt.Errorf("metrics.listen: %w", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -348,4 +349,28 @@ func TestOrdersCheckOfflineEveryRuleset(t *testing.T) {
 		require.NoError(t, run(context.Background(), e, []string{"orders", "check", name, "-f", "-"}), name)
 		assert.Contains(t, out.String(), "orders OK", name)
 	}
+}
+
+// Handlers whose keys name the same address share one listener; another
+// address gets its own. (metrics.listen now, the web pages later.)
+func TestHTTPServersShareByAddress(t *testing.T) {
+	hs := newHTTPServers()
+	hs.Mux("127.0.0.1:0").HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "m") })
+	hs.Mux("127.0.0.1:0").HandleFunc("GET /game/", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "g") })
+	hs.Mux("localhost:0").HandleFunc("GET /other", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "o") })
+	ctx, cancel := context.WithCancel(context.Background())
+	bound, wait, err := hs.Start(ctx, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	require.Len(t, bound, 2)
+	for path, want := range map[string]string{"/metrics": "m", "/game/x": "g"} {
+		_, body, err := httpGet("http://" + bound["127.0.0.1:0"] + path)
+		require.NoError(t, err)
+		assert.Equal(t, want, body)
+	}
+	code, _, _ := httpGet("http://" + bound["localhost:0"] + "/metrics")
+	assert.Equal(t, 404, code)
+	cancel()
+	wait()
+	_, _, err = httpGet("http://" + bound["127.0.0.1:0"] + "/metrics")
+	assert.Error(t, err, "still listening after the context ended")
 }
