@@ -97,7 +97,7 @@ func metricsURL(t *testing.T, out *syncBuffer) string {
 	return url
 }
 
-func httpGet(url string) (int, string, error) {
+func scrape(url string) (int, string, error) {
 	res, err := http.Get(url)
 	if err != nil {
 		return 0, "", err
@@ -124,7 +124,7 @@ func TestMetricsDuringDemo(t *testing.T) {
 			require.NoError(t, err, out.String())
 			running = false
 		case <-time.After(50 * time.Millisecond):
-			if code, body, err := httpGet(url); err == nil && code == 200 {
+			if code, body, err := scrape(url); err == nil && code == 200 {
 				scrapes = append(scrapes, body)
 			}
 		}
@@ -136,7 +136,7 @@ func TestMetricsDuringDemo(t *testing.T) {
 		assert.Contains(t, last, name)
 	}
 	assert.Regexp(t, `orrery_mails_received_total [1-9]`, strings.Join(scrapes, "\n"), "no mail counted in any scrape")
-	_, _, err := httpGet(url)
+	_, _, err := scrape(url)
 	assert.Error(t, err, "the listener outlived the demo")
 }
 
@@ -170,6 +170,7 @@ metrics:
 	out, stop := startServe(t, "--config", cfg)
 	defer stop()
 	url := metricsURL(t, out)
+	assert.NotContains(t, out.String(), "beside the web pages")
 	base := strings.TrimSuffix(url, "/metrics")
 	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
 	created := gmCommand(t, db, "game", "new", "toy", "--id", "m1", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
@@ -178,18 +179,18 @@ metrics:
 	require.NoError(t, srv.Append(bot, "INBOX", []byte("From: ann@example.org\r\nSubject: away\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <a1@example.org>\r\n\r\nI am away.\r\n")))
 	var body string
 	waitFor(t, "the counts", func() bool {
-		_, body, _ = httpGet(url)
+		_, body, _ = scrape(url)
 		return strings.Contains(body, "orrery_mails_received_total 2\n") && strings.Contains(body, "orrery_ack_latency_seconds_count 1\n")
 	})
 	for _, want := range []string{"orrery_mails_answered_total 1\n", `orrery_mails_silenced_total{reason="automatic"} 1` + "\n",
 		`orrery_mails_rejected_total{reason="automatic"} 1` + "\n", "orrery_orders_applied_total 1\n", "orrery_imap_up 1\n"} {
 		assert.Contains(t, body, want)
 	}
-	code, health, err := httpGet(base + "/healthz")
+	code, health, err := scrape(base + "/healthz")
 	require.NoError(t, err)
 	assert.Equal(t, 200, code)
 	assert.Equal(t, "ok\n", health)
-	code, ready, err := httpGet(base + "/readyz")
+	code, ready, err := scrape(base + "/readyz")
 	require.NoError(t, err)
 	assert.Equal(t, 200, code, ready)
 }
@@ -245,9 +246,9 @@ func TestGameListColumns(t *testing.T) {
 		return at
 	}
 	head := starts(lines[0])
-	require.Len(t, head, 5, lines[0])
+	require.Len(t, head, 6, lines[0])
 	for _, l := range lines[1:] {
-		for _, col := range head[:4] {
+		for _, col := range head[:5] {
 			assert.NotEqual(t, ' ', rune(l[col]), "a field does not start under its header:\n%s", out)
 			assert.Equal(t, ' ', rune(l[col-1]), "a field runs into the next column:\n%s", out)
 		}
@@ -363,14 +364,44 @@ func TestHTTPServersShareByAddress(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, bound, 2)
 	for path, want := range map[string]string{"/metrics": "m", "/game/x": "g"} {
-		_, body, err := httpGet("http://" + bound["127.0.0.1:0"] + path)
+		_, body, err := scrape("http://" + bound["127.0.0.1:0"] + path)
 		require.NoError(t, err)
 		assert.Equal(t, want, body)
 	}
-	code, _, _ := httpGet("http://" + bound["localhost:0"] + "/metrics")
+	code, _, _ := scrape("http://" + bound["localhost:0"] + "/metrics")
 	assert.Equal(t, 404, code)
 	cancel()
 	wait()
-	_, _, err = httpGet("http://" + bound["127.0.0.1:0"] + "/metrics")
+	_, _, err = scrape("http://" + bound["127.0.0.1:0"] + "/metrics")
 	assert.Error(t, err, "still listening after the context ended")
+}
+
+// metrics.listen naming http.listen's address shares the web pages'
+// listener: /metrics and the pages answer on one port.
+func TestMetricsBesideWebPages(t *testing.T) {
+	const bot = "bot@pbem.test"
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	dir := t.TempDir()
+	t.Setenv("ORRERY_TEST_IMAP_PW", "pw")
+	cfg := filepath.Join(dir, "config.yaml")
+	port := freePort(t)
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf(`db: %s
+from: "Orrery <%s>"
+imap: {server: %s, tls: none, username: %s, password_env: ORRERY_TEST_IMAP_PW, idle: false, poll_interval: 50ms}
+smtp: {server: %s, tls: none, auth: none}
+log: {level: error}
+http: {listen: "%s"}
+metrics: {listen: "%s"}
+`, filepath.Join(dir, "w.db"), bot, srv.IMAPAddr, bot, srv.SMTPAddr, port, port)), 0o600))
+	out, stop := startServe(t, "--config", cfg)
+	defer stop()
+	url := metricsURL(t, out)
+	assert.Contains(t, out.String(), "beside the web pages")
+	code, body, err := scrape(url)
+	require.NoError(t, err)
+	assert.Equal(t, 200, code)
+	assert.Contains(t, body, "orrery_mails_received_total")
+	code, _, err = scrape(strings.TrimSuffix(url, "/metrics") + "/")
+	require.NoError(t, err)
+	assert.Equal(t, 200, code, "the web pages on the shared listener")
 }

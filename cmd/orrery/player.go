@@ -41,6 +41,7 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 	if !strings.Contains(addr, "@") {
 		return fmt.Errorf("%q is not a mail address", addr)
 	}
+	db.create = pos[0] == "set" // settings may come before any game
 	svc, done, err := db.open(e)
 	if err != nil {
 		return err

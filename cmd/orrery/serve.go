@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,12 +71,20 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	st, d, r, ws, log := srv.st, srv.d, srv.r, srv.ws, srv.log
 	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
-	// The daemon's HTTP listeners, one per address: metrics.listen now;
-	// the web pages add their mux here, sharing a listener when their
-	// key names the same address.
+	// The daemon's HTTP listeners, one per address. When metrics.listen
+	// names http.listen's address, the metrics ride on the web pages'
+	// listener (ws.extra); otherwise they have their own.
 	hs := newHTTPServers()
-	if cfg.Metrics.Listen != "" {
-		addMetrics(hs, cfg.Metrics.Listen, d, st, srv.smtp.Probe)
+	if a := cfg.Metrics.Listen; a != "" {
+		if ws != nil && a == cfg.HTTP.Listen {
+			ws.extra = http.NewServeMux()
+			hs.muxes[a] = ws.extra
+			addMetrics(hs, a, d, st, srv.smtp.Probe)
+			delete(hs.muxes, a)
+			fmt.Fprintf(e.stdout, "orrery: metrics on http://%s/metrics (health: /healthz, /readyz), beside the web pages\n", ws.ln.Addr())
+		} else {
+			addMetrics(hs, a, d, st, srv.smtp.Probe)
+		}
 	}
 	if len(hs.muxes) > 0 {
 		hctx, stop := context.WithCancel(ctx)
@@ -86,7 +95,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		}
 		defer wait()
 		defer stop()
-		if a := cfg.Metrics.Listen; a != "" {
+		if a := cfg.Metrics.Listen; a != "" && bound[a] != "" {
 			fmt.Fprintf(e.stdout, "orrery: metrics on http://%s/metrics (health: /healthz, /readyz)\n", bound[a])
 		}
 	}
@@ -203,7 +212,12 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := ws.serve(ctx, site, log); err != nil {
+			var h http.Handler = site
+			if ws.extra != nil { // metrics.listen names the same address
+				ws.extra.Handle("/", site)
+				h = ws.extra
+			}
+			if err := ws.serve(ctx, h, log); err != nil {
 				log.Error("web pages", "err", err)
 			}
 		}()

@@ -21,6 +21,9 @@ import (
 type webSide struct {
 	ln  net.Listener
 	url string
+	// extra, when set, holds handlers served beside the pages on the
+	// same listener (/metrics, when metrics.listen is http.listen).
+	extra *http.ServeMux
 }
 
 // listenWeb opens addr ("127.0.0.1:0" for any free port). url is the
