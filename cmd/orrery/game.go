@@ -185,7 +185,7 @@ func warnGMSeat(e *env, g *game.Game, cfgPath string) {
 		return
 	}
 	for _, p := range g.Players {
-		if p.Email != "" && strings.EqualFold(bareAddress(p.Email), gm) {
+		if p.Email != "" && game.SameAddress(p.Email, gm) {
 			fmt.Fprintf(e.stderr, "warning: %s plays from the GM's own address %s. The GM holds the dice secret:\n"+
 				"knowing the other players' orders, a GM who plays can work out what orders of their own\n"+
 				"would roll, and send last the ones that suit. Every report says who sent the last\n"+

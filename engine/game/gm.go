@@ -525,7 +525,7 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 // game's public reports: the GM's view of events, never a player's view.
 func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
-		email = strings.ToLower(strings.TrimSpace(email))
+		email = CanonAddress(email)
 		if !strings.Contains(email, "@") {
 			return nil, "", userErrorf("%q is not a mail address", email)
 		}

@@ -139,11 +139,12 @@ func (g *Game) PlayerByName(name string) (Player, bool) {
 	return Player{}, false
 }
 
-// PlayerByEmail finds a seat by mail address, case-insensitively.
+// PlayerByEmail finds a seat by mail address, compared as CanonAddress
+// says: ASCII case aside, exactly (a lookalike address is not the seat's).
 func (g *Game) PlayerByEmail(addr string) (Player, bool) {
-	addr = strings.TrimSpace(addr)
+	addr = CanonAddress(addr)
 	for _, p := range g.Players {
-		if p.Email != "" && strings.EqualFold(p.Email, addr) {
+		if p.Email != "" && CanonAddress(p.Email) == addr {
 			return p, true
 		}
 	}
@@ -213,7 +214,7 @@ type Entry struct {
 	Source string    `json:"source,omitempty"` // mail, cli, gm, bot
 	Ref    string    `json:"ref,omitempty"`    // e.g. the Message-ID of the mail
 	Text   string    `json:"text,omitempty"`   // canonical orders, or the rejected text
-	Errors []string  `json:"errors,omitempty"` // rejected: what was wrong
+	Errors []string  `json:"errors,omitempty"` // rejected: what was wrong (at most MaxLoggedErrors)
 	Reason string    `json:"reason,omitempty"` // resolve: all-answered, deadline, forced, anytime
 	// Answers are the orders a resolve used, in the order given to Resolve.
 	Answers []AnswerRecord `json:"answers,omitempty"`
@@ -223,6 +224,8 @@ type Entry struct {
 	// sender's name was kept from them (grey press). Text is the message.
 	To        []string `json:"to,omitempty"`
 	Anonymous bool     `json:"anonymous,omitempty"`
+	// ErrorsMore counts the errors of a rejected entry not kept in Errors.
+	ErrorsMore int `json:"errors_more,omitempty"`
 }
 
 // AnswerRecord is an answer as stored: canonical text, parsed again on replay.
@@ -387,7 +390,7 @@ func addresses(g *Game) []string {
 	var out []string
 	for _, p := range g.Players {
 		if p.Email != "" {
-			out = append(out, strings.ToLower(strings.TrimSpace(p.Email)))
+			out = append(out, CanonAddress(p.Email))
 		}
 	}
 	return out
@@ -424,7 +427,7 @@ func (s *Service) GamesOf(ctx context.Context, addr string) ([]string, error) {
 		if idx == nil {
 			return nil
 		}
-		if v := idx.Get([]byte(strings.ToLower(strings.TrimSpace(addr)))); v != nil {
+		if v := idx.Get([]byte(CanonAddress(addr))); v != nil {
 			return json.Unmarshal(v, &ids)
 		}
 		return nil

@@ -108,13 +108,15 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		orders, errs := st.View(pl.Name).Parse(prompt, in.Text)
 		if len(errs) > 0 {
 			res.Errors = errs
+			// The log keeps what the answer lists, no more: one mail
+			// of 80,000 bad lines stored 7.9 MB here before.
 			var msgs []string
-			for _, e := range errs {
-				msgs = append(msgs, e.Error())
+			for _, e := range errs[:min(len(errs), MaxLoggedErrors)] {
+				msgs = append(msgs, limitLine(e.Error()))
 			}
 			res.Game = g
 			err := appendLog(b, &Entry{Time: now, Kind: "rejected", Step: g.Step + 1, Player: pl.Name, Prompt: prompt.ID,
-				Source: in.Source, Ref: in.Ref, Text: limitText(in.Text), Errors: msgs})
+				Source: in.Source, Ref: in.Ref, Text: limitText(in.Text), Errors: msgs, ErrorsMore: len(errs) - len(msgs)})
 			if err != nil {
 				return err
 			}
@@ -183,12 +185,40 @@ func (s *Service) mayResolveEarly(g *Game, now time.Time) bool {
 	return g.Settings.Early && !g.Paused && len(g.Waits) == 0 && !now.Before(g.gapEnds()) && len(s.awaited(g, now)) == 0
 }
 
+// MaxLoggedErrors is how many of a refused submission's errors its log
+// entry keeps (the mail side lists as many in its answer); the entry
+// counts the rest.
+const MaxLoggedErrors = 50
+
+// limitText cuts a refused submission's text for the log, at a line: the
+// errors kept name the lines that matter, each with its text.
 func limitText(s string) string {
-	const max = 4096
+	const max = 1024
 	if len(s) > max {
-		return s[:max] + "\n[... cut]"
+		cut := strings.LastIndexByte(s[:max], '\n') + 1
+		if cut == 0 {
+			cut = validCut(s, max)
+		}
+		return s[:cut] + "\n[... cut]"
 	}
 	return s
+}
+
+// limitLine cuts one error message for the log.
+func limitLine(s string) string {
+	const max = 200
+	if len(s) > max {
+		return s[:validCut(s, max)] + "..."
+	}
+	return s
+}
+
+// validCut is n, or less so that s[:n] ends on a whole UTF-8 character.
+func validCut(s string, n int) int {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return n
 }
 
 func contains(list []string, s string) bool {

@@ -12,7 +12,7 @@ package store
 //	  games/<id>/snaps/<step> → state after that step; step 0 is the setup
 //	  games/<id>/steps/<step> → JSON step record: answers, events, rolls, seeds
 //	  games/<id>/pending/<prompt id> → JSON latest accepted orders not yet resolved
-//	players                   address (lowercase) → JSON list of the ids of the games it plays in
+//	players                   address (game.CanonAddress) → JSON list of the ids of the games it plays in
 //	wake/<unix ns><game id>   → empty: when Tick must next look at that game
 //	mail                      owned by the mail side (pbem); see the section below
 //

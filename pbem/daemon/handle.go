@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -50,6 +51,24 @@ func putPart(tx *bolt.Tx, key string, n int, s section) error {
 		return err
 	}
 	return b.Put(partKey(key, n), data)
+}
+
+// dropParts forgets the answers of key's done parts once the message is
+// recorded as seen: a retry now only files the mail, and a part's answer
+// (as large as the answer itself) would otherwise stay for ever.
+func dropParts(tx *bolt.Tx, key string) error {
+	b, err := mailBucket(tx, BucketParts)
+	if err != nil {
+		return err
+	}
+	prefix := []byte(key + "\x00")
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+		if err := c.Delete(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // job is one message being handled.
@@ -172,8 +191,19 @@ func (j *job) withIgnored(data *templates.Data) {
 }
 
 // maxErrors is how many errors one reply lists: a mail of 10,000 bad lines
-// must not get a quarter-megabyte answer.
-const maxErrors = 50
+// must not get a quarter-megabyte answer. The game log keeps as many.
+const maxErrors = game.MaxLoggedErrors
+
+// clip cuts s to at most n bytes, on a character boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
 
 // capErrors keeps the first maxErrors errors and says how many more there
 // were, so the player still learns that the rest need fixing too.
@@ -205,7 +235,7 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 		j.rejected, j.noReply, j.why = true, true, fmt.Sprintf("unreadable header: %v", perr)
 		return d.finish(ctx, j)
 	}
-	j.from = strings.ToLower(m.From)
+	j.from = game.CanonAddress(m.From)
 	j.reader = d.readerOf(ctx, j.from)
 	if why := policy.Silence(m, d.cfg.Policy); why != "" {
 		j.rejected, j.noReply, j.why = true, true, why
@@ -280,9 +310,10 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 	if j.rejected {
 		disp = "rejected"
 	}
-	rec := seenRecord{Key: j.key, UIDValidity: j.msg.UIDValidity, UID: j.msg.UID, At: now, Disposition: disp, Why: j.why}
+	rec := seenRecord{Key: j.key, UIDValidity: j.msg.UIDValidity, UID: j.msg.UID, At: now, Disposition: disp, Why: clip(j.why, 200)}
 	if j.m != nil {
-		rec.From, rec.Subject = j.m.From, j.m.Subject
+		// Kept for the GM's log: a sender's 100 KB subject need not be.
+		rec.From, rec.Subject = clip(j.m.From, 200), clip(j.m.Subject, 200)
 	}
 	err := d.st.Update(ctx, func(tx *bolt.Tx) error {
 		seen, err := mailBucket(tx, BucketSeen)
@@ -301,6 +332,9 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 			return err
 		}
 		if err := uids.Put(uidKey(j.msg.UIDValidity, j.msg.UID), []byte(j.key)); err != nil {
+			return err
+		}
+		if err := dropParts(tx, j.key); err != nil {
 			return err
 		}
 		for _, x := range j.extra {
@@ -429,7 +463,7 @@ func contains(list []string, s string) bool {
 
 // allow counts a reply to addr against its hourly budget.
 func (d *Daemon) allow(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
-	addr = strings.ToLower(addr)
+	addr = game.CanonAddress(addr)
 	b, err := mailBucket(tx, BucketLimits)
 	if err != nil {
 		return false, err
@@ -554,7 +588,7 @@ func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game
 		return a.Player, true, nil
 	}
 	d.log.Warn("not authenticated", "game", g.ID, "from", j.from, "why", a.Kind)
-	if a.Notify && a.Player.Email != "" && !strings.EqualFold(a.Player.Email, j.from) {
+	if a.Notify && a.Player.Email != "" && !game.SameAddress(a.Player.Email, j.from) {
 		data := d.mailer.data(g, a.Player, d.svc.Rulesets())
 		data.Attempt = &templates.Attempt{Date: j.m.Date, Reason: a.Kind.String()}
 		d.mailer.speak(data, d.readerOf(context.Background(), a.Player.Email), nil)

@@ -107,7 +107,7 @@ func inspect(raw []byte, maxText int, opt route.Options, pc policy.Config) (*Ver
 		v.Why = fmt.Sprintf("not answered: the header cannot be read (%v)", perr)
 		return v, nil, nil
 	}
-	v.From = strings.ToLower(m.From)
+	v.From = game.CanonAddress(m.From)
 	if why := policy.Silence(m, pc); why != "" {
 		v.Why = "not answered: " + why
 		return v, m, nil
@@ -187,7 +187,7 @@ func (d *Daemon) Inspect(ctx context.Context, raw []byte) (*Verdict, error) {
 		return v, nil
 	}
 	rt.GameFound, rt.Ruleset = true, g.Ruleset
-	a := policy.Authenticate(g, strings.ToLower(m.From), r.Secret, d.relax(g.ID))
+	a := policy.Authenticate(g, game.CanonAddress(m.From), r.Secret, d.relax(g.ID))
 	rt.Auth = a.Kind.String()
 	if a.Kind != policy.Accepted {
 		return v, nil

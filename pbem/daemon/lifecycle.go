@@ -49,7 +49,7 @@ func (d *Daemon) isGM(j *job, secret string) bool {
 	if d.cfg.GMSecret == "" || d.cfg.GM == "" || secret == "" {
 		return false
 	}
-	if !strings.EqualFold(j.from, bareAddress(d.cfg.GM)) {
+	if !game.SameAddress(j.from, bareAddress(d.cfg.GM)) {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(secret), []byte(d.cfg.GMSecret)) == 1

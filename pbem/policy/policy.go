@@ -82,7 +82,7 @@ func Silence(m *inmail.Message, c Config) string {
 		return fmt.Sprintf("sender %s takes no replies", m.From)
 	}
 	for _, own := range c.Own {
-		if strings.EqualFold(strings.TrimSpace(own), from) {
+		if game.SameAddress(own, from) {
 			return "sent by ourselves"
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/emersion/go-msgauth/dmarc"
 	"golang.org/x/net/publicsuffix"
 
+	"orrery/engine/game"
 	"orrery/pbem/inmail"
 )
 
@@ -79,7 +80,9 @@ func CheckSender(ctx context.Context, raw []byte, m *inmail.Message, c Config, r
 		res = net.DefaultResolver
 	}
 	lookup := func(name string) ([]string, error) { return res.LookupTXT(ctx, name) }
-	from := strings.ToLower(strings.TrimSpace(m.From))
+	// The domain as DNS knows it (IDNA): written in fullwidth letters or
+	// capitals it is the same domain, with the same DMARC record.
+	from := game.CanonAddress(m.From)
 	at := strings.LastIndexByte(from, '@')
 	if at < 0 || at == len(from)-1 {
 		return Verdict{Refuse: true, Why: "the From address has no domain to authenticate"}
