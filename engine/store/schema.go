@@ -58,7 +58,8 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	mail/outbox-sent/<seq>  → JSON outbox.Record of a delivered mail
 //	mail/outbox-dead/<seq>  → JSON outbox.Item given up on (5xx, or too old)
 //	mail/inbox-seen/<key>   → JSON record of a handled message; key is
-//	                          "id:<message-id>" or "sha256:<hex of the raw mail>"
+//	                          "id:<message-id>", "idsha256:<hex>" for a Message-ID
+//	                          over 320 bytes, or "sha256:<hex of the raw mail>"
 //	mail/inbox-parts/<key>\x00<n> → reply text of a done game-changing part of
 //	                          a message (a retry skips it)
 //	mail/inbox-uids/<uidvalidity><uid> → message key (both 4-byte big-endian)
@@ -71,7 +72,8 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	                          the player to CONFIRM them
 //	mail/inbox-applied/<game>\x00<player>\x00e<epoch>s<step>\x00<sha256> → RFC 3339
 //	                          time orders written against that step were applied
-//	mail/pingpong/<address>\x00<subject> → JSON times of answers that changed nothing
+//	mail/pingpong/<address>\x00<sha256 of subject>\x00<sha256 of text> → JSON times
+//	                          of answers that changed nothing
 //	mail/stranger-budget/<address> (and "\x00all") → JSON replies to strangers today
 //	mail/dns-fail/<domain>  → RFC 3339 time DNS first failed for the domain
 //	mail/settings/<address> → JSON object of a player's settings, key → value

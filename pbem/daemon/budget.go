@@ -49,7 +49,7 @@ func (d *Daemon) strangerBudget(tx *bolt.Tx, addr string, now time.Time) (bool, 
 	day := now.UTC().Format("2006-01-02")
 	read := func(key string) budgetRecord {
 		var r budgetRecord
-		if v := b.Get([]byte(key)); v != nil {
+		if v := b.Get(addrKey(key)); v != nil {
 			json.Unmarshal(v, &r)
 		}
 		if r.Day != day {
@@ -65,7 +65,7 @@ func (d *Daemon) strangerBudget(tx *bolt.Tx, addr string, now time.Time) (bool, 
 	all.N++
 	for key, r := range map[string]budgetRecord{addr: one, "\x00all": all} {
 		data, _ := json.Marshal(r)
-		if err := b.Put([]byte(key), data); err != nil {
+		if err := b.Put(addrKey(key), data); err != nil {
 			return false, err
 		}
 	}
@@ -90,7 +90,8 @@ func (d *Daemon) pingPong(tx *bolt.Tx, addr, subject, text string, now time.Time
 	if err != nil {
 		return false, err
 	}
-	key := []byte(addr + "\x00" + subjectKey(subject) + "\x00" + ordersHash(text))
+	// The subject is kept by its hash: it is the sender's, of any length.
+	key := []byte(string(addrKey(addr)) + "\x00" + ordersHash(subjectKey(subject)) + "\x00" + ordersHash(text))
 	var r rateRecord
 	if v := b.Get(key); v != nil {
 		json.Unmarshal(v, &r)
@@ -149,7 +150,7 @@ func (d *Daemon) checkSender(ctx context.Context, raw []byte, m *inmail.Message)
 	}
 	now := d.cfg.Now()
 	var since time.Time
-	key := []byte(v.Domain)
+	key := addrKey(v.Domain)
 	err := d.st.View(ctx, func(tx *bolt.Tx) error {
 		if b := mailBucketRO(tx, BucketDNSFail); b != nil {
 			since, _ = time.Parse(time.RFC3339, string(b.Get(key)))

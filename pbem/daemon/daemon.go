@@ -256,11 +256,27 @@ func mailBucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
 // messageKey identifies a message across mailboxes and UIDVALIDITY changes.
 func messageKey(m *inmail.Message, raw []byte) string {
 	if m != nil && m.MessageID != "" {
-		return "id:" + strings.ToLower(m.MessageID)
+		id := strings.ToLower(m.MessageID)
+		if len(id) > maxKey {
+			// bbolt refuses keys over 32 KB, and a sender writes
+			// what Message-ID he likes: a long one is known by its hash.
+			sum := sha256.Sum256([]byte(id))
+			return "idsha256:" + hex.EncodeToString(sum[:])
+		}
+		return "id:" + id
 	}
 	sum := sha256.Sum256(raw)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+// maxKey bounds what a key made of a sender's words (an address, a
+// Message-ID) keeps of them: a real address has at most 320 characters
+// (RFC 5321), and bbolt refuses keys over 32 KB, which would leave a mail
+// to be retried for ever.
+const maxKey = 320
+
+// addrKey is the key of an address's records (rate limits, budgets).
+func addrKey(addr string) []byte { return []byte(clip(addr, maxKey)) }
 
 func uidKey(validity, uid uint32) []byte {
 	var k [8]byte
@@ -288,6 +304,6 @@ func (d *Daemon) seen(ctx context.Context, key string) (*seenRecord, error) {
 
 // Seen reports whether a message with this Message-ID was handled.
 func (d *Daemon) Seen(ctx context.Context, messageID string) (bool, error) {
-	rec, err := d.seen(ctx, "id:"+strings.ToLower(strings.Trim(messageID, "<>")))
+	rec, err := d.seen(ctx, messageKey(&inmail.Message{MessageID: strings.Trim(messageID, "<>")}, nil))
 	return rec != nil, err
 }

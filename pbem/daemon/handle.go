@@ -469,7 +469,7 @@ func (d *Daemon) allow(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
 		return false, err
 	}
 	var r rateRecord
-	if v := b.Get([]byte(addr)); v != nil {
+	if v := b.Get(addrKey(addr)); v != nil {
 		json.Unmarshal(v, &r)
 	}
 	kept := r.Times[:0]
@@ -484,7 +484,7 @@ func (d *Daemon) allow(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
 	}
 	r.Times = append(r.Times, now)
 	data, _ := json.Marshal(r)
-	return true, b.Put([]byte(addr), data)
+	return true, b.Put(addrKey(addr), data)
 }
 
 // strangerAllowed lets one reply a day go to an address in no game.
@@ -493,12 +493,12 @@ func (d *Daemon) strangerAllowed(tx *bolt.Tx, addr string, now time.Time) (bool,
 	if err != nil {
 		return false, err
 	}
-	if v := b.Get([]byte(addr)); v != nil {
+	if v := b.Get(addrKey(addr)); v != nil {
 		if t, err := time.Parse(time.RFC3339, string(v)); err == nil && now.Sub(t) < 24*time.Hour {
 			return false, nil
 		}
 	}
-	return true, b.Put([]byte(addr), []byte(now.UTC().Format(time.RFC3339)))
+	return true, b.Put(addrKey(addr), []byte(now.UTC().Format(time.RFC3339)))
 }
 
 // routeOptions reads subject tags against the games that exist, and the
