@@ -400,7 +400,10 @@ func (s *Service) Resend(ctx context.Context, id string, step uint64, players []
 	})
 }
 
-// StepOfTurn finds the first step at which the game was at turn.
+// StepOfTurn finds the first step at which the game was at turn. Turns
+// only grow from step to step, so it reads a handful of step records (a
+// binary search), not every one: HISTORY by mail must not cost a long
+// game's whole history.
 func (s *Service) StepOfTurn(ctx context.Context, id string, turn int) (uint64, error) {
 	var found uint64
 	ok := false
@@ -409,6 +412,31 @@ func (s *Service) StepOfTurn(ctx context.Context, id string, turn int) (uint64, 
 		if err != nil {
 			return err
 		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		var bad error
+		n := sort.Search(int(g.Step)+1, func(i int) bool {
+			rec, err := readStep(b, uint64(i))
+			if err != nil {
+				bad = err
+				return true
+			}
+			return rec.Turn >= turn
+		})
+		if bad == nil {
+			if n <= int(g.Step) {
+				rec, err := readStep(b, uint64(n))
+				if err != nil {
+					return err
+				}
+				found, ok = rec.N, rec.Turn == turn
+			}
+			return nil
+		}
+		// A step record missing (a store older than its rules): look
+		// at every one.
 		return b.Bucket(store.BucketSteps).ForEach(func(k, v []byte) error {
 			if ok {
 				return nil

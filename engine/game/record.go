@@ -261,6 +261,11 @@ type StepRecord struct {
 	// every other player's were in (see lastOrders).
 	LastOrders string `json:"last_orders,omitempty"`
 	LastResent bool   `json:"last_resent,omitempty"`
+	// LogSeq is the log entry that made the step (create, resolve): what
+	// was logged while the step was the latest lies between it and the
+	// next step's, so HISTORY reads that stretch of the log, not all of
+	// it. 0 in records older than it.
+	LogSeq uint64 `json:"log_seq,omitempty"`
 }
 
 // pending is an accepted set of orders waiting for its step to resolve.

@@ -71,7 +71,7 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				return r, nil
 			}
 			r.state = st
-			rec.Turn, rec.Phase, rec.Reason, rec.Time = st.Turn(), st.Phase(), "setup", e.Time
+			rec.Turn, rec.Phase, rec.Reason, rec.Time, rec.LogSeq = st.Turn(), st.Phase(), "setup", e.Time, e.Seq
 			rec.Rolls, rec.Streams, rec.NextCommitment = d.Rolls(), d.Streams(), dice.Commitment(seed(1))
 			if err := r.keep(0, rec); err != nil {
 				return nil, err
@@ -129,6 +129,7 @@ func replayLog(ctx context.Context, rs engine.Ruleset, g *Game, entries []*Entry
 				return r, nil
 			}
 			rec.Turn, rec.Phase, rec.Reason, rec.Time, rec.Answers, rec.Events = r.state.Turn(), r.state.Phase(), e.Reason, e.Time, e.Answers, events
+			rec.LogSeq = e.Seq
 			rec.Rolls, rec.Streams, rec.NextCommitment = d.Rolls(), d.Streams(), dice.Commitment(seed(r.step+1))
 			if err := r.keep(r.step, rec); err != nil {
 				return nil, err

@@ -1,7 +1,9 @@
 package game
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -111,7 +113,7 @@ func pressFor(b *bolt.Bucket, step uint64, player string) ([]PressNote, error) {
 	if player == Observer {
 		return nil, nil
 	}
-	log, err := readLog(b)
+	log, err := stepLog(b, step)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +139,39 @@ func pressFor(b *bolt.Bucket, step uint64, player string) ([]PressNote, error) {
 			from = ""
 		}
 		out = append(out, PressNote{Time: e.Time, From: from, To: to, Text: text})
+	}
+	return out, nil
+}
+
+// stepLog reads the press entries logged while step was the latest: from
+// the entry that made it to the one that made the next step (the step
+// records say where), so a HISTORY of a long game reads one step's
+// stretch of its log, not all of it. Records older than StepRecord.LogSeq
+// fall back to the whole log.
+func stepLog(b *bolt.Bucket, step uint64) ([]*Entry, error) {
+	rec, err := readStep(b, step)
+	if err != nil || rec.LogSeq == 0 {
+		return readLog(b)
+	}
+	end := uint64(0) // none: to the end of the log
+	if next, err := readStep(b, step+1); err == nil {
+		if next.LogSeq == 0 {
+			return readLog(b)
+		}
+		end = next.LogSeq
+	}
+	var out []*Entry
+	c := b.Bucket(store.BucketLog).Cursor()
+	press := []byte(`"kind":"press"`)
+	for k, v := c.Seek(store.Key(rec.LogSeq)); k != nil && (end == 0 || store.KeyN(k) < end); k, v = c.Next() {
+		if !bytes.Contains(v, press) {
+			continue // decode press entries only
+		}
+		var e Entry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return nil, fmt.Errorf("read log entry %d: %w", store.KeyN(k), err)
+		}
+		out = append(out, &e)
 	}
 	return out, nil
 }

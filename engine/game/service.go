@@ -271,9 +271,11 @@ func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	}
 	rec.Turn, rec.Phase, rec.Reason, rec.Time = g.Turn, g.Phase, "setup", now
 	rec.Rolls, rec.Streams, rec.NextCommitment = d.Rolls(), d.Streams(), g.NextCommitment()
-	if err := appendLog(b, &Entry{Time: now, Kind: "create", Setup: &setup}); err != nil {
+	entry := &Entry{Time: now, Kind: "create", Setup: &setup}
+	if err := appendLog(b, entry); err != nil {
 		return nil, err
 	}
+	rec.LogSeq = entry.Seq
 	if err := writeStep(b, rec, data); err != nil {
 		return nil, err
 	}

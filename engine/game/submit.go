@@ -428,9 +428,11 @@ func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason st
 			return Step{}, nil, err
 		}
 	}
-	if err := appendLog(b, &Entry{Time: now, Kind: "resolve", Step: n, Reason: reason, Answers: records}); err != nil {
+	entry := &Entry{Time: now, Kind: "resolve", Step: n, Reason: reason, Answers: records}
+	if err := appendLog(b, entry); err != nil {
 		return Step{}, nil, err
 	}
+	rec.LogSeq = entry.Seq
 	if err := writeStep(b, rec, data); err != nil {
 		return Step{}, nil, err
 	}
