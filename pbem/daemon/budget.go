@@ -115,18 +115,35 @@ func (d *Daemon) pingPong(tx *bolt.Tx, addr, subject, text string, now time.Time
 // bytes, cut at a line with a note that says so.
 func (d *Daemon) capStranger(out outbox.Mail) outbox.Mail {
 	out.HTML = ""
-	if len(out.Text) <= strangerMax {
+	return d.cutText(out, strangerMax, "cut-text")
+}
+
+// capReply keeps any answer within Config.MaxReply bytes: its HTML part
+// goes first, then its text is cut at a line, with a note that says so.
+func (d *Daemon) capReply(out outbox.Mail) outbox.Mail {
+	if len(out.Text)+len(out.HTML) <= d.cfg.MaxReply {
 		return out
 	}
-	note := "\n[...]\n"
+	out.HTML = ""
+	return d.cutText(out, d.cfg.MaxReply, "reply-cut-text")
+}
+
+// cutText cuts out's text to max bytes at a line, ending it with the
+// template part note (a define of _common.tmpl, given the limit).
+func (d *Daemon) cutText(out outbox.Mail, max int, note string) outbox.Mail {
+	if len(out.Text) <= max {
+		return out
+	}
+	text := "\n[...]\n"
 	if p, ok := d.mailer.Render.(interface {
 		Part(string, any) (string, error)
 	}); ok {
-		if s, err := p.Part("cut-text", &templates.Data{}); err == nil {
-			note = "\n" + s
+		if s, err := p.Part(note, &templates.Data{Limit: max}); err == nil {
+			text = "\n" + s
 		}
 	}
-	limit := strangerMax - len(note)
+	note = text
+	limit := max - len(note)
 	cut := strings.LastIndexByte(out.Text[:limit], '\n') + 1
 	if cut == 0 {
 		cut = limit

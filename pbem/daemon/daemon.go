@@ -50,6 +50,10 @@ var (
 	BucketDNSFail = store.BucketMailDNSFail  // domain → RFC 3339 time DNS first failed for it
 )
 
+// DefaultMaxReply is the largest answer to a mail, in bytes of text and
+// HTML: three reports of the biggest ruleset fit.
+const DefaultMaxReply = 256 << 10
+
 // Config tunes the daemon.
 type Config struct {
 	From string // the bot's address, "Orrery <orrery@example.org>"
@@ -90,6 +94,16 @@ type Config struct {
 	StrangerDaily, StrangerGlobal int
 	// MaxText is the most text bytes read from a mail (inmail default).
 	MaxText int
+	// MaxObservers caps the observers one game takes by mail (default
+	// 50); the GM may add more from the command line.
+	MaxObservers int
+	// ReadsPerMail is how many read commands (STATUS, HISTORY, RESEND,
+	// LIST…) one mail gets answered, the same one counted once (default
+	// 3); MaxReply bounds any answer's bytes (default DefaultMaxReply):
+	// one mail must never hold the daemon, nor make a huge answer. The
+	// GM's mail is not limited.
+	ReadsPerMail int
+	MaxReply     int
 	// Templates is a directory of template overrides ("" = embedded).
 	Templates string
 	// WebLink, when the daemon serves web pages, gives the address of a
@@ -151,6 +165,15 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	if cfg.StrangerGlobal <= 0 {
 		cfg.StrangerGlobal = 500
+	}
+	if cfg.ReadsPerMail <= 0 {
+		cfg.ReadsPerMail = 3
+	}
+	if cfg.MaxReply <= 0 {
+		cfg.MaxReply = DefaultMaxReply
+	}
+	if cfg.MaxObservers <= 0 {
+		cfg.MaxObservers = 50
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

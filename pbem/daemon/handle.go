@@ -417,6 +417,7 @@ func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
 			}
 			out = d.capStranger(out)
 		}
+		out = d.capReply(out)
 		if ok, err := d.allow(tx, j.from, now); err != nil || !ok {
 			if err == nil {
 				d.log.Warn("rate limit: not answering", "to", j.from)
@@ -560,7 +561,8 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 		j.stranger = !j.isPlayer
 		return d.help(j, j.game)
 	}
-	for _, c := range r.Commands {
+	cmds, dropped := d.limitCommands(j, r)
+	for _, c := range cmds {
 		if err := d.command(ctx, j, r, c, byID); err != nil {
 			return err
 		}
@@ -571,9 +573,72 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 		}
 	}
 	if r.HasOrders && r.Game != "" {
-		return d.orders(ctx, j, r, byID.get(r.Game))
+		if err := d.orders(ctx, j, r, byID.get(r.Game)); err != nil {
+			return err
+		}
+	}
+	if len(dropped) > 0 {
+		// Said last, so that it knows whether anything was applied.
+		return d.refuse(j, j.game, game.Player{}, dropped...)
 	}
 	return nil
+}
+
+// maxCommands is how many commands that change a game one mail may hold
+// (the GM's aside): each is a transaction and may mail every player.
+const maxCommands = 10
+
+// limitCommands bounds the work one mail asks for: a command repeated
+// word for word is done once; at most Config.ReadsPerMail read commands
+// (HELP, LIST, RULES, STATUS, BOARD, HISTORY, RESEND) and at most
+// maxCommands others. RESEND × 500 in one mail held the daemon for minutes and made
+// a 4.5 MB answer, and every other player's mail waited behind it. What
+// is left out is listed in the answer, a line each. The GM's mail is not
+// limited.
+func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, dropped []engine.LineError) {
+	if d.isGM(j, r.Secret) {
+		return r.Commands, nil
+	}
+	reads, seen := map[string]bool{}, map[string]bool{}
+	changes := 0
+	for _, c := range r.Commands {
+		same := c
+		same.Line = 0
+		if k := fmt.Sprintf("%+v", same); seen[k] {
+			continue // the same command again: done once
+		} else {
+			seen[k] = true
+		}
+		switch c.Name {
+		case route.Help, route.List, route.Rules, route.Status, route.Board, route.History, route.Resend:
+			name := c.Name
+			if name == route.Board {
+				name = route.Status
+			}
+			key := fmt.Sprint(name, c.Game, c.Ruleset, c.Turn, c.Page)
+			if reads[key] {
+				continue // the same question again: answered once
+			}
+			if len(reads) >= d.cfg.ReadsPerMail {
+				dropped = append(dropped, engine.LineError{Line: c.Line, Text: strings.TrimSpace(string(c.Name) + " " + c.Game),
+					Msg: fmt.Sprintf("not answered: one mail gets at most %d answers to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND", d.cfg.ReadsPerMail),
+					Fix: "ask for it in another mail"})
+				continue
+			}
+			reads[key] = true
+		case route.Orders, route.Confirm:
+		default:
+			if changes >= maxCommands {
+				dropped = append(dropped, engine.LineError{Line: c.Line, Text: strings.TrimSpace(string(c.Name) + " " + c.Game),
+					Msg: fmt.Sprintf("not done: one mail may hold at most %d commands", maxCommands),
+					Fix: "send the rest in another mail"})
+				continue
+			}
+			changes++
+		}
+		kept = append(kept, c)
+	}
+	return kept, dropped
 }
 
 // authenticate checks that the sender may act for a seat of g. On failure

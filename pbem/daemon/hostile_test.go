@@ -2,8 +2,11 @@ package daemon_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"orrery/pbem/daemon"
 )
 
 // A mail whose header holds a subject or an address far longer than any
@@ -36,5 +39,58 @@ func TestHugeSubjectAndAddress(t *testing.T) {
 	}
 	if n := len(to(h.flush(), "ann@example.org")); n != 2 {
 		t.Errorf("ann got %d answers; want one to the 100 KB subject and one to the mail with the long Message-ID, seen once", n)
+	}
+}
+
+// One mail's answers are bounded: a repeated read command is answered
+// once (any command repeated word for word is done once), at most
+// ReadsPerMail distinct ones, at most 10 commands that change a game,
+// each left out listed with its line; and the whole answer
+// fits in MaxReply bytes, cut at a line with a note.
+func TestOneMailBounded(t *testing.T) {
+	h := newHarness(t, func(c *daemon.Config) { c.ReadsPerMail = 2 })
+	h.flush() // the welcome mails
+	subj := "[g1 " + h.secret("ann") + "] please"
+	h.handle(h.mail("ann@example.org", subj, "STATUS\nBOARD\nSTATUS g1\nHELP\nRULES toy\nHISTORY 1"))
+	a := to(h.flush(), "ann@example.org")
+	if len(a) != 1 {
+		t.Fatalf("ann got %d mails", len(a))
+	}
+	for _, want := range []string{"line 5, you wrote: RULES", "line 6, you wrote: HISTORY g1", "one mail gets at most 2 answers"} {
+		if !strings.Contains(a[0], want) {
+			t.Errorf("the answer lacks %q:\n%s", want, a[0])
+		}
+	}
+	if strings.Contains(a[0], "line 2,") || strings.Contains(a[0], "line 3,") || strings.Contains(a[0], "line 4,") {
+		t.Errorf("a repeated read command (BOARD, STATUS g1) or HELP was refused:\n%s", a[0])
+	}
+	h.handle(h.mail("ann@example.org", subj, strings.Repeat("WAIT\n", 25)))
+	// (One WAIT gets an answer and the engine's notice.)
+	if a = to(h.flush(), "ann@example.org"); len(a) != 2 || strings.Contains(strings.Join(a, ""), "at most") {
+		t.Errorf("WAIT × 25: want one WAIT done, and nothing refused: %d mails, %q", len(a), a)
+	}
+	var press strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&press, "PRESS TO bob\nNews number %d.\nEND\n", i)
+	}
+	h.handle(h.mail("ann@example.org", subj, press.String()))
+	sent := h.flush()
+	a = to(sent, "ann@example.org")
+	if len(a) != 1 || strings.Count(a[0], "one mail may hold at most 10 commands") != 2 || !strings.Contains(a[0], "line 31,") {
+		t.Errorf("12 PRESS: %q", a)
+	}
+	if n := len(to(sent, "bob@example.org")); n != 10 {
+		t.Errorf("bob got %d press mails; want 10", n)
+	}
+
+	h = newHarness(t, func(c *daemon.Config) { c.MaxReply = 3000 })
+	h.flush()
+	h.handle(h.mail("ann@example.org", subj, "HELP"))
+	a = to(h.flush(), "ann@example.org")
+	if len(a) != 1 || !strings.Contains(a[0], "The rest is cut: one answer of mine holds at most 3 KiB") {
+		t.Fatalf("HELP with MaxReply 3000: %q", a)
+	}
+	if _, body, _ := strings.Cut(a[0], "\n\n"); len(body) > 3000 {
+		t.Errorf("an answer of %d bytes; MaxReply is 3000", len(body))
 	}
 }
