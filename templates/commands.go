@@ -28,7 +28,7 @@ var Commands = []Command{
 	{"OBSERVE <game>", "receive a game's public reports (if its GM allows)"},
 	{"UNOBSERVE <game>", "stop receiving them"},
 	{"RESEND <game> [turn]", "your report of the last turn (or that turn) again"},
-	{"CONFIRM", "in a reply to my mail that holds your orders as a possible stale copy: apply them now"},
+	{"CONFIRM [code]", "in a reply to my mail that holds your orders as a possible stale copy, or that asks you to confirm a JOIN or an OBSERVE: do it now"},
 	{"SET LANG ru", "write to me in that language: en (English) or ru (Russian); kept for your address, in every game"},
 	{"SET TZ Europe/Moscow", "show times in that time zone, with UTC beside them"},
 	{"SETTINGS", "your settings, and how to change them"},

@@ -73,6 +73,7 @@ const (
 	Notice        = "notice"         // a game.Notice (reminder, deadline moved, press…; NoticeTitles): Notice
 	Settings      = "settings"       // SET, SETTINGS: Settings, Changed
 	HeldOrders    = "held"           // orders held as a possibly stale copy: Held
+	AskConsent    = "consent"        // a JOIN or OBSERVE to confirm from the address: Consent
 )
 
 // NoticeTitles is the subject of a notice mail, by game.Notice kind:
@@ -117,7 +118,7 @@ var NoticeTitles = map[string]string{
 // Kinds lists every kind of mail in a fixed order.
 func Kinds() []string {
 	return []string{Welcome, Ack, Rejected, Report, Help, List, Rules, Status, History,
-		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings, HeldOrders}
+		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings, HeldOrders, AskConsent}
 }
 
 // Data is what every template receives. A kind reads only the fields its
@@ -173,6 +174,9 @@ type Data struct {
 	Held                 *Held  // held
 	Page, Pages          int    // list: this page and how many
 	Scope                string // list: "stranger" (open games only), "player" (theirs first) or "gm" (every game)
+
+	// Consent is the JOIN or OBSERVE to confirm: consent.
+	Consent *Consent
 }
 
 // Line is a line of the mail answered, with its number as the sender sees
@@ -210,6 +214,16 @@ type Setting struct {
 	Default string // what applies when not set
 	Help    string // what it does, in English (translated by the catalog)
 	Example string // how to set it: "SET LANG ru"
+}
+
+// Consent asks an address to confirm a JOIN or an OBSERVE made in its
+// name, with a code to send back.
+type Consent struct {
+	Kind    string // "join" or "observe"
+	Seat    string // JOIN's seat name, if one was asked for
+	Token   string // the code CONFIRM gives back
+	Address string // the address asked
+	Days    int    // how long the request waits
 }
 
 // GameSummary is one line of the LIST reply.

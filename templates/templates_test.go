@@ -103,6 +103,7 @@ func sample(player string) *Data {
 		Held: &Held{Orders: []string{"BUILD MINE AT RIGEL", "MOVE FLEET 2 TO MARS"}, WrittenStep: 4, Step: 6, Turn: 3,
 			Reason: "step"},
 		Scope: "player", Page: 1, Pages: 2,
+		Consent: &Consent{Kind: "observe", Token: "k3j4h5m6n7p8q9r2", Address: "olga+games@example.org", Days: 3},
 	}
 	if player == "bob" {
 		// bob's mail also held a report of ours, pasted back, and a
@@ -165,13 +166,15 @@ func TestGolden(t *testing.T) {
 	}
 	perPlayer := map[string]bool{Welcome: true, Ack: true, Rejected: true, Report: true, Status: true,
 		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true, HeldOrders: true}
+	join := sample("")
+	join.Game, join.Consent = "open2", &Consent{Kind: "join", Seat: "olga", Token: "k3j4h5m6n7p8q9r2", Address: "olga@example.org", Days: 3}
 	stranger := sample("")
 	stranger.Scope, stranger.Pages, stranger.Games = "stranger", 1, stranger.Games[1:2]
 	extra := []struct {
 		name string
 		kind string
 		data *Data
-	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}}
+	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}, {"consent-join", AskConsent, join}}
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) {
 			m, err := set.Render(x.kind, x.data)

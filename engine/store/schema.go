@@ -83,6 +83,9 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	                          the last hour, attempts not yet reported to the GM
 //	mail/outbox-owners/<id> → JSON lease of a running outbox worker, whose id
 //	                          marks the outbox items it has claimed
+//	mail/inbox-consent/<token> → JSON JOIN or OBSERVE waiting for its confirmation;
+//	                          p\x00<person>\x00<game> → the token of a person's pending
+//	                          request, m\x00<message-id> → JSON tokens asked in that mail
 var (
 	BucketMailOutbox     = []byte("outbox")
 	BucketMailOutboxSent = []byte("outbox-sent")
@@ -101,4 +104,5 @@ var (
 	BucketMailSettings   = []byte("settings")
 	BucketMailGMGuard    = []byte("gm-guard")
 	BucketMailOwners     = []byte("outbox-owners")
+	BucketMailConsent    = []byte("inbox-consent")
 )

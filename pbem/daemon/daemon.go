@@ -48,6 +48,7 @@ var (
 	BucketPing    = store.BucketMailPingPong // address + subject → JSON rateRecord of answers that changed nothing
 	BucketBudget  = store.BucketMailBudget   // address (or "\x00all") → JSON budgetRecord of replies to strangers today
 	BucketDNSFail = store.BucketMailDNSFail  // domain → RFC 3339 time DNS first failed for it
+	BucketConsent = store.BucketMailConsent  // token → JSON consentRecord of a JOIN or OBSERVE to confirm (consent.go)
 )
 
 // DefaultMaxReply is the largest answer to a mail, in bytes of text and
@@ -97,6 +98,11 @@ type Config struct {
 	// MaxObservers caps the observers one game takes by mail (default
 	// 50); the GM may add more from the command line.
 	MaxObservers int
+	// PlusDistinct lists the domains where local+tag@ is not a tag of
+	// local@ but another person's mailbox; elsewhere the +tags of an
+	// address are one person for OBSERVE, JOIN and strangers' budgets
+	// (policy.Person).
+	PlusDistinct []string
 	// ReadsPerMail is how many read commands (STATUS, HISTORY, RESEND,
 	// LIST…) one mail gets answered, the same one counted once (default
 	// 3); MaxReply bounds any answer's bytes (default DefaultMaxReply):

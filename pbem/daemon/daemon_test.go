@@ -330,6 +330,19 @@ func TestRunOverServers(t *testing.T) {
 	<-done
 }
 
+// confirm answers the mail in sent that asks addr to confirm a JOIN or an
+// OBSERVE, as its owner would: a reply that says CONFIRM.
+func (h *harness) confirm(sent []pbemtest.Mail, addr string) {
+	h.t.Helper()
+	for _, m := range sent {
+		if len(m.To) == 1 && m.To[0] == addr && strings.Contains(header(m.Data, "Subject"), "Please confirm") {
+			h.handle(h.mail(addr, "Re: "+header(m.Data, "Subject"), "CONFIRM", "In-Reply-To: "+header(m.Data, "Message-ID")))
+			return
+		}
+	}
+	h.t.Fatalf("no mail asks %s to confirm", addr)
+}
+
 func TestJoinStartsAGame(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
@@ -338,6 +351,13 @@ func TestJoinStartsAGame(t *testing.T) {
 	}
 	h.handle(h.mail("Cy <cy@example.org>", "join", "JOIN open"))
 	h.handle(h.mail("di@example.org", "join", "JOIN open dora"))
+	// Nobody takes a seat before confirming from the address.
+	asked := h.flush()
+	if g, _ := h.d.Service().Get(context.Background(), "open"); len(g.Players) != 0 {
+		t.Fatalf("seated before confirming: %v", g.Players)
+	}
+	h.confirm(asked, "cy@example.org")
+	h.confirm(asked, "di@example.org")
 	sent := h.flush()
 	cy, di := to(sent, "cy@example.org"), to(sent, "di@example.org")
 	if len(cy) != 2 || !strings.Contains(cy[0], "joined open as cy") || !strings.Contains(cy[1], "Your secret is") {

@@ -123,6 +123,11 @@ type job struct {
 	// was queued (for metrics: observe.go).
 	read     time.Time
 	answered bool
+	// consents are the JOIN and OBSERVE requests the answer asks to
+	// confirm (kept by finish when it is sent); consenting is the one
+	// being confirmed now (consent.go).
+	consents   []consentRecord
+	consenting *consentRecord
 }
 
 // replyPart is the part number that records a reply queued early, so that
@@ -372,7 +377,13 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
 	{
 		out := d.reply(j)
-		send := func() error { j.answered = true; return d.mailer.enqueue(tx, out) } // observe.go counts it
+		send := func() error { // observe.go counts it
+			if err := keepConsents(tx, j); err != nil {
+				return err
+			}
+			j.answered = true
+			return d.mailer.enqueue(tx, out)
+		}
 		if j.held != nil {
 			// The orders wait under this answer's Message-ID for a
 			// CONFIRM; the answer goes whatever the rate limits, or
@@ -405,11 +416,13 @@ func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
 				if d.cfg.Strangers == "none" {
 					return nil
 				}
-				if ok, err := d.strangerAllowed(tx, j.from, now); err != nil || !ok {
+				if ok, err := d.strangerAllowed(tx, d.person(j.from), now); err != nil || !ok {
 					return err
 				}
 			}
-			if ok, err := d.strangerBudget(tx, j.from, now); err != nil || !ok {
+			// A stranger's +tags are one person: eve+1@ … eve+200@
+			// share eve@'s budget.
+			if ok, err := d.strangerBudget(tx, d.person(j.from), now); err != nil || !ok {
 				if err == nil {
 					d.log.Warn("daily budget of replies to strangers spent: not answering", "to", j.from)
 				}
@@ -918,6 +931,16 @@ func (d *Daemon) help(j *job, g *game.Game) error {
 
 // change runs a command that changes a game, as one recorded part.
 func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+	if (c.Name == route.Observe || c.Name == route.Join) && j.consenting == nil {
+		// Nobody's address is put on a game's list without its consent
+		// (consent.go): asking changes nothing, so it is not a part.
+		g := byID.get(c.Game)
+		if g == nil {
+			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
+				Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games you can join"})
+		}
+		return d.askConsent(j, c, g)
+	}
 	n := j.parts
 	j.parts++
 	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
@@ -947,6 +970,11 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
 			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games you can join"})
 	}
+	if c.Name == route.Observe || c.Name == route.Join {
+		if msg, fix := d.consentable(c.Name, g, j.consenting.Person); msg != "" {
+			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "CONFIRM", Msg: msg, Fix: fix})
+		}
+	}
 	var answer *section
 	note := func(gg *game.Game, text string) error {
 		data := d.mailer.data(gg, p, d.svc.Rulesets())
@@ -961,11 +989,18 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		return err
 	}
 	recorded := false
+	consent := j.consenting
 	hook := func(tx *bolt.Tx, ch *game.Change) error {
 		if recorded || answer == nil {
 			return nil
 		}
 		recorded = true
+		if consent != nil {
+			// Confirmed once: the code is spent with the change.
+			if err := dropConsent(tx, *consent); err != nil {
+				return err
+			}
+		}
 		return putPart(tx, j.key, n, *answer)
 	}
 	var err error

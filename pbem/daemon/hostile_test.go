@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"orrery/pbem/daemon"
+	"orrery/pbem/pbemtest"
 )
 
 // A mail whose header holds a subject or an address far longer than any
@@ -92,5 +94,60 @@ func TestOneMailBounded(t *testing.T) {
 	}
 	if _, body, _ := strings.Cut(a[0], "\n\n"); len(body) > 3000 {
 		t.Errorf("an answer of %d bytes; MaxReply is 3000", len(body))
+	}
+}
+
+// A JOIN or an OBSERVE is done only when the very address it was asked
+// from confirms it within three days; plus-addresses are one person
+// except in the domains configured as distinct.
+func TestConsent(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	h := newHarness(t, func(c *daemon.Config) {
+		c.Now = func() time.Time { return now }
+		c.PlusDistinct = []string{"example.net"}
+	})
+	h.flush()
+	observers := func() []string {
+		g, _ := h.d.Service().Get(context.Background(), "g1")
+		return g.Observers
+	}
+	code := func(sent []pbemtest.Mail, addr string) string {
+		for _, m := range to(sent, addr) {
+			if i := strings.Index(m, "CONFIRM "); i >= 0 {
+				return m[i+8 : i+24]
+			}
+		}
+		t.Fatalf("no code for %s", addr)
+		return ""
+	}
+	h.handle(h.mail("olga@example.org", "watch", "OBSERVE g1"))
+	c := code(h.flush(), "olga@example.org")
+	// Another address with olga's code: refused, nothing done.
+	h.handle(h.mail("mallory@example.org", "x", "CONFIRM "+c))
+	one(t, to(h.flush(), "mallory@example.org"), "mallory", "asked of another address")
+	if len(observers()) != 0 {
+		t.Fatalf("observers %v after a confirmation from another address", observers())
+	}
+	// Four days on, the request has lapsed.
+	now = now.Add(4 * 24 * time.Hour)
+	h.handle(h.mail("olga@example.org", "x", "CONFIRM "+c))
+	one(t, to(h.flush(), "olga@example.org"), "olga", "lapsed unconfirmed")
+	// A fresh request, confirmed with its code in a new mail: done, once.
+	h.handle(h.mail("olga@example.org", "watch", "OBSERVE g1"))
+	c = code(h.flush(), "olga@example.org")
+	h.handle(h.mail("olga@example.org", "x", "CONFIRM "+c))
+	one(t, to(h.flush(), "olga@example.org"), "olga", "You now receive the public reports of game g1")
+	h.handle(h.mail("olga@example.org", "x again", "CONFIRM "+c))
+	one(t, to(h.flush(), "olga@example.org"), "olga", "no request of yours waiting")
+	// olga+news@ is olga; in example.net, ivan+a@ and ivan+b@ are two.
+	h.handle(h.mail("olga+news@example.org", "watch", "OBSERVE g1"))
+	one(t, to(h.flush(), "olga+news@example.org"), "olga", "you observe game g1 already, as olga@example.org")
+	for _, a := range []string{"ivan+a@example.net", "ivan+b@example.net"} {
+		h.handle(h.mail(a, "watch", "OBSERVE g1"))
+		h.handle(h.mail(a, "ok", "CONFIRM "+code(h.flush(), a)))
+		h.flush()
+	}
+	if obs := observers(); len(obs) != 3 {
+		t.Errorf("observers %v; want olga and both ivans", obs)
 	}
 }

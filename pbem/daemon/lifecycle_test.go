@@ -341,7 +341,10 @@ func TestVacationObserveResend(t *testing.T) {
 	// An observer gets the public events of each step and the public
 	// board: no private event (ann's motto), no private status.
 	h.handle(h.mail("Olga <olga@example.org>", "watch", "OBSERVE g2"))
-	one(t, to(h.flush(), "olga@example.org"), "olga", "public reports of game g2")
+	asked := h.flush()
+	one(t, to(asked, "olga@example.org"), "olga", "Please confirm: OBSERVE g2", "CONFIRM")
+	h.confirm(asked, "olga@example.org")
+	one(t, to(h.flush(), "olga@example.org"), "olga", "You now receive the public reports of game g2")
 	// The motto answers ann's anytime prompt though the push is open.
 	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "motto slow and steady"))
 	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 2"))

@@ -140,6 +140,12 @@ func (d *Daemon) hold(j *job, g *game.Game, p game.Player, r *route.Result, reas
 // confirm applies the orders held under one of the Message-IDs j's mail
 // answers, once: the held record goes in the transaction that submits them.
 func (d *Daemon) confirm(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+	// A JOIN or an OBSERVE waiting for this confirmation (consent.go)?
+	if recs, ok, err := d.findConsents(ctx, j, c); err != nil {
+		return err
+	} else if ok {
+		return d.confirmConsents(ctx, j, r, c, recs, byID)
+	}
 	var key string
 	var rec heldRecord
 	err := d.st.View(ctx, func(tx *bolt.Tx) error {

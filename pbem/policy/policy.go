@@ -105,6 +105,30 @@ var autoSubject = regexp.MustCompile(`(?i)^\s*(` +
 	`delivery failure|failure notice|unzustellbar|non remis|не доставлено|` +
 	`read:|gelesen:|lu :|прочитано:)`)
 
+// Person is the one person behind addr (game.CanonAddress) when it comes
+// to OBSERVE, JOIN and the replies to strangers: the address with any
+// +tag taken off its local part, since ann+1@example.org and
+// ann+2@example.org are one mailbox, and one person takes one seat and
+// one stranger's budget. In the domains listed in distinct (compared after
+// IDNA), + is part of the mailbox's name, and the address is the person.
+func Person(addr string, distinct []string) string {
+	a := game.CanonAddress(addr)
+	at := strings.LastIndexByte(a, '@')
+	if at < 0 {
+		return a
+	}
+	local, domain := a[:at], a[at+1:]
+	for _, d := range distinct {
+		if game.CanonAddress("x@"+d) == "x@"+domain {
+			return a
+		}
+	}
+	if i := strings.IndexByte(local, '+'); i > 0 {
+		local = local[:i]
+	}
+	return local + "@" + domain
+}
+
 // Relax loosens sender authentication for one game (a game among friends,
 // or a demo).
 type Relax struct {

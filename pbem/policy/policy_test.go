@@ -187,3 +187,26 @@ func TestStrangerReplyDue(t *testing.T) {
 		}
 	}
 }
+
+// A person is an address with its +tag taken off, except in the domains
+// where + is part of a mailbox's name.
+func TestPerson(t *testing.T) {
+	for _, c := range []struct {
+		addr     string
+		distinct []string
+		want     string
+	}{
+		{"Eve+0@Evil.Example", nil, "eve@evil.example"},
+		{"eve+a+b@evil.example", nil, "eve@evil.example"},
+		{"eve@evil.example", nil, "eve@evil.example"},
+		{"+eve@evil.example", nil, "+eve@evil.example"}, // no name before the tag
+		{"eve+0@evil.example", []string{"EVIL.example"}, "eve+0@evil.example"},
+		{"eve+0@ｅvil.example", []string{"evil.example"}, "eve+0@evil.example"},
+		{"eve+0@mail.evil.example", []string{"evil.example"}, "eve@mail.evil.example"},
+		{"\u017fam+x@example.org", nil, "\u017fam@example.org"}, // a lookalike stays a lookalike
+	} {
+		if got := Person(c.addr, c.distinct); got != c.want {
+			t.Errorf("Person(%q, %q) = %q, want %q", c.addr, c.distinct, got, c.want)
+		}
+	}
+}

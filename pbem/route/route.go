@@ -32,8 +32,9 @@
 //	OBSERVE <game>            receive the public reports of a game
 //	UNOBSERVE <game>          stop receiving them
 //	RESEND [game] [turn]      your report of the last (or that) turn again
-//	CONFIRM                   apply orders I held as a possibly stale copy
-//	                          (in a reply to the mail that says so)
+//	CONFIRM [code]            apply orders I held as a possibly stale copy,
+//	                          or confirm a JOIN or OBSERVE (in a reply to the
+//	                          mail that says so, or with the code it gives)
 //	SET <key> <value>         a setting of the sender's address, in every
 //	                          game: SET LANG ru, SET TZ Europe/Moscow
 //	                          (pbem/settings checks keys and values)
@@ -146,6 +147,9 @@ type Command struct {
 	// Verb is a GM command's verb (PAUSE…); Args its words after the game.
 	Verb string
 	Args []string
+	// Token is CONFIRM's code, from the mail that asks to confirm a JOIN
+	// or an OBSERVE ("" in a plain reply to that mail).
+	Token string
 }
 
 // Result is what a mail asks for.
@@ -228,6 +232,7 @@ var (
 	idPattern     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)        // engine/game's game id
 	seatPattern   = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,15}$`)          // engine/game's seat name
 	secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)            // what we issue, with room to spare
+	tokenPattern  = regexp.MustCompile(`^[a-z0-9]{16}$`)                   // CONFIRM's code (pbem/daemon's consent tokens)
 	tagPattern    = regexp.MustCompile(`\[([^\[\]]{1,100})\]`)             // [demo1] or [demo1 k7f3q]
 	secretInSubj  = regexp.MustCompile(`(?i)\bsecret\s*[=:]\s*([^\s\]]+)`) // secret=k7f3q
 )
@@ -407,7 +412,7 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 var usage = map[Name]string{
 	Help:      "write HELP alone on its line",
 	List:      "write LIST alone on its line, or LIST page 2 for the next games",
-	Confirm:   "reply to my mail that holds your orders, with CONFIRM alone on a line",
+	Confirm:   "reply to my mail that holds your orders (or asks you to confirm) with CONFIRM alone on a line, or write CONFIRM and the code it gives",
 	Rules:     "write RULES and a ruleset, like: RULES prosper (LIST names the rulesets)",
 	Join:      "write JOIN and a game, like: JOIN demo1, or JOIN demo1 ann to choose your seat name",
 	Status:    "write STATUS and a game, like: STATUS demo1",
@@ -466,7 +471,11 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 		if len(args) == 0 {
 			return cmd, true, ""
 		}
-		return cmd, false, "CONFIRM takes no arguments"
+		if t := strings.ToLower(args[0]); len(args) == 1 && tokenPattern.MatchString(t) {
+			cmd.Token = t
+			return cmd, true, ""
+		}
+		return cmd, false, "CONFIRM takes nothing, or the code my mail that asks you to confirm gives"
 	case Rules:
 		if len(args) == 1 {
 			cmd.Ruleset = strings.ToLower(args[0])

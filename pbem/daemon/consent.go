@@ -1,0 +1,250 @@
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/pbem/policy"
+	"orrery/pbem/route"
+	"orrery/templates"
+)
+
+// # Consent
+//
+// OBSERVE and JOIN by mail put an address on a game's mailing list: every
+// step then mails it. Nobody's address goes there without its consent, so
+// neither command acts at once. The answer goes to the address and asks
+// it to confirm, with a code; a reply that says CONFIRM (or a mail with
+// CONFIRM and the code), from that very address, does what was asked. A
+// forged From gets its victim one mail, and nothing more unless they
+// answer it. A person is an address with any +tag taken off
+// (policy.Person): ann+1@ and ann+2@ observe once and hold one seat
+// between them, and one request of a person for a game is pending at a
+// time (the latest). A game takes at most Config.MaxObservers observers
+// by mail. Requests lapse after consentLife.
+
+// consentLife is how long a request waits for its confirmation.
+const consentLife = 3 * 24 * time.Hour
+
+// consentRecord is a JOIN or an OBSERVE waiting for its confirmation, kept
+// under its token; "p\x00<person>\x00<game>" names the token of a person's
+// pending request for a game, "m\x00<Message-ID>" the tokens asked for in
+// one answer (a plain reply CONFIRM to it).
+type consentRecord struct {
+	Token  string    `json:"token"`
+	Kind   string    `json:"kind"` // observe, join
+	Game   string    `json:"game"`
+	Seat   string    `json:"seat,omitempty"`
+	Addr   string    `json:"addr"`   // the address asked, canonical
+	Person string    `json:"person"` // policy.Person of Addr
+	At     time.Time `json:"at"`
+}
+
+// newToken is a confirmation code: 16 letters and digits, 80 bits.
+func newToken() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	var b [16]byte
+	rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[b[i]&31]
+	}
+	return string(b[:])
+}
+
+// person is the person behind addr for OBSERVE, JOIN and strangers'
+// budgets.
+func (d *Daemon) person(addr string) string { return policy.Person(addr, d.cfg.PlusDistinct) }
+
+// askConsent answers an OBSERVE or a JOIN of g with a request to confirm
+// it, after the checks that do not need the confirmation; finish keeps
+// the request when the answer goes out.
+func (d *Daemon) askConsent(j *job, c route.Command, g *game.Game) error {
+	person := d.person(j.from)
+	refuse := func(msg, fix string) error {
+		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: string(c.Name) + " " + g.ID, Msg: msg, Fix: fix})
+	}
+	if msg, fix := d.consentable(c.Name, g, person); msg != "" {
+		return refuse(msg, fix)
+	}
+	rec := consentRecord{Token: newToken(), Kind: strings.ToLower(string(c.Name)), Game: g.ID, Seat: c.Seat,
+		Addr: j.from, Person: person, At: d.cfg.Now().UTC()}
+	j.consents = append(j.consents, rec)
+	if j.replyID == "" {
+		j.replyID = d.mailer.NewMessageID()
+	}
+	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
+	data.Consent = &templates.Consent{Kind: rec.Kind, Seat: rec.Seat, Token: rec.Token, Address: rec.Addr,
+		Days: int(consentLife / (24 * time.Hour))}
+	d.log.Info("asked to confirm", "kind", rec.Kind, "game", g.ID, "to", j.from)
+	return d.say(j, templates.AskConsent, data)
+}
+
+// consentable says why person may not observe or join g now, and what to
+// do instead ("" if they may); it is asked both when the request comes
+// and when it is confirmed.
+func (d *Daemon) consentable(kind route.Name, g *game.Game, person string) (msg, fix string) {
+	switch kind {
+	case route.Observe:
+		if g.Settings.Observers == "gm" {
+			return fmt.Sprintf("game %s takes observers only through its GM", g.ID), "ask the GM to add you"
+		}
+		for _, o := range g.Observers {
+			if d.person(o) == person {
+				return fmt.Sprintf("you observe game %s already, as %s", g.ID, o), fmt.Sprintf("send UNOBSERVE %s from that address to stop", g.ID)
+			}
+		}
+		if len(g.Observers) >= d.cfg.MaxObservers {
+			return fmt.Sprintf("game %s takes at most %d observers by mail, and has them", g.ID, d.cfg.MaxObservers), "ask the GM to add you"
+		}
+	case route.Join:
+		if !g.Signup {
+			return fmt.Sprintf("game %s is not open for players", g.ID), "send LIST for the games you can join"
+		}
+		for _, p := range g.Players {
+			if p.Email != "" && d.person(p.Email) == person {
+				return fmt.Sprintf("you play %s in game %s already, as %s", p.Name, g.ID, p.Email), "one seat a person"
+			}
+		}
+	}
+	return "", ""
+}
+
+// keepConsents stores j's requests in the transaction that sends the
+// answer asking for them: a request whose answer was not sent (a budget
+// spent) cannot be confirmed, and is not kept. A person's earlier request
+// for the same game lapses.
+func keepConsents(tx *bolt.Tx, j *job) error {
+	if len(j.consents) == 0 {
+		return nil
+	}
+	b, err := mailBucket(tx, BucketConsent)
+	if err != nil {
+		return err
+	}
+	var tokens []string
+	for _, rec := range j.consents {
+		pk := []byte("p\x00" + string(addrKey(rec.Person)) + "\x00" + rec.Game)
+		if old := b.Get(pk); old != nil {
+			if err := b.Delete(old); err != nil {
+				return err
+			}
+		}
+		data, _ := json.Marshal(rec)
+		if err := b.Put([]byte(rec.Token), data); err != nil {
+			return err
+		}
+		if err := b.Put(pk, []byte(rec.Token)); err != nil {
+			return err
+		}
+		tokens = append(tokens, rec.Token)
+	}
+	data, _ := json.Marshal(tokens)
+	return b.Put([]byte("m\x00"+strings.ToLower(j.replyID)), data)
+}
+
+// dropConsent forgets a confirmed request.
+func dropConsent(tx *bolt.Tx, rec consentRecord) error {
+	b, err := mailBucket(tx, BucketConsent)
+	if err != nil {
+		return err
+	}
+	pk := []byte("p\x00" + string(addrKey(rec.Person)) + "\x00" + rec.Game)
+	if v := b.Get(pk); string(v) == rec.Token {
+		if err := b.Delete(pk); err != nil {
+			return err
+		}
+	}
+	return b.Delete([]byte(rec.Token))
+}
+
+// findConsents returns the requests j's CONFIRM answers: the one its code
+// names, else those asked for in the mail it replies to. ok is false when
+// it answers none (it may confirm held orders instead).
+func (d *Daemon) findConsents(ctx context.Context, j *job, c route.Command) (recs []consentRecord, ok bool, err error) {
+	err = d.st.View(ctx, func(tx *bolt.Tx) error {
+		b := mailBucketRO(tx, BucketConsent)
+		var tokens []string
+		if c.Token != "" {
+			tokens, ok = []string{c.Token}, true
+		} else if b != nil {
+			for _, id := range append(append([]string(nil), j.m.InReplyTo...), j.m.References...) {
+				if v := b.Get([]byte("m\x00" + strings.ToLower(id))); v != nil {
+					ok = true
+					if err := json.Unmarshal(v, &tokens); err != nil {
+						return err
+					}
+					break
+				}
+			}
+		}
+		for _, t := range tokens {
+			if b == nil {
+				break
+			}
+			if v := b.Get([]byte(t)); v != nil {
+				var rec consentRecord
+				if err := json.Unmarshal(v, &rec); err != nil {
+					return err
+				}
+				recs = append(recs, rec)
+			}
+		}
+		return nil
+	})
+	return recs, ok, err
+}
+
+// confirmConsents does what the requests j confirms asked for, each as a
+// part of the mail, or says why not.
+func (d *Daemon) confirmConsents(ctx context.Context, j *job, r *route.Result, c route.Command, recs []consentRecord, byID *gameIndex) error {
+	bad := func(msg, fix string) error {
+		return d.refuse(j, nil, game.Player{}, lineError(c.Line, "CONFIRM", msg, fix))
+	}
+	if len(recs) == 0 {
+		// Confirmed by an earlier try of this very mail?
+		if done, err := d.part(ctx, j.key, j.parts); err != nil || done != nil {
+			j.parts++
+			if done != nil {
+				if done.Text != "" {
+					j.answers = append(j.answers, *done)
+				}
+				j.applied++
+			}
+			return err
+		}
+		return bad("there is no request of yours waiting for this confirmation (it was done, it lapsed, or a later request replaced it)",
+			"send your JOIN or OBSERVE again, then confirm the mail I send back")
+	}
+	for _, rec := range recs {
+		if rec.Addr != j.from {
+			if err := bad("this request was asked of another address, and only that address can confirm it",
+				"confirm from the address my mail went to"); err != nil {
+				return err
+			}
+			continue
+		}
+		if d.cfg.Now().Sub(rec.At) > consentLife {
+			if err := bad(fmt.Sprintf("your request to %s %s lapsed unconfirmed", rec.Kind, rec.Game),
+				fmt.Sprintf("send %s %s again", strings.ToUpper(rec.Kind), rec.Game)); err != nil {
+				return err
+			}
+			continue
+		}
+		rec := rec
+		j.consenting = &rec
+		err := d.change(ctx, j, r, route.Command{Name: route.Name(strings.ToUpper(rec.Kind)), Line: c.Line, Game: rec.Game, Seat: rec.Seat}, byID)
+		j.consenting = nil
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
