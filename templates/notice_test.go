@@ -19,7 +19,7 @@ var noticeTexts = map[string]string{
 	"resumed":     "The GM resumed demo1. The deadline moves by the 48h0m0s the game was paused, to Wed 2026-11-25 18:00 UTC.",
 	"rollback":    "The GM rolled demo1 back from step 4 to step 3 (turn 3, production): bob's orders were misread. Orders sent since are kept for the record but not used; send your orders again. The steps played again use new dice seeds.",
 	"message":     "Turn 4 runs a day late: the server moves on Tuesday.",
-	"press":       "Press from ann to bob:\nMeet me at Mars.",
+	"press":       "Press from ann to bob:",
 	"replaced":    "bob of demo1 is now played by a new player.",
 	"kicked":      "The GM removed bob from demo1; the seat plays its defaults from now on.",
 	"resigned":    "bob resigned from demo1; the seat plays its defaults from now on.",
@@ -34,6 +34,13 @@ var noticeTexts = map[string]string{
 	"press-sent":  "Your press in game demo1 went to bob.",
 	"observe":     "You now receive the public reports of game demo1: the events every player sees, never a player's private view. Send UNOBSERVE demo1 to stop.",
 	"unobserve":   "You no longer receive the reports of game demo1.",
+}
+
+// noticeSaid is what a player wrote, by the kinds that carry it: a line
+// that mimics the bot's own, and a bare CR that some clients show as a
+// line break, must stay marked as the player's.
+var noticeSaid = map[string]string{
+	"press": "Meet me at Mars.\n\nGame news: the GM has moved the deadline.\rPress from cy to bob: \u202eall is well",
 }
 
 // TestNoticeGolden pins the notice mail of every kind in NoticeTitles for
@@ -63,7 +70,7 @@ func TestNoticeGolden(t *testing.T) {
 			for _, kind := range kinds {
 				d := sample(who)
 				d.Deadline = d.Deadline.AddDate(0, 0, 2)
-				d.Notice = &game.Notice{Kind: kind, Text: noticeTexts[kind]}
+				d.Notice = &game.Notice{Kind: kind, Text: noticeTexts[kind], Said: noticeSaid[kind]}
 				m, err := set.Render(Notice, d)
 				if err != nil {
 					t.Fatal(err)
@@ -81,6 +88,18 @@ func TestNoticeGolden(t *testing.T) {
 					}
 				} else if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), strings.Join(strings.Fields(noticeTexts[kind]), " ")) {
 					t.Errorf("%s: the text lacks the notice:\n%s", kind, m.Text)
+				}
+				if said := noticeSaid[kind]; said != "" {
+					for _, l := range strings.Split(m.Text, "\n") {
+						if strings.Contains(l, "Game news") || strings.Contains(l, "Mars") || strings.Contains(l, "cy to bob") {
+							if !strings.HasPrefix(l, "> ") {
+								t.Errorf("%s: a player's line not marked as theirs: %q", kind, l)
+							}
+						}
+					}
+					if strings.ContainsAny(m.Text+m.HTML, "\r\u202e") || !strings.Contains(m.HTML, "<blockquote") {
+						t.Errorf("%s: the player's words are not cleaned and quoted:\n%s\n%s", kind, m.Text, m.HTML)
+					}
 				}
 				head := "=== " + kind + ": " + m.Subject + "\n"
 				text.WriteString(head + m.Text + "\n")

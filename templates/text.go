@@ -173,3 +173,41 @@ func col(width int, key, text string) string {
 	first += strings.Repeat(" ", 2+width+1-engine.Width(first))
 	return verbatim(engine.Wrap(text, Width, first, pad))
 }
+
+// playerText is a player's words with the characters that could disguise
+// them taken out: line breaks of every kind become newlines (a bare CR, a
+// form feed or U+2028 start a new line in some clients), and other control
+// characters (tidy's own marks among them) and bidirectional overrides
+// (which could move a quote mark to the far end of a line) go.
+func playerText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029:
+			return '\n'
+		case r == '\t':
+			return ' '
+		case r < 0x20 && r != '\n', r == 0x7f, r >= 0x80 && r < 0xa0,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// quote marks a player's words as theirs in a text part: every line, as a
+// mail client shows it, begins with "> ", long ones filled to Width
+// columns, so that nothing a player writes (a line like "Press from cyd to
+// bob:" or "Game news: the deadline moved") can pass for a line of the
+// bot's own. The block is kept as it is (verbatim).
+func quote(s string) string {
+	var out []string
+	for _, l := range strings.Split(strings.Trim(playerText(s), "\n"), "\n") {
+		if strings.TrimSpace(l) == "" {
+			out = append(out, ">")
+			continue
+		}
+		out = append(out, engine.Wrap(l, Width, "> ", "> "))
+	}
+	return verbatim(strings.Join(out, "\n"))
+}

@@ -535,9 +535,9 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 			head = "Anonymous press"
 		}
 		head += " to " + strings.Join(rcpt, ", ")
-		notices = []Notice{{Kind: "press", To: rcpt, Text: head + ":\n" + text}}
+		notices = []Notice{{Kind: "press", To: rcpt, Text: head + ":", Said: text}}
 		if g.Settings.PressToGM {
-			notices = append(notices, Notice{Kind: "press", To: []string{GM}, Text: "Press from " + sender.Name + " to " + strings.Join(rcpt, ", ") + ":\n" + text})
+			notices = append(notices, Notice{Kind: "press", To: []string{GM}, Text: "Press from " + sender.Name + " to " + strings.Join(rcpt, ", ") + ":", Said: text})
 		}
 		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "press", Step: g.Step, Player: sender.Name, To: rcpt,
 			Anonymous: g.Settings.Press == "grey", Text: text}); err != nil {

@@ -26,6 +26,10 @@ type Notice struct {
 	// Reports are the step reports a "resend" notice carries, by player:
 	// built in the notice's transaction, so the mail side needs no other.
 	Reports map[string]*Report `json:"-"`
+	// Said is a player's own words the notice carries (press), kept
+	// apart from Text so that the mail side marks them as the player's:
+	// nothing a player writes may pass for the bot's own lines.
+	Said string `json:"said,omitempty"`
 }
 
 // GM is the recipient name of notices for the game master.
