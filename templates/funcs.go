@@ -157,13 +157,13 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		// said shortens what a sender wrote, for quoting it back to them:
 		// at most 50 characters, so that a quoted line stays within 78
 		// columns and a long text is never repeated whole.
-		"said":    said,
+		"said": said,
 		// quote and playerText show what a player wrote (press) to
 		// others, marked as theirs: quote for text, playerText inside a
 		// blockquote.
 		"quote":      quote,
 		"playerText": playerText,
-		"langtag": func() string { return string(tag) },
+		"langtag":    func() string { return string(tag) },
 		// settingValue shows a setting's value, or that it is not set
 		// and what applies instead.
 		"settingValue": func(d *Data, st Setting) string {

@@ -445,15 +445,18 @@ func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
 // game, when it is about one).
 func (d *Daemon) reply(j *job) outbox.Mail {
 	c := merge(j.answers)
-	refs := append([]string(nil), j.m.References...)
+	// Only ids fit to be written back count; the thread's root and the
+	// latest 19 are kept (RFC 5322 3.6.4 lets a reply trim the middle).
+	refs := outbox.CleanIDs(j.m.References)
 	if j.game != nil {
 		if root := d.mailer.RootID(j.game.ID); !contains(refs, root) {
 			refs = append([]string{root}, refs...)
 		}
 	}
-	if j.m.MessageID != "" {
+	if j.m.MessageID != "" && !contains(refs, j.m.MessageID) {
 		refs = append(refs, j.m.MessageID)
 	}
+	refs = outbox.CleanIDs(refs)
 	if len(refs) > 20 {
 		refs = append(refs[:1], refs[len(refs)-19:]...)
 	}

@@ -179,6 +179,65 @@ func classify(err error) error {
 	return err
 }
 
+// maxIDLength is the longest Message-ID we repeat: real ones have under
+// a hundred characters.
+const maxIDLength = 250
+
+// CleanIDs keeps the Message-IDs (with or without angle brackets) that
+// are safe to write back in a header: plain printable ASCII, no spaces or
+// angle brackets inside, an @, at most maxIDLength characters; each once,
+// in their first place. A player's client (or an attacker) writes what
+// ids it likes, and an id echoed as written could carry control bytes or
+// push a header line past RFC 5322's 998 characters, after which servers
+// refuse the mail.
+func CleanIDs(ids []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if strings.HasPrefix(id, "<") && strings.HasSuffix(id, ">") {
+			id = id[1 : len(id)-1]
+		}
+		if id == "" || len(id) > maxIDLength || !strings.Contains(id, "@") || seen[id] {
+			continue
+		}
+		ok := true
+		for i := 0; i < len(id); i++ {
+			if c := id[i]; c < 0x21 || c > 0x7e || c == '<' || c == '>' {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// foldIDs writes ids for a References header, folded (RFC 5322 2.2.3)
+// so that no line is longer than 78 characters where the ids allow.
+func foldIDs(ids []string) string {
+	var b strings.Builder
+	n := len("References: ")
+	for i, id := range ids {
+		w := len(id) + 2
+		if i > 0 {
+			if n+1+w > 78 {
+				b.WriteString("\r\n ")
+				n = 1
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString("<" + id + ">")
+		n += w
+	}
+	return b.String()
+}
+
 // Compose builds the MIME message of m with no picture (see ComposeWith).
 func Compose(m Mail) (*mail.Msg, error) { return ComposeWith(m, nil) }
 
@@ -204,15 +263,11 @@ func ComposeWith(m Mail, png []byte) (*mail.Msg, error) {
 		msg.SetGenHeader("Auto-Submitted", m.Auto)
 		msg.SetGenHeader("X-Auto-Response-Suppress", "All")
 	}
-	if m.InReplyTo != "" {
-		msg.SetGenHeader(mail.HeaderInReplyTo, "<"+m.InReplyTo+">")
+	if id := CleanIDs([]string{m.InReplyTo}); len(id) == 1 {
+		msg.SetGenHeaderPreformatted(mail.HeaderInReplyTo, "<"+id[0]+">")
 	}
-	if len(m.References) > 0 {
-		refs := make([]string, len(m.References))
-		for i, r := range m.References {
-			refs[i] = "<" + strings.Trim(r, "<>") + ">"
-		}
-		msg.SetGenHeaderPreformatted(mail.HeaderReferences, strings.Join(refs, " "))
+	if refs := CleanIDs(m.References); len(refs) > 0 {
+		msg.SetGenHeaderPreformatted(mail.HeaderReferences, foldIDs(refs))
 	}
 	if m.Kind != "" {
 		msg.SetGenHeader("X-Orrery-Kind", m.Kind)
