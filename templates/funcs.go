@@ -137,11 +137,18 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		"trimnl":   func(s string) string { return strings.TrimRight(s, "\n") },
 		"blocking": func(p engine.Prompt) bool { return p.Kind.Blocks() },
 		"kib":      func(n int) string { return t("%d KiB", (n+1023)/1024) },
-		"lines":    lines,
-		"indent":   indent,
-		"sorted":   sorted,
-		"add":      func(a, b int) int { return a + b },
-		"inc":      func(n int) int { return n + 1 },
+		// mib is a mail's size: KiB below a MiB, MiB above.
+		"mib": func(n int) string {
+			if n < 1<<20 {
+				return t("%d KiB", (n+1023)/1024)
+			}
+			return t("%d MiB", (n+1<<20-1)>>20)
+		},
+		"lines":  lines,
+		"indent": indent,
+		"sorted": sorted,
+		"add":    func(a, b int) int { return a + b },
+		"inc":    func(n int) int { return n + 1 },
 		// inputLines writes one input of a step's dice as it is hashed:
 		// its head, salt and lines, then its SHA-256.
 		"inputLines": func(p dice.Part) string {

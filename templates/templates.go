@@ -177,6 +177,9 @@ type Data struct {
 
 	// Consent is the JOIN or OBSERVE to confirm: consent.
 	Consent *Consent
+	// Unread says the mail, attachments and all, was over Limit bytes
+	// and not read at all: oversize.
+	Unread bool
 }
 
 // Line is a line of the mail answered, with its number as the sender sees

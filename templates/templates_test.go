@@ -166,6 +166,8 @@ func TestGolden(t *testing.T) {
 	}
 	perPlayer := map[string]bool{Welcome: true, Ack: true, Rejected: true, Report: true, Status: true,
 		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true, HeldOrders: true}
+	unread := sample("")
+	unread.Unread, unread.Size, unread.Limit = true, 82<<20, 20<<20
 	join := sample("")
 	join.Game, join.Consent = "open2", &Consent{Kind: "join", Seat: "olga", Token: "k3j4h5m6n7p8q9r2", Address: "olga@example.org", Days: 3}
 	stranger := sample("")
@@ -174,7 +176,7 @@ func TestGolden(t *testing.T) {
 		name string
 		kind string
 		data *Data
-	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}, {"consent-join", AskConsent, join}}
+	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}, {"consent-join", AskConsent, join}, {"oversize-unread", Oversize, unread}}
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) {
 			m, err := set.Render(x.kind, x.data)

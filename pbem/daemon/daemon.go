@@ -95,6 +95,9 @@ type Config struct {
 	StrangerDaily, StrangerGlobal int
 	// MaxText is the most text bytes read from a mail (inmail default).
 	MaxText int
+	// MaxMail is the reader's limit on a whole mail (imapin.Config.
+	// MaxSize), named in the answer to a mail over it.
+	MaxMail int
 	// MaxObservers caps the observers one game takes by mail (default
 	// 50); the GM may add more from the command line.
 	MaxObservers int
@@ -180,6 +183,9 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	if cfg.MaxObservers <= 0 {
 		cfg.MaxObservers = 50
+	}
+	if cfg.MaxMail <= 0 {
+		cfg.MaxMail = imapin.DefaultMaxSize
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -262,6 +262,15 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 	}
 	j.isPlayer = len(j.mine) > 0
 	switch {
+	case msg.Truncated:
+		// Over the reader's size limit: only its header was fetched
+		// (imapin.Config.MaxSize). Answered from it, nothing applied.
+		j.rejected, j.why = true, fmt.Sprintf("a mail of %d bytes, over the size limit: not read", msg.Size)
+		byID := &gameIndex{ctx: ctx, svc: d.svc, seen: map[string]*game.Game{}}
+		r := route.Parse(m.Subject, "", nil, route.Options{IsGame: func(id string) bool { return byID.get(id) != nil }})
+		data := d.mailer.data(byID.get(r.Game), game.Player{}, nil)
+		data.Size, data.Limit, data.Unread = int(msg.Size), d.cfg.MaxMail, true
+		err = d.say(j, templates.Oversize, data)
 	case m.Oversize:
 		j.rejected, j.why = true, "oversize"
 		data := d.mailer.data(nil, game.Player{}, nil)

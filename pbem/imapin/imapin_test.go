@@ -230,3 +230,42 @@ func TestFailedMessageRetriedInTheSameSession(t *testing.T) {
 		})
 	}
 }
+
+// Sizes come first: a mail over MaxSize is handed over as its header
+// alone (Truncated), the others whole, in UID order, no more bytes fetched
+// whole at once than BatchBytes (one mail always), and all are filed.
+func TestOversizeMailNotFetched(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}})
+	big := func(i, n int) []byte {
+		return append(raw(i)[:len(raw(i))-2], []byte(strings.Repeat("0123456789abcde\n", n/16)+"\r\n")...)
+	}
+	msgs := [][]byte{raw(1), big(2, 3<<20), big(3, 300<<10), big(4, 300<<10), raw(5)}
+	for _, m := range msgs {
+		srv.Append(bot, "INBOX", m)
+	}
+	s := newSeen()
+	start(t, srv, imapin.Config{Poll: true, PollInterval: 50 * time.Millisecond, MaxSize: 1 << 20, BatchBytes: 400 << 10},
+		s.handler(func(m imapin.Message) imapin.Disposition {
+			if m.Truncated {
+				return imapin.Rejected
+			}
+			return imapin.Processed
+		}))
+	got := s.wait(t, 5, 10*time.Second)
+	for i, m := range got {
+		want := msgs[i]
+		switch {
+		case !strings.Contains(string(m.Raw), fmt.Sprintf("Subject: m%d\r\n", i+1)):
+			t.Errorf("message %d handled out of order: %.60q", i+1, m.Raw)
+		case i == 1 && (!m.Truncated || len(m.Raw) > 200 || !strings.HasSuffix(string(m.Raw), "\r\n\r\n") || m.Size < 3<<20):
+			t.Errorf("the 3 MB mail: truncated %v, %d bytes handed, size %d", m.Truncated, len(m.Raw), m.Size)
+		case i != 1 && (m.Truncated || len(m.Raw) != len(want)):
+			t.Errorf("message %d: truncated %v, %d of %d bytes", i+1, m.Truncated, len(m.Raw), len(want))
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if rej, err := srv.WaitMessages(ctx, bot, "Orrery/Rejected", 1); err != nil || len(rej[0]) < 3<<20 {
+		t.Errorf("the big mail is not in the rejected folder whole: %v", err)
+	}
+}
