@@ -162,6 +162,8 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), DNSGrace: cfg.Security.DNSGrace,
 		PingPong: cfg.Limits.PingPong, StrangerDaily: cfg.Limits.StrangerRepliesPerDay,
 		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),
+		MaxMail: int(cfg.Limits.MaxMail), ReadsPerMail: cfg.Limits.ReadsPerMail, MaxReply: cfg.Limits.MaxReply,
+		MaxObservers: cfg.Limits.MaxObservers, PlusDistinct: cfg.Security.PlusDistinctDomains,
 	})
 	if err != nil {
 		return fail(err)
@@ -170,7 +172,8 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	r := imapin.New(imapin.Config{Addr: cfg.IMAP.Server, TLS: cfg.IMAP.TLS, Auth: cfg.IMAP.Auth, Credentials: cfg.IMAP.Credentials,
 		Refused: cfg.IMAP.Refused,
 		Inbox:   cfg.Folders.Inbox, Processed: cfg.Folders.Processed, Rejected: cfg.Folders.Rejected,
-		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log})
+		Poll: !cfg.IMAP.UseIdle(), PollInterval: cfg.IMAP.PollInterval, Logger: log,
+		MaxSize: cfg.Limits.MaxMail, BatchBytes: cfg.Limits.BatchBytes})
 	metricsReader(m, r)
 	return &server{cfg: cfg, st: st, q: q, d: d, r: r, ws: ws, log: log, smtp: smtp}, nil
 }

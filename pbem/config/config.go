@@ -123,6 +123,17 @@ type Limits struct {
 	// of them together (default 500).
 	StrangerRepliesPerDay       int `yaml:"stranger_replies_per_day"`
 	StrangerRepliesGlobalPerDay int `yaml:"stranger_replies_global_per_day"`
+	// MaxMail is the largest mail fetched whole (default 20 MiB): a larger
+	// one is answered from its header and filed under rejected. BatchBytes
+	// bounds the bytes fetched whole at once (default 32 MiB).
+	MaxMail    int64 `yaml:"max_mail"`
+	BatchBytes int64 `yaml:"batch_bytes"`
+	// ReadsPerMail is how many read commands one mail gets answered
+	// (default 3); MaxReply the largest answer in bytes (default 262144);
+	// MaxObservers the observers one game takes by mail (default 50).
+	ReadsPerMail int `yaml:"reads_per_mail"`
+	MaxReply     int `yaml:"max_reply"`
+	MaxObservers int `yaml:"max_observers"`
 }
 
 // Security is sender authentication.
@@ -145,6 +156,10 @@ type Security struct {
 	// waiting in the inbox, before the domain counts as having no DMARC
 	// record (default 1h).
 	DNSGrace time.Duration `yaml:"dns_grace"`
+	// PlusDistinctDomains lists the domains where local+tag@ is another
+	// person's mailbox; elsewhere an address's +tags are one person for
+	// OBSERVE, JOIN and strangers' reply budgets.
+	PlusDistinctDomains []string `yaml:"plus_distinct_domains"`
 
 	// Replaced by sender_auth; still read, with a warning.
 	RequireDKIM  *bool `yaml:"require_dkim"`
@@ -315,6 +330,41 @@ func (c *Config) check() error {
 	}
 	if c.Limits.StrangerRepliesGlobalPerDay == 0 {
 		c.Limits.StrangerRepliesGlobalPerDay = 500
+	}
+	for _, l := range []struct {
+		key string
+		n   int64
+	}{{"max_mail", c.Limits.MaxMail}, {"batch_bytes", c.Limits.BatchBytes}, {"reads_per_mail", int64(c.Limits.ReadsPerMail)},
+		{"max_reply", int64(c.Limits.MaxReply)}, {"max_observers", int64(c.Limits.MaxObservers)}} {
+		if l.n < 0 {
+			return fmt.Errorf("limits.%s: must be positive", l.key)
+		}
+	}
+	if c.Limits.MaxMail == 0 {
+		c.Limits.MaxMail = 20 << 20
+	}
+	if c.Limits.BatchBytes == 0 {
+		c.Limits.BatchBytes = 32 << 20
+	}
+	if c.Limits.MaxMail < int64(c.Limits.MaxText) {
+		return fmt.Errorf("limits.max_mail: %d bytes is less than limits.max_text (%d): no mail with that much text could be read", c.Limits.MaxMail, c.Limits.MaxText)
+	}
+	if c.Limits.ReadsPerMail == 0 {
+		c.Limits.ReadsPerMail = 3
+	}
+	if c.Limits.MaxReply == 0 {
+		c.Limits.MaxReply = 256 << 10
+	}
+	if c.Limits.MaxReply < 4096 {
+		return fmt.Errorf("limits.max_reply: %d bytes cannot hold a report; give at least 4096", c.Limits.MaxReply)
+	}
+	if c.Limits.MaxObservers == 0 {
+		c.Limits.MaxObservers = 50
+	}
+	for _, d := range c.Security.PlusDistinctDomains {
+		if !strings.Contains(d, ".") || strings.ContainsAny(d, "@ ") {
+			return fmt.Errorf("security.plus_distinct_domains: %q is not a domain", d)
+		}
 	}
 	if c.Templates != "" {
 		if st, err := os.Stat(c.Templates); err != nil || !st.IsDir() {

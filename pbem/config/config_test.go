@@ -49,7 +49,8 @@ func TestDefaults(t *testing.T) {
 	}
 	if c.DB != "orrery.db" || c.Folders.Processed != "Orrery/Processed" || c.Limits.Strangers != "daily" ||
 		c.IMAP.Auth != "plain" || c.IMAP.PollInterval != 30*time.Second || c.Limits.RepliesPerHour != 30 ||
-		c.SMTP.Connections != 1 {
+		c.SMTP.Connections != 1 || c.Limits.MaxMail != 20<<20 || c.Limits.BatchBytes != 32<<20 || c.Limits.ReadsPerMail != 3 ||
+		c.Limits.MaxReply != 256<<10 || c.Limits.MaxObservers != 50 || len(c.Security.PlusDistinctDomains) != 0 {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -107,6 +108,12 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"bad strangers", base + "limits:\n  strangers: weekly\n", "limits.strangers"},
 		{"bad sender_auth", base + "security:\n  sender_auth: spf\n", "security.sender_auth: must be dmarc, strict or off"},
 		{"bad ping pong", base + "limits:\n  ping_pong: -1\n", "limits.ping_pong"},
+		{"bad max_mail", base + "limits:\n  max_mail: -1\n", "limits.max_mail: must be positive"},
+		{"max_mail under max_text", base + "limits:\n  max_mail: 1000\n", "limits.max_mail: 1000 bytes is less than limits.max_text"},
+		{"bad reads_per_mail", base + "limits:\n  reads_per_mail: -3\n", "limits.reads_per_mail"},
+		{"tiny max_reply", base + "limits:\n  max_reply: 100\n", "limits.max_reply: 100 bytes cannot hold a report"},
+		{"bad max_observers", base + "limits:\n  max_observers: -1\n", "limits.max_observers"},
+		{"bad plus domain", base + "security:\n  plus_distinct_domains: [ann@example.org]\n", `security.plus_distinct_domains: "ann@example.org" is not a domain`},
 		{"bad duration", base + "tick: soon\n", `tick: "soon" is not a duration`},
 		{"same folders", base + "folders:\n  processed: INBOX\n", "folders:"},
 		{"bad type", base + "limits:\n  max_text: lots\n", `limits.max_text: "lots" is not a whole number`},
