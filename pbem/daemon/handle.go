@@ -609,6 +609,9 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 	return nil
 }
 
+// maxOrderLines is the most lines of orders one mail may hold.
+const maxOrderLines = 1000
+
 // maxCommands is how many commands that change a game one mail may hold
 // (the GM's aside): each is a transaction and may mail every player.
 const maxCommands = 10
@@ -727,6 +730,14 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 	p, ok, err := d.authenticate(j, g, r.Game, r.Secret)
 	if !ok || err != nil {
 		return err
+	}
+	if n := len(r.OrderLines); n > maxOrderLines {
+		// No ruleset's orders run to this many lines: not worth the
+		// ruleset's time (80,000 bad lines took a third of a second of
+		// CPU, twice, while every other mail waited), nor a log entry.
+		return d.refuse(j, g, p, engine.LineError{Line: r.OrderLines[maxOrderLines].N, Text: r.OrderLines[maxOrderLines].Text,
+			Msg: fmt.Sprintf("your mail holds %d lines of orders; I read at most %d in one mail, so I read none of them", n, maxOrderLines),
+			Fix: "send only your orders for this turn, one a line"})
 	}
 	if r.HasOrders {
 		reason, err := d.staleReason(ctx, j, g, p, r.Orders)
