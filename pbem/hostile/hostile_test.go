@@ -38,8 +38,10 @@ import (
 	"math/rand/v2"
 	"mime/quotedprintable"
 	"net/mail"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,8 +127,18 @@ func (r realServers) deliver(from, rcpt string, raw []byte) error {
 	defer cancel()
 	return r.s.Deliver(ctx, from, rcpt, raw)
 }
-func (r realServers) count(user string) (int, error)         { return r.s.Count(user, "INBOX") }
-func (r realServers) messages(user string) ([][]byte, error) { return r.s.Messages(user, "INBOX") }
+func (r realServers) count(user string) (int, error)         { return r.s.Count(mailbox(user), "INBOX") }
+func (r realServers) messages(user string) ([][]byte, error) { return r.s.Messages(mailbox(user), "INBOX") }
+
+// mailbox is the Dovecot user that mail to addr is delivered to: its
+// +detail is not part of the name (recipient_delimiter).
+func mailbox(addr string) string {
+	local, domain, _ := strings.Cut(addr, "@")
+	if i := strings.IndexByte(local, '+'); i > 0 {
+		local = local[:i]
+	}
+	return local + "@" + domain
+}
 func (r realServers) sent() []pbemtest.Mail                  { return r.rec.Sent() }
 
 // inFlight compares, for every recipient, the mails Postfix accepted for
@@ -136,7 +148,10 @@ func (r realServers) inFlight() (bool, error) {
 	want := map[string]int{}
 	for _, m := range r.rec.Sent() {
 		for _, a := range m.To {
-			want[strings.ToLower(a)]++
+			if strings.ContainsFunc(a, func(c rune) bool { return c > 0x7e }) {
+				continue // no IMAP login for a non-ASCII address: not looked at
+			}
+			want[mailbox(strings.ToLower(a))]++
 		}
 	}
 	for a, n := range want {
@@ -158,7 +173,7 @@ func nonce() string { return fmt.Sprintf("%x%04x", time.Now().UnixNano()&0xfffff
 // env is a daemon running against one backend's servers, with one toy
 // game "g1" for ann and bob that never ends by itself.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	real  bool
 	stack pbemtest.RealStack // when real
 	srv   servers
@@ -173,15 +188,21 @@ type env struct {
 	sfx           string        // the nonce part of the addresses, "" in-process
 	poll          time.Duration // how often waits look at the servers
 	settleIn      time.Duration // the deadline of settle
+	// handed is the size of the largest mail the daemon was handed.
+	handed atomic.Int64
 }
 
 type envOptions struct {
 	policy         policy.Config
 	repliesPerHour int
 	dns            pbemtest.DNS // sender authentication's DNS; nil: none at all
+	// daemon and reader, when set, change the daemon's and the IMAP
+	// reader's configuration before they start.
+	daemon func(*daemon.Config)
+	reader func(*imapin.Config)
 }
 
-func start(t *testing.T, b backend, o envOptions) *env {
+func start(t testing.TB, b backend, o envOptions) *env {
 	t.Helper()
 	e := &env{t: t, real: b.real, stack: b.stack, poll: 15 * time.Millisecond, settleIn: 15 * time.Second}
 	domain, password := "pbem.test", "pw"
@@ -207,9 +228,16 @@ func start(t *testing.T, b backend, o envOptions) *env {
 	}
 	e.st = st
 	log := slog.New(slog.DiscardHandler)
+	if os.Getenv("HOSTILE_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
 	q := outbox.New(st.DB(), sender, outbox.Options{MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, Logger: log})
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + e.bot + ">", Logger: log,
-		Policy: o.policy, Resolver: o.dns, RepliesPerHour: o.repliesPerHour, TickEvery: time.Hour})
+	cfg := daemon.Config{From: "Orrery <" + e.bot + ">", Logger: log,
+		Policy: o.policy, Resolver: o.dns, RepliesPerHour: o.repliesPerHour, TickEvery: time.Hour}
+	if o.daemon != nil {
+		o.daemon(&cfg)
+	}
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,12 +249,28 @@ func start(t *testing.T, b backend, o envOptions) *env {
 		t.Fatal(err)
 	}
 	e.g = g
-	r := imapin.New(imapin.Config{Addr: imapAddr, TLS: "none", Poll: true, PollInterval: e.poll - 5*time.Millisecond,
+	rc := imapin.Config{Addr: imapAddr, TLS: "none", Poll: true, PollInterval: e.poll - 5*time.Millisecond,
 		MinBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond, Logger: log,
-		Credentials: func(context.Context) (string, string, error) { return e.bot, password, nil }})
+		Credentials: func(context.Context) (string, string, error) { return e.bot, password, nil }}
+	if o.reader != nil {
+		o.reader(&rc)
+	}
+	r := imapin.New(rc)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { d.Run(ctx, r); close(done) }()
+	// The daemon's own loop (Daemon.Run: the outbox's worker and the
+	// reader), with the handler watched: the largest mail it was handed
+	// shows whether a mail was fetched whole.
+	go func() {
+		qdone := make(chan struct{})
+		go func() { q.Run(ctx); close(qdone) }()
+		r.Run(ctx, func(ctx context.Context, m imapin.Message) (imapin.Disposition, error) {
+			e.handed.Store(max(e.handed.Load(), int64(len(m.Raw))))
+			return d.Handle(ctx, m)
+		})
+		<-qdone
+		close(done)
+	}()
 	t.Cleanup(func() { cancel(); <-done; st.Close() })
 	e.settle()
 	e.take() // the welcome mails
@@ -236,6 +280,11 @@ func start(t *testing.T, b backend, o envOptions) *env {
 // addr is an address of this test: local@domain, made fresh on the real
 // servers.
 func (e *env) addr(local, domain string) string { return local + e.sfx + "@" + domain }
+
+// tagged is local+tag@domain, made fresh (the nonce before the tag).
+func (e *env) tagged(local, tag, domain string) string {
+	return local + e.sfx + "+" + tag + "@" + domain
+}
 
 func (e *env) secret(name string) string {
 	p, _ := e.g.PlayerByName(name)
@@ -310,7 +359,9 @@ type out struct {
 	to      []string
 	head    mail.Header
 	rawHead string
+	raw     string // the body as sent, MIME parts and all
 	body    string
+	n       int // bytes of the whole mail
 }
 
 // take returns the mails sent since the last take.
@@ -323,12 +374,12 @@ func (e *env) take() []out {
 		if err != nil {
 			e.t.Fatalf("the daemon sent an unreadable mail: %v", err)
 		}
-		rawHead, _, _ := strings.Cut(string(m.Data), "\r\n\r\n")
+		rawHead, rawBody, _ := strings.Cut(string(m.Data), "\r\n\r\n")
 		body := ""
 		if im, err := inmail.Parse(m.Data, inmail.Options{}); err == nil {
 			body = im.Body
 		}
-		res = append(res, out{to: m.To, head: pm.Header, rawHead: rawHead, body: body})
+		res = append(res, out{to: m.To, head: pm.Header, rawHead: rawHead, raw: rawBody, body: body, n: len(m.Data)})
 	}
 	e.seen = len(all)
 	return res
@@ -390,7 +441,7 @@ func (e *env) nothingApplied(id string) {
 
 // expectOne checks that exactly one mail went out, to addr, with a subject
 // containing want.
-func expectOne(t *testing.T, ms []out, addr, want string) out {
+func expectOne(t testing.TB, ms []out, addr, want string) out {
 	t.Helper()
 	if len(ms) != 1 || len(to(ms, addr)) != 1 {
 		t.Fatalf("want one mail to %s, got %d: %v to %v", addr, len(ms), subjects(ms), recipients(ms))
@@ -946,8 +997,8 @@ func testHeaderInjection(t *testing.T, b backend) {
 	}
 }
 
-// Orders of 10,000 lines: one answer, of bounded size, listing the errors;
-// nothing applied. (The time it takes is logged; speed is measured by the
+// Orders of 10,000 lines: one answer, of bounded size, saying that no
+// more than 1,000 lines are read; nothing applied. (The time it takes is logged; speed is measured by the
 // benchmarks, not asserted here.)
 func TestTenThousandLines(t *testing.T) { both(t, testTenThousandLines) }
 
@@ -964,8 +1015,8 @@ func testTenThousandLines(t *testing.T, b backend) {
 	took := time.Since(t0)
 	m := expectOne(t, e.take(), e.ann, "")
 	t.Logf("10,000 lines (%d bytes) answered in %v; the answer's text has %d bytes", len(raw), took.Round(time.Millisecond), len(m.body))
-	if !strings.Contains(m.body, "only one PUSH") {
-		t.Errorf("the answer does not list the errors")
+	if !strings.Contains(m.body, "holds 10000 lines of orders; I read at most 1000") {
+		t.Errorf("the answer does not say that the mail is too long:\n%s", m.body)
 	}
 	e.nothingApplied(id)
 }
