@@ -127,8 +127,10 @@ func (r realServers) deliver(from, rcpt string, raw []byte) error {
 	defer cancel()
 	return r.s.Deliver(ctx, from, rcpt, raw)
 }
-func (r realServers) count(user string) (int, error)         { return r.s.Count(mailbox(user), "INBOX") }
-func (r realServers) messages(user string) ([][]byte, error) { return r.s.Messages(mailbox(user), "INBOX") }
+func (r realServers) count(user string) (int, error) { return r.s.Count(mailbox(user), "INBOX") }
+func (r realServers) messages(user string) ([][]byte, error) {
+	return r.s.Messages(mailbox(user), "INBOX")
+}
 
 // mailbox is the Dovecot user that mail to addr is delivered to: its
 // +detail is not part of the name (recipient_delimiter).
@@ -139,7 +141,7 @@ func mailbox(addr string) string {
 	}
 	return local + "@" + domain
 }
-func (r realServers) sent() []pbemtest.Mail                  { return r.rec.Sent() }
+func (r realServers) sent() []pbemtest.Mail { return r.rec.Sent() }
 
 // inFlight compares, for every recipient, the mails Postfix accepted for
 // it with the mails in its mailbox. Addresses are fresh per test, so a
