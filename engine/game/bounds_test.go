@@ -96,3 +96,32 @@ func TestStepReadsByIndex(t *testing.T) {
 		t.Errorf("StepOfTurn of a turn not reached since the rollback: %v", err)
 	}
 }
+
+// BenchmarkHistoryOfALongGame: HISTORY of turn 1 in a game of 2,000 steps
+// with a press message each: the step found by a binary search and its
+// press read from its stretch of the log, not from the whole log.
+func BenchmarkHistoryOfALongGame(b *testing.B) {
+	svc, _ := newService(b)
+	ctx := context.Background()
+	if _, err := svc.Create(ctx, game.CreateRequest{ID: "g", Ruleset: "toy", Options: map[string]string{"finish": "1000000"},
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}}); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 2000 {
+		if _, _, err := svc.Press(ctx, "g", "ann", nil, fmt.Sprintf("week %d", i)); err != nil {
+			b.Fatal(err)
+		}
+		submit(b, svc, "g", "ann", "PUSH 1")
+		submit(b, svc, "g", "bob", "PUSH 1")
+	}
+	b.ResetTimer()
+	for range b.N {
+		n, err := svc.StepOfTurn(ctx, "g", 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := svc.StepReport(ctx, "g", n, "bob"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
