@@ -131,7 +131,7 @@ func (d *Daemon) languageOrders(tx *bolt.Tx, j *job, g *game.Game, p game.Player
 			if _, err := settings.Set(tx, addr, settings.Lang, tag); err != nil {
 				return err
 			}
-			if strings.EqualFold(addr, j.from) {
+			if game.SameAddress(addr, j.from) {
 				j.reader = readerOf(tx, addr)
 			}
 		}

@@ -23,6 +23,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
 )
@@ -124,13 +125,15 @@ func (s Settings) Zone() *time.Location {
 }
 
 // Address is the form of an address settings are kept under: the bare
-// address, lower case.
+// address as game.CanonAddress compares addresses (ASCII case folded,
+// the domain's IDNA form; no Unicode folding, so that a lookalike such as
+// a Kelvin-sign Kim@ cannot read or change kim@'s settings).
 func Address(addr string) string {
 	addr = strings.TrimSpace(addr)
 	if a, err := mail.ParseAddress(addr); err == nil {
 		addr = a.Address
 	}
-	return strings.ToLower(addr)
+	return game.CanonAddress(addr)
 }
 
 func bucket(tx *bolt.Tx, create bool) (*bolt.Bucket, error) {

@@ -69,3 +69,17 @@ func TestSetGet(t *testing.T) {
 		t.Errorf("bob has ann's settings: %v", s)
 	}
 }
+
+// Settings are kept under the address as game.CanonAddress has it: ASCII
+// case and the display name aside, a lookalike is another address.
+func TestAddress(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Kim <Kim@Example.ORG>", "kim@example.org"},
+		{"\u212aim@example.org", "\u212aim@example.org"},
+		{"kim@ｅxample.org", "kim@example.org"},
+	} {
+		if got := Address(c.in); got != c.want {
+			t.Errorf("Address(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
