@@ -80,6 +80,10 @@ func Silence(m *inmail.Message, c Config) string {
 		return fmt.Sprintf("sender %s is a mailing list robot", m.From)
 	case strings.Contains(local, "noreply") || strings.Contains(local, "no-reply") || strings.Contains(local, "donotreply") || strings.Contains(local, "do-not-reply"):
 		return fmt.Sprintf("sender %s takes no replies", m.From)
+	case !Answerable(from):
+		// An answer to it would fail at RCPT TO, or make the SMTP server
+		// drop the connection and the other mails sent on it.
+		return "the sender's address is not one mail can be sent to (RFC 5321: at most 64 characters before the @, 254 in all, no spaces (outside quotes) or control characters)"
 	}
 	for _, own := range c.Own {
 		if game.SameAddress(own, from) {
@@ -90,6 +94,28 @@ func Silence(m *inmail.Message, c Config) string {
 		return fmt.Sprintf("Message-ID %s is one of ours", m.MessageID)
 	}
 	return ""
+}
+
+// Answerable reports whether mail can be sent to addr as SMTP takes it
+// (RFC 5321 4.5.3.1): a local part of 1 to 64 octets, a domain with a
+// dot, 254 octets in all, no angle brackets or control characters, and
+// no spaces outside a quoted local part. A 40 KB address in a From made the SMTP server reset the
+// connection, and every mail queued behind the answer failed with it.
+func Answerable(addr string) bool {
+	at := strings.LastIndexByte(addr, '@')
+	if at < 1 || len(addr) > 254 || at > 64 || !strings.Contains(addr[at+1:], ".") {
+		return false
+	}
+	quoted := strings.HasPrefix(addr, `"`) && strings.HasSuffix(addr[:at], `"`) && at > 1
+	for i, r := range addr {
+		if r == ' ' && quoted && i < at {
+			continue // "ann smith"@example.org
+		}
+		if r <= ' ' || r == 0x7f || r == '<' || r == '>' || r >= 0x80 && r < 0xa0 {
+			return false
+		}
+	}
+	return true
 }
 
 // autoSubject matches the subjects autoresponders and bounces put in front
