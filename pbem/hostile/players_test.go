@@ -193,7 +193,8 @@ func testReadCommandFlood(t *testing.T, b backend) {
 		if len(ann) != 1 || len(to(ms, e.bob)) != 1 {
 			t.Fatalf("%s: want one answer to each, got %v to %v", c.name, subjects(ms), recipients(ms))
 		}
-		reports := strings.Count(ann[0].body, "Toy Race -- game g1")
+		text, _ := partsOf(t, ann[0])
+		reports := strings.Count(text, "Toy Race — game g1")
 		t.Logf("%s: answered in %v with %d bytes (%d reports); bob's STATUS waited %v",
 			c.name, time.Since(t0).Round(time.Millisecond), ann[0].size(), reports, answered.Sub(sentBob).Round(time.Millisecond))
 		if ann[0].size() > maxReply {
@@ -202,7 +203,7 @@ func testReadCommandFlood(t *testing.T, b backend) {
 		if reports > 3 || reports == 0 {
 			t.Errorf("%s: the answer holds %d reports; want 1 to 3", c.name, reports)
 		}
-		if strings.HasPrefix(c.name, "HISTORY") != strings.Contains(ann[0].body, "at most 3 answers") {
+		if strings.HasPrefix(c.name, "HISTORY") != strings.Contains(strings.Join(strings.Fields(text), " "), "at most 3 answers") {
 			t.Errorf("%s: the answer says that only 3 were answered only when others were asked for:\n%s", c.name, ann[0].body[:min(2000, len(ann[0].body))])
 		}
 	}
@@ -437,8 +438,9 @@ func testLookalikeAddresses(t *testing.T, b backend) {
 				if _, seated := secrets[r]; seated {
 					continue // the seats' own mail (a step resolved by a lookalike's orders is reported to all)
 				}
-				if strings.Contains(m.body, secrets[c.victim]) || strings.Contains(m.rawHead, secrets[c.victim]) ||
-					strings.Contains(m.body, "Toy Race -- game g2") {
+				text, html := partsOf(t, m)
+				if strings.Contains(text+html, secrets[c.victim]) || strings.Contains(m.rawHead, secrets[c.victim]) ||
+					strings.Contains(text, "Toy Race — game g2") {
 					t.Errorf("%s: %s got the seat's mail %q", c.name, r, m.head.Get("Subject"))
 				}
 			}
@@ -449,6 +451,15 @@ func testLookalikeAddresses(t *testing.T, b backend) {
 				t.Errorf("%s: %s's orders applied from %s", c.name, c.victim, c.from)
 			}
 		}
+	}
+	// The control: sam's own STATUS is answered with the report the
+	// lookalikes must not get, so their silence is the check at work.
+	e.deliver(e.msg2(sam, "[g2] status", "STATUS"))
+	e.settle()
+	if ms := to(e.take(), sam); len(ms) != 1 {
+		t.Errorf("sam's own STATUS: %d answers", len(ms))
+	} else if text, _ := partsOf(t, ms[0]); !strings.Contains(text, "Toy Race — game g2") {
+		t.Errorf("sam's own STATUS lacks the report:\n%s", text)
 	}
 	// The domain in fullwidth letters is the same domain: a mail from
 	// it acts as the seat (the game needs no secret), and the answer goes
