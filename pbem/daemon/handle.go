@@ -348,6 +348,12 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 		if err := uids.Put(uidKey(j.msg.UIDValidity, j.msg.UID), []byte(j.key)); err != nil {
 			return err
 		}
+		// A reply queued early, with the orders it answers, before a
+		// crash: its record goes with the other parts just below.
+		early := false
+		if mail := tx.Bucket(store.BucketMail); mail != nil && mail.Bucket(BucketParts) != nil {
+			early = mail.Bucket(BucketParts).Get(partKey(j.key, replyPart)) != nil
+		}
 		if err := dropParts(tx, j.key); err != nil {
 			return err
 		}
@@ -365,8 +371,7 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 		if j.replied || j.noReply || len(j.answers) == 0 || j.from == "" {
 			return nil
 		}
-		if mail := tx.Bucket(store.BucketMail); mail != nil && mail.Bucket(BucketParts) != nil &&
-			mail.Bucket(BucketParts).Get(partKey(j.key, replyPart)) != nil {
+		if early {
 			return nil // queued before a crash, with the orders it answers
 		}
 		return d.queueReply(tx, j, now)

@@ -3,9 +3,17 @@ package daemon_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/engine/game"
+	"orrery/engine/store"
 
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
@@ -161,5 +169,59 @@ func TestConsent(t *testing.T) {
 	}
 	if obs := observers(); len(obs) != 3 {
 		t.Errorf("observers %v; want olga and both ivans", obs)
+	}
+}
+
+// A mail whose orders complete a step is answered before the step's
+// report, in the orders' own transaction; if the daemon stops before it
+// records the mail as seen, the retry must not answer it a second time
+// (the seen record's transaction drops the mail's parts, the record of
+// that early answer among them, so it is read first).
+func TestEarlyAnswerNotRepeatedAfterACrash(t *testing.T) {
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
+	ctx, crash := context.WithCancel(context.Background())
+	// The "crash": once ann's orders resolve the step, the context ends,
+	// so the mail's seen record (the next transaction) is not written.
+	stop := func(tx *bolt.Tx, c *game.Change) error {
+		if c.Input != nil && c.Input.Player == "ann" && len(c.Steps) > 0 {
+			crash()
+		}
+		return nil
+	}
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"}, game.WithHooks(stop))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+		Options: map[string]string{"finish": "100"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+	h.flush()
+	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 1"))
+	m := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2")
+	if _, err := d.Handle(ctx, m); err == nil {
+		t.Fatal("the mail was recorded although the daemon stopped")
+	}
+	if seen, _ := d.Seen(context.Background(), "m2@example.org"); seen {
+		t.Fatal("the mail is recorded as seen: no crash was simulated")
+	}
+	h.handle(m) // the retry
+	acks := 0
+	for _, a := range to(h.flush(), "ann@example.org") {
+		if strings.Contains(header([]byte(a), "X-Orrery-Kind"), "reply") {
+			acks++
+		}
+	}
+	if acks != 1 {
+		t.Errorf("ann's mail got %d answers; want 1", acks)
 	}
 }
