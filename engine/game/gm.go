@@ -213,48 +213,27 @@ func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, 
 }
 
 // Replace gives a seat to a new person: a new address and a new secret.
-// The old address loses access at once.
+// The old address loses access at once (see ReplaceSeat).
 func (s *Service) Replace(ctx context.Context, id, player, email string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
-		if !strings.Contains(email, "@") {
-			return nil, "", userErrorf("%q is not a mail address", email)
-		}
-		if other, ok := g.PlayerByEmail(email); ok && other.Name != player {
-			return nil, "", userErrorf("%s already plays %s in this game", email, other.Name)
-		}
-		for i := range g.Players {
-			p := &g.Players[i]
-			if p.Name != strings.ToLower(player) {
-				continue
-			}
-			old := p.Email
-			p.Email, p.Secret, p.Bot = strings.TrimSpace(email), randomWord(), false
-			g.Abandoned = remove(g.Abandoned, p.Name)
-			g.Kicked = remove(g.Kicked, p.Name)
-			delete(g.Missed, p.Name)
-			return []Notice{
-				{Kind: "replaced", To: append(others(g, []string{p.Name}), GM), Seat: p.Name, Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)},
-			}, fmt.Sprintf("replace %s: %s → %s", p.Name, old, p.Email), nil
-		}
-		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
-	})
+	return s.ReplaceSeat(ctx, id, player, Seat{Email: email}, "", hooks...)
 }
 
 // Kick removes a player from play: their seat plays its defaults from now
 // on and their address loses access.
 func (s *Service) Kick(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.leave(ctx, id, player, "kicked", "The GM removed %s from %s; the seat plays its defaults from now on.", "kick", hooks)
+	return s.KickFor(ctx, id, player, "", hooks...)
 }
 
 // Resign is a player's own RESIGN: like a kick, the seat plays its defaults
 // from now on and the address loses access; everyone is told.
 func (s *Service) Resign(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.leave(ctx, id, player, "resigned", "%s resigned from %s; the seat plays its defaults from now on.", "resign", hooks)
+	return s.leave(ctx, id, player, "resigned", "%s resigned from %s; the seat plays its defaults from now on.", "resign", "", hooks)
 }
 
 // leave takes a player out of play (kick or resign): the seat plays its
-// defaults, the address and the old secret lose access, everyone is told.
-func (s *Service) leave(ctx context.Context, id, player, kind, text, verb string, hooks []Hook) (*Game, []Notice, error) {
+// defaults, the address and the old secret lose access, everyone is told,
+// and a kicked player why (reason).
+func (s *Service) leave(ctx context.Context, id, player, kind, text, verb, reason string, hooks []Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
@@ -270,9 +249,10 @@ func (s *Service) leave(ctx context.Context, id, player, kind, text, verb string
 			g.Kicked = append(g.Kicked, p.Name)
 			sort.Strings(g.Kicked)
 			old := p.Email
+			ns := leaveHolder(g, p, kind, reason, now)
 			p.Email, p.Secret = "", randomWord()
-			return []Notice{{Kind: kind, To: append(everyone(g), GM), Seat: p.Name, Text: fmt.Sprintf(text, p.Name, g.ID)}},
-				fmt.Sprintf("%s %s (%s)", verb, p.Name, old), nil
+			return append([]Notice{{Kind: kind, To: append(everyone(g), GM), Seat: p.Name, Text: fmt.Sprintf(text, p.Name, g.ID)}}, ns...),
+				strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %s", verb, p.Name, old, reason), ": "), nil
 		}
 		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
 	})
@@ -343,7 +323,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 		if g.Paused {
 			g.PausedAt = now
 		}
-		g.Missed, g.Abandoned = recount(b, to, g.Settings.AbandonAfter, g.Kicked)
+		recountSeats(b, g, to)
 		g.Updated = now
 		if err := appendLog(b, &Entry{Time: now, Kind: "rollback", Step: to, Source: "gm", Text: reason}); err != nil {
 			return err
@@ -552,10 +532,13 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 // Observe adds (or with on false, removes) an address that receives the
 // game's public reports: the GM's view of events, never a player's view.
 func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		email = CanonAddress(email)
 		if !strings.Contains(email, "@") {
 			return nil, "", userErrorf("%q is not a mail address", email)
+		}
+		if err := indexObserver(b.Tx(), email, g.ID, on); err != nil {
+			return nil, "", err
 		}
 		if on {
 			if contains(g.Observers, email) {
@@ -571,41 +554,6 @@ func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks 
 		g.Observers = remove(g.Observers, email)
 		return nil, "observer " + email + " unsubscribes", nil
 	})
-}
-
-// recount rebuilds the missed-orders counts and abandoned seats from the
-// step records up to step to, for a rollback: seats abandoned in the steps
-// undone are not abandoned any more. Kicked seats stay kicked (a GM act).
-func recount(b *bolt.Bucket, to uint64, abandonAfter int, kicked []string) (map[string]int, []string) {
-	missed := map[string]int{}
-	var abandoned []string
-	for n := uint64(1); n <= to; n++ {
-		rec, err := readStep(b, n)
-		if err != nil || rec.Reason == "anytime" {
-			continue
-		}
-		for _, a := range rec.Answers {
-			p := a.Prompt.Player
-			if contains(kicked, p) {
-				continue
-			}
-			if !a.Default {
-				missed[p] = 0
-				continue
-			}
-			missed[p]++
-			if abandonAfter > 0 && missed[p] >= abandonAfter && !contains(abandoned, p) {
-				abandoned = append(abandoned, p)
-			}
-		}
-	}
-	for p, n := range missed {
-		if n == 0 {
-			delete(missed, p)
-		}
-	}
-	sort.Strings(abandoned)
-	return missed, abandoned
 }
 
 // fmtSpan writes a duration as people read one: "14 days", "36 hours".

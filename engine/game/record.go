@@ -23,6 +23,9 @@ type Player struct {
 	// Lang is the language chosen when the seat was taken (PlayerSpec);
 	// it goes into the setup, nowhere else.
 	Lang string `json:"lang,omitempty"`
+	// Holders is everyone who held the seat since the game started, the
+	// current holder last (seats.go); empty in games older than it.
+	Holders []Holder `json:"holders,omitempty"`
 }
 
 // Game is what the life cycle knows of a game, apart from its state.
@@ -75,6 +78,12 @@ type Game struct {
 	// dice.Scheme2), recorded at setup as RulesVersion is; 0: before
 	// schemes were recorded, which is scheme 1.
 	DiceScheme int `json:"dice_scheme,omitempty"`
+	// Creator is the address that opened the game by mail (NEW), which
+	// may START it early and INVITE others; Invited the addresses it
+	// invited; Unreachable the seats whose address bounces (seats.go).
+	Creator     string   `json:"creator,omitempty"`
+	Invited     []string `json:"invited,omitempty"`
+	Unreachable []string `json:"unreachable,omitempty"`
 }
 
 // Settings are the life-cycle settings of a game, apart from its rules.
@@ -103,6 +112,10 @@ type Settings struct {
 	// AbandonAfter marks a seat abandoned after that many steps in a row
 	// played by defaults (0: never); the GM is told.
 	AbandonAfter int `json:"abandon_after,omitempty"`
+	// Abandoned is what becomes of an abandoned seat (or one whose
+	// address bounces): "defaults" ("" too: it plays its defaults),
+	// "bot" (the ruleset's bot takes it) or "open" (anyone may JOIN it).
+	Abandoned string `json:"abandoned,omitempty"`
 	// Vacation is "extend" (deadlines wait for the absent player, up to
 	// MaxVacation) or "defaults" (their defaults apply while away).
 	Vacation    string        `json:"vacation,omitempty"`

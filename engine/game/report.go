@@ -196,6 +196,7 @@ func (s *Service) StepReport(ctx context.Context, id string, step uint64, player
 			return err
 		}
 		r.Press, err = pressFor(b, step, player)
+		r.Press = heldPress(g, player, r.Press)
 		return err
 	})
 	return r, err

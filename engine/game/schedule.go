@@ -23,6 +23,10 @@ type Notice struct {
 	// Seat is the seat the notice is about, where there is one (replaced,
 	// kicked, abandoned): the mail side acts on it without reading Text.
 	Seat string `json:"seat,omitempty"`
+	// Addresses are told the notice directly, by address: a former
+	// holder of Seat, who no longer plays it (seats.go), or an address
+	// invited to a game.
+	Addresses []string `json:"addresses,omitempty"`
 	// Reports are the step reports a "resend" notice carries, by player:
 	// built in the notice's transaction, so the mail side needs no other.
 	Reports map[string]*Report `json:"-"`
@@ -87,6 +91,11 @@ func (st Settings) validate() error {
 	case "", "open", "gm":
 	default:
 		return userErrorf("observers setting %q must be open or gm", st.Observers)
+	}
+	switch st.Abandoned {
+	case "", "defaults", "bot", "open":
+	default:
+		return userErrorf("abandoned-seat policy %q must be defaults, bot or open", st.Abandoned)
 	}
 	for _, r := range st.Reminders {
 		if r <= 0 {
@@ -204,13 +213,14 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 	if g.Missed == nil {
 		g.Missed = map[string]int{}
 	}
+	countMissed(g, rec, now)
 	for _, a := range rec.Answers {
 		p := a.Prompt.Player
 		if !a.Default {
 			g.Missed[p] = 0
 			continue
 		}
-		if contains(g.Kicked, p) || contains(g.Abandoned, p) {
+		if contains(g.Kicked, p) || contains(g.Abandoned, p) || isBot(g, p) {
 			continue
 		}
 		if g.Settings.Vacation == "defaults" && onVacation(g, p, now) {
@@ -218,10 +228,7 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 		}
 		g.Missed[p]++
 		if n := g.Settings.AbandonAfter; n > 0 && g.Missed[p] >= n && !contains(g.Abandoned, p) {
-			g.Abandoned = append(g.Abandoned, p)
-			sort.Strings(g.Abandoned)
-			notices = append(notices, Notice{Kind: "abandoned", To: []string{GM}, Seat: p,
-				Text: fmt.Sprintf("%s has sent no orders for %s in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p, steps(g.Missed[p]), g.ID, p)})
+			notices = append(notices, abandonSeat(g, p, fmt.Sprintf("no orders for %s in a row", steps(g.Missed[p])), "abandoned", now)...)
 		}
 	}
 	for p, n := range g.Missed {

@@ -356,7 +356,8 @@ func TestReplaceRefusesOldAddress(t *testing.T) {
 	if !ok || p.Name != "bob" || p.Secret == old.Secret {
 		t.Fatalf("new player %+v", p)
 	}
-	if kinds(n) != "replaced:ann," || n[0].Seat != "bob" {
+	// The others and the GM are told, and the old address why.
+	if kinds(n) != "replaced:ann, seat-lost:" || n[0].Seat != "bob" || n[1].Addresses[0] != "bob@example.org" {
 		t.Errorf("notices %q, seat %q", kinds(n), n[0].Seat)
 	}
 	if _, _, err := svc.Replace(ctx, "g", "bob", "ann@example.org"); err == nil {

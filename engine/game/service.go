@@ -126,6 +126,9 @@ type CreateRequest struct {
 	// Seats is the number of players the game needs; with fewer seated it
 	// is open for JOIN (Signup) and has no state yet.
 	Seats int
+	// Creator is the address that opened the game by mail (NEW), which
+	// may START and INVITE; "" for the GM's games.
+	Creator string
 }
 
 var (
@@ -152,7 +155,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 	if seats < info.MinPlayers || seats > info.MaxPlayers {
 		return nil, userErrorf("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, seats)
 	}
-	g := &Game{ID: req.ID, Ruleset: info.Name, Created: s.now().UTC(), Settings: DefaultSettings(), Seats: seats}
+	g := &Game{ID: req.ID, Ruleset: info.Name, Created: s.now().UTC(), Settings: DefaultSettings(), Seats: seats, Creator: req.Creator}
 	if req.Settings != nil {
 		g.Settings = *req.Settings
 	}
@@ -279,6 +282,9 @@ func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	if err := writeStep(b, rec, data); err != nil {
 		return nil, err
 	}
+	if err := openHolders(b.Tx(), g, now); err != nil {
+		return nil, err
+	}
 	if err := writeGame(b, g); err != nil {
 		return nil, err
 	}
@@ -299,7 +305,13 @@ func (s *Service) Join(ctx context.Context, id string, p PlayerSpec, hooks ...Ho
 			return err
 		}
 		if !g.Signup {
-			return userErrorf("game %s is not open for players", g.ID)
+			// A game under way: JOIN takes an open seat (seats.go).
+			change, err := s.takeSeat(b, g, p)
+			if err != nil {
+				return err
+			}
+			out = g
+			return runHooks(tx, change, hooks)
 		}
 		if p.Email != "" {
 			if other, ok := g.PlayerByEmail(p.Email); ok {

@@ -14,6 +14,9 @@ package store
 //	  games/<id>/pending/<prompt id> → JSON latest accepted orders not yet resolved
 //	players                   address (game.CanonAddress) → JSON list of the ids of the games it plays in
 //	wake/<unix ns><game id>   → empty: when Tick must next look at that game
+//	held/<address>\x00<id>    → empty: every game in which the address (lowercase)
+//	                          held a seat, kept after it leaves (the player record)
+//	observing/<address>\x00<id> → empty: the games the address observes
 //	mail                      owned by the mail side (pbem); see the section below
 //
 // Changing any of this is a schema change: bump SchemaVersion, and teach Open
@@ -29,11 +32,17 @@ var (
 	BucketPlayers = []byte("players")
 	BucketWake    = []byte("wake")
 	BucketMail    = []byte("mail")
+	// BucketHeld and BucketObserving index games by address (engine/game
+	// seats.go); meta/seat-indexes is set once they cover every game.
+	BucketHeld      = []byte("held")
+	BucketObserving = []byte("observing")
 )
 
 // Keys of the meta bucket.
 var (
 	KeySchema = []byte("schema")
+	// KeySeatIndexes is set once held and observing cover every game.
+	KeySeatIndexes = []byte("seat-indexes")
 )
 
 // Keys and nested buckets inside one game's bucket.
@@ -47,7 +56,7 @@ var (
 )
 
 // TopLevel lists the buckets Open creates.
-var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, BucketMail}
+var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, BucketMail, BucketHeld, BucketObserving}
 
 // ---- mail side (pbem) ----------------------------------------------------
 // Nested buckets of BucketMail, created and used by pbem. The engine never

@@ -99,6 +99,10 @@ func (s *Store) init(readOnly bool) error {
 		}
 		meta := tx.Bucket(BucketMeta)
 		if meta.Get(KeySchema) == nil {
+			// A new file: its indexes by address cover every game.
+			if err := meta.Put(KeySeatIndexes, []byte("1")); err != nil {
+				return err
+			}
 			return meta.Put(KeySchema, []byte(strconv.Itoa(SchemaVersion)))
 		}
 		return nil

@@ -1,0 +1,851 @@
+package game
+
+// This file keeps seats filled (issue 18): who has held each seat and the
+// steps they played, handing a seat to the ruleset's bot or to another
+// person, the per-game policy for abandoned seats (defaults, bot, open),
+// seats whose address bounces, a seat taken over by JOIN, and each
+// address's record (games played, steps missed, seats abandoned, games
+// won) read from those histories.
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
+)
+
+// Holder is one holder of a seat: a person's address or the bot, and the
+// steps they played. The seat's orders, reports and knowledge pass from
+// holder to holder (a new holder reads the seat's earlier reports, as in a
+// njudge takeover); what each holder did is kept apart, so that every
+// player's record stays their own.
+type Holder struct {
+	Email string `json:"email,omitempty"`
+	Bot   bool   `json:"bot,omitempty"`
+	// From is the first step whose orders were theirs to send; To the
+	// last step resolved while they held the seat (0 while they hold it:
+	// then they have played up to the game's step).
+	From uint64 `json:"from"`
+	To   uint64 `json:"to,omitempty"`
+	// Since and Until bound their holding in time: press sent or
+	// received before Since belongs to earlier holders.
+	Since time.Time `json:"since"`
+	Until time.Time `json:"until,omitempty"`
+	// Missed counts the steps they played by defaults (no orders: NMR),
+	// declared vacations under the "defaults" policy aside.
+	Missed int `json:"missed,omitempty"`
+	// Abandoned is set when the seat was marked abandoned while they
+	// held it (they missed AbandonAfter steps in a row).
+	Abandoned bool `json:"abandoned,omitempty"`
+	// Ended says how their holding ended ("" while it lasts): replaced,
+	// kicked, resigned, abandoned, unreachable or taken (by JOIN of an
+	// open seat); Why is the reason given.
+	Ended string `json:"ended,omitempty"`
+	Why   string `json:"why,omitempty"`
+}
+
+// Played is the number of steps h played in g.
+func (h Holder) Played(g *Game) uint64 {
+	to := h.To
+	if h.Ended == "" {
+		to = g.Step
+	}
+	if to < h.From {
+		return 0
+	}
+	return to - h.From + 1
+}
+
+// Current is the seat's holder now, or nil when it has none (the player
+// was kicked or resigned and nobody took the seat since).
+func (p *Player) Current() *Holder {
+	if n := len(p.Holders); n > 0 && p.Holders[n-1].Ended == "" {
+		return &p.Holders[n-1]
+	}
+	return nil
+}
+
+// History is the seat's holders, the current one last. A game set up
+// before holders were recorded gets one holder from step 1: whoever holds
+// the seat now.
+func (p Player) History(g *Game) []Holder {
+	if len(p.Holders) > 0 || g.Signup {
+		return p.Holders
+	}
+	h := Holder{Email: p.Email, Bot: p.Bot, From: 1, Since: g.Created}
+	if contains(g.Kicked, p.Name) {
+		h.To, h.Ended = g.Step, "kicked"
+	}
+	return []Holder{h}
+}
+
+// ensureHolders gives every seat of a started game its history (History).
+func ensureHolders(g *Game) {
+	if g.Signup {
+		return
+	}
+	for i := range g.Players {
+		if len(g.Players[i].Holders) == 0 {
+			g.Players[i].Holders = g.Players[i].History(g)
+		}
+	}
+}
+
+// openHolders records the first holder of every seat when a game starts,
+// and indexes their addresses (held).
+func openHolders(tx *bolt.Tx, g *Game, now time.Time) error {
+	for i := range g.Players {
+		p := &g.Players[i]
+		if len(p.Holders) == 0 {
+			p.Holders = []Holder{{Email: p.Email, Bot: p.Bot, From: 1, Since: now}}
+		}
+		if err := indexHeld(tx, p.Email, g.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isBot(g *Game, name string) bool {
+	p, ok := g.PlayerByName(name)
+	return ok && p.Bot
+}
+
+func (g *Game) player(name string) *Player {
+	for i := range g.Players {
+		if strings.EqualFold(g.Players[i].Name, name) {
+			return &g.Players[i]
+		}
+	}
+	return nil
+}
+
+// handOver gives seat p to a new holder (an address, or the bot with bot
+// set) from the next step: a new secret (so the old one, and the private
+// web page made from it, stop working), the seat's missed count and marks
+// cleared. It closes the current holder with ended and why, and returns
+// the address that held the seat, if a person did. A caller giving the
+// seat to an address indexes it (indexHeld) in its transaction.
+func (g *Game) handOver(p *Player, email string, bot bool, ended, why string, now time.Time) (former string) {
+	ensureHolders(g)
+	if h := p.Current(); h != nil {
+		h.To, h.Until, h.Ended, h.Why = g.Step, now, ended, why
+	}
+	if !p.Bot {
+		former = p.Email
+	}
+	p.Email, p.Bot, p.Secret = strings.TrimSpace(email), bot, randomWord()
+	p.Holders = append(p.Holders, Holder{Email: p.Email, Bot: bot, From: g.Step + 1, Since: now})
+	g.Abandoned = remove(g.Abandoned, p.Name)
+	g.Kicked = remove(g.Kicked, p.Name)
+	g.Unreachable = remove(g.Unreachable, p.Name)
+	delete(g.Missed, p.Name)
+	return former
+}
+
+// Seat says who is to hold a seat: an address, or the ruleset's bot.
+type Seat struct {
+	Email string
+	Bot   bool
+}
+
+func (to Seat) String() string {
+	if to.Bot {
+		return "the bot"
+	}
+	return to.Email
+}
+
+// ReplaceSeat gives player's seat to a new holder from the next step: the
+// ruleset's bot (to.Bot), or a person at to.Email, who gets a welcome with
+// the new secret. The old holder is told what happened and why (reason,
+// which may be empty), and loses access at once; the other players and the
+// GM are told the seat has a new player. A bot answers what the seat is
+// asked now.
+func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, reason string, hooks ...Hook) (*Game, []Notice, error) {
+	g, notices, err := s.gmChange(ctx, id, hooks, func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if g.Signup {
+			return nil, "", userErrorf("game %s has not started: seats are taken by JOIN while it signs up", g.ID)
+		}
+		if err := requireActive(g); err != nil {
+			return nil, "", err
+		}
+		p := g.player(player)
+		if p == nil {
+			return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+		}
+		if !to.Bot {
+			to.Email = strings.TrimSpace(to.Email)
+			if !strings.Contains(to.Email, "@") {
+				return nil, "", userErrorf("%q is not a mail address", to.Email)
+			}
+			if other, ok := g.PlayerByEmail(to.Email); ok && other.Name != p.Name {
+				return nil, "", userErrorf("%s already plays %s in this game", to.Email, other.Name)
+			}
+		} else if p.Bot {
+			return nil, "", userErrorf("the computer plays %s of %s already", p.Name, g.ID)
+		}
+		old := p.Email
+		if p.Bot {
+			old = "the bot"
+		}
+		former := g.handOver(p, to.Email, to.Bot, "replaced", reason, now)
+		if err := indexHeld(b.Tx(), p.Email, g.ID); err != nil {
+			return nil, "", err
+		}
+		why := orDefault(reason, "no reason given")
+		notices := []Notice{{Kind: "replaced", To: append(others(g, []string{p.Name}), GM), Seat: p.Name,
+			Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)}}
+		lost := fmt.Sprintf("The GM gave your seat %s in %s to a new player: %s.", p.Name, g.ID, why)
+		if to.Bot {
+			notices[0].Text = fmt.Sprintf("%s of %s is now played by the computer.", p.Name, g.ID)
+			lost = fmt.Sprintf("The GM gave your seat %s in %s to the computer: %s.", p.Name, g.ID, why)
+		}
+		if former != "" && !sameAddr(former, to.Email) {
+			notices = append(notices, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former}, Text: lost})
+		}
+		log := fmt.Sprintf("replace %s: %s → %s", p.Name, old, to)
+		if reason != "" {
+			log += ": " + reason
+		}
+		return notices, log, nil
+	})
+	if err != nil {
+		return g, notices, err
+	}
+	return g, notices, s.playBots(ctx, id, hooks)
+}
+
+// KickFor removes a player from play, saying why: the seat plays its defaults
+// from now on, the address loses access, and the player is told.
+func (s *Service) KickFor(ctx context.Context, id, player, reason string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.leave(ctx, id, player, "kicked", "The GM removed %s from %s; the seat plays its defaults from now on.", "kick", reason, hooks)
+}
+
+// leaveHolder ends the holding of a player who leaves (kind kicked or
+// resigned) and, when the GM kicked them, tells them why at the address
+// they held the seat with.
+func leaveHolder(g *Game, p *Player, kind, reason string, now time.Time) []Notice {
+	ensureHolders(g)
+	if h := p.Current(); h != nil {
+		h.To, h.Until, h.Ended, h.Why = g.Step, now, kind, reason
+	}
+	if kind != "kicked" || p.Email == "" || p.Bot {
+		return nil
+	}
+	return []Notice{{Kind: "seat-lost", Seat: p.Name, Addresses: []string{p.Email},
+		Text: fmt.Sprintf("The GM removed you from %s: %s. Your seat %s plays its defaults from now on.", g.ID, orDefault(reason, "no reason given"), p.Name)}}
+}
+
+// abandonSeat applies the game's policy to seat name, abandoned for why
+// (kind "abandoned": it missed AbandonAfter steps in a row; "unreachable":
+// mail to its address bounces): under "defaults" it plays its defaults and
+// the game no longer waits for it, under "bot" the bot takes it at once,
+// under "open" it is offered to anyone (JOIN) and plays its defaults until
+// taken. It returns what to tell whom. Called inside the change's
+// transaction (afterStep, MarkUnreachable).
+func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
+	p := g.player(name)
+	if p == nil || p.Bot {
+		return nil
+	}
+	ensureHolders(g)
+	if h := p.Current(); h != nil && kind == "abandoned" {
+		h.Abandoned = true
+	}
+	if !contains(g.Abandoned, p.Name) {
+		g.Abandoned = append(g.Abandoned, p.Name)
+		sort.Strings(g.Abandoned)
+	}
+	if kind == "unreachable" && !contains(g.Unreachable, p.Name) {
+		g.Unreachable = append(g.Unreachable, p.Name)
+		sort.Strings(g.Unreachable)
+	}
+	everyoneElse := append(others(g, []string{p.Name}), GM)
+	missed := steps(g.Missed[p.Name])
+	switch g.Settings.Abandoned {
+	case "bot":
+		former := g.handOver(p, "", true, kind, why, now)
+		if kind == "unreachable" {
+			return []Notice{{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
+				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the computer plays the seat from now on.", p.Name, g.ID)}}
+		}
+		ns := []Notice{{Kind: "abandoned", To: everyoneElse, Seat: p.Name,
+			Text: fmt.Sprintf("%s has sent no orders in %s for %s in a row: the computer plays the seat from now on.", p.Name, g.ID, missed)}}
+		if former != "" {
+			ns = append(ns, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former},
+				Text: fmt.Sprintf("You have sent no orders in %s for %s in a row, so the computer plays your seat %s from now on. Thank you for playing.", g.ID, missed, p.Name)})
+		}
+		return ns
+	case "open":
+		if kind == "unreachable" {
+			return []Notice{{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
+				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat is open for anyone to take (send JOIN %s); until then it plays its defaults.", p.Name, g.ID, g.ID)}}
+		}
+		return []Notice{
+			{Kind: "abandoned", To: everyoneElse, Seat: p.Name,
+				Text: fmt.Sprintf("%s has sent no orders in %s for %s in a row: the seat is open for anyone to take (send JOIN %s); until then it plays its defaults.", p.Name, g.ID, missed, g.ID)},
+			{Kind: "seat-open", To: []string{p.Name}, Seat: p.Name,
+				Text: fmt.Sprintf("You have sent no orders in %s for %s in a row: your seat %s is offered to other players. Until someone takes it, orders you send still count.", g.ID, missed, p.Name)},
+		}
+	}
+	if kind == "unreachable" {
+		return []Notice{{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
+			Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults from now on.", p.Name, g.ID)}}
+	}
+	return []Notice{{Kind: "abandoned", To: []string{GM}, Seat: p.Name,
+		Text: fmt.Sprintf("%s has sent no orders for %s in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p.Name, missed, g.ID, p.Name)}}
+}
+
+// MarkUnreachable applies the abandon policy to every seat of game id held
+// by addr, whose mail bounces (the mail side decides when): the seat counts
+// as abandoned from now on (see abandonSeat), and the GM and the other
+// players are told. A seat already marked, or no longer held by addr, is
+// left alone, so a second call changes nothing.
+func (s *Service) MarkUnreachable(ctx context.Context, id, addr, why string, hooks ...Hook) (*Game, []Notice, error) {
+	g, notices, err := s.gmChange(ctx, id, hooks, func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		if g.Over() || g.Signup {
+			return nil, "", nil
+		}
+		var out []Notice
+		var names []string
+		for _, p := range g.Players {
+			if p.Bot || p.Email == "" || !sameAddr(p.Email, addr) || contains(g.Unreachable, p.Name) || contains(g.Kicked, p.Name) {
+				continue
+			}
+			out = append(out, abandonSeat(g, p.Name, why, "unreachable", now)...)
+			names = append(names, p.Name)
+		}
+		if len(names) == 0 {
+			return nil, "", nil
+		}
+		return out, fmt.Sprintf("unreachable %s (%s): %s", strings.Join(names, ", "), addr, why), nil
+	})
+	if err != nil || len(notices) == 0 {
+		return g, notices, err
+	}
+	return g, notices, s.playBots(ctx, id, hooks)
+}
+
+// openSeats lists the seats of a started game anyone may take by JOIN:
+// abandoned ones, under the "open" policy.
+func (g *Game) openSeats() []string {
+	if g.Signup || g.Over() || g.Settings.Abandoned != "open" {
+		return nil
+	}
+	var out []string
+	for _, name := range g.Abandoned {
+		if p, ok := g.PlayerByName(name); ok && !p.Bot {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// OpenSeats lists the seats anyone may take now by JOIN (see Join).
+func (g *Game) OpenSeats() []string { return g.openSeats() }
+
+// takeSeat is Join for a game that has started: joiner takes one of its
+// open seats (the one named, if it is open, else the first), with a new
+// secret; the old holder is told, the others and the GM too.
+func (s *Service) takeSeat(b *bolt.Bucket, g *Game, joiner PlayerSpec) (*Change, error) {
+	open := g.openSeats()
+	if len(open) == 0 {
+		if g.Over() {
+			return nil, userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+		}
+		return nil, userErrorf("game %s has started and has no seat open to take (a seat is open when its player dropped out and the game offers it: JOIN takes it then)", g.ID)
+	}
+	email := strings.TrimSpace(joiner.Email)
+	if !strings.Contains(email, "@") {
+		return nil, userErrorf("%q is not a mail address", joiner.Email)
+	}
+	if other, ok := g.PlayerByEmail(email); ok {
+		return nil, userErrorf("%s already plays %s in %s", email, other.Name, g.ID)
+	}
+	name := open[0]
+	if want := strings.ToLower(joiner.Name); contains(open, want) {
+		name = want
+	}
+	p := g.player(name)
+	now := s.now().UTC()
+	former := g.handOver(p, email, false, "taken", "", now)
+	if err := indexHeld(b.Tx(), email, g.ID); err != nil {
+		return nil, err
+	}
+	g.Updated = now
+	notices := []Notice{
+		{Kind: "replaced", To: others(g, []string{p.Name}), Seat: p.Name,
+			Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)},
+		{Kind: "taken", To: []string{GM}, Seat: p.Name,
+			Text: fmt.Sprintf("%s took the open seat %s of %s.", email, p.Name, g.ID)},
+	}
+	if former != "" && !contains(g.Unreachable, p.Name) {
+		notices = append(notices, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former},
+			Text: fmt.Sprintf("Your seat %s in %s was taken by a new player. Thank you for playing.", p.Name, g.ID)})
+	}
+	if err := appendLog(b, &Entry{Time: now, Kind: "gm", Step: g.Step, Player: p.Name, Source: "join",
+		Text: fmt.Sprintf("%s takes the open seat %s (was %s)", email, p.Name, orDefault(former, "nobody"))}); err != nil {
+		return nil, err
+	}
+	if err := writeGame(b, g); err != nil {
+		return nil, err
+	}
+	return &Change{Game: g, Notices: notices, Service: s}, nil
+}
+
+// StartNow starts a game that is signing up with the players it has, if
+// they are enough for its ruleset: its creator's START by mail. by must be
+// the game's creator (Game.Creator), or "" for the GM.
+func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*Game, error) {
+	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+		b, err := gameBucket(tx, id)
+		if err != nil {
+			return err
+		}
+		g, err := readGame(b)
+		if err != nil {
+			return err
+		}
+		if by != "" && !sameAddr(by, g.Creator) {
+			return userErrorf("only the player who opened %s may start it early", g.ID)
+		}
+		if !g.Signup {
+			return userErrorf("game %s has started already", g.ID)
+		}
+		rs, err := s.ruleset(g)
+		if err != nil {
+			return err
+		}
+		if min := rs.Info().MinPlayers; len(g.Players) < min {
+			return userErrorf("game %s needs at least %d players to start; it has %d", g.ID, min, len(g.Players))
+		}
+		g.Seats = len(g.Players)
+		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "gm", Source: "start", Text: fmt.Sprintf("started early with %d players", len(g.Players))}); err != nil {
+			return err
+		}
+		change, err := s.start(b, g, rs)
+		if err != nil {
+			return err
+		}
+		return runHooks(tx, change, hooks)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.playBots(ctx, id, hooks); err != nil {
+		return nil, err
+	}
+	return s.Get(ctx, id)
+}
+
+// Invite records that the creator of game id (by) invited addrs to it,
+// while it signs up, and returns those not invited before: the mail side
+// mails them. A game takes at most MaxInvites invitations, so that nobody
+// can make the server mail strangers at will.
+func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hooks ...Hook) (*Game, []string, error) {
+	var fresh []string
+	g, _, err := s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		fresh = nil
+		if !sameAddr(by, g.Creator) {
+			return nil, "", userErrorf("only the player who opened %s may invite others to it", g.ID)
+		}
+		if !g.Signup {
+			return nil, "", userErrorf("game %s has started: there is nobody to invite", g.ID)
+		}
+		for _, a := range addrs {
+			a = strings.TrimSpace(a)
+			if !strings.Contains(a, "@") || strings.ContainsAny(a, " <>,;") {
+				return nil, "", userErrorf("%q is not a mail address", a)
+			}
+			if _, seated := g.PlayerByEmail(a); seated || containsAddr(g.Invited, a) || containsAddr(fresh, a) {
+				continue
+			}
+			fresh = append(fresh, a)
+		}
+		if len(g.Invited)+len(fresh) > MaxInvites {
+			return nil, "", userErrorf("a game takes at most %d invitations; %s has %d already", MaxInvites, g.ID, len(g.Invited))
+		}
+		if len(fresh) == 0 {
+			return nil, "", nil
+		}
+		g.Invited = append(g.Invited, fresh...)
+		return nil, fmt.Sprintf("%s invites %s", by, strings.Join(fresh, ", ")), nil
+	})
+	return g, fresh, err
+}
+
+// MaxInvites is how many addresses one game's creator may invite.
+const MaxInvites = 10
+
+func containsAddr(list []string, a string) bool {
+	for _, x := range list {
+		if sameAddr(x, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameAddr compares two mail addresses as the seats' index keys them.
+func sameAddr(a, b string) bool {
+	a, b = addrForm(a), addrForm(b)
+	return a != "" && a == b
+}
+
+// addrForm is the form addresses are indexed in: trimmed, ASCII letters
+// lowercased and nothing else changed (Unicode case folding would make
+// look-alike addresses one).
+func addrForm(a string) string {
+	b := []byte(strings.TrimSpace(a))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// countMissed counts, after step rec, a step played by defaults against
+// the person holding each seat (once a step, however many of the seat's
+// prompts defaulted), but not during a vacation the "defaults" policy
+// excuses: their record's NMR.
+func countMissed(g *Game, rec *StepRecord, now time.Time) {
+	if rec.Reason == "anytime" {
+		return
+	}
+	ensureHolders(g)
+	missed := map[string]bool{}
+	for _, a := range rec.Answers {
+		if a.Default && a.Prompt.Kind.Blocks() {
+			missed[a.Prompt.Player] = true
+		}
+	}
+	for i := range g.Players {
+		p := &g.Players[i]
+		if !missed[p.Name] || (g.Settings.Vacation == "defaults" && onVacation(g, p.Name, now)) {
+			continue
+		}
+		if h := p.Current(); h != nil && !h.Bot {
+			h.Missed++
+		}
+	}
+}
+
+// recountSeats rebuilds, after a rollback to step to, each seat's missed
+// count and the abandoned seats from the step records its current holder
+// played (the steps undone no longer count, nor do an earlier holder's),
+// and each holder's record of missed steps. Kicked and unreachable seats
+// stay as they are: those are not made by the steps.
+func recountSeats(b *bolt.Bucket, g *Game, to uint64) {
+	ensureHolders(g)
+	g.Missed = map[string]int{}
+	abandoned := append([]string(nil), g.Unreachable...)
+	for i := range g.Players {
+		p := &g.Players[i]
+		for j := range p.Holders {
+			h := &p.Holders[j]
+			last := h.To
+			if h.Ended == "" || last > to {
+				last = to
+			}
+			h.Missed, h.Abandoned = 0, false
+			run := 0
+			for n := h.From; n <= last && n > 0; n++ {
+				rec, err := readStep(b, n)
+				if err != nil || rec.Reason == "anytime" {
+					continue
+				}
+				def, answered := false, false
+				for _, a := range rec.Answers {
+					if a.Prompt.Player == p.Name && a.Prompt.Kind.Blocks() {
+						answered = true
+						def = def || a.Default
+					}
+				}
+				if !answered {
+					continue
+				}
+				if !def {
+					run = 0
+					continue
+				}
+				if !h.Bot {
+					h.Missed++
+				}
+				run++
+				if n := g.Settings.AbandonAfter; n > 0 && run >= n {
+					h.Abandoned = true
+				}
+			}
+			if j == len(p.Holders)-1 && h.Ended == "" && !h.Bot && !contains(g.Kicked, p.Name) {
+				if run > 0 {
+					g.Missed[p.Name] = run
+				}
+				if h.Abandoned && !contains(abandoned, p.Name) {
+					abandoned = append(abandoned, p.Name)
+				}
+			}
+		}
+	}
+	sort.Strings(abandoned)
+	g.Abandoned = abandoned
+	if len(g.Missed) == 0 {
+		g.Missed = nil
+	}
+}
+
+// heldPress keeps of press the notes the seat's current holder sent or
+// received: a new holder reads the seat's earlier reports, but not what
+// earlier holders said or were told in confidence.
+func heldPress(g *Game, player string, press []PressNote) []PressNote {
+	p, ok := g.PlayerByName(player)
+	if !ok || player == "" || player == Observer {
+		return press
+	}
+	since := g.Created
+	if h := p.Current(); h != nil {
+		since = h.Since
+	} else if len(p.Holders) > 0 {
+		return nil // nobody holds the seat: nobody's press to show
+	}
+	var out []PressNote
+	for _, n := range press {
+		if !n.Time.Before(since) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ---- the player record ---------------------------------------------------
+
+// Record is what one address did in every game it held a seat in: the
+// figure players look at when choosing whom to play with.
+type Record struct {
+	Address string
+	// Games counts the games it held a seat in (started games only);
+	// Steps the steps it played, Missed those it played by defaults
+	// (NMR); Abandoned the seats it left by dropping out (marked
+	// abandoned, or resigned); Won the games it won holding the seat at
+	// the end.
+	Games, Missed, Abandoned, Won int
+	Steps                         uint64
+	// Seats lists every holding, game by game.
+	Seats []SeatRecord
+}
+
+// SeatRecord is one holding of a seat by the address.
+type SeatRecord struct {
+	Game, Ruleset, Seat string
+	Holder              Holder
+	Over, Won           bool
+}
+
+// PlayerRecord reads addr's record from every game it ever held a seat in.
+func (s *Service) PlayerRecord(ctx context.Context, addr string) (*Record, error) {
+	r := &Record{Address: addrForm(addr)}
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		ids, err := heldGames(tx, addr)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			b := tx.Bucket(store.BucketGames).Bucket([]byte(id))
+			if b == nil {
+				continue
+			}
+			g, err := readGame(b)
+			if err != nil {
+				return fmt.Errorf("game %s: %w", id, err)
+			}
+			r.add(g)
+		}
+		return nil
+	})
+	return r, err
+}
+
+func (r *Record) add(g *Game) {
+	counted := false
+	for _, p := range g.Players {
+		hist := p.History(g)
+		for i, h := range hist {
+			if h.Bot || !sameAddr(h.Email, r.Address) {
+				continue
+			}
+			if !counted {
+				r.Games++
+				counted = true
+			}
+			won := false
+			if g.Over() && i == len(hist)-1 && h.Ended == "" {
+				won = contains(g.Outcome.Winners, p.Name)
+			}
+			r.Steps += h.Played(g)
+			r.Missed += h.Missed
+			if h.Abandoned || h.Ended == "resigned" {
+				r.Abandoned++
+			}
+			if won {
+				r.Won++
+			}
+			r.Seats = append(r.Seats, SeatRecord{Game: g.ID, Ruleset: g.Ruleset, Seat: p.Name, Holder: h, Over: g.Over(), Won: won})
+		}
+	}
+}
+
+// ---- indexes: games an address held a seat in, or observes ----------------
+
+func addrKey(addr, id string) []byte {
+	k := append([]byte(addrForm(addr)), 0)
+	return append(k, id...)
+}
+
+// indexHeld notes that addr held a seat in game id (kept after it leaves:
+// the record reads it).
+func indexHeld(tx *bolt.Tx, addr, id string) error {
+	if strings.TrimSpace(addr) == "" {
+		return nil
+	}
+	b := tx.Bucket(store.BucketHeld)
+	if b == nil {
+		return nil // a store opened read-only before the index existed
+	}
+	return b.Put(addrKey(addr, id), nil)
+}
+
+// indexObserver adds or removes addr as an observer of game id.
+func indexObserver(tx *bolt.Tx, addr, id string, on bool) error {
+	b := tx.Bucket(store.BucketObserving)
+	if b == nil {
+		return nil
+	}
+	if on {
+		return b.Put(addrKey(addr, id), nil)
+	}
+	return b.Delete(addrKey(addr, id))
+}
+
+func prefixIDs(b *bolt.Bucket, addr string) []string {
+	if b == nil {
+		return nil
+	}
+	var out []string
+	prefix := addrKey(addr, "")
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, _ = c.Next() {
+		out = append(out, string(k[len(prefix):]))
+	}
+	return out
+}
+
+func heldGames(tx *bolt.Tx, addr string) ([]string, error) {
+	if built(tx) {
+		return prefixIDs(tx.Bucket(store.BucketHeld), addr), nil
+	}
+	return scanGames(tx, func(g *Game) bool {
+		for _, p := range g.Players {
+			for _, h := range p.History(g) {
+				if sameAddr(h.Email, addr) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+func observedGames(tx *bolt.Tx, addr string) ([]string, error) {
+	if built(tx) {
+		return prefixIDs(tx.Bucket(store.BucketObserving), addr), nil
+	}
+	return scanGames(tx, func(g *Game) bool { return containsAddr(g.Observers, addr) })
+}
+
+// built says whether the held and observing indexes cover every game: a
+// database made before them has them built by BuildSeatIndexes (orrery
+// serve does it on start); until then they are read by looking at every
+// game.
+func built(tx *bolt.Tx) bool {
+	meta := tx.Bucket(store.BucketMeta)
+	return meta != nil && meta.Get(store.KeySeatIndexes) != nil
+}
+
+func scanGames(tx *bolt.Tx, keep func(*Game) bool) ([]string, error) {
+	var out []string
+	games := tx.Bucket(store.BucketGames)
+	err := games.ForEachBucket(func(k []byte) error {
+		g, err := readGame(games.Bucket(k))
+		if err != nil {
+			return fmt.Errorf("game %s: %w", k, err)
+		}
+		if keep(g) {
+			out = append(out, g.ID)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ObservedGames lists the ids of the games addr observes.
+func (s *Service) ObservedGames(ctx context.Context, addr string) ([]string, error) {
+	var out []string
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		var err error
+		out, err = observedGames(tx, addr)
+		return err
+	})
+	return out, err
+}
+
+// HeldGames lists the ids of the games addr ever held a seat in.
+func (s *Service) HeldGames(ctx context.Context, addr string) ([]string, error) {
+	var out []string
+	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+		var err error
+		out, err = heldGames(tx, addr)
+		return err
+	})
+	return out, err
+}
+
+// BuildSeatIndexes builds the held and observing indexes from every game,
+// once, for a database made before them (a no-op afterwards).
+func (s *Service) BuildSeatIndexes(ctx context.Context) error {
+	return s.st.Update(ctx, func(tx *bolt.Tx) error {
+		meta := tx.Bucket(store.BucketMeta)
+		if meta == nil || meta.Get(store.KeySeatIndexes) != nil {
+			return nil
+		}
+		games := tx.Bucket(store.BucketGames)
+		err := games.ForEachBucket(func(k []byte) error {
+			g, err := readGame(games.Bucket(k))
+			if err != nil {
+				return fmt.Errorf("game %s: %w", k, err)
+			}
+			for _, p := range g.Players {
+				for _, h := range p.History(g) {
+					if err := indexHeld(tx, h.Email, g.ID); err != nil {
+						return err
+					}
+				}
+			}
+			for _, o := range g.Observers {
+				if err := indexObserver(tx, o, g.ID, true); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return meta.Put(store.KeySeatIndexes, []byte("1"))
+	})
+}
