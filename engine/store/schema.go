@@ -85,6 +85,11 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	                          of answers that changed nothing
 //	mail/stranger-budget/<address> (and "\x00all") → JSON replies to strangers today
 //	mail/dns-fail/<domain>  → RFC 3339 time DNS first failed for the domain
+//	mail/bounces/<address>  → JSON bounce.State: the address's bounces within the
+//	                          window, and whether it is unreachable (pbem/bounce)
+//	mail/digest/<address>\x00<seq> → JSON news held for the address's daily digest
+//	                          (pbem/daemon digest.go)
+//	mail/secret-sent/<game>\x00<seat> → JSON times a seat's secret was re-sent (SECRET)
 //	mail/settings/<address> → JSON object of a player's settings, key → value
 //	                          ({"LANG":"ru","TZ":"Europe/Moscow"}), kept across
 //	                          games (pbem/settings)
@@ -114,4 +119,7 @@ var (
 	BucketMailGMGuard    = []byte("gm-guard")
 	BucketMailOwners     = []byte("outbox-owners")
 	BucketMailConsent    = []byte("inbox-consent")
+	BucketMailBounces    = []byte("bounces")
+	BucketMailDigest     = []byte("digest")
+	BucketMailSecretSent = []byte("secret-sent")
 )

@@ -1,10 +1,12 @@
 // Package settings keeps each player's settings, by mail address, across
 // games: the language and the time zone of the mails they get (LANG, TZ),
-// chosen by mail (SET LANG ru, SETTINGS to see them), by the GM (orrery
-// player set), or, in Burning Planets, by the game's own LANG order.
+// whether they are reminded of missing orders (REMINDERS) and whether they
+// get one digest a day instead of a report each step (DIGEST); chosen by
+// mail (SET LANG ru, SETTINGS to see them), by the GM (orrery player set),
+// or, in Burning Planets, by the game's own LANG order.
 //
-// A setting is a key and a value, so that a new one (REMINDERS, DIGEST) is
-// a line in Keys: the SET command, SETTINGS, `orrery player` and the
+// A setting is a key and a value, so that a new one is a line in Keys: the
+// SET command, SETTINGS, `orrery player` and the
 // store all take it from there. They live in the bbolt store under
 // mail/settings (engine/store/schema.go), one JSON object per address.
 package settings
@@ -45,6 +47,10 @@ type Key struct {
 const (
 	Lang = "LANG"
 	TZ   = "TZ"
+	// Reminders "off" stops the reminders and late notices of every
+	// game; Digest "on" gathers every game's news into one mail a day.
+	Reminders = "REMINDERS"
+	Digest    = "DIGEST"
 )
 
 // Keys lists every setting, in the order SETTINGS shows them.
@@ -53,6 +59,20 @@ var Keys = []Key{
 		Help: "the language of my mails to you: en (English) or ru (Russian)"},
 	{Name: TZ, Default: "UTC", Example: "SET TZ Europe/Moscow", Parse: parseZone,
 		Help: "the time zone of the times in my mails (UTC is shown beside them)"},
+	{Name: Reminders, Default: "on", Example: "SET REMINDERS off", Parse: parseOnOff,
+		Help: "on: a reminder before a deadline when your orders are missing, and a note when they are late; off: none"},
+	{Name: Digest, Default: "off", Example: "SET DIGEST on", Parse: parseOnOff,
+		Help: "on: one mail a day (at 07:00 in your time zone) with every game's news, instead of a report each step; replies to your mails, reminders and press still come at once"},
+}
+
+func parseOnOff(v string) (string, error) {
+	switch strings.ToLower(v) {
+	case "on", "yes", "true", "1":
+		return "on", nil
+	case "off", "no", "false", "0":
+		return "off", nil
+	}
+	return "", &Error{Msg: fmt.Sprintf("%q is neither on nor off", v), Fix: "write on or off"}
 }
 
 // Find returns the key named name (any case).
@@ -123,6 +143,12 @@ func (s Settings) Zone() *time.Location {
 	}
 	return time.UTC
 }
+
+// RemindersOff reports whether the address asked for no reminders.
+func (s Settings) RemindersOff() bool { return s[Reminders] == "off" }
+
+// DigestOn reports whether the address asked for a daily digest.
+func (s Settings) DigestOn() bool { return s[Digest] == "on" }
 
 // Address is the form of an address settings are kept under: the bare
 // address as game.CanonAddress compares addresses (ASCII case folded,

@@ -1,0 +1,236 @@
+package bounce
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/store"
+)
+
+// Policy says when an address is given up on: after HardLimit hard
+// bounces within Window (defaults 3 and 14 days: config keys
+// bounces.hard_limit and bounces.within).
+type Policy struct {
+	HardLimit int
+	Window    time.Duration
+}
+
+// WithDefaults fills the zero fields.
+func (p Policy) WithDefaults() Policy {
+	if p.HardLimit <= 0 {
+		p.HardLimit = 3
+	}
+	if p.Window <= 0 {
+		p.Window = 14 * 24 * time.Hour
+	}
+	return p
+}
+
+// Event is one bounce of one of our mails.
+type Event struct {
+	Time time.Time `json:"time"`
+	Kind string    `json:"kind"` // hard or soft
+	// Status and Diagnostic are the report's; Game and MessageID the
+	// bounced mail's (Game "" for mail about no game).
+	Status     string `json:"status,omitempty"`
+	Diagnostic string `json:"diagnostic,omitempty"`
+	Game       string `json:"game,omitempty"`
+	MessageID  string `json:"message_id,omitempty"`
+}
+
+// State is what is known of an address's deliverability, kept in
+// mail/bounces/<address>.
+type State struct {
+	// Events are the bounces within the policy's window, oldest first
+	// (older ones are dropped as new ones come).
+	Events []Event `json:"events,omitempty"`
+	// Unreachable is when the address was given up on (zero: it was
+	// not); Settled says every game it held a seat in was told
+	// (engine/game's MarkUnreachable), so that a crash between the two
+	// is finished at the next start.
+	Unreachable time.Time `json:"unreachable,omitempty"`
+	Settled     bool      `json:"settled,omitempty"`
+	// Why is what made it unreachable: its last hard bounce's words.
+	Why string `json:"why,omitempty"`
+}
+
+// Count returns the hard and soft bounces within the window.
+func (s State) Count() (hard, soft int) {
+	for _, e := range s.Events {
+		if e.Kind == Hard.String() {
+			hard++
+		} else {
+			soft++
+		}
+	}
+	return hard, soft
+}
+
+// Describe is the address's state for the GM, in one phrase.
+func (s State) Describe(p Policy) string {
+	p = p.WithDefaults()
+	hard, soft := s.Count()
+	switch {
+	case !s.Unreachable.IsZero():
+		return fmt.Sprintf("unreachable since %s (%s): not mailed", s.Unreachable.UTC().Format("2006-01-02 15:04 MST"), s.Why)
+	case hard+soft == 0:
+		return "ok"
+	}
+	return fmt.Sprintf("bouncing: %d hard, %d soft in %s (unreachable at %d hard)", hard, soft, days(p.Window), p.HardLimit)
+}
+
+func days(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		if n := d / (24 * time.Hour); n != 1 {
+			return fmt.Sprintf("%d days", n)
+		}
+		return "1 day"
+	}
+	return d.String()
+}
+
+// Key is the form addresses are kept under: bare, ASCII letters lower-cased.
+func Key(addr string) string {
+	b := []byte(strings.TrimSpace(addr))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func bucket(tx *bolt.Tx, create bool) (*bolt.Bucket, error) {
+	m := tx.Bucket(store.BucketMail)
+	if m == nil {
+		if !create {
+			return nil, nil
+		}
+		var err error
+		if m, err = tx.CreateBucketIfNotExists(store.BucketMail); err != nil {
+			return nil, err
+		}
+	}
+	if !create {
+		return m.Bucket(store.BucketMailBounces), nil
+	}
+	return m.CreateBucketIfNotExists(store.BucketMailBounces)
+}
+
+// Load reads addr's state (the zero State when it never bounced).
+func Load(tx *bolt.Tx, addr string) (State, error) {
+	var s State
+	b, err := bucket(tx, false)
+	if err != nil || b == nil {
+		return s, err
+	}
+	if v := b.Get([]byte(Key(addr))); v != nil {
+		if err := json.Unmarshal(v, &s); err != nil {
+			return s, fmt.Errorf("bounces of %s: %w", addr, err)
+		}
+	}
+	return s, nil
+}
+
+func put(tx *bolt.Tx, addr string, s State) error {
+	b, err := bucket(tx, true)
+	if err != nil {
+		return err
+	}
+	if len(s.Events) == 0 && s.Unreachable.IsZero() {
+		return b.Delete([]byte(Key(addr)))
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(Key(addr)), data)
+}
+
+// Unreachable reports whether mail to addr is stopped.
+func Unreachable(tx *bolt.Tx, addr string) bool {
+	s, err := Load(tx, addr)
+	return err == nil && !s.Unreachable.IsZero()
+}
+
+// Note counts one bounce of addr at ev.Time, in tx (the transaction that
+// records the DSN as handled, so that a DSN read twice counts once), and
+// says whether the address became unreachable with it.
+func Note(tx *bolt.Tx, addr string, ev Event, p Policy) (became bool, st State, err error) {
+	p = p.WithDefaults()
+	st, err = Load(tx, addr)
+	if err != nil {
+		return false, st, err
+	}
+	kept := st.Events[:0]
+	for _, e := range st.Events {
+		if ev.Time.Sub(e.Time) < p.Window {
+			kept = append(kept, e)
+		}
+	}
+	st.Events = append(kept, ev)
+	sort.SliceStable(st.Events, func(i, j int) bool { return st.Events[i].Time.Before(st.Events[j].Time) })
+	if hard, _ := st.Count(); hard >= p.HardLimit && st.Unreachable.IsZero() {
+		st.Unreachable, st.Settled, became = ev.Time, false, true
+		st.Why = fmt.Sprintf("%d hard bounces within %s, the last %s", hard, days(p.Window), strings.TrimSpace(ev.Status+" "+shorten(ev.Diagnostic)))
+	}
+	return became, st, put(tx, addr, st)
+}
+
+// Settle marks that every game of addr was told it is unreachable.
+func Settle(tx *bolt.Tx, addr string) error {
+	st, err := Load(tx, addr)
+	if err != nil || st.Unreachable.IsZero() {
+		return err
+	}
+	st.Settled = true
+	return put(tx, addr, st)
+}
+
+// Clear forgets addr's bounces: mail came from it (the player is back),
+// or the GM said so. It reports whether there was anything to forget.
+func Clear(tx *bolt.Tx, addr string) (bool, error) {
+	st, err := Load(tx, addr)
+	if err != nil || (len(st.Events) == 0 && st.Unreachable.IsZero()) {
+		return false, err
+	}
+	return true, put(tx, addr, State{})
+}
+
+// Unsettled lists the unreachable addresses whose games were not all told
+// yet (a crash came between): the daemon finishes them.
+func Unsettled(tx *bolt.Tx) ([]string, error) {
+	b, err := bucket(tx, false)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	var out []string
+	err = b.ForEach(func(k, v []byte) error {
+		var s State
+		if err := json.Unmarshal(v, &s); err != nil {
+			return fmt.Errorf("bounces of %s: %w", k, err)
+		}
+		if !s.Unreachable.IsZero() && !s.Settled {
+			out = append(out, string(k))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// shorten keeps a diagnostic to one short line for people.
+func shorten(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if _, rest, ok := strings.Cut(s, ";"); ok && len(s) > 0 && !strings.Contains(s[:strings.Index(s, ";")], " ") {
+		s = strings.TrimSpace(rest) // "smtp; 550 ..." → "550 ..."
+	}
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:77]) + "..."
+	}
+	return s
+}
