@@ -31,7 +31,14 @@ var Commands = []Command{
 	{"CONFIRM [code]", "in a reply to my mail that holds your orders as a possible stale copy, or that asks you to confirm a JOIN or an OBSERVE: do it now"},
 	{"SET LANG ru", "write to me in that language: en (English) or ru (Russian); kept for your address, in every game"},
 	{"SET TZ Europe/Moscow", "show times in that time zone, with UTC beside them"},
+	{"SET REMINDERS off", "no reminders of missing orders, in any game (SET REMINDERS on: again)"},
+	{"SET DIGEST on", "one mail a day with every game's news, instead of a report each step"},
 	{"SETTINGS", "your settings, and how to change them"},
+	{"MY GAMES", "the games you play or observe: your seat, the turn, whether your orders are in, who is awaited, the deadline; and your record"},
+	{"SECRET <game> [seat]", "your secret in a game, mailed again to the address your seat is held with (never to another)"},
+	{"NEW <ruleset> [seats] [name=value]", "open a game for others to JOIN, such as NEW prosper 4 turn=48h (settings: id, seat, turn, abandoned, abandon-after, press, observers, the ruleset's options)"},
+	{"START <game>", "start a game you opened, with the players it has"},
+	{"INVITE <game> <address>...", "invite others to a game you opened"},
 }
 
 // GMCommands are the game master's commands.
@@ -41,8 +48,8 @@ var GMCommands = []Command{
 	{"GM DEADLINE <game> +24h reason", "move the deadline (or to a time: 2026-12-01T18:00)"},
 	{"GM ADVANCE <game> [FORCE]", "resolve the step now"},
 	{"GM ROLLBACK <game> TURN <n> [reason]", "play again from a turn"},
-	{"GM REPLACE <game> <player> <address>", "give a seat to a new player"},
-	{"GM KICK <game> <player>", "remove a player"},
+	{"GM REPLACE <game> <player> <address>|BOT [reason]", "give a seat to a new player, or to the computer; its player is told why"},
+	{"GM KICK <game> <player> [reason]", "remove a player, who is told why"},
 	{"GM MESSAGE <game> <text>", "a message to every player (with no text on its line: the lines below, up to END)"},
 	{"GM RESEND <game> [player] [TURN <n>]", "send reports again"},
 	{"GM STATUS <game>", "the game as the GM sees it, hidden parts too"},

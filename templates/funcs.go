@@ -22,6 +22,12 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 	t := func(format string, args ...any) string { return c.Sprintf(tag, format, args...) }
 	tr := func(d *Data, text string) string { return s.phrase(tag, d, text) }
 	tn := func(n int, one, other string, args ...any) string { return c.Nprintf(tag, n, one, other, args...) }
+	nt := func(kind string) string {
+		if title, ok := NoticeTitles[kind]; ok {
+			return t(title)
+		}
+		return t("Game news: %s", kind)
+	}
 	return map[string]any{
 		// t translates a sentence of the templates: t "Hello %s," .Player.
 		"t": t,
@@ -72,12 +78,7 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 			}
 			return t("%s, from %s to %s:", when, p.From, to)
 		},
-		"noticeTitle": func(kind string) string {
-			if title, ok := NoticeTitles[kind]; ok {
-				return t(title)
-			}
-			return t("Game news: %s", kind)
-		},
+		"noticeTitle": nt,
 		"langName": func(code string) string {
 			if l, ok := lang.Parse(code); ok {
 				return t(languageNames[l])
@@ -105,6 +106,9 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 				st = t("over")
 			case g.Signup:
 				st = t("signing up, %d of %d seats taken; send JOIN %s to play", g.Seated, g.Seats, g.ID)
+			case len(g.Open) > 0:
+				open := len(g.Open)
+				st = t("turn %d", g.Turn) + ", " + tn(open, "seat %s is open: send JOIN %s to take it", "seats %s are open: send JOIN %s to take one", strings.Join(g.Open, ", "), g.ID)
 			case g.Phase != "":
 				st = t("turn %d", g.Turn) + ", " + gameText(tag, d, g.Phase)
 			default:
@@ -114,6 +118,78 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 				st += " " + t("(yours)")
 			}
 			return st
+		},
+		// myGame is one game of MY GAMES in a sentence: the reader's
+		// seat, the turn, whether their orders are in, who is awaited,
+		// the deadline in their zone.
+		"myGame": func(d *Data, g MyGame) string {
+			head := g.Title
+			if g.Observing {
+				head = t("%s, observed", g.Title)
+			} else if g.Seat != "" {
+				head = t("%s, seat %s", g.Title, g.Seat)
+			}
+			var parts []string
+			switch {
+			case g.Over && g.Won:
+				parts = append(parts, t("over: you won"))
+			case g.Over:
+				parts = append(parts, t("over"))
+			case g.Signup:
+				parts = append(parts, t("signing up, %d of %d seats taken", g.Seated, g.Seats))
+				if g.Creator {
+					parts = append(parts, t("you opened it: START %s starts it with the players it has, INVITE %s and addresses asks others to play", g.ID, g.ID))
+				}
+			default:
+				turn := t("turn %d", g.Turn)
+				if g.Phase != "" {
+					turn += ", " + gameText(tag, d, g.Phase)
+				}
+				parts = append(parts, turn)
+				if !g.Observing {
+					switch {
+					case !g.Asked:
+						parts = append(parts, t("nothing is asked of you now"))
+					case g.OrdersIn:
+						parts = append(parts, t("your orders are in"))
+					default:
+						parts = append(parts, t("your orders are missing"))
+					}
+				}
+				if len(g.Awaited) > 0 {
+					parts = append(parts, t("waiting for %s", strings.Join(g.Awaited, ", ")))
+				}
+				if !g.Deadline.IsZero() {
+					parts = append(parts, t("deadline %s", s.date(tag, zoneOf(d), g.Deadline)))
+				}
+			}
+			return head + ": " + strings.Join(parts, "; ") + "."
+		},
+		// record is a player's record in a sentence.
+		"record": func(r *Record) string {
+			if r == nil || r.Games == 0 {
+				return t("You have not played a game here yet.")
+			}
+			steps := int(r.Steps)
+			return strings.Join([]string{
+				tn(r.Games, "%d game", "%d games"),
+				tn(steps, "%d step played", "%d steps played"),
+				tn(r.Missed, "%d missed (no orders sent)", "%d missed (no orders sent)"),
+				tn(r.Abandoned, "%d seat abandoned", "%d seats abandoned"),
+				tn(r.Won, "%d game won", "%d games won"),
+			}, ", ") + "."
+		},
+		// digestHead is one piece of a digest's news: a step, or a notice.
+		"digestHead": func(d *Data, n DigestNews) string {
+			when := s.date(tag, zoneOf(d), n.Time)
+			if n.Kind == "report" {
+				st := t("Step %d, turn %d", n.Step, n.Turn)
+				if n.Phase != "" {
+					st += ", " + gameText(tag, d, n.Phase)
+				}
+				return when + ": " + st
+			}
+			return when + ": " + nt(n.Kind)
 		},
 		"listHeading": func(scope string) string {
 			switch scope {
@@ -353,6 +429,13 @@ func describeSetting(t func(string, ...any) string, key, v string) string {
 	case "LANG":
 		if l, ok := lang.Parse(v); ok {
 			return fmt.Sprintf("%s (%s)", v, t(languageNames[l]))
+		}
+	case "REMINDERS", "DIGEST":
+		switch v {
+		case "on":
+			return t("on")
+		case "off":
+			return t("off")
 		}
 	case "TZ":
 		if z, err := time.LoadLocation(v); err == nil {

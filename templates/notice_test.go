@@ -34,6 +34,17 @@ var noticeTexts = map[string]string{
 	"press-sent":  "Your press in game demo1 went to bob.",
 	"observe":     "You now receive the public reports of game demo1: the events every player sees, never a player's private view. Send UNOBSERVE demo1 to stop.",
 	"unobserve":   "You no longer receive the reports of game demo1.",
+	"seat-lost":   "The GM gave your seat bob in demo1 to the computer: away until March.",
+	"seat-open":   "You have sent no orders in demo1 for 3 steps in a row: your seat bob is offered to other players. Until someone takes it, orders you send still count.",
+	"taken":       "dora@example.org took the open seat bob of demo1.",
+	"unreachable": "Mail to bob in demo1 bounces, so they get no reports: the computer plays the seat from now on.",
+	"undelivered": "I gave up on a mail to bob@example.org (game demo1, queued Mon 2026-11-23 18:00 UTC); the last error was: 550 5.1.1 <bob@example.org>: Recipient address rejected",
+	"invite":      "ann@example.org invites you to play demo1, a game of Prosper or Perish: 1 of 4 seats are taken. To take a seat, answer this mail with the line JOIN demo1. Nothing more comes to you about it unless you do.",
+	"opened":      "You opened game demo1 (Prosper or Perish) with 4 seats, and hold seat ann. Others take a seat with JOIN demo1; the game starts when every seat is taken, or when you send START demo1 with at least 2 players. INVITE demo1 and their addresses asks others to play.",
+	"secret-sent": "If seat bob of demo1 is yours, its secret is on its way to the address the seat is held with, not to this one.",
+	"start":       "Game demo1 starts with 3 players: every player's welcome mail follows.",
+	"invited":     "I invited dora@example.org, eve@example.org to demo1.",
+	"reachable":   "Mail to you bounced (3 hard bounces within 14 days, the last 5.2.2 552 5.2.2 Mailbox full), so I stopped writing to you on Mon 2026-11-23 18:00 UTC. Now that you write again, I write to you again. A seat you held may have gone to another player meanwhile: MY GAMES shows yours.",
 }
 
 // noticeSaid is what a player wrote, by the kinds that carry it: a line

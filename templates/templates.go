@@ -74,6 +74,9 @@ const (
 	Settings      = "settings"       // SET, SETTINGS: Settings, Changed
 	HeldOrders    = "held"           // orders held as a possibly stale copy: Held
 	AskConsent    = "consent"        // a JOIN or OBSERVE to confirm from the address: Consent
+	MyGames       = "my-games"       // MY GAMES: Mine, Record
+	Secret        = "secret"         // SECRET: the seat's Player and Secret, AskedElsewhere, Web
+	Digest        = "digest"         // the daily digest (SET DIGEST on): Digest
 )
 
 // NoticeTitles is the subject of a notice mail, by game.Notice kind:
@@ -108,6 +111,18 @@ var NoticeTitles = map[string]string{
 	// The output of an `orrery game` command (GM LIST, LOG…), shown
 	// verbatim: tables and JSON are not reflowed.
 	"gm-query": "Answer to your GM query",
+	// Seats changing hands, and mail that does not arrive (issue 18).
+	"seat-lost":   "You no longer hold your seat",
+	"seat-open":   "Your seat is offered to other players",
+	"taken":       "An open seat was taken",
+	"unreachable": "A player's mail bounces",
+	"undelivered": "A mail could not be delivered",
+	"invite":      "You are invited to a game",
+	"opened":      "Your new game is open for players",
+	"secret-sent": "A secret was sent",
+	"start":       "Your game starts",
+	"invited":     "Invitations sent",
+	"reachable":   "Your address works again",
 	// Answers to a player's own commands.
 	"resign":     "You resigned",
 	"press-sent": "Your press was sent",
@@ -118,7 +133,8 @@ var NoticeTitles = map[string]string{
 // Kinds lists every kind of mail in a fixed order.
 func Kinds() []string {
 	return []string{Welcome, Ack, Rejected, Report, Help, List, Rules, Status, History,
-		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings, HeldOrders, AskConsent}
+		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings, HeldOrders, AskConsent,
+		MyGames, Secret, Digest}
 }
 
 // Data is what every template receives. A kind reads only the fields its
@@ -180,6 +196,62 @@ type Data struct {
 	// Unread says the mail, attachments and all, was over Limit bytes
 	// and not read at all: oversize.
 	Unread bool
+	// Mine are the addressee's games and Record their record as a player:
+	// my-games, and list for a player (it starts with them).
+	Mine   []MyGame
+	Record *Record
+	// MineMore is how many of their games a LIST left out of Mine.
+	MineMore int
+	// AskedElsewhere: secret, asked for from another address than the
+	// seat's. Replacement: welcome, to a seat's new holder (Report is
+	// then the seat's current report).
+	AskedElsewhere bool
+	Replacement    bool
+	// Digest is the news of every game since the last digest.
+	Digest []DigestGame
+}
+
+// MyGame is one game of MY GAMES, as its reader takes part in it.
+type MyGame struct {
+	ID, Title, Seat string // Seat "" when Observing
+	Turn            int
+	Phase           string
+	Deadline        time.Time
+	Asked           bool     // something blocking is asked of the seat now
+	OrdersIn        bool     // and the seat's orders for it are in
+	Awaited         []string // the seats the game waits for
+	Observing       bool
+	Signup, Over    bool
+	Won             bool
+	Seated, Seats   int
+	Creator         bool // the reader opened it (NEW): START and INVITE are theirs
+}
+
+// Record is a player's record (engine/game.Record) as mails show it.
+type Record struct {
+	Games, Missed, Abandoned, Won int
+	Steps                         uint64
+}
+
+// DigestGame is one game's part of a digest.
+type DigestGame struct {
+	ID, Title, Seat string
+	News            []DigestNews
+	// Report is the seat's current report (board, what is asked, the
+	// deadline); nil for a game the reader observes, or no longer plays.
+	Report *game.Report
+}
+
+// DigestNews is one piece of news: a step resolved (Kind "report", with
+// the events the reader may see) or a notice (Text, worded by the engine).
+type DigestNews struct {
+	Time   time.Time
+	Kind   string
+	Step   uint64
+	Turn   int
+	Phase  string
+	Events []string
+	Text   string
 }
 
 // Line is a line of the mail answered, with its number as the sender sees
@@ -238,6 +310,9 @@ type GameSummary struct {
 	Signup             bool // open for JOIN
 	Over               bool
 	Mine               bool // the addressee plays in it
+	// Open are the seats of a game under way that anyone may take by
+	// JOIN (their players left, and the game offers them).
+	Open []string
 }
 
 // Attempt describes a mail that tried to act for a seat and failed. It

@@ -104,6 +104,25 @@ func sample(player string) *Data {
 			Reason: "step"},
 		Scope: "player", Page: 1, Pages: 2,
 		Consent: &Consent{Kind: "observe", Token: "k3j4h5m6n7p8q9r2", Address: "olga+games@example.org", Days: 3},
+		Mine: []MyGame{
+			{ID: "demo1", Title: "Prosper or Perish", Seat: player, Turn: 3, Phase: "production", Deadline: time.Date(2026, 11, 23, 18, 0, 0, 0, time.UTC),
+				Asked: true, Awaited: []string{"ann", "bob"}, Seated: 3, Seats: 3},
+			{ID: "friday", Title: "Burning Planets", Seat: "ann", Turn: 5, Phase: "orders", Asked: true, OrdersIn: true, Awaited: []string{"bob"}, Seated: 4, Seats: 4},
+			{ID: "prosper-k7f3", Title: "Prosper or Perish", Seat: "ann", Signup: true, Seated: 2, Seats: 4, Creator: true},
+			{ID: "big7", Title: "The Earthman's Burden", Observing: true, Turn: 9, Phase: "movement", Seated: 5, Seats: 5},
+			{ID: "old", Title: "Prosper or Perish", Seat: "ann", Turn: 12, Over: true, Won: true, Seated: 2, Seats: 2},
+		},
+		Record: &Record{Games: 4, Steps: 57, Missed: 3, Abandoned: 1, Won: 2},
+		Digest: []DigestGame{
+			{ID: "demo1", Title: "Prosper or Perish", Seat: "ann", Report: rep, News: []DigestNews{
+				{Time: time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC), Kind: "report", Step: 2, Turn: 2, Phase: "movement", Events: []string{"ann's fleet 1 moves to Rigel."}},
+				{Time: time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC), Kind: "deadline", Text: "The deadline of demo1 moves from Mon 2026-11-23 18:00 UTC to Wed 2026-11-25 18:00 UTC: bob is ill."},
+				{Time: time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC), Kind: "report", Step: 3, Turn: 3, Phase: "production", Events: events},
+			}},
+			{ID: "big7", Title: "The Earthman's Burden", News: []DigestNews{
+				{Time: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), Kind: "report", Step: 17, Turn: 9, Phase: "movement", Events: []string{"The Kree fleet lands on Terra."}},
+			}},
+		},
 	}
 	if player == "bob" {
 		// bob's mail also held a report of ours, pasted back, and a
@@ -165,7 +184,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	perPlayer := map[string]bool{Welcome: true, Ack: true, Rejected: true, Report: true, Status: true,
-		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true, HeldOrders: true}
+		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true, HeldOrders: true, Secret: true}
 	unread := sample("")
 	unread.Unread, unread.Size, unread.Limit = true, 82<<20, 20<<20
 	join := sample("")

@@ -445,19 +445,18 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 }
 
 // Invite records that the creator of game id (by) invited addrs to it,
-// while it signs up, and returns those not invited before: the mail side
-// mails them. A game takes at most MaxInvites invitations, so that nobody
-// can make the server mail strangers at will.
-func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hooks ...Hook) (*Game, []string, error) {
-	var fresh []string
-	g, _, err := s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
-		fresh = nil
+// while it signs up, and returns an "invite" notice to those not invited
+// before, which the mail side mails them. A game takes at most MaxInvites
+// invitations, so that nobody can make the server mail strangers at will.
+func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if !sameAddr(by, g.Creator) {
 			return nil, "", userErrorf("only the player who opened %s may invite others to it", g.ID)
 		}
 		if !g.Signup {
 			return nil, "", userErrorf("game %s has started: there is nobody to invite", g.ID)
 		}
+		var fresh []string
 		for _, a := range addrs {
 			a = strings.TrimSpace(a)
 			if !strings.Contains(a, "@") || strings.ContainsAny(a, " <>,;") {
@@ -475,9 +474,14 @@ func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hoo
 			return nil, "", nil
 		}
 		g.Invited = append(g.Invited, fresh...)
-		return nil, fmt.Sprintf("%s invites %s", by, strings.Join(fresh, ", ")), nil
+		title := g.Ruleset
+		if rs, err := s.ruleset(g); err == nil {
+			title = rs.Info().Title
+		}
+		return []Notice{{Kind: "invite", Addresses: fresh,
+				Text: fmt.Sprintf("%s invites you to play %s, a game of %s: %d of %d seats are taken. To take a seat, answer this mail with the line JOIN %s. Nothing more comes to you about it unless you do.", by, g.ID, title, len(g.Players), g.Seats, g.ID)}},
+			fmt.Sprintf("%s invites %s", by, strings.Join(fresh, ", ")), nil
 	})
-	return g, fresh, err
 }
 
 // MaxInvites is how many addresses one game's creator may invite.
@@ -848,4 +852,19 @@ func (s *Service) BuildSeatIndexes(ctx context.Context) error {
 		}
 		return meta.Put(store.KeySeatIndexes, []byte("1"))
 	})
+}
+
+// ReportTx builds player's current report of game id inside tx: a hook
+// mailing a seat's new holder its welcome reads it in the change's own
+// transaction.
+func (s *Service) ReportTx(tx *bolt.Tx, id, player string) (*Report, error) {
+	b, err := gameBucket(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	g, err := readGame(b)
+	if err != nil {
+		return nil, err
+	}
+	return s.reportTx(b, g, g.Step, player, true)
 }

@@ -282,11 +282,12 @@ func TestStartNowAndInvite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, fresh, err := svc.Invite(ctx, "g", "ANN@example.org", []string{"bob@example.org", "cyd@example.org", "bob@example.org"}); err != nil || len(fresh) != 2 {
-		t.Fatalf("invite: %v %v", fresh, err)
+	if _, ns, err := svc.Invite(ctx, "g", "ANN@example.org", []string{"bob@example.org", "cyd@example.org", "bob@example.org"}); err != nil || len(ns) != 1 ||
+		strings.Join(ns[0].Addresses, " ") != "bob@example.org cyd@example.org" || !strings.Contains(ns[0].Text, "ANN@example.org invites you to play g, a game of Toy Race: 1 of 4 seats are taken.") {
+		t.Fatalf("invite: %+v %v", ns, err)
 	}
-	if _, fresh, _ := svc.Invite(ctx, "g", "ann@example.org", []string{"bob@example.org"}); len(fresh) != 0 {
-		t.Errorf("invited twice: %v", fresh)
+	if _, ns, _ := svc.Invite(ctx, "g", "ann@example.org", []string{"bob@example.org"}); len(ns) != 0 {
+		t.Errorf("invited twice: %v", ns)
 	}
 	if _, _, err := svc.Invite(ctx, "g", "bob@example.org", []string{"x@example.org"}); err == nil || !strings.Contains(err.Error(), "only the player who opened g") {
 		t.Errorf("a stranger invited: %v", err)

@@ -29,6 +29,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/pbem/bounce"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
 	"orrery/pbem/metrics"
@@ -118,6 +119,15 @@ type Config struct {
 	// WebLink, when the daemon serves web pages, gives the address of a
 	// seat's private page for its report mails (pbem/web.PrivateLink).
 	WebLink WebLink
+	// OpenGames says who may open a game by mail (NEW): "anyone",
+	// "players" (an address that holds or held a seat here: the
+	// default) or "gm"; MaxOpenGames is how many unfinished games one
+	// address may have opened at once (default 2).
+	OpenGames    string
+	MaxOpenGames int
+	// Bounces says when an address whose mail bounces is given up on
+	// (default: 3 hard bounces within 14 days).
+	Bounces bounce.Policy
 	// TickEvery runs deadlines and reminders this often (default 10 s).
 	TickEvery time.Duration
 	Now       func() time.Time
@@ -163,6 +173,17 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	if cfg.TickEvery <= 0 {
 		cfg.TickEvery = 10 * time.Second
 	}
+	switch cfg.OpenGames {
+	case "":
+		cfg.OpenGames = "players"
+	case "anyone", "players", "gm":
+	default:
+		return nil, fmt.Errorf("who may open games must be anyone, players or gm, not %q", cfg.OpenGames)
+	}
+	if cfg.MaxOpenGames <= 0 {
+		cfg.MaxOpenGames = 2
+	}
+	cfg.Bounces = cfg.Bounces.WithDefaults()
 	if cfg.DNSGrace <= 0 {
 		cfg.DNSGrace = time.Hour
 	}
@@ -212,6 +233,7 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	d := &Daemon{cfg: cfg, st: st, queue: q, log: cfg.Logger, mailer: mailer, words: newWords(rulesets)}
 	if q != nil {
 		mailer.Enqueue = q.Enqueue
+		q.SetOnDead(d.deadMail)
 	}
 	all := append([]game.Option{game.WithClock(cfg.Now), game.WithLogger(cfg.Logger)}, opts...)
 	all = append(all, game.WithHooks(mailer.Hook, cfg.Metrics.Hook))
@@ -230,6 +252,9 @@ func (d *Daemon) Mailer() *Mailer { return d.mailer }
 func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if err := d.svc.BuildSeatIndexes(ctx); err != nil {
+		return fmt.Errorf("index the seats of earlier games: %w", err)
+	}
 	var wg sync.WaitGroup
 	if d.queue != nil {
 		wg.Add(1)
@@ -252,6 +277,9 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 				d.cfg.Metrics.Tick(time.Since(start))
 				if err := d.gmGuardTick(ctx); err != nil && ctx.Err() == nil {
 					d.log.Error("tick: GM report", "err", err)
+				}
+				if err := d.Maintain(ctx); err != nil && ctx.Err() == nil {
+					d.log.Error("bounces and digests", "err", err)
 				}
 			}
 		}

@@ -128,6 +128,9 @@ type job struct {
 	// being confirmed now (consent.go).
 	consents   []consentRecord
 	consenting *consentRecord
+	// commit runs in the transaction that records the mail as handled
+	// (a bounce counted, an address that works again).
+	commit func(tx *bolt.Tx) error
 }
 
 // replyPart is the part number that records a reply queued early, so that
@@ -242,6 +245,10 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 	}
 	j.from = game.CanonAddress(m.From)
 	j.reader = d.readerOf(ctx, j.from)
+	if isDSN(m.ReportType) {
+		// A bounce of our mail: counted, never answered (deliver.go).
+		return d.dsn(ctx, j)
+	}
 	if why := policy.Silence(m, d.cfg.Policy); why != "" {
 		j.rejected, j.noReply, j.why = true, true, why
 		d.log.Info("not answering", "from", m.From, "why", why)
@@ -261,6 +268,9 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 		return 0, err
 	}
 	j.isPlayer = len(j.mine) > 0
+	if err := d.welcomeBack(ctx, j); err != nil {
+		return 0, err
+	}
 	switch {
 	case msg.Truncated:
 		// Over the reader's size limit: only its header was fetched
@@ -356,6 +366,11 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 		}
 		if err := dropParts(tx, j.key); err != nil {
 			return err
+		}
+		if j.commit != nil {
+			if err := j.commit(tx); err != nil {
+				return err
+			}
 		}
 		for _, x := range j.extra {
 			if ok, err := d.allow(tx, x.To[0], now); err != nil || !ok {
@@ -537,6 +552,10 @@ func (d *Daemon) strangerAllowed(tx *bolt.Tx, addr string, now time.Time) (bool,
 func (d *Daemon) routeOptions(byID *gameIndex) route.Options {
 	return route.Options{
 		IsGame: func(id string) bool { return byID.get(id) != nil },
+		IsRuleset: func(name string) bool {
+			_, err := engine.Find(d.svc.Rulesets(), name)
+			return err == nil
+		},
 		Classifier: func(id string) *route.Classifier {
 			if g := byID.get(id); g != nil {
 				return d.words.forRuleset(g.Ruleset)
@@ -942,6 +961,14 @@ func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.C
 		return d.set(ctx, j, c, byID)
 	case route.Settings:
 		j.showSettings = true
+	case route.MyGames:
+		return d.myGames(ctx, j)
+	case route.SendSecret:
+		return d.sendSecret(ctx, j, c, byID)
+	case route.New:
+		return d.newGame(ctx, j, r, c)
+	case route.Start, route.Invite:
+		return d.creatorCommand(ctx, j, c, byID)
 	}
 	return nil // ORDERS marks where orders start
 }

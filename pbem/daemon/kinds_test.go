@@ -174,7 +174,7 @@ var (
 var englishFrame = []string{"Hello", "EVENTS", "DICE", "WHAT IS EXPECTED", "To answer", "Deadline:", "Still to send",
 	"Seed of this step", "your orders", "Your orders", "accepted", "I found", "problem", "Players:", "Your secret",
 	"The GM", "The deadline", "Press from", "this text", "Send HELP", "Not accepted", "nothing from your mail",
-	"Status", "History", "Welcome", "GAMES", "RULESETS"}
+	"Status", "History", "Welcome", "GAMES OPEN TO JOIN", "YOUR GAMES", "\nGAMES\n", "RULESETS"}
 
 // plainText is the decoded text/plain part of a raw mail.
 func plainText(t *testing.T, raw []byte) string {

@@ -154,15 +154,21 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			_, _, err = d.svc.Rollback(ctx, g.ID, step, strings.Join(args[2:], " "), hook)
 		}
 	case "REPLACE":
-		if len(args) != 2 {
-			return bad("GM REPLACE needs a player and the new address", "write GM REPLACE demo1 bob carol@example.org")
+		// GM REPLACE demo1 bob carol@example.org [reason], or BOT for
+		// the ruleset's bot; the old holder is told the reason.
+		if len(args) < 2 || !strings.EqualFold(args[1], "BOT") && !strings.Contains(args[1], "@") {
+			return bad("GM REPLACE needs a player and the new address, or BOT", "write GM REPLACE demo1 bob carol@example.org, or GM REPLACE demo1 bob BOT the reason")
 		}
-		_, _, err = d.svc.Replace(ctx, g.ID, args[0], args[1], hook)
+		to := game.Seat{Email: args[1], Bot: strings.EqualFold(args[1], "BOT")}
+		if to.Bot {
+			to.Email = ""
+		}
+		_, _, err = d.svc.ReplaceSeat(ctx, g.ID, args[0], to, strings.Join(args[2:], " "), hook)
 	case "KICK":
-		if len(args) != 1 {
-			return bad("GM KICK needs one player", "write GM KICK demo1 bob")
+		if len(args) < 1 {
+			return bad("GM KICK needs one player", "write GM KICK demo1 bob, and the reason after it if you like")
 		}
-		_, _, err = d.svc.Kick(ctx, g.ID, args[0], hook)
+		_, _, err = d.svc.KickFor(ctx, g.ID, args[0], strings.Join(args[1:], " "), hook)
 	case "MESSAGE":
 		_, _, err = d.svc.Message(ctx, g.ID, c.Text, hook)
 	case "RESEND":

@@ -142,9 +142,8 @@ func TestNoticesReachPlayersByMail(t *testing.T) {
 	}
 	one(t, to(sent, "carol@example.org"), "carol", "Welcome to", "Your secret is: "+bob.Secret)
 	one(t, to(sent, "ann@example.org"), "ann", "bob of g2 is now played by a new player")
-	if m := to(sent, "bob@example.org"); len(m) != 0 {
-		t.Errorf("the old address got %q", m)
-	}
+	// bob is told, and gets nothing of the seat any more.
+	one(t, to(sent, "bob@example.org"), "bob", "You no longer hold your seat", "The GM gave your seat bob in g2 to a new player: no reason given.")
 	h.handle(h.mail("bob@example.org", "[g2 "+oldSecret+"]", "push 3"))
 	if g2, _ := h.d.Service().Get(context.Background(), "g2"); len(g2.Answered) != len(g.Answered) {
 		t.Errorf("the old address's orders were taken: %v", g2.Answered)
@@ -557,7 +556,7 @@ func TestGMJoinByMail(t *testing.T) {
 	}
 	// A game that has started takes no more seats.
 	h.gm("GM JOIN open dora dora@example.org")
-	if m := to(h.flush(), gmAddr); len(m) != 1 || !strings.Contains(m[0], "not open for players") {
+	if m := to(h.flush(), gmAddr); len(m) != 1 || !strings.Contains(m[0], "has started and has no seat open to take") {
 		t.Errorf("GM JOIN on a started game: %q", m)
 	}
 }

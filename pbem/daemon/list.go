@@ -33,24 +33,28 @@ func (d *Daemon) list(j *job, r *route.Result, c route.Command, byID *gameIndex)
 	for _, id := range j.mine {
 		mine[id] = true
 	}
+	// A player's list starts with MY GAMES (their games and record);
+	// then, for everyone, the games open to join: signing up, or with a
+	// seat its player left that the game offers (seats.go).
 	var shown []*game.Game
-	if scope == "player" {
-		for _, g := range all {
-			if mine[g.ID] {
-				shown = append(shown, g)
-			}
-		}
-	}
 	for _, g := range all {
 		switch {
 		case scope == "gm":
 			shown = append(shown, g)
-		case g.Signup && !mine[g.ID]:
+		case (g.Signup || len(g.OpenSeats()) > 0) && !mine[g.ID]:
 			shown = append(shown, g)
 		}
 	}
 	data := d.mailer.data(nil, game.Player{}, nil)
 	data.Scope = scope
+	if scope == "player" && c.Page <= 1 {
+		if data.Mine, data.Record, err = d.MyGames(byID.ctx, j.from); err != nil {
+			return err
+		}
+		if len(data.Mine) > listPage {
+			data.MineMore, data.Mine = len(data.Mine)-listPage, data.Mine[:listPage]
+		}
+	}
 	data.Pages = max(1, (len(shown)+listPage-1)/listPage)
 	data.Page = max(1, c.Page)
 	if data.Page > data.Pages {
@@ -60,7 +64,7 @@ func (d *Daemon) list(j *job, r *route.Result, c route.Command, byID *gameIndex)
 	from := (data.Page - 1) * listPage
 	for _, g := range shown[from:min(len(shown), from+listPage)] {
 		sum := templates.GameSummary{ID: g.ID, Ruleset: g.Ruleset, Turn: g.Turn, Phase: g.Phase,
-			Seated: len(g.Players), Seats: g.Seats, Signup: g.Signup, Over: g.Over(), Mine: mine[g.ID]}
+			Seated: len(g.Players), Seats: g.Seats, Signup: g.Signup, Over: g.Over(), Mine: mine[g.ID], Open: g.OpenSeats()}
 		if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {
 			sum.Title = rs.Info().Title
 		}

@@ -8,6 +8,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/pbem/bounce"
 	"orrery/pbem/outbox"
 	"orrery/pbem/reportjson"
 	"orrery/templates"
@@ -189,6 +190,9 @@ func (m *Mailer) StepMessageID(gameID string, epoch int, step uint64) string {
 func (m *Mailer) OwnSuffix() string { return ".orrery@" + m.domain() }
 
 func (m *Mailer) enqueue(tx *bolt.Tx, out outbox.Mail) error {
+	if len(out.To) == 1 && bounce.Unreachable(tx, bareAddress(out.To[0])) {
+		return nil // its mail bounces: the GM and the players were told
+	}
 	if out.From == "" {
 		out.From = m.From
 	}
@@ -260,7 +264,11 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 				return err
 			}
 			out.MessageID = m.StepMessageID(g.ID, g.Epoch, st.N)
-			if err := m.enqueue(tx, out); err != nil {
+			news := &digestNews{Game: g.ID, Seat: p.Name, Time: st.Time, Kind: "report", Step: st.N, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events}
+			if kind == templates.Welcome {
+				news = nil // the secret and the rules go at once
+			}
+			if err := m.post(tx, out, news); err != nil {
 				return err
 			}
 		}
@@ -280,7 +288,8 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			if err != nil {
 				return err
 			}
-			if err := m.enqueue(tx, out); err != nil {
+			news := &digestNews{Game: g.ID, Time: st.Time, Kind: "report", Step: st.N, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events}
+			if err := m.post(tx, out, news); err != nil {
 				return err
 			}
 		}
@@ -293,9 +302,16 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			continue
 		}
 		if n.Kind == "replaced" {
-			if err := m.welcomeReplacement(tx, g, n); err != nil {
+			if err := m.welcomeReplacement(tx, c.Service, g, n); err != nil {
 				return err
 			}
+		}
+		if err := m.noticeToAddresses(tx, g, n); err != nil {
+			return err
+		}
+		var news *digestNews
+		if digestKinds[n.Kind] {
+			news = &digestNews{Game: g.ID, Time: g.Updated, Kind: n.Kind, Text: n.Text}
 		}
 		if publicNotice[n.Kind] {
 			for _, addr := range g.Observers {
@@ -307,7 +323,7 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 				if err != nil {
 					return err
 				}
-				if err := m.enqueue(tx, m.gameMail(g, addr, "observer", c)); err != nil {
+				if err := m.post(tx, m.gameMail(g, addr, "observer", c), news); err != nil {
 					return err
 				}
 			}
@@ -321,6 +337,9 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			if !ok || addr == "" || p.Bot {
 				continue
 			}
+			if (n.Kind == "reminder" || n.Kind == "late") && remindersOff(tx, addr) {
+				continue // SET REMINDERS off
+			}
 			d := m.data(g, p, m.Rulesets)
 			n := n
 			d.Notice = &n
@@ -329,7 +348,11 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 			if err != nil {
 				return err
 			}
-			if err := m.enqueue(tx, m.gameMail(g, addr, "notice", c)); err != nil {
+			hold := news
+			if n.Seat != "" && n.Seat == p.Name {
+				hold = nil // about the reader's own seat: at once
+			}
+			if err := m.post(tx, m.gameMail(g, addr, "notice", c), hold); err != nil {
 				return err
 			}
 		}
@@ -379,14 +402,23 @@ func publicReport(st game.Step) (*game.Report, error) {
 }
 
 // welcomeReplacement sends the new player of a replaced seat a welcome
-// with the seat's new secret; the notice names the seat.
-func (m *Mailer) welcomeReplacement(tx *bolt.Tx, g *game.Game, n game.Notice) error {
+// with the seat's new secret and its current report (the notice names the
+// seat): they take over what the seat knows.
+func (m *Mailer) welcomeReplacement(tx *bolt.Tx, svc *game.Service, g *game.Game, n game.Notice) error {
 	p, ok := g.PlayerByName(n.Seat)
 	if !ok || p.Email == "" || p.Bot {
 		return nil
 	}
 	d := m.data(g, p, m.Rulesets)
 	d.Players = g.Players
+	d.Replacement = true
+	if svc != nil && !g.Signup {
+		rep, err := svc.ReportTx(tx, g.ID, p.Name)
+		if err != nil {
+			return fmt.Errorf("report of %s for its new player: %w", p.Name, err)
+		}
+		d.Report = rep
+	}
 	if rs, err := engine.Find(m.Rulesets, g.Ruleset); err == nil {
 		info := rs.Info()
 		d.Info = &info
@@ -395,7 +427,11 @@ func (m *Mailer) welcomeReplacement(tx *bolt.Tx, g *game.Game, n game.Notice) er
 	if d.Web, err = m.webLink(tx, g, p); err != nil {
 		return err
 	}
-	m.speak(d, readerOf(tx, p.Email), nil)
+	var view engine.View
+	if d.Report != nil {
+		view = d.Report.View
+	}
+	m.speak(d, readerOf(tx, p.Email), view)
 	c, err := m.Render.Render(templates.Welcome, d)
 	if err != nil {
 		return err

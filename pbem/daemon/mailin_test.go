@@ -280,9 +280,11 @@ func TestStrangerList(t *testing.T) {
 	if a := to(h.flush(), "eve@example.org"); len(a) != 1 || strings.Count(a[0], "send JOIN open") != 5 || !strings.Contains(a[0], "open44") {
 		t.Errorf("page 3: %q", a)
 	}
-	// ann plays in all 46: g1 (under way) and the open ones, hers first.
+	// ann plays in all 46: g1 (under way) and the open ones. Her LIST
+	// starts with MY GAMES, 20 of them and a pointer to the rest.
 	h.handle(h.mail("ann@example.org", "games", "LIST"))
-	if a := to(h.flush(), "ann@example.org"); len(a) != 1 || !strings.Contains(a[0], "YOUR GAMES") || !strings.Contains(a[0], "g1           Toy Race: turn") {
+	if a := to(h.flush(), "ann@example.org"); len(a) != 1 || !strings.Contains(a[0], "YOUR GAMES") || !strings.Contains(a[0], "g1           Toy Race, seat ann: turn 1") ||
+		strings.Count(a[0], "Toy Race, seat ann") != 20 || !strings.Contains(a[0], "and 26 more: MY GAMES lists them all") || !strings.Contains(a[0], "YOUR RECORD") {
 		t.Errorf("a player's LIST: %q", a)
 	}
 	h.handle(h.mail("gm@example.org", "games", "SECRET gm-secret\nLIST page 3"))

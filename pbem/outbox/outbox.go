@@ -244,6 +244,10 @@ type Options struct {
 	// Lease is how long a worker's lease lasts without renewal (default
 	// 30 s; renewed every third of it while Run runs).
 	Lease time.Duration
+	// OnDead, if set, runs in the transaction that gives up on a mail
+	// (permanent says the server refused it for good, 5xx): the daemon
+	// queues the GM's report there, so it goes exactly once.
+	OnDead func(tx *bolt.Tx, it Item, permanent bool) error
 }
 
 // Queue is the outbox worker.
@@ -284,6 +288,9 @@ func New(db *bolt.DB, s Sender, opt Options) *Queue {
 	}
 	return &Queue{db: db, sender: s, opt: opt, kick: make(chan struct{}, 1), id: newOwnerID()}
 }
+
+// SetOnDead sets Options.OnDead; call it before Run.
+func (q *Queue) SetOnDead(fn func(tx *bolt.Tx, it Item, permanent bool) error) { q.opt.OnDead = fn }
 
 // Enqueue stores m inside tx and wakes the worker once tx commits.
 func (q *Queue) Enqueue(tx *bolt.Tx, m Mail) error {
@@ -560,6 +567,11 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 				}
 				if err := b.Delete(k); err != nil {
 					return err
+				}
+				if q.opt.OnDead != nil {
+					if err := q.opt.OnDead(tx, it, perm != nil); err != nil {
+						return err
+					}
 				}
 				continue
 			}

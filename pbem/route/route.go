@@ -39,6 +39,14 @@
 //	                          game: SET LANG ru, SET TZ Europe/Moscow
 //	                          (pbem/settings checks keys and values)
 //	SETTINGS                  the sender's settings
+//	MY GAMES                  the games the sender plays or observes, and
+//	                          their record
+//	SECRET <game> [seat]      mail the seat's secret to the seat's own
+//	                          address (SECRET alone: this mail's game)
+//	NEW <ruleset> [seats] [name=value ...]   open a game for signup
+//	START <game>              start a game you opened, with the players
+//	                          it has
+//	INVITE <game> <address>...   invite addresses to a game you opened
 //	GM <verb> <game> ...      the game master's commands (from the GM's
 //	                          address with the GM secret): PAUSE, RESUME,
 //	                          DEADLINE, ADVANCE, ROLLBACK, REPLACE, KICK,
@@ -116,6 +124,15 @@ const (
 	Settings Name = "SETTINGS"
 	// GM is a game master's command; its Verb says which.
 	GM Name = "GM"
+	// Self-service (issue 18): MY GAMES lists the sender's games,
+	// SECRET <game> [seat] mails a seat's secret to the seat's own
+	// address, NEW opens a game for signup, and its creator may START it
+	// early and INVITE addresses to it.
+	MyGames    Name = "MY GAMES"
+	SendSecret Name = "SECRET"
+	New        Name = "NEW"
+	Start      Name = "START"
+	Invite     Name = "INVITE"
 )
 
 // The verbs of GM commands.
@@ -212,6 +229,8 @@ type Options struct {
 	// game). Nil reads every line that is not a command as an order in
 	// a game mail, and as an error in any other.
 	Classifier func(game string) *Classifier
+	// IsRuleset says whether NEW's word names a ruleset; nil accepts any.
+	IsRuleset func(name string) bool
 }
 
 // Route reads a parsed mail.
@@ -336,6 +355,10 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 			}
 			continue
 		case "SECRET":
+			if c, ok := secretRequest(r, args, n, opt); ok {
+				r.Commands = append(r.Commands, c)
+				continue
+			}
 			if len(args) == 1 && secretPattern.MatchString(args[0]) {
 				r.setSecret(args[0], fmt.Sprintf("line %d", n), n, line)
 			} else {
@@ -344,6 +367,9 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 			continue
 		}
 		cmd, ok, msg := r.command(word, args, n)
+		if ok && cmd.Name == New && opt.IsRuleset != nil && !opt.IsRuleset(cmd.Ruleset) {
+			ok, msg = false, fmt.Sprintf("there is no ruleset %q (LIST names them)", cmd.Ruleset)
+		}
 		switch {
 		case ok:
 			r.Commands = append(r.Commands, cmd)
@@ -429,10 +455,16 @@ var usage = map[Name]string{
 	GM:        "write GM, a verb and a game, like: GM PAUSE demo1 the reason",
 	Set:       "write SET, a setting and its value, like: SET LANG ru or SET TZ Europe/Moscow",
 	Settings:  "write SETTINGS alone on its line",
+	MyGames:   "write MY GAMES alone on its line",
+	"MY":      "write MY GAMES alone on its line",
+	"MYGAMES": "write MY GAMES alone on its line",
+	New:       "write NEW, a ruleset and maybe the seats and settings, like: NEW prosper 4 turn=48h",
+	Start:     "write START and your game, like: START prosper-k7f3",
+	Invite:    "write INVITE, your game and addresses, like: INVITE prosper-k7f3 ann@example.org bob@example.org",
 }
 
 // commandWords lists the commands for suggestions, in the HELP order.
-var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, Press, Vacation, Observe, Unobserve, Resend, Confirm, Set, Settings, "GAME", "SECRET", GM}
+var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, Press, Vacation, Observe, Unobserve, Resend, Confirm, Set, Settings, MyGames, New, Start, Invite, "GAME", "SECRET", GM}
 
 // command reads one line as a command. ok is false when the line is not
 // one; msg then says why if its first word was a command word.
@@ -595,6 +627,47 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 			return cmd, true, ""
 		}
 		return cmd, false, "SETTINGS takes no arguments"
+	case "MY", "MYGAMES":
+		if word == "MYGAMES" && len(args) == 0 || len(args) == 1 && strings.EqualFold(args[0], "GAMES") {
+			cmd.Name = MyGames
+			return cmd, true, ""
+		}
+		if word == "MY" && (len(args) == 0 || !strings.EqualFold(args[0], "GAMES")) {
+			return cmd, false, "" // "my fleet moves…": not a command
+		}
+		return cmd, false, "MY GAMES takes no arguments"
+	case New:
+		// NEW ruleset [seats] [name=value ...]: the daemon reads the
+		// settings; a line whose first word is not a ruleset is not NEW.
+		if len(args) == 0 {
+			return cmd, false, "NEW needs a ruleset, like NEW prosper (LIST names the rulesets)"
+		}
+		cmd.Ruleset, cmd.Args, cmd.Game = strings.ToLower(args[0]), args[1:], ""
+		return cmd, true, ""
+	case Start:
+		if len(args) == 1 && gameArg(args[0]) || len(args) == 0 && r.Game != "" {
+			return cmd, true, ""
+		}
+		return cmd, false, "START needs the game you opened"
+	case Invite:
+		// INVITE [game] address...
+		if len(args) > 0 && !strings.Contains(args[0], "@") && gameArg(args[0]) {
+			args = args[1:]
+		}
+		if cmd.Game == "" {
+			return cmd, false, "INVITE needs the game you opened"
+		}
+		if len(args) == 0 {
+			return cmd, false, "INVITE needs the addresses to invite"
+		}
+		for _, a := range strings.FieldsFunc(strings.Join(args, " "), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+			a = strings.Trim(a, "<>")
+			if !strings.Contains(a, "@") {
+				return cmd, false, fmt.Sprintf("%q is not a mail address", a)
+			}
+			cmd.Args = append(cmd.Args, a)
+		}
+		return cmd, true, ""
 	case History, Resend:
 		// HISTORY [game] [turn]
 		var rest []string
@@ -622,6 +695,32 @@ func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool,
 		return cmd, false, fmt.Sprintf("%s takes a game and a turn number", word)
 	}
 	return cmd, false, ""
+}
+
+// secretRequest reads SECRET <game> [seat], a request to mail a seat's
+// secret to the seat's own address, apart from SECRET <secret>, which
+// gives one: its word must name a game that exists (opt.IsGame), and a
+// bare SECRET in a mail about a game asks for that game's.
+func secretRequest(r *Result, args []string, n int, opt Options) (Command, bool) {
+	c := Command{Name: SendSecret, Line: n, Game: r.Game}
+	switch {
+	case len(args) == 0 && r.Game != "":
+		return c, true
+	case len(args) >= 1 && len(args) <= 2 && opt.IsGame != nil:
+		id := strings.ToLower(args[0])
+		if !idPattern.MatchString(id) || !opt.IsGame(id) {
+			return c, false
+		}
+		c.Game = id
+		if len(args) == 2 {
+			c.Seat = strings.ToLower(args[1])
+			if !seatPattern.MatchString(c.Seat) {
+				return c, false
+			}
+		}
+		return c, true
+	}
+	return c, false
 }
 
 func isNumber(s string) bool {
@@ -689,7 +788,7 @@ func (r *Result) errorf(n int, line, msg, fix string) {
 
 func (r *Result) unknown(n int, line, word string) {
 	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT, ORDERS, " +
-		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND, CONFIRM, SET and SETTINGS; " +
+		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND, CONFIRM, SET, SETTINGS, MY GAMES, SECRET, NEW, START and INVITE; " +
 		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
 	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
 		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage[best])

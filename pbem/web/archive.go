@@ -117,7 +117,8 @@ const PublicSecret = "redacted"
 var addressRE = regexp.MustCompile(`[^\s<>(),;:"']+@[^\s<>(),;:"']+`)
 
 // PublicExport is a game's export fit to publish: no player's secret or
-// address, no observer's address, the dice secret only once the game is
+// address (a seat's earlier holders' included), no observer's, creator's
+// or invited address, the dice secret only once the game is
 // over, and of the log only what replays the game (creation, resolved
 // orders, resolutions, rollbacks, the GM's edits and actions with addresses
 // blanked): press, refused orders, notices and orders still waiting for
@@ -128,9 +129,13 @@ func PublicExport(x *game.Export) *game.Export {
 	g.Players = nil
 	for _, p := range x.Game.Players {
 		p.Email, p.Secret = "", PublicSecret
+		p.Holders = append([]game.Holder(nil), p.Holders...)
+		for i := range p.Holders {
+			p.Holders[i].Email = "" // who held the seat stays; their address does not
+		}
 		g.Players = append(g.Players, p)
 	}
-	g.Observers = nil
+	g.Observers, g.Creator, g.Invited = nil, "", nil
 	if !g.Over() {
 		g.DiceSecret = ""
 	}

@@ -1,0 +1,327 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/bounce"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+	"orrery/pbem/settings"
+	"orrery/templates"
+)
+
+// This file is deliverability (issue 18): the delivery status
+// notifications that answer our own mail are counted per address
+// (pbem/bounce); an address with too many hard bounces is unreachable: it
+// is mailed no more, and the seats it holds are abandoned (engine/game's
+// MarkUnreachable), the GM and the other players told. Mail the outbox
+// gives up on is reported to the GM. It also holds the mailer's last word
+// on every mail: nothing to an unreachable address, no reminders to those
+// who said REMINDERS off, and the news of those who said DIGEST on kept
+// for their daily digest (digest.go).
+
+// digestKinds are the notices a digest gathers (the game's news). The
+// others come at once: reminders (REMINDERS says), press, a seat changing
+// hands, answers to the player's own commands.
+var digestKinds = map[string]bool{"deadline": true, "paused": true, "resumed": true, "rollback": true, "message": true,
+	"replaced": true, "kicked": true, "resigned": true, "abandoned": true, "unreachable": true, "late-others": true,
+	"joined": true, "vacation": true}
+
+// post queues out, or keeps news for the addressee's digest when they
+// asked for one (news is nil for mail that always goes at once).
+func (m *Mailer) post(tx *bolt.Tx, out outbox.Mail, news *digestNews) error {
+	if news != nil && len(out.To) == 1 {
+		if s, err := settings.Get(tx, out.To[0]); err == nil && s.DigestOn() {
+			return holdNews(tx, out.To[0], news)
+		}
+	}
+	return m.enqueue(tx, out)
+}
+
+// remindersOff reports whether addr asked for no reminders.
+func remindersOff(tx *bolt.Tx, addr string) bool {
+	s, err := settings.Get(tx, addr)
+	return err == nil && s.RemindersOff()
+}
+
+// noticeToAddresses mails notice n to the addresses it names directly: a
+// seat's former holder (who is in the game no more), told what happened.
+func (m *Mailer) noticeToAddresses(tx *bolt.Tx, g *game.Game, n game.Notice) error {
+	for _, addr := range n.Addresses {
+		d := m.data(g, game.Player{Name: n.Seat}, m.Rulesets)
+		d.Deadline = time.Time{} // not theirs any more
+		n := n
+		d.Notice = &n
+		m.speak(d, readerOf(tx, addr), nil)
+		c, err := m.Render.Render(templates.Notice, d)
+		if err != nil {
+			return err
+		}
+		if err := m.enqueue(tx, m.gameMail(g, addr, "notice", c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameAddress compares two addresses as the bounce counts key them: bare,
+// ASCII letters lowercased, nothing else folded (a look-alike address is
+// another address).
+func sameAddress(a, b string) bool {
+	a, b = bounce.Key(bareAddress(a)), bounce.Key(bareAddress(b))
+	return a != "" && a == b
+}
+
+// isDSN reports whether m is a report on the delivery of a mail.
+func isDSN(reportType string) bool { return reportType == "delivery-status" }
+
+// dsn handles a delivery status notification: it is never answered; a
+// bounce of a mail we sent, to the address it names, is counted against
+// that address in the transaction that records the DSN as handled.
+func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
+	j.noReply = true
+	rep, err := bounce.Parse(j.msg.Raw)
+	if err != nil {
+		j.rejected, j.why = true, err.Error()
+		return d.finish(ctx, j)
+	}
+	now := d.cfg.Now().UTC()
+	var became []string
+	j.why = "delivery status notification: nothing of ours"
+	j.commit = func(tx *bolt.Tx) error {
+		became = nil
+		if !strings.HasSuffix(strings.ToLower(rep.MessageID), strings.ToLower(d.mailer.OwnSuffix())) {
+			j.why = "delivery status notification about a mail that is not ours (" + rep.MessageID + ")"
+			return nil
+		}
+		sent, ok, err := outbox.FindSent(tx, rep.MessageID, now.Add(-d.cfg.Bounces.Window))
+		if err != nil || !ok {
+			if err == nil {
+				j.why = "delivery status notification about a mail I have no record of sending (" + rep.MessageID + ")"
+			}
+			return err
+		}
+		var counted []string
+		for _, rc := range rep.Recipients {
+			kind := rc.Kind()
+			if kind == bounce.None {
+				continue
+			}
+			addr := ""
+			for _, to := range sent.To {
+				if bounce.Key(bareAddress(to)) == rc.Address() || bounce.Key(bareAddress(to)) == rc.Final {
+					addr = bareAddress(to)
+				}
+			}
+			if addr == "" && len(sent.To) == 1 {
+				addr = bareAddress(sent.To[0]) // a forwarder rewrote the recipient
+			}
+			if addr == "" {
+				continue
+			}
+			ev := bounce.Event{Time: now, Kind: kind.String(), Status: rc.Status, Diagnostic: rc.Diagnostic, Game: sent.Game, MessageID: sent.MessageID}
+			b, _, err := bounce.Note(tx, addr, ev, d.cfg.Bounces)
+			if err != nil {
+				return err
+			}
+			if b {
+				became = append(became, addr)
+			}
+			counted = append(counted, fmt.Sprintf("%s bounce of %s (%s)", kind, addr, rc.Status))
+		}
+		if len(counted) > 0 {
+			j.why = "delivery status notification: " + strings.Join(counted, ", ")
+		}
+		return nil
+	}
+	disp, err := d.finish(ctx, j)
+	if err != nil {
+		return disp, err
+	}
+	d.log.Info("bounce", "why", j.why, "message_id", rep.MessageID)
+	for _, addr := range became {
+		if err := d.settleUnreachable(ctx, addr); err != nil {
+			return disp, err
+		}
+	}
+	return disp, nil
+}
+
+// settleUnreachable tells every game in which addr holds a seat that its
+// mail bounces (each applies its abandon policy and tells the GM and the
+// other players), then marks the address settled. A crash in between
+// leaves it unsettled, and Maintain finishes it.
+func (d *Daemon) settleUnreachable(ctx context.Context, addr string) error {
+	var st bounce.State
+	if err := d.st.View(ctx, func(tx *bolt.Tx) error {
+		var err error
+		st, err = bounce.Load(tx, addr)
+		return err
+	}); err != nil {
+		return err
+	}
+	if st.Unreachable.IsZero() || st.Settled {
+		return nil
+	}
+	ids, err := d.svc.GamesOf(ctx, addr)
+	if err != nil {
+		return err
+	}
+	seats := 0
+	for _, id := range ids {
+		_, ns, err := d.svc.MarkUnreachable(ctx, id, addr, st.Why)
+		if err != nil {
+			return fmt.Errorf("mark %s unreachable in %s: %w", addr, id, err)
+		}
+		if len(ns) > 0 {
+			seats++
+		}
+	}
+	d.log.Warn("address unreachable: no longer mailed", "address", addr, "why", st.Why, "seats", seats)
+	return d.st.Update(ctx, func(tx *bolt.Tx) error {
+		if seats == 0 && d.cfg.GM != "" {
+			// No seat to tell anyone of: the GM hears of it alone.
+			if err := d.gmMail(tx, nil, "unreachable", fmt.Sprintf("Mail to %s bounces (%s): I write to it no more.", addr, st.Why)); err != nil {
+				return err
+			}
+		}
+		return bounce.Settle(tx, addr)
+	})
+}
+
+// gmMail queues a notice of kind to the GM (about game g, or none).
+func (d *Daemon) gmMail(tx *bolt.Tx, g *game.Game, kind, text string) error {
+	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
+	data.Notice = &game.Notice{Kind: kind, Text: text}
+	d.mailer.speak(data, readerOf(tx, bareAddress(d.cfg.GM)), nil)
+	c, err := d.mailer.Render.Render(templates.Notice, data)
+	if err != nil {
+		return err
+	}
+	out := outbox.Mail{To: []string{bareAddress(d.cfg.GM)}, Subject: c.Subject, Text: c.Text, HTML: c.HTML,
+		Auto: "auto-generated", Kind: "notice"}
+	if g != nil {
+		out = d.mailer.gameMail(g, bareAddress(d.cfg.GM), "notice", c)
+	}
+	return d.mailer.enqueue(tx, out)
+}
+
+// deadMail is the outbox's OnDead: the GM is told of a mail given up on
+// (never of their own, which would only be given up on in turn), and a
+// mail the server refused for good counts as a hard bounce of its
+// address, as a DSN would.
+func (d *Daemon) deadMail(tx *bolt.Tx, it outbox.Item, permanent bool) error {
+	now := d.cfg.Now().UTC()
+	to := strings.Join(it.Mail.To, ", ")
+	if permanent {
+		for _, addr := range it.Mail.To {
+			ev := bounce.Event{Time: now, Kind: bounce.Hard.String(), Diagnostic: it.LastError, Game: it.Mail.Game, MessageID: it.Mail.MessageID}
+			if _, _, err := bounce.Note(tx, bareAddress(addr), ev, d.cfg.Bounces); err != nil {
+				return err
+			}
+		}
+	}
+	gm := bareAddress(d.cfg.GM)
+	if gm == "" || strings.Contains(strings.ToLower(to), strings.ToLower(gm)) {
+		d.log.Error("outbox gave up on a mail", "to", to, "kind", it.Mail.Kind, "err", it.LastError)
+		return nil
+	}
+	queued := it.Queued.UTC().Format("Mon 2006-01-02 15:04 MST")
+	var g *game.Game
+	text := fmt.Sprintf("I gave up on a mail to %s (queued %s); the last error was: %s", to, queued, it.LastError)
+	if it.Mail.Game != "" {
+		if gg, err := d.svc.GetTx(tx, it.Mail.Game); err == nil {
+			g = gg
+		}
+		text = fmt.Sprintf("I gave up on a mail to %s (game %s, queued %s); the last error was: %s", to, it.Mail.Game, queued, it.LastError)
+	}
+	return d.gmMail(tx, g, "undelivered", text)
+}
+
+// Maintain does what the daemon owes on its own at each tick (Run calls
+// it; tests may too): finishing unreachable addresses whose games were not
+// all told (a crash came between), and sending the digests that are due.
+func (d *Daemon) Maintain(ctx context.Context) error {
+	var addrs []string
+	if err := d.st.View(ctx, func(tx *bolt.Tx) error {
+		var err error
+		addrs, err = bounce.Unsettled(tx)
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, a := range addrs {
+		if err := d.settleUnreachable(ctx, a); err != nil {
+			return err
+		}
+	}
+	return d.sendDigests(ctx)
+}
+
+// welcomeBack forgets that j's sender was unreachable: they write again,
+// so their mail works; the answer says so.
+func (d *Daemon) welcomeBack(ctx context.Context, j *job) error {
+	var st bounce.State
+	if err := d.st.View(ctx, func(tx *bolt.Tx) error {
+		var err error
+		st, err = bounce.Load(tx, j.from)
+		return err
+	}); err != nil || st.Unreachable.IsZero() {
+		return err
+	}
+	prev := j.commit
+	j.commit = func(tx *bolt.Tx) error {
+		if prev != nil {
+			if err := prev(tx); err != nil {
+				return err
+			}
+		}
+		_, err := bounce.Clear(tx, j.from)
+		return err
+	}
+	data := d.mailer.data(nil, game.Player{}, nil)
+	data.Notice = &game.Notice{Kind: "reachable", Text: fmt.Sprintf("Mail to you bounced (%s), so I stopped writing to you on %s. Now that you write again, I write to you again. A seat you held may have gone to another player meanwhile: MY GAMES shows yours.",
+		st.Why, st.Unreachable.UTC().Format("Mon 2006-01-02 15:04 MST"))}
+	return d.say(j, templates.Notice, data)
+}
+
+// ---- the digest's news -----------------------------------------------------
+
+// digestNews is one piece of a game's news kept for an address's digest
+// (mail/digest/<address>\x00<seq>).
+type digestNews struct {
+	Game   string    `json:"game"`
+	Seat   string    `json:"seat,omitempty"` // "" for an observer or the GM
+	Time   time.Time `json:"time"`
+	Kind   string    `json:"kind"` // report, or a notice kind
+	Step   uint64    `json:"step,omitempty"`
+	Turn   int       `json:"turn,omitempty"`
+	Phase  string    `json:"phase,omitempty"`
+	Events []string  `json:"events,omitempty"`
+	Text   string    `json:"text,omitempty"`
+}
+
+func holdNews(tx *bolt.Tx, addr string, n *digestNews) error {
+	b, err := mailBucket(tx, store.BucketMailDigest)
+	if err != nil {
+		return err
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(n)
+	if err != nil {
+		return err
+	}
+	key := append(append([]byte(settings.Address(addr)), 0), store.Key(seq)...)
+	return b.Put(key, data)
+}

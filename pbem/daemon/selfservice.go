@@ -1,0 +1,487 @@
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/route"
+	"orrery/templates"
+)
+
+// This file is what players do for themselves by mail (issue 18): MY
+// GAMES, SECRET, NEW, and a new game's START and INVITE.
+
+// recentlyOver is how long a finished game stays in MY GAMES.
+const recentlyOver = 30 * 24 * time.Hour
+
+// MyGames lists what addr plays and observes, and its record, as MY
+// GAMES shows them: running games first, then those signing up, those
+// observed, and those over in the last 30 days.
+func (d *Daemon) MyGames(ctx context.Context, addr string) ([]templates.MyGame, *templates.Record, error) {
+	seats, err := d.svc.GamesOf(ctx, addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	watched, err := d.svc.ObservedGames(ctx, addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	now := d.cfg.Now()
+	var out []templates.MyGame
+	add := func(id string, observing bool) {
+		g, err := d.svc.Get(ctx, id)
+		if err != nil {
+			return
+		}
+		if g.Over() && now.Sub(g.Updated) > recentlyOver {
+			return
+		}
+		mg := templates.MyGame{ID: g.ID, Turn: g.Turn, Phase: g.Phase, Deadline: g.Deadline, Observing: observing,
+			Signup: g.Signup, Over: g.Over(), Seated: len(g.Players), Seats: g.Seats, Creator: sameAddress(g.Creator, addr)}
+		if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {
+			mg.Title = rs.Info().Title
+		}
+		if !observing {
+			p, ok := g.PlayerByEmail(addr)
+			if !ok {
+				return
+			}
+			mg.Seat = p.Name
+			mg.Won = g.Over() && contains(g.Outcome.Winners, p.Name)
+			in := true
+			for _, q := range g.PromptsFor(p.Name) {
+				if q.Kind.Blocks() {
+					mg.Asked = true
+					in = in && contains(g.Answered, q.ID)
+				}
+			}
+			mg.OrdersIn = mg.Asked && in
+		}
+		if !g.Signup && !g.Over() {
+			for _, w := range g.Waiting() {
+				if !contains(g.Kicked, w) && !contains(g.Abandoned, w) {
+					mg.Awaited = append(mg.Awaited, w)
+				}
+			}
+		}
+		out = append(out, mg)
+	}
+	for _, id := range seats {
+		add(id, false)
+	}
+	for _, id := range watched {
+		if !contains(seats, id) {
+			add(id, true)
+		}
+	}
+	rank := func(g templates.MyGame) int {
+		switch {
+		case g.Over:
+			return 3
+		case g.Observing:
+			return 2
+		case g.Signup:
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if rank(out[i]) != rank(out[j]) {
+			return rank(out[i]) < rank(out[j])
+		}
+		return out[i].ID < out[j].ID
+	})
+	rec, err := d.svc.PlayerRecord(ctx, addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, &templates.Record{Games: rec.Games, Steps: rec.Steps, Missed: rec.Missed, Abandoned: rec.Abandoned, Won: rec.Won}, nil
+}
+
+// myGames answers MY GAMES.
+func (d *Daemon) myGames(ctx context.Context, j *job) error {
+	data := d.mailer.data(nil, game.Player{}, nil)
+	var err error
+	if data.Mine, data.Record, err = d.MyGames(ctx, j.from); err != nil {
+		return err
+	}
+	return d.say(j, templates.MyGames, data)
+}
+
+// secretsPerDay is how many times one seat's secret is mailed again in a
+// day: enough for a player who lost it, too few to flood its owner.
+const secretsPerDay = 3
+
+// sendSecret answers SECRET <game> [seat]: the seat's secret goes to the
+// address the seat is held with, never to anyone else. Without a seat it
+// is the sender's own seat; naming one, anyone may ask, and the owner is
+// told the request came from elsewhere. It is a recorded part of the mail,
+// with its own limit per seat and day.
+func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *gameIndex) error {
+	g := byID.get(c.Game)
+	line := strings.TrimSpace("SECRET " + c.Game + " " + c.Seat)
+	refuse := func(msg, fix string) error {
+		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: msg, Fix: fix})
+	}
+	if g == nil {
+		return refuse(fmt.Sprintf("there is no game %q here", c.Game), "send MY GAMES for yours")
+	}
+	var p game.Player
+	var ok bool
+	if c.Seat != "" {
+		if p, ok = g.PlayerByName(c.Seat); !ok {
+			return refuse(fmt.Sprintf("game %s has no seat %q", g.ID, c.Seat), "")
+		}
+	} else if p, ok = g.PlayerByEmail(j.from); !ok {
+		j.stranger = j.stranger || !j.isPlayer
+		return refuse(fmt.Sprintf("you hold no seat in game %s from this address, and a secret goes only to the address its seat is held with", g.ID),
+			fmt.Sprintf("write from the address you play with, or name your seat (SECRET %s ann): its secret then goes to that seat's address", g.ID))
+	}
+	if p.Bot || p.Email == "" {
+		return refuse(fmt.Sprintf("seat %s of %s has no player's address to send its secret to", p.Name, g.ID), "")
+	}
+	n := j.parts
+	j.parts++
+	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done != nil {
+			j.answers = append(j.answers, *done)
+		}
+		return err
+	}
+	elsewhere := !sameAddress(p.Email, j.from)
+	now := d.cfg.Now().UTC()
+	var answer section
+	var next time.Time
+	err := d.st.Update(ctx, func(tx *bolt.Tx) error {
+		next = time.Time{}
+		b, err := mailBucket(tx, store.BucketMailSecretSent)
+		if err != nil {
+			return err
+		}
+		key := []byte(g.ID + "\x00" + p.Name)
+		var times []time.Time
+		if v := b.Get(key); v != nil {
+			json.Unmarshal(v, &times)
+		}
+		kept := times[:0]
+		for _, t := range times {
+			if now.Sub(t) < 24*time.Hour {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) >= secretsPerDay {
+			next = kept[0].Add(24 * time.Hour)
+			return nil
+		}
+		data, _ := json.Marshal(append(kept, now))
+		if err := b.Put(key, data); err != nil {
+			return err
+		}
+		sd := d.mailer.data(g, p, d.svc.Rulesets())
+		sd.AskedElsewhere = elsewhere
+		if sd.Web, err = d.mailer.webLink(tx, g, p); err != nil {
+			return err
+		}
+		d.mailer.speak(sd, readerOf(tx, p.Email), nil)
+		m, err := d.mailer.Render.Render(templates.Secret, sd)
+		if err != nil {
+			return err
+		}
+		if err := d.mailer.enqueue(tx, d.mailer.gameMail(g, p.Email, "secret", m)); err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Your secret in %s is on its way to you, in a mail of its own.", g.ID)
+		if elsewhere {
+			text = fmt.Sprintf("If seat %s of %s is yours, its secret is on its way to the address the seat is held with, not to this one.", p.Name, g.ID)
+		}
+		ad := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
+		ad.Notice = &game.Notice{Kind: "secret-sent", Text: text}
+		d.mailer.speak(ad, j.reader, nil)
+		if answer, err = d.mailer.Render.Render(templates.Notice, ad); err != nil {
+			return err
+		}
+		return putPart(tx, j.key, n, answer)
+	})
+	if err != nil {
+		return err
+	}
+	if !next.IsZero() {
+		return refuse(fmt.Sprintf("the secret of seat %s in %s was sent %d times in the last day", p.Name, g.ID, secretsPerDay),
+			"ask again after "+next.Format("Mon 2006-01-02 15:04 MST"))
+	}
+	j.applied++
+	j.answers = append(j.answers, answer)
+	return nil
+}
+
+// mayOpen says why the sender may not open a game here ("" when they may).
+func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix string, err error) {
+	gm := d.isGM(j, r.Secret)
+	switch d.cfg.OpenGames {
+	case "gm":
+		if !gm {
+			return "on this server only the game master opens games", "JOIN a game that LIST shows, or ask the game master for one", nil
+		}
+	case "players":
+		if gm || j.isPlayer {
+			break
+		}
+		held, err := d.svc.HeldGames(ctx, j.from)
+		if err != nil {
+			return "", "", err
+		}
+		if len(held) == 0 {
+			return "on this server games are opened by those who play here, and this address has not played yet", "JOIN a game that LIST shows: once you play, you may open games of your own", nil
+		}
+	}
+	if gm {
+		return "", "", nil
+	}
+	open := 0
+	for _, id := range j.mine {
+		if g, err := d.svc.Get(ctx, id); err == nil && !g.Over() && sameAddress(g.Creator, j.from) {
+			open++
+		}
+	}
+	if open >= d.cfg.MaxOpenGames {
+		return fmt.Sprintf("you have opened %d games that are not over, the most one player may have at once here", open),
+			"START one that is signing up, or wait until one ends", nil
+	}
+	return "", "", nil
+}
+
+// newSpec is what NEW's words ask for.
+type newSpec struct {
+	id, seat string
+	seats    int
+	settings game.Settings
+	options  map[string]string
+}
+
+// playerGameSettings are the settings of a game a player opens by mail:
+// a deadline each 72 hours with a reminder a day before, and a seat
+// abandoned after 3 steps without orders (it then plays its defaults, and
+// the game waits for it no more), unless NEW says otherwise.
+func playerGameSettings() game.Settings {
+	st := game.DefaultSettings()
+	st.TurnLength, st.Reminders, st.AbandonAfter = 72*time.Hour, []time.Duration{24 * time.Hour}, 3
+	return st
+}
+
+// parseNew reads NEW's words after the ruleset: a number of seats, and
+// name=value pairs (id, seat, turn, abandoned, abandon-after, press,
+// observers, or one of the ruleset's options).
+func parseNew(info engine.Info, args []string) (newSpec, string, string) {
+	sp := newSpec{seats: info.MinPlayers, settings: playerGameSettings(), options: map[string]string{}}
+	const fix = "write NEW, the ruleset, maybe the seats, then name=value settings: id, seat, turn, abandoned, abandon-after, press, observers, or an option of the ruleset (RULES %s lists them)"
+	for _, a := range args {
+		if n, err := strconv.Atoi(a); err == nil {
+			if n < info.MinPlayers || n > info.MaxPlayers {
+				return sp, fmt.Sprintf("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, n), ""
+			}
+			sp.seats = n
+			continue
+		}
+		name, value, ok := strings.Cut(a, "=")
+		if !ok || value == "" {
+			return sp, fmt.Sprintf("%q is neither a number of seats nor name=value", a), fmt.Sprintf(fix, info.Name)
+		}
+		var err error
+		switch strings.ToLower(name) {
+		case "id":
+			sp.id = strings.ToLower(value)
+		case "seat", "as":
+			sp.seat = strings.ToLower(value)
+		case "turn", "turn-length":
+			if sp.settings.TurnLength, err = parseDuration(value); err != nil {
+				return sp, fmt.Sprintf("turn=%s is not a length of time", value), "write it like turn=72h or turn=3d"
+			}
+		case "abandoned":
+			sp.settings.Abandoned = strings.ToLower(value)
+		case "abandon-after":
+			if sp.settings.AbandonAfter, err = strconv.Atoi(value); err != nil || sp.settings.AbandonAfter < 0 {
+				return sp, fmt.Sprintf("abandon-after=%s is not a number of steps", value), "write it like abandon-after=3 (0: never)"
+			}
+		case "press":
+			sp.settings.Press = strings.ToLower(value)
+		case "observers":
+			sp.settings.Observers = strings.ToLower(value)
+		default:
+			sp.options[strings.ToLower(name)] = value
+		}
+	}
+	return sp, "", ""
+}
+
+// newGame answers NEW: a game of the ruleset, open for players, with the
+// sender in its first seat as its creator.
+func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.Command) error {
+	line := strings.TrimSpace("NEW " + c.Ruleset + " " + strings.Join(c.Args, " "))
+	refuse := func(msg, fix string) error {
+		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: msg, Fix: fix})
+	}
+	rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
+	if err != nil {
+		return refuse(err.Error(), "send LIST for the rulesets")
+	}
+	if msg, fix, err := d.mayOpen(ctx, j, r); err != nil || msg != "" {
+		if err != nil {
+			return err
+		}
+		j.stranger = j.stranger || !j.isPlayer
+		return refuse(msg, fix)
+	}
+	info := rs.Info()
+	sp, msg, fix := parseNew(info, c.Args)
+	if msg != "" {
+		return refuse(msg, fix)
+	}
+	n := j.parts
+	j.parts++
+	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done != nil {
+			j.answers = append(j.answers, *done)
+		}
+		return err
+	}
+	seat := sp.seat
+	if seat == "" {
+		seat = seatName(j.from)
+	}
+	var answer section
+	var created *game.Game
+	recorded := false
+	hook := func(tx *bolt.Tx, ch *game.Change) error {
+		if recorded {
+			return nil
+		}
+		recorded = true
+		g := ch.Game
+		created = g
+		text := fmt.Sprintf("You opened game %s (%s) with %d seats, and hold seat %s. Others take a seat with JOIN %s; the game starts when every seat is taken, or when you send START %s with at least %d players. INVITE %s and their addresses asks others to play.",
+			g.ID, info.Title, g.Seats, seat, g.ID, g.ID, info.MinPlayers, g.ID)
+		if !g.Signup {
+			text = fmt.Sprintf("You opened game %s (%s), and it has started: your welcome mail follows.", g.ID, info.Title)
+		}
+		data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
+		data.Notice = &game.Notice{Kind: "opened", Text: text}
+		d.mailer.speak(data, j.reader, nil)
+		var err error
+		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
+			return err
+		}
+		return putPart(tx, j.key, n, answer)
+	}
+	req := game.CreateRequest{Ruleset: info.Name, Options: sp.options, Settings: &sp.settings, Seats: sp.seats, Creator: j.from,
+		Players: []game.PlayerSpec{{Name: seat, Email: j.from, Lang: string(j.reader.lang)}}}
+	for try := 0; ; try++ {
+		req.ID = sp.id
+		if req.ID == "" {
+			req.ID = info.Name + "-" + shortID()
+		}
+		_, err = d.svc.Create(ctx, req, hook)
+		if err == nil || sp.id != "" || try == 4 || !game.IsUserError(err) || !strings.Contains(err.Error(), "exists already") {
+			break
+		}
+	}
+	if err != nil && created == nil {
+		if game.IsUserError(err) {
+			return refuse(err.Error(), "")
+		}
+		return err
+	}
+	j.applied++
+	j.game = created
+	j.answers = append(j.answers, answer)
+	return nil
+}
+
+// shortID is four letters and digits for a game's id, without look-alikes.
+func shortID() string {
+	const alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+	b := make([]byte, 4)
+	rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// creatorCommand answers START and INVITE, which only a game's creator
+// may send (the engine checks), as recorded parts.
+func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, byID *gameIndex) error {
+	g := byID.get(c.Game)
+	line := strings.TrimSpace(string(c.Name) + " " + c.Game + " " + strings.Join(c.Args, " "))
+	if g == nil {
+		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line,
+			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send MY GAMES for yours"})
+	}
+	n := j.parts
+	j.parts++
+	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done != nil {
+			j.answers = append(j.answers, *done)
+		}
+		return err
+	}
+	var answer section
+	recorded := false
+	note := func(tx *bolt.Tx, gg *game.Game, kind, text string) error {
+		data := d.mailer.data(gg, game.Player{}, d.svc.Rulesets())
+		data.Notice = &game.Notice{Kind: kind, Text: text}
+		d.mailer.speak(data, j.reader, nil)
+		var err error
+		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
+			return err
+		}
+		return putPart(tx, j.key, n, answer)
+	}
+	var err error
+	switch c.Name {
+	case route.Start:
+		_, err = d.svc.StartNow(ctx, g.ID, j.from, func(tx *bolt.Tx, ch *game.Change) error {
+			if recorded {
+				return nil
+			}
+			recorded = true
+			return note(tx, ch.Game, "start", fmt.Sprintf("Game %s starts with %d players: every player's welcome mail follows.", g.ID, len(ch.Game.Players)))
+		})
+	case route.Invite:
+		_, _, err = d.svc.Invite(ctx, g.ID, j.from, c.Args, func(tx *bolt.Tx, ch *game.Change) error {
+			if recorded {
+				return nil
+			}
+			recorded = true
+			var sent []string
+			for _, x := range ch.Notices {
+				sent = append(sent, x.Addresses...)
+			}
+			text := fmt.Sprintf("Nobody new to invite to %s: every address was invited before, or plays in it.", g.ID)
+			if len(sent) > 0 {
+				text = fmt.Sprintf("I invited %s to %s.", strings.Join(sent, ", "), g.ID)
+			}
+			return note(tx, ch.Game, "invited", text)
+		})
+	}
+	if err != nil && !recorded {
+		if game.IsUserError(err) {
+			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: err.Error()})
+		}
+		return err
+	}
+	j.applied++
+	j.game = g
+	j.answers = append(j.answers, answer)
+	return nil
+}
