@@ -246,6 +246,7 @@ func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix
 		}
 	}
 	if gm {
+		j.gm = true // the GM's answers go whole, unlimited
 		return "", "", nil
 	}
 	open := 0
