@@ -16,6 +16,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/pbem/bounce"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
 	"orrery/pbem/settings"
@@ -32,7 +33,7 @@ func gameCommands() []subcommand {
 			"Creates a game. Players are seated in the order given (the ruleset may\nshuffle seats with its recorded dice). --bot seats a computer player.\nEach player's secret is printed once: it goes in the welcome mail. A seat\nplayed from the GM's own address (gm in the config) gets a warning: the\nGM holds the dice secret.", gameNew},
 		{"list", "game list", "Lists every game: ruleset, dice scheme (v1, or v2 for games set up since\ntheir rolls depend on the orders too), turn, phase, who is awaited, deadline.", gameList},
 		{"show", "game show ID [--as PLAYER | --gm | --public] [--step N]", "Prints the report as PLAYER gets it (their own view), the GM's view, or what observers get.", gameShow},
-		{"players", "game players ID", "Lists a game's seats with their addresses.", gamePlayers},
+		{"players", "game players ID", "Lists a game's seats: each one's address and its state (awaited, abandoned,\nkicked, the bot's), whether mail to the address arrives (bounces counted\nfrom delivery reports, or unreachable), and every holder of the seat with\nthe steps they played.", gamePlayers},
 		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
 		{"verify", "game verify ID", "Replays the whole log from the start with dice re-derived from the seeds,\nand checks every snapshot byte for byte, every roll, and every commitment.", gameVerify},
 		archiveCommand(),
@@ -91,6 +92,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	fs.Var(&remind, "remind", "remind missing players this long before the deadline (repeatable, e.g. 24h)")
 	tellLate := fs.Bool("tell-late", false, "during grace, tell the others who is late")
 	abandon := fs.Int("abandon-after", 0, "mark a seat abandoned after this many steps in a row without orders (0: never)")
+	abandoned := fs.String("abandoned", "defaults", "an abandoned seat (or one whose mail bounces): defaults (it plays its defaults), bot (the ruleset's bot takes it) or open (anyone may JOIN it)")
 	vacation := fs.String("vacation", def.Vacation, "vacation policy: extend (deadlines wait) or defaults (defaults apply)")
 	maxVacation := lengthFlag(fs, "max-vacation", def.MaxVacation, "longest vacation the game allows")
 	press := fs.String("press", def.Press, "press between players: off, signed or grey (anonymous)")
@@ -107,7 +109,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("game new needs --id")
 	}
 	gs := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
-		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Vacation: *vacation,
+		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Abandoned: *abandoned, Vacation: *vacation,
 		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers}
 	if *tz != "" {
 		if err := checkTimeZone(*tz); err != nil {
@@ -342,19 +344,116 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 	for _, w := range g.Waiting() {
 		waiting[w] = true
 	}
-	w := table(e.stdout)
-	for _, p := range g.Players {
-		addr := p.Email
-		if p.Bot {
-			addr = "(bot)"
-		}
-		state := ""
-		if waiting[p.Name] {
-			state = "awaited"
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", p.Name, addr, state)
+	policy := bouncePolicy(db.config)
+	addrState := func(addr string) string {
+		var st bounce.State
+		svc.Store().View(ctx, func(tx *bolt.Tx) error {
+			st, _ = bounce.Load(tx, addr)
+			return nil
+		})
+		return st.Describe(policy)
 	}
-	return w.Flush()
+	w := table(e.stdout)
+	fmt.Fprintln(w, "SEAT\tADDRESS\tSEAT STATE\tMAIL")
+	for _, p := range g.Players {
+		addr, mail := p.Email, ""
+		switch {
+		case p.Bot:
+			addr = "(bot)"
+		case p.Email == "":
+			addr = "(nobody)"
+		default:
+			mail = addrState(p.Email)
+		}
+		var state []string
+		for _, s := range []struct {
+			on   bool
+			name string
+		}{{waiting[p.Name], "awaited"}, {contains(g.Abandoned, p.Name), "abandoned"}, {contains(g.Kicked, p.Name), "kicked"},
+			{contains(g.Unreachable, p.Name), "unreachable"}, {contains(g.OpenSeats(), p.Name), "open to JOIN"}} {
+			if s.on {
+				state = append(state, s.name)
+			}
+		}
+		if n := g.Missed[p.Name]; n > 0 {
+			state = append(state, fmt.Sprintf("missed %d in a row", n))
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", p.Name, addr, strings.Join(state, ", "), mail)
+	}
+	w.Flush()
+	fmt.Fprintf(e.stdout, "\nabandoned seats: %s (after %s)\n", orWord(g.Settings.Abandoned, "defaults"), abandonAfter(g.Settings.AbandonAfter))
+	fmt.Fprintln(e.stdout, "holders (steps played, steps missed, how it ended):")
+	for _, p := range g.Players {
+		for _, h := range p.History(g) {
+			who := h.Email
+			if h.Bot {
+				who = "the bot"
+			}
+			line := fmt.Sprintf("  %-12s %-28s %s", p.Name, who, stepRange(h))
+			if h.Missed > 0 {
+				line += fmt.Sprintf(", missed %d", h.Missed)
+			}
+			if h.Abandoned {
+				line += ", abandoned"
+			}
+			if h.Ended != "" {
+				line += ", " + h.Ended
+				if h.Why != "" {
+					line += ": " + h.Why
+				}
+			}
+			fmt.Fprintln(e.stdout, line)
+		}
+	}
+	return nil
+}
+
+// stepRange is the steps a holder played, for people: "steps 3-12",
+// "steps 3-now", "step 4", "no step".
+func stepRange(h game.Holder) string {
+	switch {
+	case h.Ended == "":
+		return fmt.Sprintf("steps %d-now", h.From)
+	case h.To < h.From:
+		return "no step"
+	case h.To == h.From:
+		return fmt.Sprintf("step %d", h.From)
+	}
+	return fmt.Sprintf("steps %d-%d", h.From, h.To)
+}
+
+// count is "1 game", "2 games".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func orWord(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func abandonAfter(n int) string {
+	switch n {
+	case 0:
+		return "never: --abandon-after is 0"
+	case 1:
+		return "1 step without orders"
+	}
+	return fmt.Sprintf("%d steps in a row without orders", n)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func gameAdvance(ctx context.Context, e *env, args []string) error {

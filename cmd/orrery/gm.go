@@ -23,8 +23,8 @@ func gmCommands() []subcommand {
 		{"deadline", "game deadline ID (--set 2026-12-01T18:00 | --extend 24h) --reason TEXT", "Changes the current deadline. Every player is told the new one and the reason.", gameDeadline},
 		{"tick", "game tick", "Does whatever is due in every game now: reminders, late notices, deadlines.\nThe daemon does this on its own; run it from cron when no daemon runs.", gameTick},
 		{"rollback", "game rollback ID (--to TURN | --to-step N) [--reason TEXT]", "Returns the game to the start of TURN (or to just after step N). Later\ninputs stay in the log; players are told; replayed steps get new seeds.", gameRollback},
-		{"replace", "game replace ID PLAYER --email ADDRESS", "Gives a seat to a new person with a new secret; the old address loses access.", gameReplace},
-		{"kick", "game kick ID PLAYER", "Removes a player: the seat plays its defaults from now on.", gameKick},
+		{"replace", "game replace ID PLAYER (--email ADDRESS | --bot) [--reason TEXT]", "Gives a seat to a new person (a new secret; the old address loses access)\nor, with --bot, to the ruleset's bot from the next step. The old holder is\ntold by mail what happened and why; the seat's history keeps every holder.", gameReplace},
+		{"kick", "game kick ID PLAYER [--reason TEXT]", "Removes a player, who is told why: the seat plays its defaults from now on.", gameKick},
 		{"message", "game message ID TEXT...", "Sends a message from the GM to every player; kept in the log.", gameMessage},
 		{"resend", "game resend ID [--to PLAYER] [--turn N]", "Mails a report again, as each player saw it: the current one, or the one\nof turn N; to every player, or to one. Needs the mail config (--config)\nor a running daemon.", gameResend},
 		{"vacation", "game vacation ID PLAYER --from 2026-12-01 --to 2026-12-10", "Records a player's absence; the game's policy extends deadlines or plays defaults.", gameVacation},
@@ -60,6 +60,7 @@ func printNotices(e *env, notices []game.Notice) {
 				to[i] = "GM"
 			}
 		}
+		to = append(to, n.Addresses...)
 		fmt.Fprintf(e.stdout, "%s to %s: %s\n", n.Kind, strings.Join(to, ", "), n.Text)
 	}
 }
@@ -186,18 +187,24 @@ func gameRollback(ctx context.Context, e *env, args []string) error {
 func gameReplace(ctx context.Context, e *env, args []string) error {
 	c, fs, db := gameFlags(e, "replace")
 	email := fs.String("email", "", "the new player's address")
+	bot := fs.Bool("bot", false, "hand the seat to the ruleset's bot")
+	reason := fs.String("reason", "", "why (told to the old holder)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 || *email == "" {
-		return fmt.Errorf("usage: orrery %s", c.usage)
+	if len(pos) != 2 || (*email == "") == !*bot {
+		return fmt.Errorf("usage: orrery %s (one of --email or --bot)", c.usage)
 	}
 	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
-		g, n, err := s.Replace(ctx, pos[0], pos[1], *email)
+		g, n, err := s.ReplaceSeat(ctx, pos[0], pos[1], game.Seat{Email: *email, Bot: *bot}, *reason)
 		if err == nil {
 			p, _ := g.PlayerByName(pos[1])
-			fmt.Fprintf(e.stdout, "%s now plays %s; new secret %s\n", p.Email, p.Name, p.Secret)
+			if p.Bot {
+				fmt.Fprintf(e.stdout, "the bot now plays %s, from step %d\n", p.Name, g.Step+1)
+			} else {
+				fmt.Fprintf(e.stdout, "%s now plays %s; new secret %s\n", p.Email, p.Name, p.Secret)
+			}
 		}
 		return g, n, err
 	})
@@ -205,6 +212,7 @@ func gameReplace(ctx context.Context, e *env, args []string) error {
 
 func gameKick(ctx context.Context, e *env, args []string) error {
 	c, fs, db := gameFlags(e, "kick")
+	reason := fs.String("reason", "", "why (told to the player)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -212,7 +220,9 @@ func gameKick(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("usage: orrery %s", c.usage)
 	}
-	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) { return s.Kick(ctx, pos[0], pos[1]) })
+	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
+		return s.KickFor(ctx, pos[0], pos[1], *reason)
+	})
 }
 
 func gameMessage(ctx context.Context, e *env, args []string) error {

@@ -5,7 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"text/tabwriter"
 
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine/game"
+	"orrery/pbem/bounce"
 	"orrery/pbem/settings"
 )
 
@@ -20,7 +25,10 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 		about += fmt.Sprintf("  %-5s %s (default %s; e.g. %s)\n", k.Name, k.Help, k.Default, strings.TrimPrefix(k.Example, "SET "))
 	}
 	about += "\nA new game (orrery game new, JOIN) starts each player in their LANG where\n" +
-		"the ruleset writes in several languages (burning)."
+		"the ruleset writes in several languages (burning).\n\n" +
+		"show also prints whether mail to the address arrives (its bounces), the\n" +
+		"games it plays or observes (what MY GAMES mails), and its record: games\n" +
+		"played, steps played and missed (no orders), seats abandoned, games won."
 	fs := flags(e, "player", "player (show ADDRESS | set ADDRESS KEY VALUE)", about)
 	db := addDBFlags(fs)
 	pos, err := parse(fs, args)
@@ -72,7 +80,100 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 		if v == "" {
 			v = k.Default + " (not set: the default)"
 		}
-		fmt.Fprintf(e.stdout, "  %-5s %s\n", k.Name, v)
+		fmt.Fprintf(e.stdout, "  %-9s %s\n", k.Name, v)
+	}
+	if pos[0] == "show" {
+		return playerGames(ctx, e, svc, addr, db.config)
+	}
+	return nil
+}
+
+// playerGames prints an address's mail state, games and record.
+func playerGames(ctx context.Context, e *env, svc *game.Service, addr, cfgPath string) error {
+	var st bounce.State
+	if err := svc.Store().View(ctx, func(tx *bolt.Tx) error {
+		var err error
+		st, err = bounce.Load(tx, addr)
+		return err
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "mail: %s\n", st.Describe(bouncePolicy(cfgPath)))
+	seats, err := svc.GamesOf(ctx, addr)
+	if err != nil {
+		return err
+	}
+	watched, err := svc.ObservedGames(ctx, addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, "games:")
+	if len(seats)+len(watched) == 0 {
+		fmt.Fprintln(e.stdout, "  (none)")
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	line := func(id string, observing bool) {
+		g, err := svc.Get(ctx, id)
+		if err != nil {
+			return
+		}
+		seat, state := "(observer)", ""
+		switch {
+		case g.Over():
+			state = "over: " + g.Outcome.Text
+		case g.Signup:
+			state = fmt.Sprintf("signing up, %d of %d seats", len(g.Players), g.Seats)
+		default:
+			state = fmt.Sprintf("turn %d, %s", g.Turn, g.Phase)
+		}
+		orders := ""
+		if p, ok := g.PlayerByEmail(addr); ok && !observing {
+			seat = p.Name
+			asked, in := false, true
+			for _, q := range g.PromptsFor(p.Name) {
+				if q.Kind.Blocks() {
+					asked, in = true, in && contains(g.Answered, q.ID)
+				}
+			}
+			switch {
+			case asked && in:
+				orders = "orders in"
+			case asked:
+				orders = "orders missing"
+			}
+		}
+		deadline := ""
+		if !g.Deadline.IsZero() && !g.Over() {
+			deadline = "deadline " + g.Deadline.UTC().Format("2006-01-02 15:04 MST")
+		}
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\t%s\n", g.ID, g.Ruleset, seat, state, orders, deadline)
+	}
+	for _, id := range seats {
+		line(id, false)
+	}
+	for _, id := range watched {
+		if !contains(seats, id) {
+			line(id, true)
+		}
+	}
+	w.Flush()
+	rec, err := svc.PlayerRecord(ctx, addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "record: %s, %s played, %s (no orders), %s abandoned, %s won\n",
+		count(rec.Games, "game", "games"), count(int(rec.Steps), "step", "steps"), count(rec.Missed, "missed", "missed"),
+		count(rec.Abandoned, "seat", "seats"), count(rec.Won, "game", "games"))
+	for _, sr := range rec.Seats {
+		h := sr.Holder
+		note := ""
+		switch {
+		case sr.Won:
+			note = ", won"
+		case h.Ended != "":
+			note = ", " + h.Ended
+		}
+		fmt.Fprintf(e.stdout, "  %s (%s) seat %s, %s, %d missed%s\n", sr.Game, sr.Ruleset, sr.Seat, stepRange(h), h.Missed, note)
 	}
 	return nil
 }

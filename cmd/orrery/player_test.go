@@ -17,12 +17,13 @@ import (
 func TestPlayerSettingsByCLI(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "cli.db")
 	out := must(t, db, "", "player", "set", "Ann <ANN@example.org>", "lang", "Russian")
-	if !strings.Contains(out, "ann@example.org: LANG = ru") || !strings.Contains(out, "TZ    UTC (not set: the default)") {
+	if !strings.Contains(out, "ann@example.org: LANG = ru") || !strings.Contains(out, "TZ        UTC (not set: the default)") {
 		t.Errorf("player set printed:\n%s", out)
 	}
 	must(t, db, "", "player", "set", "ann@example.org", "TZ", "Europe/Moscow")
 	out = must(t, db, "", "player", "show", "ann@example.org")
-	if !strings.Contains(out, "LANG  ru") || !strings.Contains(out, "TZ    Europe/Moscow") {
+	if !strings.Contains(out, "LANG      ru") || !strings.Contains(out, "TZ        Europe/Moscow") || !strings.Contains(out, "mail: ok") ||
+		!strings.Contains(out, "record: 0 games") {
 		t.Errorf("player show printed:\n%s", out)
 	}
 	if out, err := cli(t, db, "", "player", "set", "ann@example.org", "TZ", "Mars/Olympus"); err == nil || !strings.Contains(err.Error(), "Europe/Moscow") {

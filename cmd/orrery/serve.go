@@ -15,6 +15,7 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/pbem/bounce"
 	"orrery/pbem/config"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -164,6 +165,8 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),
 		MaxMail: int(cfg.Limits.MaxMail), ReadsPerMail: cfg.Limits.ReadsPerMail, MaxReply: cfg.Limits.MaxReply,
 		MaxObservers: cfg.Limits.MaxObservers, PlusDistinct: cfg.Security.PlusDistinctDomains,
+		OpenGames: cfg.Games.OpenBy, MaxOpenGames: cfg.Games.MaxOpen,
+		Bounces: bounce.Policy{HardLimit: cfg.Bounces.HardLimit, Window: cfg.Bounces.Within},
 	})
 	if err != nil {
 		return fail(err)

@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"orrery/engine/game"
+	"orrery/pbem/bounce"
 	"orrery/pbem/config"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
@@ -60,6 +61,21 @@ func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 		m.WebLink = web.PrivateLink(c.HTTP.URL)
 	}
 	return []game.Option{game.WithHooks(m.Hook)}, nil
+}
+
+// bouncePolicy is the config's bounces section (the defaults without a
+// config), for the commands that show an address's state.
+func bouncePolicy(cfgPath string) bounce.Policy {
+	if cfgPath == "" {
+		cfgPath = os.Getenv("ORRERY_CONFIG")
+	}
+	var c struct {
+		Bounces config.Bounces `yaml:"bounces"`
+	}
+	if data, err := os.ReadFile(cfgPath); err == nil && cfgPath != "" {
+		yaml.Unmarshal(data, &c)
+	}
+	return bounce.Policy{HardLimit: c.Bounces.HardLimit, Window: c.Bounces.Within}.WithDefaults()
 }
 
 // wirePictures lets sender draw the board picture of each report when the

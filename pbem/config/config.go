@@ -43,6 +43,10 @@ type Config struct {
 	Security     Security `yaml:"security"`  // who may act for a seat
 	Templates    string   `yaml:"templates"` // directory of template overrides ("" = built in)
 	HTTP         HTTP     `yaml:"http"`      // the read-only web pages (off unless listen is set)
+	// Games says who may open games by mail (NEW) and how many at once.
+	Games Games `yaml:"games"`
+	// Bounces says when an address whose mail bounces is given up on.
+	Bounces Bounces `yaml:"bounces"`
 	// Tick is how often deadlines and reminders are checked.
 	Tick time.Duration `yaml:"tick"`
 	// LogLevel is the older spelling of log.level, still read.
@@ -108,6 +112,26 @@ type HTTP struct {
 	// ("https://games.example.org"): links in report mails and the Atom
 	// feed use it. Default: http://LISTEN.
 	URL string `yaml:"url"`
+}
+
+// Games are the games players open by mail (NEW ruleset).
+type Games struct {
+	// OpenBy is who may: anyone, players (an address that holds or held
+	// a seat here; the default) or gm (the GM alone, from the gm address
+	// with the GM secret).
+	OpenBy string `yaml:"open_by"`
+	// MaxOpen is how many games not over one address may have opened at
+	// once (default 2).
+	MaxOpen int `yaml:"max_open"`
+}
+
+// Bounces say when an address is given up on: after HardLimit hard
+// bounces (delivery status notifications that answer our own mail, or a
+// mail the server refused for good) within Within, it is mailed no more
+// and its seats count as abandoned. Defaults 3 and 336h (14 days).
+type Bounces struct {
+	HardLimit int           `yaml:"hard_limit"`
+	Within    time.Duration `yaml:"within"`
 }
 
 // Limits bound what the daemon reads and sends.
@@ -373,6 +397,31 @@ func (c *Config) check() error {
 	}
 	if err := c.HTTP.check(); err != nil {
 		return err
+	}
+	switch c.Games.OpenBy {
+	case "":
+		c.Games.OpenBy = "players"
+	case "anyone", "players", "gm":
+	default:
+		return fmt.Errorf("games.open_by: must be anyone, players or gm, not %q", c.Games.OpenBy)
+	}
+	if c.Games.MaxOpen < 0 {
+		return errors.New("games.max_open: must be positive")
+	}
+	if c.Games.MaxOpen == 0 {
+		c.Games.MaxOpen = 2
+	}
+	if c.Bounces.HardLimit < 0 {
+		return errors.New("bounces.hard_limit: must be positive")
+	}
+	if c.Bounces.Within < 0 {
+		return errors.New("bounces.within: must be positive")
+	}
+	if c.Bounces.HardLimit == 0 {
+		c.Bounces.HardLimit = 3
+	}
+	if c.Bounces.Within == 0 {
+		c.Bounces.Within = 14 * 24 * time.Hour
 	}
 	if c.Tick < 0 {
 		return errors.New("tick: must be positive")

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSeatsByCLI: game new --abandoned bot, game replace --bot with a
+// reason and back to a person, game kick with a reason, game players with
+// each seat's state and holders, player show with the record, and verify
+// across every change of holder.
+func TestSeatsByCLI(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cli.db")
+	must(t, db, "", "game", "new", "toy", "--id", "s1", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org",
+		"--player", "cyd=cyd@example.org", "--abandoned", "bot", "--abandon-after", "2")
+	if out, err := cli(t, db, "", "game", "new", "toy", "--id", "s2", "--player", "ann=ann@example.org", "--abandoned", "robot"); err == nil ||
+		!strings.Contains(out+err.Error(), "must be defaults, bot or open") {
+		t.Errorf("a bad policy: %v %s", err, out)
+	}
+	out := must(t, db, "", "game", "replace", "s1", "bob", "--bot", "--reason", "moved away")
+	if !strings.Contains(out, "the bot now plays bob, from step 1") || !strings.Contains(out, "seat-lost to bob@example.org: The GM gave your seat bob in s1 to the computer: moved away.") {
+		t.Errorf("replace --bot printed:\n%s", out)
+	}
+	if out, err := cli(t, db, "", "game", "replace", "s1", "bob"); err == nil || !strings.Contains(err.Error(), "one of --email or --bot") {
+		t.Errorf("replace with neither: %v %s", err, out)
+	}
+	must(t, db, "PUSH 2", "orders", "s1", "--as", "ann", "-f", "-")
+	must(t, db, "PUSH 1", "orders", "s1", "--as", "cyd", "-f", "-")
+	out = must(t, db, "", "game", "replace", "s1", "bob", "--email", "dan@example.org")
+	if !strings.Contains(out, "dan@example.org now plays bob; new secret") {
+		t.Errorf("replace --email printed:\n%s", out)
+	}
+	out = must(t, db, "", "game", "kick", "s1", "cyd", "--reason", "cheating")
+	if !strings.Contains(out, "The GM removed you from s1: cheating.") {
+		t.Errorf("kick printed:\n%s", out)
+	}
+	out = must(t, db, "", "game", "players", "s1")
+	for _, want := range []string{"SEAT", "MAIL", "bob   dan@example.org", "cyd   (nobody)", "kicked", "abandoned seats: bot (after 2 steps in a row without orders)",
+		"bob          bob@example.org              no step, replaced: moved away", "bob          the bot                      step 1, replaced",
+		"bob          dan@example.org              steps 2-now", "cyd          cyd@example.org              step 1, kicked: cheating"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("game players lacks %q:\n%s", want, out)
+		}
+	}
+	out = must(t, db, "", "player", "show", "cyd@example.org")
+	if !strings.Contains(out, "record: 1 game, 1 step played, 0 missed (no orders), 0 seats abandoned, 0 games won") || !strings.Contains(out, "s1 (toy) seat cyd, step 1, 0 missed, kicked") {
+		t.Errorf("player show printed:\n%s", out)
+	}
+	if out := must(t, db, "", "game", "verify", "s1"); !strings.Contains(out, "s1 verified") {
+		t.Errorf("verify printed:\n%s", out)
+	}
+}
