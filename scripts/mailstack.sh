@@ -12,6 +12,8 @@
 #   scripts/mailstack.sh stop-postfix | start-postfix   #   (pbem/soak's outage part); start-*
 #                                                       #   waits for the ports, stop-* for them to close
 #   scripts/mailstack.sh flush     # Postfix: retry deferred mail now (after Dovecot is back)
+#   scripts/mailstack.sh bounce ADDRESS     # mail to ADDRESS bounces from now on: Postfix
+#   scripts/mailstack.sh unbounce ADDRESS   #   takes it, then returns it with a DSN (5.2.2)
 #   eval "$(scripts/mailstack.sh env)"   # export what the Go e2e tests read
 #
 # Every recipient of every domain is delivered locally (catch-all), so a test
@@ -260,6 +262,40 @@ flush() {
   echo "mailstack: postfix queue flushed"
 }
 
+# bounce makes Postfix bounce mail to one address: it accepts the mail,
+# then its error(8) transport returns it to the sender with a delivery
+# status notification (Action: failed, Status: 5.2.2), as a full mailbox
+# behind a relay does. The transport map is read again on reload.
+bounce() {
+  configured
+  [ -n "${1:-}" ] || { echo "usage: $0 bounce ADDRESS" >&2; exit 2; }
+  local map="$ROOT/etc/postfix/transport"
+  touch "$map"
+  grep -qF "$1 " "$map" || echo "$1 error:5.2.2 mailbox full" >>"$map"
+  transport_reload
+  echo "mailstack: mail to $1 now bounces"
+}
+
+unbounce() {
+  configured
+  [ -n "${1:-}" ] || { echo "usage: $0 unbounce ADDRESS" >&2; exit 2; }
+  local map="$ROOT/etc/postfix/transport"
+  touch "$map"
+  grep -vF "$1 " "$map" >"$map.new" || true
+  mv "$map.new" "$map"
+  transport_reload
+  echo "mailstack: mail to $1 is delivered again"
+}
+
+transport_reload() {
+  # smtpd would refuse an address whose transport is error(8) at RCPT;
+  # the mail must be taken, so that the bounce comes as a DSN.
+  postconf -c "$ROOT/etc/postfix" -e "transport_maps = texthash:$ROOT/etc/postfix/transport" \
+    "smtpd_reject_unlisted_recipient = no"
+  touch -d '2000-01-01' "$ROOT/etc/postfix/main.cf" "$ROOT/etc/postfix/transport"
+  postfix -c "$ROOT/etc/postfix" reload </dev/null >/dev/null 2>&1
+}
+
 status() {
   if running; then
     echo "dovecot: running, master pid $(cat "$ROOT/run/dovecot/master.pid")"
@@ -287,5 +323,6 @@ EOF
 case ${1:-} in
   install | start | stop | status | env | flush) "$1" ;;
   stop-dovecot | start-dovecot | stop-postfix | start-postfix) "${1//-/_}" ;;
-  *) echo "usage: $0 install|start|stop|status|env|stop-dovecot|start-dovecot|stop-postfix|start-postfix|flush" >&2; exit 2 ;;
+  bounce | unbounce) "$1" "${2:-}" ;;
+  *) echo "usage: $0 install|start|stop|status|env|stop-dovecot|start-dovecot|stop-postfix|start-postfix|flush|bounce ADDRESS|unbounce ADDRESS" >&2; exit 2 ;;
 esac

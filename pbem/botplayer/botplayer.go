@@ -34,6 +34,9 @@ type Players struct {
 	Rand *rand.Rand
 	// Stall is how long the game may make no progress (default 30 s).
 	Stall time.Duration
+	// Quiet are seats whose player has stopped sending: they never
+	// answer (a test of abandoned seats).
+	Quiet map[string]bool
 
 	answered map[string]bool
 }
@@ -69,7 +72,7 @@ func (p *Players) Play(ctx context.Context, maxTurns int) (*game.Game, error) {
 		}
 		sent := false
 		for _, pl := range g.Players {
-			if pl.Email == "" || pl.Bot {
+			if pl.Email == "" || pl.Bot || p.Quiet[pl.Name] {
 				continue
 			}
 			n, err := p.turn(ctx, g, pl)

@@ -36,6 +36,9 @@ func TestCorpus(t *testing.T) {
 			"aa11bb22cc33dd44ee55ff66.demo1.e0s5.orrery@pbem.test", "[demo1 r2t4y6u8i3] Turn 5 report", "dns;BN8PR12MB3300.namprd12.prod.outlook.com", "QuotaExceededException"},
 		{"gmail-no-such-user.eml", "eve.typo@gmail.com", "failed", "5.1.1", Hard,
 			"c0ffee01badd00d5eed5a1e0.demo1.e0s5.orrery@pbem.test", "[demo1 w3e5r7t9y2] Welcome to demo1", "dns; googlemail.com", "550 5.1.1  https://support.google.com/mail/?p=NoSuchUser"},
+		// Captured from scripts/mailstack.sh's Postfix (bounce ADDRESS).
+		{"postfix-mailstack-error-transport.eml", "xbounce@example.org", "failed", "5.2.2", Hard,
+			"abc123.g.e0s1.orrery@pbem.test", "test", "dns; mail.pbem.test", "X-Postfix; mailbox full"},
 		{"gmail-over-quota-delay.eml", "fay@gmail.com", "delayed", "4.2.2", Soft,
 			"d00dfeed0123456789abcdef.demo1.e0s6.orrery@pbem.test", "[demo1 u4i6o8p2a5] Turn 6 report", "dns; googlemail.com", "out of storage space"},
 	}

@@ -1,0 +1,242 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"mime"
+	"net/mail"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/games/prosper"
+	"orrery/pbem/botplayer"
+	"orrery/pbem/bounce"
+	"orrery/pbem/daemon"
+	"orrery/pbem/outbox"
+)
+
+// mailstack runs scripts/mailstack.sh on the stack the test talks to, and
+// skips when the script's ports (MAILSTACK_*) are not those of
+// ORRERY_E2E_*: changing another stack's Postfix would disturb its user.
+func mailstack(t *testing.T, s stack, args ...string) {
+	t.Helper()
+	port := os.Getenv("MAILSTACK_IMAP_PORT")
+	if port == "" {
+		port = "1143"
+	}
+	if s.IMAP != "127.0.0.1:"+port {
+		t.Skipf("the stack at %s is not the one scripts/mailstack.sh controls with these variables (IMAP port %s): set the MAILSTACK_* variables the stack was started with", s.IMAP, port)
+	}
+	out, err := exec.Command("../../scripts/mailstack.sh", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mailstack.sh %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// texts are the decoded subjects and text parts of addr's mail.
+func (s stack) texts(t *testing.T, addr string) []string {
+	t.Helper()
+	msgs, err := s.fetch(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, raw := range msgs {
+		m, err := mail.ReadMessage(bytes.NewReader(raw))
+		if err != nil {
+			continue
+		}
+		subject, err := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
+		if err != nil {
+			subject = m.Header.Get("Subject")
+		}
+		out = append(out, subject+"\n"+strings.Join(strings.Fields(plainPart(t, raw)), " "))
+	}
+	return out
+}
+
+func anyHas(list []string, phrases ...string) bool {
+next:
+	for _, s := range list {
+		for _, p := range phrases {
+			if !strings.Contains(s, p) {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// TestSeatsNeverGoEmpty is issue 18's "done when", through Postfix and
+// Dovecot: a four-player game of Prosper under --abandoned bot in which
+// cyd stops sending from the start and, a few steps in, mail to bob starts
+// bouncing (Postfix returns it with a DSN). cyd's seat goes to the bot
+// after 3 steps without orders, bob's when the third DSN arrives; the game
+// goes on to its end by itself, everyone is told, and verify is clean.
+func TestSeatsNeverGoEmpty(t *testing.T) {
+	s := getStack(t)
+	mailstack(t, s, "status")
+	n := nonce()
+	bot := "orrery-" + n + "@" + s.Domain
+	gm := "gm-" + n + "@example.org"
+	addr := func(name string) string { return name + "-" + n + "@example.org" }
+	t.Cleanup(func() { exec.Command("../../scripts/mailstack.sh", "unbounce", addr("bob")).Run() })
+	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "seats.db"), bot, []engine.Ruleset{prosper.Ruleset()}, true, nil,
+		func(c *daemon.Config) { c.GM, c.TickEvery = gm, 200*time.Millisecond })
+	defer st.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx, r) }()
+	defer func() { stop(); <-done }()
+
+	var specs []game.PlayerSpec
+	for _, p := range []string{"ann", "bob", "cyd", "dan"} {
+		specs = append(specs, game.PlayerSpec{Name: p, Email: addr(p)})
+	}
+	settings := game.Settings{Early: true, TurnLength: 4 * time.Second, AbandonAfter: 3, Abandoned: "bot"}
+	// Five rounds (prosper's turn-limit): the game ends by itself sooner
+	// than a fight to the last planet, with as many changes of holder.
+	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "e2e", Ruleset: "prosper", Players: specs, DiceSecret: "seats",
+		Settings: &settings, Options: map[string]string{"turn-limit": "5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender := s.sender()
+	players := &botplayer.Players{Service: d.Service(), Game: g.ID, Bot: bot, Rand: rand.New(rand.NewPCG(18, 18)), Stall: time.Minute,
+		Fetch: s.fetch, Quiet: map[string]bool{"cyd": true},
+		Send: func(ctx context.Context, m outbox.Mail) error {
+			m.Kind = ""
+			return sender.Send(ctx, []outbox.Mail{m})[0]
+		}}
+	// A few steps in, bob's mailbox starts refusing mail.
+	bounced := make(chan uint64, 1)
+	go func() {
+		for ctx.Err() == nil {
+			if g, err := d.Service().Get(ctx, "e2e"); err == nil && g.Step >= 4 {
+				mailstack(t, s, "bounce", addr("bob"))
+				bounced <- g.Step
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	g, err = players.Play(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := <-bounced
+	if !g.Over() {
+		t.Fatalf("the game did not end: %+v", g.Outcome)
+	}
+	t.Logf("%d steps in %v; bob's mail bounced from step %d", g.Step, time.Since(start).Round(time.Millisecond), from)
+	v, err := d.Service().Verify(ctx, g.ID)
+	if err != nil || !v.OK() {
+		t.Fatalf("verify: %v %v", err, v)
+	}
+	// Both seats are the bot's, each holder's history saying why.
+	for seat, why := range map[string]string{"bob": "unreachable", "cyd": "abandoned"} {
+		p, _ := g.PlayerByName(seat)
+		if !p.Bot || len(p.Holders) != 2 || p.Holders[0].Ended != why || p.Holders[0].Email != addr(seat) {
+			t.Errorf("seat %s: %+v", seat, p)
+		}
+	}
+	var state bounce.State
+	st.DB().View(func(tx *bolt.Tx) error { state, _ = bounce.Load(tx, addr("bob")); return nil })
+	if hard, _ := state.Count(); state.Unreachable.IsZero() || hard < 3 {
+		t.Errorf("bob's address: %+v", state)
+	}
+	// Everyone told what happened (mail is still arriving: wait for it).
+	want := map[string][][]string{
+		addr("ann"): {{"Mail to bob in e2e bounces", "the computer plays the seat from now on"},
+			{"cyd has sent no orders in e2e for 3 steps in a row: the computer plays the seat from now on"}, {"Game over"}},
+		addr("dan"): {{"Mail to bob in e2e bounces"}, {"cyd has sent no orders in e2e"}, {"Game over"}},
+		addr("cyd"): {{"You no longer hold your seat", "so the computer plays your seat cyd from now on"}},
+		gm:          {{"A player's mail bounces", "Mail to bob in e2e bounces"}, {"A seat is abandoned", "cyd has sent no orders"}},
+	}
+	for who, all := range want {
+		var texts []string
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			texts = s.texts(t, who)
+			ok := true
+			for _, phrases := range all {
+				ok = ok && anyHas(texts, phrases...)
+			}
+			if ok {
+				break
+			}
+		}
+		for _, phrases := range all {
+			if !anyHas(texts, phrases...) {
+				t.Errorf("no mail to %s says %q (%d mails)", who, phrases, len(texts))
+			}
+		}
+	}
+	// Nothing went to bob once his address was given up on.
+	for _, m := range s.texts(t, addr("bob")) {
+		if strings.Contains(m, "bounces") || strings.Contains(m, "no longer hold") {
+			t.Errorf("bob was mailed after his address was given up on:\n%s", m)
+		}
+	}
+}
+
+// TestSelfServiceByMail is the rest of the "done when", through the real
+// servers: a player lists their games, recovers their secret and opens a
+// game by mail, without the GM.
+func TestSelfServiceByMail(t *testing.T) {
+	s := getStack(t)
+	n := nonce()
+	bot := "orrery-" + n + "@" + s.Domain
+	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "self.db"), bot, []engine.Ruleset{prosper.Ruleset()}, true, nil)
+	defer st.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx, r) }()
+	defer func() { stop(); <-done }()
+	ann, bob := "ann-"+n+"@example.org", "bob-"+n+"@example.org"
+	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "first", Ruleset: "prosper",
+		Players: []game.PlayerSpec{{Name: "ann", Email: ann}, {Name: "bob", Email: bob}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := g.Players[0].Secret
+	send := func(from, subject, body string) {
+		t.Helper()
+		m := outbox.Mail{MessageID: outbox.NewMessageID("players.example.org"), From: from, To: []string{bot}, Subject: subject, Text: body + "\n", Date: time.Now()}
+		if err := s.sender().Send(ctx, []outbox.Mail{m})[0]; err != nil {
+			t.Fatal(err)
+		}
+	}
+	await := func(who string, phrases ...string) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if anyHas(s.texts(t, who), phrases...) {
+				return
+			}
+		}
+		t.Fatalf("no mail to %s says %q", who, phrases)
+	}
+	send(ann, "my games", "MY GAMES")
+	await(ann, "Your games", "first", "seat ann")
+	send(ann, "lost my secret", "SECRET first")
+	await(ann, "Your secret in first", "Your secret is: "+secret)
+	send(ann, "a new game", "NEW prosper 2 id=second")
+	await(ann, "Your new game is open for players", "You opened game second")
+	send(bob, "join", "JOIN second")
+	await(bob, "Welcome to Prosper or Perish")
+	await(ann, "Welcome to Prosper or Perish", "second")
+}
