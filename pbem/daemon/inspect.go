@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/pbem/bounce"
 	"orrery/pbem/inmail"
 	"orrery/pbem/policy"
 	"orrery/pbem/route"
@@ -108,6 +109,20 @@ func inspect(raw []byte, maxText int, opt route.Options, pc policy.Config) (*Ver
 		return v, nil, nil
 	}
 	v.From = game.CanonAddress(m.From)
+	if rep, err := bounce.Parse(raw); isDSN(m.ReportType) && err == nil {
+		var what []string
+		for _, rc := range rep.Recipients {
+			if k := rc.Kind(); k != bounce.None {
+				what = append(what, fmt.Sprintf("a %s bounce of %s (%s)", k, rc.Address(), rc.Status))
+			}
+		}
+		if len(what) == 0 {
+			what = append(what, "no bounce")
+		}
+		v.Why = fmt.Sprintf("not answered: a delivery status notification about mail %s, %s; counted if that is a mail of ours sent to that address",
+			rep.MessageID, strings.Join(what, ", "))
+		return v, m, nil
+	}
 	if why := policy.Silence(m, pc); why != "" {
 		v.Why = "not answered: " + why
 		return v, m, nil

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -410,5 +411,18 @@ func TestMailGivenUpOnIsReportedToTheGM(t *testing.T) {
 	})
 	if hard != 1 {
 		t.Errorf("%d hard bounces of bob counted, want 1", hard)
+	}
+}
+
+// TestMailCheckNamesABounce: orrery mail check says what a DSN is and
+// that it is counted, not answered.
+func TestMailCheckNamesABounce(t *testing.T) {
+	raw, err := os.ReadFile("../bounce/testdata/dsn/exim-user-unknown.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := daemon.Inspect(raw, []engine.Ruleset{toy.Ruleset()}, "", 0)
+	if v.Reply || !strings.Contains(v.Why, "a hard bounce of cyd@example.com (5.0.0)") {
+		t.Errorf("verdict %+v", v)
 	}
 }
