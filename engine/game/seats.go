@@ -206,7 +206,7 @@ func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, r
 			notices[0].Text = fmt.Sprintf("%s of %s is now played by the computer.", p.Name, g.ID)
 			lost = fmt.Sprintf("The GM gave your seat %s in %s to the computer: %s.", p.Name, g.ID, why)
 		}
-		if former != "" && !sameAddr(former, to.Email) {
+		if former != "" && !SameAddress(former, to.Email) {
 			notices = append(notices, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former}, Text: lost})
 		}
 		log := fmt.Sprintf("replace %s: %s → %s", p.Name, old, to)
@@ -315,7 +315,7 @@ func (s *Service) MarkUnreachable(ctx context.Context, id, addr, why string, hoo
 		var out []Notice
 		var names []string
 		for _, p := range g.Players {
-			if p.Bot || p.Email == "" || !sameAddr(p.Email, addr) || contains(g.Unreachable, p.Name) || contains(g.Kicked, p.Name) {
+			if p.Bot || p.Email == "" || !SameAddress(p.Email, addr) || contains(g.Unreachable, p.Name) || contains(g.Kicked, p.Name) {
 				continue
 			}
 			out = append(out, abandonSeat(g, p.Name, why, "unreachable", now)...)
@@ -412,7 +412,7 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 		if err != nil {
 			return err
 		}
-		if by != "" && !sameAddr(by, g.Creator) {
+		if by != "" && !SameAddress(by, g.Creator) {
 			return userErrorf("only the player who opened %s may start it early", g.ID)
 		}
 		if !g.Signup {
@@ -450,7 +450,7 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 // invitations, so that nobody can make the server mail strangers at will.
 func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
-		if !sameAddr(by, g.Creator) {
+		if !SameAddress(by, g.Creator) {
 			return nil, "", userErrorf("only the player who opened %s may invite others to it", g.ID)
 		}
 		if !g.Signup {
@@ -489,30 +489,11 @@ const MaxInvites = 10
 
 func containsAddr(list []string, a string) bool {
 	for _, x := range list {
-		if sameAddr(x, a) {
+		if SameAddress(x, a) {
 			return true
 		}
 	}
 	return false
-}
-
-// sameAddr compares two mail addresses as the seats' index keys them.
-func sameAddr(a, b string) bool {
-	a, b = addrForm(a), addrForm(b)
-	return a != "" && a == b
-}
-
-// addrForm is the form addresses are indexed in: trimmed, ASCII letters
-// lowercased and nothing else changed (Unicode case folding would make
-// look-alike addresses one).
-func addrForm(a string) string {
-	b := []byte(strings.TrimSpace(a))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // countMissed counts, after step rec, a step played by defaults against
@@ -653,7 +634,7 @@ type SeatRecord struct {
 
 // PlayerRecord reads addr's record from every game it ever held a seat in.
 func (s *Service) PlayerRecord(ctx context.Context, addr string) (*Record, error) {
-	r := &Record{Address: addrForm(addr)}
+	r := &Record{Address: CanonAddress(addr)}
 	err := s.st.View(ctx, func(tx *bolt.Tx) error {
 		ids, err := heldGames(tx, addr)
 		if err != nil {
@@ -680,7 +661,7 @@ func (r *Record) add(g *Game) {
 	for _, p := range g.Players {
 		hist := p.History(g)
 		for i, h := range hist {
-			if h.Bot || !sameAddr(h.Email, r.Address) {
+			if h.Bot || !SameAddress(h.Email, r.Address) {
 				continue
 			}
 			if !counted {
@@ -707,7 +688,7 @@ func (r *Record) add(g *Game) {
 // ---- indexes: games an address held a seat in, or observes ----------------
 
 func addrKey(addr, id string) []byte {
-	k := append([]byte(addrForm(addr)), 0)
+	k := append([]byte(CanonAddress(addr)), 0)
 	return append(k, id...)
 }
 
@@ -756,7 +737,7 @@ func heldGames(tx *bolt.Tx, addr string) ([]string, error) {
 	return scanGames(tx, func(g *Game) bool {
 		for _, p := range g.Players {
 			for _, h := range p.History(g) {
-				if sameAddr(h.Email, addr) {
+				if SameAddress(h.Email, addr) {
 					return true
 				}
 			}

@@ -29,6 +29,8 @@ import (
 	"strings"
 
 	"github.com/emersion/go-message"
+
+	"orrery/engine/game"
 )
 
 // ErrNotDSN is Parse's answer for a mail that is not a delivery status
@@ -182,7 +184,7 @@ func Parse(raw []byte) (*Report, error) {
 			}
 			if to, err := m.Header.AddressList("To"); err == nil {
 				for _, a := range to {
-					r.To = append(r.To, strings.ToLower(a.Address))
+					r.To = append(r.To, game.CanonAddress(a.Address))
 				}
 			}
 		}
@@ -243,7 +245,7 @@ func fieldBlocks(body []byte) []block {
 
 // typedAddress reads "rfc822; bob@example.org" (the address type is
 // any case, the space optional, the address maybe in angle brackets) as
-// the bare address, lower-cased.
+// the bare address, in its one form (game.CanonAddress).
 func typedAddress(v string) string {
 	if v == "" {
 		return ""
@@ -258,7 +260,7 @@ func typedAddress(v string) string {
 	if !strings.Contains(v, "@") {
 		return ""
 	}
-	return strings.ToLower(v)
+	return game.CanonAddress(v)
 }
 
 // statusCode is the "n.n.n" that starts a Status field.

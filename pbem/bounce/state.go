@@ -3,12 +3,14 @@ package bounce
 import (
 	"encoding/json"
 	"fmt"
+	"net/mail"
 	"sort"
 	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine/game"
 	"orrery/engine/store"
 )
 
@@ -94,15 +96,15 @@ func days(d time.Duration) string {
 	return d.String()
 }
 
-// Key is the form addresses are kept under: bare, ASCII letters lower-cased.
+// Key is the form addresses are kept under: the bare address as
+// game.CanonAddress has it (ASCII case folded, nothing else: a look-alike
+// address is another address).
 func Key(addr string) string {
-	b := []byte(strings.TrimSpace(addr))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+	addr = strings.TrimSpace(addr)
+	if a, err := mail.ParseAddress(addr); err == nil {
+		addr = a.Address
 	}
-	return string(b)
+	return game.CanonAddress(addr)
 }
 
 func bucket(tx *bolt.Tx, create bool) (*bolt.Bucket, error) {

@@ -105,8 +105,11 @@ func (d *Daemon) consentable(kind route.Name, g *game.Game, person string) (msg,
 			return fmt.Sprintf("game %s takes at most %d observers by mail, and has them", g.ID, d.cfg.MaxObservers), "ask the GM to add you"
 		}
 	case route.Join:
-		if !g.Signup {
-			return fmt.Sprintf("game %s is not open for players", g.ID), "send LIST for the games you can join"
+		if !g.Signup && len(g.OpenSeats()) == 0 {
+			// A game under way takes JOIN only for a seat its player
+			// left, when the game offers it (--abandoned open).
+			return fmt.Sprintf("game %s has started and has no seat open to take (a seat is open when its player dropped out and the game offers it: JOIN takes it then)", g.ID),
+				"send LIST for the games you can join"
 		}
 		for _, p := range g.Players {
 			if p.Email != "" && d.person(p.Email) == person {

@@ -72,13 +72,9 @@ func (m *Mailer) noticeToAddresses(tx *bolt.Tx, g *game.Game, n game.Notice) err
 	return nil
 }
 
-// sameAddress compares two addresses as the bounce counts key them: bare,
-// ASCII letters lowercased, nothing else folded (a look-alike address is
-// another address).
-func sameAddress(a, b string) bool {
-	a, b = bounce.Key(bareAddress(a)), bounce.Key(bareAddress(b))
-	return a != "" && a == b
-}
+// sameAddress compares two addresses the one way addresses are compared
+// (game.SameAddress), each maybe with a display name.
+func sameAddress(a, b string) bool { return game.SameAddress(bareAddress(a), bareAddress(b)) }
 
 // isDSN reports whether m is a report on the delivery of a mail.
 func isDSN(reportType string) bool { return reportType == "delivery-status" }
@@ -230,7 +226,11 @@ func (d *Daemon) deadMail(tx *bolt.Tx, it outbox.Item, permanent bool) error {
 		}
 	}
 	gm := bareAddress(d.cfg.GM)
-	if gm == "" || strings.Contains(strings.ToLower(to), strings.ToLower(gm)) {
+	toGM := false
+	for _, a := range it.Mail.To {
+		toGM = toGM || sameAddress(a, gm)
+	}
+	if gm == "" || toGM {
 		d.log.Error("outbox gave up on a mail", "to", to, "kind", it.Mail.Kind, "err", it.LastError)
 		return nil
 	}

@@ -121,6 +121,9 @@ func inspect(raw []byte, maxText int, opt route.Options, pc policy.Config) (*Ver
 		}
 		v.Why = fmt.Sprintf("not answered: a delivery status notification about mail %s, %s; counted if that is a mail of ours sent to that address",
 			rep.MessageID, strings.Join(what, ", "))
+		if rep.MessageID == "" {
+			v.Why = fmt.Sprintf("not answered: a delivery status notification, %s, about a mail it does not name: not counted", strings.Join(what, ", "))
+		}
 		return v, m, nil
 	}
 	if why := policy.Silence(m, pc); why != "" {

@@ -115,7 +115,8 @@ func TestOpenSeatByMail(t *testing.T) {
 	one(t, to(h.say("eve@example.org", "games", "LIST"), "eve@example.org"), "eve", "seat bob is open: send JOIN g2 to take it")
 	one(t, to(h.say("eve@example.org", "join", "JOIN g1"), "eve@example.org"), "eve", "game g1 has started and has no seat open to take")
 	*now = now.Add(time.Minute)
-	sent = h.say("dora@example.org", "join", "JOIN g2")
+	h.confirm(h.say("dora@example.org", "join", "JOIN g2"), "dora@example.org") // JOIN asks its address to confirm
+	sent = h.flush()
 	one(t, to(sent, "dora@example.org"), "dora", "Welcome to", "you have a seat in game g2 (Toy Race) as bob", "You take this seat over")
 	one(t, to(sent, "bob@example.org"), "bob", "Your seat bob in g2 was taken by a new player.")
 	some(t, to(sent, gmAddr), "gm", "dora@example.org took the open seat bob of g2.")
@@ -134,7 +135,7 @@ func TestMyGamesByMail(t *testing.T) {
 		Players: []game.PlayerSpec{{Name: "cyd", Email: "cyd@example.org"}}}); err != nil {
 		t.Fatal(err)
 	}
-	h.say("ann@example.org", "watch", "OBSERVE g3")
+	h.confirm(h.say("ann@example.org", "watch", "OBSERVE g3"), "ann@example.org")
 	h.say("ann@example.org", "tz", "SET TZ Europe/Moscow")
 	m := one(t, to(h.say("ann@example.org", "mine", "MY GAMES"), "ann@example.org"), "ann", "YOUR GAMES", "YOUR RECORD", "2 games")
 	for _, want := range []string{
@@ -202,7 +203,8 @@ func TestNewGameByMail(t *testing.T) {
 	one(t, to(sent, "carl@example.org"), "carl", "You are invited to a game", "ann@example.org invites you to play race, a game of Toy Race: 1 of 3", "JOIN race")
 	one(t, to(h.say("bob@example.org", "invite", "INVITE race eve@example.org"), "bob@example.org"), "bob", "only the player who opened race may invite others to it")
 	one(t, to(h.say("bob@example.org", "start", "START race"), "bob@example.org"), "bob", "only the player who opened race may start it early")
-	h.say("carl@example.org", "join", "JOIN race")
+	h.confirm(h.say("carl@example.org", "join", "JOIN race"), "carl@example.org")
+	h.flush()
 	sent = h.say("ann@example.org", "start", "START race")
 	some(t, to(sent, "ann@example.org"), "ann", "Game race starts with 2 players")
 	some(t, to(sent, "ann@example.org"), "ann", "Welcome to Toy Race, annie")

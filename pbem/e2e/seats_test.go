@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -237,6 +238,19 @@ func TestSelfServiceByMail(t *testing.T) {
 	send(ann, "a new game", "NEW prosper 2 id=second")
 	await(ann, "Your new game is open for players", "You opened game second")
 	send(bob, "join", "JOIN second")
+	// JOIN asks the address to confirm: bob answers with the code.
+	token := ""
+	for deadline := time.Now().Add(30 * time.Second); token == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		for _, m := range s.texts(t, bob) {
+			if f := regexp.MustCompile(`CONFIRM ([a-z2-7]{16})`).FindStringSubmatch(m); f != nil {
+				token = f[1]
+			}
+		}
+	}
+	if token == "" {
+		t.Fatal("bob was not asked to confirm his JOIN")
+	}
+	send(bob, "confirm", "CONFIRM "+token)
 	await(bob, "Welcome to Prosper or Perish")
 	await(ann, "Welcome to Prosper or Perish", "second")
 }
