@@ -203,12 +203,10 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 			if !opt.Replace {
 				return userErrorf("a game named %q exists already (import with --replace to overwrite it)", g.ID)
 			}
-			// The old record's addresses leave the index with it.
+			// The old record's index entries leave with it.
 			if prev, err := readGame(games.Bucket([]byte(g.ID))); err == nil {
-				for _, a := range addresses(prev) {
-					if err := indexGame(tx.Bucket(store.BucketPlayers), a, g.ID, false); err != nil {
-						return err
-					}
+				if err := removeIndexes(tx, prev); err != nil {
+					return err
 				}
 			}
 			if err := games.DeleteBucket([]byte(g.ID)); err != nil {
@@ -227,6 +225,9 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 		lb := b.Bucket(store.BucketLog)
 		for _, e := range log {
 			if err := putJSON(lb, store.Key(e.Seq), e); err != nil {
+				return err
+			}
+			if err := indexLogEntry(b, e); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -381,9 +382,9 @@ func (s *Service) Resend(ctx context.Context, id string, step uint64, players []
 }
 
 // StepOfTurn finds the first step at which the game was at turn. Turns
-// only grow from step to step, so it reads a handful of step records (a
-// binary search), not every one: HISTORY by mail must not cost a long
-// game's whole history.
+// never go down along the steps of one line of play (a rollback deletes
+// the later steps), so it bisects the step records, reading a handful of
+// them however long the game, and decodes only their turn.
 func (s *Service) StepOfTurn(ctx context.Context, id string, turn int) (uint64, error) {
 	var found uint64
 	ok := false
@@ -396,40 +397,60 @@ func (s *Service) StepOfTurn(ctx context.Context, id string, turn int) (uint64, 
 		if err != nil {
 			return err
 		}
-		var bad error
-		n := sort.Search(int(g.Step)+1, func(i int) bool {
-			rec, err := readStep(b, uint64(i))
-			if err != nil {
-				bad = err
-				return true
-			}
-			return rec.Turn >= turn
-		})
-		if bad == nil {
-			if n <= int(g.Step) {
-				rec, err := readStep(b, uint64(n))
-				if err != nil {
-					return err
-				}
-				found, ok = rec.N, rec.Turn == turn
-			}
+		if g.Signup || turn > g.Turn {
 			return nil
 		}
-		// A step record missing (a store older than its rules): look
-		// at every one.
-		return b.Bucket(store.BucketSteps).ForEach(func(k, v []byte) error {
-			if ok {
+		sb := b.Bucket(store.BucketSteps)
+		turnOf := func(n uint64) (int, error) {
+			v := sb.Get(store.Key(n))
+			if v == nil {
+				return 0, fmt.Errorf("game %s has no record of step %d", id, n)
+			}
+			var rec struct {
+				Turn int `json:"turn"`
+			}
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return 0, fmt.Errorf("game %s: read step %d: %w", id, n, err)
+			}
+			return rec.Turn, nil
+		}
+		// scan looks at every record there is: a store older than its
+		// rules may lack some, and bisecting needs them all.
+		scan := func() error {
+			return sb.ForEach(func(k, v []byte) error {
+				if ok {
+					return nil
+				}
+				var rec struct {
+					Turn int `json:"turn"`
+				}
+				if json.Unmarshal(v, &rec) == nil && rec.Turn == turn {
+					found, ok = store.KeyN(k), true
+				}
 				return nil
-			}
-			rec, err := readStep(b, store.KeyN(k))
+			})
+		}
+		lo, hi := uint64(0), g.Step+1 // the first step at turn or later is in [lo, hi]
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			t, err := turnOf(mid)
 			if err != nil {
-				return err
+				return scan()
 			}
-			if rec.Turn == turn {
-				found, ok = rec.N, true
+			if t < turn {
+				lo = mid + 1
+			} else {
+				hi = mid
 			}
-			return nil
-		})
+		}
+		if lo <= g.Step {
+			t, err := turnOf(lo)
+			if err != nil {
+				return scan()
+			}
+			found, ok = lo, t == turn
+		}
+		return nil
 	})
 	if err == nil && !ok {
 		err = userErrorf("game %s never reached turn %d", id, turn)

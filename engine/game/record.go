@@ -1,7 +1,6 @@
 package game
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -326,7 +325,10 @@ func appendLog(b *bolt.Bucket, e *Entry) error {
 		return fmt.Errorf("append to log: %w", err)
 	}
 	e.Seq = seq
-	return putJSON(lb, store.Key(seq), e)
+	if err := putJSON(lb, store.Key(seq), e); err != nil {
+		return err
+	}
+	return indexLogEntry(b, e)
 }
 
 func readPending(b *bolt.Bucket) (map[string]pending, error) {
@@ -354,108 +356,23 @@ func readStep(b *bolt.Bucket, n uint64) (*StepRecord, error) {
 	return &s, nil
 }
 
-// writeGame stores g's record and keeps the address index (players bucket)
-// in step with its seats, so that "which games does this address play in"
-// is one read, not a scan of every game (the daemon asks it of every mail).
+// writeGame stores g's record and keeps the indexes derived from it (seats,
+// game-tags, wake; index.go) in step, so that "which games does this
+// address play in", "which games are due" and game list's filters are
+// index reads, not scans of every game.
 func writeGame(b *bolt.Bucket, g *Game) error {
-	var old []string
-	var oldWake time.Time
+	var prev *Game
 	if v := b.Get(store.KeyInfo); v != nil {
-		var prev Game
-		if err := json.Unmarshal(v, &prev); err == nil {
-			old, oldWake = addresses(&prev), prev.Wake
+		var p Game
+		if err := json.Unmarshal(v, &p); err == nil {
+			prev = &p
 		}
 	}
 	g.Wake = nextWake(g)
-	if wb := b.Tx().Bucket(store.BucketWake); wb != nil && !oldWake.Equal(g.Wake) {
-		if !oldWake.IsZero() {
-			if err := wb.Delete(wakeKey(oldWake, g.ID)); err != nil {
-				return err
-			}
-		}
-		if !g.Wake.IsZero() {
-			if err := wb.Put(wakeKey(g.Wake, g.ID), nil); err != nil {
-				return err
-			}
-		}
-	}
 	if err := putJSON(b, store.KeyInfo, g); err != nil {
 		return err
 	}
-	now := addresses(g)
-	idx := b.Tx().Bucket(store.BucketPlayers)
-	if idx == nil {
-		return nil // a read-only store opened before the index existed
-	}
-	for _, a := range old {
-		if !contains(now, a) {
-			if err := indexGame(idx, a, g.ID, false); err != nil {
-				return err
-			}
-		}
-	}
-	for _, a := range now {
-		if !contains(old, a) {
-			if err := indexGame(idx, a, g.ID, true); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func addresses(g *Game) []string {
-	var out []string
-	for _, p := range g.Players {
-		if p.Email != "" {
-			out = append(out, CanonAddress(p.Email))
-		}
-	}
-	return out
-}
-
-func indexGame(idx *bolt.Bucket, addr, id string, add bool) error {
-	var ids []string
-	if v := idx.Get([]byte(addr)); v != nil {
-		if err := json.Unmarshal(v, &ids); err != nil {
-			return fmt.Errorf("read the address index: %w", err)
-		}
-	}
-	var out []string
-	for _, x := range ids {
-		if x != id {
-			out = append(out, x)
-		}
-	}
-	if add {
-		out = append(out, id)
-		sortStrings(out)
-	}
-	if len(out) == 0 {
-		return idx.Delete([]byte(addr))
-	}
-	return putJSON(idx, []byte(addr), out)
-}
-
-// GamesOf lists the ids of the games in which addr holds a seat.
-func (s *Service) GamesOf(ctx context.Context, addr string) ([]string, error) {
-	var ids []string
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
-		idx := tx.Bucket(store.BucketPlayers)
-		if idx == nil {
-			return nil
-		}
-		if v := idx.Get([]byte(CanonAddress(addr))); v != nil {
-			return json.Unmarshal(v, &ids)
-		}
-		return nil
-	})
-	return ids, err
-}
-
-// wakeKey orders the wake index by time, then game id.
-func wakeKey(t time.Time, id string) []byte {
-	return append(store.Key(uint64(t.UnixNano())), id...)
+	return updateIndexes(b.Tx(), prev, g)
 }
 
 // nextWake is the earliest moment at which Tick may have something to do
@@ -473,30 +390,34 @@ func nextWake(g *Game) time.Time {
 			best = t
 		}
 	}
+	// A reminder, a late notice or an early resolution whose time Tick
+	// has seen pass without acting (nobody was awaited; someone was
+	// again) waits for a change or the deadline: without this the game
+	// would stay due, and be written at every tick, until its deadline.
+	unseen := func(t time.Time) {
+		if t.After(g.Ticked) {
+			consider(t)
+		}
+	}
 	if g.Updated.After(g.Ticked) {
 		consider(g.Updated)
 	}
-	consider(g.ResolveAt)
-	if ge := g.gapEnds(); ge.After(g.Ticked) {
-		consider(ge) // orders all in before the gap ended resolve then
-	}
+	unseen(g.ResolveAt)
+	unseen(g.gapEnds()) // orders all in before the gap ended resolve then
 	if !g.Deadline.IsZero() {
 		for _, off := range g.Settings.Reminders {
 			if !contains(g.Reminded, off.String()) {
-				consider(g.Deadline.Add(-off))
+				unseen(g.Deadline.Add(-off))
 			}
 		}
 		if !g.LateNotice && g.Settings.Grace > 0 {
-			consider(g.Deadline)
+			unseen(g.Deadline)
 		}
 		consider(g.Deadline.Add(g.Settings.Grace))
 	}
 	for _, v := range g.Vacations {
-		for _, t := range []time.Time{v.From, v.To} {
-			if t.After(g.Ticked) {
-				consider(t)
-			}
-		}
+		unseen(v.From)
+		unseen(v.To)
 	}
 	return best
 }

@@ -1,9 +1,7 @@
 package game
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -113,72 +111,38 @@ func pressFor(b *bolt.Bucket, step uint64, player string) ([]PressNote, error) {
 	if player == Observer {
 		return nil, nil
 	}
-	log, err := stepLog(b, step)
-	if err != nil {
-		return nil, err
-	}
+	// Only the press entries of that step are read (log-by-step), not a
+	// long game's whole log.
 	var out []PressNote
-	for _, e := range log {
-		if e.Kind != "press" || e.Step != step {
-			continue
-		}
+	err := entriesOfStep(b, step, "press", func(e *Entry) error {
 		to, text := e.To, e.Text
 		if to == nil {
 			// Logged before To was recorded: "to ann, bob: text".
 			head, rest, ok := strings.Cut(strings.TrimPrefix(text, "to "), ": ")
 			if !ok {
-				continue
+				return nil
 			}
 			to, text = strings.Split(head, ", "), rest
 		}
 		if player != "" && player != e.Player && !contains(to, player) {
-			continue
+			return nil
 		}
 		from := e.Player
 		if e.Anonymous && player != "" && player != e.Player {
 			from = ""
 		}
 		out = append(out, PressNote{Time: e.Time, From: from, To: to, Text: text})
-	}
-	return out, nil
-}
-
-// stepLog reads the press entries logged while step was the latest: from
-// the entry that made it to the one that made the next step (the step
-// records say where), so a HISTORY of a long game reads one step's
-// stretch of its log, not all of it. Records older than StepRecord.LogSeq
-// fall back to the whole log.
-func stepLog(b *bolt.Bucket, step uint64) ([]*Entry, error) {
-	rec, err := readStep(b, step)
-	if err != nil || rec.LogSeq == 0 {
-		return readLog(b)
-	}
-	end := uint64(0) // none: to the end of the log
-	if next, err := readStep(b, step+1); err == nil {
-		if next.LogSeq == 0 {
-			return readLog(b)
-		}
-		end = next.LogSeq
-	}
-	var out []*Entry
-	c := b.Bucket(store.BucketLog).Cursor()
-	press := []byte(`"kind":"press"`)
-	for k, v := c.Seek(store.Key(rec.LogSeq)); k != nil && (end == 0 || store.KeyN(k) < end); k, v = c.Next() {
-		if !bytes.Contains(v, press) {
-			continue // decode press entries only
-		}
-		var e Entry
-		if err := json.Unmarshal(v, &e); err != nil {
-			return nil, fmt.Errorf("read log entry %d: %w", store.KeyN(k), err)
-		}
-		out = append(out, &e)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // StepReport builds the report of an earlier step as player saw it then,
 // with the press they sent or received while it was the latest.
 func (s *Service) StepReport(ctx context.Context, id string, step uint64, player string) (*Report, error) {
+	if err := s.indexed(ctx); err != nil {
+		return nil, err
+	}
 	var r *Report
 	err := s.st.View(ctx, func(tx *bolt.Tx) error {
 		b, err := gameBucket(tx, id)

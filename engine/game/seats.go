@@ -635,6 +635,9 @@ type SeatRecord struct {
 // PlayerRecord reads addr's record from every game it ever held a seat in.
 func (s *Service) PlayerRecord(ctx context.Context, addr string) (*Record, error) {
 	r := &Record{Address: CanonAddress(addr)}
+	if err := s.indexed(ctx); err != nil {
+		return nil, err
+	}
 	err := s.st.View(ctx, func(tx *bolt.Tx) error {
 		ids, err := heldGames(tx, addr)
 		if err != nil {
@@ -686,11 +689,10 @@ func (r *Record) add(g *Game) {
 }
 
 // ---- indexes: games an address held a seat in, or observes ----------------
-
-func addrKey(addr, id string) []byte {
-	k := append([]byte(CanonAddress(addr)), 0)
-	return append(k, id...)
-}
+//
+// held and observing are derived indexes like seats (index.go): kept in
+// step by the changes that make them, and rebuilt from the games by
+// rebuildIndexes (indexHolders) when meta/indexes names another version.
 
 // indexHeld notes that addr held a seat in game id (kept after it leaves:
 // the record reads it).
@@ -702,7 +704,7 @@ func indexHeld(tx *bolt.Tx, addr, id string) error {
 	if b == nil {
 		return nil // a store opened read-only before the index existed
 	}
-	return b.Put(addrKey(addr, id), nil)
+	return b.Put(idKey(CanonAddress(addr), id), nil)
 }
 
 // indexObserver adds or removes addr as an observer of game id.
@@ -712,78 +714,53 @@ func indexObserver(tx *bolt.Tx, addr, id string, on bool) error {
 		return nil
 	}
 	if on {
-		return b.Put(addrKey(addr, id), nil)
+		return b.Put(idKey(CanonAddress(addr), id), nil)
 	}
-	return b.Delete(addrKey(addr, id))
+	return b.Delete(idKey(CanonAddress(addr), id))
 }
 
-func prefixIDs(b *bolt.Bucket, addr string) []string {
-	if b == nil {
-		return nil
-	}
-	var out []string
-	prefix := addrKey(addr, "")
-	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, _ = c.Next() {
-		out = append(out, string(k[len(prefix):]))
-	}
-	return out
-}
-
-func heldGames(tx *bolt.Tx, addr string) ([]string, error) {
-	if built(tx) {
-		return prefixIDs(tx.Bucket(store.BucketHeld), addr), nil
-	}
-	return scanGames(tx, func(g *Game) bool {
-		for _, p := range g.Players {
-			for _, h := range p.History(g) {
-				if SameAddress(h.Email, addr) {
-					return true
-				}
+// indexHolders puts every holder and observer of g in held and observing
+// (an index rebuild).
+func indexHolders(tx *bolt.Tx, g *Game) error {
+	for _, p := range g.Players {
+		for _, h := range p.History(g) {
+			if err := indexHeld(tx, h.Email, g.ID); err != nil {
+				return err
 			}
 		}
-		return false
-	})
-}
-
-func observedGames(tx *bolt.Tx, addr string) ([]string, error) {
-	if built(tx) {
-		return prefixIDs(tx.Bucket(store.BucketObserving), addr), nil
 	}
-	return scanGames(tx, func(g *Game) bool { return containsAddr(g.Observers, addr) })
+	for _, o := range g.Observers {
+		if err := indexObserver(tx, o, g.ID, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// built says whether the held and observing indexes cover every game: a
-// database made before them has them built by BuildSeatIndexes (orrery
-// serve does it on start); until then they are read by looking at every
-// game.
-func built(tx *bolt.Tx) bool {
-	meta := tx.Bucket(store.BucketMeta)
-	return meta != nil && meta.Get(store.KeySeatIndexes) != nil
-}
-
-func scanGames(tx *bolt.Tx, keep func(*Game) bool) ([]string, error) {
+func prefixIDs(b *bolt.Bucket, addr string) ([]string, error) {
 	var out []string
-	games := tx.Bucket(store.BucketGames)
-	err := games.ForEachBucket(func(k []byte) error {
-		g, err := readGame(games.Bucket(k))
-		if err != nil {
-			return fmt.Errorf("game %s: %w", k, err)
-		}
-		if keep(g) {
-			out = append(out, g.ID)
-		}
-		return nil
+	err := eachID(b, CanonAddress(addr), "", func(id string) (bool, error) {
+		out = append(out, id)
+		return true, nil
 	})
 	return out, err
 }
 
+// heldGames lists the games addr ever held a seat in; its caller has
+// called Service.indexed.
+func heldGames(tx *bolt.Tx, addr string) ([]string, error) {
+	return prefixIDs(tx.Bucket(store.BucketHeld), addr)
+}
+
 // ObservedGames lists the ids of the games addr observes.
 func (s *Service) ObservedGames(ctx context.Context, addr string) ([]string, error) {
+	if err := s.indexed(ctx); err != nil {
+		return nil, err
+	}
 	var out []string
 	err := s.st.View(ctx, func(tx *bolt.Tx) error {
 		var err error
-		out, err = observedGames(tx, addr)
+		out, err = prefixIDs(tx.Bucket(store.BucketObserving), addr)
 		return err
 	})
 	return out, err
@@ -791,6 +768,9 @@ func (s *Service) ObservedGames(ctx context.Context, addr string) ([]string, err
 
 // HeldGames lists the ids of the games addr ever held a seat in.
 func (s *Service) HeldGames(ctx context.Context, addr string) ([]string, error) {
+	if err := s.indexed(ctx); err != nil {
+		return nil, err
+	}
 	var out []string
 	err := s.st.View(ctx, func(tx *bolt.Tx) error {
 		var err error
@@ -800,39 +780,12 @@ func (s *Service) HeldGames(ctx context.Context, addr string) ([]string, error) 
 	return out, err
 }
 
-// BuildSeatIndexes builds the held and observing indexes from every game,
-// once, for a database made before them (a no-op afterwards).
-func (s *Service) BuildSeatIndexes(ctx context.Context) error {
-	return s.st.Update(ctx, func(tx *bolt.Tx) error {
-		meta := tx.Bucket(store.BucketMeta)
-		if meta == nil || meta.Get(store.KeySeatIndexes) != nil {
-			return nil
-		}
-		games := tx.Bucket(store.BucketGames)
-		err := games.ForEachBucket(func(k []byte) error {
-			g, err := readGame(games.Bucket(k))
-			if err != nil {
-				return fmt.Errorf("game %s: %w", k, err)
-			}
-			for _, p := range g.Players {
-				for _, h := range p.History(g) {
-					if err := indexHeld(tx, h.Email, g.ID); err != nil {
-						return err
-					}
-				}
-			}
-			for _, o := range g.Observers {
-				if err := indexObserver(tx, o, g.ID, true); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		return meta.Put(store.KeySeatIndexes, []byte("1"))
-	})
+// BuildIndexes rebuilds the derived indexes (seats, game-tags, wake, held,
+// observing, each game's log-by-step) if they were built by another
+// version, once: orrery serve calls it on start so that the first mail
+// does not wait for it. Every reader of an index would do it anyway.
+func (s *Service) BuildIndexes(ctx context.Context) error {
+	return s.indexed(ctx)
 }
 
 // ReportTx builds player's current report of game id inside tx: a hook

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -35,6 +34,7 @@ type Service struct {
 	log      *slog.Logger
 	botSteps int
 	hooks    []Hook
+	index    *indexState // whether the derived indexes were found current
 }
 
 // Option configures a Service.
@@ -57,7 +57,7 @@ func WithBotStepLimit(n int) Option { return func(s *Service) { s.botSteps = n }
 
 // New returns a service over st hosting rulesets.
 func New(st *store.Store, rulesets []engine.Ruleset, opts ...Option) *Service {
-	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000}
+	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000, index: &indexState{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -411,20 +411,23 @@ func (s *Service) getTx(tx *bolt.Tx, id string) (*Game, error) {
 }
 
 // List reads every game's record, ordered by id.
+//
+// Deprecated: its time and memory grow with the number of games (235 ms
+// and 47 MB at 10,000); read pages with ListGames.
 func (s *Service) List(ctx context.Context) ([]*Game, error) {
 	var out []*Game
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
-		return tx.Bucket(store.BucketGames).ForEachBucket(func(k []byte) error {
-			g, err := readGame(tx.Bucket(store.BucketGames).Bucket(k))
-			if err != nil {
-				return fmt.Errorf("game %s: %w", k, err)
-			}
-			out = append(out, g)
-			return nil
-		})
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, err
+	opt := ListOptions{Limit: MaxListLimit}
+	for {
+		page, err := s.ListGames(ctx, opt)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, page.Games...)
+		if page.Next == "" {
+			return out, nil
+		}
+		opt.After = page.Next
+	}
 }
 
 func (s *Service) ruleset(g *Game) (engine.Ruleset, error) {

@@ -12,28 +12,53 @@ package store
 //	  games/<id>/snaps/<step> → state after that step; step 0 is the setup
 //	  games/<id>/steps/<step> → JSON step record: answers, events, rolls, seeds
 //	  games/<id>/pending/<prompt id> → JSON latest accepted orders not yet resolved
-//	players                   address (game.CanonAddress) → JSON list of the ids of the games it plays in
+//	  games/<id>/log-by-step/<step><seq> → empty: the log entries of each step
+//	                          (HISTORY's press, game show --step), both 8-byte big-endian
+//	seats/<address>\x00<id>   → empty: the games in which an address (game.CanonAddress) holds a seat
+//	game-tags/<tag>\x00<id>   → empty: games by what game list filters on; tags are
+//	                          "ruleset=<name>", "open" (signing up), "awaiting"
+//	                          (orders missing) and "awaits=<address>"
 //	wake/<unix ns><game id>   → empty: when Tick must next look at that game
-//	held/<address>\x00<id>    → empty: every game in which the address (lowercase)
+//	held/<address>\x00<id>    → empty: every game in which the address (game.CanonAddress)
 //	                          held a seat, kept after it leaves (the player record)
 //	observing/<address>\x00<id> → empty: the games the address observes
 //	mail                      owned by the mail side (pbem); see the section below
 //
+// The indexes (seats, game-tags, wake, held, observing, log-by-step) are derived from the
+// games; meta/indexes names the version engine/game built them at, and a
+// service that finds another rebuilds them all once (engine/game index.go).
+//
 // Changing any of this is a schema change: bump SchemaVersion, and teach Open
 // to migrate or to refuse older files with a clear message.
+//
+// Version 2 (this one) replaced version 1's players bucket (address → JSON
+// list of game ids, rewritten whole on every change) by seats, and added
+// game-tags, log-by-step and mail/outbox-games (held and observing came
+// in version 1's last releases, marked by meta/seat-indexes; they are
+// rebuilt with the others). Open upgrades a version 1
+// file in place: it only bumps the version; the first service to use the
+// file builds the indexes, and the outbox its own (pbem/outbox).
 
 // SchemaVersion is the layout version this build reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
+
+// upgradable lists the older versions Open upgrades in place.
+var upgradable = map[int]bool{1: true}
 
 // Top-level buckets.
 var (
-	BucketMeta    = []byte("meta")
-	BucketGames   = []byte("games")
+	BucketMeta  = []byte("meta")
+	BucketGames = []byte("games")
+	BucketSeats = []byte("seats")
+	BucketTags  = []byte("game-tags")
+	BucketWake  = []byte("wake")
+	BucketMail  = []byte("mail")
+	// BucketPlayers is version 1's address index, deleted by the first
+	// index rebuild.
 	BucketPlayers = []byte("players")
-	BucketWake    = []byte("wake")
-	BucketMail    = []byte("mail")
 	// BucketHeld and BucketObserving index games by address (engine/game
-	// seats.go); meta/seat-indexes is set once they cover every game.
+	// seats.go): every game an address ever held a seat in (the player
+	// record), and the games it observes. Derived like seats.
 	BucketHeld      = []byte("held")
 	BucketObserving = []byte("observing")
 )
@@ -41,8 +66,10 @@ var (
 // Keys of the meta bucket.
 var (
 	KeySchema = []byte("schema")
-	// KeySeatIndexes is set once held and observing cover every game.
-	KeySeatIndexes = []byte("seat-indexes")
+	// KeyIndexes is the version of the engine's derived indexes.
+	KeyIndexes = []byte("indexes")
+	// KeyOutboxIndex is the version of mail/outbox-games (pbem/outbox).
+	KeyOutboxIndex = []byte("outbox-index")
 )
 
 // Keys and nested buckets inside one game's bucket.
@@ -53,10 +80,11 @@ var (
 	BucketSnaps   = []byte("snaps")
 	BucketSteps   = []byte("steps")
 	BucketPending = []byte("pending")
+	BucketLogStep = []byte("log-by-step")
 )
 
 // TopLevel lists the buckets Open creates.
-var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, BucketMail, BucketHeld, BucketObserving}
+var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, BucketWake, BucketMail, BucketHeld, BucketObserving}
 
 // ---- mail side (pbem) ----------------------------------------------------
 // Nested buckets of BucketMail, created and used by pbem. The engine never
@@ -66,6 +94,10 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketPlayers, BucketWake, Buck
 //	                          attempts and next-attempt time (pbem/outbox)
 //	mail/outbox-sent/<seq>  → JSON outbox.Record of a delivered mail
 //	mail/outbox-dead/<seq>  → JSON outbox.Item given up on (5xx, or too old)
+//	mail/outbox-games/<game id>\x00<seq> → the mails of a game, for game log:
+//	                          empty while the mail is in outbox, outbox-sent or
+//	                          outbox-dead; once older than the retention, the
+//	                          compact JSON outbox.Record left of it (pbem/outbox)
 //	mail/inbox-seen/<key>   → JSON record of a handled message; key is
 //	                          "id:<message-id>", "idsha256:<hex>" for a Message-ID
 //	                          over 320 bytes, or "sha256:<hex of the raw mail>"
@@ -104,6 +136,7 @@ var (
 	BucketMailOutbox     = []byte("outbox")
 	BucketMailOutboxSent = []byte("outbox-sent")
 	BucketMailOutboxDead = []byte("outbox-dead")
+	BucketMailOutboxGame = []byte("outbox-games")
 	BucketMailSeen       = []byte("inbox-seen")
 	BucketMailParts      = []byte("inbox-parts")
 	BucketMailUIDs       = []byte("inbox-uids")

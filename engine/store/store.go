@@ -67,29 +67,32 @@ func Open(path string, opt Options) (*Store, error) {
 }
 
 func (s *Store) init(readOnly bool) error {
-	check := func(tx *bolt.Tx) error {
+	// check returns the file's version: SchemaVersion for a new file, or
+	// an older one that Open upgrades in place.
+	check := func(tx *bolt.Tx) (int, error) {
 		meta := tx.Bucket(BucketMeta)
 		if meta == nil {
-			return nil
+			return SchemaVersion, nil
 		}
 		v := meta.Get(KeySchema)
 		if v == nil {
-			return nil
+			return SchemaVersion, nil
 		}
 		n, err := strconv.Atoi(string(v))
 		if err != nil {
-			return fmt.Errorf("database %s has an unreadable schema version %q", s.path, v)
+			return 0, fmt.Errorf("database %s has an unreadable schema version %q", s.path, v)
 		}
-		if n != SchemaVersion {
-			return fmt.Errorf("database %s has schema version %d; this orrery reads version %d (use a matching release, or migrate)", s.path, n, SchemaVersion)
+		if n != SchemaVersion && !(upgradable[n] && !readOnly) {
+			return 0, fmt.Errorf("database %s has schema version %d; this orrery reads version %d (use a matching release, or migrate)", s.path, n, SchemaVersion)
 		}
-		return nil
+		return n, nil
 	}
 	if readOnly {
-		return s.db.View(check)
+		return s.db.View(func(tx *bolt.Tx) error { _, err := check(tx); return err })
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {
-		if err := check(tx); err != nil {
+		n, err := check(tx)
+		if err != nil {
 			return err
 		}
 		for _, name := range TopLevel {
@@ -98,9 +101,13 @@ func (s *Store) init(readOnly bool) error {
 			}
 		}
 		meta := tx.Bucket(BucketMeta)
-		if meta.Get(KeySchema) == nil {
-			// A new file: its indexes by address cover every game.
-			if err := meta.Put(KeySeatIndexes, []byte("1")); err != nil {
+		if meta.Get(KeySchema) == nil || n != SchemaVersion {
+			// An upgraded file's derived indexes are rebuilt by their
+			// owners on first use (see schema.go).
+			if err := meta.Delete(KeyIndexes); err != nil {
+				return err
+			}
+			if err := meta.Delete(KeyOutboxIndex); err != nil {
 				return err
 			}
 			return meta.Put(KeySchema, []byte(strconv.Itoa(SchemaVersion)))
@@ -118,16 +125,24 @@ func (s *Store) Path() string { return s.path }
 // DB gives the mail side direct access for its own buckets.
 func (s *Store) DB() *bolt.DB { return s.db }
 
-// Update runs fn in a read-write transaction, unless ctx is already done.
+// Update runs fn in a read-write transaction, unless ctx is already done;
+// inside a Group, in the group's transaction.
 func (s *Store) Update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if g := s.groupOf(ctx); g != nil {
+		return g.update(ctx, fn)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return s.db.Update(fn)
 }
 
-// View runs fn in a read-only transaction, unless ctx is already done.
+// View runs fn in a read-only transaction, unless ctx is already done;
+// inside a Group, in the group's transaction (seeing its changes so far).
 func (s *Store) View(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if g := s.groupOf(ctx); g != nil {
+		return g.view(ctx, fn)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}

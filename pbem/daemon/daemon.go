@@ -252,8 +252,8 @@ func (d *Daemon) Mailer() *Mailer { return d.mailer }
 func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if err := d.svc.BuildSeatIndexes(ctx); err != nil {
-		return fmt.Errorf("index the seats of earlier games: %w", err)
+	if err := d.svc.BuildIndexes(ctx); err != nil {
+		return fmt.Errorf("build the game indexes: %w", err)
 	}
 	var wg sync.WaitGroup
 	if d.queue != nil {

@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ErrGroupAborted is what Update and View return inside a group after an
+// earlier Update of the same group failed, and what Group's error wraps
+// then: bbolt cannot undo one change inside a transaction, so the whole
+// group is rolled back and its work must be redone in smaller parts.
+var ErrGroupAborted = errors.New("an earlier change in the same transaction group failed, so the group was rolled back")
+
+type groupKey struct{}
+
+// group is one read-write transaction shared by every Update and View made
+// with its context.
+type group struct {
+	st     *Store
+	tx     *bolt.Tx
+	failed error // the first failure; the group is then spoiled
+}
+
+func (s *Store) groupOf(ctx context.Context) *group {
+	g, _ := ctx.Value(groupKey{}).(*group)
+	if g == nil || g.st != s {
+		return nil
+	}
+	return g
+}
+
+// InGroup reports whether ctx carries a transaction group of this store.
+func (s *Store) InGroup(ctx context.Context) bool { return s.groupOf(ctx) != nil }
+
+// GroupFailed reports whether ctx's group is spoiled: an Update in it
+// failed, so it will roll back. Code that runs many steps in one group
+// asks it after each, to learn which step spoiled it.
+func (s *Store) GroupFailed(ctx context.Context) bool {
+	g := s.groupOf(ctx)
+	return g != nil && g.failed != nil
+}
+
+// Group runs fn with a context under which every Update and View of this
+// store works in one shared read-write transaction, committed once when fn
+// returns nil: many changes, one fsync. The daemon handles a batch of
+// mails so (group commit), and Tick a batch of due games; each change still
+// commits with everything it causes (its mails, its seen-record), because
+// they share its transaction. Code called with that context needs no
+// change: it calls Update and View as always, and sees what earlier
+// changes in the group wrote.
+//
+// An Update whose function fails inside a group cannot be undone alone.
+// It spoils the group: it returns its error as usual, later Updates and
+// Views in the group return ErrGroupAborted at once, and Group rolls
+// everything back and returns an error that wraps both ErrGroupAborted and
+// the first failure. The caller then redoes the work in smaller parts, the
+// failing one alone (outside any group, where a failed Update rolls back
+// only itself). OnCommit callbacks run only when the group commits.
+//
+// A Group inside a group joins it. The context must not be shared with
+// other goroutines: a bbolt transaction belongs to one.
+func (s *Store) Group(ctx context.Context, fn func(ctx context.Context) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if g := s.groupOf(ctx); g != nil {
+		if g.failed != nil {
+			return g.aborted()
+		}
+		if err := fn(ctx); err != nil {
+			g.fail(err)
+			return err
+		}
+		return nil
+	}
+	tx, err := s.db.Begin(true)
+	if err != nil {
+		return fmt.Errorf("begin a transaction on %s: %w", s.path, err)
+	}
+	g := &group{st: s, tx: tx}
+	done := false
+	defer func() {
+		if !done {
+			tx.Rollback() // fn panicked
+		}
+	}()
+	err = fn(context.WithValue(ctx, groupKey{}, g))
+	done = true
+	if err == nil && g.failed != nil {
+		err = g.failed
+	}
+	if err != nil {
+		tx.Rollback()
+		if g.failed != nil {
+			return fmt.Errorf("%w: %w", ErrGroupAborted, g.failed)
+		}
+		return err
+	}
+	return tx.Commit()
+}
+
+func (g *group) fail(err error) {
+	if g.failed == nil {
+		g.failed = err
+	}
+}
+
+func (g *group) aborted() error {
+	return fmt.Errorf("%w (first: %v)", ErrGroupAborted, g.failed)
+}
+
+// update runs fn in the group's transaction; a failure spoils the group.
+func (g *group) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if g.failed != nil {
+		return g.aborted()
+	}
+	if err := ctx.Err(); err != nil {
+		g.fail(err)
+		return err
+	}
+	if err := fn(g.tx); err != nil {
+		g.fail(err)
+		return err
+	}
+	return nil
+}
+
+// view runs fn in the group's transaction. A read changes nothing, so its
+// failure does not spoil the group.
+func (g *group) view(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if g.failed != nil {
+		return g.aborted()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return fn(g.tx)
+}
