@@ -49,6 +49,9 @@ type Config struct {
 	Bounces Bounces `yaml:"bounces"`
 	// Tick is how often deadlines and reminders are checked.
 	Tick time.Duration `yaml:"tick"`
+	// Retention is how long records of sent mail are kept whole; older
+	// ones are compacted to what game log shows (default 2160h, 90 days).
+	Retention time.Duration `yaml:"retention"`
 	// LogLevel is the older spelling of log.level, still read.
 	LogLevel string `yaml:"log_level"`
 
@@ -428,6 +431,12 @@ func (c *Config) check() error {
 	}
 	if c.Tick == 0 {
 		c.Tick = 10 * time.Second
+	}
+	if c.Retention < 0 {
+		return errors.New("retention: must be positive, like 2160h (90 days)")
+	}
+	if c.Retention == 0 {
+		c.Retention = 90 * 24 * time.Hour
 	}
 	return c.checkOps()
 }

@@ -130,6 +130,9 @@ type Config struct {
 	Bounces bounce.Policy
 	// TickEvery runs deadlines and reminders this often (default 10 s).
 	TickEvery time.Duration
+	// Retention is how long records of sent mail are kept whole before
+	// they are compacted to what game log shows (default 90 days).
+	Retention time.Duration
 	Now       func() time.Time
 	Logger    *slog.Logger
 	// Metrics counts what the daemon does (nil: not counted).
@@ -208,6 +211,9 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	if cfg.MaxMail <= 0 {
 		cfg.MaxMail = imapin.DefaultMaxSize
 	}
+	if cfg.Retention <= 0 {
+		cfg.Retention = outbox.DefaultRetention
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -260,6 +266,8 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 		wg.Add(1)
 		go func() { defer wg.Done(); d.queue.Run(ctx) }()
 	}
+	wg.Add(1)
+	go func() { defer wg.Done(); d.housekeep(ctx) }()
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

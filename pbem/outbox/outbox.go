@@ -33,7 +33,6 @@ import (
 	"hash/fnv"
 	"log/slog"
 	mrand "math/rand/v2"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -197,7 +196,10 @@ func enqueue(tx *bolt.Tx, m Mail, now time.Time) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return seq, q.Put(store.Key(seq), data)
+	if err := q.Put(store.Key(seq), data); err != nil {
+		return 0, err
+	}
+	return seq, indexGameMail(tx, m.Game, seq)
 }
 
 // Sender delivers mail. Send is given a batch and returns one error per
@@ -648,65 +650,4 @@ type Event struct {
 	Subject  string
 	Attempts int
 	Error    string // the last error of a mail not delivered
-}
-
-// OfGame lists the mails of game id in seq order (the order they were
-// queued): those sent, those still queued, and those given up on. Mails
-// about no game (help to strangers) are not listed. It reads every record
-// of the queue, so it is for the GM's occasional look, not a hot path.
-func OfGame(tx *bolt.Tx, id string) ([]Event, error) {
-	mail := tx.Bucket(store.BucketMail)
-	if mail == nil {
-		return nil, nil
-	}
-	type seqEvent struct {
-		seq uint64
-		ev  Event
-	}
-	var all []seqEvent
-	items := func(name []byte, state string) error {
-		b := mail.Bucket(name)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(_, v []byte) error {
-			var it Item
-			if err := json.Unmarshal(v, &it); err != nil {
-				return err
-			}
-			if it.Mail.Game == id {
-				all = append(all, seqEvent{it.Seq, Event{Time: it.Queued, State: state, Kind: it.Mail.Kind, To: it.Mail.To,
-					Subject: it.Mail.Subject, Attempts: it.Attempts, Error: it.LastError}})
-			}
-			return nil
-		})
-	}
-	if err := items(BucketQueue, "queued"); err != nil {
-		return nil, err
-	}
-	if err := items(BucketDead, "gave up"); err != nil {
-		return nil, err
-	}
-	if b := mail.Bucket(BucketSent); b != nil {
-		err := b.ForEach(func(_, v []byte) error {
-			var r Record
-			if err := json.Unmarshal(v, &r); err != nil {
-				return err
-			}
-			if r.Game == id {
-				all = append(all, seqEvent{r.Seq, Event{Time: r.Sent, State: "sent", Kind: r.Kind, To: r.To,
-					Subject: r.Subject, Attempts: r.Attempts}})
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
-	out := make([]Event, len(all))
-	for i, s := range all {
-		out[i] = s.ev
-	}
-	return out, nil
 }
