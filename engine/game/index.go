@@ -31,7 +31,7 @@ const indexVersion = "3"
 // Tags of the game-tags index (besides "ruleset=<name>" and
 // "awaits=<address>").
 const (
-	tagOpen     = "open"     // signing up: seats free for JOIN
+	tagOpen     = "open"     // seats free for JOIN (Game.OpenToJoin)
 	tagAwaiting = "awaiting" // started, not over, someone's blocking orders missing
 )
 
@@ -70,9 +70,11 @@ func addresses(g *Game) []string {
 // gameTags lists the game-tags entries of g.
 func gameTags(g *Game) []string {
 	tags := []string{tagRuleset(g.Ruleset)}
+	if g.OpenToJoin() {
+		tags = append(tags, tagOpen)
+	}
 	switch {
 	case g.Signup:
-		tags = append(tags, tagOpen)
 	case !g.Over():
 		waiting := g.Waiting()
 		if len(waiting) > 0 {

@@ -24,7 +24,8 @@ type ListFilter struct {
 	// Player, that address's own orders. A paused game still takes
 	// orders, so it is kept too.
 	Awaiting bool
-	// Open keeps the games open for JOIN (Game.Signup).
+	// Open keeps the games open for JOIN (Game.OpenToJoin): signing up,
+	// or offering a seat its player left.
 	Open bool
 }
 
@@ -216,7 +217,7 @@ func (f ListFilter) keeps(g *Game) bool {
 	if f.Ruleset != "" && g.Ruleset != f.Ruleset {
 		return false
 	}
-	if f.Open && !g.Signup {
+	if f.Open && !g.OpenToJoin() {
 		return false
 	}
 	var seat Player

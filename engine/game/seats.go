@@ -350,6 +350,11 @@ func (g *Game) openSeats() []string {
 // OpenSeats lists the seats anyone may take now by JOIN (see Join).
 func (g *Game) OpenSeats() []string { return g.openSeats() }
 
+// OpenToJoin says whether JOIN can take a seat of g now: it is signing
+// up, or it offers a seat its player left (LIST's open games, game list
+// --open).
+func (g *Game) OpenToJoin() bool { return g.Signup || len(g.openSeats()) > 0 }
+
 // takeSeat is Join for a game that has started: joiner takes one of its
 // open seats (the one named, if it is open, else the first), with a new
 // secret; the old holder is told, the others and the GM too.

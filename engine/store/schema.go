@@ -16,7 +16,7 @@ package store
 //	                          (HISTORY's press, game show --step), both 8-byte big-endian
 //	seats/<address>\x00<id>   → empty: the games in which an address (game.CanonAddress) holds a seat
 //	game-tags/<tag>\x00<id>   → empty: games by what game list filters on; tags are
-//	                          "ruleset=<name>", "open" (signing up), "awaiting"
+//	                          "ruleset=<name>", "open" (JOIN takes a seat), "awaiting"
 //	                          (orders missing) and "awaits=<address>"
 //	wake/<unix ns><game id>   → empty: when Tick must next look at that game
 //	held/<address>\x00<id>    → empty: every game in which the address (game.CanonAddress)

@@ -7,9 +7,11 @@
 // when it has none). The key, with the mailbox's UIDVALIDITY and UID, is
 // written in the same bbolt transaction as the game change the message
 // causes and the reply it gets, through a game.Hook. A message seen again
-// after a crash (it was applied but not yet moved) is only moved. A mail
-// with several commands that change games records each one as a part, in
-// that command's own transaction, so a retry skips the parts already done.
+// after a crash (it was applied but not yet moved) is only moved. The mails
+// of one IMAP fetch share that transaction (batch.go: group commit, one
+// fsync a batch). A mail handled alone, after its batch failed, with
+// several commands that change games records each one as a part, in that
+// command's own transaction, so a retry skips the parts already done.
 package daemon
 
 import (
@@ -292,7 +294,7 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 			}
 		}
 	}()
-	err := r.Run(ctx, d.Handle)
+	err := r.RunBatch(ctx, d.HandleBatch)
 	cancel() // the reader gave up (a refused login): stop the rest too
 	wg.Wait()
 	return err

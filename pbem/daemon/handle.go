@@ -224,10 +224,9 @@ func capErrors(errs []engine.LineError) []engine.LineError {
 		Fix: "fix the lines above and send again: the rest will be checked then"})
 }
 
-// Handle handles one message; it is the imapin.Handler.
-func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposition, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+// handle handles one message, inside a transaction group or not (batch.go);
+// the caller holds d.mu.
+func (d *Daemon) handle(ctx context.Context, msg imapin.Message) (imapin.Disposition, error) {
 	m, perr := inmail.Parse(msg.Raw, inmail.Options{MaxText: d.cfg.MaxText})
 	j := &job{msg: msg, m: m, key: messageKey(m, msg.Raw), read: d.cfg.Now()}
 	if rec, err := d.seen(ctx, j.key); err != nil {
@@ -1156,5 +1155,7 @@ func (x *gameIndex) get(id string) *game.Game {
 	return g
 }
 
-// all reads every game, ordered by id: only LIST needs them.
+// all reads every game, ordered by id.
+//
+// Deprecated: it is O(all games); LIST reads pages (listing.go).
 func (x *gameIndex) all() ([]*game.Game, error) { return x.svc.List(x.ctx) }

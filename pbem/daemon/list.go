@@ -18,10 +18,7 @@ const listPage = 20
 // games first, then the open ones; the GM (address and GM secret) sees
 // every game. Every list is cut in pages of 20.
 func (d *Daemon) list(j *job, r *route.Result, c route.Command, byID *gameIndex) error {
-	all, err := byID.all()
-	if err != nil {
-		return err
-	}
+	ctx := byID.ctx
 	scope := "stranger"
 	switch {
 	case d.isGM(j, r.Secret):
@@ -33,36 +30,65 @@ func (d *Daemon) list(j *job, r *route.Result, c route.Command, byID *gameIndex)
 	for _, id := range j.mine {
 		mine[id] = true
 	}
-	// A player's list starts with MY GAMES (their games and record);
-	// then, for everyone, the games open to join: signing up, or with a
-	// seat its player left that the game offers (seats.go).
-	var shown []*game.Game
-	for _, g := range all {
-		switch {
-		case scope == "gm":
-			shown = append(shown, g)
-		case (g.Signup || len(g.OpenSeats()) > 0) && !mine[g.ID]:
-			shown = append(shown, g)
+	// The list is read a page at a time (game.ListGames), never whole.
+	// A player's list starts with MY GAMES (their games and record, on
+	// the first page); then, for everyone, the games open to JOIN:
+	// signing up, or with a seat its player left that the game offers
+	// (Game.OpenToJoin). The GM sees every game.
+	filter := game.ListFilter{Open: true}
+	if scope == "gm" {
+		filter = game.ListFilter{}
+	}
+	total, err := d.svc.CountGames(ctx, filter)
+	if err != nil {
+		return err
+	}
+	if scope != "gm" {
+		for _, id := range j.mine {
+			if g := byID.get(id); g != nil && g.OpenToJoin() {
+				total-- // in MY GAMES, not among the open ones
+			}
 		}
 	}
 	data := d.mailer.data(nil, game.Player{}, nil)
 	data.Scope = scope
 	if scope == "player" && c.Page <= 1 {
-		if data.Mine, data.Record, err = d.MyGames(byID.ctx, j.from); err != nil {
+		if data.Mine, data.Record, err = d.MyGames(ctx, j.from); err != nil {
 			return err
 		}
 		if len(data.Mine) > listPage {
 			data.MineMore, data.Mine = len(data.Mine)-listPage, data.Mine[:listPage]
 		}
 	}
-	data.Pages = max(1, (len(shown)+listPage-1)/listPage)
+	data.Pages = max(1, (total+listPage-1)/listPage)
 	data.Page = max(1, c.Page)
 	if data.Page > data.Pages {
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: fmt.Sprintf("LIST page %d", c.Page),
 			Msg: fmt.Sprintf("there are only %d pages", data.Pages), Fix: "send LIST for the first page"})
 	}
-	from := (data.Page - 1) * listPage
-	for _, g := range shown[from:min(len(shown), from+listPage)] {
+	skip := (data.Page - 1) * listPage
+	var shown []*game.Game
+	opt := game.ListOptions{ListFilter: filter, Limit: listPage}
+	for len(shown) < listPage {
+		page, err := d.svc.ListGames(ctx, opt)
+		if err != nil {
+			return err
+		}
+		for _, g := range page.Games {
+			switch {
+			case scope != "gm" && mine[g.ID]:
+			case skip > 0:
+				skip--
+			case len(shown) < listPage:
+				shown = append(shown, g)
+			}
+		}
+		if page.Next == "" {
+			break
+		}
+		opt.After = page.Next
+	}
+	for _, g := range shown {
 		sum := templates.GameSummary{ID: g.ID, Ruleset: g.Ruleset, Turn: g.Turn, Phase: g.Phase,
 			Seated: len(g.Players), Seats: g.Seats, Signup: g.Signup, Over: g.Over(), Mine: mine[g.ID], Open: g.OpenSeats()}
 		if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {

@@ -109,6 +109,34 @@ const (
 // is offered again after Config.RetryFailed, or after a reconnect.
 type Handler func(ctx context.Context, m Message) (Disposition, error)
 
+// Outcome is what became of one message of a batch: Err as a Handler's.
+type Outcome struct {
+	Disposition Disposition
+	Err         error
+}
+
+// BatchHandler handles the messages of one fetch (up to Config.Batch, in
+// UID order) together and returns one Outcome for each, in the same order:
+// the daemon commits a whole batch in one transaction (group commit), so a
+// backlog costs one fsync per batch, not several per mail. The messages are
+// filed only after it returns.
+type BatchHandler func(ctx context.Context, ms []Message) []Outcome
+
+// OneByOne makes a BatchHandler of a Handler.
+func OneByOne(h Handler) BatchHandler {
+	return func(ctx context.Context, ms []Message) []Outcome {
+		out := make([]Outcome, len(ms))
+		for i, m := range ms {
+			if ctx.Err() != nil {
+				out[i].Err = ctx.Err()
+				continue
+			}
+			out[i].Disposition, out[i].Err = h(ctx, m)
+		}
+		return out
+	}
+}
+
 // Reader reads one mailbox.
 type Reader struct {
 	cfg Config
@@ -170,7 +198,10 @@ func New(cfg Config) *Reader {
 var ErrLogin = errors.New("the IMAP server refused the login")
 
 // Run reads until ctx is done, reconnecting after any failure.
-func (r *Reader) Run(ctx context.Context, h Handler) error {
+func (r *Reader) Run(ctx context.Context, h Handler) error { return r.RunBatch(ctx, OneByOne(h)) }
+
+// RunBatch is Run with a handler that takes each fetched batch at once.
+func (r *Reader) RunBatch(ctx context.Context, h BatchHandler) error {
 	backoff := r.cfg.MinBackoff
 	connected := false
 	r.onLogin = func() { connected = true }
@@ -212,7 +243,7 @@ func (r *Reader) dial(opts *imapclient.Options) (*imapclient.Client, error) {
 }
 
 // session is one connection's life: login, select, then handle and wait.
-func (r *Reader) session(ctx context.Context, h Handler) error {
+func (r *Reader) session(ctx context.Context, h BatchHandler) error {
 	wake := make(chan struct{}, 1)
 	poke := func() {
 		select {
@@ -374,7 +405,7 @@ func ensureMailbox(c *imapclient.Client, name string) error {
 
 // drain handles up to one batch of the inbox's waiting messages and files
 // them; it returns how many it handled.
-func (r *Reader) drain(ctx context.Context, c *imapclient.Client, h Handler, uidValidity uint32, hasMove bool, failed map[imap.UID]time.Time) (int, error) {
+func (r *Reader) drain(ctx context.Context, c *imapclient.Client, h BatchHandler, uidValidity uint32, hasMove bool, failed map[imap.UID]time.Time) (int, error) {
 	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{DoneKeyword}}, nil).Wait()
 	if err != nil {
 		return 0, fmt.Errorf("search: %w", err)
@@ -442,16 +473,23 @@ take:
 	}
 	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
 	var done, rejected []imap.UID
-	for _, m := range msgs {
+	batch := make([]Message, len(msgs))
+	for i, m := range msgs {
+		batch[i] = Message{Mailbox: r.cfg.Inbox, UIDValidity: uidValidity, UID: uint32(m.UID), Raw: m.FindBodySection(section), Size: size[m.UID]}
+		if size[m.UID] > r.cfg.MaxSize {
+			batch[i].Raw, batch[i].Truncated = headerOnly(m.FindBodySection(header)), true
+			r.log.Warn("imap: mail over the size limit; its header alone is read", "uid", m.UID, "size", size[m.UID], "limit", r.cfg.MaxSize)
+		}
+	}
+	outcomes := h(ctx, batch)
+	for i, m := range msgs {
 		if ctx.Err() != nil {
 			break
 		}
-		msg := Message{Mailbox: r.cfg.Inbox, UIDValidity: uidValidity, UID: uint32(m.UID), Raw: m.FindBodySection(section), Size: size[m.UID]}
-		if size[m.UID] > r.cfg.MaxSize {
-			msg.Raw, msg.Truncated = headerOnly(m.FindBodySection(header)), true
-			r.log.Warn("imap: mail over the size limit; its header alone is read", "uid", m.UID, "size", size[m.UID], "limit", r.cfg.MaxSize)
+		disp, err := Disposition(0), error(errors.New("the handler gave no outcome"))
+		if i < len(outcomes) {
+			disp, err = outcomes[i].Disposition, outcomes[i].Err
 		}
-		disp, err := h(ctx, msg)
 		switch {
 		case err != nil:
 			r.log.Error("imap: handler failed; message left in the inbox, to be retried", "uid", m.UID, "err", err, "retry_in", r.cfg.RetryFailed)

@@ -1,0 +1,156 @@
+package daemon_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+// txWatch records the transaction of every game change, to tell how many
+// transactions a batch took.
+type txWatch struct {
+	txs  []*bolt.Tx
+	seen map[*bolt.Tx]bool
+}
+
+func (w *txWatch) hook(tx *bolt.Tx, _ *game.Change) error {
+	if !w.seen[tx] {
+		w.seen[tx] = true
+		w.txs = append(w.txs, tx)
+	}
+	return nil
+}
+
+// newBatchHarness is newHarness with w watching the game changes' hooks.
+func newBatchHarness(t *testing.T, w *txWatch) *harness {
+	t.Helper()
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
+	w.seen = map[*bolt.Tx]bool{}
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"}, game.WithHooks(w.hook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+		Options: map[string]string{"finish": "100"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+	h.flush() // the welcome mails
+	w.txs, w.seen = nil, map[*bolt.Tx]bool{}
+	return h
+}
+
+func (h *harness) batch(ms ...imapin.Message) []imapin.Outcome {
+	h.t.Helper()
+	out := h.d.HandleBatch(context.Background(), ms)
+	if len(out) != len(ms) {
+		h.t.Fatalf("%d outcomes for %d mails", len(out), len(ms))
+	}
+	for i, o := range out {
+		if o.Err != nil {
+			h.t.Fatalf("mail %d: %v", i, o.Err)
+		}
+	}
+	return out
+}
+
+// A batch commits in one transaction, and each mail in it sees what the
+// ones before it did: ann's and bob's orders resolve the turn, a mail
+// given twice is applied once, and everyone is answered.
+func TestBatchIsOneTransaction(t *testing.T) {
+	w := &txWatch{}
+	h := newBatchHarness(t, w)
+	ann := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2")
+	bob := h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 3")
+	again := bob
+	again.UID = 99
+	h.batch(ann, bob, again, h.mail("eve@example.org", "hello", "LIST"))
+	if len(w.txs) != 1 {
+		t.Errorf("the batch's changes took %d transactions, want 1", len(w.txs))
+	}
+	g, err := h.d.Service().Get(context.Background(), "g1")
+	if err != nil || g.Step != 1 {
+		t.Fatalf("g1 after the batch: step %d, %v; want the turn resolved", g.Step, err)
+	}
+	if n := h.refs(messageID(bob)); n != 1 {
+		t.Errorf("bob's mail is in the log %d times", n)
+	}
+	sent := h.flush()
+	for _, who := range []string{"ann@example.org", "bob@example.org"} {
+		if m := to(sent, who); len(m) != 2 { // the ack and the report
+			t.Errorf("%s got %d mails, want the ack and the turn's report", who, len(m))
+		}
+	}
+	if m := to(sent, "eve@example.org"); len(m) != 1 || !strings.Contains(m[0], "OPEN TO JOIN") {
+		t.Errorf("the stranger's LIST: %q", m)
+	}
+}
+
+// A mail whose change fails spoils its batch's transaction: the batch is
+// done again, the mails before it as a group, the failing one alone, the
+// rest as a group. Every mail is answered once, and applied once.
+func TestBatchRedoneAroundAFailure(t *testing.T) {
+	w := &txWatch{}
+	h := newBatchHarness(t, w)
+	ctx := context.Background()
+	if _, _, err := h.d.Service().Kick(ctx, "g1", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	w.txs, w.seen = nil, map[*bolt.Tx]bool{}
+	ann := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2")
+	// Press to a seat that does not exist: refused inside the change's
+	// transaction (checks made before it, like JOIN's, spoil nothing).
+	press := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] press", "PRESS TO zed\nhello\nEND")
+	ann2 := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] motto", "MOTTO onward")
+	out := h.batch(ann, press, ann2)
+	// ann's change in the spoiled group, again in the group of the mails
+	// before the JOIN, then ann2's in the group after it.
+	if len(w.txs) != 3 {
+		t.Errorf("the batch's changes ran in %d transactions, want 3", len(w.txs))
+	}
+	if out[1].Disposition != imapin.Rejected && out[1].Disposition != imapin.Processed {
+		t.Errorf("the refused press's disposition: %v", out[1].Disposition)
+	}
+	for _, m := range []imapin.Message{ann, press, ann2} {
+		if ok, err := h.d.Seen(ctx, messageID(m)); err != nil || !ok {
+			t.Errorf("mail %s not recorded as seen: %v", messageID(m), err)
+		}
+	}
+	if n := h.refs(messageID(ann)); n != 1 {
+		t.Errorf("ann's orders are in the log %d times, want 1", n)
+	}
+	sent := h.flush()
+	var refused int
+	for _, m := range to(sent, "ann@example.org") {
+		if strings.Contains(m, "no player") {
+			refused++
+		}
+	}
+	if refused != 1 {
+		t.Errorf("the press to nobody was refused in %d answers, want 1: %q", refused, to(sent, "ann@example.org"))
+	}
+	if m := to(sent, "ann@example.org"); len(m) < 3 {
+		t.Errorf("ann got %d mails for her three", len(m))
+	}
+}
