@@ -31,7 +31,8 @@ func gameCommands() []subcommand {
 	return []subcommand{
 		{"new", "game new RULESET --id ID --player NAME=EMAIL... [--bot NAME]... [--option K=V]... [--turn-length 72h]",
 			"Creates a game. Players are seated in the order given (the ruleset may\nshuffle seats with its recorded dice). --bot seats a computer player.\nEach player's secret is printed once: it goes in the welcome mail. A seat\nplayed from the GM's own address (gm in the config) gets a warning: the\nGM holds the dice secret.", gameNew},
-		{"list", "game list", "Lists every game: ruleset, dice scheme (v1, or v2 for games set up since\ntheir rolls depend on the orders too), turn, phase, who is awaited, deadline.", gameList},
+		{"list", "game list [--ruleset NAME] [--player ADDRESS] [--awaiting] [--open] [--limit N] [--after ID]",
+			"Lists games in id order: ruleset, dice scheme (v1, or v2 for games set up\nsince their rolls depend on the orders too), turn, phase, deadline, who is\nawaited. --ruleset, --player (games where ADDRESS holds a seat), --awaiting\n(games waiting for orders; with --player, that player's) and --open (taking\nJOINs) narrow the list. It shows --limit games (default 100; 0: all, read a\npage at a time) and says how to see the next ones: --after the last id shown.", gameList},
 		{"show", "game show ID [--as PLAYER | --gm | --public] [--step N]", "Prints the report as PLAYER gets it (their own view), the GM's view, or what observers get.", gameShow},
 		{"players", "game players ID", "Lists a game's seats: each one's address and its state (awaited, abandoned,\nkicked, the bot's), whether mail to the address arrives (bounces counted\nfrom delivery reports, or unreachable), and every holder of the seat with\nthe steps they played.", gamePlayers},
 		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
@@ -240,49 +241,114 @@ func printAwaited(e *env, g *game.Game) {
 
 func gameList(ctx context.Context, e *env, args []string) error {
 	_, fs, db := gameFlags(e, "list")
+	var opt game.ListOptions
+	fs.StringVar(&opt.Ruleset, "ruleset", "", "only games of this ruleset")
+	fs.StringVar(&opt.Player, "player", "", "only games in which this address holds a seat")
+	fs.BoolVar(&opt.Awaiting, "awaiting", false, "only games waiting for orders (with --player: that player's)")
+	fs.BoolVar(&opt.Open, "open", false, "only games open for players to join")
+	fs.StringVar(&opt.After, "after", "", "start after this game id (the last one of the page before)")
+	limit := fs.Int("limit", 100, "show at most this many games (0: all)")
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if *limit < 0 {
+		return fmt.Errorf("--limit must be 0 (all) or more")
 	}
 	svc, done, err := db.open(e)
 	if err != nil {
 		return err
 	}
 	defer done()
-	list, err := svc.List(ctx)
-	if err != nil {
-		return err
+	// Pages of the engine's listing, each printed before the next is
+	// read: memory holds one page however many games there are.
+	shown, last := 0, ""
+	for {
+		opt.Limit = game.MaxListLimit
+		if *limit > 0 {
+			opt.Limit = min(opt.Limit, *limit-shown)
+		}
+		page, err := svc.ListGames(ctx, opt)
+		if err != nil {
+			return err
+		}
+		if shown == 0 && len(page.Games) == 0 {
+			if opt.ListFilter == (game.ListFilter{}) && opt.After == "" {
+				fmt.Fprintln(e.stdout, "no games (create one with orrery game new)")
+			} else {
+				fmt.Fprintln(e.stdout, "no games match")
+			}
+			return nil
+		}
+		// Columns line up within a page (up to MaxListLimit games); each
+		// page is flushed before the next is read.
+		w := table(e.stdout)
+		if shown == 0 {
+			fmt.Fprintln(w, "GAME\tRULESET\tDICE\tTURN\tPHASE\tDEADLINE\tAWAITING")
+		}
+		for _, g := range page.Games {
+			fmt.Fprintln(w, listLine(e, g))
+			last = g.ID
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		shown += len(page.Games)
+		if page.Next == "" {
+			return nil
+		}
+		if *limit > 0 && shown >= *limit {
+			fmt.Fprintf(e.stdout, "(more: orrery game list%s --after %s)\n", listFlags(opt.ListFilter, *limit), last)
+			return nil
+		}
+		opt.After = page.Next
 	}
-	if len(list) == 0 {
-		fmt.Fprintln(e.stdout, "no games (create one with orrery game new)")
-		return nil
+}
+
+// listFlags repeats a listing's filters for the "more" hint.
+func listFlags(f game.ListFilter, limit int) string {
+	var b strings.Builder
+	if f.Ruleset != "" {
+		fmt.Fprintf(&b, " --ruleset %s", f.Ruleset)
 	}
-	w := table(e.stdout)
-	fmt.Fprintln(w, "GAME\tRULESET\tDICE\tTURN\tPHASE\tDEADLINE\tAWAITING")
-	for _, g := range list {
-		awaiting := strings.Join(g.Waiting(), ",")
-		switch {
-		case g.Over():
-			awaiting = "over: " + g.Outcome.Text
-		case g.Signup:
-			awaiting = fmt.Sprintf("signup: %d of %d seats", len(g.Players), g.Seats)
-		case g.Paused:
-			awaiting = "PAUSED; " + awaiting
-		}
-		if rs, err := engine.Find(e.rulesets, g.Ruleset); err == nil && !g.Signup && rs.Info().Version != g.RulesVersion {
-			// verify would fail on this game: say why before the GM runs it.
-			awaiting += fmt.Sprintf(" [set up under rules v%d; this server has v%d]", g.RulesVersion, rs.Info().Version)
-		}
-		deadline := "-"
-		if !g.Deadline.IsZero() {
-			deadline = g.Deadline.Format("2006-01-02 15:04 MST")
-		}
-		scheme := "-" // a game in signup has no dice yet
-		if !g.Signup {
-			scheme = fmt.Sprintf("v%d", g.Scheme())
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", g.ID, g.Ruleset, scheme, g.Turn, g.Phase, deadline, awaiting)
+	if f.Player != "" {
+		fmt.Fprintf(&b, " --player %s", f.Player)
 	}
-	return w.Flush()
+	if f.Awaiting {
+		b.WriteString(" --awaiting")
+	}
+	if f.Open {
+		b.WriteString(" --open")
+	}
+	if limit != 100 {
+		fmt.Fprintf(&b, " --limit %d", limit)
+	}
+	return b.String()
+}
+
+// listLine is one game in game list.
+func listLine(e *env, g *game.Game) string {
+	awaiting := strings.Join(g.Waiting(), ",")
+	switch {
+	case g.Over():
+		awaiting = "over: " + g.Outcome.Text
+	case g.Signup:
+		awaiting = fmt.Sprintf("signup: %d of %d seats", len(g.Players), g.Seats)
+	case g.Paused:
+		awaiting = "PAUSED; " + awaiting
+	}
+	if rs, err := engine.Find(e.rulesets, g.Ruleset); err == nil && !g.Signup && rs.Info().Version != g.RulesVersion {
+		// verify would fail on this game: say why before the GM runs it.
+		awaiting += fmt.Sprintf(" [set up under rules v%d; this server has v%d]", g.RulesVersion, rs.Info().Version)
+	}
+	deadline := "-"
+	if !g.Deadline.IsZero() {
+		deadline = g.Deadline.Format("2006-01-02 15:04 MST")
+	}
+	scheme := "-" // a game in signup has no dice yet
+	if !g.Signup {
+		scheme = fmt.Sprintf("v%d", g.Scheme())
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%d\t%s\t%s\t%s", g.ID, g.Ruleset, scheme, g.Turn, g.Phase, deadline, awaiting)
 }
 
 func gameShow(ctx context.Context, e *env, args []string) error {
