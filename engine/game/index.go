@@ -89,17 +89,26 @@ func gameTags(g *Game) []string {
 	return tags
 }
 
-// updateIndexes moves g's index entries from what prev (the record before
-// the change; nil for a new game) had to what g has.
-func updateIndexes(tx *bolt.Tx, prev, g *Game) error {
-	var oldWake time.Time
-	var oldSeats, oldTags []string
-	if prev != nil {
-		oldWake, oldSeats, oldTags = prev.Wake, addresses(prev), gameTags(prev)
+// indexFacts is what the indexes hold of one game record.
+type indexFacts struct {
+	wake        time.Time
+	seats, tags []string
+}
+
+// factsOf reads g's index entries off its record (nil: a new game, none).
+func factsOf(g *Game) indexFacts {
+	if g == nil {
+		return indexFacts{}
 	}
-	if wb := tx.Bucket(store.BucketWake); wb != nil && !oldWake.Equal(g.Wake) {
-		if !oldWake.IsZero() {
-			if err := wb.Delete(wakeKey(oldWake, g.ID)); err != nil {
+	return indexFacts{wake: g.Wake, seats: addresses(g), tags: gameTags(g)}
+}
+
+// updateIndexes moves g's index entries from those of the record before
+// the change (was; zero for a new game) to what g has.
+func updateIndexes(tx *bolt.Tx, was indexFacts, g *Game) error {
+	if wb := tx.Bucket(store.BucketWake); wb != nil && !was.wake.Equal(g.Wake) {
+		if !was.wake.IsZero() {
+			if err := wb.Delete(wakeKey(was.wake, g.ID)); err != nil {
 				return err
 			}
 		}
@@ -109,10 +118,10 @@ func updateIndexes(tx *bolt.Tx, prev, g *Game) error {
 			}
 		}
 	}
-	if err := moveKeys(tx.Bucket(store.BucketSeats), g.ID, oldSeats, addresses(g)); err != nil {
+	if err := moveKeys(tx.Bucket(store.BucketSeats), g.ID, was.seats, addresses(g)); err != nil {
 		return err
 	}
-	return moveKeys(tx.Bucket(store.BucketTags), g.ID, oldTags, gameTags(g))
+	return moveKeys(tx.Bucket(store.BucketTags), g.ID, was.tags, gameTags(g))
 }
 
 // moveKeys deletes the keys of id under the prefixes in old but not in now,
@@ -305,7 +314,7 @@ func rebuildIndexes(tx *bolt.Tx) (int, error) {
 				return err
 			}
 		}
-		if err := updateIndexes(tx, nil, g); err != nil {
+		if err := updateIndexes(tx, indexFacts{}, g); err != nil {
 			return fmt.Errorf("game %s: %w", k, err)
 		}
 		if err := indexHolders(tx, g); err != nil {

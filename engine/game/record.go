@@ -368,11 +368,18 @@ func writeGame(b *bolt.Bucket, g *Game) error {
 			prev = &p
 		}
 	}
+	return writeGameFrom(b, g, factsOf(prev))
+}
+
+// writeGameFrom is writeGame for a caller that knows the index entries of
+// the stored record (factsOf it, taken when it was read): Tick, which
+// writes many games, saves decoding each one twice.
+func writeGameFrom(b *bolt.Bucket, g *Game, was indexFacts) error {
 	g.Wake = nextWake(g)
 	if err := putJSON(b, store.KeyInfo, g); err != nil {
 		return err
 	}
-	return updateIndexes(b.Tx(), prev, g)
+	return updateIndexes(b.Tx(), was, g)
 }
 
 // nextWake is the earliest moment at which Tick may have something to do

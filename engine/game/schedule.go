@@ -278,6 +278,16 @@ type TickResult struct {
 	Game    string
 	Steps   []Step
 	Notices []Notice
+	bots    bool // the game has bot seats, which may have to answer
+}
+
+func hasBots(g *Game) bool {
+	for _, p := range g.Players {
+		if p.Bot {
+			return true
+		}
+	}
+	return false
 }
 
 // tickBatch is how many due games Tick handles in one transaction: enough
@@ -365,8 +375,12 @@ func (s *Service) tickOne(ctx context.Context, id string, hooks []Hook) (*TickRe
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
+	bots := r.bots
 	if len(r.Steps)+len(r.Notices) == 0 {
 		r = nil
+	}
+	if !bots {
+		return r, nil
 	}
 	if err := s.playBots(ctx, id, hooks); err != nil {
 		return r, err
@@ -383,9 +397,14 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 			return err
 		}
 		g, err := readGame(b)
-		if err != nil || g.Over() || g.Paused || g.Signup {
+		if err != nil {
 			return err
 		}
+		res.bots = hasBots(g)
+		if g.Over() || g.Paused || g.Signup {
+			return nil
+		}
+		was := factsOf(g)
 		now := s.now().UTC()
 		awaited := s.awaited(g, now)
 		reason := ""
@@ -398,7 +417,7 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 			// Everyone left to wait for dropped out (kicked, abandoned,
 			// on vacation): start the early delay now.
 			g.ResolveAt = now.Add(g.Settings.EarlyDelay)
-			return writeGame(b, g)
+			return writeGameFrom(b, g, was)
 		case !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(g.Settings.Grace)):
 			reason = "deadline"
 		case !g.Deadline.IsZero() && !now.Before(g.Deadline) && len(awaited) > 0 && !g.LateNotice:
@@ -431,7 +450,7 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 		// its next wake time counts from here.
 		g.Ticked = now
 		if reason == "" {
-			if err := writeGame(b, g); err != nil {
+			if err := writeGameFrom(b, g, was); err != nil {
 				return err
 			}
 			if len(res.Notices) == 0 {

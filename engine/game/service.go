@@ -175,6 +175,11 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 		g.DiceSecret = randomHex(32)
 	}
 	g.Updated = g.Created
+	// A new database gets its index marker with its first game, rather
+	// than a rebuild at the first read.
+	if err := s.indexed(ctx); err != nil {
+		return nil, err
+	}
 	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
 		games := tx.Bucket(store.BucketGames)
 		if games.Bucket([]byte(g.ID)) != nil {

@@ -1,0 +1,141 @@
+package game_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/games"
+)
+
+var benchGames = flag.Int("bench.games", 1000, "BenchmarkTickCatchUp, BenchmarkListGames: games in the database")
+
+// benchDB makes a database of n games of mixed rulesets, 5 seats where the
+// ruleset allows (without fsync), and returns its path and the clock its
+// games were made at.
+func benchDB(b testing.TB, n int) (string, time.Time) {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "g.db")
+	st, err := store.Open(path, store.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	svc := game.New(st, games.All(), game.WithClock(func() time.Time { return at }))
+	all := games.All()
+	names := []string{"ann", "bob", "cyd", "dan", "eve"}
+	for i := range n {
+		info := all[i%len(all)].Info()
+		var specs []game.PlayerSpec
+		for k := range max(min(5, info.MaxPlayers), info.MinPlayers) {
+			specs = append(specs, game.PlayerSpec{Name: names[k], Email: fmt.Sprintf("%s-%d@example.org", names[k], i)})
+		}
+		id := fmt.Sprintf("g%06d", i)
+		if _, err := svc.Create(context.Background(), game.CreateRequest{ID: id, Ruleset: info.Name, Players: specs, DiceSecret: id,
+			Settings: &game.Settings{Early: true, TurnLength: 72 * time.Hour}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return path, at
+}
+
+// BenchmarkTickCatchUp times the first Tick after every game became due
+// (their creation, not yet looked at), with fsync, per 1,000 games; and
+// the Tick after a missed deadline, where every game resolves a step.
+//
+//	go test -run '^$' -bench TickCatchUp -benchtime 1x ./engine/game/ -args -bench.games=100000
+func BenchmarkTickCatchUp(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		after time.Duration
+	}{{"created", time.Minute}, {"deadline", 73 * time.Hour}} {
+		b.Run(c.name, func(b *testing.B) {
+			path, at := benchDB(b, *benchGames)
+			var took, cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				st, err := store.Open(path, store.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				now := at.Add(c.after)
+				svc := game.New(st, games.All(), game.WithClock(func() time.Time { return now }))
+				s0 := st.DB().Stats()
+				b.StartTimer()
+				t0, c0 := time.Now(), cpuTime()
+				res, err := svc.Tick(context.Background())
+				took += time.Since(t0)
+				cpu += cpuTime() - c0
+				b.StopTimer()
+				s1 := st.DB().Stats()
+				d := s1.Sub(&s0).TxStats
+				b.ReportMetric(float64(d.GetWrite())/float64(*benchGames), "page-writes/game")
+				b.ReportMetric(float64(d.GetWriteTime().Milliseconds()), "write-ms")
+				b.ReportMetric(float64(d.GetSpillTime().Milliseconds()), "spill-ms")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if c.name == "deadline" && len(res) != *benchGames {
+					b.Fatalf("%d games resolved of %d", len(res), *benchGames)
+				}
+				st.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(took.Milliseconds())/float64(b.N), "ms/tick")
+			b.ReportMetric(float64(took.Microseconds())/float64(b.N)/float64(*benchGames), "µs/game")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N)/float64(*benchGames), "cpu-µs/game")
+		})
+	}
+}
+
+// cpuTime is the CPU time this process used so far: on a shared machine
+// it tells the work done from the time spent waiting for a core.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkListGames times a page of 100 games and a walk over every game
+// a page of 1,000 at a time, and reports the bytes allocated.
+func BenchmarkListGames(b *testing.B) {
+	path, _ := benchDB(b, *benchGames)
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	svc := game.New(st, games.All())
+	ctx := context.Background()
+	b.Run("page", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := svc.ListGames(ctx, game.ListOptions{Limit: 100}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			opt := game.ListOptions{Limit: game.MaxListLimit}
+			for {
+				page, err := svc.ListGames(ctx, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if page.Next == "" {
+					break
+				}
+				opt.After = page.Next
+			}
+		}
+	})
+}
