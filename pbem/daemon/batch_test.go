@@ -154,3 +154,41 @@ func TestBatchRedoneAroundAFailure(t *testing.T) {
 		t.Errorf("ann got %d mails for her three", len(m))
 	}
 }
+
+// The running daemon compacts sent-mail records older than the retention:
+// here, with its clock 100 days ahead, the welcome mails' records shrink
+// to what game log shows, which still lists them.
+func TestRunCompactsOldRecords(t *testing.T) {
+	later := time.Now().Add(100 * 24 * time.Hour)
+	h := newHarness(t, func(c *daemon.Config) { c.Now = func() time.Time { return later } })
+	h.flush()
+	if c, _ := outbox.Count(h.st.DB()); c.Sent != 2 {
+		t.Fatalf("%d welcome mails recorded as sent, want 2", c.Sent)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := imapin.New(imapin.Config{Addr: h.srv.IMAPAddr, TLS: "none", Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
+	done := make(chan error, 1)
+	go func() { done <- h.d.Run(ctx, r) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if c, _ := outbox.Count(h.st.DB()); c.Sent == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sent records were not compacted")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	var evs []outbox.Event
+	h.st.DB().View(func(tx *bolt.Tx) error {
+		var err error
+		evs, err = outbox.OfGame(tx, "g1")
+		return err
+	})
+	if len(evs) != 2 || evs[0].State != "sent" || evs[0].Kind != "welcome" {
+		t.Errorf("g1's mails after compaction: %+v", evs)
+	}
+}
