@@ -23,6 +23,8 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/games"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
 )
 
@@ -370,25 +372,53 @@ func (r *recorder) record(on bool) []outbox.Mail {
 // turn reports they caused, to the same players — which is the same work
 // for the servers.
 func partBacklog(t *testing.T, s stack, rep *report) {
-	ctx := context.Background()
 	n := nonce()
 	bot := "orrery-backlog-" + n + "@" + s.Domain
 	db := filepath.Join(t.TempDir(), "backlog.db")
-	var replies atomic.Int64
-	all := make(chan struct{})
-	m := *flagBacklog
-	rec := &recorder{next: s.sender()}
-	st, d, r, err := s.newDaemonVia(db, bot, false, rec, func(r outbox.Record) {
-		if r.Kind == "reply" && replies.Add(1) == int64(m) {
-			close(all)
+	bl := openBacklog(t, s, db, bot, *flagBacklog)
+	defer bl.st.Close()
+	ng := min(*flagGames, 50)
+	f := newFleet(t, s, bl.d.Service(), db, bot, ng)
+	bl.drain(t, s, f, func(figure, value, target string, met *bool) { rep.add("backlog", figure, value, target, met) })
+}
+
+// backlog is a daemon set up to drain m order mails, counting its replies
+// and recording the mails it sends.
+type backlog struct {
+	bot     string
+	m       int
+	st      *store.Store
+	d       *daemon.Daemon
+	r       *imapin.Reader
+	rec     *recorder
+	replies *atomic.Int64
+	all     chan struct{}
+}
+
+func openBacklog(t *testing.T, s stack, db, bot string, m int) *backlog {
+	t.Helper()
+	bl := &backlog{bot: bot, m: m, rec: &recorder{next: s.sender()}, replies: &atomic.Int64{}, all: make(chan struct{})}
+	var err error
+	bl.st, bl.d, bl.r, err = s.newDaemonVia(db, bot, false, bl.rec, func(r outbox.Record) {
+		if r.Kind == "reply" && bl.replies.Add(1) == int64(m) {
+			close(bl.all)
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	ng := min(*flagGames, 50)
-	f := newFleet(t, s, d.Service(), db, bot, ng)
+	return bl
+}
+
+// drain sends the fleet's welcome mails (if any are queued) with the reader
+// off, then delivers m order mails, one seat per game of f sending again
+// and again, while the daemon is down, starts it, and times the drain
+// against the raw limits; add reports each figure.
+func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value, target string, met *bool)) {
+	ctx := context.Background()
+	n := nonce()
+	st, d, r, rec, bot, m := bl.st, bl.d, bl.r, bl.rec, bl.bot, bl.m
+	ng := len(f.games)
 	// Send the welcome mails first, with the reader off: the drain below
 	// measures order mails and their acks only.
 	qctx, qcancel := context.WithCancel(ctx)
@@ -431,18 +461,17 @@ func partBacklog(t *testing.T, s stack, rep *report) {
 	}
 	t.Logf("injected 2×%d mails in %v", m, time.Since(t0).Round(time.Millisecond))
 
-	r2 := r
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	t0 = time.Now()
 	rec.record(true)
-	go func() { d.Run(runCtx, r2); close(done) }()
+	go func() { d.Run(runCtx, r); close(done) }()
 	var orrery time.Duration
 	select {
-	case <-all:
+	case <-bl.all:
 		orrery = time.Since(t0)
 	case <-time.After(10 * time.Minute):
-		t.Errorf("only %d of %d acks after 10 minutes", replies.Load(), m)
+		t.Errorf("only %d of %d acks after 10 minutes", bl.replies.Load(), m)
 		orrery = time.Since(t0)
 	}
 	sent := rec.record(false)
@@ -472,15 +501,15 @@ func partBacklog(t *testing.T, s stack, rep *report) {
 		t.Fatal(err)
 	}
 	same := time.Since(t0)
-	ours := float64(replies.Load()) / orrery.Seconds()
+	ours := float64(bl.replies.Load()) / orrery.Seconds()
 	limShort, limSame := float64(m)/short.Seconds(), float64(m)/same.Seconds()
-	rep.add("backlog", fmt.Sprintf("drain of %d order mails over %d games (IMAP fetch, parse, apply, ack by SMTP)", m, ng), fmt.Sprintf("%v, %.1f mails/s", orrery.Round(time.Millisecond), ours), "", nil)
-	rep.add("backlog", "mails the daemon sent during the drain", fmt.Sprintf("%d: %d acks, %d turn reports, %d other", len(sent), kinds["reply"], kinds["report"], len(sent)-kinds["reply"]-kinds["report"]), "", nil)
-	rep.add("backlog", "batches the outbox handed to SMTP during the drain (connections)", fmt.Sprintf("%d (%.1f mails each)", rec.calls, float64(len(sent))/float64(max(rec.calls, 1))), "", nil)
-	rep.add("backlog", "raw limit A: bare go-imap fetch + go-mail send of one short mail per order mail", fmt.Sprintf("%v, %.1f order mails/s", short.Round(time.Millisecond), limShort), "", nil)
-	rep.add("backlog", fmt.Sprintf("raw limit B: the same fetch + go-mail send of the drain's own %d mails (same text, same players)", len(sent)), fmt.Sprintf("%v, %.1f order mails/s", same.Round(time.Millisecond), limSame), "", nil)
-	rep.add("backlog", "ours as a ratio of raw limit A (sends fewer mails than the drain)", fmt.Sprintf("%.2f×", ours/limShort), "", nil)
-	rep.add("backlog", "ours as a ratio of raw limit B (the same mail traffic)", fmt.Sprintf("%.2f×", ours/limSame), "≥ 0.5×", ptr(ours/limSame >= 0.5))
+	add(fmt.Sprintf("drain of %d order mails over %d games (IMAP fetch, parse, apply, ack by SMTP)", m, ng), fmt.Sprintf("%v, %.1f mails/s", orrery.Round(time.Millisecond), ours), "", nil)
+	add("mails the daemon sent during the drain", fmt.Sprintf("%d: %d acks, %d turn reports, %d other", len(sent), kinds["reply"], kinds["report"], len(sent)-kinds["reply"]-kinds["report"]), "", nil)
+	add("batches the outbox handed to SMTP during the drain (connections)", fmt.Sprintf("%d (%.1f mails each)", rec.calls, float64(len(sent))/float64(max(rec.calls, 1))), "", nil)
+	add("raw limit A: bare go-imap fetch + go-mail send of one short mail per order mail", fmt.Sprintf("%v, %.1f order mails/s", short.Round(time.Millisecond), limShort), "", nil)
+	add(fmt.Sprintf("raw limit B: the same fetch + go-mail send of the drain's own %d mails (same text, same players)", len(sent)), fmt.Sprintf("%v, %.1f order mails/s", same.Round(time.Millisecond), limSame), "", nil)
+	add("ours as a ratio of raw limit A (sends fewer mails than the drain)", fmt.Sprintf("%.2f×", ours/limShort), "", nil)
+	add("ours as a ratio of raw limit B (the same mail traffic)", fmt.Sprintf("%.2f×", ours/limSame), "≥ 0.8×", ptr(ours/limSame >= 0.8))
 }
 
 func rawMail(m outbox.Mail) []byte {
