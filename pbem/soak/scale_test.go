@@ -158,8 +158,9 @@ func scaleAt(t *testing.T, s stack, bin, dir string, n int, parts map[string]boo
 		tab.set(fmt.Sprintf(row, "completing a turn (every player's report mailed)"), n, turn.String())
 	}
 	if parts["rss"] {
-		hwm, took := daemonRSS(t, s, db, sample)
-		tab.set("daemon RSS after answering 20 order mails by SMTP (peak VmHWM); time a mail, SMTP to answer", n, fmt.Sprintf("%.1f MB; %v", float64(hwm)/1024, took.Round(time.Millisecond)))
+		rss, took := daemonRSS(t, s, db, sample)
+		tab.set("daemon RSS after answering 20 order mails by SMTP: peak (VmHWM), of which heap (RssAnon) and the DB's mapped pages (RssFile); time a mail, SMTP to answer", n,
+			fmt.Sprintf("%.1f MB (%.1f + %.1f MB); %v", float64(rss.hwm)/1024, float64(rss.anon)/1024, float64(rss.file)/1024, took.Round(time.Millisecond)))
 	}
 	if parts["backlog"] {
 		scaleBacklog(t, s, db, sample, *flagScaleBacklog, func(figure, value, target string, met *bool) {
@@ -356,9 +357,12 @@ func scaleOrderMail(t *testing.T, d *daemon.Daemon, g *game.Game, bot string, i 
 		who.Email, bot, g.ID, who.Secret, i, nonce(), time.Now().Format(time.RFC1123Z), strings.ReplaceAll(orders, "\n", "\r\n"), who.Name)
 }
 
+// rssFigures are a process's peak RSS and its parts now, in kB.
+type rssFigures struct{ hwm, anon, file int }
+
 // daemonRSS runs the daemon as a child process on db, answers 20 order
-// mails sent by SMTP, and returns its peak RSS (kB) and the time a mail.
-func daemonRSS(t *testing.T, s stack, db string, f *fleet) (int, time.Duration) {
+// mails sent by SMTP, and returns its RSS and the time a mail.
+func daemonRSS(t *testing.T, s stack, db string, f *fleet) (rssFigures, time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	n := nonce()
@@ -409,7 +413,8 @@ func daemonRSS(t *testing.T, s stack, db string, f *fleet) (int, time.Duration) 
 		time.Sleep(200 * time.Millisecond)
 	}
 	took := time.Since(t0) / time.Duration(max(1, len(jobs)))
-	return procStatus(child.Process.Pid, "VmHWM"), took
+	pid := child.Process.Pid
+	return rssFigures{procStatus(pid, "VmHWM"), procStatus(pid, "RssAnon"), procStatus(pid, "RssFile")}, took
 }
 
 func (st *scaleTable) markdown(start time.Time) string {
