@@ -1154,8 +1154,3 @@ func (x *gameIndex) get(id string) *game.Game {
 	x.seen[id] = g
 	return g
 }
-
-// all reads every game, ordered by id.
-//
-// Deprecated: it is O(all games); LIST reads pages (listing.go).
-func (x *gameIndex) all() ([]*game.Game, error) { return x.svc.List(x.ctx) }
