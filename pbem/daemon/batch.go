@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"orrery/pbem/imapin"
+	"orrery/pbem/inmail"
+	"orrery/pbem/policy"
 )
 
 // Handle handles one message; it is the imapin.Handler. It is HandleBatch
@@ -34,8 +36,44 @@ func (d *Daemon) HandleBatch(ctx context.Context, msgs []imapin.Message) []imapi
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	out := make([]imapin.Outcome, len(msgs))
-	d.handleGroups(ctx, msgs, out)
+	d.handleGroups(d.checkSenders(ctx, msgs), msgs, out)
 	return out
+}
+
+type verdictsKey struct{}
+
+// checkSenders authenticates the senders of a batch's mails before its
+// transaction opens, and returns a context that hands each verdict to
+// checkSender: the check asks DNS (DKIM keys, DMARC records), and a slow
+// or failing resolver must not hold the database's writer lock, for which
+// the outbox and the tick wait. Mails seen before, unreadable or silenced
+// are left out, as handle leaves them.
+func (d *Daemon) checkSenders(ctx context.Context, msgs []imapin.Message) context.Context {
+	verdicts := map[*byte]policy.Verdict{}
+	for _, msg := range msgs {
+		if len(msg.Raw) == 0 || ctx.Err() != nil {
+			continue
+		}
+		m, _ := inmail.Parse(msg.Raw, inmail.Options{MaxText: d.cfg.MaxText})
+		if m == nil || policy.Silence(m, d.cfg.Policy) != "" {
+			continue
+		}
+		if rec, err := d.seen(ctx, messageKey(m, msg.Raw)); err != nil || rec != nil {
+			continue
+		}
+		verdicts[&msg.Raw[0]] = policy.CheckSender(ctx, msg.Raw, m, d.cfg.Policy, d.cfg.Resolver, false)
+	}
+	return context.WithValue(ctx, verdictsKey{}, verdicts)
+}
+
+// checkedSender returns the verdict checkSenders made for the mail raw.
+func checkedSender(ctx context.Context, raw []byte) (policy.Verdict, bool) {
+	vs, _ := ctx.Value(verdictsKey{}).(map[*byte]policy.Verdict)
+	if len(raw) == 0 || vs == nil {
+		return policy.Verdict{}, false
+	}
+	v, ok := vs[&raw[0]]
+	return v, ok
 }
 
 // handleGroups fills out with the outcome of each of msgs, as HandleBatch

@@ -17,6 +17,7 @@ import (
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
+	"orrery/pbem/policy"
 )
 
 // txWatch records the transaction of every game change, to tell how many
@@ -190,5 +191,52 @@ func TestRunCompactsOldRecords(t *testing.T) {
 	})
 	if len(evs) != 2 || evs[0].State != "sent" || evs[0].Kind != "welcome" {
 		t.Errorf("g1's mails after compaction: %+v", evs)
+	}
+}
+
+// lockWatch is a resolver that, at every look-up, checks whether another
+// writer can take the database: a batch's transaction open during the
+// look-up would hold the writer lock, and the outbox and tick with it.
+type lockWatch struct {
+	st      *store.Store
+	res     pbemtest.DNS
+	lookups int
+	blocked int
+}
+
+func (w *lockWatch) LookupTXT(ctx context.Context, name string) ([]string, error) {
+	w.lookups++
+	done := make(chan struct{})
+	go func() {
+		w.st.DB().Update(func(*bolt.Tx) error { return nil })
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		w.blocked++
+	}
+	return w.res.LookupTXT(ctx, name)
+}
+
+// A batch's senders are authenticated (DNS) before its transaction opens.
+func TestBatchAsksDNSOutsideItsTransaction(t *testing.T) {
+	w := &lockWatch{res: pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=none"}}
+	h := newHarness(t, func(c *daemon.Config) {
+		c.Policy = policy.Config{SenderAuth: policy.AuthDMARC}
+		c.Resolver = w
+	})
+	w.st = h.st
+	h.flush()
+	h.batch(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2"),
+		h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 1"))
+	if w.lookups == 0 {
+		t.Fatal("no DNS look-up was made: the test checks nothing")
+	}
+	if w.blocked > 0 {
+		t.Errorf("%d of %d DNS look-ups ran while the batch's transaction held the database", w.blocked, w.lookups)
+	}
+	if g, _ := h.d.Service().Get(context.Background(), "g1"); g.Step != 1 {
+		t.Errorf("the batch's orders did not resolve the turn: step %d", g.Step)
 	}
 }

@@ -161,7 +161,10 @@ func (d *Daemon) cutText(out outbox.Mail, max int, note string) outbox.Mail {
 // DMARC record. The time DNS first failed is kept in the database, so a
 // restart neither resets nor forgets it.
 func (d *Daemon) checkSender(ctx context.Context, raw []byte, m *inmail.Message) (policy.Verdict, error) {
-	v := policy.CheckSender(ctx, raw, m, d.cfg.Policy, d.cfg.Resolver, false)
+	v, ok := checkedSender(ctx, raw) // asked before the batch's transaction (batch.go)
+	if !ok {
+		v = policy.CheckSender(ctx, raw, m, d.cfg.Policy, d.cfg.Resolver, false)
+	}
 	if v.Domain == "" {
 		return v, nil
 	}
