@@ -303,6 +303,11 @@ log_level: error
 	gmCommand(t, db, "game", "new", "toy", "--id", "t4", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
 	list := gmCommand(t, db, "game", "list")
 	players := gmCommand(t, db, "game", "players", "t4")
+	// GM LOG shows the welcome mails as sent only once they are: the
+	// query's mail is handled in a transaction that the outbox waits for.
+	waitFor(t, "the welcome mails", func() bool {
+		return strings.Count(gmCommand(t, db, "game", "log", "t4"), "mail     sent welcome") == 2
+	})
 	srv.Append(bot, "INBOX", []byte("From: "+gm+"\r\nSubject: queries\r\nMessage-ID: <q1@example.org>\r\n\r\n"+
 		"SECRET gm-s3cret-s3cret-s3cret\r\nGM LIST\r\nGM PLAYERS t4\r\nGM LOG t4\r\n"))
 	var answer string
