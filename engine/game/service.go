@@ -25,8 +25,9 @@ import (
 )
 
 // Service runs games stored in one database. It holds no mutable state of
-// its own: everything is in the store, so several services (a daemon and a
-// CLI, one after the other) see the same games.
+// its own (only the knowledge that the store's indexes are current, once
+// checked): everything is in the store, so several services (a daemon and
+// a CLI, one after the other) see the same games.
 type Service struct {
 	st       *store.Store
 	rulesets []engine.Ruleset
