@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"time"
 
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
@@ -17,10 +18,11 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 }
 
 // HandleBatch handles a fetched batch of messages in order; it is the
-// imapin.BatchHandler of Run. The whole batch commits in one transaction
-// (store.Group): each message's game changes, its seen-record and every
-// mail it causes, for one fsync, which is what lets a backlog drain at
-// the pace of the mail servers. Each message still sees what the ones
+// imapin.BatchHandler of Run. The batch commits in one transaction
+// (store.Group), or in one per groupTime of work when it takes longer:
+// each message's game changes, its seen-record and every mail it causes,
+// many messages to an fsync, which is what lets a backlog drain at the
+// pace of the mail servers. Each message still sees what the ones
 // before it did, and is recorded exactly once: a crash before the commit
 // leaves the whole batch in the inbox, to be handled again; after it, the
 // seen-records make a second look file the mails only.
@@ -76,20 +78,32 @@ func checkedSender(ctx context.Context, raw []byte) (policy.Verdict, bool) {
 	return v, ok
 }
 
+// groupTime bounds the work one transaction of a batch holds: the outbox
+// and the tick wait for the database's writer lock while a batch's
+// transaction is open, so a batch that takes longer commits every
+// groupTime (one fsync each: a few percent of the time), and the outbox
+// keeps the SMTP server busy meanwhile.
+const groupTime = 100 * time.Millisecond
+
 // handleGroups fills out with the outcome of each of msgs, as HandleBatch
-// says.
+// says: in transactions of at most groupTime of work each.
 func (d *Daemon) handleGroups(ctx context.Context, msgs []imapin.Message, out []imapin.Outcome) {
 	for len(msgs) > 0 {
 		var disp []imapin.Disposition
-		k := 0 // the message being handled when the group failed
+		failed := -1 // the message whose handling failed, spoiling the group
+		start := time.Now()
 		err := d.st.Group(ctx, func(ctx context.Context) error {
-			disp = disp[:0]
-			for k = 0; k < len(msgs); k++ {
-				x, err := d.handle(ctx, msgs[k])
+			disp, failed = disp[:0], -1
+			for k, msg := range msgs {
+				if k > 0 && time.Since(start) >= groupTime {
+					return nil // commit these; the rest in the next group
+				}
+				x, err := d.handle(ctx, msg)
 				if err == nil && d.st.GroupFailed(ctx) {
 					err = errGroupSpoiled
 				}
 				if err != nil {
+					failed = k
 					return err
 				}
 				disp = append(disp, x)
@@ -100,9 +114,10 @@ func (d *Daemon) handleGroups(ctx context.Context, msgs []imapin.Message, out []
 			for i, x := range disp {
 				out[i] = imapin.Outcome{Disposition: x}
 			}
-			return
+			msgs, out = msgs[len(disp):], out[len(disp):]
+			continue
 		}
-		if ctx.Err() != nil || k == len(msgs) {
+		if ctx.Err() != nil || failed < 0 {
 			// Cancelled, or the commit itself failed (a full disk):
 			// nothing is recorded, every message stays in the inbox.
 			for i := range out[:len(msgs)] {
@@ -110,6 +125,7 @@ func (d *Daemon) handleGroups(ctx context.Context, msgs []imapin.Message, out []
 			}
 			return
 		}
+		k := failed
 		if k > 0 {
 			d.handleGroups(ctx, msgs[:k], out[:k])
 		}
