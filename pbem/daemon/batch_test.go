@@ -126,7 +126,7 @@ func TestBatchRedoneAroundAFailure(t *testing.T) {
 	ann2 := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] motto", "MOTTO onward")
 	out := h.batch(ann, press, ann2)
 	// ann's change in the spoiled group, again in the group of the mails
-	// before the JOIN, then ann2's in the group after it.
+	// before the refused press, then ann2's in the group after it.
 	if len(w.txs) != 3 {
 		t.Errorf("the batch's changes ran in %d transactions, want 3", len(w.txs))
 	}
