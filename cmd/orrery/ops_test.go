@@ -262,7 +262,7 @@ func TestBadFlag(t *testing.T) {
 	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, rulesets: games.All()}
 	err := run(context.Background(), e, []string{"game", "list", "--bogus"})
 	require.Error(t, err)
-	assert.Equal(t, "flag provided but not defined: -bogus\nusage: orrery game list\n(orrery game list --help says more)", err.Error())
+	assert.Equal(t, "flag provided but not defined: -bogus\nusage: orrery game list [--ruleset NAME] [--player ADDRESS] [--awaiting] [--open] [--limit N] [--after ID]\n(orrery game list --help says more)", err.Error())
 	assert.Empty(t, stdout.String())
 	assert.Empty(t, stderr.String(), "the flag package printed the error too")
 	err = run(context.Background(), e, []string{"orders", "demo1", "--as"})
