@@ -462,6 +462,20 @@ func spliceScale(path, md string) error {
 			return os.WriteFile(path, []byte(doc), 0o644)
 		}
 	}
+	// TestSoak rewrites the file section by section ("## "), and may have
+	// dropped the opening marker with the section before it: find the
+	// heading then, up to the closing marker or the next section.
+	if a := strings.Index(doc, "\n## Scale: one machine"); a >= 0 {
+		rest := doc[a+1:]
+		end := len(rest)
+		if b := strings.Index(rest, "<!-- /scale -->\n"); b >= 0 {
+			end = b + len("<!-- /scale -->\n")
+		} else if b := strings.Index(rest[1:], "\n## "); b >= 0 {
+			end = b + 2
+		}
+		doc = doc[:a+1] + md + rest[end:]
+		return os.WriteFile(path, []byte(doc), 0o644)
+	}
 	if doc != "" && !strings.HasSuffix(doc, "\n\n") {
 		doc += "\n"
 	}
