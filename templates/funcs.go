@@ -355,6 +355,11 @@ func (s *Set) phrase(tag lang.Tag, d *Data, text string) string {
 	first, rest, multi := strings.Cut(text, "\n")
 	var arg func(string) string
 	arg = func(a string) string {
+		// A length of time the engine wrote in words ("1 day 3 hours")
+		// is said again in the reader's language, with its plurals.
+		if d, ok := lang.ParseDuration(a); ok {
+			return lang.Duration(tag, d)
+		}
 		if out, ok := s.catalog.TranslateArgs(tag, a, arg); ok {
 			return out
 		}

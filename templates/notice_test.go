@@ -11,12 +11,12 @@ import (
 // noticeTexts is a text of each notice kind, worded as engine/game and
 // pbem/daemon word them.
 var noticeTexts = map[string]string{
-	"reminder":    "Reminder: your orders for demo1 are due by Mon 2026-11-23 18:00 UTC (2h0m0s from now).",
+	"reminder":    "Reminder: your orders for demo1 are due by Mon 2026-11-23 18:00 UTC (2 hours from now).",
 	"late":        "The deadline of demo1 passed and your orders have not arrived. They are still taken until Mon 2026-11-23 24:00 UTC; then your defaults apply.",
 	"late-others": "Still waiting in demo1 for: bob (grace until Mon 2026-11-23 24:00 UTC).",
 	"deadline":    "The deadline of demo1 moves from Mon 2026-11-23 18:00 UTC to Wed 2026-11-25 18:00 UTC: bob is ill.",
 	"paused":      "The GM paused demo1: holidays. Deadlines wait until the game resumes; orders are still taken.",
-	"resumed":     "The GM resumed demo1. The deadline moves by the 48h0m0s the game was paused, to Wed 2026-11-25 18:00 UTC.",
+	"resumed":     "The GM resumed demo1. The deadline moves by the 2 days the game was paused, to Wed 2026-11-25 18:00 UTC.",
 	"rollback":    "The GM rolled demo1 back from step 4 to step 3 (turn 3, production): bob's orders were misread. Orders sent since are kept for the record but not used; send your orders again. The steps played again use new dice seeds.",
 	"message":     "Turn 4 runs a day late: the server moves on Tuesday.",
 	"press":       "Press from ann to bob:",

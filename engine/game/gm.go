@@ -10,6 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -94,7 +95,7 @@ func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, 
 		if !g.Deadline.IsZero() {
 			g.Deadline = g.Deadline.Add(paused)
 			g.Reminded, g.LateNotice = nil, false
-			text += fmt.Sprintf(" The deadline moves by the %s the game was paused, to %s.", paused.Round(time.Minute), fmtTime(g.Deadline))
+			text += fmt.Sprintf(" The deadline moves by the %s the game was paused, to %s.", lang.Duration(lang.English, paused), fmtTime(g.Deadline))
 		}
 		return []Notice{{Kind: "resumed", To: append(everyone(g), GM), Text: text}}, "resume", nil
 	})
@@ -193,7 +194,7 @@ func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, 
 		capped := ""
 		if m := g.Settings.MaxVacation; m > 0 && to.Sub(from) > m {
 			to = from.Add(m)
-			capped = fmt.Sprintf(" (capped at %s by the game's policy)", fmtSpan(m))
+			capped = fmt.Sprintf(" (capped at %s by the game's policy)", lang.Duration(lang.English, m))
 		}
 		g.Vacations = append(g.Vacations, Vacation{Player: p.Name, From: from.UTC(), To: to.UTC()})
 		policy := "your defaults apply while you are away"
@@ -575,18 +576,4 @@ func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks 
 		g.Observers = remove(g.Observers, email)
 		return nil, "observer " + email + " unsubscribes", nil
 	})
-}
-
-// fmtSpan writes a duration as people read one: "14 days", "36 hours".
-func fmtSpan(d time.Duration) string {
-	switch {
-	case d%(24*time.Hour) == 0:
-		if n := d / (24 * time.Hour); n != 1 {
-			return fmt.Sprintf("%d days", n)
-		}
-		return "1 day"
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
-	}
-	return d.Round(time.Minute).String()
 }

@@ -11,6 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -442,7 +443,7 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 					}
 				}
 				res.Notices = append(res.Notices, Notice{Kind: "reminder", To: awaited,
-					Text: fmt.Sprintf("Reminder: your orders for %s are due by %s (%s from now).", g.ID, fmtTime(g.Deadline), g.Deadline.Sub(now).Round(time.Minute))})
+					Text: fmt.Sprintf("Reminder: your orders for %s are due by %s (%s from now).", g.ID, fmtTime(g.Deadline), lang.Duration(lang.English, g.Deadline.Sub(now)))})
 				break
 			}
 		}

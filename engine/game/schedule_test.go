@@ -280,7 +280,7 @@ func TestPauseResumeAndDeadlineChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	g2, _ := svc.Get(ctx, "g")
-	if want := g.Deadline.Add(48 * time.Hour); !g2.Deadline.Equal(want) || !strings.Contains(n[0].Text, "48h0m0s") {
+	if want := g.Deadline.Add(48 * time.Hour); !g2.Deadline.Equal(want) || !strings.Contains(n[0].Text, "by the 2 days the game was paused") {
 		t.Fatalf("deadline after resume %v, want %v; told %q", g2.Deadline, want, n[0].Text)
 	}
 	if _, _, err := svc.ExtendDeadline(ctx, "g", 24*time.Hour, ""); err == nil {
