@@ -73,7 +73,12 @@ func TestProsperGame(t *testing.T) {
 					t.Errorf("step %d, %s: roll %q missing", i, p.Name, r.String())
 				}
 			}
-			want := []string{rep.RevealedSeed, rep.RevealedCommitment}
+			want := []string{rep.RevealedSeed}
+			if len(rep.Rolls) > 0 {
+				// A step without dice shows its seed only: the
+				// commitment to it came in the report before.
+				want = append(want, rep.RevealedCommitment)
+			}
 			if !rep.Outcome.Over {
 				want = append(want, rep.NextCommitment) // no next step after the end
 			}

@@ -45,8 +45,14 @@ func reportText(r *game.Report) string {
 			b.WriteString(engine.Wrap(d.String(), width, "  ", "      ") + "\n")
 		}
 	}
-	fmt.Fprintf(&b, "\nSeed of step %d:\n  %s\nits commitment, published before it:\n  %s\n", r.Step, r.RevealedSeed, r.RevealedCommitment)
-	if r.RollSeed != "" {
+	if len(r.Rolls) == 0 {
+		// Nothing to redo: the seed, to check against the commitment
+		// shown before the step, and the next commitment keep the chain.
+		fmt.Fprintf(&b, "\nNo dice. Seed of step %d:\n  %s\n", r.Step, r.RevealedSeed)
+	} else {
+		fmt.Fprintf(&b, "\nSeed of step %d:\n  %s\nits commitment, published before it:\n  %s\n", r.Step, r.RevealedSeed, r.RevealedCommitment)
+	}
+	if r.RollSeed != "" && len(r.Rolls) > 0 {
 		b.WriteString("Its orders, in seat order, each with its SHA-256:\n")
 		for _, p := range r.Inputs {
 			b.WriteString("  " + p.Head + "\n")
@@ -66,7 +72,7 @@ func reportText(r *game.Report) string {
 			fmt.Fprintf(&b, "the hidden seed of step %d, whose sha256 is its seed:\n  %s\n", r.Step, r.HiddenSeed)
 		}
 	}
-	if r.LastOrders != "" {
+	if r.LastOrders != "" && len(r.Rolls) > 0 {
 		resent := ""
 		if r.LastResent {
 			resent = ", who sent them again after everyone else's were in"

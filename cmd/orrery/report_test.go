@@ -38,3 +38,29 @@ func TestReportTextFitsSeventyEightColumns(t *testing.T) {
 		}
 	}
 }
+
+// game show of a step that rolled no die the reader sees keeps only the
+// seed and the commitment to the next step's seed, as the mail does.
+func TestReportTextWithoutDice(t *testing.T) {
+	seed, commit, next := strings.Repeat("ab", 32), strings.Repeat("cd", 32), strings.Repeat("ef", 32)
+	r := &game.Report{Game: "g", Title: "Toy", Player: "ann", Step: 3, Turn: 3, Phase: "orders", Board: "board", Status: "status",
+		RevealedSeed: seed, RevealedCommitment: commit, NextCommitment: next, DiceScheme: dice.Scheme2,
+		Inputs: []dice.Part{{Head: "ann turn:ann sent", Hash: strings.Repeat("12", 32)}}, Digest: strings.Repeat("34", 32),
+		RollSeed: strings.Repeat("56", 32), LastOrders: "ann"}
+	out := reportText(r)
+	for _, gone := range []string{commit, r.Digest, r.RollSeed, "ann turn:ann sent", "Last orders in"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("a step without dice still shows %q:\n%s", gone, out)
+		}
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{seed, "Commitment for step 4: " + next} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("a step without dice lacks %q:\n%s", want, out)
+		}
+	}
+	r.Rolls = []dice.Roll{{N: 1, Sides: 6, Value: 4, Purpose: "ann pushes"}}
+	if out := reportText(r); !strings.Contains(out, commit) || !strings.Contains(out, r.Digest) {
+		t.Errorf("a step with dice lost its check:\n%s", out)
+	}
+}
