@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/mail"
 	"strings"
@@ -79,6 +80,10 @@ const (
 )
 
 func (k Kind) String() string { return [...]string{"none", "soft", "hard"}[k] }
+
+// LogValue logs k by its name, not as the number slog's JSON handler
+// would write.
+func (k Kind) LogValue() slog.Value { return slog.StringValue(k.String()) }
 
 // Kind classifies r (see the package comment).
 func (r Recipient) Kind() Kind {

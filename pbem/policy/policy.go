@@ -11,6 +11,7 @@ package policy
 import (
 	"crypto/subtle"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"strings"
 	"time"
@@ -194,6 +195,10 @@ func (k Kind) String() string {
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
+
+// LogValue logs k by its name: slog's JSON handler would write the number
+// of the constant, which nobody reading the log can decode.
+func (k Kind) LogValue() slog.Value { return slog.StringValue(k.String()) }
 
 // Auth is who a mail may act for.
 type Auth struct {
