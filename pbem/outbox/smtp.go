@@ -103,17 +103,29 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 			opts = append(opts, mail.WithSMTPAuth(t), mail.WithUsername(user), mail.WithPassword(secret))
 		}
 	}
-	c, err := mail.NewClient(host, opts...)
+	dial := func() (*mail.Client, error) {
+		c, err := mail.NewClient(host, opts...)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.DialWithContext(ctx); err != nil {
+			if s.Refused != nil && loginRefused(err) {
+				s.Refused()
+			}
+			return nil, fmt.Errorf("smtp %s: %w", s.Addr, err)
+		}
+		return c, nil
+	}
+	c, err := dial()
 	if err != nil {
 		return fail(err)
 	}
-	if err := c.DialWithContext(ctx); err != nil {
-		if s.Refused != nil && loginRefused(err) {
-			s.Refused()
+	defer func() {
+		if c != nil {
+			c.Close()
 		}
-		return fail(fmt.Errorf("smtp %s: %w", s.Addr, err))
-	}
-	defer c.Close()
+	}()
+	failing := 0 // mails in a row that failed for now
 	for i, m := range mails {
 		var png []byte
 		if m.Picture != nil && s.Pictures != nil {
@@ -124,19 +136,38 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 			errs[i] = &Permanent{err}
 			continue
 		}
-		if err := c.Send(msg); err != nil {
-			errs[i] = classify(err)
-			if errs[i] != nil && !isPermanent(errs[i]) {
-				// The connection may be gone; let the rest retry later.
-				for j := i + 1; j < len(mails); j++ {
-					errs[j] = fmt.Errorf("not tried: %w", err)
-				}
-				return errs
+		err = c.Send(msg)
+		if errs[i] = classify(err); errs[i] == nil || isPermanent(errs[i]) {
+			failing = 0
+			continue
+		}
+		// A temporary failure may have taken the connection with it (a
+		// server that drops it at one recipient): this mail waits for
+		// its backoff, and the mails behind it go over a new
+		// connection, unless the server seems to be failing them all.
+		failing++
+		if i == len(mails)-1 {
+			break
+		}
+		if failing < maxFailingInARow && ctx.Err() == nil {
+			c.Close()
+			if c, err = dial(); err == nil {
+				continue
 			}
 		}
+		for j := i + 1; j < len(mails); j++ {
+			errs[j] = fmt.Errorf("not tried: %w", err)
+		}
+		return errs
 	}
 	return errs
 }
+
+// maxFailingInARow is how many mails in a row may fail for now, each
+// followed by a new connection, before Send gives up on the rest of its
+// batch: one bad recipient must not hold back the others, but a server
+// that fails every mail is not to be dialled once per mail.
+const maxFailingInARow = 3
 
 // loginRefused reports whether a dial failed because the server refused
 // the credentials (535, or 534 and 530 for some providers' token errors),

@@ -78,8 +78,11 @@ type Server struct {
 	sent    []Mail
 	changed chan struct{} // closed and replaced on every new mail or append
 	smtpErr error         // when set, the sink refuses every mail with it
-	imap    *imapserver.Server
-	smtp    *smtp.Server
+	// dropOn are the recipients at whose RCPT TO the sink drops the
+	// connection (DropConnectionOn).
+	dropOn map[string]bool
+	imap   *imapserver.Server
+	smtp   *smtp.Server
 	// passwords of the accounts, for OAuth sessions' password LOGIN;
 	// tokens accepted with Options.OAuth; logins made, in order.
 	passwords map[string]string
@@ -223,8 +226,8 @@ func (s *Server) StartSMTP() error {
 	if err != nil {
 		return fmt.Errorf("smtp listen: %w", err)
 	}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		return &session{s: s}, nil
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &session{s: s, conn: c.Conn()}, nil
 	}))
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
@@ -286,6 +289,23 @@ func (s *Server) FailSMTP(err error) {
 	s.mu.Lock()
 	s.smtpErr = err
 	s.mu.Unlock()
+}
+
+// DropConnectionOn makes the sink close the connection, without a reply,
+// when a mail is addressed to addr (RCPT TO), as a server that crashes on
+// one mail, or a proxy that cuts it, does; every other recipient is taken
+// as usual. Called with on false, addr is taken again.
+func (s *Server) DropConnectionOn(addr string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dropOn == nil {
+		s.dropOn = map[string]bool{}
+	}
+	if on {
+		s.dropOn[strings.ToLower(addr)] = true
+	} else {
+		delete(s.dropOn, strings.ToLower(addr))
+	}
 }
 
 func listenRetry(addr string) (net.Listener, error) {
@@ -452,6 +472,7 @@ func FetchAll(addr, user, password, mailbox string) ([][]byte, error) {
 
 type session struct {
 	s     *Server
+	conn  net.Conn
 	from  string
 	to    []string
 	login string
@@ -505,6 +526,13 @@ func (x *session) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 func (x *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	x.s.mu.Lock()
+	drop := x.s.dropOn[strings.ToLower(to)]
+	x.s.mu.Unlock()
+	if drop {
+		x.conn.Close()
+		return &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 4, 2}, Message: "connection dropped"}
+	}
 	x.to = append(x.to, to)
 	return nil
 }
