@@ -23,7 +23,7 @@ var Commands = []Command{
 	{"RESIGN <game>", "leave a game"},
 	{"WAIT <game>", "ask the game not to resolve early this turn"},
 	{"ORDERS <game>", "every line below is an order"},
-	{"PRESS <game> TO ann, bob", "a message to those players (TO ALL: to every player); write it below, then a line END"},
+	{"PRESS <game> TO ann, bob", "a message to those players (TO ALL: to every player); write it below, then a line END (a seat's press a day is limited)"},
 	{"VACATION <game> FROM 2026-12-20 TO 2027-01-03", "a declared absence (first and last day away)"},
 	{"OBSERVE <game>", "receive a game's public reports (if its GM allows)"},
 	{"UNOBSERVE <game>", "stop receiving them"},

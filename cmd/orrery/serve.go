@@ -164,7 +164,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		PingPong: cfg.Limits.PingPong, StrangerDaily: cfg.Limits.StrangerRepliesPerDay,
 		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),
 		MaxMail: int(cfg.Limits.MaxMail), ReadsPerMail: cfg.Limits.ReadsPerMail, MaxReply: cfg.Limits.MaxReply,
-		MaxObservers: cfg.Limits.MaxObservers, PlusDistinct: cfg.Security.PlusDistinctDomains,
+		MaxObservers: cfg.Limits.MaxObservers, PressPerDay: cfg.Limits.PressPerDay, PlusDistinct: cfg.Security.PlusDistinctDomains,
 		OpenGames: cfg.Games.OpenBy, MaxOpenGames: cfg.Games.MaxOpen,
 		Bounces: bounce.Policy{HardLimit: cfg.Bounces.HardLimit, Window: cfg.Bounces.Within},
 	})

@@ -122,6 +122,8 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 //	mail/digest/<address>\x00<seq> → JSON news held for the address's daily digest
 //	                          (pbem/daemon digest.go)
 //	mail/secret-sent/<game>\x00<seat> → JSON times a seat's secret was re-sent (SECRET)
+//	mail/press-sent/<game>\x00<seat> → JSON times the seat's press was relayed in the
+//	                          last day (limits.press_per_day)
 //	mail/settings/<address> → JSON object of a player's settings, key → value
 //	                          ({"LANG":"ru","TZ":"Europe/Moscow"}), kept across
 //	                          games (pbem/settings)
@@ -155,4 +157,5 @@ var (
 	BucketMailBounces    = []byte("bounces")
 	BucketMailDigest     = []byte("digest")
 	BucketMailSecretSent = []byte("secret-sent")
+	BucketMailPressSent  = []byte("press-sent")
 )

@@ -161,6 +161,9 @@ type Limits struct {
 	ReadsPerMail int `yaml:"reads_per_mail"`
 	MaxReply     int `yaml:"max_reply"`
 	MaxObservers int `yaml:"max_observers"`
+	// PressPerDay is how much press one seat may have relayed in any 24
+	// hours (default 50).
+	PressPerDay int `yaml:"press_per_day"`
 }
 
 // Security is sender authentication.
@@ -362,7 +365,8 @@ func (c *Config) check() error {
 		key string
 		n   int64
 	}{{"max_mail", c.Limits.MaxMail}, {"batch_bytes", c.Limits.BatchBytes}, {"reads_per_mail", int64(c.Limits.ReadsPerMail)},
-		{"max_reply", int64(c.Limits.MaxReply)}, {"max_observers", int64(c.Limits.MaxObservers)}} {
+		{"max_reply", int64(c.Limits.MaxReply)}, {"max_observers", int64(c.Limits.MaxObservers)},
+		{"press_per_day", int64(c.Limits.PressPerDay)}} {
 		if l.n < 0 {
 			return fmt.Errorf("limits.%s: must be positive", l.key)
 		}
@@ -387,6 +391,9 @@ func (c *Config) check() error {
 	}
 	if c.Limits.MaxObservers == 0 {
 		c.Limits.MaxObservers = 50
+	}
+	if c.Limits.PressPerDay == 0 {
+		c.Limits.PressPerDay = 50
 	}
 	for _, d := range c.Security.PlusDistinctDomains {
 		if !strings.Contains(d, ".") || strings.ContainsAny(d, "@ ") {

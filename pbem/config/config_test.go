@@ -50,7 +50,7 @@ func TestDefaults(t *testing.T) {
 	if c.DB != "orrery.db" || c.Folders.Processed != "Orrery/Processed" || c.Limits.Strangers != "daily" ||
 		c.IMAP.Auth != "plain" || c.IMAP.PollInterval != 30*time.Second || c.Limits.RepliesPerHour != 30 ||
 		c.SMTP.Connections != 1 || c.Limits.MaxMail != 20<<20 || c.Limits.BatchBytes != 32<<20 || c.Limits.ReadsPerMail != 3 ||
-		c.Limits.MaxReply != 256<<10 || c.Limits.MaxObservers != 50 || len(c.Security.PlusDistinctDomains) != 0 ||
+		c.Limits.MaxReply != 256<<10 || c.Limits.MaxObservers != 50 || c.Limits.PressPerDay != 50 || len(c.Security.PlusDistinctDomains) != 0 ||
 		c.Games.OpenBy != "players" || c.Games.MaxOpen != 2 || c.Bounces.HardLimit != 3 || c.Bounces.Within != 14*24*time.Hour ||
 		c.Retention != 90*24*time.Hour {
 		t.Errorf("defaults: %+v", c)
@@ -115,6 +115,7 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"bad reads_per_mail", base + "limits:\n  reads_per_mail: -3\n", "limits.reads_per_mail"},
 		{"tiny max_reply", base + "limits:\n  max_reply: 100\n", "limits.max_reply: 100 bytes cannot hold a report"},
 		{"bad max_observers", base + "limits:\n  max_observers: -1\n", "limits.max_observers"},
+		{"bad press_per_day", base + "limits:\n  press_per_day: -1\n", "limits.press_per_day"},
 		{"bad plus domain", base + "security:\n  plus_distinct_domains: [ann@example.org]\n", `security.plus_distinct_domains: "ann@example.org" is not a domain`},
 		{"bad open_by", base + "games:\n  open_by: everybody\n", "games.open_by: must be anyone, players or gm"},
 		{"bad max_open", base + "games:\n  max_open: -1\n", "games.max_open"},

@@ -104,6 +104,10 @@ type Config struct {
 	// MaxObservers caps the observers one game takes by mail (default
 	// 50); the GM may add more from the command line.
 	MaxObservers int
+	// PressPerDay is how much press one seat may have relayed in any 24
+	// hours (default 50): a player cannot make the server mail the other
+	// seats without end.
+	PressPerDay int
 	// PlusDistinct lists the domains where local+tag@ is not a tag of
 	// local@ but another person's mailbox; elsewhere the +tags of an
 	// address are one person for OBSERVE, JOIN and strangers' budgets
@@ -209,6 +213,9 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	if cfg.MaxObservers <= 0 {
 		cfg.MaxObservers = 50
+	}
+	if cfg.PressPerDay <= 0 {
+		cfg.PressPerDay = 50
 	}
 	if cfg.MaxMail <= 0 {
 		cfg.MaxMail = imapin.DefaultMaxSize

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -1086,7 +1087,11 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		if err = note(g, fmt.Sprintf("Your press in game %s went to %s.", g.ID, to)); err != nil {
 			return err
 		}
-		_, _, err = d.svc.Press(ctx, g.ID, p.Name, c.To, c.Text, hook)
+		_, _, err = d.svc.Press(ctx, g.ID, p.Name, c.To, c.Text, d.pressBudget(g.ID, p.Name), hook)
+		var over *pressOver
+		if errors.As(err, &over) {
+			return d.refuse(j, g, p, over.lineError(c.Line, g.ID))
+		}
 	case route.Vacation:
 		// The engine's vacation notice tells the player and the GM.
 		answer = &section{}
