@@ -33,7 +33,7 @@ var noticeTexts = map[string]string{
 	"resign":      "You resigned from game demo1; your seat plays its defaults from now on.",
 	"press-sent":  "Your press in game demo1 went to bob.",
 	"observe":     "You now receive the public reports of game demo1: the events every player sees, never a player's private view. Send UNOBSERVE demo1 to stop.",
-	"unobserve":   "You no longer receive the reports of game demo1.",
+	"unobserve":   "You no longer receive the reports of game demo1. If you did not ask for this, someone wrote in your name: send OBSERVE demo1 to receive them again.",
 	"seat-lost":   "The GM gave your seat bob in demo1 to the computer: away until March.",
 	"seat-open":   "You have sent no orders in demo1 for 3 steps in a row: your seat bob is offered to other players. Until someone takes it, orders you send still count.",
 	"taken":       "dora@example.org took the open seat bob of demo1.",

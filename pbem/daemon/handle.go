@@ -1099,7 +1099,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	case route.Observe, route.Unobserve:
 		text := fmt.Sprintf("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", g.ID, g.ID)
 		if c.Name == route.Unobserve {
-			text = fmt.Sprintf("You no longer receive the reports of game %s.", g.ID)
+			text = fmt.Sprintf("You no longer receive the reports of game %s. If you did not ask for this, someone wrote in your name: send OBSERVE %s to receive them again.", g.ID, g.ID)
 		}
 		if err = note(g, text); err != nil {
 			return err
