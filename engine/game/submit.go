@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -25,7 +26,22 @@ type Input struct {
 	Prompt string
 	Source string // mail, cli, gm, bot
 	Ref    string // Message-ID or similar, kept in the log
+
+	// botAt is set on a bot's orders (playBots): the epoch and step of
+	// the state they were written for. Another goroutine (the daemon's
+	// tick, while game new plays the same bots) may have answered the
+	// prompt or resolved the step since; such orders are dropped.
+	botAt *botState
 }
+
+// botState is where a game stood when a bot wrote its orders.
+type botState struct {
+	epoch int
+	step  uint64
+}
+
+// errStaleBot drops a bot's orders written for a state that is gone.
+var errStaleBot = errors.New("the bot's orders were written for an earlier state")
 
 // SubmitResult says what became of a submission.
 type SubmitResult struct {
@@ -81,6 +97,9 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		g, err := readGame(b)
 		if err != nil {
 			return err
+		}
+		if in.botAt != nil && (g.Over() || *in.botAt != (botState{g.Epoch, g.Step}) || contains(g.Answered, in.Prompt)) {
+			return errStaleBot
 		}
 		if g.Over() {
 			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
@@ -481,6 +500,9 @@ func (s *Service) playBots(ctx context.Context, id string, hooks []Hook) error {
 			return err
 		}
 		res, err := s.submit(ctx, in, hooks)
+		if errors.Is(err, errStaleBot) {
+			continue // answered or resolved meanwhile: look again
+		}
 		if err != nil {
 			return fmt.Errorf("bot %s in game %s: %w", in.Player, id, err)
 		}
@@ -513,7 +535,7 @@ func (s *Service) nextBotInput(ctx context.Context, id string) (Input, bool, err
 				return err
 			}
 			text := rs.Bot(st.View(pl.Name), p, botRand(g, p))
-			in = Input{Game: id, Player: pl.Name, Prompt: p.ID, Text: text, Source: "bot"}
+			in = Input{Game: id, Player: pl.Name, Prompt: p.ID, Text: text, Source: "bot", botAt: &botState{g.Epoch, g.Step}}
 			found = true
 			return nil
 		}
