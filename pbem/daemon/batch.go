@@ -19,7 +19,7 @@ func (d *Daemon) Handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 
 // HandleBatch handles a fetched batch of messages in order; it is the
 // imapin.BatchHandler of Run. The batch commits in one transaction
-// (store.Group), or in one per groupTime of work when it takes longer:
+// (store.Group), or in one per Config.GroupTime of work when it takes longer:
 // each message's game changes, its seen-record and every mail it causes,
 // many messages to an fsync, which is what lets a backlog drain at the
 // pace of the mail servers. Each message still sees what the ones
@@ -78,15 +78,15 @@ func checkedSender(ctx context.Context, raw []byte) (policy.Verdict, bool) {
 	return v, ok
 }
 
-// groupTime bounds the work one transaction of a batch holds: the outbox
-// and the tick wait for the database's writer lock while a batch's
+// DefaultGroupTime bounds the work one transaction of a batch holds: the
+// outbox and the tick wait for the database's writer lock while a batch's
 // transaction is open, so a batch that takes longer commits every
-// groupTime (one fsync each: a few percent of the time), and the outbox
+// GroupTime (one fsync each: a few percent of the time), and the outbox
 // keeps the SMTP server busy meanwhile.
-const groupTime = 100 * time.Millisecond
+const DefaultGroupTime = 100 * time.Millisecond
 
 // handleGroups fills out with the outcome of each of msgs, as HandleBatch
-// says: in transactions of at most groupTime of work each.
+// says: in transactions of at most Config.GroupTime of work each.
 func (d *Daemon) handleGroups(ctx context.Context, msgs []imapin.Message, out []imapin.Outcome) {
 	for len(msgs) > 0 {
 		var disp []imapin.Disposition
@@ -95,7 +95,7 @@ func (d *Daemon) handleGroups(ctx context.Context, msgs []imapin.Message, out []
 		err := d.st.Group(ctx, func(ctx context.Context) error {
 			disp, failed = disp[:0], -1
 			for k, msg := range msgs {
-				if k > 0 && time.Since(start) >= groupTime {
+				if k > 0 && time.Since(start) >= d.cfg.GroupTime {
 					return nil // commit these; the rest in the next group
 				}
 				x, err := d.handle(ctx, msg)

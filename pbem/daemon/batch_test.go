@@ -46,7 +46,10 @@ func newBatchHarness(t *testing.T, w *txWatch) *harness {
 	t.Cleanup(func() { st.Close() })
 	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	w.seen = map[*bolt.Tx]bool{}
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"}, game.WithHooks(w.hook))
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
+		// One group per batch however slow the machine (-race, load):
+		// the tests count the transactions.
+		GroupTime: time.Hour}, game.WithHooks(w.hook))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,6 +136,10 @@ type Config struct {
 	Bounces bounce.Policy
 	// TickEvery runs deadlines and reminders this often (default 10 s).
 	TickEvery time.Duration
+	// GroupTime is the most work one transaction of a fetched batch
+	// holds before it commits and the next begins (default
+	// DefaultGroupTime); tests that count transactions set it long.
+	GroupTime time.Duration
 	// Retention is how long records of sent mail are kept whole before
 	// they are compacted to what game log shows (default 90 days).
 	Retention time.Duration
@@ -219,6 +223,9 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	if cfg.MaxMail <= 0 {
 		cfg.MaxMail = imapin.DefaultMaxSize
+	}
+	if cfg.GroupTime <= 0 {
+		cfg.GroupTime = DefaultGroupTime
 	}
 	if cfg.Retention <= 0 {
 		cfg.Retention = outbox.DefaultRetention
