@@ -563,7 +563,7 @@ func (r *frun) research(p, w string, ok, risk int) {
 	b := r.roll(&batch{Kind: "RESEARCH", Roller: p, What: fmt.Sprintf("%s's Research on %s", p, w), Dice: penalised(ok, risk, need),
 		Gain: (*batch).successes})
 	for k := b.successes(); k > 0; k-- {
-		r.researchStep(p, s.P[p].TechPlan, "standing order TECH "+strings.Join(s.P[p].TechPlan, ","))
+		r.researchStep(p, "", "", false)
 	}
 }
 
@@ -586,26 +586,54 @@ func (r *frun) pairs(p, kind, what string, ok, risk, need int) int {
 	return b.successes() / 2
 }
 
-// researchStep is one research success (001-F4): the counter of the first
-// technology of plan that may be researched advances, else of the first in
-// the rules' order; S steps make a level. by names who chose plan (the
-// player's standing order TECH, a prelude order, a sharer), for the
-// report.
-func (r *frun) researchStep(p string, plan []string, by string) {
+// researchStep is one research success (001-F4) of p, which p may take
+// or decline (2.5.2 says "you may"). first is a technology an order of
+// this turn names (a prelude's, a sharer's; "" none), by who named it,
+// own whether p did. A success goes to first, else to the first
+// technology of p's standing order TECH that may be researched, else to
+// the first in the rules' order; never to a technology refused by TECH
+// NEVER (unless p's own order names it), and never at all under TECH
+// NONE (unless p's own order names one). S steps make a level. The
+// report says which technology and why, or why the success was declined.
+func (r *frun) researchStep(p, first, by string, own bool) {
 	s := r.s
 	pl := s.P[p]
-	order := append(append([]string(nil), plan...), techNames()...)
+	if first != "" && !own && (pl.NoResearch || contains(pl.TechNever, first)) {
+		r.say("%s declines %s's shared %s research (%s).", p, by, first, pl.techOrder())
+		return
+	}
+	var order []string
+	if first != "" {
+		order = append(order, first)
+	}
+	if !pl.NoResearch {
+		order = append(append(order, pl.TechPlan...), techNames()...)
+	}
 	for _, name := range order {
 		t, _ := techByName(name)
-		if !canResearch(t, pl.Tech) {
+		if !canResearch(t, pl.Tech) || name != first && contains(pl.TechNever, name) {
 			continue
 		}
 		why := by
 		switch {
-		case len(plan) == 0:
-			why = "no TECH order: the first technology " + p + " may research"
-		case !contains(plan, t.Name):
-			why = by + " names none " + p + " may research now: the first that " + p + " may"
+		case name == first:
+			if !own {
+				why = by + "'s choice"
+			}
+		case contains(pl.TechPlan, name):
+			why = "standing order TECH " + strings.Join(pl.TechPlan, ",")
+		default:
+			why = "no TECH order"
+			if len(pl.TechPlan) > 0 {
+				why = "standing order TECH " + strings.Join(pl.TechPlan, ",") + " names none " + p + " may research now"
+			}
+			if first != "" {
+				why = by + " names what " + p + " may not research now"
+			}
+			why += ": the first technology " + p + " may research"
+			if len(pl.TechNever) > 0 {
+				why += " and does not refuse (TECH NEVER " + strings.Join(pl.TechNever, ",") + ")"
+			}
 		}
 		if pl.Progress == nil {
 			pl.Progress = map[string]int{}
@@ -623,6 +651,26 @@ func (r *frun) researchStep(p string, plan []string, by string) {
 		}
 		return
 	}
+	switch {
+	case pl.NoResearch:
+		r.say("%s declines a research success (standing order TECH NONE).", p)
+	case len(pl.TechNever) > 0:
+		r.say("%s declines a research success: every technology %s may research now is refused (standing order TECH NEVER %s).",
+			p, p, strings.Join(pl.TechNever, ","))
+	default:
+		r.say("%s has no technology left to research: the success is lost.", p)
+	}
+}
+
+// techOrder is p's standing research order as the report names it.
+func (pl *fullPlayer) techOrder() string {
+	switch {
+	case pl.NoResearch:
+		return "standing order TECH NONE"
+	case len(pl.TechNever) > 0:
+		return "standing order TECH NEVER " + strings.Join(pl.TechNever, ",")
+	}
+	return "standing order TECH"
 }
 
 // defend is 2.5.3: each region rolls three times (plus Active Defences).
@@ -776,7 +824,7 @@ func (r *frun) share(p string, o fOrder) {
 		return
 	}
 	r.say("%s shares %s research with %s.", p, t, q)
-	r.researchStep(q, []string{t}, p+"'s choice")
+	r.researchStep(q, t, p, false)
 }
 
 // transfer is 6.3: units change hands as losses and gains under section

@@ -227,7 +227,20 @@ func (r *frun) standing(p string, o fOrder) {
 	pl := r.s.P[p]
 	switch o.Verb {
 	case "TECH":
-		pl.TechPlan = o.List
+		// The latest order wins: a technology named in TECH is no longer
+		// refused, one refused by TECH NEVER leaves the plan.
+		switch o.Word {
+		case "NONE":
+			pl.TechPlan, pl.NoResearch = nil, true
+		case "ANY":
+			pl.TechPlan, pl.NoResearch = nil, false
+		case "NEVER":
+			pl.TechNever = o.List
+			pl.TechPlan = without(pl.TechPlan, o.List)
+		default:
+			pl.TechPlan, pl.NoResearch = o.List, false
+			pl.TechNever = without(pl.TechNever, o.List)
+		}
 	case "DEFENSIVE":
 		pl.DefFire, pl.DefAt = o.Word, o.List
 		if o.Word == "ALL" {
@@ -324,7 +337,7 @@ func (r *frun) prelude(p string, orders []fOrder) {
 		case "RESEARCH":
 			s.P[p].Economy++
 			r.say("Prelude: %s gains a resource and researches.", p)
-			r.researchStep(p, []string{o.Target}, "order PRELUDE RESEARCH "+o.Target)
+			r.researchStep(p, o.Target, "order PRELUDE RESEARCH "+o.Target, true)
 		case "LAUNCH":
 			s.P[p].Economy++
 			if r.moveFleets(p, o.From, o.To, 1) == 1 {

@@ -336,8 +336,14 @@ func (v *fullView) Status() string {
 		if len(pl.AIShield) > 0 {
 			so = append(so, "AI SHIELD "+strings.Join(pl.AIShield, ","))
 		}
-		if len(pl.TechPlan) > 0 {
+		switch {
+		case pl.NoResearch:
+			so = append(so, "TECH NONE")
+		case len(pl.TechPlan) > 0:
 			so = append(so, "TECH "+strings.Join(pl.TechPlan, ","))
+		}
+		if len(pl.TechNever) > 0 {
+			so = append(so, "TECH NEVER "+strings.Join(pl.TechNever, ","))
 		}
 		if pl.ConcedeTo != "" {
 			so = append(so, "CONCEDE TO "+pl.ConcedeTo)
@@ -378,7 +384,11 @@ var fullHelp = strings.Join([]string{
 	"                   " + fullGrammar["DEFEND"],
 	"                   " + fullGrammar["INFLUENCE"],
 	"  2.6 UN           " + fullGrammar["UN"],
-	"Standing orders, at any time: " + fullGrammar["TECH"],
+	"Standing orders, at any time:",
+	"  TECH <technology>[,<technology>...]   research priorities: a success none",
+	"      of them can take goes to the first in the rules' order; TECH ANY (the",
+	"      default) has no priorities; TECH NONE declines every success; TECH",
+	"      NEVER <technology>[,...] refuses those for good (TECH NEVER NONE: none)",
 	"  " + fullGrammar["DEFENSIVE"] + "   (default ALL)",
 	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
 	"  OVERTHROWN RISK|YIELD   (default RISK); OVERTHROWN RISK|YIELD ON <world>",
