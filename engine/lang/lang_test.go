@@ -81,3 +81,26 @@ func TestParse(t *testing.T) {
 		t.Error("Parse(fr) is not a language the server writes")
 	}
 }
+
+func TestCheck(t *testing.T) {
+	for text, n := range map[string]int{
+		"1 victory, 2 victories, 1 of 5, 11 rolls, 1.5 rolls":         0,
+		"an engine module, a unit, a UN fleet, an 8, a 6, an hour ago": 0,
+		"with 1 fleets":                  1,
+		"1 dice":                         1,
+		"3 fleet(s) and 2 pass(es)":      2,
+		"a engine module":                1,
+		"an unit":                        1,
+		"rolled a 8":                     1,
+		"1 bus, 1 gas load, class a":     0,
+		"Mars-a1 region, d'a":            0,
+		"A apple":                        1,
+		"(1 rolls)":                      1,
+		"-1 rolls, +1 dice, x1 rolls":    0,
+		"1 turns, an AI, an hour, a one": 1,
+	} {
+		if got := Check(text); len(got) != n {
+			t.Errorf("Check(%q) = %q, want %d slips", text, got, n)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // pool is the units of one player at one world still free for actions
@@ -80,7 +82,7 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 			r.say("%s opens fire where the UN has developments: UN Sanctions.", p)
 		} else if pl.SanctionRs > 0 {
 			pl.Economy += pl.SanctionRs
-			r.say("%s opens fire again under UN Sanctions: the %d resources on the token return.", p, pl.SanctionRs)
+			r.say("%s opens fire again under UN Sanctions: the %s on the token return.", p, lang.N(pl.SanctionRs, "resource", "resources"))
 			pl.SanctionRs = 0
 		}
 	}
@@ -143,8 +145,9 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 		r.sayAll(s.removeRegion(r.d, w, i))
 		regions++
 	}
-	r.say("%s opens fire at %s on %s with %d fleet(s) (%d At Risk), needing %d+ (%d+ against regions): %s loses %d fleet(s) and %d region(s).",
-		p, t, w, ok+risk, risk, base, regionBase, t, lost, regions)
+	r.say("%s opens fire at %s on %s with %s, %s: %s loses %s and %s.",
+		p, t, w, lang.N(ok+risk, "fleet", "fleets"), needText(ok, risk, "fleet", base, regionBase), t,
+		lang.N(lost, "fleet", "fleets"), lang.N(regions, "region", "regions"))
 	if t == un {
 		r.unDefence(p, w)
 	}
@@ -208,11 +211,15 @@ func (r *frun) unDefence(p, w string) {
 	for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 		lost++
 	}
-	risky := ""
-	if n := len(dice) - 3*(s.healthyRegions(un, w)); n > 0 {
-		risky = fmt.Sprintf(" (%d of them from At Risk regions, needing %d+)", n, base+1)
+	needs := fmt.Sprintf("needing %d+", base)
+	switch n := len(dice) - 3*(s.healthyRegions(un, w)); {
+	case n == len(dice):
+		needs = fmt.Sprintf("needing %d+ (all from At Risk regions)", base+1)
+	case n > 0:
+		needs = fmt.Sprintf("needing %d+, %d+ for the %d from At Risk regions", base, base+1, n)
 	}
-	r.say("The UN answers with Defence on %s: %d dice needing %d+%s, %d hit(s); %s loses %d fleet(s).", w, len(dice), base, risky, hits, p, lost)
+	r.say("The UN answers with Defence on %s: %s %s, %s; %s loses %s.", w, lang.N(len(dice), "die", "dice"), needs,
+		lang.N(hits, "hit", "hits"), p, lang.N(lost, "fleet", "fleets"))
 }
 
 // expand is 2.4.2.
@@ -337,7 +344,8 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 	b := r.roll(&batch{Kind: "COUP", Roller: p, Target: t, What: fmt.Sprintf("%s's Overthrow of %s on %s", p, t, w), Dice: dice,
 		Harm: harm, Gain: pairs})
 	n := pairs(b)
-	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
+	r.say("%s attempts overthrow of %s on %s with %s, %s: %s.", p, t, w, lang.N(ok+risk, "fleet", "fleets"),
+		needText(ok, risk, "fleet", need), lang.N(n, "pair", "pairs"))
 	policy := "the UN's"
 	if t != un {
 		policy = "standing order " + order
@@ -382,7 +390,8 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 	}
 	need := 5 - s.level(p, "Stability")
 	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok, risk, need)
-	r.say("%s pacifies %s with %d fleet(s), needing %d+: %d pair(s).", p, w, ok+risk, need, n)
+	r.say("%s pacifies %s with %s, %s: %s.", p, w, lang.N(ok+risk, "fleet", "fleets"), needText(ok, risk, "fleet", need),
+		lang.N(n, "pair", "pairs"))
 	pl := s.P[p]
 	order := append([]string(nil), o.List...)
 	for _, x := range pacifyResults {
@@ -567,6 +576,32 @@ func (r *frun) research(p, w string, ok, risk int) {
 	}
 }
 
+// needText states the target numbers an action's dice used, per group:
+// ok healthy units rolling against needs (Open Fire has two: against
+// fleets, then against regions), and risk At Risk ones rolling one more.
+// "needing 5+", "all At Risk, needing 6+", "needing 5+ (6+ against
+// regions), 6+ (7+ against regions) for the 2 At Risk fleets".
+func needText(ok, risk int, unit string, needs ...int) string {
+	group := func(add int) string {
+		s := fmt.Sprintf("%d+", needs[0]+add)
+		if len(needs) > 1 && needs[1] != needs[0] {
+			s += fmt.Sprintf(" (%d+ against regions)", needs[1]+add)
+		}
+		return s
+	}
+	switch {
+	case risk == 0:
+		return "needing " + group(0)
+	case ok == 0 && risk == 1:
+		return "At Risk, needing " + group(1)
+	case ok == 0:
+		return "all At Risk, needing " + group(1)
+	case risk == 1:
+		return fmt.Sprintf("needing %s, %s for the At Risk %s", group(0), group(1), unit)
+	}
+	return fmt.Sprintf("needing %s, %s for the %d At Risk %ss", group(0), group(1), risk, unit)
+}
+
 // penalised is ok+risk dice needing need, At Risk units' one more.
 func penalised(ok, risk, need int) []rdie {
 	dice := make([]rdie, ok+risk)
@@ -726,7 +761,7 @@ func (r *frun) defend(p string, o fOrder, dp *pool, used map[int]bool) {
 		for h := 0; h < hits && s.removeFleet(t, w, false); h++ {
 			lost++
 		}
-		r.say("%s's region %d of %s fires in Defence at %s, needing %d+: %d hit(s), %d fleet(s) lost.", p, pick+1, w, t, need, hits, lost)
+		r.say("%s's region %d of %s fires in Defence at %s, needing %d+: %s, %s lost.", p, pick+1, w, t, need, lang.N(hits, "hit", "hits"), lang.N(lost, "fleet", "fleets"))
 	}
 }
 
@@ -893,7 +928,7 @@ func (r *frun) transfer(p string, o fOrder) {
 	for k := 0; k < n; k++ {
 		s.addDev(to, o.World, i, risk)
 	}
-	r.say("%s transfers region %d of %s (%d development(s)) to %s.", p, o.N, o.World, n, to)
+	r.say("%s transfers region %d of %s (%s) to %s.", p, o.N, o.World, devs(n), to)
 	for k := 0; k < n; k++ {
 		if r.d.Roll(6, fmt.Sprintf("risk of a development transferred to %s in region %d of %s (4+)", to, o.N, o.World)) < 4 {
 			continue

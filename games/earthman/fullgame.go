@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // FullState is a game of the full rules: the position plus the turn.
@@ -602,13 +603,13 @@ func (r *frun) launch(p string, o fOrder, arrived map[string]int) {
 	f := r.s.fleetsAt(p, o.From)
 	n := min(o.N, f.Ok+f.Risk-arrived[o.From])
 	if n < o.N {
-		r.say("%s may launch only %d fleet(s) from %s: fleets that arrived from Approach this turn stay.", p, max(n, 0), o.From)
+		r.say("%s may launch only %s from %s: fleets that arrived from Approach this turn stay.", p, lang.N(max(n, 0), "fleet", "fleets"), o.From)
 	}
 	if n <= 0 {
 		return
 	}
 	if n := r.moveFleets(p, o.From, o.To, n); n > 0 {
-		r.say("%s launches %d fleet(s) from %s to %s.", p, n, o.From, o.To)
+		r.say("%s launches %s from %s to %s.", p, lang.N(n, "fleet", "fleets"), o.From, o.To)
 	}
 }
 
@@ -652,7 +653,7 @@ func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived 
 		}
 		if ok+risk > 0 {
 			to := board.Children(t.Name)[0]
-			r.say("%s: %d fleet(s) at %s had no route and take the first branch, to %s.", p, ok+risk, t.Name, to)
+			r.say("%s: %s at %s had no route and take the first branch, to %s.", p, lang.N(ok+risk, "fleet", "fleets"), t.Name, to)
 			take(to, ok+risk)
 		}
 	}
@@ -672,7 +673,7 @@ func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived 
 		f.Risk -= m.risk
 		t.Ok += m.ok
 		t.Risk += m.risk
-		r.say("%s: %d fleet(s) move from %s to %s.", p, m.ok+m.risk, m.from, m.to)
+		r.say("%s: %s from %s to %s.", p, lang.N(m.ok+m.risk, "fleet moves", "fleets move"), m.from, m.to)
 		if kind == Approach {
 			arrived[m.to] += m.ok + m.risk
 		}
@@ -737,6 +738,6 @@ func (r *frun) defensiveFire(p, w string) {
 		for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 			lost++
 		}
-		r.say("%s's Defensive Fire: %d dice needing %d+, %d hits; %s loses %d fleet(s) at %s.", q, dice, need, hits, p, lost, w)
+		r.say("%s's Defensive Fire: %s needing %d+, %s; %s loses %s at %s.", q, lang.N(dice, "die", "dice"), need, lang.N(hits, "hit", "hits"), p, lang.N(lost, "fleet", "fleets"), w)
 	}
 }

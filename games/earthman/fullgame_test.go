@@ -106,7 +106,7 @@ func TestFullParseErrors(t *testing.T) {
 		want []string
 	}{
 		{turn, "LAUNCH 2 FROM Mercury TO Solar", []string{"you launch 2 fleets from Mercury but have 1 in orbit there"}},
-		{turn, "PASSES 2", []string{"you may take 1 movement pass(es)"}},
+		{turn, "PASSES 2", []string{"you may take 1 movement pass (Spaceflight level 0)"}},
 		{turn, "ROUTE NONE FROM Hermean\nROUTE 1 Hermean TO Mercury", []string{"keep no destination between turns", "write it as: ROUTE <n> FROM <trajectory> TO <place worldward of it>"}},
 		{turn, "PRELAUNCH 1 FROM Mercury TO Solar", []string{"needs the Launch technology"}},
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"sections are taken in order"}},

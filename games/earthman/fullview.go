@@ -8,6 +8,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 type fullView struct {
@@ -124,7 +125,7 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 	switch o.Verb {
 	case "PASSES":
 		if max := 1 + s.level(me, "Spaceflight"); o.N > max {
-			return fmt.Sprintf("you may take %d movement pass(es) (Spaceflight level %d)", max, max-1), fmt.Sprintf("write PASSES %d or less", max)
+			return fmt.Sprintf("you may take %s (Spaceflight level %d)", lang.N(max, "movement pass", "movement passes"), max-1), fmt.Sprintf("write PASSES %d or less", max)
 		}
 	case "PRELAUNCH", "LAUNCH":
 		if o.Verb == "PRELAUNCH" && s.level(me, "Launch") == 0 {
@@ -137,7 +138,7 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 			have = f.Ok + f.Risk
 		}
 		if launched[o.From] > have {
-			return fmt.Sprintf("you launch %d fleets from %s but have %d in orbit there", launched[o.From], o.From, have), "launch fewer"
+			return fmt.Sprintf("you launch %s from %s but have %d in orbit there", lang.N(launched[o.From], "fleet", "fleets"), o.From, have), "launch fewer"
 		}
 	case "FIRE", "COUP", "DEFEND":
 		if o.Target == me {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 type view struct {
@@ -106,7 +107,7 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 	case vLaunch:
 		launched[o.From] += o.N
 		if have := s.fleets(me, o.From); launched[o.From] > have {
-			return fmt.Sprintf("you launch %d fleets from %s but have %d there", launched[o.From], o.From, have), "launch at most " + fmt.Sprint(have)
+			return fmt.Sprintf("you launch %s from %s but have %d there", lang.N(launched[o.From], "fleet", "fleets"), o.From, have), "launch at most " + fmt.Sprint(have)
 		}
 	case vRoute:
 		if o.N == 0 && len(s.coursesAt(me, o.From)) == 0 {
@@ -115,7 +116,7 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 		}
 		routed[o.From] += o.N
 		if have := s.fleets(me, o.From); routed[o.From] > have {
-			return fmt.Sprintf("you route %d fleets from %s but have %d there", routed[o.From], o.From, have), "route at most " + fmt.Sprint(have)
+			return fmt.Sprintf("you route %s from %s but have %d there", lang.N(routed[o.From], "fleet", "fleets"), o.From, have), "route at most " + fmt.Sprint(have)
 		}
 	case vFire, vCoup:
 		if o.Target == me {
@@ -214,7 +215,7 @@ func (v *view) standingOrders() string {
 	out := wrap(fmt.Sprintf("Your standing orders: %s.", strings.Join(so, "; ")), 78)
 	var cs []string
 	for _, c := range s.Courses[v.player] {
-		cs = append(cs, fmt.Sprintf("%s on %s bound for %s", plural(c.N, "fleet"), c.At, c.To))
+		cs = append(cs, fmt.Sprintf("%s on %s bound for %s", unitN(c.N, false), c.At, c.To))
 	}
 	if len(cs) > 0 {
 		out += wrap(fmt.Sprintf("Your fleets' destinations (kept until they arrive; ROUTE NONE FROM <place> forgets one): %s.", strings.Join(cs, "; ")), 78)

@@ -1,0 +1,76 @@
+package lang
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Check finds the count and article slips of English text that Count and A
+// exist to prevent: "1 rolls", "1 dice", "fleet(s)", "a engine", "an
+// unit". It is a lint for tests that scan what players read (goldens,
+// reports, mails), and reports each slip with a little of its context. It
+// knows English only: Russian forms need the noun's three forms, which
+// only the writer has.
+func Check(text string) []string {
+	var out []string
+	note := func(loc []int, why string) {
+		from, to := max(loc[0]-20, 0), min(loc[1]+20, len(text))
+		ctx := strings.Join(strings.Fields(text[from:to]), " ")
+		out = append(out, fmt.Sprintf("%s: %q", why, ctx))
+	}
+	for _, loc := range either.FindAllStringIndex(text, -1) {
+		note(loc, "a count written as either form")
+	}
+	for _, m := range one.FindAllStringSubmatchIndex(text, -1) {
+		if plural(text[m[2]:m[3]]) {
+			note(m[:2], "1 with a plural noun")
+		}
+	}
+	for _, m := range article.FindAllStringSubmatchIndex(text, -1) {
+		art, word := text[m[2]:m[3]], text[m[4]:m[5]]
+		if art[0] == 'A' && !unicode.IsLower(rune(word[0])) {
+			continue // a row of letters on a board, or a heading
+		}
+		art = strings.ToLower(art)
+		if an := anSound(word); an != (art == "an") {
+			note(m[:2], "the article does not fit the sound of "+fmt.Sprintf("%q", word))
+		}
+	}
+	return out
+}
+
+var (
+	// either is "fleet(s)", "pass(es)", "victory(ies)".
+	either = regexp.MustCompile(`\p{L}\((s|es|ies)\)`)
+	// one is a 1 standing alone before a word: not "1.5", "-1", "11",
+	// "1st" or "1 of 5".
+	one = regexp.MustCompile(`(?:^|[^\p{L}\p{N}.\-+/:])1 ([a-z]+)\b`)
+	// article is "a" or "an" as a word before a word of two letters or
+	// more, or a number; "A" and "An" only before a lowercase word, so
+	// that a board's row of letters ("A A B") is not prose. Not after a
+	// dash or apostrophe ("Mars-a", "d'a").
+	article = regexp.MustCompile(`(?:^|[\s(“"'])(a|an|A|An) (\p{N}[\p{N}-]*|\p{Ll}[\p{L}\p{N}-]+|\p{Lu}[\p{L}\p{N}-]+)`)
+)
+
+// plural guesses whether an English noun is plural: ends in s (not ss,
+// us, is) or is an irregular plural the games use. It errs towards
+// silence: a word it does not know is taken as singular.
+func plural(w string) bool {
+	switch w {
+	case "dice", "people", "men", "children":
+		return true
+	case "of", "in", "is", "was", "has", "as", "this", "its", "plus", "bus", "gas", "yes", "less", "class", "status", "versus", "series", "news", "lens", "always", "towards", "afterwards":
+		return false
+	}
+	if !strings.HasSuffix(w, "s") || len(w) < 3 {
+		return false
+	}
+	for _, end := range []string{"ss", "us", "is", "ous"} {
+		if strings.HasSuffix(w, end) {
+			return false
+		}
+	}
+	return true
+}
