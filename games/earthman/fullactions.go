@@ -388,9 +388,11 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 		r.noFleets(p, o)
 		return
 	}
+	// 2.4.4, unlike 2.4.1 and 2.4.3, gives At Risk fleets no penalty
+	// (nor does 001-R10): every die needs the same.
 	need := 5 - s.level(p, "Stability")
-	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok, risk, need)
-	r.say("%s pacifies %s with %s, %s: %s.", p, w, lang.N(ok+risk, "fleet", "fleets"), needText(ok, risk, "fleet", need),
+	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok+risk, 0, need)
+	r.say("%s pacifies %s with %s, %s: %s.", p, w, lang.N(ok+risk, "fleet", "fleets"), needText(ok+risk, 0, "fleet", need),
 		lang.N(n, "pair", "pairs"))
 	pl := s.P[p]
 	order := append([]string(nil), o.List...)
