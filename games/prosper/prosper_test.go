@@ -534,9 +534,10 @@ func TestOrderHelpFits(t *testing.T) {
 
 // A game recorded by the rules before the plan prompt (testdata
 // recorded-v1.json: an export of a colonisation in progress, bob's plan
-// standing) replays unchanged: the pick prompts are as they were and the
-// new prompts never block, so Info.Version stays 1. Once imported, the
-// waiting players have plan prompts, and a plan sent through one is
+// standing) replays to the state it recorded: the pick prompts are as they
+// were and the new prompts never block (version 2's reports of spoiled
+// plan lines and its counts change events, not states). Once imported,
+// the waiting players have plan prompts, and a plan sent through one is
 // played at its writer's next pick and verifies.
 func TestRecordedGameReplays(t *testing.T) {
 	ctx := context.Background()
