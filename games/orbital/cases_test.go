@@ -33,6 +33,7 @@ func TestRuleCases(t *testing.T) {
 //	player ann 8                      name and RU
 //	turn 3
 //	opt ecm 0
+//	placing ann bob                   seats still to place, in order
 //	moon M1 3B0 v3 W x2
 //	unit ann station S1 4A0 v3 NW core:0,pd:1 fire ANY
 //	unit ann warhead W3 in:B2 strike ANY
@@ -77,6 +78,8 @@ func buildState(t *testing.T, text string) *State {
 			s.TurnN = atoi(w[1])
 		case "opt":
 			s.Opts[w[1]] = w[2]
+		case "placing":
+			s.Placing = w[1:]
 		case "moon":
 			s.Moons = append(s.Moons, Moon{ID: w[1], Hex: hex(w[2]), V: atoi(w[3]), F: dir(w[4]), X: atoi(w[5])})
 		case "unit":
@@ -140,6 +143,9 @@ func buildState(t *testing.T, text string) *State {
 func (s *State) dump() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "turn %d\n", s.TurnN)
+	if len(s.Placing) > 0 {
+		fmt.Fprintf(&b, "placing %s\n", strings.Join(s.Placing, " "))
+	}
 	for _, p := range s.Players {
 		fmt.Fprintf(&b, "player %s ru=%d", p.Name, p.RU)
 		if p.Refined > 0 {

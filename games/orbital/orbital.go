@@ -29,7 +29,11 @@ var options = []engine.Option{
 	{Name: "station-ring", Default: "4", Choices: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"},
 		Help: "the ring both starting Stations orbit in, on opposite corners (4 is a debris ring, so they can collect from turn 1)"},
 	{Name: "station-spots", Default: "", Help: "the two starting Stations' hexes, first player first, e.g. \"4A0 4D2\" (overrides station-ring; the sense comes from the scenario)"},
-	{Name: "opening", Default: "on", Choices: []string{"on", "off"}, Help: "a purchase-only turn 0 to spend the starting 8 RU before anything moves (002-B3)"},
+	{Name: "opening", Default: "on", Choices: []string{"on", "off"}, Help: "a purchase-only turn 0 to spend the starting 8 RU before anything moves"},
+	{Name: "placement", Default: "sequential", Choices: []string{"sequential", "simultaneous"},
+		Help: "where the Stations start, before the opening: sequential = one player after the other in seat order, each seeing the earlier placements; simultaneous = PLACE orders in the opening turn, sealed"},
+	{Name: "min-distance", Default: "2", Choices: []string{"0", "1", "2", "3", "4", "5", "6"},
+		Help: "the fewest hexes between a placed Station and an enemy Station (2: out of laser range, which reaches the same or the next hex)"},
 	{Name: "turn-limit", Default: "40", Help: "end after this many turns; the greater value (bank plus units) wins, 002-F20; 0 = none"},
 	{Name: "ecm", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range lost to a target within 1 hex of its side's ECMSat (our design, 002-F13)"},
 	{Name: "comsat", Default: "1", Choices: []string{"0", "1", "2"}, Help: "hit range gained when the attacker's ComSat sees the target (our design, 002-F14)"},
@@ -44,7 +48,7 @@ var options = []engine.Option{
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "orbital", Title: "Orbital: Stations, Satellites, Boosters and Warheads",
 		MinPlayers: 2, MaxPlayers: 2, Options: options,
 		Summary: "Two players fly Stations, Buses, Gunships, Scoopships, satellites, Boosters and Warheads " +

@@ -115,7 +115,7 @@ func (o *orderSet) Lines() []string {
 }
 
 var grammar = []string{
-	"PLACE <station> <hex>                      opening turn only: where it starts",
+	"PLACE <station> <hex>                      placement only: where it starts",
 	"LAUNCH <unit> [LEFT|RIGHT] [CONTRA]        from a Station's bay (1.1)",
 	"THRUST <unit> <+n|-n> [TURN <+k|-k>] [FACE <E|NE|NW|W|SW|SE>]   (1.2)",
 	"DROP <unit> AT <impulse>                   out of its carrier (step 3)",
@@ -202,11 +202,21 @@ func (v *view) parseLine(w []string) (order, error) {
 	if len(w) < 2 {
 		return o, bad("%s needs a unit", "see HELP: "+grammarFor(verb), verb)
 	}
-	if v.s.TurnN == 0 && !contains([]string{"PLACE", "BUY", "FIRE", "STRIKE", "HOLD"}, verb) {
-		return o, bad("%s waits for turn 1", "the opening turn takes only PLACE, BUY, FIRE, STRIKE and HOLD (002-B3)", verb)
+	sequential := v.s.Opts["placement"] != "simultaneous"
+	switch {
+	case len(v.s.Placing) > 0 && verb != "PLACE":
+		return o, bad("%s waits for the opening turn", "the Stations are being placed: send PLACE <station> <hex>, or nothing to keep yours where it is", verb)
+	case len(v.s.Placing) == 0 && v.s.TurnN == 0 && verb == "PLACE" && sequential:
+		return o, bad("the Stations are placed already", "the opening turn takes only BUY, FIRE, STRIKE and HOLD")
+	case v.s.TurnN == 0 && !contains([]string{"PLACE", "BUY", "FIRE", "STRIKE", "HOLD"}, verb):
+		opening := "BUY, FIRE, STRIKE and HOLD"
+		if !sequential {
+			opening = "PLACE, " + opening
+		}
+		return o, bad("%s waits for turn 1", "the opening turn takes only "+opening, verb)
 	}
 	if v.s.TurnN != 0 && verb == "PLACE" {
-		return o, bad("PLACE is for the opening turn", "Stations move by THRUST once the game runs")
+		return o, bad("PLACE is for the start of the game, up to the opening turn", "Stations move by THRUST once the game runs")
 	}
 	if verb == "BUY" {
 		return v.parseBuy(w)
@@ -404,6 +414,14 @@ func (v *view) parseLine(w []string) (order, error) {
 				args[0], u.Hex.ring(), u.Hex.ring(), u.Hex.ring(), u.Hex.ring(), u.Hex.ring()-1)
 		}
 		o.Hex = &h
+		// Placed one after the other, a Station may not start within
+		// min-distance of an enemy one; placed at once (sealed), the
+		// check waits for the resolution.
+		if sequential {
+			if why := v.s.tooClose(v.player, h); why != "" {
+				return o, bad("%s", "choose a hex further from it", why)
+			}
+		}
 	case "EXIT":
 		if u.Kind != Scoopship {
 			return o, bad("%s is not a scoopship", "", u.ID)
