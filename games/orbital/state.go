@@ -124,11 +124,11 @@ type State struct {
 	// (option placement=sequential): one at a time, each seeing the
 	// placements before theirs, before the opening turn.
 	Placing []string       `json:"placing,omitempty"`
-	Result  engine.Outcome    `json:"result"`
+	Result  engine.Outcome `json:"result"`
 	rings   Rings
 }
 
-func (s *State) Turn() int               { return s.TurnN }
+func (s *State) Turn() int { return s.TurnN }
 func (s *State) Phase() string {
 	if len(s.Placing) > 0 {
 		return "placement"
