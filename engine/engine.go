@@ -178,6 +178,10 @@ const (
 	KindChoice
 	// KindAnytime accepts orders at any moment (standing orders, extraordinary
 	// actions). It never blocks: an answer is resolved on receipt, alone.
+	// Its Parse must refuse the orders that belong in the player's turn: a
+	// text it accepts is any-time orders only, and the engine sends such a
+	// text there even while a turn is asked of the player, since a setting
+	// is not a turn (engine/game's Submit with no prompt named).
 	KindAnytime
 )
 

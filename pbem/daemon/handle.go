@@ -832,11 +832,13 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		kind := templates.Ack
 		if res.Accepted {
 			accepted = true
-			data.Orders, data.Replaced = res.Orders, res.Replaced
+			data.Orders, data.Replaced, data.Anytime = res.Orders, res.Replaced, res.Anytime
 			// These orders completed the step: the ack says so and goes
 			// out now, in this transaction, before the step's report
 			// that the mailer's hook queues after it.
-			data.StepDone = len(c.Steps) > 0
+			// Any-time orders resolve a step of their own, which
+			// completes no one's turn: their ack says so instead.
+			data.StepDone = len(c.Steps) > 0 && res.Prompt.Kind.Blocks()
 			if onAccept != nil {
 				if err := onAccept(tx); err != nil {
 					return err
