@@ -84,7 +84,7 @@ func TestParse(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	for text, n := range map[string]int{
-		"1 victory, 2 victories, 1 of 5, 11 rolls, 1.5 rolls":         0,
+		"1 victory, 2 victories, 1 of 5, 11 rolls, 1.5 rolls":          0,
 		"an engine module, a unit, a UN fleet, an 8, a 6, an hour ago": 0,
 		"with 1 fleets":                  1,
 		"1 dice":                         1,
