@@ -909,6 +909,21 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
 	switch c.Name {
 	case route.Help:
+		if c.Ruleset != "" {
+			// HELP <ruleset>: the general help with that ruleset's
+			// order help (HELP <game>: its game's).
+			if g := byID.get(c.Ruleset); g != nil {
+				return d.help(j, g)
+			}
+			rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
+			if err != nil {
+				return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
+			}
+			data := d.mailer.data(nil, game.Player{}, nil)
+			info := rs.Info()
+			data.Info = &info
+			return d.say(j, templates.Help, data)
+		}
 		return d.help(j, byID.get(c.Game))
 	case route.List:
 		return d.list(j, r, c, byID)
