@@ -136,6 +136,11 @@ type View interface {
 	Player() string
 	// Parse checks text against the view for prompt p. It returns the orders
 	// in canonical form, or every error of the text, one per bad line.
+	// Empty text (blank lines and comments only) is turned into the
+	// explicit orders the ruleset will apply for it (a DONE, the moves
+	// fleets make anyway), or refused when the prompt needs an answer, so
+	// that the acknowledgement shows what will happen: no orders at all
+	// must mean that nothing happens.
 	Parse(p Prompt, text string) (Orders, []LineError)
 	// Board is the ASCII board, at most 78 columns wide.
 	Board() string

@@ -318,3 +318,17 @@ func TestFullBoardCrowded(t *testing.T) {
 		t.Errorf("the crowded Earth is not drawn below the disc:\n%s", got)
 	}
 }
+
+// TestFullEmptyTurnIsExplicit: the full rules' empty turn is the first
+// branch for every fleet in a trajectory, written as ROUTE orders.
+func TestFullEmptyTurnIsExplicit(t *testing.T) {
+	s := buildFull(t, "players ann bob\nactive ann\nfleet Solar ann 2 1\nfleet Jovian ann 1\nfleet Mars ann 4")
+	p := engine.Prompt{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn}
+	o, errs := s.View("ann").Parse(p, "")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got, want := engine.OrdersText(o), "ROUTE 3 FROM Solar TO Inner\nROUTE 1 FROM Jovian TO Io"; got != want {
+		t.Errorf("an empty turn is\n%s\nwant\n%s", got, want)
+	}
+}

@@ -117,6 +117,16 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	if p.Kind == engine.KindTurn && len(out) == 0 {
+		// An empty turn is not nothing (engine.View.Parse): in its one
+		// movement pass every fleet in a trajectory moves worldward, to
+		// the first branch (2.3). Say so in orders.
+		for _, t := range board.Trajectories() {
+			if f := s.Fleets[t.Name][me]; f != nil && f.Ok+f.Risk > 0 {
+				out = append(out, fOrder{Verb: "ROUTE", N: f.Ok + f.Risk, From: t.Name, To: board.Children(t.Name)[0]}.String())
+			}
+		}
+	}
 	return out, nil
 }
 

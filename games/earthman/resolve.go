@@ -227,12 +227,23 @@ func (r *run) move(p string) {
 		left[k] = v
 	}
 	routed := map[string]bool{}
+	rerouted := map[Course]bool{} // stored destinations a ROUTE names again: kept, not replaced
 	var courses []Course
 	for _, o := range r.moveOrders {
 		if o.Verb != vRoute {
 			continue
 		}
 		routed[o.From] = true
+		again := false
+		for _, c := range s.Courses[p] {
+			if c.At == o.From && c.To == o.To && c.N == o.N && !rerouted[c] {
+				rerouted[c], again = true, true
+				break
+			}
+		}
+		if again {
+			continue // the stored destination, named again: it carries them on below
+		}
 		if o.N == 0 {
 			continue // ROUTE NONE: only forgets the stored destinations
 		}
@@ -254,7 +265,7 @@ func (r *run) move(p string) {
 		}
 	}
 	for _, c := range s.Courses[p] {
-		if routed[c.At] {
+		if routed[c.At] && !rerouted[c] {
 			r.say("%s's ROUTE from %s replaces the stored destination of %s there (bound for %s).", p, c.At, lang.N(c.N, "fleet", "fleets"), c.To)
 			continue
 		}

@@ -97,6 +97,11 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	if p.Kind == engine.KindTurn && len(out) == 0 {
+		// An empty turn is not nothing (engine.View.Parse): the fleets in
+		// space make their move worldward all the same. Say so in orders.
+		return v.s.emptyTurn(me), nil
+	}
 	return out, nil
 }
 
@@ -224,3 +229,24 @@ func (v *view) standingOrders() string {
 }
 
 // Board and Status are in render.go.
+
+// emptyTurn is what a turn sent empty does, written as the orders that do
+// it: every fleet of p in space makes its one move worldward (000-B4),
+// towards its stored destination (a ROUTE to the same place keeps it),
+// the rest to the first branch.
+func (s *State) emptyTurn(p string) engine.TextOrders {
+	var out engine.TextOrders
+	for _, t := range board.Trajectories() {
+		left := s.fleets(p, t.Name)
+		for _, c := range s.coursesAt(p, t.Name) {
+			if n := min(c.N, left); n > 0 {
+				out = append(out, order{Verb: vRoute, N: n, From: t.Name, To: c.To}.String())
+				left -= n
+			}
+		}
+		if left > 0 {
+			out = append(out, order{Verb: vRoute, N: left, From: t.Name, To: board.Children(t.Name)[0]}.String())
+		}
+	}
+	return out
+}

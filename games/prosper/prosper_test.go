@@ -600,3 +600,19 @@ func TestRecordedGameReplays(t *testing.T) {
 		t.Fatalf("verify: %v %v", err, v.Problems)
 	}
 }
+
+// TestEmptyMovementIsDone (engine.View.Parse): an empty movement is
+// parsed as the DONE it stands for, so the acknowledgement shows it.
+func TestEmptyMovementIsDone(t *testing.T) {
+	s, err := buildCase("seats ann bob\nphase movement\nmover ann\nSol ann 10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Prompts()[0]
+	for _, text := range []string{"", "DONE", "# nothing\n"} {
+		o, errs := s.View("ann").Parse(p, text)
+		if len(errs) > 0 || engine.OrdersText(o) != "DONE" {
+			t.Errorf("%q: %q %v", text, engine.OrdersText(o), errs)
+		}
+	}
+}

@@ -44,6 +44,12 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 	for _, o := range orders {
 		out = append(out, o.text())
 	}
+	if mode == phaseMove && len(out) == 0 {
+		// An empty movement is DONE (engine.View.Parse: empty text is
+		// turned into the orders it stands for, so the acknowledgement
+		// says what will happen).
+		out = append(out, "DONE")
+	}
 	return out, nil
 }
 
