@@ -260,7 +260,7 @@ func (s *State) PublicView() engine.View { return view{s: s, player: publicSeat}
 
 func (v view) Player() string {
 	if v.player == publicSeat {
-		return ""
+		return engine.Observer
 	}
 	return v.player
 }

@@ -24,7 +24,12 @@ type fullView struct {
 // PEACE, ACCEPT TRANSFERS), which are their owner's alone.
 func (s *FullState) PublicView() engine.View { return &fullView{s: s, public: true} }
 
-func (v *fullView) Player() string { return v.player }
+func (v *fullView) Player() string {
+	if v.public {
+		return engine.Observer
+	}
+	return v.player
+}
 
 // Parse checks a submission of the full rules for prompt p.
 func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
@@ -380,21 +385,29 @@ type full struct{}
 
 var fullHelp = strings.Join([]string{
 	"Your turn (Score and Risk are done for you when it begins), sections in order:",
-	"  2.3 movement     " + fullGrammar["PASSES"],
-	"                   " + fullGrammar["PRELAUNCH"],
+	"  2.3 movement     PASSES <n>   (Spaceflight: movement passes this turn)",
+	"                   PRELAUNCH <n> FROM <world> TO <trajectory>   (Launch tech.)",
 	"                   " + fullGrammar["ROUTE"],
 	"                   " + fullGrammar["LAUNCH"],
 	"  2.4 fleets       " + fullGrammar["FIRE"],
-	"                   " + fullGrammar["EXPAND"],
+	"                   EXPAND <world> <size>[,<size>...] [CLEAR] [NEW]",
+	"                     (sizes 1-3)",
 	"                   " + fullGrammar["COUP"],
-	"                   " + fullGrammar["PACIFY"],
+	"                   PACIFY <world> <n> [<result>[,<result>...]]",
+	"                     (results FLEET, REGION, DISCONTENT, SANCTIONS)",
 	"                   (one FIRE and one COUP line per target, one PACIFY line,",
 	"                   a world: the fleets' dice are one roll)",
-	"  2.5 developments " + fullGrammar["BUILD"],
+	"  2.5 developments BUILD <world> <group>[,<group>...]   (groups 1, 2, 3, 3x2)",
 	"                   " + fullGrammar["RESEARCH"],
 	"                   " + fullGrammar["DEFEND"],
 	"                   " + fullGrammar["INFLUENCE"],
 	"  2.6 UN           " + fullGrammar["UN"],
+	"  2.7 end of turn  SHARE <technology> WITH <player>",
+	"                     (option research-collaborations)",
+	"                   TRANSFER <n> FLEET AT <place> TO <player>",
+	"                   TRANSFER REGION <world> <number> TO <player>",
+	"                     (option territorial-agreements)",
+	"An empty turn is the moves your fleets in space make anyway (ROUTE orders).",
 	"Standing orders, at any time:",
 	"  TECH <technology>[,<technology>...]   research priorities: a success none",
 	"      of them can take goes to the first in the rules' order; TECH ANY (the",
@@ -404,23 +417,27 @@ var fullHelp = strings.Join([]string{
 	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
 	"  OVERTHROWN RISK|YIELD   (default RISK); OVERTHROWN RISK|YIELD ON <world>",
 	"      overrides it on one world, OVERTHROWN GENERAL ON <world> ends that",
-	"  " + fullGrammar["LOSE"] + "   (default FEWEST)",
-	"  " + fullGrammar["EXPOSE"] + "   (default NONE: board order)",
+	"  LOSE FEWEST | LOSE ATRISK   which region Open Fire takes (default FEWEST)",
+	"  EXPOSE <place>[,<place>...] | EXPOSE NONE   where your fleets go At Risk,",
+	"      are scrapped or mutiny first (default NONE: board order)",
 	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
-	"  AI OWN ON|OFF|ALL|<roll>[,<roll>...]   re-roll your own dice when a re-roll can",
-	"      improve the result; ON (default) = EXPAND,BUILD,INFLUENCE; rolls are",
-	"      " + strings.Join(aiKinds, ", "),
+	"  AI OWN ON|OFF|ALL|<roll>[,<roll>...]   re-roll your own dice when a",
+	"      re-roll can improve the result; ON (default) = EXPAND,BUILD,INFLUENCE;",
+	"      rolls are " + strings.Join(aiKinds[:5], ", ") + ",",
+	"      " + strings.Join(aiKinds[5:], ", "),
 	"  AI DEFEND ON|OFF|LAST|ALL|MIN <k>   re-roll dice against you: ON (default)",
 	"      while they would take a region, LAST only your last region, ALL fleets",
 	"      too, MIN k when they would harm you with k or more successes",
 	"  AI KEEP <n>   keep n thoughts unspent (default 0)",
-	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against them too",
-	"  2.7 end of turn  " + fullGrammar["SHARE"],
-	"                   " + fullGrammar["TRANSFER"],
+	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against",
+	"      them too",
 	"  ACCEPT TRANSFERS ALL|NONE   (default ALL)",
 	"  ACCEPT SHARES ALL|NONE|<technology>[,<technology>...]   (default ALL)",
-	"Prelude (option): " + fullGrammar["PRELUDE"],
-	"Technologies: " + strings.Join(techNames(), ", "),
+	"Prelude (option): PRELUDE FLEET | PRELUDE RESEARCH <technology>",
+	"                  | PRELUDE LAUNCH FROM <place> TO <trajectory>",
+	"Technologies: " + strings.Join(techNames()[:6], ", ") + ",",
+	"  " + strings.Join(techNames()[6:11], ", ") + ",",
+	"  " + strings.Join(techNames()[11:], ", "),
 }, "\n")
 
 func (full) Info() engine.Info {

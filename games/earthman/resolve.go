@@ -17,6 +17,14 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		return nil, fmt.Errorf("the game is over")
 	}
 	r := &run{s: s, d: d}
+	// A game that ends with a turn ends in that turn: Turn() keeps its
+	// number, not the next one's, which is never played.
+	turn := s.TurnN
+	defer func() {
+		if s.Stage == stageOver {
+			s.TurnN = turn
+		}
+	}()
 	for _, a := range answers {
 		p := a.Prompt.Player
 		orders, err := r.parse(a)

@@ -20,7 +20,12 @@ type view struct {
 // orders or stored fleet destinations, which are their owner's alone.
 func (s *State) PublicView() engine.View { return &view{s: s, public: true} }
 
-func (v *view) Player() string { return v.player }
+func (v *view) Player() string {
+	if v.public {
+		return engine.Observer
+	}
+	return v.player
+}
 
 // Parse checks a submission for prompt p. Counts that the turn itself will
 // change (fleets that arrive, units lost in combat) cannot be known in

@@ -56,8 +56,9 @@ func (ruleset) Info() engine.Info {
 			"the server flies eight impulses, fires lasers and warheads by your standing orders, then you " +
 			"collect resources, repair and build. You lose when you have no Station left.",
 		OrderHelp: strings.Join(grammar, "\n") + "\n" +
-			"Units are named by ID (S1, B7, R12). Hexes: ring, sextant A-F, offset (5A0, 4C2, P = planet).\n" +
-			"Targets: enemy IDs or types (station bus gunship scoopship booster warhead pulse satellite any).",
+			"Units are named by ID (S1, B7, R12). Hexes: ring, sextant A-F, offset\n" +
+			"(5A0, 4C2, P = planet). Targets: enemy IDs or types (station bus gunship\n" +
+			"scoopship booster warhead pulse satellite any).",
 	}
 }
 

@@ -215,7 +215,7 @@ func TestBoosterPayloadHidden(t *testing.T) {
 	}
 	// An observer sees what an opponent sees: the booster, not its payload.
 	pub := s.PublicView()
-	if pub.Player() != "" || strings.Contains(pub.Board()+pub.Status(), "C4") || !strings.Contains(pub.Status(), "R3: ann's booster") {
+	if pub.Player() != engine.Observer || strings.Contains(pub.Board()+pub.Status(), "C4") || !strings.Contains(pub.Status(), "R3: ann's booster") {
 		t.Errorf("public view (player %q):\n%s\n%s", pub.Player(), pub.Board(), pub.Status())
 	}
 }

@@ -128,7 +128,9 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	}
 	t.phase2()
 	t.checkEnd()
-	s.TurnN++
+	if !s.Result.Over { // a game that ends in turn N stays at turn N
+		s.TurnN++
+	}
 	return t.ev, nil
 }
 

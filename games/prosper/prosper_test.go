@@ -444,7 +444,7 @@ func TestPublicView(t *testing.T) {
 		}
 	}
 	pub := s.PublicView()
-	if pub.Player() != "" || strings.Contains(pub.Status(), "Electra 8") || strings.Contains(pub.Board(), "(you)") || pub.Board() == "" {
+	if pub.Player() != engine.Observer || strings.Contains(pub.Status(), "Electra 8") || strings.Contains(pub.Board(), "(you)") || pub.Board() == "" {
 		t.Errorf("public view:\n%s\n%s", pub.Board(), pub.Status())
 	}
 }
