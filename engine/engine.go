@@ -44,7 +44,7 @@ type Option struct {
 	Name    string
 	Default string
 	Choices []string // empty means free text (validated by the ruleset)
-	Help    string // one sentence, which RULES and `orrery rulesets` wrap
+	Help    string   // one sentence, which RULES and `orrery rulesets` wrap
 }
 
 // Setup is what a ruleset needs to create a game.
