@@ -6,31 +6,55 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 
 	"orrery/engine/enginetest"
 	"orrery/engine/lang"
 )
 
+// analysisID is an id of games-analysis.md ("004-G3", "002-F19"): players
+// do not have the analysis, so what they read never cites one.
+var analysisID = regexp.MustCompile(`\b\d{3}-[A-Z]{1,2}\d*\b`)
+
 // TestTextCountsAndArticles (issue 19): what players read says "1 victory"
 // and "an engine module", never "1 victories", "fleet(s)" or "a engine":
-// every golden file of the rulesets and the engine, and everything a bot
+// every golden file and rule case of the rulesets and the engine, and everything a bot
 // game of each ruleset gives its players (the events of every step, each
 // seat's board, status and prompts, the ruleset's help) pass lang.Check.
 // The mails themselves are checked in cmd/orrery (TestDemoMailsReadWell).
 func TestTextCountsAndArticles(t *testing.T) {
 	for _, root := range []string{".", "../engine"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".golden") {
+			// Goldens, and the rule cases, whose events are what players read.
+			ext := filepath.Ext(path)
+			if err != nil || d.IsDir() || ext != ".golden" && !(strings.Contains(path, "cases") && (ext == ".txtar" || ext == ".txt")) {
 				return err
 			}
 			b, err := os.ReadFile(path)
 			if err != nil {
 				return err
 			}
+			if ext != ".golden" {
+				// A case's description and position are ours; what it
+				// expects the rules to say is what players read.
+				ar := txtar.Parse(b)
+				b = nil
+				for _, f := range ar.Files {
+					switch strings.Fields(f.Name + " x")[0] {
+					case "events", "expect", "errors", "want":
+						b = append(b, f.Data...)
+					}
+				}
+			}
 			for _, slip := range lang.Check(string(b)) {
 				t.Errorf("%s: %s", path, slip)
+			}
+			if id := analysisID.FindString(string(b)); id != "" {
+				t.Errorf("%s cites the analysis id %s: players do not have the analysis; the README keeps it", path, id)
 			}
 			return nil
 		})
@@ -45,6 +69,9 @@ func TestTextCountsAndArticles(t *testing.T) {
 				t.Helper()
 				for _, slip := range lang.Check(text) {
 					t.Errorf("%s: %s", what, slip)
+				}
+				if id := analysisID.FindString(text); id != "" {
+					t.Errorf("%s cites the analysis id %s (the README keeps it): %q", what, id, text)
 				}
 			}
 			check("order help", info.OrderHelp)

@@ -238,7 +238,7 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 		if eff >= 3 {
 			need = 1
 		}
-		success := r.ownRoll(p, "EXPAND", need, fmt.Sprintf("%s's Expansion on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
+		success := r.ownRoll(p, "EXPAND", need, fmt.Sprintf("%s's Expansion on %s (group %d of %s)", p, w, gi+1, lang.N(ok+risk, "fleet", "fleets")))
 		if !success {
 			r.say("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need)
 			continue

@@ -184,7 +184,7 @@ func oneOf(w string, allowed ...string) (string, *syntaxError) {
 	if contains(allowed, u) {
 		return u, nil
 	}
-	return "", errf("write "+strings.Join(allowed, " or "), "%q is not one of %s", w, strings.Join(allowed, ", "))
+	return "", errf("write "+strings.Join(allowed, " or"), "%q is not one of %s", w, strings.Join(allowed, ", "))
 }
 
 func techList(s string) ([]string, *syntaxError) {
@@ -321,7 +321,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, e
 		}
 		if verb == "INFLUENCE" && o.N < 3 {
-			return fOrder{}, errf("remove 3 fleets or more", "Political Influence removes at least 3 fleets (001-G28)")
+			return fOrder{}, errf("remove 3 fleets or more", "Political Influence removes at least 3 fleets")
 		}
 	case "UN":
 		if len(f) != 2 {

@@ -447,7 +447,7 @@ func (full) Info() engine.Info {
 		Name:    "earthman", Title: "The Earthman's Burden",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{
-			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end (001-G4)"},
+			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end"},
 			{Name: "skynet", Default: "off", Choices: onOff, Help: "6.1 Skynet: AI rolls of 1 draw Unexpected AI Thoughts; 15 Rogue and all lose"},
 			{Name: "research-collaborations", Default: "off", Choices: onOff, Help: "6.2: at the end of your turn, SHARE a technology with each other player once"},
 			{Name: "territorial-agreements", Default: "off", Choices: onOff, Help: "6.3: at the end of your turn, TRANSFER fleets and regions, at a risk"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // order is one parsed line. Fields a verb does not use stay zero.
@@ -292,7 +293,7 @@ func (v *view) parseLine(w []string) (order, error) {
 		}
 		thrust := v.s.thrust(u)
 		if thrust == 0 {
-			return o, bad("%s has no thrust", "Stations need an operational Engine Module (002-F7); satellites and warheads have none", u.ID)
+			return o, bad("%s has no thrust", "Stations need an operational Engine Module; satellites and warheads have none", u.ID)
 		}
 		cost := abs(o.N) + abs(o.Turn)*u.V
 		if u.V+o.N < 0 {
@@ -302,8 +303,8 @@ func (v *view) parseLine(w []string) (order, error) {
 			return o, bad("FACE only chooses a vector from velocity 0", "use TURN: it costs facings × velocity", u.ID)
 		}
 		if cost > thrust {
-			return o, bad("%s needs %d thrust (|%d| + %d facings × velocity %d) but has %d", "spend at most its thrust",
-				u.ID, cost, o.N, abs(o.Turn), u.V, thrust)
+			return o, bad("%s needs %d thrust (|%d| + %s × velocity %d) but has %d", "spend at most its thrust",
+				u.ID, cost, o.N, lang.N(abs(o.Turn), "facing", "facings"), u.V, thrust)
 		}
 	case "DROP", "DEPLOY", "LAND":
 		if verb != "LAND" && len(args) == 2 && strings.EqualFold(args[0], "WHEN") {
@@ -323,7 +324,7 @@ func (v *view) parseLine(w []string) (order, error) {
 			return o, bad("%s is not carried", "only payloads and bay contents can be dropped", u.ID)
 		}
 		if verb == "DEPLOY" && !u.Kind.satellite() {
-			return o, bad("%s is a %s, not a satellite", "DEPLOY is for DefSats, ComSats and ECMSats", u.ID, u.Kind)
+			return o, bad("%s is %s, not a satellite", "DEPLOY is for DefSats, ComSats and ECMSats", u.ID, lang.A(string(u.Kind)))
 		}
 		if verb == "DEPLOY" && u.Deployed {
 			return o, bad("%s is already deployed", "", u.ID)
@@ -349,11 +350,11 @@ func (v *view) parseLine(w []string) (order, error) {
 			return o, bad("%s cannot carry units", "Stations, Buses, Gunships and Boosters carry", u.ID)
 		}
 		if u.Kind == Booster && !(x.Kind.satellite() || x.Kind.warhead()) {
-			return o, bad("a Booster carries one satellite or warhead, not a %s", "", x.Kind)
+			return o, bad("a Booster carries one satellite or warhead, not %s", "", lang.A(string(x.Kind)))
 		}
 	case "FIRE", "STRIKE":
 		if verb == "FIRE" && u.spec().Shots == 0 && u.Kind != Station {
-			return o, bad("%s has no laser", "DefSats, Gunships and Stations with a Point Defense Module fire (002-G9)", u.ID)
+			return o, bad("%s has no laser", "DefSats, Gunships and Stations with a Point Defense Module fire", u.ID)
 		}
 		if verb == "STRIKE" && !u.Kind.warhead() {
 			return o, bad("%s is not a warhead", "STRIKE is for basic and pulse warheads", u.ID)
@@ -406,7 +407,7 @@ func (v *view) parseLine(w []string) (order, error) {
 		}
 		if verb == "RECYCLE" {
 			if c := v.s.unit(u.In); c == nil || c.Kind != Station {
-				return o, bad("%s is not in a Station's bay", "only bay contents are recycled (002-G20)", u.ID)
+				return o, bad("%s is not in a Station's bay", "only bay contents are recycled", u.ID)
 			}
 		}
 	case "PLACE":
@@ -504,7 +505,7 @@ func (v *view) parseBuy(w []string) (order, error) {
 			return o, bad("a module goes onto its Station", "drop the INTO part")
 		}
 		if st.module(k) != nil {
-			return o, bad("%s already has a %s module", "one module of each type per Station", st.ID, k)
+			return o, bad("%s already has %s module", "one module of each type per Station", st.ID, lang.A(string(k)))
 		}
 		return o, nil
 	}

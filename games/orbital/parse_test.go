@@ -113,7 +113,7 @@ func TestParseErrors(t *testing.T) {
 		{"STRIKE W5 AT STATION R8", ""},
 		{"STRIKE W5 AT P9", "no enemy unit or type"},
 		{"BUY GUNSHP AT S1", "did you mean gunship?"},
-		{"BUY ENGINE AT S1", "already has a engine"},
+		{"BUY ENGINE AT S1", "already has an engine"},
 		{"BUY BOOSTER ECMSAT AT S1 INTO SPACE", ""},
 		{"BUY CORE AT S1 INTO SPACE", "founded by dropping"},
 		{"REPAIR S1 CORE 5", "not 1 to 4"},

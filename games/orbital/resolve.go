@@ -411,7 +411,7 @@ func (t *turn) lose(u *Unit, why string) {
 	ids := t.s.remove(u.ID)
 	extra := ""
 	if len(ids) > 1 {
-		extra = fmt.Sprintf(" with %d unit(s) aboard", len(ids)-1)
+		extra = " with " + lang.N(len(ids)-1, "unit", "units") + " aboard"
 	}
 	t.say("%s %s%s", u.ID, why, extra)
 }
