@@ -36,7 +36,7 @@ var options = []engine.Option{
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "burning", Title: "Burning Planets", MinPlayers: 2, MaxPlayers: 6, Options: options,
 		Summary:   summary,
 		OrderHelp: orderHelp,

@@ -53,7 +53,7 @@ var orderHelp = strings.Join([]string{
 
 func (classic) Info() engine.Info {
 	return engine.Info{
-		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "earthman-classic", Title: "The Earthman's Burden (first edition)",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{{Name: "turn-limit", Default: "0",

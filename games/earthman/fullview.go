@@ -443,7 +443,7 @@ var fullHelp = strings.Join([]string{
 func (full) Info() engine.Info {
 	onOff := []string{"off", "on"}
 	return engine.Info{
-		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "earthman", Title: "The Earthman's Burden",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{
