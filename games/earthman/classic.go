@@ -26,6 +26,7 @@ var orderHelp = strings.Join([]string{
 	"                  " + grammar[vCoup],
 	"  3 construction  " + grammar[vBuild],
 	"  4 development   " + grammar[vDevelop],
+	"An empty turn is the moves your fleets in space make anyway (ROUTE orders).",
 	"At any time (also in others' turns):",
 	"  " + grammar[vEvac],
 	"  " + grammar[vGift],
