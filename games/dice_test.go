@@ -38,6 +38,11 @@ func diceGame(rs engine.Ruleset) ([]string, map[string]string) {
 	if rs.Info().Name == "earthman" {
 		opts["skynet"] = "on"
 	}
+	if rs.Info().Name == "orbital" {
+		// Step 1 is then the opening both players send orders for, not
+		// one player's placement, which the bot leaves as it is.
+		opts["placement"] = "simultaneous"
+	}
 	return players, opts
 }
 

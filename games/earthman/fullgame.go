@@ -177,6 +177,14 @@ func (s *FullState) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Eve
 		return nil, fmt.Errorf("the game is over")
 	}
 	r := &frun{s: s, d: d}
+	// A game that ends with a turn ends in that turn: Turn() keeps its
+	// number, not the next one's, which is never played.
+	turn := s.TurnN
+	defer func() {
+		if s.Stage == "over" {
+			s.TurnN = turn
+		}
+	}()
 	n := namer{players: s.Players}
 	for _, a := range answers {
 		p := a.Prompt.Player
