@@ -208,7 +208,7 @@ func (v *view) parseLine(w []string) (order, error) {
 	if len(w) < 2 {
 		return o, bad("%s needs a unit", "see HELP: "+grammarFor(verb), verb)
 	}
-	sequential := v.s.Opts["placement"] != "simultaneous"
+	sequential := v.s.sequential()
 	switch {
 	case len(v.s.Placing) > 0 && verb != "PLACE":
 		return o, bad("%s waits for the opening turn", "the Stations are being placed: send PLACE <station> <hex>, or nothing to keep yours where it is", verb)

@@ -164,7 +164,7 @@ func (s *State) Prompts() []engine.Prompt {
 		ask := fmt.Sprintf("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)
 		if s.TurnN == 0 {
 			ask = "opening: spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet"
-			if s.Opts["placement"] == "simultaneous" {
+			if !s.sequential() {
 				ask = "opening: PLACE your Station on its ring if you like, spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet"
 			}
 		}
@@ -304,8 +304,15 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 	for k, v := range set.Options {
 		s.Opts[k] = v
 	}
+	_, since2 := set.Options["placement"]
 	for _, o := range options {
 		if _, ok := s.Opts[o.Name]; !ok {
+			if !since2 && (o.Name == "placement" || o.Name == "min-distance") {
+				// A game set up before these options (rules version 1)
+				// keeps what it was set up with: sealed placement in the
+				// opening, no minimum distance. So it replays as played.
+				continue
+			}
 			s.Opts[o.Name] = o.Default
 		}
 	}
@@ -342,7 +349,7 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 	}
 	// Setup 2: Stations are placed "in a sequence agreed on by all
 	// players": seat order, each seeing the placements before.
-	if s.TurnN == 0 && s.Opts["placement"] != "simultaneous" {
+	if s.TurnN == 0 && s.sequential() {
 		s.Placing = append([]string(nil), set.Players...)
 	}
 	return s, nil
@@ -455,3 +462,8 @@ func (s *State) tooClose(p string, h Hex) string {
 	}
 	return ""
 }
+
+// sequential reports whether the Stations are placed one after the other
+// (option placement; a game set up before the option has none, and placed
+// them at once).
+func (s *State) sequential() bool { return s.Opts["placement"] == "sequential" }
