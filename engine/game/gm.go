@@ -10,6 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -581,12 +582,9 @@ func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks 
 func fmtSpan(d time.Duration) string {
 	switch {
 	case d%(24*time.Hour) == 0:
-		if n := d / (24 * time.Hour); n != 1 {
-			return fmt.Sprintf("%d days", n)
-		}
-		return "1 day"
+		return lang.N(int(d/(24*time.Hour)), "day", "days")
 	case d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
+		return lang.N(int(d/time.Hour), "hour", "hours")
 	}
 	return d.Round(time.Minute).String()
 }

@@ -12,6 +12,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
@@ -672,7 +673,9 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 			}
 			if len(reads) >= d.cfg.ReadsPerMail {
 				dropped = append(dropped, engine.LineError{Line: c.Line, Text: strings.TrimSpace(string(c.Name) + " " + c.Game),
-					Msg: fmt.Sprintf("not answered: one mail gets at most %d answers to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND", d.cfg.ReadsPerMail),
+					Msg: fmt.Sprintf(lang.Noun(lang.English, d.cfg.ReadsPerMail,
+						"not answered: one mail gets at most %d answer to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND",
+						"not answered: one mail gets at most %d answers to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND"), d.cfg.ReadsPerMail),
 					Fix: "ask for it in another mail"})
 				continue
 			}
