@@ -28,7 +28,7 @@ type Info struct {
 	MaxPlayers int      // inclusive
 	Options    []Option // every option the ruleset understands, with defaults
 	Summary    string   // a paragraph of rules summary for welcome mails and RULES
-	OrderHelp  string   // the order language, for HELP replies and `orders check`
+	OrderHelp  string   // the order language, for HELP replies and `orders check`: lines of at most 78 columns
 	// Version is the rules' version, 1 or more. Raise it with any change
 	// that would make a game created before it replay differently (a
 	// rule, which dice are rolled or their purposes, the state's
@@ -44,7 +44,7 @@ type Option struct {
 	Name    string
 	Default string
 	Choices []string // empty means free text (validated by the ruleset)
-	Help    string
+	Help    string   // one sentence, which RULES and `orrery rulesets` wrap
 }
 
 // Setup is what a ruleset needs to create a game.
@@ -78,6 +78,8 @@ type Ruleset interface {
 // clock, no map iteration order, no randomness but the dice handed to Resolve.
 type State interface {
 	// Turn is the game turn as players count it (0 during setup phases).
+	// It never goes back, and once the game is over it is the turn the
+	// game ended in, not a next one never played.
 	Turn() int
 	// Phase names the current phase for people: "colonisation", "movement".
 	Phase() string
@@ -100,7 +102,8 @@ type State interface {
 // PublicViewer is implemented by states that can draw what every player may
 // see: the board an observer (someone with no seat) gets. A state without it
 // gives observers the public events only, since the GM's view (View("")) may
-// hold every secret of the game.
+// hold every secret of the game. The public view's Player() is Observer:
+// neither a seat nor the GM (""), and its Parse refuses every order.
 type PublicViewer interface {
 	PublicView() View
 }
@@ -136,10 +139,16 @@ type View interface {
 	Player() string
 	// Parse checks text against the view for prompt p. It returns the orders
 	// in canonical form, or every error of the text, one per bad line.
+	// Empty text (blank lines and comments only) is turned into the
+	// explicit orders the ruleset will apply for it (a DONE, the moves
+	// fleets make anyway), or refused when the prompt needs an answer, so
+	// that the acknowledgement shows what will happen: no orders at all
+	// must mean that nothing happens.
 	Parse(p Prompt, text string) (Orders, []LineError)
 	// Board is the ASCII board, at most 78 columns wide.
 	Board() string
-	// Status is a status table that stays readable in a proportional font.
+	// Status is a status table that stays readable in a proportional font,
+	// at most 78 columns wide.
 	Status() string
 }
 
@@ -178,6 +187,10 @@ const (
 	KindChoice
 	// KindAnytime accepts orders at any moment (standing orders, extraordinary
 	// actions). It never blocks: an answer is resolved on receipt, alone.
+	// Its Parse must refuse the orders that belong in the player's turn: a
+	// text it accepts is any-time orders only, and the engine sends such a
+	// text there even while a turn is asked of the player, since a setting
+	// is not a turn (engine/game's Submit with no prompt named).
 	KindAnytime
 )
 

@@ -13,7 +13,7 @@ type Command struct{ Syntax, Help string }
 // Commands are the players' commands, in the order HELP lists them
 // (pbem/route reads them).
 var Commands = []Command{
-	{"HELP", "this text"},
+	{"HELP [ruleset]", "this text (and a ruleset's orders)"},
 	{"LIST [page N]", "games you can join (and yours), the rulesets I know"},
 	{"RULES <ruleset>", "the rules and the order language of a ruleset"},
 	{"JOIN <game> [name]", "take a seat in a game that is signing up"},

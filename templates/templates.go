@@ -159,6 +159,7 @@ type Data struct {
 	Orders   []string           // ack: the orders as understood, canonical
 	Replaced bool               // ack: they replace earlier orders for the same prompt
 	StepDone bool               // ack: these orders completed the step; its report follows
+	Anytime  []string           // ack: of Orders, the any-time orders (all: applied at once, the turn untouched)
 	Prompt   engine.Prompt      // ack, rejected: what was answered
 	Errors   []engine.LineError // rejected: every error, with its line and fix
 	Waiting  []string           // ack, status: who is still to send (never what anyone sent)

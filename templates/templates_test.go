@@ -288,6 +288,31 @@ func TestAckNeverShowsOthersOrders(t *testing.T) {
 	}
 }
 
+// TestAckListsAnytimeOrders (issue 19): any-time orders sent alone are
+// said to be applied at once without touching the step's orders; mixed
+// into a turn, they are listed apart.
+func TestAckListsAnytimeOrders(t *testing.T) {
+	set, _ := New("")
+	d := sample("ann")
+	d.Orders, d.Anytime = []string{"LANG RU"}, []string{"LANG RU"}
+	m, err := set.Render(Ack, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(strings.Fields(m.Text), " "); !strings.Contains(text, "they neither send nor replace your orders for the step") || !strings.Contains(m.HTML, "neither send nor replace") {
+		t.Errorf("the ack of any-time orders alone:\n%s", m.Text)
+	}
+	d.Orders = []string{"BUILD MINE AT RIGEL", "LANG RU"}
+	m, _ = set.Render(Ack, d)
+	if text := strings.Join(strings.Fields(m.Text), " "); !strings.Contains(text, "Of these, orders you may give at any time") || strings.Contains(text, "neither send") {
+		t.Errorf("the ack of a turn with an any-time order:\n%s", m.Text)
+	}
+	d.Anytime = nil
+	if m, _ = set.Render(Ack, d); strings.Contains(m.Text, "any time") {
+		t.Errorf("the ack of a turn alone speaks of any-time orders:\n%s", m.Text)
+	}
+}
+
 func TestOverride(t *testing.T) {
 	dir := t.TempDir()
 	src := `{{define "subject"}}Custom {{.Game}}{{end}}{{define "text"}}custom text{{end}}{{define "html"}}<p>{{.Game}}</p>{{end}}`

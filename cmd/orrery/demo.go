@@ -270,12 +270,12 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintln(e.stdout)
 	if g.Over() {
-		fmt.Fprintf(e.stdout, "The game is over after %d turns (%d steps): %s\n", g.Turn, g.Step, g.Outcome.Text)
+		fmt.Fprintf(e.stdout, "The game is over after %s (%s): %s\n", lang.N(g.Turn, "turn", "turns"), lang.N(int(g.Step), "step", "steps"), g.Outcome.Text)
 		if len(g.Outcome.Winners) > 0 {
 			fmt.Fprintf(e.stdout, "Winners: %s\n", strings.Join(g.Outcome.Winners, ", "))
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "Stopped after %d turns (%d steps), as asked.\n", *turns, g.Step)
+		fmt.Fprintf(e.stdout, "Stopped after %s (%s), as asked.\n", lang.N(*turns, "turn", "turns"), lang.N(int(g.Step), "step", "steps"))
 	}
 	v, err := svc.Verify(ctx, g.ID)
 	if err != nil {
@@ -284,8 +284,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if !v.OK() {
 		return fmt.Errorf("replay verify failed: %s", strings.Join(v.Problems, "; "))
 	}
-	fmt.Fprintf(e.stdout, "Replay verified: %d steps, %d dice rolls re-derived from the revealed seeds.\n", v.Steps, v.Rolls)
-	fmt.Fprintf(e.stdout, "%d mails in %s.\n", len(x.srv.Sent()), elapsed.Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "Replay verified: %s, %s re-derived from the revealed seeds.\n", lang.N(int(v.Steps), "step", "steps"), lang.N(v.Rolls, "die roll", "dice rolls"))
+	fmt.Fprintf(e.stdout, "%s in %s.\n", lang.N(len(x.srv.Sent()), "mail", "mails"), elapsed.Round(time.Millisecond))
 	if *stay && x.web != nil {
 		fmt.Fprintf(e.stdout, "\nThe web pages stay up at %s/g/%s; stop with Ctrl-C.\n", x.web.url, g.ID)
 		<-outer.Done()

@@ -25,7 +25,7 @@ func TestDemoPlaysAGameByMail(t *testing.T) {
 
 func TestDemoStopsAfterTurns(t *testing.T) {
 	out, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "3", "--turns", "1")
-	if err != nil || !strings.Contains(out, "Stopped after 1 turns") {
+	if err != nil || !strings.Contains(out, "Stopped after 1 turn ") {
 		t.Fatalf("demo --turns 1: %v\n%s", err, out)
 	}
 	if _, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "9"); err == nil || !strings.Contains(err.Error(), "1 to 8 players") {
@@ -56,7 +56,7 @@ func TestDemoPicksAPlayerCountTheRulesetTakes(t *testing.T) {
 // an option the ruleset does not know is refused by name.
 func TestDemoTakesOptions(t *testing.T) {
 	out, err := cli(t, "", "", "demo", "--ruleset", "toy", "--players", "2", "--option", "finish=1")
-	if err != nil || !strings.Contains(out, "(1 steps): ann crossed the line") {
+	if err != nil || !strings.Contains(out, "(1 step): ann crossed the line") {
 		t.Fatalf("demo --option finish=1: %v\n%s", err, out)
 	}
 	if _, err := cli(t, "", "", "demo", "--ruleset", "toy", "--option", "speed=9"); err == nil || !strings.Contains(err.Error(), `no option "speed"`) {

@@ -15,6 +15,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/bounce"
 	"orrery/pbem/daemon"
@@ -580,7 +581,8 @@ func gameVerify(ctx context.Context, e *env, args []string) error {
 		}
 		return fmt.Errorf("%s failed verification: %d problems", v.Game, len(v.Problems))
 	}
-	fmt.Fprintf(e.stdout, "%s verified: %d states replayed byte for byte, %d rolls re-derived from revealed seeds, every seed matches its commitment\n", v.Game, v.Steps, v.Rolls)
+	fmt.Fprintf(e.stdout, "%s verified: %s replayed byte for byte, %s re-derived from revealed seeds, every seed matches its commitment\n",
+		v.Game, lang.N(int(v.Steps), "state", "states"), lang.N(v.Rolls, "roll", "rolls"))
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 	"orrery/games"
 	"orrery/pbem/pbemtest"
 )
@@ -19,7 +20,8 @@ import (
 // would: every text/plain line at most 78 columns, no template debris, and
 // in Russian no English frame text: what is left in Latin letters is names
 // (players, planets, ships, the game), order words and commands, cells,
-// seeds and the dice commands.
+// seeds and the dice commands. In English, lang.Check finds no "1
+// <plural>", no "(s)" and no article that misfits its word.
 func TestDemoMailsReadWell(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays ten games by mail")
@@ -49,6 +51,13 @@ func TestDemoMailsReadWell(t *testing.T) {
 					kinds[kind]++
 					text := mailText(raw)
 					checkText(t, filepath.Base(f), text)
+					if language == "en" {
+						// Issue 19: counts agree with their nouns, articles
+						// with the sound after them.
+						for _, slip := range lang.Check(text) {
+							t.Errorf("%s: %s", filepath.Base(f), slip)
+						}
+					}
 					if language == "ru" {
 						if words := englishWords(text, rs.Info()); len(words) > 0 && rs.Info().Name == "burning" {
 							t.Errorf("%s: English in a Russian player's mail: %v\n%s", filepath.Base(f), words, text)

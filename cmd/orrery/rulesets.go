@@ -28,7 +28,7 @@ func runRulesets(ctx context.Context, e *env, args []string) error {
 	i := r.Info()
 	fmt.Fprintf(e.stdout, "%s (%s), %s players\n\n", i.Title, i.Name, playerRange(i))
 	if i.Summary != "" {
-		fmt.Fprintf(e.stdout, "%s\n\n", strings.TrimSpace(i.Summary))
+		fmt.Fprintf(e.stdout, "%s\n\n", engine.Wrap(strings.TrimSpace(i.Summary), 78, "", ""))
 	}
 	if len(i.Options) > 0 {
 		fmt.Fprintln(e.stdout, "Options (orrery game new ... --option NAME=VALUE):")
@@ -37,7 +37,7 @@ func runRulesets(ctx context.Context, e *env, args []string) error {
 			if len(o.Choices) > 0 {
 				choices = " [" + strings.Join(o.Choices, "|") + "]"
 			}
-			fmt.Fprintf(e.stdout, "  %s=%s%s\n      %s\n", o.Name, o.Default, choices, o.Help)
+			fmt.Fprintf(e.stdout, "  %s=%s%s\n%s\n", o.Name, o.Default, choices, engine.Wrap(o.Help, 78, "      ", "      "))
 		}
 		fmt.Fprintln(e.stdout)
 	}

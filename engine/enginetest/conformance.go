@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"orrery/engine"
 	"orrery/engine/dice"
@@ -40,14 +41,30 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 	if err != nil {
 		t.Fatalf("%s: default options: %v", info.Name, err)
 	}
+	for i, line := range strings.Split(info.OrderHelp, "\n") {
+		if n := utf8.RuneCountInString(line); n > 78 {
+			t.Errorf("%s: line %d of the order help is %d columns (max 78; HELP and RULES mail it as it is): %q", info.Name, i+1, n, line)
+		}
+	}
 	for _, o := range info.Options {
 		if o.Help == "" {
 			t.Errorf("%s: option %s has no help", info.Name, o.Name)
+		}
+		// Option help is one sentence that RULES and `orrery rulesets`
+		// wrap under a 6-column indent: one line, no word too long for it.
+		if strings.ContainsAny(o.Help, "\n\t") {
+			t.Errorf("%s: option %s's help has a line break or tab: write one sentence, the readers wrap it", info.Name, o.Name)
+		}
+		for _, w := range strings.Fields(o.Help) {
+			if n := utf8.RuneCountInString(w); n > 72 {
+				t.Errorf("%s: option %s's help has a word of %d columns, too long to wrap in 78: %q", info.Name, o.Name, n, w)
+			}
 		}
 		if len(o.Choices) > 0 && !contains(o.Choices, o.Default) {
 			t.Errorf("%s: option %s defaults to %q, not one of its choices %v", info.Name, o.Name, o.Default, o.Choices)
 		}
 	}
+	t.Run("ends", func(t *testing.T) { playToTheEnd(t, rs, opts) })
 	max := info.MaxPlayers
 	if max > 6 {
 		max = 6
@@ -208,17 +225,23 @@ func checkViews(t *testing.T, st engine.State, players []string) {
 		if strings.TrimSpace(v.Status()) == "" {
 			t.Fatalf("the status as %q sees it is empty", p)
 		}
+		if line, n := widest(v.Status()); n > 78 {
+			t.Fatalf("the status as %q sees it has a line of %d columns (engine.Wrap wraps a sentence): %q", p, n, line)
+		}
 	}
 	pv, ok := st.(engine.PublicViewer)
 	if !ok {
 		return
 	}
 	v := pv.PublicView()
-	if contains(players, v.Player()) {
-		t.Fatalf("PublicView().Player() = %q: the public view belongs to no seat", v.Player())
+	if v.Player() != engine.Observer {
+		t.Fatalf("PublicView().Player() = %q: the public view is engine.Observer's, neither a seat's nor the GM's", v.Player())
 	}
 	if line, n := widest(v.Board()); n > 78 {
 		t.Fatalf("the public board has a line of %d columns: %q", n, line)
+	}
+	if line, n := widest(v.Status()); n > 78 {
+		t.Fatalf("the public status has a line of %d columns: %q", n, line)
 	}
 	if strings.TrimSpace(v.Board()+v.Status()) == "" {
 		t.Fatalf("the public view is empty")
@@ -238,4 +261,57 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// playToTheEnd plays one game with the ruleset's bot, as the engine would
+// (every blocking prompt answered, then resolved together), until it is
+// over: a bot game must end, or the demo and every property test would
+// run forever. After the end, Turn() is still the turn the game ended in
+// (reports say "after turn N"), no prompt is open, and the views fit 78
+// columns.
+func playToTheEnd(t *testing.T, rs engine.Ruleset, opts map[string]string) {
+	info := rs.Info()
+	n := min(max(3, info.MinPlayers), info.MaxPlayers)
+	players := make([]string, n)
+	for i := range players {
+		players[i] = fmt.Sprintf("p%d", i+1)
+	}
+	st := newState(t, rs, engine.Setup{GameID: "end", Players: players, Options: opts})
+	r := rand.New(rand.NewPCG(uint64(n), 11))
+	const limit = 20000
+	for step := 0; ; step++ {
+		if st.Outcome().Over {
+			break
+		}
+		if step == limit {
+			t.Fatalf("a bot game of %d players is not over after %d resolutions (turn %d, %s)", n, limit, st.Turn(), st.Phase())
+		}
+		var answers []engine.Answer
+		for _, p := range st.Prompts() {
+			if !p.Kind.Blocks() {
+				continue
+			}
+			v := st.View(p.Player)
+			o, errs := v.Parse(p, rs.Bot(v, p, r))
+			if len(errs) > 0 {
+				t.Fatalf("step %d: the bot's orders for %s: %v", step, p.ID, errs)
+			}
+			answers = append(answers, engine.Answer{Prompt: p, Orders: o})
+		}
+		before := st.Turn()
+		if _, err := st.Resolve(answers, dice.New(fmt.Sprintf("end-%d", step))); err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		if st.Turn() < before {
+			t.Fatalf("step %d: Turn() went back from %d to %d", step, before, st.Turn())
+		}
+		if st.Outcome().Over && st.Turn() != before {
+			t.Errorf("the game ended in turn %d, but Turn() says %d after the end: a report would name a turn never played", before, st.Turn())
+		}
+	}
+	st = roundTrip(t, rs, st)
+	if len(st.Prompts()) > 0 {
+		t.Errorf("the game is over but asks %v", st.Prompts())
+	}
+	checkViews(t, st, players)
 }

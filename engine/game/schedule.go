@@ -159,10 +159,7 @@ func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
 
 // steps is "1 step" or "n steps".
 func steps(n int) string {
-	if n == 1 {
-		return "1 step"
-	}
-	return fmt.Sprintf("%d steps", n)
+	return lang.N(n, "step", "steps")
 }
 
 func later(a, b time.Time) time.Time {

@@ -21,8 +21,11 @@ type Input struct {
 	Game   string
 	Player string
 	Text   string
-	// Prompt names the prompt answered; empty picks the player's first open
-	// blocking prompt, else their anytime prompt.
+	// Prompt names the prompt answered. Empty picks the player's first
+	// open blocking prompt, else their anytime prompt; but a text made only
+	// of orders the anytime prompt takes goes there even when a turn or
+	// step is asked of the player: any-time orders (a standing order, a
+	// language) never consume or replace the orders of a turn.
 	Prompt string
 	Source string // mail, cli, gm, bot
 	Ref    string // Message-ID or similar, kept in the log
@@ -52,6 +55,12 @@ type SubmitResult struct {
 	Errors   []engine.LineError // every rejected line, when not
 	Replaced bool               // earlier orders for the same prompt were replaced
 	Steps    []Step             // resolutions the submission triggered
+	// Anytime lists the accepted orders that are any-time orders: all of
+	// Orders when they went to the player's anytime prompt (resolved at
+	// once, the turn's orders untouched), else those of a turn's orders
+	// that the anytime prompt would take alone (they run where the rules
+	// run them in the turn). The acknowledgement lists them apart.
+	Anytime []string
 }
 
 // Step is one resolution as reported: its record, and the reports of the
@@ -118,11 +127,14 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		if err != nil {
 			return err
 		}
-		res.Prompt = prompt
 		_, st, err := s.loadState(b, g)
 		if err != nil {
 			return err
 		}
+		if in.Prompt == "" {
+			prompt = anytimeFirst(g, st, pl.Name, prompt, in.Text)
+		}
+		res.Prompt = prompt
 		now := s.now().UTC()
 		orders, errs := st.View(pl.Name).Parse(prompt, in.Text)
 		if len(errs) > 0 {
@@ -145,6 +157,7 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		}
 		res.Accepted = true
 		res.Orders = append([]string(nil), orders.Lines()...)
+		res.Anytime = anytimeLines(g, st, pl.Name, prompt, res.Orders)
 		text := engine.OrdersText(orders)
 		e := &Entry{Time: now, Kind: "orders", Step: g.Step + 1, Player: pl.Name, Prompt: prompt.ID, Source: in.Source, Ref: in.Ref, Text: text}
 		if err := appendLog(b, e); err != nil {
@@ -272,6 +285,59 @@ func pickPrompt(g *Game, player, id string) (engine.Prompt, error) {
 		return engine.Prompt{}, userErrorf("nothing is asked of %s in game %s now", player, g.ID)
 	}
 	return engine.Prompt{}, userErrorf("nothing is asked of %s in game %s now; waiting for %s", player, g.ID, strings.Join(waiting, ", "))
+}
+
+// anytimePromptOf returns player's open anytime prompt.
+func anytimePromptOf(g *Game, player string) (engine.Prompt, bool) {
+	for _, p := range g.PromptsFor(player) {
+		if p.Kind == engine.KindAnytime {
+			return p, true
+		}
+	}
+	return engine.Prompt{}, false
+}
+
+// anytimeFirst is the prompt a text with no prompt named answers: the
+// player's anytime prompt when the text holds orders and all of them are
+// orders that prompt takes (LANG RU sent on one's turn is a setting, not
+// the turn), else picked, the prompt pickPrompt chose. A choice prompt
+// (an interrupt asking what to do before the dice) is answered by exactly
+// such orders, so it keeps them.
+func anytimeFirst(g *Game, st engine.State, player string, picked engine.Prompt, text string) engine.Prompt {
+	if picked.Kind != engine.KindTurn && picked.Kind != engine.KindStep {
+		return picked
+	}
+	a, ok := anytimePromptOf(g, player)
+	if !ok {
+		return picked
+	}
+	orders, errs := st.View(player).Parse(a, text)
+	if len(errs) > 0 || orders == nil || len(orders.Lines()) == 0 {
+		return picked
+	}
+	return a
+}
+
+// anytimeLines lists the accepted orders (canonical lines) of prompt that
+// are any-time orders, for the acknowledgement: all of them for the
+// anytime prompt itself, else each line the player's anytime prompt takes
+// alone.
+func anytimeLines(g *Game, st engine.State, player string, prompt engine.Prompt, lines []string) []string {
+	if prompt.Kind == engine.KindAnytime {
+		return append([]string(nil), lines...)
+	}
+	a, ok := anytimePromptOf(g, player)
+	if !ok {
+		return nil
+	}
+	var out []string
+	v := st.View(player)
+	for _, l := range lines {
+		if o, errs := v.Parse(a, l); len(errs) == 0 && o != nil && len(o.Lines()) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // AdvanceResult says what an Advance did.
@@ -586,11 +652,15 @@ func (s *Service) Check(ctx context.Context, in Input) (*SubmitResult, error) {
 		if err != nil {
 			return err
 		}
+		if in.Prompt == "" {
+			res.Prompt = anytimeFirst(g, st, pl.Name, res.Prompt, in.Text)
+		}
 		orders, errs := st.View(pl.Name).Parse(res.Prompt, in.Text)
 		res.Errors = errs
 		if len(errs) == 0 {
 			res.Accepted = true
 			res.Orders = append([]string(nil), orders.Lines()...)
+			res.Anytime = anytimeLines(g, st, pl.Name, res.Prompt, res.Orders)
 		}
 		return nil
 	})

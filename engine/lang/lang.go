@@ -150,6 +150,11 @@ func anSound(phrase string) bool {
 			return true
 		}
 	}
+	for _, p := range []string{"unin", "unim", "unid"} { // "an uninhabited planet": un-, not uni-
+		if strings.HasPrefix(word, p) {
+			return true
+		}
+	}
 	for _, p := range []string{"uni", "use", "usu", "ure", "uti", "eu", "ewe", "one", "once", "ubiq", "uran", "uto"} {
 		if strings.HasPrefix(word, p) {
 			return false

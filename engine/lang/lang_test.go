@@ -47,22 +47,23 @@ func TestCount(t *testing.T) {
 
 func TestArticle(t *testing.T) {
 	cases := map[string]string{
-		"victory":       "a victory",
-		"engine module": "an engine module",
-		"hour":          "an hour",
-		"unit":          "a unit",
-		"one-way link":  "a one-way link",
-		"X-ray":         "an X-ray",
-		"8":             "an 8",
-		"11":            "an 11",
-		"7":             "a 7",
-		"Orbital game":  "an Orbital game",
-		"UN fleet":      "a UN fleet",
-		"HQ":            "an HQ",
-		"AI level":      "an AI level",
-		"GM":            "a GM",
-		"European":      "a European",
-		"\"ELSE\" line": "an \"ELSE\" line",
+		"victory":            "a victory",
+		"engine module":      "an engine module",
+		"hour":               "an hour",
+		"unit":               "a unit",
+		"uninhabited planet": "an uninhabited planet",
+		"one-way link":       "a one-way link",
+		"X-ray":              "an X-ray",
+		"8":                  "an 8",
+		"11":                 "an 11",
+		"7":                  "a 7",
+		"Orbital game":       "an Orbital game",
+		"UN fleet":           "a UN fleet",
+		"HQ":                 "an HQ",
+		"AI level":           "an AI level",
+		"GM":                 "a GM",
+		"European":           "a European",
+		"\"ELSE\" line":      "an \"ELSE\" line",
 	}
 	for in, want := range cases {
 		if got := A(in); got != want {
@@ -79,5 +80,31 @@ func TestParse(t *testing.T) {
 	}
 	if _, ok := Parse("fr"); ok {
 		t.Error("Parse(fr) is not a language the server writes")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for text, n := range map[string]int{
+		"1 victory, 2 victories, 1 of 5, 11 rolls, 1.5 rolls":          0,
+		"an engine module, a unit, a UN fleet, an 8, a 6, an hour ago": 0,
+		"with 1 fleets":                             1,
+		"1 dice":                                    1,
+		"3 fleet(s) and 2 pass(es)":                 2,
+		"a engine module":                           1,
+		"an unit":                                   1,
+		"rolled a 8":                                1,
+		"1 bus, 1 gas load, class a":                0,
+		"Mars-a1 region, d'a":                       0,
+		"A apple":                                   1,
+		"(1 rolls)":                                 1,
+		"-1 fleets, +1 dice, x1 ships":              0,
+		"1 turns, an AI, an hour, a one":            1,
+		"In IF, A is the group's size":              0,
+		"group 1 adds a development, 1 remains":     0,
+		"impulse 1 moves: B8 1D0→1E0; with 1 moves": 1,
+	} {
+		if got := Check(text); len(got) != n {
+			t.Errorf("Check(%q) = %q, want %d slips", text, got, n)
+		}
 	}
 }

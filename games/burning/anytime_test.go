@@ -1,11 +1,16 @@
 package burning
 
 import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/game"
+	"orrery/engine/store"
 )
 
 // TestAnytimePrompt: a player who is not active changes language and offers
@@ -26,6 +31,12 @@ func TestAnytimePrompt(t *testing.T) {
 	annAny := engine.Prompt{ID: "any:ann", Player: "ann", Kind: engine.KindAnytime}
 	if _, errs := s.View("ann").Parse(annAny, "BUILD TOWER AT E8"); len(errs) != 1 || !strings.Contains(errs[0].Msg, "your turn") {
 		t.Errorf("the active player's building order at any time: %v", errs)
+	}
+	// A setting is not a turn (issue 19): the active player's LANG alone
+	// is an order of her anytime prompt, so the engine sends it there
+	// (engine/game's anytimeFirst) and her turn stays open.
+	if o, errs := s.View("ann").Parse(annAny, "LANG RU"); len(errs) > 0 || engine.OrdersText(o) != "LANG RU" {
+		t.Errorf("the active player's LANG at any time: %v %v", o, errs)
 	}
 	orders, errs := s.View("bob").Parse(any, "язык ру\nOFFER ann SHIP 4 GIVE 5B GET 5M")
 	if len(errs) > 0 {
@@ -166,5 +177,70 @@ func TestAdvanceOrders(t *testing.T) {
 	}
 	if !skipped {
 		t.Errorf("bob was not told of the failing line:\n%s", eventTexts(events))
+	}
+}
+
+// TestLangOnYourTurnIsNotYourTurn (issue 19): LANG RU sent with no prompt
+// named (as a mail sends it) while it is your turn changes your language
+// and nothing else: the turn stays open for your orders, and the result
+// lists LANG RU as an any-time order. Before, it was taken as the whole
+// turn, which then resolved with nothing done.
+func TestLangOnYourTurnIsNotYourTurn(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "b.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := game.New(st, []engine.Ruleset{Ruleset()})
+	g, err := svc.Create(ctx, game.CreateRequest{ID: "b", Ruleset: "burning", DiceSecret: "lang",
+		Players: []game.PlayerSpec{{Name: "ann"}, {Name: "bob"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The setup steps, answered as the bots would.
+	r := rand.New(rand.NewPCG(1, 2))
+	var turn engine.Prompt
+	for i := 0; i < 100 && turn.ID == ""; i++ {
+		for _, p := range g.Prompts {
+			if strings.HasPrefix(p.ID, "turn:") {
+				turn = p
+			}
+		}
+		if turn.ID != "" {
+			break
+		}
+		x, err := svc.Export(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Ruleset().LoadState(x.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := g.Prompts[0]
+		res, err := svc.Submit(ctx, game.Input{Game: g.ID, Player: p.Player, Prompt: p.ID, Text: Ruleset().Bot(s.View(p.Player), p, r), Source: "test"})
+		if err != nil || !res.Accepted {
+			t.Fatalf("setup step %s: %v %v", p.ID, err, res.Errors)
+		}
+		g = res.Game
+	}
+	if turn.ID == "" {
+		t.Fatal("no turn after the setup")
+	}
+	me := turn.Player
+	lang, err := svc.Submit(ctx, game.Input{Game: g.ID, Player: me, Text: "LANG RU", Source: "test"})
+	if err != nil || !lang.Accepted {
+		t.Fatalf("LANG RU: %v %+v", err, lang)
+	}
+	if lang.Prompt.Kind != engine.KindAnytime || strings.Join(lang.Anytime, "") != "LANG RU" {
+		t.Fatalf("LANG RU answered %s (any-time orders %q)", lang.Prompt.ID, lang.Anytime)
+	}
+	still := false
+	for _, p := range lang.Game.Prompts {
+		still = still || p.ID == turn.ID
+	}
+	if !still || lang.Game.Step != g.Step+1 {
+		t.Errorf("after LANG RU the turn %s is gone (step %d→%d): %v", turn.ID, g.Step, lang.Game.Step, lang.Game.Prompts)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	enlang "orrery/engine/lang"
 )
 
 // Ruleset returns Burning Planets.
@@ -21,21 +22,21 @@ type ruleset struct{}
 
 var options = []engine.Option{
 	{Name: "factions", Default: "", Help: "factions in the order players are given, comma-separated " +
-		"(humans, digitals, xenos; the same faction may be taken twice, 003-B1); empty: humans, digitals, xenos in turn"},
+		"(humans, digitals, xenos; the same faction may be taken twice); empty: humans, digitals, xenos in turn"},
 	{Name: "lang", Default: langEN, Choices: []string{langEN, langRU}, Help: "starting language of every player's reports; each player changes theirs with LANG"},
-	{Name: "huge", Default: "a", Choices: []string{"a", "b"}, Help: "reading of N9 for huge ships: a = one move or up to four other actions (003-G6); b = four actions, at most one a move"},
-	{Name: "asteroid_die", Default: "6", Choices: []string{"4", "6", "8"}, Help: "the modifier die added to the section count for the number of asteroids (003-B3)"},
+	{Name: "huge", Default: "a", Choices: []string{"a", "b"}, Help: "reading of N9 for huge ships: a = one move or up to four other actions; b = four actions, at most one a move"},
+	{Name: "asteroid_die", Default: "6", Choices: []string{"4", "6", "8"}, Help: "the modifier die added to the section count for the number of asteroids"},
 	{Name: "banks", Default: "hidden", Choices: []string{"hidden", "public"}, Help: "whether players see each other's resource banks (public banks would betray every cargo load)"},
-	{Name: "home_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who places the tiles and the starting cannon of each home planet (003-B4, 003-B6): " +
+	{Name: "home_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who places the tiles and the starting cannon of each home planet: " +
 		"dice = the server by dice; player = each player, in a setup prompt whose default (nothing sent by the deadline) is the dice"},
-	{Name: "asteroid_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who picks each asteroid's cell once its section is rolled (003-B5): " +
+	{Name: "asteroid_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who picks each asteroid's cell once its section is rolled: " +
 		"dice = the server by a die; player = the player to the roller's left, in a setup prompt whose default is the die"},
-	{Name: "turns", Default: "0", Help: "turn limit (003-F10); 0 = none. At the limit the players with most planets share the win"},
+	{Name: "turns", Default: "0", Help: "turn limit; 0 = none. At the limit the players with most planets share the win"},
 }
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "burning", Title: "Burning Planets", MinPlayers: 2, MaxPlayers: 6, Options: options,
 		Summary:   summary,
 		OrderHelp: orderHelp,
@@ -276,7 +277,7 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 	if f := strings.TrimSpace(su.Options["factions"]); f != "" {
 		given = strings.Split(f, ",")
 		if len(given) != n {
-			return nil, fmt.Errorf("option factions names %d factions for %d players", len(given), n)
+			return nil, fmt.Errorf("option factions names %s for %s", enlang.N(len(given), "faction", "factions"), enlang.N(n, "player", "players"))
 		}
 	}
 	lang := orDefault(su.Options["lang"], langEN)

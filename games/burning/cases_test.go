@@ -2,15 +2,13 @@ package burning
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/enginetest"
 )
 
 // Rule cases live in testdata/cases/*.txtar. Each builds a position from
@@ -53,81 +51,21 @@ import (
 // OWNER|- | sites PLANET KIND N [interior|border] | dice PLANET TEXT (its
 // recorded setup dice) | setupdice TEXT | asteroids N | insection SEC N.
 func TestRuleCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rule cases: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sec := map[string]string{}
-			for _, fl := range ar.Files {
-				sec[fl.Name] = string(fl.Data)
-			}
-			s := buildCase(t, sec["setup"])
-			if gen, ok := sec["generate"]; ok {
-				script := scriptDice(t, sec["dice"])
-				d := dice.FromSource(script)
-				generate(t, s, gen, d)
-				if err := d.Err(); err != nil {
-					t.Fatalf("dice: %v", err)
-				}
-				if len(d.Rolls()) != len(script) {
-					t.Errorf("the case scripts %d dice and the rules rolled %d: %v", len(script), len(d.Rolls()), d.Rolls())
-				}
-				checkExpect(t, s, s.events, d.Rolls(), sec["expect"])
-				return
-			}
-			p := s.active()
-			prompt := s.Prompts()[0]
-			orders, errs := s.View(p).Parse(prompt, sec["orders"])
-			if want, ok := sec["errors"]; ok {
-				checkErrors(t, errs, want)
-				return
-			}
-			if len(errs) > 0 {
-				t.Fatalf("orders rejected: %v", errs)
-			}
-			script := scriptDice(t, sec["dice"])
-			d := dice.FromSource(script)
-			events, err := s.Resolve([]engine.Answer{{Prompt: prompt, Orders: orders}}, d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := d.Err(); err != nil {
-				t.Fatalf("dice: %v", err)
-			}
-			if len(d.Rolls()) != len(script) {
-				t.Errorf("the case scripts %d dice and the rules rolled %d: %v", len(script), len(d.Rolls()), d.Rolls())
-			}
-			checkExpect(t, s, events, d.Rolls(), sec["expect"])
-		})
-	}
-}
-
-// scriptDice reads a "dice" section: values in order; "5*1" is five 1s
-// (the dice that pick cells, where any legal value would do).
-func scriptDice(t *testing.T, text string) dice.Scripted {
-	t.Helper()
-	var script dice.Scripted
-	for _, w := range strings.Fields(text) {
-		times, v := "1", w
-		if a, b, ok := strings.Cut(w, "*"); ok {
-			times, v = a, b
-		}
-		k, err1 := strconv.Atoi(times)
-		n, err2 := strconv.Atoi(v)
-		if err1 != nil || err2 != nil || k < 1 {
-			t.Fatalf("dice: %q is not a value nor count*value", w)
-		}
-		for ; k > 0; k-- {
-			script = append(script, n)
-		}
-	}
-	return script
+	h := enginetest.Cases{Ruleset: Ruleset(), Sections: map[string]func(c *enginetest.Case, args []string, text string){
+		"setup": func(c *enginetest.Case, _ []string, text string) { c.State = buildCase(c.T, text) },
+		// The active player's orders, resolved at once.
+		"orders": func(c *enginetest.Case, _ []string, text string) { c.Submit(c.State.(*State).active(), text) },
+		"generate": func(c *enginetest.Case, _ []string, text string) {
+			s := c.State.(*State)
+			generate(c.T, s, text, c.Dice())
+			c.Events = append(c.Events, s.events...)
+		},
+		"expect": func(c *enginetest.Case, _ []string, text string) {
+			c.Checked()
+			checkExpect(c.T, c.State.(*State), c.Events, c.Dice().Rolls(), text)
+		},
+	}}
+	h.Run(t, "testdata/cases/*.txtar")
 }
 
 // generate runs the setup steps a "generate" section names, with the
@@ -152,25 +90,6 @@ func generate(t *testing.T, s *State, text string, d *dice.Dice) {
 			s.genAsteroids(d, mod)
 		default:
 			t.Fatalf("generate: unknown line %q", line)
-		}
-	}
-}
-
-func checkErrors(t *testing.T, errs []engine.LineError, want string) {
-	t.Helper()
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(want), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(errs) != len(lines) {
-		t.Fatalf("got %d errors, want %d: %v", len(errs), len(lines), errs)
-	}
-	for i, l := range lines {
-		n, text, _ := strings.Cut(l, ": ")
-		if strconv.Itoa(errs[i].Line) != n || !strings.Contains(errs[i].Error(), text) {
-			t.Errorf("error %d = %q (line %d), want line %s containing %q", i+1, errs[i].Error(), errs[i].Line, n, text)
 		}
 	}
 }

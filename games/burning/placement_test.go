@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	enlang "orrery/engine/lang"
 )
 
 // placingGame is a 3-player game with home_placement=player, still in its
@@ -50,7 +51,7 @@ func TestHomePlacementPrompts(t *testing.T) {
 		if len(pl.Sites) != 0 || !s.Bank[p.Player].zero() || h.Forests+h.Mountains != 5 {
 			t.Errorf("%s's home before placement: sites %v, bank %v, %+v", p.Player, pl.Sites, s.Bank[p.Player], h)
 		}
-		if !strings.Contains(p.Ask, fmt.Sprintf("%d forests and %d mountains", h.Forests, h.Mountains)) {
+		if !strings.Contains(p.Ask, enlang.Count(enlang.English, h.Forests, "forest", "forests")+" and "+enlang.Count(enlang.English, h.Mountains, "mountain", "mountains")) {
 			t.Errorf("prompt does not say what to place: %q", p.Ask)
 		}
 	}

@@ -70,7 +70,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 					s.Advance = map[string][]string{}
 				}
 				s.Advance[p] = later
-				s.tell([]string{p}, "%s's advance orders are kept for their next turn (%d lines).", p, len(later))
+				s.tell([]string{p}, "%s's advance orders are kept for their next turn (%s).", p, lineCount(len(later)))
 			}
 		}
 		if err := s.run(p, lines, d); err != nil {
@@ -260,7 +260,7 @@ func (s *State) PublicView() engine.View { return view{s: s, player: publicSeat}
 
 func (v view) Player() string {
 	if v.player == publicSeat {
-		return ""
+		return engine.Observer
 	}
 	return v.player
 }

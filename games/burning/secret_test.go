@@ -190,7 +190,7 @@ func TestPublicViewHidesSecrets(t *testing.T) {
 	if w := leaks(board+pub.Status(), secrets...); w != "" {
 		t.Errorf("the public view shows %q:\n%s\n%s", w, pub.Board(), pub.Status())
 	}
-	if pub.Player() != "" || !strings.Contains(pub.Status(), "Cargo ship 2 (bob, cargo) at N6.") || !strings.Contains(board, "k2") {
+	if pub.Player() != engine.Observer || !strings.Contains(pub.Status(), "Cargo ship 2 (bob, cargo) at N6.") || !strings.Contains(board, "k2") {
 		t.Errorf("the public view (player %q) does not show the public board:\n%s", pub.Player(), pub.Status())
 	}
 	if _, errs := pub.Parse(engine.Prompt{}, "LANG RU"); len(errs) == 0 {

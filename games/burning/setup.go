@@ -31,8 +31,8 @@ func (s *State) placePrompts() []engine.Prompt {
 	for _, p := range s.Seats {
 		h := s.Placing[p]
 		out = append(out, engine.Prompt{ID: placePrefix + p, Player: p, Kind: engine.KindTurn, Default: vAuto,
-			Ask: tr(s.Lang[p], "Place your home planet %s: %d forests and %d mountains (TILE FOREST AT cell; interior cells while any is free) and your starting cannon (BUILD CANNON AT a border cell). What you leave out, or AUTO, the dice place.",
-				h.Planet, h.Forests, h.Mountains)})
+			Ask: tr(s.Lang[p], "Place your home planet %s: %s and %s (TILE FOREST AT cell; interior cells while any is free) and your starting cannon (BUILD CANNON AT a border cell). What you leave out, or AUTO, the dice place.",
+				h.Planet, forests(h.Forests), mountains(h.Mountains))})
 	}
 	return out
 }

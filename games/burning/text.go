@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	enlang "orrery/engine/lang"
 )
 
 // Every text of the game exists in English and Russian. English format
@@ -52,6 +54,12 @@ func tr(lang, format string, args ...any) string {
 			args[i] = word(lang, string(a))
 		case phrase:
 			args[i] = tr(lang, a.format, a.args...)
+		case num:
+			if lang == langRU {
+				args[i] = enlang.Count(enlang.Russian, a.n, a.ru[:]...)
+			} else {
+				args[i] = enlang.Count(enlang.English, a.n, a.en[:]...)
+			}
 		}
 	}
 	return fmt.Sprintf(format, args...)
@@ -67,6 +75,12 @@ type phrase struct {
 func say(format string, args ...any) phrase { return phrase{format, args} }
 
 func word(lang, t string) string {
+	if rest, ok := strings.CutPrefix(t, "A:"); ok {
+		if lang == langRU {
+			return word(lang, rest)
+		}
+		return enlang.A(word(lang, rest))
+	}
 	if rest, ok := strings.CutPrefix(t, "T:"); ok {
 		// A capitalised word, to start a sentence.
 		w := []rune(word(lang, rest))
@@ -85,6 +99,34 @@ func word(lang, t string) string {
 	}
 	return t
 }
+
+// num is a count with its noun in both languages, written through
+// engine/lang in the reader's: "1 forest", "5 лесов".
+type num struct {
+	n  int
+	en [2]string // one, other
+	ru [3]string // one, few, many
+}
+
+func forests(n int) num {
+	return num{n, [2]string{"forest", "forests"}, [3]string{"лес", "леса", "лесов"}}
+}
+func mountains(n int) num {
+	return num{n, [2]string{"mountain", "mountains"}, [3]string{"гора", "горы", "гор"}}
+}
+func steps(n int) num {
+	return num{n, [2]string{"step", "steps"}, [3]string{"шаг", "шага", "шагов"}}
+}
+func times(n int) num {
+	return num{n, [2]string{"time", "times"}, [3]string{"раз", "раза", "раз"}}
+}
+func lineCount(n int) num {
+	return num{n, [2]string{"line", "lines"}, [3]string{"строка", "строки", "строк"}}
+}
+
+// aTerm is a term with its indefinite article in English ("an orbital
+// station", "a cannon"); Russian has none.
+func aTerm[T ~string](k T) term { return term("A:" + string(k)) }
 
 func sizeTerm(size int) term {
 	return term([]string{"", "small planet", "medium planet", "large planet"}[size])
@@ -126,7 +168,7 @@ var ru = map[string]string{
 	", lapses at the start of turn %d":                                                     ", истекает в начале хода %d",
 	"TURNS needs a number of turns from 1 to %d, once: OFFER bob SHIP 12 GIVE 20B TURNS 5": "ХОДОВ требует число ходов от 1 до %d, один раз: ПРЕДЛОЖИТЬ bob КОРАБЛЬ 12 ОТДАТЬ 20B ХОДОВ 5",
 	// Home placement (option home_placement=player).
-	"Place your home planet %s: %d forests and %d mountains (TILE FOREST AT cell; interior cells while any is free) and your starting cannon (BUILD CANNON AT a border cell). What you leave out, or AUTO, the dice place.": "Разместите свою родную планету %s: лесов %d, гор %d (РЕСУРС ЛЕС В клетка; на внутренних клетках, пока есть свободные) и стартовую пушку (СТРОИТЬ ПУШКА В клетка края). Что вы не разместите, или АВТО, разместят кубики.",
+	"Place your home planet %s: %s and %s (TILE FOREST AT cell; interior cells while any is free) and your starting cannon (BUILD CANNON AT a border cell). What you leave out, or AUTO, the dice place.": "Разместите свою родную планету %s: %s и %s (РЕСУРС ЛЕС В клетка; на внутренних клетках, пока есть свободные) и стартовую пушку (СТРОИТЬ ПУШКА В клетка края). Что вы не разместите, или АВТО, разместят кубики.",
 	"only your starting cannon is built now: BUILD CANNON AT a border cell":              "сейчас строится только стартовая пушка: СТРОИТЬ ПУШКА В клетка края",
 	"%s is not on your home planet %s":                                                   "%s не на вашей родной планете %s",
 	"%s is taken already":                                                                "%s уже занята",
@@ -157,10 +199,10 @@ var ru = map[string]string{
 	"Turn %d: %s rolls the catastrophe die: %d (%s).":             "Ход %d: %s бросает кубик катастроф: %d (%s).",
 	"Turn %d: %s rolls the catastrophe die: %d, nothing happens.": "Ход %d: %s бросает кубик катастроф: %d, ничего не случилось.",
 	"%s collects %s.":                                                 "%s получает %s.",
-	"%s builds a %s at %s (%s).":                                      "%s строит: %s в %s (%s).",
+	"%s builds %s at %s (%s).":                                        "%s строит: %s в %s (%s).",
 	"%s demolishes the %s at %s (%s).":                                "%s сносит: %s в %s (%s).",
 	"%s builds %s %d at %s.":                                          "%s строит корабль %s %d в %s.",
-	"%s buys a %s at %s and loads it on cargo ship %d.":               "%s покупает: %s на %s и грузит на грузовой корабль %d.",
+	"%s buys %s at %s and loads it on cargo ship %d.":                 "%s покупает: %s на %s и грузит на грузовой корабль %d.",
 	"Ship %d (%s) moves to %s.":                                       "Корабль %d (%s) летит в %s.",
 	"%s attacks %s: %d against %d, shield %d: destroyed.":             "%s атакует %s: %d против %d, щит %d: уничтожено.",
 	"%s attacks %s: %d against %d, shield %d: no effect.":             "%s атакует %s: %d против %d, щит %d: без результата.",
@@ -170,7 +212,7 @@ var ru = map[string]string{
 	"%s conquers %s and sets a monolith at %s.":                       "%s захватывает %s и ставит монолит в %s.",
 	"Ship %d loads %s at %s.":                                         "Корабль %d загружает %s на %s.",
 	"Ship %d delivers %s to %s at %s.":                                "Корабль %d доставляет %s игроку %s на %s.",
-	"Cargo ship %d (%s) deploys a %s at %s.":                          "Грузовой корабль %d (%s) устанавливает: %s в %s.",
+	"Cargo ship %d (%s) deploys %s at %s.":                            "Грузовой корабль %d (%s) устанавливает: %s в %s.",
 	"%s bombards %s from six vertices: every structure is destroyed.": "%s бомбардирует %s с шести вершин: все сооружения уничтожены.",
 	"%s's order %q was not carried out: %s":                           "Приказ %[1]s %[2]q не выполнен: %[3]s",
 	"%s is eliminated.":                                               "%s выбывает из игры.",
@@ -198,33 +240,33 @@ var ru = map[string]string{
 	"players: %s":                                 "игроки: %s",
 	"%s is not on a planet of yours":              "%s не на вашей планете",
 	"the centre cell %s is for the monolith only": "центральная клетка %s только для монолита",
-	"%s is taken by a %s":                         "%s занята: %s",
+	"%s is taken by %s":                           "%s занята: %s",
 	"defences stand only on the outer border of a planet":                              "оборонительные сооружения строятся только на внешней границе планеты",
-	"a %s cannot be built on a %s planet":                                              "%s нельзя построить на планете %s",
-	"%s cannot be built during a %s":                                                   "%s нельзя строить во время события: %s",
+	"%s cannot be built on %s planet":                                                  "%s нельзя построить на планете %s",
+	"%s cannot be built during %s":                                                     "%s нельзя строить во время события: %s",
 	"you already build on %s this turn (one structure per planet per turn)":            "на %s уже идёт стройка в этот ход (одно сооружение на планету за ход)",
 	"you cannot pay %s: you have %s after the earlier lines":                           "вам не хватает на %s: после предыдущих строк у вас %s",
 	"nothing to demolish at %s":                                                        "в %s нечего сносить",
-	"you already demolish a %s on %s this turn":                                        "на %s уже сносится %s в этот ход",
+	"you already demolish %s on %s this turn":                                          "на %s уже сносится %s в этот ход",
 	"that is not something a player builds":                                            "такое игрок не строит",
 	"%s has no spaceport of yours":                                                     "на %s нет вашего космодрома",
 	"no ship %d of yours":                                                              "у вас нет корабля %d",
 	"ship %d is not a cargo ship":                                                      "корабль %d не грузовой",
-	"cargo ship %d already carries a %s":                                               "грузовой корабль %d уже везёт: %s",
+	"cargo ship %d already carries %s":                                                 "грузовой корабль %d уже везёт: %s",
 	"ship %d does not touch %s":                                                        "корабль %d не касается %s",
 	"no spaceport or orbital station of yours at %s":                                   "в %s нет вашего космодрома или орбитальной станции",
-	"your ships cannot act during a %s":                                                "во время события (%s) ваши корабли не действуют",
+	"your ships cannot act during %s":                                                  "во время события (%s) ваши корабли не действуют",
 	"ship %d has no actions left (%d a turn)":                                          "у корабля %d не осталось действий (%d за ход)",
 	"a huge ship either moves once or makes up to four other actions (N9 reading a)":   "огромный корабль либо летит один раз, либо делает до четырёх других действий (N9, прочтение a)",
 	"a huge ship moves at most once a turn (N9 reading b)":                             "огромный корабль летит не больше одного раза за ход (N9, прочтение b)",
 	"ship %d's actions must follow each other: put this line right after line %d":      "действия корабля %d должны идти подряд: поставьте эту строку сразу после строки %d",
 	"cargo ships do not attack":                                                        "грузовые корабли не атакуют",
 	"only cargo ships load, unload and deploy":                                         "грузить, выгружать и устанавливать могут только грузовые корабли",
-	"no way to %s within %d steps through free space":                                  "нет пути в %s за %d шагов через свободный космос",
+	"no way to %s within %s through free space":                                        "нет пути в %s за %s через свободный космос",
 	"nothing to attack at %s":                                                          "в %s нечего атаковать",
 	"%s is not next to %s":                                                             "%s не рядом с %s",
 	"you cannot attack your own %s":                                                    "нельзя атаковать своё: %s",
-	"a %s has no die: raze it with RAZE":                                               "у сооружения %s нет кубика: разрушьте его приказом RAZE",
+	"%s has no die: raze it with RAZE":                                                 "у сооружения %s нет кубика: разрушьте его приказом RAZE",
 	"no ordinary structure at %s to raze":                                              "в %s нет обычного сооружения для разрушения",
 	"%s still has defences: destroy them first":                                        "на %s ещё есть оборона: сначала уничтожьте её",
 	"%s is already yours":                                                              "%s уже ваша",
@@ -234,10 +276,10 @@ var ru = map[string]string{
 	"you have only %s":                                                                 "у вас есть только %s",
 	"cargo ship %d carries only %s":                                                    "грузовой корабль %d везёт только %s",
 	"cargo ship %d carries no structure":                                               "грузовой корабль %d не везёт сооружения",
-	"a %s goes on a free asteroid next to the ship":                                    "%s ставится на свободный астероид рядом с кораблём",
+	"%s goes on a free asteroid next to the ship":                                      "%s ставится на свободный астероид рядом с кораблём",
 	"a station goes on a free space cell next to the ship":                             "станция ставится на свободную клетку космоса рядом с кораблём",
 	"no structure of yours that fires at %s":                                           "в %s нет вашего стреляющего сооружения",
-	"the %s at %s has fired %d times already":                                          "%s в %s уже стреляла %d раз(а)",
+	"the %s at %s has fired %s already":                                                "%s в %s уже стреляла %s",
 	"a bombardment needs six huge ships of yours on %s, none of which acted this turn": "для бомбардировки нужны шесть ваших огромных кораблей на %s, не действовавших в этот ход",
 	"alliances need more than two players":                                             "союзы возможны только при игре более чем двух игроков",
 	"that is you":                                                                      "это вы",
@@ -288,18 +330,18 @@ var ru = map[string]string{
 	"nothing":                           "ничего",
 	"none":                              "нет",
 	"Contract %d: %s gives %s, %s gives %s, cargo ship %d; %s.": "Договор %d: %s отдаёт %s, %s отдаёт %s, грузовой корабль %d; %s.",
-	"no asteroid at %s":                                            "в %s нет астероида",
-	"you have no contract %d":                                      "у вас нет договора %d",
-	"%s cancels contract %d.":                                      "%s отменяет договор %d.",
-	"at most %d of a resource in one order":                        "не больше %d одного ресурса в одном приказе",
-	"%s's advance orders are kept for their next turn (%d lines).": "Предварительные приказы %s сохранены до следующего хода (строк: %d).",
-	"%s's advance orders run.":                                     "Выполняются предварительные приказы %s.",
-	"%s's advance orders are cleared.":                             "Предварительные приказы %s отменены.",
-	"it is your turn: send these orders as your turn's orders":     "сейчас ваш ход: пришлите эти приказы как приказы хода",
-	"Your advance orders: %s":                                      "Ваши предварительные приказы: %s",
-	"%s resigns.":                                                  "%s сдаётся.",
-	"no space structure of yours at %s":                            "в %s нет вашего космического сооружения",
-	"Cargo ship %d (%s) picks up the %s at %s.":                    "Грузовой корабль %d (%s) забирает: %s в %s.",
+	"no asteroid at %s":                                        "в %s нет астероида",
+	"you have no contract %d":                                  "у вас нет договора %d",
+	"%s cancels contract %d.":                                  "%s отменяет договор %d.",
+	"at most %d of a resource in one order":                    "не больше %d одного ресурса в одном приказе",
+	"%s's advance orders are kept for their next turn (%s).":   "Предварительные приказы %s сохранены до следующего хода (%s).",
+	"%s's advance orders run.":                                 "Выполняются предварительные приказы %s.",
+	"%s's advance orders are cleared.":                         "Предварительные приказы %s отменены.",
+	"it is your turn: send these orders as your turn's orders": "сейчас ваш ход: пришлите эти приказы как приказы хода",
+	"Your advance orders: %s":                                  "Ваши предварительные приказы: %s",
+	"%s resigns.":                                              "%s сдаётся.",
+	"no space structure of yours at %s":                        "в %s нет вашего космического сооружения",
+	"Cargo ship %d (%s) picks up the %s at %s.":                "Грузовой корабль %d (%s) забирает: %s в %s.",
 	"%s": "%s",
 }
 

@@ -237,7 +237,7 @@ func (t *turn) ownPlanetAt(c Cell) (*Planet, *problem) {
 
 func (t *turn) catBlocks(kind string) *problem {
 	if (t.s.Cat == 1 && (kind == Greenhouse || kind == Habitat)) || (t.s.Cat == 20 && (kind == Furnace || kind == Rig)) {
-		return prob("%s cannot be built during a %s", term(kind), t.s.catTerm())
+		return prob("%s cannot be built during %s", term(kind), aTerm(t.s.catTerm()))
 	}
 	return nil
 }
@@ -251,11 +251,11 @@ func (t *turn) build(o *order) *problem {
 	case o.Cell == pl.Centre:
 		return prob("the centre cell %s is for the monolith only", o.Cell.String())
 	case pl.site(o.Cell) >= 0 && !t.freed[o.Cell]:
-		return prob("%s is taken by a %s", o.Cell.String(), term(pl.Sites[pl.site(o.Cell)].Kind))
+		return prob("%s is taken by %s", o.Cell.String(), aTerm(pl.Sites[pl.site(o.Cell)].Kind))
 	case isDefence(o.Kind) && dist(pl.Centre, o.Cell) != pl.radius():
 		return prob("defences stand only on the outer border of a planet")
 	case !allowed(pl.Biome, o.Kind):
-		return prob("a %s cannot be built on a %s planet", term(o.Kind), term(pl.Biome))
+		return prob("%s cannot be built on %s planet", aTerm(o.Kind), aTerm(pl.Biome))
 	case t.built[pl.Name]:
 		return prob("you already build on %s this turn (one structure per planet per turn)", pl.Name)
 	}
@@ -268,7 +268,7 @@ func (t *turn) build(o *order) *problem {
 	t.built[pl.Name] = true
 	if !t.dry {
 		pl.Sites = append(pl.Sites, Site{Cell: o.Cell, Kind: o.Kind})
-		t.s.tell(nil, "%s builds a %s at %s (%s).", t.p, term(o.Kind), o.Cell.String(), pl.Name)
+		t.s.tell(nil, "%s builds %s at %s (%s).", t.p, aTerm(o.Kind), o.Cell.String(), pl.Name)
 	}
 	return nil
 }
@@ -288,7 +288,7 @@ func (t *turn) demolish(o *order) *problem {
 		done = t.demTile
 	}
 	if done[pl.Name] {
-		return prob("you already demolish a %s on %s this turn", term(kind), pl.Name)
+		return prob("you already demolish %s on %s this turn", aTerm(kind), pl.Name)
 	}
 	done[pl.Name] = true
 	if t.dry {
@@ -325,7 +325,7 @@ func (t *turn) buy(o *order) *problem {
 		return prob("ship %d is not a cargo ship", sh.ID)
 	}
 	if k := t.load(sh); k != "" {
-		return prob("cargo ship %d already carries a %s", sh.ID, term(k))
+		return prob("cargo ship %d already carries %s", sh.ID, aTerm(k))
 	}
 	if !pl.touches(sh.Cell) {
 		return prob("ship %d does not touch %s", sh.ID, pl.Name)
@@ -339,7 +339,7 @@ func (t *turn) buy(o *order) *problem {
 	t.bought[sh.ID] = o.Kind
 	if !t.dry {
 		sh.Load = o.Kind
-		t.s.tell([]string{t.p}, "%s buys a %s at %s and loads it on cargo ship %d.", t.p, term(o.Kind), pl.Name, sh.ID)
+		t.s.tell([]string{t.p}, "%s buys %s at %s and loads it on cargo ship %d.", t.p, aTerm(o.Kind), pl.Name, sh.ID)
 	}
 	return nil
 }
@@ -426,7 +426,7 @@ func (s *State) nearestFree(start []Cell) (Cell, bool) {
 // spend counts one action of sh (003-G6, 003-G7).
 func (t *turn) spend(sh *Ship, act string, line int) *problem {
 	if t.s.Cat == 20 {
-		return prob("your ships cannot act during a %s", t.s.catTerm())
+		return prob("your ships cannot act during %s", aTerm(t.s.catTerm()))
 	}
 	if t.bomb[sh.ID] {
 		return prob("ship %d acts already in the bombardment", sh.ID)
@@ -504,7 +504,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			return nil
 		}
 		if !t.s.reachable(sh.Cell, o.Cell, u.Speed) {
-			return prob("no way to %s within %d steps through free space", o.Cell.String(), u.Speed)
+			return prob("no way to %s within %s through free space", o.Cell.String(), steps(u.Speed))
 		}
 		if !t.dry {
 			sh.Cell = o.Cell
@@ -588,7 +588,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			return prob("only cargo ships load, unload and deploy")
 		}
 		if k := t.load(sh); k != "" {
-			return prob("cargo ship %d already carries a %s", sh.ID, term(k))
+			return prob("cargo ship %d already carries %s", sh.ID, aTerm(k))
 		}
 		st := t.s.structAt(o.Cell)
 		if st == nil || st.Owner != t.p {
@@ -620,7 +620,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 					return prob("a station goes on a free space cell next to the ship")
 				}
 			} else if !ok || !t.s.asteroidAt(o.Cell) || t.s.structAt(o.Cell) != nil {
-				return prob("a %s goes on a free asteroid next to the ship", term(k))
+				return prob("%s goes on a free asteroid next to the ship", aTerm(k))
 			}
 		}
 		delete(t.bought, sh.ID)
@@ -630,7 +630,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		}
 		sh.Load = ""
 		t.s.Structs = append(t.s.Structs, &Struct{Kind: k, Owner: t.p, Cell: o.Cell})
-		t.s.tell(nil, "Cargo ship %d (%s) deploys a %s at %s.", sh.ID, t.p, term(k), o.Cell.String())
+		t.s.tell(nil, "Cargo ship %d (%s) deploys %s at %s.", sh.ID, t.p, aTerm(k), o.Cell.String())
 	}
 	return nil
 }
@@ -800,7 +800,7 @@ func (t *turn) foe(o *order, from Cell, checkPlace bool) (*foe, *problem) {
 				return nil, prob("nothing to attack at %s", c.String())
 			}
 			if !isDefence(kind) {
-				return nil, prob("a %s has no die: raze it with RAZE", term(kind))
+				return nil, prob("%s has no die: raze it with RAZE", aTerm(kind))
 			}
 			if pl.Owner == t.p {
 				return nil, prob("you cannot attack your own %s", term(kind))
@@ -1024,7 +1024,7 @@ func (t *turn) fire(o *order) *problem {
 		return prob("no structure of yours that fires at %s", o.Cell.String())
 	}
 	if t.fired[o.Cell] >= shots(kind) {
-		return prob("the %s at %s has fired %d times already", term(kind), o.Cell.String(), t.fired[o.Cell])
+		return prob("the %s at %s has fired %s already", term(kind), o.Cell.String(), times(t.fired[o.Cell]))
 	}
 	f, pr := t.foe(&order{TShip: o.TShip, TCell: o.TCell, Ast: o.Ast}, o.Cell, true)
 	if pr != nil {
@@ -1053,7 +1053,7 @@ func (t *turn) bombard(o *order) *problem {
 		ships = append(ships, sh)
 	}
 	if t.s.Cat == 20 {
-		return prob("your ships cannot act during a %s", t.s.catTerm())
+		return prob("your ships cannot act during %s", aTerm(t.s.catTerm()))
 	}
 	for _, sh := range ships {
 		t.bomb[sh.ID] = true

@@ -3,180 +3,37 @@ package earthman
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/enginetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of rule cases and golden files")
 
-// TestRuleCases runs testdata/cases/*.txtar. Each case is a position
-// ("setup"), the dice in the order the rules roll them ("dice"), then any
-// number of "turn <player>", "anytime <player>" and "choice <player>"
-// submissions resolved in order (or "new", a game from the rules' setup,
-// then "place <player>" setup placements) ("timeout <player>": an interrupt window's
-// deadline passed with no answer), and the position after ("want", from
-// dump; a case may check the position between submissions too). Lines of
-// "events" must each appear in some event. Every scripted die must be used.
+// TestRuleCases runs testdata/cases/*.txtar with the shared runner
+// (enginetest.Cases: dice, turn, anytime, choice, timeout, want, events).
+// A case starts from a position ("setup", see buildState) or from the
+// rules' setup ("new", then "place <player>" setup placements); "want"
+// is dump's position.
 func TestRuleCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rule cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s *State
-			var script dice.Scripted
-			var events []engine.Event
-			var d *dice.Dice
-			for _, f := range ar.Files {
-				if f.Name == "dice" {
-					for _, w := range strings.Fields(string(f.Data)) {
-						v, err := strconv.Atoi(w)
-						if err != nil {
-							t.Fatalf("dice: %v", err)
-						}
-						script = append(script, v)
-					}
-				}
-			}
-			wantAt := -1
-			for i, f := range ar.Files {
-				name := strings.Fields(f.Name)
-				switch name[0] {
-				case "setup":
-					s = buildState(t, string(f.Data))
-				case "new":
-					// A new game from the setup section of the rules, with
-					// the case's dice for its random first placer.
-					if d == nil {
-						d = dice.FromSource(script)
-					}
-					s = newCase(t, string(f.Data), d)
-				case "place":
-					// The next setup placement, which must be this player's.
-					ps := s.Prompts()
-					if len(ps) == 0 || ps[0].Kind != engine.KindStep {
-						t.Fatalf("%s: no placement is open", f.Name)
-					}
-					if ps[0].Player != name[1] {
-						t.Fatalf("%s: the next placement is %s's", f.Name, ps[0].Player)
-					}
-					o, errs := s.View(name[1]).Parse(ps[0], string(f.Data))
-					if len(errs) > 0 {
-						t.Fatalf("%s: orders rejected: %v", f.Name, errs)
-					}
-					ev, err := s.Resolve([]engine.Answer{{Prompt: ps[0], Orders: o}}, d)
-					if err != nil {
-						t.Fatalf("%s: %v", f.Name, err)
-					}
-					events = append(events, ev...)
-				case "dice":
-					// Read before the loop: all the case's dice, in order.
-				case "turn", "anytime", "choice", "timeout":
-					if d == nil {
-						d = dice.FromSource(script)
-					}
-					kind := map[string]engine.PromptKind{"turn": engine.KindTurn, "anytime": engine.KindAnytime,
-						"choice": engine.KindChoice, "timeout": engine.KindChoice}[name[0]]
-					p := engine.Prompt{ID: name[0] + ":" + name[1], Player: name[1], Kind: kind}
-					if kind == engine.KindChoice {
-						// An interrupt window must be open for this player.
-						found := false
-						for _, q := range s.Prompts() {
-							if q.Kind == engine.KindChoice && q.Player == name[1] {
-								p, found = q, true
-							}
-						}
-						if !found {
-							t.Fatalf("%s: no interrupt window is open for %s", f.Name, name[1])
-						}
-					}
-					o, errs := s.View(name[1]).Parse(p, string(f.Data))
-					if len(errs) > 0 {
-						t.Fatalf("%s: orders rejected: %v", f.Name, errs)
-					}
-					// Each step starts from a stored state, as in a real game.
-					b, err := s.Marshal()
-					if err != nil {
-						t.Fatal(err)
-					}
-					st, err := Classic().LoadState(b)
-					if err != nil {
-						t.Fatal(err)
-					}
-					s = st.(*State)
-					ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: o, Default: name[0] == "timeout"}}, d)
-					if err != nil {
-						t.Fatalf("%s: %v", f.Name, err)
-					}
-					events = append(events, ev...)
-				case "want":
-					wantAt = i
-					got := s.dump()
-					if *update {
-						ar.Files[i].Data = []byte(got)
-						continue
-					}
-					if want := string(f.Data); strings.TrimSpace(got) != strings.TrimSpace(want) {
-						t.Errorf("position after:\n%s\nwant:\n%s", got, want)
-					}
-				case "events":
-					for _, want := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
-						found := false
-						for _, e := range events {
-							found = found || strings.Contains(e.Text, want)
-						}
-						if !found {
-							t.Errorf("no event contains %q; events:\n%s", want, eventText(events))
-						}
-					}
-				default:
-					t.Fatalf("unknown section %q", f.Name)
-				}
-			}
-			if wantAt < 0 {
-				t.Fatalf("case has no want section")
-			}
-			if d == nil {
-				d = dice.FromSource(script)
-			}
-			if err := d.Err(); err != nil {
-				t.Errorf("dice: %v\nevents:\n%s", err, eventText(events))
-			}
-			if n := len(d.Rolls()); n != len(script) {
-				t.Errorf("the rules rolled %d dice, the case scripted %d\nevents:\n%s", n, len(script), eventText(events))
-			}
-			if *update {
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if testing.Verbose() {
-				t.Logf("events:\n%s", eventText(events))
-			}
-		})
-	}
-}
-
-func eventText(ev []engine.Event) string {
-	var b strings.Builder
-	for _, e := range ev {
-		b.WriteString("  " + e.Text + "\n")
-	}
-	return b.String()
+	h := enginetest.Cases{Ruleset: Classic(), Update: *update,
+		Dump: func(s engine.State) string { return s.(*State).dump() },
+		Sections: map[string]func(c *enginetest.Case, args []string, text string){
+			"setup": func(c *enginetest.Case, _ []string, text string) { c.State = buildState(c.T, text) },
+			// A new game from the setup section of the rules, with the
+			// case's dice for its random first placer.
+			"new": func(c *enginetest.Case, _ []string, text string) { c.State = newCase(c.T, text, c.Dice()) },
+			// The next setup placement, which must be this player's.
+			"place": func(c *enginetest.Case, args []string, text string) {
+				c.SubmitKind(args[0], text, false, engine.KindStep)
+			},
+		}}
+	h.Run(t, "testdata/cases/*.txtar")
 }
 
 // newCase starts a game as Classic().NewState does: "players a b c" and

@@ -26,6 +26,7 @@ var orderHelp = strings.Join([]string{
 	"                  " + grammar[vCoup],
 	"  3 construction  " + grammar[vBuild],
 	"  4 development   " + grammar[vDevelop],
+	"An empty turn is the moves your fleets in space make anyway (ROUTE orders).",
 	"At any time (also in others' turns):",
 	"  " + grammar[vEvac],
 	"  " + grammar[vGift],
@@ -53,14 +54,14 @@ var orderHelp = strings.Join([]string{
 
 func (classic) Info() engine.Info {
 	return engine.Info{
-		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "earthman-classic", Title: "The Earthman's Burden (first edition)",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{{Name: "turn-limit", Default: "0",
-			Help: "end the game after this many rounds; most developments (then fleets) wins; 0 = only by agreement (000-F7)"},
+			Help: "end the game after this many rounds; most developments (then fleets) wins; 0 = only by agreement"},
 			{Name: "interrupts", Default: "off", Choices: []string{"off", "on"},
 				Help: "on: before an attack on a player that no standing order of theirs answers, the turn waits " +
-					"(until the deadline) for that player's extraordinary actions (000-C1); off: nothing waits on a player not on turn"}},
+					"(until the deadline) for that player's extraordinary actions; off: nothing waits on a player not on turn"}},
 		Summary: "Earth's superpowers race to claim the ten worlds of the Solar System while the UN " +
 			"keeps a fragile peace on Earth. Each turn: move, fight (fire and overthrow), construct fleets, " +
 			"and spend fleets to develop worlds. A player wins when every player still on the board agrees.",

@@ -285,3 +285,23 @@ func FuzzParseRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestEmptyTurnIsExplicit (engine.View.Parse): an empty turn is parsed
+// into the orders it stands for, so the acknowledgement shows them: the
+// fleets in space move on, to their stored destination (named again) and
+// the first branch. Parsed again, they resolve as the empty turn did.
+func TestEmptyTurnIsExplicit(t *testing.T) {
+	s := buildState(t, "players ann bob\nactive ann\nfleet Solar ann 3\nfleet Inner ann 1\ncourse ann Solar Mars 2\ndev Earth ann 1")
+	p := s.Prompts()[0]
+	o, errs := s.View("ann").Parse(p, "\n# nothing\n")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := "ROUTE 2 FROM Solar TO Mars\nROUTE 1 FROM Solar TO Inner\nROUTE 1 FROM Inner TO Hermean"
+	if got := engine.OrdersText(o); got != want {
+		t.Errorf("an empty turn is\n%s\nwant\n%s", got, want)
+	}
+	if o, _ := s.View("ann").Parse(p, "AGREE DRAW"); engine.OrdersText(o) != "AGREE DRAW" {
+		t.Errorf("a turn with orders is taken as written: %q", engine.OrdersText(o))
+	}
+}

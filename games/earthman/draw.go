@@ -270,7 +270,7 @@ func (v *view) Picture() *draw.Picture {
 	var totals []string
 	for _, f := range s.factions() {
 		fl, dv := s.total(f)
-		totals = append(totals, fmt.Sprintf("%s %s and %s", f, plural(dv, "development"), plural(fl, "fleet")))
+		totals = append(totals, fmt.Sprintf("%s %s and %s", f, devs(dv), unitN(fl, false)))
 	}
 	d.summary = d.title + ". " + strings.Join(totals, "; ") + "."
 	return d.picture()

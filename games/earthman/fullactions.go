@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // pool is the units of one player at one world still free for actions
@@ -80,7 +82,7 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 			r.say("%s opens fire where the UN has developments: UN Sanctions.", p)
 		} else if pl.SanctionRs > 0 {
 			pl.Economy += pl.SanctionRs
-			r.say("%s opens fire again under UN Sanctions: the %d resources on the token return.", p, pl.SanctionRs)
+			r.say("%s opens fire again under UN Sanctions: the %s on the token return.", p, lang.N(pl.SanctionRs, "resource", "resources"))
 			pl.SanctionRs = 0
 		}
 	}
@@ -143,8 +145,9 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 		r.sayAll(s.removeRegion(r.d, w, i))
 		regions++
 	}
-	r.say("%s opens fire at %s on %s with %d fleet(s) (%d At Risk), needing %d+ (%d+ against regions): %s loses %d fleet(s) and %d region(s).",
-		p, t, w, ok+risk, risk, base, regionBase, t, lost, regions)
+	r.say("%s opens fire at %s on %s with %s, %s: %s loses %s and %s.",
+		p, t, w, lang.N(ok+risk, "fleet", "fleets"), needText(ok, risk, "fleet", base, regionBase), t,
+		lang.N(lost, "fleet", "fleets"), lang.N(regions, "region", "regions"))
 	if t == un {
 		r.unDefence(p, w)
 	}
@@ -208,11 +211,15 @@ func (r *frun) unDefence(p, w string) {
 	for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 		lost++
 	}
-	risky := ""
-	if n := len(dice) - 3*(s.healthyRegions(un, w)); n > 0 {
-		risky = fmt.Sprintf(" (%d of them from At Risk regions, needing %d+)", n, base+1)
+	needs := fmt.Sprintf("needing %d+", base)
+	switch n := len(dice) - 3*(s.healthyRegions(un, w)); {
+	case n == len(dice):
+		needs = fmt.Sprintf("needing %d+ (all from At Risk regions)", base+1)
+	case n > 0:
+		needs = fmt.Sprintf("needing %d+, %d+ for the %d from At Risk regions", base, base+1, n)
 	}
-	r.say("The UN answers with Defence on %s: %d dice needing %d+%s, %d hit(s); %s loses %d fleet(s).", w, len(dice), base, risky, hits, p, lost)
+	r.say("The UN answers with Defence on %s: %s %s, %s; %s loses %s.", w, lang.N(len(dice), "die", "dice"), needs,
+		lang.N(hits, "hit", "hits"), p, lang.N(lost, "fleet", "fleets"))
 }
 
 // expand is 2.4.2.
@@ -231,7 +238,7 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 		if eff >= 3 {
 			need = 1
 		}
-		success := r.ownRoll(p, "EXPAND", need, fmt.Sprintf("%s's Expansion on %s (group %d of %d fleets)", p, w, gi+1, ok+risk))
+		success := r.ownRoll(p, "EXPAND", need, fmt.Sprintf("%s's Expansion on %s (group %d of %s)", p, w, gi+1, lang.N(ok+risk, "fleet", "fleets")))
 		if !success {
 			r.say("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need)
 			continue
@@ -337,7 +344,8 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 	b := r.roll(&batch{Kind: "COUP", Roller: p, Target: t, What: fmt.Sprintf("%s's Overthrow of %s on %s", p, t, w), Dice: dice,
 		Harm: harm, Gain: pairs})
 	n := pairs(b)
-	r.say("%s attempts overthrow of %s on %s with %d fleet(s), needing %d+: %d pair(s).", p, t, w, ok+risk, need, n)
+	r.say("%s attempts overthrow of %s on %s with %s, %s: %s.", p, t, w, lang.N(ok+risk, "fleet", "fleets"),
+		needText(ok, risk, "fleet", need), lang.N(n, "pair", "pairs"))
 	policy := "the UN's"
 	if t != un {
 		policy = "standing order " + order
@@ -380,9 +388,12 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 		r.noFleets(p, o)
 		return
 	}
+	// 2.4.4, unlike 2.4.1 and 2.4.3, gives At Risk fleets no penalty
+	// (nor does 001-R10): every die needs the same.
 	need := 5 - s.level(p, "Stability")
-	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok, risk, need)
-	r.say("%s pacifies %s with %d fleet(s), needing %d+: %d pair(s).", p, w, ok+risk, need, n)
+	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok+risk, 0, need)
+	r.say("%s pacifies %s with %s, %s: %s.", p, w, lang.N(ok+risk, "fleet", "fleets"), needText(ok+risk, 0, "fleet", need),
+		lang.N(n, "pair", "pairs"))
 	pl := s.P[p]
 	order := append([]string(nil), o.List...)
 	for _, x := range pacifyResults {
@@ -563,8 +574,34 @@ func (r *frun) research(p, w string, ok, risk int) {
 	b := r.roll(&batch{Kind: "RESEARCH", Roller: p, What: fmt.Sprintf("%s's Research on %s", p, w), Dice: penalised(ok, risk, need),
 		Gain: (*batch).successes})
 	for k := b.successes(); k > 0; k-- {
-		r.researchStep(p, s.P[p].TechPlan, "standing order TECH "+strings.Join(s.P[p].TechPlan, ","))
+		r.researchStep(p, "", "", false)
 	}
+}
+
+// needText states the target numbers an action's dice used, per group:
+// ok healthy units rolling against needs (Open Fire has two: against
+// fleets, then against regions), and risk At Risk ones rolling one more.
+// "needing 5+", "all At Risk, needing 6+", "needing 5+ (6+ against
+// regions), 6+ (7+ against regions) for the 2 At Risk fleets".
+func needText(ok, risk int, unit string, needs ...int) string {
+	group := func(add int) string {
+		s := fmt.Sprintf("%d+", needs[0]+add)
+		if len(needs) > 1 && needs[1] != needs[0] {
+			s += fmt.Sprintf(" (%d+ against regions)", needs[1]+add)
+		}
+		return s
+	}
+	switch {
+	case risk == 0:
+		return "needing " + group(0)
+	case ok == 0 && risk == 1:
+		return "At Risk, needing " + group(1)
+	case ok == 0:
+		return "all At Risk, needing " + group(1)
+	case risk == 1:
+		return fmt.Sprintf("needing %s, %s for the At Risk %s", group(0), group(1), unit)
+	}
+	return fmt.Sprintf("needing %s, %s for the %d At Risk %ss", group(0), group(1), risk, unit)
 }
 
 // penalised is ok+risk dice needing need, At Risk units' one more.
@@ -586,26 +623,54 @@ func (r *frun) pairs(p, kind, what string, ok, risk, need int) int {
 	return b.successes() / 2
 }
 
-// researchStep is one research success (001-F4): the counter of the first
-// technology of plan that may be researched advances, else of the first in
-// the rules' order; S steps make a level. by names who chose plan (the
-// player's standing order TECH, a prelude order, a sharer), for the
-// report.
-func (r *frun) researchStep(p string, plan []string, by string) {
+// researchStep is one research success (001-F4) of p, which p may take
+// or decline (2.5.2 says "you may"). first is a technology an order of
+// this turn names (a prelude's, a sharer's; "" none), by who named it,
+// own whether p did. A success goes to first, else to the first
+// technology of p's standing order TECH that may be researched, else to
+// the first in the rules' order; never to a technology refused by TECH
+// NEVER (unless p's own order names it), and never at all under TECH
+// NONE (unless p's own order names one). S steps make a level. The
+// report says which technology and why, or why the success was declined.
+func (r *frun) researchStep(p, first, by string, own bool) {
 	s := r.s
 	pl := s.P[p]
-	order := append(append([]string(nil), plan...), techNames()...)
+	if first != "" && !own && (pl.NoResearch || contains(pl.TechNever, first)) {
+		r.say("%s declines %s's shared %s research (%s).", p, by, first, pl.techOrder())
+		return
+	}
+	var order []string
+	if first != "" {
+		order = append(order, first)
+	}
+	if !pl.NoResearch {
+		order = append(append(order, pl.TechPlan...), techNames()...)
+	}
 	for _, name := range order {
 		t, _ := techByName(name)
-		if !canResearch(t, pl.Tech) {
+		if !canResearch(t, pl.Tech) || name != first && contains(pl.TechNever, name) {
 			continue
 		}
 		why := by
 		switch {
-		case len(plan) == 0:
-			why = "no TECH order: the first technology " + p + " may research"
-		case !contains(plan, t.Name):
-			why = by + " names none " + p + " may research now: the first that " + p + " may"
+		case name == first:
+			if !own {
+				why = by + "'s choice"
+			}
+		case contains(pl.TechPlan, name):
+			why = "standing order TECH " + strings.Join(pl.TechPlan, ",")
+		default:
+			why = "no TECH order"
+			if len(pl.TechPlan) > 0 {
+				why = "standing order TECH " + strings.Join(pl.TechPlan, ",") + " names none " + p + " may research now"
+			}
+			if first != "" {
+				why = by + " names what " + p + " may not research now"
+			}
+			why += ": the first technology " + p + " may research"
+			if len(pl.TechNever) > 0 {
+				why += " and does not refuse (TECH NEVER " + strings.Join(pl.TechNever, ",") + ")"
+			}
 		}
 		if pl.Progress == nil {
 			pl.Progress = map[string]int{}
@@ -623,6 +688,26 @@ func (r *frun) researchStep(p string, plan []string, by string) {
 		}
 		return
 	}
+	switch {
+	case pl.NoResearch:
+		r.say("%s declines a research success (standing order TECH NONE).", p)
+	case len(pl.TechNever) > 0:
+		r.say("%s declines a research success: every technology %s may research now is refused (standing order TECH NEVER %s).",
+			p, p, strings.Join(pl.TechNever, ","))
+	default:
+		r.say("%s has no technology left to research: the success is lost.", p)
+	}
+}
+
+// techOrder is p's standing research order as the report names it.
+func (pl *fullPlayer) techOrder() string {
+	switch {
+	case pl.NoResearch:
+		return "standing order TECH NONE"
+	case len(pl.TechNever) > 0:
+		return "standing order TECH NEVER " + strings.Join(pl.TechNever, ",")
+	}
+	return "standing order TECH"
 }
 
 // defend is 2.5.3: each region rolls three times (plus Active Defences).
@@ -678,7 +763,7 @@ func (r *frun) defend(p string, o fOrder, dp *pool, used map[int]bool) {
 		for h := 0; h < hits && s.removeFleet(t, w, false); h++ {
 			lost++
 		}
-		r.say("%s's region %d of %s fires in Defence at %s, needing %d+: %d hit(s), %d fleet(s) lost.", p, pick+1, w, t, need, hits, lost)
+		r.say("%s's region %d of %s fires in Defence at %s, needing %d+: %s, %s lost.", p, pick+1, w, t, need, lang.N(hits, "hit", "hits"), lang.N(lost, "fleet", "fleets"))
 	}
 }
 
@@ -776,7 +861,7 @@ func (r *frun) share(p string, o fOrder) {
 		return
 	}
 	r.say("%s shares %s research with %s.", p, t, q)
-	r.researchStep(q, []string{t}, p+"'s choice")
+	r.researchStep(q, t, p, false)
 }
 
 // transfer is 6.3: units change hands as losses and gains under section
@@ -845,7 +930,7 @@ func (r *frun) transfer(p string, o fOrder) {
 	for k := 0; k < n; k++ {
 		s.addDev(to, o.World, i, risk)
 	}
-	r.say("%s transfers region %d of %s (%d development(s)) to %s.", p, o.N, o.World, n, to)
+	r.say("%s transfers region %d of %s (%s) to %s.", p, o.N, o.World, devs(n), to)
 	for k := 0; k < n; k++ {
 		if r.d.Roll(6, fmt.Sprintf("risk of a development transferred to %s in region %d of %s (4+)", to, o.N, o.World)) < 4 {
 			continue

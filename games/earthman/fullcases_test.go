@@ -2,152 +2,56 @@ package earthman
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"orrery/engine"
-	"orrery/engine/dice"
+	"orrery/engine/enginetest"
 )
 
-// TestFullRuleCases runs testdata/full/*.txtar like TestRuleCases, for the
-// full rules. A "begin" section runs 2.1 and 2.2 for the active player, as
-// when a turn begins; a "new" section (players, options) starts a game by
-// section 1 instead of a "setup" position.
+// TestFullRuleCases runs testdata/full/*.txtar with the shared runner,
+// for the full rules. A "begin" section runs 2.1 and 2.2 for the active
+// player, as when a turn begins; a "new" section (players, options)
+// starts a game by section 1 instead of a "setup" position; "prelude
+// <player>" answers a prelude turn (6.4).
 func TestFullRuleCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/full/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rule cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s *FullState
-			var script dice.Scripted
-			var d *dice.Dice
-			var events []engine.Event
-			dz := func() *dice.Dice {
-				if d == nil {
-					d = dice.FromSource(script)
-				}
-				return d
-			}
-			for _, f := range ar.Files {
-				if f.Name == "dice" {
-					for _, w := range strings.Fields(string(f.Data)) {
-						v, err := strconv.Atoi(w)
-						if err != nil {
-							t.Fatalf("dice: %v", err)
-						}
-						script = append(script, v)
+	h := enginetest.Cases{Ruleset: Full(), Update: *update,
+		Dump: func(s engine.State) string { return s.(*FullState).dumpFull() },
+		Sections: map[string]func(c *enginetest.Case, args []string, text string){
+			"setup": func(c *enginetest.Case, _ []string, text string) { c.State = buildFull(c.T, text) },
+			"new": func(c *enginetest.Case, _ []string, text string) {
+				// A new game by section 1, with the case's dice for the
+				// first player (and the Skynet shuffle).
+				setup := engine.Setup{GameID: "case", Options: map[string]string{}}
+				for _, line := range strings.Split(text, "\n") {
+					w := strings.Fields(line)
+					switch {
+					case len(w) == 0:
+					case w[0] == "players":
+						setup.Players = w[1:]
+					case w[0] == "option" && len(w) == 3:
+						setup.Options[w[1]] = w[2]
+					default:
+						c.T.Fatalf("new: unknown line %q", line)
 					}
 				}
-			}
-			wantAt := -1
-			for i, f := range ar.Files {
-				name := strings.Fields(f.Name)
-				switch name[0] {
-				case "setup":
-					s = buildFull(t, string(f.Data))
-				case "new":
-					// A new game by section 1, with the case's dice for the
-					// first player (and the Skynet shuffle).
-					setup := engine.Setup{GameID: "case", Options: map[string]string{}}
-					for _, line := range strings.Split(string(f.Data), "\n") {
-						w := strings.Fields(line)
-						switch {
-						case len(w) == 0:
-						case w[0] == "players":
-							setup.Players = w[1:]
-						case w[0] == "option" && len(w) == 3:
-							setup.Options[w[1]] = w[2]
-						default:
-							t.Fatalf("new: unknown line %q", line)
-						}
-					}
-					st, err := Full().NewState(setup, dz())
-					if err != nil {
-						t.Fatalf("new: %v", err)
-					}
-					s = st.(*FullState)
-				case "dice":
-					// Read before the loop: all the case's dice, in order.
-				case "begin":
-					r := &frun{s: s, d: dz()}
-					r.beginTurn()
-					events = append(events, r.events...)
-				case "turn", "anytime", "prelude":
-					kind := map[string]engine.PromptKind{"turn": engine.KindTurn, "anytime": engine.KindAnytime, "prelude": engine.KindStep}[name[0]]
-					p := engine.Prompt{ID: name[0] + ":" + name[1], Player: name[1], Kind: kind}
-					o, errs := s.View(name[1]).Parse(p, string(f.Data))
-					if len(errs) > 0 {
-						t.Fatalf("%s: orders rejected: %v", f.Name, errs)
-					}
-					// Each step starts from a stored state, as in a real game.
-					b, err := s.Marshal()
-					if err != nil {
-						t.Fatal(err)
-					}
-					st, err := Full().LoadState(b)
-					if err != nil {
-						t.Fatal(err)
-					}
-					s = st.(*FullState)
-					ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: o}}, dz())
-					if err != nil {
-						t.Fatalf("%s: %v", f.Name, err)
-					}
-					events = append(events, ev...)
-				case "want":
-					wantAt = i
-					got := s.dumpFull()
-					if *update {
-						ar.Files[i].Data = []byte(got)
-						continue
-					}
-					if strings.TrimSpace(got) != strings.TrimSpace(string(f.Data)) {
-						t.Errorf("position after:\n%s\nwant:\n%s\nevents:\n%s", got, f.Data, eventText(events))
-					}
-				case "events":
-					for _, want := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
-						found := false
-						for _, e := range events {
-							found = found || strings.Contains(e.Text, want)
-						}
-						if !found {
-							t.Errorf("no event contains %q; events:\n%s", want, eventText(events))
-						}
-					}
-				default:
-					t.Fatalf("unknown section %q", f.Name)
+				st, err := Full().NewState(setup, c.Dice())
+				if err != nil {
+					c.T.Fatalf("new: %v", err)
 				}
-			}
-			if wantAt < 0 {
-				t.Fatalf("case has no want section")
-			}
-			if err := dz().Err(); err != nil {
-				t.Errorf("dice: %v\nevents:\n%s", err, eventText(events))
-			}
-			if n := len(dz().Rolls()); n != len(script) {
-				t.Errorf("the rules rolled %d dice, the case scripted %d\nevents:\n%s", n, len(script), eventText(events))
-			}
-			if *update {
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if testing.Verbose() {
-				t.Logf("events:\n%s", eventText(events))
-			}
-		})
-	}
+				c.State = st
+			},
+			"begin": func(c *enginetest.Case, _ []string, _ string) {
+				r := &frun{s: c.State.(*FullState), d: c.Dice()}
+				r.beginTurn()
+				c.Events = append(c.Events, r.events...)
+			},
+			"prelude": func(c *enginetest.Case, args []string, text string) {
+				c.SubmitKind(args[0], text, false, engine.KindStep)
+			},
+		}}
+	h.Run(t, "testdata/full/*.txtar")
 }
 
 // buildFull reads a full position. Lines: "players a b", "active a",

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // FullState is a game of the full rules: the position plus the turn.
@@ -176,6 +177,14 @@ func (s *FullState) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Eve
 		return nil, fmt.Errorf("the game is over")
 	}
 	r := &frun{s: s, d: d}
+	// A game that ends with a turn ends in that turn: Turn() keeps its
+	// number, not the next one's, which is never played.
+	turn := s.TurnN
+	defer func() {
+		if s.Stage == "over" {
+			s.TurnN = turn
+		}
+	}()
 	n := namer{players: s.Players}
 	for _, a := range answers {
 		p := a.Prompt.Player
@@ -227,7 +236,20 @@ func (r *frun) standing(p string, o fOrder) {
 	pl := r.s.P[p]
 	switch o.Verb {
 	case "TECH":
-		pl.TechPlan = o.List
+		// The latest order wins: a technology named in TECH is no longer
+		// refused, one refused by TECH NEVER leaves the plan.
+		switch o.Word {
+		case "NONE":
+			pl.TechPlan, pl.NoResearch = nil, true
+		case "ANY":
+			pl.TechPlan, pl.NoResearch = nil, false
+		case "NEVER":
+			pl.TechNever = o.List
+			pl.TechPlan = without(pl.TechPlan, o.List)
+		default:
+			pl.TechPlan, pl.NoResearch = o.List, false
+			pl.TechNever = without(pl.TechNever, o.List)
+		}
 	case "DEFENSIVE":
 		pl.DefFire, pl.DefAt = o.Word, o.List
 		if o.Word == "ALL" {
@@ -324,7 +346,7 @@ func (r *frun) prelude(p string, orders []fOrder) {
 		case "RESEARCH":
 			s.P[p].Economy++
 			r.say("Prelude: %s gains a resource and researches.", p)
-			r.researchStep(p, []string{o.Target}, "order PRELUDE RESEARCH "+o.Target)
+			r.researchStep(p, o.Target, "order PRELUDE RESEARCH "+o.Target, true)
 		case "LAUNCH":
 			s.P[p].Economy++
 			if r.moveFleets(p, o.From, o.To, 1) == 1 {
@@ -589,13 +611,13 @@ func (r *frun) launch(p string, o fOrder, arrived map[string]int) {
 	f := r.s.fleetsAt(p, o.From)
 	n := min(o.N, f.Ok+f.Risk-arrived[o.From])
 	if n < o.N {
-		r.say("%s may launch only %d fleet(s) from %s: fleets that arrived from Approach this turn stay.", p, max(n, 0), o.From)
+		r.say("%s may launch only %s from %s: fleets that arrived from Approach this turn stay.", p, lang.N(max(n, 0), "fleet", "fleets"), o.From)
 	}
 	if n <= 0 {
 		return
 	}
 	if n := r.moveFleets(p, o.From, o.To, n); n > 0 {
-		r.say("%s launches %d fleet(s) from %s to %s.", p, n, o.From, o.To)
+		r.say("%s launches %s from %s to %s.", p, lang.N(n, "fleet", "fleets"), o.From, o.To)
 	}
 }
 
@@ -639,7 +661,7 @@ func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived 
 		}
 		if ok+risk > 0 {
 			to := board.Children(t.Name)[0]
-			r.say("%s: %d fleet(s) at %s had no route and take the first branch, to %s.", p, ok+risk, t.Name, to)
+			r.say("%s: %s at %s had no route and take the first branch, to %s.", p, lang.N(ok+risk, "fleet", "fleets"), t.Name, to)
 			take(to, ok+risk)
 		}
 	}
@@ -659,7 +681,7 @@ func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived 
 		f.Risk -= m.risk
 		t.Ok += m.ok
 		t.Risk += m.risk
-		r.say("%s: %d fleet(s) move from %s to %s.", p, m.ok+m.risk, m.from, m.to)
+		r.say("%s: %s from %s to %s.", p, lang.N(m.ok+m.risk, "fleet moves", "fleets move"), m.from, m.to)
 		if kind == Approach {
 			arrived[m.to] += m.ok + m.risk
 		}
@@ -724,6 +746,6 @@ func (r *frun) defensiveFire(p, w string) {
 		for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 			lost++
 		}
-		r.say("%s's Defensive Fire: %d dice needing %d+, %d hits; %s loses %d fleet(s) at %s.", q, dice, need, hits, p, lost, w)
+		r.say("%s's Defensive Fire: %s needing %d+, %s; %s loses %s at %s.", q, lang.N(dice, "die", "dice"), need, lang.N(hits, "hit", "hits"), p, lang.N(lost, "fleet", "fleets"), w)
 	}
 }

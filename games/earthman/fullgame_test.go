@@ -106,7 +106,7 @@ func TestFullParseErrors(t *testing.T) {
 		want []string
 	}{
 		{turn, "LAUNCH 2 FROM Mercury TO Solar", []string{"you launch 2 fleets from Mercury but have 1 in orbit there"}},
-		{turn, "PASSES 2", []string{"you may take 1 movement pass(es)"}},
+		{turn, "PASSES 2", []string{"you may take 1 movement pass (Spaceflight level 0)"}},
 		{turn, "ROUTE NONE FROM Hermean\nROUTE 1 Hermean TO Mercury", []string{"keep no destination between turns", "write it as: ROUTE <n> FROM <trajectory> TO <place worldward of it>"}},
 		{turn, "PRELAUNCH 1 FROM Mercury TO Solar", []string{"needs the Launch technology"}},
 		{turn, "BUILD Mars 1\nFIRE Mars 1 AT bob", []string{"sections are taken in order"}},
@@ -121,6 +121,7 @@ func TestFullParseErrors(t *testing.T) {
 		{any, "AI OWN EXPNAD\nAI KEEP -1\nAI SHIELD ann\nAI DEFEND SOMETIMES\nAI OFF", []string{"did you mean EXPAND?", "must be a number", "leave yourself out of AI SHIELD", `"SOMETIMES" is not one of`, "AI order is malformed"}},
 		{any, "OVERTHROWN GENERAL\nOVERTHROWN YIELD ON Pluto\nOVERTHROWN YIELD AT Mars\nOVERTHROWN MAYBE ON Mars", []string{`"GENERAL" is not one of`, "Pluto", "OVERTHROWN order is malformed", `"MAYBE" is not one of`}},
 		{any, "AI DEFEND MIN\nAI DEFEND MIN 0\nAI DEFEND MIN two\nAI DEFEND LAST 2", []string{"AI DEFEND MIN needs a number", "must be a number, not \"0\"", "must be a number, not \"two\"", "AI order is malformed"}},
+		{any, "TECH NEVER\nTECH NEVER Atack", []string{"TECH order is malformed", "did you mean Attack?"}},
 		{any, "ACCEPT SHARES Atack\nACCEPT SHARES\nACCEPT GIFTS ALL", []string{"did you mean Attack?", "ACCEPT order is malformed", `expected TRANSFERS here, not "GIFTS"`}},
 		{any, "LOSE MOST\nEXPOSE Marz\nEXPAND Mars 1 NEW\nPACIFY Mars 2 PEACE", []string{`"MOST" is not one of`, "Mars", "can only be given in your turn", "not a result of Pacification"}},
 	} {
@@ -162,6 +163,14 @@ func TestFullStandingOrders(t *testing.T) {
 		{"AI DEFEND MIN 3\nAI DEFEND LAST", []string{"AI DEFEND LAST"}, []string{"MIN"}},
 		{"AI OWN EXPAND\nAI OWN OFF\nAI DEFEND OFF", []string{"AI OWN OFF", "AI DEFEND OFF"}, []string{"EXPAND"}},
 		{"ACCEPT SHARES research, attack", []string{"ACCEPT SHARES Research,Attack"}, nil},
+		// 2.5.2's "may": TECH NONE (or an empty plan) declines, TECH NEVER
+		// refuses; the latest order wins for a technology named in both.
+		{"TECH NONE", []string{"TECH NONE"}, nil},
+		{"TECH", []string{"TECH NONE"}, nil},
+		{"TECH NONE\nTECH ANY", nil, []string{"TECH"}},
+		{"tech never ai, launch\ntech attack, launch", []string{"TECH Attack,Launch", "TECH NEVER AI"}, []string{"NEVER AI,Launch"}},
+		{"TECH Attack,AI\nTECH NEVER AI", []string{"TECH Attack", "TECH NEVER AI"}, []string{"Attack,AI"}},
+		{"TECH NEVER AI\nTECH NEVER NONE", nil, []string{"NEVER"}},
 		{"ACCEPT SHARES NONE", []string{"ACCEPT SHARES NONE"}, nil},
 		{"ACCEPT SHARES NONE\nACCEPT SHARES ALL", []string{"ACCEPT SHARES ALL"}, []string{"NONE"}},
 		{"AI SHIELD bob\nAI SHIELD NONE\nEXPOSE Mars\nEXPOSE NONE\nAI KEEP 3\nAI KEEP 0\nLOSE ATRISK\nLOSE FEWEST",
@@ -307,5 +316,19 @@ func TestFullBoardCrowded(t *testing.T) {
 	}
 	if !strings.Contains(got, "Earth      (regions below)") || !strings.Contains(got, "  Earth [#12#12#12#12#12#12#12]+abcdef") {
 		t.Errorf("the crowded Earth is not drawn below the disc:\n%s", got)
+	}
+}
+
+// TestFullEmptyTurnIsExplicit: the full rules' empty turn is the first
+// branch for every fleet in a trajectory, written as ROUTE orders.
+func TestFullEmptyTurnIsExplicit(t *testing.T) {
+	s := buildFull(t, "players ann bob\nactive ann\nfleet Solar ann 2 1\nfleet Jovian ann 1\nfleet Mars ann 4")
+	p := engine.Prompt{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn}
+	o, errs := s.View("ann").Parse(p, "")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got, want := engine.OrdersText(o), "ROUTE 3 FROM Solar TO Inner\nROUTE 1 FROM Jovian TO Io"; got != want {
+		t.Errorf("an empty turn is\n%s\nwant\n%s", got, want)
 	}
 }

@@ -49,7 +49,7 @@ var fullGrammar = map[string]string{
 	"DEFEND":     "DEFEND <world> <regions> AT <faction>",
 	"INFLUENCE":  "INFLUENCE <world> <fleets removed, 3 or more>",
 	"UN":         "UN FLEET | UN RESEARCH",
-	"TECH":       "TECH <technology>[,<technology>...]   (research priorities)",
+	"TECH":       "TECH <technology>[,...]|NONE|ANY or TECH NEVER <technology>[,...]|NONE",
 	"DEFENSIVE":  "DEFENSIVE FIRE ALL | NONE | AT <player>[,<player>...]",
 	"PAY":        "PAY DISCONTENT | SCRAP",
 	"OVERTHROWN": "OVERTHROWN RISK|YIELD [ON <world>] | OVERTHROWN GENERAL ON <world>",
@@ -146,6 +146,15 @@ func (o fOrder) String() string {
 		}
 		return "ACCEPT TRANSFERS " + o.Word
 	case "TECH":
+		switch o.Word {
+		case "NONE", "ANY":
+			return "TECH " + o.Word
+		case "NEVER":
+			if len(o.List) == 0 {
+				return "TECH NEVER NONE"
+			}
+			return "TECH NEVER " + strings.Join(o.List, ",")
+		}
 		return "TECH " + strings.Join(o.List, ",")
 	case "DEFENSIVE":
 		if o.Word == "AT" {
@@ -175,7 +184,7 @@ func oneOf(w string, allowed ...string) (string, *syntaxError) {
 	if contains(allowed, u) {
 		return u, nil
 	}
-	return "", errf("write "+strings.Join(allowed, " or "), "%q is not one of %s", w, strings.Join(allowed, ", "))
+	return "", errf("write "+strings.Join(allowed, " or"), "%q is not one of %s", w, strings.Join(allowed, ", "))
 }
 
 func techList(s string) ([]string, *syntaxError) {
@@ -312,7 +321,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, e
 		}
 		if verb == "INFLUENCE" && o.N < 3 {
-			return fOrder{}, errf("remove 3 fleets or more", "Political Influence removes at least 3 fleets (001-G28)")
+			return fOrder{}, errf("remove 3 fleets or more", "Political Influence removes at least 3 fleets")
 		}
 	case "UN":
 		if len(f) != 2 {
@@ -322,11 +331,31 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, e
 		}
 	case "TECH":
-		if len(f) < 2 {
-			return bad()
-		}
-		if o.List, e = techList(strings.Join(f[1:], "")); e != nil {
-			return fOrder{}, e
+		// 2.5.2: a player "may" research. TECH NONE (or TECH with no
+		// technology, an empty plan) declines every success; TECH NEVER
+		// refuses some technologies for good; TECH ANY is the default.
+		arg := strings.ToUpper(strings.Join(f[1:], ""))
+		switch {
+		case arg == "" || arg == "NONE":
+			o.Word = "NONE"
+		case arg == "ANY":
+			o.Word = "ANY"
+		case strings.EqualFold(f[1], "NEVER"):
+			o.Word = "NEVER"
+			rest := strings.Join(f[2:], "")
+			if rest == "" {
+				return bad()
+			}
+			if strings.EqualFold(rest, "NONE") {
+				break
+			}
+			if o.List, e = techList(rest); e != nil {
+				return fOrder{}, e
+			}
+		default:
+			if o.List, e = techList(strings.Join(f[1:], "")); e != nil {
+				return fOrder{}, e
+			}
 		}
 	case "DEFENSIVE":
 		if len(f) < 3 {

@@ -30,11 +30,17 @@ type fullPlayer struct {
 	// OverthrownOn is 001-C4's per-world override: world -> RISK or YIELD.
 	OverthrownOn map[string]string `json:"overthrown_on,omitempty"`
 	TechPlan     []string          `json:"tech_plan,omitempty"`
-	ConcedeTo    string            `json:"concede_to,omitempty"`
-	Peace        bool              `json:"peace,omitempty"`
-	Progress     map[string]int    `json:"progress,omitempty"` // research steps of the level in progress
-	AIOwnOff     bool              `json:"ai_own_off,omitempty"`
-	AIDefendOff  bool              `json:"ai_defend_off,omitempty"`
+	// NoResearch is TECH NONE: every research success is declined
+	// (2.5.2 says a player "may" research). TechNever lists what TECH
+	// NEVER refuses: a success never goes to these, so a Skynet player
+	// need not take AI levels against their will.
+	NoResearch  bool           `json:"no_research,omitempty"`
+	TechNever   []string       `json:"tech_never,omitempty"`
+	ConcedeTo   string         `json:"concede_to,omitempty"`
+	Peace       bool           `json:"peace,omitempty"`
+	Progress    map[string]int `json:"progress,omitempty"` // research steps of the level in progress
+	AIOwnOff    bool           `json:"ai_own_off,omitempty"`
+	AIDefendOff bool           `json:"ai_defend_off,omitempty"`
 	// AI standing orders (001-C7, fullai.go): AIOwn nil is AI OWN ON;
 	// AIDefend "" is AI DEFEND ON, else LAST, ALL or MIN (with
 	// AIDefendMin, the k of AI DEFEND MIN k).

@@ -8,6 +8,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 type fullView struct {
@@ -23,7 +24,12 @@ type fullView struct {
 // PEACE, ACCEPT TRANSFERS), which are their owner's alone.
 func (s *FullState) PublicView() engine.View { return &fullView{s: s, public: true} }
 
-func (v *fullView) Player() string { return v.player }
+func (v *fullView) Player() string {
+	if v.public {
+		return engine.Observer
+	}
+	return v.player
+}
 
 // Parse checks a submission of the full rules for prompt p.
 func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
@@ -116,6 +122,16 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	if p.Kind == engine.KindTurn && len(out) == 0 {
+		// An empty turn is not nothing (engine.View.Parse): in its one
+		// movement pass every fleet in a trajectory moves worldward, to
+		// the first branch (2.3). Say so in orders.
+		for _, t := range board.Trajectories() {
+			if f := s.Fleets[t.Name][me]; f != nil && f.Ok+f.Risk > 0 {
+				out = append(out, fOrder{Verb: "ROUTE", N: f.Ok + f.Risk, From: t.Name, To: board.Children(t.Name)[0]}.String())
+			}
+		}
+	}
 	return out, nil
 }
 
@@ -124,7 +140,7 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 	switch o.Verb {
 	case "PASSES":
 		if max := 1 + s.level(me, "Spaceflight"); o.N > max {
-			return fmt.Sprintf("you may take %d movement pass(es) (Spaceflight level %d)", max, max-1), fmt.Sprintf("write PASSES %d or less", max)
+			return fmt.Sprintf("you may take %s (Spaceflight level %d)", lang.N(max, "movement pass", "movement passes"), max-1), fmt.Sprintf("write PASSES %d or less", max)
 		}
 	case "PRELAUNCH", "LAUNCH":
 		if o.Verb == "PRELAUNCH" && s.level(me, "Launch") == 0 {
@@ -137,7 +153,7 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 			have = f.Ok + f.Risk
 		}
 		if launched[o.From] > have {
-			return fmt.Sprintf("you launch %d fleets from %s but have %d in orbit there", launched[o.From], o.From, have), "launch fewer"
+			return fmt.Sprintf("you launch %s from %s but have %d in orbit there", lang.N(launched[o.From], "fleet", "fleets"), o.From, have), "launch fewer"
 		}
 	case "FIRE", "COUP", "DEFEND":
 		if o.Target == me {
@@ -336,8 +352,14 @@ func (v *fullView) Status() string {
 		if len(pl.AIShield) > 0 {
 			so = append(so, "AI SHIELD "+strings.Join(pl.AIShield, ","))
 		}
-		if len(pl.TechPlan) > 0 {
+		switch {
+		case pl.NoResearch:
+			so = append(so, "TECH NONE")
+		case len(pl.TechPlan) > 0:
 			so = append(so, "TECH "+strings.Join(pl.TechPlan, ","))
+		}
+		if len(pl.TechNever) > 0 {
+			so = append(so, "TECH NEVER "+strings.Join(pl.TechNever, ","))
 		}
 		if pl.ConcedeTo != "" {
 			so = append(so, "CONCEDE TO "+pl.ConcedeTo)
@@ -363,53 +385,69 @@ type full struct{}
 
 var fullHelp = strings.Join([]string{
 	"Your turn (Score and Risk are done for you when it begins), sections in order:",
-	"  2.3 movement     " + fullGrammar["PASSES"],
-	"                   " + fullGrammar["PRELAUNCH"],
+	"  2.3 movement     PASSES <n>   (Spaceflight: movement passes this turn)",
+	"                   PRELAUNCH <n> FROM <world> TO <trajectory>   (Launch tech.)",
 	"                   " + fullGrammar["ROUTE"],
 	"                   " + fullGrammar["LAUNCH"],
 	"  2.4 fleets       " + fullGrammar["FIRE"],
-	"                   " + fullGrammar["EXPAND"],
+	"                   EXPAND <world> <size>[,<size>...] [CLEAR] [NEW]",
+	"                     (sizes 1-3)",
 	"                   " + fullGrammar["COUP"],
-	"                   " + fullGrammar["PACIFY"],
+	"                   PACIFY <world> <n> [<result>[,<result>...]]",
+	"                     (results FLEET, REGION, DISCONTENT, SANCTIONS)",
 	"                   (one FIRE and one COUP line per target, one PACIFY line,",
 	"                   a world: the fleets' dice are one roll)",
-	"  2.5 developments " + fullGrammar["BUILD"],
+	"  2.5 developments BUILD <world> <group>[,<group>...]   (groups 1, 2, 3, 3x2)",
 	"                   " + fullGrammar["RESEARCH"],
 	"                   " + fullGrammar["DEFEND"],
 	"                   " + fullGrammar["INFLUENCE"],
 	"  2.6 UN           " + fullGrammar["UN"],
-	"Standing orders, at any time: " + fullGrammar["TECH"],
+	"  2.7 end of turn  SHARE <technology> WITH <player>",
+	"                     (option research-collaborations)",
+	"                   TRANSFER <n> FLEET AT <place> TO <player>",
+	"                   TRANSFER REGION <world> <number> TO <player>",
+	"                     (option territorial-agreements)",
+	"An empty turn is the moves your fleets in space make anyway (ROUTE orders).",
+	"Standing orders, at any time:",
+	"  TECH <technology>[,<technology>...]   research priorities: a success none",
+	"      of them can take goes to the first in the rules' order; TECH ANY (the",
+	"      default) has no priorities; TECH NONE declines every success; TECH",
+	"      NEVER <technology>[,...] refuses those for good (TECH NEVER NONE: none)",
 	"  " + fullGrammar["DEFENSIVE"] + "   (default ALL)",
 	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
 	"  OVERTHROWN RISK|YIELD   (default RISK); OVERTHROWN RISK|YIELD ON <world>",
 	"      overrides it on one world, OVERTHROWN GENERAL ON <world> ends that",
-	"  " + fullGrammar["LOSE"] + "   (default FEWEST)",
-	"  " + fullGrammar["EXPOSE"] + "   (default NONE: board order)",
+	"  LOSE FEWEST | LOSE ATRISK   which region Open Fire takes (default FEWEST)",
+	"  EXPOSE <place>[,<place>...] | EXPOSE NONE   where your fleets go At Risk,",
+	"      are scrapped or mutiny first (default NONE: board order)",
 	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
-	"  AI OWN ON|OFF|ALL|<roll>[,<roll>...]   re-roll your own dice when a re-roll can",
-	"      improve the result; ON (default) = EXPAND,BUILD,INFLUENCE; rolls are",
-	"      " + strings.Join(aiKinds, ", "),
+	"  AI OWN ON|OFF|ALL|<roll>[,<roll>...]   re-roll your own dice when a",
+	"      re-roll can improve the result; ON (default) = EXPAND,BUILD,INFLUENCE;",
+	"      rolls are " + strings.Join(aiKinds[:5], ", ") + ",",
+	"      " + strings.Join(aiKinds[5:], ", "),
 	"  AI DEFEND ON|OFF|LAST|ALL|MIN <k>   re-roll dice against you: ON (default)",
 	"      while they would take a region, LAST only your last region, ALL fleets",
 	"      too, MIN k when they would harm you with k or more successes",
 	"  AI KEEP <n>   keep n thoughts unspent (default 0)",
-	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against them too",
-	"  2.7 end of turn  " + fullGrammar["SHARE"],
-	"                   " + fullGrammar["TRANSFER"],
+	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against",
+	"      them too",
 	"  ACCEPT TRANSFERS ALL|NONE   (default ALL)",
 	"  ACCEPT SHARES ALL|NONE|<technology>[,<technology>...]   (default ALL)",
-	"Prelude (option): " + fullGrammar["PRELUDE"],
-	"Technologies: " + strings.Join(techNames(), ", "),
+	"Prelude (option): PRELUDE FLEET | PRELUDE RESEARCH <technology>",
+	"                  | PRELUDE LAUNCH FROM <place> TO <trajectory>",
+	"Technologies: " + strings.Join(techNames()[:6], ", ") + ",",
+	"  " + strings.Join(techNames()[6:11], ", ") + ",",
+	"  " + strings.Join(techNames()[11:], ", "),
 }, "\n")
 
 func (full) Info() engine.Info {
 	onOff := []string{"off", "on"}
 	return engine.Info{
-		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "earthman", Title: "The Earthman's Burden",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{
-			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end (001-G4)"},
+			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end"},
 			{Name: "skynet", Default: "off", Choices: onOff, Help: "6.1 Skynet: AI rolls of 1 draw Unexpected AI Thoughts; 15 Rogue and all lose"},
 			{Name: "research-collaborations", Default: "off", Choices: onOff, Help: "6.2: at the end of your turn, SHARE a technology with each other player once"},
 			{Name: "territorial-agreements", Default: "off", Choices: onOff, Help: "6.3: at the end of your turn, TRANSFER fleets and regions, at a risk"},

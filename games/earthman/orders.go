@@ -478,6 +478,17 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 	return o, nil
 }
 
+// without returns list less the items of drop, in order; nil when empty.
+func without(list, drop []string) []string {
+	var out []string
+	for _, x := range list {
+		if !contains(drop, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -18,7 +18,7 @@ func checkPublic(t *testing.T, seat, pub engine.View, players, private []string)
 			t.Fatalf("the seat's own status lacks %q (else this test proves nothing):\n%s", w, own)
 		}
 	}
-	if pub.Player() != "" {
+	if pub.Player() != engine.Observer {
 		t.Errorf("the public view belongs to %q", pub.Player())
 	}
 	if pub.Board() != seat.Board() {

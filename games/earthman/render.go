@@ -2,8 +2,10 @@ package earthman
 
 import (
 	"fmt"
-	"orrery/engine"
 	"strings"
+
+	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // tree is the solar disc drawn as a tree from the centre (left) to the rim
@@ -171,7 +173,7 @@ func (v *view) Status() string {
 		for _, t := range board.Trajectories() {
 			space += s.fleets(f, t.Name)
 		}
-		line := fmt.Sprintf("%s (%s): %s, %s (%d in space)", f, s.letter(f), plural(dv, "development"), plural(fl, "fleet"), space)
+		line := fmt.Sprintf("%s (%s): %s, %s (%d in space)", f, s.letter(f), devs(dv), unitN(fl, false), space)
 		if f != un {
 			if w := s.Agree[f]; w == "DRAW" {
 				line += "; proposes a draw"
@@ -189,7 +191,7 @@ func (v *view) Status() string {
 		var barred []string
 		for _, w := range board.Names(isWorld) {
 			if t := s.tasked(v.player, w); t.Fleets+t.Devs > 0 {
-				barred = append(barred, fmt.Sprintf("%s %s and %s", w, plural(t.Fleets, "fleet"), plural(t.Devs, "development")))
+				barred = append(barred, fmt.Sprintf("%s %s and %s", w, unitN(t.Fleets, false), devs(t.Devs)))
 			}
 		}
 		if len(barred) > 0 {
@@ -245,9 +247,16 @@ func hang(prefix, text string, width int) string {
 	return b.String()
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
+// devs writes a count of developments, unitN one of fleets or (dev)
+// developments, moves one of fleets that move: through lang, as every
+// count in the rulesets.
+func devs(n int) string { return lang.N(n, "development", "developments") }
+
+func unitN(n int, dev bool) string {
+	if dev {
+		return devs(n)
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return lang.N(n, "fleet", "fleets")
 }
+
+func moves(n int) string { return lang.N(n, "fleet moves", "fleets move") }

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // Resolve applies answers: a placement, a whole turn, or one player's
@@ -16,6 +17,14 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		return nil, fmt.Errorf("the game is over")
 	}
 	r := &run{s: s, d: d}
+	// A game that ends with a turn ends in that turn: Turn() keeps its
+	// number, not the next one's, which is never played.
+	turn := s.TurnN
+	defer func() {
+		if s.Stage == stageOver {
+			s.TurnN = turn
+		}
+	}()
 	for _, a := range answers {
 		p := a.Prompt.Player
 		orders, err := r.parse(a)
@@ -204,7 +213,7 @@ func (r *run) end(p string, ph int) {
 		// 000-G12: the UN claims every unclaimed region of Earth.
 		if u := r.s.unclaimed("Earth"); u > 0 {
 			r.s.addDev(un, "Earth", u)
-			r.say("The UN claims the %d unclaimed region(s) of Earth.", u)
+			r.say("The UN claims the %s of Earth.", lang.N(u, "unclaimed region", "unclaimed regions"))
 		}
 	}
 }
@@ -226,18 +235,29 @@ func (r *run) move(p string) {
 		left[k] = v
 	}
 	routed := map[string]bool{}
+	rerouted := map[Course]bool{} // stored destinations a ROUTE names again: kept, not replaced
 	var courses []Course
 	for _, o := range r.moveOrders {
 		if o.Verb != vRoute {
 			continue
 		}
 		routed[o.From] = true
+		again := false
+		for _, c := range s.Courses[p] {
+			if c.At == o.From && c.To == o.To && c.N == o.N && !rerouted[c] {
+				rerouted[c], again = true, true
+				break
+			}
+		}
+		if again {
+			continue // the stored destination, named again: it carries them on below
+		}
 		if o.N == 0 {
 			continue // ROUTE NONE: only forgets the stored destinations
 		}
 		n := min(o.N, left[o.From])
 		if n < o.N {
-			r.say("%s routes %d fleet(s) from %s to %s, but only %d remain there.", p, o.N, o.From, o.To, n)
+			r.say("%s routes %s from %s to %s, but only %d remain there.", p, lang.N(o.N, "fleet", "fleets"), o.From, o.To, n)
 		}
 		if n > 0 {
 			to := board.StepToward(o.From, o.To)
@@ -245,16 +265,16 @@ func (r *run) move(p string) {
 			arrive[to] += n
 			s.addFleet(p, o.From, -n)
 			if to == o.To {
-				r.say("%s: %d fleet(s) move worldward from %s to %s.", p, n, o.From, to)
+				r.say("%s: %s worldward from %s to %s.", p, moves(n), o.From, to)
 			} else {
 				courses = append(courses, Course{At: to, To: o.To, N: n})
-				r.say("%s: %d fleet(s) move worldward from %s to %s (bound for %s; the destination is kept for the next turns).", p, n, o.From, to, o.To)
+				r.say("%s: %s worldward from %s to %s (bound for %s; the destination is kept for the next turns).", p, moves(n), o.From, to, o.To)
 			}
 		}
 	}
 	for _, c := range s.Courses[p] {
-		if routed[c.At] {
-			r.say("%s's ROUTE from %s replaces the stored destination of %d fleet(s) there (bound for %s).", p, c.At, c.N, c.To)
+		if routed[c.At] && !rerouted[c] {
+			r.say("%s's ROUTE from %s replaces the stored destination of %s there (bound for %s).", p, c.At, lang.N(c.N, "fleet", "fleets"), c.To)
 			continue
 		}
 		n := min(c.N, left[c.At])
@@ -264,7 +284,7 @@ func (r *run) move(p string) {
 			r.say("%s: the stored destination %s cannot be reached from %s; it is dropped.", p, c.To, c.At)
 			continue
 		case n < c.N:
-			r.say("%s: %d fleet(s) on %s were bound for %s, but only %d are there.", p, c.N, c.At, c.To, n)
+			r.say("%s: %s on %s were bound for %s, but only %d are there.", p, lang.N(c.N, "fleet", "fleets"), c.At, c.To, n)
 		}
 		if n == 0 {
 			continue
@@ -273,10 +293,10 @@ func (r *run) move(p string) {
 		arrive[to] += n
 		s.addFleet(p, c.At, -n)
 		if to == c.To {
-			r.say("%s: %d fleet(s) move worldward from %s to %s and reach their stored destination.", p, n, c.At, to)
+			r.say("%s: %s worldward from %s to %s and reach their stored destination.", p, moves(n), c.At, to)
 		} else {
 			courses = append(courses, Course{At: to, To: c.To, N: n})
-			r.say("%s: %d fleet(s) move worldward from %s to %s, on their stored way to %s.", p, n, c.At, to, c.To)
+			r.say("%s: %s worldward from %s to %s, on their stored way to %s.", p, moves(n), c.At, to, c.To)
 		}
 	}
 	r.setCourses(p, courses)
@@ -286,7 +306,7 @@ func (r *run) move(p string) {
 			left[t.Name] = 0
 			arrive[to] += n
 			s.addFleet(p, t.Name, -n)
-			r.say("%s: %d fleet(s) on %s had no route and no stored destination and take the first branch, to %s.", p, n, t.Name, to)
+			r.say("%s: %s on %s had no route and no stored destination and take the first branch, to %s.", p, lang.N(n, "fleet", "fleets"), t.Name, to)
 		}
 	}
 	for _, o := range r.moveOrders {
@@ -295,13 +315,13 @@ func (r *run) move(p string) {
 		}
 		n := min(o.N, left[o.From], s.fleets(p, o.From))
 		if n < o.N {
-			r.say("%s launches %d fleet(s) from %s, but only %d are there.", p, o.N, o.From, n)
+			r.say("%s launches %s from %s, but only %d are there.", p, lang.N(o.N, "fleet", "fleets"), o.From, n)
 		}
 		if n > 0 {
 			left[o.From] -= n
 			s.addFleet(p, o.From, -n)
 			s.addFleet(p, o.To, n)
-			r.say("%s: %d fleet(s) launch from %s to %s.", p, n, o.From, o.To)
+			r.say("%s: %s from %s to %s.", p, lang.N(n, "fleet launches", "fleets launch"), o.From, o.To)
 		}
 	}
 	for _, pl := range board.Places {
@@ -358,7 +378,7 @@ func (r *run) attack(p string, o order) {
 		return
 	}
 	if a < o.N {
-		r.say("%s: only %d %s(s) on %s are free for %s; the group is %d strong.", p, a, what, w, o, a)
+		r.say("%s: only %s on %s are free for %s; the group is %d strong.", p, lang.N(a, what, what+"s"), w, o, a)
 	}
 	if coup {
 		r.usedDevs[w] += a
@@ -401,10 +421,10 @@ func (r *run) standingCoup(t, w string) {
 	if act == vEvac {
 		s.addDev(t, w, -n)
 		s.addFleet(t, w, n)
-		r.say("%s's standing order ON COUP evacuates %d development(s) on %s into fleets.", t, n, w)
+		r.say("%s's standing order ON COUP evacuates %s on %s into fleets.", t, devs(n), w)
 	} else {
 		s.addDev(t, w, -n)
-		r.say("%s's standing order ON COUP decommissions %d development(s) on %s.", t, n, w)
+		r.say("%s's standing order ON COUP decommissions %s on %s.", t, devs(n), w)
 	}
 }
 
@@ -474,8 +494,8 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 		band = fmt.Sprintf("saves on %d+", need)
 	}
 	left := victories - saved
-	msg := fmt.Sprintf("%s (A=%d) %s at %s (D=%d) on %s: dice %s, %d victories; %s",
-		p, a, kind, t, d, w, strings.Join(faces, " "), victories, band)
+	msg := fmt.Sprintf("%s (A=%d) %s at %s (D=%d) on %s: dice %s, %s; %s",
+		p, a, kind, t, d, w, strings.Join(faces, " "), lang.N(victories, "victory", "victories"), band)
 	if need > 0 && victories > 0 {
 		msg += fmt.Sprintf(" [%s], %d saved", strings.Join(saves, " "), saved)
 	}
@@ -483,7 +503,7 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 		n := min(left, s.devs(t, w))
 		s.addDev(t, w, -n)
 		s.addDev(p, w, n)
-		r.say("%s; %d development(s) change hands.", msg, n)
+		r.say("%s; %s hands.", msg, lang.N(n, "development changes", "developments change"))
 		if n > 0 {
 			r.react(t, evLoss, p, vCoup, w, a) // point P2
 		}
@@ -493,7 +513,7 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 	ld := min(left-lf, s.devs(t, w))
 	s.addFleet(t, w, -lf)
 	s.addDev(t, w, -ld)
-	r.say("%s; %s loses %d fleet(s) and %d development(s).", msg, t, lf, ld)
+	r.say("%s; %s loses %s and %s.", msg, t, lang.N(lf, "fleet", "fleets"), devs(ld))
 	if lf+ld > 0 {
 		r.react(t, evLoss, p, vFire, w, a) // point P2
 	}
@@ -614,12 +634,11 @@ func (r *run) anytime(p string, o order) {
 		}
 		s.addDev(p, w, -n)
 		s.addFleet(p, w, n)
-		r.say("%s evacuates %d development(s) on %s into fleets.", p, n, w)
+		r.say("%s evacuates %s on %s into fleets.", p, devs(n), w)
 	case vGift, vDecom:
 		have := s.fleets(p, w)
-		what := "fleet(s)"
 		if o.Dev {
-			have, what = s.devs(p, w), "development(s)"
+			have = s.devs(p, w)
 		}
 		if o.Verb == vGift {
 			t := s.tasked(p, w)
@@ -631,21 +650,21 @@ func (r *run) anytime(p string, o order) {
 		}
 		n := min(o.N, max(have, 0))
 		if n < o.N {
-			r.say("%s can only %s %d %s on %s.", p, strings.ToLower(o.Verb), n, what, w)
+			r.say("%s can only %s %s on %s.", p, strings.ToLower(o.Verb), unitN(n, o.Dev), w)
 		}
 		if n == 0 {
 			return
 		}
 		if o.Verb == vGift {
 			s.give(p, o.To, w, n, o.Dev)
-			r.say("%s gives %d %s on %s to %s.", p, n, what, w, o.To)
+			r.say("%s gives %s on %s to %s.", p, unitN(n, o.Dev), w, o.To)
 		} else {
 			add := s.addFleet
 			if o.Dev {
 				add = s.addDev
 			}
 			add(p, w, -n)
-			r.say("%s decommissions %d %s on %s.", p, n, what, w)
+			r.say("%s decommissions %s on %s.", p, unitN(n, o.Dev), w)
 		}
 	case vAgree:
 		if s.Agree == nil {
@@ -742,16 +761,15 @@ func (r *run) support(attacker, t, w string) {
 			if len(s.Support[q]) == 0 {
 				delete(s.Support, q)
 			}
-			what := "fleet(s)"
 			have := s.fleets(q, w) - s.tasked(q, w).Fleets
 			if x.Dev {
-				what, have = "development(s)", s.devs(q, w)-s.tasked(q, w).Devs
+				have = s.devs(q, w) - s.tasked(q, w).Devs
 			}
 			g := min(x.N, max(have, 0))
 			if g > 0 {
 				s.give(q, t, w, g, x.Dev)
 			}
-			r.say("%s's standing order ON ATTACK ON %s fires: %s gives %d %s on %s to %s before %s's group rolls.", q, t, q, g, what, w, t, attacker)
+			r.say("%s's standing order ON ATTACK ON %s fires: %s gives %s on %s to %s before %s's group rolls.", q, t, q, unitN(g, x.Dev), w, t, attacker)
 			break
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // un is the non-player faction's name in orders, events and state.
@@ -400,7 +401,7 @@ func (s *State) checkEnd() []engine.Event {
 			}
 		}
 		return over(engine.Outcome{Over: true, Winners: winners,
-			Text: fmt.Sprintf("the turn limit of %d rounds is reached; most developments (then fleets): %s", s.TurnLimit, strings.Join(winners, ", "))})
+			Text: fmt.Sprintf("the turn limit of %s is reached; most developments (then fleets): %s", lang.N(s.TurnLimit, "round", "rounds"), strings.Join(winners, ", "))})
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ var techs = []tech{
 	{"Research", 3, 5, "", "+1 a level to Research rolls"},
 	{"Colonisation", 2, 3, "", "Expansion groups count one more fleet a level"},
 	{"Nanotechnology", 2, 5, "any1", "one more development a level on regions you hold"},
-	{"VonNeumann", 3, 7, "nano|any3", "house rule (001-F5): once per world a level, a one-development construction without a Risk roll"},
+	{"VonNeumann", 3, 7, "nano|any3", "house rule: once per world a level, a one-development construction without a Risk roll"},
 }
 
 func techByName(s string) (tech, bool) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // Trigger events (000-C1 iii): ATTACKED is point P1, after an attacking
@@ -316,38 +318,53 @@ func (r *run) react(q, ev, attacker, kind, w string, a int) {
 			t.Kind != "" && t.Kind != kind || !holds(t.If, a, d) {
 			continue
 		}
-		head := fmt.Sprintf("%s's standing order %s fires (A=%d, D=%d)", q, t, a, d)
-		n := func(have int) int {
-			if t.N == 0 {
-				return max(have, 0)
-			}
-			return min(t.N, max(have, 0))
-		}
+		// What the reaction can act on: a trigger with nothing to act on
+		// does not fire, and the report says why.
+		var have int
+		var why string
 		switch t.Action {
 		case vEvac:
-			k := n(s.devs(q, w))
+			have, why = s.devs(q, w), fmt.Sprintf("%s has no development on %s to evacuate", q, w)
+		case vDecom:
+			have, why = s.fleets(q, w), fmt.Sprintf("%s has no fleet on %s to decommission", q, w)
+			if t.Dev {
+				have, why = s.devs(q, w), fmt.Sprintf("%s has no development on %s to decommission", q, w)
+			}
+		case vGift:
+			all, tk := s.fleets(q, w), s.tasked(q, w).Fleets
+			kind := "fleet"
+			if t.Dev {
+				all, tk, kind = s.devs(q, w), s.tasked(q, w).Devs, "development"
+			}
+			have, why = all-tk, fmt.Sprintf("%s has no %s on %s to give", q, kind, w)
+			if all > 0 {
+				why = fmt.Sprintf("%s's %ss on %s took part in an attack and may not be given before %s's next combat phase", q, kind, w, q)
+			}
+		}
+		k := have
+		if t.N > 0 {
+			k = min(t.N, have)
+		}
+		if k <= 0 {
+			r.say("%s's standing order %s does not fire (A=%d, D=%d): %s.", q, t, a, d, why)
+			continue
+		}
+		head := fmt.Sprintf("%s's standing order %s fires (A=%d, D=%d)", q, t, a, d)
+		switch t.Action {
+		case vEvac:
 			s.addDev(q, w, -k)
 			s.addFleet(q, w, k)
-			r.say("%s: %d development(s) on %s become fleets.", head, k, w)
+			r.say("%s: %s on %s become fleets.", head, lang.N(k, "development", "developments"), w)
 		case vDecom:
-			add, have, what := s.addFleet, s.fleets(q, w), "fleet(s)"
+			add := s.addFleet
 			if t.Dev {
-				add, have, what = s.addDev, s.devs(q, w), "development(s)"
+				add = s.addDev
 			}
-			k := n(have)
 			add(q, w, -k)
-			r.say("%s: %s decommissions %d %s on %s.", head, q, k, what, w)
+			r.say("%s: %s decommissions %s on %s.", head, q, unitN(k, t.Dev), w)
 		case vGift:
-			tk := s.tasked(q, w)
-			have, what := s.fleets(q, w)-tk.Fleets, "fleet(s)"
-			if t.Dev {
-				have, what = s.devs(q, w)-tk.Devs, "development(s)"
-			}
-			k := n(have)
-			if k > 0 {
-				s.give(q, t.To, w, k, t.Dev)
-			}
-			r.say("%s: %s gives %d %s on %s to %s.", head, q, k, what, w, t.To)
+			s.give(q, t.To, w, k, t.Dev)
+			r.say("%s: %s gives %s on %s to %s.", head, q, unitN(k, t.Dev), w, t.To)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 type view struct {
@@ -19,7 +20,12 @@ type view struct {
 // orders or stored fleet destinations, which are their owner's alone.
 func (s *State) PublicView() engine.View { return &view{s: s, public: true} }
 
-func (v *view) Player() string { return v.player }
+func (v *view) Player() string {
+	if v.public {
+		return engine.Observer
+	}
+	return v.player
+}
 
 // Parse checks a submission for prompt p. Counts that the turn itself will
 // change (fleets that arrive, units lost in combat) cannot be known in
@@ -96,6 +102,11 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	if p.Kind == engine.KindTurn && len(out) == 0 {
+		// An empty turn is not nothing (engine.View.Parse): the fleets in
+		// space make their move worldward all the same. Say so in orders.
+		return v.s.emptyTurn(me), nil
+	}
 	return out, nil
 }
 
@@ -106,7 +117,7 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 	case vLaunch:
 		launched[o.From] += o.N
 		if have := s.fleets(me, o.From); launched[o.From] > have {
-			return fmt.Sprintf("you launch %d fleets from %s but have %d there", launched[o.From], o.From, have), "launch at most " + fmt.Sprint(have)
+			return fmt.Sprintf("you launch %s from %s but have %d there", lang.N(launched[o.From], "fleet", "fleets"), o.From, have), "launch at most " + fmt.Sprint(have)
 		}
 	case vRoute:
 		if o.N == 0 && len(s.coursesAt(me, o.From)) == 0 {
@@ -115,7 +126,7 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 		}
 		routed[o.From] += o.N
 		if have := s.fleets(me, o.From); routed[o.From] > have {
-			return fmt.Sprintf("you route %d fleets from %s but have %d there", routed[o.From], o.From, have), "route at most " + fmt.Sprint(have)
+			return fmt.Sprintf("you route %s from %s but have %d there", lang.N(routed[o.From], "fleet", "fleets"), o.From, have), "route at most " + fmt.Sprint(have)
 		}
 	case vFire, vCoup:
 		if o.Target == me {
@@ -214,7 +225,7 @@ func (v *view) standingOrders() string {
 	out := wrap(fmt.Sprintf("Your standing orders: %s.", strings.Join(so, "; ")), 78)
 	var cs []string
 	for _, c := range s.Courses[v.player] {
-		cs = append(cs, fmt.Sprintf("%s on %s bound for %s", plural(c.N, "fleet"), c.At, c.To))
+		cs = append(cs, fmt.Sprintf("%s on %s bound for %s", unitN(c.N, false), c.At, c.To))
 	}
 	if len(cs) > 0 {
 		out += wrap(fmt.Sprintf("Your fleets' destinations (kept until they arrive; ROUTE NONE FROM <place> forgets one): %s.", strings.Join(cs, "; ")), 78)
@@ -223,3 +234,24 @@ func (v *view) standingOrders() string {
 }
 
 // Board and Status are in render.go.
+
+// emptyTurn is what a turn sent empty does, written as the orders that do
+// it: every fleet of p in space makes its one move worldward (000-B4),
+// towards its stored destination (a ROUTE to the same place keeps it),
+// the rest to the first branch.
+func (s *State) emptyTurn(p string) engine.TextOrders {
+	var out engine.TextOrders
+	for _, t := range board.Trajectories() {
+		left := s.fleets(p, t.Name)
+		for _, c := range s.coursesAt(p, t.Name) {
+			if n := min(c.N, left); n > 0 {
+				out = append(out, order{Verb: vRoute, N: n, From: t.Name, To: c.To}.String())
+				left -= n
+			}
+		}
+		if left > 0 {
+			out = append(out, order{Verb: vRoute, N: left, From: t.Name, To: board.Children(t.Name)[0]}.String())
+		}
+	}
+	return out
+}

@@ -3,6 +3,8 @@ package earthman
 import (
 	"fmt"
 	"sort"
+
+	"orrery/engine/lang"
 )
 
 // Window is a turn paused before an attack (000-C1's optional live
@@ -26,8 +28,8 @@ type Window struct {
 
 // ask is the question of the window, for the defender.
 func (w *Window) ask(active string) string {
-	return fmt.Sprintf("%s's next order is %s: a group of %d against your %d unit(s) there (A=%d, D=%d).",
-		active, w.Orders[w.Next], w.A, w.D, w.A, w.D)
+	return fmt.Sprintf("%s's next order is %s: a group of %d against your %s there (A=%d, D=%d).",
+		active, w.Orders[w.Next], w.A, lang.N(w.D, "unit", "units"), w.A, w.D)
 }
 
 // openWindow pauses the turn before orders[i], an attack, when the option

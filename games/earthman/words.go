@@ -13,5 +13,5 @@ func (classic) OrderWords() ([]string, []string) {
 func (full) OrderWords() ([]string, []string) {
 	return fullVerbs, []string{"FROM", "TO", "AT", "WITH", "ON", "OFF", "ALL", "NONE", "CLEAR", "NEW",
 		"FLEET", "REGION", "DISCONTENT", "SANCTIONS", "SCRAP", "RISK", "YIELD", "GENERAL", "YES", "NO",
-		"OWN", "LAST", "MIN", "KEEP", "SHIELD", "TRANSFERS", "SHARES", "FEWEST", "ATRISK"}
+		"OWN", "LAST", "MIN", "KEEP", "SHIELD", "TRANSFERS", "SHARES", "FEWEST", "ATRISK", "ANY", "NEVER"}
 }

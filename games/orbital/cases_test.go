@@ -3,139 +3,29 @@ package orbital
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"orrery/engine"
-	"orrery/engine/dice"
+	"orrery/engine/enginetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of rule cases and golden files")
 
-// TestRuleCases runs testdata/cases/*.txtar. A case is a position
-// ("setup"), the dice in the order the rules roll them ("dice"), orders
-// ("orders <player>") resolved together at each "resolve" section (a
-// player with no orders sends none), the position after ("want", from dump)
-// and lines that must each appear in some event ("events"). Every scripted
-// die must be used.
+// TestRuleCases runs testdata/cases/*.txtar with the shared runner
+// (enginetest.Cases): a position ("setup", see buildState), the dice in
+// the order the rules roll them, orders ("orders <player>") resolved
+// together at each "resolve" section (a player with no orders sends
+// none), the position after ("want", from dump) and lines that must each
+// appear in some event ("events").
 func TestRuleCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rule cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s *State
-			var script dice.Scripted
-			var d *dice.Dice
-			var events []engine.Event
-			pending := map[string]string{}
-			wantSeen := false
-			for i, f := range ar.Files {
-				name := strings.Fields(f.Name)
-				switch name[0] {
-				case "setup":
-					s = buildState(t, string(f.Data))
-				case "dice":
-					for _, w := range strings.Fields(string(f.Data)) {
-						v, err := strconv.Atoi(w)
-						if err != nil {
-							t.Fatalf("dice: %v", err)
-						}
-						script = append(script, v)
-					}
-				case "orders":
-					pending[name[1]] = string(f.Data)
-				case "resolve":
-					if d == nil {
-						d = dice.FromSource(script)
-					}
-					var answers []engine.Answer
-					for _, p := range s.Prompts() {
-						o, errs := s.View(p.Player).Parse(p, pending[p.Player])
-						if len(errs) > 0 {
-							t.Fatalf("orders of %s rejected: %v", p.Player, errs)
-						}
-						answers = append(answers, engine.Answer{Prompt: p, Orders: o})
-					}
-					ev, err := s.Resolve(answers, d)
-					if err != nil {
-						t.Fatal(err)
-					}
-					events = append(events, ev...)
-					pending = map[string]string{}
-				case "want":
-					wantSeen = true
-					got := s.dump()
-					if *update {
-						ar.Files[i].Data = []byte(got)
-						continue
-					}
-					if strings.TrimSpace(got) != strings.TrimSpace(string(f.Data)) {
-						t.Errorf("position after:\n%s\nwant:\n%s\nevents:\n%s", got, f.Data, eventText(events))
-					}
-				case "events":
-					for _, want := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
-						found := false
-						for _, e := range events {
-							found = found || strings.Contains(e.Text, want)
-						}
-						if !found {
-							t.Errorf("no event contains %q; events:\n%s", want, eventText(events))
-						}
-					}
-				default:
-					t.Fatalf("unknown section %q", f.Name)
-				}
-			}
-			if !wantSeen {
-				t.Fatal("case has no want section")
-			}
-			if d == nil {
-				d = dice.FromSource(script)
-			}
-			if err := d.Err(); err != nil {
-				t.Errorf("dice: %v\nevents:\n%s", err, eventText(events))
-			}
-			if n := len(d.Rolls()); n != len(script) {
-				var rolls []string
-				for _, r := range d.Rolls() {
-					rolls = append(rolls, r.String())
-				}
-				t.Errorf("the rules rolled %d dice, the case scripted %d\nrolls:\n%s\nevents:\n%s", n, len(script),
-					strings.Join(rolls, "\n"), eventText(events))
-			}
-			if *update {
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if testing.Verbose() {
-				t.Logf("events:\n%s", eventText(events))
-			}
-		})
-	}
-}
-
-func eventText(ev []engine.Event) string {
-	var b strings.Builder
-	for _, e := range ev {
-		b.WriteString(e.Text)
-		if len(e.To) > 0 {
-			b.WriteString("  [to " + strings.Join(e.To, ",") + "]")
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
+	h := enginetest.Cases{Ruleset: Ruleset(), Update: *update,
+		Dump: func(s engine.State) string { return s.(*State).dump() },
+		Sections: map[string]func(c *enginetest.Case, args []string, text string){
+			"setup": func(c *enginetest.Case, _ []string, text string) { c.State = buildState(c.T, text) },
+		}}
+	h.Run(t, "testdata/cases/*.txtar")
 }
 
 // buildState reads a setup section:
@@ -143,6 +33,7 @@ func eventText(ev []engine.Event) string {
 //	player ann 8                      name and RU
 //	turn 3
 //	opt ecm 0
+//	placing ann bob                   seats still to place, in order
 //	moon M1 3B0 v3 W x2
 //	unit ann station S1 4A0 v3 NW core:0,pd:1 fire ANY
 //	unit ann warhead W3 in:B2 strike ANY
@@ -187,6 +78,8 @@ func buildState(t *testing.T, text string) *State {
 			s.TurnN = atoi(w[1])
 		case "opt":
 			s.Opts[w[1]] = w[2]
+		case "placing":
+			s.Placing = w[1:]
 		case "moon":
 			s.Moons = append(s.Moons, Moon{ID: w[1], Hex: hex(w[2]), V: atoi(w[3]), F: dir(w[4]), X: atoi(w[5])})
 		case "unit":
@@ -250,6 +143,9 @@ func buildState(t *testing.T, text string) *State {
 func (s *State) dump() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "turn %d\n", s.TurnN)
+	if len(s.Placing) > 0 {
+		fmt.Fprintf(&b, "placing %s\n", strings.Join(s.Placing, " "))
+	}
 	for _, p := range s.Players {
 		fmt.Fprintf(&b, "player %s ru=%d", p.Name, p.RU)
 		if p.Refined > 0 {

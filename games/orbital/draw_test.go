@@ -168,10 +168,11 @@ func BenchmarkPicture(b *testing.B) {
 // TestREADMEPicture keeps the picture the README shows (a bot game with
 // four random moons, a few turns in, as ann sees it) in step with the
 // drawing: go test -update redraws it.
+// MaxSteps counts the two placement steps before the opening too.
 func TestREADMEPicture(t *testing.T) {
 	var s *State
 	opts := map[string]string{"scenario": "fast", "moons": "random", "moon-count": "4"}
-	enginetest.Walk(t, Ruleset(), enginetest.Options{Players: []string{"ann", "bob"}, Seed: 5, MaxSteps: 6, Options: opts}, func(_ int, st engine.State) {
+	enginetest.Walk(t, Ruleset(), enginetest.Options{Players: []string{"ann", "bob"}, Seed: 5, MaxSteps: 8, Options: opts}, func(_ int, st engine.State) {
 		s = st.(*State)
 	})
 	png, _ := drawtest.Check(t, s.View("ann").(engine.Drawer).Picture())

@@ -26,6 +26,19 @@ func exerciser(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		return ""
 	}
 	s := vw.s
+	if len(s.Placing) > 0 {
+		// A placement step: keep the spot, or try a few hexes of the ring
+		// for one far enough from the enemy.
+		for _, u := range s.stations(vw.player) {
+			n := u.Hex.ring()
+			for try := 0; try < 4 && r.IntN(2) == 0; try++ {
+				if h := hexAt(n, r.IntN(6), r.IntN(n)); s.tooClose(vw.player, h) == "" {
+					return "PLACE " + u.ID + " " + h.Name()
+				}
+			}
+		}
+		return ""
+	}
 	var lines []string
 	var stations []*Unit
 	for _, u := range s.Units {
@@ -36,7 +49,7 @@ func exerciser(v engine.View, p engine.Prompt, r *rand.Rand) string {
 			stations = append(stations, u)
 		}
 		if s.TurnN == 0 {
-			if u.Kind == Station && r.IntN(2) == 0 {
+			if u.Kind == Station && s.Opts["placement"] == "simultaneous" && r.IntN(2) == 0 {
 				n := u.Hex.ring()
 				lines = append(lines, "PLACE "+u.ID+" "+hexAt(n, r.IntN(6), r.IntN(n)).Name())
 			}

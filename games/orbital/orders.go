@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // order is one parsed line. Fields a verb does not use stay zero.
@@ -115,22 +116,27 @@ func (o *orderSet) Lines() []string {
 }
 
 var grammar = []string{
-	"PLACE <station> <hex>                      opening turn only: where it starts",
+	"PLACE <station> <hex>                      placement only: where it starts",
 	"LAUNCH <unit> [LEFT|RIGHT] [CONTRA]        from a Station's bay (1.1)",
 	"THRUST <unit> <+n|-n> [TURN <+k|-k>] [FACE <E|NE|NW|W|SW|SE>]   (1.2)",
 	"DROP <unit> AT <impulse>                   out of its carrier (step 3)",
-	"DROP <unit> WHEN <type|ANY>                standing: when an enemy of that type is free in its hex",
+	"DROP <unit> WHEN <type|ANY>                standing: when an enemy of that",
+	"                                           type is free in its hex",
 	"PICKUP <carrier> <unit> AT <impulse>       (step 3)",
 	"LAND <unit> AT <impulse>                   on a moon (step 4)",
-	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>, standing",
-	"CANCEL <unit>                              end a standing DROP/DEPLOY ... WHEN trigger",
+	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>,",
+	"                                           standing",
+	"CANCEL <unit>                              end a standing DROP/DEPLOY ...",
+	"                                           WHEN trigger",
 	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n] [FROM i]   standing (step 6)",
 	"HOLD <laser|warhead>                       cancel a FIRE or STRIKE order",
 	"STRIKE <warhead> [AT <target>...] [FROM i]  standing (step 7)",
 	"EXIT <scoopship> [<ring-1 hex>] [CW]       leave the atmosphere",
 	"RECYCLE <unit>                             from a bay (phase 2)",
 	"REPAIR <station> <module> <points>         (phase 2)",
-	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2; a carrier takes warheads, satellites, a Core)",
+	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2;",
+	"                                           a carrier takes warheads,",
+	"                                           satellites, a Core)",
 }
 
 var verbs = []string{"PLACE", "LAUNCH", "THRUST", "DROP", "PICKUP", "LAND", "DEPLOY", "CANCEL", "FIRE", "HOLD", "STRIKE",
@@ -202,11 +208,21 @@ func (v *view) parseLine(w []string) (order, error) {
 	if len(w) < 2 {
 		return o, bad("%s needs a unit", "see HELP: "+grammarFor(verb), verb)
 	}
-	if v.s.TurnN == 0 && !contains([]string{"PLACE", "BUY", "FIRE", "STRIKE", "HOLD"}, verb) {
-		return o, bad("%s waits for turn 1", "the opening turn takes only PLACE, BUY, FIRE, STRIKE and HOLD (002-B3)", verb)
+	sequential := v.s.sequential()
+	switch {
+	case len(v.s.Placing) > 0 && verb != "PLACE":
+		return o, bad("%s waits for the opening turn", "the Stations are being placed: send PLACE <station> <hex>, or nothing to keep yours where it is", verb)
+	case len(v.s.Placing) == 0 && v.s.TurnN == 0 && verb == "PLACE" && sequential:
+		return o, bad("the Stations are placed already", "the opening turn takes only BUY, FIRE, STRIKE and HOLD")
+	case v.s.TurnN == 0 && !contains([]string{"PLACE", "BUY", "FIRE", "STRIKE", "HOLD"}, verb):
+		opening := "BUY, FIRE, STRIKE and HOLD"
+		if !sequential {
+			opening = "PLACE, " + opening
+		}
+		return o, bad("%s waits for turn 1", "the opening turn takes only "+opening, verb)
 	}
 	if v.s.TurnN != 0 && verb == "PLACE" {
-		return o, bad("PLACE is for the opening turn", "Stations move by THRUST once the game runs")
+		return o, bad("PLACE is for the start of the game, up to the opening turn", "Stations move by THRUST once the game runs")
 	}
 	if verb == "BUY" {
 		return v.parseBuy(w)
@@ -277,7 +293,7 @@ func (v *view) parseLine(w []string) (order, error) {
 		}
 		thrust := v.s.thrust(u)
 		if thrust == 0 {
-			return o, bad("%s has no thrust", "Stations need an operational Engine Module (002-F7); satellites and warheads have none", u.ID)
+			return o, bad("%s has no thrust", "Stations need an operational Engine Module; satellites and warheads have none", u.ID)
 		}
 		cost := abs(o.N) + abs(o.Turn)*u.V
 		if u.V+o.N < 0 {
@@ -287,8 +303,8 @@ func (v *view) parseLine(w []string) (order, error) {
 			return o, bad("FACE only chooses a vector from velocity 0", "use TURN: it costs facings × velocity", u.ID)
 		}
 		if cost > thrust {
-			return o, bad("%s needs %d thrust (|%d| + %d facings × velocity %d) but has %d", "spend at most its thrust",
-				u.ID, cost, o.N, abs(o.Turn), u.V, thrust)
+			return o, bad("%s needs %d thrust (|%d| + %s × velocity %d) but has %d", "spend at most its thrust",
+				u.ID, cost, o.N, lang.N(abs(o.Turn), "facing", "facings"), u.V, thrust)
 		}
 	case "DROP", "DEPLOY", "LAND":
 		if verb != "LAND" && len(args) == 2 && strings.EqualFold(args[0], "WHEN") {
@@ -308,7 +324,7 @@ func (v *view) parseLine(w []string) (order, error) {
 			return o, bad("%s is not carried", "only payloads and bay contents can be dropped", u.ID)
 		}
 		if verb == "DEPLOY" && !u.Kind.satellite() {
-			return o, bad("%s is a %s, not a satellite", "DEPLOY is for DefSats, ComSats and ECMSats", u.ID, u.Kind)
+			return o, bad("%s is %s, not a satellite", "DEPLOY is for DefSats, ComSats and ECMSats", u.ID, lang.A(string(u.Kind)))
 		}
 		if verb == "DEPLOY" && u.Deployed {
 			return o, bad("%s is already deployed", "", u.ID)
@@ -334,11 +350,11 @@ func (v *view) parseLine(w []string) (order, error) {
 			return o, bad("%s cannot carry units", "Stations, Buses, Gunships and Boosters carry", u.ID)
 		}
 		if u.Kind == Booster && !(x.Kind.satellite() || x.Kind.warhead()) {
-			return o, bad("a Booster carries one satellite or warhead, not a %s", "", x.Kind)
+			return o, bad("a Booster carries one satellite or warhead, not %s", "", lang.A(string(x.Kind)))
 		}
 	case "FIRE", "STRIKE":
 		if verb == "FIRE" && u.spec().Shots == 0 && u.Kind != Station {
-			return o, bad("%s has no laser", "DefSats, Gunships and Stations with a Point Defense Module fire (002-G9)", u.ID)
+			return o, bad("%s has no laser", "DefSats, Gunships and Stations with a Point Defense Module fire", u.ID)
 		}
 		if verb == "STRIKE" && !u.Kind.warhead() {
 			return o, bad("%s is not a warhead", "STRIKE is for basic and pulse warheads", u.ID)
@@ -391,7 +407,7 @@ func (v *view) parseLine(w []string) (order, error) {
 		}
 		if verb == "RECYCLE" {
 			if c := v.s.unit(u.In); c == nil || c.Kind != Station {
-				return o, bad("%s is not in a Station's bay", "only bay contents are recycled (002-G20)", u.ID)
+				return o, bad("%s is not in a Station's bay", "only bay contents are recycled", u.ID)
 			}
 		}
 	case "PLACE":
@@ -404,6 +420,14 @@ func (v *view) parseLine(w []string) (order, error) {
 				args[0], u.Hex.ring(), u.Hex.ring(), u.Hex.ring(), u.Hex.ring(), u.Hex.ring()-1)
 		}
 		o.Hex = &h
+		// Placed one after the other, a Station may not start within
+		// min-distance of an enemy one; placed at once (sealed), the
+		// check waits for the resolution.
+		if sequential {
+			if why := v.s.tooClose(v.player, h); why != "" {
+				return o, bad("%s", "choose a hex further from it", why)
+			}
+		}
 	case "EXIT":
 		if u.Kind != Scoopship {
 			return o, bad("%s is not a scoopship", "", u.ID)
@@ -481,7 +505,7 @@ func (v *view) parseBuy(w []string) (order, error) {
 			return o, bad("a module goes onto its Station", "drop the INTO part")
 		}
 		if st.module(k) != nil {
-			return o, bad("%s already has a %s module", "one module of each type per Station", st.ID, k)
+			return o, bad("%s already has %s module", "one module of each type per Station", st.ID, lang.A(string(k)))
 		}
 		return o, nil
 	}

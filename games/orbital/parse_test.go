@@ -113,7 +113,7 @@ func TestParseErrors(t *testing.T) {
 		{"STRIKE W5 AT STATION R8", ""},
 		{"STRIKE W5 AT P9", "no enemy unit or type"},
 		{"BUY GUNSHP AT S1", "did you mean gunship?"},
-		{"BUY ENGINE AT S1", "already has a engine"},
+		{"BUY ENGINE AT S1", "already has an engine"},
 		{"BUY BOOSTER ECMSAT AT S1 INTO SPACE", ""},
 		{"BUY CORE AT S1 INTO SPACE", "founded by dropping"},
 		{"REPAIR S1 CORE 5", "not 1 to 4"},
@@ -145,6 +145,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	s0 := parseState(t)
 	s0.TurnN = 0
+	s0.Opts["placement"] = "simultaneous"
 	v0 := s0.View("ann").(*view)
 	for line, msg := range map[string]string{"PLACE S1 5C3": "", "PLACE S1 4C3": "not a hex of ring 5",
 		"THRUST S1 +1": "waits for turn 1", "PLACE B2 5A1": "needs one of your Stations"} {
@@ -152,6 +153,12 @@ func TestParseErrors(t *testing.T) {
 		if (msg == "") != (len(errs) == 0) || (msg != "" && !strings.Contains(errs[0].Msg, msg)) {
 			t.Errorf("opening %q: %v, want %q", line, errs, msg)
 		}
+	}
+	// Placed one after the other, the Stations are placed before the
+	// opening turn, which takes no PLACE.
+	s0.Opts["placement"] = "sequential"
+	if _, errs := s0.View("ann").(*view).parse("PLACE S1 5C3"); len(errs) != 1 || !strings.Contains(errs[0].Msg, "placed already") {
+		t.Errorf("PLACE in the opening after a sequential placement: %v", errs)
 	}
 	for _, text := range []string{"STRIKE W5\nHOLD W5", "FIRE S1\nHOLD S1"} {
 		if _, errs := v.parse(text); len(errs) != 1 || errs[0].Line != 2 {
@@ -208,7 +215,7 @@ func TestBoosterPayloadHidden(t *testing.T) {
 	}
 	// An observer sees what an opponent sees: the booster, not its payload.
 	pub := s.PublicView()
-	if pub.Player() != "" || strings.Contains(pub.Board()+pub.Status(), "C4") || !strings.Contains(pub.Status(), "R3: ann's booster") {
+	if pub.Player() != engine.Observer || strings.Contains(pub.Board()+pub.Status(), "C4") || !strings.Contains(pub.Status(), "R3: ann's booster") {
 		t.Errorf("public view (player %q):\n%s\n%s", pub.Player(), pub.Board(), pub.Status())
 	}
 }
@@ -350,7 +357,7 @@ func TestHiddenCargo(t *testing.T) {
 // A short game as bob reads it: opening, then two turns with fire, from a
 // fixed seed; the golden file pins the report's wording impulse by impulse.
 func TestGoldenReport(t *testing.T) {
-	opts, _ := engine.ResolveOptions(Ruleset().Info(), map[string]string{"scenario": "fast"})
+	opts, _ := engine.ResolveOptions(Ruleset().Info(), map[string]string{"scenario": "fast", "placement": "simultaneous"})
 	st, err := Ruleset().NewState(engine.Setup{Players: []string{"ann", "bob"}, Options: opts}, dice.New("report"))
 	if err != nil {
 		t.Fatal(err)

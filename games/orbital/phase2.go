@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // phase2 is construction and resource management (section 2): collection,
@@ -177,7 +178,7 @@ func (t *turn) repairsAndPurchases() {
 		} else {
 			qq.general -= n
 		}
-		t.say("%s repairs %d point(s) of its %s for %d RU (damage now %d)", st.ID, n, o.Kind, n, m.Damage)
+		t.say("%s repairs %s of its %s for %d RU (damage now %d)", st.ID, lang.N(n, "point", "points"), o.Kind, n, m.Damage)
 	})
 	t.each("BUY", func(p string, o order) { t.buy(p, o, q) })
 }
@@ -209,7 +210,7 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 	module := specs[o.Kind].Module && (o.Kind != Core || st.module(Core) == nil)
 	if module {
 		if st.module(o.Kind) != nil {
-			t.tell(p, "%s already has a %s module", st.ID, o.Kind)
+			t.tell(p, "%s already has %s module", st.ID, lang.A(string(o.Kind)))
 			return
 		}
 		st.Modules = append(st.Modules, Module{Kind: o.Kind})
@@ -219,7 +220,7 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 		if o.Kind == PointDef && st.Fire == nil {
 			st.Fire = &FireOrder{} // a new laser stands at FIRE AT ANY
 		}
-		t.say("%s installs a %s module on %s for %d RU", p, o.Kind, st.ID, cost)
+		t.say("%s installs %s module on %s for %d RU", p, lang.A(string(o.Kind)), st.ID, cost)
 		return
 	}
 	var in *Unit

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // impulseRows is the movement chart (1.3): the speeds that move one hex in
@@ -77,17 +78,30 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		}
 		t.orders[a.Prompt.Player] = set.list
 	}
+	if len(s.Placing) > 0 { // Setup 2: one Station placed, in seat order
+		p := s.Placing[0]
+		if len(answers) != 1 || answers[0].Prompt.Player != p {
+			return nil, fmt.Errorf("the placement is %s's", p)
+		}
+		s.Placing = s.Placing[1:]
+		placed := false
+		t.each("PLACE", func(p string, o order) {
+			if u := s.unit(o.Unit); u != nil && o.Hex != nil {
+				t.place(p, u, *o.Hex)
+				placed = true
+			}
+		})
+		if !placed {
+			for _, u := range s.stations(p) {
+				t.say("%s keeps %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F])
+			}
+		}
+		s.syncCargo()
+		return t.ev, nil
+	}
 	if s.TurnN == 0 { // 002-B3: the starting RU are spent before anything moves
 		t.say("Opening purchases")
-		t.each("PLACE", func(p string, o order) {
-			u := s.unit(o.Unit)
-			if u == nil || o.Hex == nil {
-				return
-			}
-			ccw := tangent(u.Hex, true) == u.F
-			u.Hex, u.V, u.F = *o.Hex, s.rings.green(*o.Hex), tangent(*o.Hex, ccw)
-			t.say("%s places %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F])
-		})
+		t.placeAtOnce()
 		s.syncCargo()
 		t.standing()
 		t.repairsAndPurchases()
@@ -114,7 +128,9 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	}
 	t.phase2()
 	t.checkEnd()
-	s.TurnN++
+	if !s.Result.Over { // a game that ends in turn N stays at turn N
+		s.TurnN++
+	}
 	return t.ev, nil
 }
 
@@ -395,7 +411,7 @@ func (t *turn) lose(u *Unit, why string) {
 	ids := t.s.remove(u.ID)
 	extra := ""
 	if len(ids) > 1 {
-		extra = fmt.Sprintf(" with %d unit(s) aboard", len(ids)-1)
+		extra = " with " + lang.N(len(ids)-1, "unit", "units") + " aboard"
 	}
 	t.say("%s %s%s", u.ID, why, extra)
 }
@@ -1010,4 +1026,72 @@ func (t *turn) gravity() {
 		t.sayAt(mark, "gravity: %s", strings.Join(moved, "; "))
 	}
 	t.losCheck()
+}
+
+// place puts p's Station u on hex h of its ring at the ring's speed,
+// keeping its sense of orbit.
+func (t *turn) place(p string, u *Unit, h Hex) {
+	ccw := tangent(u.Hex, true) == u.F
+	u.Hex, u.V, u.F = h, t.s.rings.green(h), tangent(h, ccw)
+	t.say("%s places %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F])
+}
+
+// placeAtOnce applies the opening's sealed PLACE orders (option
+// placement=simultaneous). Nobody saw the other's choice, so a placement
+// that would start a Station within min-distance of an enemy Station, as
+// it would stand after every placement, is refused and the Station keeps
+// its spot; refusals are checked again until none is left to make, so the
+// order of the orders does not matter.
+func (t *turn) placeAtOnce() {
+	s := t.s
+	type move struct {
+		p  string
+		u  *Unit
+		to Hex
+		ok bool
+	}
+	var moves []*move
+	t.each("PLACE", func(p string, o order) {
+		if u := s.unit(o.Unit); u != nil && o.Hex != nil {
+			moves = append(moves, &move{p: p, u: u, to: *o.Hex, ok: true})
+		}
+	})
+	at := func(u *Unit) Hex {
+		for _, m := range moves {
+			if m.u == u && m.ok {
+				return m.to
+			}
+		}
+		return u.Hex
+	}
+	min := s.optInt("min-distance")
+	for {
+		// Every placement is judged against the others as they stand
+		// this round; the refusals of a round apply together.
+		var refused []*move
+		for _, m := range moves {
+			if !m.ok {
+				continue
+			}
+			for _, o := range s.Units {
+				if o.Kind == Station && o.Owner != m.p && o.In == "" && dist(m.to, at(o)) < min {
+					refused = append(refused, m)
+					t.say("%s's %s may not start at %s: %s's %s would be %s away, and Stations start at least %d apart (option min-distance); it stays at %s",
+						m.p, m.u.ID, m.to.Name(), o.Owner, o.ID, lang.N(dist(m.to, at(o)), "hex", "hexes"), min, m.u.Hex.Name())
+					break
+				}
+			}
+		}
+		if len(refused) == 0 {
+			break
+		}
+		for _, m := range refused {
+			m.ok = false
+		}
+	}
+	for _, m := range moves {
+		if m.ok {
+			t.place(m.p, m.u, m.to)
+		}
+	}
 }

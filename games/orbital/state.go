@@ -9,6 +9,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // Module is one module of a Station.
@@ -119,12 +120,21 @@ type State struct {
 	Units   []*Unit           `json:"units"`
 	Moons   []Moon            `json:"moons,omitempty"`
 	NextID  int               `json:"next_id"`
-	Result  engine.Outcome    `json:"result"`
+	// Placing lists the seats still to place their Station, in seat order
+	// (option placement=sequential): one at a time, each seeing the
+	// placements before theirs, before the opening turn.
+	Placing []string       `json:"placing,omitempty"`
+	Result  engine.Outcome `json:"result"`
 	rings   Rings
 }
 
-func (s *State) Turn() int               { return s.TurnN }
-func (s *State) Phase() string           { return "orders" }
+func (s *State) Turn() int { return s.TurnN }
+func (s *State) Phase() string {
+	if len(s.Placing) > 0 {
+		return "placement"
+	}
+	return "orders"
+}
 func (s *State) Outcome() engine.Outcome { return s.Result }
 
 func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
@@ -142,6 +152,10 @@ func (s *State) Prompts() []engine.Prompt {
 	if s.Result.Over {
 		return nil
 	}
+	if len(s.Placing) > 0 {
+		p := s.Placing[0]
+		return []engine.Prompt{{ID: "place:" + p, Player: p, Kind: engine.KindStep, Ask: s.placeAsk(p)}}
+	}
 	var out []engine.Prompt
 	for _, p := range s.Players {
 		if p.Out {
@@ -149,7 +163,10 @@ func (s *State) Prompts() []engine.Prompt {
 		}
 		ask := fmt.Sprintf("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)
 		if s.TurnN == 0 {
-			ask = "opening: PLACE your Station on its ring if you like, spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet"
+			ask = "opening: spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet"
+			if !s.sequential() {
+				ask = "opening: PLACE your Station on its ring if you like, spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet"
+			}
 		}
 		out = append(out, engine.Prompt{ID: "turn:" + p.Name, Player: p.Name, Kind: engine.KindTurn, Ask: ask})
 	}
@@ -287,8 +304,15 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 	for k, v := range set.Options {
 		s.Opts[k] = v
 	}
+	_, since2 := set.Options["placement"]
 	for _, o := range options {
 		if _, ok := s.Opts[o.Name]; !ok {
+			if !since2 && (o.Name == "placement" || o.Name == "min-distance") {
+				// A game set up before these options (rules version 1)
+				// keeps what it was set up with: sealed placement in the
+				// opening, no minimum distance. So it replays as played.
+				continue
+			}
 			s.Opts[o.Name] = o.Default
 		}
 	}
@@ -322,6 +346,11 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 		ccw := i == 0 || s.Opts["scenario"] == "slow" // 8.1 same sense; 8.2, 8.3 opposite
 		at := spots[i]
 		s.add(name, Station, nil, at, s.rings.Green[at.ring()], tangent(at, ccw))
+	}
+	// Setup 2: Stations are placed "in a sequence agreed on by all
+	// players": seat order, each seeing the placements before.
+	if s.TurnN == 0 && s.sequential() {
+		s.Placing = append([]string(nil), set.Players...)
 	}
 	return s, nil
 }
@@ -389,3 +418,52 @@ func (u *Unit) pulsed(n int) bool { return u.Disabled > 0 && u.Disabled >= n }
 // hiddenCargo is the option of 002-E: bay contents and payloads are hidden
 // from the opponent until launched or dropped, as Booster payloads always are.
 func (s *State) hiddenCargo() bool { return s.Opts["hidden-cargo"] == "on" }
+
+// placeAsk is the question of a placement step: where p's Station is, the
+// hexes it may take, and where the Stations placed before are.
+func (s *State) placeAsk(p string) string {
+	st := s.stations(p)
+	if len(st) == 0 {
+		return "place your Station"
+	}
+	u := st[0]
+	r := u.Hex.ring()
+	ask := fmt.Sprintf("place your Station: PLACE %s <hex> on ring %d (%dA0 to %dF%d), or send nothing to keep it at %s", u.ID, r, r, r, r-1, u.Hex.Name())
+	if d := s.optInt("min-distance"); d > 0 {
+		ask += fmt.Sprintf("; at least %s from an enemy Station", lang.N(d, "hex", "hexes"))
+	}
+	var others []string
+	for _, o := range s.Units {
+		if o.Kind == Station && o.Owner != p {
+			how := "not yet placed"
+			if !contains(s.Placing, o.Owner) {
+				how = "placed"
+			}
+			others = append(others, fmt.Sprintf("%s's %s is at %s (%s)", o.Owner, o.ID, o.Hex.Name(), how))
+		}
+	}
+	if len(others) > 0 {
+		ask += "; " + strings.Join(others, ", ")
+	}
+	return ask + "."
+}
+
+// tooClose says why a Station of p at h would start too near an enemy
+// Station (option min-distance), or "".
+func (s *State) tooClose(p string, h Hex) string {
+	min := s.optInt("min-distance")
+	for _, o := range s.Units {
+		if o.Kind == Station && o.Owner != p && o.In == "" {
+			if d := dist(h, o.Hex); d < min {
+				return fmt.Sprintf("%s is %s from %s's %s at %s; Stations start at least %d apart (option min-distance)",
+					h.Name(), lang.N(d, "hex", "hexes"), o.Owner, o.ID, o.Hex.Name(), min)
+			}
+		}
+	}
+	return ""
+}
+
+// sequential reports whether the Stations are placed one after the other
+// (option placement; a game set up before the option has none, and placed
+// them at once).
+func (s *State) sequential() bool { return s.Opts["placement"] == "sequential" }

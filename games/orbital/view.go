@@ -14,6 +14,7 @@ import (
 type view struct {
 	s      *State
 	player string
+	public bool // an observer's: Player is engine.Observer
 }
 
 func (s *State) View(player string) engine.View {
@@ -56,11 +57,16 @@ const publicSeat = "\x00public"
 // other's units (payloads on boosters hidden, standing orders sealed).
 func (s *State) PublicView() engine.View {
 	v := s.View(publicSeat).(*view)
-	v.player = ""
+	v.player, v.public = "", true
 	return v
 }
 
-func (v *view) Player() string { return v.player }
+func (v *view) Player() string {
+	if v.public {
+		return engine.Observer
+	}
+	return v.player
+}
 
 func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
 	if v.player == "" {

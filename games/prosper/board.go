@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 //go:embed maps/*.txt
@@ -183,7 +184,7 @@ func generateMap(players int, d *dice.Dice) ([]Site, error) {
 				}
 			}
 		}
-		k := frontier[d.Pick(len(frontier), fmt.Sprintf("map: planet %d of %d, among %d cells next to the map", n+1, want, len(frontier)))]
+		k := frontier[d.Pick(len(frontier), fmt.Sprintf("map: planet %d of %d, among %s next to the map", n+1, want, lang.N(len(frontier), "cell", "cells")))]
 		in[k] = true
 	}
 	// Sizes in Hex-37's proportions: 7 large and 15 medium of 37.

@@ -3,16 +3,13 @@ package prosper
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"orrery/engine"
-	"orrery/engine/dice"
+	"orrery/engine/enginetest"
 )
 
 // A rule case is a txtar file under testdata/cases:
@@ -34,89 +31,40 @@ import (
 // In "want" also: out NAME | winner NAME | over | planets NAME N.
 
 func TestRuleCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rule cases: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { runCase(t, f) })
-	}
-}
-
-func runCase(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sec := map[string]string{}
-	for _, f := range ar.Files {
-		sec[f.Name] = string(f.Data)
-	}
-	s, err := buildCase(sec["board"])
-	if err != nil {
-		t.Fatalf("board: %v", err)
-	}
-	var submissions []string
-	for _, f := range ar.Files {
-		if f.Name == "orders" {
-			submissions = append(submissions, string(f.Data))
-		}
-	}
-	var events []engine.Event
-	for k, sub := range submissions {
-		last := k == len(submissions)-1
-		first, text, _ := strings.Cut(sub, "\n")
-		who := strings.TrimPrefix(strings.TrimSpace(first), "as ")
-		p, ok := casePrompt(s, who)
-		if !ok {
-			t.Fatalf("orders %d are %q, but nothing is asked of %s: %v", k+1, first, who, s.Prompts())
-		}
-		// "DEFAULT" stands for sending nothing: the prompt's default applies.
-		if strings.TrimSpace(text) == "DEFAULT" {
-			text = p.Default
-		}
-		orders, errs := s.View(p.Player).Parse(p, text)
-		if want := strings.TrimSpace(sec["errors"]); want != "" && last {
-			checkErrors(t, want, errs)
-			return
-		}
-		if len(errs) > 0 {
-			t.Fatalf("orders %d rejected: %v", k+1, errs)
-		}
-		ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.FromSource(dice.Scripted{}))
-		if err != nil {
-			t.Fatalf("resolve orders %d: %v", k+1, err)
-		}
-		events = append(events, ev...)
-	}
-	var texts []string
-	for _, e := range events {
-		texts = append(texts, e.Text)
-	}
-	all := strings.Join(texts, "\n")
-	for _, w := range lines(sec["events"]) {
-		// "@NAME text": an event for NAME alone says text.
-		if to, text, ok := strings.Cut(w, " "); ok && strings.HasPrefix(to, "@") {
-			found := false
-			for _, e := range events {
-				if len(e.To) == 1 && e.To[0] == to[1:] && strings.Contains(e.Text, text) {
-					found = true
+	h := enginetest.Cases{Ruleset: Ruleset(), Sections: map[string]func(c *enginetest.Case, args []string, text string){
+		"board": func(c *enginetest.Case, _ []string, text string) {
+			s, err := buildCase(text)
+			if err != nil {
+				c.T.Fatalf("board: %v", err)
+			}
+			c.State = s
+		},
+		"orders": func(c *enginetest.Case, _ []string, text string) {
+			first, text, _ := strings.Cut(text, "\n")
+			who := strings.TrimPrefix(strings.TrimSpace(first), "as ")
+			s := c.State.(*State)
+			p, ok := casePrompt(s, who)
+			if !ok {
+				c.T.Fatalf("orders are %q, but nothing is asked of %s: %v", first, who, s.Prompts())
+			}
+			// "DEFAULT" stands for sending nothing: the prompt's default applies.
+			if strings.TrimSpace(text) == "DEFAULT" {
+				text = p.Default
+			}
+			if o, ok := c.Parse(p, text); ok {
+				c.Resolve([]engine.Answer{{Prompt: p, Orders: o}})
+			}
+		},
+		"want": func(c *enginetest.Case, _ []string, text string) {
+			c.Checked()
+			for _, w := range lines(text) {
+				if msg := checkFact(c.State.(*State), w); msg != "" {
+					c.T.Errorf("%s\nevents:\n%s", msg, enginetest.EventText(c.Events))
 				}
 			}
-			if !found {
-				t.Errorf("no event for %s alone says %q:\n%s", to[1:], text, all)
-			}
-			continue
-		}
-		if !strings.Contains(all, w) {
-			t.Errorf("events lack %q:\n%s", w, all)
-		}
-	}
-	for _, w := range lines(sec["want"]) {
-		if msg := checkFact(s, w); msg != "" {
-			t.Errorf("%s\nevents:\n%s", msg, all)
-		}
-	}
+		},
+	}}
+	h.Run(t, "testdata/cases/*.txt")
 }
 
 // casePrompt is the prompt a case's orders answer: the pick or movement
@@ -134,31 +82,6 @@ func casePrompt(s *State, who string) (engine.Prompt, bool) {
 		anytime, found = p, true
 	}
 	return anytime, found
-}
-
-// checkErrors checks the parse errors against the "errors" section: each
-// "LINE: substring" must be matched, and nothing more may be reported.
-func checkErrors(t *testing.T, want string, errs []engine.LineError) {
-	t.Helper()
-	if len(errs) == 0 {
-		t.Fatalf("orders accepted, want errors:\n%s", want)
-	}
-	for _, w := range strings.Split(want, "\n") {
-		n, sub, _ := strings.Cut(w, ":")
-		line, _ := strconv.Atoi(strings.TrimSpace(n))
-		found := false
-		for _, e := range errs {
-			if e.Line == line && strings.Contains(e.Error(), strings.TrimSpace(sub)) {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("no error on line %d containing %q; got %v", line, strings.TrimSpace(sub), errs)
-		}
-	}
-	if len(errs) != len(strings.Split(want, "\n")) {
-		t.Errorf("%d errors, the case lists %d: %v", len(errs), len(strings.Split(want, "\n")), errs)
-	}
 }
 
 func lines(s string) []string {

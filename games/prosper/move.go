@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // ruleError is a refusal with a suggested fix, for a LineError.
@@ -107,22 +108,22 @@ func (s *State) move(p string, n, from, to int) ([]engine.Event, error) {
 	case n < 1:
 		return nil, refuse("move 1 ship or more", "a movement moves at least one ship")
 	case n > src.Ships:
-		return nil, refuse(fmt.Sprintf("move at most %d", src.Ships), "%s has %d ships at this point of your orders, not %d", src.Name, src.Ships, n)
+		return nil, refuse(fmt.Sprintf("move at most %d", src.Ships), "%s has %s at this point of your orders, not %d", src.Name, ships(src.Ships), n)
 	}
 	if dst.Owner == p {
 		if !s.connectedOwn(p, from, to) {
-			return nil, refuse("attack the planets between first, or move in steps", "no chain of your own planets joins %s to %s (004-G9)", src.Name, dst.Name)
+			return nil, refuse("attack the planets between first, or move in steps", "no chain of your own planets joins %s to %s", src.Name, dst.Name)
 		}
 		if dst.Ships+n > dst.Size.Limit() {
-			return nil, refuse(fmt.Sprintf("move at most %d", dst.Size.Limit()-dst.Ships), "%s holds at most %d ships and has %d (004-G8)", dst.Name, dst.Size.Limit(), dst.Ships)
+			return nil, refuse(fmt.Sprintf("move at most %d", dst.Size.Limit()-dst.Ships), "%s holds at most %s and has %d", dst.Name, ships(dst.Size.Limit()), dst.Ships)
 		}
-		events := []engine.Event{{Text: fmt.Sprintf("%s moves %d ships from %s to %s.", p, n, src.Name, dst.Name)}}
+		events := []engine.Event{{Text: fmt.Sprintf("%s moves %s from %s to %s.", p, ships(n), src.Name, dst.Name)}}
 		events = append(events, s.leave(from, n)...)
 		dst.Ships += n
 		return events, nil
 	}
 	if !s.adjacent(from, to) {
-		return nil, refuse("attack from a planet next to it", "%s is not next to %s: an attack must go to a neighbouring planet (004-G10)", dst.Name, src.Name)
+		return nil, refuse("attack from a planet next to it", "%s is not next to %s: an attack must go to a neighbouring planet", dst.Name, src.Name)
 	}
 	events := s.leave(from, n)
 	return append(events, s.attack(p, n, from, to)...), nil
@@ -138,7 +139,7 @@ func (s *State) leave(i, n int) []engine.Event {
 	}
 	owner := pl.Owner
 	pl.Owner, pl.Ships = "", 0
-	return []engine.Event{{Text: fmt.Sprintf("%s leaves %s empty: its natives take it back (004-G7).", owner, pl.Name)}}
+	return []engine.Event{{Text: fmt.Sprintf("%s leaves %s empty: its natives take it back.", owner, pl.Name)}}
 }
 
 // attack resolves n ships of p attacking planet to (004-G5, 004-G6).
@@ -148,16 +149,16 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 	if dst.Owner == "" {
 		natives := dst.Size.Natives()
 		if n <= natives {
-			return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%d natives) from %s with %d ships: all are lost and the natives hold (004-G6).", p, dst.Name, natives, src, n)}}
+			return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s) from %s with %s: %s and the natives hold.", p, dst.Name, lang.N(natives, "native", "natives"), src, ships(n), lang.N(n, "it is lost", "all are lost"))}}
 		}
 		dst.Owner = p
 		dst.Ships = n - natives
-		text := fmt.Sprintf("%s attacks %s (%d natives) from %s with %d ships and takes it with %d left.", p, dst.Name, natives, src, n, dst.Ships)
+		text := fmt.Sprintf("%s attacks %s (%s) from %s with %s and takes it with %d left.", p, dst.Name, lang.N(natives, "native", "natives"), src, ships(n), dst.Ships)
 		return []engine.Event{{Text: text + s.capLimit(to)}}
 	}
 	def, d := dst.Owner, dst.Ships
 	strength := d + 1
-	head := fmt.Sprintf("%s attacks %s (%s: %d ships + 1 defence) from %s with %d ships", p, dst.Name, def, d, src, n)
+	head := fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s", p, dst.Name, def, ships(d), src, ships(n))
 	switch {
 	case n > strength:
 		dst.Owner, dst.Ships = p, n-strength
@@ -175,7 +176,7 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 		dst.Owner, dst.Ships = "", 0
 		return []engine.Event{{Text: head + ": the attack fails, no defender is left and the natives regain the planet."}}
 	}
-	return []engine.Event{{Text: fmt.Sprintf("%s: the attack fails and %s keeps %d ships.", head, def, dst.Ships)}}
+	return []engine.Event{{Text: fmt.Sprintf("%s: the attack fails and %s keeps %s.", head, def, ships(dst.Ships))}}
 }
 
 // capLimit cuts the ships on planet i to its limit (004-G8).
@@ -184,7 +185,7 @@ func (s *State) capLimit(i int) string {
 	if lim := pl.Size.Limit(); pl.Ships > lim {
 		lost := pl.Ships - lim
 		pl.Ships = lim
-		return fmt.Sprintf(" %s holds at most %d: %d ships are lost (004-G8).", pl.Name, lim, lost)
+		return fmt.Sprintf(" %s holds at most %d: %s.", pl.Name, lim, lang.N(lost, "ship is lost", "ships are lost"))
 	}
 	return ""
 }

@@ -36,7 +36,7 @@ const (
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Version: 1, // see engine.Info.Version: raise it with a rule change
+		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "prosper", Title: "Prosper or Perish", MinPlayers: 2, MaxPlayers: 6,
 		Summary: "Conquer the planets of a star system. Each player settles 30 ships on planets in snake order, " +
 			"losing half the natives' strength. Then each round every player in turn makes up to three " +
@@ -46,15 +46,15 @@ func (ruleset) Info() engine.Info {
 			"planets wins.",
 		Options: []engine.Option{
 			{Name: optMap, Default: "default", Choices: []string{"default", "generated", "hex19", "hex37"},
-				Help: "default: Hex-19 for 2–3 players, Hex-37 for 4–6 (004-F1); generated: a new map grown from the game's dice, 5 planets a player + 7; or name one"},
+				Help: "default: Hex-19 for 2–3 players, Hex-37 for 4–6; generated: a new map grown from the game's dice, 5 planets a player + 7; or name one"},
 			{Name: optMinimum, Default: "half", Choices: []string{"half", "literal"},
-				Help: "least ships to settle a planet: natives/2+1 (004-G1), or the literal natives+1"},
+				Help: "least ships to settle a planet: natives/2+1, or the literal natives+1"},
 			{Name: optLosses, Default: "gone", Choices: []string{"gone", "reserve"},
-				Help: "ships lost to natives while settling: gone for good (004-G2), or a reserve placed when the main phase begins"},
+				Help: "ships lost to natives while settling: gone for good, or a reserve placed when the main phase begins"},
 			{Name: optDefence, Default: "absorb", Choices: []string{"absorb", "strict"},
-				Help: "a failed attack on a player: the defence point absorbs the first attacker, defender keeps ships+1-attackers (004-G5); strict: keeps ships-attackers"},
+				Help: "a failed attack on a player: the defence point absorbs the first attacker, defender keeps ships+1-attackers; strict: keeps ships-attackers"},
 			{Name: optTurnLimit, Default: "0",
-				Help: "end after this many rounds (0: play to the end); most planets wins, ties by ships (004-F3)"},
+				Help: "end after this many rounds (0: play to the end); most planets wins, ties by ships"},
 			{Name: optShips, Default: "30", Help: "ships each player settles at the start"},
 		},
 		OrderHelp: orderHelp,

@@ -444,7 +444,7 @@ func TestPublicView(t *testing.T) {
 		}
 	}
 	pub := s.PublicView()
-	if pub.Player() != "" || strings.Contains(pub.Status(), "Electra 8") || strings.Contains(pub.Board(), "(you)") || pub.Board() == "" {
+	if pub.Player() != engine.Observer || strings.Contains(pub.Status(), "Electra 8") || strings.Contains(pub.Board(), "(you)") || pub.Board() == "" {
 		t.Errorf("public view:\n%s\n%s", pub.Board(), pub.Status())
 	}
 }
@@ -534,9 +534,10 @@ func TestOrderHelpFits(t *testing.T) {
 
 // A game recorded by the rules before the plan prompt (testdata
 // recorded-v1.json: an export of a colonisation in progress, bob's plan
-// standing) replays unchanged: the pick prompts are as they were and the
-// new prompts never block, so Info.Version stays 1. Once imported, the
-// waiting players have plan prompts, and a plan sent through one is
+// standing) replays to the state it recorded: the pick prompts are as they
+// were and the new prompts never block (version 2's reports of spoiled
+// plan lines and its counts change events, not states). Once imported,
+// the waiting players have plan prompts, and a plan sent through one is
 // played at its writer's next pick and verifies.
 func TestRecordedGameReplays(t *testing.T) {
 	ctx := context.Background()
@@ -597,5 +598,21 @@ func TestRecordedGameReplays(t *testing.T) {
 	v, err := svc.Verify(ctx, g.ID)
 	if err != nil || !v.OK() {
 		t.Fatalf("verify: %v %v", err, v.Problems)
+	}
+}
+
+// TestEmptyMovementIsDone (engine.View.Parse): an empty movement is
+// parsed as the DONE it stands for, so the acknowledgement shows it.
+func TestEmptyMovementIsDone(t *testing.T) {
+	s, err := buildCase("seats ann bob\nphase movement\nmover ann\nSol ann 10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Prompts()[0]
+	for _, text := range []string{"", "DONE", "# nothing\n"} {
+		o, errs := s.View("ann").Parse(p, text)
+		if len(errs) > 0 || engine.OrdersText(o) != "DONE" {
+			t.Errorf("%q: %q %v", text, engine.OrdersText(o), errs)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 type view struct {
 	s      *State
 	player string
+	public bool // an observer's: Player is engine.Observer, no plans, no orders
 }
 
 // View returns player's view ("" for the GM).
@@ -20,9 +21,14 @@ func (s *State) View(player string) engine.View { return &view{s: s, player: pla
 
 // PublicView is what an observer sees: the whole board, as every player
 // does, without anyone's settling plan (a plan is its writer's alone).
-func (s *State) PublicView() engine.View { return &view{s: s} }
+func (s *State) PublicView() engine.View { return &view{s: s, public: true} }
 
-func (v *view) Player() string { return v.player }
+func (v *view) Player() string {
+	if v.public {
+		return engine.Observer
+	}
+	return v.player
+}
 
 // Parse checks orders for prompt p against the board as it is now.
 func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
@@ -43,6 +49,12 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 	out := engine.TextOrders{}
 	for _, o := range orders {
 		out = append(out, o.text())
+	}
+	if mode == phaseMove && len(out) == 0 {
+		// An empty movement is DONE (engine.View.Parse: empty text is
+		// turned into the orders it stands for, so the acknowledgement
+		// says what will happen).
+		out = append(out, "DONE")
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 const (
@@ -113,7 +114,7 @@ func (s *State) Prompts() []engine.Prompt {
 		p := s.picker()
 		out := []engine.Prompt{{
 			ID: fmt.Sprintf("settle:%d", s.Picks+1), Player: p, Kind: engine.KindStep,
-			Ask:     fmt.Sprintf("Settle a planet: you have %d ships left to place (SETTLE <planet> <ships>; more lines make a plan for your later picks).", s.Supply[p]),
+			Ask:     fmt.Sprintf("Settle a planet: you have %s left to place (SETTLE <planet> <ships>; more lines make a plan for your later picks).", ships(s.Supply[p])),
 			Default: s.defaultSettle(p),
 		}}
 		for _, q := range s.Seats {
@@ -180,13 +181,13 @@ func (s *State) checkSettle(p string, i, n int) error {
 	case n < 1:
 		return fmt.Errorf("settle at least 1 ship")
 	case n > s.Supply[p]:
-		return fmt.Errorf("you have only %d ships left to place", s.Supply[p])
+		return fmt.Errorf("you have only %s left to place", ships(s.Supply[p]))
 	case pl.Owner != "" && pl.Owner != p:
-		return fmt.Errorf("%s is settled by %s already; settling cannot attack (004-G3)", pl.Name, pl.Owner)
+		return fmt.Errorf("%s is settled by %s already, and settling cannot attack", pl.Name, pl.Owner)
 	case pl.Owner == "" && n < s.minSettle(i):
-		return fmt.Errorf("a %s planet needs at least %d ships (natives take %d and one must stay)", pl.Size.Word(), s.minSettle(i), s.settleCost(i, p))
+		return fmt.Errorf("%s planet needs at least %s (natives take %d and one must stay)", lang.A(pl.Size.Word()), ships(s.minSettle(i)), s.settleCost(i, p))
 	case pl.Ships+n-s.settleCost(i, p) > pl.Size.Limit():
-		return fmt.Errorf("%s holds at most %d ships: %d would be there", pl.Name, pl.Size.Limit(), pl.Ships+n-s.settleCost(i, p))
+		return fmt.Errorf("%s holds at most %s: %d would be there", pl.Name, ships(pl.Size.Limit()), pl.Ships+n-s.settleCost(i, p))
 	}
 	return nil
 }
@@ -214,13 +215,13 @@ func (s *State) settle(p string, i, n int) []engine.Event {
 	s.Picks++
 	var text string
 	if fresh {
-		text = fmt.Sprintf("%s settles %s (%s) with %d ships: the natives take %d, %d remain.", p, pl.Name, pl.Size.Word(), n, cost, pl.Ships)
+		text = fmt.Sprintf("%s settles %s (%s) with %s: the natives take %d, %d %s.", p, pl.Name, pl.Size.Word(), ships(n), cost, pl.Ships, lang.Noun(lang.English, pl.Ships, "remains", "remain"))
 		if cost > 0 && s.Rules.Losses == "reserve" {
 			s.Reserve[p] += cost
 			text += fmt.Sprintf(" The %d lost return at the main phase.", cost)
 		}
 	} else {
-		text = fmt.Sprintf("%s adds %d ships to %s: %d there.", p, n, pl.Name, pl.Ships)
+		text = fmt.Sprintf("%s adds %s to %s: %d there.", p, ships(n), pl.Name, pl.Ships)
 	}
 	return []engine.Event{{Text: text}}
 }
@@ -232,10 +233,11 @@ func (s *State) nextPicker() []engine.Event {
 	var events []engine.Event
 	n := len(s.Seats)
 	for {
+		events = append(events, s.dropSpoiled()...)
 		// Ships that cannot be placed anywhere are lost (004-G4).
 		for _, p := range s.Seats {
 			if s.Supply[p] > 0 && !s.canSettle(p) {
-				events = append(events, engine.Event{Text: fmt.Sprintf("%s cannot place the %d ships left anywhere: they are lost (004-G4).", p, s.Supply[p])})
+				events = append(events, engine.Event{Text: fmt.Sprintf("%s cannot place the %s left anywhere: they are lost.", p, ships(s.Supply[p]))})
 				s.Supply[p] = 0
 				delete(s.Plans, p)
 			}
@@ -260,6 +262,59 @@ func (s *State) nextPicker() []engine.Event {
 			return events
 		}
 	}
+}
+
+// ships writes a count of ships.
+func ships(n int) string { return lang.N(n, "ship", "ships") }
+
+// dropSpoiled drops every plan line that can no longer be played (each
+// of its alternatives is impossible now: another player took the planet,
+// it is full, too few ships are left), and tells the plan's writer, alone,
+// in the report of the step that spoiled it, which line went and why. In
+// colonisation nothing makes a line possible again (planets only fill,
+// supplies only shrink), so dropping it now changes no pick: it only
+// keeps the player's status true and tells them while they can still
+// send a new plan.
+func (s *State) dropSpoiled() []engine.Event {
+	var events []engine.Event
+	for _, p := range s.Seats {
+		plan := s.Plans[p]
+		if len(plan) == 0 {
+			continue
+		}
+		var keep []string
+		for _, line := range plan {
+			o, errs := parseLine(line, s)
+			if len(errs) > 0 || o.kind != "settle" {
+				keep = append(keep, line)
+				continue
+			}
+			var why []string
+			for _, a := range o.alts {
+				if err := s.checkSettle(p, a.planet, a.ships); err != nil {
+					why = append(why, err.Error())
+				} else {
+					why = nil
+					break
+				}
+			}
+			if len(why) == 0 {
+				keep = append(keep, line)
+				continue
+			}
+			text := fmt.Sprintf("Your settling plan's line %s can no longer be played, so it is dropped: %s.", line, strings.Join(why, "; "))
+			if len(keep) == 0 && line == plan[len(plan)-1] {
+				text += " Your plan is now empty: your next pick waits for your mail."
+			}
+			events = append(events, engine.Event{Text: text, To: []string{p}})
+		}
+		if len(keep) == 0 {
+			delete(s.Plans, p)
+		} else {
+			s.Plans[p] = keep
+		}
+	}
+	return events
 }
 
 // playPlan makes player p's pick from their standing plan, if a line of it
@@ -307,7 +362,7 @@ func (s *State) startMain() []engine.Event {
 				s.Planets[i].Ships += add
 				placed += add
 			}
-			events = append(events, engine.Event{Text: fmt.Sprintf("%s's reserve of %d ships returns: %d placed on their largest planets, %d lost for lack of room.", p, r, placed, r-placed)})
+			events = append(events, engine.Event{Text: fmt.Sprintf("%s's reserve of %s returns: %d placed on their largest planets, %d lost for lack of room.", p, ships(r), placed, r-placed)})
 		}
 		s.Reserve = map[string]int{}
 	}
@@ -461,7 +516,7 @@ func (s *State) endByLimit() engine.Event {
 			s.Winner = append(s.Winner, sc.p)
 		}
 	}
-	s.Result = fmt.Sprintf("the turn limit of %d rounds is reached: %s wins with %d planets and %d ships", s.Rules.TurnLimit, strings.Join(s.Winner, " and "), best.planets, best.ships)
+	s.Result = fmt.Sprintf("the turn limit of %s is reached: %s %s with %s and %s", lang.N(s.Rules.TurnLimit, "round", "rounds"), strings.Join(s.Winner, " and "), lang.Noun(lang.English, len(s.Winner), "wins", "win"), lang.N(best.planets, "planet", "planets"), ships(best.ships))
 	return engine.Event{Text: "Game over: " + s.Result + "."}
 }
 
@@ -488,7 +543,7 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 	case phaseSettle:
 		if len(orders) == 0 {
 			// Nothing possible was sent: the supply is lost (004-G4).
-			events = append(events, engine.Event{Text: fmt.Sprintf("%s places nothing; the %d ships left are lost.", p, s.Supply[p])})
+			events = append(events, engine.Event{Text: fmt.Sprintf("%s places nothing; the %s left are lost.", p, ships(s.Supply[p]))})
 			s.Supply[p] = 0
 			return append(events, s.nextPicker()...), nil
 		}

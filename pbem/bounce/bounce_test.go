@@ -2,6 +2,7 @@ package bounce
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,4 +192,40 @@ func TestHardLimitWithinWindow(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestWhyCountsAgree: the reason an address was given up on writes its
+// counts as engine/lang does, so a policy of one hard bounce within a day
+// reads "1 hard bounce within 1 day", not "1 hard bounces".
+func TestWhyCountsAgree(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "b.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, c := range []struct {
+		p    Policy
+		n    int
+		want string
+	}{
+		{Policy{HardLimit: 1, Window: 24 * time.Hour}, 1, "1 hard bounce within 1 day, the last 5.2.2"},
+		{Policy{HardLimit: 2, Window: 3 * 24 * time.Hour}, 2, "2 hard bounces within 3 days, the last 5.2.2"},
+	} {
+		addr := fmt.Sprintf("n%d@x.test", c.n)
+		t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+		var s State
+		for i := range c.n {
+			err := st.DB().Update(func(tx *bolt.Tx) error {
+				var err error
+				_, s, err = Note(tx, addr, Event{Time: t0.Add(time.Duration(i) * time.Hour), Kind: Hard.String(), Status: "5.2.2"}, c.p.WithDefaults())
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if s.Unreachable.IsZero() || s.Why != c.want {
+			t.Errorf("%+v: why %q; want %q", c.p, s.Why, c.want)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -88,10 +89,7 @@ func (s State) Describe(p Policy) string {
 
 func days(d time.Duration) string {
 	if d%(24*time.Hour) == 0 {
-		if n := d / (24 * time.Hour); n != 1 {
-			return fmt.Sprintf("%d days", n)
-		}
-		return "1 day"
+		return lang.N(int(d/(24*time.Hour)), "day", "days")
 	}
 	return d.String()
 }
@@ -179,7 +177,7 @@ func Note(tx *bolt.Tx, addr string, ev Event, p Policy) (became bool, st State, 
 	sort.SliceStable(st.Events, func(i, j int) bool { return st.Events[i].Time.Before(st.Events[j].Time) })
 	if hard, _ := st.Count(); hard >= p.HardLimit && st.Unreachable.IsZero() {
 		st.Unreachable, st.Settled, became = ev.Time, false, true
-		st.Why = fmt.Sprintf("%d hard bounces within %s, the last %s", hard, days(p.Window), strings.TrimSpace(ev.Status+" "+shorten(ev.Diagnostic)))
+		st.Why = fmt.Sprintf("%s within %s, the last %s", lang.N(hard, "hard bounce", "hard bounces"), days(p.Window), strings.TrimSpace(ev.Status+" "+shorten(ev.Diagnostic)))
 	}
 	return became, st, put(tx, addr, st)
 }

@@ -12,6 +12,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/pbem/policy"
 	"orrery/pbem/route"
 	"orrery/templates"
@@ -102,7 +103,9 @@ func (d *Daemon) consentable(kind route.Name, g *game.Game, person string) (msg,
 			}
 		}
 		if len(g.Observers) >= d.cfg.MaxObservers {
-			return fmt.Sprintf("game %s takes at most %d observers by mail, and has them", g.ID, d.cfg.MaxObservers), "ask the GM to add you"
+			msg := lang.Noun(lang.English, d.cfg.MaxObservers, "game %s takes at most %d observer by mail, and has one",
+				"game %s takes at most %d observers by mail, and has them")
+			return fmt.Sprintf(msg, g.ID, d.cfg.MaxObservers), "ask the GM to add you"
 		}
 	case route.Join:
 		if !g.Signup && len(g.OpenSeats()) == 0 {

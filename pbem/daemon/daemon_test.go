@@ -286,6 +286,23 @@ func TestCommandsAndHelp(t *testing.T) {
 	}
 }
 
+// HELP <ruleset> answers the general help with that ruleset's order help
+// (as HELP in a game's mail does); a ruleset it does not know is refused
+// by name (issue 19: it used to ignore the ruleset named).
+func TestHelpRuleset(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	h.handle(h.mail("ann@example.org", "help", "HELP toy"))
+	a := to(h.flush(), "ann@example.org")
+	if len(a) != 1 || !strings.Contains(a[0], "JOIN") || !strings.Contains(a[0], "Toy Race (toy)") || !strings.Contains(a[0], "PUSH <1-3>") {
+		t.Fatalf("HELP toy: %q", a)
+	}
+	h.handle(h.mail("ann@example.org", "help", "HELP chess"))
+	if a := to(h.flush(), "ann@example.org"); len(a) != 1 || !strings.Contains(a[0], `no ruleset named "chess"`) {
+		t.Errorf("HELP chess: %q", a)
+	}
+}
+
 func TestRateLimit(t *testing.T) {
 	h := newHarness(t)
 	h.flush()

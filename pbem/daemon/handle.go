@@ -13,6 +13,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
@@ -673,7 +674,9 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 			}
 			if len(reads) >= d.cfg.ReadsPerMail {
 				dropped = append(dropped, engine.LineError{Line: c.Line, Text: strings.TrimSpace(string(c.Name) + " " + c.Game),
-					Msg: fmt.Sprintf("not answered: one mail gets at most %d answers to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND", d.cfg.ReadsPerMail),
+					Msg: fmt.Sprintf(lang.Noun(lang.English, d.cfg.ReadsPerMail,
+						"not answered: one mail gets at most %d answer to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND",
+						"not answered: one mail gets at most %d answers to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND"), d.cfg.ReadsPerMail),
 					Fix: "ask for it in another mail"})
 				continue
 			}
@@ -833,11 +836,13 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		kind := templates.Ack
 		if res.Accepted {
 			accepted = true
-			data.Orders, data.Replaced = res.Orders, res.Replaced
+			data.Orders, data.Replaced, data.Anytime = res.Orders, res.Replaced, res.Anytime
 			// These orders completed the step: the ack says so and goes
 			// out now, in this transaction, before the step's report
 			// that the mailer's hook queues after it.
-			data.StepDone = len(c.Steps) > 0
+			// Any-time orders resolve a step of their own, which
+			// completes no one's turn: their ack says so instead.
+			data.StepDone = len(c.Steps) > 0 && res.Prompt.Kind.Blocks()
 			if onAccept != nil {
 				if err := onAccept(tx); err != nil {
 					return err
@@ -908,6 +913,21 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
 	switch c.Name {
 	case route.Help:
+		if c.Ruleset != "" {
+			// HELP <ruleset>: the general help with that ruleset's
+			// order help (HELP <game>: its game's).
+			if g := byID.get(c.Ruleset); g != nil {
+				return d.help(j, g)
+			}
+			rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
+			if err != nil {
+				return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
+			}
+			data := d.mailer.data(nil, game.Player{}, nil)
+			info := rs.Info()
+			data.Info = &info
+			return d.say(j, templates.Help, data)
+		}
 		return d.help(j, byID.get(c.Game))
 	case route.List:
 		return d.list(j, r, c, byID)

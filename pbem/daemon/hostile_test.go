@@ -117,6 +117,31 @@ func TestOneMailBounded(t *testing.T) {
 	}
 }
 
+// A limit of one reads as one, in English and in Russian (the plural
+// forms come from engine/lang and ru.po): "at most 1 answer", never "1
+// answers".
+func TestReadsPerMailOfOne(t *testing.T) {
+	for _, c := range []struct{ lang, want string }{
+		{"", "one mail gets at most 1 answer to HELP"},
+		{"ru", "не больше чем на 1 команду HELP"},
+	} {
+		h := newHarness(t, func(c *daemon.Config) { c.ReadsPerMail = 1 })
+		h.flush()
+		if c.lang != "" {
+			h.handle(h.mail("ann@example.org", "settings", "SET LANG "+c.lang))
+			h.flush()
+		}
+		h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] please", "STATUS\nRULES toy"))
+		a := to(h.flush(), "ann@example.org")
+		if len(a) != 1 {
+			t.Fatalf("LANG %q: ann got %d mails", c.lang, len(a))
+		}
+		if got := strings.Join(strings.Fields(a[0]), " "); !strings.Contains(got, c.want) {
+			t.Errorf("LANG %q: the answer lacks %q:\n%s", c.lang, c.want, a[0])
+		}
+	}
+}
+
 // A JOIN or an OBSERVE is done only when the very address it was asked
 // from confirms it within three days; plus-addresses are one person
 // except in the domains configured as distinct.

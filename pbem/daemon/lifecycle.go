@@ -250,7 +250,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			data.Prompt = res.Prompt
 			kind := templates.Ack
 			if res.Accepted {
-				data.Orders, data.Replaced = res.Orders, res.Replaced
+				data.Orders, data.Replaced, data.Anytime = res.Orders, res.Replaced, res.Anytime
 			} else {
 				kind, data.Errors = templates.Rejected, res.Errors
 			}

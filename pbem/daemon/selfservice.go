@@ -14,6 +14,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/route"
 	"orrery/templates"
@@ -256,8 +257,9 @@ func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix
 		}
 	}
 	if open >= d.cfg.MaxOpenGames {
-		return fmt.Sprintf("you have opened %d games that are not over, the most one player may have at once here", open),
-			"START one that is signing up, or wait until one ends", nil
+		msg := lang.Noun(lang.English, open, "you have opened %d game that is not over, the most one player may have at once here",
+			"you have opened %d games that are not over, the most one player may have at once here")
+		return fmt.Sprintf(msg, open), "START one that is signing up, or wait until one ends", nil
 	}
 	return "", "", nil
 }

@@ -14,6 +14,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 type event struct {
@@ -133,7 +135,7 @@ func (s *summary) report() {
 			g.tests = append(g.tests, k.test)
 		}
 		sort.SliceStable(groups, func(i, j int) bool { return groups[i].pkg < groups[j].pkg })
-		fmt.Fprintf(s.out, "\nSKIPPED: %d tests did not run here:\n", len(s.skipped))
+		fmt.Fprintf(s.out, "\nSKIPPED: %s did not run here:\n", lang.N(len(s.skipped), "test", "tests"))
 		for _, g := range groups {
 			names := g.tests
 			more := ""

@@ -59,3 +59,16 @@ SKIPPED: 3 tests did not run here:
 1 passed, 1 failed, 3 skipped
 `, got)
 }
+
+// One skipped test is counted as one: "SKIPPED: 1 test did not run here".
+func TestSummaryOneSkipped(t *testing.T) {
+	var out bytes.Buffer
+	s := &summary{out: &out, buffered: map[string][]string{}}
+	one := strings.Join(strings.Split(stream, "\n")[:13], "\n") + "\n"
+	if err := s.read(strings.NewReader(one)); err != nil {
+		t.Fatal(err)
+	}
+	s.report()
+	assert.Contains(t, out.String(), "\nSKIPPED: 1 test did not run here:\n")
+	assert.Contains(t, out.String(), "1 passed, 0 failed, 1 skipped\n")
+}

@@ -123,7 +123,9 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 			best, s.Winner = s.Pos[p], p
 		}
 	}
-	s.TurnN++
+	if s.Winner == "" { // the race ends in the turn it is won
+		s.TurnN++
+	}
 	return events, nil
 }
 
@@ -132,7 +134,12 @@ type view struct {
 	player string
 }
 
-func (v view) Player() string { return v.player }
+func (v view) Player() string {
+	if v.player == publicSeat {
+		return engine.Observer
+	}
+	return v.player
+}
 func (v view) Board() string {
 	var b strings.Builder
 	for _, p := range v.s.Players {
