@@ -275,6 +275,9 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if err := d.svc.BuildIndexes(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting: a clean stop
+		}
 		return fmt.Errorf("build the game indexes: %w", err)
 	}
 	var wg sync.WaitGroup
