@@ -19,12 +19,16 @@ var (
 	flagFuzzTargets = flag.String("soak.fuzztargets", "", "fuzz: run only the targets whose \"package Name\" matches this regular expression")
 )
 
-// fuzzTargets are issue 8's fuzz targets: MIME extraction, the command
-// router and each ruleset's order parser.
+// fuzzTargets are every fuzz target of the tree: MIME extraction, the
+// command router and its classifier of order lines, delivery status
+// notifications, and each ruleset's order parser. A new Fuzz function
+// belongs here too (TestFuzzTargetsListed).
 var fuzzTargets = []struct{ Pkg, Name string }{
 	{"orrery/pbem/inmail", "FuzzParse"},
 	{"orrery/pbem/inmail", "FuzzStripQuotes"},
 	{"orrery/pbem/route", "FuzzParse"},
+	{"orrery/pbem/route", "FuzzClassifier"},
+	{"orrery/pbem/bounce", "FuzzParse"},
 	{"orrery/games/orbital", "FuzzOrders"},
 	{"orrery/games/prosper", "FuzzOrdersRoundTrip"},
 	{"orrery/games/earthman", "FuzzParseRoundTrip"},
