@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -49,7 +47,7 @@ func seatChanges(t *testing.T, rs engine.Ruleset) {
 		seat, addr string
 	}
 	var sent []mailed
-	hook := func(_ *bolt.Tx, c *game.Change) error {
+	hook := func(_ store.Tx, c *game.Change) error {
 		for _, s := range c.Steps {
 			for _, p := range c.Game.Players {
 				if p.Email != "" && !p.Bot {

@@ -18,7 +18,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -129,7 +128,7 @@ func botReport(t *testing.T, rs engine.Ruleset, n int, language ...string) (*gam
 	now := time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
 	svc := game.New(st, []engine.Ruleset{rs}, game.WithClock(func() time.Time { return now }))
 	var steps []game.Step
-	hook := func(tx *bolt.Tx, c *game.Change) error {
+	hook := func(tx store.Tx, c *game.Change) error {
 		if len(steps) <= n {
 			steps = append(steps, c.Steps...)
 		}

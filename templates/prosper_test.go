@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -32,7 +30,7 @@ func TestProsperGame(t *testing.T) {
 	rs := prosper.Ruleset()
 	svc := game.New(st, []engine.Ruleset{rs}, game.WithClock(func() time.Time { return now }))
 	var steps []game.Step
-	hook := func(tx *bolt.Tx, c *game.Change) error {
+	hook := func(tx store.Tx, c *game.Change) error {
 		steps = append(steps, c.Steps...)
 		return nil
 	}

@@ -77,7 +77,7 @@ func startEmbedded(e *env, db, httpAddr string, log *slog.Logger, metricsAddr st
 	}
 	sender := &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
 	m := newMetrics(metricsAddr, x.st)
-	q := outbox.New(x.st.DB(), sender, metricsOutbox(m, outbox.Options{MinBackoff: time.Second, Logger: log}))
+	q := outbox.New(x.st, sender, metricsOutbox(m, outbox.Options{MinBackoff: time.Second, Logger: log}))
 	// The demo's players answer within milliseconds: a person's hourly
 	// budget of replies would cut their acks short.
 	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000,
@@ -241,7 +241,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	// Let the last reports leave.
 	for {
-		st, err := outbox.Count(x.st.DB())
+		st, err := outbox.Count(x.st)
 		if err != nil {
 			return err
 		}

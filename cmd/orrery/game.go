@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
 	"gopkg.in/yaml.v3"
 
 	"orrery/engine"
@@ -414,7 +413,7 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 	policy := bouncePolicy(db.config)
 	addrState := func(addr string) string {
 		var st bounce.State
-		svc.Store().View(ctx, func(tx *bolt.Tx) error {
+		svc.Store().View(ctx, func(tx store.Tx) error {
 			st, _ = bounce.Load(tx, addr)
 			return nil
 		})
@@ -601,7 +600,7 @@ func gameLog(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer done()
-	return svc.Store().View(ctx, func(tx *bolt.Tx) error {
+	return svc.Store().View(ctx, func(tx store.Tx) error {
 		gb := tx.Bucket(store.BucketGames).Bucket([]byte(pos[0]))
 		if gb == nil {
 			return fmt.Errorf("no game named %q", pos[0])

@@ -10,8 +10,6 @@ import (
 	"sort"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -91,7 +89,7 @@ func newMetrics(addr string, st *store.Store) *metrics.Daemon {
 	if addr == "" {
 		return nil
 	}
-	return metrics.New(func() (int, time.Time, error) { return outbox.Depth(st.DB()) })
+	return metrics.New(func() (int, time.Time, error) { return outbox.Depth(st) })
 }
 
 // metricsOutbox adds m's hooks to outbox options.
@@ -117,7 +115,7 @@ func metricsReader(m *metrics.Daemon, r *imapin.Reader) {
 // for addr; the caller starts hs with its other handlers.
 func addMetrics(hs *httpServers, addr string, d *daemon.Daemon, st *store.Store, probe func(context.Context) error) {
 	d.Metrics().Register(hs.Mux(addr), metrics.Health{
-		DB:        func(ctx context.Context) error { return st.View(ctx, func(*bolt.Tx) error { return nil }) },
+		DB:        func(ctx context.Context) error { return st.View(ctx, func(store.Tx) error { return nil }) },
 		ProbeSMTP: probe,
 		ReadsIMAP: true,
 	})

@@ -272,7 +272,7 @@ func TestGameNewQueuesWelcomeMails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	items, err := outbox.Pending(st.DB())
+	items, err := outbox.Pending(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestGameResend(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	items, err := outbox.Pending(st.DB())
+	items, err := outbox.Pending(st)
 	if err != nil {
 		t.Fatal(err)
 	}

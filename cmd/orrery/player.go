@@ -7,9 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/pbem/bounce"
 	"orrery/pbem/settings"
 )
@@ -91,7 +90,7 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 // playerGames prints an address's mail state, games and record.
 func playerGames(ctx context.Context, e *env, svc *game.Service, addr, cfgPath string) error {
 	var st bounce.State
-	if err := svc.Store().View(ctx, func(tx *bolt.Tx) error {
+	if err := svc.Store().View(ctx, func(tx store.Tx) error {
 		var err error
 		st, err = bounce.Load(tx, addr)
 		return err

@@ -156,7 +156,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	m := newMetrics(cfg.Metrics.Listen, st)
 	smtp := &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
 		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From)}
-	q := outbox.New(st.DB(), smtp, metricsOutbox(m, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections}))
+	q := outbox.New(st, smtp, metricsOutbox(m, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections}))
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{Metrics: m,
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Retention: cfg.Retention, Logger: log,

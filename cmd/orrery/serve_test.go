@@ -189,7 +189,7 @@ func TestMailOptionsQueueWithoutDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	items, _ := outbox.Pending(st.DB())
+	items, _ := outbox.Pending(st)
 	if len(items) != 1 || items[0].Mail.To[0] != "ann@example.org" || items[0].Mail.Kind != "welcome" {
 		t.Errorf("queued: %+v", items)
 	}

@@ -9,11 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/pbem/web"
 )
 
@@ -168,7 +167,7 @@ func setUpDiceGames(t *testing.T, ctx context.Context, svc *game.Service) diceGa
 		}
 		dg.steps[id] = g.Step
 	}
-	err := svc.Store().Update(ctx, func(tx *bolt.Tx) error {
+	err := svc.Store().Update(ctx, func(tx store.Tx) error {
 		g, err := svc.GetTx(tx, "spy")
 		if err != nil {
 			return err

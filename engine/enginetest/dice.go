@@ -11,9 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
 	"orrery/engine/dice"
 	"orrery/engine/game"
+	"orrery/engine/store"
 )
 
 // Sent is every step report of a game as each reader got it, in the order
@@ -30,7 +30,7 @@ type Sent struct {
 // side mails them), and the Sent it fills. Pass the hook in Options.Hooks.
 func RecordReports(players []string) (game.Hook, *Sent) {
 	s := &Sent{readers: append([]string{game.GM, game.Observer}, players...), Reports: map[string][]*game.Report{}}
-	hook := func(_ *bolt.Tx, c *game.Change) error {
+	hook := func(_ store.Tx, c *game.Change) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		for _, st := range c.Steps {

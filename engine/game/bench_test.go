@@ -67,18 +67,18 @@ func BenchmarkTickCatchUp(b *testing.B) {
 				}
 				now := at.Add(c.after)
 				svc := game.New(st, games.All(), game.WithClock(func() time.Time { return now }))
-				s0 := st.DB().Stats()
+				s0 := st.Stats()
 				b.StartTimer()
 				t0, c0 := time.Now(), cpuTime()
 				res, err := svc.Tick(context.Background())
 				took += time.Since(t0)
 				cpu += cpuTime() - c0
 				b.StopTimer()
-				s1 := st.DB().Stats()
-				d := s1.Sub(&s0).TxStats
-				b.ReportMetric(float64(d.GetWrite())/float64(*benchGames), "page-writes/game")
-				b.ReportMetric(float64(d.GetWriteTime().Milliseconds()), "write-ms")
-				b.ReportMetric(float64(d.GetSpillTime().Milliseconds()), "spill-ms")
+				s1 := st.Stats()
+				d := s1.Sub(s0)
+				b.ReportMetric(float64(d.PageWrites)/float64(*benchGames), "page-writes/game")
+				b.ReportMetric(float64(d.CommitTime.Milliseconds()), "write-ms")
+				b.ReportMetric(float64(d.Commits), "commits")
 				if err != nil {
 					b.Fatal(err)
 				}

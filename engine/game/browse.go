@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/store"
@@ -29,7 +27,7 @@ func (s *Service) GamesPage(ctx context.Context, after string, limit int, keep f
 	if limit < 1 {
 		limit = 1
 	}
-	err = s.st.View(ctx, func(tx *bolt.Tx) error {
+	err = s.st.View(ctx, func(tx store.Tx) error {
 		games := tx.Bucket(store.BucketGames)
 		c := games.Cursor()
 		k, _ := c.First()
@@ -78,7 +76,7 @@ type StepInfo struct {
 func (s *Service) Steps(ctx context.Context, id string) (*Game, []StepInfo, error) {
 	var g *Game
 	var out []StepInfo
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -106,7 +104,7 @@ func (s *Service) Steps(ctx context.Context, id string) (*Game, []StepInfo, erro
 // engine.PublicViewer): a page then shows no board rather than the GM's.
 func (s *Service) StepView(ctx context.Context, id string, step uint64, player string) (engine.View, error) {
 	var v engine.View
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -185,7 +183,7 @@ type StepFacts struct {
 func (s *Service) Facts(ctx context.Context, id, player string) (*Game, []StepFacts, error) {
 	var g *Game
 	var out []StepFacts
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -255,7 +253,7 @@ func (s *Service) Facts(ctx context.Context, id, player string) (*Game, []StepFa
 func (s *Service) Revision(ctx context.Context, id string) (*Game, uint64, error) {
 	var g *Game
 	var seq uint64
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err

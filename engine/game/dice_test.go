@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/enginetest"
@@ -267,7 +265,7 @@ func TestVerifyCatchesDiceTampering(t *testing.T) {
 			create(t, svc, "g", "ann", "bob")
 			submit(t, svc, "g", "ann", "PUSH 2")
 			submit(t, svc, "g", "bob", "PUSH 1")
-			err := svc.Store().DB().Update(func(tx *bolt.Tx) error {
+			err := svc.Store().Update(context.Background(), func(tx store.Tx) error {
 				sb := tx.Bucket(store.BucketGames).Bucket([]byte("g")).Bucket(store.BucketSteps)
 				var rec game.StepRecord
 				if err := json.Unmarshal(sb.Get(store.Key(1)), &rec); err != nil {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/store"
 )
@@ -35,7 +33,7 @@ type Export struct {
 // Export reads a game into an Export document.
 func (s *Service) Export(ctx context.Context, id string) (*Export, error) {
 	x := &Export{Format: ExportFormat}
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -197,7 +195,7 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 		}
 		keep[id] = p
 	}
-	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err = s.st.Update(ctx, func(tx store.Tx) error {
 		games := tx.Bucket(store.BucketGames)
 		if games.Bucket([]byte(g.ID)) != nil {
 			if !opt.Replace {

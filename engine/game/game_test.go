@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/enginetest"
@@ -223,13 +221,13 @@ func TestUserErrorsDoNotLeak(t *testing.T) {
 func TestVerifyCatchesTampering(t *testing.T) {
 	cases := []struct {
 		name string
-		edit func(b *bolt.Bucket) error
+		edit func(b store.Bucket) error
 		want string
 	}{
-		{"snapshot", func(b *bolt.Bucket) error {
+		{"snapshot", func(b store.Bucket) error {
 			return b.Bucket(store.BucketSnaps).Put(store.Key(1), []byte(`{"tampered":true}`))
 		}, "differs from the snapshot"},
-		{"roll", func(b *bolt.Bucket) error {
+		{"roll", func(b store.Bucket) error {
 			sb := b.Bucket(store.BucketSteps)
 			var rec game.StepRecord
 			json.Unmarshal(sb.Get(store.Key(1)), &rec)
@@ -237,7 +235,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			data, _ := json.Marshal(rec)
 			return sb.Put(store.Key(1), data)
 		}, "roll #1"},
-		{"orders", func(b *bolt.Bucket) error {
+		{"orders", func(b store.Bucket) error {
 			lb := b.Bucket(store.BucketLog)
 			c := lb.Cursor()
 			for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -261,7 +259,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			create(t, svc, "g", "ann", "bob")
 			submit(t, svc, "g", "ann", "PUSH 3")
 			submit(t, svc, "g", "bob", "PUSH 3")
-			err := svc.Store().DB().Update(func(tx *bolt.Tx) error {
+			err := svc.Store().Update(context.Background(), func(tx store.Tx) error {
 				return c.edit(tx.Bucket(store.BucketGames).Bucket([]byte("g")))
 			})
 			if err != nil {
@@ -286,7 +284,7 @@ func TestHookFailureRollsBack(t *testing.T) {
 	svc, _ := newService(t)
 	create(t, svc, "g", "ann")
 	var seen *game.Change
-	fail := func(tx *bolt.Tx, c *game.Change) error { seen = c; return hookErr{} }
+	fail := func(tx store.Tx, c *game.Change) error { seen = c; return hookErr{} }
 	_, err := svc.Submit(context.Background(), game.Input{Game: "g", Player: "ann", Text: "PUSH 2"}, fail)
 	if err == nil || seen == nil || len(seen.Steps) != 1 {
 		t.Fatalf("hook did not run inside the resolution: %v %+v", err, seen)
@@ -338,7 +336,7 @@ func TestHookRunsForRejectedOrders(t *testing.T) {
 	svc, _ := newService(t)
 	create(t, svc, "g", "ann")
 	var got *game.SubmitResult
-	hook := func(tx *bolt.Tx, c *game.Change) error { got = c.Submit; return nil }
+	hook := func(tx store.Tx, c *game.Change) error { got = c.Submit; return nil }
 	if _, err := svc.Submit(context.Background(), game.Input{Game: "g", Player: "ann", Text: "PUSH 0"}, hook); err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +373,7 @@ func TestViewAndChangeInput(t *testing.T) {
 		t.Fatalf("a view for a stranger: %v", err)
 	}
 	var in *game.Input
-	hook := func(tx *bolt.Tx, c *game.Change) error { in = c.Input; return nil }
+	hook := func(tx store.Tx, c *game.Change) error { in = c.Input; return nil }
 	if _, err := svc.Submit(context.Background(), game.Input{Game: "g", Player: "ann", Text: "PUSH 1", Ref: "<m1@x>"}, hook); err != nil {
 		t.Fatal(err)
 	}

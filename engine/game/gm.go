@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/lang"
 	"orrery/engine/store"
 )
@@ -17,10 +15,10 @@ import (
 // gmChange runs one GM or player operation that changes a game's record but
 // resolves nothing: fn edits g and returns what to tell people and what to
 // write in the log. The change, its log entry and its hooks commit together.
-func (s *Service) gmChange(ctx context.Context, id string, hooks []Hook, fn func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error)) (*Game, []Notice, error) {
+func (s *Service) gmChange(ctx context.Context, id string, hooks []Hook, fn func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error)) (*Game, []Notice, error) {
 	var out *Game
 	var notices []Notice
-	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -69,7 +67,7 @@ func requireActive(g *Game) error {
 // Pause stops a game's clock: no deadline, reminder or early resolution
 // happens until Resume. Orders are still taken.
 func (s *Service) Pause(ctx context.Context, id, reason string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
 		}
@@ -85,7 +83,7 @@ func (s *Service) Pause(ctx context.Context, id, reason string, hooks ...Hook) (
 // Resume restarts a paused game; its deadline moves by the time it was
 // paused, and everyone is told the new one.
 func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if !g.Paused {
 			return nil, "", userErrorf("game %s is not paused", g.ID)
 		}
@@ -127,7 +125,7 @@ func (s *Service) ExtendDeadline(ctx context.Context, id string, d time.Duration
 }
 
 func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game, time.Time) (time.Time, error), reason string, hooks []Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
 		}
@@ -155,7 +153,7 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 
 // Wait is a player's WAIT: an early resolution holds until the deadline.
 func (s *Service) Wait(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
 		}
@@ -180,7 +178,7 @@ func (s *Service) Wait(ctx context.Context, id, player string, hooks ...Hook) (*
 // the game's MaxVacation. Under the "extend" policy the deadline waits for
 // the player; under "defaults" their defaults apply while away.
 func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, to time.Time, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
 		}
@@ -236,7 +234,7 @@ func (s *Service) Resign(ctx context.Context, id, player string, hooks ...Hook) 
 // defaults, the address and the old secret lose access, everyone is told,
 // and a kicked player why (reason).
 func (s *Service) leave(ctx context.Context, id, player, kind, text, verb, reason string, hooks []Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
 		}
@@ -262,7 +260,7 @@ func (s *Service) leave(ctx context.Context, id, player, kind, text, verb, reaso
 
 // Message sends a GM message to every player, and keeps it in the log.
 func (s *Service) Message(ctx context.Context, id, text string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if strings.TrimSpace(text) == "" {
 			return nil, "", userErrorf("the message is empty")
 		}
@@ -276,7 +274,7 @@ func (s *Service) Message(ctx context.Context, id, text string, hooks ...Hook) (
 func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason string, hooks ...Hook) (*Game, []Notice, error) {
 	var out *Game
 	var notices []Notice
-	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -357,7 +355,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 // got my report". It changes nothing but the log; the reports travel in a
 // "resend" notice, which the mail side turns into report mails.
 func (s *Service) Resend(ctx context.Context, id string, step uint64, players []string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if step > g.Step {
 			return nil, "", userErrorf("game %s has had %d steps; there is no step %d yet", g.ID, g.Step, step)
 		}
@@ -389,7 +387,7 @@ func (s *Service) Resend(ctx context.Context, id string, step uint64, players []
 func (s *Service) StepOfTurn(ctx context.Context, id string, turn int) (uint64, error) {
 	var found uint64
 	ok := false
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -459,7 +457,7 @@ func (s *Service) StepOfTurn(ctx context.Context, id string, turn int) (uint64, 
 	return found, err
 }
 
-func clearBucket(b *bolt.Bucket) error {
+func clearBucket(b store.Bucket) error {
 	var keys [][]byte
 	if err := b.ForEach(func(k, _ []byte) error { keys = append(keys, store.Copy(k)); return nil }); err != nil {
 		return err
@@ -496,7 +494,7 @@ func orDefault(s, d string) string {
 func (s *Service) Press(ctx context.Context, id, from string, to []string, text string, hooks ...Hook) (*Game, []Notice, error) {
 	var out *Game
 	var notices []Notice
-	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -554,7 +552,7 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 // Observe adds (or with on false, removes) an address that receives the
 // game's public reports: the GM's view of events, never a player's view.
 func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		email = CanonAddress(email)
 		if !strings.Contains(email, "@") {
 			return nil, "", userErrorf("%q is not a mail address", email)

@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 )
 
@@ -105,7 +103,7 @@ func factsOf(g *Game) indexFacts {
 
 // updateIndexes moves g's index entries from those of the record before
 // the change (was; zero for a new game) to what g has.
-func updateIndexes(tx *bolt.Tx, was indexFacts, g *Game) error {
+func updateIndexes(tx store.Tx, was indexFacts, g *Game) error {
 	if wb := tx.Bucket(store.BucketWake); wb != nil && !was.wake.Equal(g.Wake) {
 		if !was.wake.IsZero() {
 			if err := wb.Delete(wakeKey(was.wake, g.ID)); err != nil {
@@ -127,7 +125,7 @@ func updateIndexes(tx *bolt.Tx, was indexFacts, g *Game) error {
 // moveKeys deletes the keys of id under the prefixes in old but not in now,
 // and puts those in now but not in old. A nil bucket (a read-only store
 // opened before the index existed) is left alone.
-func moveKeys(b *bolt.Bucket, id string, old, now []string) error {
+func moveKeys(b store.Bucket, id string, old, now []string) error {
 	if b == nil {
 		return nil
 	}
@@ -149,7 +147,7 @@ func moveKeys(b *bolt.Bucket, id string, old, now []string) error {
 }
 
 // removeIndexes deletes every index entry of g (its bucket is going away).
-func removeIndexes(tx *bolt.Tx, g *Game) error {
+func removeIndexes(tx store.Tx, g *Game) error {
 	if wb := tx.Bucket(store.BucketWake); wb != nil && !g.Wake.IsZero() {
 		if err := wb.Delete(wakeKey(g.Wake, g.ID)); err != nil {
 			return err
@@ -169,7 +167,7 @@ func logStepKey(step, seq uint64) []byte {
 }
 
 // indexLogEntry records e in b's log-by-step (made if missing).
-func indexLogEntry(b *bolt.Bucket, e *Entry) error {
+func indexLogEntry(b store.Bucket, e *Entry) error {
 	ib, err := b.CreateBucketIfNotExists(store.BucketLogStep)
 	if err != nil {
 		return fmt.Errorf("log index: %w", err)
@@ -179,7 +177,7 @@ func indexLogEntry(b *bolt.Bucket, e *Entry) error {
 
 // entriesOfStep calls fn with each log entry of step whose kind is kind
 // ("" any), in log order, reading only those entries.
-func entriesOfStep(b *bolt.Bucket, step uint64, kind string, fn func(*Entry) error) error {
+func entriesOfStep(b store.Bucket, step uint64, kind string, fn func(*Entry) error) error {
 	ib, lb := b.Bucket(store.BucketLogStep), b.Bucket(store.BucketLog)
 	if ib == nil {
 		return fmt.Errorf("the log of this game has no index by step (rebuild the indexes)")
@@ -212,7 +210,7 @@ func (s *Service) GamesOf(ctx context.Context, addr string) ([]string, error) {
 		return nil, err
 	}
 	var ids []string
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		return eachID(tx.Bucket(store.BucketSeats), normAddr(addr), "", func(id string) (bool, error) {
 			ids = append(ids, id)
 			return true, nil
@@ -223,7 +221,7 @@ func (s *Service) GamesOf(ctx context.Context, addr string) ([]string, error) {
 
 // eachID calls fn with the game ids under prefix in b (seats or
 // game-tags), in id order, starting after the id after, until fn says stop.
-func eachID(b *bolt.Bucket, prefix, after string, fn func(id string) (bool, error)) error {
+func eachID(b store.Bucket, prefix, after string, fn func(id string) (bool, error)) error {
 	if b == nil {
 		return nil
 	}
@@ -250,7 +248,7 @@ func (s *Service) indexed(ctx context.Context) error {
 		return nil
 	}
 	current := false
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		current = string(tx.Bucket(store.BucketMeta).Get(store.KeyIndexes)) == indexVersion
 		return nil
 	})
@@ -267,7 +265,7 @@ func (s *Service) indexed(ctx context.Context) error {
 	}
 	t0 := time.Now()
 	n := 0
-	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err = s.st.Update(ctx, func(tx store.Tx) error {
 		if string(tx.Bucket(store.BucketMeta).Get(store.KeyIndexes)) == indexVersion {
 			return nil
 		}
@@ -287,7 +285,7 @@ func (s *Service) indexed(ctx context.Context) error {
 // rebuildIndexes builds seats, game-tags, wake and every game's
 // log-by-step from the games themselves, and drops version 1's players
 // bucket. It returns the number of games.
-func rebuildIndexes(tx *bolt.Tx) (int, error) {
+func rebuildIndexes(tx store.Tx) (int, error) {
 	for _, name := range [][]byte{store.BucketSeats, store.BucketTags, store.BucketWake, store.BucketHeld, store.BucketObserving, store.BucketPlayers} {
 		if tx.Bucket(name) != nil {
 			if err := tx.DeleteBucket(name); err != nil {
@@ -333,7 +331,7 @@ func rebuildIndexes(tx *bolt.Tx) (int, error) {
 }
 
 // reindexLog rebuilds b's log-by-step from its log.
-func reindexLog(b *bolt.Bucket) error {
+func reindexLog(b store.Bucket) error {
 	if b.Bucket(store.BucketLogStep) != nil {
 		if err := b.DeleteBucket(store.BucketLogStep); err != nil {
 			return err

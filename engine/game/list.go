@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 )
 
@@ -90,7 +88,7 @@ func (s *Service) ListGames(ctx context.Context, opt ListOptions) (*ListPage, er
 	limit = min(limit, MaxListLimit)
 	skip := max(opt.Offset, 0)
 	page := &ListPage{}
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		games := tx.Bucket(store.BucketGames)
 		return s.candidates(tx, opt.ListFilter, opt.After, func(id string) (bool, error) {
 			b := games.Bucket([]byte(id))
@@ -130,7 +128,7 @@ func (s *Service) CountGames(ctx context.Context, f ListFilter) (int, error) {
 		return 0, err
 	}
 	n := 0
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		exact := f.exact()
 		games := tx.Bucket(store.BucketGames)
 		return s.candidates(tx, f, "", func(id string) (bool, error) {
@@ -156,7 +154,7 @@ func (s *Service) CountGames(ctx context.Context, f ListFilter) (int, error) {
 
 // driver picks the index that holds the fewest candidates for f: its
 // bucket and key prefix, or a nil bucket for the games bucket itself.
-func (f ListFilter) driver(tx *bolt.Tx) (*bolt.Bucket, string) {
+func (f ListFilter) driver(tx store.Tx) (store.Bucket, string) {
 	tags := tx.Bucket(store.BucketTags)
 	switch {
 	case f.Player != "" && f.Awaiting:
@@ -186,7 +184,7 @@ func (f ListFilter) exact() bool {
 
 // candidates calls fn with the ids of f's driving index after after, in id
 // order, until fn says stop.
-func (s *Service) candidates(tx *bolt.Tx, f ListFilter, after string, fn func(id string) (bool, error)) error {
+func (s *Service) candidates(tx store.Tx, f ListFilter, after string, fn func(id string) (bool, error)) error {
 	if b, prefix := f.driver(tx); b != nil || prefix != "" {
 		return eachID(b, prefix, after, fn)
 	}

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
@@ -238,7 +236,7 @@ func TestIndexesRebuiltForOldDatabase(t *testing.T) {
 	mustCreate(t, svc, game.CreateRequest{ID: "o1", Ruleset: "toy2", Players: seats("ann@x.org"), Seats: 2})
 	// Make it a version 1 file.
 	st := svc.Store()
-	err := st.DB().Update(func(tx *bolt.Tx) error {
+	err := st.Update(context.Background(), func(tx store.Tx) error {
 		for _, b := range [][]byte{store.BucketSeats, store.BucketTags, store.BucketWake} {
 			if err := tx.DeleteBucket(b); err != nil {
 				return err
@@ -273,11 +271,11 @@ func TestIndexesRebuiltForOldDatabase(t *testing.T) {
 	if err != nil || len(r.Press) != 1 || r.Press[0].Text != "hello bob" {
 		t.Fatalf("bob's press of step 0 after the rebuild: %+v %v", r, err)
 	}
-	st.DB().View(func(tx *bolt.Tx) error {
+	st.View(context.Background(), func(tx store.Tx) error {
 		if tx.Bucket(store.BucketPlayers) != nil {
 			t.Error("version 1's players bucket survived the rebuild")
 		}
-		if c := tx.Bucket(store.BucketWake).Stats().KeyN; c != 1 {
+		if c := tx.Bucket(store.BucketWake).KeyN(); c != 1 {
 			t.Errorf("%d games in the wake index, want a1 only", c)
 		}
 		return nil
@@ -296,7 +294,7 @@ func TestTickBatchesAndIsolatesFailures(t *testing.T) {
 	}
 	clk.t = clk.t.Add(2 * time.Hour)
 	broken := errors.New("the mail side refuses g300")
-	hook := func(_ *bolt.Tx, c *game.Change) error {
+	hook := func(_ store.Tx, c *game.Change) error {
 		if c.Game.ID == "g300" {
 			return broken
 		}

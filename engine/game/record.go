@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/store"
@@ -294,7 +292,7 @@ type pending struct {
 }
 
 // gameBucket returns the bucket of game id, or a UserError if none.
-func gameBucket(tx *bolt.Tx, id string) (*bolt.Bucket, error) {
+func gameBucket(tx store.Tx, id string) (store.Bucket, error) {
 	b := tx.Bucket(store.BucketGames).Bucket([]byte(id))
 	if b == nil {
 		return nil, userErrorf("no game named %q", id)
@@ -302,7 +300,7 @@ func gameBucket(tx *bolt.Tx, id string) (*bolt.Bucket, error) {
 	return b, nil
 }
 
-func readGame(b *bolt.Bucket) (*Game, error) {
+func readGame(b store.Bucket) (*Game, error) {
 	var g Game
 	if err := json.Unmarshal(b.Get(store.KeyInfo), &g); err != nil {
 		return nil, fmt.Errorf("read game record: %w", err)
@@ -310,7 +308,7 @@ func readGame(b *bolt.Bucket) (*Game, error) {
 	return &g, nil
 }
 
-func putJSON(b *bolt.Bucket, key []byte, v any) error {
+func putJSON(b store.Bucket, key []byte, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", key, err)
@@ -318,7 +316,7 @@ func putJSON(b *bolt.Bucket, key []byte, v any) error {
 	return b.Put(key, data)
 }
 
-func appendLog(b *bolt.Bucket, e *Entry) error {
+func appendLog(b store.Bucket, e *Entry) error {
 	lb := b.Bucket(store.BucketLog)
 	seq, err := lb.NextSequence()
 	if err != nil {
@@ -331,7 +329,7 @@ func appendLog(b *bolt.Bucket, e *Entry) error {
 	return indexLogEntry(b, e)
 }
 
-func readPending(b *bolt.Bucket) (map[string]pending, error) {
+func readPending(b store.Bucket) (map[string]pending, error) {
 	out := map[string]pending{}
 	err := b.Bucket(store.BucketPending).ForEach(func(k, v []byte) error {
 		var p pending
@@ -344,7 +342,7 @@ func readPending(b *bolt.Bucket) (map[string]pending, error) {
 	return out, err
 }
 
-func readStep(b *bolt.Bucket, n uint64) (*StepRecord, error) {
+func readStep(b store.Bucket, n uint64) (*StepRecord, error) {
 	v := b.Bucket(store.BucketSteps).Get(store.Key(n))
 	if v == nil {
 		return nil, fmt.Errorf("no record of step %d", n)
@@ -360,7 +358,7 @@ func readStep(b *bolt.Bucket, n uint64) (*StepRecord, error) {
 // game-tags, wake; index.go) in step, so that "which games does this
 // address play in", "which games are due" and game list's filters are
 // index reads, not scans of every game.
-func writeGame(b *bolt.Bucket, g *Game) error {
+func writeGame(b store.Bucket, g *Game) error {
 	var prev *Game
 	if v := b.Get(store.KeyInfo); v != nil {
 		var p Game
@@ -374,7 +372,7 @@ func writeGame(b *bolt.Bucket, g *Game) error {
 // writeGameFrom is writeGame for a caller that knows the index entries of
 // the stored record (factsOf it, taken when it was read): Tick, which
 // writes many games, saves decoding each one twice.
-func writeGameFrom(b *bolt.Bucket, g *Game, was indexFacts) error {
+func writeGameFrom(b store.Bucket, g *Game, was indexFacts) error {
 	g.Wake = nextWake(g)
 	if err := putJSON(b, store.KeyInfo, g); err != nil {
 		return err

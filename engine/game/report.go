@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/store"
@@ -80,7 +78,7 @@ type Report struct {
 // Report builds the current report for player ("" for the GM).
 func (s *Service) Report(ctx context.Context, id, player string) (*Report, error) {
 	var r *Report
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -107,7 +105,7 @@ type PressNote struct {
 // pressFor lists the press of log entries sent while step was the latest,
 // as player ("" the GM) may see it: only what they sent or received, and a
 // grey sender's name only to the sender and the GM.
-func pressFor(b *bolt.Bucket, step uint64, player string) ([]PressNote, error) {
+func pressFor(b store.Bucket, step uint64, player string) ([]PressNote, error) {
 	if player == Observer {
 		return nil, nil
 	}
@@ -144,7 +142,7 @@ func (s *Service) StepReport(ctx context.Context, id string, step uint64, player
 		return nil, err
 	}
 	var r *Report
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -166,7 +164,7 @@ func (s *Service) StepReport(ctx context.Context, id string, step uint64, player
 	return r, err
 }
 
-func (s *Service) reportTx(b *bolt.Bucket, g *Game, step uint64, player string, current bool) (*Report, error) {
+func (s *Service) reportTx(b store.Bucket, g *Game, step uint64, player string, current bool) (*Report, error) {
 	if g.Signup {
 		return nil, userErrorf("game %s has not started: %d of %d seats taken (JOIN %s to play)", g.ID, len(g.Players), g.Seats, g.ID)
 	}
@@ -310,7 +308,7 @@ func (s *Service) stepOf(g *Game, st engine.State, rec *StepRecord) Step {
 // and bots see it; it stays valid after the call (it holds its own state).
 func (s *Service) View(ctx context.Context, id, player string) (engine.View, error) {
 	var v engine.View
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err

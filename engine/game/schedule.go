@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/lang"
 	"orrery/engine/store"
 )
@@ -312,7 +310,7 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 	// wake key, but the set keeps the list free of repeats cheaply.
 	var due []string
 	now := s.now().UTC()
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		seen := map[string]bool{}
 		c := tx.Bucket(store.BucketWake).Cursor()
 		limit := store.Key(uint64(now.UnixNano()))
@@ -388,7 +386,7 @@ func (s *Service) tickOne(ctx context.Context, id string, hooks []Hook) (*TickRe
 
 func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickResult, error) {
 	res := &TickResult{Game: id}
-	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		*res = TickResult{Game: id}
 		b, err := gameBucket(tx, id)
 		if err != nil {

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 )
 
@@ -98,7 +96,7 @@ func ensureHolders(g *Game) {
 
 // openHolders records the first holder of every seat when a game starts,
 // and indexes their addresses (held).
-func openHolders(tx *bolt.Tx, g *Game, now time.Time) error {
+func openHolders(tx store.Tx, g *Game, now time.Time) error {
 	for i := range g.Players {
 		p := &g.Players[i]
 		if len(p.Holders) == 0 {
@@ -168,7 +166,7 @@ func (to Seat) String() string {
 // GM are told the seat has a new player. A bot answers what the seat is
 // asked now.
 func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, reason string, hooks ...Hook) (*Game, []Notice, error) {
-	g, notices, err := s.gmChange(ctx, id, hooks, func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	g, notices, err := s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if g.Signup {
 			return nil, "", userErrorf("game %s has not started: seats are taken by JOIN while it signs up", g.ID)
 		}
@@ -308,7 +306,7 @@ func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 // players are told. A seat already marked, or no longer held by addr, is
 // left alone, so a second call changes nothing.
 func (s *Service) MarkUnreachable(ctx context.Context, id, addr, why string, hooks ...Hook) (*Game, []Notice, error) {
-	g, notices, err := s.gmChange(ctx, id, hooks, func(b *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	g, notices, err := s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if g.Over() || g.Signup {
 			return nil, "", nil
 		}
@@ -358,7 +356,7 @@ func (g *Game) OpenToJoin() bool { return g.Signup || len(g.openSeats()) > 0 }
 // takeSeat is Join for a game that has started: joiner takes one of its
 // open seats (the one named, if it is open, else the first), with a new
 // secret; the old holder is told, the others and the GM too.
-func (s *Service) takeSeat(b *bolt.Bucket, g *Game, joiner PlayerSpec) (*Change, error) {
+func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change, error) {
 	open := g.openSeats()
 	if len(open) == 0 {
 		if g.Over() {
@@ -408,7 +406,7 @@ func (s *Service) takeSeat(b *bolt.Bucket, g *Game, joiner PlayerSpec) (*Change,
 // they are enough for its ruleset: its creator's START by mail. by must be
 // the game's creator (Game.Creator), or "" for the GM.
 func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*Game, error) {
-	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -454,7 +452,7 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 // before, which the mail side mails them. A game takes at most MaxInvites
 // invitations, so that nobody can make the server mail strangers at will.
 func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ *bolt.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if !SameAddress(by, g.Creator) {
 			return nil, "", userErrorf("only the player who opened %s may invite others to it", g.ID)
 		}
@@ -532,7 +530,7 @@ func countMissed(g *Game, rec *StepRecord, now time.Time) {
 // played (the steps undone no longer count, nor do an earlier holder's),
 // and each holder's record of missed steps. Kicked and unreachable seats
 // stay as they are: those are not made by the steps.
-func recountSeats(b *bolt.Bucket, g *Game, to uint64) {
+func recountSeats(b store.Bucket, g *Game, to uint64) {
 	ensureHolders(g)
 	g.Missed = map[string]int{}
 	abandoned := append([]string(nil), g.Unreachable...)
@@ -643,7 +641,7 @@ func (s *Service) PlayerRecord(ctx context.Context, addr string) (*Record, error
 	if err := s.indexed(ctx); err != nil {
 		return nil, err
 	}
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		ids, err := heldGames(tx, addr)
 		if err != nil {
 			return err
@@ -701,7 +699,7 @@ func (r *Record) add(g *Game) {
 
 // indexHeld notes that addr held a seat in game id (kept after it leaves:
 // the record reads it).
-func indexHeld(tx *bolt.Tx, addr, id string) error {
+func indexHeld(tx store.Tx, addr, id string) error {
 	if strings.TrimSpace(addr) == "" {
 		return nil
 	}
@@ -713,7 +711,7 @@ func indexHeld(tx *bolt.Tx, addr, id string) error {
 }
 
 // indexObserver adds or removes addr as an observer of game id.
-func indexObserver(tx *bolt.Tx, addr, id string, on bool) error {
+func indexObserver(tx store.Tx, addr, id string, on bool) error {
 	b := tx.Bucket(store.BucketObserving)
 	if b == nil {
 		return nil
@@ -726,7 +724,7 @@ func indexObserver(tx *bolt.Tx, addr, id string, on bool) error {
 
 // indexHolders puts every holder and observer of g in held and observing
 // (an index rebuild).
-func indexHolders(tx *bolt.Tx, g *Game) error {
+func indexHolders(tx store.Tx, g *Game) error {
 	for _, p := range g.Players {
 		for _, h := range p.History(g) {
 			if err := indexHeld(tx, h.Email, g.ID); err != nil {
@@ -742,7 +740,7 @@ func indexHolders(tx *bolt.Tx, g *Game) error {
 	return nil
 }
 
-func prefixIDs(b *bolt.Bucket, addr string) ([]string, error) {
+func prefixIDs(b store.Bucket, addr string) ([]string, error) {
 	var out []string
 	err := eachID(b, CanonAddress(addr), "", func(id string) (bool, error) {
 		out = append(out, id)
@@ -753,7 +751,7 @@ func prefixIDs(b *bolt.Bucket, addr string) ([]string, error) {
 
 // heldGames lists the games addr ever held a seat in; its caller has
 // called Service.indexed.
-func heldGames(tx *bolt.Tx, addr string) ([]string, error) {
+func heldGames(tx store.Tx, addr string) ([]string, error) {
 	return prefixIDs(tx.Bucket(store.BucketHeld), addr)
 }
 
@@ -763,7 +761,7 @@ func (s *Service) ObservedGames(ctx context.Context, addr string) ([]string, err
 		return nil, err
 	}
 	var out []string
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		var err error
 		out, err = prefixIDs(tx.Bucket(store.BucketObserving), addr)
 		return err
@@ -777,7 +775,7 @@ func (s *Service) HeldGames(ctx context.Context, addr string) ([]string, error) 
 		return nil, err
 	}
 	var out []string
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		var err error
 		out, err = heldGames(tx, addr)
 		return err
@@ -796,7 +794,7 @@ func (s *Service) BuildIndexes(ctx context.Context) error {
 // ReportTx builds player's current report of game id inside tx: a hook
 // mailing a seat's new holder its welcome reads it in the change's own
 // transaction.
-func (s *Service) ReportTx(tx *bolt.Tx, id, player string) (*Report, error) {
+func (s *Service) ReportTx(tx store.Tx, id, player string) (*Report, error) {
 	b, err := gameBucket(tx, id)
 	if err != nil {
 		return nil, err

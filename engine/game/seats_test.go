@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/game"
+	"orrery/engine/store"
 )
 
 func verifyClean(t *testing.T, svc *game.Service, id string) {
@@ -193,7 +192,7 @@ func TestAbandonedPolicies(t *testing.T) {
 		}
 		clk.t = clk.t.Add(time.Minute)
 		var joined []game.Notice
-		hook := func(_ *bolt.Tx, c *game.Change) error { joined = append(joined, c.Notices...); return nil }
+		hook := func(_ store.Tx, c *game.Change) error { joined = append(joined, c.Notices...); return nil }
 		if _, err := svc.Join(ctx, "g", game.PlayerSpec{Name: "dan", Email: "dan@example.org"}, hook); err != nil {
 			t.Fatal(err)
 		}

@@ -18,8 +18,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/store"
 )
@@ -88,7 +86,7 @@ func IsUserError(err error) bool {
 // Hook runs inside the write transaction of a change, after the engine's own
 // writes, so that what the change causes (mails, receipts) commits with it.
 // An error from a hook rolls the whole change back.
-type Hook func(tx *bolt.Tx, c *Change) error
+type Hook func(tx store.Tx, c *Change) error
 
 // Change describes one committed change to a game.
 type Change struct {
@@ -181,7 +179,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 	if err := s.indexed(ctx); err != nil {
 		return nil, err
 	}
-	err = s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err = s.st.Update(ctx, func(tx store.Tx) error {
 		games := tx.Bucket(store.BucketGames)
 		if games.Bucket([]byte(g.ID)) != nil {
 			return userErrorf("a game named %q exists already", g.ID)
@@ -242,7 +240,7 @@ func (g *Game) seat(p PlayerSpec) error {
 }
 
 // start sets up the state of a game whose seats are all taken, as step 0.
-func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, error) {
+func (s *Service) start(b store.Bucket, g *Game, rs engine.Ruleset) (*Change, error) {
 	info := rs.Info()
 	g.Signup = false
 	g.RulesVersion = info.Version
@@ -301,7 +299,7 @@ func (s *Service) start(b *bolt.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 // setup as step 0, when the last seat is taken.
 func (s *Service) Join(ctx context.Context, id string, p PlayerSpec, hooks ...Hook) (*Game, error) {
 	var out *Game
-	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -358,7 +356,7 @@ func (s *Service) Join(ctx context.Context, id string, p PlayerSpec, hooks ...Ho
 	return s.Get(ctx, id)
 }
 
-func writeStep(b *bolt.Bucket, rec *StepRecord, state []byte) error {
+func writeStep(b store.Bucket, rec *StepRecord, state []byte) error {
 	if err := b.Put(store.KeyState, state); err != nil {
 		return err
 	}
@@ -368,7 +366,7 @@ func writeStep(b *bolt.Bucket, rec *StepRecord, state []byte) error {
 	return putJSON(b.Bucket(store.BucketSteps), store.Key(rec.N), rec)
 }
 
-func runHooks(tx *bolt.Tx, c *Change, hooks []Hook) error {
+func runHooks(tx store.Tx, c *Change, hooks []Hook) error {
 	for _, h := range hooks {
 		if err := h(tx, c); err != nil {
 			return err
@@ -396,7 +394,7 @@ func (s *Service) refresh(g *Game, st engine.State) {
 // Get reads a game's record.
 func (s *Service) Get(ctx context.Context, id string) (*Game, error) {
 	var g *Game
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		var err error
 		g, err = s.getTx(tx, id)
 		return err
@@ -406,9 +404,9 @@ func (s *Service) Get(ctx context.Context, id string) (*Game, error) {
 
 // GetTx reads a game's record inside a transaction (for hooks and the mail
 // side's routing).
-func (s *Service) GetTx(tx *bolt.Tx, id string) (*Game, error) { return s.getTx(tx, id) }
+func (s *Service) GetTx(tx store.Tx, id string) (*Game, error) { return s.getTx(tx, id) }
 
-func (s *Service) getTx(tx *bolt.Tx, id string) (*Game, error) {
+func (s *Service) getTx(tx store.Tx, id string) (*Game, error) {
 	b, err := gameBucket(tx, id)
 	if err != nil {
 		return nil, err
@@ -444,7 +442,7 @@ func (s *Service) ruleset(g *Game) (engine.Ruleset, error) {
 	return rs, nil
 }
 
-func (s *Service) loadState(b *bolt.Bucket, g *Game) (engine.Ruleset, engine.State, error) {
+func (s *Service) loadState(b store.Bucket, g *Game) (engine.Ruleset, engine.State, error) {
 	rs, err := s.ruleset(g)
 	if err != nil {
 		return nil, nil, err

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/store"
 )
@@ -97,7 +95,7 @@ func (s *Service) Submit(ctx context.Context, in Input, hooks ...Hook) (*SubmitR
 
 func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitResult, error) {
 	res := &SubmitResult{}
-	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		*res = SubmitResult{}
 		b, err := gameBucket(tx, in.Game)
 		if err != nil {
@@ -354,7 +352,7 @@ type AdvanceResult struct {
 // the defaults of the unanswered prompts apply.
 func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...Hook) (*AdvanceResult, error) {
 	res := &AdvanceResult{}
-	err := s.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		*res = AdvanceResult{}
 		b, err := gameBucket(tx, id)
 		if err != nil {
@@ -412,7 +410,7 @@ func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...H
 // resolveTx resolves one step of g and keeps resolving while the next step
 // is already fully answered. only, when set, restricts the step to those
 // prompts (anytime answers). It updates g and stores everything in b.
-func (s *Service) resolveTx(b *bolt.Bucket, g *Game, st engine.State, reason string, only []string) ([]Step, []Notice, error) {
+func (s *Service) resolveTx(b store.Bucket, g *Game, st engine.State, reason string, only []string) ([]Step, []Notice, error) {
 	var steps []Step
 	var notices []Notice
 	for {
@@ -430,7 +428,7 @@ func (s *Service) resolveTx(b *bolt.Bucket, g *Game, st engine.State, reason str
 	}
 }
 
-func (s *Service) resolveOne(b *bolt.Bucket, g *Game, st engine.State, reason string, only []string) (Step, []Notice, error) {
+func (s *Service) resolveOne(b store.Bucket, g *Game, st engine.State, reason string, only []string) (Step, []Notice, error) {
 	pend, err := readPending(b)
 	if err != nil {
 		return Step{}, nil, err
@@ -582,7 +580,7 @@ func (s *Service) playBots(ctx context.Context, id string, hooks []Hook) error {
 func (s *Service) nextBotInput(ctx context.Context, id string) (Input, bool, error) {
 	var in Input
 	found := false
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -631,7 +629,7 @@ func decodeEntry(v []byte) (*Entry, error) {
 // the game now, and stores nothing.
 func (s *Service) Check(ctx context.Context, in Input) (*SubmitResult, error) {
 	res := &SubmitResult{}
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, in.Game)
 		if err != nil {
 			return err

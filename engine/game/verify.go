@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/store"
 )
@@ -30,7 +28,7 @@ func (v *VerifyResult) OK() bool { return len(v.Problems) == 0 }
 // each resolution used the latest accepted orders of its step.
 func (s *Service) Verify(ctx context.Context, id string) (*VerifyResult, error) {
 	res := &VerifyResult{Game: id}
-	err := s.st.View(ctx, func(tx *bolt.Tx) error {
+	err := s.st.View(ctx, func(tx store.Tx) error {
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -65,7 +63,7 @@ func rulesChanged(g *Game, info engine.Info) string {
 		"so it may differ from what was played, which stands as stored; verify the game with the release it was set up under", g.ID, then, info.Version)
 }
 
-func readLog(b *bolt.Bucket) ([]*Entry, error) {
+func readLog(b store.Bucket) ([]*Entry, error) {
 	var out []*Entry
 	err := b.Bucket(store.BucketLog).ForEach(func(k, v []byte) error {
 		e, err := decodeEntry(v)
@@ -78,7 +76,7 @@ func readLog(b *bolt.Bucket) ([]*Entry, error) {
 	return out, err
 }
 
-func (s *Service) verifyTx(ctx context.Context, b *bolt.Bucket, g *Game, res *VerifyResult) error {
+func (s *Service) verifyTx(ctx context.Context, b store.Bucket, g *Game, res *VerifyResult) error {
 	rs, err := s.ruleset(g)
 	if err != nil {
 		return err

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // ErrGroupAborted is what Update and View return inside a group after an
@@ -20,7 +18,7 @@ type groupKey struct{}
 // with its context.
 type group struct {
 	st     *Store
-	tx     *bolt.Tx
+	tx     BackendTx
 	failed error // the first failure; the group is then spoiled
 }
 
@@ -61,7 +59,11 @@ func (s *Store) GroupFailed(ctx context.Context) bool {
 // only itself). OnCommit callbacks run only when the group commits.
 //
 // A Group inside a group joins it. The context must not be shared with
-// other goroutines: a bbolt transaction belongs to one.
+// other goroutines: a transaction belongs to one.
+//
+// On a backend that can fail to serialise (PostgreSQL), a group that
+// fails so is rolled back and fn run again whole, as Update runs its fn
+// again: fn must reset what it hands out (the daemon's batch and Tick do).
 func (s *Store) Group(ctx context.Context, fn func(ctx context.Context) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -76,9 +78,14 @@ func (s *Store) Group(ctx context.Context, fn func(ctx context.Context) error) (
 		}
 		return nil
 	}
-	tx, err := s.db.Begin(true)
+	return s.retry(ctx, func() error { return s.group(ctx, fn) })
+}
+
+// group runs fn in one new group.
+func (s *Store) group(ctx context.Context, fn func(ctx context.Context) error) (err error) {
+	tx, err := s.be.Begin(ctx, true)
 	if err != nil {
-		return fmt.Errorf("begin a transaction on %s: %w", s.path, err)
+		return fmt.Errorf("begin a transaction on %s: %w", s.name, err)
 	}
 	g := &group{st: s, tx: tx}
 	done := false
@@ -89,6 +96,9 @@ func (s *Store) Group(ctx context.Context, fn func(ctx context.Context) error) (
 	}()
 	err = fn(context.WithValue(ctx, groupKey{}, g))
 	done = true
+	if e := tx.Err(); e != nil && g.failed == nil {
+		g.failed = e
+	}
 	if err == nil && g.failed != nil {
 		err = g.failed
 	}
@@ -99,7 +109,7 @@ func (s *Store) Group(ctx context.Context, fn func(ctx context.Context) error) (
 		}
 		return err
 	}
-	return tx.Commit()
+	return s.commit(tx)
 }
 
 func (g *group) fail(err error) {
@@ -113,7 +123,7 @@ func (g *group) aborted() error {
 }
 
 // update runs fn in the group's transaction; a failure spoils the group.
-func (g *group) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+func (g *group) update(ctx context.Context, fn func(tx Tx) error) error {
 	if g.failed != nil {
 		return g.aborted()
 	}
@@ -121,7 +131,11 @@ func (g *group) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
 		g.fail(err)
 		return err
 	}
-	if err := fn(g.tx); err != nil {
+	err := fn(g.tx)
+	if e := g.tx.Err(); e != nil {
+		err = e
+	}
+	if err != nil {
 		g.fail(err)
 		return err
 	}
@@ -130,12 +144,17 @@ func (g *group) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
 
 // view runs fn in the group's transaction. A read changes nothing, so its
 // failure does not spoil the group.
-func (g *group) view(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+func (g *group) view(ctx context.Context, fn func(tx Tx) error) error {
 	if g.failed != nil {
 		return g.aborted()
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return fn(g.tx)
+	err := fn(g.tx)
+	if e := g.tx.Err(); e != nil {
+		g.fail(e) // the backend's transaction is spoiled
+		return e
+	}
+	return err
 }

@@ -1,75 +1,49 @@
-// Package store opens the single bbolt file that holds every game, checks its
-// schema version and gives the turn life cycle and the mail side one place to
-// run transactions, so that a state change and the mails it causes commit
-// together or not at all.
+// Package store holds every game and the mail side's records in one
+// key-value space of nested buckets (Tx, Bucket, Cursor), checks its schema
+// version and gives the turn life cycle and the mail side one place to run
+// transactions, so that a state change and the mails it causes commit
+// together or not at all. The space is kept by a Backend: a bbolt file
+// (Open, the embedded default) or PostgreSQL (engine/store/pgstore).
 package store
 
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
-
-// ErrLocked is returned by Open when another process holds the database.
-var ErrLocked = errors.New("database is in use by another process")
-
-// Options tunes Open.
-type Options struct {
-	// Timeout bounds the wait for the file lock. Zero means one second: a
-	// second process gets a clear error quickly instead of hanging.
-	Timeout  time.Duration
-	ReadOnly bool
-	// NoSync skips fsync on commit. Only for tests and benchmarks that
-	// throw the file away: a crash can then lose committed changes.
-	NoSync bool
-}
 
 // Store is an open database.
 type Store struct {
-	db   *bolt.DB
-	path string
+	be   Backend
+	kind string
+	path string // the file, for bbolt; "" otherwise
+	name string // what messages call it (a DSN without its password)
+
+	commits    atomic.Int64
+	commitTime atomic.Int64
 }
 
-// Open opens (creating if needed) the database at path and checks that its
-// schema version is the one this build knows.
-func Open(path string, opt Options) (*Store, error) {
-	if opt.Timeout <= 0 {
-		opt.Timeout = time.Second
-	}
-	if !opt.ReadOnly {
-		if dir := filepath.Dir(path); dir != "" {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, fmt.Errorf("create directory for database %s: %w", path, err)
-			}
-		}
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, ReadOnly: opt.ReadOnly})
-	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("open %s: %w (is `orrery serve` running? stop it or use its control socket)", path, ErrLocked)
-		}
-		return nil, fmt.Errorf("open database %s: %w", path, err)
-	}
-	db.NoSync = opt.NoSync
-	s := &Store{db: db, path: path}
-	if err := s.init(opt.ReadOnly); err != nil {
-		db.Close()
+// New wraps an open backend: kind names it ("bbolt", "postgres"), path is
+// its file when it has one, name is how messages refer to it (never with a
+// password). New checks the schema version of the key-value space, and
+// (unless readOnly) creates the top-level buckets and upgrades an older
+// version in place.
+func New(be Backend, kind, path, name string, readOnly bool) (*Store, error) {
+	s := &Store{be: be, kind: kind, path: path, name: name}
+	if err := s.init(readOnly); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
 func (s *Store) init(readOnly bool) error {
-	// check returns the file's version: SchemaVersion for a new file, or
-	// an older one that Open upgrades in place.
-	check := func(tx *bolt.Tx) (int, error) {
+	// check returns the space's version: SchemaVersion for a new one, or
+	// an older one that New upgrades in place.
+	check := func(tx Tx) (int, error) {
 		meta := tx.Bucket(BucketMeta)
 		if meta == nil {
 			return SchemaVersion, nil
@@ -80,17 +54,18 @@ func (s *Store) init(readOnly bool) error {
 		}
 		n, err := strconv.Atoi(string(v))
 		if err != nil {
-			return 0, fmt.Errorf("database %s has an unreadable schema version %q", s.path, v)
+			return 0, fmt.Errorf("database %s has an unreadable schema version %q", s.name, v)
 		}
 		if n != SchemaVersion && !(upgradable[n] && !readOnly) {
-			return 0, fmt.Errorf("database %s has schema version %d; this orrery reads version %d (use a matching release, or migrate)", s.path, n, SchemaVersion)
+			return 0, fmt.Errorf("database %s has schema version %d; this orrery reads version %d (use a matching release, or migrate)", s.name, n, SchemaVersion)
 		}
 		return n, nil
 	}
+	ctx := context.Background()
 	if readOnly {
-		return s.db.View(func(tx *bolt.Tx) error { _, err := check(tx); return err })
+		return s.View(ctx, func(tx Tx) error { _, err := check(tx); return err })
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.Update(ctx, func(tx Tx) error {
 		n, err := check(tx)
 		if err != nil {
 			return err
@@ -102,7 +77,7 @@ func (s *Store) init(readOnly bool) error {
 		}
 		meta := tx.Bucket(BucketMeta)
 		if meta.Get(KeySchema) == nil || n != SchemaVersion {
-			// An upgraded file's derived indexes are rebuilt by their
+			// An upgraded space's derived indexes are rebuilt by their
 			// owners on first use (see schema.go).
 			if err := meta.Delete(KeyIndexes); err != nil {
 				return err
@@ -117,36 +92,120 @@ func (s *Store) init(readOnly bool) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return s.be.Close() }
 
-// Path is the file the store was opened from.
+// Path is the file the store was opened from; "" for a store that is no
+// file (PostgreSQL).
 func (s *Store) Path() string { return s.path }
 
-// DB gives the mail side direct access for its own buckets.
-func (s *Store) DB() *bolt.DB { return s.db }
+// Name is how messages name the store: its file, or its DSN without the
+// password.
+func (s *Store) Name() string { return s.name }
+
+// Kind is the backend: "bbolt" or "postgres".
+func (s *Store) Kind() string { return s.kind }
+
+// Locks reports whether the store is held by one process (a bbolt file):
+// other processes then reach it through that process's control socket.
+func (s *Store) Locks() bool { return s.be.Locks() }
+
+// Backend returns the backend the store wraps, for code under
+// engine/store (db copy, the conformance tests).
+func (s *Store) Backend() Backend { return s.be }
+
+// Stats counts the commits made through the store since it was opened.
+func (s *Store) Stats() Stats {
+	st := Stats{Commits: s.commits.Load(), CommitTime: time.Duration(s.commitTime.Load())}
+	if b, ok := s.be.(*boltBackend); ok {
+		st.PageWrites = b.pageWrites()
+	}
+	return st
+}
+
+// maxTries bounds how often Update runs fn when the backend keeps failing
+// to serialise it with concurrent transactions (PostgreSQL's 40001 and
+// 40P01); each try waits a little longer, with jitter.
+const maxTries = 12
 
 // Update runs fn in a read-write transaction, unless ctx is already done;
 // inside a Group, in the group's transaction.
-func (s *Store) Update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+//
+// On a backend that can fail to serialise concurrent transactions
+// (PostgreSQL at SERIALIZABLE), fn may run more than once: a try that
+// failed so is rolled back, its OnCommit callbacks dropped, and fn run
+// again in a new transaction. So fn must depend only on what it reads in
+// tx and on its arguments, and set (not accumulate into) what it hands
+// out: `x = v`, `s = s[:0]` before appending, never a counter it only
+// increments.
+func (s *Store) Update(ctx context.Context, fn func(tx Tx) error) error {
 	if g := s.groupOf(ctx); g != nil {
 		return g.update(ctx, fn)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.db.Update(fn)
+	return s.retry(ctx, func() error { return s.run(ctx, true, fn) })
 }
 
 // View runs fn in a read-only transaction, unless ctx is already done;
 // inside a Group, in the group's transaction (seeing its changes so far).
-func (s *Store) View(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+// The transaction sees one snapshot of the store. Like Update's, fn may
+// run again.
+func (s *Store) View(ctx context.Context, fn func(tx Tx) error) error {
 	if g := s.groupOf(ctx); g != nil {
 		return g.view(ctx, fn)
 	}
+	return s.retry(ctx, func() error { return s.run(ctx, false, fn) })
+}
+
+// retry runs try until it succeeds, fails for good, or maxTries.
+func (s *Store) retry(ctx context.Context, try func() error) error {
+	wait := time.Millisecond
+	for n := 1; ; n++ {
+		err := try()
+		if err == nil || n >= maxTries || !s.be.Retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		d := wait/2 + rand.N(wait)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(d):
+		}
+		wait = min(2*wait, 500*time.Millisecond)
+	}
+}
+
+// run runs fn in one transaction.
+func (s *Store) run(ctx context.Context, writable bool, fn func(tx Tx) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.View(fn)
+	tx, err := s.be.Begin(ctx, writable)
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tx.Rollback() // fn panicked
+		}
+	}()
+	err = fn(tx)
+	done = true
+	if e := tx.Err(); e != nil {
+		err = e // a failed read: whatever fn decided on it must not commit
+	}
+	if err != nil || !writable {
+		tx.Rollback()
+		return err
+	}
+	return s.commit(tx)
+}
+
+func (s *Store) commit(tx BackendTx) error {
+	t0 := time.Now()
+	err := tx.Commit()
+	s.commits.Add(1)
+	s.commitTime.Add(int64(time.Since(t0)))
+	return err
 }
 
 // Key encodes n big-endian, so keys sort in numeric order.

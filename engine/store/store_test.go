@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 func TestSecondOpenGetsClearError(t *testing.T) {
@@ -37,7 +36,7 @@ func TestSchemaVersionChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(BucketMeta).Put(KeySchema, []byte("99")) })
+	err = s.Update(context.Background(), func(tx Tx) error { return tx.Bucket(BucketMeta).Put(KeySchema, []byte("99")) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +53,7 @@ func TestBucketsCreatedAndKeysSort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.View(context.Background(), func(tx Tx) error {
 		for _, b := range TopLevel {
 			if tx.Bucket(b) == nil {
 				t.Errorf("bucket %s missing", b)

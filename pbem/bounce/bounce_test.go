@@ -1,6 +1,7 @@
 package bounce
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine/store"
 )
@@ -136,7 +135,7 @@ func TestHardLimitWithinWindow(t *testing.T) {
 	p := Policy{}.WithDefaults()
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	note := func(addr string, at time.Time, kind Kind) (became bool) {
-		err := st.DB().Update(func(tx *bolt.Tx) error {
+		err := st.Update(context.Background(), func(tx store.Tx) error {
 			var err error
 			became, _, err = Note(tx, addr, Event{Time: at, Kind: kind.String(), Status: "5.2.2", Diagnostic: "smtp; 552 5.2.2 Mailbox full"}, p)
 			return err
@@ -147,7 +146,7 @@ func TestHardLimitWithinWindow(t *testing.T) {
 		return became
 	}
 	state := func(addr string) (s State) {
-		st.DB().View(func(tx *bolt.Tx) error { s, _ = Load(tx, addr); return nil })
+		st.View(context.Background(), func(tx store.Tx) error { s, _ = Load(tx, addr); return nil })
 		return s
 	}
 	// Two hard bounces 15 days apart, then one more: only two in 14 days.
@@ -170,7 +169,7 @@ func TestHardLimitWithinWindow(t *testing.T) {
 		t.Errorf("state %+v (%d hard, %d soft)", s, hard, soft)
 	}
 	var unsettled []string
-	st.DB().Update(func(tx *bolt.Tx) error {
+	st.Update(context.Background(), func(tx store.Tx) error {
 		unsettled, _ = Unsettled(tx)
 		if len(unsettled) == 1 {
 			Settle(tx, unsettled[0])
@@ -180,7 +179,7 @@ func TestHardLimitWithinWindow(t *testing.T) {
 	if len(unsettled) != 1 || unsettled[0] != "bob@x.test" {
 		t.Errorf("unsettled %v", unsettled)
 	}
-	st.DB().Update(func(tx *bolt.Tx) error {
+	st.Update(context.Background(), func(tx store.Tx) error {
 		if !Unreachable(tx, "bob@x.test") {
 			t.Error("not unreachable")
 		}
@@ -215,7 +214,7 @@ func TestWhyCountsAgree(t *testing.T) {
 		t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 		var s State
 		for i := range c.n {
-			err := st.DB().Update(func(tx *bolt.Tx) error {
+			err := st.Update(context.Background(), func(tx store.Tx) error {
 				var err error
 				_, s, err = Note(tx, addr, Event{Time: t0.Add(time.Duration(i) * time.Hour), Kind: Hard.String(), Status: "5.2.2"}, c.p.WithDefaults())
 				return err

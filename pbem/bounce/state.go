@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
@@ -105,7 +103,7 @@ func Key(addr string) string {
 	return game.CanonAddress(addr)
 }
 
-func bucket(tx *bolt.Tx, create bool) (*bolt.Bucket, error) {
+func bucket(tx store.Tx, create bool) (store.Bucket, error) {
 	m := tx.Bucket(store.BucketMail)
 	if m == nil {
 		if !create {
@@ -123,7 +121,7 @@ func bucket(tx *bolt.Tx, create bool) (*bolt.Bucket, error) {
 }
 
 // Load reads addr's state (the zero State when it never bounced).
-func Load(tx *bolt.Tx, addr string) (State, error) {
+func Load(tx store.Tx, addr string) (State, error) {
 	var s State
 	b, err := bucket(tx, false)
 	if err != nil || b == nil {
@@ -137,7 +135,7 @@ func Load(tx *bolt.Tx, addr string) (State, error) {
 	return s, nil
 }
 
-func put(tx *bolt.Tx, addr string, s State) error {
+func put(tx store.Tx, addr string, s State) error {
 	b, err := bucket(tx, true)
 	if err != nil {
 		return err
@@ -153,7 +151,7 @@ func put(tx *bolt.Tx, addr string, s State) error {
 }
 
 // Unreachable reports whether mail to addr is stopped.
-func Unreachable(tx *bolt.Tx, addr string) bool {
+func Unreachable(tx store.Tx, addr string) bool {
 	s, err := Load(tx, addr)
 	return err == nil && !s.Unreachable.IsZero()
 }
@@ -161,7 +159,7 @@ func Unreachable(tx *bolt.Tx, addr string) bool {
 // Note counts one bounce of addr at ev.Time, in tx (the transaction that
 // records the DSN as handled, so that a DSN read twice counts once), and
 // says whether the address became unreachable with it.
-func Note(tx *bolt.Tx, addr string, ev Event, p Policy) (became bool, st State, err error) {
+func Note(tx store.Tx, addr string, ev Event, p Policy) (became bool, st State, err error) {
 	p = p.WithDefaults()
 	st, err = Load(tx, addr)
 	if err != nil {
@@ -183,7 +181,7 @@ func Note(tx *bolt.Tx, addr string, ev Event, p Policy) (became bool, st State, 
 }
 
 // Settle marks that every game of addr was told it is unreachable.
-func Settle(tx *bolt.Tx, addr string) error {
+func Settle(tx store.Tx, addr string) error {
 	st, err := Load(tx, addr)
 	if err != nil || st.Unreachable.IsZero() {
 		return err
@@ -194,7 +192,7 @@ func Settle(tx *bolt.Tx, addr string) error {
 
 // Clear forgets addr's bounces: mail came from it (the player is back),
 // or the GM said so. It reports whether there was anything to forget.
-func Clear(tx *bolt.Tx, addr string) (bool, error) {
+func Clear(tx store.Tx, addr string) (bool, error) {
 	st, err := Load(tx, addr)
 	if err != nil || (len(st.Events) == 0 && st.Unreachable.IsZero()) {
 		return false, err
@@ -204,7 +202,7 @@ func Clear(tx *bolt.Tx, addr string) (bool, error) {
 
 // Unsettled lists the unreachable addresses whose games were not all told
 // yet (a crash came between): the daemon finishes them.
-func Unsettled(tx *bolt.Tx) ([]string, error) {
+func Unsettled(tx store.Tx) ([]string, error) {
 	b, err := bucket(tx, false)
 	if err != nil || b == nil {
 		return nil, err

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
@@ -23,11 +21,11 @@ import (
 // txWatch records the transaction of every game change, to tell how many
 // transactions a batch took.
 type txWatch struct {
-	txs  []*bolt.Tx
-	seen map[*bolt.Tx]bool
+	txs  []store.Tx
+	seen map[store.Tx]bool
 }
 
-func (w *txWatch) hook(tx *bolt.Tx, _ *game.Change) error {
+func (w *txWatch) hook(tx store.Tx, _ *game.Change) error {
 	if !w.seen[tx] {
 		w.seen[tx] = true
 		w.txs = append(w.txs, tx)
@@ -44,8 +42,8 @@ func newBatchHarness(t *testing.T, w *txWatch) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
-	w.seen = map[*bolt.Tx]bool{}
+	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
+	w.seen = map[store.Tx]bool{}
 	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
 		// One group per batch however slow the machine (-race, load):
 		// the tests count the transactions.
@@ -61,7 +59,7 @@ func newBatchHarness(t *testing.T, w *txWatch) *harness {
 	}
 	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
 	h.flush() // the welcome mails
-	w.txs, w.seen = nil, map[*bolt.Tx]bool{}
+	w.txs, w.seen = nil, map[store.Tx]bool{}
 	return h
 }
 
@@ -121,7 +119,7 @@ func TestBatchRedoneAroundAFailure(t *testing.T) {
 	if _, _, err := h.d.Service().Kick(ctx, "g1", "bob"); err != nil {
 		t.Fatal(err)
 	}
-	w.txs, w.seen = nil, map[*bolt.Tx]bool{}
+	w.txs, w.seen = nil, map[store.Tx]bool{}
 	ann := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2")
 	// Press to a seat that does not exist: refused inside the change's
 	// transaction (checks made before it, like JOIN's, spoil nothing).
@@ -166,7 +164,7 @@ func TestRunCompactsOldRecords(t *testing.T) {
 	later := time.Now().Add(100 * 24 * time.Hour)
 	h := newHarness(t, func(c *daemon.Config) { c.Now = func() time.Time { return later } })
 	h.flush()
-	if c, _ := outbox.Count(h.st.DB()); c.Sent != 2 {
+	if c, _ := outbox.Count(h.st); c.Sent != 2 {
 		t.Fatalf("%d welcome mails recorded as sent, want 2", c.Sent)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -176,7 +174,7 @@ func TestRunCompactsOldRecords(t *testing.T) {
 	go func() { done <- h.d.Run(ctx, r) }()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if c, _ := outbox.Count(h.st.DB()); c.Sent == 0 {
+		if c, _ := outbox.Count(h.st); c.Sent == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -187,7 +185,7 @@ func TestRunCompactsOldRecords(t *testing.T) {
 	cancel()
 	<-done
 	var evs []outbox.Event
-	h.st.DB().View(func(tx *bolt.Tx) error {
+	h.st.View(context.Background(), func(tx store.Tx) error {
 		var err error
 		evs, err = outbox.OfGame(tx, "g1")
 		return err
@@ -211,7 +209,7 @@ func (w *lockWatch) LookupTXT(ctx context.Context, name string) ([]string, error
 	w.lookups++
 	done := make(chan struct{})
 	go func() {
-		w.st.DB().Update(func(*bolt.Tx) error { return nil })
+		w.st.Update(context.Background(), func(store.Tx) error { return nil })
 		close(done)
 	}()
 	select {

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -35,7 +33,7 @@ func BenchmarkBurningReport(b *testing.B) {
 	now := time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)
 	svc := game.New(st, []engine.Ruleset{burning.Ruleset()}, game.WithClock(func() time.Time { return now }))
 	var steps []game.Step
-	hook := func(tx *bolt.Tx, c *game.Change) error { steps = append(steps, c.Steps...); return nil }
+	hook := func(tx store.Tx, c *game.Change) error { steps = append(steps, c.Steps...); return nil }
 	var specs []game.PlayerSpec
 	for i := 0; i < 6; i++ {
 		specs = append(specs, game.PlayerSpec{Name: fmt.Sprintf("p%d", i+1), Bot: true})

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
+	"orrery/engine/store"
 	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/policy"
@@ -41,7 +40,7 @@ type budgetRecord struct {
 
 // strangerBudget counts one reply to stranger addr against today's budget
 // of that address and of every stranger together; false: none is left.
-func (d *Daemon) strangerBudget(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
+func (d *Daemon) strangerBudget(tx store.Tx, addr string, now time.Time) (bool, error) {
 	b, err := mailBucket(tx, BucketBudget)
 	if err != nil {
 		return false, err
@@ -85,7 +84,7 @@ func subjectKey(s string) string {
 // pingPong counts an answer that changed nothing to addr's mail with this
 // subject and text; false: the limit of such answers within an hour is
 // reached, and this one is not sent.
-func (d *Daemon) pingPong(tx *bolt.Tx, addr, subject, text string, now time.Time) (bool, error) {
+func (d *Daemon) pingPong(tx store.Tx, addr, subject, text string, now time.Time) (bool, error) {
 	b, err := mailBucket(tx, BucketPing)
 	if err != nil {
 		return false, err
@@ -171,7 +170,7 @@ func (d *Daemon) checkSender(ctx context.Context, raw []byte, m *inmail.Message)
 	now := d.cfg.Now()
 	var since time.Time
 	key := addrKey(v.Domain)
-	err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	err := d.st.View(ctx, func(tx store.Tx) error {
 		if b := mailBucketRO(tx, BucketDNSFail); b != nil {
 			since, _ = time.Parse(time.RFC3339, string(b.Get(key)))
 		}
@@ -179,7 +178,7 @@ func (d *Daemon) checkSender(ctx context.Context, raw []byte, m *inmail.Message)
 	})
 	// Written only when it changes: most mails find nothing to write.
 	if err == nil && v.TempFail == since.IsZero() {
-		err = d.st.Update(ctx, func(tx *bolt.Tx) error {
+		err = d.st.Update(ctx, func(tx store.Tx) error {
 			b, err := mailBucket(tx, BucketDNSFail)
 			if err != nil {
 				return err

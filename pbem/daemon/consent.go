@@ -8,11 +8,10 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/lang"
+	"orrery/engine/store"
 	"orrery/pbem/policy"
 	"orrery/pbem/route"
 	"orrery/templates"
@@ -127,7 +126,7 @@ func (d *Daemon) consentable(kind route.Name, g *game.Game, person string) (msg,
 // answer asking for them: a request whose answer was not sent (a budget
 // spent) cannot be confirmed, and is not kept. A person's earlier request
 // for the same game lapses.
-func keepConsents(tx *bolt.Tx, j *job) error {
+func keepConsents(tx store.Tx, j *job) error {
 	if len(j.consents) == 0 {
 		return nil
 	}
@@ -157,7 +156,7 @@ func keepConsents(tx *bolt.Tx, j *job) error {
 }
 
 // dropConsent forgets a confirmed request.
-func dropConsent(tx *bolt.Tx, rec consentRecord) error {
+func dropConsent(tx store.Tx, rec consentRecord) error {
 	b, err := mailBucket(tx, BucketConsent)
 	if err != nil {
 		return err
@@ -175,7 +174,7 @@ func dropConsent(tx *bolt.Tx, rec consentRecord) error {
 // names, else those asked for in the mail it replies to. ok is false when
 // it answers none (it may confirm held orders instead).
 func (d *Daemon) findConsents(ctx context.Context, j *job, c route.Command) (recs []consentRecord, ok bool, err error) {
-	err = d.st.View(ctx, func(tx *bolt.Tx) error {
+	err = d.st.View(ctx, func(tx store.Tx) error {
 		b := mailBucketRO(tx, BucketConsent)
 		var tokens []string
 		if c.Token != "" {

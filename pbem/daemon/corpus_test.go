@@ -83,7 +83,7 @@ func corpusDaemon(t *testing.T) (*daemon.Daemon, *outbox.Queue, *pbemtest.Server
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
+	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	d, err := daemon.New(st, games.All(), q, daemon.Config{From: "Orrery <orrery@example.org>"})
 	if err != nil {
 		t.Fatal(err)

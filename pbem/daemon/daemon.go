@@ -26,8 +26,6 @@ import (
 	"sync"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -332,7 +330,7 @@ type rateRecord struct {
 	Times []time.Time `json:"times"`
 }
 
-func mailBucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
+func mailBucket(tx store.Tx, name []byte) (store.Bucket, error) {
 	mail := tx.Bucket(store.BucketMail)
 	if mail == nil {
 		var err error
@@ -377,7 +375,7 @@ func uidKey(validity, uid uint32) []byte {
 
 func (d *Daemon) seen(ctx context.Context, key string) (*seenRecord, error) {
 	var rec *seenRecord
-	err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	err := d.st.View(ctx, func(tx store.Tx) error {
 		mail := tx.Bucket(store.BucketMail)
 		if mail == nil || mail.Bucket(BucketSeen) == nil {
 			return nil

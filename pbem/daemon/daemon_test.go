@@ -47,7 +47,7 @@ func newHarnessAt(t *testing.T, db string, tune ...func(*daemon.Config)) *harnes
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
+	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	cfg := daemon.Config{From: "Orrery <" + botAddr + ">"}
 	for _, f := range tune {
 		f(&cfg)

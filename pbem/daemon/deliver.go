@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/pbem/bounce"
@@ -37,7 +35,7 @@ var digestKinds = map[string]bool{"deadline": true, "paused": true, "resumed": t
 
 // post queues out, or keeps news for the addressee's digest when they
 // asked for one (news is nil for mail that always goes at once).
-func (m *Mailer) post(tx *bolt.Tx, out outbox.Mail, news *digestNews) error {
+func (m *Mailer) post(tx store.Tx, out outbox.Mail, news *digestNews) error {
 	if news != nil && len(out.To) == 1 {
 		if s, err := settings.Get(tx, out.To[0]); err == nil && s.DigestOn() {
 			return holdNews(tx, out.To[0], news)
@@ -47,14 +45,14 @@ func (m *Mailer) post(tx *bolt.Tx, out outbox.Mail, news *digestNews) error {
 }
 
 // remindersOff reports whether addr asked for no reminders.
-func remindersOff(tx *bolt.Tx, addr string) bool {
+func remindersOff(tx store.Tx, addr string) bool {
 	s, err := settings.Get(tx, addr)
 	return err == nil && s.RemindersOff()
 }
 
 // noticeToAddresses mails notice n to the addresses it names directly: a
 // seat's former holder (who is in the game no more), told what happened.
-func (m *Mailer) noticeToAddresses(tx *bolt.Tx, g *game.Game, n game.Notice) error {
+func (m *Mailer) noticeToAddresses(tx store.Tx, g *game.Game, n game.Notice) error {
 	for _, addr := range n.Addresses {
 		d := m.data(g, game.Player{Name: n.Seat}, m.Rulesets)
 		d.Deadline = time.Time{} // not theirs any more
@@ -92,7 +90,7 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 	now := d.cfg.Now().UTC()
 	var became []string
 	j.why = "delivery status notification: nothing of ours"
-	j.commit = func(tx *bolt.Tx) error {
+	j.commit = func(tx store.Tx) error {
 		became = nil
 		if !strings.HasSuffix(strings.ToLower(rep.MessageID), strings.ToLower(d.mailer.OwnSuffix())) {
 			j.why = "delivery status notification about a mail that is not ours (" + rep.MessageID + ")"
@@ -157,7 +155,7 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 // leaves it unsettled, and Maintain finishes it.
 func (d *Daemon) settleUnreachable(ctx context.Context, addr string) error {
 	var st bounce.State
-	if err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	if err := d.st.View(ctx, func(tx store.Tx) error {
 		var err error
 		st, err = bounce.Load(tx, addr)
 		return err
@@ -182,7 +180,7 @@ func (d *Daemon) settleUnreachable(ctx context.Context, addr string) error {
 		}
 	}
 	d.log.Warn("address unreachable: no longer mailed", "address", addr, "why", st.Why, "seats", seats)
-	return d.st.Update(ctx, func(tx *bolt.Tx) error {
+	return d.st.Update(ctx, func(tx store.Tx) error {
 		if seats == 0 && d.cfg.GM != "" {
 			// No seat to tell anyone of: the GM hears of it alone.
 			if err := d.gmMail(tx, nil, "unreachable", fmt.Sprintf("Mail to %s bounces (%s): I write to it no more.", addr, st.Why)); err != nil {
@@ -194,7 +192,7 @@ func (d *Daemon) settleUnreachable(ctx context.Context, addr string) error {
 }
 
 // gmMail queues a notice of kind to the GM (about game g, or none).
-func (d *Daemon) gmMail(tx *bolt.Tx, g *game.Game, kind, text string) error {
+func (d *Daemon) gmMail(tx store.Tx, g *game.Game, kind, text string) error {
 	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
 	data.Notice = &game.Notice{Kind: kind, Text: text}
 	d.mailer.speak(data, readerOf(tx, bareAddress(d.cfg.GM)), nil)
@@ -214,7 +212,7 @@ func (d *Daemon) gmMail(tx *bolt.Tx, g *game.Game, kind, text string) error {
 // (never of their own, which would only be given up on in turn), and a
 // mail the server refused for good counts as a hard bounce of its
 // address, as a DSN would.
-func (d *Daemon) deadMail(tx *bolt.Tx, it outbox.Item, permanent bool) error {
+func (d *Daemon) deadMail(tx store.Tx, it outbox.Item, permanent bool) error {
 	now := d.cfg.Now().UTC()
 	to := strings.Join(it.Mail.To, ", ")
 	if permanent {
@@ -251,7 +249,7 @@ func (d *Daemon) deadMail(tx *bolt.Tx, it outbox.Item, permanent bool) error {
 // all told (a crash came between), and sending the digests that are due.
 func (d *Daemon) Maintain(ctx context.Context) error {
 	var addrs []string
-	if err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	if err := d.st.View(ctx, func(tx store.Tx) error {
 		var err error
 		addrs, err = bounce.Unsettled(tx)
 		return err
@@ -270,7 +268,7 @@ func (d *Daemon) Maintain(ctx context.Context) error {
 // so their mail works; the answer says so.
 func (d *Daemon) welcomeBack(ctx context.Context, j *job) error {
 	var st bounce.State
-	if err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	if err := d.st.View(ctx, func(tx store.Tx) error {
 		var err error
 		st, err = bounce.Load(tx, j.from)
 		return err
@@ -278,7 +276,7 @@ func (d *Daemon) welcomeBack(ctx context.Context, j *job) error {
 		return err
 	}
 	prev := j.commit
-	j.commit = func(tx *bolt.Tx) error {
+	j.commit = func(tx store.Tx) error {
 		if prev != nil {
 			if err := prev(tx); err != nil {
 				return err
@@ -309,7 +307,7 @@ type digestNews struct {
 	Text   string    `json:"text,omitempty"`
 }
 
-func holdNews(tx *bolt.Tx, addr string, n *digestNews) error {
+func holdNews(tx store.Tx, addr string, n *digestNews) error {
 	b, err := mailBucket(tx, store.BucketMailDigest)
 	if err != nil {
 		return err

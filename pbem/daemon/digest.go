@@ -7,8 +7,6 @@ import (
 	"sort"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -48,7 +46,7 @@ func (d *Daemon) sendDigests(ctx context.Context) error {
 	now := d.cfg.Now()
 	due := map[string][]heldNews{}
 	var order []string
-	err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	err := d.st.View(ctx, func(tx store.Tx) error {
 		m := tx.Bucket(store.BucketMail)
 		if m == nil || m.Bucket(store.BucketMailDigest) == nil {
 			return nil
@@ -123,7 +121,7 @@ func (d *Daemon) sendDigest(ctx context.Context, addr string, ns []heldNews) err
 			Turn: n.Turn, Phase: n.Phase, Events: n.Events, Text: n.Text})
 	}
 	sort.SliceStable(data.Digest, func(a, b int) bool { return data.Digest[a].ID < data.Digest[b].ID })
-	return d.st.Update(ctx, func(tx *bolt.Tx) error {
+	return d.st.Update(ctx, func(tx store.Tx) error {
 		b, err := mailBucket(tx, store.BucketMailDigest)
 		if err != nil {
 			return err
@@ -153,7 +151,7 @@ func (d *Daemon) sendDigest(ctx context.Context, addr string, ns []heldNews) err
 }
 
 // digestOn reports whether addr asked for a digest.
-func digestOn(tx *bolt.Tx, addr string) bool {
+func digestOn(tx store.Tx, addr string) bool {
 	s, err := settings.Get(tx, addr)
 	return err == nil && s.DigestOn()
 }

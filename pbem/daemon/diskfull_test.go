@@ -179,7 +179,7 @@ func (h *harness) refs(id string) int {
 
 func (h *harness) outboxLen() int {
 	h.t.Helper()
-	items, err := outbox.Pending(h.st.DB())
+	items, err := outbox.Pending(h.st)
 	if err != nil {
 		h.t.Fatal(err)
 	}

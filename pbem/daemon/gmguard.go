@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 	"orrery/pbem/outbox"
 )
@@ -40,7 +38,7 @@ type gmGuardRecord struct {
 
 var gmGuardKey = []byte("state")
 
-func readGMGuard(tx *bolt.Tx) (*bolt.Bucket, *gmGuardRecord, error) {
+func readGMGuard(tx store.Tx) (store.Bucket, *gmGuardRecord, error) {
 	b, err := mailBucket(tx, BucketGMGuard)
 	if err != nil {
 		return nil, nil, err
@@ -54,7 +52,7 @@ func readGMGuard(tx *bolt.Tx) (*bolt.Bucket, *gmGuardRecord, error) {
 	return b, r, nil
 }
 
-func (r *gmGuardRecord) put(b *bolt.Bucket) error {
+func (r *gmGuardRecord) put(b store.Bucket) error {
 	data, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -71,7 +69,7 @@ func (d *Daemon) gmRefused(ctx context.Context, j *job) (bool, error) {
 	}
 	now := d.cfg.Now()
 	answer := false
-	err := d.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := d.st.Update(ctx, func(tx store.Tx) error {
 		b, r, err := readGMGuard(tx)
 		if err != nil {
 			return err
@@ -120,7 +118,7 @@ func (d *Daemon) gmGuardTick(ctx context.Context) error {
 	}
 	now := d.cfg.Now()
 	var r *gmGuardRecord
-	err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	err := d.st.View(ctx, func(tx store.Tx) error {
 		mail := tx.Bucket(store.BucketMail)
 		if mail == nil || mail.Bucket(BucketGMGuard) == nil {
 			return nil
@@ -134,7 +132,7 @@ func (d *Daemon) gmGuardTick(ctx context.Context) error {
 	if err != nil || r == nil || r.Pending == 0 || now.Sub(r.Reported) < gmReportEvery {
 		return err
 	}
-	return d.st.Update(ctx, func(tx *bolt.Tx) error {
+	return d.st.Update(ctx, func(tx store.Tx) error {
 		b, r, err := readGMGuard(tx)
 		if err != nil {
 			return err
@@ -148,7 +146,7 @@ func (d *Daemon) gmGuardTick(ctx context.Context) error {
 
 // reportGMAttempts queues the GM's report of the attempts in r if there
 // are any and none was sent in the last day, and resets the count.
-func (d *Daemon) reportGMAttempts(tx *bolt.Tx, r *gmGuardRecord, now time.Time) error {
+func (d *Daemon) reportGMAttempts(tx store.Tx, r *gmGuardRecord, now time.Time) error {
 	gm := bareAddress(d.cfg.GM)
 	if gm == "" || r.Pending == 0 || now.Sub(r.Reported) < gmReportEvery {
 		return nil

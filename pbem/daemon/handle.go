@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/lang"
@@ -29,7 +27,7 @@ func partKey(key string, n int) []byte { return fmt.Appendf(nil, "%s\x00%04d", k
 // was done before.
 func (d *Daemon) part(ctx context.Context, key string, n int) (*section, error) {
 	var out *section
-	err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	err := d.st.View(ctx, func(tx store.Tx) error {
 		mail := tx.Bucket(store.BucketMail)
 		if mail == nil || mail.Bucket(BucketParts) == nil {
 			return nil
@@ -43,7 +41,7 @@ func (d *Daemon) part(ctx context.Context, key string, n int) (*section, error) 
 	return out, err
 }
 
-func putPart(tx *bolt.Tx, key string, n int, s section) error {
+func putPart(tx store.Tx, key string, n int, s section) error {
 	b, err := mailBucket(tx, BucketParts)
 	if err != nil {
 		return err
@@ -58,7 +56,7 @@ func putPart(tx *bolt.Tx, key string, n int, s section) error {
 // dropParts forgets the answers of key's done parts once the message is
 // recorded as seen: a retry now only files the mail, and a part's answer
 // (as large as the answer itself) would otherwise stay for ever.
-func dropParts(tx *bolt.Tx, key string) error {
+func dropParts(tx store.Tx, key string) error {
 	b, err := mailBucket(tx, BucketParts)
 	if err != nil {
 		return err
@@ -132,7 +130,7 @@ type job struct {
 	consenting *consentRecord
 	// commit runs in the transaction that records the mail as handled
 	// (a bounce counted, an address that works again).
-	commit func(tx *bolt.Tx) error
+	commit func(tx store.Tx) error
 }
 
 // replyPart is the part number that records a reply queued early, so that
@@ -142,7 +140,7 @@ const replyPart = 9999
 // readerOf reads addr's settings.
 func (d *Daemon) readerOf(ctx context.Context, addr string) reader {
 	r := reader{zone: time.UTC}
-	d.st.View(ctx, func(tx *bolt.Tx) error {
+	d.st.View(ctx, func(tx store.Tx) error {
 		r = readerOf(tx, addr)
 		return nil
 	})
@@ -340,7 +338,7 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 		// Kept for the GM's log: a sender's 100 KB subject need not be.
 		rec.From, rec.Subject = clip(j.m.From, 200), clip(j.m.Subject, 200)
 	}
-	err := d.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := d.st.Update(ctx, func(tx store.Tx) error {
 		seen, err := mailBucket(tx, BucketSeen)
 		if err != nil {
 			return err
@@ -404,7 +402,7 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 
 // queueReply queues the reply to j's mail in tx, within the limits on
 // replies (rate, strangers, ping-pong).
-func (d *Daemon) queueReply(tx *bolt.Tx, j *job, now time.Time) error {
+func (d *Daemon) queueReply(tx store.Tx, j *job, now time.Time) error {
 	{
 		out := d.reply(j)
 		send := func() error { // observe.go counts it
@@ -509,7 +507,7 @@ func contains(list []string, s string) bool {
 }
 
 // allow counts a reply to addr against its hourly budget.
-func (d *Daemon) allow(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
+func (d *Daemon) allow(tx store.Tx, addr string, now time.Time) (bool, error) {
 	addr = game.CanonAddress(addr)
 	b, err := mailBucket(tx, BucketLimits)
 	if err != nil {
@@ -535,7 +533,7 @@ func (d *Daemon) allow(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
 }
 
 // strangerAllowed lets one reply a day go to an address in no game.
-func (d *Daemon) strangerAllowed(tx *bolt.Tx, addr string, now time.Time) (bool, error) {
+func (d *Daemon) strangerAllowed(tx store.Tx, addr string, now time.Time) (bool, error) {
 	b, err := mailBucket(tx, BucketUnknown)
 	if err != nil {
 		return false, err
@@ -784,7 +782,7 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 		shown = &shownStep{epoch: e, step: s}
 	}
 	text := r.Orders
-	return d.submit(ctx, j, g, p, text, lineOf, func(tx *bolt.Tx) error {
+	return d.submit(ctx, j, g, p, text, lineOf, func(tx store.Tx) error {
 		if shown == nil {
 			return nil
 		}
@@ -801,7 +799,7 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 // mail. lineOf maps a line of text to the line of the mail (nil: the
 // same); onAccept runs in the submission's transaction when the orders
 // are accepted.
-func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player, text string, lineOf func(int) int, onAccept func(tx *bolt.Tx) error) error {
+func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player, text string, lineOf func(int) int, onAccept func(tx store.Tx) error) error {
 	n := j.parts
 	j.parts++
 	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
@@ -817,7 +815,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 	// not in the game.
 	first, committed, accepted := true, false, false
 	var answer section
-	hook := func(tx *bolt.Tx, c *game.Change) error {
+	hook := func(tx store.Tx, c *game.Change) error {
 		if !first || c.Submit == nil {
 			return nil
 		}
@@ -1065,7 +1063,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	}
 	recorded := false
 	consent := j.consenting
-	hook := func(tx *bolt.Tx, ch *game.Change) error {
+	hook := func(tx store.Tx, ch *game.Change) error {
 		if recorded || answer == nil {
 			return nil
 		}

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
@@ -50,7 +48,7 @@ func TestHugeSubjectAndAddress(t *testing.T) {
 		t.Errorf("the same again: %v", err)
 	}
 	sentNow := h.flush()
-	if items, _ := outbox.Pending(h.st.DB()); len(items) > 0 {
+	if items, _ := outbox.Pending(h.st); len(items) > 0 {
 		for _, it := range items {
 			t.Logf("still queued: %v %q %v", it.Mail.To, it.Mail.Subject, it.LastError)
 		}
@@ -209,11 +207,11 @@ func TestEarlyAnswerNotRepeatedAfterACrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
+	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	ctx, crash := context.WithCancel(context.Background())
 	// The "crash": once ann's orders resolve the step, the context ends,
 	// so the mail's seen record (the next transaction) is not written.
-	stop := func(tx *bolt.Tx, c *game.Change) error {
+	stop := func(tx store.Tx, c *game.Change) error {
 		if c.Input != nil && c.Input.Player == "ann" && len(c.Steps) > 0 {
 			crash()
 		}

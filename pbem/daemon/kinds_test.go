@@ -51,7 +51,7 @@ func everyKind(t *testing.T, rs engine.Ruleset, language string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
+	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	d, err := daemon.New(st, games.All(), q, daemon.Config{From: "Orrery <" + botAddr + ">", RepliesPerHour: 1000,
 		GM: "GM <gm@example.org>", GMSecret: "gm-secret"})
 	if err != nil {

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/pbem/route"
 	"orrery/templates"
 )
@@ -93,7 +92,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		return err
 	}
 	recorded := false
-	hook := func(tx *bolt.Tx, _ *game.Change) error {
+	hook := func(tx store.Tx, _ *game.Change) error {
 		if recorded {
 			return nil
 		}
@@ -239,7 +238,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		}
 		// As in orders: only a committed submission counts as applied.
 		first, committed := true, false
-		ordersHook := func(tx *bolt.Tx, ch *game.Change) error {
+		ordersHook := func(tx store.Tx, ch *game.Change) error {
 			if !first || ch.Submit == nil {
 				return nil
 			}

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/pbem/bounce"
 	"orrery/pbem/outbox"
 	"orrery/pbem/reportjson"
@@ -25,7 +24,7 @@ type Mailer struct {
 	GM string
 	// Enqueue queues a mail inside tx: outbox.Enqueue, or a Queue's
 	// Enqueue to wake its worker on commit.
-	Enqueue  func(tx *bolt.Tx, m outbox.Mail) error
+	Enqueue  func(tx store.Tx, m outbox.Mail) error
 	Render   Renderer
 	Rulesets []engine.Ruleset
 	// WebLink, if set, puts each player's private page in their report
@@ -38,10 +37,10 @@ type Mailer struct {
 
 // WebLink returns the address of seat p's private web page. It runs in the
 // transaction that queues the mail (a first link makes the key of links).
-type WebLink func(tx *bolt.Tx, g *game.Game, p game.Player) (string, error)
+type WebLink func(tx store.Tx, g *game.Game, p game.Player) (string, error)
 
 // webLink is p's private page, or "" when the daemon serves no pages.
-func (m *Mailer) webLink(tx *bolt.Tx, g *game.Game, p game.Player) (string, error) {
+func (m *Mailer) webLink(tx store.Tx, g *game.Game, p game.Player) (string, error) {
 	if m.WebLink == nil {
 		return "", nil
 	}
@@ -126,7 +125,7 @@ func pngWidth(b []byte) int {
 
 // reportMail builds the mail of report rep to addr: the rendered kind,
 // the board picture (drawn when the mail is sent) and report.json.
-func (m *Mailer) reportMail(tx *bolt.Tx, g *game.Game, addr, kind, mailKind string, d *templates.Data) (outbox.Mail, error) {
+func (m *Mailer) reportMail(tx store.Tx, g *game.Game, addr, kind, mailKind string, d *templates.Data) (outbox.Mail, error) {
 	rep := d.Report
 	m.speak(d, readerOf(tx, addr), rep.View)
 	var pic *outbox.Picture
@@ -189,7 +188,7 @@ func (m *Mailer) StepMessageID(gameID string, epoch int, step uint64) string {
 // OwnSuffix ends every Message-ID this mailer makes.
 func (m *Mailer) OwnSuffix() string { return ".orrery@" + m.domain() }
 
-func (m *Mailer) enqueue(tx *bolt.Tx, out outbox.Mail) error {
+func (m *Mailer) enqueue(tx store.Tx, out outbox.Mail) error {
 	if len(out.To) == 1 && bounce.Unreachable(tx, bareAddress(out.To[0])) {
 		return nil // its mail bounces: the GM and the players were told
 	}
@@ -226,7 +225,7 @@ func (m *Mailer) gameMail(g *game.Game, to, kind string, c section) outbox.Mail 
 // Hook queues the mails a change causes: the welcome mail with the setup
 // report when a game starts, each player's report of every step, and
 // notices.
-func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
+func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 	g := c.Game
 	if g == nil {
 		return nil
@@ -363,7 +362,7 @@ func (m *Mailer) Hook(tx *bolt.Tx, c *game.Change) error {
 // resendReports mails the reports a "resend" notice carries, each to its
 // player, as report mails of that step (bots and seats without an address
 // get none).
-func (m *Mailer) resendReports(tx *bolt.Tx, g *game.Game, n game.Notice) error {
+func (m *Mailer) resendReports(tx store.Tx, g *game.Game, n game.Notice) error {
 	for _, name := range n.To {
 		p, ok := g.PlayerByName(name)
 		rep := n.Reports[name]
@@ -404,7 +403,7 @@ func publicReport(st game.Step) (*game.Report, error) {
 // welcomeReplacement sends the new player of a replaced seat a welcome
 // with the seat's new secret and its current report (the notice names the
 // seat): they take over what the seat knows.
-func (m *Mailer) welcomeReplacement(tx *bolt.Tx, svc *game.Service, g *game.Game, n game.Notice) error {
+func (m *Mailer) welcomeReplacement(tx store.Tx, svc *game.Service, g *game.Game, n game.Notice) error {
 	p, ok := g.PlayerByName(n.Seat)
 	if !ok || p.Email == "" || p.Bot {
 		return nil

@@ -50,7 +50,7 @@ func BenchmarkOrderMail(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	var lat []time.Duration
 	steps := 0
-	s0 := st.DB().Stats()
+	s0 := st.Stats()
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
 		raw, step := nextOrderMail(b, d, fleet, i, rnd)
@@ -73,10 +73,10 @@ func BenchmarkOrderMail(b *testing.B) {
 	b.ReportMetric(q(0.5), "p50-ms")
 	b.ReportMetric(q(0.99), "p99-ms")
 	b.ReportMetric(float64(steps)/float64(len(lat)), "turns/mail")
-	s1 := st.DB().Stats()
-	tx := s1.Sub(&s0).TxStats
-	b.ReportMetric(float64(tx.GetWriteTime().Microseconds())/1000/float64(len(lat)), "write+fsync-ms/mail")
-	b.ReportMetric(float64(tx.GetWrite())/float64(len(lat)), "page-writes/mail")
+	s1 := st.Stats()
+	tx := s1.Sub(s0)
+	b.ReportMetric(float64(tx.CommitTime.Microseconds())/1000/float64(len(lat)), "write+fsync-ms/mail")
+	b.ReportMetric(float64(tx.PageWrites)/float64(len(lat)), "page-writes/mail")
 }
 
 // makeFleet creates n games of mixed rulesets in a database at path

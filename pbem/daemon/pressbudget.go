@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -40,7 +38,7 @@ func (e *pressOver) lineError(line int, gameID string) engine.LineError {
 // fails with *pressOver, and the transaction, press and mails with it, is
 // undone.
 func (d *Daemon) pressBudget(gameID, seat string) game.Hook {
-	return func(tx *bolt.Tx, _ *game.Change) error {
+	return func(tx store.Tx, _ *game.Change) error {
 		b, err := mailBucket(tx, store.BucketMailPressSent)
 		if err != nil {
 			return err

@@ -7,11 +7,10 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/lang"
+	"orrery/engine/store"
 	"orrery/pbem/outbox"
 	"orrery/pbem/settings"
 	"orrery/templates"
@@ -88,7 +87,7 @@ type reader struct {
 
 // readerOf reads addr's settings in tx; an unreadable record is the
 // defaults (a mail in English beats no mail).
-func readerOf(tx *bolt.Tx, addr string) reader {
+func readerOf(tx store.Tx, addr string) reader {
 	s, err := settings.Get(tx, addr)
 	if err != nil {
 		return reader{zone: time.UTC}

@@ -124,7 +124,7 @@ func TestPictureDrawnWhenSent(t *testing.T) {
 
 // newQueueWithPictures sends h's queue with the daemon's picture drawer.
 func newQueueWithPictures(t *testing.T, h *harness) *outbox.Queue {
-	return outbox.New(h.st.DB(), &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none", Pictures: h.d.Picture},
+	return outbox.New(h.st, &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none", Pictures: h.d.Picture},
 		outbox.Options{MinBackoff: 50 * time.Millisecond})
 }
 
@@ -138,7 +138,7 @@ func TestBurningLanguageFollowsTheAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	q := outbox.New(st.DB(), &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{})
+	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{})
 	d, err := daemon.New(st, []engine.Ruleset{burning.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ func (d *Daemon) housekeep(ctx context.Context) {
 	t := time.NewTicker(compactEvery)
 	defer t.Stop()
 	for {
-		st, err := outbox.Compact(d.st.DB(), d.cfg.Now(), d.cfg.Retention)
+		st, err := outbox.Compact(d.st, d.cfg.Now(), d.cfg.Retention)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			d.log.Error("outbox: compact old records", "err", err)

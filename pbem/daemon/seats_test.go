@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
@@ -306,7 +304,7 @@ func TestBouncesByMail(t *testing.T) {
 	id := reportID(t, sent, "bob@example.org")
 	annID := reportID(t, sent, "ann@example.org")
 	count := func() (hard, soft int, unreachable bool) {
-		h.st.DB().View(func(tx *bolt.Tx) error {
+		h.st.View(context.Background(), func(tx store.Tx) error {
 			s, _ := bounce.Load(tx, "bob@example.org")
 			hard, soft = s.Count()
 			unreachable = !s.Unreachable.IsZero()
@@ -389,7 +387,7 @@ func TestMailGivenUpOnIsReportedToTheGM(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	q := outbox.New(st.DB(), failing{&outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, map[string]bool{"bob@example.org": true}}, outbox.Options{})
+	q := outbox.New(st, failing{&outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, map[string]bool{"bob@example.org": true}}, outbox.Options{})
 	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">", GM: "gm@example.org"})
 	if err != nil {
 		t.Fatal(err)
@@ -406,7 +404,7 @@ func TestMailGivenUpOnIsReportedToTheGM(t *testing.T) {
 	gm := to(srv.Sent(), "gm@example.org")
 	one(t, gm, "gm", "A mail could not be delivered", "I gave up on a mail to bob@example.org (game g1, queued", "User unknown")
 	var hard int
-	st.DB().View(func(tx *bolt.Tx) error {
+	st.View(context.Background(), func(tx store.Tx) error {
 		s, _ := bounce.Load(tx, "bob@example.org")
 		hard, _ = s.Count()
 		return nil

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/lang"
@@ -164,7 +162,7 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 	now := d.cfg.Now().UTC()
 	var answer section
 	var next time.Time
-	err := d.st.Update(ctx, func(tx *bolt.Tx) error {
+	err := d.st.Update(ctx, func(tx store.Tx) error {
 		next = time.Time{}
 		b, err := mailBucket(tx, store.BucketMailSecretSent)
 		if err != nil {
@@ -365,7 +363,7 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	var answer section
 	var created *game.Game
 	recorded := false
-	hook := func(tx *bolt.Tx, ch *game.Change) error {
+	hook := func(tx store.Tx, ch *game.Change) error {
 		if recorded {
 			return nil
 		}
@@ -440,7 +438,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	}
 	var answer section
 	recorded := false
-	note := func(tx *bolt.Tx, gg *game.Game, kind, text string) error {
+	note := func(tx store.Tx, gg *game.Game, kind, text string) error {
 		data := d.mailer.data(gg, game.Player{}, d.svc.Rulesets())
 		data.Notice = &game.Notice{Kind: kind, Text: text}
 		d.mailer.speak(data, j.reader, nil)
@@ -453,7 +451,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	var err error
 	switch c.Name {
 	case route.Start:
-		_, err = d.svc.StartNow(ctx, g.ID, j.from, func(tx *bolt.Tx, ch *game.Change) error {
+		_, err = d.svc.StartNow(ctx, g.ID, j.from, func(tx store.Tx, ch *game.Change) error {
 			if recorded {
 				return nil
 			}
@@ -461,7 +459,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 			return note(tx, ch.Game, "start", fmt.Sprintf("Game %s starts with %d players: every player's welcome mail follows.", g.ID, len(ch.Game.Players)))
 		})
 	case route.Invite:
-		_, _, err = d.svc.Invite(ctx, g.ID, j.from, c.Args, func(tx *bolt.Tx, ch *game.Change) error {
+		_, _, err = d.svc.Invite(ctx, g.ID, j.from, c.Args, func(tx store.Tx, ch *game.Change) error {
 			if recorded {
 				return nil
 			}

@@ -5,10 +5,9 @@ import (
 	"errors"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/pbem/route"
 	"orrery/pbem/settings"
 	"orrery/templates"
@@ -93,7 +92,7 @@ func (d *Daemon) gameLanguages(ctx context.Context, j *job, tag string, byID *ga
 			continue
 		}
 		recorded := false
-		hook := func(tx *bolt.Tx, _ *game.Change) error {
+		hook := func(tx store.Tx, _ *game.Change) error {
 			if recorded {
 				return nil
 			}
@@ -113,7 +112,7 @@ func (d *Daemon) gameLanguages(ctx context.Context, j *job, tag string, byID *ga
 // languageOrders keeps the address's LANG setting the same as a language
 // the player chose inside a game by its own order (Burning's LANG RU),
 // within the transaction that accepted the order.
-func (d *Daemon) languageOrders(tx *bolt.Tx, j *job, g *game.Game, p game.Player, lines []string) error {
+func (d *Daemon) languageOrders(tx store.Tx, j *job, g *game.Game, p game.Player, lines []string) error {
 	rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset)
 	if err != nil {
 		return nil

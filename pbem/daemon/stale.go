@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -110,7 +108,7 @@ func (d *Daemon) staleReason(ctx context.Context, j *job, g *game.Game, p game.P
 		return "step", nil
 	}
 	var seen bool
-	err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	err := d.st.View(ctx, func(tx store.Tx) error {
 		if b := mailBucketRO(tx, BucketApplied); b != nil {
 			seen = b.Get(appliedKey(g.ID, p.Name, epoch, step, ordersHash(text))) != nil
 		}
@@ -148,7 +146,7 @@ func (d *Daemon) confirm(ctx context.Context, j *job, r *route.Result, c route.C
 	}
 	var key string
 	var rec heldRecord
-	err := d.st.View(ctx, func(tx *bolt.Tx) error {
+	err := d.st.View(ctx, func(tx store.Tx) error {
 		b := mailBucketRO(tx, BucketHeld)
 		if b == nil {
 			return nil
@@ -188,7 +186,7 @@ func (d *Daemon) confirm(ctx context.Context, j *job, r *route.Result, c route.C
 		return d.refuse(j, g, game.Player{}, lineError(c.Line, "CONFIRM",
 			"the held orders are another player's", "confirm only your own orders, from your own address"))
 	}
-	return d.submit(ctx, j, g, p, rec.Text, nil, func(tx *bolt.Tx) error {
+	return d.submit(ctx, j, g, p, rec.Text, nil, func(tx store.Tx) error {
 		b, err := mailBucket(tx, BucketHeld)
 		if err != nil {
 			return err
@@ -208,7 +206,7 @@ type shownStep struct {
 }
 
 // mailBucketRO is a nested mail bucket in a read-only transaction, or nil.
-func mailBucketRO(tx *bolt.Tx, name []byte) *bolt.Bucket {
+func mailBucketRO(tx store.Tx, name []byte) store.Bucket {
 	mail := tx.Bucket(store.BucketMail)
 	if mail == nil {
 		return nil

@@ -99,7 +99,7 @@ func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Rulese
 		// that a mail left waiting for its backoff after a restart shows.
 		opts.MinBackoff, opts.MaxBackoff = 0, 0
 	}
-	q := outbox.New(st.DB(), s.sender(), opts)
+	q := outbox.New(st, s.sender(), opts)
 	cfg := daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000}
 	for _, f := range tune {
 		f(&cfg)
@@ -323,7 +323,7 @@ func TestCrashMidBurst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending, _ := outbox.Pending(st.DB())
+	pending, _ := outbox.Pending(st)
 	st.Close()
 	inFlight := map[string]bool{}
 	for _, it := range pending {
@@ -384,7 +384,7 @@ func TestCrashMidBurst(t *testing.T) {
 	if x.Game.Step != burst {
 		t.Errorf("%d steps resolved, want %d", x.Game.Step, burst)
 	}
-	if c, _ := outbox.Count(st.DB()); c.Queued != 0 || c.Dead != 0 {
+	if c, _ := outbox.Count(st); c.Queued != 0 || c.Dead != 0 {
 		t.Errorf("outbox after the run: %+v", c)
 	}
 	if v, err := svc.Verify(context.Background(), "crash"); err != nil || !v.OK() {

@@ -14,10 +14,9 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/games/prosper"
 	"orrery/pbem/botplayer"
 	"orrery/pbem/bounce"
@@ -155,7 +154,7 @@ func TestSeatsNeverGoEmpty(t *testing.T) {
 		}
 	}
 	var state bounce.State
-	st.DB().View(func(tx *bolt.Tx) error { state, _ = bounce.Load(tx, addr("bob")); return nil })
+	st.View(context.Background(), func(tx store.Tx) error { state, _ = bounce.Load(tx, addr("bob")); return nil })
 	if hard, _ := state.Count(); state.Unreachable.IsZero() || hard < 3 {
 		t.Errorf("bob's address: %+v", state)
 	}

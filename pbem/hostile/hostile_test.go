@@ -233,7 +233,7 @@ func start(t testing.TB, b backend, o envOptions) *env {
 	if os.Getenv("HOSTILE_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	q := outbox.New(st.DB(), sender, outbox.Options{MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, Logger: log})
+	q := outbox.New(st, sender, outbox.Options{MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, Logger: log})
 	cfg := daemon.Config{From: "Orrery <" + e.bot + ">", Logger: log,
 		Policy: o.policy, Resolver: o.dns, RepliesPerHour: o.repliesPerHour, TickEvery: time.Hour}
 	if o.daemon != nil {
@@ -339,7 +339,7 @@ func (e *env) settle() {
 		var flying bool
 		in, err = e.srv.count(e.bot)
 		if err == nil {
-			c, err = outbox.Count(e.st.DB())
+			c, err = outbox.Count(e.st)
 		}
 		if err == nil && in == 0 && c.Queued == 0 {
 			flying, err = e.srv.inFlight()

@@ -20,7 +20,6 @@ import (
 
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/textproto"
-	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -36,8 +35,8 @@ import (
 func dbBytes(t testing.TB, st *store.Store) int64 {
 	t.Helper()
 	var n int64
-	var walk func(b *bolt.Bucket)
-	walk = func(b *bolt.Bucket) {
+	var walk func(b store.Bucket)
+	walk = func(b store.Bucket) {
 		b.ForEach(func(k, v []byte) error {
 			n += int64(len(k))
 			if v == nil {
@@ -50,8 +49,8 @@ func dbBytes(t testing.TB, st *store.Store) int64 {
 			return nil
 		})
 	}
-	err := st.DB().View(func(tx *bolt.Tx) error {
-		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+	err := st.View(context.Background(), func(tx store.Tx) error {
+		return tx.ForEach(func(name []byte, b store.Bucket) error {
 			n += int64(len(name))
 			walk(b)
 			return nil

@@ -16,9 +16,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine/game"
+	"orrery/engine/store"
 )
 
 // Namespace prefixes every metric name.
@@ -120,7 +120,7 @@ func (m *Daemon) MailRejected(reason string) {
 
 // Hook is a game.Hook that counts accepted orders and resolved steps once
 // their transaction commits.
-func (m *Daemon) Hook(tx *bolt.Tx, c *game.Change) error {
+func (m *Daemon) Hook(tx store.Tx, c *game.Change) error {
 	if m == nil {
 		return nil
 	}

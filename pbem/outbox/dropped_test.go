@@ -5,8 +5,7 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
+	"orrery/engine/store"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
@@ -19,11 +18,11 @@ func TestOneBadRecipientHoldsUpNoOne(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{NoDeliver: true})
 	st := openStore(t)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	q := outbox.New(st.DB(), sender(srv), outbox.Options{Now: func() time.Time { return now }, MinBackoff: time.Minute})
+	q := outbox.New(st, sender(srv), outbox.Options{Now: func() time.Time { return now }, MinBackoff: time.Minute})
 	bad := mail(2).To[0]
 	srv.DropConnectionOn(bad, true)
 	for i := range 6 {
-		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
+		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -44,7 +43,7 @@ func TestOneBadRecipientHoldsUpNoOne(t *testing.T) {
 			t.Errorf("%s got %d mails in the first run, want %d (all sent: %v)", to, got[to], want, got)
 		}
 	}
-	items, err := outbox.Pending(st.DB())
+	items, err := outbox.Pending(st)
 	if err != nil {
 		t.Fatal(err)
 	}

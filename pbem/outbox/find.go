@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 )
 
@@ -15,7 +13,7 @@ import (
 // must answer a mail we really sent, to the address it names. It reads
 // back from the newest record and stops at the first one older than
 // since, so its cost is the mail of that window, not the whole history.
-func FindSent(tx *bolt.Tx, id string, since time.Time) (*Record, bool, error) {
+func FindSent(tx store.Tx, id string, since time.Time) (*Record, bool, error) {
 	mail := tx.Bucket(store.BucketMail)
 	if mail == nil || mail.Bucket(BucketSent) == nil {
 		return nil, false, nil

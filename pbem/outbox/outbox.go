@@ -37,8 +37,6 @@ import (
 	"sync"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 )
 
@@ -146,7 +144,7 @@ func Domain(addr string) string {
 	return ""
 }
 
-func buckets(tx *bolt.Tx) (*bolt.Bucket, error) {
+func buckets(tx store.Tx) (store.Bucket, error) {
 	mail := tx.Bucket(store.BucketMail)
 	if mail == nil {
 		var err error
@@ -165,12 +163,12 @@ func buckets(tx *bolt.Tx) (*bolt.Bucket, error) {
 // Enqueue stores m in the queue inside tx (a game.Hook's transaction). The
 // mail is due at once; a running Queue finds it at its next wake-up. Use
 // Queue.Enqueue to also wake the worker when tx commits.
-func Enqueue(tx *bolt.Tx, m Mail) error {
+func Enqueue(tx store.Tx, m Mail) error {
 	_, err := enqueue(tx, m, time.Now())
 	return err
 }
 
-func enqueue(tx *bolt.Tx, m Mail, now time.Time) (uint64, error) {
+func enqueue(tx store.Tx, m Mail, now time.Time) (uint64, error) {
 	if len(m.To) == 0 {
 		return 0, errors.New("outbox: mail has no recipient")
 	}
@@ -249,12 +247,12 @@ type Options struct {
 	// OnDead, if set, runs in the transaction that gives up on a mail
 	// (permanent says the server refused it for good, 5xx): the daemon
 	// queues the GM's report there, so it goes exactly once.
-	OnDead func(tx *bolt.Tx, it Item, permanent bool) error
+	OnDead func(tx store.Tx, it Item, permanent bool) error
 }
 
 // Queue is the outbox worker.
 type Queue struct {
-	db     *bolt.DB
+	db     *store.Store
 	sender Sender
 	opt    Options
 	kick   chan struct{}
@@ -263,7 +261,7 @@ type Queue struct {
 }
 
 // New returns a Queue over db sending with s.
-func New(db *bolt.DB, s Sender, opt Options) *Queue {
+func New(db *store.Store, s Sender, opt Options) *Queue {
 	if opt.MinBackoff <= 0 {
 		opt.MinBackoff = 30 * time.Second
 	}
@@ -292,10 +290,10 @@ func New(db *bolt.DB, s Sender, opt Options) *Queue {
 }
 
 // SetOnDead sets Options.OnDead; call it before Run.
-func (q *Queue) SetOnDead(fn func(tx *bolt.Tx, it Item, permanent bool) error) { q.opt.OnDead = fn }
+func (q *Queue) SetOnDead(fn func(tx store.Tx, it Item, permanent bool) error) { q.opt.OnDead = fn }
 
 // Enqueue stores m inside tx and wakes the worker once tx commits.
-func (q *Queue) Enqueue(tx *bolt.Tx, m Mail) error {
+func (q *Queue) Enqueue(tx store.Tx, m Mail) error {
 	if _, err := enqueue(tx, m, q.opt.Now()); err != nil {
 		return err
 	}
@@ -315,7 +313,7 @@ func (q *Queue) Kick() {
 // (owners.go) and sends at once the mails that a worker which is gone had
 // claimed and not settled.
 func (q *Queue) Run(ctx context.Context) error {
-	if err := q.db.Update(q.renewLease); err != nil {
+	if err := q.db.Update(context.Background(), q.renewLease); err != nil {
 		q.opt.Logger.Error("outbox: lease", "err", err)
 	}
 	leaseDone := make(chan struct{})
@@ -328,7 +326,7 @@ func (q *Queue) Run(ctx context.Context) error {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if err := q.db.Update(q.renewLease); err != nil {
+				if err := q.db.Update(context.Background(), q.renewLease); err != nil {
 					q.opt.Logger.Error("outbox: lease", "err", err)
 				}
 			}
@@ -443,7 +441,7 @@ func shardOf(m *Mail, n int) int {
 // shard's recipients.
 func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 	now := q.opt.Now()
-	err = q.db.Update(func(tx *bolt.Tx) error {
+	err = q.db.Update(context.Background(), func(tx store.Tx) error {
 		b, err := buckets(tx)
 		if err != nil {
 			return err
@@ -523,7 +521,7 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 		dead bool
 	}
 	var failed []failure
-	err := q.db.Update(func(tx *bolt.Tx) error {
+	err := q.db.Update(context.Background(), func(tx store.Tx) error {
 		b, err := buckets(tx)
 		if err != nil {
 			return err
@@ -601,16 +599,16 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 type Stats struct{ Queued, Sent, Dead int }
 
 // Count returns the queue's counts.
-func Count(db *bolt.DB) (Stats, error) {
+func Count(db *store.Store) (Stats, error) {
 	var s Stats
-	err := db.View(func(tx *bolt.Tx) error {
+	err := db.View(context.Background(), func(tx store.Tx) error {
 		mail := tx.Bucket(store.BucketMail)
 		if mail == nil {
 			return nil
 		}
 		n := func(name []byte) int {
 			if b := mail.Bucket(name); b != nil {
-				return b.Stats().KeyN
+				return b.KeyN()
 			}
 			return 0
 		}
@@ -621,9 +619,9 @@ func Count(db *bolt.DB) (Stats, error) {
 }
 
 // Pending lists the queued items.
-func Pending(db *bolt.DB) ([]Item, error) {
+func Pending(db *store.Store) ([]Item, error) {
 	var out []Item
-	err := db.View(func(tx *bolt.Tx) error {
+	err := db.View(context.Background(), func(tx store.Tx) error {
 		mail := tx.Bucket(store.BucketMail)
 		if mail == nil || mail.Bucket(BucketQueue) == nil {
 			return nil

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
@@ -41,8 +39,8 @@ func mail(i int) outbox.Mail {
 func TestSendsComposedMail(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{})
 	st := openStore(t)
-	q := outbox.New(st.DB(), sender(srv), outbox.Options{})
-	if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(1)) }); err != nil {
+	q := outbox.New(st, sender(srv), outbox.Options{})
+	if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(1)) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := q.RunOnce(context.Background()); err != nil {
@@ -59,7 +57,7 @@ func TestSendsComposedMail(t *testing.T) {
 			t.Errorf("mail lacks %q:\n%s", want, raw)
 		}
 	}
-	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Sent: 1}) {
+	if s, _ := outbox.Count(st); s != (outbox.Stats{Sent: 1}) {
 		t.Errorf("counts %+v, want one sent", s)
 	}
 }
@@ -70,10 +68,10 @@ func TestNothingLostWhileServerDown(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{})
 	st := openStore(t)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	q := outbox.New(st.DB(), sender(srv), outbox.Options{Now: func() time.Time { return now }, MinBackoff: time.Minute})
+	q := outbox.New(st, sender(srv), outbox.Options{Now: func() time.Time { return now }, MinBackoff: time.Minute})
 	srv.StopSMTP()
 	for i := range 5 {
-		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
+		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -84,7 +82,7 @@ func TestNothingLostWhileServerDown(t *testing.T) {
 	if d := next.Sub(now); d < 45*time.Second || d > 75*time.Second {
 		t.Errorf("next attempt in %v, want about a minute", d)
 	}
-	items, _ := outbox.Pending(st.DB())
+	items, _ := outbox.Pending(st)
 	if len(items) != 5 || items[0].Attempts != 1 || items[0].LastError == "" {
 		t.Fatalf("after a failed try: %+v", items)
 	}
@@ -92,7 +90,7 @@ func TestNothingLostWhileServerDown(t *testing.T) {
 	if _, err := q.RunOnce(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if items, _ := outbox.Pending(st.DB()); items[0].Attempts != 1 {
+	if items, _ := outbox.Pending(st); items[0].Attempts != 1 {
 		t.Errorf("retried before the backoff: %d attempts", items[0].Attempts)
 	}
 	srv.FailSMTP(errors.New("try later"))
@@ -101,7 +99,7 @@ func TestNothingLostWhileServerDown(t *testing.T) {
 	}
 	now = now.Add(2 * time.Minute)
 	q.RunOnce(context.Background())
-	if items, _ := outbox.Pending(st.DB()); len(items) != 5 || items[0].Attempts != 2 || !strings.Contains(items[0].LastError, "try later") {
+	if items, _ := outbox.Pending(st); len(items) != 5 || items[0].Attempts != 2 || !strings.Contains(items[0].LastError, "try later") {
 		t.Fatalf("after a 451: %+v", items)
 	}
 	srv.FailSMTP(nil)
@@ -112,7 +110,7 @@ func TestNothingLostWhileServerDown(t *testing.T) {
 	if n := len(srv.Sent()); n != 5 {
 		t.Errorf("delivered %d mails, want 5", n)
 	}
-	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Sent: 5}) {
+	if s, _ := outbox.Count(st); s != (outbox.Stats{Sent: 5}) {
 		t.Errorf("counts %+v", s)
 	}
 }
@@ -121,7 +119,7 @@ func TestNothingLostWhileServerDown(t *testing.T) {
 func TestKickOnCommit(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{})
 	st := openStore(t)
-	q := outbox.New(st.DB(), sender(srv), outbox.Options{})
+	q := outbox.New(st, sender(srv), outbox.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan struct{})
@@ -129,14 +127,14 @@ func TestKickOnCommit(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	// An idle queue sleeps an hour: the mail arriving within the wait below
 	// was sent because the commit kicked the worker.
-	st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(1)) })
+	st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(1)) })
 	wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
 	defer wcancel()
 	if _, err := srv.WaitSent(wctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	// A rolled-back transaction queues nothing.
-	st.DB().Update(func(tx *bolt.Tx) error { q.Enqueue(tx, mail(2)); return errors.New("rollback") })
+	st.Update(context.Background(), func(tx store.Tx) error { q.Enqueue(tx, mail(2)); return errors.New("rollback") })
 	time.Sleep(100 * time.Millisecond)
 	if n := len(srv.Sent()); n != 1 {
 		t.Errorf("sent %d", n)
@@ -160,24 +158,24 @@ func (f fakeSender) Send(_ context.Context, mails []outbox.Mail) []error {
 func TestGivingUp(t *testing.T) {
 	st := openStore(t)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	q := outbox.New(st.DB(), fakeSender{&outbox.Permanent{Err: errors.New("550 no such user")}}, outbox.Options{Now: func() time.Time { return now }})
-	st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(1)) })
+	q := outbox.New(st, fakeSender{&outbox.Permanent{Err: errors.New("550 no such user")}}, outbox.Options{Now: func() time.Time { return now }})
+	st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(1)) })
 	q.RunOnce(context.Background())
-	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Dead: 1}) {
+	if s, _ := outbox.Count(st); s != (outbox.Stats{Dead: 1}) {
 		t.Errorf("after a 550: %+v", s)
 	}
-	q = outbox.New(st.DB(), fakeSender{errors.New("421 try later")}, outbox.Options{Now: func() time.Time { return now }, GiveUpAfter: time.Hour})
-	st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(2)) })
+	q = outbox.New(st, fakeSender{errors.New("421 try later")}, outbox.Options{Now: func() time.Time { return now }, GiveUpAfter: time.Hour})
+	st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(2)) })
 	for range 3 {
 		q.RunOnce(context.Background())
 		now = now.Add(20 * time.Minute)
 	}
-	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Queued: 1, Dead: 1}) {
+	if s, _ := outbox.Count(st); s != (outbox.Stats{Queued: 1, Dead: 1}) {
 		t.Errorf("within the hour: %+v", s)
 	}
 	now = now.Add(2 * time.Hour)
 	q.RunOnce(context.Background())
-	if s, _ := outbox.Count(st.DB()); s != (outbox.Stats{Dead: 2}) {
+	if s, _ := outbox.Count(st); s != (outbox.Stats{Dead: 2}) {
 		t.Errorf("after the hour: %+v", s)
 	}
 }
@@ -195,9 +193,9 @@ func (b *batchSender) Send(_ context.Context, mails []outbox.Mail) []error {
 func TestClaimReadsOnlyABatch(t *testing.T) {
 	st := openStore(t)
 	s := &batchSender{}
-	q := outbox.New(st.DB(), s, outbox.Options{Batch: 2, Connections: 1})
+	q := outbox.New(st, s, outbox.Options{Batch: 2, Connections: 1})
 	for i := range 5 {
-		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
+		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -208,11 +206,11 @@ func TestClaimReadsOnlyABatch(t *testing.T) {
 		t.Errorf("batches %v, want [2 2 1]", s.sizes)
 	}
 	for i := range 4 {
-		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
+		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	err := st.DB().Update(func(tx *bolt.Tx) error {
+	err := st.Update(context.Background(), func(tx store.Tx) error {
 		return tx.Bucket(store.BucketMail).Bucket(outbox.BucketQueue).Put(store.Key(1000), []byte("{damaged"))
 	})
 	if err != nil {
@@ -267,12 +265,12 @@ func (m *meetSender) Send(_ context.Context, mails []outbox.Mail) []error {
 func TestConnectionsSendInParallelAndKeepEachPlayersOrder(t *testing.T) {
 	st := openStore(t)
 	s := &meetSender{want: 2, met: make(chan struct{})}
-	q := outbox.New(st.DB(), s, outbox.Options{Batch: 3, Connections: 3})
+	q := outbox.New(st, s, outbox.Options{Batch: 3, Connections: 3})
 	const players, each = 6, 7
 	for i := range players * each {
 		m := outbox.Mail{From: "Orrery <bot@pbem.test>", To: []string{fmt.Sprintf("Player %d <p%d@example.org>", i%players, i%players)},
 			Subject: fmt.Sprintf("%d", i/players), Text: "x\n"}
-		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, m) }); err != nil {
+		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, m) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -293,7 +291,7 @@ func TestConnectionsSendInParallelAndKeepEachPlayersOrder(t *testing.T) {
 		}
 		next[to]++
 	}
-	if st, _ := outbox.Count(st.DB()); st != (outbox.Stats{Sent: players * each}) {
+	if st, _ := outbox.Count(st); st != (outbox.Stats{Sent: players * each}) {
 		t.Errorf("queue after the run: %+v", st)
 	}
 }
@@ -311,8 +309,8 @@ func TestOfGame(t *testing.T) {
 		return m
 	}
 	run := func(s outbox.Sender, m outbox.Mail) {
-		q := outbox.New(st.DB(), s, clock)
-		st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, m) })
+		q := outbox.New(st, s, clock)
+		st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, m) })
 		q.RunOnce(context.Background())
 		now = now.Add(time.Minute)
 	}
@@ -321,7 +319,7 @@ func TestOfGame(t *testing.T) {
 	run(fakeSender{&outbox.Permanent{Err: errors.New("550 no such user")}}, of(3, "g1"))
 	run(fakeSender{errors.New("421 try later")}, of(4, "g1"))
 	var got []outbox.Event
-	st.DB().View(func(tx *bolt.Tx) error {
+	st.View(context.Background(), func(tx store.Tx) error {
 		var err error
 		got, err = outbox.OfGame(tx, "g1")
 		return err
@@ -352,11 +350,11 @@ func BenchmarkSendOverSlowLink(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer st.Close()
-			q := outbox.New(st.DB(), sender(srv), outbox.Options{Connections: conns})
+			q := outbox.New(st, sender(srv), outbox.Options{Connections: conns})
 			const players = 40
 			sent := 0
 			for b.Loop() {
-				err := st.DB().Update(func(tx *bolt.Tx) error {
+				err := st.Update(context.Background(), func(tx store.Tx) error {
 					for i := range players {
 						if err := q.Enqueue(tx, mail(i)); err != nil {
 							return err

@@ -1,14 +1,13 @@
 package outbox
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine/store"
 )
@@ -55,7 +54,7 @@ func newOwnerID() string {
 // ID is the worker's owner id, the mark on the mails it has claimed.
 func (q *Queue) ID() string { return q.id }
 
-func ownersBucket(tx *bolt.Tx) (*bolt.Bucket, error) {
+func ownersBucket(tx store.Tx) (store.Bucket, error) {
 	mail, err := tx.CreateBucketIfNotExists(store.BucketMail)
 	if err != nil {
 		return nil, err
@@ -65,7 +64,7 @@ func ownersBucket(tx *bolt.Tx) (*bolt.Bucket, error) {
 
 // renewLease writes (or rewrites) this worker's lease, and drops leases
 // that lapsed long ago, whose marks are released by now.
-func (q *Queue) renewLease(tx *bolt.Tx) error {
+func (q *Queue) renewLease(tx store.Tx) error {
 	b, err := ownersBucket(tx)
 	if err != nil {
 		return err
@@ -101,7 +100,7 @@ func (q *Queue) renewLease(tx *bolt.Tx) error {
 
 // dropLease removes this worker's lease at a clean exit.
 func (q *Queue) dropLease() error {
-	return q.db.Update(func(tx *bolt.Tx) error {
+	return q.db.Update(context.Background(), func(tx store.Tx) error {
 		b, err := ownersBucket(tx)
 		if err != nil {
 			return err
@@ -112,7 +111,7 @@ func (q *Queue) dropLease() error {
 
 // liveOwners returns the test of whether an owner is alive, as of now, for
 // the claims read in tx.
-func (q *Queue) liveOwners(tx *bolt.Tx, now time.Time) func(owner string) bool {
+func (q *Queue) liveOwners(tx store.Tx, now time.Time) func(owner string) bool {
 	if !q.opt.Shared {
 		// The database is ours alone: any other owner is gone.
 		return func(owner string) bool { return owner == q.id }
@@ -134,7 +133,7 @@ func (q *Queue) liveOwners(tx *bolt.Tx, now time.Time) func(owner string) bool {
 
 // InFlight counts the queued mails claimed and not yet settled: after a
 // crash, the mails a restart releases (and may send a second time).
-func InFlight(db *bolt.DB) (int, error) {
+func InFlight(db *store.Store) (int, error) {
 	items, err := Pending(db)
 	n := 0
 	for _, it := range items {

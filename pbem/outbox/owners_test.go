@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 
+	"orrery/engine/store"
 	"orrery/pbem/outbox"
 )
 
@@ -45,10 +45,10 @@ func crash(q *outbox.Queue) {
 	<-done
 }
 
-func enqueueN(t *testing.T, db *bolt.DB, n int) {
+func enqueueN(t *testing.T, db *store.Store, n int) {
 	t.Helper()
 	for i := range n {
-		require.NoError(t, db.Update(func(tx *bolt.Tx) error { return outbox.Enqueue(tx, mail(i)) }))
+		require.NoError(t, db.Update(context.Background(), func(tx store.Tx) error { return outbox.Enqueue(tx, mail(i)) }))
 	}
 }
 
@@ -59,21 +59,21 @@ func TestRestartSendsAGoneWorkersClaimsAtOnce(t *testing.T) {
 	st := openStore(t)
 	now := time.Now().Add(time.Minute)
 	clock := func() time.Time { return now }
-	enqueueN(t, st.DB(), 5)
+	enqueueN(t, st, 5)
 	dead := &crashSender{}
-	crash(outbox.New(st.DB(), dead, outbox.Options{Now: clock}))
+	crash(outbox.New(st, dead, outbox.Options{Now: clock}))
 	require.Equal(t, 5, dead.got)
-	n, err := outbox.InFlight(st.DB())
+	n, err := outbox.InFlight(st)
 	require.NoError(t, err)
 	require.Equal(t, 5, n, "the claims were not left behind by the crash")
 
 	restarted := &countSender{}
-	q := outbox.New(st.DB(), restarted, outbox.Options{Now: clock}) // default backoff: 30 s
+	q := outbox.New(st, restarted, outbox.Options{Now: clock}) // default backoff: 30 s
 	next, err := q.RunOnce(context.Background())
 	require.NoError(t, err)
 	assert.Len(t, restarted.sent, 5, "at the instant of the restart")
 	assert.True(t, next.IsZero(), "something is still queued, due at %v", next)
-	c, _ := outbox.Count(st.DB())
+	c, _ := outbox.Count(st)
 	assert.Equal(t, outbox.Stats{Sent: 5}, c)
 }
 
@@ -84,13 +84,13 @@ func TestSharedDatabaseReleasesOnlyLapsedLeases(t *testing.T) {
 	now := time.Now().Add(time.Minute)
 	clock := func() time.Time { return now }
 	opts := outbox.Options{Now: clock, Shared: true, Lease: 30 * time.Second, MinBackoff: time.Hour}
-	enqueueN(t, st.DB(), 3)
-	a := outbox.New(st.DB(), &crashSender{}, opts)
+	enqueueN(t, st, 3)
+	a := outbox.New(st, &crashSender{}, opts)
 	require.NoError(t, a.RenewLease())
 	crash(a) // a's mails are in flight; a itself is alive as far as b can tell
 
 	bSent := &countSender{}
-	b := outbox.New(st.DB(), bSent, opts)
+	b := outbox.New(st, bSent, opts)
 	require.NoError(t, b.RenewLease())
 	next, err := b.RunOnce(context.Background())
 	require.NoError(t, err)
@@ -113,12 +113,12 @@ func TestSharedDatabaseReleasesOnlyLapsedLeases(t *testing.T) {
 func TestShutdownMidSendLeavesMailsDue(t *testing.T) {
 	st := openStore(t)
 	now := time.Now().Add(time.Minute)
-	enqueueN(t, st.DB(), 2)
+	enqueueN(t, st, 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	q := outbox.New(st.DB(), fakeSender{err: context.Canceled}, outbox.Options{Now: func() time.Time { return now }})
+	q := outbox.New(st, fakeSender{err: context.Canceled}, outbox.Options{Now: func() time.Time { return now }})
 	q.RunOnce(ctx)
-	items, err := outbox.Pending(st.DB())
+	items, err := outbox.Pending(st)
 	require.NoError(t, err)
 	require.Len(t, items, 2)
 	for _, it := range items {
@@ -131,12 +131,12 @@ func TestShutdownMidSendLeavesMailsDue(t *testing.T) {
 // Run holds a lease while it runs and drops it when it stops.
 func TestRunHoldsALease(t *testing.T) {
 	st := openStore(t)
-	q := outbox.New(st.DB(), &countSender{}, outbox.Options{})
+	q := outbox.New(st, &countSender{}, outbox.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- q.Run(ctx) }()
 	leases := func() (ids []string) {
-		st.DB().View(func(tx *bolt.Tx) error {
+		st.View(context.Background(), func(tx store.Tx) error {
 			if b := tx.Bucket([]byte("mail")).Bucket(outbox.BucketOwners); b != nil {
 				b.ForEach(func(k, _ []byte) error { ids = append(ids, string(k)); return nil })
 			}

@@ -2,12 +2,11 @@ package outbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine/store"
 )
@@ -42,7 +41,7 @@ func gameKey(game string, seq uint64) []byte {
 }
 
 // indexGameMail records that mail seq is about game.
-func indexGameMail(tx *bolt.Tx, game string, seq uint64) error {
+func indexGameMail(tx store.Tx, game string, seq uint64) error {
 	if game == "" {
 		return nil
 	}
@@ -56,7 +55,7 @@ func indexGameMail(tx *bolt.Tx, game string, seq uint64) error {
 
 // gamesIndexed reports whether BucketGames is complete (built by Compact,
 // or kept since the database was made).
-func gamesIndexed(tx *bolt.Tx) bool {
+func gamesIndexed(tx store.Tx) bool {
 	meta := tx.Bucket(store.BucketMeta)
 	return meta != nil && string(meta.Get(store.KeyOutboxIndex)) == gamesIndexVersion
 }
@@ -72,12 +71,12 @@ type CompactStats struct {
 // compacts the records of mail sent or given up on more than retention
 // ago (0: DefaultRetention). The daemon runs it when it starts and every
 // hour; it takes a few transactions of at most compactChunk records each.
-func Compact(db *bolt.DB, now time.Time, retention time.Duration) (CompactStats, error) {
+func Compact(db *store.Store, now time.Time, retention time.Duration) (CompactStats, error) {
 	var st CompactStats
 	if retention <= 0 {
 		retention = DefaultRetention
 	}
-	if err := db.Update(func(tx *bolt.Tx) error {
+	if err := db.Update(context.Background(), func(tx store.Tx) error {
 		if _, err := buckets(tx); err != nil {
 			return err
 		}
@@ -94,7 +93,7 @@ func Compact(db *bolt.DB, now time.Time, retention time.Duration) (CompactStats,
 	for _, name := range [][]byte{BucketSent, BucketDead} {
 		for {
 			done := false
-			err := db.Update(func(tx *bolt.Tx) error {
+			err := db.Update(context.Background(), func(tx store.Tx) error {
 				var err error
 				done, err = compactChunkOf(tx, name, cutoff, &st)
 				return err
@@ -112,7 +111,7 @@ func Compact(db *bolt.DB, now time.Time, retention time.Duration) (CompactStats,
 
 // buildGamesIndex enters every mail of the queue, sent and dead buckets
 // that is about a game, and marks the index complete.
-func buildGamesIndex(tx *bolt.Tx) (int, error) {
+func buildGamesIndex(tx store.Tx) (int, error) {
 	n := 0
 	mail := tx.Bucket(store.BucketMail)
 	for _, name := range [][]byte{BucketQueue, BucketSent, BucketDead} {
@@ -148,7 +147,7 @@ func buildGamesIndex(tx *bolt.Tx) (int, error) {
 // order, which is nearly time order: it stops at the first one young
 // enough to keep, and a straggler behind it waits for a later run. It
 // reports whether it is done.
-func compactChunkOf(tx *bolt.Tx, name []byte, cutoff time.Time, st *CompactStats) (bool, error) {
+func compactChunkOf(tx store.Tx, name []byte, cutoff time.Time, st *CompactStats) (bool, error) {
 	mail := tx.Bucket(store.BucketMail)
 	b := mail.Bucket(name)
 	idx, err := mail.CreateBucketIfNotExists(BucketGames)
@@ -216,7 +215,7 @@ func eventOf(bucket, v []byte) (Event, string, error) {
 // listed. It reads the game's entries of the game index, not every record
 // of the outbox; on a database whose index Compact has not built yet, it
 // reads them all.
-func OfGame(tx *bolt.Tx, id string) ([]Event, error) {
+func OfGame(tx store.Tx, id string) ([]Event, error) {
 	mail := tx.Bucket(store.BucketMail)
 	if mail == nil {
 		return nil, nil
@@ -256,7 +255,7 @@ func OfGame(tx *bolt.Tx, id string) ([]Event, error) {
 }
 
 // ofGameScan is OfGame without the index: it reads every record.
-func ofGameScan(tx *bolt.Tx, id string) ([]Event, error) {
+func ofGameScan(tx store.Tx, id string) ([]Event, error) {
 	mail := tx.Bucket(store.BucketMail)
 	type seqEvent struct {
 		seq uint64

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/store"
 	"orrery/pbem/outbox"
 )
@@ -17,7 +15,7 @@ import (
 func eventLines(t *testing.T, st *store.Store, game string) string {
 	t.Helper()
 	var got []outbox.Event
-	err := st.DB().View(func(tx *bolt.Tx) error {
+	err := st.View(context.Background(), func(tx store.Tx) error {
 		var err error
 		got, err = outbox.OfGame(tx, game)
 		return err
@@ -42,8 +40,8 @@ func TestCompactKeepsWhatGameLogShows(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := outbox.Options{Now: func() time.Time { return now }}
 	send := func(s outbox.Sender, m outbox.Mail) {
-		q := outbox.New(st.DB(), s, clock)
-		if err := st.DB().Update(func(tx *bolt.Tx) error { return q.Enqueue(tx, m) }); err != nil {
+		q := outbox.New(st, s, clock)
+		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, m) }); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := q.RunOnce(context.Background()); err != nil {
@@ -66,7 +64,7 @@ func TestCompactKeepsWhatGameLogShows(t *testing.T) {
 	scanned := eventLines(t, st, "g1") // no index yet: every record read
 
 	// The first Compact on this database builds the index.
-	res, err := outbox.Compact(st.DB(), now, 90*24*time.Hour)
+	res, err := outbox.Compact(st, now, 90*24*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,10 +77,10 @@ func TestCompactKeepsWhatGameLogShows(t *testing.T) {
 	if !strings.Contains(scanned, "gave up k3") || !strings.Contains(scanned, "queued k6") {
 		t.Errorf("g1's mails miss some states:\n%s", scanned)
 	}
-	if c, _ := outbox.Count(st.DB()); c != (outbox.Stats{Queued: 1, Sent: 1, Dead: 0}) {
+	if c, _ := outbox.Count(st); c != (outbox.Stats{Queued: 1, Sent: 1, Dead: 0}) {
 		t.Errorf("after compaction the outbox holds %+v, want only the young sent mail and the queued one", c)
 	}
-	if res, _ := outbox.Compact(st.DB(), now, 90*24*time.Hour); res != (outbox.CompactStats{}) {
+	if res, _ := outbox.Compact(st, now, 90*24*time.Hour); res != (outbox.CompactStats{}) {
 		t.Errorf("a second Compact did %+v", res)
 	}
 	// New mail goes straight into the index.

@@ -1,10 +1,9 @@
 package outbox
 
 import (
+	"context"
 	"encoding/json"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine/store"
 )
@@ -13,14 +12,14 @@ import (
 // queued (zero when none is): the outbox's metrics. The queue is kept in
 // the order mails were queued, so the oldest is its first item; only that
 // one is decoded.
-func Depth(db *bolt.DB) (n int, oldest time.Time, err error) {
-	err = db.View(func(tx *bolt.Tx) error {
+func Depth(db *store.Store) (n int, oldest time.Time, err error) {
+	err = db.View(context.Background(), func(tx store.Tx) error {
 		mail := tx.Bucket(store.BucketMail)
 		if mail == nil || mail.Bucket(BucketQueue) == nil {
 			return nil
 		}
 		b := mail.Bucket(BucketQueue)
-		n = b.Stats().KeyN
+		n = b.KeyN()
 		if _, v := b.Cursor().First(); v != nil {
 			var it Item
 			if err := json.Unmarshal(v, &it); err != nil {

@@ -19,11 +19,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+
 	// The time-zone database, for a minimal install with no
 	// /usr/share/zoneinfo: TZ Europe/Moscow must work everywhere.
 	_ "time/tzdata"
-
-	bolt "go.etcd.io/bbolt"
 
 	"orrery/engine/game"
 	"orrery/engine/lang"
@@ -162,7 +161,7 @@ func Address(addr string) string {
 	return game.CanonAddress(addr)
 }
 
-func bucket(tx *bolt.Tx, create bool) (*bolt.Bucket, error) {
+func bucket(tx store.Tx, create bool) (store.Bucket, error) {
 	m := tx.Bucket(store.BucketMail)
 	if m == nil {
 		if !create {
@@ -180,7 +179,7 @@ func bucket(tx *bolt.Tx, create bool) (*bolt.Bucket, error) {
 }
 
 // Get reads addr's settings inside tx (none is no error).
-func Get(tx *bolt.Tx, addr string) (Settings, error) {
+func Get(tx store.Tx, addr string) (Settings, error) {
 	out := Settings{}
 	b, err := bucket(tx, false)
 	if err != nil || b == nil {
@@ -199,7 +198,7 @@ func Get(tx *bolt.Tx, addr string) (Settings, error) {
 // Set sets key to value for addr inside tx and returns the value as
 // stored. An empty value, "default" or "-" clears the key. A wrong key or
 // value is an *Error.
-func Set(tx *bolt.Tx, addr, key, value string) (string, error) {
+func Set(tx store.Tx, addr, key, value string) (string, error) {
 	k, ok := Find(key)
 	if !ok {
 		return "", &Error{Msg: fmt.Sprintf("there is no setting %q", key), Fix: fmt.Sprintf("the settings are %s", strings.Join(Names(), ", "))}
@@ -239,7 +238,7 @@ func Set(tx *bolt.Tx, addr, key, value string) (string, error) {
 // Load reads addr's settings from st.
 func Load(ctx context.Context, st *store.Store, addr string) (Settings, error) {
 	var out Settings
-	err := st.View(ctx, func(tx *bolt.Tx) error {
+	err := st.View(ctx, func(tx store.Tx) error {
 		var err error
 		out, err = Get(tx, addr)
 		return err
@@ -250,7 +249,7 @@ func Load(ctx context.Context, st *store.Store, addr string) (Settings, error) {
 // Put sets one key of addr in st (see Set).
 func Put(ctx context.Context, st *store.Store, addr, key, value string) (string, error) {
 	var out string
-	err := st.Update(ctx, func(tx *bolt.Tx) error {
+	err := st.Update(ctx, func(tx store.Tx) error {
 		var err error
 		out, err = Set(tx, addr, key, value)
 		return err

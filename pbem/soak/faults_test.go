@@ -120,7 +120,7 @@ func partFaults(t *testing.T, s stack, rep *report) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := outbox.InFlight(st.DB())
+		n, err := outbox.InFlight(st)
 		st.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -188,7 +188,7 @@ func partFaults(t *testing.T, s stack, rep *report) {
 		}
 	}
 	v, verr := svc.Verify(ctx, "crash")
-	c, _ := outbox.Count(st.DB())
+	c, _ := outbox.Count(st)
 	left, _ := pbemtest.FetchAll(s.IMAP, bot, "any", "INBOX")
 	ok := lost == 0 && doubled == 0 && unacked == 0 && multi == 0 && x.Game.Step == uint64(burst) && verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0
 	if !ok {

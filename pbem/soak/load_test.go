@@ -144,12 +144,12 @@ func (j job) mail(bot, id string) outbox.Mail {
 func waitOutbox(st *store.Store, within time.Duration) error {
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
-		if c, err := outbox.Count(st.DB()); err == nil && c.Queued == 0 {
+		if c, err := outbox.Count(st); err == nil && c.Queued == 0 {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	c, _ := outbox.Count(st.DB())
+	c, _ := outbox.Count(st)
 	return fmt.Errorf("outbox still holds %d mails after %v", c.Queued, within)
 }
 

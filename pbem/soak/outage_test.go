@@ -214,7 +214,7 @@ func (r *race) check(rep *report) {
 	}
 	n := len(r.ids)
 	v, verr := svc.Verify(ctx, r.tag)
-	c, _ := outbox.Count(st.DB())
+	c, _ := outbox.Count(st)
 	left, _ := pbemtest.FetchAll(r.s.IMAP, r.bot, "any", "INBOX")
 	clean := verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0
 	if lost != 0 || doubled != 0 || unacked != 0 || multi != 0 || x.Game.Step != uint64(n) || reports < n || !clean {
@@ -284,7 +284,7 @@ func partOutage(t *testing.T, s stack, rep *report) {
 	r.sendLMTP(per) // straight to Dovecot: the replies cannot leave
 	held := 0
 	for t0 := time.Now(); time.Since(t0) < dur; time.Sleep(200 * time.Millisecond) {
-		if c, err := outbox.Count(r.st.DB()); err == nil {
+		if c, err := outbox.Count(r.st); err == nil {
 			held = max(held, c.Queued)
 		}
 	}

@@ -113,7 +113,7 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 		// would then show in the settle time.
 		opts.MinBackoff, opts.MaxBackoff = 0, 0
 	}
-	q := outbox.New(st.DB(), snd, opts)
+	q := outbox.New(st, snd, opts)
 	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000})
 	if err != nil {
 		st.Close()

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/enginetest/toy"
@@ -69,7 +67,7 @@ func newSite(t testing.TB, cfg Config) *Site {
 func tokenOf(t testing.TB, svc *game.Service, id, seat string) string {
 	t.Helper()
 	var tok string
-	err := svc.Store().Update(context.Background(), func(tx *bolt.Tx) error {
+	err := svc.Store().Update(context.Background(), func(tx store.Tx) error {
 		g, err := svc.GetTx(tx, id)
 		if err != nil {
 			return err

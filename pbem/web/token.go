@@ -9,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/game"
 	"orrery/engine/store"
 )
@@ -29,7 +27,7 @@ var tokenKeyName = []byte("token-key")
 
 // tokenKey returns the server key, making it inside tx (which must then be
 // a write transaction) the first time.
-func tokenKey(tx *bolt.Tx) ([]byte, error) {
+func tokenKey(tx store.Tx) ([]byte, error) {
 	if k := readTokenKey(tx); k != nil {
 		return k, nil
 	}
@@ -56,7 +54,7 @@ func tokenKey(tx *bolt.Tx) ([]byte, error) {
 
 // readTokenKey returns the server key, or nil when none was made yet (no
 // private link was ever mailed, so none can be valid).
-func readTokenKey(tx *bolt.Tx) []byte {
+func readTokenKey(tx store.Tx) []byte {
 	mail := tx.Bucket(store.BucketMail)
 	if mail == nil {
 		return nil
@@ -77,7 +75,7 @@ func token(key []byte, gameID, seat, secret string) string {
 // Token returns the capability token of seat p of game g, making the server
 // key inside tx on first use. The mail side calls it in the transaction
 // that queues a report, to put the private page's link in the mail.
-func Token(tx *bolt.Tx, g *game.Game, p game.Player) (string, error) {
+func Token(tx store.Tx, g *game.Game, p game.Player) (string, error) {
 	if p.Secret == "" {
 		return "", errors.New("a seat without a secret has no private page")
 	}
@@ -94,8 +92,8 @@ func Token(tx *bolt.Tx, g *game.Game, p game.Player) (string, error) {
 // PrivateLink returns a function that gives the address of a seat's
 // private page under base ("https://games.example.org"), for the mail
 // side's report mails (daemon.Config.WebLink).
-func PrivateLink(base string) func(tx *bolt.Tx, g *game.Game, p game.Player) (string, error) {
-	return func(tx *bolt.Tx, g *game.Game, p game.Player) (string, error) {
+func PrivateLink(base string) func(tx store.Tx, g *game.Game, p game.Player) (string, error) {
+	return func(tx store.Tx, g *game.Game, p game.Player) (string, error) {
 		t, err := Token(tx, g, p)
 		if err != nil {
 			return "", err

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine/game"
+	"orrery/engine/store"
 )
 
 // A private link is a seat's own: it opens that seat's page and no other;
@@ -40,7 +39,7 @@ func TestTokens(t *testing.T) {
 	g2, _ := other.Get(ctx, "g1")
 	p, _ := g.PlayerByName("ann")
 	var fromOther string
-	other.Store().Update(ctx, func(tx *bolt.Tx) error {
+	other.Store().Update(ctx, func(tx store.Tx) error {
 		var err error
 		fromOther, err = Token(tx, g2, p)
 		return err
@@ -93,7 +92,7 @@ func TestNoKeyNoPrivatePages(t *testing.T) {
 	ctx := context.Background()
 	g, _ := svc.Get(ctx, "g1")
 	p, _ := g.PlayerByName("ann")
-	err := svc.Store().View(ctx, func(tx *bolt.Tx) error {
+	err := svc.Store().View(ctx, func(tx store.Tx) error {
 		_, err := Token(tx, g, p)
 		return err
 	})

@@ -33,10 +33,9 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/store"
 	tmpl "orrery/templates/web"
 )
 
@@ -258,7 +257,7 @@ func Listed(g *game.Game) bool { return g.Settings.Observers != "gm" }
 
 func (s *Site) seatFor(ctx context.Context, g *game.Game, tok string) (string, bool) {
 	var key []byte
-	err := s.cfg.Service.Store().View(ctx, func(tx *bolt.Tx) error {
+	err := s.cfg.Service.Store().View(ctx, func(tx store.Tx) error {
 		key = readTokenKey(tx)
 		return nil
 	})
