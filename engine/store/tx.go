@@ -69,9 +69,9 @@ type Bucket interface {
 
 // Cursor walks a bucket's keys in order. Each method returns the key and
 // value it lands on, or nil keys past either end; a nested bucket's value
-// is nil. Changes made through the bucket while a cursor walks it are
-// seen by the cursor's next move (bbolt leaves that undefined; code here
-// uses Cursor.Delete, or collects keys first).
+// is nil. What a cursor sees of changes made through its bucket (other
+// than Cursor.Delete) while it walks is undefined, as in bbolt: code here
+// deletes with Cursor.Delete, or collects keys first.
 type Cursor interface {
 	First() (key, value []byte)
 	Last() (key, value []byte)

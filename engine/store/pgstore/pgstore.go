@@ -1,0 +1,173 @@
+// Package pgstore keeps the store's key-value space (engine/store) in
+// PostgreSQL, so that several processes on several machines can share one
+// database, back it up while it runs and fail over to a replica.
+//
+// The space is two tables (migrations/0001_kv.sql): orrery_bucket, one row
+// per bucket with its sequence, and orrery_kv, one row per key with its
+// bucket, key and value, or the nested bucket it names. A Store.Update is
+// one SQL transaction, so a mail's effect, its seen-record and the mails it
+// causes commit together, as on bbolt.
+//
+// Isolation. Writable transactions run at SERIALIZABLE: every Update
+// reads, decides and writes in Go (a key-value space has no SQL to push
+// the decision into), so only SERIALIZABLE makes concurrent read-modify-
+// write cycles of several processes (two daemons, a daemon and a GM's CLI)
+// behave as if run one at a time; READ COMMITTED would lose updates to
+// the shared buckets (rate limits, budgets, indexes) and REPEATABLE READ
+// would allow write skew between them. PostgreSQL then refuses some
+// transactions with 40001 (serialization failure) or 40P01 (deadlock):
+// Retryable says so, and engine/store runs the work again in a new
+// transaction (Store.Update documents what that asks of its fn). Read-only
+// transactions (Store.View) run at REPEATABLE READ READ ONLY: one
+// snapshot, as bbolt's View, and never refused.
+//
+// Per-game serialisation: when a writable transaction opens a game's
+// bucket (games/<id>), it locks that bucket's row (SELECT … FOR UPDATE),
+// so two processes that change one game queue on its row instead of both
+// doing the work and one failing at commit; changes to different games
+// do not wait for each other. There is no process-wide lock.
+//
+// Reads that fail (the connection drops) spoil the transaction: Tx.Err
+// returns the first failure and Store turns it into the transaction's
+// error, so nothing decided on a missing read commits.
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"orrery/engine/store"
+)
+
+// Options tunes Open.
+type Options struct {
+	// ReadOnly refuses writable transactions, and skips migrations: the
+	// schema must then be current.
+	ReadOnly bool
+	// MaxConns bounds the connection pool; zero means pgxpool's default
+	// (the larger of 4 and the number of CPUs).
+	MaxConns int32
+	// NoMigrate checks the schema version without applying migrations;
+	// Open then fails on a database that is behind (orrery db migrate).
+	NoMigrate bool
+}
+
+// Open connects to the database named by dsn (a postgres:// URL or a
+// key=value string), applies the migrations it lacks, and opens the store
+// in it. Errors never show the DSN's password.
+func Open(ctx context.Context, dsn string, opt Options) (*store.Store, error) {
+	name := Redact(dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres DSN %s: %s", name, redactErr(err, dsn))
+	}
+	if opt.MaxConns > 0 {
+		cfg.MaxConns = opt.MaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %s", name, redactErr(err, dsn))
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to %s: %s", name, redactErr(err, dsn))
+	}
+	if opt.ReadOnly || opt.NoMigrate {
+		err = checkVersion(ctx, pool, name)
+	} else {
+		_, err = migrate(ctx, pool)
+	}
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	be := &backend{pool: pool, readOnly: opt.ReadOnly}
+	s, err := store.New(be, "postgres", "", name, opt.ReadOnly)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Redact returns dsn without its password, for messages and logs.
+func Redact(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		q := u.Query()
+		if q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	// key=value form: hide password=…
+	f := strings.Fields(dsn)
+	for i, kv := range f {
+		if strings.HasPrefix(strings.ToLower(kv), "password=") {
+			f[i] = "password=xxxxx"
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// redactErr is err's text without the password of dsn, should a driver
+// ever quote it.
+func redactErr(err error, dsn string) string {
+	msg := err.Error()
+	if cfg, e := pgconn.ParseConfig(dsn); e == nil && cfg.Password != "" {
+		msg = strings.ReplaceAll(msg, cfg.Password, "xxxxx")
+	}
+	return msg
+}
+
+type backend struct {
+	pool     *pgxpool.Pool
+	readOnly bool
+}
+
+func (b *backend) Begin(ctx context.Context, writable bool) (store.BackendTx, error) {
+	if writable && b.readOnly {
+		return nil, fmt.Errorf("begin a change: %w (the store was opened read-only)", store.ErrTxNotWritable)
+	}
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	if writable {
+		opts = pgx.TxOptions{IsoLevel: pgx.Serializable, AccessMode: pgx.ReadWrite}
+	}
+	tx, err := b.pool.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: begin: %w", err)
+	}
+	t := &pgTx{ctx: ctx, tx: tx, writable: writable, names: map[nameKey]int64{}}
+	t.root = &pgBucket{tx: t, id: 0}
+	return t, nil
+}
+
+// Retryable reports a serialization failure or a deadlock: the
+// transaction was rolled back and may be run again.
+func (b *backend) Retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+func (b *backend) Locks() bool  { return false }
+func (b *backend) Close() error { b.pool.Close(); return nil }
+
+// Pool is the connection pool of a store Open made, for code under
+// engine/store and for the daemon's leader election; nil for another
+// store.
+func Pool(s *store.Store) *pgxpool.Pool {
+	if b, ok := s.Backend().(*backend); ok {
+		return b.pool
+	}
+	return nil
+}
