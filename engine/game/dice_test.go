@@ -15,6 +15,7 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 )
 
 // secretToy is the toy race with secrets: a deck shuffled at setup that no
@@ -55,11 +56,7 @@ func (s secretState) OrdersPublic(a engine.Answer) bool { return a.Prompt.Kind =
 
 func newSecretService(t testing.TB, hooks ...game.Hook) *game.Service {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t, storetest.Default())
 	return game.New(st, []engine.Ruleset{secretToy{toy.Ruleset()}, toy.Ruleset()}, game.WithHooks(hooks...))
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 )
 
 type clock struct{ t time.Time }
@@ -23,11 +23,7 @@ func (c *clock) now() time.Time { return c.t }
 
 func newService(t testing.TB) (*game.Service, *clock) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "g.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t, storetest.Default())
 	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
 	return game.New(st, []engine.Ruleset{toy.Ruleset()}, game.WithClock(c.now)), c
 }
@@ -451,11 +447,7 @@ func (s newerState) Resolve(a []engine.Answer, d *dice.Dice) ([]engine.Event, er
 // verify is clean and says nothing of versions.
 func TestVerifyNamesAChangeOfRules(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "g.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := storetest.Open(t, storetest.Default())
 	old := game.New(st, []engine.Ruleset{toy.Ruleset()})
 	g := create(t, old, "g", "ann", "bob")
 	if g.RulesVersion != toy.Ruleset().Info().Version {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/games"
 )
 
@@ -29,16 +29,18 @@ func twoRulesets() []engine.Ruleset {
 	return []engine.Ruleset{toy.Ruleset(), renamed{toy.Ruleset(), "toy2"}}
 }
 
-func newServiceWith(t testing.TB, rulesets []engine.Ruleset) (*game.Service, *clock, string) {
+// newServiceWith returns a service on a new store, its clock, and a
+// function that opens its store again.
+func newServiceWith(t testing.TB, rulesets []engine.Ruleset) (*game.Service, *clock, func() (*store.Store, error)) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "g.db")
-	st, err := store.Open(path, store.Options{NoSync: true})
+	open := storetest.Default().New(t)
+	st, err := open()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	return game.New(st, rulesets, game.WithClock(c.now)), c, path
+	return game.New(st, rulesets, game.WithClock(c.now)), c, open
 }
 
 func mustCreate(t testing.TB, svc *game.Service, req game.CreateRequest) {
@@ -228,7 +230,7 @@ func TestListIndexFollowsChanges(t *testing.T) {
 // use, and then answers as a new one.
 func TestIndexesRebuiltForOldDatabase(t *testing.T) {
 	ctx := context.Background()
-	svc, _, path := newServiceWith(t, twoRulesets())
+	svc, _, open := newServiceWith(t, twoRulesets())
 	mustCreate(t, svc, game.CreateRequest{ID: "a1", Ruleset: "toy", Players: seats("ann@x.org", "bob@x.org"), Settings: &game.Settings{Early: true, Press: "signed"}})
 	if _, _, err := svc.Press(ctx, "a1", "ann", nil, "hello bob"); err != nil {
 		t.Fatal(err)
@@ -254,7 +256,7 @@ func TestIndexesRebuiltForOldDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	st, err = store.Open(path, store.Options{})
+	st, err = open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,12 +353,7 @@ func TestStepOfTurnBisects(t *testing.T) {
 	ctx := context.Background()
 	for _, rs := range games.All() {
 		t.Run(rs.Info().Name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "g.db")
-			st, err := store.Open(path, store.Options{NoSync: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			st := storetest.Open(t, storetest.Default())
 			svc := game.New(st, games.All(), game.WithBotStepLimit(40))
 			info := rs.Info()
 			var bots []game.PlayerSpec

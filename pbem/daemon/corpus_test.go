@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/games"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -78,11 +78,7 @@ func TestCorpusMailCheck(t *testing.T) {
 func corpusDaemon(t *testing.T) (*daemon.Daemon, *outbox.Queue, *pbemtest.Server) {
 	t.Helper()
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{"orrery@example.org": "pw"}})
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t, storetest.Default())
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	d, err := daemon.New(st, games.All(), q, daemon.Config{From: "Orrery <orrery@example.org>"})
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/mail"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
@@ -33,20 +33,28 @@ type harness struct {
 	n   int
 }
 
+// newHarness is a daemon on the store ORRERY_TEST_STORE names (bbolt by
+// default; storetest.Default), with game g1 of ann and bob.
 func newHarness(t *testing.T, tune ...func(*daemon.Config)) *harness {
 	t.Helper()
-	return newHarnessAt(t, filepath.Join(t.TempDir(), "db"), tune...)
+	return newHarnessOn(t, storetest.Open(t, storetest.Default()), tune...)
 }
 
-// newHarnessAt is newHarness with the database at db.
+// newHarnessAt is newHarness with a bbolt database at db.
 func newHarnessAt(t *testing.T, db string, tune ...func(*daemon.Config)) *harness {
 	t.Helper()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	st, err := store.Open(db, store.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return newHarnessOn(t, st, tune...)
+}
+
+// newHarnessOn is newHarness on the store st.
+func newHarnessOn(t *testing.T, st *store.Store, tune ...func(*daemon.Config)) *harness {
+	t.Helper()
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	cfg := daemon.Config{From: "Orrery <" + botAddr + ">"}
 	for _, f := range tune {

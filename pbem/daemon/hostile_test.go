@@ -3,7 +3,6 @@ package daemon_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
@@ -202,11 +202,7 @@ func TestConsent(t *testing.T) {
 // that early answer among them, so it is read first).
 func TestEarlyAnswerNotRepeatedAfterACrash(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t, storetest.Default())
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	ctx, crash := context.WithCancel(context.Background())
 	// The "crash": once ann's orders resolve the step, the context ends,

@@ -10,7 +10,6 @@ import (
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/mail"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,7 +17,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
-	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/games"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
@@ -46,11 +45,7 @@ func TestEveryKindOfMailFits(t *testing.T) {
 func everyKind(t *testing.T, rs engine.Ruleset, language string) {
 	ctx := context.Background()
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t, storetest.Default())
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	d, err := daemon.New(st, games.All(), q, daemon.Config{From: "Orrery <" + botAddr + ">", RepliesPerHour: 1000,
 		GM: "GM <gm@example.org>", GMSecret: "gm-secret"})

@@ -2,14 +2,13 @@ package daemon_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"orrery/engine"
 	"orrery/engine/game"
-	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/games/burning"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
@@ -133,11 +132,7 @@ func newQueueWithPictures(t *testing.T, h *harness) *outbox.Queue {
 func TestBurningLanguageFollowsTheAddress(t *testing.T) {
 	ctx := context.Background()
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t, storetest.Default())
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{})
 	d, err := daemon.New(st, []engine.Ruleset{burning.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
 	if err != nil {

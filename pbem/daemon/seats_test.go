@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/pbem/bounce"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -382,11 +382,7 @@ func (f failing) Send(ctx context.Context, mails []outbox.Mail) []error {
 // bounce of the address.
 func TestMailGivenUpOnIsReportedToTheGM(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := storetest.Open(t, storetest.Default())
 	q := outbox.New(st, failing{&outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, map[string]bool{"bob@example.org": true}}, outbox.Options{})
 	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">", GM: "gm@example.org"})
 	if err != nil {

@@ -125,3 +125,17 @@ func WithSchema(dsn, schema string) string {
 	}
 	return dsn + " search_path=" + schema + " synchronous_commit=off"
 }
+
+// EnvStore names the environment variable that chooses the backend of the
+// suites whose helpers call Default (engine/game, pbem/daemon): "bbolt",
+// the default, or "postgres". scripts/test runs those suites once more
+// with ORRERY_TEST_STORE=postgres when ORRERY_TEST_PG is set.
+const EnvStore = "ORRERY_TEST_STORE"
+
+// Default is the backend EnvStore names.
+func Default() Kind {
+	if os.Getenv(EnvStore) == "postgres" {
+		return Postgres
+	}
+	return Bolt
+}
