@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storeopen"
+	"orrery/pbem/config"
 )
 
 // dbFlags adds --db and --config to a command.
@@ -23,7 +26,7 @@ type dbFlags struct {
 
 func addDBFlags(fs *flag.FlagSet) *dbFlags {
 	d := &dbFlags{}
-	fs.StringVar(&d.db, "db", "", "database file (default: db in the config file, else orrery.db)")
+	fs.StringVar(&d.db, "db", "", "database file, or postgres:DSN (default: the config file's store, else orrery.db)")
 	fs.StringVar(&d.config, "config", "", "config file (default: ORRERY_CONFIG, else none)")
 	return d
 }
@@ -50,10 +53,18 @@ func (d *dbFlags) resolve() (path, from string, err error) {
 			return "", "", fmt.Errorf("read config: %w", err)
 		}
 		var c struct {
-			DB string `yaml:"db"`
+			DB              string `yaml:"db"`
+			config.Database `yaml:",inline"`
 		}
 		if err := yaml.Unmarshal(data, &c); err != nil {
 			return "", "", fmt.Errorf("config %s: %w", cfg, err)
+		}
+		if c.Store == "postgres" {
+			dsn, err := c.PostgresDSN()
+			if err != nil {
+				return "", "", fmt.Errorf("config %s: %w", cfg, err)
+			}
+			return "postgres:" + dsn, fmt.Sprintf("the store of %s (%s)", cfg, cfgFrom), nil
 		}
 		if c.DB != "" {
 			return c.DB, fmt.Sprintf("the db key of %s (%s)", cfg, cfgFrom), nil
@@ -78,6 +89,25 @@ func (d *dbFlags) open(e *env) (*game.Service, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	spec, err := storeopen.Parse(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if spec.Kind == "postgres" {
+		// PostgreSQL is shared by every process: the command opens
+		// it itself, daemon or not. Only game new and game import
+		// set up a database that has no schema yet.
+		mail, err := mailOptions(e, d.config)
+		if err != nil {
+			return nil, nil, err
+		}
+		st, err := storeopen.Open(context.Background(), spec, storeopen.Options{NoMigrate: !d.create})
+		if err != nil {
+			return nil, nil, err
+		}
+		return game.New(st, e.rulesets, append(append([]game.Option(nil), e.options...), mail...)...), func() { st.Close() }, nil
+	}
+	path = spec.Path
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && !d.create {
 		return nil, nil, noDatabase(path, from)
 	}
@@ -122,6 +152,9 @@ func dbOfArgs(e *env, args []string) string {
 	p, err := (&dbFlags{db: db, config: cfg}).path()
 	if err != nil {
 		return ""
+	}
+	if spec, err := storeopen.Parse(p); err == nil {
+		return spec.String() // never a DSN's password
 	}
 	return p
 }

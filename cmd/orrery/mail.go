@@ -12,7 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"orrery/engine/store"
+	"orrery/engine/store/storeopen"
 	"orrery/pbem/daemon"
 	"orrery/pbem/policy"
 )
@@ -151,8 +151,12 @@ func inspectWithDB(ctx context.Context, e *env, raw []byte, path string, cfg *ma
 	st := e.shared
 	if st == nil {
 		var err error
-		if st, err = store.Open(path, store.Options{Timeout: 100 * time.Millisecond}); err != nil {
-			return nil, &lockedError{db: path, err: err}
+		spec, err := storeopen.Parse(path)
+		if err != nil {
+			return nil, err
+		}
+		if st, err = storeopen.Open(ctx, spec, storeopen.Options{Timeout: 100 * time.Millisecond, NoMigrate: true}); err != nil {
+			return nil, &lockedError{db: spec.Path, err: err}
 		}
 		defer st.Close()
 	}

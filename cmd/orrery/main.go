@@ -54,6 +54,7 @@ func commands() []command {
 		{"mail", "mail check FILE.eml: what the daemon would do with a mail, and why", runMail},
 		{"demo", "play a whole game by mail on in-process mail servers, and show the mails", runDemo},
 		{"serve", "run the mail daemon (--config FILE), or try it with its own mail servers (--embedded)", runServe},
+		{"db", "the database: db migrate (PostgreSQL's schema), db copy --from STORE --to STORE", runDB},
 		{"secret", "make a GM secret for gm_secret_file (secret new [--out FILE])", runSecret},
 		{"version", "print the build: version, VCS revision and time, Go version (also --version)", runVersion},
 	}

@@ -15,6 +15,7 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storeopen"
 	"orrery/pbem/bounce"
 	"orrery/pbem/config"
 	"orrery/pbem/daemon"
@@ -57,7 +58,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *dbPath != "" {
-		cfg.DB = *dbPath
+		cfg.DB, cfg.Database = *dbPath, config.Database{} // FILE or postgres:DSN
 	}
 	if *metricsAddr != "" {
 		cfg.Metrics.Listen = *metricsAddr
@@ -71,7 +72,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		defer srv.ws.close()
 	}
 	st, d, r, ws, log := srv.st, srv.d, srv.r, srv.ws, srv.log
-	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", cfg.DB, cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
+	fmt.Fprintf(e.stdout, "orrery: serving %s as %s (IMAP %s, SMTP %s); stop with Ctrl-C\n", st.Name(), cfg.From, cfg.IMAP.Server, cfg.SMTP.Server)
 	// The daemon's HTTP listeners, one per address. When metrics.listen
 	// names http.listen's address, the metrics ride on the web pages'
 	// listener (ws.extra); otherwise they have their own.
@@ -130,9 +131,17 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	for _, w := range append(append([]string(nil), cfg.Warnings...), cfg.SecurityWarnings()...) {
 		log.Warn("config " + cfgPath + ": " + w)
 	}
-	st, err := store.Open(cfg.DB, store.Options{Timeout: time.Second})
+	name, err := cfg.StoreName()
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", cfg.DB, err)
+		return nil, err
+	}
+	spec, err := storeopen.Parse(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := storeopen.Open(context.Background(), spec, storeopen.Options{Timeout: time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", spec, err)
 	}
 	gmSecret, err := cfg.GMSecret()
 	if err != nil {
@@ -203,13 +212,18 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 		return out.String(), err
 	})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := ServeControl(ctx, &local, st, st.Path(), log); err != nil {
-			log.Error("control socket", "err", err)
-		}
-	}()
+	if st.Locks() {
+		// bbolt: one process holds the file, and the GM's commands
+		// come to it over the control socket. PostgreSQL is shared:
+		// they open the database themselves.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := ServeControl(ctx, &local, st, st.Path(), log); err != nil {
+				log.Error("control socket", "err", err)
+			}
+		}()
+	}
 	if ws != nil {
 		site, err := newSite(d.Service(), from, ws.url, log)
 		if err != nil {

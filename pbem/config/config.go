@@ -28,6 +28,8 @@ import (
 // Config is the whole file.
 type Config struct {
 	DB   string `yaml:"db"`   // database file (default orrery.db)
+	// Database chooses the store: bbolt (db) or PostgreSQL (store.go).
+	Database `yaml:",inline"`
 	From string `yaml:"from"` // the bot's address: "Orrery <orrery@example.org>"
 	GM   string `yaml:"gm"`   // the game master's address for notices
 	// GMSecretEnv or GMSecretFile hold the GM secret, which a mail from
@@ -282,6 +284,9 @@ func Parse(data []byte) (*Config, error) {
 func (c *Config) check() error {
 	if c.DB == "" {
 		c.DB = "orrery.db"
+	}
+	if err := c.Database.checkDatabase(); err != nil {
+		return err
 	}
 	if c.From == "" {
 		return errors.New("from: missing: the bot's address, like \"Orrery <orrery@example.org>\"")

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -138,4 +139,34 @@ func Default() Kind {
 		return Postgres
 	}
 	return Bolt
+}
+
+// Dump lists everything s holds, one line a key, nested buckets by path,
+// with every bucket's sequence: two stores with the same dump hold the
+// same data.
+func Dump(t testing.TB, s *store.Store) string {
+	t.Helper()
+	var out strings.Builder
+	var walk func(path string, b store.Bucket)
+	walk = func(path string, b store.Bucket) {
+		fmt.Fprintf(&out, "%s seq=%d\n", path, b.Sequence())
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if v == nil {
+				walk(fmt.Sprintf("%s/%q", path, k), b.Bucket(k))
+				continue
+			}
+			fmt.Fprintf(&out, "%s/%q = %q\n", path, k, v)
+		}
+	}
+	err := s.View(context.Background(), func(tx store.Tx) error {
+		return tx.ForEach(func(name []byte, b store.Bucket) error {
+			walk(fmt.Sprintf("%q", name), b)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }

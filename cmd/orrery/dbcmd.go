@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
+	"orrery/engine/store/storeopen"
+)
+
+// runDB is `orrery db`: the database itself, apart from the games in it.
+func runDB(ctx context.Context, e *env, args []string) error {
+	usage := "usage: orrery db migrate [--db postgres:DSN | --config FILE] | db copy --from STORE --to STORE"
+	if len(args) == 0 {
+		return errors.New(usage)
+	}
+	switch args[0] {
+	case "migrate":
+		return runDBMigrate(ctx, e, args[1:])
+	case "copy":
+		return runDBCopy(ctx, e, args[1:])
+	case "help", "--help", "-h":
+		fmt.Fprintln(e.stdout, usage)
+		fmt.Fprintln(e.stdout, "\n  migrate  bring a PostgreSQL database's schema up to this build's")
+		fmt.Fprintln(e.stdout, "  copy     copy everything one store holds into a new one, and verify every game")
+		return nil
+	}
+	return fmt.Errorf("no db command %q; %s", args[0], usage)
+}
+
+func runDBMigrate(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "db migrate", "db migrate [--db postgres:DSN | --config FILE]",
+		"Applies to a PostgreSQL database the schema migrations it lacks (orrery serve\n"+
+			"and game new do it too when they start), and says which. A bbolt file is\n"+
+			"upgraded in place by whichever command opens it first.\n\n"+
+			"  orrery db migrate --config /etc/orrery/config.yaml   # store: postgres, dsn_env: ...")
+	d := addDBFlags(fs)
+	if rest, err := parse(fs, args); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return fmt.Errorf("db migrate takes no arguments, got %q", rest)
+	}
+	name, _, err := d.resolve()
+	if err != nil {
+		return err
+	}
+	spec, err := storeopen.Parse(name)
+	if err != nil {
+		return err
+	}
+	if spec.Kind != "postgres" {
+		return fmt.Errorf("%s is a bbolt file: it needs no migrate (the first command that opens it upgrades it); db migrate is for store: postgres", spec)
+	}
+	done, err := pgstore.Migrate(ctx, spec.DSN)
+	if err != nil {
+		return err
+	}
+	if len(done) == 0 {
+		fmt.Fprintf(e.stdout, "%s: schema version %d, up to date\n", spec, pgstore.SchemaVersion())
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%s: applied migrations %v; schema version %d\n", spec, done, pgstore.SchemaVersion())
+	// Open once, so that the key-value space's own layout (top-level
+	// buckets, its schema version) is made or upgraded now too.
+	st, err := storeopen.Open(ctx, spec, storeopen.Options{})
+	if err != nil {
+		return err
+	}
+	return st.Close()
+}
+
+func runDBCopy(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "db copy", "db copy --from STORE --to STORE [--no-verify]",
+		"Copies everything a store holds (every game with its log, snapshots and\n"+
+			"steps, the indexes, the outbox and the records of sent mail, the seen\n"+
+			"mails, players' settings, bounces, budgets: every bucket and key) into\n"+
+			"another, which must be new or empty, then verifies every game on the\n"+
+			"copy by replaying its log (as game verify does). STORE is bbolt:FILE or\n"+
+			"postgres:DSN (a postgres:// URL works alone). Stop orrery serve first: a\n"+
+			"bbolt file is held by the daemon, and mail arriving during the copy\n"+
+			"would be missing from it.\n\n"+
+			"  orrery db copy --from bbolt:/var/lib/orrery/orrery.db --to \"postgres:$ORRERY_PG_DSN\"\n"+
+			"  orrery db copy --from \"postgres:$ORRERY_PG_DSN\" --to bbolt:backup.db")
+	from := fs.String("from", "", "the store to copy: bbolt:FILE or postgres:DSN")
+	to := fs.String("to", "", "the new store: bbolt:FILE (must not exist) or postgres:DSN (empty)")
+	noVerify := fs.Bool("no-verify", false, "skip replaying every game on the copy")
+	if rest, err := parse(fs, args); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return fmt.Errorf("db copy takes no arguments, got %q", rest)
+	}
+	if *from == "" || *to == "" {
+		return errors.New("db copy needs --from STORE and --to STORE (bbolt:FILE or postgres:DSN)")
+	}
+	src, err := storeopen.Parse(*from)
+	if err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	dstSpec, err := storeopen.Parse(*to)
+	if err != nil {
+		return fmt.Errorf("--to: %w", err)
+	}
+	if src.Kind == "bbolt" {
+		if _, err := os.Stat(src.Path); err != nil {
+			return fmt.Errorf("--from: no database at %s", src.Path)
+		}
+	}
+	if dstSpec.Kind == "bbolt" {
+		if _, err := os.Stat(dstSpec.Path); err == nil {
+			return fmt.Errorf("--to: %s exists; copy into a new file", dstSpec.Path)
+		}
+	}
+	s, err := storeopen.Open(ctx, src, storeopen.Options{Timeout: time.Second, NoMigrate: true})
+	if err != nil {
+		if errors.Is(err, store.ErrLocked) {
+			return fmt.Errorf("--from: %s is held by a running orrery serve: stop it first, so that nothing changes during the copy", src)
+		}
+		return fmt.Errorf("--from: %w", err)
+	}
+	defer s.Close()
+	d, err := storeopen.Open(ctx, dstSpec, storeopen.Options{Timeout: time.Second})
+	if err != nil {
+		return fmt.Errorf("--to: %w", err)
+	}
+	defer d.Close()
+	t0 := time.Now()
+	n, err := store.CopyAll(ctx, d, s)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "copied %d games (%d buckets, %d keys) from %s to %s in %v\n",
+		n.Games, n.Buckets, n.Keys, s.Name(), d.Name(), time.Since(t0).Round(time.Millisecond))
+	if *noVerify {
+		return nil
+	}
+	svc := game.New(d, e.rulesets)
+	var bad []string
+	checked := 0
+	for page := (game.ListOptions{Limit: game.MaxListLimit}); ; {
+		p, err := svc.ListGames(ctx, page)
+		if err != nil {
+			return fmt.Errorf("list the copied games: %w", err)
+		}
+		for _, g := range p.Games {
+			v, err := svc.Verify(ctx, g.ID)
+			checked++
+			switch {
+			case err != nil:
+				bad = append(bad, fmt.Sprintf("%s: %v", g.ID, err))
+			case !v.OK():
+				bad = append(bad, fmt.Sprintf("%s: %s", g.ID, v.Problems[0]))
+			}
+		}
+		if p.Next == "" {
+			break
+		}
+		page.After = p.Next
+	}
+	if checked != n.Games {
+		bad = append(bad, fmt.Sprintf("%d games copied, but the copy lists %d", n.Games, checked))
+	}
+	if len(bad) > 0 {
+		for _, b := range bad {
+			fmt.Fprintln(e.stdout, "verify:", b)
+		}
+		return fmt.Errorf("the copy in %s does not verify: %d problems (above)", d.Name(), len(bad))
+	}
+	fmt.Fprintf(e.stdout, "verified %d games on %s by replaying their logs: clean\n", checked, d.Name())
+	return nil
+}
