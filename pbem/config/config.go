@@ -28,8 +28,6 @@ import (
 // Config is the whole file.
 type Config struct {
 	DB   string `yaml:"db"`   // database file (default orrery.db)
-	// Database chooses the store: bbolt (db) or PostgreSQL (store.go).
-	Database `yaml:",inline"`
 	From string `yaml:"from"` // the bot's address: "Orrery <orrery@example.org>"
 	GM   string `yaml:"gm"`   // the game master's address for notices
 	// GMSecretEnv or GMSecretFile hold the GM secret, which a mail from
@@ -63,6 +61,8 @@ type Config struct {
 	// Log and Metrics are the operator's keys (operate.go).
 	Log     Log     `yaml:"log"`
 	Metrics Metrics `yaml:"metrics"`
+	// Database chooses the store: bbolt (db) or PostgreSQL (store.go).
+	Database `yaml:",inline"`
 }
 
 // Server is an IMAP or SMTP server and the account on it.
