@@ -15,6 +15,7 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
 	"orrery/engine/store/storeopen"
 	"orrery/pbem/bounce"
 	"orrery/pbem/config"
@@ -165,10 +166,19 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	m := newMetrics(cfg.Metrics.Listen, st)
 	smtp := &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
 		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From)}
-	q := outbox.New(st, smtp, metricsOutbox(m, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections}))
+	// A PostgreSQL database may be shared by several daemons: their
+	// outbox workers hold leases (Shared), and one at a time reads the
+	// mailbox (lead).
+	q := outbox.New(st, smtp, metricsOutbox(m, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections, Shared: !st.Locks()}))
+	var lead func(context.Context, func(context.Context) error) error
+	if !st.Locks() {
+		lead = func(ctx context.Context, read func(context.Context) error) error {
+			return pgstore.Lead(ctx, st, pgstore.LockIMAP, 2*time.Second, log, read)
+		}
+	}
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{Metrics: m,
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
-		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Retention: cfg.Retention, Logger: log,
+		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Lead: lead, Retention: cfg.Retention, Logger: log,
 		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), DNSGrace: cfg.Security.DNSGrace,
 		PingPong: cfg.Limits.PingPong, StrangerDaily: cfg.Limits.StrangerRepliesPerDay,
 		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),

@@ -138,6 +138,11 @@ type Config struct {
 	// holds before it commits and the next begins (default
 	// DefaultGroupTime); tests that count transactions set it long.
 	GroupTime time.Duration
+	// Lead, when set, runs the IMAP reader only while this process
+	// leads: with several daemons on one PostgreSQL database, one reads
+	// the mailbox and the others stand by (cmd/orrery serve sets it to
+	// pgstore.Lead). The outbox and the tick run in every process.
+	Lead func(ctx context.Context, read func(context.Context) error) error
 	// Retention is how long records of sent mail are kept whole before
 	// they are compacted to what game log shows (default 90 days).
 	Retention time.Duration
@@ -309,7 +314,13 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 			}
 		}
 	}()
-	err := r.RunBatch(ctx, d.HandleBatch)
+	read := func(ctx context.Context) error { return r.RunBatch(ctx, d.HandleBatch) }
+	var err error
+	if d.cfg.Lead != nil {
+		err = d.cfg.Lead(ctx, read)
+	} else {
+		err = read(ctx)
+	}
 	cancel() // the reader gave up (a refused login): stop the rest too
 	wg.Wait()
 	return err
