@@ -1,0 +1,133 @@
+package daemon_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/engine/game"
+	"orrery/engine/store/pgstore"
+	"orrery/engine/store/storetest"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+// sharer is one daemon process of several on one PostgreSQL database.
+type sharer struct {
+	d       *daemon.Daemon
+	leading atomic.Bool
+	stop    context.CancelFunc
+	done    chan error
+}
+
+// TestTwoDaemonsShareOnePostgres runs two daemons, each with its own
+// connection pool, outbox worker and tick, on one PostgreSQL database and
+// one mailbox: one reads the mail (the leader), and every mail is answered
+// exactly once. Then the leader stops; the standby takes the mailbox over
+// within seconds and answers the mails that came meanwhile, once each.
+func TestTwoDaemonsShareOnePostgres(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	start := func() *sharer {
+		st, err := pgstore.Open(ctx, dsn, pgstore.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond, Shared: true})
+		s := &sharer{done: make(chan error, 1)}
+		lead := func(ctx context.Context, read func(context.Context) error) error {
+			return pgstore.Lead(ctx, st, pgstore.LockIMAP, 100*time.Millisecond, nil, func(ctx context.Context) error {
+				s.leading.Store(true)
+				defer s.leading.Store(false)
+				return read(ctx)
+			})
+		}
+		d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
+			Lead: lead, TickEvery: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.d = d
+		return s
+	}
+	a, b := start(), start()
+	g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+		Options: map[string]string{"finish": "8"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(s *sharer) {
+		rctx, stop := context.WithCancel(ctx)
+		s.stop = stop
+		r := imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", IdleRestart: 300 * time.Millisecond,
+			Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
+		go func() { s.done <- s.d.Run(rctx, r) }()
+	}
+	run(a)
+	run(b)
+	n := 0
+	send := func(k int) {
+		for range k {
+			n++
+			raw := fmt.Sprintf("From: ann@example.org\r\nTo: %s\r\nSubject: help %d\r\nMessage-ID: <h%d@example.org>\r\nDate: Sun, 22 Nov 2026 12:00:00 +0000\r\n\r\nHELP\r\n", botAddr, n, n)
+			if err := srv.Append(botAddr, "INBOX", []byte(raw)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	secret := func(name string) string { p, _ := g.PlayerByName(name); return p.Secret }
+	for _, p := range []string{"ann", "bob"} {
+		raw := fmt.Sprintf("From: %s@example.org\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <o-%s@example.org>\r\nDate: Sun, 22 Nov 2026 12:00:00 +0000\r\n\r\npush 3\r\n", p, botAddr, secret(p), p)
+		if err := srv.Append(botAddr, "INBOX", []byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(6)
+	wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer wcancel()
+	if _, err := srv.WaitMessages(wctx, botAddr, "Orrery/Processed", 8); err != nil {
+		t.Fatalf("the first mails were not all handled: %v", err)
+	}
+	leader, standby := a, b
+	if !a.leading.Load() {
+		leader, standby = b, a
+	}
+	if !leader.leading.Load() || standby.leading.Load() {
+		t.Fatalf("leading: a %v, b %v; want exactly one", a.leading.Load(), b.leading.Load())
+	}
+	leader.stop()
+	<-leader.done
+	stopped := time.Now()
+	send(6)
+	if _, err := srv.WaitMessages(wctx, botAddr, "Orrery/Processed", 14); err != nil {
+		t.Fatalf("the standby did not take over: %v", err)
+	}
+	t.Logf("the standby read the mailbox %v after the leader stopped", time.Since(stopped).Round(time.Millisecond))
+	if !standby.leading.Load() {
+		t.Error("the standby handled the mail without leading")
+	}
+	// welcome, the ack of the orders, the report, and 12 answers to HELP.
+	msgs, err := srv.WaitMessages(wctx, "ann@example.org", "INBOX", 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // a duplicate would come now
+	if msgs, _ = srv.Messages("ann@example.org", "INBOX"); len(msgs) != 15 {
+		t.Errorf("ann got %d mails, want 15: a mail answered twice, or not at all", len(msgs))
+	}
+	if got, err := standby.d.Service().Get(ctx, "g1"); err != nil || got.Step != 1 {
+		t.Errorf("g1 is at step %v (%v), want 1: both orders applied, once", got.Step, err)
+	}
+	standby.stop()
+	<-standby.done
+}
