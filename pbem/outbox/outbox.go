@@ -350,6 +350,12 @@ func (q *Queue) Run(ctx context.Context) error {
 		if !next.IsZero() {
 			wait = max(next.Sub(q.opt.Now()), 0)
 		}
+		if q.opt.Shared {
+			// Other processes enqueue too (another daemon, a GM's
+			// command on PostgreSQL), and their commits kick no one
+			// here: look again soon.
+			wait = min(wait, SharedPoll)
+		}
 		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
@@ -365,6 +371,10 @@ func (q *Queue) Run(ctx context.Context) error {
 		}
 	}
 }
+
+// SharedPoll bounds how long a worker of a shared database (Options.Shared)
+// waits before it looks for mail other processes queued.
+const SharedPoll = 2 * time.Second
 
 // RunOnce sends every mail now due, in batches over Options.Connections
 // connections at once, and returns when the next queued mail is due (zero:
