@@ -20,9 +20,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storeopen"
+	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
@@ -35,6 +39,7 @@ var (
 	flagScaleMails   = flag.Int("scale.mails", 300, "scale: order mails timed, in process, for one mail's own time")
 	flagScaleBacklog = flag.Int("scale.backlog", 5000, "scale: order mails in the backlog")
 	flagScaleDir     = flag.String("scale.dir", "", "scale: keep the built databases here and reuse them (default: a temporary directory)")
+	flagScalePG      = flag.String("scale.pg", os.Getenv("ORRERY_TEST_PG"), "scale: a PostgreSQL server (DSN) to take the list, tick and mail figures on too, in a schema of its own (default: ORRERY_TEST_PG)")
 	flagScaleReport  = flag.String("scale.report", "", "scale: write the table into this Markdown file (docs/benchmarks.md), between <!-- scale --> and <!-- /scale -->")
 )
 
@@ -129,34 +134,12 @@ func scaleAt(t *testing.T, s stack, bin, dir string, n int, parts map[string]boo
 	if err := copyFile(pristine, db); err != nil {
 		t.Fatal(err)
 	}
-	paged := strings.Contains(runOut(bin, "game", "list", "--help"), "--limit")
-	if parts["list"] {
-		if paged {
-			r := runCLI(t, bin, "game", "list", "--db", db)
-			tab.set("`game list` (the first page, 100 games): time / peak RSS (CPU)", n, r.String())
-			r = runCLI(t, bin, "game", "list", "--db", db, "--limit", "0")
-			tab.set("`game list --limit 0` (every game, a page at a time): time / peak RSS (CPU)", n, r.String())
-			r = runCLI(t, bin, "game", "list", "--db", db, "--awaiting", "--ruleset", "burning", "--limit", "20")
-			tab.set("`game list --awaiting --ruleset burning --limit 20`: time / peak RSS (CPU)", n, r.String())
-		} else {
-			r := runCLI(t, bin, "game", "list", "--db", db)
-			tab.set("`game list` (every game): time / peak RSS (CPU)", n, r.String())
-		}
-	}
-	if parts["tick"] {
-		// Every game was just created and not yet looked at: all due.
-		r := runCLI(t, bin, "game", "tick", "--db", db)
-		tab.set("catch-up `game tick` (every game due: created, not yet looked at): time / peak RSS (CPU)", n, r.String())
-		r = runCLI(t, bin, "game", "tick", "--db", db)
-		tab.set("the next `game tick` (nothing due)", n, r.wall.Round(time.Millisecond).String())
+	scaleParts(t, bin, db, n, parts, tab, "")
+	if *flagScalePG != "" {
+		pg := scalePG(t, bin, pristine, n, tab)
+		scaleParts(t, bin, pg, n, parts, tab, " — PostgreSQL")
 	}
 	sample := sampleFleet(t, db, n)
-	if parts["mail"] {
-		ack, turn := ownTime(t, db, sample, *flagScaleMails)
-		row := "one order mail's own time, raw mail to reply committed (in process, fsync), %s: p50 / p99 (CPU a mail; mails)"
-		tab.set(fmt.Sprintf(row, "acknowledged"), n, ack.String())
-		tab.set(fmt.Sprintf(row, "completing a turn (every player's report mailed)"), n, turn.String())
-	}
 	if parts["rss"] {
 		rss, took := daemonRSS(t, s, db, sample)
 		tab.set("daemon RSS after answering 20 order mails by SMTP: peak (VmHWM), of which heap (RssAnon) and the DB's mapped pages (RssFile); time a mail, SMTP to answer", n,
@@ -172,6 +155,83 @@ func scaleAt(t *testing.T, s stack, bin, dir string, n int, parts map[string]boo
 			}
 		})
 	}
+}
+
+// scaleParts takes the list, tick and mail figures on db (a file, or
+// postgres:DSN), in rows whose names end with kind.
+func scaleParts(t *testing.T, bin, db string, n int, parts map[string]bool, tab *scaleTable, kind string) {
+	paged := strings.Contains(runOut(bin, "game", "list", "--help"), "--limit")
+	if parts["list"] {
+		if paged {
+			r := runCLI(t, bin, "game", "list", "--db", db)
+			tab.set("`game list` (the first page, 100 games): time / peak RSS (CPU)"+kind, n, r.String())
+			r = runCLI(t, bin, "game", "list", "--db", db, "--limit", "0")
+			tab.set("`game list --limit 0` (every game, a page at a time): time / peak RSS (CPU)"+kind, n, r.String())
+			r = runCLI(t, bin, "game", "list", "--db", db, "--awaiting", "--ruleset", "burning", "--limit", "20")
+			tab.set("`game list --awaiting --ruleset burning --limit 20`: time / peak RSS (CPU)"+kind, n, r.String())
+		} else {
+			r := runCLI(t, bin, "game", "list", "--db", db)
+			tab.set("`game list` (every game): time / peak RSS (CPU)"+kind, n, r.String())
+		}
+	}
+	if parts["tick"] {
+		// Every game was just created and not yet looked at: all due.
+		r := runCLI(t, bin, "game", "tick", "--db", db)
+		tab.set("catch-up `game tick` (every game due: created, not yet looked at): time / peak RSS (CPU)"+kind, n, r.String())
+		r = runCLI(t, bin, "game", "tick", "--db", db)
+		tab.set("the next `game tick` (nothing due)"+kind, n, r.wall.Round(time.Millisecond).String())
+	}
+	sample := sampleFleet(t, db, n)
+	if parts["mail"] {
+		ack, turn := ownTime(t, db, sample, *flagScaleMails)
+		row := "one order mail's own time, raw mail to reply committed (in process, fsync), %s: p50 / p99 (CPU a mail; mails)"
+		tab.set(fmt.Sprintf(row, "acknowledged")+kind, n, ack.String())
+		tab.set(fmt.Sprintf(row, "completing a turn (every player's report mailed)")+kind, n, turn.String())
+	}
+}
+
+// openScaleDB opens db: a bbolt file, or postgres:DSN.
+func openScaleDB(db string) (*store.Store, error) {
+	spec, err := storeopen.Parse(db)
+	if err != nil {
+		return nil, err
+	}
+	return storeopen.Open(context.Background(), spec, storeopen.Options{Timeout: 5 * time.Second})
+}
+
+// scalePG copies the pristine bbolt database into a new schema of the
+// -scale.pg server with orrery db copy (timed, and verified by replaying
+// every game), and returns it as postgres:DSN.
+func scalePG(t *testing.T, bin, pristine string, n int, tab *scaleTable) string {
+	t.Helper()
+	ctx := context.Background()
+	schema := "scale_" + nonce()
+	conn, err := pgx.Connect(ctx, *flagScalePG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(ctx, *flagScalePG)
+		if err == nil {
+			c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
+			c.Close(ctx)
+		}
+	})
+	db := "postgres:" + storetest.WithSchema(*flagScalePG, schema)
+	db = strings.Replace(db, "synchronous_commit=off", "synchronous_commit=on", 1)
+	r := runCLI(t, bin, "db", "copy", "--from", "bbolt:"+pristine, "--to", db)
+	tab.set("`db copy` bbolt to PostgreSQL, then every game verified by replay: time / peak RSS (CPU)", n, r.String())
+	var size int64
+	if err := conn.QueryRow(ctx, "SELECT pg_total_relation_size($1::regclass) + pg_total_relation_size($2::regclass)",
+		schema+".orrery_kv", schema+".orrery_bucket").Scan(&size); err != nil {
+		t.Fatal(err)
+	}
+	tab.set("DB size (games at their start) — PostgreSQL (tables and indexes)", n, fmt.Sprintf("%.1f MB (%.1f kB a game)", float64(size)/1e6, float64(size)/1e3/float64(n)))
+	return db
 }
 
 // cliRun is one run of the orrery binary.
@@ -243,7 +303,7 @@ func copyFile(from, to string) error {
 // ids), with their seats and secrets.
 func sampleFleet(t *testing.T, db string, n int) *fleet {
 	t.Helper()
-	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
+	st, err := openScaleDB(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +346,7 @@ func (m mailTimes) String() string {
 func ownTime(t *testing.T, db string, f *fleet, m int) (ack, turn mailTimes) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
+	st, err := openScaleDB(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +427,7 @@ func daemonRSS(t *testing.T, s stack, db string, f *fleet) (rssFigures, time.Dur
 	ctx := context.Background()
 	n := nonce()
 	bot := "orrery-scale-" + n + "@" + s.Domain
-	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
+	st, err := openScaleDB(db)
 	if err != nil {
 		t.Fatal(err)
 	}
