@@ -26,6 +26,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
 	"orrery/games"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -98,7 +99,13 @@ func (s stack) newDaemon(db, bot string, poll bool, onSent func(outbox.Record)) 
 
 // newDaemonVia is newDaemon with the outbox sending through snd.
 func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent func(outbox.Record)) (*store.Store, *daemon.Daemon, *imapin.Reader, error) {
-	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second, NoSync: *flagNoSync})
+	var st *store.Store
+	var err error
+	if strings.HasPrefix(db, "postgres:") {
+		st, err = openScaleDB(db)
+	} else {
+		st, err = store.Open(db, store.Options{Timeout: 5 * time.Second, NoSync: *flagNoSync})
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -113,8 +120,17 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 		// would then show in the settle time.
 		opts.MinBackoff, opts.MaxBackoff = 0, 0
 	}
+	var lead func(context.Context, func(context.Context) error) error
+	if !st.Locks() {
+		// PostgreSQL: several daemons may share it, as orrery serve
+		// runs them (cmd/orrery serve.go).
+		opts.Shared = true
+		lead = func(ctx context.Context, read func(context.Context) error) error {
+			return pgstore.Lead(ctx, st, pgstore.LockIMAP, 500*time.Millisecond, log, read)
+		}
+	}
 	q := outbox.New(st, snd, opts)
-	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000})
+	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000, Lead: lead})
 	if err != nil {
 		st.Close()
 		return nil, nil, nil, err
@@ -215,14 +231,14 @@ func TestSoak(t *testing.T) {
 	start := time.Now()
 	parts := map[string]func(*testing.T, stack, *report){
 		"hostile": partHostile, "load": partLoad, "backlog": partBacklog, "faults": partFaults, "growth": partGrowth,
-		"outage": partOutage, "diskfull": partDiskfull, "fuzz": partFuzz,
+		"outage": partOutage, "diskfull": partDiskfull, "fuzz": partFuzz, "pgfaults": partPGFaults,
 	}
 	var ran []string
 	for _, name := range strings.Split(*flagParts, ",") {
 		name = strings.TrimSpace(name)
 		f := parts[name]
 		if f == nil {
-			t.Fatalf("no part %q (hostile, load, backlog, faults, outage, diskfull, growth, fuzz)", name)
+			t.Fatalf("no part %q (hostile, load, backlog, faults, outage, diskfull, growth, fuzz, pgfaults)", name)
 		}
 		t0 := time.Now()
 		ok := t.Run(name, func(t *testing.T) { f(t, s, rep) })
