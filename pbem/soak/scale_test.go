@@ -479,7 +479,13 @@ func daemonRSS(t *testing.T, s stack, db string, f *fleet) (rssFigures, time.Dur
 
 func (st *scaleTable) markdown(start time.Time) string {
 	var b strings.Builder
-	b.WriteString("<!-- scale -->\n## Scale: one machine, bbolt, 10 to 100,000 games (issue 22)\n\n")
+	stores := "bbolt"
+	for _, r := range st.rows {
+		if strings.HasSuffix(r, "PostgreSQL") || strings.Contains(r, "PostgreSQL (") {
+			stores = "bbolt and PostgreSQL"
+		}
+	}
+	b.WriteString("<!-- scale -->\n## Scale: one machine, " + stores + ", 10 to 100,000 games (issue 22)\n\n")
 	b.WriteString("Written by `TestScale` (`pbem/soak/scale_test.go`). Produced by:\n\n```\n")
 	fmt.Fprintf(&b, "go test -tags soak -run Scale -timeout 3h ./pbem/soak/ -args -scale.games=%s -scale.parts=%s -scale.report=$PWD/docs/benchmarks.md\n```\n\n", *flagScaleGames, *flagScaleParts)
 	load, _ := os.ReadFile("/proc/loadavg")
