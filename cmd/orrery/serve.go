@@ -37,7 +37,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			"With http.listen in the config, it serves the same read-only web pages.")
 	cfgPath := fs.String("config", "", "config file (default: ORRERY_CONFIG); see config.example.yaml")
 	embeddedMode := fs.Bool("embedded", false, "run in-process IMAP and SMTP servers on localhost")
-	dbPath := fs.String("db", "", "database file (default: db of the config; with --embedded, "+embeddedDB+" in the working directory)")
+	dbPath := fs.String("db", "", "database file, or postgres:DSN (default: the config's store; with --embedded, "+embeddedDB+" in the working directory)")
 	httpAddr := fs.String("http", "127.0.0.1:0", "with --embedded: the web pages' address (port 0: any free one; \"\": none)")
 	metricsAddr := fs.String("metrics-listen", "", "serve /metrics, /healthz and /readyz at host:port (with --config: instead of metrics.listen)")
 	if rest, err := parse(fs, args); err != nil {

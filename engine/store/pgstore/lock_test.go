@@ -1,0 +1,107 @@
+package pgstore_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
+	"orrery/engine/store/storetest"
+)
+
+// A writable transaction that opens a game locks that game's row: a second
+// change to the same game waits for it (PostgreSQL shows its lock wait),
+// while a change to another game goes through meanwhile; and both changes
+// to the one game land.
+func TestGameRowLock(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	ctx := context.Background()
+	s, err := pgstore.Open(ctx, dsn, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	bump := func(tx store.Tx, id string) error {
+		g := tx.Bucket(store.BucketGames).Bucket([]byte(id))
+		n := store.KeyN(g.Get([]byte("n")))
+		return g.Put([]byte("n"), store.Key(n+1))
+	}
+	if err := s.Update(ctx, func(tx store.Tx) error {
+		for _, id := range []string{"g1", "g2"} {
+			if _, err := tx.Bucket(store.BucketGames).CreateBucket([]byte(id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	holding, release := make(chan struct{}), make(chan struct{})
+	var released sync.Once
+	letGo := func() { released.Do(func() { close(release) }) }
+	defer letGo() // a failing test must not leave the first change hanging
+	first := make(chan error, 1)
+	go func() {
+		once := false
+		first <- s.Update(ctx, func(tx store.Tx) error {
+			if err := bump(tx, "g1"); err != nil {
+				return err
+			}
+			if !once {
+				once = true
+				close(holding)
+				<-release
+			}
+			return nil
+		})
+	}()
+	<-holding
+	second := make(chan error, 1)
+	go func() { second <- s.Update(ctx, func(tx store.Tx) error { return bump(tx, "g1") }) }()
+	// Another game is not held up.
+	if err := s.Update(ctx, func(tx store.Tx) error { return bump(tx, "g2") }); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	waiting := 0
+	for range 100 {
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+			WHERE NOT l.granted AND a.query LIKE '%FOR UPDATE%'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		select {
+		case err := <-second:
+			t.Fatalf("the second change to g1 finished (%v) while the first held the game", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if waiting == 0 {
+		t.Fatal("no transaction waits for g1's row lock")
+	}
+	letGo()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.View(ctx, func(tx store.Tx) error {
+		if n := store.KeyN(tx.Bucket(store.BucketGames).Bucket([]byte("g1")).Get([]byte("n"))); n != 2 {
+			t.Errorf("g1 was bumped %d times, want 2", n)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
