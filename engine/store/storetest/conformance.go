@@ -29,8 +29,16 @@ func Run(t *testing.T, k Kind) {
 		{"Rollback", rollback},
 		{"ReadOnly", readOnly},
 		{"ConcurrentIncrements", concurrentIncrements},
-		{"ViewIsASnapshot", viewIsASnapshot},
 		{"Group", group},
+	}
+	if k.Name != "bbolt" {
+		// bbolt's View is a snapshot too, but a writer that grows the
+		// file waits for open readers: this case, which commits inside
+		// an open View of the same goroutine, would wait on itself.
+		cases = append(cases, struct {
+			name string
+			fn   func(t *testing.T, s *store.Store)
+		}{"ViewIsASnapshot", viewIsASnapshot})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -547,11 +555,6 @@ func concurrentIncrements(t *testing.T, s *store.Store) {
 }
 
 func viewIsASnapshot(t *testing.T, s *store.Store) {
-	if s.Kind() == "bbolt" {
-		// bbolt's View is a snapshot too, but a writer that grows the
-		// file waits for open readers: this test would wait on itself.
-		t.Skip("bbolt: a commit inside an open View of the same goroutine can wait for it")
-	}
 	must(t, update(s, func(tx store.Tx) error { return tx.Bucket(store.BucketMail).Put([]byte("x"), []byte("old")) }))
 	must(t, view(s, func(tx store.Tx) error {
 		b := tx.Bucket(store.BucketMail)
