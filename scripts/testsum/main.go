@@ -69,9 +69,14 @@ func (s *summary) event(e event) {
 	case e.Action == "build-output":
 		fmt.Fprint(s.out, e.Output)
 	case e.Test == "" && e.Action == "output":
+		if strings.HasPrefix(e.Output, "FAIL\t") {
+			s.unfinished(e.Package)
+		}
 		if e.Output != "PASS\n" { // plain go test shows it only with -v
 			fmt.Fprint(s.out, e.Output)
 		}
+	case e.Test == "" && e.Action == "fail":
+		s.unfinished(e.Package)
 	case e.Test == "":
 	case e.Action == "output":
 		s.buffered[key] = append(s.buffered[key], e.Output)
@@ -91,6 +96,43 @@ func (s *summary) event(e event) {
 		s.skip++
 		s.skipped = append(s.skipped, skip{e.Package, e.Test, reason(s.buffered[key])})
 		delete(s.buffered, key)
+	}
+}
+
+// unfinishedLines is how much of an unfinished test's output is shown: its
+// own log lines and the panic come first, then goroutine dumps that can run
+// to thousands of lines.
+const unfinishedLines = 60
+
+// unfinished shows the tests of pkg that started and never ended: the
+// package failed under them (a timeout, a panic in another goroutine, an
+// os.Exit). go test -json gives them no "fail" event, so without this a
+// timed-out run would show only "FAIL pkg 900s" and not which test hung.
+func (s *summary) unfinished(pkg string) {
+	var keys []string
+	for k := range s.buffered {
+		if strings.HasPrefix(k, pkg+" ") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s.failed++
+		lines := s.buffered[k]
+		delete(s.buffered, k)
+		fmt.Fprintf(s.out, "--- UNFINISHED: %s (the package failed while it ran)\n", strings.TrimPrefix(k, pkg+" "))
+		shown := 0
+		for i, l := range lines {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "=== ") {
+				continue
+			}
+			if shown == unfinishedLines {
+				fmt.Fprintf(s.out, "    ... %d more lines (run the test alone with go test -run to see them)\n", len(lines)-i)
+				break
+			}
+			fmt.Fprint(s.out, l)
+			shown++
+		}
 	}
 }
 

@@ -72,3 +72,32 @@ func TestSummaryOneSkipped(t *testing.T) {
 	assert.Contains(t, out.String(), "\nSKIPPED: 1 test did not run here:\n")
 	assert.Contains(t, out.String(), "1 passed, 0 failed, 1 skipped\n")
 }
+
+// A test that never ended because its package timed out is named, with its
+// log and the start of the panic, and counted as failed; the package line
+// comes after it, as in plain go test.
+func TestSummaryTimedOut(t *testing.T) {
+	stream := `{"Action":"run","Package":"orrery/c","Test":"TestQuick"}
+{"Action":"pass","Package":"orrery/c","Test":"TestQuick"}
+{"Action":"run","Package":"orrery/c","Test":"TestSlow"}
+{"Action":"output","Package":"orrery/c","Test":"TestSlow","Output":"=== RUN   TestSlow\n"}
+{"Action":"output","Package":"orrery/c","Test":"TestSlow","Output":"    c_test.go:4: waiting for the thing\n"}
+{"Action":"output","Package":"orrery/c","Test":"TestSlow","Output":"panic: test timed out after 1s\n"}
+{"Action":"output","Package":"orrery/c","Test":"TestSlow","Output":"\trunning tests:\n"}
+{"Action":"output","Package":"orrery/c","Test":"TestSlow","Output":"\t\tTestSlow (1s)\n"}
+` + strings.Repeat(`{"Action":"output","Package":"orrery/c","Test":"TestSlow","Output":"goroutine dump\n"}
+`, 100) + `{"Action":"output","Package":"orrery/c","Output":"FAIL\torrery/c\t1.008s\n"}
+{"Action":"fail","Package":"orrery/c","Elapsed":1.01}
+`
+	var out bytes.Buffer
+	s := &summary{out: &out, buffered: map[string][]string{}}
+	if err := s.read(strings.NewReader(stream)); err != nil {
+		t.Fatal(err)
+	}
+	s.report()
+	got := out.String()
+	assert.True(t, strings.HasPrefix(got, "--- UNFINISHED: TestSlow (the package failed while it ran)\n    c_test.go:4: waiting for the thing\npanic: test timed out after 1s\n"), got)
+	assert.Contains(t, got, "    ... 44 more lines (run the test alone with go test -run to see them)\nFAIL\torrery/c\t1.008s\n")
+	assert.Equal(t, 60, strings.Count(got[:strings.Index(got, "    ...")], "\n")-1)
+	assert.True(t, strings.HasSuffix(got, "1 passed, 1 failed, 0 skipped\n"), got)
+}
