@@ -24,6 +24,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
+	"orrery/engine/store/storeopen"
 	"orrery/pbem/botplayer"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -47,7 +48,7 @@ type embedded struct {
 }
 
 // startEmbedded starts in-process IMAP and SMTP servers, a store at db (a
-// temporary one when db is ""), and a daemon reading the bot's mailbox.
+// bbolt file or postgres:DSN; a temporary file when db is ""), and a daemon reading the bot's mailbox.
 // With httpAddr it also opens the web pages' listener there, so that the
 // daemon's report mails carry each player's private link.
 // With metricsAddr, the daemon counts what it does (serveMetrics serves it).
@@ -65,7 +66,12 @@ func startEmbedded(e *env, db, httpAddr string, log *slog.Logger, metricsAddr st
 		}
 		db = filepath.Join(x.dir, "demo.db")
 	}
-	if x.st, err = store.Open(db, store.Options{Timeout: time.Second}); err != nil {
+	spec, err := storeopen.Parse(db)
+	if err != nil {
+		x.close()
+		return nil, err
+	}
+	if x.st, err = storeopen.Open(context.Background(), spec, storeopen.Options{Timeout: time.Second}); err != nil {
 		x.close()
 		return nil, err
 	}

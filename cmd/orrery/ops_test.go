@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"orrery/engine/store/storetest"
 	"orrery/games"
 	"orrery/pbem/pbemtest"
 )
@@ -212,6 +213,38 @@ func TestServeEmbeddedKeepsItsGames(t *testing.T) {
 	defer stop()
 	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
 	assert.Contains(t, gmCommand(t, db, "game", "list"), "kept")
+}
+
+// serve --embedded --db postgres:DSN keeps its games in PostgreSQL: no
+// bbolt file appears in the working directory (the DSN is not a file
+// name), the command it prints can be pasted into a shell, and a GM
+// command on the same database reaches the games directly.
+func TestServeEmbeddedOnPostgres(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	out, stop := startServe(t, "--embedded", "--http", "", "--db", "postgres:"+dsn)
+	waitFor(t, "the daemon's summary", func() bool { return strings.Contains(out.String(), "Stop with Ctrl-C") })
+	assert.Contains(t, out.String(), "--db '"+dsn+"'")
+	gmCommand(t, "postgres:"+dsn, "game", "new", "toy", "--id", "kept", "--player", "ann=ann@example.org")
+	assert.Contains(t, gmCommand(t, "postgres:"+dsn, "game", "list"), "kept")
+	stop()
+	assert.Contains(t, out.String(), "the games are kept in "+dsn)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "serve --embedded on PostgreSQL wrote files in the working directory")
+}
+
+// shellWord leaves plain words alone and quotes what a shell would read.
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tmp/orrery-embedded.db":                "/tmp/orrery-embedded.db",
+		"postgres://u@h:5432/db?sslmode=disable": "'postgres://u@h:5432/db?sslmode=disable'",
+		"it's":                                   `'it'\''s'`,
+		"":                                       "''",
+	} {
+		assert.Equal(t, want, shellWord(in), in)
+	}
 }
 
 // runAll runs a command line with every ruleset.

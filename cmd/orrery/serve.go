@@ -26,7 +26,7 @@ import (
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "serve", "serve --config FILE | serve --embedded [--db FILE]",
+	fs := flags(e, "serve", "serve --config FILE | serve --embedded [--db FILE|postgres:DSN]",
 		"Runs the mail daemon: reads players' mail over IMAP, applies it to the\n"+
 			"games, and answers over SMTP, until interrupted.\n\n"+
 			"With --embedded it runs its own IMAP and SMTP servers on localhost instead\n"+
@@ -295,6 +295,15 @@ func newLogger(e *env, level, format string) *slog.Logger {
 	return daemon.SafeLogger(slog.New(h))
 }
 
+// shellWord quotes s for a POSIX shell when it holds anything a shell
+// would read (a DSN's ? and &), so that a printed command can be pasted.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // embeddedDB is where serve --embedded keeps its games by default: in the
 // working directory, so that they outlive the daemon (the mailboxes, in
 // memory, do not).
@@ -306,15 +315,17 @@ func serveEmbedded(ctx context.Context, e *env, db, httpAddr, metricsAddr string
 	if db == "" {
 		db = embeddedDB
 	}
-	if abs, err := filepath.Abs(db); err == nil {
-		db = abs
+	if spec, err := storeopen.Parse(db); err == nil && spec.Kind == "bbolt" {
+		if abs, err := filepath.Abs(spec.Path); err == nil {
+			db = abs
+		}
 	}
 	x, err := startEmbedded(e, db, httpAddr, log, metricsAddr)
 	if err != nil {
 		return err
 	}
 	defer x.close()
-	defer fmt.Fprintf(e.stdout, "orrery: the games are kept in %s; run orrery serve --embedded again to go on with them\n", x.st.Path())
+	defer fmt.Fprintf(e.stdout, "orrery: the games are kept in %s; run orrery serve --embedded again to go on with them\n", x.st.Name())
 	players := []string{"ann@example.org", "bob@example.org", "cyd@example.org"}
 	for _, p := range players {
 		x.srv.AddUser(p, "password")
@@ -336,7 +347,7 @@ bot from a mail client logged in as a player:
       --player ann=ann@example.org --player bob=bob@example.org
 
 Stop with Ctrl-C.
-`, host, port, host, sport, x.bot, strings.Join(players, ", "), x.st.Path(), webLine(x.web), x.st.Path())
+`, host, port, host, sport, x.bot, strings.Join(players, ", "), x.st.Name(), webLine(x.web), shellWord(x.st.Name()))
 	if metricsAddr != "" {
 		mctx, stop := context.WithCancel(ctx)
 		_, wait, err := serveMetrics(mctx, e, metricsAddr, x.d, x.st, (&outbox.SMTP{Addr: x.srv.SMTPAddr, TLS: "none"}).Probe, log)
