@@ -101,6 +101,15 @@ func TestScale(t *testing.T) {
 	for _, n := range sizes {
 		t.Run(fmt.Sprint(n), func(t *testing.T) { scaleAt(t, s, bin, dir, n, parts, tab) })
 	}
+	if *flagScaleReport != "" && !*flagScaleFresh {
+		when, err := tab.keepEarlier(*flagScaleReport)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if when != "" {
+			tab.notes = append(tab.notes, "The cells this run did not measure are kept from an earlier run: "+when)
+		}
+	}
 	md := tab.markdown(start)
 	t.Log("\n" + md)
 	if *flagScaleReport != "" {
