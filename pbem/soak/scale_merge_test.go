@@ -39,6 +39,7 @@ func (st *scaleTable) keepEarlier(path string) (string, error) {
 		sizes []int
 		when  string
 		kept  bool
+		order []string // the earlier table's rows
 	)
 	for _, line := range strings.Split(section, "\n") {
 		if strings.Contains(line, "cores shared with other work") && when == "" {
@@ -58,6 +59,7 @@ func (st *scaleTable) keepEarlier(path string) (string, error) {
 				sizes = append(sizes, n)
 			}
 		case len(sizes) > 0 && len(cells) == len(sizes)+1:
+			order = append(order, cells[0])
 			for i, n := range sizes {
 				v := cells[i+1]
 				if v == "" || v == "-" || st.cells[cells[0]][n] != "" {
@@ -72,10 +74,33 @@ func (st *scaleTable) keepEarlier(path string) (string, error) {
 		}
 	}
 	slices.Sort(st.sizes)
+	st.rows = mergeOrder(order, st.rows)
 	if !kept {
 		return "", nil
 	}
 	return when, nil
+}
+
+// mergeOrder is the rows of earlier in their order, with those only in
+// now each placed after the row now has before it: a figure keeps its
+// place in the table from run to run.
+func mergeOrder(earlier, now []string) []string {
+	out := slices.Clone(earlier)
+	for i, r := range now {
+		if slices.Contains(out, r) {
+			continue
+		}
+		at := len(out)
+		if i > 0 {
+			if j := slices.Index(out, now[i-1]); j >= 0 {
+				at = j + 1
+			}
+		} else {
+			at = 0
+		}
+		out = slices.Insert(out, at, r)
+	}
+	return out
 }
 
 // tableCells splits a Markdown table row into its trimmed cells; nil for
@@ -123,6 +148,15 @@ func TestScaleKeepsEarlierCells(t *testing.T) {
 		if got := st.cells[c.row][c.n]; got != c.want {
 			t.Errorf("%s at %d: %q, want %q", c.row, c.n, got, c.want)
 		}
+	}
+	if !slices.Equal(st.rows, []string{"DB size", "backlog"}) {
+		t.Errorf("rows %q", st.rows)
+	}
+	if got := mergeOrder([]string{"a", "c"}, []string{"a", "b", "c", "d"}); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
+		t.Errorf("mergeOrder: %q", got)
+	}
+	if got := mergeOrder([]string{"b", "c"}, []string{"a", "c"}); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("mergeOrder: %q", got)
 	}
 	fresh := &scaleTable{sizes: []int{10}, cells: map[string]map[int]string{}}
 	fresh.set("DB size", 10, "1 MB")

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -208,39 +209,101 @@ func openScaleDB(db string) (*store.Store, error) {
 	return storeopen.Open(context.Background(), spec, storeopen.Options{Timeout: 5 * time.Second})
 }
 
-// scalePG copies the pristine bbolt database into a new schema of the
-// -scale.pg server with orrery db copy (timed, and verified by replaying
-// every game), and returns it as postgres:DSN.
+// scalePG copies the pristine bbolt database into PostgreSQL with orrery
+// db copy (timed, and verified by replaying every game), and returns a
+// working copy of it as postgres:DSN, dropped when t ends. With -scale.dir
+// the copy is kept as a database of its own (orrery_scale_N) and later
+// runs clone it with CREATE DATABASE … TEMPLATE, which takes seconds where
+// the copy of 100,000 games takes many minutes; the db copy row then keeps
+// the run's earlier figure. Without -scale.dir it is a schema of its own.
 func scalePG(t *testing.T, bin, pristine string, n int, tab *scaleTable) string {
 	t.Helper()
 	ctx := context.Background()
-	schema := "scale_" + nonce()
 	conn, err := pgx.Connect(ctx, *flagScalePG)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+	copyInto := func(db string) {
+		r := runCLI(t, bin, "db", "copy", "--from", "bbolt:"+pristine, "--to", db)
+		tab.set("`db copy` bbolt to PostgreSQL, then every game verified by replay: time / peak RSS (CPU)", n, r.String())
+	}
+	var db string
+	if *flagScaleDir == "" {
+		schema := "scale_" + nonce()
+		if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { dropPG(*flagScalePG, "DROP SCHEMA "+schema+" CASCADE") })
+		db = "postgres:" + storetest.WithSchema(*flagScalePG, schema)
+		db = strings.Replace(db, "synchronous_commit=off", "synchronous_commit=on", 1)
+		copyInto(db)
+	} else {
+		kept := fmt.Sprintf("orrery_scale_%d", n)
+		var have bool
+		if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", kept).Scan(&have); err != nil {
+			t.Fatal(err)
+		}
+		if !have {
+			// Copied under another name and renamed when whole: a run
+			// killed halfway leaves no half copy under the kept name.
+			tmp := kept + "_tmp"
+			if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+tmp+" WITH (FORCE)"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.Exec(ctx, "CREATE DATABASE "+tmp); err != nil {
+				t.Fatal(err)
+			}
+			copyInto("postgres:" + pgDatabase(t, *flagScalePG, tmp))
+			if _, err := conn.Exec(ctx, "ALTER DATABASE "+tmp+" RENAME TO "+kept); err != nil {
+				t.Fatal(err)
+			}
+		}
+		work := "orrery_work_" + nonce()
+		if _, err := conn.Exec(ctx, "CREATE DATABASE "+work+" TEMPLATE "+kept); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { dropPG(*flagScalePG, "DROP DATABASE IF EXISTS "+work+" WITH (FORCE)") })
+		db = "postgres:" + pgDatabase(t, *flagScalePG, work)
+	}
+	spec, err := storeopen.Parse(db)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, *flagScalePG)
-		if err == nil {
-			c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
-			c.Close(ctx)
-		}
-	})
-	db := "postgres:" + storetest.WithSchema(*flagScalePG, schema)
-	db = strings.Replace(db, "synchronous_commit=off", "synchronous_commit=on", 1)
-	r := runCLI(t, bin, "db", "copy", "--from", "bbolt:"+pristine, "--to", db)
-	tab.set("`db copy` bbolt to PostgreSQL, then every game verified by replay: time / peak RSS (CPU)", n, r.String())
+	c, err := pgx.Connect(ctx, spec.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
 	var size int64
-	if err := conn.QueryRow(ctx, "SELECT pg_total_relation_size($1::regclass) + pg_total_relation_size($2::regclass)",
-		schema+".orrery_kv", schema+".orrery_bucket").Scan(&size); err != nil {
+	if err := c.QueryRow(ctx, "SELECT pg_total_relation_size('orrery_kv'::regclass) + pg_total_relation_size('orrery_bucket'::regclass)").Scan(&size); err != nil {
 		t.Fatal(err)
 	}
 	tab.set("DB size (games at their start) — PostgreSQL (tables and indexes)", n, fmt.Sprintf("%.1f MB (%.1f kB a game)", float64(size)/1e6, float64(size)/1e3/float64(n)))
 	return db
+}
+
+// pgDatabase is dsn (a URL) naming the database name instead.
+func pgDatabase(t *testing.T, dsn, name string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil || !strings.HasPrefix(u.Scheme, "postgres") {
+		t.Fatalf("-scale.pg with -scale.dir must be a postgres:// URL, not %q", dsn)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// dropPG runs a DROP on the -scale.pg server at the end of a test; a
+// failure leaves a stray schema or database behind and is only logged.
+func dropPG(dsn, stmt string) {
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return
+	}
+	defer c.Close(ctx)
+	c.Exec(ctx, stmt)
 }
 
 // cliRun is one run of the orrery binary.
