@@ -16,7 +16,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-func newGame(t *testing.T, players []string, opts map[string]string, seed string) *State {
+func newGame(t testing.TB, players []string, opts map[string]string, seed string) *State {
 	t.Helper()
 	o, err := engine.ResolveOptions(Ruleset().Info(), opts)
 	if err != nil {
