@@ -78,6 +78,10 @@ func (s *Store) Group(ctx context.Context, fn func(ctx context.Context) error) (
 		}
 		return nil
 	}
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.leave()
 	return s.retry(ctx, func() error { return s.group(ctx, fn) })
 }
 

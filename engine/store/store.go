@@ -9,9 +9,11 @@ package store
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -25,7 +27,20 @@ type Store struct {
 
 	commits    atomic.Int64
 	commitTime atomic.Int64
+
+	// life counts the transactions and groups under way, so that Close
+	// waits for them and refuses new ones (see Close).
+	life struct {
+		sync.Mutex
+		busy   int
+		closed bool
+		idle   sync.Cond // signalled when busy falls to 0
+	}
 }
+
+// ErrClosed is what Update, View and Group return once Close has begun:
+// the store no longer takes work (the daemon is stopping).
+var ErrClosed = errors.New("the store is closed")
 
 // New wraps an open backend: kind names it ("bbolt", "postgres"), path is
 // its file when it has one, name is how messages refer to it (never with a
@@ -34,6 +49,7 @@ type Store struct {
 // version in place.
 func New(be Backend, kind, path, name string, readOnly bool) (*Store, error) {
 	s := &Store{be: be, kind: kind, path: path, name: name}
+	s.life.idle.L = &s.life.Mutex
 	if err := s.init(readOnly); err != nil {
 		return nil, err
 	}
@@ -91,8 +107,50 @@ func (s *Store) init(readOnly bool) error {
 	})
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.be.Close() }
+// Close closes the database. It first refuses new work (Update, View and
+// Group then return ErrClosed), then waits for the transactions and groups
+// under way to commit or roll back, so a batch is never cut off half
+// done by its store closing under it: a daemon stopping, or a test's
+// clean-up while a tick is still committing. Close it once the code that
+// uses it has stopped (Daemon.Run has returned); a second Close does
+// nothing.
+func (s *Store) Close() error {
+	s.life.Lock()
+	if s.life.closed {
+		s.life.Unlock()
+		return nil
+	}
+	s.life.closed = true
+	for s.life.busy > 0 {
+		s.life.idle.Wait()
+	}
+	s.life.Unlock()
+	return s.be.Close()
+}
+
+// enter counts one more transaction or group under way, or refuses it
+// once Close has begun. A transaction opened inside another (a View with
+// a context of no group, inside a group) is refused too rather than
+// waited for: the outer one would otherwise wait on Close, and Close on it.
+func (s *Store) enter() error {
+	s.life.Lock()
+	defer s.life.Unlock()
+	if s.life.closed {
+		return fmt.Errorf("%w: %s", ErrClosed, s.name)
+	}
+	s.life.busy++
+	return nil
+}
+
+// leave ends what enter counted, waking a Close that waits for it.
+func (s *Store) leave() {
+	s.life.Lock()
+	s.life.busy--
+	if s.life.busy == 0 {
+		s.life.idle.Broadcast()
+	}
+	s.life.Unlock()
+}
 
 // Path is the file the store was opened from; "" for a store that is no
 // file (PostgreSQL).
@@ -141,6 +199,10 @@ func (s *Store) Update(ctx context.Context, fn func(tx Tx) error) error {
 	if g := s.groupOf(ctx); g != nil {
 		return g.update(ctx, fn)
 	}
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.leave()
 	return s.retry(ctx, func() error { return s.run(ctx, true, fn) })
 }
 
@@ -152,6 +214,10 @@ func (s *Store) View(ctx context.Context, fn func(tx Tx) error) error {
 	if g := s.groupOf(ctx); g != nil {
 		return g.view(ctx, fn)
 	}
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.leave()
 	return s.retry(ctx, func() error { return s.run(ctx, false, fn) })
 }
 

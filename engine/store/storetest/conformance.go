@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"orrery/engine/store"
 )
@@ -30,6 +32,7 @@ func Run(t *testing.T, k Kind) {
 		{"ReadOnly", readOnly},
 		{"ConcurrentIncrements", concurrentIncrements},
 		{"Group", group},
+		{"CloseWaitsForGroup", closeWaitsForGroup},
 	}
 	if k.Name != "bbolt" {
 		// bbolt's View is a snapshot too, but a writer that grows the
@@ -601,4 +604,77 @@ func group(t *testing.T, s *store.Store) {
 		}
 		return nil
 	}))
+}
+
+// closeWaitsForGroup: Close while a group is under way (a daemon stopping,
+// or a test's clean-up, while a tick commits its batch) refuses new work
+// at once with ErrClosed, and waits for the group, whose changes then
+// commit together: a batch is never cut off half done by its store
+// closing under it, nor does a late call reach a closed backend.
+func closeWaitsForGroup(t *testing.T, s *store.Store) {
+	ctx := context.Background()
+	put := func(ctx context.Context, k string) error {
+		return s.Update(ctx, func(tx store.Tx) error { return tx.Bucket(store.BucketMail).Put([]byte(k), []byte(k)) })
+	}
+	noop := func(store.Tx) error { return nil }
+	inside, release := make(chan struct{}), make(chan struct{})
+	var nested error
+	grouped := make(chan error, 1)
+	go func() {
+		grouped <- s.Group(ctx, func(ctx context.Context) error {
+			if err := put(ctx, "a"); err != nil {
+				return err
+			}
+			close(inside)
+			<-release
+			// A transaction of its own, opened inside the group once
+			// Close has begun, is refused rather than waited for (Close
+			// waits for the group, which would wait for it).
+			nested = s.View(context.Background(), noop)
+			return put(ctx, "b")
+		})
+	}()
+	<-inside
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	// Close begins by refusing new work; a View does not wait for the
+	// group's writer, so it tells when that has happened.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		err := s.View(ctx, noop)
+		if errors.Is(err, store.ErrClosed) {
+			break
+		}
+		if err != nil || time.Now().After(deadline) {
+			close(release)
+			t.Fatalf("a View while Close waits for a group gave %v, want ErrClosed", err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case err := <-closed:
+		t.Errorf("Close returned (%v) while a group was under way", err)
+	default:
+	}
+	close(release)
+	if err := <-grouped; err != nil {
+		t.Errorf("the group under way when Close began failed: %v", err)
+	}
+	if !errors.Is(nested, store.ErrClosed) {
+		t.Errorf("a transaction opened inside the group after Close began gave %v, want ErrClosed", nested)
+	}
+	if err := <-closed; err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	for name, err := range map[string]error{
+		"Update": put(ctx, "c"),
+		"View":   s.View(ctx, noop),
+		"Group":  s.Group(ctx, func(ctx context.Context) error { return put(ctx, "d") }),
+	} {
+		if !errors.Is(err, store.ErrClosed) || !strings.Contains(err.Error(), s.Name()) {
+			t.Errorf("%s after Close gave %v, want ErrClosed naming the store", name, err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
 }
