@@ -330,8 +330,7 @@ func TestRunOverServers(t *testing.T) {
 	defer cancel()
 	r := imapin.New(imapin.Config{Addr: h.srv.IMAPAddr, TLS: "none", IdleRestart: 500 * time.Millisecond,
 		Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
-	done := make(chan error, 1)
-	go func() { done <- h.d.Run(ctx, r) }()
+	done := h.run(ctx, r)
 	for _, p := range []string{"ann", "bob"} {
 		raw := h.mail(p+"@example.org", "[g1 "+h.secret(p)+"] orders", "push 3").Raw
 		if err := h.srv.Append(botAddr, "INBOX", raw); err != nil {
@@ -352,7 +351,21 @@ func TestRunOverServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	<-done
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// run starts the daemon's Run with ctx and returns what it returns. Run
+// never outlives the test, whatever path ends it (a t.Fatal too): the
+// clean-up stops it and waits before the store is closed, so no tick is
+// left committing into a closed store, nor lingers into the next test.
+func (h *harness) run(ctx context.Context, r *imapin.Reader) <-chan error {
+	ctx, stop := context.WithCancel(ctx)
+	done, out := make(chan error, 1), make(chan error, 1)
+	go func() { err := h.d.Run(ctx, r); done <- err; out <- err }()
+	h.t.Cleanup(func() { stop(); <-done })
+	return out
 }
 
 // confirm answers the mail in sent that asks addr to confirm a JOIN or an

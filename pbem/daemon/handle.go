@@ -595,7 +595,7 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 		// Only chatter (or an out-of-office that kept our subject): no
 		// pass is taken for it, and the player sees what was not read.
 		// Anyone else gets what any stranger gets.
-		p, ok, err := d.authenticate(j, j.game, r.Game, r.Secret)
+		p, ok, err := d.authenticate(ctx, j, j.game, r.Game, r.Secret)
 		if !ok || err != nil {
 			return err
 		}
@@ -695,8 +695,11 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 }
 
 // authenticate checks that the sender may act for a seat of g. On failure
-// it adds the answer (and any warning to the seat's owner) to j.
-func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game.Player, bool, error) {
+// it adds the answer (and any warning to the seat's owner) to j. It reads
+// the owner's language with ctx, in the batch's transaction: a second
+// transaction opened beside it would not see the batch's changes, and
+// is refused once the store is closing.
+func (d *Daemon) authenticate(ctx context.Context, j *job, g *game.Game, gameID, secret string) (game.Player, bool, error) {
 	if g == nil {
 		return game.Player{}, false, d.refuse(j, nil, game.Player{}, engine.LineError{
 			Msg: fmt.Sprintf("there is no game %q here", gameID), Fix: "send LIST for the games you can join"})
@@ -709,7 +712,7 @@ func (d *Daemon) authenticate(j *job, g *game.Game, gameID, secret string) (game
 	if a.Notify && a.Player.Email != "" && !game.SameAddress(a.Player.Email, j.from) {
 		data := d.mailer.data(g, a.Player, d.svc.Rulesets())
 		data.Attempt = &templates.Attempt{Date: j.m.Date, Reason: a.Kind.String()}
-		d.mailer.speak(data, d.readerOf(context.Background(), a.Player.Email), nil)
+		d.mailer.speak(data, d.readerOf(ctx, a.Player.Email), nil)
 		c, err := d.mailer.Render.Render(templates.OwnerWarning, data)
 		if err != nil {
 			return game.Player{}, false, err
@@ -752,7 +755,7 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 		}
 		return err
 	}
-	p, ok, err := d.authenticate(j, g, r.Game, r.Secret)
+	p, ok, err := d.authenticate(ctx, j, g, r.Game, r.Secret)
 	if !ok || err != nil {
 		return err
 	}
@@ -942,7 +945,7 @@ func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.C
 		return d.say(j, templates.Rules, data)
 	case route.Status, route.Board, route.History:
 		g := byID.get(c.Game)
-		p, ok, err := d.authenticate(j, g, c.Game, r.Secret)
+		p, ok, err := d.authenticate(ctx, j, g, c.Game, r.Secret)
 		if !ok || err != nil {
 			return err
 		}
@@ -1036,7 +1039,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	} else if c.Name != route.Join {
 		var ok bool
 		var err error
-		if p, ok, err = d.authenticate(j, g, c.Game, r.Secret); !ok || err != nil {
+		if p, ok, err = d.authenticate(ctx, j, g, c.Game, r.Secret); !ok || err != nil {
 			return err
 		}
 	} else if g == nil {

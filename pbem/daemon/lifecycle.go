@@ -19,7 +19,7 @@ import (
 // the step that ended the given turn, as it was mailed.
 func (d *Daemon) resend(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
 	g := byID.get(c.Game)
-	p, ok, err := d.authenticate(j, g, c.Game, r.Secret)
+	p, ok, err := d.authenticate(ctx, j, g, c.Game, r.Secret)
 	if !ok || err != nil {
 		return err
 	}

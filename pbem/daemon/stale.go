@@ -178,7 +178,7 @@ func (d *Daemon) confirm(ctx context.Context, j *job, r *route.Result, c route.C
 			"CONFIRM works in a reply to my mail that says your orders are held; or send your orders again"))
 	}
 	g := byID.get(rec.Game)
-	p, ok, err := d.authenticate(j, g, rec.Game, r.Secret)
+	p, ok, err := d.authenticate(ctx, j, g, rec.Game, r.Secret)
 	if !ok || err != nil {
 		return err
 	}
