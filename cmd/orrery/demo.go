@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -347,8 +348,8 @@ func printSummary(w io.Writer, sent []pbemtest.Mail, start time.Time, full bool)
 				l.what = strings.Join(orders, "; ")
 			}
 		}
-		if prev := len(lines) - 1; prev >= 0 && l.step != "" && lines[prev].step == l.step && lines[prev].kind == l.kind && lines[prev].from == l.from {
-			lines[prev].to = append(lines[prev].to, l.to...)
+		if same := sameMail(lines, l); same != nil {
+			same.to = append(same.to, l.to...)
 			continue
 		}
 		lines = append(lines, l)
@@ -371,6 +372,32 @@ func printSummary(w io.Writer, sent []pbemtest.Mail, start time.Time, full bool)
 			fmt.Fprintf(w, "\n=== mail %d, %s from %s to %s\nSubject: %s\n\n%s", i+1, kind, from, strings.Join(to, ", "), subject, mailText(m.Data))
 		}
 	}
+}
+
+// sameMail returns the line of lines that l is another copy of, or nil: the
+// bot's mail of the same step and kind as the line just before (a report
+// sent to everyone), or as an earlier line with the same subject and none
+// of l's recipients. The earlier line counts because the players answer as
+// soon as their copy arrives: on a loaded machine ann's orders can reach the
+// server between her welcome and bob's, and the welcome is still one mail.
+func sameMail(lines []*summaryLine, l *summaryLine) *summaryLine {
+	if l.step == "" {
+		return nil // a player's mail
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		p := lines[i]
+		if p.step != l.step || p.kind != l.kind || p.from != l.from {
+			continue
+		}
+		if i == len(lines)-1 {
+			return p
+		}
+		if p.what == l.what && !slices.ContainsFunc(l.to, func(n string) bool { return slices.Contains(p.to, n) }) {
+			return p
+		}
+		return nil
+	}
+	return nil
 }
 
 // mailHead is who a mail is from and to, its decoded subject and its kind

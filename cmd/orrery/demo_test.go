@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"orrery/games"
+	"orrery/pbem/pbemtest"
 )
 
 func TestDemoPlaysAGameByMail(t *testing.T) {
@@ -97,5 +99,47 @@ func TestDemoShowsWhatPlayersSee(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(dir, "001-orrery-welcome-to-ann.eml"))
 	if err != nil || !bytes.Contains(data, []byte("Subject:")) || !bytes.Contains(data, []byte("multipart/")) {
 		t.Errorf("the saved welcome is not a whole mail: %v\n%s", err, data)
+	}
+}
+
+// The summary shows a mail the bot sent to several players on one line,
+// even when a player's answer reached the server between two copies (the
+// players answer as soon as their copy arrives, so a loaded machine does
+// this); distinct mails of one step stay apart.
+func TestDemoSummaryKeepsACopiedMailOnOneLine(t *testing.T) {
+	start := time.Now()
+	bot := func(to, kind, step, subject string) pbemtest.Mail {
+		raw := "From: Orrery <orrery@pbem.test>\r\nTo: " + to + "@example.org\r\nSubject: " + subject + "\r\nX-Orrery-Kind: " + kind + "\r\nX-Orrery-Step: " + step + "\r\n\r\ntext\r\n"
+		return pbemtest.Mail{From: "orrery@pbem.test", To: []string{to + "@example.org"}, Data: []byte(raw), At: start}
+	}
+	player := func(from, text string) pbemtest.Mail {
+		raw := "From: " + from + "@example.org\r\nTo: orrery@pbem.test\r\nSubject: [demo x] orders\r\n\r\n" + text + "\r\n"
+		return pbemtest.Mail{From: from + "@example.org", To: []string{"orrery@pbem.test"}, Data: []byte(raw), At: start}
+	}
+	tests := []struct {
+		name string
+		sent []pbemtest.Mail
+		want []string
+	}{
+		{"adjacent copies", []pbemtest.Mail{
+			bot("ann", "welcome", "0", "[demo] Welcome to Toy Race"), bot("bob", "welcome", "0", "[demo] Welcome to Toy Race")},
+			[]string{"orrery  ann,bob      welcome  Welcome to Toy Race"}},
+		{"an answer between the copies", []pbemtest.Mail{
+			bot("ann", "welcome", "0", "[demo] Welcome to Toy Race"), player("ann", "PUSH 2"), bot("bob", "welcome", "0", "[demo] Welcome to Toy Race")},
+			[]string{"orrery  ann,bob      welcome  Welcome to Toy Race", "ann     orrery       orders   PUSH 2"}},
+		{"two mails to one player", []pbemtest.Mail{
+			bot("ann", "reply", "0", "Re: orders"), player("ann", "PUSH 1"), bot("ann", "reply", "0", "Re: orders")},
+			[]string{"orrery  ann          reply", "ann     orrery       orders   PUSH 1\n   0.00s  orrery  ann          reply"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			printSummary(&out, tc.sent, start, false)
+			for _, want := range tc.want {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("the summary lacks %q:\n%s", want, out.String())
+				}
+			}
+		})
 	}
 }
