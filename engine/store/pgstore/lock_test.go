@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"crypto/rand"
 	"sync"
 	"testing"
 	"time"
@@ -99,6 +100,67 @@ func TestGameRowLock(t *testing.T) {
 	if err := s.View(ctx, func(tx store.Tx) error {
 		if n := store.KeyN(tx.Bucket(store.BucketGames).Bucket([]byte("g1")).Get([]byte("n"))); n != 2 {
 			t.Errorf("g1 was bumped %d times, want 2", n)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Once a transaction has failed, the buckets it hands out are not nil (a
+// game's code written for bbolt dereferences them without a check, and
+// panicked here under a serialization failure): reads find nothing,
+// writes return the failure, and Update returns it; nothing commits.
+func TestFailedTransactionHandsOutFailedBuckets(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	ctx := context.Background()
+	s, err := pgstore.Open(ctx, dsn, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Update(ctx, func(tx store.Tx) error {
+		g, err := tx.Bucket(store.BucketGames).CreateBucket([]byte("g1"))
+		if err != nil {
+			return err
+		}
+		_, err = g.CreateBucket(store.BucketPending)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var putErr error
+	err = s.Update(ctx, func(tx store.Tx) error {
+		g := tx.Bucket(store.BucketGames).Bucket([]byte("g1"))
+		// A key longer than PostgreSQL's index rows allow fails the
+		// SQL transaction, as a serialization failure would.
+		long := make([]byte, 10000)
+		rand.Read(long) // incompressible
+		if err := g.Put(long, []byte("v")); err == nil {
+			t.Fatal("a 10,000-byte key did not fail the transaction")
+		}
+		pb := g.Bucket(store.BucketPending)
+		if pb == nil {
+			t.Fatal("a failed transaction's nested bucket is nil")
+		}
+		if v := pb.Get([]byte("x")); v != nil {
+			t.Errorf("a failed bucket's Get gave %q", v)
+		}
+		if k, _ := pb.Cursor().First(); k != nil {
+			t.Errorf("a failed bucket's cursor gave %q", k)
+		}
+		putErr = pb.Put([]byte("x"), []byte("y"))
+		return nil
+	})
+	if err == nil || putErr == nil {
+		t.Fatalf("Update gave %v and the failed bucket's Put %v: want both to fail", err, putErr)
+	}
+	if err := s.View(ctx, func(tx store.Tx) error {
+		if v := tx.Bucket(store.BucketGames).Bucket([]byte("g1")).Bucket(store.BucketPending).Get([]byte("x")); v != nil {
+			t.Errorf("the failed transaction committed %q", v)
+		}
+		if tx.Bucket(store.BucketGames).Bucket([]byte("nope")) != nil {
+			t.Error("a bucket that is not there is not nil in a good transaction")
 		}
 		return nil
 	}); err != nil {

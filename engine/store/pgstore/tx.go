@@ -79,6 +79,10 @@ func (t *pgTx) ForEach(fn func(name []byte, b store.Bucket) error) error {
 func (t *pgTx) OnCommit(fn func()) { t.onCommit = append(t.onCommit, fn) }
 func (t *pgTx) Writable() bool     { return t.writable }
 
+// failed is a bucket of a transaction that has failed: every method
+// checks the transaction first, so none reaches the server.
+func (t *pgTx) failed() store.Bucket { return &pgBucket{tx: t, id: -1} }
+
 // pgBucket is a bucket of the transaction tx.
 type pgBucket struct {
 	tx *pgTx
@@ -133,12 +137,25 @@ func (b *pgBucket) lookup(name []byte) (int64, error) {
 	return id, nil
 }
 
+// Bucket returns the nested bucket name, or nil when there is none. Once
+// the transaction has failed (a serialization failure, a dropped
+// connection) it returns a failed bucket instead of nil, whose reads find
+// nothing and whose writes return the failure: code written for bbolt,
+// where a game's nested buckets never vanish inside a transaction, then
+// runs on to the end of its fn instead of dereferencing nil, and the
+// failure surfaces at commit, where Store retries it when it may.
 func (b *pgBucket) Bucket(name []byte) store.Bucket {
-	if b.check(false) != nil || len(name) == 0 {
+	if len(name) == 0 {
 		return nil
 	}
+	if b.check(false) != nil {
+		return b.tx.failed()
+	}
 	id, err := b.lookup(name)
-	if err != nil || id <= 0 {
+	if err != nil {
+		return b.tx.failed()
+	}
+	if id <= 0 {
 		return nil // a nil interface, not a typed nil
 	}
 	nb := &pgBucket{tx: b.tx, id: id}
