@@ -173,7 +173,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	var lead func(context.Context, func(context.Context) error) error
 	if !st.Locks() {
 		lead = func(ctx context.Context, read func(context.Context) error) error {
-			return pgstore.Lead(ctx, st, pgstore.LockIMAP, 2*time.Second, log, read)
+			return pgstore.Lead(ctx, st, pgstore.LockIMAP, pgstore.LeadPoll, log, read)
 		}
 	}
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{Metrics: m,

@@ -458,6 +458,13 @@ func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 		}
 		due, next = nil, time.Time{}
 		alive := q.liveOwners(tx, now)
+		// The claims are written after the scan, not during it: on
+		// PostgreSQL a write makes the cursor read its page again, and a
+		// page of reports with their boards is megabytes, so writing as
+		// it went made one batch cost a hundred such reads (TestScale's
+		// backlog on PostgreSQL stalled on it).
+		type claimed struct{ k, data []byte }
+		var puts []claimed
 		c := b.Cursor()
 		// Stop at a full batch: RunOnce comes back for the rest at once,
 		// and needs the next due time only when nothing is due. Reading
@@ -498,10 +505,13 @@ func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 			if err != nil {
 				return err
 			}
-			if err := b.Put(k, data); err != nil {
+			puts = append(puts, claimed{append([]byte(nil), k...), data})
+			due = append(due, it)
+		}
+		for _, p := range puts {
+			if err := b.Put(p.k, p.data); err != nil {
 				return err
 			}
-			due = append(due, it)
 		}
 		return nil
 	})

@@ -375,39 +375,83 @@ func partBacklog(t *testing.T, s stack, rep *report) {
 	n := nonce()
 	bot := "orrery-backlog-" + n + "@" + s.Domain
 	db := filepath.Join(t.TempDir(), "backlog.db")
-	bl := openBacklog(t, s, db, bot, *flagBacklog)
-	defer bl.st.Close()
+	bl := openBacklog(t, s, db, bot, *flagBacklog, 1)
+	defer bl.close()
 	ng := min(*flagGames, 50)
-	f := newFleet(t, s, bl.d.Service(), db, bot, ng)
+	f := newFleet(t, s, bl.ds[0].d.Service(), db, bot, ng)
 	bl.drain(t, s, f, func(figure, value, target string, met *bool) { rep.add("backlog", figure, value, target, met) })
 }
 
-// backlog is a daemon set up to drain m order mails, counting its replies
-// and recording the mails it sends.
+// backlog is one daemon, or several sharing a PostgreSQL database and the
+// mailbox, set up to drain m order mails, counting their replies and
+// recording the mails they send.
 type backlog struct {
 	bot     string
 	m       int
-	st      *store.Store
-	d       *daemon.Daemon
-	r       *imapin.Reader
+	ds      []*backlogDaemon
 	rec     *recorder
 	replies *atomic.Int64
-	all     chan struct{}
+	// counting is set when the drain starts: acknowledgements sent
+	// before it (of mails an earlier part left queued in a database
+	// TestScale reuses) are not the drain's.
+	counting atomic.Bool
+	all      chan struct{}
 }
 
-func openBacklog(t *testing.T, s stack, db, bot string, m int) *backlog {
+// backlogDaemon is one daemon of a backlog, with its own store (a
+// connection pool on PostgreSQL), outbox, tick and IMAP reader, as a
+// process of its own would have.
+type backlogDaemon struct {
+	st   *store.Store
+	d    *daemon.Daemon
+	r    *imapin.Reader
+	sent atomic.Int64 // mails the server accepted from its outbox
+}
+
+// countSender counts the mails the server accepted through one daemon's
+// outbox.
+type countSender struct {
+	next outbox.Sender
+	n    *atomic.Int64
+}
+
+func (c countSender) Send(ctx context.Context, mails []outbox.Mail) []error {
+	errs := c.next.Send(ctx, mails)
+	for _, err := range errs {
+		if err == nil {
+			c.n.Add(1)
+		}
+	}
+	return errs
+}
+
+// openBacklog opens daemons daemons on db for bot (more than one only on
+// PostgreSQL, where they share the work as orrery serve's processes do:
+// one reads the mailbox, all send the outbox and tick).
+func openBacklog(t *testing.T, s stack, db, bot string, m, daemons int) *backlog {
 	t.Helper()
 	bl := &backlog{bot: bot, m: m, rec: &recorder{next: s.sender()}, replies: &atomic.Int64{}, all: make(chan struct{})}
-	var err error
-	bl.st, bl.d, bl.r, err = s.newDaemonVia(db, bot, false, bl.rec, func(r outbox.Record) {
-		if r.Kind == "reply" && bl.replies.Add(1) == int64(m) {
-			close(bl.all)
+	for range daemons {
+		x := &backlogDaemon{}
+		var err error
+		x.st, x.d, x.r, err = s.newDaemonVia(db, bot, false, countSender{bl.rec, &x.sent}, func(r outbox.Record) {
+			if r.Kind == "reply" && bl.counting.Load() && bl.replies.Add(1) == int64(m) {
+				close(bl.all)
+			}
+		})
+		if err != nil {
+			bl.close()
+			t.Fatal(err)
 		}
-	})
-	if err != nil {
-		t.Fatal(err)
+		bl.ds = append(bl.ds, x)
 	}
 	return bl
+}
+
+func (bl *backlog) close() {
+	for _, x := range bl.ds {
+		x.st.Close()
+	}
 }
 
 // drain sends the fleet's welcome mails (if any are queued) with the reader
@@ -417,7 +461,7 @@ func openBacklog(t *testing.T, s stack, db, bot string, m int) *backlog {
 func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value, target string, met *bool)) {
 	ctx := context.Background()
 	n := nonce()
-	st, d, r, rec, bot, m := bl.st, bl.d, bl.r, bl.rec, bl.bot, bl.m
+	st, d, r, rec, bot, m := bl.ds[0].st, bl.ds[0].d, bl.ds[0].r, bl.rec, bl.bot, bl.m
 	ng := len(f.games)
 	// Send the welcome mails first, with the reader off: the drain below
 	// measures order mails and their acks only.
@@ -462,10 +506,14 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	t.Logf("injected 2×%d mails in %v", m, time.Since(t0).Round(time.Millisecond))
 
 	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
+	var running sync.WaitGroup
 	t0 = time.Now()
 	rec.record(true)
-	go func() { d.Run(runCtx, r); close(done) }()
+	bl.counting.Store(true)
+	for _, x := range bl.ds {
+		x.sent.Store(0)
+		running.Go(func() { x.d.Run(runCtx, x.r) })
+	}
 	var orrery time.Duration
 	select {
 	case <-bl.all:
@@ -475,8 +523,12 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 		orrery = time.Since(t0)
 	}
 	sent := rec.record(false)
+	var each []string
+	for _, x := range bl.ds {
+		each = append(each, fmt.Sprint(x.sent.Load()))
+	}
 	cancel()
-	<-done
+	running.Wait()
 	kinds := map[string]int{}
 	for _, x := range sent {
 		kinds[x.Kind]++
@@ -505,6 +557,9 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	limShort, limSame := float64(m)/short.Seconds(), float64(m)/same.Seconds()
 	add(fmt.Sprintf("drain of %d order mails over %d games (IMAP fetch, parse, apply, ack by SMTP)", m, ng), fmt.Sprintf("%v, %.1f mails/s", orrery.Round(time.Millisecond), ours), "", nil)
 	add("mails the daemon sent during the drain", fmt.Sprintf("%d: %d acks, %d turn reports, %d other", len(sent), kinds["reply"], kinds["report"], len(sent)-kinds["reply"]-kinds["report"]), "", nil)
+	if len(bl.ds) > 1 {
+		add(fmt.Sprintf("mails each of the %d daemons' outboxes sent during the drain (one of them reads the mailbox)", len(bl.ds)), strings.Join(each, " / "), "", nil)
+	}
 	add("batches the outbox handed to SMTP during the drain (connections)", fmt.Sprintf("%d (%.1f mails each)", rec.calls, float64(len(sent))/float64(max(rec.calls, 1))), "", nil)
 	add("raw limit A: bare go-imap fetch + go-mail send of one short mail per order mail", fmt.Sprintf("%v, %.1f order mails/s", short.Round(time.Millisecond), limShort), "", nil)
 	add(fmt.Sprintf("raw limit B: the same fetch + go-mail send of the drain's own %d mails (same text, same players)", len(sent)), fmt.Sprintf("%v, %.1f order mails/s", same.Round(time.Millisecond), limSame), "", nil)

@@ -10,12 +10,9 @@ import (
 	"net/mail"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"orrery/engine/game"
 	"orrery/engine/store/storetest"
@@ -40,22 +37,7 @@ func partPGFaults(t *testing.T, s stack, rep *report) {
 	n := nonce()
 	bot := "orrery-pgfaults-" + n + "@" + s.Domain
 	ann := "ann-pgfaults-" + n + "@example.org"
-	schema := "pgfaults_" + n
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close(ctx)
-	t.Cleanup(func() {
-		if c, err := pgx.Connect(ctx, base); err == nil {
-			c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
-			c.Close(ctx)
-		}
-	})
-	db := "postgres:" + strings.Replace(storetest.WithSchema(base, schema), "synchronous_commit=off", "synchronous_commit=on", 1)
+	db, _ := pgSchema(t, "pgfaults")
 	st, err := openScaleDB(db)
 	if err != nil {
 		t.Fatal(err)

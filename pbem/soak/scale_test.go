@@ -26,8 +26,8 @@ import (
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
 	"orrery/engine/store/storeopen"
-	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
@@ -35,13 +35,14 @@ import (
 )
 
 var (
-	flagScaleGames   = flag.String("scale.games", "10,10000,100000", "scale: database sizes, in games (mixed rulesets, 5 seats where the ruleset allows)")
-	flagScaleParts   = flag.String("scale.parts", "list,tick,mail,rss,backlog", "scale: the figures to take besides the DB size (rss and backlog need the mail servers)")
-	flagScaleMails   = flag.Int("scale.mails", 300, "scale: order mails timed, in process, for one mail's own time")
-	flagScaleBacklog = flag.Int("scale.backlog", 5000, "scale: order mails in the backlog")
-	flagScaleDir     = flag.String("scale.dir", "", "scale: keep the built databases here and reuse them (default: a temporary directory)")
-	flagScalePG      = flag.String("scale.pg", os.Getenv("ORRERY_TEST_PG"), "scale: a PostgreSQL server (DSN) to take the list, tick and mail figures on too, in a schema of its own (default: ORRERY_TEST_PG)")
-	flagScaleReport  = flag.String("scale.report", "", "scale: write the table into this Markdown file (docs/benchmarks.md), between <!-- scale --> and <!-- /scale -->")
+	flagScaleGames     = flag.String("scale.games", "10,10000,100000", "scale: database sizes, in games (mixed rulesets, 5 seats where the ruleset allows)")
+	flagScaleParts     = flag.String("scale.parts", "list,tick,mail,rss,backlog,failover", "scale: the figures to take besides the DB size (rss, backlog and failover need the mail servers; failover, and backlog's two-daemon row, -scale.pg)")
+	flagScaleMails     = flag.Int("scale.mails", 300, "scale: order mails timed, in process, for one mail's own time")
+	flagScaleBacklog   = flag.Int("scale.backlog", 5000, "scale: order mails in the backlog")
+	flagScaleFailovers = flag.Int("scale.failovers", 5, "scale: kill -9s of the leading daemon timed for the failover figure (PostgreSQL)")
+	flagScaleDir       = flag.String("scale.dir", "", "scale: keep the built databases here and reuse them (default: a temporary directory)")
+	flagScalePG        = flag.String("scale.pg", os.Getenv("ORRERY_TEST_PG"), "scale: a PostgreSQL server (DSN) to take every figure on too, in a schema of its own, and the two-daemon ones (default: ORRERY_TEST_PG)")
+	flagScaleReport    = flag.String("scale.report", "", "scale: write the table into this Markdown file (docs/benchmarks.md), between <!-- scale --> and <!-- /scale -->")
 )
 
 // scaleSample is how many games, spread over the database, the mail parts
@@ -84,10 +85,14 @@ func TestScale(t *testing.T) {
 		parts[strings.TrimSpace(p)] = true
 	}
 	s := envStack()
-	if (parts["rss"] || parts["backlog"]) && (s.IMAP == "" || s.SMTP == "" || s.LMTP == "") {
-		t.Log("the mail servers are not set up: the rss and backlog figures are skipped (" + howTo + ")")
+	if (parts["rss"] || parts["backlog"] || parts["failover"]) && (s.IMAP == "" || s.SMTP == "" || s.LMTP == "") {
+		t.Log("the mail servers are not set up: the rss, backlog and failover figures are skipped (" + howTo + ")")
 		delete(parts, "rss")
 		delete(parts, "backlog")
+		delete(parts, "failover")
+	}
+	if parts["failover"] && *flagScalePG == "" {
+		t.Log("no PostgreSQL server (-scale.pg or ORRERY_TEST_PG): the failover figure and the PostgreSQL rows are skipped")
 	}
 	dir := *flagScaleDir
 	if dir == "" {
@@ -140,36 +145,61 @@ func scaleAt(t *testing.T, s stack, bin, dir string, n int, parts map[string]boo
 		t.Fatal(err)
 	}
 	tab.set("DB size (games at their start)", n, fmt.Sprintf("%.1f MB (%.1f kB a game)", float64(fi.Size())/1e6, float64(fi.Size())/1e3/float64(n)))
+	// One working copy at a time (at 100,000 games the file is about
+	// 3.3 GB), removed as soon as its figures are taken; the pristine
+	// file too, unless -scale.dir keeps it for the next run.
+	if *flagScaleDir == "" {
+		defer os.Remove(pristine)
+	}
 	db := filepath.Join(t.TempDir(), "work.db")
 	if err := copyFile(pristine, db); err != nil {
 		t.Fatal(err)
 	}
-	scaleParts(t, bin, db, n, parts, tab, "")
-	if *flagScalePG != "" {
-		pg := scalePG(t, bin, pristine, n, tab)
-		scaleParts(t, bin, pg, n, parts, tab, " — PostgreSQL")
+	scaleParts(t, s, bin, db, n, parts, tab, "")
+	if err := os.Remove(db); err != nil {
+		t.Fatal(err)
 	}
-	sample := sampleFleet(t, db, n)
-	if parts["rss"] {
-		rss, took := daemonRSS(t, s, db, sample)
-		tab.set("daemon RSS after answering 20 order mails by SMTP: peak (VmHWM), of which heap (RssAnon) and the DB's mapped pages (RssFile); time a mail, SMTP to answer", n,
-			fmt.Sprintf("%.1f MB (%.1f + %.1f MB); %v", float64(rss.hwm)/1024, float64(rss.anon)/1024, float64(rss.file)/1024, took.Round(time.Millisecond)))
+	if *flagScalePG == "" {
+		return
 	}
+	pg := scalePG(t, bin, pristine, n, tab)
+	scaleParts(t, s, bin, pg, n, parts, tab, " — PostgreSQL")
 	if parts["backlog"] {
-		scaleBacklog(t, s, db, sample, *flagScaleBacklog, func(figure, value, target string, met *bool) {
-			if strings.HasPrefix(figure, "ours as a ratio of raw limit B") || strings.HasPrefix(figure, "drain of") {
-				if met != nil && !*met {
-					value += " (**missed** " + target + ")"
-				}
-				tab.set("backlog: "+figure, n, value)
-			}
-		})
+		// The same drain with a second daemon on the database: only one
+		// of the two reads the mailbox; both send the outbox and tick.
+		scaleBacklog(t, s, pg, sampleFleet(t, pg, n), *flagScaleBacklog, 2, tab.backlogAdder(t, n, "backlog, two daemons: ", " — PostgreSQL"))
+	}
+	if parts["failover"] {
+		took := scaleFailover(t, s, pg, *flagScaleFailovers)
+		slices.Sort(took)
+		tab.set(fmt.Sprintf("failover: kill -9 of the daemon reading the mailbox to the standby's handling of a mail delivered then (lock polled every %v, as orrery serve does): median / max (kills)", pgstore.LeadPoll)+" — PostgreSQL", n,
+			fmt.Sprintf("%s / %s (%d)", ms(quantile(took, 0.5)), ms(quantile(took, 1)), len(took)))
 	}
 }
 
-// scaleParts takes the list, tick and mail figures on db (a file, or
-// postgres:DSN), in rows whose names end with kind.
-func scaleParts(t *testing.T, bin, db string, n int, parts map[string]bool, tab *scaleTable, kind string) {
+// backlogAdder keeps the drain's figures the table shows, in rows named
+// prefix+figure+kind (the rest are logged).
+func (st *scaleTable) backlogAdder(t *testing.T, n int, prefix, kind string) func(figure, value, target string, met *bool) {
+	return func(figure, value, target string, met *bool) {
+		t.Logf("%s%s%s: %s", prefix, figure, kind, value)
+		switch {
+		case strings.HasPrefix(figure, "drain of"):
+			// The games drained are the sample's: fewer at 10 games.
+			figure = fmt.Sprintf("drain of %d order mails over up to %d games (IMAP fetch, parse, apply, ack by SMTP)", *flagScaleBacklog, scaleSample)
+		case strings.HasPrefix(figure, "ours as a ratio of raw limit B"), strings.HasPrefix(figure, "mails each of"):
+		default:
+			return
+		}
+		if met != nil && !*met {
+			value += " (**missed** " + target + ")"
+		}
+		st.set(prefix+figure+kind, n, value)
+	}
+}
+
+// scaleParts takes the list, tick, mail, rss and backlog figures on db (a
+// file, or postgres:DSN), in rows whose names end with kind.
+func scaleParts(t *testing.T, s stack, bin, db string, n int, parts map[string]bool, tab *scaleTable, kind string) {
 	paged := strings.Contains(runOut(bin, "game", "list", "--help"), "--limit")
 	if parts["list"] {
 		if paged {
@@ -197,6 +227,15 @@ func scaleParts(t *testing.T, bin, db string, n int, parts map[string]bool, tab 
 		row := "one order mail's own time, raw mail to reply committed (in process, fsync), %s: p50 / p99 (CPU a mail; mails)"
 		tab.set(fmt.Sprintf(row, "acknowledged")+kind, n, ack.String())
 		tab.set(fmt.Sprintf(row, "completing a turn (every player's report mailed)")+kind, n, turn.String())
+	}
+	if parts["rss"] {
+		sendQueued(t, s, db)
+		rss, took := daemonRSS(t, s, db, sample)
+		tab.set("daemon RSS after answering 20 order mails by SMTP: peak (VmHWM), of which heap (RssAnon) and mapped files (RssFile: the program, and bbolt's DB); time a mail, SMTP to answer"+kind, n,
+			fmt.Sprintf("%.1f MB (%.1f + %.1f MB); %v", float64(rss.hwm)/1024, float64(rss.anon)/1024, float64(rss.file)/1024, took.Round(time.Millisecond)))
+	}
+	if parts["backlog"] {
+		scaleBacklog(t, s, db, sample, *flagScaleBacklog, 1, tab.backlogAdder(t, n, "backlog: ", kind))
 	}
 }
 
@@ -230,13 +269,7 @@ func scalePG(t *testing.T, bin, pristine string, n int, tab *scaleTable) string 
 	}
 	var db string
 	if *flagScaleDir == "" {
-		schema := "scale_" + nonce()
-		if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { dropPG(*flagScalePG, "DROP SCHEMA "+schema+" CASCADE") })
-		db = "postgres:" + storetest.WithSchema(*flagScalePG, schema)
-		db = strings.Replace(db, "synchronous_commit=off", "synchronous_commit=on", 1)
+		db, _ = pgSchema(t, "scale")
 		copyInto(db)
 	} else {
 		kept := fmt.Sprintf("orrery_scale_%d", n)
@@ -489,6 +522,28 @@ func scaleOrderMail(t *testing.T, d *daemon.Daemon, g *game.Game, bot string, i 
 		who.Email, bot, g.ID, who.Secret, i, nonce(), time.Now().Format(time.RFC1123Z), strings.ReplaceAll(orders, "\n", "\r\n"), who.Name)
 }
 
+// sendQueued sends, in this process, what the mail part left in db's
+// outbox (its acknowledgements, and reports whose boards are drawn as they
+// are sent: about 1,500 mails), so that the rss child's figure is that of
+// its own 20 mails, not of that backlog.
+func sendQueued(t *testing.T, s stack, db string) {
+	t.Helper()
+	st, d, r, err := s.newDaemon(db, "orrery-flush-"+nonce()+"@"+s.Domain, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx, r); close(done) }() // an empty mailbox: the outbox's work only
+	err = waitOutbox(st, 10*time.Minute)
+	cancel()
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // rssFigures are a process's peak RSS and its parts now, in kB.
 type rssFigures struct{ hwm, anon, file int }
 
@@ -559,7 +614,13 @@ func (st *scaleTable) markdown(start time.Time) string {
 	}
 	b.WriteString("<!-- scale -->\n## Scale: one machine, " + stores + ", 10 to 100,000 games (issue 22)\n\n")
 	b.WriteString("Written by `TestScale` (`pbem/soak/scale_test.go`). Produced by:\n\n```\n")
-	fmt.Fprintf(&b, "go test -tags soak -run Scale -timeout 3h ./pbem/soak/ -args -scale.games=%s -scale.parts=%s -scale.report=$PWD/docs/benchmarks.md\n```\n\n", *flagScaleGames, *flagScaleParts)
+	pg := ""
+	if *flagScalePG != "" {
+		// Not the DSN itself: it may hold a password.
+		pg = ` -scale.pg="$ORRERY_TEST_PG"`
+	}
+	fmt.Fprintf(&b, "go test -tags soak -run Scale -timeout 6h ./pbem/soak/ -args -scale.games=%s -scale.parts=%s -scale.backlog=%d%s -scale.report=$PWD/docs/benchmarks.md\n```\n\n",
+		*flagScaleGames, *flagScaleParts, *flagScaleBacklog, pg)
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&b, "%s; %s, %d cores shared with other work (load average at the end: %s); Go %s.\n\n",
 		start.UTC().Format("2006-01-02 15:04 MST"), cpuModel(), runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:3], " "), runtime.Version())

@@ -125,12 +125,22 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 		// PostgreSQL: several daemons may share it, as orrery serve
 		// runs them (cmd/orrery serve.go).
 		opts.Shared = true
+		poll := 500 * time.Millisecond
+		if os.Getenv("ORRERY_SOAK_LEAD_POLL") == "serve" {
+			// The failover figure: orrery serve's own poll.
+			poll = pgstore.LeadPoll
+		}
 		lead = func(ctx context.Context, read func(context.Context) error) error {
-			return pgstore.Lead(ctx, st, pgstore.LockIMAP, 500*time.Millisecond, log, read)
+			return pgstore.Lead(ctx, st, pgstore.LockIMAP, poll, log, read)
 		}
 	}
 	q := outbox.New(st, snd, opts)
-	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000, Lead: lead})
+	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000, Lead: lead,
+		// The backlog sends one seat's orders again and again under one
+		// subject, on purpose: the ping-pong stop (3 answers an hour that
+		// changed nothing) would rightly stop answering them, and the
+		// drain would wait for acknowledgements that never come.
+		PingPong: 1 << 30})
 	if err != nil {
 		st.Close()
 		return nil, nil, nil, err
@@ -167,9 +177,12 @@ func child(bot, db string) int {
 	return 0
 }
 
-func startChild(db, bot string) (*exec.Cmd, error) {
+// startChild starts the daemon as a child process on db for bot; env
+// (NAME=value) is added to its environment.
+func startChild(db, bot string, env ...string) (*exec.Cmd, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "ORRERY_SOAK_CHILD="+bot, "ORRERY_SOAK_CHILD_DB="+db, "ORRERY_SOAK_CHILD_BACKOFF=default")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	return cmd, cmd.Start()
 }

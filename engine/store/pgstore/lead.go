@@ -19,6 +19,12 @@ const (
 	LockIMAP int64 = 0x6f72726572790002
 )
 
+// LeadPoll is how often orrery serve's standby tries for the lock, and its
+// leader checks it still holds it: a standby takes over within about this
+// much of the leader dying. Named here so that the soak harness's failover
+// figure is taken with the poll the daemon really uses.
+const LeadPoll = 2 * time.Second
+
 // Lead runs fn while this process holds the advisory lock key, and
 // returns what fn returns. Until it gets the lock it tries again every
 // poll, so a standby daemon takes over within about poll of the leader
