@@ -38,13 +38,7 @@ const stream = `{"Action":"start","Package":"orrery/a"}
 `
 
 func TestSummary(t *testing.T) {
-	var out bytes.Buffer
-	s := &summary{out: &out, buffered: map[string][]string{}}
-	if err := s.read(strings.NewReader(stream)); err != nil {
-		t.Fatal(err)
-	}
-	s.report()
-	got := out.String()
+	got := summarize(t, stream)
 	assert.Equal(t, `ok  	orrery/a	0.010s
     b_test.go:9: want 2, got 3
 --- FAIL: TestBad (0.00s)
@@ -62,15 +56,9 @@ SKIPPED: 3 tests did not run here:
 
 // One skipped test is counted as one: "SKIPPED: 1 test did not run here".
 func TestSummaryOneSkipped(t *testing.T) {
-	var out bytes.Buffer
-	s := &summary{out: &out, buffered: map[string][]string{}}
-	one := strings.Join(strings.Split(stream, "\n")[:13], "\n") + "\n"
-	if err := s.read(strings.NewReader(one)); err != nil {
-		t.Fatal(err)
-	}
-	s.report()
-	assert.Contains(t, out.String(), "\nSKIPPED: 1 test did not run here:\n")
-	assert.Contains(t, out.String(), "1 passed, 0 failed, 1 skipped\n")
+	got := summarize(t, strings.Join(strings.Split(stream, "\n")[:13], "\n")+"\n")
+	assert.Contains(t, got, "\nSKIPPED: 1 test did not run here:\n")
+	assert.Contains(t, got, "1 passed, 0 failed, 1 skipped\n")
 }
 
 // A test that never ended because its package timed out is named, with its
@@ -89,15 +77,21 @@ func TestSummaryTimedOut(t *testing.T) {
 `, 100) + `{"Action":"output","Package":"orrery/c","Output":"FAIL\torrery/c\t1.008s\n"}
 {"Action":"fail","Package":"orrery/c","Elapsed":1.01}
 `
+	got := summarize(t, stream)
+	assert.True(t, strings.HasPrefix(got, "--- UNFINISHED: TestSlow (the package failed while it ran)\n    c_test.go:4: waiting for the thing\npanic: test timed out after 1s\n"), got)
+	assert.Contains(t, got, "    ... 44 more lines (run the test alone with go test -run to see them)\nFAIL\torrery/c\t1.008s\n")
+	assert.Equal(t, 60, strings.Count(got[:strings.Index(got, "    ...")], "\n")-1)
+	assert.True(t, strings.HasSuffix(got, "1 passed, 1 failed, 0 skipped\n"), got)
+}
+
+// summarize is what testsum prints for a go test -json stream.
+func summarize(t *testing.T, stream string) string {
+	t.Helper()
 	var out bytes.Buffer
 	s := &summary{out: &out, buffered: map[string][]string{}}
 	if err := s.read(strings.NewReader(stream)); err != nil {
 		t.Fatal(err)
 	}
 	s.report()
-	got := out.String()
-	assert.True(t, strings.HasPrefix(got, "--- UNFINISHED: TestSlow (the package failed while it ran)\n    c_test.go:4: waiting for the thing\npanic: test timed out after 1s\n"), got)
-	assert.Contains(t, got, "    ... 44 more lines (run the test alone with go test -run to see them)\nFAIL\torrery/c\t1.008s\n")
-	assert.Equal(t, 60, strings.Count(got[:strings.Index(got, "    ...")], "\n")-1)
-	assert.True(t, strings.HasSuffix(got, "1 passed, 1 failed, 0 skipped\n"), got)
+	return out.String()
 }

@@ -19,13 +19,8 @@ import (
 // while a change to another game goes through meanwhile; and both changes
 // to the one game land.
 func TestGameRowLock(t *testing.T) {
-	dsn := storetest.NewSchema(t)
 	ctx := context.Background()
-	s, err := pgstore.Open(ctx, dsn, pgstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, dsn := openSchema(t)
 	bump := func(tx store.Tx, id string) error {
 		g := tx.Bucket(store.BucketGames).Bucket([]byte(id))
 		n := store.KeyN(g.Get([]byte("n")))
@@ -112,13 +107,8 @@ func TestGameRowLock(t *testing.T) {
 // panicked here under a serialization failure): reads find nothing,
 // writes return the failure, and Update returns it; nothing commits.
 func TestFailedTransactionHandsOutFailedBuckets(t *testing.T) {
-	dsn := storetest.NewSchema(t)
 	ctx := context.Background()
-	s, err := pgstore.Open(ctx, dsn, pgstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _ := openSchema(t)
 	if err := s.Update(ctx, func(tx store.Tx) error {
 		g, err := tx.Bucket(store.BucketGames).CreateBucket([]byte("g1"))
 		if err != nil {
@@ -130,7 +120,7 @@ func TestFailedTransactionHandsOutFailedBuckets(t *testing.T) {
 		t.Fatal(err)
 	}
 	var putErr error
-	err = s.Update(ctx, func(tx store.Tx) error {
+	err := s.Update(ctx, func(tx store.Tx) error {
 		g := tx.Bucket(store.BucketGames).Bucket([]byte("g1"))
 		// A key longer than PostgreSQL's index rows allow fails the
 		// SQL transaction, as a serialization failure would.
@@ -166,4 +156,17 @@ func TestFailedTransactionHandsOutFailedBuckets(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openSchema opens a store on a new schema of the ORRERY_TEST_PG server,
+// closed when t ends, and the DSN that names it.
+func openSchema(t *testing.T) (*store.Store, string) {
+	t.Helper()
+	dsn := storetest.NewSchema(t)
+	s, err := pgstore.Open(context.Background(), dsn, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, dsn
 }
