@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,15 +27,24 @@ var (
 // BenchmarkOrderMail measures one order mail's own time in the daemon: from
 // the raw mail as IMAP hands it over to its answer queued in the outbox and
 // committed (Handle), on a database on disk with fsync, as `orrery serve`
-// runs it. The mails answer, game after game, each game's next awaited
-// seat with its ruleset's bot's orders, so some complete a turn and mail
-// every player's report, as real traffic does. It reports the median and
-// the 99th percentile. Fetching the mail and sending the answer are the
-// mail servers' part, measured by pbem/soak's backlog part.
+// runs it, with no network. The mails carry, game after game, a seat's
+// orders from its ruleset's bot. "ack" times only mails that are
+// acknowledged (another seat is still awaited), "turn" only mails that
+// complete a turn (the last awaited seat's orders: the turn is played and
+// every player's report is mailed); the other mails are handled with the
+// timer stopped. Besides ns/op it reports the median and 99th percentile.
+// Fetching the mail and sending the answer are the mail servers' part,
+// measured by pbem/soak's backlog part. docs/benchmarks.md cites it:
 //
-//	go test -run '^$' -bench OrderMail -benchtime 500x ./pbem/daemon/ [-args -bench.games=10000]
+//	go test -run '^$' -bench OrderMail -benchmem -benchtime 200x ./pbem/daemon/ [-args -bench.games=1000]
 //	... -cpuprofile cpu.out, then go tool pprof -top -cum cpu.out
 func BenchmarkOrderMail(b *testing.B) {
+	for _, kind := range []string{"ack", "turn"} {
+		b.Run(kind, func(b *testing.B) { benchOrderMail(b, kind == "turn") })
+	}
+}
+
+func benchOrderMail(b *testing.B, turns bool) {
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "db")
 	fleet := makeFleet(b, path, *benchGames)
@@ -48,35 +58,76 @@ func BenchmarkOrderMail(b *testing.B) {
 		b.Fatal(err)
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
-	var lat []time.Duration
-	steps := 0
-	s0 := st.Stats()
-	for i := 0; b.Loop(); i++ {
-		b.StopTimer()
-		raw, step := nextOrderMail(b, d, fleet, i, rnd)
-		b.StartTimer()
-		t0 := time.Now()
-		if _, err := d.Handle(ctx, imapin.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(i + 1), Raw: raw}); err != nil {
+	uid := uint32(0)
+	handle := func(raw []byte) {
+		uid++
+		if _, err := d.Handle(ctx, imapin.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: raw}); err != nil {
 			b.Fatal(err)
 		}
+	}
+	var lat []time.Duration
+	var wrong int // timed mails that were not of the kind wanted
+	b.ReportAllocs()
+	s0 := st.Stats()
+	next := 0 // the fleet's game to send to next
+	for b.Loop() {
+		b.StopTimer()
+		// Answer a game's awaited seats, untimed, until its next mail is
+		// of the kind timed: the last open prompt for "turn", any other
+		// for "ack". Most rulesets await one seat at a time, so that only
+		// orbital's simultaneous turns have "ack" mails: after a few
+		// mails with none, the next game.
+		var id string
+		var raw []byte
+		var step uint64
+		for tries := 0; ; tries++ {
+			id = fleet[next%len(fleet)]
+			var open int
+			if tries > 4*len(fleet) {
+				b.Fatal("no game has a mail of the kind timed")
+			}
+			raw, step, open = nextOrderMail(b, d, id, int(uid)+1, rnd)
+			if open == 0 { // the game is over: a new one in its place
+				fleet[next%len(fleet)] = newGame(b, d.Service(), next%len(fleet), uid)
+				continue
+			}
+			if (open == 1) == turns {
+				break
+			}
+			if tries%4 == 3 {
+				next++
+			}
+			handle(raw)
+		}
+		next++
+		b.StartTimer()
+		t0 := time.Now()
+		handle(raw)
 		lat = append(lat, time.Since(t0))
 		b.StopTimer()
-		if g, err := d.Service().Get(ctx, fleet[i%len(fleet)]); err == nil && g.Step != step {
-			steps++
+		g, err := d.Service().Get(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if (g.Step != step) != turns {
+			wrong++
 		}
 		b.StartTimer()
 	}
+	s1 := st.Stats()
 	slices.Sort(lat)
 	q := func(p float64) float64 {
 		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
 	}
 	b.ReportMetric(q(0.5), "p50-ms")
 	b.ReportMetric(q(0.99), "p99-ms")
-	b.ReportMetric(float64(steps)/float64(len(lat)), "turns/mail")
-	s1 := st.Stats()
+	if wrong > 0 {
+		b.ReportMetric(float64(wrong)/float64(len(lat)), "wrong-kind/mail")
+	}
+	// Commit time and page writes include the untimed mails': a figure
+	// for the whole run, not for the timed mails alone.
 	tx := s1.Sub(s0)
-	b.ReportMetric(float64(tx.CommitTime.Microseconds())/1000/float64(len(lat)), "write+fsync-ms/mail")
-	b.ReportMetric(float64(tx.PageWrites)/float64(len(lat)), "page-writes/mail")
+	b.ReportMetric(float64(tx.CommitTime.Microseconds())/1000/float64(tx.Commits), "write+fsync-ms/commit")
 }
 
 // makeFleet creates n games of mixed rulesets in a database at path
@@ -90,29 +141,41 @@ func makeFleet(b testing.TB, path string, n int) []string {
 	}
 	defer st.Close()
 	svc := game.New(st, games.All())
-	all := games.All()
-	names := []string{"ann", "bob", "cyd", "dan", "eve"}
 	var ids []string
 	for i := range n {
-		info := all[i%len(all)].Info()
-		var specs []game.PlayerSpec
-		for k := range max(min(5, info.MaxPlayers), info.MinPlayers) {
-			specs = append(specs, game.PlayerSpec{Name: names[k], Email: fmt.Sprintf("%s-%d@example.org", names[k], i)})
-		}
-		id := fmt.Sprintf("g%06d", i)
-		if _, err := svc.Create(context.Background(), game.CreateRequest{ID: id, Ruleset: info.Name, Players: specs, DiceSecret: id}); err != nil {
-			b.Fatal(err)
-		}
-		ids = append(ids, id)
+		ids = append(ids, newGame(b, svc, i, 0))
 	}
 	return ids
 }
 
-// nextOrderMail is the i-th mail: the bot's orders of the first awaited
-// seat of game i mod len(fleet), and the step that game is at.
-func nextOrderMail(b testing.TB, d *daemon.Daemon, fleet []string, i int, rnd *rand.Rand) ([]byte, uint64) {
+// newGame creates the i-th game of a fleet, of the i-th ruleset in
+// turn, with 5 seats where the ruleset allows; gen tells apart games
+// created in the same place later.
+func newGame(b testing.TB, svc *game.Service, i int, gen uint32) string {
+	b.Helper()
+	info := games.All()[i%len(games.All())].Info()
+	names := []string{"ann", "bob", "cyd", "dan", "eve"}
+	var specs []game.PlayerSpec
+	for k := range max(min(5, info.MaxPlayers), info.MinPlayers) {
+		specs = append(specs, game.PlayerSpec{Name: names[k], Email: fmt.Sprintf("%s-%d@example.org", names[k], i)})
+	}
+	id := fmt.Sprintf("g%06d", i)
+	if gen > 0 {
+		id = fmt.Sprintf("g%06d-%d", i, gen)
+	}
+	if _, err := svc.Create(context.Background(), game.CreateRequest{ID: id, Ruleset: info.Name, Players: specs, DiceSecret: id}); err != nil {
+		b.Fatal(err)
+	}
+	return id
+}
+
+// nextOrderMail is a mail with the bot's orders for the first open
+// prompt of game id (the i-th mail of the run, which names its
+// Message-ID), the step the game is at,
+// and how many blocking prompts are open: the mail completes the turn
+// when it answers the last one; none when the game is over.
+func nextOrderMail(b testing.TB, d *daemon.Daemon, id string, i int, rnd *rand.Rand) (raw []byte, step uint64, open int) {
 	ctx := context.Background()
-	id := fleet[i%len(fleet)]
 	g, err := d.Service().Get(ctx, id)
 	if err != nil {
 		b.Fatal(err)
@@ -121,28 +184,26 @@ func nextOrderMail(b testing.TB, d *daemon.Daemon, fleet []string, i int, rnd *r
 	if err != nil {
 		b.Fatal(err)
 	}
-	seat, prompt := g.Players[0], engine.Prompt{}
-	for _, name := range g.Waiting() {
-		p, _ := g.PlayerByName(name)
-		for _, pr := range g.PromptsFor(name) {
-			if pr.Kind.Blocks() {
-				seat, prompt = p, pr
-				break
-			}
-		}
-		if prompt.ID != "" {
-			break
+	done := map[string]bool{}
+	for _, a := range g.Answered {
+		done[a] = true
+	}
+	var prompts []engine.Prompt
+	for _, p := range g.Prompts {
+		if p.Kind.Blocks() && !done[p.ID] {
+			prompts = append(prompts, p)
 		}
 	}
-	orders := ""
-	if prompt.ID != "" {
-		v, err := d.Service().View(ctx, id, seat.Name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		orders = rs.Bot(v, prompt, rnd)
+	if len(prompts) == 0 {
+		return nil, g.Step, 0
 	}
-	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: [%s %s] orders\r\nMessage-ID: <bench-%d@example.org>\r\nDate: Sun, 22 Nov 2026 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n-- \r\n%s\r\n",
-		seat.Email, botAddr, id, seat.Secret, i, orders, seat.Name)
-	return []byte(raw), g.Step
+	seat, _ := g.PlayerByName(prompts[0].Player)
+	v, err := d.Service().View(ctx, id, seat.Name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	orders := rs.Bot(v, prompts[0], rnd)
+	raw = fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Re: [%s %s] orders\r\nMessage-ID: <bench-%d@example.org>\r\nDate: Sun, 22 Nov 2026 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\n-- \r\n%s\r\n",
+		seat.Email, botAddr, id, seat.Secret, i, strings.ReplaceAll(orders, "\n", "\r\n"), seat.Name)
+	return raw, g.Step, len(prompts)
 }
