@@ -8,6 +8,8 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 )
 
 // goFonts parses the Go fonts once. They are read-only after that and safe
@@ -52,13 +54,44 @@ func (fs faces) get(f Font) (font.Face, error) {
 // TextWidth is the width in pixels of s written in f, as the PNG renderer
 // writes it (an SVG reader's fallback font may differ a little).
 func TextWidth(s string, f Font) float64 {
-	face, err := faces{}.get(f)
+	fonts, err := goFonts()
 	if err != nil {
 		// Only a broken build gets here; a rough guess keeps layout going
 		// and the renderer reports the error.
 		return float64(len([]rune(s))) * f.Size * 0.55
 	}
-	return float64(font.MeasureString(face, s)) / 64
+	bold := 0
+	if f.Bold {
+		bold = 1
+	}
+	return float64(measure(fonts[bold], s, f.Size)) / 64
+}
+
+// measure is font.MeasureString(opentype.NewFace(fnt, size, 72 DPI, no
+// hinting), s), step for step, without making a Face for it: a Face
+// carries a rasterizer and its buffers, and boards measure hundreds of
+// labels a report. A rune's glyph is looked up once rather than once for
+// the kerning on each side and once for its advance.
+func measure(fnt *opentype.Font, s string, size float64) fixed.Int26_6 {
+	var buf sfnt.Buffer
+	scale := fixed.Int26_6(0.5 + (size * 72 * 64 / 72)) // as opentype.NewFace
+	ppem := fixed.Int26_6(fnt.UnitsPerEm())             // as opentype's Face.Kern
+	var advance fixed.Int26_6
+	var prev sfnt.GlyphIndex
+	first := true
+	for _, c := range s {
+		x, _ := fnt.GlyphIndex(&buf, c)
+		if !first {
+			if k, err := fnt.Kern(&buf, prev, x, ppem, font.HintingNone); err == nil {
+				advance += k
+			}
+		}
+		if a, err := fnt.GlyphAdvance(&buf, x, scale, font.HintingNone); err == nil {
+			advance += a
+		}
+		prev, first = x, false
+	}
+	return advance
 }
 
 // baseline is how far below a text's middle its baseline lies: half the
