@@ -21,6 +21,18 @@ func Width(s string) int {
 
 // RuneWidth is the columns one rune takes (see Width).
 func RuneWidth(r rune) int {
+	if r >= 0 && r < 0x300 {
+		// Latin and its supplements, before the first combining mark
+		// (U+0300) and far below the first wide rune (U+1100): the
+		// lookups of runeWidth all give 1 here (a test checks), and
+		// nearly every rune of a report is one of these.
+		return 1
+	}
+	return runeWidth(r)
+}
+
+// runeWidth is RuneWidth by the Unicode tables.
+func runeWidth(r rune) int {
 	switch {
 	case r == 0x200B || r == 0x200C || r == 0x200D || r == 0xFEFF:
 		return 0

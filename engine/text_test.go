@@ -62,3 +62,18 @@ func TestWidth(t *testing.T) {
 		t.Errorf("Wrap of wide text = %q, want two lines of at most 10 columns", got)
 	}
 }
+
+// TestRuneWidthShortCut: the runes RuneWidth answers without the Unicode
+// tables have the width the tables give.
+func TestRuneWidthShortCut(t *testing.T) {
+	for r := rune(0); r < 0x300; r++ {
+		if got := runeWidth(r); got != 1 {
+			t.Errorf("U+%04X: the tables say %d columns, RuneWidth says 1", r, got)
+		}
+	}
+	for _, r := range []rune{0x300, 0x200B, 0x1100, 0x6F22, 0xFF21} {
+		if RuneWidth(r) != runeWidth(r) {
+			t.Errorf("U+%04X: RuneWidth %d, the tables %d", r, RuneWidth(r), runeWidth(r))
+		}
+	}
+}
