@@ -3,6 +3,7 @@ package templates
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"orrery/engine"
 )
@@ -49,20 +50,24 @@ func tidy(s string) string {
 	inVerbatim := false
 	for _, l := range strings.Split(s, "\n") {
 		// A verbatim block may start or end inside a line.
-		var b strings.Builder
 		verb := inVerbatim
-		for _, r := range l {
-			switch string(r) {
-			case verbatimOn:
-				inVerbatim, verb = true, true
-				continue
-			case verbatimOff:
-				inVerbatim = false
-				continue
+		// Copying rune by rune also turns invalid UTF-8 into U+FFFD.
+		if strings.ContainsAny(l, verbatimOn+verbatimOff) || !utf8.ValidString(l) {
+			var b strings.Builder
+			for _, r := range l {
+				switch string(r) {
+				case verbatimOn:
+					inVerbatim, verb = true, true
+					continue
+				case verbatimOff:
+					inVerbatim = false
+					continue
+				}
+				b.WriteRune(r)
 			}
-			b.WriteRune(r)
+			l = b.String()
 		}
-		l = strings.TrimRight(b.String(), " \t")
+		l = strings.TrimRight(l, " \t")
 		if verb || engine.Width(l) <= Width && !strings.HasPrefix(l, hangMark) {
 			out = append(out, strings.TrimPrefix(l, hangMark))
 			continue
