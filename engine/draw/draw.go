@@ -331,8 +331,9 @@ func (p *Picture) Legend(x, y, maxX float64, size float64, keys []Key) float64 {
 	cx := x
 	f := Font{Size: size, Color: Ink}
 	y += row / 2
+	var m meter
 	for _, k := range keys {
-		w := TextWidth(k.Label, f)
+		w := m.width(k.Label, f)
 		if k.Swatch != SwatchNone {
 			w += sw + 5
 		}
@@ -369,12 +370,13 @@ func (p *Picture) Legend(x, y, maxX float64, size float64, keys []Key) float64 {
 func Wrap(text string, f Font, width float64) []string {
 	var lines []string
 	line := ""
+	var m meter
 	for _, w := range strings.Fields(text) {
 		try := w
 		if line != "" {
 			try = line + " " + w
 		}
-		if line != "" && TextWidth(try, f) > width {
+		if line != "" && m.width(try, f) > width {
 			lines = append(lines, line)
 			line = w
 			continue

@@ -53,7 +53,15 @@ func (fs faces) get(f Font) (font.Face, error) {
 
 // TextWidth is the width in pixels of s written in f, as the PNG renderer
 // writes it (an SVG reader's fallback font may differ a little).
-func TextWidth(s string, f Font) float64 {
+func TextWidth(s string, f Font) float64 { return new(meter).width(s, f) }
+
+// meter measures texts with one glyph buffer: an sfnt.Buffer is over a
+// kilobyte, and one for each label and each word of a note was most of a
+// board's allocations. A meter is not safe for concurrent use.
+type meter struct{ buf sfnt.Buffer }
+
+// width is TextWidth.
+func (m *meter) width(s string, f Font) float64 {
 	fonts, err := goFonts()
 	if err != nil {
 		// Only a broken build gets here; a rough guess keeps layout going
@@ -64,29 +72,27 @@ func TextWidth(s string, f Font) float64 {
 	if f.Bold {
 		bold = 1
 	}
-	return float64(measure(fonts[bold], s, f.Size)) / 64
+	return float64(m.measure(fonts[bold], s, f.Size)) / 64
 }
 
 // measure is font.MeasureString(opentype.NewFace(fnt, size, 72 DPI, no
-// hinting), s), step for step, without making a Face for it: a Face
-// carries a rasterizer and its buffers, and boards measure hundreds of
-// labels a report. A rune's glyph is looked up once rather than once for
-// the kerning on each side and once for its advance.
-func measure(fnt *opentype.Font, s string, size float64) fixed.Int26_6 {
-	var buf sfnt.Buffer
+// hinting), s), step for step, without making a Face for it (a Face
+// carries a rasterizer and its buffers). A rune's glyph is looked up once
+// rather than once for the kerning on each side and once for its advance.
+func (m *meter) measure(fnt *opentype.Font, s string, size float64) fixed.Int26_6 {
 	scale := fixed.Int26_6(0.5 + (size * 72 * 64 / 72)) // as opentype.NewFace
 	ppem := fixed.Int26_6(fnt.UnitsPerEm())             // as opentype's Face.Kern
 	var advance fixed.Int26_6
 	var prev sfnt.GlyphIndex
 	first := true
 	for _, c := range s {
-		x, _ := fnt.GlyphIndex(&buf, c)
+		x, _ := fnt.GlyphIndex(&m.buf, c)
 		if !first {
-			if k, err := fnt.Kern(&buf, prev, x, ppem, font.HintingNone); err == nil {
+			if k, err := fnt.Kern(&m.buf, prev, x, ppem, font.HintingNone); err == nil {
 				advance += k
 			}
 		}
-		if a, err := fnt.GlyphAdvance(&buf, x, scale, font.HintingNone); err == nil {
+		if a, err := fnt.GlyphAdvance(&m.buf, x, scale, font.HintingNone); err == nil {
 			advance += a
 		}
 		prev, first = x, false
