@@ -331,9 +331,9 @@ func (p *Picture) Legend(x, y, maxX float64, size float64, keys []Key) float64 {
 	cx := x
 	f := Font{Size: size, Color: Ink}
 	y += row / 2
-	var m meter
+	var m Meter
 	for _, k := range keys {
-		w := m.width(k.Label, f)
+		w := m.Width(k.Label, f)
 		if k.Swatch != SwatchNone {
 			w += sw + 5
 		}
@@ -370,13 +370,13 @@ func (p *Picture) Legend(x, y, maxX float64, size float64, keys []Key) float64 {
 func Wrap(text string, f Font, width float64) []string {
 	var lines []string
 	line := ""
-	var m meter
+	var m Meter
 	for _, w := range strings.Fields(text) {
 		try := w
 		if line != "" {
 			try = line + " " + w
 		}
-		if line != "" && m.width(try, f) > width {
+		if line != "" && m.Width(try, f) > width {
 			lines = append(lines, line)
 			line = w
 			continue

@@ -53,15 +53,17 @@ func (fs faces) get(f Font) (font.Face, error) {
 
 // TextWidth is the width in pixels of s written in f, as the PNG renderer
 // writes it (an SVG reader's fallback font may differ a little).
-func TextWidth(s string, f Font) float64 { return new(meter).width(s, f) }
+// A Meter measures many texts faster.
+func TextWidth(s string, f Font) float64 { return new(Meter).Width(s, f) }
 
-// meter measures texts with one glyph buffer: an sfnt.Buffer is over a
-// kilobyte, and one for each label and each word of a note was most of a
-// board's allocations. A meter is not safe for concurrent use.
-type meter struct{ buf sfnt.Buffer }
+// Meter measures texts as TextWidth does, with one glyph buffer for all:
+// an sfnt.Buffer is over a kilobyte, and one for each label and each word
+// of a note was most of a board's allocations. The zero Meter is ready to
+// use; a Meter is not safe for concurrent use.
+type Meter struct{ buf sfnt.Buffer }
 
-// width is TextWidth.
-func (m *meter) width(s string, f Font) float64 {
+// Width is TextWidth.
+func (m *Meter) Width(s string, f Font) float64 {
 	fonts, err := goFonts()
 	if err != nil {
 		// Only a broken build gets here; a rough guess keeps layout going
@@ -79,7 +81,7 @@ func (m *meter) width(s string, f Font) float64 {
 // hinting), s), step for step, without making a Face for it (a Face
 // carries a rasterizer and its buffers). A rune's glyph is looked up once
 // rather than once for the kerning on each side and once for its advance.
-func (m *meter) measure(fnt *opentype.Font, s string, size float64) fixed.Int26_6 {
+func (m *Meter) measure(fnt *opentype.Font, s string, size float64) fixed.Int26_6 {
 	scale := fixed.Int26_6(0.5 + (size * 72 * 64 / 72)) // as opentype.NewFace
 	ppem := fixed.Int26_6(fnt.UnitsPerEm())             // as opentype's Face.Kern
 	var advance fixed.Int26_6

@@ -23,7 +23,7 @@ func TestMeasureIsMeasureString(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var m meter
+			var m Meter
 			for _, s := range texts {
 				if got, want := m.measure(fonts[bold], s, size), font.MeasureString(face, s); got != want {
 					t.Errorf("size %v bold %d %q: measure %v, MeasureString %v", size, bold, s, got, want)

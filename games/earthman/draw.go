@@ -67,8 +67,8 @@ func chipStyle(seat int, you bool) (draw.Style, draw.Color) {
 
 // chipWidth is the width of a chip's box: a square for one letter, wider
 // for a count.
-func chipWidth(c chip) float64 {
-	return math.Max(20, draw.TextWidth(c.text, chipFont)+8)
+func chipWidth(m *draw.Meter, c chip) float64 {
+	return math.Max(20, m.Width(c.text, chipFont)+8)
 }
 
 var chipFont = draw.Font{Size: 13, Bold: true, Anchor: draw.Middle}
@@ -77,8 +77,9 @@ var chipFont = draw.Font{Size: 13, Bold: true, Anchor: draw.Middle}
 // wrapping at maxX, and returns the y of the last row's middle.
 func drawChips(p *draw.Picture, x, y, maxX float64, chips []chip) float64 {
 	cx := x
+	var m draw.Meter
 	for _, c := range chips {
-		w := chipWidth(c)
+		w := chipWidth(&m, c)
 		if cx > x && cx+w > maxX {
 			cx, y = x, y+23
 		}
@@ -100,8 +101,9 @@ func drawChips(p *draw.Picture, x, y, maxX float64, chips []chip) float64 {
 // chipsWidth is how wide chips lie in one row.
 func chipsWidth(chips []chip) float64 {
 	w := 0.0
+	var m draw.Meter
 	for _, c := range chips {
-		w += chipWidth(c) + 3
+		w += chipWidth(&m, c) + 3
 	}
 	return w
 }
