@@ -62,7 +62,7 @@ func (st *scaleTable) keepEarlier(path string) (string, error) {
 			order = append(order, cells[0])
 			for i, n := range sizes {
 				v := cells[i+1]
-				if v == "" || v == "-" || st.cells[cells[0]][n] != "" {
+				if v == "" || v == "-" || v == "not taken" || st.cells[cells[0]][n] != "" {
 					continue
 				}
 				st.set(cells[0], n, v)
