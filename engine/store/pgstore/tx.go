@@ -166,6 +166,16 @@ func (b *pgBucket) Bucket(name []byte) store.Bucket {
 }
 
 func (b *pgBucket) CreateBucket(name []byte) (store.Bucket, error) {
+	return b.createBucket(name, false)
+}
+
+func (b *pgBucket) CreateBucketIfNotExists(name []byte) (store.Bucket, error) {
+	return b.createBucket(name, true)
+}
+
+// createBucket makes the nested bucket name; when it is already there, it
+// returns it if existing is true and ErrBucketExists otherwise.
+func (b *pgBucket) createBucket(name []byte, existing bool) (store.Bucket, error) {
 	if err := b.check(true); err != nil {
 		return nil, err
 	}
@@ -176,6 +186,8 @@ func (b *pgBucket) CreateBucket(name []byte) (store.Bucket, error) {
 	switch {
 	case err != nil:
 		return nil, err
+	case id > 0 && existing:
+		return b.Bucket(name), nil
 	case id > 0:
 		return nil, store.ErrBucketExists
 	case id < 0:
@@ -198,25 +210,6 @@ func (b *pgBucket) create(name []byte) (store.Bucket, error) {
 		b.tx.gamesID = id
 	}
 	return &pgBucket{tx: b.tx, id: id}, nil
-}
-
-func (b *pgBucket) CreateBucketIfNotExists(name []byte) (store.Bucket, error) {
-	if err := b.check(true); err != nil {
-		return nil, err
-	}
-	if len(name) == 0 {
-		return nil, store.ErrKeyRequired
-	}
-	id, err := b.lookup(name)
-	switch {
-	case err != nil:
-		return nil, err
-	case id > 0:
-		return b.Bucket(name), nil
-	case id < 0:
-		return nil, store.ErrIncompatibleValue
-	}
-	return b.create(name)
 }
 
 func (b *pgBucket) DeleteBucket(name []byte) error {
