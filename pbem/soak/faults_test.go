@@ -20,24 +20,25 @@ import (
 	"orrery/pbem/pbemtest"
 )
 
-// partFaults: kill -9 the daemon (a child process) at random instants
-// during a burst of order mails, at least -soak.kills times, restarting it
-// each time; then check from the mail servers and the DB that every order
-// was applied exactly once, every sender acknowledged once, every turn
-// reported, no turn doubled, verify clean, nothing left queued.
-func partFaults(t *testing.T, s stack, rep *report) {
+// startCrashBurst creates on db (a bbolt file or postgres:DSN) the game
+// the fault parts crash the daemon under: Ann plays the toy race alone,
+// so each of her mails resolves one step and a mail applied twice shows
+// as a doubled turn. It then starts sending her burst of order mails to a
+// new bot address, spread over the time the kills take (about 0.45 s
+// each) so that every kill lands while mail is coming in, and returns
+// her address, the bot's, the mails' Message-IDs and the channel the
+// sender's outcome arrives on.
+func startCrashBurst(t *testing.T, s stack, db, tag string, burst, kills int) (ann, bot string, ids []string, sendDone chan error) {
+	t.Helper()
 	ctx := context.Background()
 	n := nonce()
-	bot := "orrery-faults-" + n + "@" + s.Domain
-	ann := "ann-faults-" + n + "@example.org"
-	db := filepath.Join(t.TempDir(), "faults.db")
-	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
+	bot = "orrery-" + tag + "-" + n + "@" + s.Domain
+	ann = "ann-" + tag + "-" + n + "@example.org"
+	st, err := openScaleDB(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc := game.New(st, rulesets())
-	// Ann plays the toy race alone: each of her mails resolves one step,
-	// so a mail applied twice shows as a doubled turn.
 	g, err := svc.Create(ctx, game.CreateRequest{ID: "crash", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: ann}}, Options: map[string]string{"finish": "100000000"}})
 	if err != nil {
@@ -45,20 +46,15 @@ func partFaults(t *testing.T, s stack, rep *report) {
 	}
 	p, _ := g.PlayerByName("ann")
 	st.Close()
-
-	burst, kills := *flagBurst, *flagKills
-	var ids []string
 	var mails []outbox.Mail
 	for i := range burst {
-		id := fmt.Sprintf("burst-%d-%s@example.org", i, n)
+		id := fmt.Sprintf("%s-burst-%d-%s@example.org", tag, i, n)
 		ids = append(ids, id)
 		mails = append(mails, outbox.Mail{MessageID: id, From: ann, To: []string{bot},
 			Subject: fmt.Sprintf("[crash %s] turn %d", p.Secret, i), Text: fmt.Sprintf("PUSH %d\n", 1+i%3), Date: time.Now()})
 	}
-	// The burst is spread over the time the kills take (about 0.45 s
-	// each), so that every kill lands while mail is coming in.
 	spread := time.Duration(kills) * 450 * time.Millisecond
-	sendDone := make(chan error, 1)
+	sendDone = make(chan error, 1)
 	go func() {
 		sender := s.sender()
 		per := max(1, burst/50)
@@ -73,6 +69,19 @@ func partFaults(t *testing.T, s stack, rep *report) {
 		}
 		sendDone <- nil
 	}()
+	return ann, bot, ids, sendDone
+}
+
+// partFaults: kill -9 the daemon (a child process) at random instants
+// during a burst of order mails, at least -soak.kills times, restarting it
+// each time; then check from the mail servers and the DB that every order
+// was applied exactly once, every sender acknowledged once, every turn
+// reported, no turn doubled, verify clean, nothing left queued.
+func partFaults(t *testing.T, s stack, rep *report) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "faults.db")
+	burst, kills := *flagBurst, *flagKills
+	ann, bot, ids, sendDone := startCrashBurst(t, s, db, "faults", burst, kills)
 	// Count from the mail server: ann's acks (distinct Message-IDs, by the
 	// mail they answer) and reports. The outbox may send a mail again after
 	// a crash; that is the same mail with the same Message-ID.
@@ -106,7 +115,10 @@ func partFaults(t *testing.T, s stack, rep *report) {
 	// and not settled when it died: only these can be sent twice (the
 	// SMTP server took them, the daemon died before recording it).
 	inFlight, maxInFlight := 0, 0
-	var child *exec.Cmd
+	var (
+		child *exec.Cmd
+		err   error
+	)
 	t0 := time.Now()
 	for killed < kills {
 		if child, err = startChild(db, bot); err != nil {
@@ -161,12 +173,12 @@ func partFaults(t *testing.T, s stack, rep *report) {
 			multi++
 		}
 	}
-	st, err = store.Open(db, store.Options{Timeout: 5 * time.Second})
+	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc = game.New(st, rulesets())
+	svc := game.New(st, rulesets())
 	x, err := svc.Export(ctx, "crash")
 	if err != nil {
 		t.Fatal(err)

@@ -34,48 +34,9 @@ func partPGFaults(t *testing.T, s stack, rep *report) {
 		t.Skip(storetest.SkipPG)
 	}
 	ctx := context.Background()
-	n := nonce()
-	bot := "orrery-pgfaults-" + n + "@" + s.Domain
-	ann := "ann-pgfaults-" + n + "@example.org"
 	db, _ := pgSchema(t, "pgfaults")
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := game.New(st, rulesets())
-	g, err := svc.Create(ctx, game.CreateRequest{ID: "crash", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: ann}}, Options: map[string]string{"finish": "100000000"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := g.PlayerByName("ann")
-	st.Close()
-
 	burst, kills := *flagBurst, *flagKills
-	var ids []string
-	var mails []outbox.Mail
-	for i := range burst {
-		id := fmt.Sprintf("pgburst-%d-%s@example.org", i, n)
-		ids = append(ids, id)
-		mails = append(mails, outbox.Mail{MessageID: id, From: ann, To: []string{bot},
-			Subject: fmt.Sprintf("[crash %s] turn %d", p.Secret, i), Text: fmt.Sprintf("PUSH %d\n", 1+i%3), Date: time.Now()})
-	}
-	spread := time.Duration(kills) * 450 * time.Millisecond
-	sendDone := make(chan error, 1)
-	go func() {
-		sender := s.sender()
-		per := max(1, burst/50)
-		for i := 0; i < burst; i += per {
-			for _, err := range sender.Send(ctx, mails[i:min(i+per, burst)]) {
-				if err != nil {
-					sendDone <- err
-					return
-				}
-			}
-			time.Sleep(spread / time.Duration(burst/per+1))
-		}
-		sendDone <- nil
-	}()
+	ann, bot, ids, sendDone := startCrashBurst(t, s, db, "pgfaults", burst, kills)
 	count := func() (acks map[string]int, reports int) {
 		acks = map[string]int{}
 		seen := map[string]bool{}
@@ -99,7 +60,10 @@ func partPGFaults(t *testing.T, s stack, rep *report) {
 		}
 		return
 	}
-	var children [2]*exec.Cmd
+	var (
+		children [2]*exec.Cmd
+		err      error
+	)
 	for i := range children {
 		if children[i], err = startChild(db, bot); err != nil {
 			t.Fatal(err)
@@ -157,12 +121,12 @@ func partPGFaults(t *testing.T, s stack, rep *report) {
 			multi++
 		}
 	}
-	st, err = openScaleDB(db)
+	st, err := openScaleDB(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc = game.New(st, rulesets())
+	svc := game.New(st, rulesets())
 	x, err := svc.Export(ctx, "crash")
 	if err != nil {
 		t.Fatal(err)
