@@ -72,13 +72,69 @@ func startCrashBurst(t *testing.T, s stack, db, tag string, burst, kills int) (a
 	return ann, bot, ids, sendDone
 }
 
+// checkCrashGame reads the crash game on db after a fault part: each
+// burst mail (ids) applied once, the turns all resolved, verify clean,
+// nothing left queued or dead in the outbox nor in the bot's inbox, and
+// no sender unacknowledged or acknowledged twice (unacked, multi, counted
+// by the caller from the mail server). It reports a failure with t.Errorf
+// and returns what it found.
+func checkCrashGame(t *testing.T, s stack, db, bot string, ids []string, burst, kills, unacked, multi int) crashCheck {
+	t.Helper()
+	ctx := context.Background()
+	st, err := openScaleDB(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := game.New(st, rulesets())
+	x, err := svc.Export(ctx, "crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := map[string]int{}
+	for _, e := range x.Log {
+		if e.Ref != "" && e.Kind == "orders" {
+			applied[e.Ref]++
+		}
+	}
+	lost, doubled := 0, 0
+	for _, id := range ids {
+		switch applied[id] {
+		case 0:
+			lost++
+		case 1:
+		default:
+			doubled++
+		}
+	}
+	v, verr := svc.Verify(ctx, "crash")
+	c, _ := outbox.Count(st)
+	left, _ := pbemtest.FetchAll(s.IMAP, bot, "any", "INBOX")
+	steps := x.Game.Step
+	ok := lost == 0 && doubled == 0 && unacked == 0 && multi == 0 && steps == uint64(burst) && verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0
+	if !ok {
+		t.Errorf("after %d kills: lost %d, doubled %d, unacked %d, acked more than once %d, steps %d of %d, verify %v %v, outbox %+v, %d left in the inbox",
+			kills, lost, doubled, unacked, multi, steps, burst, verr, v, c, len(left))
+	}
+	return crashCheck{lost: lost, doubled: doubled, steps: steps, verified: verr == nil && v.OK(), queued: c.Queued, dead: c.Dead, left: len(left)}
+}
+
+// crashCheck is what checkCrashGame found.
+type crashCheck struct {
+	lost, doubled      int    // burst mails not applied, applied twice
+	steps              uint64 // the game's step
+	verified           bool   // Verify found nothing wrong
+	queued, dead, left int    // outbox mails queued and dead, mails left in the bot's inbox
+}
+
+func (c crashCheck) clean() bool { return c.verified && c.queued == 0 && c.dead == 0 && c.left == 0 }
+
 // partFaults: kill -9 the daemon (a child process) at random instants
 // during a burst of order mails, at least -soak.kills times, restarting it
 // each time; then check from the mail servers and the DB that every order
 // was applied exactly once, every sender acknowledged once, every turn
 // reported, no turn doubled, verify clean, nothing left queued.
 func partFaults(t *testing.T, s stack, rep *report) {
-	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "faults.db")
 	burst, kills := *flagBurst, *flagKills
 	ann, bot, ids, sendDone := startCrashBurst(t, s, db, "faults", burst, kills)
@@ -173,47 +229,14 @@ func partFaults(t *testing.T, s stack, rep *report) {
 			multi++
 		}
 	}
-	st, err := store.Open(db, store.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	svc := game.New(st, rulesets())
-	x, err := svc.Export(ctx, "crash")
-	if err != nil {
-		t.Fatal(err)
-	}
-	applied := map[string]int{}
-	for _, e := range x.Log {
-		if e.Ref != "" && e.Kind == "orders" {
-			applied[e.Ref]++
-		}
-	}
-	lost, doubled := 0, 0
-	for _, id := range ids {
-		switch applied[id] {
-		case 0:
-			lost++
-		case 1:
-		default:
-			doubled++
-		}
-	}
-	v, verr := svc.Verify(ctx, "crash")
-	c, _ := outbox.Count(st)
-	left, _ := pbemtest.FetchAll(s.IMAP, bot, "any", "INBOX")
-	ok := lost == 0 && doubled == 0 && unacked == 0 && multi == 0 && x.Game.Step == uint64(burst) && verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0
-	if !ok {
-		t.Errorf("after %d kills: lost %d, doubled %d, unacked %d, acked more than once %d, steps %d of %d, verify %v %v, outbox %+v, %d left in the inbox",
-			killed, lost, doubled, unacked, multi, x.Game.Step, burst, verr, v, c, len(left))
-	}
+	cc := checkCrashGame(t, s, db, bot, ids, burst, killed, unacked, multi)
 	rep.add("faults", fmt.Sprintf("kill -9 of the daemon during a burst of %d order mails", burst), fmt.Sprintf("%d kills in %v, %d of %d mails acknowledged by the last kill; all settled %v after the last restart", killed, killTime.Round(time.Second), len(before), burst, settle.Round(time.Second)), "≥ 20 kills", ptr(killed >= 20))
-	rep.add("faults", "orders lost / applied twice / turns resolved", fmt.Sprintf("%d / %d / %d of %d", lost, doubled, x.Game.Step, burst), "0 lost, 0 doubled", ptr(lost == 0 && doubled == 0 && x.Game.Step == uint64(burst)))
+	rep.add("faults", "orders lost / applied twice / turns resolved", fmt.Sprintf("%d / %d / %d of %d", cc.lost, cc.doubled, cc.steps, burst), "0 lost, 0 doubled", ptr(cc.lost == 0 && cc.doubled == 0 && cc.steps == uint64(burst)))
 	rep.add("faults", "senders not acknowledged / acknowledged twice (distinct mails)", fmt.Sprintf("%d / %d", unacked, multi), "0", ptr(unacked == 0 && multi == 0))
 	rep.add("faults", "turn reports delivered (distinct)", fmt.Sprintf("%d of %d", reports, burst), fmt.Sprint(burst), ptr(reports >= burst))
 	rep.add("faults", "the same mail delivered again after a crash (same Message-ID; at least once) / mails in flight at the kills", fmt.Sprintf("%d / %d (at most %d at one kill)", dupSends, inFlight, maxInFlight), "duplicates ≤ in flight", ptr(dupSends <= inFlight))
 	if dupSends > inFlight {
 		t.Errorf("%d raw duplicates, but only %d mails were in flight at the kills", dupSends, inFlight)
 	}
-	rep.add("faults", "verify; outbox queued/dead; left in the inbox", fmt.Sprintf("%v; %d/%d; %d", verr == nil && v.OK(), c.Queued, c.Dead, len(left)), "clean", ptr(verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0))
+	rep.add("faults", "verify; outbox queued/dead; left in the inbox", fmt.Sprintf("%v; %d/%d; %d", cc.verified, cc.queued, cc.dead, cc.left), "clean", ptr(cc.clean()))
 }

@@ -4,7 +4,6 @@ package soak
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/mail"
@@ -14,9 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"orrery/engine/game"
 	"orrery/engine/store/storetest"
-	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
 
@@ -33,7 +30,6 @@ func partPGFaults(t *testing.T, s stack, rep *report) {
 	if base == "" {
 		t.Skip(storetest.SkipPG)
 	}
-	ctx := context.Background()
 	db, _ := pgSchema(t, "pgfaults")
 	burst, kills := *flagBurst, *flagKills
 	ann, bot, ids, sendDone := startCrashBurst(t, s, db, "pgfaults", burst, kills)
@@ -121,43 +117,10 @@ func partPGFaults(t *testing.T, s stack, rep *report) {
 			multi++
 		}
 	}
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	svc := game.New(st, rulesets())
-	x, err := svc.Export(ctx, "crash")
-	if err != nil {
-		t.Fatal(err)
-	}
-	applied := map[string]int{}
-	for _, e := range x.Log {
-		if e.Ref != "" && e.Kind == "orders" {
-			applied[e.Ref]++
-		}
-	}
-	lost, doubled := 0, 0
-	for _, id := range ids {
-		switch applied[id] {
-		case 0:
-			lost++
-		case 1:
-		default:
-			doubled++
-		}
-	}
-	v, verr := svc.Verify(ctx, "crash")
-	c, _ := outbox.Count(st)
-	left, _ := pbemtest.FetchAll(s.IMAP, bot, "any", "INBOX")
-	ok := lost == 0 && doubled == 0 && unacked == 0 && multi == 0 && x.Game.Step == uint64(burst) && verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0
-	if !ok {
-		t.Errorf("after %d kills: lost %d, doubled %d, unacked %d, acked more than once %d, steps %d of %d, verify %v %v, outbox %+v, %d left in the inbox",
-			kills, lost, doubled, unacked, multi, x.Game.Step, burst, verr, v, c, len(left))
-	}
+	cc := checkCrashGame(t, s, db, bot, ids, burst, kills, unacked, multi)
 	rep.add("pgfaults", fmt.Sprintf("two daemons on PostgreSQL, kill -9 of one at random during a burst of %d order mails", burst),
 		fmt.Sprintf("%d kills in %v%s; all settled %v after the last kill", kills, killTime.Round(time.Second), pgRestarted, settle.Round(time.Second)), "≥ 20 kills", ptr(kills >= 20))
-	rep.add("pgfaults", "orders lost / applied twice / turns resolved", fmt.Sprintf("%d / %d / %d of %d", lost, doubled, x.Game.Step, burst), "0 lost, 0 doubled", ptr(lost == 0 && doubled == 0 && x.Game.Step == uint64(burst)))
+	rep.add("pgfaults", "orders lost / applied twice / turns resolved", fmt.Sprintf("%d / %d / %d of %d", cc.lost, cc.doubled, cc.steps, burst), "0 lost, 0 doubled", ptr(cc.lost == 0 && cc.doubled == 0 && cc.steps == uint64(burst)))
 	rep.add("pgfaults", "senders not acknowledged / acknowledged twice (distinct mails)", fmt.Sprintf("%d / %d", unacked, multi), "0", ptr(unacked == 0 && multi == 0))
-	rep.add("pgfaults", "verify / queued or dead mail left / left in the inbox", fmt.Sprintf("%v / %d+%d / %d", verr == nil && v.OK(), c.Queued, c.Dead, len(left)), "clean / 0 / 0", ptr(verr == nil && v.OK() && c.Queued == 0 && c.Dead == 0 && len(left) == 0))
+	rep.add("pgfaults", "verify / queued or dead mail left / left in the inbox", fmt.Sprintf("%v / %d+%d / %d", cc.verified, cc.queued, cc.dead, cc.left), "clean / 0 / 0", ptr(cc.clean()))
 }
