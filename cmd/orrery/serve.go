@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -69,6 +70,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer srv.st.Close()
+	setGC(cfg.GCPercent, srv.log)
 	if srv.ws != nil {
 		defer srv.ws.close()
 	}
@@ -279,6 +281,18 @@ func daemonPolicy(c *config.Config) policy.Config {
 	return policy.Config{AuthServID: c.Security.AuthServID, SenderAuth: policy.SenderAuth(c.Security.SenderAuth)}
 }
 
+// setGC sets the garbage collector's target of this process to percent
+// (config gc_percent), unless GOGC is set in the environment: the
+// operator's word wins. It is the process's own setting, made once by the
+// command that runs the daemon.
+func setGC(percent int, log *slog.Logger) {
+	if v := os.Getenv("GOGC"); v != "" {
+		log.Info("GOGC is set in the environment; gc_percent is left alone", "GOGC", v)
+		return
+	}
+	debug.SetGCPercent(percent)
+}
+
 // newLogger logs to the command's standard error at level ("debug",
 // "info", "warn", "error") in format ("text" or "json"), as log.level and
 // log.format say.
@@ -312,6 +326,7 @@ const embeddedDB = "orrery-embedded.db"
 // serveEmbedded runs the daemon against in-process mail servers.
 func serveEmbedded(ctx context.Context, e *env, db, httpAddr, metricsAddr string) error {
 	log := newLogger(e, "warn", "text")
+	setGC(config.DefaultGCPercent, log)
 	if db == "" {
 		db = embeddedDB
 	}

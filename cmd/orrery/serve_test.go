@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -330,5 +332,22 @@ log_level: error
 		if !strings.Contains(pm.Body, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, pm.Body)
 		}
+	}
+}
+
+// The daemon's process takes gc_percent as its collector's target, unless
+// the operator set GOGC, which wins.
+func TestSetGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	log := slog.New(slog.DiscardHandler)
+	t.Setenv("GOGC", "")
+	setGC(250, log)
+	if got := debug.SetGCPercent(100); got != 250 {
+		t.Errorf("gc_percent 250 without GOGC: the collector's target is %d", got)
+	}
+	t.Setenv("GOGC", "150")
+	setGC(250, log)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("gc_percent 250 with GOGC=150: the target moved to %d; GOGC should win", got)
 	}
 }

@@ -52,7 +52,7 @@ func TestDefaults(t *testing.T) {
 		c.SMTP.Connections != 1 || c.Limits.MaxMail != 20<<20 || c.Limits.BatchBytes != 32<<20 || c.Limits.ReadsPerMail != 3 ||
 		c.Limits.MaxReply != 256<<10 || c.Limits.MaxObservers != 50 || c.Limits.PressPerDay != 50 || len(c.Security.PlusDistinctDomains) != 0 ||
 		c.Games.OpenBy != "players" || c.Games.MaxOpen != 2 || c.Bounces.HardLimit != 3 || c.Bounces.Within != 14*24*time.Hour ||
-		c.Retention != 90*24*time.Hour {
+		c.Retention != 90*24*time.Hour || c.GCPercent != DefaultGCPercent {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -123,6 +123,7 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"bad within", base + "bounces:\n  within: a fortnight\n", `bounces.within: "a fortn..." is not a duration`},
 		{"bad duration", base + "tick: soon\n", `tick: "soon" is not a duration`},
 		{"negative retention", base + "retention: -24h\n", "retention: must be positive"},
+		{"negative gc_percent", base + "gc_percent: -1\n", "gc_percent: must be positive"},
 		{"same folders", base + "folders:\n  processed: INBOX\n", "folders:"},
 		{"bad type", base + "limits:\n  max_text: lots\n", `limits.max_text: "lots" is not a whole number`},
 		{"no templates dir", base + "templates: /no/such/dir\n", "templates:"},

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -28,6 +29,7 @@ import (
 	"orrery/engine/store"
 	"orrery/engine/store/pgstore"
 	"orrery/games"
+	"orrery/pbem/config"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
@@ -153,8 +155,14 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 
 // TestMain runs the daemon as a child process (this test binary with
 // ORRERY_SOAK_CHILD set to the bot's address) for the parts that kill it or
-// measure its memory.
+// measure its memory. The daemons it runs, in this process or the child,
+// have the garbage collector's target orrery serve gives them
+// (config.DefaultGCPercent), unless GOGC is set: the figures are the
+// daemon's as it runs.
 func TestMain(m *testing.M) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(config.DefaultGCPercent)
+	}
 	if bot := os.Getenv("ORRERY_SOAK_CHILD"); bot != "" {
 		os.Exit(child(bot, os.Getenv("ORRERY_SOAK_CHILD_DB")))
 	}
