@@ -29,12 +29,48 @@ func CanonAddress(addr string) string {
 		return asciiLower(addr)
 	}
 	local, domain := addr[:at], strings.TrimSuffix(addr[at+1:], ".")
-	if d, err := idna.Lookup.ToASCII(domain); err == nil && d != "" {
-		domain = d
-	} else {
-		domain = asciiLower(domain)
+	return asciiLower(local) + "@" + canonDomain(domain)
+}
+
+// canonDomain is the domain's IDNA ASCII form, or the domain with its
+// ASCII letters lowercased when IDNA refuses it. A domain of ASCII
+// letters, digits, hyphens and dots with no punycode label ("xn--") comes
+// out of IDNA as it went in, lowercased, or is refused and lowercased:
+// it skips IDNA, which is most of the cost of keeping the address indexes
+// when a tick rewrites 100,000 games (TestCanonDomainFastPath holds the
+// two ways equal).
+func canonDomain(domain string) string {
+	if plainDomain(domain) {
+		return asciiLower(domain)
 	}
-	return asciiLower(local) + "@" + domain
+	return idnaDomain(domain)
+}
+
+// idnaDomain is canonDomain by way of IDNA, always.
+func idnaDomain(domain string) string {
+	if d, err := idna.Lookup.ToASCII(domain); err == nil && d != "" {
+		return d
+	}
+	return asciiLower(domain)
+}
+
+// plainDomain reports whether domain has only ASCII letters, digits,
+// hyphens and dots, and no punycode label.
+func plainDomain(domain string) bool {
+	for i := 0; i < len(domain); i++ {
+		switch c := domain[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.':
+		case c == '-':
+			// "xn--" starts a punycode label, which IDNA decodes
+			// and checks.
+			if i >= 2 && i+1 < len(domain) && domain[i+1] == '-' && (domain[i-1]|0x20) == 'n' && (domain[i-2]|0x20) == 'x' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // SameAddress reports whether a and b are the same mailbox (CanonAddress);
