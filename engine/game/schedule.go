@@ -277,12 +277,19 @@ type TickResult struct {
 	Game    string
 	Steps   []Step
 	Notices []Notice
-	bots    bool // the game has bot seats, which may have to answer
+	bots    bool // a bot seat has orders to give (botsToPlay)
 }
 
-func hasBots(g *Game) bool {
-	for _, p := range g.Players {
-		if p.Bot {
+// botsToPlay reports whether a bot seat of g has a blocking prompt to
+// answer: what playBots looks for first. Tick asks it of the game as its
+// tick left it, so that a bot game whose bots have nothing to do is not
+// read and decoded a second time.
+func botsToPlay(g *Game) bool {
+	if g.Over() {
+		return false
+	}
+	for _, p := range g.Prompts {
+		if botAnswers(g, p) {
 			return true
 		}
 	}
@@ -507,7 +514,9 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook, ahead *
 				return err
 			}
 		}
-		res.bots = hasBots(g)
+		// g is the game as this tick leaves it, written or not: its
+		// changes below are made to it in place.
+		defer func() { res.bots = botsToPlay(g) }()
 		if g.Over() || g.Paused || g.Signup {
 			return nil
 		}

@@ -590,10 +590,10 @@ func (s *Service) nextBotInput(ctx context.Context, id string) (Input, bool, err
 			return err
 		}
 		for _, p := range g.Prompts {
-			pl, _ := g.PlayerByName(p.Player)
-			if !pl.Bot || !p.Kind.Blocks() || contains(g.Answered, p.ID) {
+			if !botAnswers(g, p) {
 				continue
 			}
+			pl, _ := g.PlayerByName(p.Player)
 			rs, st, err := s.loadState(b, g)
 			if err != nil {
 				return err
@@ -606,6 +606,13 @@ func (s *Service) nextBotInput(ctx context.Context, id string) (Input, bool, err
 		return nil
 	})
 	return in, found, err
+}
+
+// botAnswers reports whether prompt p of g is a bot's to answer now: a
+// blocking prompt of a bot seat without orders yet.
+func botAnswers(g *Game, p engine.Prompt) bool {
+	pl, _ := g.PlayerByName(p.Player)
+	return pl.Bot && p.Kind.Blocks() && !contains(g.Answered, p.ID)
 }
 
 // botRand gives a bot a generator of its own, fixed by the game, step and
