@@ -353,21 +353,20 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 	batchAt := func(start int) []string { return due[start:min(start+tickBatch, len(due))] }
 	// Reading ahead is for a store of cheap reads (on PostgreSQL each
 	// read is a round trip, made twice), and never inside a caller's
-	// group, whose transaction belongs to the caller's goroutine.
+	// group, whose transaction belongs to the caller's goroutine. The
+	// first batch is read as usual while the second is read ahead: a
+	// tick of one batch (the daemon's, most times) reads nothing twice.
 	ahead := s.st.Kind() == "bbolt" && !s.st.InGroup(ctx)
 	var next <-chan aheadRecords
-	if ahead && len(due) > 0 {
-		next = s.readAhead(ctx, batchAt(0))
-	}
 	for start := 0; start < len(due); start += tickBatch {
 		batch := batchAt(start)
 		var pre aheadRecords
 		if next != nil {
 			pre = <-next
 			next = nil
-			if start+tickBatch < len(due) {
-				next = s.readAhead(ctx, batchAt(start+tickBatch))
-			}
+		}
+		if ahead && start+tickBatch < len(due) {
+			next = s.readAhead(ctx, batchAt(start+tickBatch))
 		}
 		var res []TickResult
 		err := s.st.Group(ctx, func(ctx context.Context) error {
@@ -453,22 +452,28 @@ func (s *Service) readAhead(ctx context.Context, ids []string) <-chan aheadRecor
 			return
 		}
 		gs := make([]*Game, len(ids))
-		workers := max(1, runtime.GOMAXPROCS(0)/2)
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() {
-				for i := w; i < len(ids); i += workers {
-					if raws[i] == nil {
-						continue
-					}
-					var g Game
-					if json.Unmarshal(raws[i], &g) == nil {
-						gs[i] = &g
-					}
+		decode := func(w, workers int) {
+			for i := w; i < len(ids); i += workers {
+				if raws[i] == nil {
+					continue
 				}
-			})
+				var g Game
+				if json.Unmarshal(raws[i], &g) == nil {
+					gs[i] = &g
+				}
+			}
 		}
-		wg.Wait()
+		// One CPU's worth runs here; more goroutines only when there
+		// are CPUs to spare beyond the one the ticks run on.
+		if workers := runtime.GOMAXPROCS(0) / 2; workers > 1 {
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Go(func() { decode(w, workers) })
+			}
+			wg.Wait()
+		} else {
+			decode(0, 1)
+		}
 		recs := make(aheadRecords, len(ids))
 		for i, id := range ids {
 			if gs[i] != nil {
