@@ -3,13 +3,10 @@ package game
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"orrery/engine/lang"
@@ -316,14 +313,6 @@ const tickBatch = 256
 // rolled back and its games are done one transaction each, so that one
 // broken game holds up no other: Tick goes on and returns every game's
 // error at the end. The daemon calls it on a timer; the CLI on `game tick`.
-//
-// On a store whose reads are cheap (bbolt's memory map), the records of
-// the next batch are read and decoded on other goroutines while a batch is
-// handled and committed (readAhead): decoding JSON is the largest part of
-// a game's tick, and a batch's commit mostly waits for the disk. What a
-// game's tick decides still rests on its record as read in its own
-// transaction: a record read ahead is used only if it is byte for byte
-// the one stored then.
 func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error) {
 	if err := s.indexed(ctx); err != nil {
 		return nil, err
@@ -350,29 +339,13 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 	}
 	var out []TickResult
 	var errs []error
-	batchAt := func(start int) []string { return due[start:min(start+tickBatch, len(due))] }
-	// Reading ahead is for a store of cheap reads (on PostgreSQL each
-	// read is a round trip, made twice), and never inside a caller's
-	// group, whose transaction belongs to the caller's goroutine. The
-	// first batch is read as usual while the second is read ahead: a
-	// tick of one batch (the daemon's, most times) reads nothing twice.
-	ahead := s.st.Kind() == "bbolt" && !s.st.InGroup(ctx)
-	var next <-chan aheadRecords
 	for start := 0; start < len(due); start += tickBatch {
-		batch := batchAt(start)
-		var pre aheadRecords
-		if next != nil {
-			pre = <-next
-			next = nil
-		}
-		if ahead && start+tickBatch < len(due) {
-			next = s.readAhead(ctx, batchAt(start+tickBatch))
-		}
+		batch := due[start:min(start+tickBatch, len(due))]
 		var res []TickResult
 		err := s.st.Group(ctx, func(ctx context.Context) error {
 			res = res[:0]
 			for _, id := range batch {
-				r, err := s.tickOne(ctx, id, hooks, pre[id])
+				r, err := s.tickOne(ctx, id, hooks)
 				if err != nil {
 					return err
 				}
@@ -390,7 +363,7 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 			return out, ctx.Err()
 		}
 		for _, id := range batch {
-			r, err := s.tickOne(ctx, id, hooks, nil)
+			r, err := s.tickOne(ctx, id, hooks)
 			if err != nil {
 				s.log.Error("tick", "game", id, "err", err)
 				errs = append(errs, err)
@@ -403,92 +376,10 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 	return out, errors.Join(errs...)
 }
 
-// aheadRecords are the game records of a batch read and decoded ahead of
-// its ticks, by game id (readAhead).
-type aheadRecords map[string]*aheadRecord
-
-// aheadRecord is one game record read ahead: raw as it was read, g what
-// it decodes to, handed out once (take).
-type aheadRecord struct {
-	raw []byte
-	g   *Game
-}
-
-// take returns the decoded record if stored is still the record read
-// ahead, byte for byte, and nil otherwise (a change since, or taken
-// already: a transaction tried again must not see the game as an earlier
-// try left it).
-func (a *aheadRecord) take(stored []byte) *Game {
-	if a == nil || a.g == nil {
-		return nil
-	}
-	g := a.g
-	a.g = nil
-	if !bytes.Equal(stored, a.raw) {
-		return nil
-	}
-	return g
-}
-
-// readAhead reads the records of ids in a transaction of its own and
-// decodes them on up to half the CPUs, while the caller goes on; the
-// channel gets them when all are decoded (none, if the read failed: the
-// ticks then read their games as usual).
-func (s *Service) readAhead(ctx context.Context, ids []string) <-chan aheadRecords {
-	out := make(chan aheadRecords, 1)
-	go func() {
-		raws := make([][]byte, len(ids))
-		err := s.st.View(ctx, func(tx store.Tx) error {
-			games := tx.Bucket(store.BucketGames)
-			for i, id := range ids {
-				if b := games.Bucket([]byte(id)); b != nil {
-					raws[i] = store.Copy(b.Get(store.KeyInfo))
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			out <- nil
-			return
-		}
-		gs := make([]*Game, len(ids))
-		decode := func(w, workers int) {
-			for i := w; i < len(ids); i += workers {
-				if raws[i] == nil {
-					continue
-				}
-				var g Game
-				if json.Unmarshal(raws[i], &g) == nil {
-					gs[i] = &g
-				}
-			}
-		}
-		// One CPU's worth runs here; more goroutines only when there
-		// are CPUs to spare beyond the one the ticks run on.
-		if workers := runtime.GOMAXPROCS(0) / 2; workers > 1 {
-			var wg sync.WaitGroup
-			for w := range workers {
-				wg.Go(func() { decode(w, workers) })
-			}
-			wg.Wait()
-		} else {
-			decode(0, 1)
-		}
-		recs := make(aheadRecords, len(ids))
-		for i, id := range ids {
-			if gs[i] != nil {
-				recs[id] = &aheadRecord{raw: raws[i], g: gs[i]}
-			}
-		}
-		out <- recs
-	}()
-	return out
-}
-
 // tickOne ticks one game and plays its bots; it returns what was done, or
-// nil when nothing was. ahead is the game's record read ahead, or nil.
-func (s *Service) tickOne(ctx context.Context, id string, hooks []Hook, ahead *aheadRecord) (*TickResult, error) {
-	r, err := s.tickGame(ctx, id, hooks, ahead)
+// nil when nothing was.
+func (s *Service) tickOne(ctx context.Context, id string, hooks []Hook) (*TickResult, error) {
+	r, err := s.tickGame(ctx, id, hooks)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
@@ -505,7 +396,7 @@ func (s *Service) tickOne(ctx context.Context, id string, hooks []Hook, ahead *a
 	return r, nil
 }
 
-func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook, ahead *aheadRecord) (*TickResult, error) {
+func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickResult, error) {
 	res := &TickResult{Game: id}
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		*res = TickResult{Game: id}
@@ -513,11 +404,9 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook, ahead *
 		if err != nil {
 			return err
 		}
-		g := ahead.take(b.Get(store.KeyInfo))
-		if g == nil {
-			if g, err = readGame(b); err != nil {
-				return err
-			}
+		g, err := readGame(b)
+		if err != nil {
+			return err
 		}
 		// g is the game as this tick leaves it, written or not: its
 		// changes below are made to it in place.
