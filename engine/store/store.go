@@ -177,6 +177,9 @@ func (s *Store) Stats() Stats {
 	if b, ok := s.be.(*boltBackend); ok {
 		st.PageWrites = b.pageWrites()
 	}
+	if b, ok := s.be.(interface{ RoundTrips() int64 }); ok {
+		st.RoundTrips = b.RoundTrips()
+	}
 	return st
 }
 

@@ -129,9 +129,13 @@ type Stats struct {
 	CommitTime time.Duration // time spent committing (write and fsync)
 	// PageWrites is bbolt's count of pages written; 0 on other stores.
 	PageWrites int64
+	// RoundTrips counts the statements and batches sent to a database
+	// server (PostgreSQL: each waits for its answer), begin and commit
+	// included; 0 on bbolt.
+	RoundTrips int64
 }
 
 // Sub returns s - o.
 func (s Stats) Sub(o Stats) Stats {
-	return Stats{Commits: s.Commits - o.Commits, CommitTime: s.CommitTime - o.CommitTime, PageWrites: s.PageWrites - o.PageWrites}
+	return Stats{Commits: s.Commits - o.Commits, CommitTime: s.CommitTime - o.CommitTime, PageWrites: s.PageWrites - o.PageWrites, RoundTrips: s.RoundTrips - o.RoundTrips}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
+	"orrery/engine/store/storetest"
 	"orrery/games"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -21,20 +24,22 @@ import (
 
 var (
 	benchGames  = flag.Int("bench.games", 10, "BenchmarkOrderMail: games in the database (mixed rulesets, 5 seats where the ruleset allows)")
-	benchNoSync = flag.Bool("bench.nosync", false, "BenchmarkOrderMail: skip fsync, to see the CPU's part alone (diagnosis only)")
+	benchNoSync = flag.Bool("bench.nosync", false, "BenchmarkOrderMail: skip fsync (PostgreSQL: synchronous_commit=off), to see the CPU's part alone (diagnosis only)")
 )
 
 // BenchmarkOrderMail measures one order mail's own time in the daemon: from
 // the raw mail as IMAP hands it over to its answer queued in the outbox and
 // committed (Handle), on a database on disk with fsync, as `orrery serve`
-// runs it, with no network. The mails carry, game after game, a seat's
+// runs it, with no network: a bbolt file, or with ORRERY_TEST_STORE=postgres
+// a schema of the server ORRERY_TEST_PG names (storetest), with
+// synchronous_commit on, on loopback. The mails carry, game after game, a seat's
 // orders from its ruleset's bot. "ack" times only mails that are
 // acknowledged (another seat is still awaited), "turn" only mails that
 // complete a turn (the last awaited seat's orders: the turn is played and
 // every player's report is mailed); the other mails are handled with the
 // timer stopped. Besides ns/op it reports the median and 99th percentile
 // and the CPU time a mail (which a loaded machine inflates less than the
-// wall time).
+// wall time), and on PostgreSQL the round trips to the server a mail.
 // Fetching the mail and sending the answer are the mail servers' part,
 // measured by pbem/soak's backlog part. docs/benchmarks.md cites it:
 //
@@ -48,9 +53,9 @@ func BenchmarkOrderMail(b *testing.B) {
 
 func benchOrderMail(b *testing.B, turns bool) {
 	ctx := context.Background()
-	path := filepath.Join(b.TempDir(), "db")
-	fleet := makeFleet(b, path, *benchGames)
-	st, err := store.Open(path, store.Options{NoSync: *benchNoSync})
+	open := benchStore(b)
+	fleet := makeFleet(b, open, *benchGames)
+	st, err := open(!*benchNoSync)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,6 +75,7 @@ func benchOrderMail(b *testing.B, turns bool) {
 	var lat []time.Duration
 	var cpu time.Duration // the process's CPU time in the timed mails, GC included
 	var wrong int         // timed mails that were not of the kind wanted
+	var trips int64       // round trips to PostgreSQL in the timed mails
 	b.ReportAllocs()
 	s0 := st.Stats()
 	next := 0 // the fleet's game to send to next
@@ -104,10 +110,11 @@ func benchOrderMail(b *testing.B, turns bool) {
 		}
 		next++
 		b.StartTimer()
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0, r0 := time.Now(), cpuTime(), st.Stats().RoundTrips
 		handle(raw)
 		lat = append(lat, time.Since(t0))
 		cpu += cpuTime() - c0
+		trips += st.Stats().RoundTrips - r0
 		b.StopTimer()
 		g, err := d.Service().Get(ctx, id)
 		if err != nil {
@@ -133,14 +140,38 @@ func benchOrderMail(b *testing.B, turns bool) {
 	// for the whole run, not for the timed mails alone.
 	tx := s1.Sub(s0)
 	b.ReportMetric(float64(tx.CommitTime.Microseconds())/1000/float64(tx.Commits), "write+fsync-ms/commit")
+	if st.Kind() == "postgres" {
+		b.ReportMetric(float64(trips)/float64(len(lat)), "round-trips/mail")
+	}
 }
 
-// makeFleet creates n games of mixed rulesets in a database at path
+// benchStore makes an empty database of the kind ORRERY_TEST_STORE names
+// (storetest.Default) and returns what opens it, with fsync (PostgreSQL:
+// synchronous_commit=on, as a server runs) or without.
+func benchStore(b testing.TB) func(sync bool) (*store.Store, error) {
+	if storetest.Default().Name != "postgres" {
+		path := filepath.Join(b.TempDir(), "db")
+		return func(sync bool) (*store.Store, error) { return store.Open(path, store.Options{NoSync: !sync}) }
+	}
+	dsn, err := url.Parse(storetest.NewSchema(b))
+	if err != nil {
+		b.Fatalf("ORRERY_TEST_PG is not a postgres:// URL: %v", err)
+	}
+	return func(sync bool) (*store.Store, error) {
+		q := dsn.Query()
+		q.Set("synchronous_commit", map[bool]string{true: "on", false: "off"}[sync])
+		u := *dsn
+		u.RawQuery = q.Encode()
+		return pgstore.Open(context.Background(), u.String(), pgstore.Options{})
+	}
+}
+
+// makeFleet creates n games of mixed rulesets in the database open opens
 // (without fsync: only the measurement after it needs it) and returns
 // their ids.
-func makeFleet(b testing.TB, path string, n int) []string {
+func makeFleet(b testing.TB, open func(sync bool) (*store.Store, error), n int) []string {
 	b.Helper()
-	st, err := store.Open(path, store.Options{NoSync: true})
+	st, err := open(false)
 	if err != nil {
 		b.Fatal(err)
 	}

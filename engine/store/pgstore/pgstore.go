@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -71,6 +72,8 @@ func Open(ctx context.Context, dsn string, opt Options) (*store.Store, error) {
 	if opt.MaxConns > 0 {
 		cfg.MaxConns = opt.MaxConns
 	}
+	trips := &tripCounter{}
+	cfg.ConnConfig.Tracer = trips
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %s", name, redactErr(err, dsn))
@@ -88,7 +91,7 @@ func Open(ctx context.Context, dsn string, opt Options) (*store.Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	be := &backend{pool: pool, readOnly: opt.ReadOnly}
+	be := &backend{pool: pool, readOnly: opt.ReadOnly, trips: trips}
 	s, err := store.New(be, "postgres", "", name, opt.ReadOnly)
 	if err != nil {
 		pool.Close()
@@ -133,7 +136,30 @@ func redactErr(err error, dsn string) string {
 type backend struct {
 	pool     *pgxpool.Pool
 	readOnly bool
+	trips    *tripCounter
 }
+
+// RoundTrips counts the statements and batches sent through the pool
+// since Open (store.Stats): what a transaction costs in waits on the
+// server, which the benchmarks and a test keep an eye on.
+func (b *backend) RoundTrips() int64 { return b.trips.n.Load() }
+
+// tripCounter is a pgx tracer that counts each statement (Exec, Query,
+// QueryRow; begin and commit are statements too) and each batch (sent in
+// one go, answered in one go) as one round trip.
+type tripCounter struct{ n atomic.Int64 }
+
+func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *tripCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *tripCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *tripCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (c *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
 
 func (b *backend) Begin(ctx context.Context, writable bool) (store.BackendTx, error) {
 	if writable && b.readOnly {
