@@ -61,10 +61,17 @@ func dropParts(tx store.Tx, key string) error {
 	if err != nil {
 		return err
 	}
+	// The keys first, then the deletes: one walk of the cursor, where
+	// a Seek after each delete read the bucket again (on PostgreSQL, a
+	// round trip each).
 	prefix := []byte(key + "\x00")
+	var keys [][]byte
 	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
-		if err := c.Delete(); err != nil {
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, store.Copy(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
 			return err
 		}
 	}

@@ -123,10 +123,13 @@ func TestFailedTransactionHandsOutFailedBuckets(t *testing.T) {
 	err := s.Update(ctx, func(tx store.Tx) error {
 		g := tx.Bucket(store.BucketGames).Bucket([]byte("g1"))
 		// A key longer than PostgreSQL's index rows allow fails the
-		// SQL transaction, as a serialization failure would.
+		// SQL transaction, as a serialization failure would: when the
+		// write reaches the server, with the next statement.
 		long := make([]byte, 10000)
 		rand.Read(long) // incompressible
-		if err := g.Put(long, []byte("v")); err == nil {
+		g.Put(long, []byte("v"))
+		g.KeyN()
+		if err := g.Put([]byte("after"), []byte("v")); err == nil {
 			t.Fatal("a 10,000-byte key did not fail the transaction")
 		}
 		pb := g.Bucket(store.BucketPending)

@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
@@ -91,7 +92,7 @@ func Open(ctx context.Context, dsn string, opt Options) (*store.Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	be := &backend{pool: pool, readOnly: opt.ReadOnly, trips: trips}
+	be := &backend{pool: pool, readOnly: opt.ReadOnly, trips: trips, ids: &idCache{m: map[nameKey]int64{}}}
 	s, err := store.New(be, "postgres", "", name, opt.ReadOnly)
 	if err != nil {
 		pool.Close()
@@ -137,6 +138,7 @@ type backend struct {
 	pool     *pgxpool.Pool
 	readOnly bool
 	trips    *tripCounter
+	ids      *idCache
 }
 
 // RoundTrips counts the statements and batches sent through the pool
@@ -151,11 +153,13 @@ type tripCounter struct{ n atomic.Int64 }
 
 func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
+
 	return ctx
 }
 func (c *tripCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 func (c *tripCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
 	c.n.Add(1)
+
 	return ctx
 }
 func (c *tripCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
@@ -165,22 +169,102 @@ func (b *backend) Begin(ctx context.Context, writable bool) (store.BackendTx, er
 	if writable && b.readOnly {
 		return nil, fmt.Errorf("begin a change: %w (the store was opened read-only)", store.ErrTxNotWritable)
 	}
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	if writable {
-		opts = pgx.TxOptions{IsoLevel: pgx.Serializable, AccessMode: pgx.ReadWrite}
-	}
-	tx, err := b.pool.BeginTx(ctx, opts)
+	// BEGIN itself waits for the transaction's first statement (pgTx).
+	conn, err := b.pool.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: begin: %w", err)
 	}
-	t := &pgTx{ctx: ctx, tx: tx, writable: writable, names: map[nameKey]int64{}}
+	t := &pgTx{ctx: ctx, be: b, conn: conn, writable: writable,
+		names: map[nameKey]int64{}, vals: map[nameKey]*val{}, seqs: map[int64]*seq{},
+		full: map[int64]bool{}, gens: map[int64]uint64{}, learnt: map[nameKey]int64{}}
 	t.root = &pgBucket{tx: t, id: 0}
 	return t, nil
+}
+
+// idCache keeps, across transactions, the ids of the top-level buckets
+// and of the buckets nested in them (mail/outbox, mail/inbox-seen…) but
+// not in games, or that there is none by a name: most transactions look
+// the same few up, and a lookup is a round trip. Another process may delete such a bucket and make it
+// again (an index rebuild does), so an id taken from here is only a
+// guess until the server confirms it, which it does in the transaction's
+// next batch of statements (pgTx.batch); a wrong guess fails the
+// transaction with a retryable error and empties the cache.
+type idCache struct {
+	sync.Mutex
+	m     map[nameKey]int64
+	top   map[int64]bool // ids of top-level buckets but games
+	games int64
+}
+
+// maxIDs bounds the cache; the buckets it takes are a few dozen.
+const maxIDs = 1024
+
+// get returns the id of the bucket k names, or 0 when there is none,
+// and whether the cache knows.
+func (c *idCache) get(k nameKey) (int64, bool) {
+	c.Lock()
+	defer c.Unlock()
+	id, ok := c.m[k]
+	return id, ok
+}
+
+// takes reports whether the cache keeps the bucket k names.
+func (c *idCache) takes(k nameKey) bool {
+	if k.parent == 0 {
+		return true
+	}
+	c.Lock()
+	defer c.Unlock()
+	return c.top[k.parent]
+}
+
+func (c *idCache) learn(ids map[nameKey]int64) {
+	if len(ids) == 0 {
+		return
+	}
+	c.Lock()
+	defer c.Unlock()
+	for k, id := range ids {
+		if len(c.m) >= maxIDs {
+			return
+		}
+		c.m[k] = id
+		if k.parent == 0 && id > 0 {
+			if c.top == nil {
+				c.top = map[int64]bool{}
+			}
+			if k.name == string(store.BucketGames) {
+				c.games = id
+			} else {
+				c.top[id] = true
+			}
+		}
+	}
+}
+
+func (c *idCache) forget(ks []nameKey) {
+	if len(ks) == 0 {
+		return
+	}
+	c.Lock()
+	defer c.Unlock()
+	for _, k := range ks {
+		delete(c.m, k)
+	}
+}
+
+func (c *idCache) clear() {
+	c.Lock()
+	defer c.Unlock()
+	c.m, c.top = map[nameKey]int64{}, nil
 }
 
 // Retryable reports a serialization failure or a deadlock: the
 // transaction was rolled back and may be run again.
 func (b *backend) Retryable(err error) bool {
+	if errors.Is(err, errStaleBucket) {
+		return true
+	}
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }

@@ -2,32 +2,78 @@ package pgstore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"orrery/engine/store"
 )
 
-// pgTx is one SQL transaction. Bucket lookups are cached by (parent, name)
-// for its life; a bucket id is never reused (a sequence makes them).
+// pgTx is one SQL transaction, on a connection of its own from the pool.
+//
+// A round trip to the server costs far more than the work of most
+// statements, so the transaction sends as few as it can (see the package
+// comment, "Round trips"): BEGIN goes with its first statement, writes
+// (Put, Delete, SetSequence, NextSequence after the first) wait in memory
+// and go with the next statement that must reach the server, or with
+// COMMIT, all in one batch (round); what it read or wrote is answered
+// again from memory (its snapshot does not move). Bucket lookups are
+// cached by (parent, name) for its life; a bucket id is never reused (a
+// sequence makes them).
 type pgTx struct {
 	ctx      context.Context
-	tx       pgx.Tx
+	be       *backend
+	conn     *pgxpool.Conn // nil once committed or rolled back
+	begun    bool          // BEGIN has been sent
 	writable bool
 	err      error // the first failure; the SQL transaction is then aborted
 	root     *pgBucket
-	names    map[nameKey]int64 // bucket lookups: id, or -1 for none
+	names    map[nameKey]int64 // bucket lookups: id, or -1 for a value, 0 for none
 	onCommit []func()
-	gen      uint64 // counts writes, so cursors know when their page is stale
-	gamesID  int64  // the id of the top-level games bucket, 0 until known
+	gamesID  int64 // the id of the top-level games bucket, 0 until known
+
+	// vals holds every key read or written in the transaction: its
+	// value (nil: none, or a nested bucket), and whether it is a write
+	// the server has not had yet.
+	vals   map[nameKey]*val
+	dirty  []nameKey         // the keys of vals whose write waits
+	seqs   map[int64]*seq    // bucket sequences read or set in the transaction
+	full   map[int64]bool    // buckets whose every key the transaction knows (made in it, or a game read whole)
+	gens   map[int64]uint64  // counts changes to each bucket, so cursors know when their page is stale
+	checks []check           // bucket ids taken from the backend's cache, not yet confirmed by the server
+	learnt map[nameKey]int64 // bucket ids looked up or made, to offer the backend's cache when the transaction ends well
+	forget []nameKey         // buckets deleted, for the backend's cache to drop when the transaction commits
 }
 
 type nameKey struct {
 	parent int64
 	name   string
+}
+
+// val is one key as the transaction knows it.
+type val struct {
+	v      []byte // nil: no value there
+	bucket bool   // the key names a nested bucket (v is nil)
+	dirty  bool   // a Put (v != nil) or Delete (v == nil) not yet sent
+}
+
+// seq is one bucket's sequence as the transaction knows it.
+type seq struct {
+	n     uint64
+	dirty bool // set here and not yet sent
+}
+
+// check is a lookup answered from the backend's cache of bucket ids: the
+// server must confirm it before anything read through it is used.
+type check struct {
+	nameKey
+	id int64
 }
 
 // fail records the first failure of the transaction and returns it.
@@ -38,26 +84,221 @@ func (t *pgTx) fail(err error) error {
 	return t.err
 }
 
-func (t *pgTx) Err() error { return t.err }
+// Err returns the first failure. A read-only transaction first has the
+// server confirm the bucket ids it took from the backend's cache, if any
+// are unconfirmed: what it read is about to be handed out. A writable
+// one confirms them with its next statement or at commit, where a stale
+// id fails the transaction (and Store runs it again) before it commits.
+func (t *pgTx) Err() error {
+	if t.err == nil && !t.writable && len(t.checks) > 0 && t.conn != nil {
+		t.round(nil)
+	}
+	return t.err
+}
 
 func (t *pgTx) Commit() error {
+	defer t.release()
 	if t.err != nil {
-		t.tx.Rollback(context.WithoutCancel(t.ctx))
 		return t.err
 	}
-	if err := t.tx.Commit(t.ctx); err != nil {
+	if !t.begun && len(t.dirty) == 0 && len(t.checks) == 0 && !t.seqsDirty() {
+		// Nothing reached the server nor waits for it.
+		t.endWell()
+		return nil
+	}
+	b := t.batch()
+	b.Queue("COMMIT")
+	if err := t.send(b); err != nil {
 		return fmt.Errorf("postgres: commit: %w", err)
 	}
-	for _, fn := range t.onCommit {
-		fn()
-	}
+	t.endWell()
 	return nil
 }
 
 func (t *pgTx) Rollback() error {
-	// A rollback must reach the server even when ctx is done, or the
-	// connection would go back to the pool inside a transaction.
-	return t.tx.Rollback(context.WithoutCancel(t.ctx))
+	if !t.writable && t.err == nil {
+		t.endWell() // what it looked up was confirmed, or is not offered
+	}
+	t.release()
+	return nil
+}
+
+// endWell runs the OnCommit callbacks and offers the backend's cache the
+// bucket ids the transaction looked up.
+func (t *pgTx) endWell() {
+	if len(t.checks) == 0 {
+		t.be.ids.learn(t.learnt)
+	}
+	if t.writable {
+		t.be.ids.forget(t.forget)
+		for _, fn := range t.onCommit {
+			fn()
+		}
+	}
+}
+
+// release ends the SQL transaction if it is still open (a rollback must
+// reach the server even when ctx is done, or the connection would go back
+// to the pool inside a transaction; the pool closes one that does) and
+// gives the connection back.
+func (t *pgTx) release() {
+	if t.conn == nil {
+		return
+	}
+	if t.conn.Conn().PgConn().TxStatus() != 'I' {
+		t.conn.Exec(context.WithoutCancel(t.ctx), "ROLLBACK")
+	}
+	t.conn.Release()
+	t.conn = nil
+}
+
+func (t *pgTx) seqsDirty() bool {
+	for _, s := range t.seqs {
+		if s.dirty {
+			return true
+		}
+	}
+	return false
+}
+
+// batch is a new batch holding what must precede the next statement:
+// BEGIN if not yet sent, the confirmation of cached bucket ids, and the
+// writes not yet sent.
+func (t *pgTx) batch() *pgx.Batch {
+	b := &pgx.Batch{}
+	if !t.begun {
+		if t.writable {
+			b.Queue("BEGIN ISOLATION LEVEL SERIALIZABLE READ WRITE")
+		} else {
+			b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+		}
+	}
+	if len(t.checks) > 0 {
+		// Every cached id must still be what the name holds (0: no
+		// key by that name), or the division fails the statement
+		// (22012, which send turns into errStaleBucket): an assertion
+		// the server makes, so that it also stops a COMMIT queued
+		// after it.
+		parents, keys, ids := make([]int64, len(t.checks)), make([][]byte, len(t.checks)), make([]int64, len(t.checks))
+		for i, c := range t.checks {
+			parents[i], keys[i], ids[i] = c.parent, []byte(c.name), c.id
+		}
+		b.Queue(`SELECT 1 / (NOT EXISTS (SELECT 1 FROM unnest($1::bigint[], $2::bytea[], $3::bigint[]) AS c(parent, key, child)
+			WHERE (c.child = 0) = EXISTS (SELECT 1 FROM orrery_kv k WHERE k.bucket = c.parent AND k.key = c.key AND (c.child = 0 OR k.child = c.child))))::int`,
+			parents, keys, ids)
+	}
+	if len(t.dirty) > 0 {
+		var put, del []nameKey
+		for _, k := range t.dirty {
+			if t.vals[k].v != nil {
+				put = append(put, k)
+			} else {
+				del = append(del, k)
+			}
+		}
+		// In key order, so that two transactions writing the same
+		// keys take their row locks in the same order.
+		byKey := func(a, b nameKey) int { return cmp.Or(cmp.Compare(a.parent, b.parent), cmp.Compare(a.name, b.name)) }
+		slices.SortFunc(put, byKey)
+		slices.SortFunc(del, byKey)
+		if len(put) > 0 {
+			bs, ks, vs := make([]int64, len(put)), make([][]byte, len(put)), make([][]byte, len(put))
+			for i, k := range put {
+				bs[i], ks[i], vs[i] = k.parent, []byte(k.name), t.vals[k].v
+			}
+			// A key that names a nested bucket gets a value too, which
+			// the table's CHECK refuses (23514): ErrIncompatibleValue.
+			b.Queue(`INSERT INTO orrery_kv (bucket, key, value) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])
+				ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value`, bs, ks, vs)
+		}
+		if len(del) > 0 {
+			bs, ks := make([]int64, len(del)), make([][]byte, len(del))
+			for i, k := range del {
+				bs[i], ks[i] = k.parent, []byte(k.name)
+			}
+			// A key that names a nested bucket is not deleted; a row
+			// with neither value nor bucket is inserted for it, which
+			// the CHECK refuses: ErrIncompatibleValue.
+			b.Queue(`WITH k AS (SELECT * FROM unnest($1::bigint[], $2::bytea[]) AS k(bucket, key)),
+				d AS (DELETE FROM orrery_kv o USING k WHERE o.bucket = k.bucket AND o.key = k.key AND o.child IS NULL)
+				INSERT INTO orrery_kv (bucket, key) SELECT o.bucket, o.key FROM orrery_kv o JOIN k ON o.bucket = k.bucket AND o.key = k.key
+				WHERE o.child IS NOT NULL`, bs, ks)
+		}
+	}
+	var sid, sn []int64
+	for id, s := range t.seqs {
+		if s.dirty {
+			sid, sn = append(sid, id), append(sn, int64(s.n))
+		}
+	}
+	if len(sid) > 0 {
+		b.Queue(`UPDATE orrery_bucket o SET seq = s.seq FROM unnest($1::bigint[], $2::bigint[]) AS s(id, seq) WHERE o.id = s.id`, sid, sn)
+	}
+	return b
+}
+
+// send sends b and reads its answers (running the callbacks queued with
+// its statements); once the server has them, the writes and checks b
+// carried are no longer waiting. A failure fails the transaction.
+func (t *pgTx) send(b *pgx.Batch) error {
+	if t.err != nil {
+		return t.err
+	}
+	if t.conn == nil {
+		return t.fail(errors.New("the transaction is over"))
+	}
+	t.begun = true
+	if err := t.conn.SendBatch(t.ctx, b).Close(); err != nil {
+		return t.fail(t.explain(err))
+	}
+	t.checks = t.checks[:0]
+	for _, k := range t.dirty {
+		t.vals[k].dirty = false
+	}
+	t.dirty = t.dirty[:0]
+	for _, s := range t.seqs {
+		s.dirty = false
+	}
+	return nil
+}
+
+// round sends what waits (see batch) and the statements queue adds, in
+// one round trip.
+func (t *pgTx) round(queue func(b *pgx.Batch)) error {
+	if t.err != nil {
+		return t.err
+	}
+	b := t.batch()
+	if queue != nil {
+		queue(b)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return t.send(b)
+}
+
+// errStaleBucket is a transaction's failure when a bucket id it took from
+// the backend's cache was no longer what the name held (another process
+// deleted the bucket, or made it again): Retryable says so, and the
+// cache is emptied, so the next try looks every name up.
+var errStaleBucket = errors.New("a bucket was deleted or made again by another process meanwhile (retried)")
+
+// explain turns the server's refusals of the batched statements into the
+// store's errors.
+func (t *pgTx) explain(err error) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch {
+	case pe.Code == "22012":
+		t.be.ids.clear()
+		return errStaleBucket
+	case pe.Code == "23514" && pe.TableName == "orrery_kv":
+		return fmt.Errorf("%w: a Put or Delete of a key that names a nested bucket (%v)", store.ErrIncompatibleValue, err)
+	}
+	return err
 }
 
 func (t *pgTx) Bucket(name []byte) store.Bucket { return t.root.Bucket(name) }
@@ -106,34 +347,128 @@ func (b *pgBucket) check(write bool) error {
 	return nil
 }
 
+// changed marks a change to bucket id's keys: its cursors read again.
+func (t *pgTx) changed(id int64) { t.gens[id]++ }
+
 // lookup finds the nested bucket name: its id, or -1 when name is a value,
 // or 0 when it is not there (0 is the root, never a nested bucket).
 func (b *pgBucket) lookup(name []byte) (int64, error) {
+	t := b.tx
 	k := nameKey{b.id, string(name)}
-	if id, ok := b.tx.names[k]; ok {
+	if id, ok := t.names[k]; ok {
 		return id, nil
 	}
-	var child *int64
-	err := b.tx.tx.QueryRow(b.tx.ctx, `SELECT child FROM orrery_kv WHERE bucket = $1 AND key = $2`, b.id, name).Scan(&child)
-	var id int64
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		id = 0
-	case err != nil:
-		return 0, b.tx.fail(err)
-	case child == nil:
-		id = -1
-	default:
-		id = *child
+	if v, ok := t.vals[k]; ok && !v.bucket {
+		if v.v != nil {
+			return -1, nil
+		}
+		return 0, nil // deleted here, or read and not there
 	}
-	if id > 0 && b.tx.writable && b.isGames() {
-		// A writable transaction opening a game locks its row: see
-		// the package comment.
-		if _, err := b.tx.tx.Exec(b.tx.ctx, `SELECT 1 FROM orrery_bucket WHERE id = $1 FOR UPDATE`, id); err != nil {
-			return 0, b.tx.fail(err)
+	if t.full[b.id] {
+		return 0, nil // every key of b is known, and name is not one
+	}
+	locks := t.writable && b.isGames()
+	if !locks {
+		if id, ok := t.be.ids.get(k); ok {
+			t.checks = append(t.checks, check{k, id})
+			t.names[k] = id
+			return id, nil
 		}
 	}
-	b.tx.names[k] = id
+	var id int64
+	var sq *int64 // the bucket's sequence, read with it
+	found := false
+	scan := func(row pgx.Row) error {
+		var child *int64
+		err := row.Scan(&child, &sq)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return nil
+		case err != nil:
+			return err
+		case child == nil:
+			id = -1
+		default:
+			id = *child
+		}
+		found = true
+		return nil
+	}
+	// A game's own keys (info, state and its nested buckets' names)
+	// are read with it: every use of a game reads most of them.
+	var game []row
+	readGame := func(q *pgx.Batch) {
+		if !b.isGames() {
+			return
+		}
+		q.Queue(`SELECT k.key, k.value, k.child, n.seq FROM orrery_kv k LEFT JOIN orrery_bucket n ON n.id = k.child
+			WHERE k.bucket = (SELECT child FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NOT NULL)
+			ORDER BY k.key LIMIT `+fmt.Sprint(gameKeys+1), b.id, name).Query(func(rs pgx.Rows) error {
+			for rs.Next() {
+				var r row
+				var child, sq *int64
+				if err := rs.Scan(&r.k, &r.v, &child, &sq); err != nil {
+					return err
+				}
+				if child != nil {
+					r.isBucket, r.child = true, *child
+					if sq != nil {
+						r.seq = *sq
+					}
+				} else if r.v == nil {
+					r.v = []byte{}
+				}
+				game = append(game, r)
+			}
+			return rs.Err()
+		})
+	}
+	if locks {
+		// A writable transaction opening a game locks its row (see the
+		// package comment), in the statement that finds it, before it
+		// reads the game.
+		if err := t.round(func(q *pgx.Batch) {
+			q.Queue(`SELECT k.child, g.seq FROM orrery_kv k JOIN orrery_bucket g ON g.id = k.child
+				WHERE k.bucket = $1 AND k.key = $2 FOR UPDATE OF g`, b.id, name).QueryRow(scan)
+			readGame(q)
+		}); err != nil {
+			return 0, err
+		}
+	}
+	if !found {
+		// Not a game (or no game by that name).
+		if err := t.round(func(q *pgx.Batch) {
+			q.Queue(`SELECT k.child, n.seq FROM orrery_kv k LEFT JOIN orrery_bucket n ON n.id = k.child
+				WHERE k.bucket = $1 AND k.key = $2`, b.id, name).QueryRow(scan)
+			if !locks {
+				readGame(q)
+			}
+		}); err != nil {
+			return 0, err
+		}
+	}
+	if id > 0 && len(game) > 0 {
+		for _, r := range game {
+			gk := nameKey{id, string(r.k)}
+			if r.isBucket {
+				t.names[gk] = r.child
+				t.vals[gk] = &val{bucket: true}
+				if _, ok := t.seqs[r.child]; !ok {
+					t.seqs[r.child] = &seq{n: uint64(r.seq)}
+				}
+			} else {
+				t.vals[gk] = &val{v: r.v}
+			}
+		}
+		t.full[id] = len(game) <= gameKeys
+	}
+	t.names[k] = id
+	if _, ok := t.seqs[id]; !ok && id > 0 && sq != nil {
+		t.seqs[id] = &seq{n: uint64(*sq)}
+	}
+	if id >= 0 && !locks && t.be.ids.takes(k) {
+		t.learnt[k] = id
+	}
 	return id, nil
 }
 
@@ -197,19 +532,29 @@ func (b *pgBucket) createBucket(name []byte, existing bool) (store.Bucket, error
 }
 
 func (b *pgBucket) create(name []byte) (store.Bucket, error) {
+	t := b.tx
 	var id int64
-	err := b.tx.tx.QueryRow(b.tx.ctx, `WITH n AS (
-			INSERT INTO orrery_bucket (id, parent) VALUES (nextval('orrery_bucket_id'), $1) RETURNING id)
-		INSERT INTO orrery_kv (bucket, key, child) SELECT $1, $2, id FROM n RETURNING child`, b.id, name).Scan(&id)
-	if err != nil {
-		return nil, b.tx.fail(err)
+	if err := t.round(func(q *pgx.Batch) {
+		q.Queue(`WITH n AS (
+				INSERT INTO orrery_bucket (id, parent) VALUES (nextval('orrery_bucket_id'), $1) RETURNING id)
+			INSERT INTO orrery_kv (bucket, key, child) SELECT $1, $2, id FROM n RETURNING child`, b.id, name).
+			QueryRow(func(row pgx.Row) error { return row.Scan(&id) })
+	}); err != nil {
+		return nil, err
 	}
-	b.tx.gen++
-	b.tx.names[nameKey{b.id, string(name)}] = id
+	k := nameKey{b.id, string(name)}
+	t.changed(b.id)
+	t.names[k] = id
+	t.vals[k] = &val{bucket: true}
+	t.full[id] = true
+	t.seqs[id] = &seq{}
+	if t.be.ids.takes(k) {
+		t.learnt[k] = id
+	}
 	if b.id == 0 && bytes.Equal(name, store.BucketGames) {
-		b.tx.gamesID = id
+		t.gamesID = id
 	}
-	return &pgBucket{tx: b.tx, id: id}, nil
+	return &pgBucket{tx: t, id: id}, nil
 }
 
 func (b *pgBucket) DeleteBucket(name []byte) error {
@@ -226,12 +571,19 @@ func (b *pgBucket) DeleteBucket(name []byte) error {
 		return store.ErrIncompatibleValue
 	}
 	// The cascades delete its key row here, its nested buckets and all
-	// their keys.
-	if _, err := b.tx.tx.Exec(b.tx.ctx, `DELETE FROM orrery_bucket WHERE id = $1`, id); err != nil {
-		return b.tx.fail(err)
+	// their keys. What the transaction knows of them stays in its maps,
+	// under ids that are never used again.
+	if err := b.tx.round(func(q *pgx.Batch) {
+		q.Queue(`DELETE FROM orrery_bucket WHERE id = $1`, id)
+	}); err != nil {
+		return err
 	}
-	b.tx.gen++
-	b.tx.names[nameKey{b.id, string(name)}] = 0
+	k := nameKey{b.id, string(name)}
+	b.tx.changed(b.id)
+	b.tx.names[k] = 0
+	b.tx.vals[k] = &val{}
+	delete(b.tx.learnt, k)
+	b.tx.forget = append(b.tx.forget, k)
 	return nil
 }
 
@@ -239,23 +591,70 @@ func (b *pgBucket) Get(key []byte) []byte {
 	if b.check(false) != nil || len(key) == 0 {
 		return nil
 	}
-	var v []byte
-	var isBucket bool
-	err := b.tx.tx.QueryRow(b.tx.ctx, `SELECT value, child IS NOT NULL FROM orrery_kv WHERE bucket = $1 AND key = $2`, b.id, key).Scan(&v, &isBucket)
-	if errors.Is(err, pgx.ErrNoRows) {
+	t := b.tx
+	k := nameKey{b.id, string(key)}
+	if v, ok := t.vals[k]; ok {
+		return v.v
+	}
+	if id, ok := t.names[k]; ok && id > 0 {
+		return nil // a nested bucket
+	}
+	if t.full[b.id] {
+		return nil // every key of b is known, and key is not one
+	}
+	v := &val{}
+	if err := t.round(func(q *pgx.Batch) {
+		q.Queue(`SELECT value, child IS NOT NULL FROM orrery_kv WHERE bucket = $1 AND key = $2`, b.id, key).
+			QueryRow(func(row pgx.Row) error {
+				err := row.Scan(&v.v, &v.bucket)
+				if errors.Is(err, pgx.ErrNoRows) {
+					return nil
+				}
+				if err == nil && !v.bucket && v.v == nil {
+					v.v = []byte{}
+				}
+				return err
+			})
+	}); err != nil {
 		return nil
 	}
-	if err != nil {
-		b.tx.fail(err)
-		return nil
+	t.vals[k] = v
+	return v.v
+}
+
+// write records a Put (v non-nil) or Delete (v nil) of key, to be sent
+// with the next round trip. A key the transaction knows to name a nested
+// bucket is refused here; one it does not know is refused by the server
+// when the write is sent, and the transaction then fails with
+// ErrIncompatibleValue.
+func (b *pgBucket) write(key, v []byte) error {
+	t := b.tx
+	k := nameKey{b.id, string(key)}
+	if id, ok := t.names[k]; ok && id > 0 {
+		return store.ErrIncompatibleValue
 	}
-	if isBucket {
-		return nil
+	w, ok := t.vals[k]
+	switch {
+	case ok && w.bucket:
+		return store.ErrIncompatibleValue
+	case ok && v == nil && w.v == nil:
+		return nil // known not to be there: nothing to delete
+	case !ok:
+		w = &val{}
+		t.vals[k] = w
 	}
-	if v == nil {
-		v = []byte{}
+	if !w.dirty {
+		t.dirty = append(t.dirty, k)
 	}
-	return v
+	w.v, w.dirty = v, true
+	if _, ok := t.names[k]; ok {
+		t.names[k] = 0
+		if v != nil {
+			t.names[k] = -1
+		}
+	}
+	t.changed(b.id)
+	return nil
 }
 
 func (b *pgBucket) Put(key, value []byte) error {
@@ -265,40 +664,19 @@ func (b *pgBucket) Put(key, value []byte) error {
 	if len(key) == 0 {
 		return store.ErrKeyRequired
 	}
-	if value == nil {
-		value = []byte{}
-	}
-	// The update is skipped when key names a nested bucket: no row
-	// comes back then.
-	var one int
-	err := b.tx.tx.QueryRow(b.tx.ctx, `INSERT INTO orrery_kv (bucket, key, value) VALUES ($1, $2, $3)
-		ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value WHERE orrery_kv.child IS NULL
-		RETURNING 1`, b.id, key, value).Scan(&one)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return store.ErrIncompatibleValue
-	}
-	if err != nil {
-		return b.tx.fail(err)
-	}
-	b.tx.gen++
-	return nil
+	// A copy: the value goes to the server later, and the caller may
+	// reuse its buffer once Put has returned.
+	return b.write(key, append(make([]byte, 0, len(value)), value...))
 }
 
 func (b *pgBucket) Delete(key []byte) error {
 	if err := b.check(true); err != nil {
 		return err
 	}
-	var isBucket bool
-	err := b.tx.tx.QueryRow(b.tx.ctx, `WITH d AS (DELETE FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NULL RETURNING 1)
-		SELECT EXISTS (SELECT 1 FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NOT NULL)`, b.id, key).Scan(&isBucket)
-	if err != nil {
-		return b.tx.fail(err)
+	if len(key) == 0 {
+		return nil // no such key: nothing to delete, as bbolt
 	}
-	if isBucket {
-		return store.ErrIncompatibleValue
-	}
-	b.tx.gen++
-	return nil
+	return b.write(key, nil)
 }
 
 func (b *pgBucket) ForEach(fn func(k, v []byte) error) error {
@@ -327,14 +705,29 @@ func (b *pgBucket) ForEachBucket(fn func(k []byte) error) error {
 	return b.tx.err
 }
 
+// NextSequence counts on in memory from the sequence the transaction
+// read with the bucket (or reads it now, taking its row's lock), and
+// sends the new value with the next round trip: a concurrent
+// transaction that takes the same number fails to serialise with this
+// one, as it would had the row been updated at once.
 func (b *pgBucket) NextSequence() (uint64, error) {
 	if err := b.check(true); err != nil {
 		return 0, err
 	}
-	var n int64
-	if err := b.tx.tx.QueryRow(b.tx.ctx, `UPDATE orrery_bucket SET seq = seq + 1 WHERE id = $1 RETURNING seq`, b.id).Scan(&n); err != nil {
-		return 0, b.tx.fail(err)
+	t := b.tx
+	if s, ok := t.seqs[b.id]; ok {
+		s.n++
+		s.dirty = true
+		return s.n, nil
 	}
+	var n int64
+	if err := t.round(func(q *pgx.Batch) {
+		q.Queue(`UPDATE orrery_bucket SET seq = seq + 1 WHERE id = $1 RETURNING seq`, b.id).
+			QueryRow(func(row pgx.Row) error { return row.Scan(&n) })
+	}); err != nil {
+		return 0, err
+	}
+	t.seqs[b.id] = &seq{n: uint64(n)}
 	return uint64(n), nil
 }
 
@@ -342,11 +735,18 @@ func (b *pgBucket) Sequence() uint64 {
 	if b.check(false) != nil {
 		return 0
 	}
+	t := b.tx
+	if s, ok := t.seqs[b.id]; ok {
+		return s.n
+	}
 	var n int64
-	if err := b.tx.tx.QueryRow(b.tx.ctx, `SELECT seq FROM orrery_bucket WHERE id = $1`, b.id).Scan(&n); err != nil {
-		b.tx.fail(err)
+	if err := t.round(func(q *pgx.Batch) {
+		q.Queue(`SELECT seq FROM orrery_bucket WHERE id = $1`, b.id).
+			QueryRow(func(row pgx.Row) error { return row.Scan(&n) })
+	}); err != nil {
 		return 0
 	}
+	t.seqs[b.id] = &seq{n: uint64(n)}
 	return uint64(n)
 }
 
@@ -354,9 +754,7 @@ func (b *pgBucket) SetSequence(v uint64) error {
 	if err := b.check(true); err != nil {
 		return err
 	}
-	if _, err := b.tx.tx.Exec(b.tx.ctx, `UPDATE orrery_bucket SET seq = $2 WHERE id = $1`, b.id, int64(v)); err != nil {
-		return b.tx.fail(err)
-	}
+	b.tx.seqs[b.id] = &seq{n: v, dirty: true}
 	return nil
 }
 
@@ -365,8 +763,10 @@ func (b *pgBucket) KeyN() int {
 		return 0
 	}
 	var n int
-	if err := b.tx.tx.QueryRow(b.tx.ctx, `SELECT count(*) FROM orrery_kv WHERE bucket = $1`, b.id).Scan(&n); err != nil {
-		b.tx.fail(err)
+	if err := b.tx.round(func(q *pgx.Batch) {
+		q.Queue(`SELECT count(*) FROM orrery_kv WHERE bucket = $1`, b.id).
+			QueryRow(func(row pgx.Row) error { return row.Scan(&n) })
+	}); err != nil {
 		return 0
 	}
 	return n
@@ -375,9 +775,10 @@ func (b *pgBucket) KeyN() int {
 // pgCursor walks a bucket a page of rows at a time (keyset paging on the
 // primary key, so each page is an index range scan). The first page is
 // small, as most walks stop after a few keys (a Seek to a prefix); later
-// pages are larger. A write in the transaction makes the page stale: the
-// next move reads again from the current key, so a cursor sees the
-// bucket as it is.
+// pages are larger. A change to the bucket in the transaction makes the
+// page stale: the next move reads again from the current key (sending
+// the transaction's waiting writes first), so a cursor sees the bucket as
+// it is. Changes to other buckets leave the page alone.
 type pgCursor struct {
 	b           *pgBucket
 	onlyBuckets bool
@@ -395,7 +796,13 @@ type pgCursor struct {
 type row struct {
 	k, v     []byte
 	isBucket bool
+	child    int64 // the nested bucket's id and sequence, when read
+	seq      int64
 }
+
+// gameKeys bounds the keys read with a game (a game has a handful: info,
+// state and its nested buckets); a game with more is read key by key.
+const gameKeys = 32
 
 const (
 	firstPage = 16
@@ -430,29 +837,25 @@ func (c *pgCursor) load(op string, from []byte, desc bool) {
 	if c.onlyBuckets {
 		where += " AND child IS NOT NULL"
 	}
-	rs, err := t.tx.Query(t.ctx, "SELECT key, value, child IS NOT NULL FROM orrery_kv WHERE "+where+
-		" ORDER BY key "+order+fmt.Sprintf(" LIMIT %d", n), args...)
+	err := t.round(func(q *pgx.Batch) {
+		q.Queue("SELECT key, value, child IS NOT NULL FROM orrery_kv WHERE "+where+
+			" ORDER BY key "+order+fmt.Sprintf(" LIMIT %d", n), args...).Query(func(rs pgx.Rows) error {
+			for rs.Next() {
+				var r row
+				if err := rs.Scan(&r.k, &r.v, &r.isBucket); err != nil {
+					return err
+				}
+				if r.isBucket {
+					r.v = nil
+				} else if r.v == nil {
+					r.v = []byte{}
+				}
+				c.rows = append(c.rows, r)
+			}
+			return rs.Err()
+		})
+	})
 	if err != nil {
-		t.fail(err)
-		return
-	}
-	for rs.Next() {
-		var r row
-		if err := rs.Scan(&r.k, &r.v, &r.isBucket); err != nil {
-			rs.Close()
-			t.fail(err)
-			c.rows = c.rows[:0]
-			return
-		}
-		if r.isBucket {
-			r.v = nil
-		} else if r.v == nil {
-			r.v = []byte{}
-		}
-		c.rows = append(c.rows, r)
-	}
-	if err := rs.Err(); err != nil {
-		t.fail(err)
 		c.rows = c.rows[:0]
 		return
 	}
@@ -463,7 +866,7 @@ func (c *pgCursor) load(op string, from []byte, desc bool) {
 		}
 		c.i = len(c.rows) - 1
 	}
-	c.gen = t.gen
+	c.gen = t.gens[c.b.id]
 }
 
 func (c *pgCursor) at() ([]byte, []byte) {
@@ -479,6 +882,10 @@ func (c *pgCursor) current() []byte {
 	k, _ := c.at()
 	return k
 }
+
+// fresh reports whether no change to the bucket came since the page was
+// read.
+func (c *pgCursor) fresh() bool { return c.gen == c.b.tx.gens[c.b.id] }
 
 func (c *pgCursor) First() ([]byte, []byte) {
 	c.pages = 0
@@ -506,11 +913,11 @@ func (c *pgCursor) Next() ([]byte, []byte) {
 	if cur == nil {
 		return nil, nil
 	}
-	if c.gen == c.b.tx.gen && c.i+1 < len(c.rows) {
+	if c.fresh() && c.i+1 < len(c.rows) {
 		c.i++
 		return c.at()
 	}
-	if c.gen == c.b.tx.gen && c.whole && !c.desc {
+	if c.fresh() && c.whole && !c.desc {
 		c.i = len(c.rows) // the page held all the rest
 		return nil, nil
 	}
@@ -523,11 +930,11 @@ func (c *pgCursor) Prev() ([]byte, []byte) {
 	if cur == nil {
 		return nil, nil
 	}
-	if c.gen == c.b.tx.gen && c.i > 0 {
+	if c.fresh() && c.i > 0 {
 		c.i--
 		return c.at()
 	}
-	if c.gen == c.b.tx.gen && c.whole && c.desc {
+	if c.fresh() && c.whole && c.desc {
 		c.i = -1
 		return nil, nil
 	}
@@ -546,12 +953,13 @@ func (c *pgCursor) Delete() error {
 	if v == nil {
 		return store.ErrIncompatibleValue
 	}
+	fresh := c.fresh()
 	if err := c.b.Delete(k); err != nil {
 		return err
 	}
 	// Only the current row went: the page still holds the rest.
-	if c.gen == c.b.tx.gen-1 {
-		c.gen = c.b.tx.gen
+	if fresh {
+		c.gen = c.b.tx.gens[c.b.id]
 	}
 	return nil
 }
