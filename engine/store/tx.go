@@ -28,7 +28,10 @@ import (
 // missing key by Get's result; the backend then spoils the transaction,
 // every later call in it fails or returns nothing, and Update or View
 // returns the error whatever fn returned, so nothing decided on a failed
-// read commits.
+// read commits. PostgreSQL sends writes later, in batches (pgstore): a
+// write the server refuses (a Put over a nested bucket the transaction had
+// not seen, a key too long for its index) spoils the transaction so when
+// it is sent, at a later call or at commit, rather than in Put's result.
 type Tx interface {
 	// Bucket returns the top-level bucket name, or nil.
 	Bucket(name []byte) Bucket

@@ -22,14 +22,47 @@
 // snapshot, as bbolt's View, and never refused.
 //
 // Per-game serialisation: when a writable transaction opens a game's
-// bucket (games/<id>), it locks that bucket's row (SELECT … FOR UPDATE),
+// bucket (games/<id>), it locks that bucket's row (SELECT … FOR UPDATE,
+// in the statement that finds the game, before any of the game is read),
 // so two processes that change one game queue on its row instead of both
 // doing the work and one failing at commit; changes to different games
 // do not wait for each other. There is no process-wide lock.
 //
+// Round trips. A statement's wait for the server costs more than its
+// work (an order mail made 59 to 88 of them, one per Put, Get and bucket
+// lookup), so a transaction (tx.go) sends as few as it can:
+//   - BEGIN goes with the first statement, COMMIT with the last writes;
+//   - Put, Delete and sequence changes wait in memory and go, as one
+//     multi-row statement each, in the same batch as the next statement
+//     that must reach the server (a read of a key it has not seen, a
+//     cursor, KeyN, a bucket made or deleted) or with COMMIT: reads in
+//     the transaction see its writes, cursors included;
+//   - a key read or written is answered again from memory (the
+//     transaction's snapshot does not move), and so is a key of a
+//     bucket whose every key it knows (made in it, or a game);
+//   - opening a game reads its own keys (info, state, its nested buckets
+//     and their sequences) with the row lock, in the same round trip;
+//   - the ids of the top-level buckets and of those in them (mail/…, not
+//     a game) are cached across transactions (idCache). Another process
+//     may delete such a bucket and make it again, so an id from the cache
+//     is confirmed by the server in the transaction's next batch, by a
+//     statement that fails when it is stale: the transaction then fails
+//     with a retryable error, the cache is emptied and Store runs it
+//     again. A read-only transaction confirms its ids before Err returns.
+//
+// One difference from bbolt follows: a Put or Delete of a key that names
+// a nested bucket the transaction did not know of returns nil, and the
+// server refuses the write when it is sent (the table's CHECK), failing
+// the transaction with ErrIncompatibleValue at its next statement or
+// commit; nothing of it commits. A key the transaction knows for a
+// bucket is refused at once, as bbolt does. Store.Stats().RoundTrips
+// counts the round trips (BenchmarkOrderMail in pbem/daemon reports them
+// a mail; TestRoundTripsOfAnOrderMail pins a mail's count).
+//
 // Reads that fail (the connection drops) spoil the transaction: Tx.Err
 // returns the first failure and Store turns it into the transaction's
-// error, so nothing decided on a missing read commits.
+// error, so nothing decided on a missing read commits. A write the server
+// refuses spoils it the same way, when it is sent.
 package pgstore
 
 import (

@@ -33,10 +33,12 @@ type pgTx struct {
 	begun    bool          // BEGIN has been sent
 	writable bool
 	err      error // the first failure; the SQL transaction is then aborted
-	root     *pgBucket
-	names    map[nameKey]int64 // bucket lookups: id, or -1 for a value, 0 for none
-	onCommit []func()
-	gamesID  int64 // the id of the top-level games bucket, 0 until known
+	// committing is set while COMMIT is under way, for fail's message.
+	committing bool
+	root       *pgBucket
+	names      map[nameKey]int64 // bucket lookups: id, or -1 for a value, 0 for none
+	onCommit   []func()
+	gamesID    int64 // the id of the top-level games bucket, 0 until known
 
 	// vals holds every key read or written in the transaction: its
 	// value (nil: none, or a nested bucket), and whether it is a write
@@ -80,6 +82,9 @@ type check struct {
 func (t *pgTx) fail(err error) error {
 	if t.err == nil {
 		t.err = fmt.Errorf("postgres: %w", err)
+		if t.committing {
+			t.err = fmt.Errorf("postgres: commit: %w", err)
+		}
 	}
 	return t.err
 }
@@ -108,8 +113,9 @@ func (t *pgTx) Commit() error {
 	}
 	b := t.batch()
 	b.Queue("COMMIT")
+	t.committing = true
 	if err := t.send(b); err != nil {
-		return fmt.Errorf("postgres: commit: %w", err)
+		return err
 	}
 	t.endWell()
 	return nil

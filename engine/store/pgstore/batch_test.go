@@ -1,0 +1,251 @@
+package pgstore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
+)
+
+// An order mail's transaction, in outline (pbem/daemon: the seen-record,
+// the game, its log, the outbox), costs four round trips once the store
+// knows its long-lived buckets: the seen-record's read (with BEGIN and
+// the confirmation of the cached bucket ids), the game's row lock (with
+// the game's own keys), the outbox's sequence, and COMMIT with every
+// write. Each Put, Get and bucket lookup was a round trip of its own
+// before (28 for this sequence).
+func TestRoundTripsOfAnOrderMail(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openSchema(t)
+	if err := s.Update(ctx, func(tx store.Tx) error {
+		g, err := tx.Bucket(store.BucketGames).CreateBucket([]byte("g1"))
+		if err != nil {
+			return err
+		}
+		for _, k := range [][]byte{store.KeyInfo, store.KeyState} {
+			if err := g.Put(k, []byte("{}")); err != nil {
+				return err
+			}
+		}
+		for _, name := range [][]byte{store.BucketLog, store.BucketPending} {
+			if _, err := g.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		mail := tx.Bucket(store.BucketMail)
+		for _, name := range []string{"inbox-seen", "outbox"} {
+			if _, err := mail.CreateBucket([]byte(name)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mailTx := func(i int) func(tx store.Tx) error {
+		return func(tx store.Tx) error {
+			mail := tx.Bucket(store.BucketMail)
+			seen := mail.Bucket([]byte("inbox-seen"))
+			key := store.Key(uint64(i))
+			if seen.Get(key) != nil {
+				return errors.New("seen twice")
+			}
+			g := tx.Bucket(store.BucketGames).Bucket([]byte("g1"))
+			if g.Get(store.KeyInfo) == nil || g.Get(store.KeyState) == nil {
+				return errors.New("the game has no info or state")
+			}
+			if err := g.Put(store.KeyState, []byte(`{"step":1}`)); err != nil {
+				return err
+			}
+			log := g.Bucket(store.BucketLog)
+			n, err := log.NextSequence()
+			if err != nil {
+				return err
+			}
+			if err := log.Put(store.Key(n), []byte("entry")); err != nil {
+				return err
+			}
+			if err := g.Bucket(store.BucketPending).Put([]byte("turn:ann"), []byte("orders")); err != nil {
+				return err
+			}
+			out := mail.Bucket([]byte("outbox"))
+			for range 5 { // a report to every seat
+				n, err := out.NextSequence()
+				if err != nil {
+					return err
+				}
+				if err := out.Put(store.Key(n), []byte("mail")); err != nil {
+					return err
+				}
+			}
+			return seen.Put(key, []byte("seen"))
+		}
+	}
+	if err := s.Update(ctx, mailTx(1)); err != nil { // learns the buckets
+		t.Fatal(err)
+	}
+	before := s.Stats()
+	if err := s.Update(ctx, mailTx(2)); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Stats().Sub(before).RoundTrips; n != 4 {
+		t.Errorf("the order mail's transaction made %d round trips, want 4", n)
+	}
+	if err := s.View(ctx, func(tx store.Tx) error {
+		g := tx.Bucket(store.BucketGames).Bucket([]byte("g1"))
+		if got := g.Bucket(store.BucketLog).KeyN(); got != 2 {
+			t.Errorf("the log holds %d entries, want 2", got)
+		}
+		if got := tx.Bucket(store.BucketMail).Bucket([]byte("outbox")).Sequence(); got != 10 {
+			t.Errorf("the outbox's sequence is %d, want 10", got)
+		}
+		if got := string(g.Get(store.KeyState)); got != `{"step":1}` {
+			t.Errorf("state = %q", got)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A bucket id a store caches across transactions goes stale when another
+// process deletes the bucket and makes it again (an index rebuild does):
+// the next View and Update find the new bucket, whether they read from it
+// or only write to it, and one deleted for good is nil.
+func TestCachedBucketMadeAgainByAnotherProcess(t *testing.T) {
+	ctx := context.Background()
+	s1, dsn := openSchema(t)
+	s2, err := pgstore.Open(ctx, dsn, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	get := func(s *store.Store, key string) (got string, there bool) {
+		t.Helper()
+		if err := s.View(ctx, func(tx store.Tx) error {
+			b := tx.Bucket(store.BucketMail).Bucket([]byte("box"))
+			got, there = "", b != nil
+			if b != nil {
+				got = string(b.Get([]byte(key)))
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got, there
+	}
+	remake := func(v string) {
+		t.Helper()
+		if err := s2.Update(ctx, func(tx store.Tx) error {
+			mail := tx.Bucket(store.BucketMail)
+			if err := mail.DeleteBucket([]byte("box")); err != nil {
+				return err
+			}
+			b, err := mail.CreateBucket([]byte("box"))
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte("k"), []byte(v))
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s1.Update(ctx, func(tx store.Tx) error {
+		b, err := tx.Bucket(store.BucketMail).CreateBucket([]byte("box"))
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte("k"), []byte("v1"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := get(s1, "k"); got != "v1" {
+		t.Fatalf("k = %q, want v1", got)
+	}
+	remake("v2")
+	if got, _ := get(s1, "k"); got != "v2" {
+		t.Errorf("after the bucket was made again elsewhere, a View read k = %q, want v2", got)
+	}
+	remake("v3")
+	// Only writes: the stale id is caught at commit.
+	if err := s1.Update(ctx, func(tx store.Tx) error {
+		return tx.Bucket(store.BucketMail).Bucket([]byte("box")).Put([]byte("k2"), []byte("w"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := get(s2, "k2"); got != "w" {
+		t.Errorf("a write through a stale bucket id landed as %q, want w in the bucket made again", got)
+	}
+	if got, _ := get(s2, "k"); got != "v3" {
+		t.Errorf("k = %q, want v3", got)
+	}
+	if err := s2.Update(ctx, func(tx store.Tx) error {
+		return tx.Bucket(store.BucketMail).DeleteBucket([]byte("box"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, there := get(s1, "k"); there {
+		t.Error("a bucket deleted by another process is still there")
+	}
+}
+
+// A Put or Delete of a key that names a nested bucket is refused: at
+// once when the transaction knows the key for a bucket (it made it,
+// looked it up or read it), else when the write reaches the server,
+// which fails the transaction; nothing of it commits.
+func TestWriteOverANestedBucket(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openSchema(t)
+	if err := s.Update(ctx, func(tx store.Tx) error {
+		_, err := tx.Bucket(store.BucketMail).CreateBucket([]byte("sub"))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		write func(b store.Bucket) error
+	}{
+		{"Put", func(b store.Bucket) error { return b.Put([]byte("sub"), []byte("x")) }},
+		{"Delete", func(b store.Bucket) error { return b.Delete([]byte("sub")) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := s.Update(ctx, func(tx store.Tx) error {
+				mail := tx.Bucket(store.BucketMail)
+				if err := mail.Put([]byte("other"), []byte("y")); err != nil {
+					return err
+				}
+				return tc.write(mail) // not known here: refused when sent
+			})
+			if !errors.Is(err, store.ErrIncompatibleValue) {
+				t.Errorf("the update gave %v, want ErrIncompatibleValue", err)
+			}
+			var known error
+			if err := s.Update(ctx, func(tx store.Tx) error {
+				mail := tx.Bucket(store.BucketMail)
+				mail.Get([]byte("sub"))
+				known = tc.write(mail)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if !errors.Is(known, store.ErrIncompatibleValue) {
+				t.Errorf("after a read of the key, the write gave %v, want ErrIncompatibleValue", known)
+			}
+			if err := s.View(ctx, func(tx store.Tx) error {
+				mail := tx.Bucket(store.BucketMail)
+				if mail.Get([]byte("other")) != nil {
+					t.Error("the failed update committed another key")
+				}
+				if mail.Bucket([]byte("sub")) == nil {
+					t.Error("the nested bucket is gone")
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
