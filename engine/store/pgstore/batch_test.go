@@ -1,8 +1,10 @@
 package pgstore_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"orrery/engine/store"
@@ -247,5 +249,60 @@ func TestWriteOverANestedBucket(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// Opening a game reads its keys with it, but a read-only transaction
+// leaves out values too large (the state) and a game with many keys is
+// read in part: every key still reads as written, and one that is not
+// there reads nil.
+func TestGameReadWithItsKeys(t *testing.T) {
+	s, _ := openSchema(t)
+	big := bytes.Repeat([]byte("s"), 10000)
+	for _, many := range []int{3, 40} {
+		testGameRead(t, s, big, many)
+	}
+}
+
+func testGameRead(t *testing.T, s *store.Store, big []byte, many int) {
+	ctx := context.Background()
+	id := []byte(fmt.Sprintf("g%d", many))
+	if err := s.Update(ctx, func(tx store.Tx) error {
+		g, err := tx.Bucket(store.BucketGames).CreateBucket(id)
+		if err != nil {
+			return err
+		}
+		if err := g.Put(store.KeyState, big); err != nil {
+			return err
+		}
+		for i := range many {
+			if err := g.Put([]byte(fmt.Sprintf("k%02d", i)), []byte(fmt.Sprint(i))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(tx store.Tx) error {
+		g := tx.Bucket(store.BucketGames).Bucket(id)
+		if got := g.Get(store.KeyState); !bytes.Equal(got, big) {
+			t.Errorf("%s, writable=%v: the state read %d bytes, want %d", id, tx.Writable(), len(got), len(big))
+		}
+		for i := range many {
+			if got := string(g.Get([]byte(fmt.Sprintf("k%02d", i)))); got != fmt.Sprint(i) {
+				t.Errorf("%s, writable=%v: k%02d = %q", id, tx.Writable(), i, got)
+			}
+		}
+		if g.Get([]byte("zz")) != nil || g.Bucket([]byte("zz")) != nil {
+			t.Errorf("%s, writable=%v: a key that is not there reads as there", id, tx.Writable())
+		}
+		return nil
+	}
+	if err := s.View(ctx, check); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(ctx, check); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -45,6 +45,7 @@ type pgTx struct {
 	// the server has not had yet.
 	vals   map[nameKey]*val
 	dirty  []nameKey         // the keys of vals whose write waits
+	kept   int               // bytes of the values read and kept in vals (see keepReads)
 	seqs   map[int64]*seq    // bucket sequences read or set in the transaction
 	full   map[int64]bool    // buckets whose every key the transaction knows (made in it, or a game read whole)
 	gens   map[int64]uint64  // counts changes to each bucket, so cursors know when their page is stale
@@ -403,25 +404,36 @@ func (b *pgBucket) lookup(name []byte) (int64, error) {
 	// A game's own keys (info, state and its nested buckets' names)
 	// are read with it: every use of a game reads most of them.
 	var game []row
+	whole := true // every value of the game was read
 	readGame := func(q *pgx.Batch) {
-		if !b.isGames() {
+		if !b.isGames() || t.kept >= keepReads {
 			return
 		}
-		q.Queue(`SELECT k.key, k.value, k.child, n.seq FROM orrery_kv k LEFT JOIN orrery_bucket n ON n.id = k.child
+		most := int64(1 << 30) // a change reads the state too: it rewrites it
+		if !t.writable {
+			most = bigValue
+		}
+		q.Queue(`SELECT k.key, CASE WHEN octet_length(k.value) <= $3 THEN k.value END, k.value IS NULL, k.child, n.seq
+			FROM orrery_kv k LEFT JOIN orrery_bucket n ON n.id = k.child
 			WHERE k.bucket = (SELECT child FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NOT NULL)
-			ORDER BY k.key LIMIT `+fmt.Sprint(gameKeys+1), b.id, name).Query(func(rs pgx.Rows) error {
+			ORDER BY k.key LIMIT `+fmt.Sprint(gameKeys+1), b.id, name, most).Query(func(rs pgx.Rows) error {
 			for rs.Next() {
 				var r row
 				var child, sq *int64
-				if err := rs.Scan(&r.k, &r.v, &child, &sq); err != nil {
+				var none bool
+				if err := rs.Scan(&r.k, &r.v, &none, &child, &sq); err != nil {
 					return err
 				}
-				if child != nil {
+				switch {
+				case child != nil:
 					r.isBucket, r.child = true, *child
 					if sq != nil {
 						r.seq = *sq
 					}
-				} else if r.v == nil {
+				case !none && r.v == nil:
+					whole = false // too large to read here
+					continue
+				case r.v == nil:
 					r.v = []byte{}
 				}
 				game = append(game, r)
@@ -464,9 +476,10 @@ func (b *pgBucket) lookup(name []byte) (int64, error) {
 				}
 			} else {
 				t.vals[gk] = &val{v: r.v}
+				t.kept += len(r.v)
 			}
 		}
-		t.full[id] = len(game) <= gameKeys
+		t.full[id] = whole && len(game) <= gameKeys
 	}
 	t.names[k] = id
 	if _, ok := t.seqs[id]; !ok && id > 0 && sq != nil {
@@ -624,7 +637,10 @@ func (b *pgBucket) Get(key []byte) []byte {
 	}); err != nil {
 		return nil
 	}
-	t.vals[k] = v
+	if t.kept+len(v.v) <= keepReads {
+		t.vals[k] = v
+		t.kept += len(v.v)
+	}
 	return v.v
 }
 
@@ -805,6 +821,16 @@ type row struct {
 	child    int64 // the nested bucket's id and sequence, when read
 	seq      int64
 }
+
+// keepReads bounds the bytes of values read that a transaction keeps to
+// answer again: a long View (game list --limit 0, a count over every
+// game) reads every game's record once and must not hold them all.
+// Writes are always kept. bigValue is the largest value a read-only
+// transaction reads with a game it opens (its record, not its state).
+const (
+	keepReads = 8 << 20
+	bigValue  = 4096
+)
 
 // gameKeys bounds the keys read with a game (a game has a handful: info,
 // state and its nested buckets); a game with more is read key by key.
