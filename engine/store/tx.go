@@ -20,7 +20,8 @@ import (
 //   - a missing bucket is a nil interface (never a typed nil), so
 //     `tx.Bucket(name) == nil` works;
 //   - values and keys read in a transaction may be valid only inside it:
-//     copy them out (Copy);
+//     copy them out (Copy); a value given to Put must not change until
+//     the transaction ends (both backends keep it until commit);
 //   - writes inside a transaction are seen by later reads in it, and all
 //     of them commit together or not at all.
 //

@@ -686,9 +686,13 @@ func (b *pgBucket) Put(key, value []byte) error {
 	if len(key) == 0 {
 		return store.ErrKeyRequired
 	}
-	// A copy: the value goes to the server later, and the caller may
-	// reuse its buffer once Put has returned.
-	return b.write(key, append(make([]byte, 0, len(value)), value...))
+	// Not a copy: the value goes to the server later, and, as with
+	// bbolt (which keeps it until commit too), it must stay as it is for
+	// the life of the transaction.
+	if value == nil {
+		value = []byte{}
+	}
+	return b.write(key, value)
 }
 
 func (b *pgBucket) Delete(key []byte) error {
