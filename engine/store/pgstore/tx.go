@@ -218,28 +218,22 @@ func (t *pgTx) batch() *pgx.Batch {
 			b.Queue(`INSERT INTO orrery_kv (bucket, key, value) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])
 				ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value`, bs, ks, vs)
 		}
-		if len(del) > 0 {
-			bs, ks := make([]int64, len(del)), make([][]byte, len(del))
-			for i, k := range del {
-				bs[i], ks[i] = k.parent, []byte(k.name)
-			}
-			// A key that names a nested bucket is not deleted; a row
-			// with neither value nor bucket is inserted for it, which
-			// the CHECK refuses: ErrIncompatibleValue.
-			b.Queue(`WITH k AS (SELECT * FROM unnest($1::bigint[], $2::bytea[]) AS k(bucket, key)),
-				d AS (DELETE FROM orrery_kv o USING k WHERE o.bucket = k.bucket AND o.key = k.key AND o.child IS NULL)
-				INSERT INTO orrery_kv (bucket, key) SELECT o.bucket, o.key FROM orrery_kv o JOIN k ON o.bucket = k.bucket AND o.key = k.key
-				WHERE o.child IS NOT NULL`, bs, ks)
+		// One statement a key (still one round trip, in the batch): a
+		// join of the keys' array with orrery_kv may be planned as a
+		// scan of the whole table, where each key alone is found by its
+		// primary key. A key that names a nested bucket is not deleted;
+		// a row with neither value nor bucket is inserted for it, which
+		// the CHECK refuses: ErrIncompatibleValue.
+		for _, k := range del {
+			b.Queue(`WITH d AS (DELETE FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NULL)
+				INSERT INTO orrery_kv (bucket, key) SELECT bucket, key FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NOT NULL`,
+				k.parent, []byte(k.name))
 		}
 	}
-	var sid, sn []int64
 	for id, s := range t.seqs {
 		if s.dirty {
-			sid, sn = append(sid, id), append(sn, int64(s.n))
+			b.Queue(`UPDATE orrery_bucket SET seq = $2 WHERE id = $1`, id, int64(s.n))
 		}
-	}
-	if len(sid) > 0 {
-		b.Queue(`UPDATE orrery_bucket o SET seq = s.seq FROM unnest($1::bigint[], $2::bigint[]) AS s(id, seq) WHERE o.id = s.id`, sid, sn)
 	}
 	return b
 }
@@ -413,8 +407,9 @@ func (b *pgBucket) lookup(name []byte) (int64, error) {
 		if !t.writable {
 			most = bigValue
 		}
-		q.Queue(`SELECT k.key, CASE WHEN octet_length(k.value) <= $3 THEN k.value END, k.value IS NULL, k.child, n.seq
-			FROM orrery_kv k LEFT JOIN orrery_bucket n ON n.id = k.child
+		q.Queue(`SELECT k.key, CASE WHEN octet_length(k.value) <= $3 THEN k.value END, k.value IS NULL, k.child,
+				(SELECT n.seq FROM orrery_bucket n WHERE n.id = k.child)
+			FROM orrery_kv k
 			WHERE k.bucket = (SELECT child FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NOT NULL)
 			ORDER BY k.key LIMIT `+fmt.Sprint(gameKeys+1), b.id, name, most).Query(func(rs pgx.Rows) error {
 			for rs.Next() {
@@ -456,8 +451,8 @@ func (b *pgBucket) lookup(name []byte) (int64, error) {
 	if !found {
 		// Not a game (or no game by that name).
 		if err := t.round(func(q *pgx.Batch) {
-			q.Queue(`SELECT k.child, n.seq FROM orrery_kv k LEFT JOIN orrery_bucket n ON n.id = k.child
-				WHERE k.bucket = $1 AND k.key = $2`, b.id, name).QueryRow(scan)
+			q.Queue(`SELECT k.child, (SELECT n.seq FROM orrery_bucket n WHERE n.id = k.child)
+				FROM orrery_kv k WHERE k.bucket = $1 AND k.key = $2`, b.id, name).QueryRow(scan)
 			if !locks {
 				readGame(q)
 			}
