@@ -164,6 +164,26 @@ func (b *boltBucket) KeyN() int {
 	}
 	return n
 }
+
+// Claim gives the first n nested buckets: a bbolt file has one writer at
+// a time, so no other transaction holds any.
+func (b *boltBucket) Claim(n int) ([][]byte, error) {
+	if !b.b.Writable() {
+		return nil, ErrTxNotWritable
+	}
+	var names [][]byte
+	if n <= 0 {
+		return nil, nil
+	}
+	c := b.b.Cursor()
+	for k, v := c.First(); k != nil && len(names) < n; k, v = c.Next() {
+		if v == nil {
+			names = append(names, Copy(k))
+		}
+	}
+	return names, nil
+}
+
 func (b *boltBucket) Tx() Tx         { return b.tx }
 func (b *boltBucket) Writable() bool { return b.b.Writable() }
 

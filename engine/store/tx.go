@@ -67,6 +67,17 @@ type Bucket interface {
 	SetSequence(v uint64) error
 	// KeyN counts the bucket's keys and nested buckets (not theirs).
 	KeyN() int
+	// Claim returns the names of up to n of the bucket's nested buckets
+	// that no other open transaction has claimed, and holds them for
+	// this one until it commits or rolls back: several processes that
+	// share one database take disjoint work from one queue of buckets
+	// (PostgreSQL: SELECT … FOR NO KEY UPDATE SKIP LOCKED on their rows;
+	// bbolt: the first n, as its one writer at a time makes every claim
+	// the only one). A bucket claimed, deleted and committed is gone; a
+	// claim rolled back is free again. PostgreSQL gives the oldest
+	// buckets first (creation order), bbolt name order. Only in a
+	// writable transaction (ErrTxNotWritable).
+	Claim(n int) ([][]byte, error)
 	Tx() Tx
 	Writable() bool
 }

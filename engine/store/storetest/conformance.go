@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +34,7 @@ func Run(t *testing.T, k Kind) {
 		{"ConcurrentIncrements", concurrentIncrements},
 		{"Group", group},
 		{"CloseWaitsForGroup", closeWaitsForGroup},
+		{"Claim", claim},
 	}
 	if k.Name != "bbolt" {
 		// bbolt's View is a snapshot too, but a writer that grows the
@@ -41,7 +43,10 @@ func Run(t *testing.T, k Kind) {
 		cases = append(cases, struct {
 			name string
 			fn   func(t *testing.T, s *store.Store)
-		}{"ViewIsASnapshot", viewIsASnapshot})
+		}{"ViewIsASnapshot", viewIsASnapshot}, struct {
+			name string
+			fn   func(t *testing.T, s *store.Store)
+		}{"ClaimsAreDisjoint", claimsAreDisjoint})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -676,5 +681,155 @@ func closeWaitsForGroup(t *testing.T, s *store.Store) {
 	}
 	if err := s.Close(); err != nil {
 		t.Errorf("a second Close: %v", err)
+	}
+}
+
+// queue makes mail/queue with the nested buckets names (each holding one
+// key) and a plain key, which Claim never gives.
+func queue(t *testing.T, s *store.Store, names ...string) {
+	must(t, update(s, func(tx store.Tx) error {
+		q, err := tx.Bucket(store.BucketMail).CreateBucketIfNotExists([]byte("queue"))
+		if err != nil {
+			return err
+		}
+		if err := q.Put([]byte("a-value"), []byte("not a bucket")); err != nil {
+			return err
+		}
+		for _, n := range names {
+			b, err := q.CreateBucket([]byte(n))
+			if err != nil {
+				return err
+			}
+			if err := b.Put([]byte("k"), []byte(n)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+func queueOf(tx store.Tx) store.Bucket { return tx.Bucket(store.BucketMail).Bucket([]byte("queue")) }
+
+// claimAll claims every nested bucket of mail/queue in one transaction
+// and returns their names, sorted.
+func claimAll(t *testing.T, s *store.Store) []string {
+	var got []string
+	must(t, update(s, func(tx store.Tx) error {
+		names, err := queueOf(tx).Claim(100)
+		got = got[:0]
+		for _, n := range names {
+			got = append(got, string(n))
+		}
+		return err
+	}))
+	slices.Sort(got)
+	return got
+}
+
+// claim: Claim gives nested buckets only, at most n, none in a View;
+// a claimed bucket deleted and committed is gone, a claim rolled back
+// is claimable again.
+func claim(t *testing.T, s *store.Store) {
+	queue(t, s, "m1", "m2", "m3")
+	must(t, view(s, func(tx store.Tx) error {
+		if _, err := queueOf(tx).Claim(1); !errors.Is(err, store.ErrTxNotWritable) {
+			t.Errorf("Claim in a View gave %v, want ErrTxNotWritable", err)
+		}
+		return nil
+	}))
+	must(t, update(s, func(tx store.Tx) error {
+		if names, err := queueOf(tx).Claim(0); err != nil || len(names) != 0 {
+			t.Errorf("Claim(0) gave %q, %v; want nothing", names, err)
+		}
+		names, err := queueOf(tx).Claim(2)
+		if err != nil {
+			return err
+		}
+		if len(names) != 2 || bytes.Equal(names[0], names[1]) {
+			t.Errorf("Claim(2) of 3 gave %q, want two names", names)
+		}
+		for _, n := range names {
+			if b := queueOf(tx).Bucket(n); b == nil || string(b.Get([]byte("k"))) != string(n) {
+				t.Errorf("Claim gave %q, which is not one of the nested buckets", n)
+			}
+		}
+		return nil
+	}))
+	err := update(s, func(tx store.Tx) error {
+		names, err := queueOf(tx).Claim(3)
+		if err != nil {
+			return err
+		}
+		if len(names) != 3 {
+			t.Errorf("Claim(3) gave %q, want all three", names)
+		}
+		return errors.New("rolled back")
+	})
+	if err == nil {
+		t.Fatal("the update did not fail")
+	}
+	if got := claimAll(t, s); !slices.Equal(got, []string{"m1", "m2", "m3"}) {
+		t.Fatalf("after a claim rolled back, Claim gave %q, want m1 m2 m3", got)
+	}
+	must(t, update(s, func(tx store.Tx) error {
+		names, err := queueOf(tx).Claim(1)
+		if err != nil || len(names) != 1 {
+			return fmt.Errorf("Claim(1) gave %q, %v", names, err)
+		}
+		return queueOf(tx).DeleteBucket(names[0])
+	}))
+	if got := claimAll(t, s); len(got) != 2 {
+		t.Errorf("after a claimed bucket was deleted, Claim gave %q, want the two others", got)
+	}
+}
+
+// claimsAreDisjoint: two transactions open at once, claiming from one
+// parent, get disjoint sets, and the second does not wait for the first.
+func claimsAreDisjoint(t *testing.T, s *store.Store) {
+	queue(t, s, "m1", "m2", "m3", "m4", "m5")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	claimed, release := make(chan []string, 1), make(chan struct{})
+	firstDone := make(chan error, 1)
+	go func() {
+		firstDone <- s.Update(ctx, func(tx store.Tx) error {
+			names, err := queueOf(tx).Claim(3)
+			if err != nil {
+				return err
+			}
+			var got []string
+			for _, n := range names {
+				got = append(got, string(n))
+			}
+			select {
+			case claimed <- got:
+			default: // a retried try: the test has its answer
+			}
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return nil
+		})
+	}()
+	var first []string
+	select {
+	case first = <-claimed:
+	case <-ctx.Done():
+		t.Fatal("the first claim did not come")
+	}
+	second := claimAll(t, s) // while the first is open
+	close(release)
+	must(t, <-firstDone)
+	if len(first) != 3 || len(second) != 2 {
+		t.Errorf("the first claimed %q, the second %q; want 3 and the other 2", first, second)
+	}
+	for _, n := range first {
+		if slices.Contains(second, n) {
+			t.Errorf("%s was claimed by two open transactions", n)
+		}
+	}
+	if got := claimAll(t, s); len(got) != 5 {
+		t.Errorf("once both ended, Claim gave %q, want all five", got)
 	}
 }
