@@ -131,6 +131,11 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 //	                          the last hour, attempts not yet reported to the GM
 //	mail/outbox-owners/<id> → JSON lease of a running outbox worker, whose id
 //	                          marks the outbox items it has claimed
+//	mail/inbox-queue/<address>/<seq> → JSON mail the reader queued for any daemon
+//	                          sharing the database to handle, by sender, seq
+//	                          counting arrivals (pbem/daemon queue.go)
+//	mail/inbox-queued/<key> → the sender of a queued mail, by message key (as
+//	                          inbox-seen's), so that a mail read again is not queued twice
 //	mail/inbox-consent/<token> → JSON JOIN or OBSERVE waiting for its confirmation;
 //	                          p\x00<person>\x00<game> → the token of a person's pending
 //	                          request, m\x00<message-id> → JSON tokens asked in that mail
@@ -158,4 +163,6 @@ var (
 	BucketMailDigest     = []byte("digest")
 	BucketMailSecretSent = []byte("secret-sent")
 	BucketMailPressSent  = []byte("press-sent")
+	BucketMailQueue      = []byte("inbox-queue")
+	BucketMailQueued     = []byte("inbox-queued")
 )

@@ -141,8 +141,14 @@ type Config struct {
 	// Lead, when set, runs the IMAP reader only while this process
 	// leads: with several daemons on one PostgreSQL database, one reads
 	// the mailbox and the others stand by (cmd/orrery serve sets it to
-	// pgstore.Lead). The outbox and the tick run in every process.
+	// pgstore.Lead). The outbox and the tick run in every process, and
+	// so does the mail work: on a store that no process holds alone
+	// (PostgreSQL), the leader only queues what it reads, and every
+	// process's worker handles the queue (queue.go).
 	Lead func(ctx context.Context, read func(context.Context) error) error
+	// QueuePoll is how often an idle worker of a shared daemon looks for
+	// mail another daemon queued (default DefaultQueuePoll).
+	QueuePoll time.Duration
 	// Retention is how long records of sent mail are kept whole before
 	// they are compacted to what game log shows (default 90 days).
 	Retention time.Duration
@@ -160,7 +166,8 @@ type Daemon struct {
 	mailer *Mailer
 	queue  *outbox.Queue
 	log    *slog.Logger
-	mu     sync.Mutex // one message at a time: bbolt serialises writers anyway
+	mu     sync.Mutex    // one message at a time: bbolt serialises writers anyway
+	wake   chan struct{} // the leader queued mail (queue.go)
 	// gmQueryFn answers GM LIST, SHOW… by mail (SetGMQuery).
 	gmQueryFn GMQuery
 	// words classify lines of each ruleset's mails (route.Classifier).
@@ -230,6 +237,9 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	if cfg.GroupTime <= 0 {
 		cfg.GroupTime = DefaultGroupTime
 	}
+	if cfg.QueuePoll <= 0 {
+		cfg.QueuePoll = DefaultQueuePoll
+	}
 	if cfg.Retention <= 0 {
 		cfg.Retention = outbox.DefaultRetention
 	}
@@ -255,7 +265,7 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 		cfg.Policy.OwnMessageIDSuffix = mailer.OwnSuffix()
 	}
 	mailer.WebLink = cfg.WebLink
-	d := &Daemon{cfg: cfg, st: st, queue: q, log: cfg.Logger, mailer: mailer, words: newWords(rulesets)}
+	d := &Daemon{cfg: cfg, st: st, queue: q, log: cfg.Logger, mailer: mailer, words: newWords(rulesets), wake: make(chan struct{}, 1)}
 	if q != nil {
 		mailer.Enqueue = q.Enqueue
 		q.SetOnDead(d.deadMail)
@@ -315,6 +325,13 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 		}
 	}()
 	read := func(ctx context.Context) error { return r.RunBatch(ctx, d.HandleBatch) }
+	if d.shared() {
+		// Several daemons may share this store: the leader queues the
+		// mail it reads, and every daemon's worker handles the queue.
+		read = func(ctx context.Context) error { return r.RunBatch(ctx, d.Enqueue) }
+		wg.Add(1)
+		go func() { defer wg.Done(); d.work(ctx) }()
+	}
 	var err error
 	if d.cfg.Lead != nil {
 		err = d.cfg.Lead(ctx, read)

@@ -1,0 +1,290 @@
+package daemon_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
+	"orrery/engine/store/storetest"
+	"orrery/pbem/daemon"
+	"orrery/pbem/imapin"
+	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
+)
+
+// worker is one daemon process of several sharing a PostgreSQL database
+// and one mailbox, with what its worker handled from the shared queue.
+type worker struct {
+	name    string
+	st      *store.Store
+	d       *daemon.Daemon
+	handled atomic.Int64 // mails its worker handled from the queue
+	leading atomic.Bool
+	stop    context.CancelFunc
+	done    chan error
+}
+
+// countHandled counts the mails a daemon's worker reports handled.
+type countHandled struct {
+	slog.Handler
+	n   *atomic.Int64
+	log func(string, ...any) // t.Logf: errors are shown
+}
+
+func (h countHandled) Enabled(context.Context, slog.Level) bool { return true }
+func (h countHandled) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelWarn {
+		var b strings.Builder
+		r.Attrs(func(a slog.Attr) bool { fmt.Fprintf(&b, " %s=%v", a.Key, a.Value); return true })
+		h.log("%s: %s%s", r.Level, r.Message, b.String())
+	}
+	if r.Message == "handled queued mail" {
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "mails" {
+				h.n.Add(a.Value.Int64())
+			}
+			return true
+		})
+	}
+	return nil
+}
+func (h countHandled) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h countHandled) WithGroup(string) slog.Handler      { return h }
+
+// newWorker opens its own connection pool on dsn (its connections named
+// name in pg_stat_activity) and makes a daemon on it that leads by the
+// IMAP advisory lock.
+func newWorker(t *testing.T, ctx context.Context, dsn, name string, srv *pbemtest.Server, opts ...game.Option) *worker {
+	t.Helper()
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	st, err := pgstore.Open(ctx, dsn+sep+"application_name="+name, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	w := &worker{name: name, st: st, done: make(chan error, 1)}
+	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond, Shared: true})
+	lead := func(ctx context.Context, read func(context.Context) error) error {
+		return pgstore.Lead(ctx, st, pgstore.LockIMAP, 100*time.Millisecond, nil, func(ctx context.Context) error {
+			w.leading.Store(true)
+			defer w.leading.Store(false)
+			return read(ctx)
+		})
+	}
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
+		Lead: lead, TickEvery: time.Hour, QueuePoll: 20 * time.Millisecond,
+		Logger: slog.New(countHandled{n: &w.handled, log: func(f string, a ...any) { t.Logf(name+": "+f, a...) }})}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.d = d
+	return w
+}
+
+func (w *worker) run(ctx context.Context, srv *pbemtest.Server) {
+	rctx, stop := context.WithCancel(ctx)
+	w.stop = stop
+	r := imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", IdleRestart: 300 * time.Millisecond,
+		Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
+	go func() { w.done <- w.d.Run(rctx, r) }()
+}
+
+// motto is the mail of seat p of game g setting its motto to n.
+func motto(g *game.Game, p string, n int) string {
+	s, _ := g.PlayerByName(p)
+	return fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: [%s %s] motto\r\nMessage-ID: <%s-%s-%d@example.org>\r\n"+
+		"Date: Sun, 22 Nov 2026 12:00:00 +0000\r\n\r\nMOTTO m%d\r\n", s.Email, botAddr, g.ID, s.Secret, g.ID, p, n, n)
+}
+
+// mottoRefs returns, for each seat of game id, the Message-IDs of the
+// mails applied to it, in the order the game's log has them.
+func mottoRefs(t *testing.T, ctx context.Context, svc *game.Service, id string) map[string][]string {
+	t.Helper()
+	x, err := svc.Export(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := map[string][]string{}
+	for _, e := range x.Log {
+		if e.Source == "mail" {
+			refs[e.Player] = append(refs[e.Player], strings.Trim(e.Ref, "<>"))
+		}
+	}
+	return refs
+}
+
+// TestTwoDaemonsShareTheMailWork: two daemons on one PostgreSQL database
+// both handle mail from the one mailbox (the leader queues it, both
+// workers claim it), every mail applies exactly once, and each player's
+// mails apply in the order they arrived.
+func TestTwoDaemonsShareTheMailWork(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, b := newWorker(t, ctx, dsn, "orrery-a", srv), newWorker(t, ctx, dsn, "orrery-b", srv)
+	const games, each = 24, 4
+	var gs []*game.Game
+	for k := range games {
+		g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: fmt.Sprintf("g%d", k), Ruleset: "toy",
+			Players: []game.PlayerSpec{{Name: "ann", Email: fmt.Sprintf("ann%d@example.org", k)}, {Name: "bob", Email: fmt.Sprintf("bob%d@example.org", k)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	a.run(ctx, srv)
+	b.run(ctx, srv)
+	for n := 1; n <= each; n++ {
+		for _, g := range gs {
+			for _, p := range []string{"ann", "bob"} {
+				if err := srv.Append(botAddr, "INBOX", []byte(motto(g, p, n))); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	total := games * 2 * each
+	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer wcancel()
+	if _, err := srv.WaitMessages(wctx, botAddr, "Orrery/Processed", total); err != nil {
+		t.Fatalf("the mails were not all read: %v", err)
+	}
+	for a.handled.Load()+b.handled.Load() < int64(total) && wctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // a mail handled twice would be now
+	t.Logf("daemon a handled %d mails, b %d", a.handled.Load(), b.handled.Load())
+	if got := a.handled.Load() + b.handled.Load(); got != int64(total) {
+		t.Errorf("the workers handled %d mails, want %d: each once", got, total)
+	}
+	if a.handled.Load() == 0 || b.handled.Load() == 0 {
+		t.Errorf("daemon a handled %d mails, b %d: the work was not shared", a.handled.Load(), b.handled.Load())
+	}
+	for _, g := range gs {
+		refs := mottoRefs(t, ctx, a.d.Service(), g.ID)
+		for _, p := range []string{"ann", "bob"} {
+			var want []string
+			for n := 1; n <= each; n++ {
+				want = append(want, fmt.Sprintf("%s-%s-%d@example.org", g.ID, p, n))
+			}
+			if strings.Join(refs[p], " ") != strings.Join(want, " ") {
+				t.Errorf("%s %s: the mails applied were\n%v\nwant each once, in arrival order:\n%v", g.ID, p, refs[p], want)
+			}
+		}
+	}
+	if err := a.st.View(ctx, func(tx store.Tx) error {
+		for _, name := range [][]byte{daemon.BucketQueue, daemon.BucketQueued} {
+			if bk := tx.Bucket(store.BucketMail).Bucket(name); bk != nil && bk.KeyN() != 0 {
+				t.Errorf("mail/%s holds %d keys once all is handled, want none", name, bk.KeyN())
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a.stop()
+	b.stop()
+	<-a.done
+	<-b.done
+}
+
+// TestQueuedMailSurvivesItsWorker: a worker that dies in the middle of
+// handling a mail (its daemon stopped and its database connections cut
+// while the mail's transaction is open) leaves the mail queued; the
+// other daemon's worker, which skipped it while it was claimed, handles
+// it, once.
+func TestQueuedMailSurvivesItsWorker(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	blocked, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	stall := func(tx store.Tx, c *game.Change) error {
+		if c.Submit != nil && c.Game.ID == "g1" {
+			once.Do(func() { close(blocked); <-release })
+		}
+		return nil
+	}
+	a := newWorker(t, ctx, dsn, "orrery-a", srv, game.WithHooks(stall))
+	b := newWorker(t, ctx, dsn, "orrery-b", srv)
+	g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.run(ctx, srv)
+	if err := srv.Append(botAddr, "INBOX", []byte(motto(g, "ann", 1))); err != nil {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer wcancel()
+	select {
+	case <-blocked:
+	case <-wctx.Done():
+		t.Fatal("daemon a never began the mail's change")
+	}
+	b.run(ctx, srv) // a standby: its worker polls the queue
+	time.Sleep(300 * time.Millisecond)
+	if n := b.handled.Load(); n != 0 {
+		t.Fatalf("daemon b handled %d mails while a held the only one", n)
+	}
+	// Kill a: stop it, and cut every connection it has, with the mail's
+	// transaction open.
+	a.stop()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'orrery-a'`); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	<-a.done
+	for b.handled.Load() == 0 && wctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if b.handled.Load() != 1 {
+		t.Fatalf("daemon b handled %d mails, want the one a left", b.handled.Load())
+	}
+	// The welcome, the first turn's report, and the answer.
+	if _, err := srv.WaitMessages(wctx, "ann@example.org", "INBOX", 3); err != nil {
+		t.Fatalf("ann's mail was not answered: %v", err)
+	}
+	time.Sleep(500 * time.Millisecond) // a second answer would come now
+	msgs, err := srv.Messages("ann@example.org", "INBOX")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := 0
+	for _, m := range msgs {
+		if strings.Contains(string(m), "Orders received") {
+			answers++
+		}
+	}
+	if answers != 1 {
+		t.Errorf("ann got %d answers to her one mail, want 1", answers)
+	}
+	if refs := mottoRefs(t, ctx, b.d.Service(), "g1"); len(refs["ann"]) != 1 {
+		t.Errorf("ann's mail applied %d times (%v), want once", len(refs["ann"]), refs["ann"])
+	}
+	b.stop()
+	<-b.done
+}
