@@ -288,3 +288,67 @@ func TestQueuedMailSurvivesItsWorker(t *testing.T) {
 	b.stop()
 	<-b.done
 }
+
+// TestQueueRefetch: the leader files a mail only after queueing it, so a
+// leader that dies between the two reads it again. Queued again before it
+// was handled, it stays one entry; after it was handled, it is only filed.
+// Either way it applies once. An unreadable or silenced mail is handled by
+// the leader at once, and filed as rejected.
+func TestQueueRefetch(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	st, err := pgstore.Open(context.Background(), dsn, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	h := newHarnessOn(t, st, func(c *daemon.Config) {
+		c.Lead = func(ctx context.Context, read func(context.Context) error) error { return read(ctx) }
+	})
+	ctx := context.Background()
+	queued := func() int {
+		n := 0
+		if err := st.View(ctx, func(tx store.Tx) error {
+			if q := tx.Bucket(store.BucketMail).Bucket(daemon.BucketQueue); q != nil {
+				return q.ForEachBucket(func(k []byte) error { n += q.Bucket(k).KeyN(); return nil })
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	orders := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "MOTTO first")
+	bounce := h.mail("MAILER-DAEMON@example.org", "Undelivered Mail Returned to Sender", "MOTTO none", "Auto-Submitted: auto-replied")
+	for try := range 2 {
+		out := h.d.Enqueue(ctx, []imapin.Message{orders, bounce})
+		if out[0].Err != nil || out[0].Disposition != imapin.Processed {
+			t.Fatalf("try %d: the orders mail got %+v, want processed", try, out[0])
+		}
+		if out[1].Err != nil || out[1].Disposition != imapin.Rejected {
+			t.Fatalf("try %d: the auto-reply got %+v, want rejected at once", try, out[1])
+		}
+		if n := queued(); n != 1 {
+			t.Fatalf("try %d: %d mails queued, want the orders mail once", try, n)
+		}
+	}
+	n, err := h.d.WorkQueue(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("WorkQueue handled %d mails (%v), want 1", n, err)
+	}
+	out := h.d.Enqueue(ctx, []imapin.Message{orders})
+	if out[0].Err != nil || out[0].Disposition != imapin.Processed {
+		t.Fatalf("the orders mail read again after it was handled got %+v, want processed", out[0])
+	}
+	if n := queued(); n != 0 {
+		t.Fatalf("a mail already handled was queued again (%d in the queue)", n)
+	}
+	if n, err := h.d.WorkQueue(ctx); err != nil || n != 0 {
+		t.Fatalf("WorkQueue of an empty queue handled %d mails (%v)", n, err)
+	}
+	if refs := mottoRefs(t, ctx, h.d.Service(), "g1"); len(refs["ann"]) != 1 {
+		t.Errorf("ann's mail applied %d times, want once", len(refs["ann"]))
+	}
+	if seen, err := h.d.Seen(ctx, "m1@example.org"); err != nil || !seen {
+		t.Errorf("the orders mail has no seen-record (%v)", err)
+	}
+}
