@@ -293,6 +293,11 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 		}
 		return fmt.Errorf("build the game indexes: %w", err)
 	}
+	if !d.shared() {
+		if err := d.drainLeftover(ctx); err != nil && ctx.Err() == nil {
+			d.log.Error("handle the mail left queued by daemons that shared the database", "err", err)
+		}
+	}
 	var wg sync.WaitGroup
 	if d.queue != nil {
 		wg.Add(1)

@@ -328,7 +328,8 @@ func (d *Daemon) unqueue(tx store.Tx, names [][]byte, todo []queueEntry, out []i
 // mails the one before did, so that a worker whose batches keep losing
 // to another's commits soon has one short enough to win. When a mail's handling fails inside the group (a
 // change the engine refuses half done), the group is rolled back and the
-// batch is done again by workApart.
+// batch is done again by workApart (or, on a store one process holds,
+// left queued for the next start: see drainLeftover).
 func (d *Daemon) WorkQueue(ctx context.Context) (int, error) {
 	handled, failed := 0, false
 	tries := 0
@@ -373,7 +374,7 @@ func (d *Daemon) WorkQueue(ctx context.Context) (int, error) {
 			return err
 		})
 	})
-	if failed && ctx.Err() == nil {
+	if failed && ctx.Err() == nil && d.shared() {
 		d.log.Info("queued mail handled apart after its batch failed", "err", err)
 		return d.workApart(ctx)
 	}
@@ -420,4 +421,28 @@ func (d *Daemon) workApart(ctx context.Context) (int, error) {
 		d.log.Debug("handled queued mail", "mails", handled)
 	}
 	return handled, err
+}
+
+// drainLeftover handles, at the start of a daemon that does not run
+// shared, what a queue holds: mail that daemons sharing a PostgreSQL
+// database queued and had not handled when the database was copied to a
+// bbolt file (orrery db copy). Such a daemon reads its mailbox directly,
+// and would otherwise never look at the queue.
+func (d *Daemon) drainLeftover(ctx context.Context) error {
+	left := false
+	err := d.st.View(ctx, func(tx store.Tx) error {
+		if mail := tx.Bucket(store.BucketMail); mail != nil {
+			if q := mail.Bucket(BucketQueue); q != nil {
+				left = q.KeyN() > 0
+			}
+		}
+		return nil
+	})
+	for left && err == nil {
+		var n int
+		if n, err = d.WorkQueue(ctx); n == 0 {
+			break
+		}
+	}
+	return err
 }

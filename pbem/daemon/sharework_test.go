@@ -352,3 +352,36 @@ func TestQueueRefetch(t *testing.T) {
 		t.Errorf("the orders mail has no seen-record (%v)", err)
 	}
 }
+
+// TestLeftoverQueueOnBbolt: a bbolt daemon (no queue of its own) handles,
+// when it starts, the mail that daemons sharing a PostgreSQL database left
+// queued (the database copied to a file with orrery db copy), once.
+func TestLeftoverQueueOnBbolt(t *testing.T) {
+	h := newHarnessAt(t, t.TempDir()+"/orrery.db")
+	ctx := context.Background()
+	m := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "MOTTO left")
+	if out := h.d.Enqueue(ctx, []imapin.Message{m}); out[0].Err != nil {
+		t.Fatal(out[0].Err)
+	}
+	r := imapin.New(imapin.Config{Addr: h.srv.IMAPAddr, TLS: "none",
+		Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
+	h.run(ctx, r)
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if seen, err := h.d.Seen(ctx, "m1@example.org"); err == nil && seen {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if refs := mottoRefs(t, ctx, h.d.Service(), "g1"); len(refs["ann"]) != 1 {
+		t.Fatalf("the queued mail applied %d times, want once", len(refs["ann"]))
+	}
+	if err := h.st.View(ctx, func(tx store.Tx) error {
+		if q := tx.Bucket(store.BucketMail).Bucket(daemon.BucketQueue); q != nil && q.KeyN() != 0 {
+			t.Errorf("the queue still holds %d senders' mail", q.KeyN())
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
