@@ -542,6 +542,9 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 	}
 	var failed []failure
 	err := q.db.Update(context.Background(), func(tx store.Tx) error {
+		// A try PostgreSQL refused is run again: start afresh, or
+		// OnSent would hear of its mails twice (store.Update).
+		sent, failed = sent[:0], failed[:0]
 		b, err := buckets(tx)
 		if err != nil {
 			return err
