@@ -75,7 +75,9 @@ type Bucket interface {
 	// bbolt: the first n, as its one writer at a time makes every claim
 	// the only one). A bucket claimed, deleted and committed is gone; a
 	// claim rolled back is free again. PostgreSQL gives the oldest
-	// buckets first (creation order), bbolt name order. Only in a
+	// buckets first (creation order), bbolt name order; the buckets this
+	// transaction claimed already are among those given again, so a
+	// caller claims one more with Claim(len(mine)+1). Only in a
 	// writable transaction (ErrTxNotWritable).
 	Claim(n int) ([][]byte, error)
 	Tx() Tx

@@ -9,7 +9,9 @@
 // causes and the reply it gets, through a game.Hook. A message seen again
 // after a crash (it was applied but not yet moved) is only moved. The mails
 // of one IMAP fetch share that transaction (batch.go: group commit, one
-// fsync a batch). A mail handled alone, after its batch failed, with
+// fsync a batch); with several daemons on one PostgreSQL database, the
+// mail reaches them through a queue in the store (queue.go). A mail
+// handled alone, after its batch failed, with
 // several commands that change games records each one as a part, in that
 // command's own transaction, so a retry skips the parts already done.
 package daemon

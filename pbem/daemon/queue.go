@@ -227,22 +227,41 @@ type queueEntry struct {
 	q           queuedMail
 }
 
-// claimQueue claims the mail of up to claimSenders senders that no other
-// worker holds, in tx, and reads up to most of their mails that are due,
-// in arrival order. It returns the senders claimed and the mails.
+// claimQueue claims, in tx, the mail of senders that no other worker
+// holds, one sender at a time, until it has up to most of their mails that
+// are due (in arrival order) or claimSenders senders. It returns the
+// senders claimed and the mails. One sender at a time: a worker that finds
+// enough in one sender's mails leaves the next sender to another worker,
+// instead of holding it while it works through the first.
 func (d *Daemon) claimQueue(tx store.Tx, most int) ([][]byte, []queueEntry, error) {
 	mail := tx.Bucket(store.BucketMail)
 	if mail == nil || mail.Bucket(BucketQueue) == nil {
 		return nil, nil, nil
 	}
 	q := mail.Bucket(BucketQueue)
-	names, err := q.Claim(min(claimSenders, most))
-	if err != nil || len(names) == 0 {
-		return nil, nil, err
-	}
+	var names [][]byte
 	var todo []queueEntry
+	mine := map[string]bool{}
 	now := d.cfg.Now()
-	for _, name := range names {
+	for len(names) < claimSenders && len(todo) < most {
+		// Claim gives again what this transaction holds: the one
+		// not yet among them is the next sender.
+		got, err := q.Claim(len(names) + 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		var name []byte
+		for _, n := range got {
+			if !mine[string(n)] {
+				name = n
+				break
+			}
+		}
+		if name == nil {
+			break // no other sender is free
+		}
+		mine[string(name)] = true
+		names = append(names, name)
 		b := q.Bucket(name)
 		if b == nil {
 			continue

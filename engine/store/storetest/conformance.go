@@ -741,12 +741,19 @@ func claim(t *testing.T, s *store.Store) {
 		if names, err := queueOf(tx).Claim(0); err != nil || len(names) != 0 {
 			t.Errorf("Claim(0) gave %q, %v; want nothing", names, err)
 		}
+		first, err := queueOf(tx).Claim(1)
+		if err != nil {
+			return err
+		}
 		names, err := queueOf(tx).Claim(2)
 		if err != nil {
 			return err
 		}
 		if len(names) != 2 || bytes.Equal(names[0], names[1]) {
 			t.Errorf("Claim(2) of 3 gave %q, want two names", names)
+		}
+		if len(first) != 1 || !slices.ContainsFunc(names, func(n []byte) bool { return bytes.Equal(n, first[0]) }) {
+			t.Errorf("Claim(1) gave %q, then Claim(2) %q: want the bucket this transaction holds among them", first, names)
 		}
 		for _, n := range names {
 			if b := queueOf(tx).Bucket(n); b == nil || string(b.Get([]byte("k"))) != string(n) {
