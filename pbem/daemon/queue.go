@@ -345,10 +345,12 @@ func (d *Daemon) unqueue(tx store.Tx, names [][]byte, todo []queueEntry, out []i
 // they touched the same shared records (the outbox, the seen-records:
 // 40001), and the group is run again; each try takes a quarter of the
 // mails the one before did, so that a worker whose batches keep losing
-// to another's commits soon has one short enough to win. When a mail's handling fails inside the group (a
-// change the engine refuses half done), the group is rolled back and the
-// batch is done again by workApart (or, on a store one process holds,
-// left queued for the next start: see drainLeftover).
+// to another's commits soon has one short enough to win.
+//
+// When a mail's handling fails inside the group (a change the engine
+// refuses half done), the group is rolled back and the batch is done
+// again by workApart (or, on a store one process holds, left queued for
+// the next start: see drainLeftover).
 func (d *Daemon) WorkQueue(ctx context.Context) (int, error) {
 	handled, failed := 0, false
 	tries := 0
