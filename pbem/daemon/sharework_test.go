@@ -138,7 +138,10 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	a, b := newWorker(t, ctx, dsn, "orrery-a", srv), newWorker(t, ctx, dsn, "orrery-b", srv)
-	const games, each = 24, 4
+	// Enough mail for a few seconds of work: PostgreSQL may refuse one
+	// worker's transactions for a second or so while the other's commit
+	// (WorkQueue), and the test is about sharing, not about that.
+	const games, each = 24, 10
 	var gs []*game.Game
 	for k := range games {
 		g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: fmt.Sprintf("g%d", k), Ruleset: "toy",
