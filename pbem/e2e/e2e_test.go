@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -218,12 +220,16 @@ func TestMain(m *testing.M) {
 }
 
 func child() int {
+	// SIGTERM is caught before anything else, and the parent hears
+	// "ready" only after that: a burst that ends before the restarted
+	// child has opened its store must still stop it cleanly.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	fmt.Println(childReady)
 	s := stack{IMAP: os.Getenv("ORRERY_E2E_IMAP"), SMTP: os.Getenv("ORRERY_E2E_SMTP"), LMTP: os.Getenv("ORRERY_E2E_LMTP")}
 	tb := &childTB{}
 	st, d, r := s.newDaemon(tb, os.Getenv("ORRERY_E2E_CHILD_DB"), os.Getenv("ORRERY_E2E_CHILD"), []engine.Ruleset{toy.Ruleset()}, true, nil)
 	defer st.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
 	if err := d.Run(ctx, r); err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 1
@@ -243,11 +249,27 @@ func startChild(t *testing.T, db, bot string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "ORRERY_E2E_CHILD="+bot, "ORRERY_E2E_CHILD_DB="+db, "ORRERY_E2E_CHILD_BACKOFF=default")
 	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// Wait for the child to catch SIGTERM; the rest of its output is
+	// drained so that it never blocks writing.
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || strings.TrimSpace(line) != childReady {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the child daemon did not start: %q, %v", line, err)
+	}
+	go io.Copy(io.Discard, out)
 	return cmd
 }
+
+// childReady is the line a child daemon prints once it catches SIGTERM.
+const childReady = "orrery-e2e-child-ready"
 
 // Kill -9 the daemon in the middle of a burst of mails, start it again,
 // and check that every mail was applied exactly once and answered.
