@@ -73,6 +73,10 @@ const (
 	// DefaultQueuePoll is how often an idle worker looks for queued mail
 	// (Config.QueuePoll); the leader's own worker is woken at once.
 	DefaultQueuePoll = 500 * time.Millisecond
+	// enqueuePatience is how long the leader tries to queue a fetched
+	// batch before it gives up and leaves the batch in the mailbox, to be
+	// fetched again (imapin.Config.RetryFailed) behind later mail.
+	enqueuePatience = 10 * time.Minute
 )
 
 // queuedMail is a mail in the queue, as the reader handed it over.
@@ -129,55 +133,73 @@ func (d *Daemon) Enqueue(ctx context.Context, msgs []imapin.Message) []imapin.Ou
 	}
 	if len(items) > 0 {
 		now := d.cfg.Now()
-		err := d.st.Update(ctx, func(tx store.Tx) error {
-			seen, err := mailBucket(tx, BucketSeen)
-			if err != nil {
-				return err
-			}
-			q, err := mailBucket(tx, BucketQueue)
-			if err != nil {
-				return err
-			}
-			queued, err := mailBucket(tx, BucketQueued)
-			if err != nil {
-				return err
-			}
-			for _, it := range items {
-				out[it.i] = imapin.Outcome{Disposition: imapin.Processed}
-				if v := seen.Get([]byte(it.key)); v != nil {
-					var rec seenRecord
-					if json.Unmarshal(v, &rec) == nil && rec.Disposition == "rejected" {
-						out[it.i].Disposition = imapin.Rejected
+		queue := func() error {
+			return d.st.Update(ctx, func(tx store.Tx) error {
+				seen, err := mailBucket(tx, BucketSeen)
+				if err != nil {
+					return err
+				}
+				q, err := mailBucket(tx, BucketQueue)
+				if err != nil {
+					return err
+				}
+				queued, err := mailBucket(tx, BucketQueued)
+				if err != nil {
+					return err
+				}
+				for _, it := range items {
+					out[it.i] = imapin.Outcome{Disposition: imapin.Processed}
+					if v := seen.Get([]byte(it.key)); v != nil {
+						var rec seenRecord
+						if json.Unmarshal(v, &rec) == nil && rec.Disposition == "rejected" {
+							out[it.i].Disposition = imapin.Rejected
+						}
+						continue
 					}
-					continue
+					if queued.Get([]byte(it.key)) != nil {
+						continue // fetched again before it was filed
+					}
+					msg := msgs[it.i]
+					v, err := json.Marshal(queuedMail{Key: it.key, Mailbox: msg.Mailbox, UIDValidity: msg.UIDValidity, UID: msg.UID,
+						Size: msg.Size, Truncated: msg.Truncated, Raw: msg.Raw, Queued: now})
+					if err != nil {
+						return err
+					}
+					b, err := q.CreateBucketIfNotExists(it.sender)
+					if err != nil {
+						return fmt.Errorf("queue a mail from %q: %w", it.sender, err)
+					}
+					seq, err := q.NextSequence()
+					if err != nil {
+						return err
+					}
+					if err := b.Put(store.Key(seq), v); err != nil {
+						return fmt.Errorf("queue a mail from %q: %w", it.sender, err)
+					}
+					if err := queued.Put([]byte(it.key), it.sender); err != nil {
+						return err
+					}
 				}
-				if queued.Get([]byte(it.key)) != nil {
-					continue // fetched again before it was filed
-				}
-				msg := msgs[it.i]
-				v, err := json.Marshal(queuedMail{Key: it.key, Mailbox: msg.Mailbox, UIDValidity: msg.UIDValidity, UID: msg.UID,
-					Size: msg.Size, Truncated: msg.Truncated, Raw: msg.Raw, Queued: now})
-				if err != nil {
-					return err
-				}
-				b, err := q.CreateBucketIfNotExists(it.sender)
-				if err != nil {
-					return fmt.Errorf("queue a mail from %q: %w", it.sender, err)
-				}
-				seq, err := q.NextSequence()
-				if err != nil {
-					return err
-				}
-				if err := b.Put(store.Key(seq), v); err != nil {
-					return fmt.Errorf("queue a mail from %q: %w", it.sender, err)
-				}
-				if err := queued.Put([]byte(it.key), it.sender); err != nil {
-					return err
-				}
+				tx.OnCommit(d.wakeWorker)
+				return nil
+			})
+		}
+		// The batch is queued before the reader may fetch the next one:
+		// a batch that failed and was offered again later would be
+		// queued behind mail that arrived after it, and a player's
+		// later orders would apply first. So a failure (PostgreSQL
+		// refusing the transaction again and again while the workers
+		// commit, the database restarting) is tried again here, the
+		// reader waiting, for up to enqueuePatience.
+		err := queue()
+		for wait, start := 50*time.Millisecond, time.Now(); err != nil && ctx.Err() == nil && time.Since(start) < enqueuePatience; wait = min(2*wait, 5*time.Second) {
+			d.log.Warn("fetched mail not queued yet; trying again, the mail after it waits", "mails", len(items), "retry_in", wait, "err", err)
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
 			}
-			tx.OnCommit(d.wakeWorker)
-			return nil
-		})
+			err = queue()
+		}
 		if err != nil {
 			for _, it := range items {
 				out[it.i] = imapin.Outcome{Err: fmt.Errorf("queue the mail for handling: %w", err)}

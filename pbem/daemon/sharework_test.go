@@ -31,6 +31,7 @@ type worker struct {
 	st      *store.Store
 	d       *daemon.Daemon
 	handled atomic.Int64 // mails its worker handled from the queue
+	log     *slog.Logger // the daemon's, the reader's too: their warnings are shown
 	leading atomic.Bool
 	stop    context.CancelFunc
 	done    chan error
@@ -78,6 +79,7 @@ func newWorker(t *testing.T, ctx context.Context, dsn, name string, srv *pbemtes
 	}
 	t.Cleanup(func() { st.Close() })
 	w := &worker{name: name, st: st, done: make(chan error, 1)}
+	w.log = slog.New(countHandled{n: &w.handled, log: func(f string, a ...any) { t.Logf(name+": "+f, a...) }})
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond, Shared: true})
 	lead := func(ctx context.Context, read func(context.Context) error) error {
 		return pgstore.Lead(ctx, st, pgstore.LockIMAP, 100*time.Millisecond, nil, func(ctx context.Context) error {
@@ -88,7 +90,7 @@ func newWorker(t *testing.T, ctx context.Context, dsn, name string, srv *pbemtes
 	}
 	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
 		Lead: lead, TickEvery: time.Hour, QueuePoll: 20 * time.Millisecond,
-		Logger: slog.New(countHandled{n: &w.handled, log: func(f string, a ...any) { t.Logf(name+": "+f, a...) }})}, opts...)
+		Logger: w.log}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +102,7 @@ func (w *worker) run(ctx context.Context, srv *pbemtest.Server) {
 	rctx, stop := context.WithCancel(ctx)
 	w.stop = stop
 	r := imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", IdleRestart: 300 * time.Millisecond,
+		Logger:      w.log,
 		Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
 	go func() { w.done <- w.d.Run(rctx, r) }()
 }
@@ -163,7 +166,7 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 		}
 	}
 	total := games * 2 * each
-	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
+	wctx, wcancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer wcancel()
 	if _, err := srv.WaitMessages(wctx, botAddr, "Orrery/Processed", total); err != nil {
 		t.Fatalf("the mails were not all read: %v", err)
