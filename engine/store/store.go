@@ -183,6 +183,14 @@ func (s *Store) Stats() Stats {
 	return st
 }
 
+// Retryable reports whether err, returned by Update or View (wrapped or
+// not), is the backend refusing to serialise the transaction with
+// concurrent ones after every try (PostgreSQL's 40001 and 40P01): the
+// same work may well succeed a little later. A caller that must not let
+// later work overtake this one (a player's later mail) waits and tries
+// again instead of giving up.
+func (s *Store) Retryable(err error) bool { return err != nil && s.be.Retryable(err) }
+
 // maxTries bounds how often Update runs fn when the backend keeps failing
 // to serialise it with concurrent transactions (PostgreSQL's 40001 and
 // 40P01); each try waits a little longer, with jitter.

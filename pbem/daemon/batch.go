@@ -130,9 +130,34 @@ func (d *Daemon) handleGroups(ctx context.Context, msgs []imapin.Message, out []
 			d.handleGroups(ctx, msgs[:k], out[:k])
 		}
 		d.log.Info("mail handled in transactions of its own after its batch failed", "uid", msgs[k].UID, "err", err)
-		out[k].Disposition, out[k].Err = d.handle(ctx, msgs[k])
+		out[k].Disposition, out[k].Err = d.handleAlone(ctx, msgs[k])
 		msgs, out = msgs[k+1:], out[k+1:]
 	}
+}
+
+// alonePatience is how long handleAlone tries again a mail that
+// PostgreSQL keeps refusing to serialise with other daemons' work.
+const alonePatience = 2 * time.Minute
+
+// handleAlone handles msg in transactions of its own. When the store
+// refused them for conflicting with concurrent transactions after all its
+// tries (store.Store.Retryable: other daemons committing to the same
+// records, on PostgreSQL), the mail is tried again here, for up to
+// alonePatience, instead of failing: a failed mail is offered again a
+// minute later (imapin.Config.RetryFailed, queueRetry), after its
+// sender's later mails have applied, and a player's earlier orders would
+// replace his later ones.
+func (d *Daemon) handleAlone(ctx context.Context, msg imapin.Message) (imapin.Disposition, error) {
+	x, err := d.handle(ctx, msg)
+	for wait, start := 50*time.Millisecond, time.Now(); d.st.Retryable(err) && ctx.Err() == nil && time.Since(start) < alonePatience; wait = min(2*wait, 2*time.Second) {
+		d.log.Warn("mail refused by the database for conflicting with other work; trying it again", "uid", msg.UID, "retry_in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+		x, err = d.handle(ctx, msg)
+	}
+	return x, err
 }
 
 // errGroupSpoiled stands for a failure a message's handling met and
