@@ -1,11 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -182,6 +184,22 @@ func (b *boltBucket) Claim(n int) ([][]byte, error) {
 		}
 	}
 	return names, nil
+}
+
+// ClaimNamed gives those of names that are nested buckets, in name
+// order: no other transaction holds any (see Claim).
+func (b *boltBucket) ClaimNamed(names [][]byte) ([][]byte, error) {
+	if !b.b.Writable() {
+		return nil, ErrTxNotWritable
+	}
+	var out [][]byte
+	for _, n := range names {
+		if len(n) > 0 && b.b.Bucket(n) != nil {
+			out = append(out, Copy(n))
+		}
+	}
+	slices.SortFunc(out, bytes.Compare)
+	return slices.CompactFunc(out, bytes.Equal), nil
 }
 
 func (b *boltBucket) Tx() Tx         { return b.tx }

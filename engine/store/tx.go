@@ -80,6 +80,17 @@ type Bucket interface {
 	// caller claims one more with Claim(len(mine)+1). Only in a
 	// writable transaction (ErrTxNotWritable).
 	Claim(n int) ([][]byte, error)
+	// ClaimNamed is Claim for chosen buckets: of names, it returns
+	// those that are nested buckets of this bucket and that no other
+	// open transaction holds, in name order, and holds them for this
+	// one until it commits or rolls back. On PostgreSQL the hold is the
+	// row lock a writable transaction takes on a game it opens (FOR
+	// UPDATE … SKIP LOCKED), so a game being changed is skipped, not
+	// waited for, and a game claimed waits for no one when opened; on
+	// bbolt every name that is a nested bucket. Tick claims its batch
+	// of due games so, and several processes split the due games. Only
+	// in a writable transaction (ErrTxNotWritable).
+	ClaimNamed(names [][]byte) ([][]byte, error)
 	Tx() Tx
 	Writable() bool
 }

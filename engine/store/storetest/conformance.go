@@ -35,6 +35,7 @@ func Run(t *testing.T, k Kind) {
 		{"Group", group},
 		{"CloseWaitsForGroup", closeWaitsForGroup},
 		{"Claim", claim},
+		{"ClaimNamed", claimNamed},
 	}
 	if k.Name != "bbolt" {
 		// bbolt's View is a snapshot too, but a writer that grows the
@@ -46,7 +47,10 @@ func Run(t *testing.T, k Kind) {
 		}{"ViewIsASnapshot", viewIsASnapshot}, struct {
 			name string
 			fn   func(t *testing.T, s *store.Store)
-		}{"ClaimsAreDisjoint", claimsAreDisjoint})
+		}{"ClaimsAreDisjoint", claimsAreDisjoint}, struct {
+			name string
+			fn   func(t *testing.T, s *store.Store)
+		}{"ClaimNamedSkipsHeld", claimNamedSkipsHeld})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -838,5 +842,123 @@ func claimsAreDisjoint(t *testing.T, s *store.Store) {
 	}
 	if got := claimAll(t, s); len(got) != 5 {
 		t.Errorf("once both ended, Claim gave %q, want all five", got)
+	}
+}
+
+// names turns byte names into strings, for comparing.
+func names(bs [][]byte) []string {
+	out := []string{}
+	for _, b := range bs {
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// claimNamed: ClaimNamed gives, in name order, those of the names asked
+// for that are nested buckets (not plain keys, not missing ones), none
+// in a View; it claims what Claim would too.
+func claimNamed(t *testing.T, s *store.Store) {
+	queue(t, s, "m1", "m2", "m3")
+	must(t, view(s, func(tx store.Tx) error {
+		if _, err := queueOf(tx).ClaimNamed([][]byte{[]byte("m1")}); !errors.Is(err, store.ErrTxNotWritable) {
+			t.Errorf("ClaimNamed in a View gave %v, want ErrTxNotWritable", err)
+		}
+		return nil
+	}))
+	must(t, update(s, func(tx store.Tx) error {
+		if got, err := queueOf(tx).ClaimNamed(nil); err != nil || len(got) != 0 {
+			t.Errorf("ClaimNamed(nil) gave %q, %v; want nothing", got, err)
+		}
+		got, err := queueOf(tx).ClaimNamed([][]byte{[]byte("m3"), []byte("a-value"), []byte("nope"), []byte("m1")})
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(names(got), []string{"m1", "m3"}) {
+			t.Errorf("ClaimNamed(m3 a-value nope m1) gave %q, want m1 m3", got)
+		}
+		again, err := queueOf(tx).ClaimNamed([][]byte{[]byte("m1"), []byte("m2")})
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(names(again), []string{"m1", "m2"}) {
+			t.Errorf("ClaimNamed(m1 m2) after m1 was claimed in the same transaction gave %q, want both", again)
+		}
+		return nil
+	}))
+}
+
+// claimNamedSkipsHeld: while one transaction holds some buckets (claimed
+// by name, by Claim, or a game opened for a change), ClaimNamed in
+// another skips them at once instead of waiting, and gets the rest; once
+// the first ends, they are free again.
+func claimNamedSkipsHeld(t *testing.T, s *store.Store) {
+	queue(t, s, "m1", "m2", "m3", "m4")
+	must(t, update(s, func(tx store.Tx) error {
+		for _, id := range []string{"g1", "g2"} {
+			g, err := tx.Bucket(store.BucketGames).CreateBucket([]byte(id))
+			if err != nil {
+				return err
+			}
+			if err := g.Put(store.KeyInfo, []byte("{}")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	all := [][]byte{[]byte("m1"), []byte("m2"), []byte("m3"), []byte("m4")}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	holding, release := make(chan struct{}, 1), make(chan struct{})
+	firstDone := make(chan error, 1)
+	go func() {
+		firstDone <- s.Update(ctx, func(tx store.Tx) error {
+			if _, err := queueOf(tx).ClaimNamed([][]byte{[]byte("m2")}); err != nil {
+				return err
+			}
+			if _, err := queueOf(tx).Claim(1); err != nil { // m1, the oldest
+				return err
+			}
+			// A change of g1 opens it: its row is locked.
+			if g := tx.Bucket(store.BucketGames).Bucket([]byte("g1")); g == nil || g.Get(store.KeyInfo) == nil {
+				return errors.New("g1 is missing")
+			}
+			select {
+			case holding <- struct{}{}:
+			default:
+			}
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return nil
+		})
+	}()
+	select {
+	case <-holding:
+	case <-ctx.Done():
+		t.Fatal("the first transaction did not claim")
+	}
+	var got, games []string
+	must(t, update(s, func(tx store.Tx) error {
+		q, err := queueOf(tx).ClaimNamed(all)
+		if err != nil {
+			return err
+		}
+		g, err := tx.Bucket(store.BucketGames).ClaimNamed([][]byte{[]byte("g1"), []byte("g2")})
+		got, games = names(q), names(g)
+		return err
+	}))
+	close(release)
+	must(t, <-firstDone)
+	if !slices.Equal(got, []string{"m3", "m4"}) || !slices.Equal(games, []string{"g2"}) {
+		t.Errorf("while m1, m2 and g1 were held, ClaimNamed gave %q and %q; want m3 m4 and g2", got, games)
+	}
+	must(t, update(s, func(tx store.Tx) error {
+		q, err := queueOf(tx).ClaimNamed(all)
+		got = names(q)
+		return err
+	}))
+	if len(got) != 4 {
+		t.Errorf("once the first ended, ClaimNamed gave %q, want all four", got)
 	}
 }
