@@ -4,7 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -138,4 +140,71 @@ func BenchmarkListGames(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkCatchUpTick times the catch-up Tick per game: every game of a
+// database of -bench.games was just created and is due (not yet looked
+// at); one op is that Tick, and ns/game, B/game and allocs/game are
+// what each due game costs. Each op ticks a fresh copy of the database,
+// made once; "created" ticks games with nothing to do
+// but be looked at, "deadline" games whose deadline passed (each
+// resolves a step).
+//
+//	go test -run '^$' -bench CatchUpTick -benchtime 3x ./engine/game/ -args -bench.games=5000
+func BenchmarkCatchUpTick(b *testing.B) {
+	n := *benchGames
+	tmpl, at := benchDB(b, n)
+	raw, err := os.ReadFile(tmpl)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		after time.Duration
+	}{{"created", time.Minute}, {"deadline", 73 * time.Hour}} {
+		b.Run(c.name, func(b *testing.B) {
+			var took, cpu time.Duration
+			var bytes, allocs uint64
+			var ms0, ms1 runtime.MemStats
+			rounds := 0
+			for b.Loop() {
+				rounds++
+				b.StopTimer()
+				path := filepath.Join(b.TempDir(), "g.db")
+				if err := os.WriteFile(path, raw, 0o600); err != nil {
+					b.Fatal(err)
+				}
+				st, err := store.Open(path, store.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				now := at.Add(c.after)
+				svc := game.New(st, games.All(), game.WithClock(func() time.Time { return now }))
+				runtime.GC()
+				runtime.ReadMemStats(&ms0)
+				b.StartTimer()
+				t0, c0 := time.Now(), cpuTime()
+				res, err := svc.Tick(context.Background())
+				took += time.Since(t0)
+				cpu += cpuTime() - c0
+				b.StopTimer()
+				runtime.ReadMemStats(&ms1)
+				bytes += ms1.TotalAlloc - ms0.TotalAlloc
+				allocs += ms1.Mallocs - ms0.Mallocs
+				if err != nil {
+					b.Fatal(err)
+				}
+				if c.name == "deadline" && len(res) != n {
+					b.Fatalf("%d games resolved of %d", len(res), n)
+				}
+				st.Close()
+				b.StartTimer()
+			}
+			games := float64(rounds * n)
+			b.ReportMetric(float64(took.Nanoseconds())/games, "ns/game")
+			b.ReportMetric(float64(cpu.Nanoseconds())/games, "cpu-ns/game")
+			b.ReportMetric(float64(bytes)/games, "B/game")
+			b.ReportMetric(float64(allocs)/games, "allocs/game")
+		})
+	}
 }

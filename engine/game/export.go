@@ -41,6 +41,7 @@ func (s *Service) Export(ctx context.Context, id string) (*Export, error) {
 		if x.Game, err = readGame(b); err != nil {
 			return err
 		}
+		withTicks(tx, x.Game)
 		state := store.Copy(b.Get(store.KeyState))
 		if !json.Valid(state) {
 			return fmt.Errorf("game %s: its state is not JSON and cannot be exported readably", id)

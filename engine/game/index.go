@@ -87,9 +87,9 @@ func gameTags(g *Game) []string {
 	return tags
 }
 
-// indexFacts is what the indexes hold of one game record.
+// indexFacts is what the seats and game-tags indexes hold of one game
+// record (its wake entry follows the ticks bucket: putTicks).
 type indexFacts struct {
-	wake        time.Time
 	seats, tags []string
 }
 
@@ -98,24 +98,12 @@ func factsOf(g *Game) indexFacts {
 	if g == nil {
 		return indexFacts{}
 	}
-	return indexFacts{wake: g.Wake, seats: addresses(g), tags: gameTags(g)}
+	return indexFacts{seats: addresses(g), tags: gameTags(g)}
 }
 
-// updateIndexes moves g's index entries from those of the record before
-// the change (was; zero for a new game) to what g has.
+// updateIndexes moves g's seats and game-tags entries from those of the
+// record before the change (was; zero for a new game) to what g has.
 func updateIndexes(tx store.Tx, was indexFacts, g *Game) error {
-	if wb := tx.Bucket(store.BucketWake); wb != nil && !was.wake.Equal(g.Wake) {
-		if !was.wake.IsZero() {
-			if err := wb.Delete(wakeKey(was.wake, g.ID)); err != nil {
-				return err
-			}
-		}
-		if !g.Wake.IsZero() {
-			if err := wb.Put(wakeKey(g.Wake, g.ID), nil); err != nil {
-				return err
-			}
-		}
-	}
 	if err := moveKeys(tx.Bucket(store.BucketSeats), g.ID, was.seats, addresses(g)); err != nil {
 		return err
 	}
@@ -146,10 +134,17 @@ func moveKeys(b store.Bucket, id string, old, now []string) error {
 	return nil
 }
 
-// removeIndexes deletes every index entry of g (its bucket is going away).
+// removeIndexes deletes every index entry of g, and its tick times (its
+// bucket is going away).
 func removeIndexes(tx store.Tx, g *Game) error {
-	if wb := tx.Bucket(store.BucketWake); wb != nil && !g.Wake.IsZero() {
-		if err := wb.Delete(wakeKey(g.Wake, g.ID)); err != nil {
+	old := storedTicks(tx, g)
+	if wb := tx.Bucket(store.BucketWake); wb != nil && !old.wake.IsZero() {
+		if err := wb.Delete(wakeKey(old.wake, g.ID)); err != nil {
+			return err
+		}
+	}
+	if tb := tx.Bucket(store.BucketTicks); tb != nil {
+		if err := tb.Delete([]byte(g.ID)); err != nil {
 			return err
 		}
 	}
@@ -283,8 +278,9 @@ func (s *Service) indexed(ctx context.Context) error {
 }
 
 // rebuildIndexes builds seats, game-tags, wake and every game's
-// log-by-step from the games themselves, and drops version 1's players
-// bucket. It returns the number of games.
+// log-by-step from the games themselves (and ticks, which it keeps, or
+// the tick times of records older than it), and drops version 1's
+// players bucket. It returns the number of games.
 func rebuildIndexes(tx store.Tx) (int, error) {
 	for _, name := range [][]byte{store.BucketSeats, store.BucketTags, store.BucketWake, store.BucketHeld, store.BucketObserving, store.BucketPlayers} {
 		if tx.Bucket(name) != nil {
@@ -306,11 +302,12 @@ func rebuildIndexes(tx store.Tx) (int, error) {
 		if err != nil {
 			return fmt.Errorf("game %s: %w", k, err)
 		}
-		if w := nextWake(g); !w.Equal(g.Wake) {
-			g.Wake = w
-			if err := putJSON(b, store.KeyInfo, g); err != nil {
-				return err
-			}
+		// The tick times stay (from the record, before version 3);
+		// the wake entry is made anew, the wake index being empty.
+		withTicks(tx, g)
+		g.Wake = nextWake(g)
+		if err := putTicks(tx, g, time.Time{}); err != nil {
+			return fmt.Errorf("game %s: %w", k, err)
 		}
 		if err := updateIndexes(tx, indexFacts{}, g); err != nil {
 			return fmt.Errorf("game %s: %w", k, err)

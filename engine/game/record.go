@@ -60,9 +60,15 @@ type Game struct {
 	Observers   []string       `json:"observers,omitempty"`
 	LastResolve time.Time      `json:"last_resolve,omitempty"`
 	// Ticked is when Tick last looked at the game; Wake is when it must
-	// look next (zero: never), kept in the wake index.
+	// look next (zero: never), its key in the wake index. Both are kept
+	// in the ticks bucket, not in the stored record (ticks.go): Get and
+	// Export fill them in, other reads leave them zero. Their JSON names
+	// read them from records written before, and an export shows them.
 	Ticked time.Time `json:"ticked,omitempty"`
 	Wake   time.Time `json:"wake,omitempty"`
+	// ticksRead says Ticked holds the stored time (or the one Tick
+	// records), not what the record carried.
+	ticksRead bool
 	// DiceSecret derives every step's seed. It never leaves the server
 	// before the game ends, except in a GM export; the final report
 	// reveals it so that every seed can be checked against it.
@@ -371,13 +377,34 @@ func writeGame(b store.Bucket, g *Game) error {
 
 // writeGameFrom is writeGame for a caller that knows the index entries of
 // the stored record (factsOf it, taken when it was read): Tick, which
-// writes many games, saves decoding each one twice.
+// writes many games, saves decoding each one twice. The tick times go to
+// the ticks bucket (ticks.go), Ticked as stored unless Tick set it.
 func writeGameFrom(b store.Bucket, g *Game, was indexFacts) error {
+	tx := b.Tx()
+	old := storedTicks(tx, g)
+	if !g.ticksRead {
+		g.Ticked = old.ticked
+	}
 	g.Wake = nextWake(g)
-	if err := putJSON(b, store.KeyInfo, g); err != nil {
+	if err := putInfo(b, g); err != nil {
 		return err
 	}
-	return updateIndexes(b.Tx(), was, g)
+	if err := putTicks(tx, g, old.wake); err != nil {
+		return err
+	}
+	return updateIndexes(tx, was, g)
+}
+
+// infoRecord is a game's record as stored: without Ticked and Wake, which
+// the ticks bucket holds (its fields hide the game's of the same name).
+type infoRecord struct {
+	*Game
+	Ticked *time.Time `json:"ticked,omitempty"`
+	Wake   *time.Time `json:"wake,omitempty"`
+}
+
+func putInfo(b store.Bucket, g *Game) error {
+	return putJSON(b, store.KeyInfo, infoRecord{Game: g})
 }
 
 // nextWake is the earliest moment at which Tick may have something to do

@@ -313,6 +313,14 @@ const tickBatch = 256
 // rolled back and its games are done one transaction each, so that one
 // broken game holds up no other: Tick goes on and returns every game's
 // error at the end. The daemon calls it on a timer; the CLI on `game tick`.
+//
+// Several processes may tick one PostgreSQL database at once (two
+// daemons, a daemon and `game tick`): each batch claims its games first
+// (Bucket.ClaimNamed, FOR UPDATE SKIP LOCKED) and ticks only those still
+// due in its transaction, so the processes split the due games between
+// them, none waits for another, and none ticks a game another has just
+// ticked. A game skipped because a change of it (an order mail) held it
+// is due still, and the next Tick takes it.
 func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error) {
 	if err := s.indexed(ctx); err != nil {
 		return nil, err
@@ -320,16 +328,17 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 	// Only the games whose wake time has come: a server with 100,000
 	// games does not read them all every few seconds. A game has one
 	// wake key, but the set keeps the list free of repeats cheaply.
-	var due []string
+	var due []dueGame
 	now := s.now().UTC()
 	err := s.st.View(ctx, func(tx store.Tx) error {
+		due = due[:0]
 		seen := map[string]bool{}
 		c := tx.Bucket(store.BucketWake).Cursor()
 		limit := store.Key(uint64(now.UnixNano()))
 		for k, _ := c.First(); k != nil && bytes.Compare(k[:8], limit) <= 0; k, _ = c.Next() {
 			if id := string(k[8:]); !seen[id] {
 				seen[id] = true
-				due = append(due, id)
+				due = append(due, dueGame{id: id, key: store.Copy(k)})
 			}
 		}
 		return nil
@@ -344,8 +353,12 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 		var res []TickResult
 		err := s.st.Group(ctx, func(ctx context.Context) error {
 			res = res[:0]
-			for _, id := range batch {
-				r, err := s.tickOne(ctx, id, hooks)
+			mine, err := s.claimDue(ctx, batch)
+			if err != nil {
+				return err
+			}
+			for _, d := range mine {
+				r, err := s.tickOne(ctx, d.id, d.wake, hooks)
 				if err != nil {
 					return err
 				}
@@ -362,10 +375,10 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 		if ctx.Err() != nil {
 			return out, ctx.Err()
 		}
-		for _, id := range batch {
-			r, err := s.tickOne(ctx, id, hooks)
+		for _, d := range batch {
+			r, err := s.tickOne(ctx, d.id, nil, hooks)
 			if err != nil {
-				s.log.Error("tick", "game", id, "err", err)
+				s.log.Error("tick", "game", d.id, "err", err)
 				errs = append(errs, err)
 			}
 			if r != nil {
@@ -376,10 +389,60 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 	return out, errors.Join(errs...)
 }
 
+// dueGame is a game Tick found due: its id and its key in the wake index;
+// wake, once claimDue has claimed it, the wake time its transaction sees.
+type dueGame struct {
+	id   string
+	key  []byte
+	wake *time.Time
+}
+
+// claimDue claims the games of batch that no other transaction holds
+// (ClaimNamed), and returns those of them still due as the claiming
+// transaction sees the wake index: one another process ticked after
+// Tick listed it has a later wake key by now, and is left alone. The
+// batch is a stretch of the wake index, walked again in one pass.
+func (s *Service) claimDue(ctx context.Context, batch []dueGame) ([]dueGame, error) {
+	var mine []dueGame
+	err := s.st.Update(ctx, func(tx store.Tx) error {
+		mine = mine[:0]
+		names := make([][]byte, len(batch))
+		for i, d := range batch {
+			names[i] = []byte(d.id)
+		}
+		claimed, err := tx.Bucket(store.BucketGames).ClaimNamed(names)
+		if err != nil {
+			return err
+		}
+		held := make(map[string]bool, len(claimed))
+		for _, n := range claimed {
+			held[string(n)] = true
+		}
+		wakes := make(map[string]time.Time, len(claimed))
+		last := batch[len(batch)-1].key
+		c := tx.Bucket(store.BucketWake).Cursor()
+		for k, _ := c.Seek(batch[0].key); k != nil && bytes.Compare(k, last) <= 0; k, _ = c.Next() {
+			if id := string(k[8:]); held[id] {
+				wakes[id] = fromUnixNano(store.KeyN(k[:8]))
+			}
+		}
+		for _, d := range batch {
+			if w, ok := wakes[d.id]; ok {
+				d.wake = &w
+				mine = append(mine, d)
+			}
+		}
+		return nil
+	})
+	return mine, err
+}
+
 // tickOne ticks one game and plays its bots; it returns what was done, or
-// nil when nothing was.
-func (s *Service) tickOne(ctx context.Context, id string, hooks []Hook) (*TickResult, error) {
-	r, err := s.tickGame(ctx, id, hooks)
+// nil when nothing was. wake is the game's wake time as claimDue found it
+// in this transaction; nil for a game ticked alone, which tickOne claims
+// and checks first.
+func (s *Service) tickOne(ctx context.Context, id string, wake *time.Time, hooks []Hook) (*TickResult, error) {
+	r, err := s.tickGame(ctx, id, wake, hooks)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
@@ -396,10 +459,19 @@ func (s *Service) tickOne(ctx context.Context, id string, hooks []Hook) (*TickRe
 	return r, nil
 }
 
-func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickResult, error) {
+func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hooks []Hook) (*TickResult, error) {
 	res := &TickResult{Game: id}
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		*res = TickResult{Game: id}
+		now := s.now().UTC()
+		if wake == nil {
+			// Alone (after its batch failed): another process may have
+			// it, or have ticked it since it was listed.
+			got, err := tx.Bucket(store.BucketGames).ClaimNamed([][]byte{[]byte(id)})
+			if err != nil || len(got) == 0 {
+				return err
+			}
+		}
 		b, err := gameBucket(tx, id)
 		if err != nil {
 			return err
@@ -408,6 +480,14 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 		if err != nil {
 			return err
 		}
+		// The game's wake key: claimDue read it with the claim, the same
+		// as its entry in ticks without a read a game.
+		var oldWake time.Time
+		if wake != nil {
+			oldWake = *wake
+		} else if oldWake = storedTicks(tx, g).wake; oldWake.IsZero() || oldWake.After(now) {
+			return nil
+		}
 		// g is the game as this tick leaves it, written or not: its
 		// changes below are made to it in place.
 		defer func() { res.bots = botsToPlay(g) }()
@@ -415,7 +495,6 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 			return nil
 		}
 		was := factsOf(g)
-		now := s.now().UTC()
 		awaited := s.awaited(g, now)
 		reason := ""
 		switch {
@@ -458,13 +537,16 @@ func (s *Service) tickGame(ctx context.Context, id string, hooks []Hook) (*TickR
 		}
 		// Whatever happens below, Tick has now seen the game as it is:
 		// its next wake time counts from here.
-		g.Ticked = now
+		g.Ticked, g.ticksRead = now, true
+		if reason == "" && len(res.Notices) == 0 {
+			// Tick only looked: the record stays as it is, and only the
+			// tick times and the wake entry move (ticks.go).
+			g.Wake = nextWake(g)
+			return putTicks(tx, g, oldWake)
+		}
 		if reason == "" {
 			if err := writeGameFrom(b, g, was); err != nil {
 				return err
-			}
-			if len(res.Notices) == 0 {
-				return nil
 			}
 			return runHooks(tx, &Change{Game: g, Notices: res.Notices, Service: s}, hooks)
 		}

@@ -396,14 +396,17 @@ func (s *Service) Get(ctx context.Context, id string) (*Game, error) {
 	var g *Game
 	err := s.st.View(ctx, func(tx store.Tx) error {
 		var err error
-		g, err = s.getTx(tx, id)
+		if g, err = s.getTx(tx, id); err == nil {
+			withTicks(tx, g)
+		}
 		return err
 	})
 	return g, err
 }
 
 // GetTx reads a game's record inside a transaction (for hooks and the mail
-// side's routing).
+// side's routing). Unlike Get, it does not read Ticked and Wake from the
+// ticks bucket (a round trip more on PostgreSQL, and no caller needs them).
 func (s *Service) GetTx(tx store.Tx, id string) (*Game, error) { return s.getTx(tx, id) }
 
 func (s *Service) getTx(tx store.Tx, id string) (*Game, error) {

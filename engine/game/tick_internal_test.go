@@ -1,12 +1,14 @@
 package game
 
 import (
+	"bytes"
 	"context"
 	"testing"
 	"time"
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
+	"orrery/engine/store"
 	"orrery/engine/store/storetest"
 )
 
@@ -59,4 +61,173 @@ func TestTickPlaysBotsItGivesOrdersToGive(t *testing.T) {
 			}
 		})
 	}
+}
+
+// storedInfo is a game's record as stored, and its entry in ticks.
+func storedInfo(t *testing.T, svc *Service, id string) (info []byte, ticks tickTimes, inTicks bool) {
+	t.Helper()
+	if err := svc.st.View(context.Background(), func(tx store.Tx) error {
+		info = store.Copy(tx.Bucket(store.BucketGames).Bucket([]byte(id)).Get(store.KeyInfo))
+		if tb := tx.Bucket(store.BucketTicks); tb != nil {
+			ticks, inTicks = decodeTicks(tb.Get([]byte(id)))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return info, ticks, inTicks
+}
+
+// wakeKeys lists the wake index's entries of game id, as times.
+func wakeKeys(t *testing.T, svc *Service, id string) []time.Time {
+	t.Helper()
+	var out []time.Time
+	if err := svc.st.View(context.Background(), func(tx store.Tx) error {
+		return tx.Bucket(store.BucketWake).ForEach(func(k, _ []byte) error {
+			if string(k[8:]) == id {
+				out = append(out, fromUnixNano(store.KeyN(k[:8])))
+			}
+			return nil
+		})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A tick that only looks at a game (nothing due but the look) leaves its
+// record byte for byte as it was: only its entry in ticks and its wake
+// key move. The record never holds the tick times.
+func TestTickThatOnlyLooksLeavesTheRecord(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
+		st := storetest.Open(t, k)
+		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+		svc := New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(func() time.Time { return now }))
+		ctx := context.Background()
+		if _, err := svc.Create(ctx, CreateRequest{ID: "a", Ruleset: "toy", DiceSecret: "a",
+			Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+			Settings: &Settings{Early: true, TurnLength: 2 * time.Hour}}); err != nil {
+			t.Fatal(err)
+		}
+		before, ticks, ok := storedInfo(t, svc, "a")
+		if !ok || !ticks.ticked.IsZero() || !ticks.wake.Equal(now) {
+			t.Fatalf("a new game's ticks entry is %+v (%v), want never ticked, due now", ticks, ok)
+		}
+		if bytes.Contains(before, []byte(`"ticked"`)) || bytes.Contains(before, []byte(`"wake"`)) {
+			t.Errorf("the record holds tick times: %s", before)
+		}
+		now = now.Add(time.Minute)
+		if res, err := svc.Tick(ctx); err != nil || len(res) != 0 {
+			t.Fatalf("the tick did %+v, %v; want a look only", res, err)
+		}
+		after, ticks, _ := storedInfo(t, svc, "a")
+		if !bytes.Equal(before, after) {
+			t.Errorf("a tick that only looked rewrote the record:\n%s\nto\n%s", before, after)
+		}
+		deadline := now.Add(-time.Minute).Add(2 * time.Hour)
+		if !ticks.ticked.Equal(now) || !ticks.wake.Equal(deadline) {
+			t.Errorf("after the look ticks holds %+v, want ticked %v, wake at the deadline %v", ticks, now, deadline)
+		}
+		if w := wakeKeys(t, svc, "a"); len(w) != 1 || !w[0].Equal(deadline) {
+			t.Errorf("the wake index holds %v for a, want the deadline only", w)
+		}
+		if g, err := svc.Get(ctx, "a"); err != nil || !g.Ticked.Equal(now) || !g.Wake.Equal(deadline) {
+			t.Errorf("Get gives ticked %v wake %v (%v), want %v and %v", g.Ticked, g.Wake, err, now, deadline)
+		}
+		// An index rebuild keeps ticks: the game still waits for its
+		// deadline.
+		if err := st.Update(ctx, func(tx store.Tx) error { return tx.Bucket(store.BucketMeta).Delete(store.KeyIndexes) }); err != nil {
+			t.Fatal(err)
+		}
+		svc = New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(func() time.Time { return now }))
+		now = now.Add(time.Minute)
+		if res, err := svc.Tick(ctx); err != nil || len(res) != 0 {
+			t.Fatalf("the tick after the rebuild did %+v, %v; want nothing", res, err)
+		}
+		if _, again, _ := storedInfo(t, svc, "a"); again != ticks {
+			t.Errorf("after an index rebuild ticks holds %+v, want %+v as before", again, ticks)
+		}
+	})
+}
+
+// A database of schema version 2 keeps its games' tick times in their
+// records: opened by this version, Get reads them there, the first Tick's
+// index rebuild copies them into ticks, and the game wakes when it would
+// have (here for its reminder), not at once.
+func TestVersion2TickTimesCarriedOver(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
+		open := k.New(t)
+		st, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+		clock := WithClock(func() time.Time { return now })
+		rulesets := []engine.Ruleset{toy.Ruleset()}
+		svc := New(st, rulesets, clock)
+		ctx := context.Background()
+		for _, id := range []string{"a", "b"} {
+			if _, err := svc.Create(ctx, CreateRequest{ID: id, Ruleset: "toy", DiceSecret: id,
+				Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+				Settings: &Settings{Early: true, TurnLength: 2 * time.Hour, Reminders: []time.Duration{30 * time.Minute}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		now = now.Add(time.Minute)
+		if _, err := svc.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		ticked, reminder := now, now.Add(-time.Minute).Add(90*time.Minute)
+		// Write the records as version 2 did, with the tick times in
+		// them, and drop ticks.
+		if err := st.Update(ctx, func(tx store.Tx) error {
+			for _, id := range []string{"a", "b"} {
+				b := tx.Bucket(store.BucketGames).Bucket([]byte(id))
+				g, err := readGame(b)
+				if err != nil {
+					return err
+				}
+				if err := putJSON(b, store.KeyInfo, withTicks(tx, g)); err != nil {
+					return err
+				}
+			}
+			if err := tx.DeleteBucket(store.BucketTicks); err != nil {
+				return err
+			}
+			return tx.Bucket(store.BucketMeta).Put(store.KeySchema, []byte("2"))
+		}); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		if st, err = open(); err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		svc = New(st, rulesets, clock)
+		if g, err := svc.Get(ctx, "a"); err != nil || !g.Ticked.Equal(ticked) || !g.Wake.Equal(reminder) {
+			t.Fatalf("before the rebuild Get gives ticked %v wake %v (%v), want %v and %v", g.Ticked, g.Wake, err, ticked, reminder)
+		}
+		now = now.Add(time.Minute)
+		if res, err := svc.Tick(ctx); err != nil || len(res) != 0 {
+			t.Fatalf("the first tick after the upgrade did %+v, %v; want nothing", res, err)
+		}
+		for _, id := range []string{"a", "b"} {
+			_, ticks, ok := storedInfo(t, svc, id)
+			if !ok || !ticks.ticked.Equal(ticked) || !ticks.wake.Equal(reminder) {
+				t.Errorf("%s: after the rebuild ticks holds %+v (%v), want ticked %v, wake %v", id, ticks, ok, ticked, reminder)
+			}
+			if w := wakeKeys(t, svc, id); len(w) != 1 || !w[0].Equal(reminder) {
+				t.Errorf("%s: the wake index holds %v, want the reminder only", id, w)
+			}
+		}
+		now = reminder
+		res, err := svc.Tick(ctx)
+		if err != nil || len(res) != 2 || len(res[0].Notices) != 1 || res[0].Notices[0].Kind != "reminder" {
+			t.Fatalf("at the reminder's time the tick did %+v, %v; want a reminder in a and b", res, err)
+		}
+		info, _, _ := storedInfo(t, svc, "a")
+		if bytes.Contains(info, []byte(`"ticked"`)) {
+			t.Errorf("a record written since the upgrade still holds its tick time: %s", info)
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -162,8 +163,8 @@ func TestOpenUpgradesVersion1(t *testing.T) {
 	defer s.Close()
 	must(t, s.View(context.Background(), func(tx Tx) error {
 		m := tx.Bucket(BucketMeta)
-		if v := string(m.Get(KeySchema)); v != "2" {
-			t.Errorf("schema %q after the upgrade, want 2", v)
+		if v := string(m.Get(KeySchema)); v != strconv.Itoa(SchemaVersion) {
+			t.Errorf("schema %q after the upgrade, want %d", v, SchemaVersion)
 		}
 		if m.Get(KeyIndexes) != nil {
 			t.Error("the index marker survived the upgrade")

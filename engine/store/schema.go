@@ -19,6 +19,10 @@ package store
 //	                          "ruleset=<name>", "open" (JOIN takes a seat), "awaiting"
 //	                          (orders missing) and "awaits=<address>"
 //	wake/<unix ns><game id>   → empty: when Tick must next look at that game
+//	ticks/<game id>           → when Tick last looked at the game and when it must
+//	                          look next (its wake key): two 8-byte big-endian unix ns
+//	                          (0: never), kept apart from games/<id>/info so that a
+//	                          tick that only looks writes 16 bytes, not the record
 //	held/<address>\x00<id>    → empty: every game in which the address (game.CanonAddress)
 //	                          held a seat, kept after it leaves (the player record)
 //	observing/<address>\x00<id> → empty: the games the address observes
@@ -38,12 +42,17 @@ package store
 // rebuilt with the others). Open upgrades a version 1
 // file in place: it only bumps the version; the first service to use the
 // file builds the indexes, and the outbox its own (pbem/outbox).
+//
+// Version 3 moved a game's ticked and wake times out of its record into
+// ticks. Open upgrades a version 2 file as it does a version 1: older
+// records still carry the times, and engine/game reads them there until
+// the index rebuild the upgrade asks for has filled ticks.
 
 // SchemaVersion is the layout version this build reads and writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // upgradable lists the older versions Open upgrades in place.
-var upgradable = map[int]bool{1: true}
+var upgradable = map[int]bool{1: true, 2: true}
 
 // Top-level buckets.
 var (
@@ -52,6 +61,9 @@ var (
 	BucketSeats = []byte("seats")
 	BucketTags  = []byte("game-tags")
 	BucketWake  = []byte("wake")
+	// BucketTicks holds each game's last tick and next wake (engine/game
+	// index.go). It is not derived: an index rebuild keeps it.
+	BucketTicks = []byte("ticks")
 	BucketMail  = []byte("mail")
 	// BucketPlayers is version 1's address index, deleted by the first
 	// index rebuild.
@@ -84,7 +96,7 @@ var (
 )
 
 // TopLevel lists the buckets Open creates.
-var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, BucketWake, BucketMail, BucketHeld, BucketObserving}
+var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, BucketWake, BucketMail, BucketHeld, BucketObserving, BucketTicks}
 
 // ---- mail side (pbem) ----------------------------------------------------
 // Nested buckets of BucketMail, created and used by pbem. The engine never
