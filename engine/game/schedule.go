@@ -348,8 +348,8 @@ func (s *Service) Tick(ctx context.Context, hooks ...Hook) ([]TickResult, error)
 	}
 	var out []TickResult
 	var errs []error
-	for start := 0; start < len(due); start += tickBatch {
-		batch := due[start:min(start+tickBatch, len(due))]
+	for start := 0; start < len(due); start += s.tickBatch {
+		batch := due[start:min(start+s.tickBatch, len(due))]
 		var res []TickResult
 		err := s.st.Group(ctx, func(ctx context.Context) error {
 			res = res[:0]

@@ -34,6 +34,9 @@ type Service struct {
 	botSteps int
 	hooks    []Hook
 	index    *indexState // whether the derived indexes were found current
+	// tickBatch is how many due games Tick claims a transaction:
+	// the constant tickBatch, but smaller in tests of sharing.
+	tickBatch int
 }
 
 // Option configures a Service.
@@ -56,7 +59,7 @@ func WithBotStepLimit(n int) Option { return func(s *Service) { s.botSteps = n }
 
 // New returns a service over st hosting rulesets.
 func New(st *store.Store, rulesets []engine.Ruleset, opts ...Option) *Service {
-	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000, index: &indexState{}}
+	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000, index: &indexState{}, tickBatch: tickBatch}
 	for _, o := range opts {
 		o(s)
 	}

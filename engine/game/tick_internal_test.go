@@ -3,6 +3,8 @@ package game
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -228,6 +230,113 @@ func TestVersion2TickTimesCarriedOver(t *testing.T) {
 		info, _, _ := storedInfo(t, svc, "a")
 		if bytes.Contains(info, []byte(`"ticked"`)) {
 			t.Errorf("a record written since the upgrade still holds its tick time: %s", info)
+		}
+	})
+}
+
+// Two Ticks at once over one database (two daemons, or a daemon and
+// `game tick`, each with a store of its own on PostgreSQL) split the due
+// games: each handles a share, every game is handled once, and neither
+// waits for the other. Each Tick's hook, at its first game, waits until
+// the other Tick has reached a game of its own, inside its batch's open
+// transaction: a Tick that waited for the other's batch to end would
+// never get there. On bbolt, whose one writer makes the second wait
+// anyway, the two Ticks run at once without that meeting, and still
+// handle each game once.
+func TestTwoTicksSplitTheDueGames(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
+		open := k.New(t)
+		stores := make([]*store.Store, 2)
+		for i := range stores {
+			if i > 0 && k.Name == "bbolt" {
+				stores[i] = stores[0] // one process holds the file
+				continue
+			}
+			st, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			stores[i] = st
+		}
+		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+		clock := WithClock(func() time.Time { return now })
+		rulesets := []engine.Ruleset{toy.Ruleset()}
+		ctx := context.Background()
+		const n = 30
+		for i := range n {
+			id := fmt.Sprintf("g%02d", i)
+			if _, err := New(stores[0], rulesets, clock).Create(ctx, CreateRequest{ID: id, Ruleset: "toy", DiceSecret: id,
+				Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+				Settings: &Settings{Early: true, TurnLength: time.Hour}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		now = now.Add(2 * time.Hour) // every deadline passed: each tick resolves a step
+		meet := k.Name != "bbolt"
+		var in [2]chan struct{}
+		var met [2]error
+		results := make([][]TickResult, 2)
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for i := range 2 {
+			in[i] = make(chan struct{})
+		}
+		for i := range 2 {
+			svc := New(stores[i], rulesets, clock)
+			svc.tickBatch = 10
+			var once sync.Once
+			hook := func(store.Tx, *Change) error {
+				if !meet {
+					return nil
+				}
+				once.Do(func() {
+					close(in[i])
+					select {
+					case <-in[1-i]:
+					case <-time.After(20 * time.Second):
+						met[i] = fmt.Errorf("tick %d held its batch 20 s, and the other tick reached no game meanwhile", i)
+					}
+				})
+				return nil
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], errs[i] = svc.Tick(ctx, hook)
+			}()
+		}
+		wg.Wait()
+		for i := range 2 {
+			if errs[i] != nil {
+				t.Fatalf("tick %d: %v", i, errs[i])
+			}
+			if met[i] != nil {
+				t.Error(met[i])
+			}
+		}
+		handled := map[string]int{}
+		for i, res := range results {
+			for _, r := range res {
+				if len(r.Steps) != 1 {
+					t.Errorf("tick %d did %d steps in %s, want 1", i, len(r.Steps), r.Game)
+				}
+				handled[r.Game]++
+			}
+			t.Logf("tick %d handled %d games", i, len(res))
+			if meet && len(res) == 0 {
+				t.Errorf("tick %d handled no game", i)
+			}
+		}
+		for i := range n {
+			id := fmt.Sprintf("g%02d", i)
+			if handled[id] != 1 {
+				t.Errorf("%s was handled %d times, want once", id, handled[id])
+			}
+			g, err := New(stores[0], rulesets, clock).Get(ctx, id)
+			if err != nil || g.Step != 1 {
+				t.Errorf("%s is at step %d (%v), want 1", id, g.Step, err)
+			}
 		}
 	})
 }
