@@ -13,6 +13,7 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/games"
 )
 
@@ -29,6 +30,13 @@ func benchDB(b testing.TB, n int) (string, time.Time) {
 		b.Fatal(err)
 	}
 	defer st.Close()
+	return path, makeGames(b, st, n)
+}
+
+// makeGames makes benchDB's n games in st and returns the clock they were
+// made at.
+func makeGames(b testing.TB, st *store.Store, n int) time.Time {
+	b.Helper()
 	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	svc := game.New(st, games.All(), game.WithClock(func() time.Time { return at }))
 	all := games.All()
@@ -45,7 +53,7 @@ func benchDB(b testing.TB, n int) (string, time.Time) {
 			b.Fatal(err)
 		}
 	}
-	return path, at
+	return at
 }
 
 // BenchmarkTickCatchUp times the first Tick after every game became due
@@ -145,18 +153,43 @@ func BenchmarkListGames(b *testing.B) {
 // BenchmarkCatchUpTick times the catch-up Tick per game: every game of a
 // database of -bench.games was just created and is due (not yet looked
 // at); one op is that Tick, and ns/game, B/game and allocs/game are
-// what each due game costs. Each op ticks a fresh copy of the database,
-// made once; "created" ticks games with nothing to do
-// but be looked at, "deadline" games whose deadline passed (each
-// resolves a step).
+// what each due game costs. "created" ticks games with nothing to do but
+// be looked at, "deadline" games whose deadline passed (each resolves a
+// step). On bbolt each op ticks a fresh copy of a database made once;
+// with ORRERY_TEST_STORE=postgres (and ORRERY_TEST_PG) each op makes its
+// games in a new schema first, untimed, and round-trips/game counts the
+// statements and batches sent to the server.
 //
 //	go test -run '^$' -bench CatchUpTick -benchtime 3x ./engine/game/ -args -bench.games=5000
 func BenchmarkCatchUpTick(b *testing.B) {
 	n := *benchGames
-	tmpl, at := benchDB(b, n)
-	raw, err := os.ReadFile(tmpl)
-	if err != nil {
-		b.Fatal(err)
+	kind := storetest.Default()
+	var fresh func(b *testing.B) (*store.Store, time.Time)
+	if kind.Name == "bbolt" {
+		tmpl, at := benchDB(b, n)
+		raw, err := os.ReadFile(tmpl)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fresh = func(b *testing.B) (*store.Store, time.Time) {
+			path := filepath.Join(b.TempDir(), "g.db")
+			if err := os.WriteFile(path, raw, 0o600); err != nil {
+				b.Fatal(err)
+			}
+			st, err := store.Open(path, store.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return st, at
+		}
+	} else {
+		fresh = func(b *testing.B) (*store.Store, time.Time) {
+			st, err := kind.New(b)()
+			if err != nil {
+				b.Fatal(err)
+			}
+			return st, makeGames(b, st, n)
+		}
 	}
 	for _, c := range []struct {
 		name  string
@@ -165,23 +198,18 @@ func BenchmarkCatchUpTick(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var took, cpu time.Duration
 			var bytes, allocs uint64
+			var trips int64
 			var ms0, ms1 runtime.MemStats
 			rounds := 0
 			for b.Loop() {
 				rounds++
 				b.StopTimer()
-				path := filepath.Join(b.TempDir(), "g.db")
-				if err := os.WriteFile(path, raw, 0o600); err != nil {
-					b.Fatal(err)
-				}
-				st, err := store.Open(path, store.Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
+				st, at := fresh(b)
 				now := at.Add(c.after)
 				svc := game.New(st, games.All(), game.WithClock(func() time.Time { return now }))
 				runtime.GC()
 				runtime.ReadMemStats(&ms0)
+				s0 := st.Stats()
 				b.StartTimer()
 				t0, c0 := time.Now(), cpuTime()
 				res, err := svc.Tick(context.Background())
@@ -189,6 +217,7 @@ func BenchmarkCatchUpTick(b *testing.B) {
 				cpu += cpuTime() - c0
 				b.StopTimer()
 				runtime.ReadMemStats(&ms1)
+				trips += st.Stats().Sub(s0).RoundTrips
 				bytes += ms1.TotalAlloc - ms0.TotalAlloc
 				allocs += ms1.Mallocs - ms0.Mallocs
 				if err != nil {
@@ -205,6 +234,9 @@ func BenchmarkCatchUpTick(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/games, "cpu-ns/game")
 			b.ReportMetric(float64(bytes)/games, "B/game")
 			b.ReportMetric(float64(allocs)/games, "allocs/game")
+			if kind.Name != "bbolt" {
+				b.ReportMetric(float64(trips)/games, "round-trips/game")
+			}
 		})
 	}
 }

@@ -67,8 +67,10 @@ type Game struct {
 	Ticked time.Time `json:"ticked,omitempty"`
 	Wake   time.Time `json:"wake,omitempty"`
 	// ticksRead says Ticked holds the stored time (or the one Tick
-	// records), not what the record carried.
-	ticksRead bool
+	// records), not what the record carried; storedWake, when not nil,
+	// is the game's wake entry as stored (Tick knows it without a read).
+	ticksRead  bool
+	storedWake *time.Time
 	// DiceSecret derives every step's seed. It never leaves the server
 	// before the game ends, except in a GM export; the final report
 	// reveals it so that every seed can be checked against it.
@@ -381,15 +383,21 @@ func writeGame(b store.Bucket, g *Game) error {
 // the ticks bucket (ticks.go), Ticked as stored unless Tick set it.
 func writeGameFrom(b store.Bucket, g *Game, was indexFacts) error {
 	tx := b.Tx()
-	old := storedTicks(tx, g)
-	if !g.ticksRead {
-		g.Ticked = old.ticked
+	var oldWake time.Time
+	if g.ticksRead && g.storedWake != nil {
+		oldWake = *g.storedWake
+	} else {
+		old := storedTicks(tx, g)
+		if !g.ticksRead {
+			g.Ticked = old.ticked
+		}
+		oldWake = old.wake
 	}
 	g.Wake = nextWake(g)
 	if err := putInfo(b, g); err != nil {
 		return err
 	}
-	if err := putTicks(tx, g, old.wake); err != nil {
+	if err := putTicks(tx, g, oldWake); err != nil {
 		return err
 	}
 	return updateIndexes(tx, was, g)

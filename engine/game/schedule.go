@@ -488,6 +488,7 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 		} else if oldWake = storedTicks(tx, g).wake; oldWake.IsZero() || oldWake.After(now) {
 			return nil
 		}
+		g.storedWake = &oldWake
 		// g is the game as this tick leaves it, written or not: its
 		// changes below are made to it in place.
 		defer func() { res.bots = botsToPlay(g) }()

@@ -76,7 +76,8 @@ func putTicks(tx store.Tx, g *Game, old time.Time) error {
 	if err := tb.Put([]byte(g.ID), tickTimes{g.Ticked, g.Wake}.encode()); err != nil {
 		return err
 	}
-	g.ticksRead = true
+	w := g.Wake
+	g.ticksRead, g.storedWake = true, &w
 	wb := tx.Bucket(store.BucketWake)
 	if wb == nil || old.Equal(g.Wake) {
 		return nil
@@ -97,6 +98,6 @@ func putTicks(tx store.Tx, g *Game, old time.Time) error {
 // writes need them; Get and Export show them.
 func withTicks(tx store.Tx, g *Game) *Game {
 	t := storedTicks(tx, g)
-	g.Ticked, g.Wake, g.ticksRead = t.ticked, t.wake, true
+	g.Ticked, g.Wake, g.ticksRead, g.storedWake = t.ticked, t.wake, true, &t.wake
 	return g
 }
