@@ -3,6 +3,7 @@ package pgstore
 import (
 	"bytes"
 	"slices"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -15,6 +16,10 @@ import (
 // than waited for, and opening a claimed game later in this transaction
 // waits for no one. Tick claims each batch of due games so (engine/game
 // schedule.go), in one statement sent with the writes that wait (round).
+//
+// Claimed games are read in the same statement, with their own keys, as
+// opening one reads it (lookup): a batch of 256 due games then costs one
+// round trip, not one a game.
 func (b *pgBucket) ClaimNamed(names [][]byte) ([][]byte, error) {
 	if err := b.check(true); err != nil {
 		return nil, err
@@ -28,12 +33,14 @@ func (b *pgBucket) ClaimNamed(names [][]byte) ([][]byte, error) {
 	if len(want) == 0 {
 		return nil, nil
 	}
+	games := b.isGames()
 	var got [][]byte
+	read := map[string]*claimedGame{}
 	err := b.tx.round(func(q *pgx.Batch) {
-		q.Queue(`SELECT k.key FROM orrery_kv k JOIN orrery_bucket g ON g.id = k.child
-			WHERE k.bucket = $1 AND k.key = ANY($2::bytea[])
-			ORDER BY k.key FOR UPDATE OF g SKIP LOCKED`, b.id, want).
-			Query(func(rs pgx.Rows) error {
+		if !games {
+			q.Queue(`SELECT k.key FROM orrery_kv k JOIN orrery_bucket g ON g.id = k.child
+				WHERE k.bucket = $1 AND k.key = ANY($2::bytea[])
+				ORDER BY k.key FOR UPDATE OF g SKIP LOCKED`, b.id, want).Query(func(rs pgx.Rows) error {
 				for rs.Next() {
 					var k []byte
 					if err := rs.Scan(&k); err != nil {
@@ -43,10 +50,116 @@ func (b *pgBucket) ClaimNamed(names [][]byte) ([][]byte, error) {
 				}
 				return rs.Err()
 			})
+			return
+		}
+		// A game's keys, up to gameKeys+1 of them, as lookup reads
+		// them; a claimed game without keys comes as one row of NULLs.
+		q.Queue(`WITH c AS MATERIALIZED (
+				SELECT k.key AS name, g.id, g.seq FROM orrery_kv k JOIN orrery_bucket g ON g.id = k.child
+				WHERE k.bucket = $1 AND k.key = ANY($2::bytea[])
+				FOR UPDATE OF g SKIP LOCKED),
+			v AS (
+				SELECT c.name, c.id, c.seq, kv.key, kv.value, kv.child,
+					row_number() OVER (PARTITION BY c.id ORDER BY kv.key) AS n
+				FROM c LEFT JOIN orrery_kv kv ON kv.bucket = c.id)
+			SELECT v.name, v.id, v.seq, v.key, v.value, v.value IS NULL, v.child,
+				(SELECT s.seq FROM orrery_bucket s WHERE s.id = v.child)
+			FROM v WHERE v.n <= `+strconv.Itoa(gameKeys+1)+` ORDER BY v.name, v.key`, b.id, want).Query(func(rs pgx.Rows) error {
+			for rs.Next() {
+				var r claimRow
+				if err := r.scan(rs); err != nil {
+					return err
+				}
+				cg := read[string(r.name)]
+				if cg == nil {
+					cg = &claimedGame{id: r.id, seq: r.seq}
+					read[string(r.name)] = cg
+					got = append(got, r.name)
+				}
+				if r.key != nil {
+					cg.rows = append(cg.rows, r.row())
+				}
+			}
+			return rs.Err()
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	slices.SortFunc(got, bytes.Compare) // bytea's order, made sure of
+	for _, name := range got {
+		if cg := read[string(name)]; cg != nil {
+			b.learnGame(name, cg)
+		}
+	}
 	return got, nil
+}
+
+// claimRow is one row of ClaimNamed's statement: a claimed bucket, and
+// one of its keys (a game's).
+type claimRow struct {
+	name, key, value []byte
+	id, seq          int64
+	none             bool // value IS NULL
+	child, childSeq  *int64
+}
+
+func (r *claimRow) scan(rs pgx.Rows) error {
+	return rs.Scan(&r.name, &r.id, &r.seq, &r.key, &r.value, &r.none, &r.child, &r.childSeq)
+}
+
+// row is the key as lookup's reading of a game has it.
+func (r *claimRow) row() row {
+	out := row{k: r.key, v: r.value}
+	switch {
+	case r.child != nil:
+		out.isBucket, out.child, out.v = true, *r.child, nil
+		if r.childSeq != nil {
+			out.seq = *r.childSeq
+		}
+	case out.v == nil:
+		out.v = []byte{}
+	}
+	return out
+}
+
+// claimedGame is what ClaimNamed read of one game.
+type claimedGame struct {
+	id, seq int64
+	rows    []row
+}
+
+// learnGame records a claimed game as lookup does when it opens one, so
+// that opening it later in the transaction is answered from memory: its
+// id, its sequence, and its keys (every one of them, when it has no more
+// than gameKeys). A game the transaction knew already is left as it
+// knows it (it may have changed it), and so is every game once the
+// values kept reach keepReads: those are read when opened.
+func (b *pgBucket) learnGame(name []byte, cg *claimedGame) {
+	t := b.tx
+	k := nameKey{b.id, string(name)}
+	if _, ok := t.names[k]; ok || t.kept >= keepReads {
+		return
+	}
+	if _, ok := t.vals[k]; ok {
+		return
+	}
+	for _, r := range cg.rows {
+		gk := nameKey{cg.id, string(r.k)}
+		if r.isBucket {
+			t.names[gk] = r.child
+			t.vals[gk] = &val{bucket: true}
+			if _, ok := t.seqs[r.child]; !ok {
+				t.seqs[r.child] = &seq{n: uint64(r.seq)}
+			}
+			continue
+		}
+		t.vals[gk] = &val{v: r.v}
+		t.kept += len(r.v)
+	}
+	t.full[cg.id] = len(cg.rows) <= gameKeys
+	t.names[k] = cg.id
+	if _, ok := t.seqs[cg.id]; !ok {
+		t.seqs[cg.id] = &seq{n: uint64(cg.seq)}
+	}
 }

@@ -36,6 +36,7 @@ func Run(t *testing.T, k Kind) {
 		{"CloseWaitsForGroup", closeWaitsForGroup},
 		{"Claim", claim},
 		{"ClaimNamed", claimNamed},
+		{"ClaimNamedGames", claimNamedGames},
 	}
 	if k.Name != "bbolt" {
 		// bbolt's View is a snapshot too, but a writer that grows the
@@ -961,4 +962,95 @@ func claimNamedSkipsHeld(t *testing.T, s *store.Store) {
 	if len(got) != 4 {
 		t.Errorf("once the first ended, ClaimNamed gave %q, want all four", got)
 	}
+}
+
+// claimNamedGames: games claimed by name read as any game does, in the
+// claiming transaction (PostgreSQL reads them with the claim), with what
+// the transaction wrote to one before the claim, and their changes commit.
+func claimNamedGames(t *testing.T, s *store.Store) {
+	must(t, update(s, func(tx store.Tx) error {
+		games := tx.Bucket(store.BucketGames)
+		for _, id := range []string{"g1", "g2"} {
+			g, err := games.CreateBucket([]byte(id))
+			if err != nil {
+				return err
+			}
+			for _, kv := range [][2]string{{"info", "i-" + id}, {"state", "s-" + id}, {"empty", ""}} {
+				if err := g.Put([]byte(kv[0]), []byte(kv[1])); err != nil {
+					return err
+				}
+			}
+			log, err := g.CreateBucket([]byte("log"))
+			if err != nil {
+				return err
+			}
+			if err := log.SetSequence(5); err != nil {
+				return err
+			}
+			if err := log.Put([]byte("k"), []byte("v-"+id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	must(t, update(s, func(tx store.Tx) error {
+		games := tx.Bucket(store.BucketGames)
+		if err := games.Bucket([]byte("g2")).Put([]byte("info"), []byte("i-g2 changed")); err != nil {
+			return err
+		}
+		got, err := games.ClaimNamed([][]byte{[]byte("g2"), []byte("g3"), []byte("g1")})
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(names(got), []string{"g1", "g2"}) {
+			t.Errorf("ClaimNamed(g2 g3 g1) gave %q, want g1 g2", got)
+		}
+		// Reading g1 now takes nothing more from a server: the claim
+		// read it.
+		trips := s.Stats().RoundTrips
+		g1 := games.Bucket([]byte("g1"))
+		if string(g1.Get([]byte("info"))) != "i-g1" || string(g1.Get([]byte("state"))) != "s-g1" || g1.Bucket([]byte("log")).Sequence() != 5 {
+			t.Errorf("claimed g1 reads %q, %q, sequence %d", g1.Get([]byte("info")), g1.Get([]byte("state")), g1.Bucket([]byte("log")).Sequence())
+		}
+		if n := s.Stats().RoundTrips - trips; n != 0 {
+			t.Errorf("reading a claimed game's keys made %d round trips, want 0", n)
+		}
+		var keys []string
+		c := g1.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			keys = append(keys, string(k))
+		}
+		if !slices.Equal(keys, []string{"empty", "info", "log", "state"}) {
+			t.Errorf("claimed g1 holds %q, want empty info log state", keys)
+		}
+		if v := g1.Get([]byte("empty")); v == nil || len(v) != 0 {
+			t.Errorf("claimed g1's empty value reads %q, want an empty value", v)
+		}
+		if g1.Get([]byte("nope")) != nil || g1.Get([]byte("log")) != nil {
+			t.Error("claimed g1 has a value for a missing key or for its nested bucket")
+		}
+		log := g1.Bucket([]byte("log"))
+		if log == nil || log.Sequence() != 5 || string(log.Get([]byte("k"))) != "v-g1" {
+			t.Fatalf("claimed g1's log reads wrong")
+		}
+		if n, err := log.NextSequence(); err != nil || n != 6 {
+			t.Errorf("claimed g1's log's next sequence is %d, %v; want 6", n, err)
+		}
+		if v := string(games.Bucket([]byte("g2")).Get([]byte("info"))); v != "i-g2 changed" {
+			t.Errorf("g2, changed before it was claimed, reads %q after the claim", v)
+		}
+		return g1.Put([]byte("info"), []byte("i-g1 changed"))
+	}))
+	must(t, view(s, func(tx store.Tx) error {
+		games := tx.Bucket(store.BucketGames)
+		for id, want := range map[string]string{"g1": "i-g1 changed", "g2": "i-g2 changed"} {
+			if v := string(games.Bucket([]byte(id)).Get([]byte("info"))); v != want {
+				t.Errorf("after the commit %s's info is %q, want %q", id, v, want)
+			}
+		}
+		if n := games.Bucket([]byte("g1")).Bucket([]byte("log")).Sequence(); n != 6 {
+			t.Errorf("after the commit g1's log's sequence is %d, want 6", n)
+		}
+		return nil
+	}))
 }
