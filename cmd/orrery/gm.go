@@ -21,7 +21,7 @@ func gmCommands() []subcommand {
 		{"pause", "game pause ID [--reason TEXT]", "Stops the game's clock: no deadline or reminder until resume. Orders are still taken.", gamePause},
 		{"resume", "game resume ID", "Restarts a paused game; the deadline moves by the time it was paused.", gameResume},
 		{"deadline", "game deadline ID (--set 2026-12-01T18:00 | --extend 24h) --reason TEXT", "Changes the current deadline. Every player is told the new one and the reason.", gameDeadline},
-		{"tick", "game tick", "Does whatever is due in every game now: reminders, late notices, deadlines.\nThe daemon does this on its own; run it from cron when no daemon runs.", gameTick},
+		{"tick", "game tick", "Does whatever is due in every game now: reminders, late notices, deadlines.\nThe daemon does this on its own; run it from cron when no daemon runs.\nWith store: postgres, a game another process is ticking is left to it.", gameTick},
 		{"rollback", "game rollback ID (--to TURN | --to-step N) [--reason TEXT]", "Returns the game to the start of TURN (or to just after step N). Later\ninputs stay in the log; players are told; replayed steps get new seeds.", gameRollback},
 		{"replace", "game replace ID PLAYER (--email ADDRESS | --bot) [--reason TEXT]", "Gives a seat to a new person (a new secret; the old address loses access)\nor, with --bot, to the ruleset's bot from the next step. The old holder is\ntold by mail what happened and why; the seat's history keeps every holder.", gameReplace},
 		{"kick", "game kick ID PLAYER [--reason TEXT]", "Removes a player, who is told why: the seat plays its defaults from now on.", gameKick},
