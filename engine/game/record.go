@@ -62,8 +62,9 @@ type Game struct {
 	// Ticked is when Tick last looked at the game; Wake is when it must
 	// look next (zero: never), its key in the wake index. Both are kept
 	// in the ticks bucket, not in the stored record (ticks.go): Get and
-	// Export fill them in, other reads leave them zero. Their JSON names
-	// read them from records written before, and an export shows them.
+	// Export fill them in; other reads leave them as the record has
+	// them, zero (or, in a record written before schema version 3, the
+	// times then). An export shows them under these JSON names.
 	Ticked time.Time `json:"ticked,omitempty"`
 	Wake   time.Time `json:"wake,omitempty"`
 	// ticksRead says Ticked holds the stored time (or the one Tick

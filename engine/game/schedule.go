@@ -298,9 +298,10 @@ func botsToPlay(g *Game) bool {
 // and few enough that one transaction's dirty pages stay small. Larger
 // batches buy nothing more: at 100,000 games, 2,048 a batch (50 commits)
 // took as long as 256 (392 commits). What a commit costs is the pages it
-// writes, about two 4 kB pages a game on bbolt (the leaf that holds the
-// game's record and its bucket's root, both copied on write), not the
-// fsyncs.
+// writes, not the fsyncs: on bbolt about two 4 kB pages for a game whose
+// record changes (the leaf that holds it and its bucket's root, both
+// copied on write), and a few for a whole batch of games only looked at
+// (their tick times, side by side in ticks).
 const tickBatch = 256
 
 // Tick does whatever is due in every game at the service's clock: early
@@ -439,8 +440,8 @@ func (s *Service) claimDue(ctx context.Context, batch []dueGame) ([]dueGame, err
 
 // tickOne ticks one game and plays its bots; it returns what was done, or
 // nil when nothing was. wake is the game's wake time as claimDue found it
-// in this transaction; nil for a game ticked alone, which tickOne claims
-// and checks first.
+// in this transaction; nil for a game ticked alone, which tickGame claims
+// and checks is still due first.
 func (s *Service) tickOne(ctx context.Context, id string, wake *time.Time, hooks []Hook) (*TickResult, error) {
 	r, err := s.tickGame(ctx, id, wake, hooks)
 	if err != nil {
