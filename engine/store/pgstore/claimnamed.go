@@ -25,8 +25,10 @@ func (b *pgBucket) ClaimNamed(names [][]byte) ([][]byte, error) {
 		return nil, err
 	}
 	var want [][]byte
+	seen := map[string]bool{}
 	for _, n := range names {
-		if len(n) > 0 {
+		if len(n) > 0 && !seen[string(n)] {
+			seen[string(n)] = true
 			want = append(want, n)
 		}
 	}
