@@ -323,10 +323,12 @@ func TestTwoTicksSplitTheDueGames(t *testing.T) {
 				}
 				handled[r.Game]++
 			}
+			// Both ticks were inside a batch at once (met, above); the
+			// share each ends with may still be all or nothing: when
+			// PostgreSQL refuses one's batch for a conflict with the
+			// other's commit, its games are tried again one by one, and
+			// the other may have done them by then.
 			t.Logf("tick %d handled %d games", i, len(res))
-			if meet && len(res) == 0 {
-				t.Errorf("tick %d handled no game", i)
-			}
 		}
 		for i := range n {
 			id := fmt.Sprintf("g%02d", i)
