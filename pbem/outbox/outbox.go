@@ -258,6 +258,10 @@ type Queue struct {
 	kick   chan struct{}
 	id     string // owner id of this worker's claims (owners.go)
 	lease  Lease
+	// flying holds the keys of the mails this worker claimed and has
+	// not settled yet (pipeline.go).
+	flyMu  sync.Mutex
+	flying map[string]struct{}
 }
 
 // New returns a Queue over db sending with s.
@@ -286,7 +290,7 @@ func New(db *store.Store, s Sender, opt Options) *Queue {
 	if opt.Lease <= 0 {
 		opt.Lease = 30 * time.Second
 	}
-	return &Queue{db: db, sender: s, opt: opt, kick: make(chan struct{}, 1), id: newOwnerID()}
+	return &Queue{db: db, sender: s, opt: opt, kick: make(chan struct{}, 1), id: newOwnerID(), flying: map[string]struct{}{}}
 }
 
 // SetOnDead sets Options.OnDead; call it before Run.
@@ -404,28 +408,6 @@ func (q *Queue) RunOnce(ctx context.Context) (time.Time, error) {
 	return next, errors.Join(errs...)
 }
 
-// runShard sends the due mails of one connection's recipients, batch after
-// batch, until none is due.
-func (q *Queue) runShard(ctx context.Context, shard int) (time.Time, error) {
-	for {
-		due, next, err := q.claim(shard)
-		if err != nil || len(due) == 0 {
-			return next, err
-		}
-		mails := make([]Mail, len(due))
-		for i, it := range due {
-			mails[i] = it.Mail
-		}
-		errs := q.sender.Send(ctx, mails)
-		if err := q.settle(due, errs, ctx.Err() != nil); err != nil {
-			return time.Time{}, err
-		}
-		if ctx.Err() != nil {
-			return time.Time{}, ctx.Err()
-		}
-	}
-}
-
 // shardOf is the connection that sends m: a hash of its first recipient's
 // address, so that all of one player's mails share a connection and keep
 // their order.
@@ -449,14 +431,18 @@ func shardOf(m *Mail, n int) int {
 // once, whatever its next attempt said; a mail marked by another live
 // worker is in flight there and is left alone. It claims only the mails of
 // shard's recipients.
-func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
+//
+// A mail this worker has claimed and not yet settled (in flight beside the
+// claim: pipeline.go) is passed over unread. The keys of the mails claimed
+// are returned with them.
+func (q *Queue) claim(shard int) (due []Item, keys []string, next time.Time, err error) {
 	now := q.opt.Now()
 	err = q.db.Update(context.Background(), func(tx store.Tx) error {
 		b, err := buckets(tx)
 		if err != nil {
 			return err
 		}
-		due, next = nil, time.Time{}
+		due, keys, next = nil, nil, time.Time{}
 		alive := q.liveOwners(tx, now)
 		// The claims are written after the scan, not during it: on
 		// PostgreSQL a write makes the cursor read its page again, and a
@@ -472,6 +458,9 @@ func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 		// cost n²/Batch decodes; it was a quarter of the daemon's CPU
 		// while draining 2,000 order mails.
 		for k, v := c.First(); k != nil && len(due) < q.opt.Batch; k, v = c.Next() {
+			if q.inFlight(k) {
+				continue
+			}
 			var it Item
 			if err := json.Unmarshal(v, &it); err != nil {
 				return fmt.Errorf("outbox item %d: %w", store.KeyN(k), err)
@@ -507,6 +496,7 @@ func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 			}
 			puts = append(puts, claimed{append([]byte(nil), k...), data})
 			due = append(due, it)
+			keys = append(keys, string(k))
 		}
 		for _, p := range puts {
 			if err := b.Put(p.k, p.data); err != nil {
@@ -515,7 +505,11 @@ func (q *Queue) claim(shard int) (due []Item, next time.Time, err error) {
 		}
 		return nil
 	})
-	return due, next, err
+	if err != nil {
+		return nil, nil, next, err
+	}
+	q.fly(keys, true)
+	return due, keys, next, nil
 }
 
 func (q *Queue) backoff(attempts int) time.Duration {
