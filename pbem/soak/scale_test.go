@@ -49,21 +49,40 @@ var (
 // send orders to.
 const scaleSample = 50
 
-// scaleTable is the figures by row, then by database size.
+// scaleTable is the figures by row, then by database size. A row is known
+// by its key (rowKey), not by its label: a label reworded from one run to
+// the next still names the same figure, and a run that takes some parts
+// keeps the other rows' cells under their key (keepEarlier).
 type scaleTable struct {
 	sizes []int
-	rows  []string
-	cells map[string]map[int]string
+	rows  []string                  // keys, in the table's order
+	label map[string]string         // key → the label shown
+	cells map[string]map[int]string // key → size → value
 	notes []string
 }
 
-func (st *scaleTable) set(row string, n int, value string) {
-	if st.cells[row] == nil {
-		st.rows = append(st.rows, row)
-		st.cells[row] = map[int]string{}
+// set puts value in the row labelled label, at size n.
+func (st *scaleTable) set(label string, n int, value string) { st.put(rowKey(label), label, n, value) }
+
+func (st *scaleTable) put(key, label string, n int, value string) {
+	if st.cells == nil {
+		st.cells = map[string]map[int]string{}
 	}
-	st.cells[row][n] = value
+	if st.label == nil {
+		st.label = map[string]string{}
+	}
+	if st.cells[key] == nil {
+		st.rows = append(st.rows, key)
+		st.cells[key] = map[int]string{}
+	}
+	if _, ok := st.label[key]; !ok {
+		st.label[key] = label
+	}
+	st.cells[key][n] = value
 }
+
+// cell is the value of the row labelled label at size n.
+func (st *scaleTable) cell(label string, n int) string { return st.cells[rowKey(label)][n] }
 
 // TestScale takes issue 22's figures at each database size: the DB's size,
 // game list's time and peak memory, a catch-up game tick, one order mail's
@@ -102,7 +121,7 @@ func TestScale(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "orrery/cmd/orrery").CombinedOutput(); err != nil {
 		t.Fatalf("build orrery: %v\n%s", err, out)
 	}
-	tab := &scaleTable{sizes: sizes, cells: map[string]map[int]string{}}
+	tab := &scaleTable{sizes: sizes}
 	start := time.Now()
 	for _, n := range sizes {
 		t.Run(fmt.Sprint(n), func(t *testing.T) { scaleAt(t, s, bin, dir, n, parts, tab) })
@@ -608,7 +627,7 @@ func (st *scaleTable) markdown(start time.Time) string {
 	var b strings.Builder
 	stores := "bbolt"
 	for _, r := range st.rows {
-		if strings.HasSuffix(r, "PostgreSQL") || strings.Contains(r, "PostgreSQL (") {
+		if strings.HasSuffix(r, pgKeySuffix) {
 			stores = "bbolt and PostgreSQL"
 		}
 	}
@@ -634,7 +653,7 @@ func (st *scaleTable) markdown(start time.Time) string {
 	}
 	b.WriteString("\n")
 	for _, r := range st.rows {
-		fmt.Fprintf(&b, "| %s |", r)
+		fmt.Fprintf(&b, "| %s <!-- row:%s --> |", st.label[r], r)
 		for _, n := range st.sizes {
 			fmt.Fprintf(&b, " %s |", st.cells[r][n])
 		}
