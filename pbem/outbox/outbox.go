@@ -9,7 +9,9 @@
 //
 // The worker sleeps on a timer set to the next due mail and on a kick
 // channel of size one, which a committed transaction that queued mail
-// pokes (bbolt's OnCommit), so replies leave within milliseconds.
+// pokes (bbolt's OnCommit), so replies leave within milliseconds. While a
+// batch is being sent, the next one is claimed and the one before settled
+// beside it (pipeline.go): the connection does not wait for the database.
 //
 // Mail leaves over Options.Connections SMTP connections at once (default
 // one). Over a link to a distant provider, where every SMTP command waits a

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -524,7 +526,7 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	runCtx, cancel := context.WithCancel(ctx)
 	var running sync.WaitGroup
 	t0 = time.Now()
-	started := t0
+	started, writtenBefore := t0, procWritten()
 	rec.record(true)
 	bl.counting.Store(true)
 	stopProfile := startDrainProfile(t)
@@ -542,6 +544,7 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	}
 	stopProfile()
 	sent := rec.record(false)
+	written := procWritten() - writtenBefore
 	var each []string
 	for _, x := range bl.ds {
 		each = append(each, fmt.Sprint(x.sent.Load()))
@@ -580,6 +583,9 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 		add(fmt.Sprintf("mails each of the %d daemons' outboxes sent during the drain (one of them reads the mailbox)", len(bl.ds)), strings.Join(each, " / "), "", nil)
 	}
 	add("batches the outbox handed to SMTP during the drain (connections)", fmt.Sprintf("%d (%.1f mails each)", rec.calls, float64(len(sent))/float64(max(rec.calls, 1))), "", nil)
+	if writtenBefore >= 0 {
+		add("bytes this process (the daemon) wrote to disk during the drain", fmt.Sprintf("%.0f MB (%.1f MB/s)", float64(written)/1e6, float64(written)/1e6/orrery.Seconds()), "", nil)
+	}
 	if !rec.first.IsZero() {
 		// Where the drain's time went: before the first send (start,
 		// first fetch, first batch handled), and the outbox's SMTP
@@ -591,6 +597,24 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	add(fmt.Sprintf("raw limit B: the same fetch + go-mail send of the drain's own %d mails (same text, same players)", len(sent)), fmt.Sprintf("%v, %.1f order mails/s", same.Round(time.Millisecond), limSame), "", nil)
 	add("ours as a ratio of raw limit A (sends fewer mails than the drain)", fmt.Sprintf("%.2f×", ours/limShort), "", nil)
 	add("ours as a ratio of raw limit B (the same mail traffic)", fmt.Sprintf("%.2f×", ours/limSame), "≥ 0.8×", ptr(ours/limSame >= 0.8))
+}
+
+// procWritten is what this process has written to disk so far
+// (/proc/self/io write_bytes), or -1 where that is not to be read.
+func procWritten() int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "write_bytes: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 func rawMail(m outbox.Mail) []byte {
