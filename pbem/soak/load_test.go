@@ -345,6 +345,13 @@ type recorder struct {
 	// of those calls began.
 	busy  time.Duration
 	first time.Time
+	ends  []sendEnd // each Send while on, when it returned
+}
+
+// sendEnd is one Send call: when it returned, and the mails it sent.
+type sendEnd struct {
+	at time.Time
+	n  int
 }
 
 func (r *recorder) Send(ctx context.Context, mails []outbox.Mail) []error {
@@ -355,6 +362,13 @@ func (r *recorder) Send(ctx context.Context, mails []outbox.Mail) []error {
 	if r.on {
 		r.calls++
 		r.busy += time.Since(t0)
+		n := 0
+		for _, err := range errs {
+			if err == nil {
+				n++
+			}
+		}
+		r.ends = append(r.ends, sendEnd{time.Now(), n})
 		if r.first.IsZero() {
 			r.first = t0
 		}
@@ -526,7 +540,7 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	runCtx, cancel := context.WithCancel(ctx)
 	var running sync.WaitGroup
 	t0 = time.Now()
-	started, writtenBefore := t0, procWritten()
+	started, writtenBefore, stats0 := t0, procWritten(), st.Stats()
 	rec.record(true)
 	bl.counting.Store(true)
 	stopProfile := startDrainProfile(t)
@@ -544,7 +558,7 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	}
 	stopProfile()
 	sent := rec.record(false)
-	written := procWritten() - writtenBefore
+	written, stats := procWritten()-writtenBefore, st.Stats().Sub(stats0)
 	var each []string
 	for _, x := range bl.ds {
 		each = append(each, fmt.Sprint(x.sent.Load()))
@@ -584,7 +598,20 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	}
 	add("batches the outbox handed to SMTP during the drain (connections)", fmt.Sprintf("%d (%.1f mails each)", rec.calls, float64(len(sent))/float64(max(rec.calls, 1))), "", nil)
 	if writtenBefore >= 0 {
-		add("bytes this process (the daemon) wrote to disk during the drain", fmt.Sprintf("%.0f MB (%.1f MB/s)", float64(written)/1e6, float64(written)/1e6/orrery.Seconds()), "", nil)
+		add("bytes this process (the daemon) wrote to disk during the drain; its (first) store's commits, their time, and bbolt's writes (a node or the freelist each)", fmt.Sprintf("%.0f MB (%.1f MB/s); %d commits, %v, %d writes", float64(written)/1e6, float64(written)/1e6/orrery.Seconds(),
+			stats.Commits, stats.CommitTime.Round(time.Millisecond), stats.PageWrites), "", nil)
+	}
+	if len(rec.ends) > 0 {
+		// The pace of sending in each third of the drain: the reader
+		// handles the whole backlog in the first part of it, so a first
+		// third much slower than the last says that the servers answer
+		// more slowly while the daemon handles mail beside them.
+		var thirds [3]int
+		for _, e := range rec.ends {
+			thirds[min(2, int(3*e.at.Sub(started)/max(orrery, time.Millisecond)))] += e.n
+		}
+		third := orrery.Seconds() / 3
+		add("mails sent a second in each third of the drain", fmt.Sprintf("%.0f / %.0f / %.0f", float64(thirds[0])/third, float64(thirds[1])/third, float64(thirds[2])/third), "", nil)
 	}
 	if !rec.first.IsZero() {
 		// Where the drain's time went: before the first send (start,
