@@ -137,7 +137,7 @@ var scaleRowKeys = []struct{ key, prefix, also string }{
 	{"rss", "daemon RSS after answering", ""},
 	{"drain", "drain of", ""},
 	{"sent", "mails the daemon sent during the drain", ""},
-	{"share", "mails each of", ""},
+	{"share", "mails each", ""},
 	{"ratio-a", "ours as a ratio of raw limit A", ""},
 	{"ratio-b", "ours as a ratio of raw limit B", ""},
 	{"failover", "failover:", ""},
@@ -307,6 +307,10 @@ func TestScaleMergeKeepsRewordedRows(t *testing.T) {
 			t.Errorf("%.40s… at %d: %q, want %q", c.row, c.n, got, c.want)
 		}
 	}
+	if a, b := rowKey("backlog, two daemons: mails each daemon's outbox sent (the first one reads the mailbox) — PostgreSQL"),
+		rowKey("backlog, two daemons: mails each of the 2 daemons' outboxes sent during the drain (one of them reads the mailbox) — PostgreSQL"); a != b {
+		t.Errorf("the two wordings of the outboxes' shares have the keys %q and %q", a, b)
+	}
 	if len(st.rows) != 5 {
 		t.Errorf("rows %q, want one each for RSS, the two mails, the ratio and the ratio on PostgreSQL", st.rows)
 	}
@@ -333,6 +337,7 @@ func TestScaleMergeKeepsRewordedRows(t *testing.T) {
 	keys := map[string]string{}
 	for _, l := range []string{rssNow, ackRow, turnRow, ratioNow, ratioNow + " — PostgreSQL", "backlog: drain of 5000 order mails",
 		"backlog, two daemons: drain of 5000 order mails — PostgreSQL", "backlog, two daemons: ours as a ratio of raw limit B — PostgreSQL",
+		"backlog, two daemons: mails each daemon's outbox sent (the first one reads the mailbox) — PostgreSQL", "backlog: mails the daemon sent during the drain",
 		"DB size (games at their start)", "DB size (games at their start) — PostgreSQL (tables and indexes)"} {
 		if other, ok := keys[rowKey(l)]; ok {
 			t.Errorf("%q and %q share the key %q", l, other, rowKey(l))
