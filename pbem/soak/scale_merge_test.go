@@ -166,13 +166,19 @@ func rowKey(label string) string {
 }
 
 // splitRowKey takes the key comment off a label cell as markdown writes
-// it; a cell without one (a table written before keys) is keyed by rowKey.
+// it; a cell without one (a table written before keys), or whose key is a
+// whole label (a row no rule of scaleRowKeys named when it was written),
+// is keyed by rowKey: the rules may have learnt its label since.
 func splitRowKey(cell string) (label, key string) {
+	label = cell
 	if i := strings.LastIndex(cell, "<!-- row:"); i >= 0 && strings.HasSuffix(cell, "-->") {
 		key = strings.TrimSpace(strings.TrimSuffix(cell[i+len("<!-- row:"):], "-->"))
-		return strings.TrimSpace(cell[:i]), key
+		label = strings.TrimSpace(cell[:i])
 	}
-	return cell, rowKey(cell)
+	if key == "" || strings.Contains(key, " ") {
+		key = rowKey(label)
+	}
+	return label, key
 }
 
 // mergeOrder is the rows of earlier in their order, with those only in
@@ -332,6 +338,11 @@ func TestScaleMergeKeepsRewordedRows(t *testing.T) {
 	}
 	if got := again.label[rowKey(rssNow)]; got != "daemon memory after 20 mails" {
 		t.Errorf("label %q", got)
+	}
+	// A row written keyed by its whole label (no rule knew it then) is
+	// keyed by the rules when they have learnt it.
+	if label, key := splitRowKey("backlog, two daemons: mails each daemon's outbox sent — PostgreSQL <!-- row:backlog, two daemons: mails each daemon's outbox sent — PostgreSQL -->"); key != "backlog2/share/pg" || strings.Contains(label, "<!--") {
+		t.Errorf("a whole-label key: %q, %q", label, key)
 	}
 	// Distinct figures keep distinct keys.
 	keys := map[string]string{}
