@@ -27,6 +27,7 @@ type Store struct {
 
 	commits    atomic.Int64
 	commitTime atomic.Int64
+	retries    atomic.Int64
 
 	// life counts the transactions and groups under way, so that Close
 	// waits for them and refuses new ones (see Close).
@@ -173,7 +174,7 @@ func (s *Store) Backend() Backend { return s.be }
 
 // Stats counts the commits made through the store since it was opened.
 func (s *Store) Stats() Stats {
-	st := Stats{Commits: s.commits.Load(), CommitTime: time.Duration(s.commitTime.Load())}
+	st := Stats{Commits: s.commits.Load(), CommitTime: time.Duration(s.commitTime.Load()), Retries: s.retries.Load()}
 	if b, ok := s.be.(*boltBackend); ok {
 		st.PageWrites = b.pageWrites()
 	}
@@ -240,6 +241,7 @@ func (s *Store) retry(ctx context.Context, try func() error) error {
 		if err == nil || n >= maxTries || !s.be.Retryable(err) || ctx.Err() != nil {
 			return err
 		}
+		s.retries.Add(1)
 		d := wait/2 + rand.N(wait)
 		select {
 		case <-ctx.Done():

@@ -161,9 +161,16 @@ type Stats struct {
 	// server (PostgreSQL: each waits for its answer), begin and commit
 	// included; 0 on bbolt.
 	RoundTrips int64
+	// Retries counts the tries of Update, View and Group that the
+	// backend refused as not serialisable with concurrent transactions
+	// (PostgreSQL's 40001, 40P01, or a bucket another process made
+	// again) and that were run again: what several processes working on
+	// one database cost each other. Always 0 on bbolt.
+	Retries int64
 }
 
 // Sub returns s - o.
 func (s Stats) Sub(o Stats) Stats {
-	return Stats{Commits: s.Commits - o.Commits, CommitTime: s.CommitTime - o.CommitTime, PageWrites: s.PageWrites - o.PageWrites, RoundTrips: s.RoundTrips - o.RoundTrips}
+	return Stats{Commits: s.Commits - o.Commits, CommitTime: s.CommitTime - o.CommitTime, PageWrites: s.PageWrites - o.PageWrites,
+		RoundTrips: s.RoundTrips - o.RoundTrips, Retries: s.Retries - o.Retries}
 }

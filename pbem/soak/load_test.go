@@ -24,6 +24,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/pgstore"
 	"orrery/games"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -544,7 +545,9 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	rec.record(true)
 	bl.counting.Store(true)
 	stopProfile := startDrainProfile(t)
-	for _, x := range bl.ds {
+	daemon0 := make([]store.Stats, len(bl.ds))
+	for i, x := range bl.ds {
+		daemon0[i] = x.st.Stats()
 		x.sent.Store(0)
 		running.Go(func() { x.d.Run(runCtx, x.r) })
 	}
@@ -559,9 +562,14 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	stopProfile()
 	sent := rec.record(false)
 	written, stats := procWritten()-writtenBefore, st.Stats().Sub(stats0)
-	var each []string
-	for _, x := range bl.ds {
+	var each, retries []string
+	for i, x := range bl.ds {
 		each = append(each, fmt.Sprint(x.sent.Load()))
+		d := x.st.Stats().Sub(daemon0[i])
+		retries = append(retries, fmt.Sprintf("%d in %d commits (%.2f a commit)", d.Retries, d.Commits, float64(d.Retries)/float64(max(d.Commits, 1))))
+		if c := pgstore.Conflicts(x.st); len(c) > 0 {
+			t.Logf("daemon %d's transactions refused since it opened, by what was refused: %v", i+1, c)
+		}
 	}
 	cancel()
 	running.Wait()
@@ -595,6 +603,9 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	add("mails the daemon sent during the drain", fmt.Sprintf("%d: %d acks, %d turn reports, %d other", len(sent), kinds["reply"], kinds["report"], len(sent)-kinds["reply"]-kinds["report"]), "", nil)
 	if len(bl.ds) > 1 {
 		add(fmt.Sprintf("mails each of the %d daemons' outboxes sent during the drain (one of them reads the mailbox)", len(bl.ds)), strings.Join(each, " / "), "", nil)
+	}
+	if st.Kind() == "postgres" {
+		add("transactions PostgreSQL refused and ran again during the drain (each daemon)", strings.Join(retries, " / "), "", nil)
 	}
 	add("batches the outbox handed to SMTP during the drain (connections)", fmt.Sprintf("%d (%.1f mails each)", rec.calls, float64(len(sent))/float64(max(rec.calls, 1))), "", nil)
 	if writtenBefore >= 0 {

@@ -69,6 +69,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"math/rand/v2"
 	"net/url"
 	"strings"
 	"sync"
@@ -92,6 +94,10 @@ type Options struct {
 	// NoMigrate checks the schema version without applying migrations;
 	// Open then fails on a database that is behind (orrery db migrate).
 	NoMigrate bool
+	// Logger hears, at debug level, of each transaction the server
+	// refused as not serialisable with another (conflict.go); nil: no
+	// log.
+	Logger *slog.Logger
 }
 
 // Open connects to the database named by dsn (a postgres:// URL or a
@@ -125,7 +131,11 @@ func Open(ctx context.Context, dsn string, opt Options) (*store.Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	be := &backend{pool: pool, readOnly: opt.ReadOnly, trips: trips, ids: &idCache{m: map[nameKey]int64{}}}
+	be := &backend{pool: pool, readOnly: opt.ReadOnly, trips: trips, ids: &idCache{m: map[nameKey]int64{}}, log: opt.Logger,
+		clock: store.NewKeyClock(rand.Uint64())}
+	if be.log == nil {
+		be.log = discard
+	}
 	s, err := store.New(be, "postgres", "", name, opt.ReadOnly)
 	if err != nil {
 		pool.Close()
@@ -172,6 +182,13 @@ type backend struct {
 	readOnly bool
 	trips    *tripCounter
 	ids      *idCache
+	log      *slog.Logger
+	// clock numbers the records of queues other processes append to
+	// too (store.KeyClock), with a node drawn at random.
+	clock *store.KeyClock
+	// conflicts counts the transactions refused as not serialisable,
+	// by what was refused (conflict.go).
+	conflicts conflicts
 }
 
 // RoundTrips counts the statements and batches sent through the pool
@@ -193,8 +210,7 @@ func (c *tripCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.Tr
 	c.n.Add(1)
 	return ctx
 }
-func (c *tripCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (c *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+func (c *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
 
 func (b *backend) Begin(ctx context.Context, writable bool) (store.BackendTx, error) {
 	if writable && b.readOnly {
@@ -293,7 +309,7 @@ func (c *idCache) clear() {
 // Retryable reports a serialization failure or a deadlock: the
 // transaction was rolled back and may be run again.
 func (b *backend) Retryable(err error) bool {
-	if errors.Is(err, errStaleBucket) {
+	if errors.Is(err, errStaleBucket) || errors.Is(err, errKeyTaken) {
 		return true
 	}
 	var pe *pgconn.PgError
