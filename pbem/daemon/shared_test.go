@@ -3,28 +3,14 @@ package daemon_test
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"orrery/engine"
-	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
-	"orrery/engine/store/pgstore"
 	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
-	"orrery/pbem/imapin"
-	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
-
-// sharer is one daemon process of several on one PostgreSQL database.
-type sharer struct {
-	d       *daemon.Daemon
-	leading atomic.Bool
-	stop    context.CancelFunc
-	done    chan error
-}
 
 // TestTwoDaemonsShareOnePostgres runs two daemons, each with its own
 // connection pool, outbox worker and tick, on one PostgreSQL database and
@@ -36,45 +22,18 @@ func TestTwoDaemonsShareOnePostgres(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	start := func() *sharer {
-		st, err := pgstore.Open(ctx, dsn, pgstore.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond, Shared: true})
-		s := &sharer{done: make(chan error, 1)}
-		lead := func(ctx context.Context, read func(context.Context) error) error {
-			return pgstore.Lead(ctx, st, pgstore.LockIMAP, 100*time.Millisecond, nil, func(ctx context.Context) error {
-				s.leading.Store(true)
-				defer s.leading.Store(false)
-				return read(ctx)
-			})
-		}
-		d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
-			Lead: lead, TickEvery: 200 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.d = d
-		return s
-	}
-	a, b := start(), start()
+	// Both tick often while they share the mail, and the standby polls
+	// the queue at the default pace.
+	tick := func(c *daemon.Config) { c.TickEvery, c.QueuePoll = 200*time.Millisecond, 0 }
+	a, b := newWorker(t, ctx, dsn, "orrery-a", srv, tick), newWorker(t, ctx, dsn, "orrery-b", srv, tick)
 	g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
 		Options: map[string]string{"finish": "8"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(s *sharer) {
-		rctx, stop := context.WithCancel(ctx)
-		s.stop = stop
-		r := imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", IdleRestart: 300 * time.Millisecond,
-			Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
-		go func() { s.done <- s.d.Run(rctx, r) }()
-	}
-	run(a)
-	run(b)
+	a.run(ctx, srv)
+	b.run(ctx, srv)
 	n := 0
 	send := func(k int) {
 		for range k {

@@ -64,10 +64,13 @@ func (h countHandled) Handle(ctx context.Context, r slog.Record) error {
 func (h countHandled) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h countHandled) WithGroup(string) slog.Handler      { return h }
 
-// newWorker opens its own connection pool on dsn (its connections named
-// name in pg_stat_activity) and makes a daemon on it that leads by the
-// IMAP advisory lock.
-func newWorker(t *testing.T, ctx context.Context, dsn, name string, srv *pbemtest.Server, opts ...game.Option) *worker {
+// newWorker is one daemon process of several on one PostgreSQL database,
+// as orrery serve makes it: it opens its own connection pool on dsn (its
+// connections named name in pg_stat_activity), a shared outbox sending to
+// srv, and a daemon that leads by the IMAP advisory lock (w.leading says
+// when it does) and counts the queued mails its worker handled. tune, if
+// set, changes the daemon's Config before it is made.
+func newWorker(t testing.TB, ctx context.Context, dsn, name string, srv *pbemtest.Server, tune func(*daemon.Config), opts ...game.Option) *worker {
 	t.Helper()
 	sep := "?"
 	if strings.Contains(dsn, "?") {
@@ -88,9 +91,13 @@ func newWorker(t *testing.T, ctx context.Context, dsn, name string, srv *pbemtes
 			return read(ctx)
 		})
 	}
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
+	cfg := daemon.Config{From: "Orrery <" + botAddr + ">",
 		Lead: lead, TickEvery: time.Hour, QueuePoll: 20 * time.Millisecond,
-		Logger: w.log}, opts...)
+		Logger: w.log}
+	if tune != nil {
+		tune(&cfg)
+	}
+	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +147,7 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, b := newWorker(t, ctx, dsn, "orrery-a", srv), newWorker(t, ctx, dsn, "orrery-b", srv)
+	a, b := newWorker(t, ctx, dsn, "orrery-a", srv, nil), newWorker(t, ctx, dsn, "orrery-b", srv, nil)
 	// Enough mail for a few seconds of work: PostgreSQL may refuse one
 	// worker's transactions for a second or so while the other's commit
 	// (WorkQueue), and the test is about sharing, not about that.
@@ -228,8 +235,8 @@ func TestQueuedMailSurvivesItsWorker(t *testing.T) {
 		}
 		return nil
 	}
-	a := newWorker(t, ctx, dsn, "orrery-a", srv, game.WithHooks(stall))
-	b := newWorker(t, ctx, dsn, "orrery-b", srv)
+	a := newWorker(t, ctx, dsn, "orrery-a", srv, nil, game.WithHooks(stall))
+	b := newWorker(t, ctx, dsn, "orrery-b", srv, nil)
 	g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
 	if err != nil {
