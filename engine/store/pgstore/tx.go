@@ -46,6 +46,7 @@ type pgTx struct {
 	// the server has not had yet.
 	vals   map[nameKey]*val
 	dirty  []nameKey         // the keys of vals whose write waits
+	held   []nameKey         // the waiting writes a batch held back (batchBut)
 	kept   int               // bytes of the values read and kept in vals (see keepReads)
 	seqs   map[int64]*seq    // bucket sequences read or set in the transaction
 	full   map[int64]bool    // buckets whose every key the transaction knows (made in it, or a game read whole)
@@ -68,6 +69,13 @@ type val struct {
 	// insert: the write is an Insert, which the server refuses if the
 	// key is there (store.Inserter).
 	insert bool
+	// absent: the server has no such key, as far as this transaction
+	// knows (a read found none, and no write of it was sent since), so
+	// a Delete of a waiting Put needs no statement: the key was made and
+	// dropped in the transaction (a mail's part answers, dropped once
+	// the mail is seen), and the server never hears of it.
+	absent bool
+	held   bool // a batch being sent holds the write back (batchBut)
 }
 
 // seq is one bucket's sequence as the transaction knows it.
@@ -175,8 +183,19 @@ func (t *pgTx) seqsDirty() bool {
 // batch is a new batch holding what must precede the next statement:
 // BEGIN if not yet sent, the confirmation of cached bucket ids, and the
 // writes not yet sent.
-func (t *pgTx) batch() *pgx.Batch {
+func (t *pgTx) batch() *pgx.Batch { return t.batchBut(-1, false) }
+
+// batchBut is batch holding back, to stay waiting, the writes to bucket
+// hold (a cursor's: see pgCursor.load) and, with fresh, the Puts of keys
+// the server has not got (val.absent). No statement but a cursor on their
+// bucket (which lays them over what it reads), a count of its keys, a
+// bucket made or deleted and COMMIT needs those: a key made and deleted
+// again in the transaction (a mail's part answers, dropped once the mail
+// is seen) then never reaches the server, where it would touch index
+// pages other processes' SERIALIZABLE reads hold.
+func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
 	b := &pgx.Batch{}
+	t.held = t.held[:0]
 	if !t.begun {
 		if t.writable {
 			b.Queue("BEGIN ISOLATION LEVEL SERIALIZABLE READ WRITE")
@@ -189,19 +208,28 @@ func (t *pgTx) batch() *pgx.Batch {
 		// key by that name), or the division fails the statement
 		// (22012, which send turns into errStaleBucket): an assertion
 		// the server makes, so that it also stops a COMMIT queued
-		// after it.
+		// after it. A bucket keeps its name and its id for life, and
+		// an id is never used again, so a bucket whose row is there
+		// is still under its name: that row is what is read, not the
+		// name's key, whose index page holds the keys of the buckets
+		// made next to it (wake, seats…) that every change writes,
+		// where the read's predicate lock made two daemons conflict.
 		parents, keys, ids := make([]int64, len(t.checks)), make([][]byte, len(t.checks)), make([]int64, len(t.checks))
 		for i, c := range t.checks {
 			parents[i], keys[i], ids[i] = c.parent, []byte(c.name), c.id
 		}
 		b.Queue(`SELECT 1 / (NOT EXISTS (SELECT 1 FROM unnest($1::bigint[], $2::bytea[], $3::bigint[]) AS c(parent, key, child)
-			WHERE (c.child = 0) = EXISTS (SELECT 1 FROM orrery_kv k WHERE k.bucket = c.parent AND k.key = c.key AND (c.child = 0 OR k.child = c.child))))::int`,
+			WHERE CASE WHEN c.child = 0 THEN EXISTS (SELECT 1 FROM orrery_kv k WHERE k.bucket = c.parent AND k.key = c.key)
+				ELSE NOT EXISTS (SELECT 1 FROM orrery_bucket b WHERE b.id = c.child) END))::int`,
 			parents, keys, ids)
 	}
 	if len(t.dirty) > 0 {
 		var put, ins, del []nameKey
 		for _, k := range t.dirty {
 			switch w := t.vals[k]; {
+			case k.parent == hold, fresh && w.absent && w.v != nil:
+				w.held = true
+				t.held = append(t.held, k)
 			case w.v != nil && w.insert:
 				ins = append(ins, k)
 			case w.v != nil:
@@ -274,9 +302,14 @@ func (t *pgTx) send(b *pgx.Batch) error {
 	}
 	t.checks = t.checks[:0]
 	for _, k := range t.dirty {
-		t.vals[k].dirty, t.vals[k].insert = false, false
+		if w := t.vals[k]; w.held {
+			w.held = false
+		} else {
+			w.dirty, w.insert, w.absent = false, false, false
+		}
 	}
-	t.dirty = t.dirty[:0]
+	t.dirty = append(t.dirty[:0], t.held...)
+	t.held = t.held[:0]
 	for _, s := range t.seqs {
 		s.dirty = false
 	}
@@ -284,12 +317,18 @@ func (t *pgTx) send(b *pgx.Batch) error {
 }
 
 // round sends what waits (see batch) and the statements queue adds, in
-// one round trip.
-func (t *pgTx) round(queue func(b *pgx.Batch)) error {
+// one round trip, but for the Puts of keys the server has not got
+// (batchBut); roundAll sends those too.
+func (t *pgTx) round(queue func(b *pgx.Batch)) error { return t.roundBut(-1, true, queue) }
+
+func (t *pgTx) roundAll(queue func(b *pgx.Batch)) error { return t.roundBut(-1, false, queue) }
+
+// roundBut is round holding back the waiting writes to bucket hold too.
+func (t *pgTx) roundBut(hold int64, fresh bool, queue func(b *pgx.Batch)) error {
 	if t.err != nil {
 		return t.err
 	}
-	b := t.batch()
+	b := t.batchBut(hold, fresh)
 	if queue != nil {
 		queue(b)
 	}
@@ -578,7 +617,7 @@ func (b *pgBucket) createBucket(name []byte, existing bool) (store.Bucket, error
 func (b *pgBucket) create(name []byte) (store.Bucket, error) {
 	t := b.tx
 	var id int64
-	if err := t.round(func(q *pgx.Batch) {
+	if err := t.roundAll(func(q *pgx.Batch) {
 		q.Queue(`WITH n AS (
 				INSERT INTO orrery_bucket (id, parent) VALUES (nextval('orrery_bucket_id'), $1) RETURNING id)
 			INSERT INTO orrery_kv (bucket, key, child) SELECT $1, $2, id FROM n RETURNING child`, b.id, name).
@@ -617,7 +656,7 @@ func (b *pgBucket) DeleteBucket(name []byte) error {
 	// The cascades delete its key row here, its nested buckets and all
 	// their keys. What the transaction knows of them stays in its maps,
 	// under ids that are never used again.
-	if err := b.tx.round(func(q *pgx.Batch) {
+	if err := b.tx.roundAll(func(q *pgx.Batch) {
 		q.Queue(`DELETE FROM orrery_bucket WHERE id = $1`, id)
 	}); err != nil {
 		return err
@@ -646,7 +685,7 @@ func (b *pgBucket) Get(key []byte) []byte {
 	if t.full[b.id] {
 		return nil // every key of b is known, and key is not one
 	}
-	v := &val{}
+	v := &val{absent: true}
 	if err := t.round(func(q *pgx.Batch) {
 		q.Queue(`SELECT value, child IS NOT NULL FROM orrery_kv WHERE bucket = $1 AND key = $2`, b.id, key).
 			QueryRow(func(row pgx.Row) error {
@@ -654,6 +693,7 @@ func (b *pgBucket) Get(key []byte) []byte {
 				if errors.Is(err, pgx.ErrNoRows) {
 					return nil
 				}
+				v.absent = false
 				if err == nil && !v.bucket && v.v == nil {
 					v.v = []byte{}
 				}
@@ -686,8 +726,14 @@ func (b *pgBucket) write(key, v []byte) error {
 		return store.ErrIncompatibleValue
 	case ok && v == nil && w.v == nil:
 		return nil // known not to be there: nothing to delete
+	case ok && v == nil && w.dirty && w.absent:
+		// Made in this transaction and never sent: drop the write.
+		t.dirty = slices.DeleteFunc(t.dirty, func(d nameKey) bool { return d == k })
+		w.v, w.dirty, w.insert = nil, false, false
+		t.changed(b.id)
+		return nil
 	case !ok:
-		w = &val{}
+		w = &val{absent: t.full[b.id]}
 		t.vals[k] = w
 	}
 	if !w.dirty {
@@ -850,7 +896,7 @@ func (b *pgBucket) KeyN() int {
 		return 0
 	}
 	var n int
-	if err := b.tx.round(func(q *pgx.Batch) {
+	if err := b.tx.roundAll(func(q *pgx.Batch) {
 		q.Queue(`SELECT count(*) FROM orrery_kv WHERE bucket = $1`, b.id).
 			QueryRow(func(row pgx.Row) error { return row.Scan(&n) })
 	}); err != nil {
@@ -934,36 +980,127 @@ func (c *pgCursor) load(op string, from []byte, desc bool) {
 	if c.onlyBuckets {
 		where += " AND child IS NOT NULL"
 	}
-	err := t.round(func(q *pgx.Batch) {
-		q.Queue("SELECT key, value, child IS NOT NULL FROM orrery_kv WHERE "+where+
-			" ORDER BY key "+order+fmt.Sprintf(" LIMIT %d", n), args...).Query(func(rs pgx.Rows) error {
-			for rs.Next() {
-				var r row
-				if err := rs.Scan(&r.k, &r.v, &r.isBucket); err != nil {
-					return err
+	// The bucket's own waiting writes are not sent with the read but
+	// laid over the page (overlay): a key made and dropped in the
+	// transaction (a mail's part answers) then never reaches the server,
+	// where other processes' predicate locks would see it.
+	for {
+		var page []row
+		err := t.roundBut(c.b.id, true, func(q *pgx.Batch) {
+			q.Queue("SELECT key, value, child IS NOT NULL FROM orrery_kv WHERE "+where+
+				" ORDER BY key "+order+fmt.Sprintf(" LIMIT %d", n), args...).Query(func(rs pgx.Rows) error {
+				for rs.Next() {
+					var r row
+					if err := rs.Scan(&r.k, &r.v, &r.isBucket); err != nil {
+						return err
+					}
+					if r.isBucket {
+						r.v = nil
+					} else if r.v == nil {
+						r.v = []byte{}
+					}
+					page = append(page, r)
 				}
-				if r.isBucket {
-					r.v = nil
-				} else if r.v == nil {
-					r.v = []byte{}
-				}
-				c.rows = append(c.rows, r)
-			}
-			return rs.Err()
+				return rs.Err()
+			})
 		})
-	})
-	if err != nil {
-		c.rows = c.rows[:0]
-		return
-	}
-	c.whole = len(c.rows) < n
-	if desc {
-		for i, j := 0, len(c.rows)-1; i < j; i, j = i+1, j-1 {
-			c.rows[i], c.rows[j] = c.rows[j], c.rows[i]
+		if err != nil {
+			c.rows = c.rows[:0]
+			return
 		}
+		c.whole = len(page) < n
+		c.rows = c.overlay(page, op, from, desc)
+		if len(c.rows) > 0 || c.whole {
+			break
+		}
+		// Every row of a full page was deleted here: read on from
+		// its last (overlay put the page in ascending order).
+		from, op = page[len(page)-1].k, ">"
+		if desc {
+			from, op = page[0].k, "<"
+		}
+		where = "bucket = $1 AND key " + op + " $2"
+		if c.onlyBuckets {
+			where += " AND child IS NOT NULL"
+		}
+		args = []any{c.b.id, from}
+	}
+	if desc {
 		c.i = len(c.rows) - 1
 	}
 	c.gen = t.gens[c.b.id]
+}
+
+// overlay returns page (server rows in the order read: descending when
+// desc) with the bucket's waiting writes laid over it, in ascending
+// order: a waiting Delete hides its row, a waiting Put replaces its
+// value or adds its key, if the key lies in the range the page covers
+// (from, by op, up to its last row; to the end when the page is short).
+func (c *pgCursor) overlay(page []row, op string, from []byte, desc bool) []row {
+	t := c.b.tx
+	if desc {
+		slices.Reverse(page)
+	}
+	if c.onlyBuckets {
+		return page
+	}
+	var w []nameKey
+	for _, k := range t.dirty {
+		if k.parent == c.b.id {
+			w = append(w, k)
+		}
+	}
+	if len(w) == 0 {
+		return page
+	}
+	full := !c.whole
+	in := func(key []byte) bool {
+		if from != nil {
+			switch cmp := bytes.Compare(key, from); op {
+			case ">=":
+				if cmp < 0 {
+					return false
+				}
+			case ">":
+				if cmp <= 0 {
+					return false
+				}
+			case "<":
+				if cmp >= 0 {
+					return false
+				}
+			}
+		}
+		if full && len(page) > 0 {
+			if desc {
+				return bytes.Compare(key, page[0].k) >= 0
+			}
+			return bytes.Compare(key, page[len(page)-1].k) <= 0
+		}
+		return true
+	}
+	byKey := map[string]*val{}
+	for _, k := range w {
+		byKey[k.name] = t.vals[k]
+	}
+	out := make([]row, 0, len(page)+len(w))
+	for _, r := range page {
+		if v, ok := byKey[string(r.k)]; ok {
+			delete(byKey, string(r.k))
+			if v.v == nil {
+				continue
+			}
+			r.v, r.isBucket = v.v, false
+		}
+		out = append(out, r)
+	}
+	for name, v := range byKey {
+		if v.v != nil && in([]byte(name)) {
+			out = append(out, row{k: []byte(name), v: v.v})
+		}
+	}
+	slices.SortFunc(out, func(a, b row) int { return bytes.Compare(a.k, b.k) })
+	return out
 }
 
 func (c *pgCursor) at() ([]byte, []byte) {
