@@ -21,6 +21,18 @@
 // transactions (Store.View) run at REPEATABLE READ READ ONLY: one
 // snapshot, as bbolt's View, and never refused.
 //
+// Conflicts between processes. PostgreSQL's SERIALIZABLE checks lock
+// what a transaction read an index page at a time (a sequential scan: the
+// whole table; more than max_pred_locks_per_relation pages: the whole
+// table too), and refuse one of two transactions that each wrote where
+// the other read, though never the same record. So the transactions
+// here read as little of what others write as they can: no sequential
+// scans (Open), keys made and dropped in a transaction kept off the
+// server (above), cached bucket ids confirmed by their bucket's row, and
+// queues several processes append to numbered by a store.KeyClock
+// (UniqueKey, written with Insert) rather than by one sequence row.
+// conflict.go names each refusal (Conflicts; store.Stats counts them).
+//
 // Per-game serialisation: when a writable transaction opens a game's
 // bucket (games/<id>), it locks that bucket's row (SELECT … FOR UPDATE,
 // in the statement that finds the game, before any of the game is read),
@@ -36,7 +48,11 @@
 //     multi-row statement each, in the same batch as the next statement
 //     that must reach the server (a read of a key it has not seen, a
 //     cursor, KeyN, a bucket made or deleted) or with COMMIT: reads in
-//     the transaction see its writes, cursors included;
+//     the transaction see its writes, cursors included (a cursor lays
+//     its bucket's waiting writes over the rows it reads);
+//   - a Put of a key a read found absent waits for COMMIT (or KeyN, a
+//     bucket made or deleted), and a Delete of it then drops it: a key
+//     made and dropped in the transaction never reaches the server;
 //   - a key read or written is answered again from memory (the
 //     transaction's snapshot does not move), and so is a key of a
 //     bucket whose every key it knows (made in it, or a game);
