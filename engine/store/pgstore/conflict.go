@@ -48,11 +48,17 @@ type conflicts struct {
 	m map[string]int64
 }
 
+// maxConflicts bounds the labels counted; later ones count as "other".
+const maxConflicts = 256
+
 func (c *conflicts) add(label string) {
 	c.Lock()
 	defer c.Unlock()
 	if c.m == nil {
 		c.m = map[string]int64{}
+	}
+	if _, ok := c.m[label]; !ok && len(c.m) >= maxConflicts {
+		label = "other"
 	}
 	c.m[label]++
 }
@@ -149,7 +155,8 @@ func (t *pgTx) bucketsOf(args []any) []string {
 
 // bucketName is the path of bucket id (mail/outbox), from what the
 // transaction looked up; a game's buckets are named by their place in
-// it (games/*/log), not by the game.
+// it (games/*/log), not by the game, and the buckets of one kind under
+// mail alike (mail/inbox-queue/*), so that the labels stay few.
 func (t *pgTx) bucketName(id int64) string {
 	if id == 0 {
 		return "the root"
@@ -172,6 +179,11 @@ func (t *pgTx) bucketName(id int64) string {
 			path = append([]string{"?"}, path...)
 			break
 		}
+	}
+	// One label for every bucket of a kind (a sender's queue, a
+	// player's digest): mail/inbox-queue/*.
+	if len(path) > 2 && path[0] == string(store.BucketMail) {
+		path[2] = "*"
 	}
 	return strings.Join(path, "/")
 }
