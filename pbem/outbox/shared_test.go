@@ -2,11 +2,8 @@ package outbox_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
-	"slices"
 	"testing"
 	"time"
 
@@ -123,99 +120,5 @@ func TestSettleRetriedReportsOnce(t *testing.T) {
 	}
 	if c, err := outbox.Count(st); err != nil || c != (outbox.Stats{Sent: 2, Dead: 1}) {
 		t.Errorf("counts %+v (%v), want 2 sent and 1 dead", c, err)
-	}
-}
-
-// recordSender accepts every mail and records their subjects in order.
-type recordSender struct{ subjects *[]string }
-
-func (r recordSender) Send(_ context.Context, mails []outbox.Mail) []error {
-	for _, m := range mails {
-		*r.subjects = append(*r.subjects, m.Subject)
-	}
-	return make([]error, len(mails))
-}
-
-// A database several daemons share numbers queued mail from the store's
-// KeyClock, not from the queue's sequence. Mail queued before, under
-// sequence numbers, is still sent, and first; `orrery db copy` of such a
-// database to a bbolt file keeps every mail, and the file's queue, which
-// numbers by its sequence again, sends them and what it queues next.
-func TestClockKeysKeepOldMailAndCopy(t *testing.T) {
-	dsn := storetest.NewSchema(t)
-	ctx := context.Background()
-	pg, err := pgstore.Open(ctx, dsn, pgstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pg.Close() })
-	var sent []string
-	q := outbox.New(pg, recordSender{&sent}, outbox.Options{Shared: true})
-	// Two mails as an older release queued them: keys 1 and 2.
-	if err := pg.Update(ctx, func(tx store.Tx) error {
-		if err := q.Enqueue(tx, mail(0)); err != nil { // makes the buckets
-			return err
-		}
-		b := tx.Bucket(store.BucketMail).Bucket(outbox.BucketQueue)
-		for seq := uint64(1); seq <= 2; seq++ {
-			m := mail(int(seq))
-			m.Subject = fmt.Sprintf("old %d", seq)
-			data, err := json.Marshal(outbox.Item{Seq: seq, Mail: m, Queued: time.Now(), NextAttempt: time.Now()})
-			if err != nil {
-				return err
-			}
-			if err := b.Put(store.Key(seq), data); err != nil {
-				return err
-			}
-		}
-		return b.SetSequence(2)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i <= 2; i++ {
-		m := mail(i)
-		m.Subject = fmt.Sprintf("new %d", i)
-		if err := pg.Update(ctx, func(tx store.Tx) error { return q.Enqueue(tx, m) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	items, err := outbox.Pending(pg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, it := range items {
-		if _, clock := store.KeyTime(it.Seq); clock != (it.Seq > 2) {
-			t.Errorf("mail %q has key %#x: want the clock's for new mail only", it.Mail.Subject, it.Seq)
-		}
-	}
-	// Copy to a bbolt file before sending: every mail goes along.
-	file, err := store.Open(t.TempDir()+"/copy.db", store.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { file.Close() })
-	if _, err := store.CopyAll(ctx, file, pg); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := q.RunOnce(ctx); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"old 1", "old 2", mail(0).Subject, "new 1", "new 2"}
-	if !slices.Equal(sent, want) {
-		t.Errorf("sent %q, want %q: every mail once, the old ones first", sent, want)
-	}
-	var fromFile []string
-	fq := outbox.New(file, recordSender{&fromFile}, outbox.Options{})
-	if err := file.Update(ctx, func(tx store.Tx) error {
-		return fq.Enqueue(tx, outbox.Mail{From: "bot@pbem.test", To: []string{"x@example.org"}, Subject: "after the copy"})
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fq.RunOnce(ctx); err != nil {
-		t.Fatal(err)
-	}
-	want = append(want[:2:2], "after the copy", mail(0).Subject, "new 1", "new 2")
-	if !slices.Equal(fromFile, want) {
-		t.Errorf("the copy sent %q, want %q: every mail copied, and the file's own numbered after the old ones", fromFile, want)
 	}
 }
