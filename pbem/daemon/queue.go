@@ -25,10 +25,9 @@ import (
 //
 // Layout (engine/store/schema.go): mail/inbox-queue/<sender>/<seq> holds a
 // queued mail, under the canonical address of its sender, seq counting
-// arrivals (the queue bucket's sequence, or a store.KeyClock number on a
-// store several processes share); mail/inbox-queued/<message key> →
-// sender marks a mail queued, so that one fetched again (the leader died
-// before filing it) is not queued twice.
+// arrivals; mail/inbox-queued/<message key> → sender marks a mail queued,
+// so that one fetched again (the leader died before filing it) is not
+// queued twice.
 //
 // Exactly once. The queue is a second inbox, and a worker treats it as
 // the reader treats the mailbox: a claimed batch is handled by
@@ -170,24 +169,11 @@ func (d *Daemon) Enqueue(ctx context.Context, msgs []imapin.Message) []imapin.Ou
 					if err != nil {
 						return fmt.Errorf("queue a mail from %q: %w", it.sender, err)
 					}
-					// Numbered by the store's KeyClock where several
-					// processes share it: the queue bucket's sequence
-					// row is read by every worker's claim, and a leader
-					// that wrote it for every mail conflicted with them.
-					// It sorts after the sequence numbers of mail queued
-					// before, and by time across a change of leader.
-					var seq uint64
-					u, unique := tx.(store.UniqueKeyer)
-					if unique {
-						seq = u.UniqueKey()
-					} else if seq, err = q.NextSequence(); err != nil {
+					seq, err := q.NextSequence()
+					if err != nil {
 						return err
 					}
-					put := b.Put
-					if ins, ok := b.(store.Inserter); ok && unique {
-						put = ins.Insert
-					}
-					if err := put(store.Key(seq), v); err != nil {
+					if err := b.Put(store.Key(seq), v); err != nil {
 						return fmt.Errorf("queue a mail from %q: %w", it.sender, err)
 					}
 					if err := queued.Put([]byte(it.key), it.sender); err != nil {

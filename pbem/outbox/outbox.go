@@ -187,17 +187,8 @@ func enqueue(tx store.Tx, m Mail, now time.Time) (uint64, error) {
 	if m.Date.IsZero() {
 		m.Date = now
 	}
-	// On a store several processes share, the key is not the bucket's
-	// sequence, whose one row every enqueue would then write (two
-	// daemons' transactions that both queue a reply refused each
-	// other), but a number from the store's KeyClock: it sorts after
-	// every sequence number a database already holds, so old mail still
-	// goes first, and by time among the daemons' mails.
-	var seq uint64
-	u, unique := tx.(store.UniqueKeyer)
-	if unique {
-		seq = u.UniqueKey()
-	} else if seq, err = q.NextSequence(); err != nil {
+	seq, err := q.NextSequence()
+	if err != nil {
 		return 0, err
 	}
 	it := Item{Seq: seq, Mail: m, Queued: now, NextAttempt: now}
@@ -205,12 +196,7 @@ func enqueue(tx store.Tx, m Mail, now time.Time) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if ins, ok := q.(store.Inserter); ok && unique {
-		err = ins.Insert(store.Key(seq), data)
-	} else {
-		err = q.Put(store.Key(seq), data)
-	}
-	if err != nil {
+	if err := q.Put(store.Key(seq), data); err != nil {
 		return 0, err
 	}
 	return seq, indexGameMail(tx, m.Game, seq)
