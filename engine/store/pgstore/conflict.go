@@ -104,8 +104,7 @@ func statementOf(sql string) string {
 	sql = strings.Join(strings.Fields(sql), " ")
 	for _, s := range []struct{ prefix, name string }{
 		{"COMMIT", "commit"},
-		{"INSERT INTO orrery_kv (bucket, key, value) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[]) ON CONFLICT", "put"},
-		{"INSERT INTO orrery_kv", "insert"},
+		{"INSERT INTO orrery_kv", "put"},
 		{"WITH d AS (DELETE", "delete"},
 		{"UPDATE orrery_bucket SET seq = $2", "sequence"},
 		{"UPDATE orrery_bucket SET seq = seq + 1", "next sequence"},

@@ -28,9 +28,7 @@
 // the other read, though never the same record. So the transactions
 // here read as little of what others write as they can: no sequential
 // scans (Open), keys made and dropped in a transaction kept off the
-// server (above), cached bucket ids confirmed by their bucket's row, and
-// queues several processes append to numbered by a store.KeyClock
-// (UniqueKey, written with Insert) rather than by one sequence row.
+// server (above), and cached bucket ids confirmed by their bucket's row.
 // conflict.go names each refusal (Conflicts; store.Stats counts them).
 //
 // Per-game serialisation: when a writable transaction opens a game's
@@ -86,7 +84,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/url"
 	"strings"
 	"sync"
@@ -153,8 +150,7 @@ func Open(ctx context.Context, dsn string, opt Options) (*store.Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	be := &backend{pool: pool, readOnly: opt.ReadOnly, trips: trips, ids: &idCache{m: map[nameKey]int64{}}, log: opt.Logger,
-		clock: store.NewKeyClock(rand.Uint64())}
+	be := &backend{pool: pool, readOnly: opt.ReadOnly, trips: trips, ids: &idCache{m: map[nameKey]int64{}}, log: opt.Logger}
 	if be.log == nil {
 		be.log = discard
 	}
@@ -205,9 +201,6 @@ type backend struct {
 	trips    *tripCounter
 	ids      *idCache
 	log      *slog.Logger
-	// clock numbers the records of queues other processes append to
-	// too (store.KeyClock), with a node drawn at random.
-	clock *store.KeyClock
 	// conflicts counts the transactions refused as not serialisable,
 	// by what was refused (conflict.go).
 	conflicts conflicts
@@ -331,7 +324,7 @@ func (c *idCache) clear() {
 // Retryable reports a serialization failure or a deadlock: the
 // transaction was rolled back and may be run again.
 func (b *backend) Retryable(err error) bool {
-	if errors.Is(err, errStaleBucket) || errors.Is(err, errKeyTaken) {
+	if errors.Is(err, errStaleBucket) {
 		return true
 	}
 	var pe *pgconn.PgError

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -66,9 +65,6 @@ type val struct {
 	v      []byte // nil: no value there
 	bucket bool   // the key names a nested bucket (v is nil)
 	dirty  bool   // a Put (v != nil) or Delete (v == nil) not yet sent
-	// insert: the write is an Insert, which the server refuses if the
-	// key is there (store.Inserter).
-	insert bool
 	// absent: the server has no such key, as far as this transaction
 	// knows (a read found none, and no write of it was sent since), so
 	// a Delete of a waiting Put needs no statement: the key was made and
@@ -224,14 +220,12 @@ func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
 			parents, keys, ids)
 	}
 	if len(t.dirty) > 0 {
-		var put, ins, del []nameKey
+		var put, del []nameKey
 		for _, k := range t.dirty {
 			switch w := t.vals[k]; {
 			case k.parent == hold, fresh && w.absent && w.v != nil:
 				w.held = true
 				t.held = append(t.held, k)
-			case w.v != nil && w.insert:
-				ins = append(ins, k)
 			case w.v != nil:
 				put = append(put, k)
 			default:
@@ -252,18 +246,6 @@ func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
 			// the table's CHECK refuses (23514): ErrIncompatibleValue.
 			b.Queue(`INSERT INTO orrery_kv (bucket, key, value) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])
 				ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value`, bs, ks, vs)
-		}
-		if len(ins) > 0 {
-			// Keys that must be new (Insert): a key that is there
-			// fails the statement (23505, or 40001 when another
-			// transaction wrote it meanwhile), and explain makes that
-			// errKeyTaken, which Store runs again.
-			slices.SortFunc(ins, byKey)
-			bs, ks, vs := make([]int64, len(ins)), make([][]byte, len(ins)), make([][]byte, len(ins))
-			for i, k := range ins {
-				bs[i], ks[i], vs[i] = k.parent, []byte(k.name), t.vals[k].v
-			}
-			b.Queue(`INSERT INTO orrery_kv (bucket, key, value) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])`, bs, ks, vs)
 		}
 		// One statement a key (still one round trip, in the batch): a
 		// join of the keys' array with orrery_kv may be planned as a
@@ -305,7 +287,7 @@ func (t *pgTx) send(b *pgx.Batch) error {
 		if w := t.vals[k]; w.held {
 			w.held = false
 		} else {
-			w.dirty, w.insert, w.absent = false, false, false
+			w.dirty, w.absent = false, false
 		}
 	}
 	t.dirty = append(t.dirty[:0], t.held...)
@@ -344,12 +326,6 @@ func (t *pgTx) roundBut(hold int64, fresh bool, queue func(b *pgx.Batch)) error 
 // cache is emptied, so the next try looks every name up.
 var errStaleBucket = errors.New("a bucket was deleted or made again by another process meanwhile (retried)")
 
-// errKeyTaken is a transaction's failure when a key it wrote with Insert
-// was there: numbers from a store.KeyClock of two processes that drew
-// the same node, taken in the same millisecond. Retryable says so: the
-// next try takes new numbers.
-var errKeyTaken = fmt.Errorf("%w: another process wrote a record under the same new key (retried)", store.ErrKeyExists)
-
 // explain turns the server's refusals of the batched statements into the
 // store's errors.
 func (t *pgTx) explain(err error, f *refused) error {
@@ -360,8 +336,6 @@ func (t *pgTx) explain(err error, f *refused) error {
 	switch {
 	case pe.Code == "40001" || pe.Code == "40P01":
 		t.conflict(pe, f)
-	case pe.Code == "23505" && statementOf(f.sql) == "insert":
-		return errKeyTaken
 	case pe.Code == "22012":
 		t.be.ids.clear()
 		return errStaleBucket
@@ -729,7 +703,7 @@ func (b *pgBucket) write(key, v []byte) error {
 	case ok && v == nil && w.dirty && w.absent:
 		// Made in this transaction and never sent: drop the write.
 		t.dirty = slices.DeleteFunc(t.dirty, func(d nameKey) bool { return d == k })
-		w.v, w.dirty, w.insert = nil, false, false
+		w.v, w.dirty = nil, false
 		t.changed(b.id)
 		return nil
 	case !ok:
@@ -765,42 +739,6 @@ func (b *pgBucket) Put(key, value []byte) error {
 	}
 	return b.write(key, value)
 }
-
-// Insert writes key, which must not be there (store.Inserter): a key the
-// transaction knows to be there is refused at once with
-// store.ErrKeyExists, one it does not know of when the write reaches the
-// server, failing the transaction with errKeyTaken (retryable). It reads
-// nothing: on a key nobody else writes, it conflicts with no one.
-func (b *pgBucket) Insert(key, value []byte) error {
-	if err := b.check(true); err != nil {
-		return err
-	}
-	if len(key) == 0 {
-		return store.ErrKeyRequired
-	}
-	t := b.tx
-	k := nameKey{b.id, string(key)}
-	if w, ok := t.vals[k]; ok && (w.v != nil || w.bucket) {
-		return store.ErrKeyExists
-	}
-	if id, ok := t.names[k]; ok && id != 0 {
-		return store.ErrKeyExists
-	}
-	if value == nil {
-		value = []byte{}
-	}
-	if err := b.write(key, value); err != nil {
-		return err
-	}
-	if w := t.vals[k]; w.dirty {
-		w.insert = true
-	}
-	return nil
-}
-
-// UniqueKey numbers a record appended to a queue several processes share
-// (store.KeyClock), from the store's clock.
-func (t *pgTx) UniqueKey() uint64 { return t.be.clock.Next(time.Now()) }
 
 func (b *pgBucket) Delete(key []byte) error {
 	if err := b.check(true); err != nil {
