@@ -4,6 +4,7 @@ package soak
 
 import (
 	"flag"
+	"io"
 	"os"
 	"runtime/pprof"
 	"runtime/trace"
@@ -21,26 +22,22 @@ var (
 func startDrainProfile(t *testing.T) (stop func()) {
 	t.Helper()
 	var stops []func()
-	if *flagCPUProfile != "" {
-		f, err := os.Create(*flagCPUProfile)
+	// to starts one of them writing to path, unless path is empty.
+	to := func(path string, start func(io.Writer) error, stop func()) {
+		if path == "" {
+			return
+		}
+		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
+		if err := start(f); err != nil {
 			t.Fatal(err)
 		}
-		stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+		stops = append(stops, func() { stop(); f.Close() })
 	}
-	if *flagTrace != "" {
-		f, err := os.Create(*flagTrace)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := trace.Start(f); err != nil {
-			t.Fatal(err)
-		}
-		stops = append(stops, func() { trace.Stop(); f.Close() })
-	}
+	to(*flagCPUProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	to(*flagTrace, trace.Start, trace.Stop)
 	return func() {
 		for _, s := range stops {
 			s()

@@ -27,16 +27,7 @@ func (b *pgBucket) Claim(n int) ([][]byte, error) {
 		q.Queue(`WITH c AS (
 			SELECT id FROM orrery_bucket WHERE parent = $1 ORDER BY id LIMIT $2 FOR NO KEY UPDATE SKIP LOCKED)
 		SELECT k.key FROM c JOIN orrery_kv k ON k.child = c.id AND k.bucket = $1 ORDER BY c.id`, b.id, n).
-			Query(func(rs pgx.Rows) error {
-				for rs.Next() {
-					var k []byte
-					if err := rs.Scan(&k); err != nil {
-						return err
-					}
-					names = append(names, k)
-				}
-				return rs.Err()
-			})
+			Query(scanKeys(&names))
 	})
 	if err != nil {
 		return nil, err
@@ -45,3 +36,17 @@ func (b *pgBucket) Claim(n int) ([][]byte, error) {
 }
 
 var _ store.Bucket = (*pgBucket)(nil)
+
+// scanKeys reads rows of one bytea column into *dst, for Query.
+func scanKeys(dst *[][]byte) func(pgx.Rows) error {
+	return func(rs pgx.Rows) error {
+		for rs.Next() {
+			var k []byte
+			if err := rs.Scan(&k); err != nil {
+				return err
+			}
+			*dst = append(*dst, k)
+		}
+		return rs.Err()
+	}
+}

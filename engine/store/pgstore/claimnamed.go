@@ -51,16 +51,7 @@ func (b *pgBucket) ClaimNamed(names [][]byte) ([][]byte, error) {
 		// against 7 for 256 games): not in this transaction.
 		q.Queue(`SET LOCAL jit = off`)
 		if !games {
-			q.Queue(`SELECT name FROM (`+claimed+`) c ORDER BY name`, b.id, want).Query(func(rs pgx.Rows) error {
-				for rs.Next() {
-					var k []byte
-					if err := rs.Scan(&k); err != nil {
-						return err
-					}
-					got = append(got, k)
-				}
-				return rs.Err()
-			})
+			q.Queue(`SELECT name FROM (`+claimed+`) c ORDER BY name`, b.id, want).Query(scanKeys(&got))
 			return
 		}
 		// A game's keys, up to gameKeys+1 of them, as lookup reads
