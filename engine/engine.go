@@ -418,6 +418,17 @@ type Translator interface {
 	Translate(lang, text string) (string, bool)
 }
 
+// Localizer is implemented by rulesets that record every text of theirs
+// in English whatever their players read (events, prompts, order errors,
+// the end) and put it into the reader's language only when a mail is
+// written (Prosper): the state, the log and a replay are the same in
+// every language. Translate (Translator) takes any of those texts, and
+// Localize gives v written in lang, for its board and status.
+type Localizer interface {
+	Translator
+	Localize(v View, lang string) View
+}
+
 // ViewData is implemented by views that can give what their player sees
 // as plain data, for the machine-readable report (report.json): values
 // that encoding/json can write, holding nothing the view's player may not

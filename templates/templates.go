@@ -469,6 +469,7 @@ func (s *Set) Render(kind string, data any) (Mail, error) {
 	tag := lang.English
 	if d, ok := data.(*Data); ok && d != nil && s.text[d.Lang] != nil {
 		tag = d.Lang
+		data = localized(d, tag)
 	}
 	tt, ok := s.text[tag][kind]
 	if !ok {

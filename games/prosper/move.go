@@ -158,14 +158,16 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 	}
 	def, d := dst.Owner, dst.Ships
 	strength := d + 1
-	head := fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s", p, dst.Name, def, ships(d), src, ships(n))
+	// Each outcome is one sentence, so that a reader of another language
+	// gets it whole (Translate); a planet over its limit adds one more.
+	args := []any{p, dst.Name, def, ships(d), src, ships(n)}
 	switch {
 	case n > strength:
 		dst.Owner, dst.Ships = p, n-strength
-		return []engine.Event{{Text: fmt.Sprintf("%s and takes it with %d left.%s", head, dst.Ships, s.capLimit(to))}}
+		return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s and takes it with %d left.", append(args, dst.Ships)...) + s.capLimit(to)}}
 	case n == strength:
 		dst.Owner, dst.Ships = "", 0
-		return []engine.Event{{Text: head + ": both sides are wiped out and the natives regain the planet."}}
+		return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s: both sides are wiped out and the natives regain the planet.", args...)}}
 	}
 	if s.Rules.Defence == "strict" {
 		dst.Ships = d - n
@@ -174,9 +176,9 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 	}
 	if dst.Ships <= 0 {
 		dst.Owner, dst.Ships = "", 0
-		return []engine.Event{{Text: head + ": the attack fails, no defender is left and the natives regain the planet."}}
+		return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails, no defender is left and the natives regain the planet.", args...)}}
 	}
-	return []engine.Event{{Text: fmt.Sprintf("%s: the attack fails and %s keeps %s.", head, def, ships(dst.Ships))}}
+	return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails and %s keeps %s.", append(args, def, ships(dst.Ships))...)}}
 }
 
 // capLimit cuts the ships on planet i to its limit (004-G8).
@@ -185,7 +187,7 @@ func (s *State) capLimit(i int) string {
 	if lim := pl.Size.Limit(); pl.Ships > lim {
 		lost := pl.Ships - lim
 		pl.Ships = lim
-		return fmt.Sprintf(" %s holds at most %d: %s.", pl.Name, lim, lang.N(lost, "ship is lost", "ships are lost"))
+		return " " + fmt.Sprintf("%s holds at most %d: %s.", pl.Name, lim, lang.N(lost, "ship is lost", "ships are lost"))
 	}
 	return ""
 }

@@ -169,7 +169,7 @@ func suggestVerb(w string) string {
 		}
 	}
 	if best != "" {
-		return "did you mean " + best + "?"
+		return fmt.Sprintf("did you mean %s?", best)
 	}
 	return "orders are SETTLE, PLAN NONE, MOVE and DONE (see HELP)"
 }
@@ -212,7 +212,7 @@ func (s *State) findPlanet(name string) (int, error) {
 	}
 	fix := "the planets are listed in your report"
 	if len(near) > 0 {
-		fix = "did you mean " + orList(near) + "?"
+		fix = fmt.Sprintf("did you mean %s?", orList(near))
 	}
 	return -1, refuse(fix, "no planet named '%s'", name)
 }
@@ -295,7 +295,7 @@ func parseAll(text string, s *State, p, mode string) ([]order, []engine.LineErro
 					}
 				}
 				if !possible {
-					errs = append(errs, lineError(o, "this pick is not possible now: "+strings.Join(why, "; "), "your first SETTLE line is this pick; settle a free planet or one of yours"))
+					errs = append(errs, lineError(o, fmt.Sprintf("this pick is not possible now: %s", strings.Join(why, "; ")), "your first SETTLE line is this pick; settle a free planet or one of yours"))
 					continue
 				}
 			}

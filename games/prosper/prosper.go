@@ -38,12 +38,7 @@ func (ruleset) Info() engine.Info {
 	return engine.Info{
 		Version: 2, // see engine.Info.Version: raise it with a rule change
 		Name:    "prosper", Title: "Prosper or Perish", MinPlayers: 2, MaxPlayers: 6,
-		Summary: "Conquer the planets of a star system. Each player settles 30 ships on planets in snake order, " +
-			"losing half the natives' strength. Then each round every player in turn makes up to three " +
-			"movements (any ships from one planet to another: to your own planets along a chain of your own, " +
-			"or an attack on a neighbour you do not own), and every colonised planet produces ships up to its " +
-			"limit. Natives fight 1:1; an enemy planet defends with its ships plus one. The last player with " +
-			"planets wins.",
+		Summary: summary,
 		Options: []engine.Option{
 			{Name: optMap, Default: "default", Choices: []string{"default", "generated", "hex19", "hex37"},
 				Help: "default: Hex-19 for 2–3 players, Hex-37 for 4–6; generated: a new map grown from the game's dice, 5 planets a player + 7; or name one"},
@@ -60,6 +55,13 @@ func (ruleset) Info() engine.Info {
 		OrderHelp: orderHelp,
 	}
 }
+
+const summary = "Conquer the planets of a star system. Each player settles 30 ships on planets in snake order, " +
+	"losing half the natives' strength. Then each round every player in turn makes up to three " +
+	"movements (any ships from one planet to another: to your own planets along a chain of your own, " +
+	"or an attack on a neighbour you do not own), and every colonised planet produces ships up to its " +
+	"limit. Natives fight 1:1; an enemy planet defends with its ships plus one. The last player with " +
+	"planets wins."
 
 const orderHelp = `Settling (at the start, one planet per pick, in snake order):
   SETTLE <planet> <ships>            settle a free planet (or add to your own)

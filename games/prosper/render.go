@@ -14,6 +14,9 @@ type view struct {
 	s      *State
 	player string
 	public bool // an observer's: Player is engine.Observer, no plans, no orders
+	// lang is the language the board's legend and the status are drawn
+	// in (Localize): "" or "en" for English, "ru".
+	lang string
 }
 
 // View returns player's view ("" for the GM).
@@ -133,19 +136,20 @@ func (v *view) Board() string {
 			lines = append(lines, trimRight(link))
 		}
 	}
+	l := v.lang
 	legend := []string{"",
-		"Each planet: name, then size (S M L) and its owner's letter and ships (B25),",
-		"or its natives (n12), or - for a small planet that no one holds."}
+		tr(l, "Each planet: name, then size (S M L) and its owner's letter and ships (B25),"),
+		tr(l, "or its natives (n12), or - for a small planet that no one holds.")}
 	var owners []string
 	for _, p := range s.Seats {
 		mark := ""
 		if p == v.player {
-			mark = " (you)"
+			mark = " " + tr(l, "(you)")
 		}
 		owners = append(owners, s.letter(p)+" = "+p+mark)
 	}
-	legend = append(legend, "Owners: "+strings.Join(owners, ", ")+".")
-	legend = append(legend, "Links: - / \\ join neighbouring planets.")
+	legend = append(legend, tr(l, "Owners: %s.", strings.Join(owners, ", ")))
+	legend = append(legend, tr(l, "Links: - / \\ join neighbouring planets."))
 	return strings.Join(append(lines, legend...), "\n") + "\n"
 }
 
@@ -173,17 +177,26 @@ func trimRight(r []rune) string { return strings.TrimRight(string(r), " ") }
 // Status is the table of players and of planets, one fact per cell, so it
 // reads in any font: the planet list names every planet's neighbours.
 func (v *view) Status() string {
-	s := v.s
+	s, l := v.s, v.lang
+	t := tables[l]
+	if t.seat == "" {
+		t = tables[""]
+	}
 	var b strings.Builder
 	switch s.Phase_ {
 	case phaseSettle:
-		fmt.Fprintf(&b, "Colonisation, pick %d: %s to settle.\n", s.Picks+1, s.picker())
+		b.WriteString(tr(l, "Colonisation, pick %d: %s to settle.", s.Picks+1, s.picker()) + "\n")
 	case phaseMove:
-		fmt.Fprintf(&b, "Round %d, movement: %s to move (started by %s).\n", s.Round, s.mover(), s.Seats[s.Start])
+		b.WriteString(tr(l, "Round %d, movement: %s to move (started by %s).", s.Round, s.mover(), s.Seats[s.Start]) + "\n")
 	case phaseOver:
-		fmt.Fprintf(&b, "Game over: %s\n", s.Result)
+		result := s.Result
+		if l == langRU {
+			result, _ = translateRU(result)
+		}
+		// A long result (the turn limit's) goes on to a second line.
+		wrapWords(&b, "", strings.Fields(tr(l, "Game over: %s", result)), reportWidth)
 	}
-	b.WriteString("\nSeat  Player        Planets  Ships  Production  To place\n")
+	b.WriteString("\n" + t.seat + "\n")
 	for i, p := range s.Seats {
 		planets, ships, prod := 0, 0, 0
 		for _, k := range s.owned(p, false) {
@@ -196,9 +209,9 @@ func (v *view) Status() string {
 			name += " *"
 		}
 		if s.out(p) {
-			name += " (out)"
+			name += " " + tr(l, "(out)")
 		}
-		fmt.Fprintf(&b, "%-4s  %-12s  %7d  %5d  %10d  %8d\n", fmt.Sprintf("%d %s", i+1, s.letter(p)), fit(name, 12), planets, ships, prod, s.Supply[p])
+		fmt.Fprintf(&b, t.seatRow, fmt.Sprintf("%d %s", i+1, s.letter(p)), fit(name, 12), planets, ships, prod, s.Supply[p])
 	}
 	if plan := s.Plans[v.player]; len(plan) > 0 {
 		// One plan line is a word of the wrap, so a line of the plan is
@@ -208,11 +221,11 @@ func (v *view) Status() string {
 			words[k] += ";"
 		}
 		b.WriteString("\n")
-		wrapWords(&b, "Your settling plan: ", words, reportWidth)
+		wrapWords(&b, tr(l, "Your settling plan: "), words, reportWidth)
 	}
-	b.WriteString("\nPlanet      Size    Held by       Ships  Limit  Neighbours\n")
+	b.WriteString("\n" + t.planet + "\n")
 	for i, p := range s.Planets {
-		holder, ships := "natives", p.Size.Natives()
+		holder, ships := term(l, "natives"), p.Size.Natives()
 		if p.Owner != "" {
 			holder, ships = p.Owner, p.Ships
 		}
@@ -220,10 +233,23 @@ func (v *view) Status() string {
 		for _, n := range s.neighbours(i) {
 			ns = append(ns, s.Planets[n].Name)
 		}
-		head := fmt.Sprintf("%-10s  %-6s  %-12s  %5d  %5d  ", p.Name, p.Size.Word(), fit(holder, 12), ships, p.Size.Limit())
+		head := fmt.Sprintf(t.planetRow, p.Name, term(l, p.Size.Word()), fit(holder, 12), ships, p.Size.Limit())
 		wrapWords(&b, head, ns, reportWidth)
 	}
 	return b.String()
+}
+
+// tables are the status's two tables in each language: headings and row
+// formats, whose columns are as wide as their headings.
+var tables = map[string]struct{ seat, seatRow, planet, planetRow string }{
+	"": {
+		"Seat  Player        Planets  Ships  Production  To place", "%-4s  %-12s  %7d  %5d  %10d  %8d\n",
+		"Planet      Size    Held by       Ships  Limit  Neighbours", "%-10s  %-6s  %-12s  %5d  %5d  ",
+	},
+	langRU: {
+		"Место  Игрок         Планеты  Корабли  Производство  Разместить", "%-5s  %-12s  %7d  %7d  %12d  %10d\n",
+		"Планета     Размер   Владелец      Корабли  Предел  Соседи", "%-10s  %-7s  %-12s  %7d  %6d  ",
+	},
 }
 
 // reportWidth is the widest line a report may have: mail readers wrap

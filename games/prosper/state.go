@@ -218,7 +218,7 @@ func (s *State) settle(p string, i, n int) []engine.Event {
 		text = fmt.Sprintf("%s settles %s (%s) with %s: the natives take %d, %d %s.", p, pl.Name, pl.Size.Word(), ships(n), cost, pl.Ships, lang.Noun(lang.English, pl.Ships, "remains", "remain"))
 		if cost > 0 && s.Rules.Losses == "reserve" {
 			s.Reserve[p] += cost
-			text += fmt.Sprintf(" The %d lost return at the main phase.", cost)
+			text += " " + fmt.Sprintf("The %d lost return at the main phase.", cost)
 		}
 	} else {
 		text = fmt.Sprintf("%s adds %s to %s: %d there.", p, ships(n), pl.Name, pl.Ships)
@@ -264,6 +264,9 @@ func (s *State) nextPicker() []engine.Event {
 	}
 }
 
+// planEmpty ends the event of a spoiled line that leaves a plan empty.
+const planEmpty = "Your plan is now empty: your next pick waits for your mail."
+
 // ships writes a count of ships.
 func ships(n int) string { return lang.N(n, "ship", "ships") }
 
@@ -304,7 +307,7 @@ func (s *State) dropSpoiled() []engine.Event {
 			}
 			text := fmt.Sprintf("Your settling plan's line %s can no longer be played, so it is dropped: %s.", line, strings.Join(why, "; "))
 			if len(keep) == 0 && line == plan[len(plan)-1] {
-				text += " Your plan is now empty: your next pick waits for your mail."
+				text += " " + planEmpty
 			}
 			events = append(events, engine.Event{Text: text, To: []string{p}})
 		}
@@ -335,7 +338,7 @@ func (s *State) playPlan(p string) ([]engine.Event, bool) {
 					s.Plans[p] = rest
 				}
 				ev := s.settle(p, a.planet, a.ships)
-				ev[0].Text += " (from " + p + "'s plan)"
+				ev[0].Text += " " + fmt.Sprintf("(from %s's plan)", p)
 				return ev, true
 			}
 		}
@@ -372,7 +375,7 @@ func (s *State) startMain() []engine.Event {
 	if s.Phase_ == phaseMove {
 		// Player one starts, unless they settled nothing and are out.
 		s.Start = s.inFrom(0)
-		events = append(events, engine.Event{Text: "Round 1 begins with " + s.mover() + "."})
+		events = append(events, engine.Event{Text: fmt.Sprintf("Round %d begins with %s.", 1, s.mover())})
 	}
 	return events
 }
@@ -418,7 +421,7 @@ func (s *State) eliminate() []engine.Event {
 		}
 		if len(s.owned(p, false)) == 0 {
 			s.Out = append(s.Out, p)
-			events = append(events, engine.Event{Text: p + " has no planet left and is out of the game."})
+			events = append(events, engine.Event{Text: fmt.Sprintf("%s has no planet left and is out of the game.", p)})
 			continue
 		}
 		alive = append(alive, p)
@@ -427,11 +430,11 @@ func (s *State) eliminate() []engine.Event {
 		s.Phase_ = phaseOver
 		s.Winner = alive
 		if len(alive) == 1 {
-			s.Result = alive[0] + " has eradicated every enemy and wins."
+			s.Result = fmt.Sprintf("%s has eradicated every enemy and wins.", alive[0])
 		} else {
 			s.Result = "Nobody is left."
 		}
-		events = append(events, engine.Event{Text: "Game over: " + s.Result})
+		events = append(events, engine.Event{Text: fmt.Sprintf("Game over: %s", s.Result)})
 	}
 	return events
 }
@@ -517,7 +520,7 @@ func (s *State) endByLimit() engine.Event {
 		}
 	}
 	s.Result = fmt.Sprintf("the turn limit of %s is reached: %s %s with %s and %s", lang.N(s.Rules.TurnLimit, "round", "rounds"), strings.Join(s.Winner, " and "), lang.Noun(lang.English, len(s.Winner), "wins", "win"), lang.N(best.planets, "planet", "planets"), ships(best.ships))
-	return engine.Event{Text: "Game over: " + s.Result + "."}
+	return engine.Event{Text: fmt.Sprintf("Game over: %s.", s.Result)}
 }
 
 // Resolve applies the one answer a step has: a pick or a movement.
@@ -580,7 +583,7 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 			events = append(events, ev...)
 		}
 		if len(orders) == 0 {
-			events = append(events, engine.Event{Text: p + " makes no movement."})
+			events = append(events, engine.Event{Text: fmt.Sprintf("%s makes no movement.", p)})
 		}
 		events = append(events, s.eliminate()...)
 		if s.Phase_ == phaseMove {
@@ -625,12 +628,12 @@ func (s *State) resolvePlan(a engine.Answer, open []engine.Prompt) ([]engine.Eve
 	switch {
 	case len(plan) > 0:
 		s.Plans[p] = plan
-		text = "Your settling plan is now: " + strings.Join(plan, "; ") + "."
+		text = fmt.Sprintf("Your settling plan is now: %s.", strings.Join(plan, "; "))
 	case cleared:
 		delete(s.Plans, p)
 		text = "Your settling plan is cleared: your next pick waits for your mail."
 	case len(s.Plans[p]) > 0:
-		text = "Your settling plan is unchanged: " + strings.Join(s.Plans[p], "; ") + "."
+		text = fmt.Sprintf("Your settling plan is unchanged: %s.", strings.Join(s.Plans[p], "; "))
 	default:
 		text = "You have no settling plan: your next pick waits for your mail."
 	}

@@ -1,0 +1,423 @@
+package prosper
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"orrery/engine"
+	"orrery/engine/dice"
+)
+
+// notText are the formats of the code that no player reads as prose:
+// prompt ids, canonical orders, table rows, lists of numbers, and the
+// errors only a GM or a bug sees.
+var notText = map[string]bool{
+	"settle:%d": true, "move:%d:%s": true, "SETTLE %s %d": true, "%s %d": true, "MOVE %d FROM %s TO %s": true,
+	"%s +%d": true, "%d %s": true, "'": true,
+	// NewState, LoadState, Resolve and the map files: the GM's or a bug's.
+	"option %s must be a whole number of rounds, 0 or more, not %q": true,
+	"option %s must be a number of ships from 1 to 500, not %q":     true,
+	"read prosper state: %w":                           true,
+	"prosper resolves one answer at a time, got %d":    true,
+	"answer to %q, but %v is asked":                    true,
+	"orders of %s do not apply: %v":                    true,
+	"no alternative of %q is possible":                 true,
+	"the game is over":                                 true,
+	"answer to %q, but %s is not asked for a plan now": true,
+	"the plan of %s does not apply: %v":                true,
+	"no map named %q":                                  true,
+	"map line %d: want name q r size, got %q":          true,
+	"map line %d: %q":                                  true,
+	"map line %d: %s or its cell appears twice":        true,
+	"the map has no planets":                           true,
+	"the map is not connected":                         true,
+	"the generated map is not connected (a bug)":       true,
+}
+
+// TestEveryTextHasRussian reads the package's code and checks that every
+// English format a player may read — passed to fmt.Sprintf, fmt.Errorf,
+// refuse, a parse error, a count, tr, or set as an event's text, a
+// prompt's question or an error's message or fix — has its Russian form.
+// The picture (draw.go) is drawn in English only, and the bot writes
+// orders, not prose.
+func TestEveryTextHasRussian(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	found := map[string]string{}
+	lit := func(file string, e ast.Expr) {
+		b, ok := e.(*ast.BasicLit)
+		if !ok || b.Kind != token.STRING {
+			return
+		}
+		s, err := strconv.Unquote(b.Value)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		found[s] = fset.Position(b.Pos()).String()
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || f == "draw.go" || f == "bot.go" || f == "text.go" {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				var name string
+				switch fn := n.Fun.(type) {
+				case *ast.Ident:
+					name = fn.Name
+				case *ast.SelectorExpr:
+					name = fn.Sel.Name
+				}
+				switch name {
+				case "Sprintf", "Errorf", "refuse", "bad", "lineError", "tr", "N", "Noun":
+					for _, a := range n.Args {
+						lit(f, a)
+					}
+				}
+			case *ast.KeyValueExpr:
+				if k, ok := n.Key.(*ast.Ident); ok {
+					switch k.Name {
+					case "Text", "Msg", "Fix", "Ask":
+						lit(f, n.Value)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(found) < 100 {
+		t.Fatalf("found only %d texts: the search is broken", len(found))
+	}
+	nouns := map[string]bool{}
+	for _, c := range counts {
+		nouns[c.en[0]], nouns[c.en[1]] = true, true
+	}
+	var keys []string
+	for k := range found {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if notText[k] || !hasWord(k) || nouns[k] || terms[k] != "" {
+			continue
+		}
+		if _, ok := ru[k]; !ok {
+			t.Errorf("%s: no Russian for %q", found[k], k)
+		}
+	}
+	for en, r := range ru {
+		if strings.Count(en, "%") != strings.Count(r, "%") && !strings.Contains(r, "%[") {
+			t.Errorf("%q and its Russian %q take different arguments", en, r)
+		}
+	}
+}
+
+// hasWord reports whether s has a lower-case English word: "%s %d" and
+// "SETTLE %s %d" have none.
+func hasWord(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) > 1 && strings.ToLower(w) == w {
+			return true
+		}
+	}
+	return false
+}
+
+// latinWords lists the words of s in Latin letters that are not names
+// (planets, players), order words and board marks (SETTLE, S, B25, n12).
+func latinWords(s string) []string {
+	var out []string
+	s = quoted.ReplaceAllString(s, "") // the player's own words: "x" is not a number
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !isLatin(w) || w == strings.ToUpper(w) || strings.IndexFunc(w, unicode.IsDigit) >= 0 || planetName(w) {
+			continue
+		}
+		switch w {
+		case "ann", "bob", "cat", "cy", "dan", "eve", "fay", "n":
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'`)
+
+func isLatin(w string) bool {
+	for _, r := range w {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
+}
+
+var planetNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, b := range offlineBoards() {
+		for _, p := range b.Planets {
+			m[p.Name] = true
+		}
+	}
+	return m
+}()
+
+func planetName(w string) bool { return planetNames[w] }
+
+// TestTranslateEverythingRecorded translates into Russian every text the
+// rule cases and bot games of every option record — events, prompts,
+// phases, dice purposes, ends, order errors and fixes — and draws every
+// board and status in Russian: each must come out whole, with no English
+// word left. A text added without its Russian fails here, named.
+func TestTranslateEverythingRecorded(t *testing.T) {
+	rs := Ruleset().(engine.Localizer)
+	seen := map[string]bool{}
+	check := func(what, en string) {
+		if en == "" || seen[en] {
+			return
+		}
+		seen[en] = true
+		got, ok := rs.Translate(langRU, en)
+		if !ok || got == en {
+			t.Errorf("%s %q has no Russian", what, en)
+			return
+		}
+		if latin := latinWords(got); len(latin) > 0 {
+			t.Errorf("%s %q in Russian still has English words %v: %q", what, en, latin, got)
+		}
+	}
+	drawn := 0
+	look := func(s *State) {
+		check("phase", s.Phase())
+		for _, p := range s.Prompts() {
+			check("prompt", p.Ask)
+		}
+		if s.Phase_ == phaseOver {
+			check("end", s.Outcome().Text)
+		}
+		for _, who := range append([]string{""}, s.Seats...) {
+			v := rs.Localize(s.View(who), langRU)
+			text := v.Board() + v.Status()
+			if latin := latinWords(text); len(latin) > 0 {
+				t.Errorf("the Russian board and status of %q still have English words %v:\n%s", who, latin, text)
+			}
+			for _, l := range strings.Split(text, "\n") {
+				if n := engine.Width(l); n > reportWidth {
+					t.Errorf("a Russian board or status line of %d columns: %q", n, l)
+				}
+			}
+			drawn++
+		}
+	}
+	check("summary", Ruleset().Info().Summary)
+	check("order help", Ruleset().Info().OrderHelp)
+
+	// The rule cases: every event and every error they make.
+	cases, err := filepath.Glob("testdata/cases/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errorsSeen := 0
+	for _, file := range cases {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s *State
+		for _, sec := range strings.Split(string(src), "-- ")[1:] {
+			name, body, _ := strings.Cut(sec, " --\n")
+			switch name {
+			case "board":
+				if s, err = buildCase(body); err != nil {
+					t.Fatalf("%s: %v", file, err)
+				}
+				look(s)
+			case "orders":
+				first, text, _ := strings.Cut(body, "\n")
+				p, ok := casePrompt(s, strings.TrimPrefix(strings.TrimSpace(first), "as "))
+				if !ok {
+					t.Fatalf("%s: nothing asked", file)
+				}
+				if strings.TrimSpace(text) == "DEFAULT" {
+					text = p.Default
+				}
+				orders, errs := s.View(p.Player).Parse(p, text)
+				for _, e := range errs {
+					errorsSeen++
+					check("error", e.Msg)
+					check("fix", e.Fix)
+				}
+				if len(errs) > 0 {
+					continue
+				}
+				events, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.New("cases"))
+				if err != nil {
+					t.Fatalf("%s: %v", file, err)
+				}
+				for _, e := range events {
+					check("event", e.Text)
+				}
+				look(s)
+			}
+		}
+	}
+	if errorsSeen < 20 {
+		t.Errorf("the rule cases gave only %d errors: the reading is broken", errorsSeen)
+	}
+	// More refusals than the cases give, through the mail's own check.
+	for _, text := range []string{"FLY 3 Sol", "SETTLE", "SETTLE Rigle 3", "SETTLE Vega x", "SETTLE Vega 3 OR Sol 7",
+		"SETTLE Vega 0", "MOVE 3 Sol", "MOVE x FROM Sol TO Vega", "MOVE 0 Sol Vega", "DONE now", "PLAN ALL", "SETL Vega 3",
+		"SETTLE Ca 3", "MOVE 3 FROM Ca TO Sol", "xyzzy 4"} {
+		_, errs := parseLines(text, offlineBoards()[1])
+		for _, e := range errs {
+			check("error", e.Msg)
+			check("fix", e.Fix)
+		}
+	}
+	for _, e := range (ruleset{}).CheckSyntax("SETTLE Rigle 3\nMOVE 5 FROM Sol TO Vegas") {
+		check("error", e.Msg)
+		check("fix", e.Fix)
+	}
+
+	// Bot games of every option, two to six players.
+	optionSets := []map[string]string{
+		{}, {"map": "generated"}, {"setup-losses": "reserve", "failed-attack": "strict"},
+		{"turn-limit": "2"}, {"settle-minimum": "literal", "ships": "12"},
+	}
+	for k, o := range optionSets {
+		for n := 2; n <= 6; n += 2 {
+			opts, err := engine.ResolveOptions(Ruleset().Info(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := dice.New(fmt.Sprint("ru", k, n))
+			st, err := Ruleset().NewState(engine.Setup{GameID: "g", Players: players(n), Options: opts}, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range d.Rolls() {
+				check("die", r.Purpose)
+			}
+			s := st.(*State)
+			r := rand.New(rand.NewPCG(uint64(k), uint64(n)))
+			for step := 0; step < 400 && s.Phase_ != phaseOver; step++ {
+				look(s)
+				p := s.Prompts()[0]
+				v := s.View(p.Player)
+				orders, errs := v.Parse(p, Ruleset().Bot(v, p, r))
+				if len(errs) > 0 {
+					t.Fatalf("bot orders: %v", errs)
+				}
+				events, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.New("x"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range events {
+					check("event", e.Text)
+				}
+			}
+			look(s)
+		}
+	}
+	t.Logf("%d texts translated, %d boards and statuses drawn", len(seen), drawn)
+	if len(seen) < 100 {
+		t.Errorf("only %d texts seen: the games were too short to test much", len(seen))
+	}
+	if got, ok := rs.Translate("en", "Colonisation is over."); ok || got != "Colonisation is over." {
+		t.Errorf("English is translated: %q", got)
+	}
+}
+
+// TestLanguageChangesNoState plays the same bot game twice, once with
+// every player reading Russian (chosen before the game, and every view
+// drawn and every event translated in Russian as it goes) and once in
+// English: the states are the same byte for byte at every step, and so
+// are the recorded events. Only the rendering depends on the language.
+func TestLanguageChangesNoState(t *testing.T) {
+	rs := Ruleset().(engine.Localizer)
+	run := func(language string) (states []string, events []string) {
+		langs := map[string]string{}
+		for _, p := range players(4) {
+			langs[p] = language
+		}
+		opts, err := engine.ResolveOptions(Ruleset().Info(), map[string]string{"map": "generated", "turn-limit": "4"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := Ruleset().NewState(engine.Setup{GameID: "g", Players: players(4), Options: opts, Languages: langs}, dice.New("lang"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		r := rand.New(rand.NewPCG(5, 5))
+		for step := 0; step < 300 && s.Phase_ != phaseOver; step++ {
+			if language == langRU {
+				for _, p := range s.Seats {
+					v := rs.Localize(s.View(p), language)
+					_ = v.Board() + v.Status()
+				}
+			}
+			data, err := s.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			states = append(states, string(data))
+			p := s.Prompts()[0]
+			v := s.View(p.Player)
+			orders, errs := v.Parse(p, Ruleset().Bot(v, p, r))
+			if len(errs) > 0 {
+				t.Fatalf("bot orders: %v", errs)
+			}
+			ev, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.New(fmt.Sprint("lang", step)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range ev {
+				events = append(events, e.Text)
+				if language == langRU {
+					rs.Translate(language, e.Text)
+				}
+			}
+		}
+		data, err := s.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(states, string(data)), events
+	}
+	ruStates, ruEvents := run(langRU)
+	enStates, enEvents := run("en")
+	if len(ruStates) < 20 {
+		t.Fatalf("only %d steps played", len(ruStates))
+	}
+	if len(ruStates) != len(enStates) {
+		t.Fatalf("%d steps in Russian, %d in English", len(ruStates), len(enStates))
+	}
+	for i := range ruStates {
+		if ruStates[i] != enStates[i] {
+			t.Fatalf("step %d: the state differs by language:\nru %s\nen %s", i, ruStates[i], enStates[i])
+		}
+	}
+	if strings.Join(ruEvents, "\n") != strings.Join(enEvents, "\n") {
+		t.Error("the recorded events differ by language")
+	}
+}
