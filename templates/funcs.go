@@ -365,7 +365,11 @@ func (s *Set) phrase(tag lang.Tag, d *Data, text string) string {
 		}
 		return gameText(tag, d, a)
 	}
-	if out, ok := s.catalog.TranslateArgs(tag, first, arg); ok {
+	if out, ok := localText(tag, d, first); ok {
+		// A ruleset's own sentence (engine.Localizer) as a whole, before
+		// the templates' shorter patterns ("%s and %s") can split it.
+		first = out
+	} else if out, ok := s.catalog.TranslateArgs(tag, first, arg); ok {
 		first = out
 	} else {
 		first = gameText(tag, d, first)
@@ -400,6 +404,19 @@ func gameText(tag lang.Tag, d *Data, text string) string {
 		return out
 	}
 	return text
+}
+
+// localText is text in the reader's language when the game's ruleset
+// words its own texts for the reader only now (engine.Localizer) and
+// knows this one.
+func localText(tag lang.Tag, d *Data, text string) (string, bool) {
+	if d == nil || tag == lang.English {
+		return text, false
+	}
+	if lz, ok := d.Translator.(engine.Localizer); ok {
+		return lz.Translate(string(tag), text)
+	}
+	return text, false
 }
 
 func lines(s string) []string {
