@@ -59,7 +59,7 @@ func TestDemoMailsReadWell(t *testing.T) {
 						}
 					}
 					if language == "ru" {
-						if words := englishWords(text, rs.Info()); len(words) > 0 && rs.Info().Name == "burning" {
+						if words := englishWords(text, rs.Info()); len(words) > 0 && (rs.Info().Name == "burning" || rs.Info().Name == "prosper") {
 							t.Errorf("%s: English in a Russian player's mail: %v\n%s", filepath.Base(f), words, text)
 						} else if len(words) > 0 {
 							// Other rulesets write their game texts in English
@@ -120,6 +120,14 @@ var allowed = map[string]bool{
 	"Spear": true, "Hammer": true, "Eagle": true, "Obliterator": true, "Cargo": true, "ship": true,
 	"Byte": true, "Kilo": true, "Mega": true, "Tera": true, "Scout": true, "Hunter": true, "Butcher": true, "Devourer": true,
 	"Fair": true, "Harsh": true, "Water": true,
+	// Prosper or Perish: its planets (the stars they are named after keep
+	// their Latin names on the board and in orders)
+	"Sol": true, "Vega": true, "Rigel": true, "Deneb": true, "Altair": true,
+	"Sirius": true, "Antares": true, "Castor": true, "Pollux": true, "Capella": true, "Arcturus": true, "Mira": true,
+	"Spica": true, "Regulus": true, "Algol": true, "Hamal": true, "Canopus": true, "Electra": true, "Fornax": true,
+	"Hadar": true, "Izar": true, "Kochab": true, "Lyra": true, "Mizar": true, "Nunki": true, "Orion": true, "Procyon": true,
+	"Rana": true, "Shaula": true, "Thuban": true, "Unuk": true, "Wezen": true, "Zosma": true, "Achernar": true, "Merak": true,
+	"Cursa": true, "Diadem": true,
 }
 
 // englishWords lists the words of a Russian mail that are English text:
@@ -131,6 +139,7 @@ func englishWords(text string, info engine.Info) []string {
 		secret := strings.TrimSuffix(strings.Fields(m)[1], "]")
 		text = strings.ReplaceAll(text, secret, "")
 	}
+	text = strings.ReplaceAll(text, info.Title, "") // the game's name: "Prosper or Perish"
 	text = url.ReplaceAllString(text, "")
 	text = inputLine.ReplaceAllString(text, "")
 	text = hexRun.ReplaceAllString(text, "")
