@@ -51,6 +51,15 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		// phase is a ruleset's phase (or any of its recorded texts) in
 		// the reader's language.
 		"phase": func(d *Data, text string) string { return gameText(tag, d, text) },
+		// local is a text of a ruleset that words all its texts for the
+		// reader (engine.Localizer: an option's help) in the reader's
+		// language; any other ruleset's stays as it is.
+		"local": func(d *Data, text string) string {
+			if out, ok := localText(tag, d, text); ok {
+				return out
+			}
+			return text
+		},
 		// roll is one die: "#3 size of Arda: d4 = 2".
 		"roll": func(d *Data, r dice.Roll) string {
 			if r.Stream != "" {

@@ -110,6 +110,26 @@ func TestProsperInRussian(t *testing.T) {
 			}
 		}
 	}
+	// The rules: summary, orders and every option's help.
+	info := rs.Info()
+	rules, err := set.Render(Rules, &Data{Info: &info, Lang: lang.Russian, Translator: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := dataLines.ReplaceAllString(strings.ReplaceAll(rules.Text, info.Title, ""), "")
+	text = regexp.MustCompile(`(?m)^  [a-z-]+ = .*$`).ReplaceAllString(text, "") // "  map = default (one of …)"
+	typed := map[string]bool{info.Name: true}                                    // the ruleset's name and the options' values, typed as they are
+	for _, o := range info.Options {
+		for _, c := range o.Choices {
+			typed[c] = true
+		}
+	}
+	for _, w := range englishWord.FindAllString(text, -1) {
+		if !typed[w] {
+			t.Errorf("English %q in the Russian rules:\n%s", w, rules.Text)
+			break
+		}
+	}
 	// A refused order: the error and its fix in Russian.
 	m, err := set.Render(Rejected, &Data{Game: g.ID, Title: "Prosper or Perish", Player: "ann", Secret: "s3cr3t", Lang: lang.Russian, Translator: tr,
 		Errors: []engine.LineError{{Line: 2, Text: "SETTLE Rigle 3", Msg: "no planet named 'Rigle'", Fix: "did you mean 'Rigel'?"},

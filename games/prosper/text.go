@@ -142,6 +142,13 @@ var ru = map[string]string{
 	"Colonisation, pick %d: %s to settle.":            "Колонизация, выбор %d: заселяет %s.",
 	"Round %d, movement: %s to move (started by %s).": "Раунд %d, перемещение: ходит %s (раунд начал %s).",
 	"Your settling plan: ":                            "Ваш план заселения: ",
+	// The options' help (Info.Options), for RULES.
+	"default: Hex-19 for 2–3 players, Hex-37 for 4–6; generated: a new map grown from the game's dice, 5 planets a player + 7; or name one":      "default: Hex-19 для 2–3 игроков, Hex-37 для 4–6; generated: новая карта, выращенная кубиками игры, 5 планет на игрока + 7; или имя карты",
+	"least ships to settle a planet: natives/2+1, or the literal natives+1":                                                                      "наименьшее число кораблей для заселения: туземцы/2+1 (half) или, буквально, туземцы+1 (literal)",
+	"ships lost to natives while settling: gone for good, or a reserve placed when the main phase begins":                                        "корабли, потерянные при заселении: пропадают навсегда (gone) или становятся резервом, который выставляется в начале основной фазы (reserve)",
+	"a failed attack on a player: the defence point absorbs the first attacker, defender keeps ships+1-attackers; strict: keeps ships-attackers": "неудачная атака на игрока: очко обороны поглощает первого нападающего, у защитника остаётся корабли+1−нападающие (absorb); strict: корабли−нападающие",
+	"end after this many rounds (0: play to the end); most planets wins, ties by ships":                                                          "конец после стольких раундов (0: играть до конца); побеждает больше планет, при равенстве — больше кораблей",
+	"ships each player settles at the start": "корабли, которые каждый игрок заселяет в начале",
 	// The rules (Info), for HELP, RULES and the welcome.
 	summary:   summaryRU,
 	orderHelp: orderHelpRU,

@@ -96,7 +96,7 @@ func TestEveryTextHasRussian(t *testing.T) {
 			case *ast.KeyValueExpr:
 				if k, ok := n.Key.(*ast.Ident); ok {
 					switch k.Name {
-					case "Text", "Msg", "Fix", "Ask":
+					case "Text", "Msg", "Fix", "Ask", "Help":
 						lit(f, n.Value)
 					}
 				}
@@ -148,7 +148,7 @@ func latinWords(s string) []string {
 	var out []string
 	s = quoted.ReplaceAllString(s, "") // the player's own words: "x" is not a number
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !isLatin(w) || w == strings.ToUpper(w) || strings.IndexFunc(w, unicode.IsDigit) >= 0 || planetName(w) {
+		if !isLatin(w) || w == strings.ToUpper(w) || strings.IndexFunc(w, unicode.IsDigit) >= 0 || planetName(w) || optionValues[w] {
 			continue
 		}
 		switch w {
@@ -176,6 +176,18 @@ var planetNames = func() map[string]bool {
 	for _, b := range offlineBoards() {
 		for _, p := range b.Planets {
 			m[p.Name] = true
+		}
+	}
+	return m
+}()
+
+// optionValues are the values an option's help names, to be typed as
+// they are (map=generated), and the maps' name Hex-19.
+var optionValues = func() map[string]bool {
+	m := map[string]bool{"Hex": true}
+	for _, o := range Ruleset().Info().Options {
+		for _, c := range o.Choices {
+			m[c] = true
 		}
 	}
 	return m
@@ -230,6 +242,9 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 	}
 	check("summary", Ruleset().Info().Summary)
 	check("order help", Ruleset().Info().OrderHelp)
+	for _, o := range Ruleset().Info().Options {
+		check("option help", o.Help)
+	}
 
 	// The rule cases: every event and every error they make.
 	cases, err := filepath.Glob("testdata/cases/*.txt")
