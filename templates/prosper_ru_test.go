@@ -110,13 +110,43 @@ func TestProsperInRussian(t *testing.T) {
 			}
 		}
 	}
+	// A digest has no one game's translator: each game is worded through
+	// its report's view.
+	var news []DigestNews
+	for _, step := range steps[len(steps)-4:] {
+		rep, err := step.Report("ann")
+		if err != nil {
+			t.Fatal(err)
+		}
+		news = append(news, DigestNews{Time: now, Kind: "report", Step: rep.Step, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events})
+	}
+	last, err := steps[len(steps)-1].Report("ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest, err := set.Render(Digest, &Data{Player: "ann", Lang: lang.Russian,
+		Digest: []DigestGame{{ID: g.ID, Title: last.Title, Seat: "ann", News: news, Report: last}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(digest.Text, last.Title, "")
+	for _, w := range englishWord.FindAllString(text, -1) {
+		if !allow[w] && w != "off" { // SET DIGEST off, a command of the frame
+			t.Errorf("English %q in the Russian digest:\n%s", w, digest.Text)
+			break
+		}
+	}
+	if !strings.Contains(digest.Text, "Игра окончена") || !strings.Contains(digest.Text, "Владельцы:") {
+		t.Errorf("the digest's game is not in Russian:\n%s", digest.Text)
+	}
+
 	// The rules: summary, orders and every option's help.
 	info := rs.Info()
 	rules, err := set.Render(Rules, &Data{Info: &info, Lang: lang.Russian, Translator: tr})
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := dataLines.ReplaceAllString(strings.ReplaceAll(rules.Text, info.Title, ""), "")
+	text = dataLines.ReplaceAllString(strings.ReplaceAll(rules.Text, info.Title, ""), "")
 	text = regexp.MustCompile(`(?m)^  [a-z-]+ = .*$`).ReplaceAllString(text, "") // "  map = default (one of …)"
 	typed := map[string]bool{info.Name: true}                                    // the ruleset's name and the options' values, typed as they are
 	for _, o := range info.Options {

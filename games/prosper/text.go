@@ -364,3 +364,14 @@ MOVE, FROM, TO, DONE; имена планет — как на поле.
   оставили предыдущие.
 
 Планеты можно называть по имени или по первым буквам имени.`
+
+// A view words itself too (engine.Localizer), for a mail about several
+// games at once (the digest), where only each game's report is at hand.
+
+// Translate is the ruleset's Translate.
+func (v *view) Translate(l, text string) (string, bool) { return ruleset{}.Translate(l, text) }
+
+// Localize is the ruleset's Localize.
+func (v *view) Localize(w engine.View, l string) engine.View { return ruleset{}.Localize(w, l) }
+
+var _ engine.Localizer = (*view)(nil)
