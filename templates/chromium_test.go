@@ -64,7 +64,8 @@ type page struct {
 }
 
 // reportPages renders one report per ruleset, from a bot game a few steps
-// in, with the board picture the mail would carry; Burning also in Russian.
+// in, with the board picture the mail would carry; Burning and Prosper
+// also in Russian.
 func reportPages(t *testing.T) []page {
 	t.Helper()
 	set, err := New("")
@@ -76,7 +77,7 @@ func reportPages(t *testing.T) []page {
 		info := rs.Info()
 		rep, v := botReport(t, rs, 8)
 		langs := []lang.Tag{lang.English}
-		if info.Name == "burning" {
+		if info.Name == "burning" || info.Name == "prosper" {
 			langs = append(langs, lang.Russian)
 		}
 		for _, tag := range langs {
@@ -266,6 +267,11 @@ func TestHTMLInChromium(t *testing.T) {
 						t.Errorf("%s: the text colour is %s", where, l.TextColor)
 					}
 				}
+			}
+			if *screenshots != "" && p.name == "prosper-ru" {
+				// On a phone's 360 px, as a Russian player would most
+				// often read it.
+				shoot(t, tab, srv.URL, filepath.Join(*screenshots, "report-"+p.name+".png"), 360)
 			}
 			if *screenshots != "" && (strings.HasSuffix(p.name, "-en") || p.name == "burning-ru") {
 				shoot(t, tab, srv.URL, filepath.Join(*screenshots, "report-"+p.name+".png"), 900)

@@ -247,8 +247,10 @@ var tables = map[string]struct{ seat, seatRow, planet, planetRow string }{
 		"Planet      Size    Held by       Ships  Limit  Neighbours", "%-10s  %-6s  %-12s  %5d  %5d  ",
 	},
 	langRU: {
-		"Место  Игрок         Планеты  Корабли  Производство  Разместить", "%-5s  %-12s  %7d  %7d  %12d  %10d\n",
-		"Планета     Размер   Владелец      Корабли  Предел  Соседи", "%-10s  %-7s  %-12s  %7d  %6d  ",
+		// Short headings: a phone shows the table in a narrow column.
+		// Прирост is the ships a round adds, Запас the ships to place.
+		"Место  Игрок         Планеты  Корабли  Прирост  Запас", "%-5s  %-12s  %7d  %7d  %7d  %5d\n",
+		"Планета     Размер   Владелец      Корабли  Лимит  Соседи", "%-10s  %-7s  %-12s  %7d  %5d  ",
 	},
 }
 
