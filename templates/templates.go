@@ -20,8 +20,12 @@
 // notice, an error of the mail reader, a step's reason — are translated
 // by matching their English form against the catalog's messages flagged
 // "matched"; a ruleset's own recorded texts (its phase, dice purposes,
-// the end of the game) by the ruleset (engine.Translator). Dates are
-// written in the reader's time zone with UTC beside them.
+// the end of the game) by the ruleset (engine.Translator). A ruleset that
+// records all its texts in English whatever its readers read
+// (engine.Localizer, Prosper) has its report worded for the reader here
+// too: board and status drawn again, events and questions translated
+// (localize.go). Dates are written in the reader's time zone with UTC
+// beside them.
 //
 // # Plain text
 //

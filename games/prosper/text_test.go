@@ -436,3 +436,25 @@ func TestLanguageChangesNoState(t *testing.T) {
 		t.Error("the recorded events differ by language")
 	}
 }
+
+// TestRussianViewShowsOnlyOwnPlan: drawn in Russian, a player's status
+// shows their own settling plan and nobody else's, and the public view
+// none, as in English (a plan is its writer's alone).
+func TestRussianViewShowsOnlyOwnPlan(t *testing.T) {
+	rs := Ruleset().(engine.Localizer)
+	s := play(t, 3, 2, 4)
+	s.Plans["ann"] = []string{"SETTLE Vega 3", "SETTLE Castor 3"}
+	own := rs.Localize(s.View("ann"), langRU).Status()
+	if !strings.Contains(own, "Ваш план заселения: SETTLE Vega 3; SETTLE Castor 3") {
+		t.Errorf("ann's Russian status lacks her plan:\n%s", own)
+	}
+	for _, v := range []engine.View{s.View("bob"), s.View("cat"), s.PublicView(), s.View("")} {
+		l := rs.Localize(v, langRU)
+		if text := l.Board() + l.Status(); strings.Contains(text, "SETTLE Castor") || strings.Contains(text, "план заселения") {
+			t.Errorf("%q's Russian view shows ann's plan:\n%s", v.Player(), text)
+		}
+		if l.Player() != v.Player() {
+			t.Errorf("Localize changed whose view it is: %q, not %q", l.Player(), v.Player())
+		}
+	}
+}
