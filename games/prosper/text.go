@@ -45,7 +45,7 @@ var ru = map[string]string{
 	"you have only %s left to place":                                              "вам осталось разместить только %s",
 	"%s is settled by %s already, and settling cannot attack":                     "%s уже заселена игроком %s, а заселение не может быть атакой",
 	"%s planet needs at least %s (natives take %d and one must stay)":             "%s планета требует не меньше: %s (туземцы забирают %d, и один корабль должен остаться)",
-	"%s holds at most %s: %d would be there":                                      "%s вмещает не больше: %s, а было бы %d",
+	"%s holds at most %s: %d would be there":                                      "%s вмещает не больше %s, а было бы %d", // limits 15, 30, 60: "кораблей" either way
 	"%s settles %s (%s) with %s: the natives take %d, %d %s.":                     "%[1]s заселяет %[2]s (%[3]s), прислано: %[4]s; туземцы забирают %[5]d, на планете: %[6]d.",
 	"The %d lost return at the main phase.":                                       "Потерянные (%d) вернутся в начале основной фазы.",
 	"(from %s's plan)":                                                            "(по плану игрока %s)",
@@ -70,7 +70,7 @@ var ru = map[string]string{
 	"Your settling plan is unchanged: %s.":                               "Ваш план заселения не изменился: %s.",
 	"You have no settling plan: your next pick waits for your mail.":     "У вас нет плана заселения: ваш следующий выбор ждёт вашего письма.",
 	// Movement (move.go).
-	"%s is not yours (it is held by %s)":                                            "%s не ваша (её держит: %s)",
+	"%s is not yours (it is held by %s)":                                            "%s не ваша (владелец: %s)",
 	"move from one of your own planets":                                             "перемещайте корабли со своей планеты",
 	"a movement needs a destination other than %s":                                  "перемещению нужна цель, отличная от %s",
 	"name two different planets":                                                    "назовите две разные планеты",
@@ -80,7 +80,7 @@ var ru = map[string]string{
 	"%s has %s at this point of your orders, not %d":                                "на %s в этот момент ваших приказов: %s, а не %d",
 	"no chain of your own planets joins %s to %s":                                   "никакая цепочка ваших планет не соединяет %s с %s",
 	"attack the planets between first, or move in steps":                            "сначала атакуйте планеты между ними или перемещайтесь по шагам",
-	"%s holds at most %s and has %d":                                                "%s вмещает не больше: %s, а там уже %d",
+	"%s holds at most %s and has %d":                                                "%s вмещает не больше %s, а там уже %d",
 	"%s moves %s from %s to %s.":                                                    "%s перемещает %s с %s на %s.",
 	"%s is not next to %s: an attack must go to a neighbouring planet":              "%s не соседствует с %s: атаковать можно только соседнюю планету",
 	"attack from a planet next to it":                                               "атакуйте с соседней планеты",
@@ -174,7 +174,7 @@ var counts = []struct {
 	{[2]string{"round", "rounds"}, [3]string{"раунд", "раунда", "раундов"}},
 	{[2]string{"planet", "planets"}, [3]string{"планета", "планеты", "планет"}},
 	{[2]string{"cell", "cells"}, [3]string{"клетка", "клетки", "клеток"}},
-	{[2]string{"ship is lost", "ships are lost"}, [3]string{"корабль потерян", "корабля потеряно", "кораблей потеряно"}},
+	{[2]string{"ship is lost", "ships are lost"}, [3]string{"корабль потерян", "корабля потеряны", "кораблей потеряно"}},
 	{[2]string{"it is lost", "all are lost"}, [3]string{"корабль потерян", "корабля потеряны", "кораблей потеряны"}},
 }
 
