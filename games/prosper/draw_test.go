@@ -130,3 +130,28 @@ func TestREADMEPicture(t *testing.T) {
 	png := picture(t, s.View(s.mover()))
 	drawtest.GoldenPNG(t, "../../docs/boards/prosper.png", png, *update)
 }
+
+// TestRussianPicture: a view localized to Russian draws its picture in
+// Russian too (title, legend, text alternative): the same shapes, planets
+// and marks, with no English word left. The mail side does not ask for it
+// yet (it draws the picture when the mail leaves, without the reader's
+// language).
+func TestRussianPicture(t *testing.T) {
+	s := play(t, 4, 60, 7)
+	en := s.View(s.Seats[0])
+	ru := Ruleset().(engine.Localizer).Localize(en, langRU)
+	pe, pr := en.(engine.Drawer).Picture(), ru.(engine.Drawer).Picture()
+	drawtest.Check(t, pr)
+	texts := strings.Join(pr.Texts(), "\n") + "\n" + pr.Alt()
+	for _, want := range []string{"туземцы", "толстое кольцо: ваши планеты", "раунд", "(вы)"} {
+		if !strings.Contains(texts, want) {
+			t.Errorf("the Russian picture lacks %q:\n%s", want, texts)
+		}
+	}
+	if latin := latinWords(strings.ReplaceAll(texts, "Prosper or Perish", "")); len(latin) > 0 {
+		t.Errorf("the Russian picture still has English words %v:\n%s", latin, texts)
+	}
+	if len(pe.Texts()) != len(pr.Texts()) || pe.W != pr.W {
+		t.Errorf("the Russian picture is not the same picture: %d texts, %d px wide; English %d, %d px", len(pr.Texts()), pr.W, len(pe.Texts()), pe.W)
+	}
+}

@@ -142,6 +142,18 @@ var ru = map[string]string{
 	"Colonisation, pick %d: %s to settle.":            "Колонизация, выбор %d: заселяет %s.",
 	"Round %d, movement: %s to move (started by %s).": "Раунд %d, перемещение: ходит %s (раунд начал %s).",
 	"Your settling plan: ":                            "Ваш план заселения: ",
+	// The picture (draw.go), drawn in the reader's language from a
+	// localized view.
+	"Prosper or Perish: no map yet.": "Prosper or Perish: карты ещё нет.",
+	"No map yet.":                    "Карты ещё нет.",
+	"n4, n12: natives":               "n4, n12: туземцы",
+	"small, no one's":                "малая, ничья",
+	"B25: B's 25 ships.  S M L: size (production 2 5 8, limit 15 30 60).": "B25: 25 кораблей игрока B.  S M L: размер (прирост 2 5 8, лимит 15 30 60).",
+	"a thick ring: your planets":                                          "толстое кольцо: ваши планеты",
+	"Prosper or Perish · colonisation, pick %d: %s":                       "Prosper or Perish · колонизация, выбор %d: %s",
+	"Prosper or Perish · round %d: %s to move":                            "Prosper or Perish · раунд %d: ходит %s",
+	"Prosper or Perish · game over":                                       "Prosper or Perish · игра окончена",
+	"%s. Map of %d planets; planets held: %s.":                            "%s. Планет на карте: %d; планеты у игроков: %s.",
 	// The options' help (Info.Options), for RULES.
 	"default: Hex-19 for 2–3 players, Hex-37 for 4–6; generated: a new map grown from the game's dice, 5 planets a player + 7; or name one":      "default: Hex-19 для 2–3 игроков, Hex-37 для 4–6; generated: новая карта, выращенная кубиками игры, 5 планет на игрока + 7; или имя карты",
 	"least ships to settle a planet: natives/2+1, or the literal natives+1":                                                                      "наименьшее число кораблей для заселения: туземцы/2+1 (half) или, буквально, туземцы+1 (literal)",
