@@ -108,6 +108,9 @@ func TestProsperInRussian(t *testing.T) {
 			if i == len(steps)-1 && !strings.Contains(m.Text, "ИГРА ОКОНЧЕНА: достигнут предел") {
 				t.Errorf("the last report does not say in Russian how the game ended:\n%s", m.Text)
 			}
+			if i == len(steps)-1 && !regexp.MustCompile(`<p[^>]*>Игра окончена: достигнут предел[^<]*кораблей</p>`).MatchString(m.HTML) {
+				t.Errorf("the status's end, wrapped in the text, is not one paragraph in the HTML:\n%s", m.HTML)
+			}
 		}
 	}
 	// A digest has no one game's translator: each game is worded through

@@ -193,8 +193,11 @@ func (v *view) Status() string {
 		if l == langRU {
 			result, _ = translateRU(result)
 		}
-		// A long result (the turn limit's) goes on to a second line.
-		wrapWords(&b, "", strings.Fields(tr(l, "Game over: %s", result)), reportWidth)
+		// A long result (the turn limit's) goes on to a second line,
+		// indented under the first, so that it reads as one paragraph
+		// (also in the HTML part).
+		words := strings.Fields(tr(l, "Game over: %s", result))
+		wrapWords(&b, words[0]+" ", words[1:], reportWidth)
 	}
 	b.WriteString("\n" + t.seat + "\n")
 	for i, p := range s.Seats {
