@@ -164,6 +164,10 @@ type layout struct {
 	Tables                   []struct {
 		Rows, Cols int
 		Misaligned string // "" when every column's cells line up
+		// Tallest is the most lines of text one row takes (its height
+		// over the line height): a phone that wraps a long cell a word a
+		// line makes rows ten lines tall.
+		Tallest float64
 	}
 	Overflowing []string // elements wider than the page, by tag
 	TextColor   string
@@ -186,7 +190,10 @@ const measure = `(() => {
           misaligned = 'column ' + (c+1) + ' runs into column ' + (c+2);
       }
     }
-    out.Tables.push({Rows: rows.length, Cols: cols, Misaligned: misaligned});
+    const cs = getComputedStyle(rows[0].cells[0]);
+    const line = parseFloat(cs.lineHeight) || 1.2 * parseFloat(cs.fontSize);
+    const tallest = Math.max(...rows.map(r => r.getBoundingClientRect().height)) / line;
+    out.Tables.push({Rows: rows.length, Cols: cols, Misaligned: misaligned, Tallest: tallest});
   }
   const w = document.documentElement.clientWidth;
   for (const e of document.body.querySelectorAll('*')) {
@@ -257,6 +264,9 @@ func TestHTMLInChromium(t *testing.T) {
 					for i, tb := range l.Tables {
 						if tb.Misaligned != "" {
 							t.Errorf("%s: table %d (%d×%d): %s", where, i+1, tb.Rows, tb.Cols, tb.Misaligned)
+						}
+						if tb.Tallest > 4 {
+							t.Errorf("%s: table %d (%d×%d) has a row %.1f lines tall: a long cell wraps a word a line", where, i+1, tb.Rows, tb.Cols, tb.Tallest)
 						}
 					}
 					if len(l.Backgrounds) > 0 {

@@ -23,6 +23,14 @@ const (
 	styleTH    = "text-align:left;padding:3px 12px 3px 0;vertical-align:bottom"
 	styleTD    = "padding:3px 12px 3px 0;vertical-align:top"
 	styleNum   = ";text-align:right"
+	// A short column never breaks, and a long one (Prosper's neighbours,
+	// a list of names) wraps at a width that holds a few words a line: left
+	// to the browser, a phone's narrow table gave the long column one word
+	// a line and rows ten lines tall, with the rest of the table squeezed.
+	// The table scrolls in its box instead.
+	styleShort = ";white-space:nowrap"
+	styleLong  = ";min-width:13em"
+	longCell   = 20 // runes: a column with a longer cell is a long one
 	// Rows carry the rules between them (border-collapse), so a cell's
 	// style stays short: a status table has hundreds of cells.
 	styleHeadRow = "border-bottom:1px solid rgba(128,128,128,.6)"
@@ -207,23 +215,33 @@ func writeTable(b *strings.Builder, rows [][]string) {
 		}
 		num[k] = num[k] && seen
 	}
-	b.WriteString(`<div style="overflow-x:auto;max-width:100%"><table style="` + styleTable + `">` + "\n" + `<tr style="` + styleHeadRow + `">`)
-	for k, h := range rows[0] {
-		st := styleTH
+	long := make([]bool, len(rows[0]))
+	for _, r := range rows {
+		for k, v := range r {
+			if len([]rune(v)) > longCell {
+				long[k] = true
+			}
+		}
+	}
+	cellStyle := func(base string, k int) string {
+		st := base
 		if num[k] {
 			st += styleNum
 		}
-		b.WriteString(`<th style="` + st + `">` + html.EscapeString(h) + "</th>")
+		if long[k] {
+			return st + styleLong
+		}
+		return st + styleShort
+	}
+	b.WriteString(`<div style="overflow-x:auto;max-width:100%"><table style="` + styleTable + `">` + "\n" + `<tr style="` + styleHeadRow + `">`)
+	for k, h := range rows[0] {
+		b.WriteString(`<th style="` + cellStyle(styleTH, k) + `">` + html.EscapeString(h) + "</th>")
 	}
 	b.WriteString("</tr>\n")
 	for _, r := range rows[1:] {
 		b.WriteString(`<tr style="` + styleRow + `">`)
 		for k, v := range r {
-			st := styleTD
-			if num[k] {
-				st += styleNum
-			}
-			b.WriteString(`<td style="` + st + `">` + html.EscapeString(v) + "</td>")
+			b.WriteString(`<td style="` + cellStyle(styleTD, k) + `">` + html.EscapeString(v) + "</td>")
 		}
 		b.WriteString("</tr>\n")
 	}
