@@ -412,8 +412,23 @@ type infoRecord struct {
 	Wake   *time.Time `json:"wake,omitempty"`
 }
 
+// putInfo writes g's record, and beside it the tick plan made from the
+// record as stored (tickplan.go): decoded again as Tick would read it,
+// so that the plan decides from exactly what a tick decoding the record
+// would see. Every write of a record comes through here.
 func putInfo(b store.Bucket, g *Game) error {
-	return putJSON(b, store.KeyInfo, infoRecord{Game: g})
+	data, err := json.Marshal(infoRecord{Game: g})
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", store.KeyInfo, err)
+	}
+	if err := b.Put(store.KeyInfo, data); err != nil {
+		return err
+	}
+	var stored Game
+	if err := json.Unmarshal(data, &stored); err != nil {
+		return fmt.Errorf("read back game record: %w", err)
+	}
+	return b.Put(keyTickPlan, planOf(&stored, data))
 }
 
 // nextWake is the earliest moment at which Tick may have something to do
@@ -426,39 +441,42 @@ func nextWake(g *Game) time.Time {
 		return time.Time{}
 	}
 	var best time.Time
-	consider := func(t time.Time) {
+	wakeTimes(g, func(t time.Time, unseen bool) {
+		if unseen && !t.After(g.Ticked) {
+			return
+		}
 		if !t.IsZero() && (best.IsZero() || t.Before(best)) {
 			best = t
 		}
-	}
-	// A reminder, a late notice or an early resolution whose time Tick
-	// has seen pass without acting (nobody was awaited; someone was
-	// again) waits for a change or the deadline: without this the game
-	// would stay due, and be written at every tick, until its deadline.
-	unseen := func(t time.Time) {
-		if t.After(g.Ticked) {
-			consider(t)
-		}
-	}
-	if g.Updated.After(g.Ticked) {
-		consider(g.Updated)
-	}
-	unseen(g.ResolveAt)
-	unseen(g.gapEnds()) // orders all in before the gap ended resolve then
+	})
+	return best
+}
+
+// wakeTimes calls fn with every time nextWake considers: unseen, a time
+// that counts only while it is after g.Ticked (a reminder, a late
+// notice or an early resolution whose time Tick has seen pass without
+// acting, as nobody was awaited or someone was again, waits for a change
+// or the deadline: without this the game would stay due, and be written
+// at every tick, until its deadline); the others count always. The tick
+// plan (tickplan.go) keeps the list, so that a tick that only looks
+// finds the next wake without the record.
+func wakeTimes(g *Game, fn func(t time.Time, unseen bool)) {
+	fn(g.Updated, true) // a change Tick has not seen
+	fn(g.ResolveAt, true)
+	fn(g.gapEnds(), true) // orders all in before the gap ended resolve then
 	if !g.Deadline.IsZero() {
 		for _, off := range g.Settings.Reminders {
 			if !contains(g.Reminded, off.String()) {
-				unseen(g.Deadline.Add(-off))
+				fn(g.Deadline.Add(-off), true)
 			}
 		}
 		if !g.LateNotice && g.Settings.Grace > 0 {
-			unseen(g.Deadline)
+			fn(g.Deadline, true)
 		}
-		consider(g.Deadline.Add(g.Settings.Grace))
+		fn(g.Deadline.Add(g.Settings.Grace), false)
 	}
 	for _, v := range g.Vacations {
-		unseen(v.From)
-		unseen(v.To)
+		fn(v.From, true)
+		fn(v.To, true)
 	}
-	return best
 }

@@ -180,7 +180,11 @@ func (g *Game) gapEnds() time.Time {
 // awaited lists the players the game waits for now: those with unanswered
 // blocking prompts, less kicked and abandoned seats (their defaults apply)
 // and, under the "defaults" vacation policy, players away now.
-func (s *Service) awaited(g *Game, now time.Time) []string {
+func (s *Service) awaited(g *Game, now time.Time) []string { return awaitedAt(g, now) }
+
+// awaitedAt is awaited for code that has no Service: what Tick decides
+// from a record alone (tickAction) and the tick plan (tickplan.go).
+func awaitedAt(g *Game, now time.Time) []string {
 	var out []string
 	for _, p := range g.Waiting() {
 		if contains(g.Kicked, p) || contains(g.Abandoned, p) {
@@ -477,6 +481,13 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 		if err != nil {
 			return err
 		}
+		if wake != nil {
+			// Most games of a catch-up only need looking at: their plan
+			// says so, and when to look next, without the record.
+			if w, ok := lookOnly(b, now); ok {
+				return putTicks(tx, &Game{ID: id, Ticked: now, Wake: w}, *wake)
+			}
+		}
 		g, err := readGame(b)
 		if err != nil {
 			return err
@@ -499,19 +510,17 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 		was := factsOf(g)
 		awaited := s.awaited(g, now)
 		reason := ""
-		switch {
-		case len(awaited) == 0 && !g.ResolveAt.IsZero() && !now.Before(g.ResolveAt) && len(g.Waits) == 0:
+		switch tickAction(g, now) {
+		case tickResolve:
 			reason = "all orders in"
-		case g.ResolveAt.IsZero() && s.mayResolveEarly(g, now) && g.Settings.EarlyDelay == 0:
-			reason = "all orders in"
-		case g.ResolveAt.IsZero() && s.mayResolveEarly(g, now):
+		case tickStartDelay:
 			// Everyone left to wait for dropped out (kicked, abandoned,
 			// on vacation): start the early delay now.
 			g.ResolveAt = now.Add(g.Settings.EarlyDelay)
 			return writeGameFrom(b, g, was)
-		case !g.Deadline.IsZero() && !now.Before(g.Deadline.Add(g.Settings.Grace)):
+		case tickDeadline:
 			reason = "deadline"
-		case !g.Deadline.IsZero() && !now.Before(g.Deadline) && len(awaited) > 0 && !g.LateNotice:
+		case tickLate:
 			g.LateNotice = true
 			res.Notices = append(res.Notices, Notice{Kind: "late", To: awaited,
 				Text: fmt.Sprintf("The deadline of %s passed and your orders have not arrived. They are still taken until %s; then your defaults apply.", g.ID, fmtTime(g.Deadline.Add(g.Settings.Grace)))})
@@ -519,7 +528,7 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 				res.Notices = append(res.Notices, Notice{Kind: "late-others", To: others(g, awaited),
 					Text: fmt.Sprintf("Still waiting in %s for: %s (grace until %s).", g.ID, strings.Join(awaited, ", "), fmtTime(g.Deadline.Add(g.Settings.Grace)))})
 			}
-		case !g.Deadline.IsZero() && len(awaited) > 0:
+		case tickRemind:
 			for _, off := range sortedDesc(g.Settings.Reminders) {
 				key := off.String()
 				if now.Before(g.Deadline.Add(-off)) || contains(g.Reminded, key) {

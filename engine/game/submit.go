@@ -211,8 +211,11 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 // early resolution is on, the game is not paused, nobody said WAIT, the
 // minimum gap since the last step is over, and no awaited player is
 // missing. Submit, the resolve loop and Tick all ask this.
-func (s *Service) mayResolveEarly(g *Game, now time.Time) bool {
-	return g.Settings.Early && !g.Paused && len(g.Waits) == 0 && !now.Before(g.gapEnds()) && len(s.awaited(g, now)) == 0
+func (s *Service) mayResolveEarly(g *Game, now time.Time) bool { return mayResolveEarlyAt(g, now) }
+
+// mayResolveEarlyAt is mayResolveEarly without a Service (tickAction).
+func mayResolveEarlyAt(g *Game, now time.Time) bool {
+	return g.Settings.Early && !g.Paused && len(g.Waits) == 0 && !now.Before(g.gapEnds()) && len(awaitedAt(g, now)) == 0
 }
 
 // MaxLoggedErrors is how many of a refused submission's errors its log
