@@ -88,7 +88,7 @@ func checkPlan(t *testing.T, svc *Service, id string, at time.Time) {
 	}
 }
 
-// comparable is a game as two stores that played it the same way hold
+// comparableRecord is a game as two stores that played it the same way hold
 // it: the players' secrets, drawn at random, set aside.
 func comparableRecord(t *testing.T, svc *Service, id string) string {
 	t.Helper()
