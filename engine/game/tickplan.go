@@ -38,11 +38,13 @@ import (
 // version is not used.
 const planVersion = 1
 
-// keyTickPlan is the plan's key in the game's bucket, beside
-// store.KeyInfo: written with the record, in its leaf on bbolt, and read
-// with the game by PostgreSQL's ClaimNamed, without a round trip of its
-// own.
-var keyTickPlan = []byte("tick-plan")
+// keyTickPlan is the plan's key in the game's bucket, named to sort
+// right after store.KeyInfo ("info" < "info-tick-plan" < "log"): on
+// bbolt it then shares the record's leaf page even in a game whose big
+// state splits the bucket's keys over two pages, so a tick that only
+// looks touches the pages it touched before. PostgreSQL's ClaimNamed
+// reads it with the game, without a round trip of its own.
+var keyTickPlan = []byte("info-tick-plan")
 
 // crcTable is CRC-32C's (hardware-assisted on amd64 and arm64: a
 // record of a few kB costs well under a microsecond).
