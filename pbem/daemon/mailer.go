@@ -6,6 +6,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/bounce"
 	"orrery/pbem/outbox"
@@ -130,7 +131,8 @@ func (m *Mailer) reportMail(tx store.Tx, g *game.Game, addr, kind, mailKind stri
 	m.speak(d, readerOf(tx, addr), rep.View)
 	var pic *outbox.Picture
 	if m.Pictures != nil && rep.View != nil {
-		if alt, width, ok := m.Pictures.Describe(rep.View); ok {
+		view, pictureLang := localView(rep.View, d.Lang)
+		if alt, width, ok := m.Pictures.Describe(view); ok {
 			who := rep.Player
 			if rep.Public {
 				who = game.Observer
@@ -138,7 +140,7 @@ func (m *Mailer) reportMail(tx store.Tx, g *game.Game, addr, kind, mailKind stri
 			cid := fmt.Sprintf("board.%s.%d.%d@%s", g.ID, g.Epoch, rep.Step, m.domain())
 			d.Picture = &templates.Picture{CID: cid, Alt: alt, Width: min(width, 860)}
 			pic = &outbox.Picture{Game: g.ID, Epoch: g.Epoch, Step: rep.Step, Player: who, ContentID: cid,
-				Name: fmt.Sprintf("%s-turn%d.png", g.ID, rep.Turn)}
+				Name: fmt.Sprintf("%s-turn%d.png", g.ID, rep.Turn), Lang: pictureLang}
 		}
 	}
 	c, err := m.Render.Render(kind, d)
@@ -152,6 +154,17 @@ func (m *Mailer) reportMail(tx store.Tx, g *game.Game, addr, kind, mailKind stri
 	}
 	out.Headers["X-Orrery-Step"] = fmt.Sprint(rep.Step)
 	return out, nil
+}
+
+// localView is v worded for a reader of tag when its ruleset words its
+// views only when they are shown (engine.Localizer), and the language to
+// draw its picture in then; otherwise v itself and "".
+func localView(v engine.View, tag lang.Tag) (engine.View, string) {
+	lz, ok := v.(engine.Localizer)
+	if !ok || tag == "" || tag == lang.Default {
+		return v, ""
+	}
+	return lz.Localize(v, string(tag)), string(tag)
 }
 
 // NewMailer returns a mailer with the embedded templates, or those of

@@ -142,5 +142,9 @@ func (d *Daemon) Picture(ctx context.Context, p outbox.Picture) ([]byte, error) 
 	if rep.View == nil {
 		return nil, fmt.Errorf("step %d of %s has no view for %q", p.Step, p.Game, p.Player)
 	}
-	return d.mailer.Pictures.PNG(rep.View)
+	view := rep.View
+	if lz, ok := view.(engine.Localizer); ok && p.Lang != "" {
+		view = lz.Localize(view, p.Lang)
+	}
+	return d.mailer.Pictures.PNG(view)
 }

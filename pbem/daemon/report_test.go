@@ -10,6 +10,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/store/storetest"
 	"orrery/games/burning"
+	"orrery/games/prosper"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
@@ -182,4 +183,70 @@ func TestBurningLanguageFollowsTheAddress(t *testing.T) {
 func m2raw(m string) []byte {
 	head, _, _ := strings.Cut(m, "\n\n")
 	return []byte(head + "\r\n\r\n")
+}
+
+// TestPictureInTheReadersLanguage: a ruleset that words its views only
+// when they are shown (Prosper) gets its board picture drawn for the
+// reader's language too, both when the mail is queued (its description)
+// and when it is sent (the PNG); another reader of the same game keeps
+// English.
+func TestPictureInTheReadersLanguage(t *testing.T) {
+	ctx := context.Background()
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	st := storetest.Open(t, storetest.Default())
+	d, err := daemon.New(st, []engine.Ruleset{prosper.Ruleset()}, outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{}),
+		daemon.Config{From: "Orrery <" + botAddr + ">"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cyrillic := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return r >= 'а' && r <= 'я' })
+	}
+	drawn := map[string][]bool{} // reader: whether each view drawn was Russian
+	d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
+		ru := cyrillic(v.Status())
+		drawn[v.Player()] = append(drawn[v.Player()], ru)
+		alt := "the board"
+		if ru {
+			alt = "доска"
+		}
+		return append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), alt...), alt, true
+	})
+	if _, err := settings.Put(ctx, st, "ann@example.org", "LANG", "ru"); err != nil {
+		t.Fatal(err)
+	}
+	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "p1", Ruleset: "prosper",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, srv: srv, st: st, d: d, g: g}
+	h.q = newQueueWithPictures(t, h)
+	sent := h.flush()
+	alts := map[string]string{}
+	for _, m := range sent {
+		if kind := header(m.Data, "X-Orrery-Kind"); kind == "welcome" || kind == "report" {
+			raw := strings.ReplaceAll(string(m.Data), "=\r\n", "")
+			if !strings.Contains(raw, "Content-Type: image/png") {
+				t.Errorf("the %s to %s has no picture", kind, m.To[0])
+			}
+			alts[m.To[0]] += raw
+		}
+	}
+	if !strings.Contains(alts["ann@example.org"], `alt=3D"=D0=B4=D0=BE=D1=81=D0=BA=D0=B0"`) && !strings.Contains(alts["ann@example.org"], `alt="доска"`) {
+		t.Errorf("ann's picture is not described in Russian")
+	}
+	if !strings.Contains(alts["bob@example.org"], `alt=3D"the board"`) {
+		t.Errorf("bob's picture is not described in English")
+	}
+	for reader, want := range map[string]bool{"ann": true, "bob": false} {
+		if len(drawn[reader]) < 2 {
+			t.Errorf("%s's view drawn %d times, want at least twice (described when queued, drawn when sent)", reader, len(drawn[reader]))
+		}
+		for i, ru := range drawn[reader] {
+			if ru != want {
+				t.Errorf("%s's picture %d drawn in Russian: %v, want %v", reader, i+1, ru, want)
+			}
+		}
+	}
 }

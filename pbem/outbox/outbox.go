@@ -98,6 +98,10 @@ type Picture struct {
 	// the HTML part's <img src="cid:..."> names it.
 	ContentID string `json:"content_id"`
 	Name      string `json:"name"` // file name: board.png
+	// Lang is the reader's language, for a ruleset that words its views
+	// only when they are shown (engine.Localizer: the picture's title and
+	// legend); "" draws the view as it is.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Item is a queued mail with its delivery state.
