@@ -102,8 +102,11 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 // Nested buckets of BucketMail, created and used by pbem. The engine never
 // reads them; they are named here so the whole layout is in one file.
 //
-//	mail/outbox/<seq>       → JSON outbox.Item: a mail still to send, with its
-//	                          attempts and next-attempt time (pbem/outbox)
+//	mail/outbox/<seq>       → JSON outbox.Item: a mail still to send, as queued
+//	                          (pbem/outbox)
+//	mail/outbox-state/<seq> → JSON delivery state of that mail: attempts, next
+//	                          attempt, owner, last error (none: the item's own,
+//	                          as an older Orrery kept it) (pbem/outbox state.go)
 //	mail/outbox-sent/<seq>  → JSON outbox.Record of a delivered mail
 //	mail/outbox-dead/<seq>  → JSON outbox.Item given up on (5xx, or too old)
 //	mail/outbox-games/<game id>\x00<seq> → the mails of a game, for game log:
@@ -152,29 +155,30 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 //	                          p\x00<person>\x00<game> → the token of a person's pending
 //	                          request, m\x00<message-id> → JSON tokens asked in that mail
 var (
-	BucketMailOutbox     = []byte("outbox")
-	BucketMailOutboxSent = []byte("outbox-sent")
-	BucketMailOutboxDead = []byte("outbox-dead")
-	BucketMailOutboxGame = []byte("outbox-games")
-	BucketMailSeen       = []byte("inbox-seen")
-	BucketMailParts      = []byte("inbox-parts")
-	BucketMailUIDs       = []byte("inbox-uids")
-	BucketMailRate       = []byte("rate")
-	BucketMailUnknown    = []byte("unknown")
-	BucketMailWeb        = []byte("web")
-	BucketMailHeld       = []byte("inbox-held")
-	BucketMailApplied    = []byte("inbox-applied")
-	BucketMailPingPong   = []byte("pingpong")
-	BucketMailBudget     = []byte("stranger-budget")
-	BucketMailDNSFail    = []byte("dns-fail")
-	BucketMailSettings   = []byte("settings")
-	BucketMailGMGuard    = []byte("gm-guard")
-	BucketMailOwners     = []byte("outbox-owners")
-	BucketMailConsent    = []byte("inbox-consent")
-	BucketMailBounces    = []byte("bounces")
-	BucketMailDigest     = []byte("digest")
-	BucketMailSecretSent = []byte("secret-sent")
-	BucketMailPressSent  = []byte("press-sent")
-	BucketMailQueue      = []byte("inbox-queue")
-	BucketMailQueued     = []byte("inbox-queued")
+	BucketMailOutbox      = []byte("outbox")
+	BucketMailOutboxSent  = []byte("outbox-sent")
+	BucketMailOutboxDead  = []byte("outbox-dead")
+	BucketMailOutboxGame  = []byte("outbox-games")
+	BucketMailOutboxState = []byte("outbox-state")
+	BucketMailSeen        = []byte("inbox-seen")
+	BucketMailParts       = []byte("inbox-parts")
+	BucketMailUIDs        = []byte("inbox-uids")
+	BucketMailRate        = []byte("rate")
+	BucketMailUnknown     = []byte("unknown")
+	BucketMailWeb         = []byte("web")
+	BucketMailHeld        = []byte("inbox-held")
+	BucketMailApplied     = []byte("inbox-applied")
+	BucketMailPingPong    = []byte("pingpong")
+	BucketMailBudget      = []byte("stranger-budget")
+	BucketMailDNSFail     = []byte("dns-fail")
+	BucketMailSettings    = []byte("settings")
+	BucketMailGMGuard     = []byte("gm-guard")
+	BucketMailOwners      = []byte("outbox-owners")
+	BucketMailConsent     = []byte("inbox-consent")
+	BucketMailBounces     = []byte("bounces")
+	BucketMailDigest      = []byte("digest")
+	BucketMailSecretSent  = []byte("secret-sent")
+	BucketMailPressSent   = []byte("press-sent")
+	BucketMailQueue       = []byte("inbox-queue")
+	BucketMailQueued      = []byte("inbox-queued")
 )

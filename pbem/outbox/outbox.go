@@ -32,7 +32,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	mrand "math/rand/v2"
 	"strings"
@@ -158,7 +157,7 @@ func buckets(tx store.Tx) (store.Bucket, error) {
 			return nil, err
 		}
 	}
-	for _, name := range [][]byte{BucketSent, BucketDead} {
+	for _, name := range [][]byte{BucketSent, BucketDead, BucketState} {
 		if _, err := mail.CreateBucketIfNotExists(name); err != nil {
 			return nil, err
 		}
@@ -207,7 +206,11 @@ func enqueue(tx store.Tx, m Mail, now time.Time) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := q.Put(store.Key(seq), data); err != nil {
+	k := store.Key(seq)
+	if err := q.Put(k, data); err != nil {
+		return 0, err
+	}
+	if err := putState(tx.Bucket(store.BucketMail).Bucket(BucketState), k, stateOf(&it)); err != nil {
 		return 0, err
 	}
 	return seq, indexGameMail(tx, m.Game, seq)
@@ -275,6 +278,9 @@ type Queue struct {
 	// not settled yet (pipeline.go).
 	flyMu  sync.Mutex
 	flying map[string]struct{}
+	// adopted says how far every queued body is known to have its
+	// state record (state.go).
+	adopted adopted
 }
 
 // New returns a Queue over db sending with s.
@@ -421,20 +427,14 @@ func (q *Queue) RunOnce(ctx context.Context) (time.Time, error) {
 	return next, errors.Join(errs...)
 }
 
-// shardOf is the connection that sends m: a hash of its first recipient's
-// address, so that all of one player's mails share a connection and keep
-// their order.
-func shardOf(m *Mail, n int) int {
-	if n <= 1 || len(m.To) == 0 {
+// shardOf is the connection that sends the mail whose first recipient's
+// address hashes to to (toHash): all of one player's mails share a
+// connection and keep their order.
+func shardOf(to uint32, n int) int {
+	if n <= 1 {
 		return 0
 	}
-	a := strings.ToLower(strings.TrimSpace(m.To[0]))
-	if i := strings.LastIndexByte(a, '<'); i >= 0 {
-		a = strings.TrimSuffix(a[i+1:], ">")
-	}
-	h := fnv.New32a()
-	h.Write([]byte(a))
-	return int(h.Sum32() % uint32(n))
+	return int(to % uint32(n))
 }
 
 // claim picks the due mails and, in the same transaction, records the
@@ -450,40 +450,47 @@ func shardOf(m *Mail, n int) int {
 // are returned with them.
 func (q *Queue) claim(shard int) (due []Item, keys []string, next time.Time, err error) {
 	now := q.opt.Now()
+	var adoptedTo uint64
+	dropped := false
 	err = q.db.Update(context.Background(), func(tx store.Tx) error {
-		b, err := buckets(tx)
+		bodies, err := buckets(tx)
 		if err != nil {
 			return err
 		}
-		due, keys, next = nil, nil, time.Time{}
+		states := tx.Bucket(store.BucketMail).Bucket(BucketState)
+		due, keys, next, dropped = nil, nil, time.Time{}, false
+		if adoptedTo, err = q.adopt(bodies, states); err != nil {
+			return err
+		}
 		alive := q.liveOwners(tx, now)
 		// The claims are written after the scan, not during it: on
-		// PostgreSQL a write makes the cursor read its page again, and a
-		// page of reports with their boards is megabytes, so writing as
-		// it went made one batch cost a hundred such reads (TestScale's
-		// backlog on PostgreSQL stalled on it).
-		type claimed struct{ k, data []byte }
-		var puts []claimed
-		c := b.Cursor()
+		// PostgreSQL a write makes the cursor read its page again.
+		type claimed struct {
+			k []byte
+			s state
+		}
+		var picks []claimed
+		c := states.Cursor()
 		// Stop at a full batch: RunOnce comes back for the rest at once,
 		// and needs the next due time only when nothing is due. Reading
 		// the whole queue for every batch made a backlog of n replies
 		// cost n²/Batch decodes; it was a quarter of the daemon's CPU
-		// while draining 2,000 order mails.
-		for k, v := c.First(); k != nil && len(due) < q.opt.Batch; k, v = c.Next() {
+		// while draining 2,000 order mails. The scan reads the small
+		// state records only (state.go).
+		for k, v := c.First(); k != nil && len(picks) < q.opt.Batch; k, v = c.Next() {
 			if q.inFlight(k) {
 				continue
 			}
-			var it Item
-			if err := json.Unmarshal(v, &it); err != nil {
-				return fmt.Errorf("outbox item %d: %w", store.KeyN(k), err)
+			var s state
+			if err := json.Unmarshal(v, &s); err != nil {
+				return fmt.Errorf("outbox item %d: state: %w", store.KeyN(k), err)
 			}
-			if shardOf(&it.Mail, q.opt.Connections) != shard {
+			if shardOf(s.To, q.opt.Connections) != shard {
 				continue
 			}
 			released := false
-			if it.Owner != "" && it.Owner != q.id {
-				if alive(it.Owner) {
+			if s.Owner != "" && s.Owner != q.id {
+				if alive(s.Owner) {
 					// In flight in another daemon; look again when
 					// its lease may have lapsed.
 					if t := now.Add(q.opt.Lease / 3); next.IsZero() || t.Before(next) {
@@ -492,34 +499,50 @@ func (q *Queue) claim(shard int) (due []Item, keys []string, next time.Time, err
 					continue
 				}
 				released = true // its worker died mid-send
-				q.opt.Logger.Info("outbox: released the claim of a worker that is gone", "message_id", it.Mail.MessageID, "owner", it.Owner)
+				q.opt.Logger.Info("outbox: released the claim of a worker that is gone", "seq", store.KeyN(k), "owner", s.Owner)
 			}
-			if it.NextAttempt.After(now) && !released {
-				if next.IsZero() || it.NextAttempt.Before(next) {
-					next = it.NextAttempt
+			if s.NextAttempt.After(now) && !released {
+				if next.IsZero() || s.NextAttempt.Before(next) {
+					next = s.NextAttempt
 				}
 				continue
 			}
-			it.Attempts++
-			it.NextAttempt = now.Add(q.backoff(it.Attempts))
-			it.Owner = q.id
-			data, err := json.Marshal(it)
+			s.Attempts++
+			s.NextAttempt = now.Add(q.backoff(s.Attempts))
+			s.Owner = q.id
+			picks = append(picks, claimed{store.Copy(k), s})
+		}
+		// Only the bodies of the mails taken are read, and none is
+		// written.
+		for _, p := range picks {
+			v := bodies.Get(p.k)
+			if v == nil {
+				// Sent by an older Orrery, which left the state.
+				if err := states.Delete(p.k); err != nil {
+					return err
+				}
+				dropped = true
+				continue
+			}
+			it, err := decodeItem(p.k, v, nil)
 			if err != nil {
 				return err
 			}
-			puts = append(puts, claimed{append([]byte(nil), k...), data})
-			due = append(due, it)
-			keys = append(keys, string(k))
-		}
-		for _, p := range puts {
-			if err := b.Put(p.k, p.data); err != nil {
+			p.s.apply(&it)
+			if err := putState(states, p.k, p.s); err != nil {
 				return err
 			}
+			due = append(due, it)
+			keys = append(keys, string(p.k))
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, nil, next, err
+	}
+	q.doneAdopting(adoptedTo)
+	if dropped {
+		q.adoptAgain()
 	}
 	q.fly(keys, true)
 	return due, keys, next, nil
@@ -557,6 +580,15 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 			return err
 		}
 		mail := tx.Bucket(store.BucketMail)
+		states := mail.Bucket(BucketState)
+		// A mail leaves the queue with both its records; a failed
+		// attempt changes its state record only (state.go).
+		drop := func(k []byte) error {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+			return states.Delete(k)
+		}
 		for i, it := range items {
 			var e error
 			if i < len(errs) {
@@ -570,7 +602,7 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 				if err := mail.Bucket(BucketSent).Put(k, data); err != nil {
 					return err
 				}
-				if err := b.Delete(k); err != nil {
+				if err := drop(k); err != nil {
 					return err
 				}
 				sent = append(sent, rec)
@@ -579,8 +611,7 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 			it.Owner = ""
 			if shutdown && !errors.As(e, new(*Permanent)) {
 				it.NextAttempt = now
-				data, _ := json.Marshal(it)
-				if err := b.Put(k, data); err != nil {
+				if err := putState(states, k, stateOf(&it)); err != nil {
 					return err
 				}
 				continue
@@ -589,13 +620,13 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 			var perm *Permanent
 			dead := errors.As(e, &perm) || now.Sub(it.Queued) > q.opt.GiveUpAfter
 			failed = append(failed, failure{it, e, dead})
-			data, _ := json.Marshal(it)
 			if dead {
 				q.opt.Logger.Warn("outbox: giving up", "message_id", it.Mail.MessageID, "to", it.Mail.To, "err", e)
+				data, _ := json.Marshal(it)
 				if err := mail.Bucket(BucketDead).Put(k, data); err != nil {
 					return err
 				}
-				if err := b.Delete(k); err != nil {
+				if err := drop(k); err != nil {
 					return err
 				}
 				if q.opt.OnDead != nil {
@@ -606,7 +637,7 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 				continue
 			}
 			q.opt.Logger.Info("outbox: will retry", "message_id", it.Mail.MessageID, "attempts", it.Attempts, "next", it.NextAttempt, "err", e)
-			if err := b.Put(k, data); err != nil {
+			if err := putState(states, k, stateOf(&it)); err != nil {
 				return err
 			}
 		}
@@ -656,11 +687,7 @@ func Pending(db *store.Store) ([]Item, error) {
 		if mail == nil || mail.Bucket(BucketQueue) == nil {
 			return nil
 		}
-		return mail.Bucket(BucketQueue).ForEach(func(k, v []byte) error {
-			var it Item
-			if err := json.Unmarshal(v, &it); err != nil {
-				return err
-			}
+		return forEachItem(mail, func(_ []byte, it Item) error {
 			out = append(out, it)
 			return nil
 		})

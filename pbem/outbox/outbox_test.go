@@ -11,18 +11,16 @@ import (
 	"time"
 
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
 
+// openStore opens an empty store of the backend ORRERY_TEST_STORE names
+// (bbolt by default).
 func openStore(t *testing.T) *store.Store {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
+	return storetest.Open(t, storetest.Default())
 }
 
 func sender(srv *pbemtest.Server) *outbox.SMTP {
@@ -210,8 +208,13 @@ func TestClaimReadsOnlyABatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A damaged mail: its body and its delivery state (the records a
+	// claim scans) both unreadable.
 	err := st.Update(context.Background(), func(tx store.Tx) error {
-		return tx.Bucket(store.BucketMail).Bucket(outbox.BucketQueue).Put(store.Key(1000), []byte("{damaged"))
+		if err := tx.Bucket(store.BucketMail).Bucket(outbox.BucketQueue).Put(store.Key(1000), []byte("{damaged")); err != nil {
+			return err
+		}
+		return tx.Bucket(store.BucketMail).Bucket(outbox.BucketState).Put(store.Key(1000), []byte("{damaged"))
 	})
 	if err != nil {
 		t.Fatal(err)

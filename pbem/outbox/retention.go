@@ -242,6 +242,9 @@ func OfGame(tx store.Tx, id string) ([]Event, error) {
 				continue
 			}
 			if v := b.Get(seq); v != nil {
+				if bytes.Equal(name, BucketQueue) {
+					v = withState(mail, seq, v)
+				}
 				ev, _, err := eventOf(name, v)
 				if err != nil {
 					return nil, fmt.Errorf("outbox: %s %d: %w", name, store.KeyN(seq), err)
@@ -267,7 +270,19 @@ func ofGameScan(tx store.Tx, id string) ([]Event, error) {
 		if b == nil {
 			continue
 		}
-		err := b.ForEach(func(k, v []byte) error {
+		each := b.ForEach
+		if bytes.Equal(name, BucketQueue) {
+			each = func(fn func(k, v []byte) error) error {
+				return forEachItem(mail, func(k []byte, it Item) error {
+					v, err := json.Marshal(it)
+					if err != nil {
+						return err
+					}
+					return fn(k, v)
+				})
+			}
+		}
+		err := each(func(k, v []byte) error {
 			ev, game, err := eventOf(name, v)
 			if err != nil {
 				return err
