@@ -512,10 +512,15 @@ func (q *Queue) claim(shard int) (due []Item, keys []string, next time.Time, err
 			s.Owner = q.id
 			picks = append(picks, claimed{store.Copy(k), s})
 		}
-		// Only the bodies of the mails taken are read, and none is
-		// written.
-		for _, p := range picks {
-			v := bodies.Get(p.k)
+		// Only the bodies of the mails taken are read (in one
+		// statement on PostgreSQL), and none is written.
+		pk := make([][]byte, len(picks))
+		for i, p := range picks {
+			pk[i] = p.k
+		}
+		vs := store.GetMany(bodies, pk)
+		for i, p := range picks {
+			v := vs[i]
 			if v == nil {
 				// Sent by an older Orrery, which left the state.
 				if err := states.Delete(p.k); err != nil {

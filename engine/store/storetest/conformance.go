@@ -24,6 +24,7 @@ func Run(t *testing.T, k Kind) {
 	}{
 		{"TopLevelBuckets", topLevelBuckets},
 		{"Values", values},
+		{"GetMany", getMany},
 		{"NestedBuckets", nestedBuckets},
 		{"KeyOrder", keyOrder},
 		{"CursorWalks", cursorWalks},
@@ -237,6 +238,50 @@ func values(t *testing.T, s *store.Store) {
 		must(t, b.Delete([]byte("a")))
 		if b.Get([]byte("a")) != nil {
 			t.Error("a deleted key is still read in its transaction")
+		}
+		return nil
+	}))
+}
+
+// getMany: store.GetMany answers as Get would, key by key, for keys on
+// the server, written or deleted in the transaction, missing, empty,
+// repeated, and a nested bucket's name.
+func getMany(t *testing.T, s *store.Store) {
+	must(t, update(s, func(tx store.Tx) error {
+		b := tx.Bucket(store.BucketMail)
+		must(t, b.Put([]byte("a"), []byte("1")))
+		must(t, b.Put([]byte("b"), []byte("2")))
+		must(t, b.Put([]byte("empty"), nil))
+		_, err := b.CreateBucket([]byte("sub"))
+		return err
+	}))
+	keys := [][]byte{[]byte("a"), []byte("b"), []byte("c"), []byte("empty"), []byte("sub"), []byte("missing"), []byte("a"), nil}
+	read := func(b store.Bucket) string {
+		var out []string
+		for i, v := range store.GetMany(b, keys) {
+			if g := b.Get(keys[i]); string(g) != string(v) || (g == nil) != (v == nil) {
+				t.Errorf("GetMany(%q) = %q, Get = %q", keys[i], v, g)
+			}
+			if v == nil {
+				out = append(out, "nil")
+				continue
+			}
+			out = append(out, fmt.Sprintf("%q", v))
+		}
+		return strings.Join(out, " ")
+	}
+	must(t, view(s, func(tx store.Tx) error {
+		if got, want := read(tx.Bucket(store.BucketMail)), `"1" "2" nil "" nil nil "1" nil`; got != want {
+			t.Errorf("GetMany = %s, want %s", got, want)
+		}
+		return nil
+	}))
+	must(t, update(s, func(tx store.Tx) error {
+		b := tx.Bucket(store.BucketMail)
+		must(t, b.Delete([]byte("a")))
+		must(t, b.Put([]byte("c"), []byte("3")))
+		if got, want := read(b), `nil "2" "3" "" nil nil nil nil`; got != want {
+			t.Errorf("GetMany after writes in the transaction = %s, want %s", got, want)
 		}
 		return nil
 	}))
