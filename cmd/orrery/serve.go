@@ -172,15 +172,18 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	// outbox workers hold leases (Shared), and one at a time reads the
 	// mailbox (lead).
 	q := outbox.New(st, smtp, metricsOutbox(m, outbox.Options{Logger: log, Connections: cfg.SMTP.Connections, Shared: !st.Locks()}))
-	var lead func(context.Context, func(context.Context) error) error
+	var lead, turn func(context.Context, func(context.Context) error) error
 	if !st.Locks() {
 		lead = func(ctx context.Context, read func(context.Context) error) error {
 			return pgstore.Lead(ctx, st, pgstore.LockIMAP, pgstore.LeadPoll, log, read)
 		}
+		turn = func(ctx context.Context, work func(context.Context) error) error {
+			return pgstore.Turn(ctx, st, pgstore.LockApply, work)
+		}
 	}
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{Metrics: m,
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,
-		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Lead: lead, Retention: cfg.Retention, Logger: log,
+		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Lead: lead, Turn: turn, Retention: cfg.Retention, Logger: log,
 		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), DNSGrace: cfg.Security.DNSGrace,
 		PingPong: cfg.Limits.PingPong, StrangerDaily: cfg.Limits.StrangerRepliesPerDay,
 		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),

@@ -20,8 +20,11 @@ import (
 // change, the replies). So the leader only copies each fetched mail into
 // the queue in the database and files it, and every daemon, the leader
 // too, runs a worker that claims queued mails (store.Bucket.Claim: FOR NO
-// KEY UPDATE SKIP LOCKED) and handles them as HandleBatch does: adding a
-// daemon adds a worker.
+// KEY UPDATE SKIP LOCKED) and handles them as HandleBatch does. The
+// workers take turns at their batches (Config.Turn; WorkQueue says why):
+// a second daemon adds a worker ready when the first's batch ends, and
+// takes over the work when the first dies, but two batches do not run at
+// once.
 //
 // Layout (engine/store/schema.go): mail/inbox-queue/<sender>/<seq> holds a
 // queued mail, under the canonical address of its sender, seq counting
@@ -363,11 +366,20 @@ func (d *Daemon) unqueue(tx store.Tx, names [][]byte, todo []queueEntry, out []i
 // The batch stops taking mails after Config.GroupTime of work; the rest
 // wait for the next.
 //
-// PostgreSQL refuses one of two such transactions that ran at once when
-// they touched the same shared records (the outbox, the seen-records:
-// 40001), and the group is run again; each try takes a quarter of the
-// mails the one before did, so that a worker whose batches keep losing
-// to another's commits soon has one short enough to win.
+// Turns. Two such transactions at once cannot both commit: each writes
+// the outbox's sequence row with its first reply, and PostgreSQL makes
+// the second wait for the row and then refuses it (40001) when the first
+// commits, besides refusing one of two that read and wrote the same index
+// pages. The one refused had worked for nothing, and tried again after a
+// pause (the store's backoff, longer each time) while the winner had
+// begun its next batch at once: one worker could win every batch for
+// seconds while the other handled none. So with Config.Turn (PostgreSQL's
+// advisory lock, granted in the order asked) the workers take turns: a
+// batch waits for the lock before its transaction begins, and sees what
+// the batch before it committed. What else shares the database (the
+// leader queueing mail, the outboxes, the tick) still may refuse a
+// batch; the group is then run again, each try with a quarter of the
+// mails the one before had, so that one short enough to win comes soon.
 //
 // When a mail's handling fails inside the group (a change the engine
 // refuses half done), the group is rolled back and the batch is done
@@ -376,47 +388,56 @@ func (d *Daemon) unqueue(tx store.Tx, names [][]byte, todo []queueEntry, out []i
 func (d *Daemon) WorkQueue(ctx context.Context) (int, error) {
 	handled, failed := 0, false
 	tries := 0
-	err := d.st.Group(ctx, func(ctx context.Context) error {
-		tries++
-		handled, failed = 0, false
-		var names [][]byte
-		var todo []queueEntry
-		err := d.st.Update(ctx, func(tx store.Tx) error {
-			var err error
-			names, todo, err = d.claimQueue(tx, max(1, claimMails>>(2*(tries-1))))
-			return err
-		})
-		if err != nil || len(names) == 0 {
-			return err
-		}
-		msgs := make([]imapin.Message, len(todo))
-		for i, e := range todo {
-			msgs[i] = e.q.message()
-		}
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		vctx := d.checkSenders(ctx, msgs)
-		start := time.Now()
-		for k, msg := range msgs {
-			if k > 0 && time.Since(start) >= d.cfg.GroupTime {
-				todo = todo[:k] // the rest in the next batch
-				break
-			}
-			_, err := d.handle(vctx, msg)
-			if err == nil && d.st.GroupFailed(ctx) {
-				err = errGroupSpoiled
-			}
-			if err != nil {
-				failed = true
+	batch := func(ctx context.Context) error {
+		return d.st.Group(ctx, func(ctx context.Context) error {
+			tries++
+			handled, failed = 0, false
+			var names [][]byte
+			var todo []queueEntry
+			err := d.st.Update(ctx, func(tx store.Tx) error {
+				var err error
+				names, todo, err = d.claimQueue(tx, max(1, claimMails>>(2*(tries-1))))
+				return err
+			})
+			if err != nil || len(names) == 0 {
 				return err
 			}
-		}
-		return d.st.Update(ctx, func(tx store.Tx) error {
-			var err error
-			handled, err = d.unqueue(tx, names, todo, nil)
-			return err
+			d.log.Debug("claimed queued mail", "try", tries, "senders", len(names), "mails", len(todo))
+			msgs := make([]imapin.Message, len(todo))
+			for i, e := range todo {
+				msgs[i] = e.q.message()
+			}
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			vctx := d.checkSenders(ctx, msgs)
+			start := time.Now()
+			for k, msg := range msgs {
+				if k > 0 && time.Since(start) >= d.cfg.GroupTime {
+					todo = todo[:k] // the rest in the next batch
+					break
+				}
+				_, err := d.handle(vctx, msg)
+				if err == nil && d.st.GroupFailed(ctx) {
+					err = errGroupSpoiled
+				}
+				if err != nil {
+					failed = true
+					return err
+				}
+			}
+			return d.st.Update(ctx, func(tx store.Tx) error {
+				var err error
+				handled, err = d.unqueue(tx, names, todo, nil)
+				return err
+			})
 		})
-	})
+	}
+	var err error
+	if d.cfg.Turn != nil && d.shared() {
+		err = d.cfg.Turn(ctx, batch)
+	} else {
+		err = batch(ctx)
+	}
 	if failed && ctx.Err() == nil && d.shared() {
 		d.log.Info("queued mail handled apart after its batch failed", "err", err)
 		return d.workApart(ctx)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,10 +47,10 @@ type countHandled struct {
 
 func (h countHandled) Enabled(context.Context, slog.Level) bool { return true }
 func (h countHandled) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level >= slog.LevelWarn {
+	if r.Level >= slog.LevelWarn || traceShare {
 		var b strings.Builder
 		r.Attrs(func(a slog.Attr) bool { fmt.Fprintf(&b, " %s=%v", a.Key, a.Value); return true })
-		h.log("%s: %s%s", r.Level, r.Message, b.String())
+		h.log("%s %s: %s%s", r.Time.Format("05.000"), r.Level, r.Message, b.String())
 	}
 	if r.Message == "handled queued mail" {
 		r.Attrs(func(a slog.Attr) bool {
@@ -64,6 +65,8 @@ func (h countHandled) Handle(ctx context.Context, r slog.Record) error {
 func (h countHandled) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h countHandled) WithGroup(string) slog.Handler      { return h }
 
+var traceShare = os.Getenv("ORRERY_TEST_TRACE") != ""
+
 // newWorker is one daemon process of several on one PostgreSQL database,
 // as orrery serve makes it: it opens its own connection pool on dsn (its
 // connections named name in pg_stat_activity), a shared outbox sending to
@@ -76,13 +79,14 @@ func newWorker(t testing.TB, ctx context.Context, dsn, name string, srv *pbemtes
 	if strings.Contains(dsn, "?") {
 		sep = "&"
 	}
-	st, err := pgstore.Open(ctx, dsn+sep+"application_name="+name, pgstore.Options{})
+	w := &worker{name: name, done: make(chan error, 1)}
+	w.log = slog.New(countHandled{n: &w.handled, log: func(f string, a ...any) { t.Logf(name+": "+f, a...) }})
+	st, err := pgstore.Open(ctx, dsn+sep+"application_name="+name, pgstore.Options{Logger: w.log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	w := &worker{name: name, st: st, done: make(chan error, 1)}
-	w.log = slog.New(countHandled{n: &w.handled, log: func(f string, a ...any) { t.Logf(name+": "+f, a...) }})
+	w.st = st
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond, Shared: true})
 	lead := func(ctx context.Context, read func(context.Context) error) error {
 		return pgstore.Lead(ctx, st, pgstore.LockIMAP, 100*time.Millisecond, nil, func(ctx context.Context) error {
@@ -94,6 +98,11 @@ func newWorker(t testing.TB, ctx context.Context, dsn, name string, srv *pbemtes
 	cfg := daemon.Config{From: "Orrery <" + botAddr + ">",
 		Lead: lead, TickEvery: time.Hour, QueuePoll: 20 * time.Millisecond,
 		Logger: w.log}
+	if os.Getenv("ORRERY_TEST_NOTURN") == "" {
+		cfg.Turn = func(ctx context.Context, work func(context.Context) error) error {
+			return pgstore.Turn(ctx, st, pgstore.LockApply, work)
+		}
+	}
 	if tune != nil {
 		tune(&cfg)
 	}
@@ -148,11 +157,10 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	a, b := newWorker(t, ctx, dsn, "orrery-a", srv, nil), newWorker(t, ctx, dsn, "orrery-b", srv, nil)
-	// Rounds of mail, one a seat each, at least least of them, and more
-	// (up to most) while one worker has handled none: the workers are
-	// fast, and one may take every batch of a short burst while the
-	// other's are refused for conflicting with its commits.
-	const games, least, most = 24, 10, 25
+	// Rounds of mail, one a seat each, all in the mailbox before the
+	// daemons start: a backlog, so that both workers always have mail
+	// to claim, and how they share it is the claims' doing alone.
+	const games, each = 24, 10
 	var gs []*game.Game
 	for k := range games {
 		g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: fmt.Sprintf("g%d", k), Ruleset: "toy",
@@ -162,23 +170,17 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 		}
 		gs = append(gs, g)
 	}
-	a.run(ctx, srv)
-	b.run(ctx, srv)
-	each := 0
-	for each < least || (a.handled.Load() == 0 || b.handled.Load() == 0) && each < most {
-		each++
+	for n := 1; n <= each; n++ {
 		for _, g := range gs {
 			for _, p := range []string{"ann", "bob"} {
-				if err := srv.Append(botAddr, "INBOX", []byte(motto(g, p, each))); err != nil {
+				if err := srv.Append(botAddr, "INBOX", []byte(motto(g, p, n))); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
-		if each >= least {
-			time.Sleep(100 * time.Millisecond) // the workers take this round
-		}
 	}
-	t.Logf("%d rounds of mail", each)
+	a.run(ctx, srv)
+	b.run(ctx, srv)
 	total := games * 2 * each
 	wctx, wcancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer wcancel()
@@ -190,17 +192,27 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond) // a mail handled twice would be now
 	t.Logf("daemon a handled %d mails, b %d", a.handled.Load(), b.handled.Load())
+	for _, w := range []*worker{a, b} {
+		s := w.st.Stats()
+		t.Logf("%s: %d commits, %d retries; refused: %v", w.name, s.Commits, s.Retries, pgstore.Conflicts(w.st))
+	}
 	if got := a.handled.Load() + b.handled.Load(); got != int64(total) {
 		t.Errorf("the workers handled %d mails, want %d: each once", got, total)
 	}
-	if a.handled.Load() == 0 || b.handled.Load() == 0 {
-		// Known, and not what this test is for (each mail once, each
-		// player's in order): about one run in ten on a quiet machine,
-		// one worker wins every batch for seconds (40 rounds, 1,920
-		// mails, 9 s) while the other's are refused or wait on the
-		// games the first holds. Logged, to be fixed with the fairness
-		// of the claims (issue 22's notes).
-		t.Logf("daemon a handled %d mails, b %d: the work was not shared", a.handled.Load(), b.handled.Load())
+	// Fair shares. The workers take turns (Config.Turn: PostgreSQL
+	// grants the lock in the order it was asked for), so while both
+	// have mail to claim they handle alternate batches, and each about
+	// half the mail. Before the turns, about one run in ten one worker
+	// won every batch for seconds: the other's batch waited on the
+	// outbox's sequence row the first held, was refused when the first
+	// committed, and tried again later and later (store's backoff)
+	// while the first began its next batch at once. The bound is loose
+	// (an eighth, where alternate batches give about a half) so that a
+	// loaded machine, where batches differ in size, does not trip it.
+	for _, w := range []*worker{a, b} {
+		if n := w.handled.Load(); n < int64(total/8) {
+			t.Errorf("daemon %s handled %d of %d mails, want at least an eighth: the work was not shared", w.name, n, total)
+		}
 	}
 	for _, g := range gs {
 		refs := mottoRefs(t, ctx, a.d.Service(), g.ID)

@@ -122,7 +122,7 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 		// would then show in the settle time.
 		opts.MinBackoff, opts.MaxBackoff = 0, 0
 	}
-	var lead func(context.Context, func(context.Context) error) error
+	var lead, turn func(context.Context, func(context.Context) error) error
 	if !st.Locks() {
 		// PostgreSQL: several daemons may share it, as orrery serve
 		// runs them (cmd/orrery serve.go).
@@ -135,9 +135,12 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 		lead = func(ctx context.Context, read func(context.Context) error) error {
 			return pgstore.Lead(ctx, st, pgstore.LockIMAP, poll, log, read)
 		}
+		turn = func(ctx context.Context, work func(context.Context) error) error {
+			return pgstore.Turn(ctx, st, pgstore.LockApply, work)
+		}
 	}
 	q := outbox.New(st, snd, opts)
-	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000, Lead: lead,
+	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000, Lead: lead, Turn: turn,
 		// The backlog sends one seat's orders again and again under one
 		// subject, on purpose: the ping-pong stop (3 answers an hour that
 		// changed nothing) would rightly stop answering them, and the
