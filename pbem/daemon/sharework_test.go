@@ -65,6 +65,11 @@ func (h countHandled) Handle(ctx context.Context, r slog.Record) error {
 func (h countHandled) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h countHandled) WithGroup(string) slog.Handler      { return h }
 
+// For finding out how two daemons share the work: ORRERY_TEST_TRACE=1
+// logs every line of the daemons' logs with its time (their claims, each
+// transaction PostgreSQL refused and why: pgstore.Options.Logger), and
+// ORRERY_TEST_NOTURN=1 runs their workers without Config.Turn, as before
+// the turns, to compare (BenchmarkSharedQueue too).
 var traceShare = os.Getenv("ORRERY_TEST_TRACE") != ""
 
 // newWorker is one daemon process of several on one PostgreSQL database,
