@@ -177,9 +177,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		lead = func(ctx context.Context, read func(context.Context) error) error {
 			return pgstore.Lead(ctx, st, pgstore.LockIMAP, pgstore.LeadPoll, log, read)
 		}
-		turn = func(ctx context.Context, work func(context.Context) error) error {
-			return pgstore.Turn(ctx, st, pgstore.LockApply, work)
-		}
+		turn = pgstore.NewTurns(st, pgstore.LockApply).Run
 	}
 	d, err := daemon.New(st, e.rulesets, q, daemon.Config{Metrics: m,
 		From: cfg.From, GM: cfg.GM, RepliesPerHour: cfg.Limits.RepliesPerHour, Strangers: cfg.Limits.Strangers,

@@ -150,8 +150,8 @@ type Config struct {
 	Lead func(ctx context.Context, read func(context.Context) error) error
 	// Turn, when set, runs each batch of queued mail a worker of a
 	// shared daemon handles, so that the daemons' workers take turns
-	// (cmd/orrery serve sets it to pgstore.Turn): two batches at once
-	// would only refuse each other (queue.go says why).
+	// (cmd/orrery serve sets it to a pgstore.Turns' Run): two batches
+	// at once would only refuse each other (queue.go says why).
 	Turn func(ctx context.Context, work func(context.Context) error) error
 	// QueuePoll is how often an idle worker of a shared daemon looks for
 	// mail another daemon queued (default DefaultQueuePoll).

@@ -104,9 +104,9 @@ func newWorker(t testing.TB, ctx context.Context, dsn, name string, srv *pbemtes
 		Lead: lead, TickEvery: time.Hour, QueuePoll: 20 * time.Millisecond,
 		Logger: w.log}
 	if os.Getenv("ORRERY_TEST_NOTURN") == "" {
-		cfg.Turn = func(ctx context.Context, work func(context.Context) error) error {
-			return pgstore.Turn(ctx, st, pgstore.LockApply, work)
-		}
+		turns := pgstore.NewTurns(st, pgstore.LockApply)
+		t.Cleanup(turns.Close)
+		cfg.Turn = turns.Run
 	}
 	if tune != nil {
 		tune(&cfg)

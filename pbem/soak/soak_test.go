@@ -135,9 +135,7 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 		lead = func(ctx context.Context, read func(context.Context) error) error {
 			return pgstore.Lead(ctx, st, pgstore.LockIMAP, poll, log, read)
 		}
-		turn = func(ctx context.Context, work func(context.Context) error) error {
-			return pgstore.Turn(ctx, st, pgstore.LockApply, work)
-		}
+		turn = pgstore.NewTurns(st, pgstore.LockApply).Run
 	}
 	q := outbox.New(st, snd, opts)
 	d, err := daemon.New(st, rulesets(), q, daemon.Config{From: "Orrery <" + bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 1000000, Lead: lead, Turn: turn,

@@ -32,10 +32,15 @@ func TestTurnTakesTurns(t *testing.T) {
 	}
 	a, b, other := open(dsn), open(dsn), open(storetest.NewSchema(t))
 	const key = 0x7465737402
+	ta, tb, to := pgstore.NewTurns(a, key), pgstore.NewTurns(b, key), pgstore.NewTurns(other, key)
+	defer ta.Close()
+	defer tb.Close()
+	defer to.Close()
+	turns := map[*store.Store]*pgstore.Turns{a: ta, b: tb, other: to}
 	var mu sync.Mutex
 	var order []string
 	turn := func(s *store.Store, name string, fn func()) error {
-		return pgstore.Turn(ctx, s, key, func(context.Context) error {
+		return turns[s].Run(ctx, func(context.Context) error {
 			mu.Lock()
 			order = append(order, name)
 			mu.Unlock()
@@ -50,13 +55,13 @@ func TestTurnTakesTurns(t *testing.T) {
 		// Another schema's turn is its own.
 		octx, ocancel := context.WithTimeout(ctx, 10*time.Second)
 		defer ocancel()
-		if err := pgstore.Turn(octx, other, key, func(context.Context) error { return nil }); err != nil {
+		if err := to.Run(octx, func(context.Context) error { return nil }); err != nil {
 			t.Errorf("a store in another schema waited for the turn: %v", err)
 		}
 		// A wait given up leaves nothing held.
 		wctx, wcancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer wcancel()
-		if err := pgstore.Turn(wctx, b, key, func(context.Context) error {
+		if err := tb.Run(wctx, func(context.Context) error {
 			t.Error("b had the turn while a held it")
 			return nil
 		}); err == nil {
