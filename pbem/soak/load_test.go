@@ -545,6 +545,7 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	rec.record(true)
 	bl.counting.Store(true)
 	stopProfile := startDrainProfile(t)
+	pgs := startPGSide(t, st)
 	daemon0 := make([]store.Stats, len(bl.ds))
 	for i, x := range bl.ds {
 		daemon0[i] = x.st.Stats()
@@ -561,6 +562,7 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	}
 	stopProfile()
 	sent := rec.record(false)
+	pgs.stop(t, m, len(sent))
 	written, stats := procWritten()-writtenBefore, st.Stats().Sub(stats0)
 	var each, retries []string
 	for i, x := range bl.ds {
@@ -606,6 +608,7 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	}
 	if st.Kind() == "postgres" {
 		add("transactions PostgreSQL refused and ran again during the drain (each daemon)", strings.Join(retries, " / "), "", nil)
+		add("round trips to PostgreSQL during the drain (the first daemon)", fmt.Sprintf("%d (%.1f an order mail, %.1f a mail sent)", stats.RoundTrips, float64(stats.RoundTrips)/float64(m), float64(stats.RoundTrips)/float64(max(len(sent), 1))), "", nil)
 	}
 	add("batches the outbox handed to SMTP during the drain (connections)", fmt.Sprintf("%d (%.1f mails each)", rec.calls, float64(len(sent))/float64(max(rec.calls, 1))), "", nil)
 	if writtenBefore >= 0 {

@@ -43,6 +43,8 @@ var (
 	flagScaleDir       = flag.String("scale.dir", "", "scale: keep the built databases here and reuse them (default: a temporary directory)")
 	flagScalePG        = flag.String("scale.pg", os.Getenv("ORRERY_TEST_PG"), "scale: a PostgreSQL server (DSN) to take every figure on too, in a schema of its own, and the two-daemon ones (default: ORRERY_TEST_PG)")
 	flagScaleReport    = flag.String("scale.report", "", "scale: write the table into this Markdown file (docs/benchmarks.md), between <!-- scale --> and <!-- /scale -->")
+	flagScaleBbolt     = flag.Bool("scale.bbolt", true, "scale: take the figures on bbolt (false: only on -scale.pg, for a run that measures PostgreSQL alone)")
+	flagScaleTwo       = flag.Bool("scale.two", true, "scale: with -scale.pg and the backlog part, drain a second backlog with two daemons")
 )
 
 // scaleSample is how many games, spread over the database, the mail parts
@@ -174,7 +176,9 @@ func scaleAt(t *testing.T, s stack, bin, dir string, n int, parts map[string]boo
 	if err := copyFile(pristine, db); err != nil {
 		t.Fatal(err)
 	}
-	scaleParts(t, s, bin, db, n, parts, tab, "")
+	if *flagScaleBbolt {
+		scaleParts(t, s, bin, db, n, parts, tab, "")
+	}
 	if err := os.Remove(db); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +187,7 @@ func scaleAt(t *testing.T, s stack, bin, dir string, n int, parts map[string]boo
 	}
 	pg := scalePG(t, bin, pristine, n, tab)
 	scaleParts(t, s, bin, pg, n, parts, tab, " — PostgreSQL")
-	if parts["backlog"] {
+	if parts["backlog"] && *flagScaleTwo {
 		// The same drain with a second daemon on the database: only one
 		// of the two reads the mailbox; both send the outbox and tick.
 		scaleBacklog(t, s, pg, sampleFleet(t, pg, n), *flagScaleBacklog, 2, tab.backlogAdder(t, n, "backlog, two daemons: ", " — PostgreSQL"))
