@@ -32,8 +32,10 @@ type refused struct {
 	args []any
 }
 
-// TraceBatchQuery notes the first statement of a batch that failed.
+// TraceBatchQuery counts a statement of a batch, and notes the first
+// one that failed.
 func (c *tripCounter) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	c.stmts.Add(1)
 	if d.Err == nil {
 		return
 	}

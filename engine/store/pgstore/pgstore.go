@@ -213,11 +213,14 @@ func (b *backend) RoundTrips() int64 { return b.trips.n.Load() }
 
 // tripCounter is a pgx tracer that counts each statement (Exec, Query,
 // QueryRow; begin and commit are statements too) and each batch (sent in
-// one go, answered in one go) as one round trip.
-type tripCounter struct{ n atomic.Int64 }
+// one go, answered in one go) as one round trip; and, apart, every
+// statement the server runs, a batch's each (what the server parses,
+// plans and runs one by one: the tests count them).
+type tripCounter struct{ n, stmts atomic.Int64 }
 
 func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
+	c.stmts.Add(1)
 	return ctx
 }
 func (c *tripCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}

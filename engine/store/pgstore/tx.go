@@ -247,16 +247,28 @@ func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
 			b.Queue(`INSERT INTO orrery_kv (bucket, key, value) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])
 				ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value`, bs, ks, vs)
 		}
-		// One statement a key (still one round trip, in the batch): a
-		// join of the keys' array with orrery_kv may be planned as a
-		// scan of the whole table, where each key alone is found by its
-		// primary key. A key that names a nested bucket is not deleted;
-		// a row with neither value nor bucket is inserted for it, which
-		// the CHECK refuses: ErrIncompatibleValue.
-		for _, k := range del {
-			b.Queue(`WITH d AS (DELETE FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NULL)
-				INSERT INTO orrery_kv (bucket, key) SELECT bucket, key FROM orrery_kv WHERE bucket = $1 AND key = $2 AND child IS NOT NULL`,
-				k.parent, []byte(k.name))
+		// One statement a bucket, its keys an array found by the
+		// primary key (bucket = $1 AND key = ANY($2): an index scan
+		// however many keys, where a join of the keys' array with
+		// orrery_kv may be planned as a scan of the whole table). A
+		// settlement of the outbox deletes a hundred queued mails of
+		// one bucket: one statement instead of a hundred for the
+		// server to run. A key that names a nested bucket is not
+		// deleted; a row with neither value nor bucket is inserted for
+		// it, which the CHECK refuses: ErrIncompatibleValue.
+		for len(del) > 0 {
+			n := 1
+			for n < len(del) && del[n].parent == del[0].parent {
+				n++
+			}
+			ks := make([][]byte, n)
+			for i, k := range del[:n] {
+				ks[i] = []byte(k.name)
+			}
+			b.Queue(`WITH d AS (DELETE FROM orrery_kv WHERE bucket = $1 AND key = ANY($2::bytea[]) AND child IS NULL)
+				INSERT INTO orrery_kv (bucket, key) SELECT bucket, key FROM orrery_kv WHERE bucket = $1 AND key = ANY($2::bytea[]) AND child IS NOT NULL`,
+				del[0].parent, ks)
+			del = del[n:]
 		}
 	}
 	for id, s := range t.seqs {

@@ -1,0 +1,7 @@
+package pgstore
+
+import "orrery/engine/store"
+
+// Statements counts the statements the server ran for s since Open, each
+// statement of a batch apart (a round trip may carry many).
+func Statements(s *store.Store) int64 { return s.Backend().(*backend).trips.stmts.Load() }
