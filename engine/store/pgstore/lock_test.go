@@ -163,7 +163,9 @@ func TestFailedTransactionHandsOutFailedBuckets(t *testing.T) {
 
 // openSchema opens a store on a new schema of the ORRERY_TEST_PG server,
 // closed when t ends, and the DSN that names it.
-func openSchema(t *testing.T) (*store.Store, string) {
+func openSchema(t *testing.T) (*store.Store, string) { return openSchemaTB(t) }
+
+func openSchemaTB(t testing.TB) (*store.Store, string) {
 	t.Helper()
 	dsn := storetest.NewSchema(t)
 	s, err := pgstore.Open(context.Background(), dsn, pgstore.Options{})
