@@ -24,7 +24,8 @@ import (
 // to the mail work, without the IMAP reading and the real mail servers of
 // pbem/soak's TestScale, whose figures are noisier. It reports the mails
 // handled and answered a second, and the transactions PostgreSQL refused
-// and ran again a commit (store.Stats), and logs what was refused
+// and ran again a commit (store.Stats), the round trips to the server a
+// mail until the last is handled (every daemon's), and logs what was refused
 // (pgstore.Conflicts). Run with -benchtime=1x: one drain a run.
 //
 //	ORRERY_TEST_PG=… go test -run '^$' -bench SharedQueue -benchtime=1x ./pbem/daemon/
@@ -40,12 +41,14 @@ func BenchmarkSharedQueue(b *testing.B) {
 				took += dt
 				d.Retries += ds.Retries
 				d.Commits += ds.Commits
+				d.RoundTrips += ds.RoundTrips
 				for k, v := range c {
 					conflicts[k] += v
 				}
 			}
 			b.ReportMetric(float64(b.N*mails)/took.Seconds(), "mails/s")
 			b.ReportMetric(float64(d.Retries)/float64(max(d.Commits, 1)), "retries/commit")
+			b.ReportMetric(float64(d.RoundTrips)/float64(b.N*mails), "roundtrips/mail")
 			b.ReportMetric(0, "ns/op")
 			b.Logf("%d daemons: %d mails in %v, %d retries in %d commits; refused: %v", n, b.N*mails, took.Round(time.Millisecond), d.Retries, d.Commits, conflicts)
 		})
@@ -126,6 +129,12 @@ func sharedDrain(b *testing.B, daemons, games, mails int) (time.Duration, store.
 	for handled() < int64(mails) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
+	// The round trips until the last mail is handled: the workers', the
+	// outboxes' and the ticks', not those of the wait below.
+	var trips int64
+	for i, w := range ws {
+		trips += w.st.Stats().Sub(s0[i]).RoundTrips
+	}
 	for time.Now().Before(deadline) {
 		if c, err := outbox.Count(ws[0].st); err == nil && c.Queued == 0 {
 			break
@@ -137,7 +146,7 @@ func sharedDrain(b *testing.B, daemons, games, mails int) (time.Duration, store.
 	if got := handled(); got != int64(mails) {
 		b.Fatalf("%d of %d mails handled", got, mails)
 	}
-	var d store.Stats
+	d := store.Stats{RoundTrips: trips}
 	conflicts := map[string]int64{}
 	for i, w := range ws {
 		s := w.st.Stats().Sub(s0[i])
