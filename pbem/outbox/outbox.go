@@ -202,7 +202,7 @@ func enqueue(tx store.Tx, m Mail, now time.Time) (uint64, error) {
 		return 0, err
 	}
 	it := Item{Seq: seq, Mail: m, Queued: now, NextAttempt: now}
-	data, err := json.Marshal(it)
+	data, err := encodeBody(it)
 	if err != nil {
 		return 0, err
 	}
@@ -627,7 +627,10 @@ func (q *Queue) settle(items []Item, errs []error, shutdown bool) error {
 			failed = append(failed, failure{it, e, dead})
 			if dead {
 				q.opt.Logger.Warn("outbox: giving up", "message_id", it.Mail.MessageID, "to", it.Mail.To, "err", e)
-				data, _ := json.Marshal(it)
+				data, err := encodeBody(it)
+				if err != nil {
+					return err
+				}
 				if err := mail.Bucket(BucketDead).Put(k, data); err != nil {
 					return err
 				}

@@ -122,7 +122,7 @@ func buildGamesIndex(tx store.Tx) (int, error) {
 					Game string `json:"game"`
 				} `json:"mail"`
 			}
-			if err := json.Unmarshal(v, &x); err != nil {
+			if err := decodeBody(v, &x); err != nil {
 				return fmt.Errorf("%s %d: %w", name, store.KeyN(k), err)
 			}
 			g := x.Game
@@ -198,7 +198,7 @@ func eventOf(bucket, v []byte) (Event, string, error) {
 		return Event{Time: r.Sent, State: "sent", Kind: r.Kind, To: r.To, Subject: r.Subject, Attempts: r.Attempts}, r.Game, nil
 	}
 	var it Item
-	if err := json.Unmarshal(v, &it); err != nil {
+	if err := decodeBody(v, &it); err != nil {
 		return Event{}, "", err
 	}
 	state := "gave up"

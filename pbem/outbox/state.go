@@ -82,7 +82,7 @@ func putState(states store.Bucket, k []byte, s state) error {
 // laid over it when there is one (nil: the body's own state).
 func decodeItem(k, v, sv []byte) (Item, error) {
 	var it Item
-	if err := json.Unmarshal(v, &it); err != nil {
+	if err := decodeBody(v, &it); err != nil {
 		return it, fmt.Errorf("outbox item %d: %w", store.KeyN(k), err)
 	}
 	if sv != nil {
@@ -231,7 +231,7 @@ func (q *Queue) adoptRange(bodies, states store.Bucket, from []byte, last uint64
 func adoptOne(states store.Bucket, k, v []byte) error {
 	var it Item
 	s := state{}
-	if json.Unmarshal(v, &it) == nil {
+	if decodeBody(v, &it) == nil {
 		s = stateOf(&it)
 	}
 	return putState(states, k, s)

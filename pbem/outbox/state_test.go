@@ -164,7 +164,7 @@ func TestClaimWritesOnlyTheState(t *testing.T) {
 			if c.dead > 0 {
 				var it outbox.Item
 				for _, v := range records(t, st, outbox.BucketDead) {
-					require.NoError(t, json.Unmarshal([]byte(v), &it))
+					require.NoError(t, outbox.DecodeBody([]byte(v), &it))
 				}
 				assert.Equal(t, 1, it.Attempts)
 				assert.Contains(t, it.LastError, "550")

@@ -2,7 +2,6 @@ package outbox
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"orrery/engine/store"
@@ -22,7 +21,7 @@ func Depth(db *store.Store) (n int, oldest time.Time, err error) {
 		n = b.KeyN()
 		if _, v := b.Cursor().First(); v != nil {
 			var it Item
-			if err := json.Unmarshal(v, &it); err != nil {
+			if err := decodeBody(v, &it); err != nil {
 				return err
 			}
 			oldest = it.Queued

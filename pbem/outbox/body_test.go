@@ -1,0 +1,160 @@
+package outbox_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"orrery/engine/store"
+	"orrery/pbem/outbox"
+)
+
+// testMail reads a mail the daemon queued (testdata: an Earthman's Burden
+// turn report of 20 kB, a Prosper one of 63 kB with its board in HTML,
+// and a short reply), as the queue's JSON holds it.
+func testMail(t testing.TB, name string) outbox.Mail {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(t, err)
+	var m outbox.Mail
+	require.NoError(t, json.Unmarshal(data, &m))
+	return m
+}
+
+// A report is stored compressed, several times smaller than its JSON, and
+// comes out of the queue as it went in; a mail of a few hundred bytes
+// stays JSON, where a frame's header would cost more than it saves. The
+// dead letters are stored alike, and game log reads them.
+func TestBodyStoredCompressed(t *testing.T) {
+	for _, c := range []struct {
+		file    string
+		smaller int // times smaller at least; 0: stored as JSON
+	}{
+		{"report.json", 3},
+		{"report-big.json", 3},
+		{"reply.json", 2},
+		{"", 0}, // mail(1): a subject and a line
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			st := openStore(t)
+			m := mail(1)
+			m.Game = "g1"
+			if c.file != "" {
+				m = testMail(t, c.file)
+			}
+			require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error { return outbox.Enqueue(tx, m) }))
+			bodies := records(t, st, outbox.BucketQueue)
+			require.Len(t, bodies, 1)
+			var raw string
+			for _, v := range bodies {
+				raw = v
+			}
+			asJSON, err := json.Marshal(outbox.Item{Mail: m})
+			require.NoError(t, err)
+			assert.Equal(t, c.smaller > 0, bytes.HasPrefix([]byte(raw), []byte{0x28, 0xb5, 0x2f, 0xfd}), "compressed")
+			if c.smaller > 0 {
+				assert.Less(t, len(raw)*c.smaller, len(asJSON), "compressed %d times at least (%d of %d bytes)", c.smaller, len(raw), len(asJSON))
+			} else {
+				assert.True(t, json.Valid([]byte(raw)), "stored as JSON: %q", raw)
+			}
+			items, err := outbox.Pending(st)
+			require.NoError(t, err)
+			require.Len(t, items, 1)
+			got := items[0].Mail
+			assert.Equal(t, m.Text, got.Text)
+			assert.Equal(t, m.HTML, got.HTML)
+			assert.Equal(t, m.Files, got.Files)
+			assert.Equal(t, m.Picture, got.Picture)
+			assert.Equal(t, m.To, got.To)
+			assert.Equal(t, m.Subject, got.Subject)
+
+			// Given up on: the dead letter keeps the whole mail.
+			now := time.Now().Add(time.Minute)
+			q := outbox.New(st, fakeSender{&outbox.Permanent{Err: os.ErrPermission}}, outbox.Options{Now: func() time.Time { return now }})
+			_, err = q.RunOnce(context.Background())
+			require.NoError(t, err)
+			dead := records(t, st, outbox.BucketDead)
+			require.Len(t, dead, 1)
+			for _, v := range dead {
+				var it outbox.Item
+				require.NoError(t, outbox.DecodeBody([]byte(v), &it))
+				assert.Equal(t, m.HTML, it.Mail.HTML)
+				assert.Equal(t, m.Files, it.Mail.Files)
+				assert.Equal(t, 1, it.Attempts)
+			}
+			log, err := outboxLog(st, m.Game)
+			require.NoError(t, err)
+			require.Len(t, log, 1, "game log reads the dead letter")
+			assert.Equal(t, "gave up", log[0].State)
+		})
+	}
+}
+
+// outboxLog is game log's view of the mails of a game.
+func outboxLog(st *store.Store, game string) (evs []outbox.Event, err error) {
+	err = st.View(context.Background(), func(tx store.Tx) error {
+		evs, err = outbox.OfGame(tx, game)
+		return err
+	})
+	return evs, err
+}
+
+// A body that claims to be compressed but is not whole fails its claim
+// with an error naming the mail, and sends nothing.
+func TestCorruptBodyNamed(t *testing.T) {
+	st := openStore(t)
+	m := testMail(t, "report.json")
+	require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error { return outbox.Enqueue(tx, m) }))
+	require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error {
+		b := tx.Bucket(store.BucketMail).Bucket(outbox.BucketQueue)
+		k, v := b.Cursor().First()
+		return b.Put(store.Copy(k), append([]byte(nil), v[:len(v)/2]...))
+	}))
+	s := &countSender{}
+	_, err := outbox.New(st, s, outbox.Options{}).RunOnce(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "outbox item 1")
+	assert.Contains(t, err.Error(), "decompressing")
+	assert.Empty(t, s.sent)
+}
+
+// BenchmarkBody encodes and decodes the queued bodies of testdata's
+// mails as the queue stores them, and reports how much smaller they are.
+func BenchmarkBody(b *testing.B) {
+	for _, name := range []string{"report.json", "report-big.json", "reply.json"} {
+		m := testMail(b, name)
+		it := outbox.Item{Seq: 1, Mail: m, Queued: time.Now(), NextAttempt: time.Now()}
+		asJSON, _ := json.Marshal(it)
+		b.Run(name, func(b *testing.B) {
+			b.Run("encode", func(b *testing.B) {
+				var n int
+				for b.Loop() {
+					v, err := outbox.EncodeBody(it)
+					if err != nil {
+						b.Fatal(err)
+					}
+					n = len(v)
+				}
+				b.SetBytes(int64(len(asJSON)))
+				b.ReportMetric(float64(len(asJSON))/float64(n), "x-smaller")
+			})
+			b.Run("decode", func(b *testing.B) {
+				v, _ := outbox.EncodeBody(it)
+				b.SetBytes(int64(len(asJSON)))
+				for b.Loop() {
+					var got outbox.Item
+					if err := outbox.DecodeBody(v, &got); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
