@@ -4,62 +4,39 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sync"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/klauspost/compress/s2"
 )
 
-// A queued mail's body is stored compressed with zstd. A report's body is
-// some 33 kB of JSON (its text, its HTML and report.json in base64), and
-// on bbolt every byte of it is written more than once: when it is queued,
-// and again with its leaf's neighbours when one of them is deleted. In a
-// backlog drain bbolt wrote 205–316 kB to disk for every mail sent, and
-// the mail servers beside it answered more slowly for it. zstd at its
-// default level takes a body to about a fifth in some 80 µs, and reads it
-// back in about 25 µs (stdlib flate at its fastest level: 4.4 times smaller
-// in 280 µs), so a turn's six mails cost half a millisecond more to queue
-// and five times less to write (BenchmarkBody). PostgreSQL compressed the
+// A queued mail's body is stored compressed with S2 (klauspost's
+// Snappy-derived block format). A report's body is some 20–60 kB of JSON
+// (its text, its HTML and report.json in base64), and on bbolt every byte
+// of it is written more than once: when it is queued, and again with its
+// leaf's neighbours when one of them is deleted. In a backlog drain bbolt
+// wrote 135–316 kB to disk for every mail sent; with the bodies compressed
+// it writes a third of that (docs/benchmarks.md). S2 takes a report to
+// about a quarter (3.6 times smaller on the mails of a test game) in some
+// 25 µs and reads it back in 12 µs. zstd was tried first: 4.7–4.9 times
+// smaller, but at 70–90 µs a body it took 12% of the daemon's CPU in a
+// drain, on a machine whose two cores the mail servers share; stdlib's
+// flate is slower still (4.4 times in 280 µs). PostgreSQL compressed the
 // values itself (lz4, migration 0002); it now gets them small.
 //
-// A body that starts with zstd's magic number is compressed; any other is
-// the JSON an older Orrery wrote (a JSON object starts with '{'), and is
-// read as it is. The dead letters (BucketDead) are stored the same way.
-// Small bodies (under minCompress bytes: a short acknowledgement) are
-// left as JSON, where a frame's header would cost more than it saves.
+// A body that starts with s2Tag is compressed; any other is the JSON an
+// older Orrery wrote (a JSON object starts with '{'), and is read as it
+// is. The dead letters (BucketDead) are stored the same way. Small bodies
+// (under minCompress bytes: a bare acknowledgement) are left as JSON.
 
-// zstdMagic starts every zstd frame (RFC 8878, 3.1.1).
-var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+// s2Tag starts a compressed body: no JSON text starts with 0xff.
+const s2Tag = "\xffS2"
 
 // minCompress is the smallest body worth compressing.
 const minCompress = 512
 
 // maxBody bounds what a body decompresses to: a mail the daemon queued is
 // at most a few megabytes (the hostile-mail limits cap what it quotes); a
-// frame claiming more is corrupt.
+// body claiming more is corrupt.
 const maxBody = 64 << 20
-
-// codec holds one zstd encoder and decoder for the process: both are safe
-// for concurrent EncodeAll and DecodeAll, and each carries buffers worth
-// reusing. They hold no state between calls that changes what they write.
-var codec = sync.OnceValues(func() (*zstd.Encoder, *zstd.Decoder) {
-	enc, err := zstd.NewWriter(nil,
-		zstd.WithEncoderLevel(zstd.SpeedDefault),
-		zstd.WithEncoderConcurrency(2),
-		zstd.WithWindowSize(1<<20),
-		zstd.WithLowerEncoderMem(true),
-		zstd.WithEncoderCRC(true))
-	if err != nil {
-		panic(fmt.Sprintf("outbox: zstd encoder: %v", err))
-	}
-	dec, err := zstd.NewReader(nil,
-		zstd.WithDecoderConcurrency(2),
-		zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxMemory(maxBody))
-	if err != nil {
-		panic(fmt.Sprintf("outbox: zstd decoder: %v", err))
-	}
-	return enc, dec
-})
 
 // encodeBody returns v (an Item) as a queued body: its JSON, compressed
 // when it is large enough to gain by it.
@@ -71,18 +48,26 @@ func encodeBody(v any) ([]byte, error) {
 	if len(data) < minCompress {
 		return data, nil
 	}
-	enc, _ := codec()
-	return enc.EncodeAll(data, make([]byte, 0, len(data)/3)), nil
+	out := make([]byte, len(s2Tag), len(s2Tag)+s2.MaxEncodedLen(len(data)))
+	copy(out, s2Tag)
+	return append(out, s2.Encode(out[len(out):cap(out)], data)...), nil
 }
 
 // bodyJSON returns the JSON of a stored body, decompressing it if it was
 // compressed.
 func bodyJSON(v []byte) ([]byte, error) {
-	if !bytes.HasPrefix(v, zstdMagic) {
+	if !bytes.HasPrefix(v, []byte(s2Tag)) {
 		return v, nil
 	}
-	_, dec := codec()
-	data, err := dec.DecodeAll(v, nil)
+	block := v[len(s2Tag):]
+	n, err := s2.DecodedLen(block)
+	if err == nil && n > maxBody {
+		err = fmt.Errorf("it claims %d bytes, more than any mail", n)
+	}
+	var data []byte
+	if err == nil {
+		data, err = s2.Decode(nil, block)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("decompressing the stored mail: %w", err)
 	}

@@ -1,11 +1,11 @@
 package outbox_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,11 +35,11 @@ func testMail(t testing.TB, name string) outbox.Mail {
 func TestBodyStoredCompressed(t *testing.T) {
 	for _, c := range []struct {
 		file    string
-		smaller int // times smaller at least; 0: stored as JSON
+		smaller float64 // times smaller at least; 0: stored as JSON
 	}{
-		{"report.json", 3},
+		{"report.json", 2},
 		{"report-big.json", 3},
-		{"reply.json", 2},
+		{"reply.json", 1.5},
 		{"", 0}, // mail(1): a subject and a line
 	} {
 		t.Run(c.file, func(t *testing.T) {
@@ -58,9 +58,9 @@ func TestBodyStoredCompressed(t *testing.T) {
 			}
 			asJSON, err := json.Marshal(outbox.Item{Mail: m})
 			require.NoError(t, err)
-			assert.Equal(t, c.smaller > 0, bytes.HasPrefix([]byte(raw), []byte{0x28, 0xb5, 0x2f, 0xfd}), "compressed")
+			assert.Equal(t, c.smaller > 0, strings.HasPrefix(raw, "\xffS2"), "compressed")
 			if c.smaller > 0 {
-				assert.Less(t, len(raw)*c.smaller, len(asJSON), "compressed %d times at least (%d of %d bytes)", c.smaller, len(raw), len(asJSON))
+				assert.Less(t, float64(len(raw))*c.smaller, float64(len(asJSON)), "compressed %.1f times at least (%d of %d bytes)", c.smaller, len(raw), len(asJSON))
 			} else {
 				assert.True(t, json.Valid([]byte(raw)), "stored as JSON: %q", raw)
 			}
@@ -126,13 +126,22 @@ func TestCorruptBodyNamed(t *testing.T) {
 }
 
 // BenchmarkBody encodes and decodes the queued bodies of testdata's
-// mails as the queue stores them, and reports how much smaller they are.
+// mails as the queue stores them, and reports how much smaller they are;
+// "json" is the encoding without the compression, for comparison.
 func BenchmarkBody(b *testing.B) {
 	for _, name := range []string{"report.json", "report-big.json", "reply.json"} {
 		m := testMail(b, name)
 		it := outbox.Item{Seq: 1, Mail: m, Queued: time.Now(), NextAttempt: time.Now()}
 		asJSON, _ := json.Marshal(it)
 		b.Run(name, func(b *testing.B) {
+			b.Run("json", func(b *testing.B) {
+				b.SetBytes(int64(len(asJSON)))
+				for b.Loop() {
+					if _, err := json.Marshal(it); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 			b.Run("encode", func(b *testing.B) {
 				var n int
 				for b.Loop() {
