@@ -167,3 +167,40 @@ func BenchmarkBody(b *testing.B) {
 		})
 	}
 }
+
+// The queue decodes its bodies with JSON v2; they are written by
+// encoding/json, and must come back as encoding/json reads them: every
+// field of a mail, odd text included (HTML's <>&, Cyrillic, invalid UTF-8,
+// which encoding/json writes as U+FFFD), a body of an older Orrery (plain
+// JSON) and a compressed one alike.
+func TestBodyDecodedAsEncodingJSONDoes(t *testing.T) {
+	full := mail(7)
+	full.HTML = "<p>Ход 3 &amp; <b>\"bold\"</b></p>\u2028"
+	full.Text = "invalid \xff\xfe UTF-8, a tab\t and a NUL \x00"
+	full.InReplyTo, full.References = "a@b", []string{"x@y", "z@w"}
+	full.Headers = map[string]string{"X-Orrery-Game": "g1"}
+	full.Kind, full.Game = "report", "g1"
+	full.Files = []outbox.File{{Name: "report.json", ContentType: "application/json", Data: []byte{0, 1, 2, 0xff}}}
+	full.Picture = &outbox.Picture{Game: "g1", Epoch: 1, Step: 3, Player: "bob", ContentID: "board@x", Name: "board.png", Lang: "ru"}
+	full.Received = time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.FixedZone("X", 3600))
+	mails := map[string]outbox.Mail{"full": full, "bare": {To: []string{"a@b"}, From: "c@d"}}
+	for _, name := range []string{"report.json", "report-big.json", "reply.json"} {
+		mails[name] = testMail(t, name)
+	}
+	for name, m := range mails {
+		t.Run(name, func(t *testing.T) {
+			it := outbox.Item{Seq: 9, Mail: m, Queued: time.Now(), Attempts: 2, NextAttempt: time.Now().Add(time.Hour), LastError: "451", Owner: "w1"}
+			plain, err := json.Marshal(it)
+			require.NoError(t, err)
+			var want outbox.Item
+			require.NoError(t, json.Unmarshal(plain, &want))
+			body, err := outbox.EncodeBody(it)
+			require.NoError(t, err)
+			for kind, v := range map[string][]byte{"as queued": body, "older Orrery's JSON": plain} {
+				var got outbox.Item
+				require.NoError(t, outbox.DecodeBody(v, &got), kind)
+				assert.Equal(t, want, got, kind)
+			}
+		})
+	}
+}
