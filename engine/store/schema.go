@@ -102,13 +102,14 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 // Nested buckets of BucketMail, created and used by pbem. The engine never
 // reads them; they are named here so the whole layout is in one file.
 //
-//	mail/outbox/<seq>       → JSON outbox.Item: a mail still to send, as queued
-//	                          (pbem/outbox)
+//	mail/outbox/<seq>       → outbox.Item: a mail still to send, as queued; JSON,
+//	                          compressed with S2 past 512 bytes (pbem/outbox body.go)
 //	mail/outbox-state/<seq> → JSON delivery state of that mail: attempts, next
 //	                          attempt, owner, last error (none: the item's own,
 //	                          as an older Orrery kept it) (pbem/outbox state.go)
 //	mail/outbox-sent/<seq>  → JSON outbox.Record of a delivered mail
-//	mail/outbox-dead/<seq>  → JSON outbox.Item given up on (5xx, or too old)
+//	mail/outbox-dead/<seq>  → outbox.Item given up on (5xx, or too old), stored as
+//	                          a queued one
 //	mail/outbox-games/<game id>\x00<seq> → the mails of a game, for game log:
 //	                          empty while the mail is in outbox, outbox-sent or
 //	                          outbox-dead; once older than the retention, the

@@ -43,9 +43,9 @@ import (
 
 // Bucket names under store.BucketMail (also listed in engine/store/schema.go).
 var (
-	BucketQueue = store.BucketMailOutbox     // seq → JSON Item, mails still to send
+	BucketQueue = store.BucketMailOutbox     // seq → Item, mails still to send (JSON, compressed: body.go)
 	BucketSent  = store.BucketMailOutboxSent // seq → JSON Record of a delivered mail
-	BucketDead  = store.BucketMailOutboxDead // seq → JSON Item given up on
+	BucketDead  = store.BucketMailOutboxDead // seq → Item given up on, stored as a queued one
 )
 
 // Mail is one outgoing message, stored as its parts; it is composed into
