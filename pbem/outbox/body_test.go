@@ -3,6 +3,7 @@ package outbox_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,23 +107,51 @@ func outboxLog(st *store.Store, game string) (evs []outbox.Event, err error) {
 	return evs, err
 }
 
-// A body that claims to be compressed but is not whole fails its claim
-// with an error naming the mail, and sends nothing.
-func TestCorruptBodyNamed(t *testing.T) {
+// A body that claims to be compressed but is not whole holds up no other
+// mail: the claim sends the rest, keeps the damaged body as it is, names
+// it in the log and in its state's last error, and tries it again only
+// after the longest backoff.
+func TestCorruptBodyHoldsUpNothing(t *testing.T) {
 	st := openStore(t)
-	m := testMail(t, "report.json")
-	require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error { return outbox.Enqueue(tx, m) }))
+	require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error {
+		if err := outbox.Enqueue(tx, testMail(t, "report.json")); err != nil {
+			return err
+		}
+		return outbox.Enqueue(tx, testMail(t, "reply.json"))
+	}))
+	var damaged string
 	require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error {
 		b := tx.Bucket(store.BucketMail).Bucket(outbox.BucketQueue)
 		k, v := b.Cursor().First()
-		return b.Put(store.Copy(k), append([]byte(nil), v[:len(v)/2]...))
+		damaged = string(v[:len(v)/2])
+		return b.Put(store.Copy(k), []byte(damaged))
 	}))
+	var logged strings.Builder
+	now := time.Now()
 	s := &countSender{}
-	_, err := outbox.New(st, s, outbox.Options{}).RunOnce(context.Background())
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "outbox item 1")
-	assert.Contains(t, err.Error(), "decompressing")
-	assert.Empty(t, s.sent)
+	q := outbox.New(st, s, outbox.Options{Now: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	_, err := q.RunOnce(context.Background())
+	require.NoError(t, err)
+	require.Len(t, s.sent, 1, "the mail behind the damaged one is sent")
+	assert.Equal(t, testMail(t, "reply.json").Subject, s.sent[0].Subject)
+	assert.Contains(t, logged.String(), "cannot be read")
+	assert.Contains(t, logged.String(), "seq=1")
+	assert.Equal(t, map[uint64]string{1: damaged}, records(t, st, outbox.BucketQueue), "the damaged body is kept as it was")
+	states := records(t, st, outbox.BucketState)
+	require.Contains(t, states, uint64(1))
+	assert.Contains(t, states[1], "decompressing the stored mail")
+	assert.NotContains(t, states[1], `"owner"`, "not left claimed")
+
+	// Not tried again before the longest backoff (an hour by default).
+	now = now.Add(50 * time.Minute)
+	_, err = q.RunOnce(context.Background())
+	require.NoError(t, err)
+	assert.Len(t, s.sent, 1)
+	assert.Equal(t, 1, strings.Count(logged.String(), "cannot be read"))
+	now = now.Add(20 * time.Minute)
+	_, err = q.RunOnce(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(logged.String(), "cannot be read"))
 }
 
 // BenchmarkBody encodes and decodes the queued bodies of testdata's

@@ -531,7 +531,18 @@ func (q *Queue) claim(shard int) (due []Item, keys []string, next time.Time, err
 			}
 			it, err := decodeItem(p.k, v, nil)
 			if err != nil {
-				return err
+				// A body that cannot be read (a damaged record) is
+				// kept as it is, for the GM, and tried again after
+				// the longest backoff: one mail must not hold up the
+				// queue behind it, as it did when its error failed
+				// every claim.
+				q.opt.Logger.Error("outbox: a queued mail cannot be read; kept, and tried again later", "seq", store.KeyN(p.k), "err", err)
+				p.s.Owner, p.s.LastError = "", err.Error()
+				p.s.NextAttempt = now.Add(q.opt.MaxBackoff)
+				if err := putState(states, p.k, p.s); err != nil {
+					return err
+				}
+				continue
 			}
 			p.s.apply(&it)
 			if err := putState(states, p.k, p.s); err != nil {
