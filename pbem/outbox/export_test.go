@@ -1,5 +1,6 @@
 // This file holds no tests: it exports, to the outbox_test package only,
 // what the tests there need of the package's insides.
+
 package outbox
 
 import "context"
