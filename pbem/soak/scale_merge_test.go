@@ -141,6 +141,9 @@ var scaleRowKeys = []struct{ key, prefix, also string }{
 	{"ratio-a", "ours as a ratio of raw limit A", ""},
 	{"ratio-b", "ours as a ratio of raw limit B", ""},
 	{"failover", "failover:", ""},
+	{"scaleout-one", "scale-out: drain of", "one daemon"},
+	{"scaleout-two", "scale-out: drain of", "two daemons"},
+	{"scaleout-ratio", "scale-out: two daemons' pace", ""},
 }
 
 // rowKey is the key of the row labelled label (scaleRowKeys).
@@ -316,6 +319,15 @@ func TestScaleMergeKeepsRewordedRows(t *testing.T) {
 	if a, b := rowKey("backlog, two daemons: mails each daemon's outbox sent (the first one reads the mailbox) — PostgreSQL"),
 		rowKey("backlog, two daemons: mails each of the 2 daemons' outboxes sent during the drain (one of them reads the mailbox) — PostgreSQL"); a != b {
 		t.Errorf("the two wordings of the outboxes' shares have the keys %q and %q", a, b)
+	}
+	for label, want := range map[string]string{
+		"scale-out: drain of 2000 order mails, each daemon a process held to 0.2 of a core (cgroup), as if on a machine of its own, one daemon: time, pace (its CPU) — PostgreSQL":                     "scaleout-one/pg",
+		"scale-out: drain of 400 order mails, each daemon a process held to 0.25 of a core (cgroup), as if on a machine of its own, two daemons: time, pace (their CPU; mails each sent) — PostgreSQL": "scaleout-two/pg",
+		"scale-out: two daemons' pace as a multiple of one's (adding a daemon adds throughput) — PostgreSQL":                                                                                           "scaleout-ratio/pg",
+	} {
+		if got := rowKey(label); got != want {
+			t.Errorf("rowKey(%.50q…) = %q, want %q", label, got, want)
+		}
 	}
 	if len(st.rows) != 5 {
 		t.Errorf("rows %q, want one each for RSS, the two mails, the ratio and the ratio on PostgreSQL", st.rows)

@@ -36,7 +36,7 @@ import (
 
 var (
 	flagScaleGames     = flag.String("scale.games", "10,10000,100000", "scale: database sizes, in games (mixed rulesets, 5 seats where the ruleset allows)")
-	flagScaleParts     = flag.String("scale.parts", "list,tick,mail,rss,backlog,failover", "scale: the figures to take besides the DB size (rss, backlog and failover need the mail servers; failover, and backlog's two-daemon row, -scale.pg)")
+	flagScaleParts     = flag.String("scale.parts", "list,tick,mail,rss,backlog,failover,scaleout", "scale: the figures to take besides the DB size (rss, backlog, failover and scaleout need the mail servers; failover, scaleout, and backlog's two-daemon row, -scale.pg; scaleout, root's cgroups)")
 	flagScaleMails     = flag.Int("scale.mails", 300, "scale: order mails timed, in process, for one mail's own time")
 	flagScaleBacklog   = flag.Int("scale.backlog", 5000, "scale: order mails in the backlog")
 	flagScaleFailovers = flag.Int("scale.failovers", 5, "scale: kill -9s of the leading daemon timed for the failover figure (PostgreSQL)")
@@ -106,14 +106,15 @@ func TestScale(t *testing.T) {
 		parts[strings.TrimSpace(p)] = true
 	}
 	s := envStack()
-	if (parts["rss"] || parts["backlog"] || parts["failover"]) && (s.IMAP == "" || s.SMTP == "" || s.LMTP == "") {
-		t.Log("the mail servers are not set up: the rss, backlog and failover figures are skipped (" + howTo + ")")
+	if (parts["rss"] || parts["backlog"] || parts["failover"] || parts["scaleout"]) && (s.IMAP == "" || s.SMTP == "" || s.LMTP == "") {
+		t.Log("the mail servers are not set up: the rss, backlog, failover and scaleout figures are skipped (" + howTo + ")")
 		delete(parts, "rss")
 		delete(parts, "backlog")
 		delete(parts, "failover")
+		delete(parts, "scaleout")
 	}
-	if parts["failover"] && *flagScalePG == "" {
-		t.Log("no PostgreSQL server (-scale.pg or ORRERY_TEST_PG): the failover figure and the PostgreSQL rows are skipped")
+	if (parts["failover"] || parts["scaleout"]) && *flagScalePG == "" {
+		t.Log("no PostgreSQL server (-scale.pg or ORRERY_TEST_PG): the failover and scale-out figures and the PostgreSQL rows are skipped")
 	}
 	dir := *flagScaleDir
 	if dir == "" {
@@ -191,6 +192,9 @@ func scaleAt(t *testing.T, s stack, bin, dir string, n int, parts map[string]boo
 		// The same drain with a second daemon on the database: only one
 		// of the two reads the mailbox; both send the outbox and tick.
 		scaleBacklog(t, s, pg, sampleFleet(t, pg, n), *flagScaleBacklog, 2, tab.backlogAdder(t, n, "backlog, two daemons: ", " — PostgreSQL"))
+	}
+	if parts["scaleout"] {
+		scaleOut(t, s, n, func() string { return scalePG(t, bin, pristine, n, tab) }, tab)
 	}
 	if parts["failover"] {
 		took := scaleFailover(t, s, pg, *flagScaleFailovers)

@@ -15,9 +15,11 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -171,7 +173,26 @@ func TestMain(m *testing.M) {
 }
 
 func child(bot, db string) int {
-	st, d, r, err := envStack().newDaemon(db, bot, false, nil)
+	// The scale-out part holds each daemon to a share of a core: it
+	// joins its cgroup before it does any work.
+	if dir := os.Getenv("ORRERY_SOAK_CHILD_CGROUP"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0); err != nil {
+			fmt.Fprintln(os.Stderr, "soak child:", err)
+			return 2
+		}
+	}
+	// And counts the mails each daemon's outbox sent: a line with the
+	// kind of each (reply, report, …) on standard output.
+	var onSent func(outbox.Record)
+	if os.Getenv("ORRERY_SOAK_CHILD_SENT") != "" {
+		var mu sync.Mutex
+		onSent = func(r outbox.Record) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintln(os.Stdout, r.Kind)
+		}
+	}
+	st, d, r, err := envStack().newDaemon(db, bot, false, onSent)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak child:", err)
 		return 2
