@@ -42,12 +42,22 @@ as a stale copy, and the ruleset's own errors. Nothing is changed or sent.
   (with --db only) of the database's verdicts.`
 
 func runMail(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "queue":
+			return mailQueue(ctx, e, args[1:])
+		case "retry":
+			return mailRetry(ctx, e, args[1:])
+		case "drop":
+			return mailDrop(ctx, e, args[1:])
+		}
+	}
 	if len(args) == 0 || args[0] != "check" {
 		if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintf(e.stdout, "Usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml\n\n%s\n", mailAbout)
+			fmt.Fprintf(e.stdout, "Usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml\n\n%s\n\n%s\n", mailAbout, mailQueueAbout)
 			return nil
 		}
-		return fmt.Errorf("usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml (see orrery mail help)")
+		return fmt.Errorf("usage: orrery mail check|queue|retry|drop … (see orrery mail help)")
 	}
 	fs := flags(e, "mail check", "mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml", mailAbout)
 	asJSON := fs.Bool("json", false, "print JSON")

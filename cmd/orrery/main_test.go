@@ -221,6 +221,15 @@ func TestCLIThroughControlSocket(t *testing.T) {
 	if err != nil || !strings.Contains(out, "step 1 resolved") {
 		t.Fatalf("orders (with standard input) through the socket: %v\n%s", err, out)
 	}
+	// The outbox through the daemon: with no from: configured, game new
+	// queued nothing, so the queue is empty and says so.
+	out, err = forwarded("", "mail", "queue")
+	if err != nil || !strings.Contains(out, "0 mails waiting to be sent (waiting 0, given up on 0).") {
+		t.Fatalf("mail queue through the socket: %v\n%s", err, out)
+	}
+	if _, err := forwarded("", "mail", "drop", "1", "--reason", "x"); err == nil || !strings.Contains(err.Error(), "#1: no such mail") {
+		t.Fatalf("mail drop through the socket: %v", err)
+	}
 	if _, err := forwarded("", "game", "show", "nope", "--as", "ann"); err == nil || !strings.Contains(err.Error(), "no game named") {
 		t.Fatalf("an error through the socket: %v", err)
 	}

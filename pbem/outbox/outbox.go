@@ -718,7 +718,7 @@ func Pending(db *store.Store) ([]Item, error) {
 // queued (with its attempts so far), or given up on.
 type Event struct {
 	Time     time.Time // sent; or queued, for mail not (yet) delivered
-	State    string    // "sent", "queued" or "gave up"
+	State    string    // "sent", "queued", "gave up", "dropped" (by the GM: Error says why) or "unreadable" (its body is damaged; no Time)
 	Kind     string    // report, notice, reply, welcome…
 	To       []string
 	Subject  string

@@ -247,7 +247,9 @@ func OfGame(tx store.Tx, id string) ([]Event, error) {
 				}
 				ev, _, err := eventOf(name, v)
 				if err != nil {
-					return nil, fmt.Errorf("outbox: %s %d: %w", name, store.KeyN(seq), err)
+					// A damaged body holds up no game's log: it is shown,
+					// with what to do about it (admin.go).
+					ev = Event{State: "unreadable", Error: fmt.Sprintf("mail %d cannot be read (%v): orrery mail queue shows it, orrery mail drop %d drops it", store.KeyN(seq), err, store.KeyN(seq))}
 				}
 				out = append(out, ev)
 				break
