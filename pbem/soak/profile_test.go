@@ -12,7 +12,7 @@ import (
 )
 
 var (
-	flagCPUProfile = flag.String("scale.cpuprofile", "", "backlog: write a CPU profile of this process (the daemons run in it) during each drain to this file (go tool pprof); a later drain overwrites it")
+	flagCPUProfile = flag.String("scale.cpuprofile", "", "backlog: write a CPU profile of this process (the daemons run in it) during each drain to this file (go tool pprof); a later drain overwrites it. Scale-out: each daemon process writes its own, to this name plus .outN-I (N daemons, the I-th)")
 	flagTrace      = flag.String("scale.trace", "", "backlog: write an execution trace of each drain to this file (go tool trace), to see where the daemon waits; a later drain overwrites it")
 )
 

@@ -208,6 +208,9 @@ func scaleOutDrain(t *testing.T, s stack, db string, f *fleet, m, daemons int, c
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), "ORRERY_SOAK_CHILD="+bot, "ORRERY_SOAK_CHILD_DB="+db,
 			"ORRERY_SOAK_CHILD_CGROUP="+caps[i].dir, "ORRERY_SOAK_CHILD_SENT=1")
+		if *flagCPUProfile != "" {
+			cmd.Env = append(cmd.Env, fmt.Sprintf("ORRERY_SOAK_CHILD_CPUPROFILE=%s.out%d-%d", *flagCPUProfile, daemons, i+1))
+		}
 		cmd.Stderr = os.Stderr
 		out, err := cmd.StdoutPipe()
 		if err != nil {

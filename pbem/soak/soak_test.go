@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -191,6 +192,18 @@ func child(bot, db string) int {
 			defer mu.Unlock()
 			fmt.Fprintln(os.Stdout, r.Kind)
 		}
+	}
+	// And profiles each daemon's CPU until it is stopped.
+	if path := os.Getenv("ORRERY_SOAK_CHILD_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "soak child:", err)
+			return 2
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 	st, d, r, err := envStack().newDaemon(db, bot, false, onSent)
 	if err != nil {
