@@ -249,7 +249,7 @@ func ServeControl(ctx context.Context, e *env, st *store.Store, db string, log *
 				return
 			}
 			var out bytes.Buffer
-			local := &env{stdin: bytes.NewReader(req.Stdin), stdout: &out, stderr: &out, rulesets: e.rulesets, options: e.options, shared: st}
+			local := &env{stdin: bytes.NewReader(req.Stdin), stdout: &out, stderr: &out, rulesets: e.rulesets, options: e.options, shared: st, backup: e.backup}
 			mu.Lock()
 			err := run(ctx, local, req.Args)
 			mu.Unlock()

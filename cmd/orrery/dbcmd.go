@@ -15,7 +15,7 @@ import (
 
 // runDB is `orrery db`: the database itself, apart from the games in it.
 func runDB(ctx context.Context, e *env, args []string) error {
-	usage := "usage: orrery db migrate [--db postgres:DSN | --config FILE] | db copy --from STORE --to STORE"
+	usage := "usage: orrery db migrate [--db postgres:DSN | --config FILE] | db copy --from STORE --to STORE | db backup [--out FILE]"
 	if len(args) == 0 {
 		return errors.New(usage)
 	}
@@ -24,10 +24,13 @@ func runDB(ctx context.Context, e *env, args []string) error {
 		return runDBMigrate(ctx, e, args[1:])
 	case "copy":
 		return runDBCopy(ctx, e, args[1:])
+	case "backup":
+		return runDBBackup(ctx, e, args[1:])
 	case "help", "--help", "-h":
 		fmt.Fprintln(e.stdout, usage)
 		fmt.Fprintln(e.stdout, "\n  migrate  bring a PostgreSQL database's schema up to this build's")
 		fmt.Fprintln(e.stdout, "  copy     copy everything one store holds into a new one, and verify every game")
+		fmt.Fprintln(e.stdout, "  backup   copy a bbolt file while it is in use (through orrery serve if it runs)")
 		return nil
 	}
 	return fmt.Errorf("no db command %q; %s", args[0], usage)

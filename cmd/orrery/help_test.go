@@ -23,6 +23,7 @@ func TestEveryIssueCommandHasHelp(t *testing.T) {
 		{[]string{"orders", "check"}, []string{"Usage: orrery orders check", "without sending", "-db"}},
 		{[]string{"rulesets"}, []string{"Usage: orrery rulesets"}},
 		{[]string{"mail", "check"}, []string{"Usage: orrery mail check", "No database is needed", "-db", "-json"}},
+		{[]string{"db", "backup"}, []string{"Usage: orrery db backup", "-out", "-db", "pg_dump"}},
 		{[]string{"mail", "queue"}, []string{"Usage: orrery mail queue", "given up on", "-db", "-dead", "-after"}},
 		{[]string{"mail", "retry"}, []string{"Usage: orrery mail retry", "-all-dead", "-db"}},
 		{[]string{"mail", "drop"}, []string{"Usage: orrery mail drop", "-reason", "-db"}},

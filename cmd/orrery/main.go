@@ -21,6 +21,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/games"
+	"orrery/pbem/config"
 )
 
 // command is one `orrery NAME ...` command.
@@ -42,6 +43,9 @@ type env struct {
 	// shared, when set, is the daemon's open store: commands that come in
 	// over the control socket use it instead of opening the file.
 	shared *store.Store
+	// backup is the daemon's backup settings (its config's backup:), for
+	// orrery db backup forwarded to it.
+	backup config.Backup
 }
 
 func commands() []command {
@@ -54,7 +58,7 @@ func commands() []command {
 		{"mail", "mail check FILE.eml: what the daemon would do with a mail; mail queue, retry, drop: the mail going out", runMail},
 		{"demo", "play a whole game by mail on in-process mail servers, and show the mails", runDemo},
 		{"serve", "run the mail daemon (--config FILE), or try it with its own mail servers (--embedded)", runServe},
-		{"db", "the database: db migrate (PostgreSQL's schema), db copy --from STORE --to STORE", runDB},
+		{"db", "the database: db migrate (PostgreSQL's schema), db copy --from STORE --to STORE, db backup (a bbolt file, while in use)", runDB},
 		{"secret", "make a GM secret for gm_secret_file (secret new [--out FILE])", runSecret},
 		{"version", "print the build: version, VCS revision and time, Go version (also --version)", runVersion},
 	}

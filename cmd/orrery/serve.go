@@ -107,6 +107,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if ws != nil {
 		fmt.Fprintf(e.stdout, "orrery: web pages on %s, for players at %s/\n", ws.ln.Addr(), ws.url)
 	}
+	e.backup = cfg.Backup
 	err = runDaemon(ctx, e, st, d, r, ws, cfg.From, log)
 	if errors.Is(err, imapin.ErrLogin) {
 		return fmt.Errorf("%w; check imap.username and imap.password_env, password_file or oauth2 in %s", err, *cfgPath)
@@ -225,6 +226,9 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 		return out.String(), err
 	})
 	var wg sync.WaitGroup
+	if st.Locks() && local.backup.Every > 0 {
+		wg.Go(func() { backupLoop(ctx, st, local.backup, log) })
+	}
 	if st.Locks() {
 		// bbolt: one process holds the file, and the GM's commands
 		// come to it over the control socket. PostgreSQL is shared:

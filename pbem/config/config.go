@@ -52,6 +52,8 @@ type Config struct {
 	// Retention is how long records of sent mail are kept whole; older
 	// ones are compacted to what game log shows (default 2160h, 90 days).
 	Retention time.Duration `yaml:"retention"`
+	// Backup has orrery serve copy its bbolt file while it runs.
+	Backup Backup `yaml:"backup"`
 	// GCPercent is the Go garbage collector's target (GOGC) for orrery
 	// serve: the heap may grow this many percent over what is live before
 	// a collection. The daemon's live heap is small (tens of MB at 100,000
@@ -70,6 +72,22 @@ type Config struct {
 	Metrics Metrics `yaml:"metrics"`
 	// Database chooses the store: bbolt (db) or PostgreSQL (store.go).
 	Database `yaml:",inline"`
+}
+
+// Backup is where and how often orrery serve copies its bbolt file (the
+// games and everything else the store holds) while it runs: a file copy
+// taken from outside meanwhile may hold half a commit, and nothing else
+// may open the file. PostgreSQL is backed up with its own tools.
+type Backup struct {
+	// Dir receives the copies, orrery-YYYYMMDDTHHMMSSZ.db, owner-only;
+	// `orrery db backup` through a running daemon writes one there too.
+	Dir string `yaml:"dir"`
+	// Every is how often a copy is taken (0: only when asked, by orrery
+	// db backup).
+	Every time.Duration `yaml:"every"`
+	// Keep is how many copies are kept (default 7); older ones in Dir
+	// are deleted after each new one.
+	Keep int `yaml:"keep"`
 }
 
 // Server is an IMAP or SMTP server and the account on it.
@@ -461,6 +479,9 @@ func (c *Config) check() error {
 	if c.Retention == 0 {
 		c.Retention = 90 * 24 * time.Hour
 	}
+	if err := c.checkBackup(); err != nil {
+		return err
+	}
 	if c.GCPercent < 0 {
 		return errors.New("gc_percent: must be positive, like 400 (leave it out for the default)")
 	}
@@ -792,4 +813,30 @@ func parseToken(data []byte) (string, time.Duration, error) {
 		return "", 0, errors.New("the token is empty")
 	}
 	return s, 0, nil
+}
+
+func (c *Config) checkBackup() error {
+	b := &c.Backup
+	if b.Every < 0 {
+		return errors.New("backup.every: must be positive, like 24h (leave it out to back up only when asked)")
+	}
+	if b.Keep < 0 {
+		return errors.New("backup.keep: must be positive, like 7")
+	}
+	if b.Keep == 0 {
+		b.Keep = 7
+	}
+	if b.Dir == "" {
+		if b.Every > 0 {
+			return errors.New("backup.every needs backup.dir: the directory the copies go to")
+		}
+		return nil
+	}
+	if c.Store == "postgres" {
+		return errors.New("backup: orrery copies a bbolt file; back up PostgreSQL with its own tools (pg_dump, or pg_basebackup and a replica), and leave backup out")
+	}
+	if b.Every > 0 && b.Every < time.Minute {
+		return errors.New("backup.every: at least 1m: each copy is the whole database")
+	}
+	return nil
 }
