@@ -9,8 +9,11 @@
 package reportjson
 
 import (
-	"encoding/json"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -107,7 +110,15 @@ func Build(r *game.Report) Report {
 	return out
 }
 
-// Marshal is Build written as indented JSON.
+// Marshal is Build written as indented JSON, byte for byte as
+// encoding/json's MarshalIndent(…, "", "  ") writes it (escaped <, > and
+// &, sorted map keys, null for a nil slice; only invalid UTF-8, which both
+// replace with U+FFFD, is written as the character rather than escaped),
+// in one pass with the JSON v2
+// implementation (go-json-experiment) and its v1 options: twice as fast,
+// with a seventh of the allocations. Every report mail carries one, and
+// in a backlog drain MarshalIndent was 6% of the daemon's CPU
+// (TestMarshalAsEncodingJSONDoes, BenchmarkMarshal).
 func Marshal(r *game.Report) ([]byte, error) {
-	return json.MarshalIndent(Build(r), "", "  ")
+	return jsonv2.Marshal(Build(r), jsonv1.DefaultOptionsV1(), jsontext.WithIndent("  "))
 }
