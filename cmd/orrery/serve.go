@@ -70,6 +70,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer srv.st.Close()
+	defer srv.smtp.CloseIdle() // QUIT on the connection kept for the next batch
 	setGC(cfg.GCPercent, srv.log)
 	if srv.ws != nil {
 		defer srv.ws.close()

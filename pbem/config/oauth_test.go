@@ -95,11 +95,16 @@ smtp:
 		}
 		return errs
 	}
-	// dropIMAP ends the bot's IMAP session, as a provider does when the
-	// token it logged in with expires.
+	// dropIMAP ends the bot's IMAP session, and the SMTP connection the
+	// outbox keeps between batches, as a provider does when the token
+	// they logged in with expires.
 	dropIMAP := func() {
 		srv.StopIMAP()
 		if err := srv.StartIMAP(); err != nil {
+			t.Fatal(err)
+		}
+		srv.StopSMTP()
+		if err := srv.StartSMTP(); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -88,6 +88,9 @@ type Server struct {
 	passwords map[string]string
 	tokens    map[string]bool
 	logins    []string
+	// smtpOpened counts the SMTP connections accepted, smtpOpen those
+	// not yet closed (SMTPConnections).
+	smtpOpened, smtpOpen int
 	// The listeners, closed by Stop* too: a server closed before its
 	// Serve goroutine registered the listener would leave it open.
 	imapLn, smtpLn net.Listener
@@ -227,6 +230,10 @@ func (s *Server) StartSMTP() error {
 		return fmt.Errorf("smtp listen: %w", err)
 	}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.smtpOpened++
+		s.smtpOpen++
+		s.mu.Unlock()
 		return &session{s: s, conn: c.Conn()}, nil
 	}))
 	srv.Domain = "localhost"
@@ -558,4 +565,17 @@ func (x *session) Data(r io.Reader) error {
 }
 
 func (x *session) Reset()        { x.from, x.to = "", nil }
-func (x *session) Logout() error { return nil }
+func (x *session) Logout() error {
+	x.s.mu.Lock()
+	x.s.smtpOpen--
+	x.s.mu.Unlock()
+	return nil
+}
+
+// SMTPConnections says how many SMTP connections the sink has accepted
+// since it started, and how many of them are still open.
+func (s *Server) SMTPConnections() (opened, open int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.smtpOpened, s.smtpOpen
+}
