@@ -564,7 +564,7 @@ func (x *session) Data(r io.Reader) error {
 	return nil
 }
 
-func (x *session) Reset()        { x.from, x.to = "", nil }
+func (x *session) Reset() { x.from, x.to = "", nil }
 func (x *session) Logout() error {
 	x.s.mu.Lock()
 	x.s.smtpOpen--
