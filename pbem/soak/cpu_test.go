@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +25,33 @@ type cpuSample struct {
 	busy, idle float64         // seconds, summed over the cores
 	self       float64         // seconds
 	pg         map[int]float64 // pid → seconds, processes named postgres
+	// procs is every process's CPU (its own and its reaped children's),
+	// with the group it belongs to: dovecot, postfix, postgres, kernel
+	// threads, this process, or other.
+	procs map[int]procCPU
+}
+
+type procCPU struct {
+	group string
+	secs  float64
+}
+
+// groupOf names the group of the process whose executable is exe (empty
+// for a kernel thread) and whose parent is ppid.
+func groupOf(pid int, exe string, ppid int) string {
+	switch {
+	case pid == os.Getpid():
+		return "this process"
+	case exe == "" && (ppid == 2 || pid == 2):
+		return "kernel threads"
+	case strings.Contains(exe, "dovecot"):
+		return "Dovecot " + filepath.Base(exe)
+	case strings.Contains(exe, "postfix"):
+		return "Postfix " + filepath.Base(exe)
+	case strings.Contains(exe, "postgres"):
+		return "PostgreSQL"
+	}
+	return "other processes"
 }
 
 // clockTick is USER_HZ, the unit of /proc's CPU times: 100 on Linux
@@ -52,6 +80,7 @@ func sampleCPU() cpuSample {
 		s.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 	}
 	s.pg = map[int]float64{}
+	s.procs = map[int]procCPU{}
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, p := range stats {
 		data, err := os.ReadFile(p)
@@ -62,19 +91,58 @@ func sampleCPU() cpuSample {
 		// the last parenthesis.
 		text := string(data)
 		open, end := strings.IndexByte(text, '('), strings.LastIndexByte(text, ')')
-		if open < 0 || end < open || text[open+1:end] != "postgres" {
+		if open < 0 || end < open {
 			continue
 		}
 		f := strings.Fields(text[end+1:])
-		if len(f) < 13 {
+		if len(f) < 15 {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.TrimSpace(text[:open]))
+		ppid, _ := strconv.Atoi(f[1])
 		ut, _ := strconv.ParseFloat(f[11], 64)
 		st, _ := strconv.ParseFloat(f[12], 64)
-		s.pg[pid] = (ut + st) / clockTick
+		cut, _ := strconv.ParseFloat(f[13], 64)
+		cst, _ := strconv.ParseFloat(f[14], 64)
+		exe, _ := os.Readlink(filepath.Join(filepath.Dir(p), "exe"))
+		s.procs[pid] = procCPU{groupOf(pid, exe, ppid), (ut + st + cut + cst) / clockTick}
+		if text[open+1:end] == "postgres" {
+			s.pg[pid] = (ut + st) / clockTick
+		}
 	}
 	return s
+}
+
+// byGroup says how the busy time between a and b split among the groups
+// of processes (a process started meanwhile counts whole; one that ended
+// counts in its parent, which reaped it), the largest first, and what no
+// process had (interrupts, and what the kernel did for no one process).
+func byGroup(a, b cpuSample) string {
+	sum := map[string]float64{}
+	total := 0.0
+	for pid, p := range b.procs {
+		d := p.secs
+		if q, ok := a.procs[pid]; ok {
+			d -= q.secs
+		}
+		if d > 0 {
+			sum[p.group] += d
+			total += d
+		}
+	}
+	names := make([]string, 0, len(sum))
+	for n := range sum {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return sum[names[i]] > sum[names[j]] })
+	var parts []string
+	for _, n := range names {
+		if sum[n] >= 0.5 {
+			parts = append(parts, fmt.Sprintf("%s %.0f s", n, sum[n]))
+		}
+	}
+	parts = append(parts, fmt.Sprintf("in no process %.0f s", max(0, (b.busy-a.busy)-total)))
+	return strings.Join(parts, ", ")
 }
 
 // cpuSince says where the CPU went between a and b: how busy the cores
@@ -110,7 +178,15 @@ func TestCPUSince(t *testing.T) {
 	if got != want {
 		t.Errorf("cpuSince =\n%s\nwant\n%s", got, want)
 	}
+	a = cpuSample{busy: 100, procs: map[int]procCPU{1: {"Dovecot imap", 5}, 2: {"Postfix smtpd", 1}}}
+	b = cpuSample{busy: 130, procs: map[int]procCPU{1: {"Dovecot imap", 15}, 3: {"Postfix smtpd", 4}}}
+	if got, want := byGroup(a, b), "Dovecot imap 10 s, Postfix smtpd 4 s, in no process 16 s"; got != want {
+		t.Errorf("byGroup = %q, want %q", got, want)
+	}
 	s := sampleCPU()
+	if s.procs[os.Getpid()].group != "this process" {
+		t.Errorf("this process is not found among the processes: %+v", s.procs[os.Getpid()])
+	}
 	if s.busy+s.idle <= 0 || s.self <= 0 {
 		t.Errorf("sampleCPU read nothing: %+v", s)
 	}
