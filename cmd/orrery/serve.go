@@ -169,7 +169,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	}
 	m := newMetrics(cfg.Metrics.Listen, st)
 	smtp := &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
-		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From)}
+		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From), KeepAlive: cfg.SMTP.KeepAlive}
 	// A PostgreSQL database may be shared by several daemons: their
 	// outbox workers hold leases (Shared), and one at a time reads the
 	// mailbox (lead).

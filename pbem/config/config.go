@@ -111,6 +111,11 @@ type Server struct {
 	// default 1, at most 16): more help over a slow link to a distant
 	// provider, within its cap per account; not on loopback.
 	Connections int `yaml:"connections"`
+	// KeepAlive is how long a connection is kept open after a batch for
+	// the next one (SMTP only; default 10s; a negative duration, -1s,
+	// closes each after its batch): a new connection costs a
+	// greeting, TLS and a login, and providers count them.
+	KeepAlive time.Duration `yaml:"keep_alive"`
 
 	tokens *tokenSource
 }
@@ -644,6 +649,15 @@ func (s *Server) check(key string, smtp bool) error {
 	}
 	if !smtp && s.Connections != 0 {
 		return fmt.Errorf("%s.connections: the daemon reads with one IMAP connection; connections is an smtp setting", key)
+	}
+	if !smtp && s.KeepAlive != 0 {
+		return fmt.Errorf("%s.keep_alive: the IMAP connection stays open anyway; keep_alive is an smtp setting", key)
+	}
+	if smtp && s.KeepAlive == 0 {
+		s.KeepAlive = 10 * time.Second
+	}
+	if s.KeepAlive > 5*time.Minute {
+		return fmt.Errorf("%s.keep_alive: at most 5m (servers close idle connections sooner), not %v", key, s.KeepAlive)
 	}
 	if s.Connections < 0 || s.Connections > 16 {
 		return fmt.Errorf("%s.connections: must be from 1 to 16, not %d", key, s.Connections)

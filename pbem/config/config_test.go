@@ -52,7 +52,7 @@ func TestDefaults(t *testing.T) {
 		c.SMTP.Connections != 1 || c.Limits.MaxMail != 20<<20 || c.Limits.BatchBytes != 32<<20 || c.Limits.ReadsPerMail != 3 ||
 		c.Limits.MaxReply != 256<<10 || c.Limits.MaxObservers != 50 || c.Limits.PressPerDay != 50 || len(c.Security.PlusDistinctDomains) != 0 ||
 		c.Games.OpenBy != "players" || c.Games.MaxOpen != 2 || c.Bounces.HardLimit != 3 || c.Bounces.Within != 14*24*time.Hour ||
-		c.Retention != 90*24*time.Hour || c.GCPercent != DefaultGCPercent || c.Backup != (Backup{Keep: 7}) {
+		c.Retention != 90*24*time.Hour || c.GCPercent != DefaultGCPercent || c.Backup != (Backup{Keep: 7}) || c.SMTP.KeepAlive != 10*time.Second {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -124,6 +124,8 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"bad duration", base + "tick: soon\n", `tick: "soon" is not a duration`},
 		{"negative retention", base + "retention: -24h\n", "retention: must be positive"},
 		{"negative gc_percent", base + "gc_percent: -1\n", "gc_percent: must be positive"},
+		{"keep_alive on imap", strings.Replace(base, "imap:\n", "imap:\n  keep_alive: 10s\n", 1), "imap.keep_alive: the IMAP connection stays open anyway"},
+		{"long keep_alive", strings.Replace(base, "smtp:\n", "smtp:\n  keep_alive: 1h\n", 1), "smtp.keep_alive: at most 5m"},
 		{"backup without dir", base + "backup:\n  every: 24h\n", "backup.every needs backup.dir"},
 		{"negative backup.every", base + "backup:\n  dir: /tmp\n  every: -1h\n", "backup.every: must be positive"},
 		{"backup every second", base + "backup:\n  dir: /tmp\n  every: 1s\n", "backup.every: at least 1m"},
