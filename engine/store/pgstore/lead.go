@@ -70,7 +70,9 @@ func Lead(ctx context.Context, s *store.Store, key int64, poll time.Duration, lo
 		log.Info("leading", "lock", fmt.Sprintf("%#x", key))
 		lctx, cancel := context.WithCancel(ctx)
 		lost := make(chan struct{})
+		checked := make(chan struct{}) // closed when the checker has stopped using conn
 		go func() {
+			defer close(checked)
 			t := time.NewTicker(poll)
 			defer t.Stop()
 			for {
@@ -92,6 +94,10 @@ func Lead(ctx context.Context, s *store.Store, key int64, poll time.Duration, lo
 		}()
 		err = fn(lctx)
 		cancel()
+		// A pgx.Conn is for one goroutine at a time: the checker may be
+		// in the middle of its SELECT 1 (which the cancel ends), and a
+		// Close beside it raced with its write (go test -race saw it).
+		<-checked
 		// Closing the session releases the lock.
 		conn.Close(context.Background())
 		select {

@@ -83,3 +83,31 @@ func TestLeadFailsOver(t *testing.T) {
 		t.Errorf("Lead on a bbolt store gave %v", err)
 	}
 }
+
+// A leader's work that ends while Lead checks its connection (SELECT 1
+// every poll) leaves the check to finish before the connection is closed:
+// a pgx connection is for one goroutine at a time, and go test -race
+// caught the close beside the check. Many short leads, polled every
+// millisecond, each end at a different moment of the check; each leads
+// again at once, which only a released lock allows.
+func TestLeadEndsWithItsCheck(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	ctx := context.Background()
+	s, err := pgstore.Open(ctx, dsn, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const key = 0x7465737402
+	for i := range 60 {
+		led := false
+		err := pgstore.Lead(ctx, s, key, time.Millisecond, nil, func(ctx context.Context) error {
+			led = true
+			time.Sleep(time.Duration(i%7) * 300 * time.Microsecond)
+			return nil
+		})
+		if err != nil || !led {
+			t.Fatalf("lead %d: led %v, %v", i, led, err)
+		}
+	}
+}
