@@ -50,11 +50,12 @@ type SMTP struct {
 
 // A connection is kept open after a batch, for the next one, for
 // KeepAlive. A daemon that answers mail as it comes sends many small
-// batches (an acknowledgement, a turn's reports), and each connection
+// batches (an acknowledgement, a turn's reports: a 10-game backlog drain
+// handed 595 batches to SMTP for 15,020 mails), and each connection
 // costs both ends a greeting, EHLO, STARTTLS and its handshake, and a
-// login: in a 10-game backlog drain the outbox opened 595 connections for
-// 15,020 mails, and Postfix and Dovecot needed 24 core-seconds more than
-// for the same mails sent over 100. A connection taken again is checked
+// login, and counts against a provider's limits. (On the loopback Postfix
+// of the soak harness, without TLS, it made no measurable difference:
+// docs/benchmarks.md.) A connection taken again is checked
 // with RSET first (a server may have closed it meanwhile: then a new one
 // is dialled, and no mail fails for it), and none is used past
 // maxConnAge or maxConnMails, limits some providers set.
