@@ -12,6 +12,9 @@
 #   scripts/mailstack.sh stop-postfix | start-postfix   #   (pbem/soak's outage part); start-*
 #                                                       #   waits for the ports, stop-* for them to close
 #   scripts/mailstack.sh flush     # Postfix: retry deferred mail now (after Dovecot is back)
+#   scripts/mailstack.sh clean     # stopped: remove the mail delivered so far and the logs
+#                                  #   (every run adds to them; 53 GB over many sessions slowed
+#                                  #   Dovecot's deliveries twofold: docs/benchmarks.md)
 #   scripts/mailstack.sh bounce ADDRESS     # mail to ADDRESS bounces from now on: Postfix
 #   scripts/mailstack.sh unbounce ADDRESS   #   takes it, then returns it with a DSN (5.2.2)
 #   eval "$(scripts/mailstack.sh env)"   # export what the Go e2e tests read
@@ -200,6 +203,20 @@ start() {
   echo "mailstack: running under $ROOT (IMAP 127.0.0.1:$IMAP_PORT, SMTP 127.0.0.1:$SMTP_PORT)"
 }
 
+# clean removes what every run leaves behind: the mail delivered to every
+# test address, and the servers' logs. The stack must be stopped; start
+# makes the directories again.
+clean() {
+  if running; then
+    echo "mailstack: running under $ROOT: stop it first ($0 stop)" >&2
+    exit 1
+  fi
+  local size
+  size=$(du -sch "$ROOT/mail" "$ROOT/log" 2>/dev/null | tail -1 | cut -f1)
+  rm -rf "$ROOT/mail" "$ROOT/log"
+  echo "mailstack: removed the delivered mail and the logs under $ROOT (${size:-0})"
+}
+
 stop() {
   [ -f "$ROOT/etc/postfix/main.cf" ] && postfix -c "$ROOT/etc/postfix" stop </dev/null >/dev/null 2>&1 || true
   [ -f "$ROOT/etc/dovecot.conf" ] && dovecot -c "$ROOT/etc/dovecot.conf" stop </dev/null >/dev/null 2>&1 || true
@@ -321,8 +338,8 @@ EOF
 }
 
 case ${1:-} in
-  install | start | stop | status | env | flush) "$1" ;;
+  install | start | stop | status | env | flush | clean) "$1" ;;
   stop-dovecot | start-dovecot | stop-postfix | start-postfix) "${1//-/_}" ;;
   bounce | unbounce) "$1" "${2:-}" ;;
-  *) echo "usage: $0 install|start|stop|status|env|stop-dovecot|start-dovecot|stop-postfix|start-postfix|flush|bounce ADDRESS|unbounce ADDRESS" >&2; exit 2 ;;
+  *) echo "usage: $0 install|start|stop|status|env|clean|stop-dovecot|start-dovecot|stop-postfix|start-postfix|flush|bounce ADDRESS|unbounce ADDRESS" >&2; exit 2 ;;
 esac
