@@ -112,13 +112,7 @@ func find(tx store.Tx, seq uint64) (Entry, error) {
 // worker holds it) is left alone, and one whose body cannot be read is
 // refused: sending it again would fail again; drop it.
 func Retry(ctx context.Context, db *store.Store, seq uint64, now time.Time) (Entry, error) {
-	var was Entry
-	err := db.Update(ctx, func(tx store.Tx) error {
-		e, err := find(tx, seq)
-		if err != nil {
-			return err
-		}
-		was = e
+	return change(ctx, db, seq, func(tx store.Tx, e Entry) error {
 		if e.Unreadable != "" {
 			return fmt.Errorf("mail %d cannot be read (%s): sending it again would fail again; drop it (orrery mail drop %d)", seq, e.Unreadable, seq)
 		}
@@ -149,6 +143,20 @@ func Retry(ctx context.Context, db *store.Store, seq uint64, now time.Time) (Ent
 		}
 		return mail.Bucket(BucketDead).Delete(k)
 	})
+}
+
+// change runs fn on mail seq, queued or dead, in one transaction, and
+// returns the entry as it was before.
+func change(ctx context.Context, db *store.Store, seq uint64, fn func(tx store.Tx, e Entry) error) (Entry, error) {
+	var was Entry
+	err := db.Update(ctx, func(tx store.Tx) error {
+		e, err := find(tx, seq)
+		if err != nil {
+			return err
+		}
+		was = e
+		return fn(tx, e)
+	})
 	return was, err
 }
 
@@ -157,13 +165,7 @@ func Retry(ctx context.Context, db *store.Store, seq uint64, now time.Time) (Ent
 // mail a worker is sending at this moment may still arrive; the worker
 // records it as sent if it does.
 func Drop(ctx context.Context, db *store.Store, seq uint64, reason string, now time.Time) (Entry, error) {
-	var was Entry
-	err := db.Update(ctx, func(tx store.Tx) error {
-		e, err := find(tx, seq)
-		if err != nil {
-			return err
-		}
-		was = e
+	return change(ctx, db, seq, func(tx store.Tx, e Entry) error {
 		mail := tx.Bucket(store.BucketMail)
 		k := store.Key(seq)
 		if e.Dead {
@@ -200,5 +202,4 @@ func Drop(ctx context.Context, db *store.Store, seq uint64, reason string, now t
 		}
 		return idx.Put(gameKey(m.Game, seq), ev)
 	})
-	return was, err
 }
