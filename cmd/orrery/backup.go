@@ -11,8 +11,6 @@ import (
 	"slices"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"orrery/engine/store"
 	"orrery/pbem/config"
 )
@@ -194,15 +192,11 @@ func backupSettings(path string) (config.Backup, error) {
 	if path == "" {
 		return config.Backup{}, nil
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return config.Backup{}, fmt.Errorf("read config: %w", err)
-	}
 	var c struct {
 		Backup config.Backup `yaml:"backup"`
 	}
-	if err := yaml.Unmarshal(data, &c); err != nil {
-		return config.Backup{}, fmt.Errorf("config %s: %w", path, err)
+	if err := readConfigKeys(path, &c); err != nil {
+		return config.Backup{}, err
 	}
 	if c.Backup.Keep <= 0 {
 		c.Backup.Keep = 7

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // parseLength reads a length of time as people write it: a Go duration
@@ -145,3 +147,17 @@ func isTerminal(r io.Reader) bool {
 // table writes aligned columns (text/tabwriter): a long game id or phase
 // widens its column instead of breaking the line.
 func table(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
+
+// readConfigKeys reads the config file at path into into, a struct of the
+// keys a command needs, leniently: a GM's shell need not hold the
+// servers' passwords, nor pass the checks orrery serve makes.
+func readConfigKeys(path string, into any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read config: %w", err)
+	}
+	if err := yaml.Unmarshal(data, into); err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	return nil
+}

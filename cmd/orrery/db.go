@@ -8,8 +8,6 @@ import (
 	"os"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/engine/store/storeopen"
@@ -48,16 +46,12 @@ func (d *dbFlags) resolve() (path, from string, err error) {
 		cfg, cfgFrom = os.Getenv("ORRERY_CONFIG"), "ORRERY_CONFIG"
 	}
 	if cfg != "" {
-		data, err := os.ReadFile(cfg)
-		if err != nil {
-			return "", "", fmt.Errorf("read config: %w", err)
-		}
 		var c struct {
 			DB              string `yaml:"db"`
 			config.Database `yaml:",inline"`
 		}
-		if err := yaml.Unmarshal(data, &c); err != nil {
-			return "", "", fmt.Errorf("config %s: %w", cfg, err)
+		if err := readConfigKeys(cfg, &c); err != nil {
+			return "", "", err
 		}
 		if c.Store == "postgres" {
 			dsn, err := c.PostgresDSN()

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"orrery/engine/store/storeopen"
 	"orrery/pbem/daemon"
 	"orrery/pbem/policy"
@@ -127,12 +125,8 @@ func mailCheckConfig(path string) (*mailCheckSettings, error) {
 	if path == "" {
 		return c, nil
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
-	}
-	if err := yaml.Unmarshal(data, c); err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+	if err := readConfigKeys(path, c); err != nil {
+		return nil, err
 	}
 	if c.Security.SenderAuth == "" {
 		c.Security.SenderAuth = "dmarc" // as orrery serve --config
