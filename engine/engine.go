@@ -86,6 +86,9 @@ type State interface {
 	// Prompts lists who must act now. It is empty once the game is over.
 	Prompts() []Prompt
 	// View is what player sees. The empty player is the GM, who sees all.
+	// A view and everything called on it leave the state as they found it:
+	// the reports of a step's readers are all built from one state, and
+	// may be built at once on several goroutines.
 	View(player string) View
 	// Resolve applies answers to the open prompts and moves the game on. Every
 	// open prompt that blocks (see PromptKind.Blocks) has an answer, defaulted

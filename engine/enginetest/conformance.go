@@ -84,7 +84,7 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 			r := rand.New(rand.NewPCG(uint64(n), 7))
 			for step := 0; step < steps && !st.Outcome().Over; step++ {
 				st = roundTrip(t, rs, st)
-				checkViews(t, st, players)
+				checkViews(t, rs, st, players)
 				prompts := st.Prompts()
 				if len(prompts) == 0 {
 					t.Fatalf("step %d: no prompts but the game is not over", step)
@@ -188,7 +188,7 @@ func newState(t *testing.T, rs engine.Ruleset, s engine.Setup) engine.State {
 	return st
 }
 
-func mustMarshal(t *testing.T, st engine.State) []byte {
+func mustMarshal(t testing.TB, st engine.State) []byte {
 	t.Helper()
 	b, err := st.Marshal()
 	if err != nil {
@@ -212,8 +212,24 @@ func roundTrip(t *testing.T, rs engine.Ruleset, st engine.State) engine.State {
 	return loaded
 }
 
-func checkViews(t *testing.T, st engine.State, players []string) {
+func checkViews(t testing.TB, rs engine.Ruleset, st engine.State, players []string) {
 	t.Helper()
+	before := mustMarshal(t, st)
+	defer func() {
+		// The engine builds every reader's report of a step from one
+		// decoded state (game.Step.Report): a view that changed its state
+		// would change the next reader's report.
+		if after := mustMarshal(t, st); !bytes.Equal(before, after) {
+			t.Fatalf("looking at the views changed the state: a view must leave its state as it found it\n%s\n---\n%s", before, after)
+		}
+	}()
+	readers := append([]string{""}, players...)
+	for _, p := range readers {
+		useView(rs, st.View(p))
+	}
+	if pv, ok := st.(engine.PublicViewer); ok {
+		useView(rs, pv.PublicView())
+	}
 	for _, p := range append([]string{""}, players...) {
 		v := st.View(p)
 		if v.Player() != p {
@@ -250,6 +266,30 @@ func checkViews(t *testing.T, st engine.State, players []string) {
 	for _, p := range st.Prompts() {
 		if _, errs := v.Parse(p, p.Default); len(errs) == 0 {
 			t.Fatalf("the public view accepted orders for %s (%q): it must refuse them all", p.ID, p.Default)
+		}
+	}
+}
+
+// useView calls what the mail side calls on a report's view: its board
+// and status, its picture, its data for report.json, its language and its
+// localized form.
+func useView(rs engine.Ruleset, v engine.View) {
+	_, _ = v.Board(), v.Status()
+	if d, ok := v.(engine.Drawer); ok {
+		if p := d.Picture(); p != nil {
+			_ = p.Alt()
+		}
+	}
+	if d, ok := v.(engine.ViewData); ok {
+		_ = d.Data()
+	}
+	if ls, ok := rs.(engine.Languages); ok {
+		_ = ls.ViewLanguage(v)
+	}
+	if lz, ok := rs.(engine.Localizer); ok {
+		for _, tag := range []string{"ru", "de"} {
+			w := lz.Localize(v, tag)
+			_, _ = w.Board(), w.Status()
 		}
 	}
 }
@@ -313,5 +353,5 @@ func playToTheEnd(t *testing.T, rs engine.Ruleset, opts map[string]string) {
 	if len(st.Prompts()) > 0 {
 		t.Errorf("the game is over but asks %v", st.Prompts())
 	}
-	checkViews(t, st, players)
+	checkViews(t, rs, st, players)
 }

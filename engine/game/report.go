@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"orrery/engine"
@@ -289,13 +290,18 @@ func (s *Service) stepOf(g *Game, st engine.State, rec *StepRecord) Step {
 	gc.Prompts = append([]engine.Prompt(nil), g.Prompts...)
 	gc.Answered = append([]string(nil), g.Answered...)
 	gc.Players = append([]Player(nil), g.Players...)
+	// Every reader's report is built from one decoded state, decoded when
+	// the first is asked for: a step is mostly reported to all its players,
+	// and decoding was a fifth of a turn's mail. Views leave their state as
+	// they found it (engine.State.View; enginetest.Conformance checks it).
+	load := sync.OnceValues(func() (engine.State, error) { return rs.LoadState(data) })
 	out.render = func(player string) (*Report, error) {
 		if player != "" && player != Observer {
 			if _, ok := gc.PlayerByName(player); !ok {
 				return nil, userErrorf("there is no player %q in game %s", player, gc.ID)
 			}
 		}
-		st, err := rs.LoadState(append([]byte(nil), data...))
+		st, err := load()
 		if err != nil {
 			return nil, err
 		}
