@@ -526,7 +526,7 @@ func (s *State) asteroidRoom(c Cell) bool {
 
 func (ruleset) LoadState(data []byte) (engine.State, error) {
 	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
+	if err := engine.DecodeJSON(data, &s); err != nil {
 		return nil, fmt.Errorf("decoding a burning planets state: %w", err)
 	}
 	return &s, nil
@@ -720,6 +720,22 @@ func (s *State) planetAt(c Cell) *Planet {
 		}
 	}
 	return nil
+}
+
+// planetMap is planetAt for every cell of the grid at once, row after
+// row (index y*W+x): a board is drawn a cell at a time, and scanning every
+// planet for each cell was most of drawing it.
+func (s *State) planetMap() []*Planet {
+	g := s.Grid
+	out := make([]*Planet, g.W()*g.H())
+	for _, p := range s.Planets {
+		for _, c := range hexCells(p.Centre, p.radius()) {
+			if i := c.Y*g.W() + c.X; g.in(c) && out[i] == nil {
+				out[i] = p
+			}
+		}
+	}
+	return out
 }
 
 func (s *State) ship(id int) *Ship {

@@ -93,9 +93,10 @@ func (v view) Picture() *draw.Picture {
 	// grid.
 	cell := size * 0.93
 	var empty []draw.Point
+	planets := s.planetMap()
 	for yy := 0; yy < g.H(); yy++ {
 		for x := 0; x < g.W(); x++ {
-			if s.planetAt(Cell{x, yy}) == nil {
+			if planets[yy*g.W()+x] == nil {
 				empty = append(empty, at(Cell{x, yy}))
 			}
 		}

@@ -57,7 +57,7 @@ func TestGoldenPictures(t *testing.T) {
 		texts := pic.Texts()
 		v := c.v.(view)
 		for _, sh := range c.s.Ships {
-			if g := v.glyph(sh.Cell); !contains(texts, strings.TrimSpace(g)) {
+			if g := v.glyph(sh.Cell, c.s.planetAt(sh.Cell)); !contains(texts, strings.TrimSpace(g)) {
 				t.Errorf("%s: ship %d (%s) is not drawn", c.name, sh.ID, g)
 			}
 		}

@@ -13,6 +13,7 @@ func (v view) Board() string {
 	s := v.s
 	g := s.Grid
 	var b strings.Builder
+	planets := s.planetMap()
 	for x0 := 0; x0 < g.W(); x0 += 3 * secSize {
 		x1 := min(x0+3*secSize, g.W())
 		// Column names stand in two header lines (first letter above the
@@ -41,7 +42,7 @@ func (v view) Board() string {
 				b.WriteString(" ")
 			}
 			for x := x0; x < x1; x++ {
-				b.WriteString(v.glyph(Cell{x, y}))
+				b.WriteString(v.glyph(Cell{x, y}, planets[y*g.W()+x]))
 			}
 			b.WriteString("\n")
 		}
@@ -74,7 +75,9 @@ func (v view) seatDigit(p string) byte {
 	return ' '
 }
 
-func (v view) glyph(c Cell) string {
+// glyph is cell c's two characters; pl is the planet c belongs to, if any
+// (State.planetMap).
+func (v view) glyph(c Cell, pl *Planet) string {
 	s := v.s
 	if sh := s.shipAt(c); sh != nil {
 		return string([]byte{glyphs[sh.Class], v.seatDigit(sh.Owner)})
@@ -85,7 +88,7 @@ func (v view) glyph(c Cell) string {
 	if s.asteroidAt(c) {
 		return "* "
 	}
-	if pl := s.planetAt(c); pl != nil {
+	if pl != nil {
 		d := v.seatDigit(pl.Owner)
 		if c == pl.Centre {
 			if pl.Owner == "" {
