@@ -311,7 +311,7 @@ func gameBucket(tx store.Tx, id string) (store.Bucket, error) {
 
 func readGame(b store.Bucket) (*Game, error) {
 	var g Game
-	if err := json.Unmarshal(b.Get(store.KeyInfo), &g); err != nil {
+	if err := engine.DecodeJSON(b.Get(store.KeyInfo), &g); err != nil {
 		return nil, fmt.Errorf("read game record: %w", err)
 	}
 	return &g, nil
@@ -342,7 +342,7 @@ func readPending(b store.Bucket) (map[string]pending, error) {
 	out := map[string]pending{}
 	err := b.Bucket(store.BucketPending).ForEach(func(k, v []byte) error {
 		var p pending
-		if err := json.Unmarshal(v, &p); err != nil {
+		if err := engine.DecodeJSON(v, &p); err != nil {
 			return fmt.Errorf("read pending orders %s: %w", k, err)
 		}
 		out[string(k)] = p
@@ -357,7 +357,7 @@ func readStep(b store.Bucket, n uint64) (*StepRecord, error) {
 		return nil, fmt.Errorf("no record of step %d", n)
 	}
 	var s StepRecord
-	if err := json.Unmarshal(v, &s); err != nil {
+	if err := engine.DecodeJSON(v, &s); err != nil {
 		return nil, fmt.Errorf("read step %d: %w", n, err)
 	}
 	return &s, nil
@@ -371,7 +371,7 @@ func writeGame(b store.Bucket, g *Game) error {
 	var prev *Game
 	if v := b.Get(store.KeyInfo); v != nil {
 		var p Game
-		if err := json.Unmarshal(v, &p); err == nil {
+		if err := engine.DecodeJSON(v, &p); err == nil {
 			prev = &p
 		}
 	}
@@ -425,7 +425,7 @@ func putInfo(b store.Bucket, g *Game) error {
 		return err
 	}
 	var stored Game
-	if err := json.Unmarshal(data, &stored); err != nil {
+	if err := engine.DecodeJSON(data, &stored); err != nil {
 		return fmt.Errorf("read back game record: %w", err)
 	}
 	return b.Put(keyTickPlan, planOf(&stored, data))

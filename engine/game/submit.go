@@ -629,7 +629,7 @@ func botRand(g *Game, p engine.Prompt) *rand.Rand {
 // decodeEntry reads one log entry.
 func decodeEntry(v []byte) (*Entry, error) {
 	var e Entry
-	if err := json.Unmarshal(v, &e); err != nil {
+	if err := engine.DecodeJSON(v, &e); err != nil {
 		return nil, fmt.Errorf("read log entry: %w", err)
 	}
 	return &e, nil

@@ -1,7 +1,6 @@
 package earthman
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -470,7 +469,7 @@ func (full) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
 
 func (full) LoadState(data []byte) (engine.State, error) {
 	var s FullState
-	if err := json.Unmarshal(data, &s); err != nil {
+	if err := engine.DecodeJSON(data, &s); err != nil {
 		return nil, fmt.Errorf("reading an Earthman's Burden state: %w", err)
 	}
 	for _, p := range board.Places {

@@ -340,7 +340,7 @@ func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
 
 func loadState(data []byte) (*State, error) {
 	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
+	if err := engine.DecodeJSON(data, &s); err != nil {
 		return nil, fmt.Errorf("reading an Earthman's Burden state: %w", err)
 	}
 	for _, p := range board.Places {

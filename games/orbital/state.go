@@ -141,7 +141,7 @@ func (s *State) Marshal() ([]byte, error) { return json.Marshal(s) }
 
 func loadState(data []byte) (*State, error) {
 	s := &State{}
-	if err := json.Unmarshal(data, s); err != nil {
+	if err := engine.DecodeJSON(data, s); err != nil {
 		return nil, fmt.Errorf("orbital state: %w", err)
 	}
 	s.rings = standardRings

@@ -9,7 +9,6 @@
 package prosper
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -135,7 +134,7 @@ func (ruleset) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
 
 func (ruleset) LoadState(data []byte) (engine.State, error) {
 	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
+	if err := engine.DecodeJSON(data, &st); err != nil {
 		return nil, fmt.Errorf("read prosper state: %w", err)
 	}
 	if st.Supply == nil {
