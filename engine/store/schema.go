@@ -120,7 +120,7 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 //	mail/inbox-parts/<key>\x00<n> → reply text of a done game-changing part of
 //	                          a message (a retry skips it)
 //	mail/inbox-uids/<uidvalidity><uid> → message key (both 4-byte big-endian)
-//	mail/rate/<address>     → JSON reply times in the last hour (rate limit)
+//	mail/rate/<address>     → reply times in the last hour (rate limit; as mail/pingpong)
 //	mail/unknown/<address>  → RFC 3339 time of the last reply to a stranger
 //	mail/web/token-key      → 32 random bytes: the HMAC key of the private
 //	                          pages' capability links (pbem/web), made on first use
@@ -129,8 +129,9 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 //	                          the player to CONFIRM them
 //	mail/inbox-applied/<game>\x00<player>\x00e<epoch>s<step>\x00<sha256> → RFC 3339
 //	                          time orders written against that step were applied
-//	mail/pingpong/<address>\x00<sha256 of subject>\x00<sha256 of text> → JSON times
-//	                          of answers that changed nothing
+//	mail/pingpong/<address>\x00<sha256 of subject>\x00<sha256 of text> → times
+//	                          of answers that changed nothing (pbem/daemon ratetimes.go:
+//	                          0x01, then 8 bytes of Unix nanoseconds each; JSON before)
 //	mail/stranger-budget/<address> (and "\x00all") → JSON replies to strangers today
 //	mail/dns-fail/<domain>  → RFC 3339 time DNS first failed for the domain
 //	mail/bounces/<address>  → JSON bounce.State: the address's bounces within the

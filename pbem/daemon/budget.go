@@ -91,23 +91,11 @@ func (d *Daemon) pingPong(tx store.Tx, addr, subject, text string, now time.Time
 	}
 	// The subject is kept by its hash: it is the sender's, of any length.
 	key := []byte(string(addrKey(addr)) + "\x00" + ordersHash(subjectKey(subject)) + "\x00" + ordersHash(text))
-	var r rateRecord
-	if v := b.Get(key); v != nil {
-		json.Unmarshal(v, &r)
-	}
-	kept := r.Times[:0]
-	for _, t := range r.Times {
-		if now.Sub(t) < time.Hour {
-			kept = append(kept, t)
-		}
-	}
-	r.Times = kept
-	if len(r.Times) >= d.cfg.PingPong {
+	times := withinHour(rateTimes(b.Get(key)), now)
+	if len(times) >= d.cfg.PingPong {
 		return false, nil
 	}
-	r.Times = append(r.Times, now)
-	data, _ := json.Marshal(r)
-	return true, b.Put(key, data)
+	return true, b.Put(key, rateRecord(append(times, now)))
 }
 
 // capStranger makes out fit for a stranger: text only, at most strangerMax

@@ -44,11 +44,11 @@ var (
 	BucketSeen    = store.BucketMailSeen     // message key → JSON seenRecord
 	BucketParts   = store.BucketMailParts    // message key + "\x00" + part number → reply text of a done part
 	BucketUIDs    = store.BucketMailUIDs     // UIDVALIDITY (4 bytes) + UID (4 bytes) → message key
-	BucketLimits  = store.BucketMailRate     // lowercased address → JSON rateRecord
+	BucketLimits  = store.BucketMailRate     // lowercased address → rate record (ratetimes.go)
 	BucketUnknown = store.BucketMailUnknown  // lowercased address → RFC 3339 time of the last help to a stranger
 	BucketHeld    = store.BucketMailHeld     // Message-ID of a "held" mail → JSON heldRecord
 	BucketApplied = store.BucketMailApplied  // game, player, step shown, orders hash → time applied
-	BucketPing    = store.BucketMailPingPong // address + subject → JSON rateRecord of answers that changed nothing
+	BucketPing    = store.BucketMailPingPong // address + subject + text → rate record (ratetimes.go) of answers that changed nothing
 	BucketBudget  = store.BucketMailBudget   // address (or "\x00all") → JSON budgetRecord of replies to strangers today
 	BucketDNSFail = store.BucketMailDNSFail  // domain → RFC 3339 time DNS first failed for it
 	BucketConsent = store.BucketMailConsent  // token → JSON consentRecord of a JOIN or OBSERVE to confirm (consent.go)
@@ -366,9 +366,6 @@ type seenRecord struct {
 	Why         string    `json:"why,omitempty"`
 }
 
-type rateRecord struct {
-	Times []time.Time `json:"times"`
-}
 
 func mailBucket(tx store.Tx, name []byte) (store.Bucket, error) {
 	mail := tx.Bucket(store.BucketMail)

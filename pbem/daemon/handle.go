@@ -520,23 +520,11 @@ func (d *Daemon) allow(tx store.Tx, addr string, now time.Time) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var r rateRecord
-	if v := b.Get(addrKey(addr)); v != nil {
-		json.Unmarshal(v, &r)
-	}
-	kept := r.Times[:0]
-	for _, t := range r.Times {
-		if now.Sub(t) < time.Hour {
-			kept = append(kept, t)
-		}
-	}
-	r.Times = kept
-	if len(r.Times) >= d.cfg.RepliesPerHour {
+	times := withinHour(rateTimes(b.Get(addrKey(addr))), now)
+	if len(times) >= d.cfg.RepliesPerHour {
 		return false, nil
 	}
-	r.Times = append(r.Times, now)
-	data, _ := json.Marshal(r)
-	return true, b.Put(addrKey(addr), data)
+	return true, b.Put(addrKey(addr), rateRecord(append(times, now)))
 }
 
 // strangerAllowed lets one reply a day go to an address in no game.
