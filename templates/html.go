@@ -42,6 +42,7 @@ const (
 // statusHTML renders a status text as tables and paragraphs.
 func statusHTML(s string) htmltemplate.HTML {
 	var b strings.Builder
+	b.Grow(4 * len(s)) // the tags and their styles: about four times the text
 	for _, block := range blocks(s) {
 		if rows, ok := table(block); ok {
 			writeTable(&b, rows)
@@ -233,15 +234,27 @@ func writeTable(b *strings.Builder, rows [][]string) {
 		}
 		return st + styleShort
 	}
+	// Each column's opening tags once: a status table has hundreds of
+	// cells, and every report mail has one.
+	th := make([]string, len(rows[0]))
+	td := make([]string, len(rows[0]))
+	for k := range td {
+		th[k] = `<th style="` + cellStyle(styleTH, k) + `">`
+		td[k] = `<td style="` + cellStyle(styleTD, k) + `">`
+	}
 	b.WriteString(`<div style="overflow-x:auto;max-width:100%"><table style="` + styleTable + `">` + "\n" + `<tr style="` + styleHeadRow + `">`)
 	for k, h := range rows[0] {
-		b.WriteString(`<th style="` + cellStyle(styleTH, k) + `">` + html.EscapeString(h) + "</th>")
+		b.WriteString(th[k])
+		b.WriteString(html.EscapeString(h))
+		b.WriteString("</th>")
 	}
 	b.WriteString("</tr>\n")
 	for _, r := range rows[1:] {
 		b.WriteString(`<tr style="` + styleRow + `">`)
 		for k, v := range r {
-			b.WriteString(`<td style="` + cellStyle(styleTD, k) + `">` + html.EscapeString(v) + "</td>")
+			b.WriteString(td[k])
+			b.WriteString(html.EscapeString(v))
+			b.WriteString("</td>")
 		}
 		b.WriteString("</tr>\n")
 	}

@@ -34,7 +34,6 @@ func unmark(s string) string {
 }
 
 var (
-	manyBlank = regexp.MustCompile(`\n{3,}`)
 	// bullet is what a continuation line hangs under: "- ", "* ", "#12 ",
 	// "3. ".
 	bullet = regexp.MustCompile(`^ *(?:[-*•] |#\d+ |\d+\. )`)
@@ -74,7 +73,7 @@ func tidy(s string) string {
 		}
 		out = append(out, fill(l))
 	}
-	s = manyBlank.ReplaceAllString(strings.Join(out, "\n"), "\n\n")
+	s = oneBlankLine(strings.Join(out, "\n"))
 	return strings.Trim(s, "\n") + "\n"
 }
 
@@ -125,7 +124,49 @@ func shell(indent int, words ...string) string {
 	return verbatim(strings.Join(lines, "\n"))
 }
 
-var blankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)*`)
+// oneBlankLine makes every run of blank lines in s one (three newlines
+// or more become two). It and noBlankLines are written out rather than
+// regular expressions: every mail goes through them, and the expressions
+// were a tenth of rendering one.
+func oneBlankLine(s string) string {
+	if !strings.Contains(s, "\n\n\n") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		i := strings.Index(s, "\n\n\n")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i+2])
+		s = strings.TrimLeft(s[i:], "\n")
+	}
+}
+
+// noBlankLines drops the blank lines of s (empty, or spaces and tabs
+// only): a newline followed by such lines is one newline.
+func noBlankLines(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		j := strings.IndexByte(s, '\n')
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:j+1])
+		s = s[j+1:]
+		for {
+			k := strings.IndexFunc(s, func(r rune) bool { return r != ' ' && r != '\t' })
+			if k < 0 || s[k] != '\n' {
+				break
+			}
+			s = s[k+1:]
+		}
+	}
+}
 
 // tidyHTML drops the blank lines that template actions leave between
 // elements, except inside <pre>, where every line counts.
@@ -134,7 +175,7 @@ func tidyHTML(s string) string {
 	for {
 		i := strings.Index(s, "<pre")
 		if i < 0 {
-			out.WriteString(blankLines.ReplaceAllString(s, "\n"))
+			out.WriteString(noBlankLines(s))
 			break
 		}
 		j := strings.Index(s[i:], "</pre>")
@@ -142,7 +183,7 @@ func tidyHTML(s string) string {
 			out.WriteString(s)
 			break
 		}
-		out.WriteString(blankLines.ReplaceAllString(s[:i], "\n"))
+		out.WriteString(noBlankLines(s[:i]))
 		out.WriteString(s[i : i+j+len("</pre>")])
 		s = s[i+j+len("</pre>"):]
 	}

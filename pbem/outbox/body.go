@@ -41,11 +41,18 @@ const maxBody = 64 << 20
 
 // encodeBody returns v (an Item) as a queued body: its JSON, compressed
 // when it is large enough to gain by it.
+//
+// HTML is written as it is, not escaped (<, > and & as \u003c…): every
+// JSON reader reads both the same, and the escapes made the HTML part half
+// as long again, to encode and then to compress.
 func encodeBody(v any) ([]byte, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
+	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if len(data) < minCompress {
 		return data, nil
 	}
