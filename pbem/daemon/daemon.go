@@ -366,7 +366,6 @@ type seenRecord struct {
 	Why         string    `json:"why,omitempty"`
 }
 
-
 func mailBucket(tx store.Tx, name []byte) (store.Bucket, error) {
 	mail := tx.Bucket(store.BucketMail)
 	if mail == nil {
