@@ -5,6 +5,7 @@ import (
 	htmltemplate "html/template"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // The HTML part is for mail clients, which strip <style> and most of the
@@ -117,28 +118,28 @@ func table(block []string) (rows [][]string, ok bool) {
 	if len(block) < 2 {
 		return nil, false
 	}
-	grid := make([][]rune, len(block))
+	grid := make([]cols, len(block))
 	width := 0
 	for i, l := range block {
-		grid[i] = []rune(l)
-		width = max(width, len(grid[i]))
+		grid[i] = colsOf(l)
+		width = max(width, grid[i].len())
 	}
-	space := func(row []rune, x int) bool { return x >= len(row) || row[x] == ' ' }
+	space := func(row cols, x int) bool { return x >= row.len() || row.at(x) == ' ' }
 	head := grid[0]
 	// Gutters: runs of at least two columns blank in every line, lying
 	// inside the header (so the header names every column).
 	var cuts [][2]int // [start, end) of each column
 	start := 0
-	for x := 0; x < len(head); {
+	for x := 0; x < head.len(); {
 		if !space(head, x) {
 			x++
 			continue
 		}
 		end := x
-		for end < width && all(grid, func(r []rune) bool { return space(r, end) }) {
+		for end < width && all(grid, func(r cols) bool { return space(r, end) }) {
 			end++
 		}
-		if end-x >= 2 && end < len(head) {
+		if end-x >= 2 && end < head.len() {
 			cuts = append(cuts, [2]int{start, x})
 			start = end
 			x = end
@@ -150,15 +151,15 @@ func table(block []string) (rows [][]string, ok bool) {
 		return nil, false
 	}
 	cuts = append(cuts, [2]int{start, width})
-	cell := func(r []rune, c [2]int) string {
-		if c[0] >= len(r) {
+	cell := func(r cols, c [2]int) string {
+		if c[0] >= r.len() {
 			return ""
 		}
-		return strings.TrimSpace(string(r[c[0]:min(c[1], len(r))]))
+		return strings.TrimSpace(r.slice(c[0], min(c[1], r.len())))
 	}
 	filled := 0
 	for i, r := range grid {
-		var row []string
+		row := make([]string, 0, len(cuts))
 		for _, c := range cuts {
 			row = append(row, cell(r, c))
 		}
@@ -190,7 +191,45 @@ func table(block []string) (rows [][]string, ok bool) {
 	return rows, filled >= 2 && len(rows) >= 2
 }
 
-func all(grid [][]rune, f func([]rune) bool) bool {
+// cols is a line of a status text addressed by column (character): an
+// ASCII line as it is, any other as runes. Most lines are ASCII, and
+// making runes of every one was a third of reading a table.
+type cols struct {
+	s string
+	r []rune // nil for an ASCII line
+}
+
+func colsOf(l string) cols {
+	for i := 0; i < len(l); i++ {
+		if l[i] >= utf8.RuneSelf {
+			return cols{r: []rune(l)}
+		}
+	}
+	return cols{s: l}
+}
+
+func (c cols) len() int {
+	if c.r != nil {
+		return len(c.r)
+	}
+	return len(c.s)
+}
+
+func (c cols) at(x int) rune {
+	if c.r != nil {
+		return c.r[x]
+	}
+	return rune(c.s[x])
+}
+
+func (c cols) slice(a, b int) string {
+	if c.r != nil {
+		return string(c.r[a:b])
+	}
+	return c.s[a:b]
+}
+
+func all(grid []cols, f func(cols) bool) bool {
 	for _, r := range grid {
 		if !f(r) {
 			return false

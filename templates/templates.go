@@ -47,6 +47,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 	"time"
 
@@ -341,6 +342,10 @@ type Set struct {
 	html    map[lang.Tag]map[string]*htmltemplate.Template
 	catalog *lang.Catalog
 	langs   []lang.Tag
+	// bufs holds the buffers Render executes into: a report's HTML is
+	// tens of kilobytes, and growing fresh buffers to it was a fifth of
+	// what rendering allocated.
+	bufs sync.Pool
 }
 
 const common = "_common.tmpl"
@@ -479,21 +484,35 @@ func (s *Set) Render(kind string, data any) (Mail, error) {
 	if !ok {
 		return Mail{}, fmt.Errorf("no template for mail kind %q (kinds: %s)", kind, strings.Join(Kinds(), ", "))
 	}
-	var subj, text, html bytes.Buffer
-	if err := tt.ExecuteTemplate(&subj, "subject", data); err != nil {
+	b := s.buffer()
+	defer s.bufs.Put(b)
+	if err := tt.ExecuteTemplate(b, "subject", data); err != nil {
 		return Mail{}, fmt.Errorf("%s subject: %w", kind, err)
 	}
-	if err := tt.ExecuteTemplate(&text, "text", data); err != nil {
+	var m Mail
+	m.Subject = strings.Join(strings.Fields(unmark(b.String())), " ")
+	b.Reset()
+	if err := tt.ExecuteTemplate(b, "text", data); err != nil {
 		return Mail{}, fmt.Errorf("%s text: %w", kind, err)
 	}
-	if err := s.html[tag][kind].ExecuteTemplate(&html, "html", data); err != nil {
+	m.Text = tidy(b.String())
+	b.Reset()
+	if err := s.html[tag][kind].ExecuteTemplate(b, "html", data); err != nil {
 		return Mail{}, fmt.Errorf("%s html: %w", kind, err)
 	}
-	return Mail{
-		Subject: strings.Join(strings.Fields(unmark(subj.String())), " "),
-		Text:    tidy(text.String()),
-		HTML:    tidyHTML(html.String()),
-	}, nil
+	m.HTML = tidyHTML(b.Bytes())
+	return m, nil
+}
+
+// buffer is an empty buffer from the set's pool. One that grew past a
+// megabyte (a mail that large is cut anyway) is not kept.
+func (s *Set) buffer() *bytes.Buffer {
+	b, _ := s.bufs.Get().(*bytes.Buffer)
+	if b == nil || b.Cap() > 1<<20 {
+		return new(bytes.Buffer)
+	}
+	b.Reset()
+	return b
 }
 
 // Part renders one shared piece of text (a define of _common.tmpl, such as

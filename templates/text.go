@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -45,14 +46,15 @@ var (
 // verbatim blocks are kept, trailing spaces go, runs of blank lines become
 // one, and the text ends with exactly one newline.
 func tidy(s string) string {
-	var out []string
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8) // filled lines gain an indent here and there
 	inVerbatim := false
-	for _, l := range strings.Split(s, "\n") {
+	for l := range strings.SplitSeq(s, "\n") {
 		// A verbatim block may start or end inside a line.
 		verb := inVerbatim
 		// Copying rune by rune also turns invalid UTF-8 into U+FFFD.
 		if strings.ContainsAny(l, verbatimOn+verbatimOff) || !utf8.ValidString(l) {
-			var b strings.Builder
+			var kept strings.Builder
 			for _, r := range l {
 				switch string(r) {
 				case verbatimOn:
@@ -62,19 +64,20 @@ func tidy(s string) string {
 					inVerbatim = false
 					continue
 				}
-				b.WriteRune(r)
+				kept.WriteRune(r)
 			}
-			l = b.String()
+			l = kept.String()
 		}
 		l = strings.TrimRight(l, " \t")
 		if verb || engine.Width(l) <= Width && !strings.HasPrefix(l, hangMark) {
-			out = append(out, strings.TrimPrefix(l, hangMark))
-			continue
+			b.WriteString(strings.TrimPrefix(l, hangMark))
+		} else {
+			b.WriteString(fill(l))
 		}
-		out = append(out, fill(l))
+		b.WriteByte('\n')
 	}
-	s = oneBlankLine(strings.Join(out, "\n"))
-	return strings.Trim(s, "\n") + "\n"
+	s = strings.Trim(oneBlankLine(b.String()), "\n")
+	return s + "\n"
 }
 
 // fill wraps one line of prose to Width columns.
@@ -145,22 +148,23 @@ func oneBlankLine(s string) string {
 	}
 }
 
-// noBlankLines drops the blank lines of s (empty, or spaces and tabs
-// only): a newline followed by such lines is one newline.
-func noBlankLines(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+// noBlankLines writes s to b without its blank lines (empty, or spaces
+// and tabs only): a newline followed by such lines is one newline.
+func noBlankLines(b *strings.Builder, s []byte) {
 	for {
-		j := strings.IndexByte(s, '\n')
+		j := bytes.IndexByte(s, '\n')
 		if j < 0 {
-			b.WriteString(s)
-			return b.String()
+			b.Write(s)
+			return
 		}
-		b.WriteString(s[:j+1])
+		b.Write(s[:j+1])
 		s = s[j+1:]
 		for {
-			k := strings.IndexFunc(s, func(r rune) bool { return r != ' ' && r != '\t' })
-			if k < 0 || s[k] != '\n' {
+			k := 0
+			for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+				k++
+			}
+			if k == len(s) || s[k] != '\n' {
 				break
 			}
 			s = s[k+1:]
@@ -170,24 +174,28 @@ func noBlankLines(s string) string {
 
 // tidyHTML drops the blank lines that template actions leave between
 // elements, except inside <pre>, where every line counts.
-func tidyHTML(s string) string {
+func tidyHTML(html []byte) string {
+	// Whitespace at either end goes first: the same as trimming it after,
+	// as dropping blank lines touches nothing else (TestTidyHTML).
+	s := bytes.TrimSpace(html)
 	var out strings.Builder
+	out.Grow(len(s) + 1)
 	for {
-		i := strings.Index(s, "<pre")
+		i := bytes.Index(s, []byte("<pre"))
 		if i < 0 {
-			out.WriteString(noBlankLines(s))
+			noBlankLines(&out, s)
 			break
 		}
-		j := strings.Index(s[i:], "</pre>")
+		j := bytes.Index(s[i:], []byte("</pre>"))
 		if j < 0 {
-			out.WriteString(s)
+			out.Write(s)
 			break
 		}
-		out.WriteString(noBlankLines(s[:i]))
-		out.WriteString(s[i : i+j+len("</pre>")])
+		noBlankLines(&out, s[:i])
+		out.Write(s[i : i+j+len("</pre>")])
 		s = s[i+j+len("</pre>"):]
 	}
-	return strings.TrimSpace(out.String()) + "\n"
+	return out.String() + "\n"
 }
 
 // fit keeps a block as written (verbatim) except lines wider than Width,
