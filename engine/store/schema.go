@@ -102,8 +102,9 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 // Nested buckets of BucketMail, created and used by pbem. The engine never
 // reads them; they are named here so the whole layout is in one file.
 //
-//	mail/outbox/<seq>       → outbox.Item: a mail still to send, as queued; JSON,
-//	                          compressed with S2 past 512 bytes (pbem/outbox body.go)
+//	mail/outbox/<seq>       → outbox.Item: a mail still to send, as queued; JSON
+//	                          under 512 bytes, past that S2-compressed JSON with its
+//	                          text, HTML and files after it as bytes (pbem/outbox body.go)
 //	mail/outbox-state/<seq> → JSON delivery state of that mail: attempts, next
 //	                          attempt, owner, last error (none: the item's own,
 //	                          as an older Orrery kept it) (pbem/outbox state.go)
