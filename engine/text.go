@@ -55,30 +55,34 @@ func runeWidth(r rune) int {
 // a seed or a cell name can still be copied whole.
 func Wrap(text string, cols int, first, rest string) string {
 	var b strings.Builder
+	b.Grow(len(first) + len(text) + len(text)/max(cols, 1)*(len(rest)+1))
 	prefix := first
 	for i, para := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		line := prefix
-		n := Width(line)
-		empty := true
-		for _, w := range strings.Fields(para) {
+		// The words go straight into b; a line's prefix is written with
+		// its first word, so that a line with none ends trimmed.
+		start, n, empty := prefix, Width(prefix), true
+		for w := range strings.FieldsSeq(para) {
 			wn := Width(w)
 			if !empty && n+1+wn > cols {
-				b.WriteString(line)
 				b.WriteByte('\n')
-				line, n, empty = rest, Width(rest), true
+				start, n, empty = rest, Width(rest), true
 			}
-			if !empty {
-				line += " "
+			if empty {
+				b.WriteString(start)
+			} else {
+				b.WriteByte(' ')
 				n++
 			}
-			line += w
+			b.WriteString(w)
 			n += wn
 			empty = false
 		}
-		b.WriteString(strings.TrimRight(line, " "))
+		if empty {
+			b.WriteString(strings.TrimRight(start, " "))
+		}
 		prefix = rest
 	}
 	return b.String()

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -74,6 +75,58 @@ func TestRuneWidthShortCut(t *testing.T) {
 	for _, r := range []rune{0x300, 0x200B, 0x1100, 0x6F22, 0xFF21} {
 		if RuneWidth(r) != runeWidth(r) {
 			t.Errorf("U+%04X: RuneWidth %d, the tables %d", r, RuneWidth(r), runeWidth(r))
+		}
+	}
+}
+
+// Wrap writes its words straight into its result; it must wrap as the
+// line-by-line concatenation it replaced did, prefixes, blank
+// paragraphs, wide runes and over-long words included.
+func TestWrapAsBefore(t *testing.T) {
+	before := func(text string, cols int, first, rest string) string {
+		var b strings.Builder
+		prefix := first
+		for i, para := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			line := prefix
+			n := Width(line)
+			empty := true
+			for _, w := range strings.Fields(para) {
+				wn := Width(w)
+				if !empty && n+1+wn > cols {
+					b.WriteString(line)
+					b.WriteByte('\n')
+					line, n, empty = rest, Width(rest), true
+				}
+				if !empty {
+					line += " "
+					n++
+				}
+				line += w
+				n += wn
+				empty = false
+			}
+			b.WriteString(strings.TrimRight(line, " "))
+			prefix = rest
+		}
+		return b.String()
+	}
+	words := []string{"a", "the", "planet", "Ганимед", "火星", "averyveryverylongwordindeed", " ", "  ", "\n", "\t", "\n\n"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(30) {
+			b.WriteString(words[r.IntN(len(words))])
+			if r.IntN(2) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		text, cols := b.String(), 4+r.IntN(30)
+		first, rest := []string{"", "- ", "  "}[r.IntN(3)], []string{"", "  ", "    "}[r.IntN(3)]
+		if got, want := Wrap(text, cols, first, rest), before(text, cols, first, rest); got != want {
+			t.Fatalf("Wrap(%q, %d, %q, %q) = %q, before %q", text, cols, first, rest, got, want)
 		}
 	}
 }
