@@ -657,6 +657,29 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	add("CPU during raw limit B (its client runs in this process)", cpuRaw, "", nil)
 	add("CPU during the drain, by process", groupsDrain, "", nil)
 	add("CPU during raw limit B, by process", groupsRaw, "", nil)
+	if *flagScalePaced {
+		// The same mails again, no faster than the drain sent them: what
+		// the mail servers cost at the drain's pace. On a machine whose
+		// cores they share, they need more CPU a mail when mail comes
+		// slower (raw limit B sends as fast as they take it), and this run
+		// tells that part of the drain's time from the daemon's own.
+		time.Sleep(3 * time.Second)
+		s.emptyMailboxes(t, players)
+		t0 := time.Now()
+		cpu0 := sampleCPU()
+		if err := s.rawFetchAndSend(raw, m, func(i int) []outbox.Mail {
+			if d := time.Until(t0.Add(orrery * time.Duration(i+1) / time.Duration(m))); d > 0 {
+				time.Sleep(d)
+			}
+			return sent[i*len(sent)/m : (i+1)*len(sent)/m]
+		}); err != nil {
+			t.Fatal(err)
+		}
+		paced := time.Since(t0)
+		cpu1 := sampleCPU()
+		add("raw limit B at the drain's pace: the same mails, sent no faster than the drain sent them", fmt.Sprintf("%v; CPU %s", paced.Round(time.Millisecond), cpuSince(cpu0, cpu1, paced)), "", nil)
+		add("CPU during raw limit B at the drain's pace, by process", byGroup(cpu0, cpu1), "", nil)
+	}
 	add("ours as a ratio of raw limit A (sends fewer mails than the drain)", fmt.Sprintf("%.2f×", ours/limShort), "", nil)
 	add("ours as a ratio of raw limit B (the same mail traffic)", fmt.Sprintf("%.2f×", ours/limSame), "≥ 0.8×", ptr(ours/limSame >= 0.8))
 }

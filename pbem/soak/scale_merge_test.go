@@ -140,6 +140,7 @@ var scaleRowKeys = []struct{ key, prefix, also string }{
 	{"share", "mails each", ""},
 	{"ratio-a", "ours as a ratio of raw limit A", ""},
 	{"ratio-b", "ours as a ratio of raw limit B", ""},
+	{"paced-b", "raw limit B at the drain's pace:", ""},
 	{"failover", "failover:", ""},
 	{"scaleout-one", "scale-out: drain of", "one daemon"},
 	{"scaleout-two", "scale-out: drain of", "two daemons"},

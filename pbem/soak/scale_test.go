@@ -45,6 +45,7 @@ var (
 	flagScaleReport    = flag.String("scale.report", "", "scale: write the table into this Markdown file (docs/benchmarks.md), between <!-- scale --> and <!-- /scale -->")
 	flagScaleBbolt     = flag.Bool("scale.bbolt", true, "scale: take the figures on bbolt (false: only on -scale.pg, for a run that measures PostgreSQL alone)")
 	flagScaleTwo       = flag.Bool("scale.two", true, "scale: with -scale.pg and the backlog part, drain a second backlog with two daemons")
+	flagScalePaced     = flag.Bool("scale.paced", true, "scale: after raw limit B, send the same mails again no faster than the drain did, for the mail servers' CPU at the drain's pace")
 )
 
 // scaleSample is how many games, spread over the database, the mail parts
@@ -213,7 +214,8 @@ func (st *scaleTable) backlogAdder(t *testing.T, n int, prefix, kind string) fun
 		case strings.HasPrefix(figure, "drain of"):
 			// The games drained are the sample's: fewer at 10 games.
 			figure = fmt.Sprintf("drain of %d order mails over up to %d games (IMAP fetch, parse, apply, ack by SMTP)", *flagScaleBacklog, scaleSample)
-		case strings.HasPrefix(figure, "ours as a ratio of raw limit B"), strings.HasPrefix(figure, "mails each of"):
+		case strings.HasPrefix(figure, "ours as a ratio of raw limit B"), strings.HasPrefix(figure, "mails each of"),
+			strings.HasPrefix(figure, "raw limit B at the drain's pace:"):
 		default:
 			return
 		}
