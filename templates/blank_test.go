@@ -12,7 +12,8 @@ import (
 func TestBlankLinesAsTheExpressionsDid(t *testing.T) {
 	manyBlank := regexp.MustCompile(`\n{3,}`)
 	blankLines := regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)*`)
-	cases := []string{"", "\n", "\n\n", "\n\n\n", "a\n\n\n\nb", "\n \n\t\n x\n", "a\n  ", "a\n \n", " \n\n", "<p>\n\n\n<pre>\n\n</pre>\n"}
+	cases := []string{"", "\n", "\n\n", "\n\n\n", "a\n\n\n\nb", "\n \n\t\n x\n",
+		"a\n  ", "a\n \n", " \n\n", "<p>\n\n\n<pre>\n\n</pre>\n"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		b := make([]byte, r.IntN(24))
@@ -56,7 +57,8 @@ func TestTidyHTML(t *testing.T) {
 		}
 		return strings.TrimSpace(out.String()) + "\n"
 	}
-	cases := []string{"", " \n ", "<p>a</p>\n\n \n<p>b</p>\n", "\n\n<pre>\n\n x \n\n</pre>\n\n<p>\n\n</p>\t\n", "<pre>\n\nno end"}
+	cases := []string{"", " \n ", "<p>a</p>\n\n \n<p>b</p>\n",
+		"\n\n<pre>\n\n x \n\n</pre>\n\n<p>\n\n</p>\t\n", "<pre>\n\nno end"}
 	r := rand.New(rand.NewPCG(3, 4))
 	parts := []string{"\n", "\n", " ", "\t", "<pre>", "</pre>", "<p>", "x", "\u00a0"}
 	for range 20000 {

@@ -119,7 +119,7 @@ func reportPages(t *testing.T) []page {
 
 // botReport plays rs with bots and returns the first player's report of
 // step n (or the last, in a shorter game) and the view it was drawn from.
-func botReport(t *testing.T, rs engine.Ruleset, n int, language ...string) (*game.Report, engine.View) {
+func botReport(t testing.TB, rs engine.Ruleset, n int, language ...string) (*game.Report, engine.View) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "g.db"), store.Options{NoSync: true})
 	if err != nil {
