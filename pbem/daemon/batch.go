@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"orrery/engine/store"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
 	"orrery/pbem/policy"
@@ -63,18 +64,46 @@ func (d *Daemon) checkSenders(ctx context.Context, msgs []imapin.Message) contex
 		return ctx
 	}
 	verdicts := map[*byte]policy.Verdict{}
+	type todo struct {
+		raw []byte
+		m   *inmail.Message
+	}
+	var check []todo
+	var keys [][]byte
 	for _, msg := range msgs {
-		if len(msg.Raw) == 0 || ctx.Err() != nil {
+		if len(msg.Raw) == 0 {
 			continue
 		}
 		m, _ := inmail.Parse(msg.Raw, inmail.Options{MaxText: d.cfg.MaxText})
 		if m == nil || policy.Silence(m, d.cfg.Policy) != "" {
 			continue
 		}
-		if rec, err := d.seen(ctx, messageKey(m, msg.Raw)); err != nil || rec != nil {
+		check = append(check, todo{msg.Raw, m})
+		keys = append(keys, []byte(messageKey(m, msg.Raw)))
+	}
+	// The seen-records in one read-only transaction for the batch, and
+	// on PostgreSQL in one statement (store.GetMany): a transaction a
+	// mail cost two round trips (its read, its end) before handling
+	// began.
+	var seen [][]byte
+	if len(keys) > 0 {
+		if err := d.st.View(ctx, func(tx store.Tx) error {
+			if mail := tx.Bucket(store.BucketMail); mail != nil && mail.Bucket(BucketSeen) != nil {
+				seen = store.GetMany(mail.Bucket(BucketSeen), keys)
+			}
+			return nil
+		}); err != nil {
+			return ctx // handle checks each sender as it comes to it
+		}
+	}
+	for i, c := range check {
+		if ctx.Err() != nil {
+			break
+		}
+		if seen != nil && seen[i] != nil {
 			continue
 		}
-		verdicts[&msg.Raw[0]] = policy.CheckSender(ctx, msg.Raw, m, d.cfg.Policy, d.cfg.Resolver, false)
+		verdicts[&c.raw[0]] = policy.CheckSender(ctx, c.raw, c.m, d.cfg.Policy, d.cfg.Resolver, false)
 	}
 	return context.WithValue(ctx, verdictsKey{}, verdicts)
 }

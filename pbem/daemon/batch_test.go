@@ -231,3 +231,29 @@ func TestBatchAsksDNSOutsideItsTransaction(t *testing.T) {
 		t.Errorf("the batch's orders did not resolve the turn: step %d", g.Step)
 	}
 }
+
+// A mail handled before and fetched again (its filing failed) is not
+// authenticated again when a batch brings it with new mail: the batch's
+// seen-records are read, together, before the senders are checked.
+func TestBatchAsksDNSOnlyForMailNotSeen(t *testing.T) {
+	w := &lockWatch{res: pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=none"}}
+	h := newHarness(t, func(c *daemon.Config) {
+		c.Policy = policy.Config{SenderAuth: policy.AuthDMARC}
+		c.Resolver = w
+	})
+	w.st = h.st
+	h.flush()
+	ann := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2")
+	h.batch(ann)
+	one := w.lookups
+	if one == 0 {
+		t.Fatal("no DNS look-up was made: the test checks nothing")
+	}
+	h.batch(ann, h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 1"))
+	if got := w.lookups - one; got != one {
+		t.Errorf("a batch of a mail seen before and a new one made %d DNS look-ups, want %d: the new mail's only", got, one)
+	}
+	if g, _ := h.d.Service().Get(context.Background(), "g1"); g.Step != 1 {
+		t.Errorf("the orders did not resolve the turn: step %d", g.Step)
+	}
+}
