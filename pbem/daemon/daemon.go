@@ -146,7 +146,8 @@ type Config struct {
 	// pgstore.Lead). The outbox and the tick run in every process, and
 	// so does the mail work: on a store that no process holds alone
 	// (PostgreSQL), the leader only queues what it reads, and every
-	// process's worker handles the queue (queue.go).
+	// process's worker handles the queue (queue.go); a leader with no
+	// other daemon on the database handles it itself.
 	Lead func(ctx context.Context, read func(context.Context) error) error
 	// Turn, when set, runs each batch of queued mail a worker of a
 	// shared daemon handles, so that the daemons' workers take turns

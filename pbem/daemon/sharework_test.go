@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -31,17 +32,20 @@ type worker struct {
 	name    string
 	st      *store.Store
 	d       *daemon.Daemon
-	handled atomic.Int64 // mails its worker handled from the queue
+	handled atomic.Int64 // mails its worker handled from the queue, or its leader alone (queue.go)
+	direct  atomic.Int64 // of those, the mails its leader handled alone
 	log     *slog.Logger // the daemon's, the reader's too: their warnings are shown
 	leading atomic.Bool
 	stop    context.CancelFunc
 	done    chan error
 }
 
-// countHandled counts the mails a daemon's worker reports handled.
+// countHandled counts the mails a daemon's worker reports handled, and
+// those its leader handled itself for want of another daemon.
 type countHandled struct {
 	slog.Handler
 	n   *atomic.Int64
+	d   *atomic.Int64        // the leader's alone
 	log func(string, ...any) // t.Logf: errors are shown
 }
 
@@ -52,10 +56,13 @@ func (h countHandled) Handle(ctx context.Context, r slog.Record) error {
 		r.Attrs(func(a slog.Attr) bool { fmt.Fprintf(&b, " %s=%v", a.Key, a.Value); return true })
 		h.log("%s %s: %s%s", r.Time.Format("05.000"), r.Level, r.Message, b.String())
 	}
-	if r.Message == "handled queued mail" {
+	if alone := r.Message == "handled fetched mail here: no other daemon runs"; alone || r.Message == "handled queued mail" {
 		r.Attrs(func(a slog.Attr) bool {
 			if a.Key == "mails" {
 				h.n.Add(a.Value.Int64())
+				if alone && h.d != nil {
+					h.d.Add(a.Value.Int64())
+				}
 			}
 			return true
 		})
@@ -85,7 +92,7 @@ func newWorker(t testing.TB, ctx context.Context, dsn, name string, srv *pbemtes
 		sep = "&"
 	}
 	w := &worker{name: name, done: make(chan error, 1)}
-	w.log = slog.New(countHandled{n: &w.handled, log: func(f string, a ...any) { t.Logf(name+": "+f, a...) }})
+	w.log = slog.New(countHandled{n: &w.handled, d: &w.direct, log: func(f string, a ...any) { t.Logf(name+": "+f, a...) }})
 	st, err := pgstore.Open(ctx, dsn+sep+"application_name="+name, pgstore.Options{Logger: w.log})
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +133,38 @@ func (w *worker) run(ctx context.Context, srv *pbemtest.Server) {
 		Logger:      w.log,
 		Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
 	go func() { w.done <- w.d.Run(rctx, r) }()
+}
+
+// otherDaemon holds on st, until the returned func is called (or the test
+// ends), the live lease of a second daemon's outbox, sending through srv:
+// a leader then queues the mail it reads, for the workers to share, where
+// alone it would handle it itself (queue.go, "Alone").
+func otherDaemon(t testing.TB, st *store.Store, srv *pbemtest.Server) func() {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond, Shared: true})
+	done := make(chan struct{})
+	go func() { defer close(done); q.Run(ctx) }()
+	var once sync.Once
+	stop := func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		live := false
+		if err := st.View(ctx, func(tx store.Tx) error {
+			if mail := tx.Bucket(store.BucketMail); mail != nil && mail.Bucket(outbox.BucketOwners) != nil {
+				live = mail.Bucket(outbox.BucketOwners).Get([]byte(q.ID())) != nil
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if live {
+			return stop
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second outbox wrote no lease")
+		}
+	}
 }
 
 // motto is the mail of seat p of game g setting its motto to n.
@@ -247,6 +286,105 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 	<-b.done
 }
 
+// TestLoneLeaderHandlesWhatItReads: a daemon with no other on its
+// database handles the mail it reads itself, and queues none; once a
+// second daemon runs, the mail goes through the queue, for both workers;
+// once it has stopped, the first handles its mail alone again. Each mail
+// applies once, in the order sent.
+func TestLoneLeaderHandlesWhatItReads(t *testing.T) {
+	dsn := storetest.NewSchema(t)
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, b := newWorker(t, ctx, dsn, "orrery-a", srv, nil), newWorker(t, ctx, dsn, "orrery-b", srv, nil)
+	g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued := 0 // mails that went through the queue in the last send
+	wctx, wcancel := context.WithTimeout(ctx, time.Minute)
+	defer wcancel()
+	sent := 0
+	send := func(n int) {
+		t.Helper()
+		direct0 := a.direct.Load() + b.direct.Load()
+		for range n {
+			sent++
+			if err := srv.Append(botAddr, "INBOX", []byte(motto(g, "ann", sent))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for a.handled.Load()+b.handled.Load() < int64(sent) && wctx.Err() == nil {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if wctx.Err() != nil {
+			t.Fatalf("%d of %d mails handled", a.handled.Load()+b.handled.Load(), sent)
+		}
+		queued = n - int(a.direct.Load()+b.direct.Load()-direct0)
+	}
+	liveLeases := func() int {
+		n := 0
+		if err := a.st.View(ctx, func(tx store.Tx) error {
+			if mail := tx.Bucket(store.BucketMail); mail != nil && mail.Bucket(outbox.BucketOwners) != nil {
+				return mail.Bucket(outbox.BucketOwners).ForEach(func(k, v []byte) error {
+					var l outbox.Lease
+					if json.Unmarshal(v, &l) == nil && l.Until.After(time.Now()) {
+						n++
+					}
+					return nil
+				})
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	waitLeases := func(want int) {
+		t.Helper()
+		for liveLeases() != want && wctx.Err() == nil {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if wctx.Err() != nil {
+			t.Fatalf("%d live outbox leases, want %d", liveLeases(), want)
+		}
+	}
+
+	a.run(ctx, srv)
+	waitLeases(1)
+	send(5)
+	if queued != 0 {
+		t.Errorf("alone: %d of 5 mails queued, want none: the leader handles them itself", queued)
+	}
+
+	b.run(ctx, srv)
+	waitLeases(2)
+	send(20)
+	if queued != 20 {
+		t.Errorf("with a second daemon: %d of 20 mails queued, want all, for both workers", queued)
+	}
+
+	b.stop()
+	<-b.done // a clean stop drops its outbox's lease
+	waitLeases(1)
+	send(5)
+	if queued != 0 {
+		t.Errorf("alone again: %d of 5 mails queued, want none", queued)
+	}
+
+	refs := mottoRefs(t, ctx, a.d.Service(), "g1")
+	var want []string
+	for n := 1; n <= sent; n++ {
+		want = append(want, fmt.Sprintf("g1-ann-%d@example.org", n))
+	}
+	if strings.Join(refs["ann"], " ") != strings.Join(want, " ") {
+		t.Errorf("the mails applied were\n%v\nwant each once, in the order sent:\n%v", refs["ann"], want)
+	}
+	a.stop()
+	<-a.done
+}
+
 // TestQueuedMailSurvivesItsWorker: a worker that dies in the middle of
 // handling a mail (its daemon stopped and its database connections cut
 // while the mail's transaction is open) leaves the mail queued; the
@@ -267,6 +405,8 @@ func TestQueuedMailSurvivesItsWorker(t *testing.T) {
 	}
 	a := newWorker(t, ctx, dsn, "orrery-a", srv, nil, game.WithHooks(stall))
 	b := newWorker(t, ctx, dsn, "orrery-b", srv, nil)
+	// A third daemon's outbox, so that a, leading, queues the mail.
+	otherDaemon(t, b.st, srv)
 	g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
 	if err != nil {
@@ -347,6 +487,7 @@ func TestQueueRefetch(t *testing.T) {
 	h := newHarnessOn(t, st, func(c *daemon.Config) {
 		c.Lead = func(ctx context.Context, read func(context.Context) error) error { return read(ctx) }
 	})
+	otherDaemon(t, st, h.srv) // else the leader handles what it reads itself
 	ctx := context.Background()
 	queued := func() int {
 		n := 0
@@ -403,9 +544,11 @@ func TestLeftoverQueueOnBbolt(t *testing.T) {
 	h := newHarnessAt(t, t.TempDir()+"/orrery.db")
 	ctx := context.Background()
 	m := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "MOTTO left")
+	stop := otherDaemon(t, h.st, h.srv) // so that Enqueue queues it
 	if out := h.d.Enqueue(ctx, []imapin.Message{m}); out[0].Err != nil {
 		t.Fatal(out[0].Err)
 	}
+	stop()
 	r := imapin.New(imapin.Config{Addr: h.srv.IMAPAddr, TLS: "none",
 		Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
 	h.run(ctx, r)

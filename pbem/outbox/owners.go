@@ -131,6 +131,30 @@ func (q *Queue) liveOwners(tx store.Tx, now time.Time) func(owner string) bool {
 	return func(owner string) bool { return live[owner] }
 }
 
+// OthersLive reports whether, as tx sees the database, a worker other
+// than this one holds a live lease: another daemon runs on it, or one
+// died less than a lease ago. The daemon's leader asks it of each
+// fetched batch (daemon.Enqueue): with no one else there to share the
+// work, it handles the batch itself instead of queueing it. A worker
+// whose Run has not yet written its first lease is not seen: it gets its
+// share from the next batch on.
+func (q *Queue) OthersLive(tx store.Tx) bool {
+	now := q.opt.Now()
+	others := false
+	if mail := tx.Bucket(store.BucketMail); mail != nil {
+		if b := mail.Bucket(BucketOwners); b != nil {
+			b.ForEach(func(k, v []byte) error {
+				var l Lease
+				if string(k) != q.id && json.Unmarshal(v, &l) == nil && l.Until.After(now) {
+					others = true
+				}
+				return nil
+			})
+		}
+	}
+	return others
+}
+
 // InFlight counts the queued mails claimed and not yet settled: after a
 // crash, the mails a restart releases (and may send a second time).
 func InFlight(db *store.Store) (int, error) {
