@@ -472,3 +472,45 @@ func TestVerifyNamesAChangeOfRules(t *testing.T) {
 		t.Errorf("first problem %q, want it to start %q", v.Problems[0], want)
 	}
 }
+
+// Orders refused before the change writes anything (no such player, no
+// such prompt, a game over) leave a transaction group whole: the changes
+// before and after them commit with the group, once (store.Unchanged).
+// The daemon handles a batch of mails in one group, and at 10 games one
+// mail in five was orders sent before the seat's turn.
+func TestRefusalsBeforeAnyWriteKeepTheGroup(t *testing.T) {
+	svc, _ := newService(t)
+	create(t, svc, "g", "ann", "bob")
+	st := svc.Store()
+	ctx := context.Background()
+	commits := st.Stats().Commits
+	err := st.Group(ctx, func(ctx context.Context) error {
+		if _, err := svc.Submit(ctx, game.Input{Game: "g", Player: "ann", Text: "PUSH 2", Source: "test"}); err != nil {
+			return err
+		}
+		for _, in := range []game.Input{
+			{Game: "g", Player: "zed", Text: "PUSH 1"},
+			{Game: "g", Player: "ann", Prompt: "push:zed", Text: "PUSH 1"},
+			{Game: "nope", Player: "ann", Text: "PUSH 1"},
+		} {
+			if _, err := svc.Submit(ctx, in); !game.IsUserError(err) {
+				t.Errorf("%+v: %v, want a refusal", in, err)
+			}
+			if st.GroupFailed(ctx) {
+				t.Fatalf("%+v: the refusal spoiled the group", in)
+			}
+		}
+		_, err := svc.Submit(ctx, game.Input{Game: "g", Player: "bob", Text: "PUSH 3", Source: "test"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := st.Stats().Commits - commits; n != 1 {
+		t.Errorf("the group committed %d times, want once", n)
+	}
+	g, err := svc.Get(ctx, "g")
+	if err != nil || g.Step != 1 {
+		t.Fatalf("after the group: step %d, %v; want ann's and bob's orders to have resolved the turn", g.Step, err)
+	}
+}

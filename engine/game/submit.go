@@ -97,33 +97,38 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 	res := &SubmitResult{}
 	err := s.st.Update(ctx, func(tx store.Tx) error {
 		*res = SubmitResult{}
+		// The refusals up to the first write are marked Unchanged: in
+		// the daemon's batch (store.Group) a mail refused so does not
+		// roll back the mails handled before it. At 10 games one mail
+		// in five was such a refusal (orders sent before the seat's
+		// turn), and each rolled its batch back and had it done again.
 		b, err := gameBucket(tx, in.Game)
 		if err != nil {
-			return err
+			return store.Unchanged(err)
 		}
 		g, err := readGame(b)
 		if err != nil {
 			return err
 		}
 		if in.botAt != nil && (g.Over() || *in.botAt != (botState{g.Epoch, g.Step}) || contains(g.Answered, in.Prompt)) {
-			return errStaleBot
+			return store.Unchanged(errStaleBot)
 		}
 		if g.Over() {
-			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+			return store.Unchanged(userErrorf("game %s is over: %s", g.ID, g.Outcome.Text))
 		}
 		if g.Signup {
-			return userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)
+			return store.Unchanged(userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats))
 		}
 		pl, ok := g.PlayerByName(in.Player)
 		if !ok {
-			return userErrorf("there is no player %q in game %s", in.Player, g.ID)
+			return store.Unchanged(userErrorf("there is no player %q in game %s", in.Player, g.ID))
 		}
 		if contains(g.Kicked, pl.Name) && in.Source != "gm" {
-			return userErrorf("%s was removed from game %s by the GM; the seat plays its defaults", pl.Name, g.ID)
+			return store.Unchanged(userErrorf("%s was removed from game %s by the GM; the seat plays its defaults", pl.Name, g.ID))
 		}
 		prompt, err := pickPrompt(g, pl.Name, in.Prompt)
 		if err != nil {
-			return err
+			return store.Unchanged(err)
 		}
 		_, st, err := s.loadState(b, g)
 		if err != nil {

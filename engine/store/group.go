@@ -12,6 +12,26 @@ import (
 // group is rolled back and its work must be redone in smaller parts.
 var ErrGroupAborted = errors.New("an earlier change in the same transaction group failed, so the group was rolled back")
 
+// Unchanged marks err as returned by an Update's function before it wrote
+// anything in its transaction: a refusal decided on what it read (a game
+// that is over, orders no one asked for). Inside a group such a failure
+// does not spoil the group, for there is nothing to undo, and the changes
+// before and after it commit together as if it had not been tried;
+// outside a group it is an Update's error like any other. A function
+// must mark only what it returns before its first write: a wrong mark
+// would commit half a change with the group. errors.Is and errors.As see
+// through the mark; its message is err's.
+func Unchanged(err error) error {
+	if err == nil {
+		return nil
+	}
+	return unchangedError{err}
+}
+
+type unchangedError struct{ error }
+
+func (e unchangedError) Unwrap() error { return e.error }
+
 type groupKey struct{}
 
 // group is one read-write transaction shared by every Update and View made
@@ -50,7 +70,8 @@ func (s *Store) GroupFailed(ctx context.Context) bool {
 // change: it calls Update and View as always, and sees what earlier
 // changes in the group wrote.
 //
-// An Update whose function fails inside a group cannot be undone alone.
+// An Update whose function fails inside a group cannot be undone alone
+// (unless it failed before writing anything, and says so: Unchanged).
 // It spoils the group: it returns its error as usual, later Updates and
 // Views in the group return ErrGroupAborted at once, and Group rolls
 // everything back and returns an error that wraps both ErrGroupAborted and
@@ -140,7 +161,9 @@ func (g *group) update(ctx context.Context, fn func(tx Tx) error) error {
 		err = e
 	}
 	if err != nil {
-		g.fail(err)
+		if !errors.As(err, new(unchangedError)) {
+			g.fail(err)
+		}
 		return err
 	}
 	return nil

@@ -172,3 +172,51 @@ func TestOpenUpgradesVersion1(t *testing.T) {
 		return nil
 	}))
 }
+
+// An Update that fails before writing, and says so (Unchanged), leaves its
+// group whole: the group goes on and commits the other changes once. Its
+// error reads as the one it marks, and errors.Is finds that one. An
+// unmarked failure still spoils the group.
+func TestUnchangedFailureKeepsTheGroup(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	refused := errors.New("nothing is asked of ann now")
+	commits := s.Stats().Commits
+	err := s.Group(ctx, func(ctx context.Context) error {
+		must(t, put(ctx, s, "a", "1"))
+		err := s.Update(ctx, func(tx Tx) error { return Unchanged(refused) })
+		if !errors.Is(err, refused) || err.Error() != refused.Error() {
+			t.Errorf("the Update returned %v, want %v", err, refused)
+		}
+		if s.GroupFailed(ctx) {
+			t.Fatal("an unchanged failure spoiled the group")
+		}
+		return put(ctx, s, "b", "2")
+	})
+	must(t, err)
+	if n := s.Stats().Commits - commits; n != 1 {
+		t.Errorf("the group committed %d times, want once", n)
+	}
+	for k, want := range map[string]string{"a": "1", "b": "2"} {
+		if v, err := get(ctx, s, k); err != nil || v != want {
+			t.Errorf("%s = %q, %v; want %q", k, v, err, want)
+		}
+	}
+	err = s.Group(ctx, func(ctx context.Context) error {
+		must(t, put(ctx, s, "c", "3"))
+		s.Update(ctx, func(tx Tx) error { return refused })
+		if !s.GroupFailed(ctx) {
+			t.Error("an unmarked failure left the group whole")
+		}
+		return nil
+	})
+	if !errors.Is(err, ErrGroupAborted) {
+		t.Errorf("the spoiled group returned %v, want ErrGroupAborted", err)
+	}
+	if v, _ := get(ctx, s, "c"); v != "" {
+		t.Errorf("c = %q after its group was spoiled, want nothing", v)
+	}
+	if Unchanged(nil) != nil {
+		t.Error("Unchanged(nil) is not nil")
+	}
+}
