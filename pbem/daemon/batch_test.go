@@ -210,8 +210,9 @@ func (w *lockWatch) LookupTXT(ctx context.Context, name string) ([]string, error
 	return w.res.LookupTXT(ctx, name)
 }
 
-// A batch's senders are authenticated (DNS) before its transaction opens.
-func TestBatchAsksDNSOutsideItsTransaction(t *testing.T) {
+// dmarcHarness is a harness whose daemon authenticates senders by DMARC,
+// asking w, which counts the look-ups.
+func dmarcHarness(t *testing.T) (*harness, *lockWatch) {
 	w := &lockWatch{res: pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=none"}}
 	h := newHarness(t, func(c *daemon.Config) {
 		c.Policy = policy.Config{SenderAuth: policy.AuthDMARC}
@@ -219,6 +220,12 @@ func TestBatchAsksDNSOutsideItsTransaction(t *testing.T) {
 	})
 	w.st = h.st
 	h.flush()
+	return h, w
+}
+
+// A batch's senders are authenticated (DNS) before its transaction opens.
+func TestBatchAsksDNSOutsideItsTransaction(t *testing.T) {
+	h, w := dmarcHarness(t)
 	h.batch(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2"),
 		h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 1"))
 	if w.lookups == 0 {
@@ -236,13 +243,7 @@ func TestBatchAsksDNSOutsideItsTransaction(t *testing.T) {
 // authenticated again when a batch brings it with new mail: the batch's
 // seen-records are read, together, before the senders are checked.
 func TestBatchAsksDNSOnlyForMailNotSeen(t *testing.T) {
-	w := &lockWatch{res: pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=none"}}
-	h := newHarness(t, func(c *daemon.Config) {
-		c.Policy = policy.Config{SenderAuth: policy.AuthDMARC}
-		c.Resolver = w
-	})
-	w.st = h.st
-	h.flush()
+	h, w := dmarcHarness(t)
 	ann := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2")
 	h.batch(ann)
 	one := w.lookups
