@@ -7,9 +7,7 @@ import (
 	"time"
 
 	"orrery/engine/game"
-	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
-	"orrery/pbem/pbemtest"
 )
 
 // TestTwoDaemonsShareOnePostgres runs two daemons, each with its own
@@ -18,14 +16,10 @@ import (
 // exactly once. Then the leader stops; the standby takes the mailbox over
 // within seconds and answers the mails that came meanwhile, once each.
 func TestTwoDaemonsShareOnePostgres(t *testing.T) {
-	dsn := storetest.NewSchema(t)
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	// Both tick often while they share the mail, and the standby polls
 	// the queue at the default pace.
 	tick := func(c *daemon.Config) { c.TickEvery, c.QueuePoll = 200*time.Millisecond, 0 }
-	a, b := newWorker(t, ctx, dsn, "orrery-a", srv, tick), newWorker(t, ctx, dsn, "orrery-b", srv, tick)
+	ctx, srv, a, b := twoWorkers(t, tick)
 	g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
 		Options: map[string]string{"finish": "8"}})

@@ -135,6 +135,19 @@ func (w *worker) run(ctx context.Context, srv *pbemtest.Server) {
 	go func() { w.done <- w.d.Run(rctx, r) }()
 }
 
+// twoWorkers makes daemons a and b on a new schema of one PostgreSQL
+// database, sharing one mail server, as newWorker makes each (tune, if
+// set, applied to both); ctx ends when the test does.
+func twoWorkers(t *testing.T, tune func(*daemon.Config)) (ctx context.Context, srv *pbemtest.Server, a, b *worker) {
+	t.Helper()
+	dsn := storetest.NewSchema(t)
+	srv = pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	a, b = newWorker(t, ctx, dsn, "orrery-a", srv, tune), newWorker(t, ctx, dsn, "orrery-b", srv, tune)
+	t.Cleanup(cancel) // before the workers' stores close (cleanups run last first)
+	return ctx, srv, a, b
+}
+
 // otherDaemon holds on st, until the returned func is called (or the test
 // ends), the live lease of a second daemon's outbox, sending through srv:
 // a leader then queues the mail it reads, for the workers to share, where
@@ -196,11 +209,7 @@ func mottoRefs(t *testing.T, ctx context.Context, svc *game.Service, id string) 
 // workers claim it), every mail applies exactly once, and each player's
 // mails apply in the order they arrived.
 func TestTwoDaemonsShareTheMailWork(t *testing.T) {
-	dsn := storetest.NewSchema(t)
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a, b := newWorker(t, ctx, dsn, "orrery-a", srv, nil), newWorker(t, ctx, dsn, "orrery-b", srv, nil)
+	ctx, srv, a, b := twoWorkers(t, nil)
 	// Rounds of mail, one a seat each, all in the mailbox before the
 	// daemons start: a backlog, so that both workers always have mail
 	// to claim, and how they share it is the claims' doing alone.
@@ -292,11 +301,7 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 // once it has stopped, the first handles its mail alone again. Each mail
 // applies once, in the order sent.
 func TestLoneLeaderHandlesWhatItReads(t *testing.T) {
-	dsn := storetest.NewSchema(t)
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a, b := newWorker(t, ctx, dsn, "orrery-a", srv, nil), newWorker(t, ctx, dsn, "orrery-b", srv, nil)
+	ctx, srv, a, b := twoWorkers(t, nil)
 	g, err := a.d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
 	if err != nil {

@@ -116,7 +116,15 @@ func (q *Queue) liveOwners(tx store.Tx, now time.Time) func(owner string) bool {
 		// The database is ours alone: any other owner is gone.
 		return func(owner string) bool { return owner == q.id }
 	}
-	live := map[string]bool{q.id: true}
+	live := liveLeases(tx, now)
+	live[q.id] = true
+	return func(owner string) bool { return live[owner] }
+}
+
+// liveLeases returns the ids of the workers whose leases in tx run past
+// now.
+func liveLeases(tx store.Tx, now time.Time) map[string]bool {
+	live := map[string]bool{}
 	if mail := tx.Bucket(store.BucketMail); mail != nil {
 		if b := mail.Bucket(BucketOwners); b != nil {
 			b.ForEach(func(k, v []byte) error {
@@ -128,7 +136,7 @@ func (q *Queue) liveOwners(tx store.Tx, now time.Time) func(owner string) bool {
 			})
 		}
 	}
-	return func(owner string) bool { return live[owner] }
+	return live
 }
 
 // OthersLive reports whether, as tx sees the database, a worker other
@@ -139,20 +147,9 @@ func (q *Queue) liveOwners(tx store.Tx, now time.Time) func(owner string) bool {
 // whose Run has not yet written its first lease is not seen: it gets its
 // share from the next batch on.
 func (q *Queue) OthersLive(tx store.Tx) bool {
-	now := q.opt.Now()
-	others := false
-	if mail := tx.Bucket(store.BucketMail); mail != nil {
-		if b := mail.Bucket(BucketOwners); b != nil {
-			b.ForEach(func(k, v []byte) error {
-				var l Lease
-				if string(k) != q.id && json.Unmarshal(v, &l) == nil && l.Until.After(now) {
-					others = true
-				}
-				return nil
-			})
-		}
-	}
-	return others
+	live := liveLeases(tx, q.opt.Now())
+	delete(live, q.id)
+	return len(live) > 0
 }
 
 // InFlight counts the queued mails claimed and not yet settled: after a
