@@ -187,6 +187,23 @@ func (t *pgTx) batch() *pgx.Batch { return t.batchBut(-1, false) }
 // bucket (which lays them over what it reads), a count of its keys, a
 // bucket made or deleted and COMMIT needs those: a key made and deleted
 // again in the transaction (a mail's part answers, dropped once the mail
+// bucketCheck fails (division by zero) unless every cached bucket id
+// ($3, one a name $2 under the bucket $1) is still what the name holds: a
+// row of orrery_bucket for an id, no key by that name for 0 (see batchBut).
+//
+// Each test is a scalar subquery on a primary key, not EXISTS: PostgreSQL
+// may plan a correlated EXISTS as a hashed subplan, a scan of the whole
+// table hashed once, and does so for a prepared statement's generic plan
+// when its statistics say the table is small. On a young database whose
+// statistics predate most of its rows (10 games, the daemon's benchmark) that
+// scan grew with the table, to 2 ms a check and half an order mail's time,
+// and under SERIALIZABLE its predicate lock covered the whole table, where
+// any other daemon's write conflicted with it. A scalar subquery cannot be
+// hashed: it is always a probe of the index.
+const bucketCheck = `SELECT 1 / (NOT EXISTS (SELECT 1 FROM unnest($1::bigint[], $2::bytea[], $3::bigint[]) AS c(parent, key, child)
+	WHERE CASE WHEN c.child = 0 THEN (SELECT true FROM orrery_kv k WHERE k.bucket = c.parent AND k.key = c.key) IS NOT NULL
+		ELSE (SELECT true FROM orrery_bucket b WHERE b.id = c.child) IS NULL END))::int`
+
 // is seen) then never reaches the server, where it would touch index
 // pages other processes' SERIALIZABLE reads hold.
 func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
@@ -214,10 +231,7 @@ func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
 		for i, c := range t.checks {
 			parents[i], keys[i], ids[i] = c.parent, []byte(c.name), c.id
 		}
-		b.Queue(`SELECT 1 / (NOT EXISTS (SELECT 1 FROM unnest($1::bigint[], $2::bytea[], $3::bigint[]) AS c(parent, key, child)
-			WHERE CASE WHEN c.child = 0 THEN EXISTS (SELECT 1 FROM orrery_kv k WHERE k.bucket = c.parent AND k.key = c.key)
-				ELSE NOT EXISTS (SELECT 1 FROM orrery_bucket b WHERE b.id = c.child) END))::int`,
-			parents, keys, ids)
+		b.Queue(bucketCheck, parents, keys, ids)
 	}
 	if len(t.dirty) > 0 {
 		var put, del []nameKey
