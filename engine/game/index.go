@@ -243,17 +243,24 @@ func (s *Service) indexed(ctx context.Context) error {
 		return nil
 	}
 	current := false
+	grouped := s.st.InGroup(ctx)
 	err := s.st.View(ctx, func(tx store.Tx) error {
 		current = string(tx.Bucket(store.BucketMeta).Get(store.KeyIndexes)) == indexVersion
+		if current && grouped {
+			// Inside a group, the marker may be this group's own,
+			// uncommitted: remember it once the group commits. The
+			// daemon handles every mail in a group, so that, not
+			// remembering it at all, read it again for every mail
+			// (on PostgreSQL a round trip each).
+			tx.OnCommit(func() { s.index.ok.Store(true) })
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	if current {
-		// Inside a group, the marker may be this group's own,
-		// uncommitted: do not remember it.
-		if !s.st.InGroup(ctx) {
+		if !grouped {
 			s.index.ok.Store(true)
 		}
 		return nil
