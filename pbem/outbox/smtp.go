@@ -40,6 +40,10 @@ type SMTP struct {
 	// when the mail is composed. Nil, or an error, sends the mail without
 	// it (its <img> taken out of the HTML part).
 	Pictures func(ctx context.Context, p Picture) ([]byte, error)
+	// Drawers is how many of a batch's pictures are drawn at once, ahead
+	// of the sending (drawahead.go; 0: one a core, GOMAXPROCS). Pictures
+	// must then be safe to call from several goroutines.
+	Drawers int
 	// KeepAlive is how long a connection is kept open after a batch for
 	// the next one (0: DefaultKeepAlive; negative: closed after each).
 	KeepAlive time.Duration
@@ -158,13 +162,12 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 			s.release(c, keep && ctx.Err() == nil)
 		}
 	}()
+	stop := make(chan struct{})
+	defer close(stop)
+	slots := s.drawAhead(ctx, mails, stop)
 	failing := 0 // mails in a row that failed for now
 	for i, m := range mails {
-		var png []byte
-		if m.Picture != nil && s.Pictures != nil {
-			png, _ = s.Pictures(ctx, *m.Picture)
-		}
-		msg, err := ComposeWith(m, png)
+		msg, err := ComposeWith(m, picture(ctx, slots, i))
 		if err != nil {
 			errs[i] = &Permanent{err}
 			continue

@@ -94,6 +94,23 @@ func (s stack) sender() *outbox.SMTP {
 	return &outbox.SMTP{Addr: s.SMTP, TLS: "none", Timeout: 20 * time.Second}
 }
 
+// smtpOf is the SMTP sender at the end of snd's chain of wrappers (the
+// backlog's recorder and counter), or nil.
+func smtpOf(snd outbox.Sender) *outbox.SMTP {
+	for {
+		switch x := snd.(type) {
+		case *outbox.SMTP:
+			return x
+		case *recorder:
+			snd = x.next
+		case countSender:
+			snd = x.next
+		default:
+			return nil
+		}
+	}
+}
+
 func rulesets() []engine.Ruleset { return append(games.All(), toy.Ruleset()) }
 
 // newDaemon opens db and makes a daemon for bot on the real servers, as
@@ -150,6 +167,16 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 	if err != nil {
 		st.Close()
 		return nil, nil, nil, err
+	}
+	if os.Getenv("ORRERY_SOAK_PICTURES") != "" {
+		// As orrery serve wires it (cmd/orrery wirePictures): each
+		// report's board picture drawn when its mail is sent. Off by
+		// default: the backlog's raw limit B sends the recorded mails,
+		// which carry no picture, so with it on only the drain's own
+		// time and CPU compare.
+		if smtp := smtpOf(snd); smtp != nil {
+			smtp.Pictures = d.Picture
+		}
 	}
 	r := imapin.New(imapin.Config{Addr: s.IMAP, TLS: "none", Poll: poll, PollInterval: 30 * time.Millisecond,
 		IdleRestart: 30 * time.Second, MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second, RetryFailed: time.Second, Logger: log,
