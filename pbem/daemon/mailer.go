@@ -53,7 +53,9 @@ func (m *Mailer) webLink(tx store.Tx, g *game.Game, p game.Player) (string, erro
 }
 
 // Pictures draws the picture of a board for the mail, from the same view
-// as the ASCII board (never a second source of truth).
+// as the ASCII board (never a second source of truth). The outbox draws a
+// batch's pictures several at once (outbox.SMTP.Drawers), so PNG must be
+// safe to call from several goroutines.
 type Pictures interface {
 	// Describe says whether v has a picture, what it shows (its alt text,
 	// for readers who cannot see it) and its width in pixels.

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,10 +94,13 @@ func TestSettingsByMail(t *testing.T) {
 // the board as a PNG inline by cid (drawn when the mail is sent, from the
 // reader's own view), and report.json.
 func TestPictureDrawnWhenSent(t *testing.T) {
+	var mu sync.Mutex // the outbox draws a batch's pictures at once
 	drawn := map[string]int{}
 	h := newHarness(t)
 	h.d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
+		mu.Lock()
 		drawn[v.Player()]++
+		mu.Unlock()
 		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...)
 		return png, "the race track as " + v.Player() + " sees it", true
 	})
@@ -202,10 +206,13 @@ func TestPictureInTheReadersLanguage(t *testing.T) {
 	cyrillic := func(s string) bool {
 		return strings.ContainsFunc(s, func(r rune) bool { return r >= 'а' && r <= 'я' })
 	}
+	var mu sync.Mutex            // the outbox draws a batch's pictures at once
 	drawn := map[string][]bool{} // reader: whether each view drawn was Russian
 	d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
 		ru := cyrillic(v.Status())
+		mu.Lock()
 		drawn[v.Player()] = append(drawn[v.Player()], ru)
+		mu.Unlock()
 		alt := "the board"
 		if ru {
 			alt = "доска"
