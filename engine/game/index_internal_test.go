@@ -18,12 +18,7 @@ import (
 // that rolls back its own rebuild leaves it unremembered.
 func TestIndexMarkerRememberedWhenTheGroupCommits(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
-		open := k.New(t)
-		st, err := open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
+		st := storetest.Open(t, k)
 		ctx := context.Background()
 		svc := New(st, []engine.Ruleset{toy.Ruleset()})
 		if _, err := svc.Create(ctx, CreateRequest{ID: "a", Ruleset: "toy", DiceSecret: "a",
