@@ -252,14 +252,7 @@ func TestOwnerInkReads(t *testing.T) {
 }
 
 func BenchmarkHexBoard(b *testing.B) {
-	p := New(800, 700, Paper)
-	var cs []Point
-	for y := 0; y < 44; y++ {
-		for x := 0; x < 55; x++ {
-			cs = append(cs, Pt(20+float64(x)*13.9+float64(y%2)*7, 40+float64(y)*12))
-		}
-	}
-	p.Hexes(cs, 7.5, true, Style{Fill: Space})
+	p := hexBoard()
 	for b.Loop() {
 		if _, err := p.PNG(); err != nil {
 			b.Fatal(err)
