@@ -111,6 +111,20 @@ func smtpOf(snd outbox.Sender) *outbox.SMTP {
 	}
 }
 
+// recorderOf is the backlog's recorder in snd's chain of wrappers, or nil.
+func recorderOf(snd outbox.Sender) *recorder {
+	for {
+		switch x := snd.(type) {
+		case *recorder:
+			return x
+		case countSender:
+			snd = x.next
+		default:
+			return nil
+		}
+	}
+}
+
 func rulesets() []engine.Ruleset { return append(games.All(), toy.Ruleset()) }
 
 // newDaemon opens db and makes a daemon for bot on the real servers, as
@@ -170,12 +184,16 @@ func (s stack) newDaemonVia(db, bot string, poll bool, snd outbox.Sender, onSent
 	}
 	if os.Getenv("ORRERY_SOAK_PICTURES") != "" {
 		// As orrery serve wires it (cmd/orrery wirePictures): each
-		// report's board picture drawn when its mail is sent. Off by
-		// default: the backlog's raw limit B sends the recorded mails,
-		// which carry no picture, so with it on only the drain's own
-		// time and CPU compare.
+		// report's board picture drawn when its mail is sent. The
+		// backlog keeps each picture drawn in the drain, and its raw
+		// limit B attaches the same bytes to the same mails, drawing
+		// none: the same traffic for the servers, and the drawing is
+		// the daemon's own work.
 		if smtp := smtpOf(snd); smtp != nil {
 			smtp.Pictures = d.Picture
+			if rec := recorderOf(snd); rec != nil {
+				smtp.Pictures = rec.keep(d.Picture)
+			}
 		}
 	}
 	r := imapin.New(imapin.Config{Addr: s.IMAP, TLS: "none", Poll: poll, PollInterval: 30 * time.Millisecond,
