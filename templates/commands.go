@@ -33,6 +33,7 @@ var Commands = []Command{
 	{"SET TZ Europe/Moscow", "show times in that time zone, with UTC beside them"},
 	{"SET REMINDERS off", "no reminders of missing orders, in any game (SET REMINDERS on: again)"},
 	{"SET DIGEST on", "one mail a day with every game's news, instead of a report each step"},
+	{"SET PICTURES off", "no picture of the board in your reports: smaller mails (SET PICTURES on: again)"},
 	{"SETTINGS", "your settings, and how to change them"},
 	{"MY GAMES", "the games you play or observe: your seat, the turn, whether your orders are in, who is awaited, the deadline; and your record"},
 	{"SECRET <game> [seat]", "your secret in a game, mailed again to the address your seat is held with (never to another)"},

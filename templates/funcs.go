@@ -461,7 +461,7 @@ func describeSetting(t func(string, ...any) string, key, v string) string {
 		if l, ok := lang.Parse(v); ok {
 			return fmt.Sprintf("%s (%s)", v, t(languageNames[l]))
 		}
-	case "REMINDERS", "DIGEST":
+	case "REMINDERS", "DIGEST", "PICTURES":
 		switch v {
 		case "on":
 			return t("on")

@@ -127,12 +127,14 @@ func pngWidth(b []byte) int {
 }
 
 // reportMail builds the mail of report rep to addr: the rendered kind,
-// the board picture (drawn when the mail is sent) and report.json.
+// the board picture (drawn when the mail is sent; none for a reader who
+// said SET PICTURES off) and report.json.
 func (m *Mailer) reportMail(tx store.Tx, g *game.Game, addr, kind, mailKind string, d *templates.Data) (outbox.Mail, error) {
 	rep := d.Report
-	m.speak(d, readerOf(tx, addr), rep.View)
+	r := readerOf(tx, addr)
+	m.speak(d, r, rep.View)
 	var pic *outbox.Picture
-	if m.Pictures != nil && rep.View != nil {
+	if m.Pictures != nil && rep.View != nil && !r.noPictures {
 		view, pictureLang := localView(rep.View, d.Lang)
 		if alt, width, ok := m.Pictures.Describe(view); ok {
 			who := rep.Player

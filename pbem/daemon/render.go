@@ -78,11 +78,13 @@ func (m *Mailer) data(g *game.Game, p game.Player, rulesets []engine.Ruleset) *t
 }
 
 // reader is who a mail is for, as far as its wording goes: the language
-// and the time zone of their settings (pbem/settings). An empty lang means
-// they chose none.
+// and the time zone of their settings (pbem/settings), and whether they
+// want the board's picture. An empty lang means they chose none.
 type reader struct {
 	lang lang.Tag
 	zone *time.Location
+	// noPictures: they said SET PICTURES off.
+	noPictures bool
 }
 
 // readerOf reads addr's settings in tx; an unreadable record is the
@@ -92,7 +94,7 @@ func readerOf(tx store.Tx, addr string) reader {
 	if err != nil {
 		return reader{zone: time.UTC}
 	}
-	return reader{lang: s.Lang(), zone: s.Zone()}
+	return reader{lang: s.Lang(), zone: s.Zone(), noPictures: s.PicturesOff()}
 }
 
 // speak words d for r: their language, or else, for a game that writes in

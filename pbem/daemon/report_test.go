@@ -2,6 +2,8 @@ package daemon_test
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -49,7 +51,8 @@ func TestAckBeforeReport(t *testing.T) {
 }
 
 // TestSettingsByMail: SET and SETTINGS change and show the sender's
-// settings; the next mails are in the chosen language and zone.
+// settings, each with how to change it; the next mails are in the chosen
+// language and zone.
 func TestSettingsByMail(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
@@ -58,7 +61,8 @@ func TestSettingsByMail(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("%d answers to SET, want one", len(got))
 	}
-	for _, want := range []string{"Я изменил LANG, TZ", "LANG     ru (русский)", "Europe/Moscow", "SET TZ Europe/Moscow"} {
+	// A setting already as its example sets it shows the way back.
+	for _, want := range []string{"Я изменил LANG, TZ", "LANG     ru (русский)", "Europe/Moscow", "SET TZ UTC", "SET LANG en", "SET PICTURES off"} {
 		if !strings.Contains(got[0], want) {
 			t.Errorf("the settings answer lacks %q:\n%s", want, got[0])
 		}
@@ -123,6 +127,56 @@ func TestPictureDrawnWhenSent(t *testing.T) {
 	}
 	if drawn["ann"] < 2 || drawn["bob"] < 2 {
 		t.Errorf("pictures drawn: %v (each reader's own view, described when queued and drawn when sent)", drawn)
+	}
+}
+
+// TestNoPictureForAReaderWhoSaidSo: after SET PICTURES off, a player's
+// reports come without the board picture (neither drawn nor described,
+// the HTML part without its <img>), while the other players' keep theirs.
+func TestNoPictureForAReaderWhoSaidSo(t *testing.T) {
+	var mu sync.Mutex // the outbox draws a batch's pictures at once
+	drawn := map[string]int{}
+	h := newHarness(t)
+	h.d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
+		mu.Lock()
+		drawn[v.Player()]++
+		mu.Unlock()
+		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...)
+		return png, "the race track as " + v.Player() + " sees it", true
+	})
+	h.q = newQueueWithPictures(t, h)
+	h.flush()
+	h.handle(h.mail("ann@example.org", "settings", "SET PICTURES off"))
+	if s, _ := settings.Load(context.Background(), h.st, "ann@example.org"); !s.PicturesOff() {
+		t.Fatalf("SET PICTURES off did not take: %v", s)
+	}
+	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
+	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"))
+	reports := map[string]string{}
+	for _, m := range h.flush() {
+		if header(m.Data, "X-Orrery-Kind") == "report" {
+			reports[m.To[0]] = strings.ReplaceAll(string(m.Data), "=\r\n", "") // quoted-printable soft breaks
+		}
+	}
+	ann, bob := reports["ann@example.org"], reports["bob@example.org"]
+	if ann == "" || bob == "" {
+		t.Fatalf("reports sent to %v, want ann and bob", slices.Collect(maps.Keys(reports)))
+	}
+	for _, unwanted := range []string{"image/png", "cid:board", "<img"} {
+		if strings.Contains(ann, unwanted) {
+			t.Errorf("ann said SET PICTURES off, and her report holds %q", unwanted)
+		}
+	}
+	for _, want := range []string{"text/html", "report.json"} {
+		if !strings.Contains(ann, want) {
+			t.Errorf("ann's report lacks %q: only the picture should go", want)
+		}
+	}
+	if !strings.Contains(bob, "Content-Type: image/png") || !strings.Contains(bob, "cid:board.g1.0.1@pbem.test") {
+		t.Error("bob's report lost its picture too")
+	}
+	if drawn["ann"] != 0 || drawn["bob"] < 2 {
+		t.Errorf("pictures drawn or described: %v (none of ann's view; bob's described when queued and drawn when sent)", drawn)
 	}
 }
 

@@ -147,7 +147,12 @@ func (d *Daemon) settingsAnswer(ctx context.Context, j *job) error {
 	data := d.mailer.data(nil, game.Player{}, nil)
 	data.Changed = j.changed
 	for _, k := range settings.Keys {
-		data.Settings = append(data.Settings, templates.Setting{Key: k.Name, Value: s[k.Name], Default: k.Default, Help: k.Help, Example: k.Example})
+		example := k.Example
+		if v := s[k.Name]; v != "" && example == "SET "+k.Name+" "+v {
+			// Already as the example sets it: the way back instead.
+			example = "SET " + k.Name + " " + k.Default
+		}
+		data.Settings = append(data.Settings, templates.Setting{Key: k.Name, Value: s[k.Name], Default: k.Default, Help: k.Help, Example: example})
 	}
 	return d.say(j, templates.Settings, data)
 }

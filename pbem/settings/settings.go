@@ -50,6 +50,10 @@ const (
 	// game; Digest "on" gathers every game's news into one mail a day.
 	Reminders = "REMINDERS"
 	Digest    = "DIGEST"
+	// Pictures "off" leaves the board picture out of the reports: a
+	// smaller mail for a reader whose client shows no images or who pays
+	// for the bytes, and a picture the server need not draw.
+	Pictures = "PICTURES"
 )
 
 // Keys lists every setting, in the order SETTINGS shows them.
@@ -62,6 +66,8 @@ var Keys = []Key{
 		Help: "on: a reminder before a deadline when your orders are missing, and a note when they are late; off: none"},
 	{Name: Digest, Default: "off", Example: "SET DIGEST on", Parse: parseOnOff,
 		Help: "on: one mail a day (at 07:00 in your time zone) with every game's news, instead of a report each step; replies to your mails, reminders and press still come at once"},
+	{Name: Pictures, Default: "on", Example: "SET PICTURES off", Parse: parseOnOff,
+		Help: "on: a picture of the board in each report; off: none (a smaller mail; the report's text, board and all, is the same)"},
 }
 
 func parseOnOff(v string) (string, error) {
@@ -145,6 +151,10 @@ func (s Settings) Zone() *time.Location {
 
 // RemindersOff reports whether the address asked for no reminders.
 func (s Settings) RemindersOff() bool { return s[Reminders] == "off" }
+
+// PicturesOff reports whether the address asked for reports without the
+// board picture.
+func (s Settings) PicturesOff() bool { return s[Pictures] == "off" }
 
 // DigestOn reports whether the address asked for a daily digest.
 func (s Settings) DigestOn() bool { return s[Digest] == "on" }
