@@ -98,17 +98,7 @@ func TestSettingsByMail(t *testing.T) {
 // the board as a PNG inline by cid (drawn when the mail is sent, from the
 // reader's own view), and report.json.
 func TestPictureDrawnWhenSent(t *testing.T) {
-	var mu sync.Mutex // the outbox draws a batch's pictures at once
-	drawn := map[string]int{}
-	h := newHarness(t)
-	h.d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
-		mu.Lock()
-		drawn[v.Player()]++
-		mu.Unlock()
-		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...)
-		return png, "the race track as " + v.Player() + " sees it", true
-	})
-	h.q = newQueueWithPictures(t, h)
+	h, drawn := newHarnessWithPictures(t)
 	h.flush()
 	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
 	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"))
@@ -125,8 +115,8 @@ func TestPictureDrawnWhenSent(t *testing.T) {
 			t.Errorf("ann's report lacks %q", want)
 		}
 	}
-	if drawn["ann"] < 2 || drawn["bob"] < 2 {
-		t.Errorf("pictures drawn: %v (each reader's own view, described when queued and drawn when sent)", drawn)
+	if n := drawn(); n["ann"] < 2 || n["bob"] < 2 {
+		t.Errorf("pictures drawn: %v (each reader's own view, described when queued and drawn when sent)", n)
 	}
 }
 
@@ -134,17 +124,7 @@ func TestPictureDrawnWhenSent(t *testing.T) {
 // reports come without the board picture (neither drawn nor described,
 // the HTML part without its <img>), while the other players' keep theirs.
 func TestNoPictureForAReaderWhoSaidSo(t *testing.T) {
-	var mu sync.Mutex // the outbox draws a batch's pictures at once
-	drawn := map[string]int{}
-	h := newHarness(t)
-	h.d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
-		mu.Lock()
-		drawn[v.Player()]++
-		mu.Unlock()
-		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...)
-		return png, "the race track as " + v.Player() + " sees it", true
-	})
-	h.q = newQueueWithPictures(t, h)
+	h, drawn := newHarnessWithPictures(t)
 	h.flush()
 	h.handle(h.mail("ann@example.org", "settings", "SET PICTURES off"))
 	if s, _ := settings.Load(context.Background(), h.st, "ann@example.org"); !s.PicturesOff() {
@@ -175,8 +155,31 @@ func TestNoPictureForAReaderWhoSaidSo(t *testing.T) {
 	if !strings.Contains(bob, "Content-Type: image/png") || !strings.Contains(bob, "cid:board.g1.0.1@pbem.test") {
 		t.Error("bob's report lost its picture too")
 	}
-	if drawn["ann"] != 0 || drawn["bob"] < 2 {
-		t.Errorf("pictures drawn or described: %v (none of ann's view; bob's described when queued and drawn when sent)", drawn)
+	if n := drawn(); n["ann"] != 0 || n["bob"] < 2 {
+		t.Errorf("pictures drawn or described: %v (none of ann's view; bob's described when queued and drawn when sent)", n)
+	}
+}
+
+// newHarnessWithPictures is a harness whose mailer draws a stand-in PNG
+// of each view (its alt text names the reader) and whose queue draws them
+// when it sends; drawn tells how many times each reader's view was drawn
+// or described so far.
+func newHarnessWithPictures(t *testing.T) (*harness, func() map[string]int) {
+	var mu sync.Mutex // the outbox draws a batch's pictures at once
+	drawn := map[string]int{}
+	h := newHarness(t)
+	h.d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
+		mu.Lock()
+		drawn[v.Player()]++
+		mu.Unlock()
+		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...)
+		return png, "the race track as " + v.Player() + " sees it", true
+	})
+	h.q = newQueueWithPictures(t, h)
+	return h, func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(drawn)
 	}
 }
 
