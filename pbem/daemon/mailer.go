@@ -34,6 +34,9 @@ type Mailer struct {
 	// Pictures draws boards (ViewPictures by default); nil sends reports
 	// without a picture.
 	Pictures Pictures
+	// views are the views of the pictures lately asked for, kept for the
+	// drawing (NewMailer makes it; nil keeps none).
+	views *views
 }
 
 // WebLink returns the address of seat p's private web page. It runs in the
@@ -145,6 +148,9 @@ func (m *Mailer) reportMail(tx store.Tx, g *game.Game, addr, kind, mailKind stri
 			d.Picture = &templates.Picture{CID: cid, Alt: alt, Width: min(width, 860)}
 			pic = &outbox.Picture{Game: g.ID, Epoch: g.Epoch, Step: rep.Step, Player: who, ContentID: cid,
 				Name: fmt.Sprintf("%s-turn%d.png", g.ID, rep.Turn), Lang: pictureLang}
+			// Kept once the mail is queued for good, for the drawing.
+			k := keyOf(*pic)
+			tx.OnCommit(func() { m.views.put(k, view) })
 		}
 	}
 	c, err := m.Render.Render(kind, d)
@@ -178,7 +184,7 @@ func NewMailer(from, gm, templateDir string, rulesets []engine.Ruleset) (*Mailer
 	if err != nil {
 		return nil, err
 	}
-	return &Mailer{From: from, GM: gm, Render: set, Rulesets: rulesets, Pictures: ViewPictures{}}, nil
+	return &Mailer{From: from, GM: gm, Render: set, Rulesets: rulesets, Pictures: ViewPictures{}, views: newViews(viewsKept)}, nil
 }
 
 func (m *Mailer) domain() string { return outbox.Domain(m.From) }

@@ -124,8 +124,9 @@ func (m *Mailer) speak(d *templates.Data, r reader, view engine.View) {
 }
 
 // Picture draws the board picture a mail asks for (outbox.SMTP.Pictures),
-// when the mail is sent: the step's state is read again and drawn as its
-// reader sees it. A step rolled back since is drawn no more.
+// when the mail is sent, as its reader sees the step: the view this
+// process kept when it queued the mail, or else the step's state read
+// again. A step rolled back since is drawn no more.
 func (d *Daemon) Picture(ctx context.Context, p outbox.Picture) ([]byte, error) {
 	if d.mailer.Pictures == nil {
 		return nil, errors.New("no pictures")
@@ -136,6 +137,9 @@ func (d *Daemon) Picture(ctx context.Context, p outbox.Picture) ([]byte, error) 
 	}
 	if g.Epoch != p.Epoch {
 		return nil, fmt.Errorf("game %s was rolled back since the report of step %d", p.Game, p.Step)
+	}
+	if view, ok := d.mailer.views.get(keyOf(p)); ok {
+		return d.mailer.Pictures.PNG(view)
 	}
 	rep, err := d.svc.StepReport(ctx, p.Game, p.Step, p.Player)
 	if err != nil {

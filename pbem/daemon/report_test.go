@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"orrery/engine"
+	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store/storetest"
 	"orrery/games/burning"
@@ -311,6 +313,62 @@ func TestPictureInTheReadersLanguage(t *testing.T) {
 			if ru != want {
 				t.Errorf("%s's picture %d drawn in Russian: %v, want %v", reader, i+1, ru, want)
 			}
+		}
+	}
+}
+
+// TestPictureDrawnFromTheViewQueued: the picture of a report this process
+// queued is drawn from the view it was described from, not from the step
+// read again (a transaction a picture on PostgreSQL); another process
+// (another daemon on the store, keeping no views) draws the same picture
+// from the store; and a step rolled back since is drawn by neither.
+func TestPictureDrawnFromTheViewQueued(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	seen := map[string][]engine.View{} // each reader's views, described and drawn
+	draw := daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
+		mu.Lock()
+		seen[v.Player()] = append(seen[v.Player()], v)
+		mu.Unlock()
+		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Board()...)
+		return png, "the board", true
+	})
+	h := newHarness(t)
+	h.d.Mailer().Pictures = draw
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
+	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"))
+	pic := outbox.Picture{Game: "g1", Epoch: 0, Step: 1, Player: "ann", ContentID: "board.g1.0.1@pbem.test", Name: "g1-turn2.png"}
+	kept, err := h.d.Picture(ctx, pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	ann := slices.Clone(seen["ann"])
+	mu.Unlock()
+	if len(ann) != 2 || ann[0] != ann[1] {
+		t.Errorf("ann's picture was drawn from %d views, not the one described when her report was queued", len(ann))
+	}
+	// Another process on the same store keeps no views: it reads the step.
+	q := outbox.New(h.st, &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none"}, outbox.Options{})
+	other, err := daemon.New(h.st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Mailer().Pictures = draw
+	read, err := other.Picture(ctx, pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(kept, read) || !bytes.Contains(read, []byte("ann")) {
+		t.Errorf("the picture from the kept view (%q) and from the store (%q) differ", kept[24:], read[24:])
+	}
+	if _, _, err := h.d.Service().Rollback(ctx, "g1", 0, "test"); err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range map[string]*daemon.Daemon{"this process": h.d, "the other": other} {
+		if _, err := d.Picture(ctx, pic); err == nil {
+			t.Errorf("%s drew the picture of a step rolled back since", name)
 		}
 	}
 }
