@@ -6,8 +6,9 @@ import (
 )
 
 // Drawing the board pictures ahead of the sending. A report's PNG costs
-// 8–12 ms of CPU (BenchmarkPicture/png of each game), about ten times
-// what composing and sending its mail costs, and the connection's one
+// 5–7 ms of CPU (BenchmarkPicture/png of each game; 8–12 ms when this was
+// written), several times what composing and sending its mail costs, and
+// the connection's one
 // goroutine drew each picture just before sending its mail: one daemon
 // with the default single connection drew on one core at a time, about
 // 100 pictures a second whatever the machine (a 10-game backlog drain

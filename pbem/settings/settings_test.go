@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,5 +82,34 @@ func TestAddress(t *testing.T) {
 		if got := Address(c.in); got != c.want {
 			t.Errorf("Address(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// PICTURES takes on or off as REMINDERS does; anything else is refused
+// with the fix, and changes nothing.
+func TestPicturesOnOff(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := Put(ctx, st, "kim@x.org", Pictures, "purple"); err == nil || !strings.Contains(err.Error(), "write on or off") {
+		t.Errorf("SET PICTURES purple: %v, want the fix named", err)
+	}
+	if s, _ := Load(ctx, st, "kim@x.org"); s.PicturesOff() || len(s) != 0 {
+		t.Errorf("a refused value was kept: %v", s)
+	}
+	if got, err := Put(ctx, st, "kim@x.org", "pictures", "No"); err != nil || got != "off" {
+		t.Fatalf("SET pictures No = %q, %v; want off", got, err)
+	}
+	if s, _ := Load(ctx, st, "kim@x.org"); !s.PicturesOff() {
+		t.Errorf("PICTURES off not read back: %v", s)
+	}
+	if _, err := Put(ctx, st, "kim@x.org", Pictures, "default"); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := Load(ctx, st, "kim@x.org"); s.PicturesOff() {
+		t.Errorf("PICTURES default left pictures off: %v", s)
 	}
 }
