@@ -1,12 +1,15 @@
 package games
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 	"orrery/engine/draw/drawtest"
+	"orrery/engine/enginetest"
 )
 
 // TestEveryGameDrawsItsBoard: mail and web pages draw the board of any game
@@ -50,5 +53,106 @@ func TestEveryGameDrawsItsBoard(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPainterOnEveryGame: a daemon draws every seat's picture of a step
+// one after the other with one draw.Painter, each from the picture before
+// it where the two are alike. In bot games of every ruleset, at many
+// steps, each seat's and the observers' picture so drawn has the very
+// bytes the picture gives drawn alone. The share drawn from another is
+// logged (it is what the painter saves a daemon).
+func TestPainterOnEveryGame(t *testing.T) {
+	for _, rs := range All() {
+		info := rs.Info()
+		t.Run(info.Name, func(t *testing.T) {
+			var players []string
+			for i := range min(5, info.MaxPlayers) {
+				players = append(players, fmt.Sprintf("p%d", i+1))
+			}
+			pt := draw.NewPainter(4)
+			steps := 0
+			enginetest.Walk(t, rs, enginetest.Options{Players: players, Seed: 3, MaxSteps: 60}, func(step int, st engine.State) {
+				if step%4 != 0 && !st.Outcome().Over {
+					return
+				}
+				steps++
+				var views []engine.View
+				for _, p := range players {
+					views = append(views, st.View(p))
+				}
+				if pv, ok := st.(engine.PublicViewer); ok {
+					views = append(views, pv.PublicView())
+				}
+				for _, v := range views {
+					want, err := v.(engine.Drawer).Picture().PNG()
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := pt.PNG(v.(engine.Drawer).Picture())
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("step %d: %q's picture drawn by the painter differs from it drawn alone", step, v.Player())
+					}
+				}
+			})
+			fresh, reused := pt.Counts()
+			t.Logf("%s: %d steps, %d pictures drawn anew, %d from another", info.Name, steps, fresh, reused)
+			if reused == 0 {
+				t.Errorf("%s: no seat's picture was drawn from another's", info.Name)
+			}
+		})
+	}
+}
+
+// BenchmarkSeatPictures draws every seat's picture of four positions of a
+// bot game (five seats where the ruleset seats five, at steps 20, 24, 28
+// and 32), each anew and with one painter as a daemon does. An op is the
+// seats of one position, the positions taken in turn.
+func BenchmarkSeatPictures(b *testing.B) {
+	for _, rs := range All() {
+		info := rs.Info()
+		var players []string
+		for i := range min(5, info.MaxPlayers) {
+			players = append(players, fmt.Sprintf("p%d", i+1))
+		}
+		var positions [][]*draw.Picture
+		enginetest.Walk(b, rs, enginetest.Options{Players: players, Seed: 3, MaxSteps: 32}, func(step int, st engine.State) {
+			if step < 20 || step%4 != 0 || len(positions) == 4 {
+				return
+			}
+			var pics []*draw.Picture
+			for _, p := range players {
+				pics = append(pics, st.View(p).(engine.Drawer).Picture())
+			}
+			positions = append(positions, pics)
+		})
+		b.Run(info.Name+"/anew", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				for _, p := range positions[i%len(positions)] {
+					if _, err := p.PNG(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				i++
+			}
+		})
+		b.Run(info.Name+"/painter", func(b *testing.B) {
+			pt := draw.NewPainter(4)
+			i := 0
+			for b.Loop() {
+				for _, p := range positions[i%len(positions)] {
+					if _, err := pt.PNG(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+				i++
+			}
+			fresh, reused := pt.Counts()
+			b.ReportMetric(float64(reused)/float64(fresh+reused), "reused/picture")
+		})
 	}
 }

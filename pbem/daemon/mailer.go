@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/draw"
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
@@ -68,8 +69,31 @@ type Pictures interface {
 }
 
 // ViewPictures draws the pictures views draw of themselves (engine.Drawer,
-// with engine/draw): the mailer's default.
-type ViewPictures struct{}
+// with engine/draw): the mailer's default. The zero value draws each
+// picture whole; NewViewPictures draws with a painter.
+type ViewPictures struct {
+	painter *draw.Painter
+}
+
+// picturesKept is how many pictures a daemon's painter keeps to draw the
+// next from (about 4 MB each): the seats of a step are queued together,
+// and the outbox draws a batch's pictures a core at a time.
+const picturesKept = 4
+
+// NewViewPictures returns ViewPictures drawing with a draw.Painter: each
+// seat's picture of a step from another seat's just drawn, repainted only
+// where the two differ (their "(you)", their own pieces). The bytes are
+// those the picture gives drawn whole; the CPU is about half.
+func NewViewPictures() ViewPictures { return ViewPictures{painter: draw.NewPainter(picturesKept)} }
+
+// Counts says how many pictures were drawn whole and how many from another
+// (zeros for the zero ViewPictures).
+func (vp ViewPictures) Counts() (fresh, reused int64) {
+	if vp.painter == nil {
+		return 0, 0
+	}
+	return vp.painter.Counts()
+}
 
 // Describe builds v's drawing model for its alt text and width.
 func (ViewPictures) Describe(v engine.View) (string, int, bool) {
@@ -85,7 +109,7 @@ func (ViewPictures) Describe(v engine.View) (string, int, bool) {
 }
 
 // PNG draws v.
-func (ViewPictures) PNG(v engine.View) ([]byte, error) {
+func (vp ViewPictures) PNG(v engine.View) ([]byte, error) {
 	d, ok := v.(engine.Drawer)
 	if !ok {
 		return nil, fmt.Errorf("this view draws no picture")
@@ -93,6 +117,9 @@ func (ViewPictures) PNG(v engine.View) ([]byte, error) {
 	p := d.Picture()
 	if p == nil {
 		return nil, fmt.Errorf("this view draws no picture")
+	}
+	if vp.painter != nil {
+		return vp.painter.PNG(p)
 	}
 	return p.PNG()
 }
@@ -184,7 +211,7 @@ func NewMailer(from, gm, templateDir string, rulesets []engine.Ruleset) (*Mailer
 	if err != nil {
 		return nil, err
 	}
-	return &Mailer{From: from, GM: gm, Render: set, Rulesets: rulesets, Pictures: ViewPictures{}, views: newViews(viewsKept)}, nil
+	return &Mailer{From: from, GM: gm, Render: set, Rulesets: rulesets, Pictures: NewViewPictures(), views: newViews(viewsKept)}, nil
 }
 
 func (m *Mailer) domain() string { return outbox.Domain(m.From) }

@@ -123,6 +123,15 @@ func (m *Mailer) speak(d *templates.Data, r reader, view engine.View) {
 	}
 }
 
+// PicturesDrawn says how many board pictures this daemon has drawn whole
+// and how many from another just drawn (NewViewPictures' painter).
+func (d *Daemon) PicturesDrawn() (whole, fromAnother int64) {
+	if c, ok := d.mailer.Pictures.(interface{ Counts() (int64, int64) }); ok {
+		return c.Counts()
+	}
+	return 0, 0
+}
+
 // Picture draws the board picture a mail asks for (outbox.SMTP.Pictures),
 // when the mail is sent, as its reader sees the step: the view this
 // process kept when it queued the mail, or else the step's state read

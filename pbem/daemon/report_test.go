@@ -3,7 +3,12 @@ package daemon_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"io"
 	"maps"
+	"mime"
+	"mime/multipart"
+	"net/mail"
 	"slices"
 	"strings"
 	"sync"
@@ -371,4 +376,94 @@ func TestPictureDrawnFromTheViewQueued(t *testing.T) {
 			t.Errorf("%s drew the picture of a step rolled back since", name)
 		}
 	}
+}
+
+// TestSeatsPicturesDrawnFromEachOther: a daemon's pictures are drawn by a
+// painter (daemon.NewViewPictures), each seat's picture of a step from
+// another seat's just drawn. What each seat is sent is the very PNG its
+// own view draws on its own, and at least one was drawn from another.
+func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
+	ctx := context.Background()
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	st := storetest.Open(t, storetest.Default())
+	d, err := daemon.New(st, []engine.Ruleset{prosper.Ruleset()}, outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{}),
+		daemon.Config{From: "Orrery <" + botAddr + ">"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := []string{"ann", "bob", "cy", "di"}
+	var specs []game.PlayerSpec
+	for _, p := range seats {
+		specs = append(specs, game.PlayerSpec{Name: p, Email: p + "@example.org"})
+	}
+	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "p4", Ruleset: "prosper", Players: specs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, srv: srv, st: st, d: d, g: g}
+	h.q = newQueueWithPictures(t, h)
+	sent := map[string][]byte{}
+	for _, m := range h.flush() {
+		if header(m.Data, "X-Orrery-Kind") == "welcome" {
+			sent[m.To[0]] = pngOf(t, m.Data)
+		}
+	}
+	for _, p := range seats {
+		v, err := d.Service().View(ctx, "p4", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := v.(engine.Drawer).Picture().PNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sent[p+"@example.org"]; !bytes.Equal(got, want) {
+			t.Errorf("%s was sent a picture of %d bytes, not the %d her view draws", p, len(got), len(want))
+		}
+	}
+	if whole, another := d.PicturesDrawn(); another == 0 || whole+another != int64(len(seats)) {
+		t.Errorf("pictures drawn whole / from another: %d / %d, want %d in all and some from another", whole, another, len(seats))
+	}
+}
+
+// pngOf is the image/png part of a raw mail, decoded.
+func pngOf(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var find func(ct string, body io.Reader) []byte
+	find = func(ct string, body io.Reader) []byte {
+		mt, params, err := mime.ParseMediaType(ct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(mt, "multipart/") {
+			return nil
+		}
+		r := multipart.NewReader(body, params["boundary"])
+		for {
+			part, err := r.NextRawPart()
+			if err != nil {
+				return nil
+			}
+			pct := part.Header.Get("Content-Type")
+			if strings.HasPrefix(pct, "image/png") {
+				b, err := io.ReadAll(base64.NewDecoder(base64.StdEncoding, part))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+			if b := find(pct, part); b != nil {
+				return b
+			}
+		}
+	}
+	b := find(msg.Header.Get("Content-Type"), msg.Body)
+	if b == nil {
+		t.Fatal("the mail has no image/png part")
+	}
+	return b
 }
