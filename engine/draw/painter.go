@@ -33,9 +33,7 @@ func (pt *Painter) PNG(p *Picture) ([]byte, error) {
 		return nil, err
 	}
 	bufs := scratches.Get().(*scratch)
-	if bufs.marks == nil {
-		bufs.marks = newMarks()
-	}
+	bufs.marks = bufs.marks.current()
 	base, diffA, diffB := pt.take(p)
 	var dirty region
 	if base != nil {

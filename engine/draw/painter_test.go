@@ -256,3 +256,31 @@ func BenchmarkSeats(b *testing.B) {
 		}
 	})
 }
+
+// The marks a scratch keeps from picture to picture start again once
+// they hold more than marksKept, and a picture drawn then is the same.
+func TestMarksStartAgainWhenFull(t *testing.T) {
+	m := newMarks()
+	if m.current() != m {
+		t.Fatal("new marks were replaced")
+	}
+	for i := range marksKept + 1 {
+		m.kerns[kernKey{size: 12, prev: rune(i), next: 'a'}] = 0
+	}
+	if m.current() == m {
+		t.Fatalf("marks holding %d pairs are kept", len(m.kerns))
+	}
+	p := board(0, nil)
+	want, err := p.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufs := &scratch{marks: m}
+	got, err := bufs.draw(p, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) || bufs.marks == m {
+		t.Error("a picture drawn with full marks is not drawn with new ones, as it is drawn alone")
+	}
+}

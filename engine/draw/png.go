@@ -77,9 +77,7 @@ func grow(b *[]byte, n int) []byte {
 // their indexes differ even where their pixels do not.
 func (bufs *scratch) draw(p *Picture, base *scratch, dirty region) ([]byte, error) {
 	bufs.pic = nil
-	if bufs.marks == nil {
-		bufs.marks = newMarks()
-	}
+	bufs.marks = bufs.marks.current()
 	full := image.Rect(0, 0, p.W, p.H)
 	img := &image.RGBA{Pix: grow(&bufs.canvas, 4*p.W*p.H), Stride: 4 * p.W, Rect: full}
 	if len(bufs.hist) != bins {
@@ -338,6 +336,20 @@ type kernKey struct {
 func newMarks() *marks {
 	return &marks{faces: faces{}, glyphs: map[glyphKey]glyph{}, stamps: map[stampKey]*image.Alpha{},
 		advs: map[glyphKey]advance{}, kerns: map[kernKey]fixed.Int26_6{}}
+}
+
+// marksKept bounds what marks hold: a board writes a few hundred letters
+// and pairs, but the names and words of every game a daemon draws over
+// months would have them grow for ever.
+const marksKept = 20000
+
+// current returns m, or new marks in its place once it holds more than
+// marksKept glyphs, pairs and hexagons.
+func (m *marks) current() *marks {
+	if m == nil || len(m.glyphs)+len(m.kerns)+len(m.advs)+len(m.stamps) > marksKept {
+		return newMarks()
+	}
+	return m
 }
 
 // advance is face's GlyphAdvance of c, kept.
