@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/png"
 	"math/rand/v2"
-	"sync"
 	"testing"
 )
 
@@ -189,28 +188,7 @@ func TestPainterDrawsAtOnce(t *testing.T) {
 		pics, alone = append(pics, p), append(alone, b)
 	}
 	pt := NewPainter(3)
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for g := range 8 {
-		wg.Go(func() {
-			for k := range 20 {
-				i := (g*3 + k) % len(pics)
-				got, err := pt.PNG(pics[i])
-				if err == nil && !bytes.Equal(got, alone[i]) {
-					err = fmt.Errorf("seat %d's picture drawn by a shared painter differs from it drawn alone", i)
-				}
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	atOnce(t, 8, 20, alone, func(i int) ([]byte, error) { return pt.PNG(pics[i]) })
 	if _, reused := pt.Counts(); reused == 0 {
 		t.Error("no picture was drawn from another")
 	}

@@ -224,13 +224,21 @@ func TestPNGsDrawnAtOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	atOnce(t, 16, 3, alone, func(i int) ([]byte, error) { return pictures[i].PNG() })
+}
+
+// atOnce has goroutines draw pictures rounds times each, picture i by
+// draw(i), taking them in turns that differ from goroutine to goroutine,
+// and fails t where one comes out other than alone[i].
+func atOnce(t *testing.T, goroutines, rounds int, alone [][]byte, draw func(i int) ([]byte, error)) {
+	t.Helper()
 	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for g := range 16 {
+	errs := make(chan error, goroutines)
+	for g := range goroutines {
 		wg.Go(func() {
-			for k := range 3 {
-				i := (g + k) % len(pictures)
-				got, err := pictures[i].PNG()
+			for k := range rounds {
+				i := (g*3 + k) % len(alone)
+				got, err := draw(i)
 				if err == nil && !bytes.Equal(got, alone[i]) {
 					err = fmt.Errorf("picture %d drawn beside others differs from it drawn alone", i)
 				}

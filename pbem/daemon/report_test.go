@@ -18,6 +18,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/engine/store/storetest"
 	"orrery/games/burning"
 	"orrery/games/prosper"
@@ -260,13 +261,7 @@ func m2raw(m string) []byte {
 // English.
 func TestPictureInTheReadersLanguage(t *testing.T) {
 	ctx := context.Background()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st := storetest.Open(t, storetest.Default())
-	d, err := daemon.New(st, []engine.Ruleset{prosper.Ruleset()}, outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{}),
-		daemon.Config{From: "Orrery <" + botAddr + ">"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, st, d := newProsperDaemon(t)
 	cyrillic := func(s string) bool {
 		return strings.ContainsFunc(s, func(r rune) bool { return r >= 'а' && r <= 'я' })
 	}
@@ -384,13 +379,7 @@ func TestPictureDrawnFromTheViewQueued(t *testing.T) {
 // own view draws on its own, and at least one was drawn from another.
 func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 	ctx := context.Background()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st := storetest.Open(t, storetest.Default())
-	d, err := daemon.New(st, []engine.Ruleset{prosper.Ruleset()}, outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{}),
-		daemon.Config{From: "Orrery <" + botAddr + ">"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, st, d := newProsperDaemon(t)
 	seats := []string{"ann", "bob", "cy", "di"}
 	var specs []game.PlayerSpec
 	for _, p := range seats {
@@ -466,4 +455,18 @@ func pngOf(t *testing.T, raw []byte) []byte {
 		t.Fatal("the mail has no image/png part")
 	}
 	return b
+}
+
+// newProsperDaemon is a daemon of Prosper or Perish on a store of its own,
+// sending to an in-process mail server.
+func newProsperDaemon(t *testing.T) (*pbemtest.Server, *store.Store, *daemon.Daemon) {
+	t.Helper()
+	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	st := storetest.Open(t, storetest.Default())
+	d, err := daemon.New(st, []engine.Ruleset{prosper.Ruleset()}, outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{}),
+		daemon.Config{From: "Orrery <" + botAddr + ">"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, st, d
 }
