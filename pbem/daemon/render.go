@@ -124,12 +124,16 @@ func (m *Mailer) speak(d *templates.Data, r reader, view engine.View) {
 }
 
 // PicturesDrawn says how many board pictures this daemon has drawn whole
-// and how many from another just drawn (NewViewPictures' painter).
-func (d *Daemon) PicturesDrawn() (whole, fromAnother int64) {
+// and how many from another just drawn (NewViewPictures' painter); and
+// how many it drew from the view it kept when it queued the mail, and how
+// many from the step read again (a view pushed out by newer ones, or a
+// mail another process queued).
+func (d *Daemon) PicturesDrawn() (whole, fromAnother, keptView, readAgain int64) {
 	if c, ok := d.mailer.Pictures.(interface{ Counts() (int64, int64) }); ok {
-		return c.Counts()
+		whole, fromAnother = c.Counts()
 	}
-	return 0, 0
+	keptView, readAgain = d.mailer.views.counts()
+	return whole, fromAnother, keptView, readAgain
 }
 
 // Picture draws the board picture a mail asks for (outbox.SMTP.Pictures),

@@ -410,8 +410,12 @@ func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 			t.Errorf("%s was sent a picture of %d bytes, not the %d her view draws", p, len(got), len(want))
 		}
 	}
-	if whole, another := d.PicturesDrawn(); another == 0 || whole+another != int64(len(seats)) {
+	whole, another, kept, again := d.PicturesDrawn()
+	if another == 0 || whole+another != int64(len(seats)) {
 		t.Errorf("pictures drawn whole / from another: %d / %d, want %d in all and some from another", whole, another, len(seats))
+	}
+	if kept != int64(len(seats)) || again != 0 {
+		t.Errorf("pictures drawn from a kept view / from the step read again: %d / %d, want all from kept views", kept, again)
 	}
 }
 

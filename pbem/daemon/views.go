@@ -33,6 +33,8 @@ type views struct {
 	byID map[viewKey]engine.View
 	ring []viewKey // in the order put, the next to go at next
 	next int
+	// found and missed count the views asked for (get).
+	found, missed int64
 }
 
 // viewsKept is how many views a mailer keeps: several batches' reports
@@ -74,5 +76,20 @@ func (c *views) get(k viewKey) (engine.View, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v, ok := c.byID[k]
+	if ok {
+		c.found++
+	} else {
+		c.missed++
+	}
 	return v, ok
+}
+
+// counts are how many views asked for were kept, and how many not.
+func (c *views) counts() (found, missed int64) {
+	if c == nil {
+		return 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.found, c.missed
 }

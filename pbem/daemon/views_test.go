@@ -30,9 +30,15 @@ func TestViewsKeepTheNewest(t *testing.T) {
 	if len(c.byID) != 2 {
 		t.Errorf("%d views kept, bound 2", len(c.byID))
 	}
+	if found, missed := c.counts(); found != 3 || missed != 1 {
+		t.Errorf("views found / missed: %d / %d, want 3 / 1", found, missed)
+	}
 	var none *views
 	none.put(k(1), fake{})
 	if _, ok := none.get(k(1)); ok {
 		t.Error("a nil views kept a view")
+	}
+	if found, missed := none.counts(); found != 0 || missed != 0 {
+		t.Errorf("a nil views counted %d / %d", found, missed)
 	}
 }

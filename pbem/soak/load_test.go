@@ -697,12 +697,12 @@ func (bl *backlog) drain(t *testing.T, s stack, f *fleet, add func(figure, value
 	rec.mu.Unlock()
 	if n := drawn; n > 0 {
 		pictured = fmt.Sprintf(", the %d board pictures the drain drew attached again", n)
-		var whole, another int64
+		var whole, another, kept, again int64
 		for _, x := range bl.ds {
-			w, a := x.d.PicturesDrawn()
-			whole, another = whole+w, another+a
+			w, a, k, r := x.d.PicturesDrawn()
+			whole, another, kept, again = whole+w, another+a, kept+k, again+r
 		}
-		add("board pictures the daemons drew: whole / from another seat's just drawn (draw.Painter)", fmt.Sprintf("%d / %d", whole, another), "", nil)
+		add("board pictures the daemons drew: whole / from another seat's just drawn (draw.Painter); from the view kept when the mail was queued / from the step read again", fmt.Sprintf("%d / %d; %d / %d", whole, another, kept, again), "", nil)
 	}
 	add(fmt.Sprintf("raw limit B: the same fetch + go-mail send of the drain's own %d mails (same text, same players%s), the mean of two runs", len(sent), pictured),
 		fmt.Sprintf("%v, %.1f order mails/s (%v and %v)", same.Round(time.Millisecond), limSame, sames[0].Round(time.Millisecond), sames[1].Round(time.Millisecond)), "", nil)
