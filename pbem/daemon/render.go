@@ -151,7 +151,7 @@ func (d *Daemon) Picture(ctx context.Context, p outbox.Picture) ([]byte, error) 
 	if g.Epoch != p.Epoch {
 		return nil, fmt.Errorf("game %s was rolled back since the report of step %d", p.Game, p.Step)
 	}
-	if view, ok := d.mailer.views.get(keyOf(p)); ok {
+	if view, ok := d.mailer.views.take(keyOf(p)); ok {
 		return d.mailer.Pictures.PNG(view)
 	}
 	rep, err := d.svc.StepReport(ctx, p.Game, p.Step, p.Player)

@@ -4,38 +4,54 @@ import (
 	"testing"
 
 	"orrery/engine"
+	"orrery/engine/game"
 )
 
-// The kept views are bounded: the oldest goes first, a key kept again
-// takes no second place, and a mailer without them keeps nothing.
+// The kept views are bounded, the oldest going first; a view taken
+// leaves, but the observers' (drawn once for each observer); a key put
+// again is kept by its newest put, which an older slot of the ring does
+// not take out; a mailer without views keeps nothing.
 func TestViewsKeepTheNewest(t *testing.T) {
-	type fake struct{ engine.View }
-	k := func(step uint64) viewKey { return viewKey{game: "g1", step: step, player: "ann"} }
-	c := newViews(2)
-	c.put(k(1), fake{})
-	c.put(k(2), fake{})
-	c.put(k(2), fake{}) // again: still two kept, 1 and 2
-	if _, ok := c.get(k(1)); !ok {
-		t.Fatal("step 1 went when step 2 was kept again")
+	type fake struct {
+		engine.View
+		n int
 	}
-	c.put(k(3), fake{})
-	if _, ok := c.get(k(1)); ok {
+	k := func(step uint64) viewKey { return viewKey{game: "g1", step: step, player: "ann"} }
+	c := newViews(3)
+	c.put(k(1), fake{n: 1})
+	c.put(k(2), fake{n: 2})
+	if v, ok := c.take(k(1)); !ok || v.(fake).n != 1 {
+		t.Fatalf("step 1's view: %v %v", v, ok)
+	}
+	if _, ok := c.take(k(1)); ok {
+		t.Error("a view taken is still kept")
+	}
+	c.put(k(1), fake{n: 11}) // again, in the third slot
+	c.put(k(3), fake{n: 3})  // the first slot's step 1 goes, not this one
+	if v, ok := c.take(k(1)); !ok || v.(fake).n != 11 {
+		t.Errorf("step 1 put again: %v %v, want the newest put", v, ok)
+	}
+	c.put(k(4), fake{n: 4}) // step 2 goes
+	c.put(k(5), fake{n: 5})
+	if _, ok := c.take(k(2)); ok {
 		t.Error("the oldest view is still kept beyond the bound")
 	}
-	for _, s := range []uint64{2, 3} {
-		if _, ok := c.get(k(s)); !ok {
-			t.Errorf("step %d is not kept", s)
+	if len(c.byID) > 3 {
+		t.Errorf("%d views kept, bound 3", len(c.byID))
+	}
+	obs := viewKey{game: "g1", step: 9, player: game.Observer}
+	c.put(obs, fake{n: 9})
+	for i := range 3 {
+		if _, ok := c.take(obs); !ok {
+			t.Errorf("the observers' view is gone at observer %d", i+1)
 		}
 	}
-	if len(c.byID) != 2 {
-		t.Errorf("%d views kept, bound 2", len(c.byID))
-	}
-	if found, missed := c.counts(); found != 3 || missed != 1 {
-		t.Errorf("views found / missed: %d / %d, want 3 / 1", found, missed)
+	if found, missed := c.counts(); found != 5 || missed != 2 {
+		t.Errorf("views found / missed: %d / %d, want 5 / 2", found, missed)
 	}
 	var none *views
 	none.put(k(1), fake{})
-	if _, ok := none.get(k(1)); ok {
+	if _, ok := none.take(k(1)); ok {
 		t.Error("a nil views kept a view")
 	}
 	if found, missed := none.counts(); found != 0 || missed != 0 {
