@@ -3,6 +3,8 @@ package games
 import (
 	"bytes"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"orrery/engine"
@@ -149,6 +151,30 @@ func BenchmarkSeatPictures(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				i++
+			}
+			fresh, reused := pt.Counts()
+			b.ReportMetric(float64(reused)/float64(fresh+reused), "reused/picture")
+		})
+		// As the outbox draws a batch's pictures: two at once, taken in
+		// their mails' order.
+		b.Run(info.Name+"/painter-two", func(b *testing.B) {
+			pt := draw.NewPainter(4)
+			i := 0
+			for b.Loop() {
+				pics := positions[i%len(positions)]
+				var next atomic.Int64
+				var wg sync.WaitGroup
+				for range 2 {
+					wg.Go(func() {
+						for j := int(next.Add(1)) - 1; j < len(pics); j = int(next.Add(1)) - 1 {
+							if _, err := pt.PNG(pics[j]); err != nil {
+								b.Error(err)
+							}
+						}
+					})
+				}
+				wg.Wait()
 				i++
 			}
 			fresh, reused := pt.Counts()

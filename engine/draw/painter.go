@@ -12,41 +12,56 @@ import (
 // of them is drawn from it, again only where the two differ: the seats of
 // a game are sent the same board at the same step, told apart by a
 // "(you)" in the legend or one outlined piece, and a daemon draws their
-// pictures one after the other. Safe for concurrent use.
+// pictures one after the other. Safe for concurrent use: a picture like
+// one being drawn waits for it rather than being drawn whole beside it
+// (the outbox draws a batch's pictures one a core at once, and two seats
+// of a step were drawn whole side by side).
 //
 // Each picture kept holds about five bytes a pixel (3.4 MB for an 800 ×
 // 700 board) until newer ones push it out.
 type Painter struct {
-	mu   sync.Mutex
-	kept []*scratch // the newest last
-	keep int
+	mu      sync.Mutex
+	kept    []*scratch // the newest last
+	keep    int
+	drawing map[*Picture]chan struct{} // closed once drawn and kept
 
 	fresh, reused atomic.Int64
 }
 
 // NewPainter returns a painter that keeps the last keep pictures it drew.
-func NewPainter(keep int) *Painter { return &Painter{keep: keep} }
+func NewPainter(keep int) *Painter {
+	return &Painter{keep: keep, drawing: map[*Picture]chan struct{}{}}
+}
 
 // PNG draws p as p.PNG() does, giving the same bytes.
 func (pt *Painter) PNG(p *Picture) ([]byte, error) {
 	if err := p.drawable(); err != nil {
 		return nil, err
 	}
+	var base *scratch
+	var diffA, diffB []int
+	for {
+		var wait <-chan struct{}
+		if base, diffA, diffB, wait = pt.take(p); wait == nil {
+			break
+		}
+		<-wait // a picture like p being drawn: it is kept next
+	}
+	defer pt.drawn(p)
 	bufs := scratches.Get().(*scratch)
 	bufs.marks = bufs.marks.current()
-	base, diffA, diffB := pt.take(p)
 	var dirty region
 	if base != nil {
 		var err error
 		if dirty, err = changed(p.W, p.H, base.pic, p, diffA, diffB, bufs.marks); err != nil || 2*dirty.area() > p.W*p.H {
 			// Half the picture or more to do again: as quick drawn anew.
-			pt.give(base)
+			pt.release(base)
 			base = nil
 		}
 	}
 	out, err := bufs.draw(p, base, dirty)
 	if base != nil {
-		pt.give(base)
+		pt.release(base)
 		pt.reused.Add(1)
 	} else {
 		pt.fresh.Add(1)
@@ -64,33 +79,75 @@ func (pt *Painter) PNG(p *Picture) ([]byte, error) {
 // drawn before.
 func (pt *Painter) Counts() (fresh, reused int64) { return pt.fresh.Load(), pt.reused.Load() }
 
-// take removes from the kept pictures the one most like p (the fewest
-// shapes to paint again, the newest of equals) and returns it, with which
-// of its shapes and of p's differ; nil when none is of p's size and paper
-// or none shares at least half its shapes with p. A picture taken is the
-// taker's alone until it gives it back, so no picture is drawn from one
-// that is being changed.
-func (pt *Painter) take(p *Picture) (*scratch, []int, []int) {
+// take returns the kept picture most like p (the fewest shapes to paint
+// again, the newest of equals), with which of its shapes and of p's
+// differ; nil when none is of p's size and paper or none shares at least
+// half its shapes with p. A kept picture never changes, and several may
+// draw from it at once: take counts it as used until release, and it
+// goes back to the pool only once pushed out and no longer used. When
+// none is kept but one so like p is being drawn, take returns what to
+// wait on instead; otherwise p is marked as being drawn (until drawn).
+func (pt *Painter) take(p *Picture) (*scratch, []int, []int, <-chan struct{}) {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
-	best, bestN := -1, len(p.Shapes)/2+1
+	like := func(k *Picture) (a, b []int, ok bool) {
+		if k.W != p.W || k.H != p.H || k.paper() != p.paper() {
+			return nil, nil, false
+		}
+		a, b = differ(k.Shapes, p.Shapes)
+		return a, b, max(len(a), len(b)) <= len(p.Shapes)/2
+	}
+	best, bestN := -1, 0
 	var bestA, bestB []int
 	for i := len(pt.kept) - 1; i >= 0; i-- {
-		k := pt.kept[i].pic
-		if k.W != p.W || k.H != p.H || k.paper() != p.paper() {
-			continue
+		if a, b, ok := like(pt.kept[i].pic); ok && (best < 0 || max(len(a), len(b)) < bestN) {
+			best, bestN, bestA, bestB = i, max(len(a), len(b)), a, b
 		}
-		a, b := differ(k.Shapes, p.Shapes)
-		if n := max(len(a), len(b)); n < bestN {
-			best, bestN, bestA, bestB = i, n, a, b
+	}
+	if best < 0 && pt.keep > 0 {
+		for k, done := range pt.drawing {
+			if _, _, ok := like(k); ok && k != p {
+				return nil, nil, nil, done
+			}
 		}
+	}
+	if _, ok := pt.drawing[p]; !ok {
+		pt.drawing[p] = make(chan struct{})
 	}
 	if best < 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	s := pt.kept[best]
-	pt.kept = slices.Delete(pt.kept, best, best+1)
-	return s, bestA, bestB
+	s.users++
+	return s, bestA, bestB, nil
+}
+
+// release is the end of a use of s (take). A picture still kept counts as
+// drawn just now: the kept go in the order they were last drawn from.
+func (pt *Painter) release(s *scratch) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	s.users--
+	if s.out {
+		if s.users == 0 {
+			s.out, s.pic = false, nil
+			scratches.Put(s)
+		}
+		return
+	}
+	if i := slices.Index(pt.kept, s); i >= 0 {
+		pt.kept = append(slices.Delete(pt.kept, i, i+1), s)
+	}
+}
+
+// drawn says p is drawn (and kept, if it could be): who waits on it goes on.
+func (pt *Painter) drawn(p *Picture) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if done, ok := pt.drawing[p]; ok {
+		close(done)
+		delete(pt.drawing, p)
+	}
 }
 
 // give keeps s, the newest, and lets the oldest go past the painter's
@@ -102,6 +159,10 @@ func (pt *Painter) give(s *scratch) {
 	for len(pt.kept) > pt.keep {
 		old := pt.kept[0]
 		pt.kept = slices.Delete(pt.kept, 0, 1)
+		if old.users > 0 {
+			old.out = true // the pool's once its last user is done
+			continue
+		}
 		old.pic = nil
 		scratches.Put(old)
 	}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/png"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -260,5 +261,45 @@ func TestMarksStartAgainWhenFull(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) || bufs.marks == m {
 		t.Error("a picture drawn with full marks is not drawn with new ones, as it is drawn alone")
+	}
+}
+
+// Two seats' pictures started at once (the outbox draws a batch's pictures
+// one a core at once): the second waits for the first rather than being
+// drawn whole beside it, and both come out as drawn alone.
+func TestPainterWaitsForALikePicture(t *testing.T) {
+	pics := []*Picture{board(0, nil), board(1, nil)}
+	var alone [][]byte
+	for _, p := range pics {
+		b, err := p.PNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone = append(alone, b)
+	}
+	for round := range 5 {
+		pt := NewPainter(4)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		got := make([][]byte, len(pics))
+		for i, p := range pics {
+			wg.Go(func() {
+				<-start
+				var err error
+				if got[i], err = pt.PNG(p); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		for i := range pics {
+			if !bytes.Equal(got[i], alone[i]) {
+				t.Errorf("round %d: picture %d differs from it drawn alone", round, i)
+			}
+		}
+		if fresh, reused := pt.Counts(); fresh != 1 || reused != 1 {
+			t.Errorf("round %d: %d drawn whole and %d from the other, want 1 and 1", round, fresh, reused)
+		}
 	}
 }

@@ -50,7 +50,12 @@ type scratch struct {
 	index     []uint8
 	lut       [256]int16 // what each entry of a base's palette became
 	marks     *marks
-	pic       *Picture
+	// pic is what a Painter's kept picture was drawn from; users, how many
+	// drawings read it now, and out, whether it is no longer kept (both
+	// under the Painter's lock).
+	pic   *Picture
+	users int
+	out   bool
 }
 
 // scratches are the working memory of pictures drawn before: a daemon
