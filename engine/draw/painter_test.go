@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/png"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -300,6 +301,39 @@ func TestPainterWaitsForALikePicture(t *testing.T) {
 		}
 		if fresh, reused := pt.Counts(); fresh != 1 || reused != 1 {
 			t.Errorf("round %d: %d drawn whole and %d from the other, want 1 and 1", round, fresh, reused)
+		}
+	}
+}
+
+// The same picture again (each observer is sent the same one) is given the
+// bytes drawn before, whatever its caller did with those: no drawing.
+func TestPainterGivesTheSamePictureItsBytes(t *testing.T) {
+	pt := NewPainter(2)
+	first, err := pt.PNG(board(0, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(first)
+	clear(first) // a caller's copy is its own
+	for i := range 3 {
+		got, err := pt.PNG(board(0, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("the same picture, drawn again (%d), differs", i+1)
+		}
+	}
+	if fresh, reused := pt.Counts(); fresh != 1 || reused != 3 {
+		t.Errorf("%d drawn whole, %d from another, want 1 and 3", fresh, reused)
+	}
+}
+
+func BenchmarkObservers(b *testing.B) {
+	pt := NewPainter(4)
+	for b.Loop() {
+		if _, err := pt.PNG(board(0, nil)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -50,10 +50,11 @@ type scratch struct {
 	index     []uint8
 	lut       [256]int16 // what each entry of a base's palette became
 	marks     *marks
-	// pic is what a Painter's kept picture was drawn from; users, how many
-	// drawings read it now, and out, whether it is no longer kept (both
-	// under the Painter's lock).
+	// pic is what a Painter's kept picture was drawn from and png its
+	// bytes; users, how many drawings read it now, and out, whether it is
+	// no longer kept (both under the Painter's lock).
 	pic   *Picture
+	png   []byte
 	users int
 	out   bool
 }
