@@ -143,11 +143,11 @@ func to(mails []pbemtest.Mail, addr string) []string {
 				if err != nil {
 					panic(err)
 				}
-				text, ok := textOf(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
+				text, ok := findPart(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body, "text/plain")
 				if !ok {
 					panic("no text part in " + raw)
 				}
-				out = append(out, head+"\n\n"+text)
+				out = append(out, head+"\n\n"+strings.ReplaceAll(string(text), "\r\n", "\n"))
 			}
 		}
 	}

@@ -174,36 +174,42 @@ var englishFrame = []string{"Hello", "EVENTS", "DICE", "WHAT IS EXPECTED", "To a
 // plainText is the decoded text/plain part of a raw mail.
 func plainText(t *testing.T, raw []byte) string {
 	t.Helper()
+	return strings.ReplaceAll(string(partOf(t, raw, "text/plain")), "\r\n", "\n")
+}
+
+// partOf is the first part of a raw mail of media type want, decoded.
+func partOf(t *testing.T, raw []byte, want string) []byte {
+	t.Helper()
 	msg, err := mail.ReadMessage(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, ok := textOf(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
+	b, ok := findPart(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body, want)
 	if !ok {
-		t.Fatalf("no text part in\n%s", raw)
+		t.Fatalf("no %s part in\n%s", want, raw)
 	}
-	return text
+	return b
 }
 
-func textOf(ctype, enc string, body io.Reader) (string, bool) {
+func findPart(ctype, enc string, body io.Reader, want string) ([]byte, bool) {
 	mt, params, err := mime.ParseMediaType(ctype)
 	if err != nil {
-		return "", false
+		return nil, false
 	}
 	if strings.HasPrefix(mt, "multipart/") {
 		r := multipart.NewReader(body, params["boundary"])
 		for {
 			p, err := r.NextRawPart()
 			if err != nil {
-				return "", false
+				return nil, false
 			}
-			if t, ok := textOf(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p); ok {
-				return t, true
+			if b, ok := findPart(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p, want); ok {
+				return b, true
 			}
 		}
 	}
-	if mt != "text/plain" {
-		return "", false
+	if mt != want {
+		return nil, false
 	}
 	switch strings.ToLower(enc) {
 	case "quoted-printable":
@@ -212,7 +218,7 @@ func textOf(ctype, enc string, body io.Reader) (string, bool) {
 		body = base64.NewDecoder(base64.StdEncoding, body)
 	}
 	b, err := io.ReadAll(body)
-	return strings.ReplaceAll(string(b), "\r\n", "\n"), err == nil
+	return b, err == nil
 }
 
 func decodedHeader(raw []byte, name string) string {

@@ -3,12 +3,7 @@ package daemon_test
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"io"
 	"maps"
-	"mime"
-	"mime/multipart"
-	"net/mail"
 	"slices"
 	"strings"
 	"sync"
@@ -394,7 +389,7 @@ func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 	sent := map[string][]byte{}
 	for _, m := range h.flush() {
 		if header(m.Data, "X-Orrery-Kind") == "welcome" {
-			sent[m.To[0]] = pngOf(t, m.Data)
+			sent[m.To[0]] = partOf(t, m.Data, "image/png")
 		}
 	}
 	for _, p := range seats {
@@ -417,48 +412,6 @@ func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 	if kept != int64(len(seats)) || again != 0 {
 		t.Errorf("pictures drawn from a kept view / from the step read again: %d / %d, want all from kept views", kept, again)
 	}
-}
-
-// pngOf is the image/png part of a raw mail, decoded.
-func pngOf(t *testing.T, raw []byte) []byte {
-	t.Helper()
-	msg, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var find func(ct string, body io.Reader) []byte
-	find = func(ct string, body io.Reader) []byte {
-		mt, params, err := mime.ParseMediaType(ct)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(mt, "multipart/") {
-			return nil
-		}
-		r := multipart.NewReader(body, params["boundary"])
-		for {
-			part, err := r.NextRawPart()
-			if err != nil {
-				return nil
-			}
-			pct := part.Header.Get("Content-Type")
-			if strings.HasPrefix(pct, "image/png") {
-				b, err := io.ReadAll(base64.NewDecoder(base64.StdEncoding, part))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return b
-			}
-			if b := find(pct, part); b != nil {
-				return b
-			}
-		}
-	}
-	b := find(msg.Header.Get("Content-Type"), msg.Body)
-	if b == nil {
-		t.Fatal("the mail has no image/png part")
-	}
-	return b
 }
 
 // newProsperDaemon is a daemon of Prosper or Perish on a store of its own,

@@ -3,21 +3,16 @@ package settings
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"orrery/engine/lang"
-	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 )
 
 func TestSetGet(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := storetest.Open(t, storetest.Default())
 	ctx := context.Background()
 	if s, err := Load(ctx, st, "ann@x.org"); err != nil || len(s) != 0 || s.Lang() != "" || s.Zone() != time.UTC {
 		t.Fatalf("a new address has no settings: %v %v", s, err)
@@ -89,11 +84,7 @@ func TestAddress(t *testing.T) {
 // with the fix, and changes nothing.
 func TestPicturesOnOff(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := storetest.Open(t, storetest.Default())
 	if _, err := Put(ctx, st, "kim@x.org", Pictures, "purple"); err == nil || !strings.Contains(err.Error(), "write on or off") {
 		t.Errorf("SET PICTURES purple: %v, want the fix named", err)
 	}
