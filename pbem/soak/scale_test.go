@@ -45,6 +45,7 @@ var (
 	flagScaleReport    = flag.String("scale.report", "", "scale: write the table into this Markdown file (docs/benchmarks.md), between <!-- scale --> and <!-- /scale -->")
 	flagScaleBbolt     = flag.Bool("scale.bbolt", true, "scale: take the figures on bbolt (false: only on -scale.pg, for a run that measures PostgreSQL alone)")
 	flagScaleTwo       = flag.Bool("scale.two", true, "scale: with -scale.pg and the backlog part, drain a second backlog with two daemons")
+	flagScaleRawRuns   = flag.Int("scale.rawruns", 2, "scale: runs of raw limit B after each drain (the ratio is to the mean of the first two; the others are logged)")
 	flagScalePaced     = flag.Bool("scale.paced", true, "scale: after raw limit B, send the same mails again no faster than the drain did, for the mail servers' CPU at the drain's pace")
 )
 

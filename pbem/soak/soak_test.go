@@ -58,6 +58,9 @@ var (
 // stack is the real mail servers, from scripts/mailstack.sh env.
 type stack struct {
 	IMAP, SMTP, LMTP, Domain, Doveadm string
+	// Postfix is Postfix's configuration directory, for postqueue: the
+	// harness waits for its queue to empty between timed runs.
+	Postfix string
 }
 
 const howTo = "the soak harness needs Dovecot and Postfix on loopback: run\n" +
@@ -66,7 +69,8 @@ const howTo = "the soak harness needs Dovecot and Postfix on loopback: run\n" +
 
 func envStack() stack {
 	s := stack{IMAP: os.Getenv("ORRERY_E2E_IMAP"), SMTP: os.Getenv("ORRERY_E2E_SMTP"), LMTP: os.Getenv("ORRERY_E2E_LMTP"),
-		Domain: os.Getenv("ORRERY_E2E_DOMAIN"), Doveadm: os.Getenv("ORRERY_E2E_DOVEADM_CONF")}
+		Domain: os.Getenv("ORRERY_E2E_DOMAIN"), Doveadm: os.Getenv("ORRERY_E2E_DOVEADM_CONF"),
+		Postfix: os.Getenv("ORRERY_E2E_POSTFIX_CONF")}
 	if s.Domain == "" {
 		s.Domain = "pbem.test"
 	}
