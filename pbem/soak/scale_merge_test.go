@@ -141,6 +141,7 @@ var scaleRowKeys = []struct{ key, prefix, also string }{
 	{"ratio-a", "ours as a ratio of raw limit A", ""},
 	{"ratio-b", "ours as a ratio of raw limit B", ""},
 	{"paced-b", "raw limit B at the drain's pace:", ""},
+	{"delivered", "to the last mail delivered", ""},
 	{"failover", "failover:", ""},
 	{"scaleout-one", "scale-out: drain of", "one daemon"},
 	{"scaleout-two", "scale-out: drain of", "two daemons"},
@@ -362,7 +363,9 @@ func TestScaleMergeKeepsRewordedRows(t *testing.T) {
 	for _, l := range []string{rssNow, ackRow, turnRow, ratioNow, ratioNow + " — PostgreSQL", "backlog: drain of 5000 order mails",
 		"backlog, two daemons: drain of 5000 order mails — PostgreSQL", "backlog, two daemons: ours as a ratio of raw limit B — PostgreSQL",
 		"backlog, two daemons: mails each daemon's outbox sent (the first one reads the mailbox) — PostgreSQL", "backlog: mails the daemon sent during the drain",
-		"DB size (games at their start)", "DB size (games at their start) — PostgreSQL (tables and indexes)"} {
+		"DB size (games at their start)", "DB size (games at their start) — PostgreSQL (tables and indexes)",
+		"backlog: to the last mail delivered into the players' mailboxes: the drain / raw limit B (the mean of its two runs); their ratio",
+		"backlog: raw limit B at the drain's pace: the same mails, sent no faster than the drain sent them"} {
 		if other, ok := keys[rowKey(l)]; ok {
 			t.Errorf("%q and %q share the key %q", l, other, rowKey(l))
 		}

@@ -216,7 +216,7 @@ func (st *scaleTable) backlogAdder(t *testing.T, n int, prefix, kind string) fun
 			// The games drained are the sample's: fewer at 10 games.
 			figure = fmt.Sprintf("drain of %d order mails over up to %d games (IMAP fetch, parse, apply, ack by SMTP)", *flagScaleBacklog, scaleSample)
 		case strings.HasPrefix(figure, "ours as a ratio of raw limit B"), strings.HasPrefix(figure, "mails each of"),
-			strings.HasPrefix(figure, "raw limit B at the drain's pace:"):
+			strings.HasPrefix(figure, "raw limit B at the drain's pace:"), strings.HasPrefix(figure, "to the last mail delivered"):
 		default:
 			return
 		}
