@@ -94,6 +94,11 @@ type Server struct {
 	// The listeners, closed by Stop* too: a server closed before its
 	// Serve goroutine registered the listener would leave it open.
 	imapLn, smtpLn net.Listener
+	// imapDone and smtpDone close when each Serve goroutine returns. Stop*
+	// waits for it before closing the server: go-imap's Close waits on a
+	// WaitGroup that Serve adds to, and a Close racing the goroutine's
+	// start is a data race (the race detector caught it in CI).
+	imapDone, smtpDone chan struct{}
 }
 
 // Start starts both servers on free loopback ports.
@@ -197,10 +202,14 @@ func (s *Server) StartIMAP() error {
 		Logger:       s.opts.Logger,
 	})
 	s.mu.Lock()
-	s.imap, s.imapLn = srv, ln
+	done := make(chan struct{})
+	s.imap, s.imapLn, s.imapDone = srv, ln, done
 	s.IMAPAddr = ln.Addr().String()
 	s.mu.Unlock()
-	go srv.Serve(ln)
+	go func() {
+		defer close(done)
+		srv.Serve(ln)
+	}()
 	return nil
 }
 
@@ -208,12 +217,10 @@ func (s *Server) StartIMAP() error {
 // stay, for StartIMAP.
 func (s *Server) StopIMAP() {
 	s.mu.Lock()
-	srv, ln := s.imap, s.imapLn
-	s.imap, s.imapLn = nil, nil
+	srv, ln, done := s.imap, s.imapLn, s.imapDone
+	s.imap, s.imapLn, s.imapDone = nil, nil, nil
 	s.mu.Unlock()
-	if ln != nil {
-		ln.Close()
-	}
+	stopServing(ln, done)
 	if srv != nil {
 		srv.Close()
 	}
@@ -241,13 +248,18 @@ func (s *Server) StartSMTP() error {
 	srv.MaxMessageBytes = 10 << 20
 	srv.ErrorLog = s.opts.Logger
 	s.mu.Lock()
-	s.smtp, s.smtpLn = srv, ln
+	done := make(chan struct{})
+	s.smtp, s.smtpLn, s.smtpDone = srv, ln, done
 	s.SMTPAddr = ln.Addr().String()
 	s.mu.Unlock()
+	var serveLn net.Listener = ln
 	if s.opts.SMTPLatency > 0 {
-		ln = slowListener{ln, s.opts.SMTPLatency}
+		serveLn = slowListener{ln, s.opts.SMTPLatency}
 	}
-	go srv.Serve(ln)
+	go func() {
+		defer close(done)
+		srv.Serve(serveLn)
+	}()
 	return nil
 }
 
@@ -279,14 +291,25 @@ func (c slowConn) Write(p []byte) (int, error) {
 // StopSMTP stops the SMTP sink.
 func (s *Server) StopSMTP() {
 	s.mu.Lock()
-	srv, ln := s.smtp, s.smtpLn
-	s.smtp, s.smtpLn = nil, nil
+	srv, ln, done := s.smtp, s.smtpLn, s.smtpDone
+	s.smtp, s.smtpLn, s.smtpDone = nil, nil, nil
 	s.mu.Unlock()
-	if ln != nil {
-		ln.Close()
-	}
+	stopServing(ln, done)
 	if srv != nil {
 		srv.Close()
+	}
+}
+
+// stopServing closes a listener and waits until its Serve goroutine has
+// returned (Accept fails on a closed listener), so the server's Close that
+// follows never runs beside Serve's start.
+func stopServing(ln net.Listener, done chan struct{}) {
+	if ln == nil {
+		return
+	}
+	ln.Close()
+	if done != nil {
+		<-done
 	}
 }
 
