@@ -258,3 +258,44 @@ func TestBatchAsksDNSOnlyForMailNotSeen(t *testing.T) {
 		t.Errorf("the orders did not resolve the turn: step %d", g.Step)
 	}
 }
+
+// A mail whose handling was cut short after one of its parts committed
+// (handleAlone records them one by one; a crash can stop it between two)
+// comes again in a batch with a mail that has none: the batch reads
+// whether any has parts once, at the start of its transaction
+// (readAhead), and that must be known mail by mail. ann's recorded part
+// is not applied again and its recorded answer is sent; bob's orders,
+// with no parts, are applied; no part records are left.
+func TestBatchHonoursThePartsOfAHandlingCutShort(t *testing.T) {
+	h := newBatchHarness(t, &txWatch{})
+	ctx := context.Background()
+	bob := h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 1")
+	ann := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2")
+	if err := daemon.RecordPart(ctx, h.st, messageID(ann), 0, "THE ANSWER RECORDED BEFORE THE CRASH"); err != nil {
+		t.Fatal(err)
+	}
+	h.batch(bob, ann)
+	if n := h.refs(messageID(ann)); n != 0 {
+		t.Errorf("ann's orders, recorded as done before the crash, are in the log %d times, want 0", n)
+	}
+	if n := h.refs(messageID(bob)); n != 1 {
+		t.Errorf("bob's orders are in the log %d times, want 1", n)
+	}
+	if n, err := daemon.PartsLeft(ctx, h.st); err != nil || n != 0 {
+		t.Errorf("%d part records left after the batch (%v), want 0", n, err)
+	}
+	var recorded int
+	for _, m := range to(h.flush(), "ann@example.org") {
+		if strings.Contains(m, "THE ANSWER RECORDED BEFORE THE CRASH") {
+			recorded++
+		}
+	}
+	if recorded != 1 {
+		t.Errorf("ann's recorded answer was sent %d times, want 1", recorded)
+	}
+	// Handled again (a second fetch before the mail was filed): filed only.
+	h.batch(ann)
+	if n := h.refs(messageID(ann)); n != 0 {
+		t.Errorf("after a second look, ann's orders are in the log %d times, want 0", n)
+	}
+}

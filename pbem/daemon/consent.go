@@ -215,7 +215,7 @@ func (d *Daemon) confirmConsents(ctx context.Context, j *job, r *route.Result, c
 	}
 	if len(recs) == 0 {
 		// Confirmed by an earlier try of this very mail?
-		if done, err := d.part(ctx, j.key, j.parts); err != nil || done != nil {
+		if done, err := d.partOf(ctx, j, j.parts); err != nil || done != nil {
 			j.parts++
 			if done != nil {
 				if done.Text != "" {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,22 @@ func (d *Daemon) part(ctx context.Context, key string, n int) (*section, error) 
 		return nil
 	})
 	return out, err
+}
+
+// partOf is part for j's mail, answered without asking the store when
+// j had no parts when its transaction began and has not recorded part n
+// since.
+func (d *Daemon) partOf(ctx context.Context, j *job, n int) (*section, error) {
+	if j.noOldParts && !slices.Contains(j.wrote, n) {
+		return nil, nil
+	}
+	return d.part(ctx, j.key, n)
+}
+
+// putPart records part n of j's mail (putPart), and its number.
+func (j *job) putPart(tx store.Tx, n int, s section) error {
+	j.wrote = append(j.wrote, n)
+	return putPart(tx, j.key, n, s)
 }
 
 func putPart(tx store.Tx, key string, n int, s section) error {
@@ -87,6 +104,13 @@ type job struct {
 	parts   int       // counter of game-changing parts
 	answers []section // sections of the reply
 	extra   []outbox.Mail
+	// noOldParts: the mail had no parts recorded when its batch's
+	// transaction began (readAhead), so its parts are those it records
+	// in that transaction (wrote, their numbers), and neither partOf nor
+	// finish need ask the store for them, on PostgreSQL a round trip
+	// each.
+	noOldParts bool
+	wrote      []int
 	// game and player the reply is about, for its thread
 	game     *game.Game
 	rejected bool // file under Rejected
@@ -236,6 +260,7 @@ func capErrors(errs []engine.LineError) []engine.LineError {
 func (d *Daemon) handle(ctx context.Context, msg imapin.Message) (imapin.Disposition, error) {
 	m, perr := inmail.Parse(msg.Raw, inmail.Options{MaxText: d.cfg.MaxText})
 	j := &job{msg: msg, m: m, key: messageKey(m, msg.Raw), read: d.cfg.Now()}
+	j.noOldParts = noOldParts(ctx, j.key)
 	if rec, err := d.seen(ctx, j.key); err != nil {
 		return 0, err
 	} else if rec != nil {
@@ -367,11 +392,27 @@ func (d *Daemon) finish(ctx context.Context, j *job) (imapin.Disposition, error)
 		// A reply queued early, with the orders it answers, before a
 		// crash: its record goes with the other parts just below.
 		early := false
-		if mail := tx.Bucket(store.BucketMail); mail != nil && mail.Bucket(BucketParts) != nil {
-			early = mail.Bucket(BucketParts).Get(partKey(j.key, replyPart)) != nil
-		}
-		if err := dropParts(tx, j.key); err != nil {
-			return err
+		if j.noOldParts {
+			// Its parts are those it recorded in this transaction.
+			early = slices.Contains(j.wrote, replyPart)
+			if len(j.wrote) > 0 {
+				parts, err := mailBucket(tx, BucketParts)
+				if err != nil {
+					return err
+				}
+				for _, n := range j.wrote {
+					if err := parts.Delete(partKey(j.key, n)); err != nil {
+						return err
+					}
+				}
+			}
+		} else {
+			if mail := tx.Bucket(store.BucketMail); mail != nil && mail.Bucket(BucketParts) != nil {
+				early = mail.Bucket(BucketParts).Get(partKey(j.key, replyPart)) != nil
+			}
+			if err := dropParts(tx, j.key); err != nil {
+				return err
+			}
 		}
 		if j.commit != nil {
 			if err := j.commit(tx); err != nil {
@@ -743,7 +784,7 @@ func (d *Daemon) relax(id string) policy.Relax {
 // like a stale copy (stale.go); the answer is recorded in the same
 // transaction as the orders.
 func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Game) error {
-	if done, err := d.part(ctx, j.key, j.parts); err != nil || done != nil {
+	if done, err := d.partOf(ctx, j, j.parts); err != nil || done != nil {
 		j.parts++
 		if done != nil {
 			j.answers = append(j.answers, *done)
@@ -800,7 +841,7 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player, text string, lineOf func(int) int, onAccept func(tx store.Tx) error) error {
 	n := j.parts
 	j.parts++
-	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
 		if done != nil {
 			j.answers = append(j.answers, *done)
 		}
@@ -864,7 +905,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 			return err
 		}
 		answer = s
-		if err := putPart(tx, j.key, n, s); err != nil {
+		if err := j.putPart(tx, n, s); err != nil {
 			return err
 		}
 		if !data.StepDone {
@@ -878,7 +919,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 			return err
 		}
 		j.replied = true
-		return putPart(tx, j.key, replyPart, section{Subject: "queued with the orders"})
+		return j.putPart(tx, replyPart, section{Subject: "queued with the orders"})
 	}
 	in := game.Input{Game: g.ID, Player: p.Name, Text: text, Source: "mail", Ref: j.m.MessageID}
 	var err error
@@ -1014,7 +1055,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	}
 	n := j.parts
 	j.parts++
-	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
 		if done != nil && done.Text != "" {
 			j.answers = append(j.answers, *done)
 		}
@@ -1072,7 +1113,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 				return err
 			}
 		}
-		return putPart(tx, j.key, n, *answer)
+		return j.putPart(tx, n, *answer)
 	}
 	var err error
 	switch c.Name {

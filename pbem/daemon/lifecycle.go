@@ -75,7 +75,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 	}
 	n := j.parts
 	j.parts++
-	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
 		if done != nil {
 			j.answers = append(j.answers, *done)
 		}
@@ -97,7 +97,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			return nil
 		}
 		recorded = true
-		return putPart(tx, j.key, n, answer)
+		return j.putPart(tx, n, answer)
 	}
 	bad := func(msg, fix string) error {
 		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game + " " + c.Text, Msg: msg, Fix: fix})
@@ -258,7 +258,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 				return err
 			}
 			recorded = true
-			return putPart(tx, j.key, n, answer)
+			return j.putPart(tx, n, answer)
 		}
 		_, err = d.svc.Submit(ctx, in, ordersHook)
 		if err != nil && committed {

@@ -152,7 +152,7 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 	}
 	n := j.parts
 	j.parts++
-	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
 		if done != nil {
 			j.answers = append(j.answers, *done)
 		}
@@ -210,7 +210,7 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 		if answer, err = d.mailer.Render.Render(templates.Notice, ad); err != nil {
 			return err
 		}
-		return putPart(tx, j.key, n, answer)
+		return j.putPart(tx, n, answer)
 	})
 	if err != nil {
 		return err
@@ -350,7 +350,7 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	}
 	n := j.parts
 	j.parts++
-	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
 		if done != nil {
 			j.answers = append(j.answers, *done)
 		}
@@ -382,7 +382,7 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
 			return err
 		}
-		return putPart(tx, j.key, n, answer)
+		return j.putPart(tx, n, answer)
 	}
 	req := game.CreateRequest{Ruleset: info.Name, Options: sp.options, Settings: &sp.settings, Seats: sp.seats, Creator: j.from,
 		Players: []game.PlayerSpec{{Name: seat, Email: j.from, Lang: string(j.reader.lang)}}}
@@ -430,7 +430,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	}
 	n := j.parts
 	j.parts++
-	if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
 		if done != nil {
 			j.answers = append(j.answers, *done)
 		}
@@ -446,7 +446,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
 			return err
 		}
-		return putPart(tx, j.key, n, answer)
+		return j.putPart(tx, n, answer)
 	}
 	var err error
 	switch c.Name {

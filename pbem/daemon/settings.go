@@ -85,7 +85,7 @@ func (d *Daemon) gameLanguages(ctx context.Context, j *job, tag string, byID *ga
 		}
 		n := j.parts
 		j.parts++
-		if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
 			if err != nil {
 				return err
 			}
@@ -97,7 +97,7 @@ func (d *Daemon) gameLanguages(ctx context.Context, j *job, tag string, byID *ga
 				return nil
 			}
 			recorded = true
-			return putPart(tx, j.key, n, section{})
+			return j.putPart(tx, n, section{})
 		}
 		in := game.Input{Game: g.ID, Player: p.Name, Prompt: prompt, Text: order + "\n", Source: "mail", Ref: j.m.MessageID}
 		if _, err := d.svc.Submit(ctx, in, hook); err != nil && !game.IsUserError(err) {

@@ -164,7 +164,7 @@ func (d *Daemon) confirm(ctx context.Context, j *job, r *route.Result, c route.C
 	}
 	if key == "" {
 		n := j.parts
-		if done, err := d.part(ctx, j.key, n); err != nil || done != nil {
+		if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
 			// Confirmed by an earlier try of this very mail.
 			j.parts++
 			if done != nil {
