@@ -167,10 +167,10 @@ func (d *Daemon) readAhead(ctx context.Context) context.Context {
 			return nil
 		}
 		has := map[string]bool{}
-		c := parts.Cursor()
+		c, n := parts.Cursor(), 0
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			if len(has) >= maxPartsAhead {
-				return nil // too many to keep: each mail asks
+			if n++; n > maxPartsAhead {
+				return nil // too many to walk: each mail asks
 			}
 			if i := bytes.LastIndexByte(k, 0); i >= 0 {
 				has[string(k[:i])] = true
