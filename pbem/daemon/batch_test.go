@@ -23,9 +23,12 @@ import (
 type txWatch struct {
 	txs  []store.Tx
 	seen map[store.Tx]bool
+	// delay makes each change take at least this long.
+	delay time.Duration
 }
 
 func (w *txWatch) hook(tx store.Tx, _ *game.Change) error {
+	time.Sleep(w.delay)
 	if !w.seen[tx] {
 		w.seen[tx] = true
 		w.txs = append(w.txs, tx)
@@ -36,14 +39,21 @@ func (w *txWatch) hook(tx store.Tx, _ *game.Change) error {
 // newBatchHarness is newHarness with w watching the game changes' hooks.
 func newBatchHarness(t *testing.T, w *txWatch) *harness {
 	t.Helper()
+	// One group per batch however slow the machine (-race, load): the
+	// tests count the transactions.
+	return newGroupHarness(t, w, time.Hour)
+}
+
+// newGroupHarness is newBatchHarness with the daemon's Config.GroupTime
+// (0: its default).
+func newGroupHarness(t *testing.T, w *txWatch, groupTime time.Duration) *harness {
+	t.Helper()
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	st := storetest.Open(t, storetest.Default())
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	w.seen = map[store.Tx]bool{}
 	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
-		// One group per batch however slow the machine (-race, load):
-		// the tests count the transactions.
-		GroupTime: time.Hour}, game.WithHooks(w.hook))
+		GroupTime: groupTime}, game.WithHooks(w.hook))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,5 +307,26 @@ func TestBatchHonoursThePartsOfAHandlingCutShort(t *testing.T) {
 	h.batch(ann)
 	if n := h.refs(messageID(ann)); n != 0 {
 		t.Errorf("after a second look, ann's orders are in the log %d times, want 0", n)
+	}
+}
+
+// A batch's transaction commits after DefaultGroupTime of work on bbolt,
+// whose writer lock the outbox and the tick wait for, and holds up to
+// DefaultSharedGroupTime on PostgreSQL, which has none, where a short
+// bound only multiplies the batch's own round trips: three changes of
+// 70 ms each take two transactions on bbolt and one on PostgreSQL.
+func TestBatchTransactionBoundedByTheStoresLock(t *testing.T) {
+	w := &txWatch{}
+	h := newGroupHarness(t, w, 0)
+	w.txs, w.seen, w.delay = nil, map[store.Tx]bool{}, 70*time.Millisecond
+	h.batch(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2"),
+		h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 3"),
+		h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] motto", "MOTTO onward"))
+	want := 2
+	if !h.st.Locks() {
+		want = 1
+	}
+	if len(w.txs) != want {
+		t.Errorf("three changes of 70 ms took %d transactions, want %d (a store with a writer lock: %v)", len(w.txs), want, h.st.Locks())
 	}
 }

@@ -138,7 +138,8 @@ type Config struct {
 	TickEvery time.Duration
 	// GroupTime is the most work one transaction of a fetched batch
 	// holds before it commits and the next begins (default
-	// DefaultGroupTime); tests that count transactions set it long.
+	// DefaultGroupTime, DefaultSharedGroupTime on PostgreSQL); tests
+	// that count transactions set it long.
 	GroupTime time.Duration
 	// Lead, when set, runs the IMAP reader only while this process
 	// leads: with several daemons on one PostgreSQL database, one reads
@@ -244,6 +245,9 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	if cfg.GroupTime <= 0 {
 		cfg.GroupTime = DefaultGroupTime
+		if !st.Locks() {
+			cfg.GroupTime = DefaultSharedGroupTime
+		}
 	}
 	if cfg.QueuePoll <= 0 {
 		cfg.QueuePoll = DefaultQueuePoll
