@@ -107,6 +107,11 @@ func TestScale(t *testing.T) {
 	for _, p := range strings.Split(*flagScaleParts, ",") {
 		parts[strings.TrimSpace(p)] = true
 	}
+	if *flagScalePGLatency > 0 {
+		dsn := *flagScalePG
+		*flagScalePG = delayPG(t, dsn, *flagScalePGLatency)
+		t.Cleanup(func() { *flagScalePG = dsn })
+	}
 	s := envStack()
 	if (parts["rss"] || parts["backlog"] || parts["failover"] || parts["scaleout"]) && (s.IMAP == "" || s.SMTP == "" || s.LMTP == "") {
 		t.Log("the mail servers are not set up: the rss, backlog, failover and scaleout figures are skipped (" + howTo + ")")
