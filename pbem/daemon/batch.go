@@ -52,7 +52,8 @@ type verdictsKey struct{}
 // checkSender: the check asks DNS (DKIM keys, DMARC records), and a slow
 // or failing resolver must not hold the database's writer lock, for which
 // the outbox and the tick wait. Mails seen before, unreadable or silenced
-// are left out, as handle leaves them.
+// are left out, as handle leaves them. The context also carries the keys
+// of the batch's seen-records and reply budgets, for readAhead.
 //
 // Inside a transaction group already (the shared queue's worker, whose
 // batch is claimed in it) there is no lock to keep DNS out of, and the
@@ -149,7 +150,7 @@ func (d *Daemon) readAhead(ctx context.Context) context.Context {
 		return ctx
 	}
 	var pa *partsAhead
-	d.st.View(ctx, func(tx store.Tx) error {
+	err := d.st.View(ctx, func(tx store.Tx) error {
 		mail := tx.Bucket(store.BucketMail)
 		if mail == nil {
 			pa = &partsAhead{}
@@ -179,7 +180,10 @@ func (d *Daemon) readAhead(ctx context.Context) context.Context {
 		pa = &partsAhead{has: has}
 		return nil
 	})
-	if pa == nil {
+	if err != nil || pa == nil {
+		// Nothing known: each mail asks for its own, as before (and on
+		// PostgreSQL a failed read has failed the transaction, which the
+		// first mail's handling then reports, and the batch is redone).
 		return ctx
 	}
 	return context.WithValue(ctx, partsAheadKey{}, pa)

@@ -1,3 +1,8 @@
+// This file holds no tests: it is the export_test.go idiom (as net/http
+// has), compiled only with the tests, which opens a few of the package's
+// insides to the external test package daemon_test. The assertions that
+// use them are in gmguard_test.go (GMGuardTick) and batch_test.go
+// (RecordPart and PartsLeft: TestBatchHonoursThePartsOfAHandlingCutShort).
 package daemon
 
 import (

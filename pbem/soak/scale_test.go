@@ -108,6 +108,9 @@ func TestScale(t *testing.T) {
 		parts[strings.TrimSpace(p)] = true
 	}
 	if *flagScalePGLatency > 0 {
+		if *flagScaleReport != "" {
+			t.Fatal("-scale.pglatency with -scale.report: the table's PostgreSQL rows are for a database on loopback, and would not say this one was farther")
+		}
 		dsn := *flagScalePG
 		*flagScalePG = delayPG(t, dsn, *flagScalePGLatency)
 		t.Cleanup(func() { *flagScalePG = dsn })
