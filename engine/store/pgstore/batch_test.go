@@ -370,3 +370,78 @@ func TestBucketCheckProbesTheIndex(t *testing.T) {
 		t.Errorf("the bucket check's plan does not probe orrery_kv's primary key:\n%s", plan)
 	}
 }
+
+// The statements that read and delete the keys named in an array probe
+// the primary key once a key, under the generic plan that a prepared
+// statement gets after its first runs, in a bucket of 6,000 keys: no
+// scan of the whole bucket (which bucket = $1 AND key = ANY($2) was
+// planned as, and which SERIALIZABLE then locked whole).
+func TestKeyArraysProbeTheIndex(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openSchema(t)
+	if err := s.Update(ctx, func(tx store.Tx) error {
+		b, err := tx.Bucket(store.BucketMail).CreateBucket([]byte("big"))
+		if err != nil {
+			return err
+		}
+		for i := range 6000 {
+			if err := b.Put(fmt.Appendf(nil, "k%05d", i), []byte("v")); err != nil {
+				return err
+			}
+		}
+		_, err = b.CreateBucket([]byte("nested"))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgstore.Pool(s).Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	var big int64
+	if err := conn.QueryRow(ctx, `SELECT k.child FROM orrery_kv k JOIN orrery_kv m ON k.bucket = m.child
+		WHERE m.bucket = 0 AND m.key = $1 AND k.key = 'big'`, store.BucketMail).Scan(&big); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"ANALYZE orrery_kv",
+		"SET plan_cache_mode = force_generic_plan",
+		"PREPARE get_keys (bigint, bytea[]) AS " + pgstore.GetKeys,
+		"PREPARE delete_keys (bigint, bytea[]) AS " + pgstore.DeleteKeys,
+		"BEGIN", // the delete is run, and rolled back
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	defer conn.Exec(ctx, "ROLLBACK")
+	for _, stmt := range []string{"get_keys", "delete_keys"} {
+		rows, err := conn.Query(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, COSTS OFF) EXECUTE %s(%d, '{"\\x6b3030303031","\\x6b3035393939","\\x6e6f6e65"}')`, stmt, big), pgx.QueryExecModeSimpleProtocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := strings.Join(lines, "\n")
+		for _, bad := range []string{"Seq Scan", "Bitmap", "Hash", "Filter: (key = ANY"} {
+			if strings.Contains(plan, bad) {
+				t.Errorf("%s's plan has a %q, not a probe of the index a key:\n%s", stmt, bad, plan)
+			}
+		}
+		if !strings.Contains(plan, "Index Cond: ((bucket = $1) AND (key = u.key))") {
+			t.Errorf("%s's plan does not probe orrery_kv's primary key a key:\n%s", stmt, plan)
+		}
+	}
+	// And they do what they say: two of the three keys are there; the
+	// delete (in the same transaction) removed them.
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM orrery_kv WHERE bucket = $1 AND key IN ('k00001', 'k05999')`, big).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d of the two keys deleted are still there", n)
+	}
+}

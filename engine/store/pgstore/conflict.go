@@ -107,7 +107,8 @@ func statementOf(sql string) string {
 	for _, s := range []struct{ prefix, name string }{
 		{"COMMIT", "commit"},
 		{"INSERT INTO orrery_kv", "put"},
-		{"WITH d AS (DELETE", "delete"},
+		{"WITH f AS (SELECT u.key, k.ctid", "delete"},
+		{"SELECT u.key, k.value", "get many"},
 		{"UPDATE orrery_bucket SET seq = $2", "sequence"},
 		{"UPDATE orrery_bucket SET seq = seq + 1", "next sequence"},
 		{"SELECT 1 / (NOT EXISTS", "bucket id check"},

@@ -9,3 +9,10 @@ func Statements(s *store.Store) int64 { return s.Backend().(*backend).trips.stmt
 // BucketCheck is the statement that asserts a transaction's cached bucket
 // ids (its plan is tested).
 const BucketCheck = bucketCheck
+
+// GetKeys and DeleteKeys are the statements that read and delete a
+// bucket's keys named in an array (their plans are tested).
+const (
+	GetKeys    = getKeys
+	DeleteKeys = deleteKeys
+)

@@ -35,7 +35,7 @@ func (b *pgBucket) GetMany(keys [][]byte) [][]byte {
 	}
 	got := map[string]*val{}
 	if err := t.round(func(q *pgx.Batch) {
-		q.Queue(`SELECT key, value, child IS NOT NULL FROM orrery_kv WHERE bucket = $1 AND key = ANY($2::bytea[])`, b.id, ask).
+		q.Queue(getKeys, b.id, ask).
 			Query(func(rs pgx.Rows) error {
 				for rs.Next() {
 					var key []byte

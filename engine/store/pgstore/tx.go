@@ -181,12 +181,6 @@ func (t *pgTx) seqsDirty() bool {
 // writes not yet sent.
 func (t *pgTx) batch() *pgx.Batch { return t.batchBut(-1, false) }
 
-// batchBut is batch holding back, to stay waiting, the writes to bucket
-// hold (a cursor's: see pgCursor.load) and, with fresh, the Puts of keys
-// the server has not got (val.absent). No statement but a cursor on their
-// bucket (which lays them over what it reads), a count of its keys, a
-// bucket made or deleted and COMMIT needs those: a key made and deleted
-// again in the transaction (a mail's part answers, dropped once the mail
 // bucketCheck fails (division by zero) unless every cached bucket id
 // ($3, one a name $2 under the bucket $1) is still what the name holds: a
 // row of orrery_bucket for an id, no key by that name for 0 (see batchBut).
@@ -204,6 +198,37 @@ const bucketCheck = `SELECT 1 / (NOT EXISTS (SELECT 1 FROM unnest($1::bigint[], 
 	WHERE CASE WHEN c.child = 0 THEN (SELECT true FROM orrery_kv k WHERE k.bucket = c.parent AND k.key = c.key) IS NOT NULL
 		ELSE (SELECT true FROM orrery_bucket b WHERE b.id = c.child) IS NULL END))::int`
 
+// The keys of bucket $1 named in the array $2 are found one by one, each
+// by a probe of the primary key on (bucket, key): the array is unnested
+// and each key looked up in a LATERAL subquery that OFFSET 0 keeps from
+// being merged into a join. The plain form, bucket = $1 AND key = ANY($2),
+// is prepared once and then run with a generic plan, which PostgreSQL
+// (15) may choose to be a scan of the whole bucket filtered by the keys,
+// since a bucket holds five keys on average; the outbox's and the seen
+// mails' hold thousands. That plan cost half a millisecond a statement
+// instead of a twentieth, and under SERIALIZABLE locked the whole bucket,
+// where every other transaction's new key conflicted with it. Which plan
+// a connection got depended on its first statements, so it came and went
+// between runs (docs/benchmarks.md, "PostgreSQL: one probe a key").
+const (
+	// getKeys reads them (GetMany).
+	getKeys = `SELECT u.key, k.value, k.child IS NOT NULL FROM unnest($2::bytea[]) AS u(key)
+	CROSS JOIN LATERAL (SELECT value, child FROM orrery_kv WHERE bucket = $1 AND key = u.key OFFSET 0) k`
+	// deleteKeys deletes those that hold values (by the rows' ctids,
+	// which the probes found) and inserts, for one that names a bucket,
+	// a row the table's CHECK refuses (batchBut).
+	deleteKeys = `WITH f AS (SELECT u.key, k.ctid AS at, k.child FROM unnest($2::bytea[]) AS u(key)
+		CROSS JOIN LATERAL (SELECT ctid, child FROM orrery_kv WHERE bucket = $1 AND key = u.key OFFSET 0) k),
+	d AS (DELETE FROM orrery_kv WHERE ctid = ANY (ARRAY(SELECT at FROM f WHERE child IS NULL)))
+	INSERT INTO orrery_kv (bucket, key) SELECT $1, key FROM f WHERE child IS NOT NULL`
+)
+
+// batchBut is batch holding back, to stay waiting, the writes to bucket
+// hold (a cursor's: see pgCursor.load) and, with fresh, the Puts of keys
+// the server has not got (val.absent). No statement but a cursor on their
+// bucket (which lays them over what it reads), a count of its keys, a
+// bucket made or deleted and COMMIT needs those: a key made and deleted
+// again in the transaction (a mail's part answers, dropped once the mail
 // is seen) then never reaches the server, where it would touch index
 // pages other processes' SERIALIZABLE reads hold.
 func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
@@ -261,15 +286,13 @@ func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
 			b.Queue(`INSERT INTO orrery_kv (bucket, key, value) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])
 				ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value`, bs, ks, vs)
 		}
-		// One statement a bucket, its keys an array found by the
-		// primary key (bucket = $1 AND key = ANY($2): an index scan
-		// however many keys, where a join of the keys' array with
-		// orrery_kv may be planned as a scan of the whole table). A
-		// settlement of the outbox deletes a hundred queued mails of
-		// one bucket: one statement instead of a hundred for the
-		// server to run. A key that names a nested bucket is not
-		// deleted; a row with neither value nor bucket is inserted for
-		// it, which the CHECK refuses: ErrIncompatibleValue.
+		// One statement a bucket, its keys an array, each found by a
+		// probe of the primary key (deleteKeys). A settlement of the
+		// outbox deletes a hundred queued mails of one bucket: one
+		// statement instead of a hundred for the server to run. A key
+		// that names a nested bucket is not deleted; a row with
+		// neither value nor bucket is inserted for it, which the CHECK
+		// refuses: ErrIncompatibleValue.
 		for len(del) > 0 {
 			n := 1
 			for n < len(del) && del[n].parent == del[0].parent {
@@ -279,9 +302,7 @@ func (t *pgTx) batchBut(hold int64, fresh bool) *pgx.Batch {
 			for i, k := range del[:n] {
 				ks[i] = []byte(k.name)
 			}
-			b.Queue(`WITH d AS (DELETE FROM orrery_kv WHERE bucket = $1 AND key = ANY($2::bytea[]) AND child IS NULL)
-				INSERT INTO orrery_kv (bucket, key) SELECT bucket, key FROM orrery_kv WHERE bucket = $1 AND key = ANY($2::bytea[]) AND child IS NOT NULL`,
-				del[0].parent, ks)
+			b.Queue(deleteKeys, del[0].parent, ks)
 			del = del[n:]
 		}
 	}
