@@ -11,10 +11,12 @@ import (
 // and returns their names. The lock is FOR NO KEY UPDATE on the nested
 // buckets' rows: it skips rows another claim or a game's FOR UPDATE (see
 // the package comment) holds, yet lets other transactions add keys to a
-// claimed bucket meanwhile (their foreign key check takes FOR KEY SHARE),
-// so a process that queues work into a bucket never waits for the one
-// that works it off. It is its own statement, sent with the writes that
-// wait (round), and kept apart from the bucket lookups and their cache.
+// claimed bucket meanwhile (they do not lock its row: a key's bucket has
+// no foreign key, migrations/0003, and a cached id's check only reads
+// the row), so a process that queues work into a bucket never waits for
+// the one that works it off. It is its own statement, sent with the
+// writes that wait (round), and kept apart from the bucket lookups and
+// their cache.
 func (b *pgBucket) Claim(n int) ([][]byte, error) {
 	if err := b.check(true); err != nil {
 		return nil, err

@@ -115,6 +115,7 @@ func statementOf(sql string) string {
 		{"WITH c AS ( SELECT id FROM orrery_bucket", "claim"},
 		{"WITH n AS ( INSERT INTO orrery_bucket", "create bucket"},
 		{"DELETE FROM orrery_bucket", "delete bucket"},
+		{"DELETE FROM orrery_kv WHERE bucket IN", "delete bucket's keys"},
 		{"SELECT value, child", "get"},
 		{"SELECT key, value", "cursor"},
 		{"SELECT count(*)", "key count"},

@@ -661,6 +661,23 @@ func (b *pgBucket) create(name []byte) (store.Bucket, error) {
 	return &pgBucket{tx: t, id: id}, nil
 }
 
+// deleteBucketKeys deletes the keys of bucket $1 and of the buckets nested
+// in it, at any depth. Reading every key of those buckets, it also makes
+// SERIALIZABLE refuse it or a concurrent transaction that writes a key
+// into one of them.
+//
+// Written so that every row is found by probing an index: the nested
+// buckets' ids are gathered first, each level by a scalar subquery on
+// orrery_bucket.parent's index, into the array the keys' primary key is
+// probed with. Written as joins, it was planned as hash joins that read
+// all of orrery_kv's primary key, and so locked it whole for SERIALIZABLE.
+const deleteBucketKeys = `DELETE FROM orrery_kv WHERE bucket = ANY (ARRAY(
+	WITH RECURSIVE sub(id) AS (
+		SELECT $1::bigint
+		UNION ALL
+		SELECT unnest(ARRAY(SELECT b.id FROM orrery_bucket b WHERE b.parent = sub.id)) FROM sub)
+	SELECT id FROM sub))`
+
 func (b *pgBucket) DeleteBucket(name []byte) error {
 	if err := b.check(true); err != nil {
 		return err
@@ -674,10 +691,13 @@ func (b *pgBucket) DeleteBucket(name []byte) error {
 	case id < 0:
 		return store.ErrIncompatibleValue
 	}
-	// The cascades delete its key row here, its nested buckets and all
-	// their keys. What the transaction knows of them stays in its maps,
-	// under ids that are never used again.
+	// The keys of the bucket and of every bucket nested in it go first
+	// (orrery_kv.bucket has no foreign key: migrations/0003), then its
+	// row, whose cascades delete its nested buckets' rows and the key
+	// that names it here. What the transaction knows of them stays in
+	// its maps, under ids that are never used again.
 	if err := b.tx.roundAll(func(q *pgx.Batch) {
+		q.Queue(deleteBucketKeys, id)
 		q.Queue(`DELETE FROM orrery_bucket WHERE id = $1`, id)
 	}); err != nil {
 		return err

@@ -1,0 +1,25 @@
+-- orrery_kv.bucket no longer REFERENCES orrery_bucket. The foreign key
+-- made every key written check its bucket's row, and lock it FOR KEY
+-- SHARE: some 30 rows an order mail (its outbox mails, their states and
+-- records, the game's log), each a trigger, a lookup and a row lock that
+-- PostgreSQL writes to its log, and two transactions writing keys of one
+-- bucket (a handler queuing mail, the outbox settling it) shared that
+-- lock through a multixact. Without it the writes of a 2,000-mail drain
+-- took 26 µs a row of the server's time instead of 41, and all its
+-- statements 29% less (docs/benchmarks.md, "PostgreSQL: one probe a
+-- key, and keys that no longer check their bucket").
+--
+-- What the key gave is kept otherwise:
+--   - no key is left of a deleted bucket: DeleteBucket deletes the keys of
+--     the bucket and of every bucket nested in it, with the rows of
+--     orrery_bucket (tx.go);
+--   - no key is written into a bucket another transaction deletes: a
+--     transaction that writes into a bucket has read the bucket's row
+--     (the statement that confirms its cached id) or the key that names
+--     it, which the deleting one deletes, and the deleting one reads every
+--     key of the bucket; SERIALIZABLE refuses one of two such
+--     transactions (TestWriteIntoABucketDeletedMeanwhile, delete_test.go).
+-- The keys that name buckets (child) keep their foreign key: they are
+-- written when a bucket is made, rarely, and deleting the bucket's row
+-- still deletes the key that names it.
+ALTER TABLE orrery_kv DROP CONSTRAINT IF EXISTS orrery_kv_bucket_fkey;
