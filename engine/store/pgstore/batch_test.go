@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"orrery/engine/store"
 	"orrery/engine/store/pgstore"
@@ -310,12 +311,11 @@ func testGameRead(t *testing.T, s *store.Store, big []byte, many int) {
 	}
 }
 
-// The check of a transaction's cached bucket ids probes the primary keys,
-// whatever the planner believes of the tables' sizes: on a young schema
-// (no statistics yet, 6,000 keys in one bucket) the generic plan of the
-// EXISTS form scanned and hashed all of orrery_kv for every check, 2 ms
-// an order mail at 10 games, and took a predicate lock on the whole table.
-func TestBucketCheckProbesTheIndex(t *testing.T) {
+// bigBucket makes mail/big, of 6,000 keys and a nested bucket, on a fresh
+// schema (no statistics yet), and returns a connection of the store's
+// pool (released when the test ends) and the bucket's id.
+func bigBucket(t *testing.T) (*pgxpool.Conn, int64) {
+	t.Helper()
 	ctx := context.Background()
 	s, _ := openSchema(t)
 	if err := s.Update(ctx, func(tx store.Tx) error {
@@ -328,7 +328,8 @@ func TestBucketCheckProbesTheIndex(t *testing.T) {
 				return err
 			}
 		}
-		return nil
+		_, err = b.CreateBucket([]byte("nested"))
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -336,12 +337,23 @@ func TestBucketCheckProbesTheIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Release()
+	t.Cleanup(conn.Release)
 	var big int64
 	if err := conn.QueryRow(ctx, `SELECT k.child FROM orrery_kv k JOIN orrery_kv m ON k.bucket = m.child
 		WHERE m.bucket = 0 AND m.key = $1 AND k.key = 'big'`, store.BucketMail).Scan(&big); err != nil {
 		t.Fatal(err)
 	}
+	return conn, big
+}
+
+// The check of a transaction's cached bucket ids probes the primary keys,
+// whatever the planner believes of the tables' sizes: on a young schema
+// (no statistics yet, 6,000 keys in one bucket) the generic plan of the
+// EXISTS form scanned and hashed all of orrery_kv for every check, 2 ms
+// an order mail at 10 games, and took a predicate lock on the whole table.
+func TestBucketCheckProbesTheIndex(t *testing.T) {
+	ctx := context.Background()
+	conn, big := bigBucket(t)
 	for _, q := range []string{
 		"SET plan_cache_mode = force_generic_plan",
 		"PREPARE check_ids (bigint[], bytea[], bigint[]) AS " + pgstore.BucketCheck,
@@ -378,32 +390,7 @@ func TestBucketCheckProbesTheIndex(t *testing.T) {
 // planned as, and which SERIALIZABLE then locked whole).
 func TestKeyArraysProbeTheIndex(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openSchema(t)
-	if err := s.Update(ctx, func(tx store.Tx) error {
-		b, err := tx.Bucket(store.BucketMail).CreateBucket([]byte("big"))
-		if err != nil {
-			return err
-		}
-		for i := range 6000 {
-			if err := b.Put(fmt.Appendf(nil, "k%05d", i), []byte("v")); err != nil {
-				return err
-			}
-		}
-		_, err = b.CreateBucket([]byte("nested"))
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgstore.Pool(s).Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
-	var big int64
-	if err := conn.QueryRow(ctx, `SELECT k.child FROM orrery_kv k JOIN orrery_kv m ON k.bucket = m.child
-		WHERE m.bucket = 0 AND m.key = $1 AND k.key = 'big'`, store.BucketMail).Scan(&big); err != nil {
-		t.Fatal(err)
-	}
+	conn, big := bigBucket(t)
 	for _, q := range []string{
 		"ANALYZE orrery_kv",
 		"SET plan_cache_mode = force_generic_plan",
