@@ -346,6 +346,20 @@ func bigBucket(t *testing.T) (*pgxpool.Conn, int64) {
 	return conn, big
 }
 
+// explain runs query under EXPLAIN ANALYZE and returns its plan.
+func explain(t *testing.T, conn *pgxpool.Conn, query string) string {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), "EXPLAIN (ANALYZE, COSTS OFF) "+query, pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // The check of a transaction's cached bucket ids probes the primary keys,
 // whatever the planner believes of the tables' sizes: on a young schema
 // (no statistics yet, 6,000 keys in one bucket) the generic plan of the
@@ -364,15 +378,7 @@ func TestBucketCheckProbesTheIndex(t *testing.T) {
 	}
 	// A name with no key under the big bucket (0), and the big bucket's
 	// own row (its id): the check passes, and says how it looked.
-	rows, err := conn.Query(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, COSTS OFF) EXECUTE check_ids('{%d,%d}', '{"\\x6e6f6e65","\\x626967"}', '{0,%d}')`, big, big, big), pgx.QueryExecModeSimpleProtocol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := strings.Join(lines, "\n")
+	plan := explain(t, conn, fmt.Sprintf(`EXECUTE check_ids('{%d,%d}', '{"\\x6e6f6e65","\\x626967"}', '{0,%d}')`, big, big, big))
 	for _, bad := range []string{"hashed", "Seq Scan", "Bitmap"} {
 		if strings.Contains(plan, bad) {
 			t.Errorf("the bucket check's plan has a %s scan, not a probe of the index:\n%s", bad, plan)
@@ -404,15 +410,7 @@ func TestKeyArraysProbeTheIndex(t *testing.T) {
 	}
 	defer conn.Exec(ctx, "ROLLBACK")
 	for _, stmt := range []string{"get_keys", "delete_keys"} {
-		rows, err := conn.Query(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, COSTS OFF) EXECUTE %s(%d, '{"\\x6b3030303031","\\x6b3035393939","\\x6e6f6e65"}')`, stmt, big), pgx.QueryExecModeSimpleProtocol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan := strings.Join(lines, "\n")
+		plan := explain(t, conn, fmt.Sprintf(`EXECUTE %s(%d, '{"\\x6b3030303031","\\x6b3035393939","\\x6e6f6e65"}')`, stmt, big))
 		for _, bad := range []string{"Seq Scan", "Bitmap", "Hash", "Filter: (key = ANY"} {
 			if strings.Contains(plan, bad) {
 				t.Errorf("%s's plan has a %q, not a probe of the index a key:\n%s", stmt, bad, plan)
