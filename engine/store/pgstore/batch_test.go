@@ -123,11 +123,7 @@ func TestRoundTripsOfAnOrderMail(t *testing.T) {
 func TestCachedBucketMadeAgainByAnotherProcess(t *testing.T) {
 	ctx := context.Background()
 	s1, dsn := openSchema(t)
-	s2, err := pgstore.Open(ctx, dsn, pgstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := openSecond(t, dsn)
 	get := func(s *store.Store, key string) (got string, there bool) {
 		t.Helper()
 		if err := s.View(ctx, func(tx store.Tx) error {

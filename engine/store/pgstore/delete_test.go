@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"orrery/engine/store"
-	"orrery/engine/store/pgstore"
 )
 
 // strays counts the keys whose bucket has no row: what deleting a bucket
@@ -102,11 +101,7 @@ func TestWriteIntoABucketDeletedMeanwhile(t *testing.T) {
 		t.Run(fmt.Sprintf("cached=%v", cached), func(t *testing.T) {
 			ctx := context.Background()
 			s, dsn := openSchema(t)
-			other, err := pgstore.Open(ctx, dsn, pgstore.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer other.Close()
+			other := openSecond(t, dsn)
 			if err := s.Update(ctx, func(tx store.Tx) error {
 				top, err := tx.CreateBucket([]byte("work"))
 				if err != nil {
@@ -136,7 +131,7 @@ func TestWriteIntoABucketDeletedMeanwhile(t *testing.T) {
 				}
 			}
 			runs, gone := 0, false
-			err = s.Update(ctx, func(tx store.Tx) error {
+			err := s.Update(ctx, func(tx store.Tx) error {
 				runs++
 				top := tx.Bucket([]byte("work"))
 				// A read that reaches the server: the transaction's

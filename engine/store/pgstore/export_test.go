@@ -1,3 +1,10 @@
+// This file holds no tests: it is the export_test.go idiom, compiled only
+// with the tests, which opens a few of the package's insides to the
+// external test package pgstore_test. The assertions that use them:
+// Statements in drain_test.go (TestDeletesOneStatementABucket counts the
+// statements that reached the server), BucketCheck, GetKeys and DeleteKeys
+// in batch_test.go (TestBucketCheckProbesTheIndex,
+// TestKeyArraysProbeTheIndex read their plans).
 package pgstore
 
 import "orrery/engine/store"

@@ -175,3 +175,16 @@ func openSchemaTB(t testing.TB) (*store.Store, string) {
 	t.Cleanup(func() { s.Close() })
 	return s, dsn
 }
+
+// openSecond opens the database at dsn again, as another process would:
+// a store with its own connections and its own cache of bucket ids,
+// closed when the test ends.
+func openSecond(t *testing.T, dsn string) *store.Store {
+	t.Helper()
+	s, err := pgstore.Open(context.Background(), dsn, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
