@@ -385,20 +385,32 @@ func writeGame(b store.Bucket, g *Game) error {
 func writeGameFrom(b store.Bucket, g *Game, was indexFacts) error {
 	tx := b.Tx()
 	var oldWake time.Time
+	// stored is the ticks bucket's entry when it was read here: a write
+	// that leaves both times as they are (an order that does not finish
+	// the turn) does not write it again. On PostgreSQL every write of
+	// that row is a new row version, and each one another transaction's
+	// read of a neighbouring game's times may be refused over.
+	var stored *tickTimes
 	if g.ticksRead && g.storedWake != nil {
 		oldWake = *g.storedWake
 	} else {
-		old := storedTicks(tx, g)
+		old, ok := storedTicksEntry(tx, g)
 		if !g.ticksRead {
 			g.Ticked = old.ticked
 		}
 		oldWake = old.wake
+		if ok {
+			stored = &old
+		}
 	}
 	g.Wake = nextWake(g)
 	if err := putInfo(b, g); err != nil {
 		return err
 	}
-	if err := putTicks(tx, g, oldWake); err != nil {
+	if stored != nil && stored.same(tickTimes{g.Ticked, g.Wake}) {
+		w := g.Wake
+		g.ticksRead, g.storedWake = true, &w
+	} else if err := putTicks(tx, g, oldWake); err != nil {
 		return err
 	}
 	return updateIndexes(tx, was, g)

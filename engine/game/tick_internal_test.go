@@ -342,3 +342,101 @@ func TestTwoTicksSplitTheDueGames(t *testing.T) {
 		}
 	})
 }
+
+// ticksSpy counts the writes to the ticks bucket made through a game's
+// bucket (writeGameFrom reaches ticks by b.Tx()).
+type ticksSpy struct {
+	spied
+	puts *int
+}
+
+// spied names store.Bucket for embedding (a field named Bucket would hide
+// the method).
+type spied = store.Bucket
+
+func (s ticksSpy) Tx() store.Tx { return ticksSpyTx{s.spied.Tx(), s.puts} }
+
+type ticksSpyTx struct {
+	store.Tx
+	puts *int
+}
+
+func (s ticksSpyTx) Bucket(name []byte) store.Bucket { return s.wrap(name, s.Tx.Bucket(name)) }
+
+func (s ticksSpyTx) CreateBucketIfNotExists(name []byte) (store.Bucket, error) {
+	b, err := s.Tx.CreateBucketIfNotExists(name)
+	return s.wrap(name, b), err
+}
+
+// wrap counts b's writes if it is ticks (and keeps a missing bucket nil).
+func (s ticksSpyTx) wrap(name []byte, b store.Bucket) store.Bucket {
+	if b == nil || !bytes.Equal(name, store.BucketTicks) {
+		return b
+	}
+	return ticksSpyBucket{b, s.puts}
+}
+
+type ticksSpyBucket struct {
+	spied
+	puts *int
+}
+
+func (s ticksSpyBucket) Put(k, v []byte) error {
+	*s.puts++
+	return s.spied.Put(k, v)
+}
+
+// A write of a game's record that leaves its tick times as they are (an
+// order that does not finish the turn) does not write its ticks entry
+// again; one that moves its wake (a new deadline) does.
+func TestWriteThatKeepsTheTimesLeavesTicks(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
+		st := storetest.Open(t, k)
+		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+		svc := New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(func() time.Time { return now }))
+		ctx := context.Background()
+		if _, err := svc.Create(ctx, CreateRequest{ID: "a", Ruleset: "toy", DiceSecret: "a",
+			Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+			Settings: &Settings{Early: true, TurnLength: 2 * time.Hour}}); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Minute)
+		if _, err := svc.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		_, before, _ := storedInfo(t, svc, "a")
+		write := func(change func(g *Game)) (puts int) {
+			t.Helper()
+			if err := st.Update(ctx, func(tx store.Tx) error {
+				puts = 0
+				b := tx.Bucket(store.BucketGames).Bucket([]byte("a"))
+				g, err := readGame(b)
+				if err != nil {
+					return err
+				}
+				was := factsOf(g)
+				change(g)
+				return writeGameFrom(ticksSpy{b, &puts}, g, was)
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return puts
+		}
+		if n := write(func(g *Game) { g.Updated = now }); n != 0 {
+			t.Errorf("a write that keeps the tick times wrote ticks %d times", n)
+		}
+		if _, after, ok := storedInfo(t, svc, "a"); !ok || after != before {
+			t.Errorf("ticks holds %+v (%v) after that write, want %+v", after, ok, before)
+		}
+		later := before.wake.Add(time.Hour)
+		if n := write(func(g *Game) { g.Deadline = later }); n != 1 {
+			t.Errorf("a write that moves the deadline wrote ticks %d times, want once", n)
+		}
+		if _, after, _ := storedInfo(t, svc, "a"); !after.wake.Equal(later) || !after.ticked.Equal(before.ticked) {
+			t.Errorf("after the deadline moved ticks holds %+v, want ticked %v, wake %v", after, before.ticked, later)
+		}
+		if w := wakeKeys(t, svc, "a"); len(w) != 1 || !w[0].Equal(later) {
+			t.Errorf("the wake index holds %v for a, want the new deadline only", w)
+		}
+	})
+}

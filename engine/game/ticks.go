@@ -58,12 +58,24 @@ func fromUnixNano(n uint64) time.Time {
 // ticks, or for a game whose record predates that bucket, the times its
 // record carried (read into g by readGame; zero for a new game).
 func storedTicks(tx store.Tx, g *Game) tickTimes {
+	t, _ := storedTicksEntry(tx, g)
+	return t
+}
+
+// storedTicksEntry is storedTicks, and whether the ticks bucket holds
+// them (false: they came from the record, or there are none yet).
+func storedTicksEntry(tx store.Tx, g *Game) (tickTimes, bool) {
 	if tb := tx.Bucket(store.BucketTicks); tb != nil {
 		if t, ok := decodeTicks(tb.Get([]byte(g.ID))); ok {
-			return t
+			return t, true
 		}
 	}
-	return tickTimes{g.Ticked, g.Wake}
+	return tickTimes{g.Ticked, g.Wake}, false
+}
+
+// same reports whether t and u hold the same times.
+func (t tickTimes) same(u tickTimes) bool {
+	return t.ticked.Equal(u.ticked) && t.wake.Equal(u.wake)
 }
 
 // putTicks records g's tick times and moves its wake index entry from
