@@ -140,7 +140,7 @@ func radius(size int) int { return size + 1 }
 
 // hexCells lists the cells within distance r of c, row by row.
 func hexCells(c Cell, r int) []Cell {
-	var out []Cell
+	out := make([]Cell, 0, 3*r*(r+1)+1) // a hexagon of radius r
 	for y := c.Y - r; y <= c.Y+r; y++ {
 		for x := c.X - r - 1; x <= c.X+r+1; x++ {
 			if n := (Cell{x, y}); dist(c, n) <= r {

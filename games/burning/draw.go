@@ -92,7 +92,9 @@ func (v view) Picture() *draw.Picture {
 	// Cells are drawn a little small, so the paper between them is the
 	// grid.
 	cell := size * 0.93
-	var empty []draw.Point
+	// Sized up front: grown one cell at a time this slice was most of
+	// what a picture allocated.
+	empty := make([]draw.Point, 0, g.W()*g.H())
 	planets := s.planetMap()
 	for yy := 0; yy < g.H(); yy++ {
 		for x := 0; x < g.W(); x++ {
@@ -112,8 +114,9 @@ func (v view) Picture() *draw.Picture {
 		if pl.Owner != "" {
 			p.Circle(at(pl.Centre), (float64(pl.radius())+0.55)*w, draw.Style{Stroke: draw.OwnerStyle(v.seatIndex(pl.Owner)).Fill, Width: w * 0.45})
 		}
-		var cells []draw.Point
-		for _, c := range hexCells(pl.Centre, pl.radius()) {
+		hc := hexCells(pl.Centre, pl.radius())
+		cells := make([]draw.Point, 0, len(hc))
+		for _, c := range hc {
 			if g.in(c) {
 				cells = append(cells, at(c))
 			}
