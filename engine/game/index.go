@@ -198,6 +198,22 @@ func entriesOfStep(b store.Bucket, step uint64, kind string, fn func(*Entry) err
 	return nil
 }
 
+// GamesOfAhead tells the store that GamesOf will be asked of each of
+// addrs in tx (the daemon's batch, which asks it of every mail): on
+// PostgreSQL their pages of the seats index are then read in one round
+// trip, not one a mail (store.SeekAhead). It changes no answer.
+func GamesOfAhead(tx store.Tx, addrs []string) {
+	b := tx.Bucket(store.BucketSeats)
+	if b == nil || len(addrs) == 0 {
+		return
+	}
+	keys := make([][]byte, len(addrs))
+	for i, a := range addrs {
+		keys[i] = idKey(normAddr(a), "")
+	}
+	store.SeekAhead(b, keys)
+}
+
 // GamesOf lists the ids of the games in which addr holds a seat, in id
 // order: one index read (the daemon asks it of every mail).
 func (s *Service) GamesOf(ctx context.Context, addr string) ([]string, error) {

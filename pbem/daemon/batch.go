@@ -73,6 +73,7 @@ func (d *Daemon) checkSenders(ctx context.Context, msgs []imapin.Message) contex
 	}
 	var check []todo
 	var keys, senders [][]byte
+	var from []string
 	for _, msg := range msgs {
 		if len(msg.Raw) == 0 {
 			continue
@@ -83,9 +84,10 @@ func (d *Daemon) checkSenders(ctx context.Context, msgs []imapin.Message) contex
 		}
 		check = append(check, todo{msg.Raw, m})
 		keys = append(keys, []byte(messageKey(m, msg.Raw)))
-		senders = append(senders, addrKey(game.CanonAddress(m.From)))
+		from = append(from, game.CanonAddress(m.From))
+		senders = append(senders, addrKey(from[len(from)-1]))
 	}
-	ctx = context.WithValue(ctx, aheadKey{}, &ahead{seen: keys, limits: senders})
+	ctx = context.WithValue(ctx, aheadKey{}, &ahead{seen: keys, limits: senders, from: from})
 	// The seen-records in one read-only transaction for the batch, and
 	// on PostgreSQL in one statement (store.GetMany): a transaction a
 	// mail cost two round trips (its read, its end) before handling
@@ -114,9 +116,13 @@ func (d *Daemon) checkSenders(ctx context.Context, msgs []imapin.Message) contex
 }
 
 // ahead is what checkSenders learnt of a batch's mails that readAhead
-// reads in the batch's transaction: their seen-records' keys, and their
-// senders' reply budgets' (Daemon.allow).
-type ahead struct{ seen, limits [][]byte }
+// reads in the batch's transaction: their seen-records' keys, their
+// senders' reply budgets' (Daemon.allow), and the senders, whose games
+// handle looks up (game.Service.GamesOf).
+type ahead struct {
+	seen, limits [][]byte
+	from         []string
+}
 
 type aheadKey struct{}
 
@@ -135,8 +141,9 @@ const maxPartsAhead = 256
 // readAhead reads, at the start of a batch's transaction, what each of
 // its mails would otherwise read alone, on PostgreSQL a round trip each
 // (four of the ten an order mail cost in a drain): the seen-records
-// and reply budgets of the mails checkSenders parsed, into the
-// transaction's memory, and whether any of them has parts recorded,
+// and reply budgets of the mails checkSenders parsed, and their senders'
+// pages of the seats index (GamesOf's), into the transaction's memory,
+// and whether any of them has parts recorded,
 // into the context it returns (handle sets job.noOldParts from it).
 // Read in the batch's own transaction, what it says holds there: a part
 // another process records meanwhile fails the transaction on PostgreSQL
@@ -151,6 +158,7 @@ func (d *Daemon) readAhead(ctx context.Context) context.Context {
 	}
 	var pa *partsAhead
 	err := d.st.View(ctx, func(tx store.Tx) error {
+		game.GamesOfAhead(tx, a.from)
 		mail := tx.Bucket(store.BucketMail)
 		if mail == nil {
 			pa = &partsAhead{}

@@ -44,15 +44,16 @@ type pgTx struct {
 	// value (nil: none, or a nested bucket), and whether it is a write
 	// the server has not had yet.
 	vals   map[nameKey]*val
-	dirty  []nameKey         // the keys of vals whose write waits
-	held   []nameKey         // the waiting writes a batch held back (batchBut)
-	kept   int               // bytes of the values read and kept in vals (see keepReads)
-	seqs   map[int64]*seq    // bucket sequences read or set in the transaction
-	full   map[int64]bool    // buckets whose every key the transaction knows (made in it, or a game read whole)
-	gens   map[int64]uint64  // counts changes to each bucket, so cursors know when their page is stale
-	checks []check           // bucket ids taken from the backend's cache, not yet confirmed by the server
-	learnt map[nameKey]int64 // bucket ids looked up or made, to offer the backend's cache when the transaction ends well
-	forget []nameKey         // buckets deleted, for the backend's cache to drop when the transaction commits
+	dirty  []nameKey            // the keys of vals whose write waits
+	held   []nameKey            // the waiting writes a batch held back (batchBut)
+	kept   int                  // bytes of the values read and kept in vals (see keepReads)
+	seqs   map[int64]*seq       // bucket sequences read or set in the transaction
+	full   map[int64]bool       // buckets whose every key the transaction knows (made in it, or a game read whole)
+	gens   map[int64]uint64     // counts changes to each bucket, so cursors know when their page is stale
+	seeks  map[seekKey]seekPage // Seeks' first pages read ahead (SeekAhead)
+	checks []check              // bucket ids taken from the backend's cache, not yet confirmed by the server
+	learnt map[nameKey]int64    // bucket ids looked up or made, to offer the backend's cache when the transaction ends well
+	forget []nameKey            // buckets deleted, for the backend's cache to drop when the transaction commits
 }
 
 type nameKey struct {
@@ -985,33 +986,30 @@ func (c *pgCursor) load(op string, from []byte, desc bool) {
 	if c.onlyBuckets {
 		where += " AND child IS NOT NULL"
 	}
+	// A Seek's first page read ahead (SeekAhead), while nothing in the
+	// bucket changed since: the rows the statement below would give.
+	var ahead []row
+	if op == ">=" && !desc && !c.onlyBuckets && n == firstPage {
+		if p, ok := t.seeks[seekKey{c.b.id, string(from)}]; ok && p.gen == t.gens[c.b.id] {
+			ahead = slices.Clone(p.rows)
+			if ahead == nil {
+				ahead = []row{}
+			}
+		}
+	}
 	// The bucket's own waiting writes are not sent with the read but
 	// laid over the page (overlay): a key made and dropped in the
 	// transaction (a mail's part answers) then never reaches the server,
 	// where other processes' predicate locks would see it.
 	for {
-		var page []row
-		err := t.roundBut(c.b.id, true, func(q *pgx.Batch) {
-			q.Queue("SELECT key, value, child IS NOT NULL FROM orrery_kv WHERE "+where+
-				" ORDER BY key "+order+fmt.Sprintf(" LIMIT %d", n), args...).Query(func(rs pgx.Rows) error {
-				for rs.Next() {
-					var r row
-					if err := rs.Scan(&r.k, &r.v, &r.isBucket); err != nil {
-						return err
-					}
-					if r.isBucket {
-						r.v = nil
-					} else if r.v == nil {
-						r.v = []byte{}
-					}
-					page = append(page, r)
-				}
-				return rs.Err()
-			})
-		})
-		if err != nil {
-			c.rows = c.rows[:0]
-			return
+		page := ahead
+		ahead = nil
+		if page == nil {
+			err := t.roundBut(c.b.id, true, func(q *pgx.Batch) { queuePage(q, where, order, n, args, &page) })
+			if err != nil {
+				c.rows = c.rows[:0]
+				return
+			}
 		}
 		c.whole = len(page) < n
 		c.rows = c.overlay(page, op, from, desc)
@@ -1034,6 +1032,86 @@ func (c *pgCursor) load(op string, from []byte, desc bool) {
 		c.i = len(c.rows) - 1
 	}
 	c.gen = t.gens[c.b.id]
+}
+
+// queuePage queues the statement that reads a cursor's page: at most n
+// rows of the bucket (args[0]) where where holds, in order, into page.
+func queuePage(q *pgx.Batch, where, order string, n int, args []any, page *[]row) {
+	q.Queue("SELECT key, value, child IS NOT NULL FROM orrery_kv WHERE "+where+
+		" ORDER BY key "+order+fmt.Sprintf(" LIMIT %d", n), args...).Query(func(rs pgx.Rows) error {
+		for rs.Next() {
+			var r row
+			if err := rs.Scan(&r.k, &r.v, &r.isBucket); err != nil {
+				return err
+			}
+			if r.isBucket {
+				r.v = nil
+			} else if r.v == nil {
+				r.v = []byte{}
+			}
+			*page = append(*page, r)
+		}
+		return rs.Err()
+	})
+}
+
+// seekKey and seekPage are a Seek's first page read ahead: the bucket
+// and the key sought; the rows, and the bucket's generation when read.
+type seekKey struct {
+	bucket int64
+	from   string
+}
+
+type seekPage struct {
+	gen  uint64
+	rows []row
+}
+
+// SeekAhead reads the first page of a Seek to each of keys, all in one
+// round trip, for the cursors of this transaction that will Seek there
+// (store.SeekAhead). A page is used only while the transaction has
+// written nothing to the bucket (its generation), and none is read when
+// writes to it wait: the page then says exactly what the server would
+// answer the cursor, and the cursor lays the bucket's waiting writes over
+// it as over any page (there are none). The statement is the cursor's
+// own, so it takes the same predicate locks, only sooner.
+func (b *pgBucket) SeekAhead(keys [][]byte) {
+	if b.check(false) != nil {
+		return
+	}
+	t := b.tx
+	for _, k := range t.dirty {
+		if k.parent == b.id {
+			return
+		}
+	}
+	gen := t.gens[b.id]
+	var ask [][]byte
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if p, ok := t.seeks[seekKey{b.id, string(k)}]; (ok && p.gen == gen) || seen[string(k)] {
+			continue
+		}
+		seen[string(k)] = true
+		ask = append(ask, k)
+	}
+	if len(ask) == 0 {
+		return
+	}
+	pages := make([][]row, len(ask))
+	if err := t.roundBut(b.id, true, func(q *pgx.Batch) {
+		for i, k := range ask {
+			queuePage(q, "bucket = $1 AND key >= $2", "ASC", firstPage, []any{b.id, k}, &pages[i])
+		}
+	}); err != nil || t.gens[b.id] != gen {
+		return
+	}
+	if t.seeks == nil {
+		t.seeks = map[seekKey]seekPage{}
+	}
+	for i, k := range ask {
+		t.seeks[seekKey{b.id, string(k)}] = seekPage{gen, pages[i]}
+	}
 }
 
 // overlay returns page (server rows in the order read: descending when
