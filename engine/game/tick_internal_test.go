@@ -97,6 +97,19 @@ func wakeKeys(t *testing.T, svc *Service, id string) []time.Time {
 	return out
 }
 
+// newToyGame makes game "a" of the toy ruleset on st (ann and bob, early
+// resolution, two-hour turns) and returns the service, clock its clock.
+func newToyGame(t *testing.T, st *store.Store, clock func() time.Time) *Service {
+	t.Helper()
+	svc := New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(clock))
+	if _, err := svc.Create(context.Background(), CreateRequest{ID: "a", Ruleset: "toy", DiceSecret: "a",
+		Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+		Settings: &Settings{Early: true, TurnLength: 2 * time.Hour}}); err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
 // A tick that only looks at a game (nothing due but the look) leaves its
 // record byte for byte as it was: only its entry in ticks and its wake
 // key move. The record never holds the tick times.
@@ -104,13 +117,8 @@ func TestTickThatOnlyLooksLeavesTheRecord(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
 		st := storetest.Open(t, k)
 		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-		svc := New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(func() time.Time { return now }))
+		svc := newToyGame(t, st, func() time.Time { return now })
 		ctx := context.Background()
-		if _, err := svc.Create(ctx, CreateRequest{ID: "a", Ruleset: "toy", DiceSecret: "a",
-			Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
-			Settings: &Settings{Early: true, TurnLength: 2 * time.Hour}}); err != nil {
-			t.Fatal(err)
-		}
 		before, ticks, ok := storedInfo(t, svc, "a")
 		if !ok || !ticks.ticked.IsZero() || !ticks.wake.Equal(now) {
 			t.Fatalf("a new game's ticks entry is %+v (%v), want never ticked, due now", ticks, ok)
@@ -393,13 +401,8 @@ func TestWriteThatKeepsTheTimesLeavesTicks(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
 		st := storetest.Open(t, k)
 		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-		svc := New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(func() time.Time { return now }))
+		svc := newToyGame(t, st, func() time.Time { return now })
 		ctx := context.Background()
-		if _, err := svc.Create(ctx, CreateRequest{ID: "a", Ruleset: "toy", DiceSecret: "a",
-			Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
-			Settings: &Settings{Early: true, TurnLength: 2 * time.Hour}}); err != nil {
-			t.Fatal(err)
-		}
 		now = now.Add(time.Minute)
 		if _, err := svc.Tick(ctx); err != nil {
 			t.Fatal(err)
