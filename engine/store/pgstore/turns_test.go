@@ -67,21 +67,29 @@ func TestTurnTakesTurns(t *testing.T) {
 		}); err == nil {
 			t.Error("b's cancelled wait for the turn returned no error")
 		}
-		go func() { bDone <- turn(b, "b", nil) }()
-		// b waits meanwhile: PostgreSQL shows the lock not granted.
 		conn, err := pgx.Connect(ctx, dsn)
 		if err != nil {
 			t.Error(err)
 			return
 		}
 		defer conn.Close(ctx)
-		for waiting := 0; waiting == 0 && ctx.Err() == nil; time.Sleep(10 * time.Millisecond) {
-			if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+		// waitFor polls until as many requests for the lock wait.
+		waitFor := func(want int) {
+			for waiting := -1; waiting != want && ctx.Err() == nil; time.Sleep(10 * time.Millisecond) {
+				if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
 				AND (classid::bigint << 32 | objid::bigint) = hashtextextended(current_schema(), $1)`, int64(key)).Scan(&waiting); err != nil {
-				t.Error(err)
-				return
+					t.Error(err)
+					return
+				}
 			}
 		}
+		// The wait given up ends with its session, which the server
+		// notices a moment later: until then its request still shows,
+		// and would pass for b's below.
+		waitFor(0)
+		go func() { bDone <- turn(b, "b", nil) }()
+		// b waits meanwhile: PostgreSQL shows the lock not granted.
+		waitFor(1)
 	})
 	if err != nil {
 		t.Fatal(err)
