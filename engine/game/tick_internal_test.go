@@ -97,17 +97,19 @@ func wakeKeys(t *testing.T, svc *Service, id string) []time.Time {
 	return out
 }
 
-// newToyGame makes game "a" of the toy ruleset on st (ann and bob, early
-// resolution, two-hour turns) and returns the service, clock its clock.
-func newToyGame(t *testing.T, st *store.Store, clock func() time.Time) *Service {
+// newToyGame opens a store of kind k and makes game "a" of the toy
+// ruleset in it (ann and bob, early resolution, two-hour turns), with
+// *now as the service's clock: a test moves the time by setting it.
+func newToyGame(t *testing.T, k storetest.Kind, now *time.Time) (*store.Store, *Service) {
 	t.Helper()
-	svc := New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(clock))
+	st := storetest.Open(t, k)
+	svc := New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(func() time.Time { return *now }))
 	if _, err := svc.Create(context.Background(), CreateRequest{ID: "a", Ruleset: "toy", DiceSecret: "a",
 		Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
 		Settings: &Settings{Early: true, TurnLength: 2 * time.Hour}}); err != nil {
 		t.Fatal(err)
 	}
-	return svc
+	return st, svc
 }
 
 // A tick that only looks at a game (nothing due but the look) leaves its
@@ -115,9 +117,8 @@ func newToyGame(t *testing.T, st *store.Store, clock func() time.Time) *Service 
 // key move. The record never holds the tick times.
 func TestTickThatOnlyLooksLeavesTheRecord(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
-		st := storetest.Open(t, k)
 		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-		svc := newToyGame(t, st, func() time.Time { return now })
+		st, svc := newToyGame(t, k, &now)
 		ctx := context.Background()
 		before, ticks, ok := storedInfo(t, svc, "a")
 		if !ok || !ticks.ticked.IsZero() || !ticks.wake.Equal(now) {
@@ -399,9 +400,8 @@ func (s ticksSpyBucket) Put(k, v []byte) error {
 // again; one that moves its wake (a new deadline) does.
 func TestWriteThatKeepsTheTimesLeavesTicks(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
-		st := storetest.Open(t, k)
 		now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-		svc := newToyGame(t, st, func() time.Time { return now })
+		st, svc := newToyGame(t, k, &now)
 		ctx := context.Background()
 		now = now.Add(time.Minute)
 		if _, err := svc.Tick(ctx); err != nil {

@@ -143,8 +143,8 @@ const maxPartsAhead = 256
 // (four of the ten an order mail cost in a drain): the seen-records
 // and reply budgets of the mails checkSenders parsed, and their senders'
 // pages of the seats index (GamesOf's), into the transaction's memory,
-// and whether any of them has parts recorded,
-// into the context it returns (handle sets job.noOldParts from it).
+// and whether any of them has parts recorded, into the context it
+// returns (handle sets job.noOldParts from it).
 // Read in the batch's own transaction, what it says holds there: a part
 // another process records meanwhile fails the transaction on PostgreSQL
 // (serialisable; it is retried, and reads again) and waits for it on
