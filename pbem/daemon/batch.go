@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"slices"
 	"time"
 
 	"orrery/engine/game"
@@ -57,15 +58,15 @@ type verdictsKey struct{}
 //
 // Inside a transaction group already (the shared queue's worker, whose
 // batch is claimed in it) there is no lock to keep DNS out of, and the
-// mails are checked as handle comes to them (checkSender): the worker
-// claims 50 mails and handles those that fit in Config.GroupTime, often a
-// few, and here every claimed mail's seen-record was a read of its own,
-// on PostgreSQL a round trip, done again in each later batch that
-// claimed the mail (about three a mail in a backlog's drain).
+// mails are checked as handle comes to them (checkSender), with no
+// transaction of their own for the seen-records: the worker claims 50
+// mails and handles those that fit in Config.GroupTime, and a read here of
+// every claimed mail's seen-record was a round trip on PostgreSQL, done
+// again in each later batch that claimed the mail (about three a mail in
+// a backlog's drain). The context still carries the keys, for readAhead
+// in the worker's transaction.
 func (d *Daemon) checkSenders(ctx context.Context, msgs []imapin.Message) context.Context {
-	if d.st.InGroup(ctx) {
-		return ctx
-	}
+	inGroup := d.st.InGroup(ctx)
 	verdicts := map[*byte]policy.Verdict{}
 	type todo struct {
 		raw []byte
@@ -88,6 +89,9 @@ func (d *Daemon) checkSenders(ctx context.Context, msgs []imapin.Message) contex
 		senders = append(senders, addrKey(from[len(from)-1]))
 	}
 	ctx = context.WithValue(ctx, aheadKey{}, &ahead{seen: keys, limits: senders, from: from})
+	if inGroup {
+		return ctx
+	}
 	// The seen-records in one read-only transaction for the batch, and
 	// on PostgreSQL in one statement (store.GetMany): a transaction a
 	// mail cost two round trips (its read, its end) before handling
@@ -148,10 +152,14 @@ const maxPartsAhead = 256
 // Read in the batch's own transaction, what it says holds there: a part
 // another process records meanwhile fails the transaction on PostgreSQL
 // (serialisable; it is retried, and reads again) and waits for it on
-// bbolt (one writer). Only a batch HandleBatch began reads ahead: the
-// shared queue's worker, beside other daemons' workers, would make its
-// walk of the parts bucket conflict with every batch that records one.
-func (d *Daemon) readAhead(ctx context.Context) context.Context {
+// bbolt (one writer). A batch HandleBatch began walks the parts bucket
+// (walk true), which holds few records, in one read. The shared queue's
+// worker, beside other daemons' workers, would make that walk conflict
+// with every batch that records one; it seeks to each mail's parts
+// instead (a page of them each, all in one round trip): those reads,
+// like its reads of single keys and of its senders' seats, are those its
+// mails' handling made one by one, of mails and senders its claim holds.
+func (d *Daemon) readAhead(ctx context.Context, walk bool) context.Context {
 	a, _ := ctx.Value(aheadKey{}).(*ahead)
 	if a == nil {
 		return ctx
@@ -176,6 +184,24 @@ func (d *Daemon) readAhead(ctx context.Context) context.Context {
 			return nil
 		}
 		has := map[string]bool{}
+		if !walk {
+			// Each mail's own: the first page of a Seek to its
+			// parts' prefix, all in one round trip (store.SeekAhead),
+			// which the Seeks below then read.
+			prefixes := make([][]byte, len(a.seen))
+			for i, k := range a.seen {
+				prefixes[i] = append(slices.Clip(k), 0)
+			}
+			store.SeekAhead(parts, prefixes)
+			c := parts.Cursor()
+			for _, p := range prefixes {
+				if k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p) {
+					has[string(p[:len(p)-1])] = true
+				}
+			}
+			pa = &partsAhead{has: has}
+			return nil
+		}
 		c, n := parts.Cursor(), 0
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
 			if n++; n > maxPartsAhead {
@@ -239,7 +265,7 @@ func (d *Daemon) handleGroups(ctx context.Context, msgs []imapin.Message, out []
 		start := time.Now()
 		err := d.st.Group(ctx, func(ctx context.Context) error {
 			disp, failed = disp[:0], -1
-			ctx = d.readAhead(ctx)
+			ctx = d.readAhead(ctx, true)
 			for k, msg := range msgs {
 				if k > 0 && time.Since(start) >= d.cfg.GroupTime {
 					return nil // commit these; the rest in the next group

@@ -456,7 +456,7 @@ func (d *Daemon) WorkQueue(ctx context.Context) (int, error) {
 			}
 			d.mu.Lock()
 			defer d.mu.Unlock()
-			vctx := d.checkSenders(ctx, msgs)
+			vctx := d.readAhead(d.checkSenders(ctx, msgs), false)
 			start := time.Now()
 			for k, msg := range msgs {
 				if k > 0 && time.Since(start) >= d.cfg.GroupTime {

@@ -16,7 +16,9 @@ import (
 // the row), so a process that queues work into a bucket never waits for
 // the one that works it off. It is its own statement, sent with the
 // writes that wait (round), and kept apart from the bucket lookups and
-// their cache.
+// their cache. The claimed buckets' ids come with their names, for this
+// transaction only: the Bucket that opens one next is not a round trip
+// of its own (it was one a claimed bucket for the daemon's queue).
 func (b *pgBucket) Claim(n int) ([][]byte, error) {
 	if err := b.check(true); err != nil {
 		return nil, err
@@ -25,14 +27,32 @@ func (b *pgBucket) Claim(n int) ([][]byte, error) {
 		return nil, nil
 	}
 	var names [][]byte
+	var ids []int64
 	err := b.tx.round(func(q *pgx.Batch) {
 		q.Queue(`WITH c AS (
 			SELECT id FROM orrery_bucket WHERE parent = $1 ORDER BY id LIMIT $2 FOR NO KEY UPDATE SKIP LOCKED)
-		SELECT k.key FROM c JOIN orrery_kv k ON k.child = c.id AND k.bucket = $1 ORDER BY c.id`, b.id, n).
-			Query(scanKeys(&names))
+		SELECT k.key, c.id FROM c JOIN orrery_kv k ON k.child = c.id AND k.bucket = $1 ORDER BY c.id`, b.id, n).
+			Query(func(rs pgx.Rows) error {
+				for rs.Next() {
+					var k []byte
+					var id int64
+					if err := rs.Scan(&k, &id); err != nil {
+						return err
+					}
+					names, ids = append(names, k), append(ids, id)
+				}
+				return rs.Err()
+			})
 	})
 	if err != nil {
 		return nil, err
+	}
+	for i, name := range names {
+		// Read and locked in this transaction: what the name holds
+		// until the transaction itself changes it.
+		if _, ok := b.tx.names[nameKey{b.id, string(name)}]; !ok {
+			b.tx.names[nameKey{b.id, string(name)}] = ids[i]
+		}
 	}
 	return names, nil
 }
