@@ -7,7 +7,7 @@
 #   scripts/pgstack.sh stop      # pg_ctl stop (-m fast); never by process name
 #   scripts/pgstack.sh crash     # pg_ctl stop -m immediate: the closest to a crash (fault tests)
 #   scripts/pgstack.sh status
-#   eval "$(scripts/pgstack.sh env)"   # export ORRERY_TEST_PG, the DSN the Go tests read
+#   eval "$(scripts/pgstack.sh env)"   # export ORRERY_TEST_PG, the DSN the Go tests read, and PGSTACK_ROOT
 #
 # The server listens on 127.0.0.1:$PGSTACK_PORT (25432) with its socket in
 # its directory, trusts local connections as user orrery, and is the only
@@ -104,6 +104,9 @@ status() {
 
 env() {
   echo "export ORRERY_TEST_PG='postgres://$USER_NAME@127.0.0.1:$PORT/postgres?sslmode=disable'"
+  # The soak's pgfaults part crashes and restarts this server half-way
+  # when it knows where it lives; without it that step was skipped unsaid.
+  echo "export PGSTACK_ROOT='$ROOT'"
 }
 
 case ${1:-} in
