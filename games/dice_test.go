@@ -72,25 +72,25 @@ func TestNobodyComputesAHiddenRoll(t *testing.T) {
 	}
 }
 
-// readmeRecipe is the shell recipe of the README's "Dice you can check":
-// the first sh block of that section, run as it stands.
+// readmeRecipe is the shell recipe of docs/dice.md ("Dice you can check",
+// once the README's section): the first sh block of that file, run as it
+// stands.
 func readmeRecipe(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/dice.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(data)
-	i := strings.Index(s, "## Dice you can check")
-	if i < 0 {
-		t.Fatal(`README.md has no section "Dice you can check"`)
+	if !strings.HasPrefix(s, "# Dice you can check\n") {
+		t.Fatal(`docs/dice.md does not open with "# Dice you can check"`)
 	}
-	s = s[i:]
-	start := strings.Index(s, "```sh\n")
+	start := strings.Index(s, "```sh")
 	if start < 0 {
-		t.Fatal("the README's dice section has no sh block")
+		t.Fatal("docs/dice.md has no sh block")
 	}
-	s = s[start+len("```sh\n"):]
+	s = s[start:]
+	s = s[strings.Index(s, "\n")+1:] // after the fence's info line ("sh runnable")
 	return s[:strings.Index(s, "```")]
 }
 

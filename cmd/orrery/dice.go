@@ -21,7 +21,7 @@ from the seed the report gives for them: pass that seed alone. At the end
 of a game each step's hidden seed is shown; with --hidden, SEED is that
 one, and --stream KEY rolls the dice marked [KEY].
 
-The same with standard tools (the README has the whole recipe):
+The same with standard tools (docs/dice.md has the whole recipe):
 
   printf %s SEED | sha256sum                    # must equal the commitment
   R=$(printf %s SEED:DIGEST | sha256sum | cut -c1-64)    # the roll seed

@@ -271,7 +271,7 @@ func TestScaleKeepsEarlierCells(t *testing.T) {
 }
 
 // A reworded row keeps its earlier cells under the new wording: in a table
-// written before rows had keys (as docs/benchmarks.md was, where rewording
+// written before rows had keys (as docs/benchmarks/history.md was, where rewording
 // left the 10-game RSS cell and ratio cells blank in rows of their own),
 // and in one written with keys, whose label changes again.
 func TestScaleMergeKeepsRewordedRows(t *testing.T) {

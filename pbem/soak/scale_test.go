@@ -42,7 +42,7 @@ var (
 	flagScaleFailovers = flag.Int("scale.failovers", 5, "scale: kill -9s of the leading daemon timed for the failover figure (PostgreSQL)")
 	flagScaleDir       = flag.String("scale.dir", "", "scale: keep the built databases here and reuse them (default: a temporary directory)")
 	flagScalePG        = flag.String("scale.pg", os.Getenv("ORRERY_TEST_PG"), "scale: a PostgreSQL server (DSN) to take every figure on too, in a schema of its own, and the two-daemon ones (default: ORRERY_TEST_PG)")
-	flagScaleReport    = flag.String("scale.report", "", "scale: write the table into this Markdown file (docs/benchmarks.md), between <!-- scale --> and <!-- /scale -->")
+	flagScaleReport    = flag.String("scale.report", "", "scale: write the table into this Markdown file (docs/benchmarks/history.md), between <!-- scale --> and <!-- /scale -->")
 	flagScaleBbolt     = flag.Bool("scale.bbolt", true, "scale: take the figures on bbolt (false: only on -scale.pg, for a run that measures PostgreSQL alone)")
 	flagScaleTwo       = flag.Bool("scale.two", true, "scale: with -scale.pg and the backlog part, drain a second backlog with two daemons")
 	flagScaleRawRuns   = flag.Int("scale.rawruns", 2, "scale: runs of raw limit B after each drain (the ratio is to the mean of the first two; the others are logged)")
@@ -93,7 +93,7 @@ func (st *scaleTable) cell(label string, n int) string { return st.cells[rowKey(
 // own time, the daemon's memory and a backlog's drain against the raw
 // limit. The CLI figures run the orrery binary built from this tree.
 //
-//	go test -tags soak -run Scale -timeout 3h ./pbem/soak/ -args -scale.games=10,10000,100000 -scale.report=$PWD/docs/benchmarks.md
+//	go test -tags soak -run Scale -timeout 3h ./pbem/soak/ -args -scale.games=10,10000,100000 -scale.report=$PWD/docs/benchmarks/history.md
 func TestScale(t *testing.T) {
 	var sizes []int
 	for _, f := range strings.Split(*flagScaleGames, ",") {
@@ -657,7 +657,7 @@ func (st *scaleTable) markdown(start time.Time) string {
 		// Not the DSN itself: it may hold a password.
 		pg = ` -scale.pg="$ORRERY_TEST_PG"`
 	}
-	fmt.Fprintf(&b, "go test -tags soak -run Scale -timeout 6h ./pbem/soak/ -args -scale.games=%s -scale.parts=%s -scale.backlog=%d%s -scale.report=$PWD/docs/benchmarks.md\n```\n\n",
+	fmt.Fprintf(&b, "go test -tags soak -run Scale -timeout 6h ./pbem/soak/ -args -scale.games=%s -scale.parts=%s -scale.backlog=%d%s -scale.report=$PWD/docs/benchmarks/history.md\n```\n\n",
 		*flagScaleGames, *flagScaleParts, *flagScaleBacklog, pg)
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&b, "%s; %s, %d cores shared with other work (load average at the end: %s); Go %s.\n\n",

@@ -2,7 +2,7 @@
 
 // Package soak is the soak and benchmark harness of issue 8: load, faults
 // and growth against the real Dovecot and Postfix of scripts/mailstack.sh,
-// and the report in docs/benchmarks.md. It is compiled only with the soak
+// and the report in docs/benchmarks/history.md. It is compiled only with the soak
 // build tag, so neither `go test ./...` nor CI runs it. See README.md.
 package soak
 
@@ -50,7 +50,7 @@ var (
 	flagDBGames = flag.Int("soak.dbgames", 10000, "growth: games in the DB for the RSS figure")
 	flagTurns   = flag.Int("soak.turns", 1000, "growth: turns of the long game")
 	flagNoSync  = flag.Bool("soak.nosync", false, "diagnosis only: the daemon's DB skips fsync (a crash may then lose commits)")
-	flagReport  = flag.String("soak.report", "", "write the Markdown report here (e.g. ../../docs/benchmarks.md); empty: only log it")
+	flagReport  = flag.String("soak.report", "", "write the Markdown report here (e.g. ../../docs/benchmarks/history.md); empty: only log it")
 	flagCommand = flag.String("soak.command", "", "the command line to print at the top of the report")
 	flagSection = flag.String("soak.section", "", "write the report as the section of -soak.report with this heading (\"Long fuzz run\"), replacing it or adding it at the end, instead of the whole file")
 )
