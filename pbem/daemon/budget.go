@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -168,44 +169,81 @@ func (e *creatorOver) lineError(line int, text string) engine.LineError {
 		Fix: "you can try again after " + e.next.UTC().Format("Mon 2006-01-02 15:04 MST")}
 }
 
-// creatorBudget is the hook that counts n more of kind (games opened,
-// addresses invited) against person's budget of limit in any 24 hours,
-// in the transaction that does them: over it, it fails with *creatorOver
-// and the transaction, game and mails with it, is undone.
+// creatorBudget counts n more of kind (games opened, addresses invited)
+// against person's budget of limit in any 24 hours, in the transaction
+// that does them, as a hook: over it, it fails with *creatorOver and the
+// transaction, game and mails with it, is undone. (In a batch's shared
+// transaction that spoils the batch, which is then done again with this
+// mail alone: creatorRoom asks first, so that only a race gets here.)
 func (d *Daemon) creatorBudget(tx store.Tx, kind, person string, n, limit int) error {
 	b, err := mailBucket(tx, BucketBudget)
 	if err != nil {
 		return err
 	}
+	kept, err := d.creatorCount(b, kind, person, n, limit)
+	if err != nil {
+		return err
+	}
+	for range n {
+		kept = append(kept, d.cfg.Now().UTC())
+	}
+	data, err := json.Marshal(kept)
+	if err != nil {
+		return err
+	}
+	return b.Put(creatorKey(kind, person), data)
+}
+
+// creatorRoom says whether person's budget of kind has room for n more
+// (nil), before anything is written.
+func (d *Daemon) creatorRoom(ctx context.Context, kind, person string, n, limit int) (*creatorOver, error) {
+	var err error
+	verr := d.st.View(ctx, func(tx store.Tx) error {
+		if b := mailBucketRO(tx, BucketBudget); b != nil {
+			_, err = d.creatorCount(b, kind, person, n, limit)
+		} else if n > limit {
+			err = &creatorOver{kind: kind, limit: limit}
+		}
+		return nil
+	})
+	var over *creatorOver
+	if errors.As(err, &over) {
+		return over, verr
+	}
+	if verr != nil {
+		return nil, verr
+	}
+	return nil, err
+}
+
+func creatorKey(kind, person string) []byte {
+	return addrKey(map[string]string{"new": budgetNewGames, "invite": budgetInvitation}[kind] + person)
+}
+
+// creatorCount returns the times of person's kind within the last 24
+// hours, or *creatorOver when n more would not fit in limit.
+func (d *Daemon) creatorCount(b store.Bucket, kind, person string, n, limit int) ([]time.Time, error) {
 	now := d.cfg.Now().UTC()
-	key := addrKey(map[string]string{"new": budgetNewGames, "invite": budgetInvitation}[kind] + person)
 	var times []time.Time
-	if v := b.Get(key); v != nil {
+	if v := b.Get(creatorKey(kind, person)); v != nil {
 		if err := json.Unmarshal(v, &times); err != nil {
-			return fmt.Errorf("%s budget of %s: %w", kind, person, err)
+			return nil, fmt.Errorf("%s budget of %s: %w", kind, person, err)
 		}
 	}
-	kept := times[:0]
+	var kept []time.Time
 	for _, t := range times {
 		if now.Sub(t) < 24*time.Hour {
 			kept = append(kept, t)
 		}
 	}
 	if n > limit {
-		return &creatorOver{kind: kind, limit: limit}
+		return nil, &creatorOver{kind: kind, limit: limit}
 	}
 	if len(kept)+n > limit {
 		// Room for n once the oldest that fill it turn a day old.
-		return &creatorOver{kind: kind, limit: limit, next: kept[len(kept)+n-limit-1].Add(24 * time.Hour)}
+		return nil, &creatorOver{kind: kind, limit: limit, next: kept[len(kept)+n-limit-1].Add(24 * time.Hour)}
 	}
-	for range n {
-		kept = append(kept, now)
-	}
-	data, err := json.Marshal(kept)
-	if err != nil {
-		return err
-	}
-	return b.Put(key, data)
+	return kept, nil
 }
 
 // replyPrefix is what clients put before a subject they answer or forward.

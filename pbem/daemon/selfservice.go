@@ -401,6 +401,14 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	if msg != "" {
 		return refuse(msg, fix)
 	}
+	if !j.gm {
+		if over, err := d.creatorRoom(ctx, "new", d.person(j.from), 1, d.cfg.NewPerDay); err != nil || over != nil {
+			if err != nil {
+				return err
+			}
+			return d.refuse(j, nil, game.Player{}, over.lineError(c.Line, line))
+		}
+	}
 	n := j.parts
 	j.parts++
 	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
@@ -490,6 +498,17 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line,
 			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send MY GAMES for yours"})
 	}
+	gm := j.route != nil && d.isGM(j, j.route.Secret)
+	if c.Name == route.Invite && !gm {
+		// Asked before the change: a refusal from its hook would spoil
+		// a batch's shared transaction (creatorBudget).
+		if over, err := d.creatorRoom(ctx, "invite", d.person(j.from), 1, d.cfg.InvitesPerDay); err != nil || over != nil {
+			if err != nil {
+				return err
+			}
+			return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
+		}
+	}
 	n := j.parts
 	j.parts++
 	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
@@ -529,7 +548,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 			for _, x := range ch.Notices {
 				sent = append(sent, x.Addresses...)
 			}
-			if len(sent) > 0 && !(j.route != nil && d.isGM(j, j.route.Secret)) {
+			if len(sent) > 0 && !gm {
 				if err := d.creatorBudget(tx, "invite", d.person(j.from), len(sent), d.cfg.InvitesPerDay); err != nil {
 					return err
 				}
