@@ -401,14 +401,6 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	if msg != "" {
 		return refuse(msg, fix)
 	}
-	if !j.gm {
-		if over, err := d.creatorRoom(ctx, "new", d.person(j.from), 1, d.cfg.NewPerDay); err != nil || over != nil {
-			if err != nil {
-				return err
-			}
-			return d.refuse(j, nil, game.Player{}, over.lineError(c.Line, line))
-		}
-	}
 	n := j.parts
 	j.parts++
 	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
@@ -416,6 +408,17 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 			j.answers = append(j.answers, *done)
 		}
 		return err
+	}
+	if !j.gm {
+		// Asked before the change (after a retry's recorded part, which
+		// this very NEW counted): a refusal from the hook would spoil a
+		// batch's shared transaction (creatorBudget).
+		if over, err := d.creatorRoom(ctx, "new", d.person(j.from), 1, d.cfg.NewPerDay); err != nil || over != nil {
+			if err != nil {
+				return err
+			}
+			return d.refuse(j, nil, game.Player{}, over.lineError(c.Line, line))
+		}
 	}
 	seat := sp.seat
 	if seat == "" {
@@ -498,17 +501,6 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line,
 			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send MY GAMES for yours"})
 	}
-	gm := j.route != nil && d.isGM(j, j.route.Secret)
-	if c.Name == route.Invite && !gm {
-		// Asked before the change: a refusal from its hook would spoil
-		// a batch's shared transaction (creatorBudget).
-		if over, err := d.creatorRoom(ctx, "invite", d.person(j.from), 1, d.cfg.InvitesPerDay); err != nil || over != nil {
-			if err != nil {
-				return err
-			}
-			return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
-		}
-	}
 	n := j.parts
 	j.parts++
 	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
@@ -516,6 +508,16 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 			j.answers = append(j.answers, *done)
 		}
 		return err
+	}
+	gm := j.route != nil && d.isGM(j, j.route.Secret)
+	if c.Name == route.Invite && !gm {
+		// As NEW's (newGame): asked before the change.
+		if over, err := d.creatorRoom(ctx, "invite", d.person(j.from), 1, d.cfg.InvitesPerDay); err != nil || over != nil {
+			if err != nil {
+				return err
+			}
+			return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
+		}
 	}
 	var answer section
 	recorded := false
