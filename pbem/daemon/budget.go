@@ -162,8 +162,8 @@ func (e *creatorOver) lineError(line int, text string) engine.LineError {
 			"one player may invite at most %d addresses a day, and this INVITE names more new ones"), e.limit),
 			Fix: "invite fewer at once"}
 	default:
-		msg = fmt.Sprintf(lang.Noun(lang.English, e.limit, "you have invited %d address within a day, the most one player may here",
-			"you have invited %d addresses within a day, the most one player may here"), e.limit)
+		msg = fmt.Sprintf(lang.Noun(lang.English, e.limit, "one player may invite at most %d address within a day, and this INVITE would pass that",
+			"one player may invite at most %d addresses within a day, and this INVITE would pass that"), e.limit)
 	}
 	return engine.LineError{Line: line, Text: text, Msg: msg,
 		Fix: "you can try again after " + e.next.UTC().Format("Mon 2006-01-02 15:04 MST")}

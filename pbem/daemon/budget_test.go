@@ -169,7 +169,7 @@ func TestCreatorBudget(t *testing.T) {
 	says(t, to(sent, "ann@example.org"), "ann", "I invited carl@example.org, dora@example.org to a1.")
 	now = now.Add(time.Hour)
 	sent = h.say("ann@example.org", "invite", "INVITE a2 erin@example.org, fred@example.org")
-	says(t, to(sent, "ann@example.org"), "ann", "you have invited 3 addresses within a day", "you can try again after Mon 2026-11-23 13:00 UTC")
+	says(t, to(sent, "ann@example.org"), "ann", "one player may invite at most 3 addresses within a day, and this INVITE would pass that", "you can try again after Mon 2026-11-23 13:00 UTC")
 	none(t, to(sent, "erin@example.org"), "erin")
 	says(t, to(h.say("ann@example.org", "invite", "INVITE a2 g1@example.org, g2@example.org, g3@example.org, g4@example.org"), "ann@example.org"), "ann",
 		"one player may invite at most 3 addresses a day, and this INVITE names more new ones", "invite fewer at once")
@@ -187,5 +187,28 @@ func TestCreatorBudget(t *testing.T) {
 	some(t, to(h.say("ann@example.org", "new", sec+"NEW toy 3 id=a3"), "ann@example.org"), "ann", "a3")
 	if _, err := h.d.Service().Get(context.Background(), "a3"); err != nil {
 		t.Errorf("a day later, a3 was not opened: %v", err)
+	}
+}
+
+// TestCreatorBudgetInABatch: an INVITE that the budget refuses only once
+// its new addresses are known (inside the change) spoils its batch's
+// shared transaction; the batch is done again around it, and every mail
+// of it gets its answer, the invitations within the budget sent once.
+func TestCreatorBudgetInABatch(t *testing.T) {
+	h := newHarness(t, func(c *daemon.Config) { c.RepliesPerHour, c.InvitesPerDay = 1000, 3 })
+	h.flush()
+	some(t, to(h.say("ann@example.org", "new", "SECRET "+h.secret("ann")+"\nNEW toy 4 id=a1"), "ann@example.org"), "ann", "You opened game a1")
+	h.batch(h.mail("ann@example.org", "invite", "INVITE a1 carl@example.org, dora@example.org"),
+		h.mail("ann@example.org", "more", "INVITE a1 erin@example.org, fred@example.org"),
+		h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] status", "STATUS"))
+	sent := h.flush()
+	for _, a := range []string{"carl@example.org", "dora@example.org"} {
+		one(t, to(sent, a), a, "JOIN a1")
+	}
+	none(t, to(sent, "erin@example.org"), "erin")
+	some(t, to(sent, "ann@example.org"), "ann", "I invited carl@example.org, dora@example.org to a1.")
+	some(t, to(sent, "ann@example.org"), "ann", "one player may invite at most 3 addresses within a day")
+	if n := len(to(sent, "bob@example.org")); n != 1 {
+		t.Errorf("bob got %d answers to his STATUS in the batch, want 1", n)
 	}
 }

@@ -141,7 +141,7 @@ func testNewAndInviteByMail(t *testing.T, b backend) {
 	e.deliver(raw)
 	e.settle()
 	ms = e.take()
-	if len(ms) != 1 || !strings.Contains(flat(to(ms, e.ann)[0]), "you have invited 3 addresses within a day") {
+	if len(ms) != 1 || !strings.Contains(flat(to(ms, e.ann)[0]), "one player may invite at most 3 addresses within a day, and this INVITE would pass that") {
 		t.Errorf("INVITE over the budget: %v to %v", subjects(ms), recipients(ms))
 	}
 }
