@@ -31,11 +31,12 @@ import (
 //     b.evil.example are evil.example) at most Config.StrangerDomain, and
 //     all strangers together Config.StrangerGlobal. Config.StrangerReserve
 //     of the global budget is kept for JOIN: the answer that asks a
-//     newcomer to confirm a JOIN (or says the seat is taken) may draw on
-//     it once the rest is spent, nothing else may, and one domain takes at
-//     most its share of it too. 600 OBSERVE mails from 600 addresses of
-//     one catch-all domain spent every stranger's day (issue 39); now
-//     they spend that domain's, and a newcomer's JOIN is answered still.
+//     newcomer to confirm a JOIN may draw on it once the rest is spent
+//     (the answer to the confirmation is a player's), nothing else may,
+//     and one domain takes at most its share of it too. 600 OBSERVE mails
+//     from 600 addresses of one catch-all domain spent every stranger's
+//     day (issue 39); now they spend that domain's, and a newcomer's JOIN
+//     is answered still.
 //   - NEW and INVITE by mail count against their sender's day
 //     (Config.NewPerDay games opened, Config.InvitesPerDay addresses
 //     invited, in any 24 hours), and NEW needs the secret of a seat the
@@ -56,7 +57,8 @@ type budgetRecord struct {
 }
 
 // The keys of BucketBudget besides a person's own: what all strangers
-// and what each domain spent of the general budget, and of the reserve.
+// and what each domain spent of the general budget, and of the reserve
+// (budgetRecord); the times of a person's NEW and INVITE (a JSON list).
 const (
 	budgetAll        = "\x00all"
 	budgetReserve    = "\x00reserve"
