@@ -187,6 +187,8 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), DNSGrace: cfg.Security.DNSGrace,
 		PingPong: cfg.Limits.PingPong, StrangerDaily: cfg.Limits.StrangerRepliesPerDay,
 		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),
+		StrangerDomain: cfg.Limits.StrangerRepliesDomainPerDay, StrangerReserve: cfg.Limits.StrangerJoinReserve,
+		NewPerDay: cfg.Games.NewPerDay, InvitesPerDay: cfg.Games.InvitesPerDay,
 		MaxMail: int(cfg.Limits.MaxMail), ReadsPerMail: cfg.Limits.ReadsPerMail, MaxReply: cfg.Limits.MaxReply,
 		MaxObservers: cfg.Limits.MaxObservers, PressPerDay: cfg.Limits.PressPerDay, PlusDistinct: cfg.Security.PlusDistinctDomains,
 		OpenGames: cfg.Games.OpenBy, MaxOpenGames: cfg.Games.MaxOpen,

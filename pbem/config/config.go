@@ -158,6 +158,11 @@ type Games struct {
 	// MaxOpen is how many games not over one address may have opened at
 	// once (default 2).
 	MaxOpen int `yaml:"max_open"`
+	// NewPerDay is how many games one person may open by mail in any 24
+	// hours (default 3); InvitesPerDay how many addresses they may invite
+	// (default 20). The GM is not limited.
+	NewPerDay     int `yaml:"new_per_day"`
+	InvitesPerDay int `yaml:"invites_per_day"`
 }
 
 // Bounces say when an address is given up on: after HardLimit hard
@@ -186,6 +191,13 @@ type Limits struct {
 	// of them together (default 500).
 	StrangerRepliesPerDay       int `yaml:"stranger_replies_per_day"`
 	StrangerRepliesGlobalPerDay int `yaml:"stranger_replies_global_per_day"`
+	// StrangerRepliesDomainPerDay caps those to the addresses of one
+	// organisational domain (default a tenth of the global budget, at
+	// least stranger_replies_per_day); StrangerJoinReserve is the part of
+	// the global budget kept for answers to JOIN (default a fifth), of
+	// which one domain takes at most the same share.
+	StrangerRepliesDomainPerDay int `yaml:"stranger_replies_domain_per_day"`
+	StrangerJoinReserve         int `yaml:"stranger_join_reserve"`
 	// MaxMail is the largest mail fetched whole (default 20 MiB): a larger
 	// one is answered from its header and filed under rejected. BatchBytes
 	// bounds the bytes fetched whole at once (default 32 MiB).
@@ -400,6 +412,19 @@ func (c *Config) check() error {
 	if c.Limits.StrangerRepliesGlobalPerDay == 0 {
 		c.Limits.StrangerRepliesGlobalPerDay = 500
 	}
+	if c.Limits.StrangerRepliesDomainPerDay < 0 || c.Limits.StrangerJoinReserve < 0 {
+		return errors.New("limits.stranger_replies_domain_per_day, stranger_join_reserve: must be positive")
+	}
+	if c.Limits.StrangerRepliesDomainPerDay == 0 {
+		c.Limits.StrangerRepliesDomainPerDay = max(c.Limits.StrangerRepliesPerDay, c.Limits.StrangerRepliesGlobalPerDay/10)
+	}
+	if c.Limits.StrangerJoinReserve == 0 {
+		c.Limits.StrangerJoinReserve = c.Limits.StrangerRepliesGlobalPerDay / 5
+	}
+	if c.Limits.StrangerJoinReserve >= c.Limits.StrangerRepliesGlobalPerDay {
+		return fmt.Errorf("limits.stranger_join_reserve: %d must be less than stranger_replies_global_per_day (%d), of which it is a part",
+			c.Limits.StrangerJoinReserve, c.Limits.StrangerRepliesGlobalPerDay)
+	}
 	for _, l := range []struct {
 		key string
 		n   int64
@@ -459,6 +484,15 @@ func (c *Config) check() error {
 	}
 	if c.Games.MaxOpen == 0 {
 		c.Games.MaxOpen = 2
+	}
+	if c.Games.NewPerDay < 0 || c.Games.InvitesPerDay < 0 {
+		return errors.New("games.new_per_day, invites_per_day: must be positive")
+	}
+	if c.Games.NewPerDay == 0 {
+		c.Games.NewPerDay = 3
+	}
+	if c.Games.InvitesPerDay == 0 {
+		c.Games.InvitesPerDay = 20
 	}
 	if c.Bounces.HardLimit < 0 {
 		return errors.New("bounces.hard_limit: must be positive")

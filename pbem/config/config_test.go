@@ -55,6 +55,15 @@ func TestDefaults(t *testing.T) {
 		c.Retention != 90*24*time.Hour || c.GCPercent != DefaultGCPercent || c.Backup != (Backup{Keep: 7}) || c.SMTP.KeepAlive != 10*time.Second {
 		t.Errorf("defaults: %+v", c)
 	}
+	if c.Limits.StrangerRepliesDomainPerDay != 50 || c.Limits.StrangerJoinReserve != 100 || c.Games.NewPerDay != 3 || c.Games.InvitesPerDay != 20 {
+		t.Errorf("budget defaults: domain %d, reserve %d, new %d, invites %d", c.Limits.StrangerRepliesDomainPerDay,
+			c.Limits.StrangerJoinReserve, c.Games.NewPerDay, c.Games.InvitesPerDay)
+	}
+	// The reserve is a part of the global budget.
+	if _, err := Parse([]byte(base + "limits:\n  stranger_replies_global_per_day: 100\n  stranger_join_reserve: 100\n")); err == nil ||
+		!strings.Contains(err.Error(), "stranger_join_reserve") {
+		t.Errorf("a reserve as large as the whole budget: %v", err)
+	}
 }
 
 // The web pages are off without http.listen; with it, the address in mail

@@ -29,7 +29,10 @@ import (
 // (policy.Person): ann+1@ and ann+2@ observe once and hold one seat
 // between them, and one request of a person for a game is pending at a
 // time (the latest). A game takes at most Config.MaxObservers observers
-// by mail. Requests lapse after consentLife.
+// by mail. Requests lapse after consentLife. To a stranger, the answer
+// asking to confirm a JOIN may draw on the part of the strangers' daily
+// budget kept for JOIN (budget.go): a flood of OBSERVEs cannot leave a
+// newcomer's JOIN unanswered.
 
 // consentLife is how long a request waits for its confirmation.
 const consentLife = 3 * 24 * time.Hour
@@ -77,6 +80,7 @@ func (d *Daemon) askConsent(j *job, c route.Command, g *game.Game) error {
 	rec := consentRecord{Token: newToken(), Kind: strings.ToLower(string(c.Name)), Game: g.ID, Seat: c.Seat,
 		Addr: j.from, Person: person, At: d.cfg.Now().UTC()}
 	j.consents = append(j.consents, rec)
+	j.join = j.join || c.Name == route.Join
 	if j.replyID == "" {
 		j.replyID = d.mailer.NewMessageID()
 	}
@@ -245,10 +249,18 @@ func (d *Daemon) confirmConsents(ctx context.Context, j *job, r *route.Result, c
 		}
 		rec := rec
 		j.consenting = &rec
+		j.join = j.join || rec.Kind == "join"
+		before := j.applied
 		err := d.change(ctx, j, r, route.Command{Name: route.Name(strings.ToUpper(rec.Kind)), Line: c.Line, Game: rec.Game, Seat: rec.Seat}, byID)
 		j.consenting = nil
 		if err != nil {
 			return err
+		}
+		if rec.Kind == "join" && j.applied > before {
+			// The seat is theirs: the answer is a player's, outside
+			// the strangers' budgets (their JOIN's request drew on
+			// them already).
+			j.isPlayer = true
 		}
 	}
 	return nil

@@ -49,7 +49,7 @@ var (
 	BucketHeld    = store.BucketMailHeld     // Message-ID of a "held" mail → JSON heldRecord
 	BucketApplied = store.BucketMailApplied  // game, player, step shown, orders hash → time applied
 	BucketPing    = store.BucketMailPingPong // address + subject + text → rate record (ratetimes.go) of answers that changed nothing
-	BucketBudget  = store.BucketMailBudget   // address (or "\x00all") → JSON budgetRecord of replies to strangers today
+	BucketBudget  = store.BucketMailBudget   // person, "\x00all", "\x00reserve", "\x00d\x00"+domain, "\x00r\x00"+domain → JSON budgetRecord of replies to strangers today; "\x00new\x00"/"\x00invite\x00"+person → JSON times of NEW/INVITE (budget.go)
 	BucketDNSFail = store.BucketMailDNSFail  // domain → RFC 3339 time DNS first failed for it
 	BucketConsent = store.BucketMailConsent  // token → JSON consentRecord of a JOIN or OBSERVE to confirm (consent.go)
 )
@@ -94,8 +94,18 @@ type Config struct {
 	// StrangerDaily caps the replies a day to one address in none of our
 	// games (default 5), StrangerGlobal those to all such addresses
 	// together (default 500): no stranger can make the bot mail out
-	// more than it was sent.
-	StrangerDaily, StrangerGlobal int
+	// more than it was sent. StrangerDomain caps those to the addresses
+	// of one organisational domain (default a tenth of StrangerGlobal),
+	// and StrangerReserve of StrangerGlobal is kept for the answers to
+	// JOIN (default a fifth), of which one domain takes at most the same
+	// share (budget.go): one sender's catch-all domain cannot spend
+	// everyone's day, and a newcomer's JOIN is answered.
+	StrangerDaily, StrangerGlobal   int
+	StrangerDomain, StrangerReserve int
+	// NewPerDay is how many games one person may open by mail (NEW) in
+	// any 24 hours (default 3), InvitesPerDay how many addresses they
+	// may invite (INVITE, default 20). The GM is not limited.
+	NewPerDay, InvitesPerDay int
 	// MaxText is the most text bytes read from a mail (inmail default).
 	MaxText int
 	// MaxMail is the reader's limit on a whole mail (imapin.Config.
@@ -227,6 +237,21 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	if cfg.StrangerGlobal <= 0 {
 		cfg.StrangerGlobal = 500
+	}
+	if cfg.StrangerDomain <= 0 {
+		cfg.StrangerDomain = max(cfg.StrangerDaily, cfg.StrangerGlobal/10)
+	}
+	if cfg.StrangerReserve <= 0 {
+		cfg.StrangerReserve = cfg.StrangerGlobal / 5
+	}
+	if cfg.StrangerReserve >= cfg.StrangerGlobal {
+		return nil, fmt.Errorf("the strangers' reserve for JOIN (%d) must be less than their whole daily budget (%d)", cfg.StrangerReserve, cfg.StrangerGlobal)
+	}
+	if cfg.NewPerDay <= 0 {
+		cfg.NewPerDay = 3
+	}
+	if cfg.InvitesPerDay <= 0 {
+		cfg.InvitesPerDay = 20
 	}
 	if cfg.ReadsPerMail <= 0 {
 		cfg.ReadsPerMail = 3

@@ -159,6 +159,13 @@ type job struct {
 	// being confirmed now (consent.go).
 	consents   []consentRecord
 	consenting *consentRecord
+	// join marks an answer that asks to confirm a JOIN or confirms one:
+	// to a stranger, it may draw on the budget kept for JOIN (budget.go).
+	join bool
+	// aligned: sender authentication found a DKIM signature or SPF pass
+	// aligned with the From domain (policy.Verdict.Aligned): the mail is
+	// the address's own, as NEW asks (selfservice.go).
+	aligned bool
 	// commit runs in the transaction that records the mail as handled
 	// (a bounce counted, an address that works again).
 	commit func(tx store.Tx) error
@@ -289,6 +296,7 @@ func (d *Daemon) handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 	if err != nil {
 		return 0, err // DNS trouble: leave it in the inbox, try later
 	}
+	j.aligned = v.Aligned
 	if v.Refuse {
 		// A forged sender: answering would be backscatter to the victim.
 		j.rejected, j.noReply, j.why = true, true, v.Why
@@ -497,10 +505,10 @@ func (d *Daemon) queueReply(tx store.Tx, j *job, now time.Time) error {
 				}
 			}
 			// A stranger's +tags are one person: eve+1@ … eve+200@
-			// share eve@'s budget.
-			if ok, err := d.strangerBudget(tx, d.person(j.from), now); err != nil || !ok {
+			// share eve@'s budget; a domain's addresses share its own.
+			if why, err := d.strangerBudget(tx, d.person(j.from), j.join, now); err != nil || why != "" {
 				if err == nil {
-					d.log.Warn("daily budget of replies to strangers spent: not answering", "to", j.from)
+					d.log.Warn("not answering a stranger", "to", j.from, "why", why)
 				}
 				return err
 			}

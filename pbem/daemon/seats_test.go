@@ -186,10 +186,11 @@ func TestSecretByMail(t *testing.T) {
 // once, a game's creator INVITEs and STARTs it, and nobody else may.
 func TestNewGameByMail(t *testing.T) {
 	h := newHarness(t, func(c *daemon.Config) { c.RepliesPerHour, c.MaxOpenGames = 1000, 2 })
+	sec := "SECRET " + h.secret("ann") + "\n" // NEW needs a seat's secret (TestNewNeedsProof)
 	one(t, to(h.say("eve@example.org", "new", "NEW toy 3"), "eve@example.org"), "eve", "games are opened by those who play here")
 	one(t, to(h.say("ann@example.org", "new", "NEW chess"), "ann@example.org"), "ann", `there is no ruleset "chess" (LIST names them)`)
-	one(t, to(h.say("ann@example.org", "new", "NEW toy 3 speed=9"), "ann@example.org"), "ann", `toy has no option "speed"`)
-	m := one(t, to(h.say("ann@example.org", "new", "NEW toy 3 id=race finish=10 seat=annie"), "ann@example.org"), "ann",
+	one(t, to(h.say("ann@example.org", "new", sec+"NEW toy 3 speed=9"), "ann@example.org"), "ann", `toy has no option "speed"`)
+	m := one(t, to(h.say("ann@example.org", "new", sec+"NEW toy 3 id=race finish=10 seat=annie"), "ann@example.org"), "ann",
 		"Your new game is open for players", "You opened game race (Toy Race) with 3 seats, and hold seat annie.")
 	_ = m
 	g, err := h.d.Service().Get(context.Background(), "race")
@@ -211,9 +212,9 @@ func TestNewGameByMail(t *testing.T) {
 		t.Errorf("race after START: signup %v, %d seats", g.Signup, g.Seats)
 	}
 	// Two games open at once, no more.
-	h.say("ann@example.org", "new", "NEW toy 2")
-	h.say("ann@example.org", "new", "NEW toy 2")
-	one(t, to(h.say("ann@example.org", "new", "NEW toy 2"), "ann@example.org"), "ann", "you have opened 2 games that are not over")
+	h.say("ann@example.org", "new", sec+"NEW toy 2")
+	h.say("ann@example.org", "new", sec+"NEW toy 2")
+	one(t, to(h.say("ann@example.org", "new", sec+"NEW toy 2"), "ann@example.org"), "ann", "you have opened 2 games that are not over")
 }
 
 // TestOnlyTheGMOpensGames: with games.open_by gm, a player's NEW is

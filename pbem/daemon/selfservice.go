@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
+	"orrery/pbem/policy"
 	"orrery/pbem/route"
 	"orrery/templates"
 )
@@ -262,6 +264,51 @@ func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix
 	return "", "", nil
 }
 
+// mayCreate says why NEW may not open a game in the sender's name ("" when
+// it may): NEW needs the mail to be the address's own, shown by the
+// secret of a seat it holds (a SECRET line, or the secret in a game's
+// subject tag) or by sender authentication (an aligned DKIM signature or
+// SPF pass, as DMARC asks). Without either, a forged From opened games in
+// a player's name (issue 39). The GM (mayOpen set j.gm) and a server
+// whose every game takes no secret (security.no_secret) need neither.
+func (d *Daemon) mayCreate(ctx context.Context, j *job, r *route.Result) (msg, fix string, err error) {
+	if j.gm || j.aligned {
+		return "", "", nil
+	}
+	relax := policy.Relax{NoSecret: d.cfg.Relax.NoSecret}
+	if r.Secret != "" || relax.NoSecret {
+		for _, id := range j.mine {
+			g, err := d.svc.Get(ctx, id)
+			if err != nil {
+				if game.IsUserError(err) {
+					continue // gone since the index was read
+				}
+				return "", "", err
+			}
+			if policy.Authenticate(g, j.from, r.Secret, relax).Kind == policy.Accepted {
+				return "", "", nil
+			}
+		}
+	}
+	off := d.cfg.Policy.SenderAuth == "" || d.cfg.Policy.SenderAuth == policy.AuthOff
+	switch {
+	case off && r.Secret != "":
+		return "the secret in your mail is not that of a seat you hold from this address, and NEW opens a game in your name only with it", newSecretFix, nil
+	case off:
+		return "NEW opens a game in your name, so it needs the secret of a seat you hold here, to show that the mail is yours, and this mail has none", newSecretFix, nil
+	case r.Secret != "":
+		return "the secret in your mail is not that of a seat you hold from this address, and nothing else shows that the mail is yours (no DKIM signature or SPF pass of your domain)", newDMARCFix, nil
+	}
+	return "NEW opens a game in your name, so it needs the secret of a seat you hold here, or a mail your domain vouches for (DMARC), to show that the mail is yours, and this mail has neither", newDMARCFix, nil
+}
+
+// What to do when NEW lacks its proof: with sender authentication off,
+// and on.
+const (
+	newSecretFix = "write a line SECRET and the secret of a seat you hold here (your welcome mail has it; SECRET and the game mails it to you again), and send NEW again"
+	newDMARCFix  = "write a line SECRET and the secret of a seat you hold here (your welcome mail has it; SECRET and the game mails it to you again), and send NEW again, or write from a mail provider that signs its mail (DKIM), so that DMARC vouches for it"
+)
+
 // newSpec is what NEW's words ask for.
 type newSpec struct {
 	id, seat string
@@ -343,6 +390,12 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		j.stranger = j.stranger || !j.isPlayer
 		return refuse(msg, fix)
 	}
+	if msg, fix, err := d.mayCreate(ctx, j, r); err != nil || msg != "" {
+		if err != nil {
+			return err
+		}
+		return refuse(msg, fix)
+	}
 	info := rs.Info()
 	sp, msg, fix := parseNew(info, c.Args)
 	if msg != "" {
@@ -356,6 +409,17 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		}
 		return err
 	}
+	if !j.gm {
+		// Asked before the change (after a retry's recorded part, which
+		// this very NEW counted): a refusal from the hook would spoil a
+		// batch's shared transaction (creatorBudget).
+		if over, err := d.creatorRoom(ctx, "new", d.person(j.from), 1, d.cfg.NewPerDay); err != nil || over != nil {
+			if err != nil {
+				return err
+			}
+			return d.refuse(j, nil, game.Player{}, over.lineError(c.Line, line))
+		}
+	}
 	seat := sp.seat
 	if seat == "" {
 		seat = seatName(j.from)
@@ -366,6 +430,11 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	hook := func(tx store.Tx, ch *game.Change) error {
 		if recorded {
 			return nil
+		}
+		if !j.gm {
+			if err := d.creatorBudget(tx, "new", d.person(j.from), 1, d.cfg.NewPerDay); err != nil {
+				return err
+			}
 		}
 		recorded = true
 		g := ch.Game
@@ -395,6 +464,10 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		if err == nil || sp.id != "" || try == 4 || !game.IsUserError(err) || !strings.Contains(err.Error(), "exists already") {
 			break
 		}
+	}
+	var over *creatorOver
+	if errors.As(err, &over) {
+		return d.refuse(j, nil, game.Player{}, over.lineError(c.Line, line))
 	}
 	if err != nil && created == nil {
 		if game.IsUserError(err) {
@@ -436,6 +509,16 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 		}
 		return err
 	}
+	gm := j.route != nil && d.isGM(j, j.route.Secret)
+	if c.Name == route.Invite && !gm {
+		// As NEW's (newGame): asked before the change.
+		if over, err := d.creatorRoom(ctx, "invite", d.person(j.from), 1, d.cfg.InvitesPerDay); err != nil || over != nil {
+			if err != nil {
+				return err
+			}
+			return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
+		}
+	}
 	var answer section
 	recorded := false
 	note := func(tx store.Tx, gg *game.Game, kind, text string) error {
@@ -463,17 +546,26 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 			if recorded {
 				return nil
 			}
-			recorded = true
 			var sent []string
 			for _, x := range ch.Notices {
 				sent = append(sent, x.Addresses...)
 			}
+			if len(sent) > 0 && !gm {
+				if err := d.creatorBudget(tx, "invite", d.person(j.from), len(sent), d.cfg.InvitesPerDay); err != nil {
+					return err
+				}
+			}
+			recorded = true
 			text := fmt.Sprintf("Nobody new to invite to %s: every address was invited before, or plays in it.", g.ID)
 			if len(sent) > 0 {
 				text = fmt.Sprintf("I invited %s to %s.", strings.Join(sent, ", "), g.ID)
 			}
 			return note(tx, ch.Game, "invited", text)
 		})
+	}
+	var over *creatorOver
+	if errors.As(err, &over) {
+		return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
 	}
 	if err != nil && !recorded {
 		if game.IsUserError(err) {

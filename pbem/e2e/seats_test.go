@@ -234,7 +234,7 @@ func TestSelfServiceByMail(t *testing.T) {
 	await(ann, "Your games", "first", "seat ann")
 	send(ann, "lost my secret", "SECRET first")
 	await(ann, "Your secret in first", "Your secret is: "+secret)
-	send(ann, "a new game", "NEW prosper 2 id=second")
+	send(ann, "a new game", "SECRET "+secret+"\nNEW prosper 2 id=second") // a seat's secret shows the mail is ann's
 	await(ann, "Your new game is open for players", "You opened game second")
 	send(bob, "join", "JOIN second")
 	// JOIN asks the address to confirm: bob answers with the code.
