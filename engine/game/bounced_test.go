@@ -211,3 +211,31 @@ func TestRollbackForgetsTheBouncedSteps(t *testing.T) {
 	}
 	verifyClean(t, svc, "g")
 }
+
+// TestUnreachableAfterAbandoned: a seat abandoned already (its player went
+// silent, --abandoned open) whose mail then bounces has nothing kept for
+// it: it stays open, and its holder writing again does not say the game
+// waits for them.
+func TestUnreachableAfterAbandoned(t *testing.T) {
+	ctx := context.Background()
+	svc, clk := newService(t)
+	createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour, AbandonAfter: 1, Abandoned: "open"}, "ann", "bob")
+	submit(t, svc, "g", "ann", "PUSH 1")
+	clk.t = clk.t.Add(25 * time.Hour)
+	tick(t, svc)
+	if g := mustGet(t, svc, "g"); len(g.OpenSeats()) != 1 {
+		t.Fatalf("bob's seat is not open after a step without orders: %v", g.OpenSeats())
+	}
+	_, ns, err := svc.MarkUnreachable(ctx, "g", "bob@example.org", "bounces")
+	if err != nil || kinds(ns) != "unreachable:ann," || !strings.Contains(ns[0].Text, "the seat plays its defaults from now on") {
+		t.Fatalf("mark: %v %+v", err, ns)
+	}
+	g := mustGet(t, svc, "g")
+	if g.Bouncing("bob") != nil || len(g.OpenSeats()) != 1 {
+		t.Errorf("an abandoned seat kept for its holder: %+v, open %v", g.Bouncing("bob"), g.OpenSeats())
+	}
+	if back, _ := svc.MarkReachable(ctx, "bob@example.org", []string{"g"}); len(back) != 0 {
+		t.Errorf("an abandoned seat given back: %+v", back)
+	}
+	verifyClean(t, svc, "g")
+}

@@ -326,8 +326,17 @@ func (s *Service) MarkUnreachable(ctx context.Context, id, addr, why string, hoo
 			if p.Bot || p.Email == "" || !SameAddress(p.Email, addr) || contains(g.Unreachable, p.Name) || contains(g.Kicked, p.Name) {
 				continue
 			}
-			out = append(out, markBouncing(g, p, why, now)...)
 			names = append(names, p.Name)
+			if contains(g.Abandoned, p.Name) {
+				// Abandoned already (its player went silent): there is
+				// nothing left to keep for them.
+				g.Unreachable = append(g.Unreachable, p.Name)
+				sortStrings(g.Unreachable)
+				out = append(out, Notice{Kind: "unreachable", To: append(others(g, []string{p.Name}), GM), Seat: p.Name,
+					Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults from now on.", p.Name, g.ID)})
+				continue
+			}
+			out = append(out, markBouncing(g, p, why, now)...)
 		}
 		if len(names) == 0 {
 			return nil, "", nil
