@@ -246,11 +246,11 @@ func leaveHolder(g *Game, p *Player, kind, reason string, now time.Time) []Notic
 // abandonSeat applies the game's policy to seat name, abandoned for why
 // (kind "abandoned": it missed AbandonAfter steps in a row; "unreachable":
 // mail to its address bounced for the whole window, bounced.go): under
-// "defaults" it plays its defaults and
-// the game no longer waits for it, under "bot" the bot takes it at once,
-// under "open" it is offered to anyone (JOIN) and plays its defaults until
-// taken. It returns what to tell whom. Called inside the step's
-// transaction (afterStep, bounceWindow).
+// "defaults" it plays its defaults and the game no longer waits for it,
+// under "bot" the bot takes it at once, under "open" it is offered to
+// anyone (JOIN) and plays its defaults until taken. It returns what to
+// tell whom. Called inside the step's transaction (afterStep,
+// bounceWindow).
 func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 	p := g.player(name)
 	if p == nil || p.Bot {
@@ -326,7 +326,6 @@ func (s *Service) MarkUnreachable(ctx context.Context, id, addr, why string, hoo
 			if p.Bot || p.Email == "" || !SameAddress(p.Email, addr) || contains(g.Unreachable, p.Name) || contains(g.Kicked, p.Name) {
 				continue
 			}
-			names = append(names, p.Name)
 			if contains(g.Abandoned, p.Name) {
 				// Abandoned already (its player went silent): there is
 				// nothing left to keep for them.
@@ -334,14 +333,16 @@ func (s *Service) MarkUnreachable(ctx context.Context, id, addr, why string, hoo
 				sortStrings(g.Unreachable)
 				out = append(out, Notice{Kind: "unreachable", To: append(others(g, []string{p.Name}), GM), Seat: p.Name,
 					Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults from now on.", p.Name, g.ID)})
+				names = append(names, p.Name+" (abandoned already)")
 				continue
 			}
 			out = append(out, markBouncing(g, p, why, now)...)
+			names = append(names, fmt.Sprintf("%s (kept for %s played by defaults)", p.Name, steps(g.Settings.BounceWindow())))
 		}
 		if len(names) == 0 {
 			return nil, "", nil
 		}
-		return out, fmt.Sprintf("unreachable %s (%s): %s; the seat is kept for %s played by defaults", strings.Join(names, ", "), addr, why, steps(g.Settings.BounceWindow())), nil
+		return out, fmt.Sprintf("unreachable %s (%s): %s", strings.Join(names, ", "), addr, why), nil
 	})
 }
 

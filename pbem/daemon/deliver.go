@@ -154,8 +154,8 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 // settleUnreachable tells every game in which addr holds a seat that its
 // mail bounces (each keeps the seat for its abandon window, then applies
 // its abandon policy, and tells the GM and the other players), then marks
-// the address settled. A crash in between
-// leaves it unsettled, and Maintain finishes it.
+// the address settled. A crash in between leaves it unsettled, and
+// Maintain finishes it.
 func (d *Daemon) settleUnreachable(ctx context.Context, addr string) error {
 	var st bounce.State
 	if err := d.st.View(ctx, func(tx store.Tx) error {
