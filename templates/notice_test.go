@@ -44,6 +44,7 @@ var noticeTexts = map[string]string{
 	"secret-sent": "If seat bob of demo1 is yours, its secret is on its way to the address the seat is held with, not to this one.",
 	"start":       "Game demo1 starts with 3 players: every player's welcome mail follows.",
 	"invited":     "I invited dora@example.org, eve@example.org to demo1.",
+	"back":        "bob writes again in demo1: the seat is theirs as before, and the game waits for their orders again.",
 	"reachable":   "Mail to you bounced (3 hard bounces within 14 days, the last 5.2.2 552 5.2.2 Mailbox full), so I stopped writing to you on Mon 2026-11-23 18:00 UTC. Now that you write again, I write to you again. A seat you held may have gone to another player meanwhile: MY GAMES shows yours.",
 }
 

@@ -128,6 +128,7 @@ var NoticeTitles = map[string]string{
 	"start":       "Your game starts",
 	"invited":     "Invitations sent",
 	"reachable":   "Your address works again",
+	"back":        "A player's mail arrives again",
 	// Answers to a player's own commands.
 	"resign":     "You resigned",
 	"press-sent": "Your press was sent",

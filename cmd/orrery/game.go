@@ -93,7 +93,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	fs.Var(&remind, "remind", "remind missing players this long before the deadline (repeatable, e.g. 24h)")
 	tellLate := fs.Bool("tell-late", false, "during grace, tell the others who is late")
 	abandon := fs.Int("abandon-after", 0, "mark a seat abandoned after this many steps in a row without orders (0: never)")
-	abandoned := fs.String("abandoned", "defaults", "an abandoned seat (or one whose mail bounces): defaults (it plays its defaults), bot (the ruleset's bot takes it) or open (anyone may JOIN it)")
+	abandoned := fs.String("abandoned", "defaults", "an abandoned seat (or one whose mail still bounces after the abandon window: --abandon-after steps by defaults, 3 when that is 0): defaults (it plays its defaults), bot (the ruleset's bot takes it) or open (anyone may JOIN it)")
 	vacation := fs.String("vacation", def.Vacation, "vacation policy: extend (deadlines wait) or defaults (defaults apply)")
 	maxVacation := lengthFlag(fs, "max-vacation", def.MaxVacation, "longest vacation the game allows")
 	press := fs.String("press", def.Press, "press between players: off, signed or grey (anonymous)")
@@ -443,6 +443,9 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 		}
 		if n := g.Missed[p.Name]; n > 0 {
 			state = append(state, fmt.Sprintf("missed %d in a row", n))
+		}
+		if b := g.Bouncing(p.Name); b != nil {
+			state = append(state, fmt.Sprintf("kept for its holder: %d of %d steps by defaults", len(b.Defaults), g.Settings.BounceWindow()))
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", p.Name, addr, strings.Join(state, ", "), mail)
 	}

@@ -86,7 +86,8 @@ type Game struct {
 	DiceScheme int `json:"dice_scheme,omitempty"`
 	// Creator is the address that opened the game by mail (NEW), which
 	// may START it early and INVITE others; Invited the addresses it
-	// invited; Unreachable the seats whose address bounces (seats.go).
+	// invited; Unreachable the seats whose address bounces (bounced.go:
+	// kept for their holder while Bouncing, abandoned after).
 	Creator     string   `json:"creator,omitempty"`
 	Invited     []string `json:"invited,omitempty"`
 	Unreachable []string `json:"unreachable,omitempty"`
@@ -119,7 +120,8 @@ type Settings struct {
 	// played by defaults (0: never); the GM is told.
 	AbandonAfter int `json:"abandon_after,omitempty"`
 	// Abandoned is what becomes of an abandoned seat (or one whose
-	// address bounces): "defaults" ("" too: it plays its defaults),
+	// address still bounces after BounceWindow steps by defaults:
+	// bounced.go): "defaults" ("" too: it plays its defaults),
 	// "bot" (the ruleset's bot takes it) or "open" (anyone may JOIN it).
 	Abandoned string `json:"abandoned,omitempty"`
 	// Vacation is "extend" (deadlines wait for the absent player, up to

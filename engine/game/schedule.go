@@ -178,8 +178,9 @@ func (g *Game) gapEnds() time.Time {
 }
 
 // awaited lists the players the game waits for now: those with unanswered
-// blocking prompts, less kicked and abandoned seats (their defaults apply)
-// and, under the "defaults" vacation policy, players away now.
+// blocking prompts, less kicked and abandoned seats and those whose mail
+// bounces (their defaults apply) and, under the "defaults" vacation
+// policy, players away now.
 func (s *Service) awaited(g *Game, now time.Time) []string { return awaitedAt(g, now) }
 
 // awaitedAt is awaited for code that has no Service: what Tick decides
@@ -187,7 +188,7 @@ func (s *Service) awaited(g *Game, now time.Time) []string { return awaitedAt(g,
 func awaitedAt(g *Game, now time.Time) []string {
 	var out []string
 	for _, p := range g.Waiting() {
-		if contains(g.Kicked, p) || contains(g.Abandoned, p) {
+		if contains(g.Kicked, p) || contains(g.Abandoned, p) || contains(g.Unreachable, p) {
 			continue
 		}
 		if g.Settings.Vacation == "defaults" && onVacation(g, p, now) {
@@ -229,10 +230,13 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 			continue
 		}
 		g.Missed[p]++
-		if n := g.Settings.AbandonAfter; n > 0 && g.Missed[p] >= n && !contains(g.Abandoned, p) {
+		// A seat whose mail bounces is abandoned when its own window
+		// closes (bounceWindow), not by the run of defaults.
+		if n := g.Settings.AbandonAfter; n > 0 && g.Missed[p] >= n && !contains(g.Abandoned, p) && !contains(g.Unreachable, p) {
 			notices = append(notices, abandonSeat(g, p, fmt.Sprintf("no orders for %s in a row", steps(g.Missed[p])), "abandoned", now)...)
 		}
 	}
+	notices = append(notices, bounceWindow(g, rec, now)...)
 	for p, n := range g.Missed {
 		if n == 0 {
 			delete(g.Missed, p)

@@ -45,6 +45,9 @@ type Holder struct {
 	// open seat); Why is the reason given.
 	Ended string `json:"ended,omitempty"`
 	Why   string `json:"why,omitempty"`
+	// Bounces are the spells during which mail to them bounced, the
+	// current one last (bounced.go).
+	Bounces []Bounce `json:"bounces,omitempty"`
 }
 
 // Played is the number of steps h played in g.
@@ -242,11 +245,12 @@ func leaveHolder(g *Game, p *Player, kind, reason string, now time.Time) []Notic
 
 // abandonSeat applies the game's policy to seat name, abandoned for why
 // (kind "abandoned": it missed AbandonAfter steps in a row; "unreachable":
-// mail to its address bounces): under "defaults" it plays its defaults and
-// the game no longer waits for it, under "bot" the bot takes it at once,
-// under "open" it is offered to anyone (JOIN) and plays its defaults until
-// taken. It returns what to tell whom. Called inside the change's
-// transaction (afterStep, MarkUnreachable).
+// mail to its address bounced for the whole window, bounced.go): under
+// "defaults" it plays its defaults and the game no longer waits for it,
+// under "bot" the bot takes it at once, under "open" it is offered to
+// anyone (JOIN) and plays its defaults until taken. It returns what to
+// tell whom. Called inside the step's transaction (afterStep,
+// bounceWindow).
 func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 	p := g.player(name)
 	if p == nil || p.Bot {
@@ -293,41 +297,53 @@ func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 		}
 	}
 	if kind == "unreachable" {
-		return []Notice{{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
-			Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults from now on.", p.Name, g.ID)}}
+		// The players were told when the mail began to bounce; for them
+		// nothing changes now.
+		return []Notice{{Kind: "abandoned", To: []string{GM}, Seat: p.Name,
+			Text: fmt.Sprintf("Mail to %s in %s still bounces after %s played by defaults: the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p.Name, g.ID, steps(g.Settings.BounceWindow()), g.ID, p.Name)}}
 	}
 	return []Notice{{Kind: "abandoned", To: []string{GM}, Seat: p.Name,
 		Text: fmt.Sprintf("%s has sent no orders for %s in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p.Name, missed, g.ID, p.Name)}}
 }
 
-// MarkUnreachable applies the abandon policy to every seat of game id held
-// by addr, whose mail bounces (the mail side decides when): the seat counts
-// as abandoned from now on (see abandonSeat), and the GM and the other
-// players are told. A seat already marked, or no longer held by addr, is
-// left alone, so a second call changes nothing.
+// MarkUnreachable tells game id that mail to addr bounces (the mail side
+// decides when): every seat addr holds there plays its defaults and the
+// game no longer waits for it, and the GM and the other players are told;
+// but the seat stays addr's for the game's abandon window (bounced.go):
+// the abandon policy applies only when it has played BounceWindow steps by
+// defaults since, and MarkReachable gives it back before. A seat already
+// marked, or no longer held by addr, is left alone, so a second call
+// changes nothing.
 func (s *Service) MarkUnreachable(ctx context.Context, id, addr, why string, hooks ...Hook) (*Game, []Notice, error) {
-	g, notices, err := s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if g.Over() || g.Signup {
 			return nil, "", nil
 		}
 		var out []Notice
 		var names []string
-		for _, p := range g.Players {
+		for i := range g.Players {
+			p := &g.Players[i]
 			if p.Bot || p.Email == "" || !SameAddress(p.Email, addr) || contains(g.Unreachable, p.Name) || contains(g.Kicked, p.Name) {
 				continue
 			}
-			out = append(out, abandonSeat(g, p.Name, why, "unreachable", now)...)
-			names = append(names, p.Name)
+			if contains(g.Abandoned, p.Name) {
+				// Abandoned already (its player went silent): there is
+				// nothing left to keep for them.
+				g.Unreachable = append(g.Unreachable, p.Name)
+				sortStrings(g.Unreachable)
+				out = append(out, Notice{Kind: "unreachable", To: append(others(g, []string{p.Name}), GM), Seat: p.Name,
+					Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults from now on.", p.Name, g.ID)})
+				names = append(names, p.Name+" (abandoned already)")
+				continue
+			}
+			out = append(out, markBouncing(g, p, why, now)...)
+			names = append(names, fmt.Sprintf("%s (kept for %s played by defaults)", p.Name, steps(g.Settings.BounceWindow())))
 		}
 		if len(names) == 0 {
 			return nil, "", nil
 		}
 		return out, fmt.Sprintf("unreachable %s (%s): %s", strings.Join(names, ", "), addr, why), nil
 	})
-	if err != nil || len(notices) == 0 {
-		return g, notices, err
-	}
-	return g, notices, s.playBots(ctx, id, hooks)
 }
 
 // openSeats lists the seats of a started game anyone may take by JOIN:
@@ -533,7 +549,13 @@ func countMissed(g *Game, rec *StepRecord, now time.Time) {
 func recountSeats(b store.Bucket, g *Game, to uint64) {
 	ensureHolders(g)
 	g.Missed = map[string]int{}
-	abandoned := append([]string(nil), g.Unreachable...)
+	trimBounces(g, to)
+	var abandoned []string
+	for _, name := range g.Unreachable {
+		if g.Bouncing(name) == nil { // its window is still open: not abandoned yet
+			abandoned = append(abandoned, name)
+		}
+	}
 	for i := range g.Players {
 		p := &g.Players[i]
 		for j := range p.Holders {

@@ -221,37 +221,6 @@ func TestAbandonedPolicies(t *testing.T) {
 	})
 }
 
-// TestUnreachableSeat applies the policy at once to a seat whose address
-// bounces, and a second call changes nothing.
-func TestUnreachableSeat(t *testing.T) {
-	ctx := context.Background()
-	for _, policy := range []string{"defaults", "bot", "open"} {
-		t.Run(policy, func(t *testing.T) {
-			svc, _ := newService(t)
-			createWith(t, svc, game.Settings{Early: true, Abandoned: policy}, "ann", "bob")
-			_, ns, err := svc.MarkUnreachable(ctx, "g", "BOB@example.org", "3 hard bounces in 14 days")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if kinds(ns) != "unreachable:ann," || !strings.Contains(ns[0].Text, "Mail to bob in g bounces") {
-				t.Fatalf("notices %+v", ns)
-			}
-			if _, again, _ := svc.MarkUnreachable(ctx, "g", "bob@example.org", "again"); len(again) != 0 {
-				t.Errorf("a second call: %+v", again)
-			}
-			// The game no longer waits for bob, whatever the policy.
-			if r := submit(t, svc, "g", "ann", "PUSH 1"); len(r.Steps) != 1 {
-				t.Errorf("the game waits for an unreachable seat")
-			}
-			g := mustGet(t, svc, "g")
-			if bob, _ := g.PlayerByName("bob"); bob.Bot != (policy == "bot") {
-				t.Errorf("bob's seat: %+v", bob)
-			}
-			verifyClean(t, svc, "g")
-		})
-	}
-}
-
 // TestKickTellsWhy and the player's record across a kick.
 func TestKickTellsWhy(t *testing.T) {
 	ctx := context.Background()

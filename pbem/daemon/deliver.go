@@ -19,8 +19,10 @@ import (
 // This file is deliverability (issue 18): the delivery status
 // notifications that answer our own mail are counted per address
 // (pbem/bounce); an address with too many hard bounces is unreachable: it
-// is mailed no more, and the seats it holds are abandoned (engine/game's
-// MarkUnreachable), the GM and the other players told. Mail the outbox
+// is mailed no more, and the seats it holds play their defaults for the
+// game's abandon window, then are abandoned under its policy, unless the
+// address writes again first (engine/game's MarkUnreachable,
+// MarkReachable); the GM and the other players are told. Mail the outbox
 // gives up on is reported to the GM. It also holds the mailer's last word
 // on every mail: nothing to an unreachable address, no reminders to those
 // who said REMINDERS off, and the news of those who said DIGEST on kept
@@ -31,7 +33,7 @@ import (
 // hands, answers to the player's own commands.
 var digestKinds = map[string]bool{"deadline": true, "paused": true, "resumed": true, "rollback": true, "message": true,
 	"replaced": true, "kicked": true, "resigned": true, "abandoned": true, "unreachable": true, "late-others": true,
-	"joined": true, "vacation": true}
+	"joined": true, "vacation": true, "back": true}
 
 // post queues out, or keeps news for the addressee's digest when they
 // asked for one (news is nil for mail that always goes at once).
@@ -150,9 +152,10 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 }
 
 // settleUnreachable tells every game in which addr holds a seat that its
-// mail bounces (each applies its abandon policy and tells the GM and the
-// other players), then marks the address settled. A crash in between
-// leaves it unsettled, and Maintain finishes it.
+// mail bounces (each keeps the seat for its abandon window, then applies
+// its abandon policy, and tells the GM and the other players), then marks
+// the address settled. A crash in between leaves it unsettled, and
+// Maintain finishes it.
 func (d *Daemon) settleUnreachable(ctx context.Context, addr string) error {
 	var st bounce.State
 	if err := d.st.View(ctx, func(tx store.Tx) error {
@@ -265,7 +268,13 @@ func (d *Daemon) Maintain(ctx context.Context) error {
 }
 
 // welcomeBack forgets that j's sender was unreachable: they write again,
-// so their mail works; the answer says so.
+// so their mail works; the answer says so. A seat the address still holds
+// in the abandon window (engine/game's MarkReachable) is theirs again
+// first: in one transaction with the address made reachable here, so that
+// the news of what happened while their mail bounced (a mail for each such
+// game) goes out to them, and so does every mail this one's handling makes
+// (the report their orders complete). A crash after it leaves nothing to
+// give back the next time, and this answer says only that mail works.
 func (d *Daemon) welcomeBack(ctx context.Context, j *job) error {
 	var st bounce.State
 	if err := d.st.View(ctx, func(tx store.Tx) error {
@@ -274,6 +283,21 @@ func (d *Daemon) welcomeBack(ctx context.Context, j *job) error {
 		return err
 	}); err != nil || st.Unreachable.IsZero() {
 		return err
+	}
+	kept := 0
+	if len(j.mine) > 0 {
+		ns, err := d.svc.MarkReachable(ctx, j.from, j.mine, func(tx store.Tx, _ *game.Change) error {
+			_, err := bounce.Clear(tx, j.from) // before the mailer's hook mails them
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("give %s its seats back: %w", j.from, err)
+		}
+		for _, n := range ns {
+			if n.Kind == "reachable" {
+				kept++
+			}
+		}
 	}
 	prev := j.commit
 	j.commit = func(tx store.Tx) error {
@@ -285,9 +309,13 @@ func (d *Daemon) welcomeBack(ctx context.Context, j *job) error {
 		_, err := bounce.Clear(tx, j.from)
 		return err
 	}
+	since := st.Unreachable.UTC().Format("Mon 2006-01-02 15:04 MST")
+	text := fmt.Sprintf("Mail to you bounced (%s), so I stopped writing to you on %s. Now that you write again, I write to you again. A seat you held may have gone to another player meanwhile: MY GAMES shows yours.", st.Why, since)
+	if kept > 0 {
+		text = fmt.Sprintf("Mail to you bounced (%s), so I stopped writing to you on %s. Now that you write again, I write to you again, and the seats I kept for you are yours as before: a mail for each game says what happened meanwhile. MY GAMES shows your games.", st.Why, since)
+	}
 	data := d.mailer.data(nil, game.Player{}, nil)
-	data.Notice = &game.Notice{Kind: "reachable", Text: fmt.Sprintf("Mail to you bounced (%s), so I stopped writing to you on %s. Now that you write again, I write to you again. A seat you held may have gone to another player meanwhile: MY GAMES shows yours.",
-		st.Why, st.Unreachable.UTC().Format("Mon 2006-01-02 15:04 MST"))}
+	data.Notice = &game.Notice{Kind: "reachable", Text: text}
 	return d.say(j, templates.Notice, data)
 }
 

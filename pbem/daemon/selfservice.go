@@ -71,7 +71,7 @@ func (d *Daemon) MyGames(ctx context.Context, addr string) ([]templates.MyGame, 
 		}
 		if !g.Signup && !g.Over() {
 			for _, w := range g.Waiting() {
-				if !contains(g.Kicked, w) && !contains(g.Abandoned, w) {
+				if !contains(g.Kicked, w) && !contains(g.Abandoned, w) && !contains(g.Unreachable, w) {
 					mg.Awaited = append(mg.Awaited, w)
 				}
 			}

@@ -81,7 +81,10 @@ next:
 // Dovecot: a four-player game of Prosper under --abandoned bot in which
 // cyd stops sending from the start and, a few steps in, mail to bob starts
 // bouncing (Postfix returns it with a DSN). cyd's seat goes to the bot
-// after 3 steps without orders, bob's when the third DSN arrives; the game
+// after 3 steps without orders. bob's is kept for him when the third DSN
+// arrives (issue 39: losing mail is not losing the seat; everyone is told
+// it plays his defaults), and goes to the bot only after it has played 3
+// steps by defaults (--abandon-after 3) without word from him; the game
 // goes on to its end by itself, everyone is told, and verify is clean.
 func TestSeatsNeverGoEmpty(t *testing.T) {
 	s := getStack(t)
@@ -153,6 +156,11 @@ func TestSeatsNeverGoEmpty(t *testing.T) {
 			t.Errorf("seat %s: %+v", seat, p)
 		}
 	}
+	if p, _ := g.PlayerByName("bob"); len(p.Holders) > 0 {
+		if b := p.Holders[0].Bounces; len(b) != 1 || b[0].Ended != "abandoned" || len(b[0].Defaults) != 3 {
+			t.Errorf("bob's spell of bouncing: %+v", b)
+		}
+	}
 	var state bounce.State
 	st.View(context.Background(), func(tx store.Tx) error { state, _ = bounce.Load(tx, addr("bob")); return nil })
 	if hard, _ := state.Count(); state.Unreachable.IsZero() || hard < 3 {
@@ -160,7 +168,8 @@ func TestSeatsNeverGoEmpty(t *testing.T) {
 	}
 	// Everyone told what happened (mail is still arriving: wait for it).
 	want := map[string][][]string{
-		addr("ann"): {{"Mail to bob in e2e bounces", "the computer plays the seat from now on"},
+		addr("ann"): {{"Mail to bob in e2e bounces", "within 3 steps the computer plays it from then on"},
+			{"Mail to bob in e2e bounces", "the computer plays the seat from now on"},
 			{"cyd has sent no orders in e2e for 3 steps in a row: the computer plays the seat from now on"}, {"Game over"}},
 		addr("dan"): {{"Mail to bob in e2e bounces"}, {"cyd has sent no orders in e2e"}, {"Game over"}},
 		addr("cyd"): {{"You no longer hold your seat", "so the computer plays your seat cyd from now on"}},
