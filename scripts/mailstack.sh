@@ -193,8 +193,11 @@ EOF
 #    key made at start, "(mailstack KEY)"; the first header_checks rule
 #    lets exactly that form through (DUNNO), the second drops every other
 #    header with our id: any case, with a version ("mx.pbem.test 1;"),
-#    quoted, or after a comment. On delivery, lmtp_header_checks removes
-#    the key again, so no mailbox ever shows it to a sender.
+#    quoted, with a final dot, or after a comment. The key is new at each
+#    start and on delivery lmtp_header_checks removes it again, so no
+#    mailbox ever shows it to a sender who could copy it.
+#  - The mail Postfix writes itself (bounce(8)'s DSNs) does not pass
+#    smtpd, and has no header of our id.
 #  - Result, for a mail from envelope evil@evil.example carrying a forged
 #    "Authentication-Results: mx.pbem.test; spf=pass ..." (and variants
 #    in other case, with a version, after a comment): in the mailbox it
@@ -221,7 +224,7 @@ auth_tables() {
   {
     echo "# Written by scripts/mailstack.sh: incoming headers that claim our authserv-id."
     printf '/^Authentication-Results: %s; spf=[a-z]+( smtp\\.mailfrom=[-a-z0-9._+=]+@[-a-z0-9.]+)? \\(mailstack %s\\)$/ DUNNO\n' "$id" "$key"
-    printf '/^Authentication-Results:[[:space:]]*(\\([^)]*\\)[[:space:]]*)*"?%s"?([[:space:];(]|$)/ IGNORE\n' "$id"
+    printf '/^Authentication-Results:[[:space:]]*(\\([^)]*\\)[[:space:]]*)*"?%s\\.?"?([[:space:];(]|$)/ IGNORE\n' "$id"
   } >"$ROOT/etc/postfix/header_checks"
   {
     echo "# Written by scripts/mailstack.sh: the key of our own header, removed on delivery."
