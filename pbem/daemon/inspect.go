@@ -52,7 +52,8 @@ type Verdict struct {
 	Errors  []VerdictErr  `json:"errors"`
 	// AuthResults says which Authentication-Results header sender
 	// authentication would read, and why it is believed or not
-	// (policy.ReadResults, with the config's auth_serv_id).
+	// (policy.ReadResults, with the config's auth_serv_id; without one,
+	// only Daemon.Inspect's sender check says that none is read).
 	AuthResults string `json:"auth_results,omitempty"`
 	// Routing is what the database says (Daemon.Inspect only).
 	Routing *Routing `json:"routing,omitempty"`
@@ -120,7 +121,9 @@ func inspect(raw []byte, maxText int, opt route.Options, pc policy.Config) (*Ver
 		return v, nil, nil
 	}
 	v.From = game.CanonAddress(m.From)
-	v.AuthResults = policy.ReadResults(m.AuthResults, pc.AuthServID).Why
+	if pc.AuthServID != "" {
+		v.AuthResults = policy.ReadResults(m.AuthResults, pc.AuthServID).Why
+	}
 	if rep, err := bounce.Parse(raw); isDSN(m.ReportType) && err == nil {
 		var what []string
 		for _, rc := range rep.Recipients {
