@@ -23,16 +23,18 @@ const mailAbout = `Tools for the mail the daemon reads.
 Prints whether the mail would be answered at all and why not, the sender,
 the game and secret found, every line read as an order and every line not
 read as one (each with its line number in the mail as sent, quotes
-included), every error with its fix, and which Authentication-Results
-header sender authentication would read ("authres:": the topmost, and only
-if it carries the config's auth_serv_id and no other header does) and why
-it is believed or not. No database is needed for that: the lines are read
-with the order words of every ruleset (--ruleset NAME for one). With --db
-(or --config naming one) it adds what the database and the config say:
-whether the game exists, the seat the sender would act for and the
-secret's verdict, the sender's authentication (DMARC, with the config's
-sender_auth, looked up in DNS), whether the orders would be held as a
-stale copy, and the ruleset's own errors. Nothing is changed or sent.
+included), every error with its fix, and, with a config's auth_serv_id,
+which Authentication-Results header sender authentication would read
+("authres:": the topmost, and only if it carries that id and no other
+header does) and why it is believed or not (an MTA that does not strip the
+headers that came with a mail shows here). No database is needed for
+that: the lines are read with the order words of every ruleset (--ruleset
+NAME for one). With --db (or --config naming one) it adds what the
+database and the config say: whether the game exists, the seat the sender
+would act for and the secret's verdict, the sender's authentication
+(DMARC, with the config's sender_auth, looked up in DNS), whether the
+orders would be held as a stale copy, and the ruleset's own errors.
+Nothing is changed or sent.
 
   While orrery serve runs on the same database the command goes through
   it: give the mail with -f FILE or on standard input then.
