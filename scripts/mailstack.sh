@@ -22,7 +22,11 @@
 # Every recipient of every domain is delivered locally (catch-all), so a test
 # reads the bot's reply to someone@example.org by logging in to IMAP as that
 # address with any password. Nothing leaves the machine, and nothing in /etc
-# is edited: the packages' own instances are never started.
+# is edited: the packages' own instances are never started. Mail that comes
+# in on the SMTP port gets an Authentication-Results header of Postfix's
+# own (authserv-id mx.$DOMAIN, SPF from a fixed table), and any header of
+# that id it came with is stripped, as a real MX does (auth_tables); mail
+# handed to Dovecot over LMTP passes no Postfix and gets neither.
 set -euo pipefail
 
 ROOT=${MAILSTACK_ROOT:-/tmp/orrery-mailstack}   # absolute, outside /root, made 0755
