@@ -22,7 +22,11 @@
 # Every recipient of every domain is delivered locally (catch-all), so a test
 # reads the bot's reply to someone@example.org by logging in to IMAP as that
 # address with any password. Nothing leaves the machine, and nothing in /etc
-# is edited: the packages' own instances are never started.
+# is edited: the packages' own instances are never started. Mail that comes
+# in on the SMTP port gets an Authentication-Results header of Postfix's
+# own (authserv-id mx.$DOMAIN, SPF from a fixed table), and any header of
+# that id it came with is stripped, as a real MX does (auth_tables); mail
+# handed to Dovecot over LMTP passes no Postfix and gets neither.
 set -euo pipefail
 
 ROOT=${MAILSTACK_ROOT:-/tmp/orrery-mailstack}   # absolute, outside /root, made 0755
@@ -31,6 +35,7 @@ SMTP_PORT=${MAILSTACK_SMTP_PORT:-2525}
 LMTP_PORT=${MAILSTACK_LMTP_PORT:-2424}
 AUTH_PORT=${MAILSTACK_AUTH_PORT:-12345}           # Dovecot SASL, for Postfix AUTH
 DOMAIN=${MAILSTACK_DOMAIN:-pbem.test}
+AUTHSERV_ID=mx.$DOMAIN   # the authserv-id of the Authentication-Results Postfix writes
 
 case $ROOT in
   /*) ;;
@@ -139,7 +144,14 @@ message_size_limit = 10240000
 biff = no
 append_dot_mydomain = no
 recipient_delimiter = +
+# Authentication-Results as a real MX writes them (see auth_tables): the
+# client's own headers with our authserv-id are dropped on the way in, and
+# smtpd prepends ours, with the SPF verdict of a fixed table.
+smtpd_data_restrictions = check_sender_access regexp:$ROOT/etc/postfix/spf
+header_checks = regexp:$ROOT/etc/postfix/header_checks
+lmtp_header_checks = regexp:$ROOT/etc/postfix/lmtp_header_checks
 EOF
+  auth_tables
   cat >"$ROOT/etc/postfix/master.cf" <<EOF
 127.0.0.1:$SMTP_PORT inet n - n - - smtpd
 pickup    unix  n       -       n       60      1       pickup
@@ -166,6 +178,63 @@ postlog   unix-dgram n  -       n       -       1       postlogd
 EOF
   # Postfix naps ~2 s on config files younger than a second: backdate them.
   touch -d '2000-01-01' "$ROOT/etc/postfix/main.cf" "$ROOT/etc/postfix/master.cf"
+}
+
+# auth_tables writes the tables that make this Postfix add and strip
+# Authentication-Results as a real MX does (RFC 8601 section 5: a receiver
+# deletes the headers that claim its own authserv-id, and adds its own on
+# top). Verified on this Postfix (3.7.11, Debian 12) by hand and by
+# TestForgedAuthResultsThroughPostfix in pbem/hostile:
+#
+#  - smtpd's PREPEND (an access-table action of the spf table below)
+#    lands above smtpd's own Received header, below the Received header
+#    Dovecot's LMTP adds on delivery. It runs in smtpd_data_restrictions,
+#    once per mail: in smtpd_sender_restrictions it ran once per RCPT, and
+#    a mail to three recipients arrived with three copies (tried).
+#  - cleanup's header_checks DO see the headers smtpd prepends: a plain
+#    "IGNORE every header with our id" also removed ours (tried: the mail
+#    arrived with no header of our id). So ours carries a comment with a
+#    key made at start, "(mailstack KEY)"; the first header_checks rule
+#    lets exactly that form through (DUNNO), the second drops every other
+#    header with our id: any case, with a version ("mx.pbem.test 1;"),
+#    quoted, with a final dot, or after a comment. The key is new at each
+#    start and on delivery lmtp_header_checks removes it again, so no
+#    mailbox ever shows it to a sender who could copy it.
+#  - The mail Postfix writes itself (bounce(8)'s DSNs) does not pass
+#    smtpd, and has no header of our id.
+#  - Result, for a mail from envelope evil@evil.example carrying a forged
+#    "Authentication-Results: mx.pbem.test; spf=pass ..." (and variants
+#    in other case, with a version, after a comment): in the mailbox it
+#    has exactly one header with our id, ours, spf=fail for
+#    evil@evil.example, between the two Received headers; another
+#    server's header (mx.relay.example) is kept, as a real MX keeps it.
+#
+# A real MX gets the verdict from a milter (OpenDMARC, rspamd), whose
+# headers header_checks never sees; this stack has no SPF check and no
+# DNS, so the spf table is a test-only "DNS", a fixed table on the
+# envelope sender: every domain passes (as if its record allowed
+# 127.0.0.1) except evil.example, whose pretend record is -all; the null
+# sender of bounces, and an address with characters outside a plain
+# local@domain (which could smuggle a ";" into the header), get none.
+auth_tables() {
+  local id=${AUTHSERV_ID//./\\.} key
+  key=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+  {
+    echo "# Written by scripts/mailstack.sh: a test-only SPF \"DNS\" (see auth_tables)."
+    printf '/^([-a-z0-9._+=]+@evil\\.example)$/ PREPEND Authentication-Results: %s; spf=fail smtp.mailfrom=$1 (mailstack %s)\n' "$AUTHSERV_ID" "$key"
+    printf '/^([-a-z0-9._+=]+@[-a-z0-9.]+)$/ PREPEND Authentication-Results: %s; spf=pass smtp.mailfrom=$1 (mailstack %s)\n' "$AUTHSERV_ID" "$key"
+    printf '/./ PREPEND Authentication-Results: %s; spf=none (mailstack %s)\n' "$AUTHSERV_ID" "$key"
+  } >"$ROOT/etc/postfix/spf"
+  {
+    echo "# Written by scripts/mailstack.sh: incoming headers that claim our authserv-id."
+    printf '/^Authentication-Results: %s; spf=[a-z]+( smtp\\.mailfrom=[-a-z0-9._+=]+@[-a-z0-9.]+)? \\(mailstack %s\\)$/ DUNNO\n' "$id" "$key"
+    printf '/^Authentication-Results:[[:space:]]*(\\([^)]*\\)[[:space:]]*)*"?%s\\.?"?([[:space:];(]|$)/ IGNORE\n' "$id"
+  } >"$ROOT/etc/postfix/header_checks"
+  {
+    echo "# Written by scripts/mailstack.sh: the key of our own header, removed on delivery."
+    printf '/^(Authentication-Results: %s; .*) \\(mailstack %s\\)$/ REPLACE $1\n' "$id" "$key"
+  } >"$ROOT/etc/postfix/lmtp_header_checks"
+  touch -d '2000-01-01' "$ROOT/etc/postfix/spf" "$ROOT/etc/postfix/header_checks" "$ROOT/etc/postfix/lmtp_header_checks"
 }
 
 wait_port() {

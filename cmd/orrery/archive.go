@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,10 +84,10 @@ func writeArchive(e *env, rep archiveReply) error {
 			return fmt.Errorf("the archive names a file outside its folder: %q", f.Name)
 		}
 		path := filepath.Join(rep.Dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+		if err := mkdirsNoLinks(rep.Dir, filepath.Dir(name)); err != nil {
+			return err
 		}
-		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+		if err := writeOut(path, f.Data, 0o644, replaceFile); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 		size += len(f.Data)
@@ -94,6 +95,35 @@ func writeArchive(e *env, rep archiveReply) error {
 	fmt.Fprintf(e.stdout, "wrote %d files (%d KB) to %s; open %s\n", len(rep.Files), (size+1023)/1024, rep.Dir, filepath.Join(rep.Dir, "index.html"))
 	for _, n := range rep.Notes {
 		fmt.Fprintf(e.stdout, "note: %s\n", n)
+	}
+	return nil
+}
+
+// mkdirsNoLinks makes the folders of rel under root, refusing a symbolic
+// link among them: a link an archive's folder held (say assets -> /etc)
+// would have the pages written wherever it points. root itself is the
+// user's --out, and may be a link.
+func mkdirsNoLinks(root, rel string) error {
+	dir := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if part == "." || part == "" {
+			continue
+		}
+		dir = filepath.Join(dir, part)
+		fi, err := os.Lstat(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("create %s: %w", dir, err)
+			}
+			continue
+		case err != nil:
+			return err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link: the archive is not written through it; remove it or name another folder", dir)
+		case !fi.IsDir():
+			return fmt.Errorf("%s is not a folder", dir)
+		}
 	}
 	return nil
 }

@@ -304,7 +304,7 @@ func gameVacation(ctx context.Context, e *env, args []string) error {
 func gameExport(ctx context.Context, e *env, args []string) error {
 	c, fs, db := gameFlags(e, "export")
 	withSecrets := fs.Bool("with-secrets", false, "keep the dice secret and the players' secrets (needed to import the game again)")
-	out := fs.String("out", "", "write to FILE, created owner-only (0600), instead of standard output")
+	out := fs.String("out", "", "write to FILE, owner-only (0600), instead of standard output: a new file renamed into place, never through a symbolic link")
 	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err

@@ -23,21 +23,26 @@ const mailAbout = `Tools for the mail the daemon reads.
 Prints whether the mail would be answered at all and why not, the sender,
 the game and secret found, every line read as an order and every line not
 read as one (each with its line number in the mail as sent, quotes
-included), and every error with its fix. No database is needed for that:
-the lines are read with the order words of every ruleset (--ruleset NAME
-for one). With --db (or --config naming one) it adds what the database
-and the config say: whether the game exists, the seat the sender would act
-for and the secret's verdict, the sender's authentication (DMARC, with the
-config's sender_auth, looked up in DNS), whether the orders would be held
-as a stale copy, and the ruleset's own errors. Nothing is changed or sent.
+included), every error with its fix, and, with a config's auth_serv_id,
+which Authentication-Results header sender authentication would read
+("authres:": the topmost, and only if it carries that id and no other
+header does) and why it is believed or not (an MTA that does not strip the
+headers that came with a mail shows here). No database is needed for
+that: the lines are read with the order words of every ruleset (--ruleset
+NAME for one). With --db (or --config naming one) it adds what the
+database and the config say: whether the game exists, the seat the sender
+would act for and the secret's verdict, the sender's authentication
+(DMARC, with the config's sender_auth, looked up in DNS), whether the
+orders would be held as a stale copy, and the ruleset's own errors.
+Nothing is changed or sent.
 
   While orrery serve runs on the same database the command goes through
   it: give the mail with -f FILE or on standard input then.
 
   --json prints {"reply", "why", "from", "game", "secret", "orders",
-  "ignored", "errors", "routing"}: orders and ignored are lists of
-  {"line", "text"}, errors of {"line", "text", "msg", "fix"}, and routing
-  (with --db only) of the database's verdicts.`
+  "ignored", "errors", "auth_results", "routing"}: orders and ignored are
+  lists of {"line", "text"}, errors of {"line", "text", "msg", "fix"}, and
+  routing (with --db only) of the database's verdicts.`
 
 func runMail(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 {
@@ -86,7 +91,7 @@ func runMail(ctx context.Context, e *env, args []string) error {
 	}
 	var v *daemon.Verdict
 	if *dbPath == "" {
-		v = daemon.Inspect(raw, e.rulesets, *ruleset, cfg.MaxText)
+		v = daemon.InspectWith(raw, e.rulesets, *ruleset, cfg.MaxText, policy.Config{AuthServID: cfg.Security.AuthServID})
 	} else {
 		if v, err = inspectWithDB(ctx, e, raw, *dbPath, cfg); err != nil {
 			return err
@@ -183,6 +188,9 @@ func printVerdict(w io.Writer, v *daemon.Verdict) {
 	yes := map[bool]string{true: "yes", false: "no"}
 	fmt.Fprintf(w, "reply:   %s: %s\n", yes[v.Reply], v.Why)
 	fmt.Fprintf(w, "from:    %s\n", orDash(v.From))
+	if v.AuthResults != "" {
+		fmt.Fprintf(w, "authres: %s\n", v.AuthResults)
+	}
 	fmt.Fprintf(w, "game:    %s\n", orDash(v.Game))
 	if v.Secret != "" {
 		fmt.Fprintf(w, "secret:  %s\n", v.Secret)

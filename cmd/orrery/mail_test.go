@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,4 +104,56 @@ func mustAbs(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestMailCheckExplainsAuthResults: mail check says which
+// Authentication-Results header sender authentication would read and why
+// it is believed or not, with the config's auth_serv_id (issue 39).
+func TestMailCheckExplainsAuthResults(t *testing.T) {
+	t.Setenv("ORRERY_CONFIG", "")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "orrery.yaml")
+	if err := os.WriteFile(cfg, []byte("security:\n  sender_auth: strict\n  auth_serv_id: mx.example.net\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	mail := func(headers ...string) string {
+		n++
+		f := filepath.Join(dir, fmt.Sprintf("m%d.eml", n))
+		body := strings.Join(headers, "\r\n") + "\r\nFrom: ann@example.org\r\nSubject: [ty1] orders\r\nMessage-ID: <1@x>\r\n\r\nPUSH 1\r\n"
+		if err := os.WriteFile(f, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	ours := "Authentication-Results: mx.example.net; spf=pass smtp.mailfrom=ann@example.org"
+	for _, c := range []struct {
+		name string
+		args []string
+		file string
+		want string
+	}{
+		{"ours alone", []string{"--config", cfg}, mail(ours),
+			"authres: read the topmost Authentication-Results header (1 of 1), mx.example.net's and the only one with its id: believed\n"},
+		{"the MTA did not strip", []string{"--config", cfg}, mail(ours, "Authentication-Results: mx.relay.example; spf=none", ours),
+			"authres: 2 Authentication-Results headers carry mx.example.net's id (headers 1, 3 of 3, from the top): the MTA did not strip those that came with the mail"},
+		{"ours below another's", []string{"--config", cfg}, mail("Authentication-Results: mx.relay.example; spf=none", ours),
+			"below mx.relay.example's: the topmost is not ours"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := mailCLI(t, "", append(append([]string{"mail", "check"}, c.args...), c.file)...)
+			if err != nil || !strings.Contains(out, c.want) {
+				t.Errorf("%v: want %q in\n%s", err, c.want, out)
+			}
+		})
+	}
+	// Without auth_serv_id no header is read, and nothing is said of them.
+	if out, err := mailCLI(t, "", "mail", "check", mail(ours)); err != nil || strings.Contains(out, "authres:") {
+		t.Errorf("without a config: %v\n%s", err, out)
+	}
+	out, _ := mailCLI(t, "", "mail", "check", "--json", "--config", cfg, mail(ours, ours))
+	var v daemon.Verdict
+	if err := json.Unmarshal([]byte(out), &v); err != nil || !strings.Contains(v.AuthResults, "none is believed") {
+		t.Errorf("JSON auth_results %q (%v)", v.AuthResults, err)
+	}
 }

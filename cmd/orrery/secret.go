@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"orrery/pbem/config"
 )
@@ -44,37 +43,14 @@ func runSecret(_ context.Context, e *env, args []string) error {
 
 // writePrivate creates path owner-only (0600, whatever the umask) and
 // writes data; it never overwrites an existing file, whose mode it could
-// not vouch for.
+// not vouch for, nor writes through a symbolic link (writeOut).
 func writePrivate(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("%s exists already: remove it first, or name another file", path)
-		}
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	return f.Close()
+	return writeOut(path, data, 0o600, newFile)
 }
 
 // writeOwnerOnly writes data to path, which ends up mode 0600 whether it is
-// new or was there before (its mode narrowed before anything is written).
+// new or was there before: a new file renamed into place, never written
+// through a symbolic link (writeOut).
 func writeOwnerOnly(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeOut(path, data, 0o600, replaceFile)
 }

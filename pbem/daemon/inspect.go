@@ -50,6 +50,11 @@ type Verdict struct {
 	Orders  []VerdictLine `json:"orders"`
 	Ignored []VerdictLine `json:"ignored"`
 	Errors  []VerdictErr  `json:"errors"`
+	// AuthResults says which Authentication-Results header sender
+	// authentication would read, and why it is believed or not
+	// (policy.ReadResults, with the config's auth_serv_id; without one,
+	// only Daemon.Inspect's sender check says that none is read).
+	AuthResults string `json:"auth_results,omitempty"`
 	// Routing is what the database says (Daemon.Inspect only).
 	Routing *Routing `json:"routing,omitempty"`
 }
@@ -91,12 +96,19 @@ type Routing struct {
 // mail's game is unknown here, so the words of every ruleset are used
 // unless ruleset names one.
 func Inspect(raw []byte, rulesets []engine.Ruleset, ruleset string, maxText int) *Verdict {
+	return InspectWith(raw, rulesets, ruleset, maxText, policy.Config{})
+}
+
+// InspectWith is Inspect with the config's sender authentication settings:
+// the Authentication-Results header that would be read with pc's
+// AuthServID, and the silences pc asks for. It looks nothing up in DNS.
+func InspectWith(raw []byte, rulesets []engine.Ruleset, ruleset string, maxText int, pc policy.Config) *Verdict {
 	w := newWords(rulesets)
 	cls := w.all
 	if ruleset != "" {
 		cls = w.forRuleset(ruleset)
 	}
-	v, _, _ := inspect(raw, maxText, route.Options{Classifier: func(string) *route.Classifier { return cls }}, policy.Config{})
+	v, _, _ := inspect(raw, maxText, route.Options{Classifier: func(string) *route.Classifier { return cls }}, pc)
 	return v
 }
 
@@ -109,6 +121,9 @@ func inspect(raw []byte, maxText int, opt route.Options, pc policy.Config) (*Ver
 		return v, nil, nil
 	}
 	v.From = game.CanonAddress(m.From)
+	if pc.AuthServID != "" {
+		v.AuthResults = policy.ReadResults(m.AuthResults, pc.AuthServID).Why
+	}
 	if rep, err := bounce.Parse(raw); isDSN(m.ReportType) && err == nil {
 		var what []string
 		for _, rc := range rep.Recipients {
@@ -191,6 +206,9 @@ func (d *Daemon) Inspect(ctx context.Context, raw []byte) (*Verdict, error) {
 	v.Routing = rt
 	sv := policy.CheckSender(ctx, raw, m, d.cfg.Policy, d.cfg.Resolver, false)
 	rt.Sender = sv.Why
+	if sv.AuthResults != "" {
+		v.AuthResults = sv.AuthResults
+	}
 	if sv.Refuse {
 		v.Reply, v.Why = false, "not answered, nothing applied: "+sv.Why
 	}

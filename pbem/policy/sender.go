@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 
 	"github.com/emersion/go-msgauth/authres"
@@ -61,12 +62,17 @@ type Verdict struct {
 	TempFail bool
 	// Why says it in a sentence, for the log and `orrery mail check`.
 	Why string
+	// AuthResults says which Authentication-Results header was read and
+	// why it was believed or not (ReadResults), for `orrery mail check`;
+	// "" when sender authentication is off or the From has no domain.
+	AuthResults string
 }
 
 // CheckSender authenticates m's From address by DMARC's rules (RFC 7489):
 // a DKIM signature verified here (emersion/go-msgauth), or the SPF result
 // that our receiving server wrote in the topmost Authentication-Results
-// header with our authserv-id, must pass for a domain aligned with the From
+// header with our authserv-id, if no other header carries that id
+// (ReadResults), must pass for a domain aligned with the From
 // domain (the same organisational domain, or the very domain where the
 // record asks for strict alignment). What follows from a failure depends
 // on c.SenderAuth and on the domain's published policy. raw is the mail as
@@ -129,10 +135,12 @@ func CheckSender(ctx context.Context, raw []byte, m *inmail.Message, c Config, r
 		}
 	}
 	// SPF and DKIM as our own server recorded them: only its topmost
-	// header counts; any header below it may have been written by the
-	// sender.
+	// header counts, and only if it is the one header with its id; any
+	// header below it may have been written by the sender.
+	ar := ReadResults(m.AuthResults, c.AuthServID)
+	v.AuthResults = ar.Why
 	if !v.Aligned && c.AuthServID != "" {
-		v.Aligned, v.By, seen = trustedResults(m, c.AuthServID, v.Domain, dkimMode, spfMode, seen)
+		v.Aligned, v.By, seen = trustedResults(ar, c.AuthServID, v.Domain, dkimMode, spfMode, seen)
 	}
 	if v.Aligned {
 		v.Why = fmt.Sprintf("%s vouches for %s", v.By, v.Domain)
@@ -172,18 +180,119 @@ func orNone(id string) string {
 	return id
 }
 
-// trustedResults reads the topmost Authentication-Results header, if our
-// server (authserv-id id) wrote it, for a DKIM or SPF pass aligned with
-// domain.
-func trustedResults(m *inmail.Message, id, domain string, dkimMode, spfMode dmarc.AlignmentMode, seen []string) (bool, string, []string) {
-	if len(m.AuthResults) == 0 {
-		return false, "", append(seen, "no Authentication-Results header")
+// Results is what a mail's Authentication-Results headers say, as far as
+// our own receiving server's may be believed (ReadResults).
+type Results struct {
+	// Trusted is set when one header is believed: Header is then its
+	// value, and Results what it says.
+	Trusted bool
+	Header  string
+	Results []authres.Result
+	// Why says which header was read and why it is (not) believed, for
+	// the log and `orrery mail check`.
+	Why string
+}
+
+// ReadResults finds the Authentication-Results header our receiving server
+// (authserv-id id) wrote among headers, topmost first, as inmail gives
+// them. It is believed only if it is the topmost header and no other
+// header carries id (RFC 8601 section 5): a receiver adds its header on
+// top and deletes the ones that came with the mail claiming its id, so a
+// second one means the MTA did not delete them, and then the topmost may
+// be the sender's too. A header with our id below another server's is the
+// sender's (or a relay's after ours, which is no better).
+//
+// Nothing is asked of the Received headers: where a milter puts its
+// header relative to the MTA's own Received header differs between MTAs
+// and milters (Postfix's PREPEND puts it above; others below), so a rule
+// on it would refuse genuine mail on some set-ups, and it would need the
+// MTA's host name as a setting of its own. What stops a lone forged
+// header with our id, on an MTA that adds none, is the MTA stripping it
+// (pbem/README.md).
+func ReadResults(headers []string, id string) Results {
+	n := len(headers)
+	if id == "" {
+		if n == 0 {
+			return Results{Why: "no Authentication-Results header (none would be read: security.auth_serv_id is not set)"}
+		}
+		return Results{Why: fmt.Sprintf("%s, none read: security.auth_serv_id is not set, so no receiving server's verdict is believed", countHeaders(n))}
 	}
-	got, results, err := authres.Parse(m.AuthResults[0])
+	if n == 0 {
+		return Results{Why: "no Authentication-Results header: " + id + " wrote none"}
+	}
+	var ours []string
+	for i, h := range headers {
+		if strings.EqualFold(resultsID(h), strings.TrimSuffix(id, ".")) {
+			ours = append(ours, strconv.Itoa(i+1))
+		}
+	}
+	top := resultsID(headers[0])
+	switch {
+	case len(ours) == 0:
+		return Results{Why: fmt.Sprintf("%s, none with %s's id (the topmost is %s's)", countHeaders(n), id, orQuoted(top))}
+	case len(ours) > 1:
+		return Results{Why: fmt.Sprintf("%d Authentication-Results headers carry %s's id (headers %s of %d, from the top): the MTA did not strip those that came with the mail, so a sender may have written any of them, and none is believed", len(ours), id, strings.Join(ours, ", "), n)}
+	case ours[0] != "1":
+		return Results{Why: fmt.Sprintf("the Authentication-Results header with %s's id is header %s of %d, below %s's: the topmost is not ours, so that one came with the mail and is not believed", id, ours[0], n, orQuoted(top))}
+	}
+	got, results, err := authres.Parse(headers[0])
 	if err != nil || !strings.EqualFold(got, id) {
-		return false, "", append(seen, fmt.Sprintf("the topmost Authentication-Results is not %s's", id))
+		if err == nil {
+			err = fmt.Errorf("its authserv-id reads as %q", got)
+		}
+		return Results{Why: fmt.Sprintf("the topmost Authentication-Results header carries %s's id but cannot be read (%v): not believed", id, err)}
 	}
-	for _, r := range results {
+	return Results{Trusted: true, Header: headers[0], Results: results,
+		Why: fmt.Sprintf("read the topmost Authentication-Results header (1 of %d), %s's and the only one with its id: believed", n, id)}
+}
+
+func countHeaders(n int) string {
+	if n == 1 {
+		return "1 Authentication-Results header"
+	}
+	return fmt.Sprintf("%d Authentication-Results headers", n)
+}
+
+func orQuoted(id string) string {
+	if id == "" {
+		return "no one"
+	}
+	return id
+}
+
+// resultsID is the authserv-id of an Authentication-Results header value,
+// read leniently (comments and quotes dropped, any version after it), so
+// that a header the sender wrote as "(x) MX.example.org 1;" or
+// "\"mx.example.org\";" still counts as one claiming that id.
+func resultsID(v string) string {
+	head, _, _ := strings.Cut(v, ";")
+	var b strings.Builder
+	depth := 0
+	for _, r := range head {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0 && r != '"':
+			b.WriteRune(r)
+		}
+	}
+	f := strings.Fields(b.String())
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(f[0], ".")
+}
+
+// trustedResults reads our server's Authentication-Results header, if it
+// may be believed (ReadResults), for a DKIM or SPF pass aligned with
+// domain.
+func trustedResults(r Results, id, domain string, dkimMode, spfMode dmarc.AlignmentMode, seen []string) (bool, string, []string) {
+	if !r.Trusted {
+		return false, "", append(seen, r.Why)
+	}
+	for _, r := range r.Results {
 		switch r := r.(type) {
 		case *authres.SPFResult:
 			d := r.From

@@ -86,6 +86,21 @@ func TestCheckSender(t *testing.T) {
 		{"a pass with our id below another server's header", dmarcCfg, mail("ann@example.org",
 			"Authentication-Results: mx.relay.example; spf=none",
 			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org"), false, "refuse"},
+		// Issue 39: an MTA that does not strip the headers that came with
+		// the mail claiming our id. A second header with our id means
+		// neither can be told from the sender's.
+		{"two headers with our id, both passes", dmarcCfg, mail("ann@example.org",
+			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org",
+			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org"), false, "refuse"},
+		{"a pass forged below our server's header", dmarcCfg, mail("ann@example.org",
+			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org",
+			"Authentication-Results: (forged) "+strings.ToUpper(ours)+" 1; dkim=pass header.d=example.org"), false, "refuse"},
+		// Alone, a forged header with our id is the topmost and the only
+		// one: nothing in the mail tells it from our server's. Only the MTA
+		// stripping it stops it (pbem/README.md; scripts/mailstack.sh's
+		// Postfix, and TestForgedAuthResultsThroughPostfix in pbem/hostile).
+		{"a forged header alone: believed, as the MTA's would be", dmarcCfg, mail("ann@example.org",
+			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org"), false, "aligned"},
 		{"another server's pass", dmarcCfg, mail("ann@example.org", "Authentication-Results: mx.evil.example; spf=pass smtp.mailfrom=ann@example.org"), false, "refuse"},
 		{"without auth_serv_id the header counts for nothing", Config{SenderAuth: AuthDMARC},
 			mail("ann@example.org", "Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org"), false, "refuse"},
@@ -125,5 +140,60 @@ func TestCheckSender(t *testing.T) {
 				t.Error("no reason given")
 			}
 		})
+	}
+}
+
+// TestReadResults: which Authentication-Results header is believed, and the
+// sentence that says why (for the log and `orrery mail check`).
+func TestReadResults(t *testing.T) {
+	const ours = "mx.example.net"
+	pass := "Authentication-Results: " + ours + "; spf=pass smtp.mailfrom=ann@example.org"
+	hdr := func(lines ...string) []string {
+		var v []string
+		for _, l := range lines {
+			v = append(v, strings.TrimPrefix(l, "Authentication-Results: "))
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		name    string
+		id      string
+		headers []string
+		trusted bool
+		why     string // a part of Why
+	}{
+		{"ours alone, topmost", ours, hdr(pass), true, "the only one with its id: believed"},
+		{"ours on top of another server's", ours, hdr(pass, "Authentication-Results: mx.relay.example; spf=none"), true, "(1 of 2)"},
+		{"ours twice", ours, hdr(pass, pass), false, "headers 1, 2 of 2, from the top): the MTA did not strip"},
+		{"ours, and a forged one after a comment", ours, hdr(pass, "Authentication-Results: (x) MX.Example.Net; spf=pass"), false, "the MTA did not strip"},
+		{"ours, and a forged one quoted", ours, hdr("Authentication-Results: mx.relay.example; spf=none", pass, "Authentication-Results: \""+ours+"\"; spf=pass"), false, "headers 2, 3 of 3"},
+		{"ours below another's", ours, hdr("Authentication-Results: mx.relay.example; spf=none", pass), false, "header 2 of 2, below mx.relay.example's"},
+		{"none of ours", ours, hdr("Authentication-Results: mx.relay.example; spf=pass"), false, "none with mx.example.net's id"},
+		{"ours unreadable", ours, hdr("Authentication-Results: " + ours + " 7; spf=pass"), false, "cannot be read"},
+		{"no header", ours, nil, false, "no Authentication-Results header"},
+		{"no auth_serv_id", "", hdr(pass), false, "security.auth_serv_id is not set"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ReadResults(tc.headers, tc.id)
+			if r.Trusted != tc.trusted || !strings.Contains(r.Why, tc.why) {
+				t.Errorf("trusted %v, %q; want %v and %q", r.Trusted, r.Why, tc.trusted, tc.why)
+			}
+		})
+	}
+}
+
+// TestCheckSenderSaysTheMTADidNotStrip: the verdict's Why names the cause,
+// so that the operator knows what to fix.
+func TestCheckSenderSaysTheMTADidNotStrip(t *testing.T) {
+	raw := []byte("Authentication-Results: mx.example.net; spf=pass smtp.mailfrom=ann@example.org\r\n" +
+		"Authentication-Results: mx.example.net; spf=pass smtp.mailfrom=ann@example.org\r\n" +
+		"From: ann@example.org\r\nSubject: x\r\nMessage-ID: <1@x>\r\n\r\nSETTLE Vega 5\r\n")
+	m, err := inmail.Parse(raw, inmail.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := CheckSender(context.Background(), raw, m, Config{AuthServID: "mx.example.net", SenderAuth: AuthStrict}, mapResolver{}, false)
+	if !v.Refuse || !strings.Contains(v.Why, "the MTA did not strip") || !strings.Contains(v.AuthResults, "none is believed") {
+		t.Errorf("refuse %v, why %q, auth results %q", v.Refuse, v.Why, v.AuthResults)
 	}
 }
