@@ -38,16 +38,26 @@ var digestKinds = map[string]bool{"deadline": true, "paused": true, "resumed": t
 func (m *Mailer) post(tx store.Tx, out outbox.Mail, news *digestNews) error {
 	if news != nil && len(out.To) == 1 {
 		if s, err := settings.Get(tx, out.To[0]); err == nil && s.DigestOn() {
+			if bounce.Complained(tx, out.To[0]) {
+				// No digest to an address that complained
+				// (complaint.go): its own reports go at once, the
+				// rest of the news not at all.
+				if news.Kind != "report" {
+					return nil
+				}
+				return m.enqueue(tx, out)
+			}
 			return holdNews(tx, out.To[0], news)
 		}
 	}
 	return m.enqueue(tx, out)
 }
 
-// remindersOff reports whether addr asked for no reminders.
+// remindersOff reports whether addr asked for no reminders, or complained
+// of our mail as spam (complaint.go).
 func remindersOff(tx store.Tx, addr string) bool {
 	s, err := settings.Get(tx, addr)
-	return err == nil && s.RemindersOff()
+	return err == nil && s.RemindersOff() || bounce.Complained(tx, addr)
 }
 
 // noticeToAddresses mails notice n to the addresses it names directly: a
