@@ -586,3 +586,16 @@ func TestMailCheckNamesABounce(t *testing.T) {
 		t.Errorf("verdict %+v", v)
 	}
 }
+
+// TestMailCheckNamesAComplaint: orrery mail check says what a feedback
+// report is, and when it counts.
+func TestMailCheckNamesAComplaint(t *testing.T) {
+	raw, err := os.ReadFile("../bounce/testdata/arf/microsoft-jmrp.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := daemon.Inspect(raw, []engine.Ruleset{toy.Ruleset()}, "", 0)
+	if v.Reply || !strings.Contains(v.Why, "a feedback report (abuse, from Microsoft JMRP/1.0)") || !strings.Contains(v.Why, "VERP") {
+		t.Errorf("verdict %+v", v)
+	}
+}
