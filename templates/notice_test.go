@@ -39,6 +39,7 @@ var noticeTexts = map[string]string{
 	"taken":       "dora@example.org took the open seat bob of demo1.",
 	"unreachable": "Mail to bob in demo1 bounces, so they get no reports: the computer plays the seat from now on.",
 	"undelivered": "I gave up on a mail to bob@example.org (game demo1, queued Mon 2026-11-23 18:00 UTC); the last error was: 550 5.1.1 <bob@example.org>: Recipient address rejected",
+	"complaint":   "bob@example.org marked a mail of mine about game demo1 as spam (feedback loop: Yahoo!-Mail-Feedback/2.0): I send that address no more reminders, digests or observer reports. It still gets its games' reports and the answers to its own mail; SET REMINDERS on from it starts the rest again.",
 	"invite":      "ann@example.org invites you to play demo1, a game of Prosper or Perish: 1 of 4 seats are taken. To take a seat, answer this mail with the line JOIN demo1. Nothing more comes to you about it unless you do.",
 	"opened":      "You opened game demo1 (Prosper or Perish) with 4 seats, and hold seat ann. Others take a seat with JOIN demo1; the game starts when every seat is taken, or when you send START demo1 with at least 2 players. INVITE demo1 and their addresses asks others to play.",
 	"secret-sent": "If seat bob of demo1 is yours, its secret is on its way to the address the seat is held with, not to this one.",

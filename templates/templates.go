@@ -122,6 +122,7 @@ var NoticeTitles = map[string]string{
 	"taken":       "An open seat was taken",
 	"unreachable": "A player's mail bounces",
 	"undelivered": "A mail could not be delivered",
+	"complaint":   "A player marked our mail as spam",
 	"invite":      "You are invited to a game",
 	"opened":      "Your new game is open for players",
 	"secret-sent": "A secret was sent",

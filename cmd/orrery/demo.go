@@ -318,7 +318,7 @@ func printSummary(w io.Writer, sent []pbemtest.Mail, start time.Time, full bool)
 	var lines []*summaryLine
 	for _, m := range sent {
 		l := &summaryLine{at: m.At.Sub(start), kind: "orders"}
-		l.from, _, _ = strings.Cut(m.From, "@")
+		l.from = senderName(m)
 		for _, t := range m.To {
 			n, _, _ := strings.Cut(t, "@")
 			l.to = append(l.to, n)
@@ -400,10 +400,24 @@ func sameMail(lines []*summaryLine, l *summaryLine) *summaryLine {
 	return nil
 }
 
+// senderName is the local part of the address a mail is from, as its From
+// header says: the bot's envelope sender is a bounce address of its own
+// for every mail (VERP, pbem/bounce), orrery+b-… for orrery.
+func senderName(m pbemtest.Mail) string {
+	from := m.From
+	if msg, err := mail.ReadMessage(bytes.NewReader(m.Data)); err == nil {
+		if a, err := mail.ParseAddress(msg.Header.Get("From")); err == nil {
+			from = a.Address
+		}
+	}
+	name, _, _ := strings.Cut(from, "@")
+	return name
+}
+
 // mailHead is who a mail is from and to, its decoded subject and its kind
 // (X-Orrery-Kind; "orders" for a player's mail).
 func mailHead(m pbemtest.Mail) (from string, to []string, subject, kind string) {
-	from, _, _ = strings.Cut(m.From, "@")
+	from = senderName(m)
 	for _, t := range m.To {
 		n, _, _ := strings.Cut(t, "@")
 		to = append(to, n)

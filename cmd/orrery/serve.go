@@ -192,7 +192,8 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		MaxMail: int(cfg.Limits.MaxMail), ReadsPerMail: cfg.Limits.ReadsPerMail, MaxReply: cfg.Limits.MaxReply,
 		MaxObservers: cfg.Limits.MaxObservers, PressPerDay: cfg.Limits.PressPerDay, PlusDistinct: cfg.Security.PlusDistinctDomains,
 		OpenGames: cfg.Games.OpenBy, MaxOpenGames: cfg.Games.MaxOpen,
-		Bounces: bounce.Policy{HardLimit: cfg.Bounces.HardLimit, Window: cfg.Bounces.Within},
+		Bounces: bounce.Policy{HardLimit: cfg.Bounces.HardLimit, Window: cfg.Bounces.Within,
+			NoVERP: cfg.Bounces.NoVERP(), VERPLocal: cfg.Bounces.VERPLocal, VERPDelimiter: cfg.Bounces.VERPDelimiter},
 	})
 	if err != nil {
 		return fail(err)

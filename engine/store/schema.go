@@ -135,6 +135,10 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 //	                          0x01, then 8 bytes of Unix nanoseconds each; JSON before)
 //	mail/stranger-budget/<address> (and "\x00all") → JSON replies to strangers today
 //	mail/dns-fail/<domain>  → RFC 3339 time DNS first failed for the domain
+//	mail/verp/key           → 32 random bytes: the HMAC key of the bounce tokens
+//	                          in our envelope senders (pbem/bounce verp.go), made once
+//	mail/complaints/<address> → JSON bounce.ComplaintState: the address marked our mail
+//	                          as spam (a feedback report): no optional mail goes to it
 //	mail/bounces/<address>  → JSON bounce.State: the address's bounces within the
 //	                          window, and whether it is unreachable (pbem/bounce)
 //	mail/digest/<address>\x00<seq> → JSON news held for the address's daily digest
@@ -184,4 +188,6 @@ var (
 	BucketMailPressSent   = []byte("press-sent")
 	BucketMailQueue       = []byte("inbox-queue")
 	BucketMailQueued      = []byte("inbox-queued")
+	BucketMailVERP        = []byte("verp")
+	BucketMailComplaints  = []byte("complaints")
 )

@@ -43,11 +43,21 @@ var ErrNotDSN = errors.New("not a delivery status notification")
 // wanted.
 const maxPart = 256 << 10
 
+// maxBlocks bounds the field blocks read of a report: ours go to one
+// recipient each, and a real report names a few; one that names
+// thousands is forged, and reading them all was work for nothing.
+const maxBlocks = 50
+
+// maxField bounds one field's value, continuation lines and all.
+const maxField = 1 << 10
+
 // Report is what a DSN says.
 type Report struct {
 	// ReportingMTA is the mail system that wrote it ("dns; mx.example.org").
 	ReportingMTA string
-	Recipients   []Recipient
+	// Recipients are the report's recipient blocks, the first
+	// maxBlocks of them at most.
+	Recipients []Recipient
 	// MessageID is the Message-ID of the mail it reports on, without
 	// angle brackets: from the returned message's header, else from the
 	// report's own fields (Gmail's X-Original-Message-ID), else from the
@@ -146,7 +156,7 @@ func Parse(raw []byte) (*Report, error) {
 	if status == nil {
 		return nil, fmt.Errorf("%w: a delivery-status report without its message/delivery-status part", ErrNotDSN)
 	}
-	blocks := fieldBlocks(status)
+	blocks := fieldBlocks(status, maxBlocks)
 	if len(blocks) == 0 {
 		return nil, fmt.Errorf("%w: an empty message/delivery-status part", ErrNotDSN)
 	}
@@ -213,8 +223,8 @@ func (b block) get(name string) string { return b[name] }
 
 // fieldBlocks splits a delivery-status body into its blocks: fields
 // separated by blank lines, continuation lines (starting with space or
-// tab) joined to the field they continue.
-func fieldBlocks(body []byte) []block {
+// tab) joined to the field they continue. It stops after limit blocks.
+func fieldBlocks(body []byte, limit int) []block {
 	var out []block
 	cur := block{}
 	last := ""
@@ -226,13 +236,17 @@ func fieldBlocks(body []byte) []block {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(make([]byte, 64<<10), maxPart)
-	for sc.Scan() {
+	for len(out) < limit && sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		switch {
 		case strings.TrimSpace(line) == "":
 			flush()
 		case (line[0] == ' ' || line[0] == '\t') && last != "":
-			cur[last] += " " + strings.TrimSpace(line)
+			// A field is kept to maxField bytes: thousands of
+			// continuation lines joined one by one cost the square.
+			if len(cur[last]) < maxField {
+				cur[last] += " " + strings.TrimSpace(line)
+			}
 		default:
 			name, value, ok := strings.Cut(line, ":")
 			if !ok {
@@ -244,7 +258,9 @@ func fieldBlocks(body []byte) []block {
 			}
 		}
 	}
-	flush()
+	if len(out) < limit {
+		flush()
+	}
 	return out
 }
 

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,10 +15,19 @@ import (
 
 // Policy says when an address is given up on: after HardLimit hard
 // bounces within Window (defaults 3 and 14 days: config keys
-// bounces.hard_limit and bounces.within).
+// bounces.hard_limit and bounces.within), and how DSNs are tied to our
+// mail (verp.go).
 type Policy struct {
 	HardLimit int
 	Window    time.Duration
+	// NoVERP (bounces.verp: off) sends with the bot's own address as the
+	// envelope sender and reads a DSN's quoted Message-ID instead, for a
+	// mailbox that cannot receive +addresses.
+	NoVERP bool
+	// VERPLocal and VERPDelimiter make the envelope sender
+	// VERPLocal+VERPDelimiter+"b-"+token@domain (defaults: the From
+	// address's local part, and "+").
+	VERPLocal, VERPDelimiter string
 }
 
 // WithDefaults fills the zero fields.
@@ -29,8 +38,20 @@ func (p Policy) WithDefaults() Policy {
 	if p.Window <= 0 {
 		p.Window = 14 * 24 * time.Hour
 	}
+	if p.VERPDelimiter == "" {
+		p.VERPDelimiter = "+"
+	}
 	return p
 }
+
+// MaxEvents is how many bounces are kept per address: twice the hard
+// limit, and at least 20. More say nothing more (the limit is reached
+// long before), and a list that only grows made every bounce cost more.
+func (p Policy) MaxEvents() int { return max(2*p.WithDefaults().HardLimit, 20) }
+
+// maxDiagnostic bounds the remote server's words kept with an event: the
+// report's sender writes them, and the GM needs one line.
+const maxDiagnostic = 200
 
 // Event is one bounce of one of our mails.
 type Event struct {
@@ -159,20 +180,53 @@ func Unreachable(tx store.Tx, addr string) bool {
 // Note counts one bounce of addr at ev.Time, in tx (the transaction that
 // records the DSN as handled, so that a DSN read twice counts once), and
 // says whether the address became unreachable with it.
+//
+// A mail counts once: an event for the same MessageID as one kept is
+// not added, though a hard bounce replaces a soft one (delayed, then
+// given up on). At most Policy.MaxEvents are kept, the soft ones dropped
+// first, so one call costs the same however many came before: the DSN
+// of 3,400 blocks that called it once a block made it read, sort and
+// rewrite a list of thousands each time.
 func Note(tx store.Tx, addr string, ev Event, p Policy) (became bool, st State, err error) {
 	p = p.WithDefaults()
 	st, err = Load(tx, addr)
 	if err != nil {
 		return false, st, err
 	}
+	ev.Diagnostic, ev.Status = clipString(ev.Diagnostic, maxDiagnostic), clipString(ev.Status, 16)
 	kept := st.Events[:0]
 	for _, e := range st.Events {
 		if ev.Time.Sub(e.Time) < p.Window {
 			kept = append(kept, e)
 		}
 	}
-	st.Events = append(kept, ev)
-	sort.SliceStable(st.Events, func(i, j int) bool { return st.Events[i].Time.Before(st.Events[j].Time) })
+	st.Events = kept
+	dup := -1
+	if ev.MessageID != "" {
+		for i, e := range st.Events {
+			if strings.EqualFold(e.MessageID, ev.MessageID) {
+				dup = i
+			}
+		}
+	}
+	switch {
+	case dup >= 0 && (st.Events[dup].Kind == Hard.String() || ev.Kind != Hard.String()):
+		return false, st, nil // counted already
+	case dup >= 0:
+		st.Events[dup].Kind, st.Events[dup].Status, st.Events[dup].Diagnostic = ev.Kind, ev.Status, ev.Diagnostic
+	default:
+		// Kept oldest first: events come in time order, so the new
+		// one goes at the end unless a clock stepped back.
+		i := len(st.Events)
+		for i > 0 && st.Events[i-1].Time.After(ev.Time) {
+			i--
+		}
+		st.Events = slices.Insert(st.Events, i, ev)
+	}
+	for len(st.Events) > p.MaxEvents() {
+		drop := slices.IndexFunc(st.Events, func(e Event) bool { return e.Kind != Hard.String() })
+		st.Events = slices.Delete(st.Events, max(drop, 0), max(drop, 0)+1)
+	}
 	if hard, _ := st.Count(); hard >= p.HardLimit && st.Unreachable.IsZero() {
 		st.Unreachable, st.Settled, became = ev.Time, false, true
 		st.Why = fmt.Sprintf("%s within %s, the last %s", lang.N(hard, "hard bounce", "hard bounces"), days(p.Window), strings.TrimSpace(ev.Status+" "+shorten(ev.Diagnostic)))
@@ -219,6 +273,17 @@ func Unsettled(tx store.Tx) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// clipString cuts s to at most n bytes, on a character boundary.
+func clipString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }
 
 // shorten keeps a diagnostic to one short line for people.

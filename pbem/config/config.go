@@ -169,10 +169,23 @@ type Games struct {
 // bounces (delivery status notifications that answer our own mail, or a
 // mail the server refused for good) within Within, it is mailed no more
 // and its seats count as abandoned. Defaults 3 and 336h (14 days).
+//
+// VERP ("on", the default, or "off") says whether every mail's envelope
+// sender names it, VERPLocal+VERPDelimiter+"b-"+token@domain (defaults:
+// the From address's local part and domain, and "+"), so that only a DSN
+// delivered to such an address counts (pbem/bounce verp.go). Off is for a
+// mailbox that cannot receive +addresses: a DSN's quoted Message-ID tells
+// the mail then, and the DSN must pass security.sender_auth.
 type Bounces struct {
-	HardLimit int           `yaml:"hard_limit"`
-	Within    time.Duration `yaml:"within"`
+	HardLimit     int           `yaml:"hard_limit"`
+	Within        time.Duration `yaml:"within"`
+	VERP          string        `yaml:"verp"`
+	VERPDelimiter string        `yaml:"verp_delimiter"`
+	VERPLocal     string        `yaml:"verp_local"`
 }
+
+// NoVERP says bounces.verp is off.
+func (b Bounces) NoVERP() bool { return b.VERP == "off" }
 
 // DefaultGCPercent is gc_percent when the config leaves it out (see
 // Config.GCPercent).
@@ -505,6 +518,22 @@ func (c *Config) check() error {
 	}
 	if c.Bounces.Within == 0 {
 		c.Bounces.Within = 14 * 24 * time.Hour
+	}
+	switch c.Bounces.VERP {
+	case "":
+		c.Bounces.VERP = "on"
+	case "on", "off":
+	default:
+		return fmt.Errorf("bounces.verp: must be on or off, not %q", c.Bounces.VERP)
+	}
+	if c.Bounces.VERPDelimiter == "" {
+		c.Bounces.VERPDelimiter = "+"
+	}
+	if d := c.Bounces.VERPDelimiter; len(d) != 1 || !strings.ContainsAny(d, "+-_=.") {
+		return fmt.Errorf("bounces.verp_delimiter: one of + - _ = . (the mail server's recipient_delimiter), not %q", d)
+	}
+	if l := c.Bounces.VERPLocal; l != "" && (strings.ContainsAny(l, "@<>\" \t,;:()[]\\") || len(l) > 29) {
+		return fmt.Errorf("bounces.verp_local: %q is not a local part of at most 29 characters", l)
 	}
 	if c.Tick < 0 {
 		return errors.New("tick: must be positive")

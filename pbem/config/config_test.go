@@ -32,7 +32,8 @@ func TestExampleConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.IMAP.Server != "imap.example.org:993" || !c.IMAP.UseIdle() || c.Limits.MaxText != 262144 || c.Tick != 10*time.Second {
+	if c.IMAP.Server != "imap.example.org:993" || !c.IMAP.UseIdle() || c.Limits.MaxText != 262144 || c.Tick != 10*time.Second ||
+		c.Bounces.VERP != "on" || c.Bounces.NoVERP() || c.Bounces.VERPDelimiter != "+" {
 		t.Errorf("example decoded as %+v", c)
 	}
 	user, pw, err := c.SMTP.Credentials(context.Background())
@@ -52,6 +53,7 @@ func TestDefaults(t *testing.T) {
 		c.SMTP.Connections != 1 || c.Limits.MaxMail != 20<<20 || c.Limits.BatchBytes != 32<<20 || c.Limits.ReadsPerMail != 3 ||
 		c.Limits.MaxReply != 256<<10 || c.Limits.MaxObservers != 50 || c.Limits.PressPerDay != 50 || len(c.Security.PlusDistinctDomains) != 0 ||
 		c.Games.OpenBy != "players" || c.Games.MaxOpen != 2 || c.Bounces.HardLimit != 3 || c.Bounces.Within != 14*24*time.Hour ||
+		c.Bounces.VERP != "on" || c.Bounces.VERPDelimiter != "+" || c.Bounces.VERPLocal != "" ||
 		c.Retention != 90*24*time.Hour || c.GCPercent != DefaultGCPercent || c.Backup != (Backup{Keep: 7}) || c.SMTP.KeepAlive != 10*time.Second {
 		t.Errorf("defaults: %+v", c)
 	}
@@ -130,6 +132,10 @@ func TestBadConfigNamesTheKey(t *testing.T) {
 		{"bad max_open", base + "games:\n  max_open: -1\n", "games.max_open"},
 		{"bad hard_limit", base + "bounces:\n  hard_limit: -3\n", "bounces.hard_limit"},
 		{"bad within", base + "bounces:\n  within: a fortnight\n", `bounces.within: "a fortn..." is not a duration`},
+		{"bad verp", base + "bounces:\n  verp: yes\n", `bounces.verp: must be on or off, not "yes"`},
+		{"bad verp_delimiter", base + "bounces:\n  verp_delimiter: \"++\"\n", "bounces.verp_delimiter"},
+		{"bad verp_local", base + "bounces:\n  verp_local: a@b\n", "bounces.verp_local"},
+		{"long verp_local", base + "bounces:\n  verp_local: " + strings.Repeat("a", 30) + "\n", "bounces.verp_local"},
 		{"bad duration", base + "tick: soon\n", `tick: "soon" is not a duration`},
 		{"negative retention", base + "retention: -24h\n", "retention: must be positive"},
 		{"negative gc_percent", base + "gc_percent: -1\n", "gc_percent: must be positive"},
@@ -367,4 +373,17 @@ func TestWarnings(t *testing.T) {
 	require.Len(t, w, 2, "%q", w)
 	assert.Contains(t, w[0], "imap.password_file: "+open+" can be read by other users (mode 0644); run chmod 600")
 	assert.Contains(t, w[1], "metrics.listen: :9464 is reachable from other machines")
+}
+
+// TestVERPOff: bounces.verp: off reads as off (YAML 1.1 would make it a
+// boolean).
+func TestVERPOff(t *testing.T) {
+	t.Setenv("ORRERY_TEST_PW", "pw")
+	c, err := Parse([]byte(base + "bounces:\n  verp: off\n  verp_local: bounces\n  verp_delimiter: \"-\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Bounces.NoVERP() || c.Bounces.VERPLocal != "bounces" || c.Bounces.VERPDelimiter != "-" {
+		t.Errorf("bounces %+v", c.Bounces)
+	}
 }

@@ -197,6 +197,9 @@ type Daemon struct {
 		key    string
 		answer bool
 	}
+	// verp makes and reads the envelope senders that tie a DSN to the
+	// mail it answers (deliver.go); its Key is nil until read.
+	verp bounce.VERP
 }
 
 // New builds a daemon over st. The game service it makes carries the
@@ -303,9 +306,31 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	mailer.WebLink = cfg.WebLink
 	d := &Daemon{cfg: cfg, st: st, queue: q, log: cfg.Logger, mailer: mailer, words: newWords(rulesets), wake: make(chan struct{}, 1)}
+	from := bareAddress(cfg.From)
+	at := strings.LastIndexByte(from, '@') // there is one: checked above
+	local, domain := from[:at], from[at+1:]
+	if cfg.Bounces.VERPLocal != "" {
+		local = cfg.Bounces.VERPLocal
+	}
+	d.verp = bounce.VERP{Local: local, Delimiter: cfg.Bounces.VERPDelimiter, Domain: domain}
+	if n := bounce.LocalLen(local, cfg.Bounces.VERPDelimiter); !cfg.Bounces.NoVERP && n > bounce.MaxLocalLen {
+		return nil, fmt.Errorf("the bounce address %s%sb-TOKEN@%s would have a local part of up to %d characters, over the %d a mail server must take: set bounces.verp_local shorter", local, cfg.Bounces.VERPDelimiter, domain, n, bounce.MaxLocalLen)
+	}
 	if q != nil {
 		mailer.Enqueue = q.Enqueue
 		q.SetOnDead(d.deadMail)
+		if !cfg.Bounces.NoVERP {
+			// The key is made once, in the database every daemon
+			// on it shares, before any mail goes.
+			if err := st.Update(context.Background(), func(tx store.Tx) error {
+				var err error
+				d.verp.Key, err = bounce.VERPKey(tx, true)
+				return err
+			}); err != nil {
+				return nil, fmt.Errorf("the bounce addresses' key: %w", err)
+			}
+			q.SetEnvelope(d.envelope)
+		}
 	}
 	all := append([]game.Option{game.WithClock(cfg.Now), game.WithLogger(cfg.Logger)}, opts...)
 	all = append(all, game.WithHooks(mailer.Hook, cfg.Metrics.Hook))

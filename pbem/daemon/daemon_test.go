@@ -24,7 +24,7 @@ import (
 const botAddr = "orrery@pbem.test"
 
 type harness struct {
-	t   *testing.T
+	t   testing.TB
 	srv *pbemtest.Server
 	st  *store.Store
 	d   *daemon.Daemon
@@ -35,7 +35,7 @@ type harness struct {
 
 // newHarness is a daemon on the store ORRERY_TEST_STORE names (bbolt by
 // default; storetest.Default), with game g1 of ann and bob.
-func newHarness(t *testing.T, tune ...func(*daemon.Config)) *harness {
+func newHarness(t testing.TB, tune ...func(*daemon.Config)) *harness {
 	t.Helper()
 	return newHarnessOn(t, storetest.Open(t, storetest.Default()), tune...)
 }
@@ -52,7 +52,7 @@ func newHarnessAt(t *testing.T, db string, tune ...func(*daemon.Config)) *harnes
 }
 
 // newHarnessOn is newHarness on the store st.
-func newHarnessOn(t *testing.T, st *store.Store, tune ...func(*daemon.Config)) *harness {
+func newHarnessOn(t testing.TB, st *store.Store, tune ...func(*daemon.Config)) *harness {
 	t.Helper()
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})

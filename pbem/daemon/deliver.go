@@ -40,16 +40,26 @@ var digestKinds = map[string]bool{"deadline": true, "paused": true, "resumed": t
 func (m *Mailer) post(tx store.Tx, out outbox.Mail, news *digestNews) error {
 	if news != nil && len(out.To) == 1 {
 		if s, err := settings.Get(tx, out.To[0]); err == nil && s.DigestOn() {
+			if bounce.Complained(tx, out.To[0]) {
+				// No digest to an address that complained
+				// (complaint.go): its own reports go at once, the
+				// rest of the news not at all.
+				if news.Kind != "report" {
+					return nil
+				}
+				return m.enqueue(tx, out)
+			}
 			return holdNews(tx, out.To[0], news)
 		}
 	}
 	return m.enqueue(tx, out)
 }
 
-// remindersOff reports whether addr asked for no reminders.
+// remindersOff reports whether addr asked for no reminders, or complained
+// of our mail as spam (complaint.go).
 func remindersOff(tx store.Tx, addr string) bool {
 	s, err := settings.Get(tx, addr)
-	return err == nil && s.RemindersOff()
+	return err == nil && s.RemindersOff() || bounce.Complained(tx, addr)
 }
 
 // noticeToAddresses mails notice n to the addresses it names directly: a
@@ -79,9 +89,38 @@ func sameAddress(a, b string) bool { return game.SameAddress(bareAddress(a), bar
 // isDSN reports whether m is a report on the delivery of a mail.
 func isDSN(reportType string) bool { return reportType == "delivery-status" }
 
-// dsn handles a delivery status notification: it is never answered; a
-// bounce of a mail we sent, to the address it names, is counted against
-// that address in the transaction that records the DSN as handled.
+// envelope is the outbox's Options.Envelope: the VERP address of the
+// mail numbered seq.
+func (d *Daemon) envelope(seq uint64, _ outbox.Mail) string { return d.verp.Address(seq) }
+
+// verpKey returns the VERP key, read from the database the first time
+// when New did not make it (a daemon without a queue: mail check).
+func (d *Daemon) verpKey(ctx context.Context) bounce.VERP {
+	if d.verp.Key == nil {
+		d.st.View(ctx, func(tx store.Tx) error {
+			d.verp.Key, _ = bounce.VERPKey(tx, false)
+			return nil
+		})
+	}
+	return d.verp
+}
+
+// dsn handles a delivery status notification: it is never answered. A
+// bounce of a mail we sent counts against the address that mail went to,
+// once per mail, in the transaction that records the DSN as handled.
+//
+// Which mail it is, is told by the address the DSN was delivered to: the
+// mail's VERP envelope sender, whose token names it (bounce.VERP). What
+// the report says (its Message-ID, its recipients) anyone can write: a
+// stranger who got one mail from us, or saw one of bob's, could
+// otherwise make bob unreachable with three forged reports. Under
+// bounces.verp: off the quoted Message-ID is all there is, so the DSN
+// must then pass sender_auth as any mail must.
+//
+// The work is bounded whatever the report holds: Parse reads a few dozen
+// recipient blocks at most, the sent record is found by its key (or, with
+// VERP off, by FindSent's walk of the window), and one event per mail is
+// noted.
 func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 	j.noReply = true
 	rep, err := bounce.Parse(j.msg.Raw)
@@ -90,22 +129,63 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 		return d.finish(ctx, j)
 	}
 	now := d.cfg.Now().UTC()
+	var seq uint64
+	if !d.cfg.Bounces.NoVERP {
+		v, found := d.verpKey(ctx), false
+		for _, a := range bounce.EnvelopeRecipients(j.msg.Raw) {
+			if seq, found = v.Seq(a); found {
+				break
+			}
+		}
+		if !found {
+			j.why = "delivery status notification not addressed to a bounce address of ours: not counted"
+			d.log.Info("bounce", "why", j.why, "message_id", rep.MessageID)
+			return d.finish(ctx, j)
+		}
+	} else {
+		v, err := d.checkSender(ctx, j.msg.Raw, j.m)
+		if err != nil {
+			return 0, err // DNS trouble: leave it in the inbox, try later
+		}
+		if v.Refuse {
+			j.rejected, j.why = true, "delivery status notification from a sender not authenticated: not counted ("+v.Why+")"
+			d.log.Warn("bounce", "why", j.why, "message_id", rep.MessageID)
+			return d.finish(ctx, j)
+		}
+	}
 	var became []string
 	j.why = "delivery status notification: nothing of ours"
 	j.commit = func(tx store.Tx) error {
 		became = nil
-		if !strings.HasSuffix(strings.ToLower(rep.MessageID), strings.ToLower(d.mailer.OwnSuffix())) {
-			j.why = "delivery status notification about a mail that is not ours (" + rep.MessageID + ")"
-			return nil
-		}
-		sent, ok, err := outbox.FindSent(tx, rep.MessageID, now.Add(-d.cfg.Bounces.Window))
-		if err != nil || !ok {
-			if err == nil {
-				j.why = "delivery status notification about a mail I have no record of sending (" + rep.MessageID + ")"
+		var sent *outbox.Record
+		var ok bool
+		var err error
+		if !d.cfg.Bounces.NoVERP {
+			sent, ok, err = outbox.SentRecord(tx, seq)
+			if err != nil {
+				return err
 			}
-			return err
+			if !ok || sent.Sent.Before(now.Add(-d.cfg.Bounces.Window)) {
+				j.why = fmt.Sprintf("delivery status notification about mail %d, which I have no record of sending within %s", seq, d.cfg.Bounces.Window)
+				return nil
+			}
+		} else {
+			if !strings.HasSuffix(strings.ToLower(rep.MessageID), strings.ToLower(d.mailer.OwnSuffix())) {
+				j.why = "delivery status notification about a mail that is not ours (" + rep.MessageID + ")"
+				return nil
+			}
+			if sent, ok, err = outbox.FindSent(tx, rep.MessageID, now.Add(-d.cfg.Bounces.Window)); err != nil || !ok {
+				if err == nil {
+					j.why = "delivery status notification about a mail I have no record of sending (" + rep.MessageID + ")"
+				}
+				return err
+			}
 		}
-		var counted []string
+		// The worst the report says of each recipient of that mail.
+		kinds := map[string]bounce.Kind{}
+		var order []string
+		status := map[string]bounce.Recipient{}
+		worst := bounce.None
 		for _, rc := range rep.Recipients {
 			kind := rc.Kind()
 			if kind == bounce.None {
@@ -113,7 +193,7 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 			}
 			addr := ""
 			for _, to := range sent.To {
-				if bounce.Key(bareAddress(to)) == rc.Address() || bounce.Key(bareAddress(to)) == rc.Final {
+				if k := bounce.Key(bareAddress(to)); k == rc.Address() || k == rc.Final {
 					addr = bareAddress(to)
 				}
 			}
@@ -123,6 +203,27 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 			if addr == "" {
 				continue
 			}
+			if _, seen := kinds[addr]; !seen {
+				order = append(order, addr)
+			}
+			if kind > kinds[addr] {
+				kinds[addr], status[addr] = kind, rc
+			}
+			worst = max(worst, kind)
+		}
+		if worst == bounce.None {
+			return nil
+		}
+		news, err := outbox.MarkBounced(tx, sent, worst.String())
+		if err != nil || !news {
+			if err == nil {
+				j.why = fmt.Sprintf("delivery status notification about mail %d (%s), whose bounce was counted already", sent.Seq, sent.MessageID)
+			}
+			return err
+		}
+		var counted []string
+		for _, addr := range order {
+			kind, rc := kinds[addr], status[addr]
 			ev := bounce.Event{Time: now, Kind: kind.String(), Status: rc.Status, Diagnostic: rc.Diagnostic, Game: sent.Game, MessageID: sent.MessageID}
 			b, _, err := bounce.Note(tx, addr, ev, d.cfg.Bounces)
 			if err != nil {
@@ -133,9 +234,7 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 			}
 			counted = append(counted, fmt.Sprintf("%s bounce of %s (%s)", kind, addr, rc.Status))
 		}
-		if len(counted) > 0 {
-			j.why = "delivery status notification: " + strings.Join(counted, ", ")
-		}
+		j.why = "delivery status notification: " + strings.Join(counted, ", ")
 		return nil
 	}
 	disp, err := d.finish(ctx, j)

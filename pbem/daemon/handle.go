@@ -287,6 +287,10 @@ func (d *Daemon) handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 		// A bounce of our mail: counted, never answered (deliver.go).
 		return d.dsn(ctx, j)
 	}
+	if isComplaint(m.ReportType) {
+		// A recipient marked our mail as spam: never answered (complaint.go).
+		return d.complaint(ctx, j)
+	}
 	if why := policy.Silence(m, d.cfg.Policy); why != "" {
 		j.rejected, j.noReply, j.why = true, true, why
 		d.log.Info("not answering", "from", m.From, "why", why)

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -134,11 +135,16 @@ func inspect(raw []byte, maxText int, opt route.Options, pc policy.Config) (*Ver
 		if len(what) == 0 {
 			what = append(what, "no bounce")
 		}
-		v.Why = fmt.Sprintf("not answered: a delivery status notification about mail %s, %s; counted if that is a mail of ours sent to that address",
+		v.Why = fmt.Sprintf("not answered: a delivery status notification about mail %s, %s; counted, once for that mail, if it was delivered to the bounce (VERP) address of a mail of ours (with bounces.verp off: if that is a mail of ours and the report's sender passes sender_auth)",
 			rep.MessageID, strings.Join(what, ", "))
 		if rep.MessageID == "" {
 			v.Why = fmt.Sprintf("not answered: a delivery status notification, %s, about a mail it does not name: not counted", strings.Join(what, ", "))
 		}
+		return v, m, nil
+	}
+	if c, err := bounce.ParseARF(raw); isComplaint(m.ReportType) && err == nil {
+		v.Why = fmt.Sprintf("not answered: a feedback report (%s, from %s) about mail %s; a complaint (abuse, fraud) stops the optional mail to the address that mail went to, if it carries the bounce (VERP) address of a mail of ours (with bounces.verp off: if that is a mail of ours and the report's sender passes sender_auth)",
+			c.FeedbackType, cmp.Or(c.UserAgent, "an unnamed feedback loop"), cmp.Or(c.MessageID, "(none named)"))
 		return v, m, nil
 	}
 	if why := policy.Silence(m, pc); why != "" {

@@ -242,6 +242,9 @@ func (m *Mailer) enqueue(tx store.Tx, out outbox.Mail) error {
 	if len(out.To) == 1 && bounce.Unreachable(tx, bareAddress(out.To[0])) {
 		return nil // its mail bounces: the GM and the players were told
 	}
+	if len(out.To) == 1 && (out.Kind == "observer" || out.Kind == "digest") && bounce.Complained(tx, bareAddress(out.To[0])) {
+		return nil // it marked our mail as spam: only what it asks for goes (complaint.go)
+	}
 	if out.From == "" {
 		out.From = m.From
 	}

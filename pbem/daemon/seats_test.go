@@ -18,6 +18,7 @@ import (
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
+	"orrery/pbem/policy"
 )
 
 // Issue 18 by mail: seats that change hands, self-service commands and
@@ -276,9 +277,17 @@ func TestRemindersOffAndDigest(t *testing.T) {
 
 // dsnMail is a Postfix delivery status notification about our mail id to
 // rcpt, with status (5.1.1: a hard bounce; 4.2.2 delayed: a soft one).
-func dsnMail(h *harness, id, rcpt, action, status string) imapin.Message {
+// dsnMail is a DSN reporting on the mail with Message-ID id to rcpt,
+// delivered to the address envelope (a VERP address of ours, as Dovecot
+// writes it in Delivered-To; "" for none: a DSN addressed to the bot's
+// own address, or forged).
+func dsnMail(h *harness, envelope, id, rcpt, action, status string) imapin.Message {
 	h.n++
-	raw := fmt.Sprintf("Return-Path: <>\r\nFrom: MAILER-DAEMON@mx.example.org (Mail Delivery System)\r\nTo: %s\r\n"+
+	delivered := ""
+	if envelope != "" {
+		delivered = "Delivered-To: " + envelope + "\r\n"
+	}
+	raw := fmt.Sprintf("Return-Path: <>\r\n%sFrom: MAILER-DAEMON@mx.example.org (Mail Delivery System)\r\nTo: %s\r\n"+
 		"Subject: Undelivered Mail Returned to Sender\r\nAuto-Submitted: auto-replied\r\nMessage-Id: <dsn%d@mx.example.org>\r\n"+
 		"Date: Sun, 22 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\n"+
 		"Content-Type: multipart/report; report-type=delivery-status; boundary=\"B%d\"\r\n\r\n"+
@@ -286,54 +295,98 @@ func dsnMail(h *harness, id, rcpt, action, status string) imapin.Message {
 		"--B%d\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\n"+
 		"Final-Recipient: rfc822; %s\r\nAction: %s\r\nStatus: %s\r\nDiagnostic-Code: smtp; 552 %s Mailbox full\r\n\r\n"+
 		"--B%d\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: Orrery <%s>\r\nTo: %s\r\nMessage-ID: <%s>\r\nSubject: report\r\n\r\n--B%d--\r\n",
-		botAddr, h.n, h.n, h.n, h.n, rcpt, action, status, status, h.n, botAddr, rcpt, id, h.n)
+		delivered, botAddr, h.n, h.n, h.n, h.n, rcpt, action, status, status, h.n, botAddr, rcpt, id, h.n)
 	return imapin.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(h.n), Raw: []byte(raw)}
 }
 
+// sentTo is the mails among sent to addr, each with its envelope sender
+// (pbemtest.Mail.From: the MAIL FROM the daemon gave).
+func sentTo(sent []pbemtest.Mail, addr string) []pbemtest.Mail {
+	var out []pbemtest.Mail
+	for _, m := range sent {
+		if len(m.To) == 1 && m.To[0] == addr {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func idOf(m pbemtest.Mail) string { return strings.Trim(header(m.Data, "Message-ID"), "<>") }
+
+// bounceCount is addr's bounces as kept.
+func bounceCount(h *harness, addr string) (hard, soft int, unreachable bool) {
+	h.st.View(context.Background(), func(tx store.Tx) error {
+		s, _ := bounce.Load(tx, addr)
+		hard, soft = s.Count()
+		unreachable = !s.Unreachable.IsZero()
+		return nil
+	})
+	return
+}
+
 // TestBouncesByMail: DSNs answering our mail are counted against the
-// address they name; three hard bounces make it unreachable: it is mailed
-// no more, its seats play their defaults (the bot takes the one in g2,
-// --abandoned bot, only after the window of 3 steps: issue 39), and the
-// GM and the other players are told; soft bounces, DSNs about mail not
-// ours or not sent to that address count for nothing; a mail from the
-// address makes it reachable again and gives it its seats back.
+// address the bounced mail went to, told by the VERP address they were
+// delivered to; a mail counts once, however many DSNs cite it (a hard
+// bounce replaces a soft one); three hard bounces of three mails make it
+// unreachable: it is mailed no more, its seats play their defaults (the
+// bot takes the one in g2, --abandoned bot, only after the window of 3
+// steps), and the GM and the other players are told. DSNs not addressed
+// to a valid token of ours count for nothing, whatever Message-ID they
+// quote; a mail from the address makes it reachable again and gives it its
+// seats back.
 func TestBouncesByMail(t *testing.T) {
 	h, now := clocked(t, game.Settings{Early: true, Abandoned: "bot"})
-	sent := func() []pbemtest.Mail {
-		h.say("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1")
-		return h.say("bob@example.org", "[g2 "+h.secret("bob")+"]", "push 1")
-	}()
-	id := reportID(t, sent, "bob@example.org")
-	annID := reportID(t, sent, "ann@example.org")
-	count := func() (hard, soft int, unreachable bool) {
-		h.st.View(context.Background(), func(tx store.Tx) error {
-			s, _ := bounce.Load(tx, "bob@example.org")
-			hard, soft = s.Count()
-			unreachable = !s.Unreachable.IsZero()
-			return nil
-		})
-		return
+	var sent []pbemtest.Mail
+	for _, body := range []string{"push 1", "push 2", "push 3"} {
+		h.say("ann@example.org", "[g2 "+h.secret("ann")+"]", body)
+		sent = append(sent, h.say("bob@example.org", "[g2 "+h.secret("bob")+"]", body)...)
 	}
+	bobs, anns := sentTo(sent, "bob@example.org"), sentTo(sent, "ann@example.org")
+	if len(bobs) < 3 || len(anns) < 1 {
+		t.Fatalf("%d mails to bob, %d to ann", len(bobs), len(anns))
+	}
+	seqs := map[string]bool{}
+	for _, m := range append(bobs, anns...) {
+		if !strings.HasPrefix(m.From, "orrery+b-") || !strings.HasSuffix(m.From, "@pbem.test") || seqs[m.From] {
+			t.Fatalf("envelope sender %q: not a VERP address of its own", m.From)
+		}
+		seqs[m.From] = true
+		if strings.Contains(string(m.Data), "+b-") {
+			t.Fatalf("the VERP address is in the mail itself:\n%s", m.Data)
+		}
+	}
+	m1, m2, m3 := bobs[0], bobs[1], bobs[2]
+	forged := strings.Replace(m1.From, "orrery+b-", "orrery+b-a", 1)
 	for _, m := range []imapin.Message{
-		dsnMail(h, id, "bob@example.org", "delayed", "4.2.2"),                                                 // soft
-		dsnMail(h, "0000.g2.e0s1.orrery@elsewhere.test", "bob@example.org", "failed", "5.2.2"),                // not ours
-		dsnMail(h, "ffffffffffffffffffffffff.g2.e0s1.orrery@pbem.test", "bob@example.org", "failed", "5.2.2"), // never sent
-		dsnMail(h, id, "bob@example.org", "failed", "5.2.2"),
-		dsnMail(h, id, "bob@example.org", "failed", "5.2.2"),
+		dsnMail(h, m1.From, idOf(m1), "bob@example.org", "delayed", "4.2.2"),                                           // soft
+		dsnMail(h, "", idOf(m1), "bob@example.org", "failed", "5.2.2"),                                                 // no token: the Message-ID alone
+		dsnMail(h, forged, idOf(m1), "bob@example.org", "failed", "5.2.2"),                                             // a made-up token
+		dsnMail(h, "orrery+b-aaaaaaaaaaaaaaaaaaaa@pbem.test", idOf(m1), "bob@example.org", "failed", "5.2.2"),          // another
+		dsnMail(h, m1.From, idOf(m1), "bob@example.org", "failed", "5.2.2"),                                            // m1 given up on: hard
+		dsnMail(h, m1.From, idOf(m1), "bob@example.org", "failed", "5.2.2"),                                            // m1 again
+		dsnMail(h, m1.From, "ffffffffffffffffffffffff.g2.e0s1.orrery@pbem.test", "bob@example.org", "failed", "5.2.2"), // m1 again, quoting another
+		dsnMail(h, strings.ToUpper(m1.From), idOf(m1), "bob@example.org", "failed", "5.2.2"),                           // m1 again, case folded
+		dsnMail(h, m2.From, idOf(m2), "bob@example.org", "failed", "5.2.2"),                                            // m2
 	} {
 		h.handle(m)
 		*now = now.Add(time.Hour)
 	}
-	if hard, soft, un := count(); hard != 2 || soft != 1 || un {
-		t.Fatalf("after 2 hard and 1 soft bounce: %d hard, %d soft, unreachable %v", hard, soft, un)
+	if hard, soft, un := bounceCount(h, "bob@example.org"); hard != 2 || soft != 0 || un {
+		t.Fatalf("after two mails bounced for good: %d hard, %d soft, unreachable %v", hard, soft, un)
 	}
 	if a := to(h.flush(), botAddr); len(a) != 0 {
 		t.Errorf("a DSN was answered: %q", a)
 	}
-	// ann's mail bouncing says nothing of bob.
-	h.handle(dsnMail(h, annID, "ann@example.org", "failed", "5.1.1"))
-	h.handle(dsnMail(h, id, "bob@example.org", "failed", "5.2.2"))
-	if _, _, un := count(); !un {
+	// ann's mail bouncing says nothing of bob, even when it names him.
+	h.handle(dsnMail(h, anns[0].From, idOf(m3), "bob@example.org", "failed", "5.1.1"))
+	if hard, _, _ := bounceCount(h, "ann@example.org"); hard != 1 {
+		t.Errorf("ann's bounced mail: %d hard bounces of ann", hard)
+	}
+	if _, _, un := bounceCount(h, "bob@example.org"); un {
+		t.Fatal("ann's bounced mail made bob unreachable")
+	}
+	h.handle(dsnMail(h, m3.From, idOf(m3), "bob@example.org", "failed", "5.2.2"))
+	if _, _, un := bounceCount(h, "bob@example.org"); !un {
 		t.Fatal("three hard bounces within 14 days did not make bob's address unreachable")
 	}
 	sent = h.flush()
@@ -348,8 +401,8 @@ func TestBouncesByMail(t *testing.T) {
 	// The game goes on without waiting for bob or mailing him.
 	sent = h.say("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 2")
 	none(t, to(sent, "bob@example.org"), "bob")
-	if g, _ := h.d.Service().Get(context.Background(), "g2"); g.Step != 2 {
-		t.Errorf("the game waited for bob's seat: step %d", g.Step)
+	if g2, _ := h.d.Service().Get(context.Background(), "g2"); g2.Step != g.Step+1 {
+		t.Errorf("the game waited for bob's seat: step %d, was %d", g2.Step, g.Step)
 	}
 	// bob writes again: his address works, he is told what happened, and
 	// both seats are his as before.
@@ -358,9 +411,120 @@ func TestBouncesByMail(t *testing.T) {
 	said(t, mine, "bob", "Your address works again", "the seats I kept for you are yours as before", "g1 Toy Race, seat bob", "g2 Toy Race, seat bob")
 	said(t, mine, "bob", "[g2 "+h.secret("bob")+"] Your address works again", "Meanwhile your defaults were played at step 2;")
 	said(t, mine, "bob", "[g1 ", "Your address works again", "No step was played by your defaults meanwhile;")
-	if hard, _, un := count(); hard != 0 || un {
+	if hard, _, un := bounceCount(h, "bob@example.org"); hard != 0 || un {
 		t.Errorf("bob's bounces after he wrote: %d hard, unreachable %v", hard, un)
 	}
+}
+
+// TestBouncesWithoutVERP: under bounces.verp: off the envelope sender is
+// the bot's own address and the quoted Message-ID tells the mail, but a
+// mail counts once however many DSNs cite it, and a DSN must pass
+// sender_auth: under strict, three forged reports on three of bob's mails
+// count for nothing.
+func TestBouncesWithoutVERP(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		t.Run(map[bool]string{false: "sender_auth off", true: "sender_auth strict"}[strict], func(t *testing.T) {
+			h := newHarness(t, func(c *daemon.Config) {
+				c.Bounces.NoVERP = true
+				c.RepliesPerHour = 1000
+				if strict {
+					c.Policy = policy.Config{AuthServID: "mx.pbem.test", SenderAuth: policy.AuthStrict}
+				}
+			})
+			// Under strict the players' mail is vouched for by our
+			// receiving server; the DSNs below are not.
+			say := func(who, subject, body string) []pbemtest.Mail {
+				h.handle(h.mail(who, subject, body, "Authentication-Results: mx.pbem.test; spf=pass smtp.mailfrom="+who))
+				return h.flush()
+			}
+			var sent []pbemtest.Mail
+			sent = append(sent, h.flush()...)
+			for _, body := range []string{"push 1", "push 2", "push 3"} {
+				say("ann@example.org", "[g1 "+h.secret("ann")+"]", body)
+				sent = append(sent, say("bob@example.org", "[g1 "+h.secret("bob")+"]", body)...)
+			}
+			bobs := sentTo(sent, "bob@example.org")
+			if len(bobs) < 3 {
+				t.Fatalf("%d mails to bob", len(bobs))
+			}
+			for _, m := range bobs {
+				if m.From != botAddr {
+					t.Fatalf("envelope sender %q under verp off", m.From)
+				}
+			}
+			for range 3 {
+				h.handle(dsnMail(h, "", idOf(bobs[0]), "bob@example.org", "failed", "5.2.2"))
+			}
+			if hard, _, _ := bounceCount(h, "bob@example.org"); hard != map[bool]int{false: 1, true: 0}[strict] {
+				t.Errorf("three DSNs citing one mail: %d hard bounces", hard)
+			}
+			h.handle(dsnMail(h, "", idOf(bobs[1]), "bob@example.org", "failed", "5.2.2"))
+			h.handle(dsnMail(h, "", idOf(bobs[2]), "bob@example.org", "failed", "5.2.2"))
+			if _, _, un := bounceCount(h, "bob@example.org"); un != !strict {
+				t.Errorf("three DSNs citing three mails: unreachable %v", un)
+			}
+			if strict {
+				// A report our server vouches for counts.
+				m := dsnMail(h, "", idOf(bobs[0]), "bob@example.org", "failed", "5.2.2")
+				m.Raw = append([]byte("Authentication-Results: mx.pbem.test; spf=pass smtp.helo=mx.example.org; dkim=pass header.d=mx.example.org\r\n"), m.Raw...)
+				h.handle(m)
+				if hard, _, _ := bounceCount(h, "bob@example.org"); hard != 1 {
+					t.Errorf("an authenticated DSN: %d hard bounces", hard)
+				}
+			}
+		})
+	}
+}
+
+// TestForgedDSNIsCheap: a forged DSN of 3,400 recipient blocks (250 KB)
+// quoting a mail sent to its author, and addressed to that mail's real
+// VERP address, counts once, as one event, and grows the database by a
+// few KB at most.
+func TestForgedDSNIsCheap(t *testing.T) {
+	h := newHarness(t, func(c *daemon.Config) { c.RepliesPerHour = 1000 })
+	sent := h.say("ann@example.org", "hello", "HELP")
+	m := sentTo(sent, "ann@example.org")[0]
+	size := func() int {
+		n := 0
+		h.st.View(context.Background(), func(tx store.Tx) error {
+			if b := tx.Bucket(store.BucketMail).Bucket(store.BucketMailBounces); b != nil {
+				b.ForEach(func(k, v []byte) error { n += len(k) + len(v); return nil })
+			}
+			return nil
+		})
+		return n
+	}
+	for range 3 {
+		raw := forgedDSN(m.From, idOf(m), "ann@example.org", 3400)
+		if len(raw) < 240<<10 {
+			t.Fatalf("the forged DSN is %d bytes", len(raw))
+		}
+		h.n++
+		h.handle(imapin.Message{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(h.n), Raw: raw})
+	}
+	if hard, soft, un := bounceCount(h, "ann@example.org"); hard != 1 || soft != 0 || un {
+		t.Errorf("three 3,400-block DSNs on one mail: %d hard, %d soft, unreachable %v", hard, soft, un)
+	}
+	if n := size(); n > 2<<10 {
+		t.Errorf("the bounces bucket holds %d bytes", n)
+	}
+}
+
+// forgedDSN is issue 39's attack: a report of n recipient blocks naming
+// rcpt, quoting the Message-ID id, delivered to envelope ("" for none).
+func forgedDSN(envelope, id, rcpt string, n int) []byte {
+	var b strings.Builder
+	if envelope != "" {
+		b.WriteString("Delivered-To: " + envelope + "\r\n")
+	}
+	fmt.Fprintf(&b, "From: MAILER-DAEMON@evil.example\r\nTo: %s\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <forged%d@evil.example>\r\n"+
+		"MIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nNo.\r\n"+
+		"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.evil.example\r\n", botAddr, time.Now().UnixNano())
+	for i := range n {
+		fmt.Fprintf(&b, "\r\nFinal-Recipient: rfc822; %s\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 no such user, block %d\r\n", rcpt, i)
+	}
+	fmt.Fprintf(&b, "--b\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: Orrery <%s>\r\nTo: %s\r\nMessage-ID: <%s>\r\nSubject: x\r\n\r\n--b--\r\n", botAddr, rcpt, id)
+	return []byte(b.String())
 }
 
 // failing sends through the in-process server except to the addresses it
@@ -422,6 +586,19 @@ func TestMailCheckNamesABounce(t *testing.T) {
 	}
 	v := daemon.Inspect(raw, []engine.Ruleset{toy.Ruleset()}, "", 0)
 	if v.Reply || !strings.Contains(v.Why, "a hard bounce of cyd@example.com (5.0.0)") {
+		t.Errorf("verdict %+v", v)
+	}
+}
+
+// TestMailCheckNamesAComplaint: orrery mail check says what a feedback
+// report is, and when it counts.
+func TestMailCheckNamesAComplaint(t *testing.T) {
+	raw, err := os.ReadFile("../bounce/testdata/arf/microsoft-jmrp.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := daemon.Inspect(raw, []engine.Ruleset{toy.Ruleset()}, "", 0)
+	if v.Reply || !strings.Contains(v.Why, "a feedback report (abuse, from Microsoft JMRP/1.0)") || !strings.Contains(v.Why, "VERP") {
 		t.Errorf("verdict %+v", v)
 	}
 }

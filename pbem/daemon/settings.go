@@ -8,6 +8,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/pbem/bounce"
 	"orrery/pbem/route"
 	"orrery/pbem/settings"
 	"orrery/templates"
@@ -28,6 +29,12 @@ func (d *Daemon) set(ctx context.Context, j *job, c route.Command, byID *gameInd
 	}
 	if err != nil {
 		return err
+	}
+	if c.Verb == settings.Reminders && value == "on" {
+		// Asked for again, after a complaint (complaint.go).
+		if err := d.st.Update(ctx, func(tx store.Tx) error { _, err := bounce.ClearComplaint(tx, j.from); return err }); err != nil {
+			return err
+		}
 	}
 	j.reader = d.readerOf(ctx, j.from)
 	if !contains(j.changed, c.Verb) {

@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -33,4 +34,42 @@ func FindSent(tx store.Tx, id string, since time.Time) (*Record, bool, error) {
 		}
 	}
 	return nil, false, nil
+}
+
+// SentRecord returns the record of the delivered mail numbered seq, while
+// it is kept (false once retention compacted it, or for a mail never
+// sent): a DSN addressed to a mail's VERP token finds it in one read.
+func SentRecord(tx store.Tx, seq uint64) (*Record, bool, error) {
+	mail := tx.Bucket(store.BucketMail)
+	if mail == nil || mail.Bucket(BucketSent) == nil {
+		return nil, false, nil
+	}
+	v := mail.Bucket(BucketSent).Get(store.Key(seq))
+	if v == nil {
+		return nil, false, nil
+	}
+	var r Record
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, false, fmt.Errorf("record of sent mail %d: %w", seq, err)
+	}
+	return &r, true, nil
+}
+
+// MarkBounced records on r (a record SentRecord or FindSent returned) that
+// a bounce of kind ("soft" or "hard") was counted, inside tx, and says
+// whether it is news: false when one at least as bad was counted already,
+// so that one bounced mail counts once however many DSNs cite it (a hard
+// bounce after a soft one still counts: the mail was delayed, then given
+// up on).
+func MarkBounced(tx store.Tx, r *Record, kind string) (bool, error) {
+	rank := func(k string) int { return map[string]int{"soft": 1, "hard": 2}[k] }
+	if rank(kind) <= rank(r.Bounced) {
+		return false, nil
+	}
+	r.Bounced = kind
+	data, err := json.Marshal(r)
+	if err != nil {
+		return false, err
+	}
+	return true, tx.Bucket(store.BucketMail).Bucket(BucketSent).Put(store.Key(r.Seq), data)
 }

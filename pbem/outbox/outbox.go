@@ -78,6 +78,10 @@ type Mail struct {
 	// mail that answers none): the ack latency runs from it to the SMTP
 	// server's acceptance. It is not sent.
 	Received time.Time `json:"received,omitzero"`
+	// EnvelopeFrom is the SMTP envelope sender (MAIL FROM), "" for the
+	// From address. It is not stored: the queue sets it for each
+	// attempt (Options.Envelope), from the mail's sequence number.
+	EnvelopeFrom string `json:"-"`
 }
 
 // File is an attachment.
@@ -128,6 +132,10 @@ type Record struct {
 	Attempts  int       `json:"attempts"`
 	Queued    time.Time `json:"queued,omitzero"`
 	Received  time.Time `json:"received,omitzero"` // Mail.Received
+	// Bounced is the worst bounce counted of this mail ("soft",
+	// "hard"; "" none): one mail counts once, however many DSNs cite
+	// it (MarkBounced).
+	Bounced string `json:"bounced,omitempty"`
 }
 
 // NewMessageID returns a fresh Message-ID (without brackets) in domain.
@@ -264,6 +272,10 @@ type Options struct {
 	// (permanent says the server refused it for good, 5xx): the daemon
 	// queues the GM's report there, so it goes exactly once.
 	OnDead func(tx store.Tx, it Item, permanent bool) error
+	// Envelope, if set, returns the envelope sender of the mail numbered
+	// seq, for each attempt: the daemon's VERP address (pbem/bounce),
+	// which ties the DSN that may answer it to this one mail.
+	Envelope func(seq uint64, m Mail) string
 }
 
 // Queue is the outbox worker.
@@ -314,6 +326,9 @@ func New(db *store.Store, s Sender, opt Options) *Queue {
 
 // SetOnDead sets Options.OnDead; call it before Run.
 func (q *Queue) SetOnDead(fn func(tx store.Tx, it Item, permanent bool) error) { q.opt.OnDead = fn }
+
+// SetEnvelope sets Options.Envelope; call it before Run.
+func (q *Queue) SetEnvelope(fn func(seq uint64, m Mail) string) { q.opt.Envelope = fn }
 
 // Enqueue stores m inside tx and wakes the worker once tx commits.
 func (q *Queue) Enqueue(tx store.Tx, m Mail) error {

@@ -104,6 +104,9 @@ func (q *Queue) runShard(ctx context.Context, shard int) (time.Time, error) {
 		mails := make([]Mail, len(cur.due))
 		for i, it := range cur.due {
 			mails[i] = it.Mail
+			if q.opt.Envelope != nil {
+				mails[i].EnvelopeFrom = q.opt.Envelope(it.Seq, it.Mail)
+			}
 		}
 		errs := q.sender.Send(ctx, mails)
 		stopping := ctx.Err() != nil

@@ -400,6 +400,11 @@ func ComposeWith(m Mail, png []byte) (*mail.Msg, error) {
 	if err := msg.From(m.From); err != nil {
 		return nil, fmt.Errorf("from %q: %w", m.From, err)
 	}
+	if m.EnvelopeFrom != "" {
+		if err := msg.EnvelopeFrom(m.EnvelopeFrom); err != nil {
+			return nil, fmt.Errorf("envelope sender %q: %w", m.EnvelopeFrom, err)
+		}
+	}
 	if err := msg.To(m.To...); err != nil {
 		return nil, fmt.Errorf("to %q: %w", m.To, err)
 	}
