@@ -409,7 +409,7 @@ func TestBouncesByMail(t *testing.T) {
 	sent = h.say("bob@example.org", "hello", "MY GAMES")
 	mine := to(sent, "bob@example.org")
 	said(t, mine, "bob", "Your address works again", "the seats I kept for you are yours as before", "g1 Toy Race, seat bob", "g2 Toy Race, seat bob")
-	said(t, mine, "bob", "[g2 "+h.secret("bob")+"] Your address works again", "Meanwhile your defaults were played at step 2;")
+	said(t, mine, "bob", "[g2 "+h.secret("bob")+"] Your address works again", "Meanwhile your defaults were played at step 4;")
 	said(t, mine, "bob", "[g1 ", "Your address works again", "No step was played by your defaults meanwhile;")
 	if hard, _, un := bounceCount(h, "bob@example.org"); hard != 0 || un {
 		t.Errorf("bob's bounces after he wrote: %d hard, unreachable %v", hard, un)
