@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
-	"os"
 	"sort"
 	"strings"
 	"time"
-
-	"gopkg.in/yaml.v3"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -183,7 +180,11 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 // send last the ones that suit. Nobody else can (README, "Dice you can
 // check"); the reports make it visible, and the players should know.
 func warnGMSeat(e *env, g *game.Game, cfgPath string) {
-	gm := gmAddress(cfgPath)
+	gm, err := gmAddress(cfgPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "warning: %v: not checked whether the GM holds a seat\n", err)
+		return
+	}
 	if gm == "" {
 		return
 	}
@@ -199,34 +200,18 @@ func warnGMSeat(e *env, g *game.Game, cfgPath string) {
 }
 
 // gmAddress reads the GM's address from the config file (--config, else
-// ORRERY_CONFIG), as a bare lowercase address; "" when there is none.
-func gmAddress(cfgPath string) string {
-	if cfgPath == "" {
-		cfgPath = os.Getenv("ORRERY_CONFIG")
+// ORRERY_CONFIG), bare and in game.CanonAddress's form; "" when there is
+// none.
+func gmAddress(cfgPath string) (string, error) {
+	c, err := readConfig(configPath(cfgPath))
+	if err != nil || c == nil || c.GM == "" {
+		return "", err
 	}
-	if cfgPath == "" {
-		return ""
+	gm := c.GM
+	if a, err := mail.ParseAddress(gm); err == nil {
+		gm = a.Address
 	}
-	data, err := os.ReadFile(cfgPath)
-	if err != nil {
-		return ""
-	}
-	var c struct {
-		GM string `yaml:"gm"`
-	}
-	if yaml.Unmarshal(data, &c) != nil || c.GM == "" {
-		return ""
-	}
-	return bareAddress(c.GM)
-}
-
-// bareAddress is the address of "Name <addr>" or of a bare addr,
-// lowercase.
-func bareAddress(s string) string {
-	if a, err := mail.ParseAddress(s); err == nil {
-		s = a.Address
-	}
-	return strings.ToLower(strings.TrimSpace(s))
+	return game.CanonAddress(gm), nil
 }
 
 func printAwaited(e *env, g *game.Game) {
@@ -410,7 +395,10 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 	for _, w := range g.Waiting() {
 		waiting[w] = true
 	}
-	policy := bouncePolicy(db.config)
+	policy, err := bouncePolicy(db.config)
+	if err != nil {
+		return err
+	}
 	addrState := func(addr string) string {
 		var st bounce.State
 		svc.Store().View(ctx, func(tx store.Tx) error {

@@ -359,3 +359,16 @@ func TestWarnings(t *testing.T) {
 	assert.Contains(t, w[0], "imap.password_file: "+open+" can be read by other users (mode 0644); run chmod 600")
 	assert.Contains(t, w[1], "metrics.listen: :9464 is reachable from other machines")
 }
+
+// TestDecodeIsStrictButUnchecked: Decode, for the commands that read a
+// few keys, names a misspelt key as Parse does, but asks for none of what
+// only orrery serve needs (from, the servers, their passwords).
+func TestDecodeIsStrictButUnchecked(t *testing.T) {
+	c, err := Decode([]byte("gm: gm@example.org\nbounces:\n  hard_limit: 5\n"))
+	if err != nil || c.GM != "gm@example.org" || c.Bounces.HardLimit != 5 {
+		t.Errorf("Decode of a partial config: %+v, %v", c, err)
+	}
+	if _, err := Decode([]byte("bounces:\n  hard_limt: 5\n")); err == nil || !strings.Contains(err.Error(), "bounces.hard_limt: unknown key") {
+		t.Errorf("Decode of a misspelt key: %v", err)
+	}
+}
