@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"orrery/engine"
 	"orrery/pbem/config"
 )
 
@@ -147,6 +148,18 @@ func isTerminal(r io.Reader) bool {
 // table writes aligned columns (text/tabwriter): a long game id or phase
 // widens its column instead of breaking the line.
 func table(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
+
+// noCommand is the error for an unknown command or subcommand: it names
+// the nearest known one when got looks like a typo of it (engine.Closest:
+// `game shwo` suggests `game show`), and where the list is. group is ""
+// for a top-level command, else its group ("game").
+func noCommand(group, got string, names []string, help string) error {
+	join := func(name string) string { return strings.TrimSpace(group + " " + name) }
+	if near := engine.Closest(got, names); near != "" {
+		return fmt.Errorf("no command `%s`: did you mean `%s`? (%s)", join(got), join(near), help)
+	}
+	return fmt.Errorf("no command `%s` (%s)", join(got), help)
+}
 
 // configPath is the config file a command reads: path (--config), else
 // ORRERY_CONFIG; "" for none.

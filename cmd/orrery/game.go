@@ -32,7 +32,7 @@ func gameCommands() []subcommand {
 			"Lists games in id order: ruleset, dice scheme (v1, or v2 for games set up\nsince their rolls depend on the orders too), turn, phase, deadline, who is\nawaited. --ruleset, --player (games where ADDRESS holds a seat), --awaiting\n(games waiting for orders; with --player, that player's) and --open (taking\nJOINs) narrow the list. It shows --limit games (default 100; 0: all, read a\npage at a time) and says how to see the next ones: --after the last id shown.", gameList},
 		{"show", "game show ID [--as PLAYER | --gm | --public] [--step N]", "Prints the report as PLAYER gets it (their own view), the GM's view, or what observers get.", gameShow},
 		{"players", "game players ID", "Lists a game's seats: each one's address and its state (awaited, abandoned,\nkicked, the bot's), whether mail to the address arrives (bounces counted\nfrom delivery reports, or unreachable), and every holder of the seat with\nthe steps they played.", gamePlayers},
-		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
+		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.\nWhen the step is not due it exits non-zero and says when it will be.", gameAdvance},
 		{"verify", "game verify ID", "Replays the whole log from the start with dice re-derived from the seeds,\nand checks every snapshot byte for byte, every roll, and every commitment.", gameVerify},
 		archiveCommand(),
 		{"log", "game log ID [--json]", "Prints every input of a game, in order, with its time and source, and between\nthem every mail the game sent (reports, reminders, late notices, answers), sent,\nstill queued or given up on. --json prints the stored inputs only.", gameLog},
@@ -57,7 +57,11 @@ func runGame(ctx context.Context, e *env, args []string) error {
 			return c.run(ctx, e, args[1:])
 		}
 	}
-	return fmt.Errorf("no command `game %s` (see orrery game help)", args[0])
+	var names []string
+	for _, c := range allGameCommands() {
+		names = append(names, c.name)
+	}
+	return noCommand("game", args[0], names, "see orrery game help")
 }
 
 // sub finds a `game` subcommand's usage and help by name.
@@ -530,8 +534,7 @@ func gameAdvance(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if !res.Due {
-		fmt.Fprintf(e.stdout, "%s is not due: waiting for %s (use --force to apply their defaults)\n", pos[0], strings.Join(res.Waiting, ", "))
-		return nil
+		return notDue(res, time.Now())
 	}
 	for _, s := range res.Steps {
 		fmt.Fprintf(e.stdout, "step %d resolved (%s): turn %d, %s\n", s.N, s.Reason, s.Turn, s.Phase)
@@ -542,6 +545,28 @@ func gameAdvance(ctx context.Context, e *env, args []string) error {
 	}
 	printAwaited(e, g)
 	return nil
+}
+
+// notDue is game advance's answer when it resolved nothing: an error, so
+// that the command exits non-zero and a script or cron job that advances a
+// game sees it did not. It says who is awaited, when the step falls due by
+// itself, and that --force resolves it now.
+func notDue(res *game.AdvanceResult, now time.Time) error {
+	g := res.Game
+	waiting := "waiting for " + strings.Join(res.Waiting, ", ")
+	if len(res.Waiting) == 0 {
+		waiting = "no orders awaited"
+	}
+	force := "--force resolves it now, missing orders taking their defaults"
+	if res.Paused {
+		return fmt.Errorf("%s is not due: it is paused (%s); game resume %s restarts its clock, or %s", g.ID, waiting, g.ID, force)
+	}
+	when := "it has no deadline, so it is due when every order is in"
+	if !g.Deadline.IsZero() {
+		due := g.Deadline.Add(g.Settings.Grace)
+		when = fmt.Sprintf("it is due at %s (in %s), or sooner when every order is in", due.UTC().Format("2006-01-02 15:04 MST"), lang.Duration(lang.English, due.Sub(now)))
+	}
+	return fmt.Errorf("%s is not due: %s; %s; %s", g.ID, waiting, when, force)
 }
 
 func gameVerify(ctx context.Context, e *env, args []string) error {

@@ -56,6 +56,9 @@ func runMail(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "Usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml\n\n%s\n\n%s\n", mailAbout, mailQueueAbout)
 			return nil
 		}
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			return noCommand("mail", args[0], []string{"check", "queue", "retry", "drop"}, "see orrery mail help")
+		}
 		return fmt.Errorf("usage: orrery mail check|queue|retry|drop … (see orrery mail help)")
 	}
 	fs := flags(e, "mail check", "mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml", mailAbout)
