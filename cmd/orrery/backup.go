@@ -158,7 +158,7 @@ func runDBBackup(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if b.Dir == "" {
-			return errors.New("name the copy with --out FILE, or give a --config (or ORRERY_CONFIG) with backup: dir:")
+			return errors.New("name the copy with --out FILE, or give a --config (or ORRERY_CONFIG) whose backup section names a dir")
 		}
 	}
 	var info store.BackupInfo
