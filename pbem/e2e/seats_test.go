@@ -84,6 +84,9 @@ next:
 // after 3 steps without orders, bob's when the third DSN arrives; the game
 // goes on to its end by itself, everyone is told, and verify is clean.
 func TestSeatsNeverGoEmpty(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole game: runs without -short")
+	}
 	s := getStack(t)
 	mailstack(t, s, "status")
 	n := nonce()
