@@ -8,17 +8,20 @@ import (
 	"orrery/engine/enginetest"
 )
 
-var flagDuels = flag.Int("duels", 0, "games per ruleset in TestBotsBeatPassive (0: 200, or 40 with -short)")
+var flagDuels = flag.Int("duels", 0, "games per ruleset in TestBotsBeatPassive (0: 200; with -short, none)")
 
 // TestBotsBeatPassive holds every ruleset's bot to issue 18's bar: in a
 // two-player game against a player who never writes (every prompt takes
 // its default), the bot wins at least 90% of the games, in either seat.
-// Each ruleset plays 200 seeded games with its default options (-short:
-// 40), the bot listed first in half of them and second in the other half;
+// Each ruleset plays 200 seeded games with its default options (-short
+// skips them, unless -duels N is given), the bot listed first in half of them and second in the other half;
 // a game the bot did not win outright (a loss, a draw, a game still going
 // after 3,000 steps) counts against it. The figures are logged: they are
 // the bot section of docs/benchmarks.md.
 func TestBotsBeatPassive(t *testing.T) {
+	if testing.Short() && *flagDuels == 0 {
+		t.Skip("whole games: runs without -short (or with -duels N)")
+	}
 	n := *flagDuels
 	if n == 0 {
 		n = 200

@@ -122,7 +122,11 @@ func TestShellRecipeRedoesEveryRoll(t *testing.T) {
 			}
 			prev := ""
 			rolls := 0
-			for _, r := range sent.Reports[game.GM] {
+			reports := sent.Reports[game.GM]
+			if testing.Short() {
+				reports = reports[:min(3, len(reports))] // every step's rolls redone by sh: without -short
+			}
+			for _, r := range reports {
 				if prev != "" && r.RevealedCommitment != prev {
 					t.Errorf("step %d: the commitment revealed is not the one sent before the step", r.Step)
 				}
@@ -178,7 +182,7 @@ func TestShellRecipeRedoesEveryRoll(t *testing.T) {
 					t.Errorf("%s: the recipe gives %s, the report %s", what[i], got[i], want[i])
 				}
 			}
-			t.Logf("%d steps, %d rolls, %d values redone by sh", len(sent.Reports[game.GM]), rolls, len(want))
+			t.Logf("%d steps, %d rolls, %d values redone by sh", len(reports), rolls, len(want))
 		})
 	}
 }

@@ -79,6 +79,9 @@ func TestTextCountsAndArticles(t *testing.T) {
 			for _, o := range info.Options {
 				check("option "+o.Name, o.Help)
 			}
+			if testing.Short() {
+				t.Skip("whole games (what a bot game gives its players): run without -short")
+			}
 			players := []string{"ann", "bob", "cyd"}[:min(max(3, info.MinPlayers), info.MaxPlayers)]
 			for seed := uint64(1); seed <= 3; seed++ {
 				res := enginetest.PlayBots(t, rs, enginetest.Options{Players: players, Seed: seed})

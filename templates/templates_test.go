@@ -176,8 +176,6 @@ func format(m Mail) string {
 	return fmt.Sprintf("Subject: %s\n\n--- text ---\n%s--- html ---\n%s", m.Subject, m.Text, m.HTML)
 }
 
-var hexSeed = regexp.MustCompile(`[0-9a-f]{64}`)
-
 func TestGolden(t *testing.T) {
 	set, err := New("")
 	if err != nil {

@@ -158,7 +158,7 @@ func runDBBackup(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if b.Dir == "" {
-			return errors.New("name the copy with --out FILE, or give a --config (or ORRERY_CONFIG) with backup: dir:")
+			return errors.New("name the copy with --out FILE, or give a --config (or ORRERY_CONFIG) whose backup section names a dir")
 		}
 	}
 	var info store.BackupInfo
@@ -183,19 +183,11 @@ func runDBBackup(ctx context.Context, e *env, args []string) error {
 }
 
 // backupSettings reads the backup section of the config file named by
-// --config or ORRERY_CONFIG, leniently (a GM's shell need not hold the
-// servers' passwords); none gives no dir.
+// --config or ORRERY_CONFIG (readConfig: decoded strictly, not checked as
+// serve checks it); none gives no dir.
 func backupSettings(path string) (config.Backup, error) {
-	if path == "" {
-		path = os.Getenv("ORRERY_CONFIG")
-	}
-	if path == "" {
-		return config.Backup{}, nil
-	}
-	var c struct {
-		Backup config.Backup `yaml:"backup"`
-	}
-	if err := readConfigKeys(path, &c); err != nil {
+	c, err := readConfig(configPath(path))
+	if err != nil || c == nil {
 		return config.Backup{}, err
 	}
 	if c.Backup.Keep <= 0 {

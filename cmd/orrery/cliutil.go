@@ -15,7 +15,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"orrery/engine"
+	"orrery/pbem/config"
 )
 
 // parseLength reads a length of time as people write it: a Go duration
@@ -148,16 +149,46 @@ func isTerminal(r io.Reader) bool {
 // widens its column instead of breaking the line.
 func table(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
 
-// readConfigKeys reads the config file at path into into, a struct of the
-// keys a command needs, leniently: a GM's shell need not hold the
-// servers' passwords, nor pass the checks orrery serve makes.
-func readConfigKeys(path string, into any) error {
+// noCommand is the error for an unknown command or subcommand: it names
+// the nearest known one when got looks like a typo of it (engine.Closest:
+// `game shwo` suggests `game show`), and where the list is. group is ""
+// for a top-level command, else its group ("game").
+func noCommand(group, got string, names []string, help string) error {
+	join := func(name string) string { return strings.TrimSpace(group + " " + name) }
+	if near := engine.Closest(got, names); near != "" {
+		return fmt.Errorf("no command `%s`: did you mean `%s`? (%s)", join(got), join(near), help)
+	}
+	return fmt.Errorf("no command `%s` (%s)", join(got), help)
+}
+
+// configPath is the config file a command reads: path (--config), else
+// ORRERY_CONFIG; "" for none.
+func configPath(path string) string {
+	if path == "" {
+		path = os.Getenv("ORRERY_CONFIG")
+	}
+	return path
+}
+
+// readConfig is the one reader of the config file for the commands that
+// need a few of its keys (the database, the GM's address, the bounce
+// policy, the backups, what mail check reads). The file is decoded as
+// strictly as orrery serve decodes it, so a misspelt key or a value of the
+// wrong type is an error naming the key rather than a silent default; but
+// none of serve's checks are made and no defaults are filled, since a GM's
+// shell need not hold the servers' passwords. path "" reads nothing and
+// gives nil.
+func readConfig(path string) (*config.Config, error) {
+	if path == "" {
+		return nil, nil
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("read config: %w", err)
+		return nil, fmt.Errorf("read config: %w", err)
 	}
-	if err := yaml.Unmarshal(data, into); err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
+	c, err := config.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
-	return nil
+	return c, nil
 }

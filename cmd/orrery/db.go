@@ -11,7 +11,6 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/engine/store/storeopen"
-	"orrery/pbem/config"
 )
 
 // dbFlags adds --db and --config to a command.
@@ -46,11 +45,8 @@ func (d *dbFlags) resolve() (path, from string, err error) {
 		cfg, cfgFrom = os.Getenv("ORRERY_CONFIG"), "ORRERY_CONFIG"
 	}
 	if cfg != "" {
-		var c struct {
-			DB              string `yaml:"db"`
-			config.Database `yaml:",inline"`
-		}
-		if err := readConfigKeys(cfg, &c); err != nil {
+		c, err := readConfig(cfg)
+		if err != nil {
 			return "", "", err
 		}
 		if c.Store == "postgres" {

@@ -33,7 +33,7 @@ func runDB(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "  backup   copy a bbolt file while it is in use (through orrery serve if it runs)")
 		return nil
 	}
-	return fmt.Errorf("no db command %q; %s", args[0], usage)
+	return noCommand("db", args[0], []string{"migrate", "copy", "backup"}, usage)
 }
 
 func runDBMigrate(ctx context.Context, e *env, args []string) error {

@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
-	"os"
 	"sort"
 	"strings"
 	"time"
-
-	"gopkg.in/yaml.v3"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -35,7 +32,7 @@ func gameCommands() []subcommand {
 			"Lists games in id order: ruleset, dice scheme (v1, or v2 for games set up\nsince their rolls depend on the orders too), turn, phase, deadline, who is\nawaited. --ruleset, --player (games where ADDRESS holds a seat), --awaiting\n(games waiting for orders; with --player, that player's) and --open (taking\nJOINs) narrow the list. It shows --limit games (default 100; 0: all, read a\npage at a time) and says how to see the next ones: --after the last id shown.", gameList},
 		{"show", "game show ID [--as PLAYER | --gm | --public] [--step N]", "Prints the report as PLAYER gets it (their own view), the GM's view, or what observers get.", gameShow},
 		{"players", "game players ID", "Lists a game's seats: each one's address and its state (awaited, abandoned,\nkicked, the bot's), whether mail to the address arrives (bounces counted\nfrom delivery reports, or unreachable), and every holder of the seat with\nthe steps they played.", gamePlayers},
-		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.", gameAdvance},
+		{"advance", "game advance ID [--force]", "Resolves the current step if it is due (every order in, or the deadline\npassed). --force resolves it anyway; missing orders take their defaults.\nWhen the step is not due it exits non-zero and says when it will be.", gameAdvance},
 		{"verify", "game verify ID", "Replays the whole log from the start with dice re-derived from the seeds,\nand checks every snapshot byte for byte, every roll, and every commitment.", gameVerify},
 		archiveCommand(),
 		{"log", "game log ID [--json]", "Prints every input of a game, in order, with its time and source, and between\nthem every mail the game sent (reports, reminders, late notices, answers), sent,\nstill queued or given up on. --json prints the stored inputs only.", gameLog},
@@ -60,7 +57,11 @@ func runGame(ctx context.Context, e *env, args []string) error {
 			return c.run(ctx, e, args[1:])
 		}
 	}
-	return fmt.Errorf("no command `game %s` (see orrery game help)", args[0])
+	var names []string
+	for _, c := range allGameCommands() {
+		names = append(names, c.name)
+	}
+	return noCommand("game", args[0], names, "see orrery game help")
 }
 
 // sub finds a `game` subcommand's usage and help by name.
@@ -183,7 +184,11 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 // send last the ones that suit. Nobody else can (README, "Dice you can
 // check"); the reports make it visible, and the players should know.
 func warnGMSeat(e *env, g *game.Game, cfgPath string) {
-	gm := gmAddress(cfgPath)
+	gm, err := gmAddress(cfgPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "warning: %v: not checked whether the GM holds a seat\n", err)
+		return
+	}
 	if gm == "" {
 		return
 	}
@@ -199,34 +204,18 @@ func warnGMSeat(e *env, g *game.Game, cfgPath string) {
 }
 
 // gmAddress reads the GM's address from the config file (--config, else
-// ORRERY_CONFIG), as a bare lowercase address; "" when there is none.
-func gmAddress(cfgPath string) string {
-	if cfgPath == "" {
-		cfgPath = os.Getenv("ORRERY_CONFIG")
+// ORRERY_CONFIG), bare and in game.CanonAddress's form; "" when there is
+// none.
+func gmAddress(cfgPath string) (string, error) {
+	c, err := readConfig(configPath(cfgPath))
+	if err != nil || c == nil || c.GM == "" {
+		return "", err
 	}
-	if cfgPath == "" {
-		return ""
+	gm := c.GM
+	if a, err := mail.ParseAddress(gm); err == nil {
+		gm = a.Address
 	}
-	data, err := os.ReadFile(cfgPath)
-	if err != nil {
-		return ""
-	}
-	var c struct {
-		GM string `yaml:"gm"`
-	}
-	if yaml.Unmarshal(data, &c) != nil || c.GM == "" {
-		return ""
-	}
-	return bareAddress(c.GM)
-}
-
-// bareAddress is the address of "Name <addr>" or of a bare addr,
-// lowercase.
-func bareAddress(s string) string {
-	if a, err := mail.ParseAddress(s); err == nil {
-		s = a.Address
-	}
-	return strings.ToLower(strings.TrimSpace(s))
+	return game.CanonAddress(gm), nil
 }
 
 func printAwaited(e *env, g *game.Game) {
@@ -410,7 +399,10 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 	for _, w := range g.Waiting() {
 		waiting[w] = true
 	}
-	policy := bouncePolicy(db.config)
+	policy, err := bouncePolicy(db.config)
+	if err != nil {
+		return err
+	}
 	addrState := func(addr string) string {
 		var st bounce.State
 		svc.Store().View(ctx, func(tx store.Tx) error {
@@ -545,8 +537,7 @@ func gameAdvance(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if !res.Due {
-		fmt.Fprintf(e.stdout, "%s is not due: waiting for %s (use --force to apply their defaults)\n", pos[0], strings.Join(res.Waiting, ", "))
-		return nil
+		return notDue(res, time.Now())
 	}
 	for _, s := range res.Steps {
 		fmt.Fprintf(e.stdout, "step %d resolved (%s): turn %d, %s\n", s.N, s.Reason, s.Turn, s.Phase)
@@ -557,6 +548,28 @@ func gameAdvance(ctx context.Context, e *env, args []string) error {
 	}
 	printAwaited(e, g)
 	return nil
+}
+
+// notDue is game advance's answer when it resolved nothing: an error, so
+// that the command exits non-zero and a script or cron job that advances a
+// game sees it did not. It says who is awaited, when the step falls due by
+// itself, and that --force resolves it now.
+func notDue(res *game.AdvanceResult, now time.Time) error {
+	g := res.Game
+	waiting := "waiting for " + strings.Join(res.Waiting, ", ")
+	if len(res.Waiting) == 0 {
+		waiting = "no orders awaited"
+	}
+	force := "--force resolves it now, missing orders taking their defaults"
+	if res.Paused {
+		return fmt.Errorf("%s is not due: it is paused (%s); game resume %s restarts its clock, or %s", g.ID, waiting, g.ID, force)
+	}
+	when := "it has no deadline, so it is due when every order is in"
+	if !g.Deadline.IsZero() {
+		due := g.Deadline.Add(g.Settings.Grace)
+		when = fmt.Sprintf("it is due at %s (in %s), or sooner when every order is in", due.UTC().Format("2006-01-02 15:04 MST"), lang.Duration(lang.English, due.Sub(now)))
+	}
+	return fmt.Errorf("%s is not due: %s; %s; %s", g.ID, waiting, when, force)
 }
 
 func gameVerify(ctx context.Context, e *env, args []string) error {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"orrery/engine/store/storeopen"
+	"orrery/pbem/config"
 	"orrery/pbem/daemon"
 	"orrery/pbem/policy"
 )
@@ -60,6 +61,9 @@ func runMail(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "Usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml\n\n%s\n\n%s\n", mailAbout, mailQueueAbout)
 			return nil
 		}
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			return noCommand("mail", args[0], []string{"check", "queue", "retry", "drop"}, "see orrery mail help")
+		}
 		return fmt.Errorf("usage: orrery mail check|queue|retry|drop … (see orrery mail help)")
 	}
 	fs := flags(e, "mail check", "mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml", mailAbout)
@@ -91,7 +95,7 @@ func runMail(ctx context.Context, e *env, args []string) error {
 	}
 	var v *daemon.Verdict
 	if *dbPath == "" {
-		v = daemon.InspectWith(raw, e.rulesets, *ruleset, cfg.MaxText, policy.Config{AuthServID: cfg.Security.AuthServID})
+		v = daemon.InspectWith(raw, e.rulesets, *ruleset, cfg.Limits.MaxText, policy.Config{AuthServID: cfg.Security.AuthServID})
 	} else {
 		if v, err = inspectWithDB(ctx, e, raw, *dbPath, cfg); err != nil {
 			return err
@@ -107,36 +111,20 @@ func runMail(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// mailCheckSettings are the keys of a config file that mail check reads,
-// leniently: a GM's shell need not hold the servers' passwords.
-type mailCheckSettings struct {
-	DB     string `yaml:"db"`
-	From   string `yaml:"from"`
-	Limits struct {
-		MaxText int `yaml:"max_text"`
-	} `yaml:"limits"`
-	Security struct {
-		SenderAuth string `yaml:"sender_auth"`
-		AuthServID string `yaml:"auth_serv_id"`
-	} `yaml:"security"`
-	MaxText int `yaml:"-"`
-}
-
-func mailCheckConfig(path string) (*mailCheckSettings, error) {
-	c := &mailCheckSettings{}
-	if path == "" {
-		path = os.Getenv("ORRERY_CONFIG")
-	}
-	if path == "" {
-		return c, nil
-	}
-	if err := readConfigKeys(path, c); err != nil {
+// mailCheckConfig reads the keys of a config file that mail check uses
+// (readConfig: decoded strictly, not checked as serve checks it), with
+// serve's defaults for them; an empty config without a file.
+func mailCheckConfig(path string) (*config.Config, error) {
+	c, err := readConfig(configPath(path))
+	if err != nil {
 		return nil, err
+	}
+	if c == nil {
+		c = &config.Config{}
 	}
 	if c.Security.SenderAuth == "" {
 		c.Security.SenderAuth = "dmarc" // as orrery serve --config
 	}
-	c.MaxText = c.Limits.MaxText
 	return c, nil
 }
 
@@ -156,7 +144,7 @@ func readMail(e *env, file string) ([]byte, error) {
 
 // inspectWithDB opens the database read-only in spirit (nothing is
 // written) and asks a daemon over it, with no outbox, what it would do.
-func inspectWithDB(ctx context.Context, e *env, raw []byte, path string, cfg *mailCheckSettings) (*daemon.Verdict, error) {
+func inspectWithDB(ctx context.Context, e *env, raw []byte, path string, cfg *config.Config) (*daemon.Verdict, error) {
 	st := e.shared
 	if st == nil {
 		var err error
@@ -175,7 +163,7 @@ func inspectWithDB(ctx context.Context, e *env, raw []byte, path string, cfg *ma
 		// from others, so no mail shows a step: nothing looks stale.
 		from = "Orrery <orrery@unknown.invalid>"
 	}
-	d, err := daemon.New(st, e.rulesets, nil, daemon.Config{From: from, MaxText: cfg.MaxText,
+	d, err := daemon.New(st, e.rulesets, nil, daemon.Config{From: from, MaxText: cfg.Limits.MaxText,
 		Policy: policy.Config{AuthServID: cfg.Security.AuthServID, SenderAuth: policy.SenderAuth(cfg.Security.SenderAuth)},
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {

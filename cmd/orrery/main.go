@@ -103,7 +103,7 @@ func run(ctx context.Context, e *env, args []string) error {
 		names = append(names, c.name)
 	}
 	sort.Strings(names)
-	return fmt.Errorf("no command %q (commands: %s; see orrery help)", args[0], strings.Join(names, ", "))
+	return noCommand("", args[0], names, "commands: "+strings.Join(names, ", ")+"; see orrery help")
 }
 
 func usage(w io.Writer) {

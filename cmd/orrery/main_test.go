@@ -53,9 +53,16 @@ func TestGameByCLI(t *testing.T) {
 	if !strings.Contains(out, "PUSH 2") || !strings.Contains(out, "waiting for: bob") {
 		t.Fatalf("orders printed:\n%s", out)
 	}
-	out = must(t, db, "", "game", "advance", "demo1")
-	if !strings.Contains(out, "not due: waiting for bob") {
-		t.Fatalf("advance before all orders:\n%s", out)
+	// Not due: an error (a non-zero exit) saying when it is due and
+	// that --force resolves it now.
+	out, err = cli(t, db, "", "game", "advance", "demo1")
+	if err == nil || !strings.HasPrefix(err.Error(), "demo1 is not due: waiting for bob; it has no deadline, so it is due when every order is in; --force resolves it now") {
+		t.Fatalf("advance before all orders: %v\n%s", err, out)
+	}
+	must(t, db, "", "game", "new", "toy", "--id", "timed", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org", "--turn-length", "72h")
+	out, err = cli(t, db, "", "game", "advance", "timed")
+	if err == nil || !regexp.MustCompile(`^timed is not due: waiting for ann, bob; it is due at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in 3 days\), or sooner when every order is in; --force resolves it now`).MatchString(err.Error()) {
+		t.Fatalf("advance before the deadline: %v\n%s", err, out)
 	}
 	out = must(t, db, "", "game", "advance", "demo1", "--force")
 	if !strings.Contains(out, "step 1 resolved (forced by the GM)") {
@@ -106,6 +113,27 @@ func TestDiceCommandMatchesReport(t *testing.T) {
 	}
 }
 
+// TestUnknownCommandSuggests: a mistyped command or subcommand is answered
+// with the nearest one, and a word near none gets no guess.
+func TestUnknownCommandSuggests(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"game", "shwo", "x"}, "no command `game shwo`: did you mean `game show`? (see orrery game help)"},
+		{[]string{"game", "advnace", "x"}, "did you mean `game advance`?"},
+		{[]string{"gmae", "list"}, "no command `gmae`: did you mean `game`? (commands: "},
+		{[]string{"db", "bakup"}, "no command `db bakup`: did you mean `db backup`?"},
+		{[]string{"mail", "chek", "x.eml"}, "no command `mail chek`: did you mean `mail check`?"},
+		{[]string{"game", "frobnicate"}, "no command `game frobnicate` (see orrery game help)"},
+	} {
+		_, err := cli(t, "", "", c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("orrery %s: %v, want %q", strings.Join(c.args, " "), err, c.want)
+		}
+	}
+}
+
 func TestUsageAndErrors(t *testing.T) {
 	out := must(t, "", "", "help")
 	for _, c := range commands() {
@@ -113,7 +141,7 @@ func TestUsageAndErrors(t *testing.T) {
 			t.Errorf("help lacks %s", c.name)
 		}
 	}
-	if _, err := cli(t, "", "", "frobnicate"); err == nil || !strings.Contains(err.Error(), "no command \"frobnicate\"") {
+	if _, err := cli(t, "", "", "frobnicate"); err == nil || !strings.Contains(err.Error(), "no command `frobnicate` (commands: ") {
 		t.Errorf("unknown command: %v", err)
 	}
 	db := filepath.Join(t.TempDir(), "cli.db")

@@ -209,7 +209,7 @@ func TestServeEmbeddedKeepsItsGames(t *testing.T) {
 	stop()
 	assert.Contains(t, out.String(), "the games are kept in "+db)
 
-	out, stop = startServe(t, "--embedded")
+	_, stop = startServe(t, "--embedded")
 	defer stop()
 	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
 	assert.Contains(t, gmCommand(t, db, "game", "list"), "kept")

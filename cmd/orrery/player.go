@@ -97,7 +97,11 @@ func playerGames(ctx context.Context, e *env, svc *game.Service, addr, cfgPath s
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "mail: %s\n", st.Describe(bouncePolicy(cfgPath)))
+	policy, err := bouncePolicy(cfgPath)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "mail: %s\n", st.Describe(policy))
 	seats, err := svc.GamesOf(ctx, addr)
 	if err != nil {
 		return err

@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-
-	"gopkg.in/yaml.v3"
 
 	"orrery/engine/game"
 	"orrery/pbem/bounce"
@@ -21,32 +18,16 @@ import (
 // (cfgPath "" and no ORRERY_CONFIG) it returns nil: a database used without
 // mail queues nothing.
 //
-// Only from, gm, templates and http are read here, leniently: a GM's shell need
-// not hold the servers' passwords. `orrery serve` checks the whole file.
+// Only from, gm, templates and http are used here, and the file is not
+// checked as serve checks it (readConfig): a GM's shell need not hold the
+// servers' passwords.
 // A command that is forwarded to a running daemon gets the daemon's own
 // mail hook instead (see runDaemon), so mails are never queued twice.
 func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
-	if cfgPath == "" {
-		cfgPath = os.Getenv("ORRERY_CONFIG")
-	}
-	if cfgPath == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(cfgPath)
-	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
-	}
-	var c struct {
-		From      string      `yaml:"from"`
-		GM        string      `yaml:"gm"`
-		Templates string      `yaml:"templates"`
-		HTTP      config.HTTP `yaml:"http"`
-	}
-	if err := yaml.Unmarshal(data, &c); err != nil {
-		return nil, fmt.Errorf("config %s: %w", cfgPath, err)
-	}
-	if c.From == "" {
-		return nil, nil
+	cfgPath = configPath(cfgPath)
+	c, err := readConfig(cfgPath)
+	if err != nil || c == nil || c.From == "" {
+		return nil, err
 	}
 	m, err := daemon.NewMailer(c.From, c.GM, c.Templates, e.rulesets)
 	if err != nil {
@@ -64,18 +45,19 @@ func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 }
 
 // bouncePolicy is the config's bounces section (the defaults without a
-// config), for the commands that show an address's state.
-func bouncePolicy(cfgPath string) bounce.Policy {
-	if cfgPath == "" {
-		cfgPath = os.Getenv("ORRERY_CONFIG")
+// config), for the commands that show an address's state. A config that
+// does not decode is an error: a misspelt key must not quietly give the
+// default policy.
+func bouncePolicy(cfgPath string) (bounce.Policy, error) {
+	c, err := readConfig(configPath(cfgPath))
+	if err != nil {
+		return bounce.Policy{}, err
 	}
-	var c struct {
-		Bounces config.Bounces `yaml:"bounces"`
+	var b config.Bounces
+	if c != nil {
+		b = c.Bounces
 	}
-	if data, err := os.ReadFile(cfgPath); err == nil && cfgPath != "" {
-		yaml.Unmarshal(data, &c)
-	}
-	return bounce.Policy{HardLimit: c.Bounces.HardLimit, Window: c.Bounces.Within}.WithDefaults()
+	return bounce.Policy{HardLimit: b.HardLimit, Window: b.Within}.WithDefaults(), nil
 }
 
 // wirePictures lets sender draw the board picture of each report when the

@@ -21,9 +21,13 @@ var rulesetName = regexp.MustCompile(`^[a-z][a-z0-9-]{1,23}$`)
 // within 78 columns for every seat; line-numbered errors; bot orders that
 // parse; and canonical orders that parse again to themselves. It plays up to
 // steps resolutions with the ruleset's own bot, for each player count from
-// the minimum to min(maximum, 6).
+// the minimum to min(maximum, 6). With -short (the fast loop) it plays at
+// most 20 resolutions a player count and no game to its end.
 func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 	t.Helper()
+	if testing.Short() {
+		steps = min(steps, 20)
+	}
 	info := rs.Info()
 	if !rulesetName.MatchString(info.Name) {
 		t.Errorf("ruleset name %q: use 2–24 lowercase letters, digits or dashes", info.Name)
@@ -64,7 +68,12 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 			t.Errorf("%s: option %s defaults to %q, not one of its choices %v", info.Name, o.Name, o.Default, o.Choices)
 		}
 	}
-	t.Run("ends", func(t *testing.T) { playToTheEnd(t, rs, opts) })
+	t.Run("ends", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("whole game: runs without -short")
+		}
+		playToTheEnd(t, rs, opts)
+	})
 	max := info.MaxPlayers
 	if max > 6 {
 		max = 6

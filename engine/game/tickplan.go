@@ -33,10 +33,26 @@ import (
 // Older files need no upgrade: a game without a plan is decoded, and
 // gets one the next time its record is written.
 //
-// planVersion changes whenever tickAction, decisionTimes, wakeTimes or
-// the encoding below change what they compute: a plan of another
-// version is not used.
-const planVersion = 1
+// planCode names the code that makes and reads plans: a digest of the
+// source of planOf and lookOnly and of every function, method, constant
+// and variable of this package they use, directly or not (tickAction,
+// decisionTimes, wakeTimes, awaitedAt, ...; comments and layout aside).
+// A plan is used only by a build of the same code, so a change to the
+// rules that shape plans needs no hand-kept version: TestPlanCode
+// computes the digest from the source and fails, naming the value to put
+// here, when it is not this one (go test ./engine/game/ -run TestPlanCode
+// -update writes it). A plan made by other code is not used, and the game
+// is decoded, as a game without a plan is.
+const planCode uint32 = 0xbff810f5
+
+// The plan's layout: planCode, the record's CRC-32C and length, Q, then
+// the wake times (planOf).
+const (
+	planAtCRC  = 4
+	planAtLen  = 8
+	planAtQ    = 12
+	planHeader = 20
+)
 
 // keyTickPlan is the plan's key in the game's bucket, named to sort
 // right after store.KeyInfo ("info" < "info-tick-plan" < "log"): on
@@ -132,7 +148,7 @@ const unseenBit = 1 << 63
 
 // planOf is the plan of g, whose stored record is info:
 //
-//	version 1 byte, CRC-32C of info 4, len(info) 4, Q 8,
+//	planCode 4, CRC-32C of info 4, len(info) 4, Q 8,
 //	then each wake time 8 (unix ns, unseenBit set for unseen)
 //
 // all big-endian. Q is the unix nanosecond before which Tick has
@@ -141,10 +157,10 @@ const unseenBit = 1 << 63
 // nothing and the record must be read (so for a game whose bots owe
 // orders: Tick plays them).
 func planOf(g *Game, info []byte) []byte {
-	v := make([]byte, 17, 17+8*(4+len(g.Settings.Reminders)+2*len(g.Vacations)))
-	v[0] = planVersion
-	binary.BigEndian.PutUint32(v[1:], crc32.Checksum(info, crcTable))
-	binary.BigEndian.PutUint32(v[5:], uint32(len(info)))
+	v := make([]byte, planHeader, planHeader+8*(4+len(g.Settings.Reminders)+2*len(g.Vacations)))
+	binary.BigEndian.PutUint32(v, planCode)
+	binary.BigEndian.PutUint32(v[planAtCRC:], crc32.Checksum(info, crcTable))
+	binary.BigEndian.PutUint32(v[planAtLen:], uint32(len(info)))
 	q := quietUntil(g)
 	ok := q != 0
 	wakeTimes(g, func(t time.Time, unseen bool) {
@@ -162,9 +178,9 @@ func planOf(g *Game, info []byte) []byte {
 		v = binary.BigEndian.AppendUint64(v, n)
 	})
 	if !ok {
-		return v[:17] // Q 0
+		return v[:planHeader] // Q 0
 	}
-	binary.BigEndian.PutUint64(v[9:], q)
+	binary.BigEndian.PutUint64(v[planAtQ:], q)
 	return v
 }
 
@@ -205,23 +221,23 @@ func planNano(t time.Time) (uint64, bool) {
 // lookOnly reports whether a tick at now has nothing to do for the game
 // of bucket b but look at it, from its plan, and if so when it must look
 // next (nextWake of the record, with Ticked now). ok is false when the
-// plan does not say so (none, another version, made from another
+// plan does not say so (none, made by other code, made from another
 // record, a Q not after now): the record must then be read.
 func lookOnly(b store.Bucket, now time.Time) (wake time.Time, ok bool) {
 	p := b.Get(keyTickPlan)
-	if len(p) < 17 || (len(p)-17)%8 != 0 || p[0] != planVersion {
+	if len(p) < planHeader || (len(p)-planHeader)%8 != 0 || binary.BigEndian.Uint32(p) != planCode {
 		return time.Time{}, false
 	}
 	at, fits := planNano(now)
-	if q := binary.BigEndian.Uint64(p[9:]); !fits || q == 0 || at >= q {
+	if q := binary.BigEndian.Uint64(p[planAtQ:]); !fits || q == 0 || at >= q {
 		return time.Time{}, false
 	}
 	info := b.Get(store.KeyInfo)
-	if binary.BigEndian.Uint32(p[5:]) != uint32(len(info)) || binary.BigEndian.Uint32(p[1:]) != crc32.Checksum(info, crcTable) {
+	if binary.BigEndian.Uint32(p[planAtLen:]) != uint32(len(info)) || binary.BigEndian.Uint32(p[planAtCRC:]) != crc32.Checksum(info, crcTable) {
 		return time.Time{}, false
 	}
 	var best uint64
-	for i := 17; i < len(p); i += 8 {
+	for i := planHeader; i < len(p); i += 8 {
 		n := binary.BigEndian.Uint64(p[i:])
 		t := n &^ unseenBit
 		if n&unseenBit != 0 && t <= at {

@@ -35,8 +35,8 @@ func checkPlan(t *testing.T, svc *Service, id string, at time.Time) {
 			return err
 		}
 		info, p := b.Get(store.KeyInfo), b.Get(keyTickPlan)
-		if len(p) < 17 || p[0] != planVersion || binary.BigEndian.Uint32(p[1:]) != crc32.Checksum(info, crcTable) ||
-			binary.BigEndian.Uint32(p[5:]) != uint32(len(info)) {
+		if len(p) < planHeader || binary.BigEndian.Uint32(p) != planCode || binary.BigEndian.Uint32(p[planAtCRC:]) != crc32.Checksum(info, crcTable) ||
+			binary.BigEndian.Uint32(p[planAtLen:]) != uint32(len(info)) {
 			return fmt.Errorf("the plan %x was not made from the record as stored", p)
 		}
 		g, err := readGame(b)

@@ -161,7 +161,7 @@ func (b *botPlan) diplomacy() {
 	others := b.others()
 	behind := false
 	for _, q := range others {
-		if contains(s.Allies[q], b.me) == false {
+		if !contains(s.Allies[q], b.me) {
 			return
 		}
 		for _, o := range others {

@@ -152,14 +152,6 @@ func (p *Planet) defended() bool {
 	}
 	return false
 }
-func (p *Planet) built() bool {
-	for _, s := range p.Sites {
-		if isPlanetBuild(s.Kind) {
-			return true
-		}
-	}
-	return false
-}
 func (p *Planet) count(kind string) int {
 	n := 0
 	for _, s := range p.Sites {

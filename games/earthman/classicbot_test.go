@@ -57,10 +57,10 @@ func playClassicBots(t *testing.T, seed, players, maxSteps int, opts map[string]
 // then fleets) when it ended. Bot games must still end, by agreement or
 // by conquest, and later than the first quarter.
 func TestClassicBotsAgreeOnlyWhenBehind(t *testing.T) {
-	n := 60
 	if testing.Short() {
-		n = 12
+		t.Skip("whole games: run without -short")
 	}
+	n := 60
 	ended, agreed := 0, 0
 	rounds := 0
 	for seed := 1; seed <= n; seed++ {
@@ -97,10 +97,10 @@ func TestClassicBotsAgreeOnlyWhenBehind(t *testing.T) {
 // TestClassicBotGamesVerify plays games of the ruleset's own bots through
 // the engine and verifies them by replay.
 func TestClassicBotGamesVerify(t *testing.T) {
-	n := 6
 	if testing.Short() {
-		n = 2
+		t.Skip("whole games: run without -short")
 	}
+	n := 6
 	for seed := 1; seed <= n; seed++ {
 		players := []string{"ann", "bob", "cat", "dan"}[:2+seed%3]
 		opts := map[string]string{}

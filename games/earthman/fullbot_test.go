@@ -58,10 +58,10 @@ func playFullBots(t *testing.T, seed, players, maxSteps int, opts map[string]str
 // quarter of the game, and a game that ends by concession ends with every
 // conceding player behind the winner on Victory Points. Bot games end.
 func TestFullBotsConcedeOnlyWhenBehind(t *testing.T) {
-	n := 40
 	if testing.Short() {
-		n = 8
+		t.Skip("whole games: run without -short")
 	}
+	n := 40
 	ended, conceded, turns := 0, 0, 0
 	for seed := 1; seed <= n; seed++ {
 		opts := map[string]string{}
@@ -94,10 +94,10 @@ func TestFullBotsConcedeOnlyWhenBehind(t *testing.T) {
 // TestFullBotGamesVerify plays games of the ruleset's own bots through the
 // engine and verifies them by replay.
 func TestFullBotGamesVerify(t *testing.T) {
-	n := 4
 	if testing.Short() {
-		n = 2
+		t.Skip("whole games: run without -short")
 	}
+	n := 4
 	for seed := 1; seed <= n; seed++ {
 		players := []string{"ann", "bob", "cat", "dan"}[:2+seed%3]
 		opts := map[string]string{}

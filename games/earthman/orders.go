@@ -55,9 +55,6 @@ func phaseOf(verb string) int {
 // extraordinary verbs are the three actions a player may take at any time.
 func extraordinary(verb string) bool { return verb == vEvac || verb == vGift || verb == vDecom }
 
-// standing verbs set a player's standing orders.
-func standing(verb string) bool { return verb == vAgree || verb == vConcede || verb == vOn }
-
 // order is one parsed line. Which fields matter depends on Verb.
 type order struct {
 	Verb   string

@@ -118,15 +118,6 @@ func aboardWant(s *State) string {
 	return strings.Join(out, " ")
 }
 
-func svgOf(t *testing.T, pic interface{ SVG() ([]byte, error) }) []byte {
-	t.Helper()
-	b, err := pic.SVG()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestPicturesOfBotGames draws pictures through bot games with every
 // option mix of TestBotGames: no panic, and within the bounds.
 func TestPicturesOfBotGames(t *testing.T) {

@@ -221,6 +221,9 @@ func TestConformance(t *testing.T) {
 // between picks, so verify replays anytime steps and plans replaced,
 // played and dropped.
 func TestBotGamesVerify(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole games: run without -short")
+	}
 	over, plans, played := 0, 0, 0
 	for seed := uint64(1); seed <= 100; seed++ {
 		opts := map[string]string{}

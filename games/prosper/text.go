@@ -214,20 +214,6 @@ func tr(l, format string, args ...any) string {
 	return catalogRU.Sprintf(lang.English, format, args...)
 }
 
-// count writes a number of things in l ("5 ships", "5 кораблей"); en is
-// the English singular, as in counts.
-func count(l string, n int, en string) string {
-	for _, c := range counts {
-		if c.en[0] == en {
-			if l == langRU {
-				return lang.Count(lang.Russian, n, c.ru[:]...)
-			}
-			return lang.Count(lang.English, n, c.en[:]...)
-		}
-	}
-	return lang.Count(lang.English, n, en)
-}
-
 // term is a single word in l.
 func term(l, en string) string {
 	if l == langRU {

@@ -22,7 +22,7 @@ import (
 	"sync"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Config is the whole file.
@@ -311,6 +311,23 @@ var typeNames = map[string]string{"time.Duration": "a duration like 30s or 10m",
 
 // Parse decodes and checks a config document.
 func Parse(data []byte) (*Config, error) {
+	c, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Decode decodes a config document as strictly as Parse (an unknown key or
+// a value of the wrong type is an error naming the key) but makes none of
+// Parse's checks and fills no defaults. It is for the commands that need a
+// few keys (the database, the GM's address, the bounce policy) and run in
+// a GM's shell, which need not hold the servers' passwords: a typo in the
+// file must still be an error there, not a silent default.
+func Decode(data []byte) (*Config, error) {
 	var c Config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -332,9 +349,6 @@ func Parse(data []byte) (*Config, error) {
 			return nil, fmt.Errorf("%s: %q is not %s (line %s)", keyPath(data, n), m[2], want, m[1])
 		}
 		return nil, errors.New(strings.ReplaceAll(strings.TrimPrefix(msg, "yaml: "), "\n", " "))
-	}
-	if err := c.check(); err != nil {
-		return nil, err
 	}
 	return &c, nil
 }

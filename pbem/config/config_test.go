@@ -387,3 +387,16 @@ func TestVERPOff(t *testing.T) {
 		t.Errorf("bounces %+v", c.Bounces)
 	}
 }
+
+// TestDecodeIsStrictButUnchecked: Decode, for the commands that read a
+// few keys, names a misspelt key as Parse does, but asks for none of what
+// only orrery serve needs (from, the servers, their passwords).
+func TestDecodeIsStrictButUnchecked(t *testing.T) {
+	c, err := Decode([]byte("gm: gm@example.org\nbounces:\n  hard_limit: 5\n"))
+	if err != nil || c.GM != "gm@example.org" || c.Bounces.HardLimit != 5 {
+		t.Errorf("Decode of a partial config: %+v, %v", c, err)
+	}
+	if _, err := Decode([]byte("bounces:\n  hard_limt: 5\n")); err == nil || !strings.Contains(err.Error(), "bounces.hard_limt: unknown key") {
+		t.Errorf("Decode of a misspelt key: %v", err)
+	}
+}

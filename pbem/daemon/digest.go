@@ -11,7 +11,6 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/pbem/outbox"
-	"orrery/pbem/settings"
 	"orrery/templates"
 )
 
@@ -148,10 +147,4 @@ func (d *Daemon) sendDigest(ctx context.Context, addr string, ns []heldNews) err
 		d.log.Info("digest sent", "to", addr, "news", len(ns), "games", len(data.Digest))
 		return nil
 	})
-}
-
-// digestOn reports whether addr asked for a digest.
-func digestOn(tx store.Tx, addr string) bool {
-	s, err := settings.Get(tx, addr)
-	return err == nil && s.DigestOn()
 }

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -135,6 +136,29 @@ func (w *worker) run(ctx context.Context, srv *pbemtest.Server) {
 	go func() { w.done <- w.d.Run(rctx, r) }()
 }
 
+// settle stops the running workers ws and waits for them to end, and
+// returns how many mails the database's outbox still holds queued. Once
+// they are stopped nothing more is handled, answered or sent, so what a
+// test counts afterwards is final: a mail handled or answered twice is
+// seen for certain, where a pause of a few hundred milliseconds only made
+// it likely to have come.
+func settle(t *testing.T, ws ...*worker) int {
+	t.Helper()
+	for _, w := range ws {
+		w.stop()
+	}
+	for _, w := range ws {
+		if err := <-w.done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("daemon %s: %v", w.name, err)
+		}
+	}
+	s, err := outbox.Count(ws[0].st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Queued
+}
+
 // twoWorkers makes daemons a and b on a new schema of one PostgreSQL
 // database, sharing one mail server, as newWorker makes each (tune, if
 // set, applied to both); ctx ends when the test does.
@@ -243,7 +267,7 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 	for a.handled.Load()+b.handled.Load() < int64(total) && wctx.Err() == nil {
 		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond) // a mail handled twice would be now
+	settle(t, a, b) // the counts are final: a mail handled twice is counted
 	t.Logf("daemon a handled %d mails, b %d", a.handled.Load(), b.handled.Load())
 	for _, w := range []*worker{a, b} {
 		s := w.st.Stats()
@@ -289,10 +313,6 @@ func TestTwoDaemonsShareTheMailWork(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	a.stop()
-	b.stop()
-	<-a.done
-	<-b.done
 }
 
 // TestLoneLeaderHandlesWhatItReads: a daemon with no other on its
@@ -456,7 +476,9 @@ func TestQueuedMailSurvivesItsWorker(t *testing.T) {
 	if _, err := srv.WaitMessages(wctx, "ann@example.org", "INBOX", 3); err != nil {
 		t.Fatalf("ann's mail was not answered: %v", err)
 	}
-	time.Sleep(500 * time.Millisecond) // a second answer would come now
+	if n := settle(t, b); n != 0 {
+		t.Errorf("the outbox holds %d mails once ann's is answered: a second answer", n)
+	}
 	msgs, err := srv.Messages("ann@example.org", "INBOX")
 	if err != nil {
 		t.Fatal(err)
@@ -473,8 +495,6 @@ func TestQueuedMailSurvivesItsWorker(t *testing.T) {
 	if refs := mottoRefs(t, ctx, b.d.Service(), "g1"); len(refs["ann"]) != 1 {
 		t.Errorf("ann's mail applied %d times (%v), want once", len(refs["ann"]), refs["ann"])
 	}
-	b.stop()
-	<-b.done
 }
 
 // TestQueueRefetch: the leader files a mail only after queueing it, so a

@@ -120,6 +120,9 @@ func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Rulese
 // mails, every player's orders as replies to their reports, acks, reports,
 // to the end; the replay verifies.
 func TestWholeGameByMail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole game: runs without -short")
+	}
 	wholeGame(t, prosper.Ruleset(), []string{"ann", "bob", "cyd"}, 0)
 }
 
@@ -127,6 +130,9 @@ func TestWholeGameByMail(t *testing.T) {
 // Earthman's Burden and Orbital to the end through the real servers too,
 // and Burning Planets for 12 turns (its bots rarely finish a game).
 func TestWholeGamesOfTheOtherRulesetsByMail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole games: run without -short")
+	}
 	for _, rs := range []engine.Ruleset{earthman.Classic(), earthman.Full(), orbital.Ruleset()} {
 		t.Run(rs.Info().Name, func(t *testing.T) { wholeGame(t, rs, []string{"ann", "bob"}, 0) })
 	}

@@ -87,6 +87,9 @@ next:
 // steps by defaults (--abandon-after 3) without word from him; the game
 // goes on to its end by itself, everyone is told, and verify is clean.
 func TestSeatsNeverGoEmpty(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole game: runs without -short")
+	}
 	s := getStack(t)
 	mailstack(t, s, "status")
 	n := nonce()

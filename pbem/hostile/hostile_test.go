@@ -73,10 +73,14 @@ type backend struct {
 
 // both runs f against each backend, as go-imap runs its client tests
 // against its own server and against Dovecot: one case set, two servers,
-// so a case cannot pass in-process only because the fake is kinder.
+// so a case cannot pass in-process only because the fake is kinder. The
+// fast loop (-short) runs the in-process half only.
 func both(t *testing.T, f func(*testing.T, backend)) {
 	t.Run("in-process", func(t *testing.T) { f(t, backend{}) })
 	t.Run("dovecot-postfix", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("through the real servers: runs without -short (in-process above is the same attack)")
+		}
 		s, ok := pbemtest.RealStackFromEnv()
 		if !ok {
 			t.Skip(pbemtest.RealStackHowTo)

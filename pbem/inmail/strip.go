@@ -193,9 +193,7 @@ func Unflow(text string, delsp bool) string {
 			quote++
 		}
 		body := l[quote:]
-		if strings.HasPrefix(body, " ") {
-			body = body[1:] // space stuffing
-		}
+		body = strings.TrimPrefix(body, " ") // space stuffing
 		prefix := strings.Repeat(">", quote)
 		if quote > 0 {
 			prefix += " "
