@@ -39,7 +39,6 @@ import (
 	"mime/quotedprintable"
 	"net/mail"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,6 +50,7 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
@@ -228,10 +228,9 @@ func start(t testing.TB, b backend, o envOptions) *env {
 		srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{e.bot: password}})
 		e.srv, imapAddr, sender = inProcess{srv}, srv.IMAPAddr, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none", Timeout: 10 * time.Second}
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The store ORRERY_TEST_STORE names (bbolt by default): scripts/test
+	// runs the bounce and budget cases again on PostgreSQL.
+	st := storetest.Open(t, storetest.Default())
 	e.st = st
 	log := slog.New(slog.DiscardHandler)
 	if os.Getenv("HOSTILE_LOG") != "" {
@@ -277,7 +276,7 @@ func start(t testing.TB, b backend, o envOptions) *env {
 		<-qdone
 		close(done)
 	}()
-	t.Cleanup(func() { cancel(); <-done; st.Close() })
+	t.Cleanup(func() { cancel(); <-done }) // storetest closes st after this
 	e.settle()
 	e.take() // the welcome mails
 	return e
