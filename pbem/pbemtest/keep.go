@@ -119,8 +119,33 @@ func (s *Server) openKeeper(dir string) error {
 			return fmt.Errorf("mailboxes of %s: %w", n, err)
 		}
 	}
+	k.sweep()
 	s.keep = k
 	return nil
+}
+
+// sweep removes the texts no kept message names any more (expunged
+// since the last start), and temporary files a crash left.
+func (k *keeper) sweep() {
+	named := map[string]bool{}
+	for _, ku := range k.state.Users {
+		for _, km := range ku.Mailboxes {
+			for _, m := range km.Messages {
+				named[m.Text] = true
+			}
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(k.dir, "msg"))
+	for _, e := range entries {
+		if !named[e.Name()] {
+			os.Remove(filepath.Join(k.dir, "msg", e.Name()))
+		}
+	}
+	if tmps, err := filepath.Glob(filepath.Join(k.dir, ".tmp-*")); err == nil {
+		for _, t := range tmps {
+			os.Remove(t)
+		}
+	}
 }
 
 // restore rebuilds one account: its mailboxes in the order of their

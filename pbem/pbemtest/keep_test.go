@@ -109,7 +109,16 @@ func TestKeptMailboxesSurviveARestart(t *testing.T) {
 	require.NoError(t, a.Close())
 	_, err = a.Wait()
 	require.NoError(t, err)
-	before := map[string]seen{"INBOX": look(t, c, "INBOX"), "Games": look(t, c, "Games")}
+	// A folder renamed keeps its mail under the new name.
+	require.NoError(t, c.Create("Tmp", nil).Wait())
+	_, err = c.Select("Games", nil).Wait()
+	require.NoError(t, err)
+	_, err = c.Copy(imap.UIDSetNum(1), "Tmp").Wait()
+	require.NoError(t, err)
+	require.NoError(t, c.Unselect().Wait())
+	require.NoError(t, c.Rename("Tmp", "Kept", nil).Wait())
+	before := map[string]seen{"INBOX": look(t, c, "INBOX"), "Games": look(t, c, "Games"), "Kept": look(t, c, "Kept")}
+	assert.Len(t, before["Kept"].Messages, 1)
 	assert.Len(t, before["INBOX"].Messages, 2)
 	assert.Len(t, before["Games"].Messages, 3)
 	c.Close()
@@ -122,6 +131,11 @@ func TestKeptMailboxesSurviveARestart(t *testing.T) {
 	for box, want := range before {
 		assert.Equal(t, want, look(t, c, box), box)
 	}
+	_, err = c.Select("Tmp", nil).Wait()
+	assert.Error(t, err, "the renamed folder came back under its old name")
+	texts, err := os.ReadDir(filepath.Join(dir, "msg"))
+	require.NoError(t, err)
+	assert.Len(t, texts, 4, "the texts of the kept messages (reports 1-3 and the note), the expunged report 4's removed")
 	subs, err := c.List("", "*", &imap.ListOptions{SelectSubscribed: true}).Collect()
 	require.NoError(t, err)
 	require.Len(t, subs, 1)

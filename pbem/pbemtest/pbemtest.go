@@ -7,6 +7,12 @@
 // account on first delivery), so a bot's reply lands where a test or a
 // person with Thunderbird can read it. Either server can be stopped and
 // started again on the same port to test reconnection and retries.
+//
+// The mailboxes live in memory unless Options.Dir names a directory to
+// keep them in (keep.go), as `orrery serve --embedded` does beside its
+// database: a Server started again on it finds every account, mailbox and
+// message under the same UIDs and UIDVALIDITY, so a mail client's cache
+// stays valid across restarts.
 package pbemtest
 
 import (
