@@ -12,10 +12,10 @@ import (
 // at every start, so that a mail client set up once keeps working. They
 // are neither the standard ports (143 and 25 need root) nor the common
 // local ones (1143 and 1025 are Proton Mail Bridge's, 3143 and 3025
-// GreenMail's).
+// GreenMail's, 2525 this project's scripts/mailstack.sh).
 const (
 	embeddedIMAPAddr = "127.0.0.1:2143"
-	embeddedSMTPAddr = "127.0.0.1:2525"
+	embeddedSMTPAddr = "127.0.0.1:2587"
 )
 
 // embeddedOptions say where the embedded servers listen and keep things.
