@@ -174,7 +174,7 @@ func (k *keeper) restore(s *Server, name string, ku *keptUser) error {
 	}
 	// The next mailbox created gets the UIDVALIDITY it would have had.
 	const filler = "orrery-filler"
-	if len(boxes) == 0 || ku.Mailboxes[boxes[len(boxes)-1]].UIDValidity < ku.UIDValidity {
+	if ku.UIDValidity > 0 && (len(boxes) == 0 || ku.Mailboxes[boxes[len(boxes)-1]].UIDValidity < ku.UIDValidity) {
 		if err := createAt(u, filler, ku.UIDValidity); err != nil {
 			return err
 		}
@@ -421,7 +421,9 @@ func (k *keeper) copied(name string, u *imapmemserver.User, src, dest string, fr
 	return k.save()
 }
 
-// session is an IMAP session whose changes are kept (Options.Dir).
+// keptSession is an IMAP session whose changes are kept (Options.Dir):
+// each one is applied by go-imap's in-memory session, read back and saved
+// under Server.keepMu before its answer leaves.
 type keptSession struct {
 	*imapmemserver.UserSession // nil until logged in
 	s                          *Server
@@ -429,9 +431,7 @@ type keptSession struct {
 	selected                   string
 }
 
-var (
-	_ imapserver.SessionIMAP4rev2 = (*keptSession)(nil)
-)
+var _ imapserver.SessionIMAP4rev2 = (*keptSession)(nil)
 
 func (x *keptSession) Login(username, password string) error {
 	name := strings.ToLower(username)
