@@ -48,21 +48,21 @@ type embedded struct {
 	web    *webSide // the web pages' listener, if any
 }
 
-// startEmbedded starts in-process IMAP and SMTP servers, a store at db (a
-// bbolt file or postgres:DSN; a temporary file when db is ""), and a daemon reading the bot's mailbox.
-// With httpAddr it also opens the web pages' listener there, so that the
+// startEmbedded opens a store at o.DB (a bbolt file or postgres:DSN; a
+// temporary file when ""), then starts in-process IMAP and SMTP servers at
+// o.IMAP and o.SMTP, keeping their mailboxes in o.MailDir (in memory when
+// ""), and a daemon reading the bot's mailbox. The store comes first: it
+// holds the bbolt file's lock, so a second serve on the same db stops
+// there, before it touches the mailboxes kept beside it.
+// With o.HTTP it also opens the web pages' listener there, so that the
 // daemon's report mails carry each player's private link.
-// With metricsAddr, the daemon counts what it does (serveMetrics serves it).
-func startEmbedded(e *env, db, httpAddr string, log *slog.Logger, metricsAddr string) (*embedded, error) {
+// With o.Metrics, the daemon counts what it does (serveMetrics serves it).
+func startEmbedded(e *env, o embeddedOptions, log *slog.Logger) (*embedded, error) {
 	x := &embedded{bot: "orrery@" + demoDomain}
-	srv, err := pbemtest.Start(pbemtest.Options{Users: map[string]string{x.bot: "orrery"}})
-	if err != nil {
-		return nil, err
-	}
-	x.srv = srv
+	db := o.DB
+	var err error
 	if db == "" {
 		if x.dir, err = os.MkdirTemp("", "orrery-demo-"); err != nil {
-			x.close()
 			return nil, err
 		}
 		db = filepath.Join(x.dir, "demo.db")
@@ -76,14 +76,20 @@ func startEmbedded(e *env, db, httpAddr string, log *slog.Logger, metricsAddr st
 		x.close()
 		return nil, err
 	}
-	if httpAddr != "" {
-		if x.web, err = listenWeb(httpAddr, ""); err != nil {
+	srv, err := pbemtest.Start(pbemtest.Options{Users: map[string]string{x.bot: "orrery"}, IMAPAddr: o.IMAP, SMTPAddr: o.SMTP, Dir: o.MailDir})
+	if err != nil {
+		x.close()
+		return nil, err
+	}
+	x.srv = srv
+	if o.HTTP != "" {
+		if x.web, err = listenWeb(o.HTTP, ""); err != nil {
 			x.close()
 			return nil, err
 		}
 	}
 	sender := &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
-	m := newMetrics(metricsAddr, x.st)
+	m := newMetrics(o.Metrics, x.st)
 	q := outbox.New(x.st, sender, metricsOutbox(m, outbox.Options{MinBackoff: time.Second, Logger: log}))
 	// The demo's players answer within milliseconds: a person's hourly
 	// budget of replies would cut their acks short.
@@ -104,11 +110,11 @@ func startEmbedded(e *env, db, httpAddr string, log *slog.Logger, metricsAddr st
 
 func (x *embedded) close() {
 	x.web.close()
-	if x.st != nil {
-		x.st.Close()
-	}
 	if x.srv != nil {
 		x.srv.Close()
+	}
+	if x.st != nil {
+		x.st.Close()
 	}
 	if x.dir != "" {
 		os.RemoveAll(x.dir)
@@ -116,7 +122,7 @@ func (x *embedded) close() {
 }
 
 func runDemo(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "demo", "demo [--ruleset prosper] [--players N] [--option NAME=VALUE] [--turns N] [--seed N] [--lang ru] [--save DIR] [--http ADDR] [--stay] [-v]",
+	fs := flags(e, "demo", "demo [--ruleset prosper] [--players N] [--option NAME=VALUE] [--turns N] [--seed N] [--lang ru] [--save DIR] [--http ADDR] [--imap-addr ADDR] [--smtp-addr ADDR] [--stay] [-v]",
 		"Plays a whole game by mail on this machine: in-process IMAP and SMTP servers,\n"+
 			"the mail daemon, and built-in players who read their reports and send their\n"+
 			"orders as real mails. Prints the mails exchanged, the result, and the last\n"+
@@ -134,6 +140,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	metricsAddr := fs.String("metrics-listen", "", "serve the daemon's /metrics, /healthz and /readyz at host:port while the demo runs (as metrics.listen does)")
 	httpAddr := fs.String("http", "127.0.0.1:0", "the web pages' address (port 0: any free one; \"\": none)")
 	stay := fs.Bool("stay", false, "keep the web pages up after the game, until interrupted")
+	imapAddr := fs.String("imap-addr", "127.0.0.1:0", "the IMAP server's address (port 0: any free one); its mailboxes live in memory and go with the demo")
+	smtpAddr := fs.String("smtp-addr", "127.0.0.1:0", "the SMTP server's address (port 0: any free one)")
 	var options multi
 	fs.Var(&options, "option", "ruleset option NAME=VALUE (repeatable; see orrery rulesets RULESET)")
 	if _, err := parse(fs, args); err != nil {
@@ -141,6 +149,12 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	opts, err := optionMap(options)
 	if err != nil {
+		return err
+	}
+	if *imapAddr, _, err = pickAddr("imap-addr", *imapAddr, true); err != nil {
+		return err
+	}
+	if *smtpAddr, _, err = pickAddr("smtp-addr", *smtpAddr, true); err != nil {
 		return err
 	}
 	var tag lang.Tag
@@ -168,7 +182,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if *verbose {
 		log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	x, err := startEmbedded(e, "", *httpAddr, log, *metricsAddr)
+	x, err := startEmbedded(e, embeddedOptions{HTTP: *httpAddr, Metrics: *metricsAddr, IMAP: *imapAddr, SMTP: *smtpAddr}, log)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -27,27 +28,42 @@ import (
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "serve", "serve --config FILE | serve --embedded [--db FILE|postgres:DSN]",
+	fs := flags(e, "serve", "serve --config FILE | serve --embedded [--db FILE|postgres:DSN] [--imap-addr ADDR] [--smtp-addr ADDR] [--mail-dir DIR]",
 		"Runs the mail daemon: reads players' mail over IMAP, applies it to the\n"+
 			"games, and answers over SMTP, until interrupted.\n\n"+
 			"With --embedded it runs its own IMAP and SMTP servers on localhost instead\n"+
 			"(nothing leaves the machine) and prints their ports and accounts, so you\n"+
 			"can point a mail client at them and play by hand, and serves the games'\n"+
-			"web pages on a loopback port (--http). While it runs, every other orrery\n"+
-			"command given the same --db goes through it.\n\n"+
+			"web pages on a loopback port (--http). The ports are the same at every\n"+
+			"start ("+embeddedIMAPAddr+" and "+embeddedSMTPAddr+" unless --imap-addr and --smtp-addr\n"+
+			"say otherwise), and the mailboxes are kept beside the database (--mail-dir),\n"+
+			"so a mail client set up once finds its mail again. While it runs, every\n"+
+			"other orrery command given the same --db goes through it.\n\n"+
 			"With http.listen in the config, it serves the same read-only web pages.")
 	cfgPath := fs.String("config", "", "config file (default: ORRERY_CONFIG); see config.example.yaml")
 	embeddedMode := fs.Bool("embedded", false, "run in-process IMAP and SMTP servers on localhost")
 	dbPath := fs.String("db", "", "database file, or postgres:DSN (default: the config's store; with --embedded, "+embeddedDB+" in the working directory)")
 	httpAddr := fs.String("http", "127.0.0.1:0", "with --embedded: the web pages' address (port 0: any free one; \"\": none)")
 	metricsAddr := fs.String("metrics-listen", "", "serve /metrics, /healthz and /readyz at host:port (with --config: instead of metrics.listen)")
-	if rest, err := parse(fs, args); err != nil {
+	imapAddr := fs.String("imap-addr", embeddedIMAPAddr, "with --embedded: the IMAP server's address (port 0: any free one); a default port that is taken falls back to a free one")
+	smtpAddr := fs.String("smtp-addr", embeddedSMTPAddr, "with --embedded: the SMTP server's address (port 0: any free one); as --imap-addr")
+	mailDir := fs.String("mail-dir", "", "with --embedded: the directory that keeps the mailboxes (default: beside the db file, orrery-embedded.mail for orrery-embedded.db; with postgres:DSN, in memory)")
+	rest, err := parse(fs, args)
+	if err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return fmt.Errorf("serve takes no arguments, got %q", strings.Join(rest, " "))
 	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if *embeddedMode {
-		return serveEmbedded(ctx, e, *dbPath, *httpAddr, *metricsAddr)
+		return serveEmbedded(ctx, e, embeddedOptions{DB: *dbPath, HTTP: *httpAddr, Metrics: *metricsAddr,
+			IMAP: *imapAddr, SMTP: *smtpAddr, MailDir: *mailDir}, given)
+	}
+	for _, f := range []string{"imap-addr", "smtp-addr", "mail-dir"} {
+		if given[f] {
+			return fmt.Errorf("--%s is for serve --embedded; with --config the mail servers are the config's imap.server and smtp.server", f)
+		}
 	}
 	if *cfgPath == "" {
 		*cfgPath = os.Getenv("ORRERY_CONFIG")
@@ -328,34 +344,65 @@ func shellWord(s string) string {
 }
 
 // embeddedDB is where serve --embedded keeps its games by default: in the
-// working directory, so that they outlive the daemon (the mailboxes, in
-// memory, do not).
+// working directory, so that they outlive the daemon, as do the mailboxes
+// beside it (mailDirBeside).
 const embeddedDB = "orrery-embedded.db"
 
-// serveEmbedded runs the daemon against in-process mail servers.
-func serveEmbedded(ctx context.Context, e *env, db, httpAddr, metricsAddr string) error {
+// serveEmbedded runs the daemon against in-process mail servers. given
+// holds the flags named on the command line: a default port that is
+// taken falls back to a free one, a port the user chose must be free.
+func serveEmbedded(ctx context.Context, e *env, o embeddedOptions, given map[string]bool) error {
 	log := newLogger(e, "warn", "text")
 	setGC(config.DefaultGCPercent, log)
-	if db == "" {
-		db = embeddedDB
+	if o.DB == "" {
+		o.DB = embeddedDB
 	}
-	if spec, err := storeopen.Parse(db); err == nil && spec.Kind == "bbolt" {
+	if spec, err := storeopen.Parse(o.DB); err == nil && spec.Kind == "bbolt" {
 		if abs, err := filepath.Abs(spec.Path); err == nil {
-			db = abs
+			o.DB = abs
+		}
+		if o.MailDir == "" {
+			o.MailDir = mailDirBeside(o.DB)
 		}
 	}
-	x, err := startEmbedded(e, db, httpAddr, log, metricsAddr)
+	if o.MailDir != "" {
+		if abs, err := filepath.Abs(o.MailDir); err == nil {
+			o.MailDir = abs
+		}
+	}
+	var imapNote, smtpNote string
+	var err error
+	if o.IMAP, imapNote, err = pickAddr("imap-addr", o.IMAP, given["imap-addr"]); err != nil {
+		return err
+	}
+	if o.SMTP, smtpNote, err = pickAddr("smtp-addr", o.SMTP, given["smtp-addr"]); err != nil {
+		return err
+	}
+	x, err := startEmbedded(e, o, log)
 	if err != nil {
 		return err
 	}
 	defer x.close()
-	defer fmt.Fprintf(e.stdout, "orrery: the games are kept in %s; run orrery serve --embedded again to go on with them\n", x.st.Name())
+	kept := "the games are kept in " + x.st.Name()
+	if o.MailDir != "" {
+		kept += " and the mailboxes in " + o.MailDir
+	}
+	defer fmt.Fprintf(e.stdout, "orrery: %s; run orrery serve --embedded again to go on with them\n", kept)
 	players := []string{"ann@example.org", "bob@example.org", "cyd@example.org"}
 	for _, p := range players {
 		x.srv.AddUser(p, "password")
 	}
+	fmt.Fprint(e.stdout, imapNote+smtpNote)
 	host, port := splitAddr(x.srv.IMAPAddr)
 	_, sport := splitAddr(x.srv.SMTPAddr)
+	mail := fmt.Sprintf("  mail   %s (the mailboxes, kept when you stop; delete it with the db)\n", o.MailDir)
+	if o.MailDir == "" {
+		mail = "  mail   in memory: the mailboxes are lost when you stop (--mail-dir DIR keeps them)\n"
+	}
+	same := "\nThe ports and the mailboxes are the same at every start, so a mail client\nset up once keeps working.\n"
+	if imapNote+smtpNote != "" || o.MailDir == "" {
+		same = ""
+	}
 	fmt.Fprintf(e.stdout, `orrery: mail daemon with its own mail servers (nothing leaves this machine)
 
   IMAP   %s port %s, no encryption, password "password"
@@ -363,7 +410,7 @@ func serveEmbedded(ctx context.Context, e *env, db, httpAddr, metricsAddr string
   bot    %s
   users  %s (any other address is created when mail reaches it)
   db     %s (kept when you stop; delete it to start afresh)
-%s
+%s%s%s
 Create a game for them (it is forwarded to this daemon), then write to the
 bot from a mail client logged in as a player:
 
@@ -371,10 +418,10 @@ bot from a mail client logged in as a player:
       --player ann=ann@example.org --player bob=bob@example.org
 
 Stop with Ctrl-C.
-`, host, port, host, sport, x.bot, strings.Join(players, ", "), x.st.Name(), webLine(x.web), shellWord(x.st.Name()))
-	if metricsAddr != "" {
+`, host, port, host, sport, x.bot, strings.Join(players, ", "), x.st.Name(), mail, webLine(x.web), same, shellWord(x.st.Name()))
+	if o.Metrics != "" {
 		mctx, stop := context.WithCancel(ctx)
-		_, wait, err := serveMetrics(mctx, e, metricsAddr, x.d, x.st, (&outbox.SMTP{Addr: x.srv.SMTPAddr, TLS: "none"}).Probe, log)
+		_, wait, err := serveMetrics(mctx, e, o.Metrics, x.d, x.st, (&outbox.SMTP{Addr: x.srv.SMTPAddr, TLS: "none"}).Probe, log)
 		if err != nil {
 			stop()
 			return err

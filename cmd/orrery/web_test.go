@@ -45,7 +45,7 @@ func TestWebInChromium(t *testing.T) {
 	defer cancel()
 	log := slog.New(slog.DiscardHandler)
 	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, rulesets: append(games.All(), spyRace{toy.Ruleset()})}
-	x, err := startEmbedded(e, "", "127.0.0.1:0", log, "")
+	x, err := startEmbedded(e, embeddedOptions{HTTP: "127.0.0.1:0"}, log)
 	if err != nil {
 		t.Fatal(err)
 	}

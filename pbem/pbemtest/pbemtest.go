@@ -7,6 +7,12 @@
 // account on first delivery), so a bot's reply lands where a test or a
 // person with Thunderbird can read it. Either server can be stopped and
 // started again on the same port to test reconnection and retries.
+//
+// The mailboxes live in memory unless Options.Dir names a directory to
+// keep them in (keep.go), as `orrery serve --embedded` does beside its
+// database: a Server started again on it finds every account, mailbox and
+// message under the same UIDs and UIDVALIDITY, so a mail client's cache
+// stays valid across restarts.
 package pbemtest
 
 import (
@@ -52,7 +58,28 @@ type Options struct {
 	SMTPLatency time.Duration
 	// Logger receives the servers' error logs; nil discards them.
 	Logger *log.Logger
+	// IMAPAddr and SMTPAddr are where the servers listen (host:port);
+	// "" is a free loopback port.
+	IMAPAddr, SMTPAddr string
+	// Dir keeps the accounts and mailboxes in this directory (created if
+	// need be), and Start puts back what it holds, under the same UIDs
+	// and UIDVALIDITY (see keep.go); "" keeps them in memory only. Not
+	// with OAuth.
+	Dir string
 }
+
+// ListenError says which server could not listen where.
+type ListenError struct {
+	Server string // "IMAP" or "SMTP"
+	Addr   string
+	Err    error
+}
+
+func (e *ListenError) Error() string {
+	return fmt.Sprintf("%s server: listen on %s: %v", e.Server, e.Addr, e.Err)
+}
+
+func (e *ListenError) Unwrap() error { return e.Err }
 
 // Mail is one message the SMTP sink accepted.
 type Mail struct {
@@ -94,6 +121,10 @@ type Server struct {
 	// The listeners, closed by Stop* too: a server closed before its
 	// Serve goroutine registered the listener would leave it open.
 	imapLn, smtpLn net.Listener
+	// keep saves the mailboxes (Options.Dir); keepMu orders the changes
+	// it saves, before mu.
+	keep   *keeper
+	keepMu sync.Mutex
 	// imapDone and smtpDone close when each Serve goroutine returns. Stop*
 	// waits for it before closing the server: go-imap's Close waits on a
 	// WaitGroup that Serve adds to, and a Close racing the goroutine's
@@ -107,6 +138,12 @@ func Start(opts Options) (*Server, error) {
 		passwords: map[string]string{}, tokens: map[string]bool{}}
 	if s.opts.Logger == nil {
 		s.opts.Logger = log.New(io.Discard, "", 0)
+	}
+	s.IMAPAddr, s.SMTPAddr = opts.IMAPAddr, opts.SMTPAddr
+	if opts.Dir != "" {
+		if err := s.openKeeper(opts.Dir); err != nil {
+			return nil, err
+		}
 	}
 	for u, p := range opts.Users {
 		s.AddUser(u, p)
@@ -148,8 +185,14 @@ func (s *Server) Close() {
 // AddUser creates an account with an INBOX (no-op if it exists).
 func (s *Server) AddUser(name, password string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	_, had := s.users[strings.ToLower(name)]
 	s.addUserLocked(name, password)
+	s.mu.Unlock()
+	if s.keeping() && !had {
+		if err := s.keepBox(strings.ToLower(name), "INBOX", func(*imapmemserver.User) error { return nil }); err != nil {
+			s.opts.Logger.Printf("pbemtest: keeping account %s: %v", name, err)
+		}
+	}
 }
 
 func (s *Server) addUserLocked(name, password string) *imapmemserver.User {
@@ -183,7 +226,7 @@ func (s *Server) StartIMAP() error {
 	}
 	ln, err := listenRetry(addr)
 	if err != nil {
-		return fmt.Errorf("imap listen: %w", err)
+		return &ListenError{Server: "IMAP", Addr: addr, Err: err}
 	}
 	caps := imap.CapSet{imap.CapIMAP4rev1: {}}
 	if !s.opts.NoMove {
@@ -192,6 +235,9 @@ func (s *Server) StartIMAP() error {
 	}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			if s.keeping() {
+				return &keptSession{s: s}, nil, nil
+			}
 			if s.opts.OAuth {
 				return &oauthSession{s: s}, nil, nil
 			}
@@ -234,7 +280,7 @@ func (s *Server) StartSMTP() error {
 	}
 	ln, err := listenRetry(addr)
 	if err != nil {
-		return fmt.Errorf("smtp listen: %w", err)
+		return &ListenError{Server: "SMTP", Addr: addr, Err: err}
 	}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		s.mu.Lock()
@@ -366,6 +412,9 @@ func (s *Server) Append(user, mailbox string, raw []byte) error {
 	if mailbox == "" {
 		mailbox = "INBOX"
 	}
+	if s.keeping() {
+		return s.appendKeptCreating(strings.ToLower(user), u, mailbox, raw)
+	}
 	_, err := u.Append(mailbox, literal{bytes.NewReader(raw), int64(len(raw))}, &imap.AppendOptions{})
 	if err != nil {
 		if err := u.Create(mailbox, nil); err != nil {
@@ -385,6 +434,14 @@ func (s *Server) Recreate(user, mailbox string) error {
 	u, err := s.user(user)
 	if err != nil {
 		return err
+	}
+	if s.keeping() {
+		return s.keepBox(strings.ToLower(user), mailbox, func(u *imapmemserver.User) error {
+			if err := u.Delete(mailbox); err != nil {
+				return err
+			}
+			return u.Create(mailbox, nil)
+		})
 	}
 	if err := u.Delete(mailbox); err != nil {
 		return err
