@@ -19,7 +19,10 @@ var rulesetName = regexp.MustCompile(`^[a-z][a-z0-9-]{1,23}$`)
 // a well-formed Info; a setup that is a pure function of its dice; states
 // that survive Marshal/LoadState byte for byte; unique prompt ids; boards
 // within 78 columns for every seat; line-numbered errors; bot orders that
-// parse; and canonical orders that parse again to themselves. It plays up to
+// parse; canonical orders that parse again to themselves; and that the mail
+// side reads as orders (engine/orderline, with the words of
+// engine.OrderWords) every line of the bot's orders, their canonical form,
+// the prompts' defaults and the order help's examples. It plays up to
 // steps resolutions with the ruleset's own bot, for each player count from
 // the minimum to min(maximum, 6).
 func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
@@ -64,6 +67,8 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 			t.Errorf("%s: option %s defaults to %q, not one of its choices %v", info.Name, o.Name, o.Default, o.Choices)
 		}
 	}
+	words := newWordCheck(rs)
+	words.help(t, info.OrderHelp)
 	t.Run("ends", func(t *testing.T) { playToTheEnd(t, rs, opts) })
 	max := info.MaxPlayers
 	if max > 6 {
@@ -112,6 +117,9 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 						t.Fatalf("step %d: the bot's orders for %s do not parse: %v\n%s", step, p.ID, errs, text)
 					}
 					canon := engine.OrdersText(orders)
+					words.lines(t, "the bot's orders for "+p.ID, text)
+					words.lines(t, "the canonical orders for "+p.ID, canon)
+					words.lines(t, "the default of "+p.ID, p.Default)
 					again, errs := v.Parse(p, canon)
 					if len(errs) > 0 || engine.OrdersText(again) != canon {
 						t.Fatalf("step %d: canonical orders do not parse to themselves: %v\n%s\n---\n%s", step, errs, canon, engine.OrdersText(again))
@@ -132,10 +140,12 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 							continue
 						}
 						v := st.View(p.Player)
-						orders, errs := v.Parse(p, rs.Bot(v, p, r))
+						text := rs.Bot(v, p, r)
+						orders, errs := v.Parse(p, text)
 						if len(errs) > 0 {
 							t.Fatalf("step %d: the bot's anytime orders for %s do not parse: %v", step, p.ID, errs)
 						}
+						words.lines(t, "the bot's anytime orders for "+p.ID, text)
 						d := dice.New(fmt.Sprintf("conformance-anytime-%d-%d", n, step))
 						if _, err := st.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, d); err != nil {
 							t.Fatalf("step %d: resolve the anytime prompt %s alone: %v", step, p.ID, err)
