@@ -282,6 +282,37 @@ type Outcome struct {
 	Text    string   `json:"text,omitempty"` // "ann eradicated every enemy"
 }
 
+// Properties are what a ruleset declares where one size of the shared
+// tests (games/*_test.go, run over games.All) does not fit its game. A
+// ruleset without a Properties method has the zero Properties: a game of
+// skill, long enough for every shared test.
+type Properties struct {
+	// Chance says the game is won by luck, not by play (rock-paper-
+	// scissors, a race of dice): its bot is not held to beating a player
+	// who never writes (games' TestBotsBeatPassive logs its rate and
+	// checks only that its games end).
+	Chance bool
+	// HolderSteps is how many steps of game each holder of a seat plays in
+	// games' TestSeatChangesInEveryRuleset, which hands one seat from a
+	// person to the bot, to another person and back (four holders): a short
+	// game sets 1, and must then last at least four steps. 0 means three
+	// steps for the first holder and two for each next one.
+	HolderSteps int
+}
+
+// PropertyDeclarer is implemented by rulesets that declare Properties.
+type PropertyDeclarer interface {
+	Properties() Properties
+}
+
+// PropertiesOf returns what rs declares, or the zero Properties.
+func PropertiesOf(rs Ruleset) Properties {
+	if d, ok := rs.(PropertyDeclarer); ok {
+		return d.Properties()
+	}
+	return Properties{}
+}
+
 // Find returns the ruleset named name from list.
 func Find(list []Ruleset, name string) (Ruleset, error) {
 	var names []string
