@@ -19,8 +19,7 @@ var flagDuels = flag.Int("duels", 0, "games per ruleset in TestBotsBeatPassive (
 // a game the bot did not win outright (a loss, a draw, a game still going
 // after 3,000 steps) counts against it; a game of chance (its
 // engine.Properties say so) is held only to games that end. The figures
-// are logged: they are
-// the bot section of docs/benchmarks.md.
+// are logged: they are the bot section of docs/benchmarks.md.
 func TestBotsBeatPassive(t *testing.T) {
 	n := *flagDuels
 	if n == 0 {
