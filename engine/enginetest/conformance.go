@@ -67,6 +67,9 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 			t.Errorf("%s: option %s defaults to %q, not one of its choices %v", info.Name, o.Name, o.Default, o.Choices)
 		}
 	}
+	if verbs, _ := engine.OrderWords(rs); len(verbs) == 0 {
+		t.Errorf("%s has no order words: start the lines of OrderHelp with the orders' verbs in upper case, or add OrderWords (engine.OrderWorder)", info.Name)
+	}
 	words := newWordCheck(rs)
 	words.help(t, info.OrderHelp)
 	t.Run("ends", func(t *testing.T) { playToTheEnd(t, rs, opts) })
