@@ -40,8 +40,8 @@ func (w *wordCheck) lines(t testing.TB, what, text string) {
 			continue
 		}
 		w.reported[first] = true
-		t.Errorf("%s: the mail side would read %s line %q as chatter, not orders, and never parse it: "+
-			"add %q to the verbs OrderWords returns (engine.OrderWorder)", w.name, what, l, first)
+		t.Errorf("%s: the mail side would read line %q of %s as chatter, not as orders, and never parse it: "+
+			"add %q to the verbs OrderWords returns (engine.OrderWorder)", w.name, l, what, first)
 	}
 }
 
@@ -57,7 +57,7 @@ func (w *wordCheck) help(t testing.TB, orderHelp string) {
 			if len(f) == 0 || !example(f[0]) {
 				continue
 			}
-			w.lines(t, "the order help's", part)
+			w.lines(t, "the order help", part)
 		}
 	}
 }
