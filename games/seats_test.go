@@ -123,14 +123,21 @@ func seatChanges(t *testing.T, rs engine.Ruleset) {
 	if n := engine.PropertiesOf(rs).HolderSteps; n > 0 {
 		holds = []int{n, n, n}
 	}
+	lasts := func() {
+		if g, _ := svc.Get(ctx, id); g.Over() {
+			t.Fatalf("the game ended at step %d, before seat bob's third holder: a short game declares fewer steps per holder (engine.Properties{HolderSteps: 1})", g.Step)
+		}
+	}
 	pressed := step()
 	press("bob's own plan, for ann only")
 	people(holds[0])
+	lasts()
 	toBot := step()
 	if _, _, err := svc.ReplaceSeat(ctx, id, "bob", game.Seat{Bot: true}, "bob left"); err != nil {
 		t.Fatal(err)
 	}
 	people(holds[1])
+	lasts()
 	toCarl := step()
 	if _, _, err := svc.ReplaceSeat(ctx, id, "bob", game.Seat{Email: "carl@example.org"}, ""); err != nil {
 		t.Fatal(err)
