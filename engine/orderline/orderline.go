@@ -5,16 +5,7 @@
 // reads players' mail with: an order word a ruleset's parser accepts but its
 // OrderWords do not list fails a test instead of turning players' orders
 // into "Not read as orders".
-package orderline
-
-import (
-	"regexp"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
-)
-
+//
 // # Which lines are read as orders
 //
 // People write mail, not order files: "Hi!", "Here are my orders for this
@@ -51,6 +42,15 @@ import (
 // names no game is read with the words of every ruleset. Words are compared
 // with Cyrillic letters that look like Latin ones folded to Latin, as
 // Burning Planets reads them.
+package orderline
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Classifier tells orders from chatter for one order language.
 type Classifier struct {
