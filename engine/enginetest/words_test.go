@@ -1,6 +1,7 @@
 package enginetest_test
 
 import (
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strings"
@@ -65,5 +66,32 @@ func TestConformanceNamesAMissingOrderWord(t *testing.T) {
 				t.Errorf("%d words reported, want the one missing:\n%s", n, out)
 			}
 		})
+	}
+}
+
+// panicky is the toy with a bot that panics.
+type panicky struct{ engine.Ruleset }
+
+func (panicky) Bot(engine.View, engine.Prompt, *rand.Rand) string { panic("the bot is broken") }
+
+// TestConformanceSurvivesAPanic: a panic in the ruleset's code fails the
+// conformance test that met it, with the panic's value, and the tests
+// after it still run (a panic would end the test binary).
+func TestConformanceSurvivesAPanic(t *testing.T) {
+	if os.Getenv("ENGINETEST_PANICKY") == "1" {
+		t.Run("conformance", func(t *testing.T) { enginetest.Conformance(t, panicky{toy.Ruleset()}, 10) })
+		t.Log("the tests after it still run")
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestConformanceSurvivesAPanic$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "ENGINETEST_PANICKY=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("conformance passed a ruleset whose bot panics:\n%s", out)
+	}
+	for _, want := range []string{"toy panicked: the bot is broken", "the tests after it still run"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
 	}
 }
