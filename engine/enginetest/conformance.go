@@ -74,10 +74,7 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 	}
 	words := newWordCheck(rs)
 	words.help(t, info.OrderHelp)
-	t.Run("ends", func(t *testing.T) {
-		defer noPanic(t, rs)
-		playToTheEnd(t, rs, opts)
-	})
+	t.Run("ends", func(t *testing.T) { playToTheEnd(t, rs, opts) })
 	max := info.MaxPlayers
 	if max > 6 {
 		max = 6
@@ -338,6 +335,7 @@ func contains(list []string, s string) bool {
 // (reports say "after turn N"), no prompt is open, and the views fit 78
 // columns.
 func playToTheEnd(t *testing.T, rs engine.Ruleset, opts map[string]string) {
+	defer noPanic(t, rs)
 	info := rs.Info()
 	n := min(max(3, info.MinPlayers), info.MaxPlayers)
 	players := make([]string, n)
