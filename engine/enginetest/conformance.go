@@ -27,8 +27,8 @@ var rulesetName = regexp.MustCompile(`^[a-z][a-z0-9-]{1,23}$`)
 // steps resolutions with the ruleset's own bot, for each player count from
 // the minimum to min(maximum, 6).
 func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
-	t.Helper()
 	defer noPanic(t, rs)
+	t.Helper()
 	info := rs.Info()
 	if !rulesetName.MatchString(info.Name) {
 		t.Errorf("ruleset name %q: use 2–24 lowercase letters, digits or dashes", info.Name)
@@ -69,16 +69,16 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 			t.Errorf("%s: option %s defaults to %q, not one of its choices %v", info.Name, o.Name, o.Default, o.Choices)
 		}
 	}
-	if verbs, _ := engine.OrderWords(rs); len(verbs) == 0 {
-		t.Errorf("%s has no order words: start the lines of OrderHelp with the orders' verbs in upper case, or add OrderWords (engine.OrderWorder)", info.Name)
-	}
-	words := newWordCheck(rs)
-	words.help(t, info.OrderHelp)
 	t.Run("ends", func(t *testing.T) { playToTheEnd(t, rs, opts) })
 	max := info.MaxPlayers
 	if max > 6 {
 		max = 6
 	}
+	if verbs, _ := engine.OrderWords(rs); len(verbs) == 0 {
+		t.Errorf("%s has no order words: start the lines of OrderHelp with the orders' verbs in upper case, or add OrderWords (engine.OrderWorder)", info.Name)
+	}
+	words := newWordCheck(rs)
+	words.help(t, info.OrderHelp)
 	for n := info.MinPlayers; n <= max; n++ {
 		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
 			defer noPanic(t, rs)
