@@ -89,7 +89,8 @@ type Setup struct {
 // Optional, each used where present: SyntaxChecker (`orrery orders check`),
 // PublicOrders, Languages, Translator, Localizer, ViewData (report.json),
 // PropertyDeclarer. ParseLines is the parse loop of an order-a-line
-// language. engine/enginetest/toy is a whole ruleset in 200 lines.
+// language. engine/enginetest/toy is a whole ruleset in 200 lines (not
+// listed, so without a picture).
 type Ruleset interface {
 	Info() Info
 	// NewState creates the starting position. Generated boards and random seat
