@@ -61,6 +61,36 @@ type Setup struct {
 
 // Ruleset is one playable game. Rulesets are values listed explicitly in
 // games.All; there is no registration by side effect.
+//
+// # What a ruleset must have
+//
+// Required of every ruleset listed in games.All, and checked by the tests
+// of package games (go test ./games: each failure names what to add):
+//
+//   - Ruleset, State, View and Orders (TextOrders will do), as below, passing
+//     enginetest.Conformance: Info with Name, Title, OrderHelp, players and
+//     Version 1 or more; setups, views and states deterministic and
+//     surviving Marshal/LoadState (LoadJSON is a LoadState); every line the
+//     bot sends parsed, and read as an order by the mail side.
+//   - Order words the mail side knows: every line the View's Parse accepts
+//     must start with one of the verbs of OrderWords (an OrderWorder, or the
+//     upper-case words that start the lines of OrderHelp), or the mail side
+//     lists the player's orders as "Not read as orders" and never parses
+//     them. Conformance reads the bot's orders and the help's examples as
+//     the mail side does (engine/orderline) and names a missing word.
+//   - A PublicViewer on the state (observers' board), and a Drawer on every
+//     view, the public one too (the picture mailed and shown on the web;
+//     draw.Board draws a text board when the game has nothing better).
+//   - A bot that ends a game (the demo and every bot test play whole games)
+//     and beats a player who never writes in 90% of two-player games,
+//     unless the ruleset's Properties declare it a game of chance; a game
+//     shorter than seven steps declares Properties.HolderSteps.
+//
+// Optional, each used where present: SyntaxChecker (`orrery orders check`),
+// PublicOrders, Languages, Translator, Localizer, ViewData (report.json),
+// PropertyDeclarer. ParseLines is the parse loop of an order-a-line
+// language. engine/enginetest/toy is a whole ruleset in 200 lines (not
+// listed, so without a picture).
 type Ruleset interface {
 	Info() Info
 	// NewState creates the starting position. Generated boards and random seat
@@ -114,8 +144,9 @@ type PublicViewer interface {
 // Drawer is implemented by views that can draw their board as a picture
 // (a PNG for mail, an SVG for the web, from one engine/draw model), from the
 // same data as Board and with only what the view's reader may see: a
-// player's View and the PublicView alike. It is optional, so mail and web
-// pages ask for it with a type assertion; every listed ruleset has it.
+// player's View and the PublicView alike. Every ruleset in games.All must
+// have it (see Ruleset); mail and web pages still ask for it with a type
+// assertion, so a ruleset outside the list (a test's) may go without.
 type Drawer interface {
 	Picture() *draw.Picture
 }
@@ -282,6 +313,37 @@ type Outcome struct {
 	Text    string   `json:"text,omitempty"` // "ann eradicated every enemy"
 }
 
+// Properties are what a ruleset declares where one size of the shared
+// tests (games/*_test.go, run over games.All) does not fit its game. A
+// ruleset without a Properties method has the zero Properties: a game of
+// skill, long enough for every shared test.
+type Properties struct {
+	// Chance says the game is won by luck, not by play (rock-paper-
+	// scissors, a race of dice): its bot is not held to beating a player
+	// who never writes (games' TestBotsBeatPassive logs its rate and
+	// checks only that its games end).
+	Chance bool
+	// HolderSteps is how many steps of game each holder of a seat plays in
+	// games' TestSeatChangesInEveryRuleset, which hands one seat from a
+	// person to the bot, to another person and back (four holders): a short
+	// game sets 1, and must then last at least four steps. 0 means three
+	// steps for the first holder and two for each next one.
+	HolderSteps int
+}
+
+// PropertyDeclarer is implemented by rulesets that declare Properties.
+type PropertyDeclarer interface {
+	Properties() Properties
+}
+
+// PropertiesOf returns what rs declares, or the zero Properties.
+func PropertiesOf(rs Ruleset) Properties {
+	if d, ok := rs.(PropertyDeclarer); ok {
+		return d.Properties()
+	}
+	return Properties{}
+}
+
 // Find returns the ruleset named name from list.
 func Find(list []Ruleset, name string) (Ruleset, error) {
 	var names []string
@@ -348,8 +410,12 @@ type SyntaxChecker interface {
 // ruleset reads, and the other keywords of its grammar (FROM, TO, AT…). The
 // mail side uses them to tell a mistyped order ("MOEV 5 FROM Sol TO Vega",
 // which must get an error naming the line) from a line of chatter ("Hi!",
-// "Thanks, see you"), which is only listed as not read. A ruleset without it
-// gets the upper-case words that start the lines of its OrderHelp.
+// "Thanks, see you"), which is only listed as not read (the rule is
+// engine/orderline's). A ruleset without it gets the upper-case words that
+// start the lines of its OrderHelp, which is enough when every order is
+// listed there. Either way the words must cover every order the parser
+// accepts: a word missing here turns a player's orders into chatter, and
+// enginetest.Conformance fails, naming it.
 type OrderWorder interface {
 	OrderWords() (verbs, keywords []string)
 }

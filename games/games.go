@@ -1,5 +1,7 @@
 // Package games lists every ruleset Orrery can host, explicitly and in one
 // place (as godip's variants.go does): adding a game is adding a line here.
+// What a listed ruleset must have is engine.Ruleset's doc; `go test ./games`
+// checks all of it over All, and each failure names what to add.
 package games
 
 import (

@@ -118,14 +118,26 @@ func seatChanges(t *testing.T, rs engine.Ruleset) {
 		g, _ := svc.Get(ctx, id)
 		return g.Step
 	}
+	// A short game plays fewer steps per holder (engine.Properties).
+	holds := []int{3, 2, 2}
+	if n := engine.PropertiesOf(rs).HolderSteps; n > 0 {
+		holds = []int{n, n, n}
+	}
+	lasts := func() {
+		if g, _ := svc.Get(ctx, id); g.Over() {
+			t.Fatalf("the game ended at step %d, before seat bob's third holder: a short game declares fewer steps per holder (engine.Properties{HolderSteps: 1})", g.Step)
+		}
+	}
 	pressed := step()
 	press("bob's own plan, for ann only")
-	people(3)
+	people(holds[0])
+	lasts()
 	toBot := step()
 	if _, _, err := svc.ReplaceSeat(ctx, id, "bob", game.Seat{Bot: true}, "bob left"); err != nil {
 		t.Fatal(err)
 	}
-	people(2)
+	people(holds[1])
+	lasts()
 	toCarl := step()
 	if _, _, err := svc.ReplaceSeat(ctx, id, "bob", game.Seat{Email: "carl@example.org"}, ""); err != nil {
 		t.Fatal(err)
@@ -145,7 +157,7 @@ func seatChanges(t *testing.T, rs engine.Ruleset) {
 	if ann, _ := svc.StepReport(ctx, id, pressed, "ann"); len(ann.Press) != 1 {
 		t.Errorf("ann lost the press bob sent her: %+v", ann.Press)
 	}
-	people(2)
+	people(holds[2])
 	toBotAgain := step()
 	if g, _ := svc.Get(ctx, id); !g.Over() {
 		if _, _, err := svc.ReplaceSeat(ctx, id, "bob", game.Seat{Bot: true}, "carl left"); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -19,11 +20,15 @@ var rulesetName = regexp.MustCompile(`^[a-z][a-z0-9-]{1,23}$`)
 // a well-formed Info; a setup that is a pure function of its dice; states
 // that survive Marshal/LoadState byte for byte; unique prompt ids; boards
 // within 78 columns for every seat; line-numbered errors; bot orders that
-// parse; and canonical orders that parse again to themselves. It plays up to
+// parse; canonical orders that parse again to themselves; and that the mail
+// side reads as orders (engine/orderline, with the words of
+// engine.OrderWords) every line of the bot's orders, their canonical form,
+// the prompts' defaults and the order help's examples. It plays up to
 // steps resolutions with the ruleset's own bot, for each player count from
 // the minimum to min(maximum, 6). With -short (the fast loop) it plays at
 // most 20 resolutions a player count and no game to its end.
 func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
+	defer noPanic(t, rs)
 	t.Helper()
 	if testing.Short() {
 		steps = min(steps, 20)
@@ -36,7 +41,7 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 		t.Errorf("%s: Info needs a Title and OrderHelp", info.Name)
 	}
 	if info.MinPlayers < 1 || info.MaxPlayers < info.MinPlayers {
-		t.Errorf("%s: players %d–%d", info.Name, info.MinPlayers, info.MaxPlayers)
+		t.Errorf("%s: Info says %d to %d players: set MinPlayers to 1 or more and MaxPlayers to MinPlayers or more", info.Name, info.MinPlayers, info.MaxPlayers)
 	}
 	if info.Version < 1 {
 		t.Errorf("%s: Info.Version is %d: set it to 1 or more, and raise it with any rule change that alters a replay", info.Name, info.Version)
@@ -78,8 +83,14 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 	if max > 6 {
 		max = 6
 	}
+	if verbs, _ := engine.OrderWords(rs); len(verbs) == 0 {
+		t.Errorf("%s has no order words: start the lines of OrderHelp with the orders' verbs in upper case, or add OrderWords (engine.OrderWorder)", info.Name)
+	}
+	words := newWordCheck(rs)
+	words.help(t, info.OrderHelp)
 	for n := info.MinPlayers; n <= max; n++ {
 		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
+			defer noPanic(t, rs)
 			players := make([]string, n)
 			for i := range players {
 				players[i] = fmt.Sprintf("p%d", i+1)
@@ -88,7 +99,7 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 			st := newState(t, rs, setup)
 			again := newState(t, rs, setup)
 			if a, b := mustMarshal(t, st), mustMarshal(t, again); !bytes.Equal(a, b) {
-				t.Fatalf("two setups from the same seed differ")
+				t.Fatalf("two setups from the same dice differ: NewState takes its randomness from the dice it is handed only (no map order, no clock, no math/rand)")
 			}
 			r := rand.New(rand.NewPCG(uint64(n), 7))
 			for step := 0; step < steps && !st.Outcome().Over; step++ {
@@ -96,13 +107,13 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 				checkViews(t, rs, st, players)
 				prompts := st.Prompts()
 				if len(prompts) == 0 {
-					t.Fatalf("step %d: no prompts but the game is not over", step)
+					t.Fatalf("step %d: no prompts but the game is not over: Prompts asks someone until Outcome says Over", step)
 				}
 				ids := map[string]bool{}
 				var answers []engine.Answer
 				for _, p := range prompts {
 					if ids[p.ID] {
-						t.Fatalf("step %d: prompt id %q twice", step, p.ID)
+						t.Fatalf("step %d: prompt id %q twice: give each open prompt its own ID (\"move:ann\")", step, p.ID)
 					}
 					ids[p.ID] = true
 					if !contains(players, p.Player) {
@@ -113,7 +124,7 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 					}
 					v := st.View(p.Player)
 					if _, errs := v.Parse(p, p.Default); len(errs) > 0 {
-						t.Fatalf("step %d: the default of %s does not parse: %v", step, p.ID, errs)
+						t.Fatalf("step %d: the default of %s (%q) does not parse: %v; Prompt.Default is written in the order language (\"\" when nothing happens)", step, p.ID, p.Default, errs)
 					}
 					text := rs.Bot(v, p, r)
 					orders, errs := v.Parse(p, text)
@@ -121,15 +132,18 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 						t.Fatalf("step %d: the bot's orders for %s do not parse: %v\n%s", step, p.ID, errs, text)
 					}
 					canon := engine.OrdersText(orders)
+					words.lines(t, "the bot's orders for "+p.ID, text)
+					words.lines(t, "the canonical orders for "+p.ID, canon)
+					words.lines(t, "the default of "+p.ID, p.Default)
 					again, errs := v.Parse(p, canon)
 					if len(errs) > 0 || engine.OrdersText(again) != canon {
 						t.Fatalf("step %d: canonical orders do not parse to themselves: %v\n%s\n---\n%s", step, errs, canon, engine.OrdersText(again))
 					}
 					garbage := "this is not an order\n" + text
 					if _, errs := v.Parse(p, garbage); len(errs) == 0 {
-						t.Errorf("step %d: a line of prose was accepted as orders for %s", step, p.ID)
+						t.Errorf("step %d: a line of prose was accepted as orders for %s: Parse must answer a line it does not know with a LineError", step, p.ID)
 					} else if errs[0].Line != 1 {
-						t.Errorf("step %d: the error for line 1 says line %d", step, errs[0].Line)
+						t.Errorf("step %d: the error for line 1 says line %d: LineError.Line counts the lines of the text as sent, from 1 (engine.ParseLines does)", step, errs[0].Line)
 					}
 					answers = append(answers, engine.Answer{Prompt: p, Orders: orders})
 				}
@@ -141,10 +155,12 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 							continue
 						}
 						v := st.View(p.Player)
-						orders, errs := v.Parse(p, rs.Bot(v, p, r))
+						text := rs.Bot(v, p, r)
+						orders, errs := v.Parse(p, text)
 						if len(errs) > 0 {
 							t.Fatalf("step %d: the bot's anytime orders for %s do not parse: %v", step, p.ID, errs)
 						}
+						words.lines(t, "the bot's anytime orders for "+p.ID, text)
 						d := dice.New(fmt.Sprintf("conformance-anytime-%d-%d", n, step))
 						if _, err := st.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, d); err != nil {
 							t.Fatalf("step %d: resolve the anytime prompt %s alone: %v", step, p.ID, err)
@@ -176,11 +192,20 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 				}
 				for _, roll := range d.Rolls() {
 					if strings.TrimSpace(roll.Purpose) == "" {
-						t.Fatalf("step %d: roll #%d has no purpose", step, roll.N)
+						t.Fatalf("step %d: roll #%d has no purpose: give every roll one (d.Roll(6, \"ann's attack\")), which players read", step, roll.N)
 					}
 				}
 			}
 		})
+	}
+}
+
+// noPanic turns a panic of the ruleset's code into a failure of this test
+// alone, with the stack: a panic would end the test binary, and every other
+// test of the package with it.
+func noPanic(t testing.TB, rs engine.Ruleset) {
+	if r := recover(); r != nil {
+		t.Fatalf("%s panicked: %v\n%s", rs.Info().Name, r, debug.Stack())
 	}
 }
 
@@ -242,10 +267,10 @@ func checkViews(t testing.TB, rs engine.Ruleset, st engine.State, players []stri
 	for _, p := range append([]string{""}, players...) {
 		v := st.View(p)
 		if v.Player() != p {
-			t.Fatalf("View(%q).Player() = %q", p, v.Player())
+			t.Fatalf("View(%q).Player() = %q: a view's Player is the seat it was made for (\"\" for the GM)", p, v.Player())
 		}
 		if line, n := widest(v.Board()); n > 78 {
-			t.Fatalf("the board as %q sees it has a line of %d columns: %q", p, n, line)
+			t.Fatalf("the board as %q sees it has a line of %d columns (max 78): %q", p, n, line)
 		}
 		if strings.TrimSpace(v.Status()) == "" {
 			t.Fatalf("the status as %q sees it is empty", p)
@@ -269,7 +294,7 @@ func checkViews(t testing.TB, rs engine.Ruleset, st engine.State, players []stri
 		t.Fatalf("the public status has a line of %d columns: %q", n, line)
 	}
 	if strings.TrimSpace(v.Board()+v.Status()) == "" {
-		t.Fatalf("the public view is empty")
+		t.Fatalf("the public view is empty: give observers a Board or a Status")
 	}
 	// An observer has no seat: the public view must not take anyone's orders.
 	for _, p := range st.Prompts() {
@@ -319,6 +344,7 @@ func contains(list []string, s string) bool {
 // (reports say "after turn N"), no prompt is open, and the views fit 78
 // columns.
 func playToTheEnd(t *testing.T, rs engine.Ruleset, opts map[string]string) {
+	defer noPanic(t, rs)
 	info := rs.Info()
 	n := min(max(3, info.MinPlayers), info.MaxPlayers)
 	players := make([]string, n)

@@ -72,7 +72,9 @@ var verbs = func() map[string]bool {
 }()
 
 // labelled reports whether the 1 after before is a label's number ("ship
-// 1", "impulse 1 moves: ..."), so the word after it is not counted by it.
+// 1", "impulse 1 moves: ...") or a number named as a thing, after an
+// article ("a 1 ends your turn": a die face), so the word after it is not
+// counted by it.
 func labelled(before string) bool {
 	f := strings.Fields(before)
 	if len(f) == 0 {
@@ -80,6 +82,8 @@ func labelled(before string) bool {
 	}
 	w := strings.ToLower(strings.TrimLeft(f[len(f)-1], "(\"'"))
 	switch w {
+	case "a", "the", "each", "every", "no", "any":
+		return true
 	case "ship", "impulse", "group", "round", "turn", "region", "step", "die", "pass", "line", "seat", "phase", "contract", "player", "moon", "attempt", "victory":
 		return true
 	}

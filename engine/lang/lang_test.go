@@ -102,6 +102,8 @@ func TestCheck(t *testing.T) {
 		"In IF, A is the group's size":              0,
 		"group 1 adds a development, 1 remains":     0,
 		"impulse 1 moves: B8 1D0→1E0; with 1 moves": 1,
+		"A 1 ends your turn; the 1 scores nothing":  0,
+		"Rolling a 1 loses it all, 1 dice":          1,
 	} {
 		if got := Check(text); len(got) != n {
 			t.Errorf("Check(%q) = %q, want %d slips", text, got, n)
