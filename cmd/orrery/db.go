@@ -95,6 +95,10 @@ func (d *dbFlags) open(e *env) (*game.Service, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := refuseMoved(st, spec); err != nil {
+			st.Close()
+			return nil, nil, err
+		}
 		return game.New(st, e.rulesets, append(append([]game.Option(nil), e.options...), mail...)...), func() { st.Close() }, nil
 	}
 	path = spec.Path
@@ -117,6 +121,10 @@ func (d *dbFlags) open(e *env) (*game.Service, func(), error) {
 	st, err := store.Open(path, opt)
 	if err != nil {
 		return nil, nil, &lockedError{db: path, err: err}
+	}
+	if err := refuseMoved(st, spec); err != nil {
+		st.Close()
+		return nil, nil, err
 	}
 	return game.New(st, e.rulesets, append(append([]game.Option(nil), e.options...), mail...)...), func() { st.Close() }, nil
 }
@@ -147,4 +155,16 @@ func dbOfArgs(e *env, args []string) string {
 		return spec.String() // never a DSN's password
 	}
 	return p
+}
+
+// refuseMoved is the answer for a store whose games orrery db copy moved
+// elsewhere: a command on it would change games nobody plays any more, so
+// it says where they went instead.
+func refuseMoved(st *store.Store, spec storeopen.Spec) error {
+	mv, moved, err := store.MovedTo(context.Background(), st)
+	if err != nil || !moved {
+		return err
+	}
+	return fmt.Errorf("the games of %s were copied to %s on %s (orrery db copy), and live there now: name that store (--db, or the config's db or store keys)\nto use this one again anyway: orrery db unmove --db %s",
+		st.Name(), mv.To, mv.At.Format("2006-01-02 15:04 MST"), dbArg(spec))
 }

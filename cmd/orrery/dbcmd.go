@@ -15,7 +15,7 @@ import (
 
 // runDB is `orrery db`: the database itself, apart from the games in it.
 func runDB(ctx context.Context, e *env, args []string) error {
-	usage := "usage: orrery db migrate [--db postgres:DSN | --config FILE] | db copy --from STORE --to STORE | db backup [--out FILE]"
+	usage := "usage: orrery db migrate [--db postgres:DSN | --config FILE] | db copy --from STORE --to STORE [--keep-source] | db unmove [--db STORE] | db backup [--out FILE]"
 	if len(args) == 0 {
 		return errors.New(usage)
 	}
@@ -26,14 +26,17 @@ func runDB(ctx context.Context, e *env, args []string) error {
 		return runDBCopy(ctx, e, args[1:])
 	case "backup":
 		return runDBBackup(ctx, e, args[1:])
+	case "unmove":
+		return runDBUnmove(ctx, e, args[1:])
 	case "help", "--help", "-h":
 		fmt.Fprintln(e.stdout, usage)
 		fmt.Fprintln(e.stdout, "\n  migrate  bring a PostgreSQL database's schema up to this build's")
-		fmt.Fprintln(e.stdout, "  copy     copy everything one store holds into a new one, and verify every game")
+		fmt.Fprintln(e.stdout, "  copy     copy everything one store holds into a new one, verify every game, and mark the old one moved")
+		fmt.Fprintln(e.stdout, "  unmove   take that mark off a store, to use it again")
 		fmt.Fprintln(e.stdout, "  backup   copy a bbolt file while it is in use (through orrery serve if it runs)")
 		return nil
 	}
-	return noCommand("db", args[0], []string{"migrate", "copy", "backup"}, usage)
+	return noCommand("db", args[0], []string{"migrate", "copy", "unmove", "backup"}, usage)
 }
 
 func runDBMigrate(ctx context.Context, e *env, args []string) error {
@@ -92,6 +95,7 @@ func runDBCopy(ctx context.Context, e *env, args []string) error {
 	from := fs.String("from", "", "the store to copy: bbolt:FILE or postgres:DSN")
 	to := fs.String("to", "", "the new store: bbolt:FILE (must not exist) or postgres:DSN (empty)")
 	noVerify := fs.Bool("no-verify", false, "skip replaying every game on the copy")
+	keep := fs.Bool("keep-source", false, "leave the source in use (a copy for safe keeping): without it, the source is marked as moved, and later commands given it say where the games went")
 	if rest, err := parse(fs, args); err != nil {
 		return err
 	} else if len(rest) > 0 {
@@ -126,6 +130,11 @@ func runDBCopy(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("--from: %w", err)
 	}
 	defer s.Close()
+	if mv, moved, err := store.MovedTo(ctx, s); err != nil {
+		return fmt.Errorf("--from: %w", err)
+	} else if moved {
+		fmt.Fprintf(e.stdout, "note: %s was marked as moved to %s on %s; copying it all the same\n", s.Name(), mv.To, mv.At.Format("2006-01-02 15:04 MST"))
+	}
 	d, err := storeopen.Open(ctx, dstSpec, storeopen.Options{Timeout: time.Second})
 	if err != nil {
 		return fmt.Errorf("--to: %w", err)
@@ -138,9 +147,24 @@ func runDBCopy(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "copied %d games (%d buckets, %d keys) from %s to %s in %v\n",
 		n.Games, n.Buckets, n.Keys, s.Name(), d.Name(), time.Since(t0).Round(time.Millisecond))
-	if *noVerify {
+	if !*noVerify {
+		if err := verifyCopy(ctx, e, d, n.Games); err != nil {
+			return err
+		}
+	}
+	if *keep {
 		return nil
 	}
+	if err := store.MarkMoved(ctx, s, d.Name(), time.Now()); err != nil {
+		return fmt.Errorf("the copy is made, but marking %s as moved failed (it is still usable; do not run games on both): %w", s.Name(), err)
+	}
+	fmt.Fprintf(e.stdout, "marked %s as moved to %s: commands given it now say where the games went (orrery db unmove --db %s uses it again)\n", s.Name(), d.Name(), dbArg(src))
+	return nil
+}
+
+// verifyCopy replays every game on the copy d, which should hold games of
+// them.
+func verifyCopy(ctx context.Context, e *env, d *store.Store, games int) error {
 	svc := game.New(d, e.rulesets)
 	var bad []string
 	checked := 0
@@ -164,8 +188,8 @@ func runDBCopy(ctx context.Context, e *env, args []string) error {
 		}
 		page.After = p.Next
 	}
-	if checked != n.Games {
-		bad = append(bad, fmt.Sprintf("%d games copied, but the copy lists %d", n.Games, checked))
+	if checked != games {
+		bad = append(bad, fmt.Sprintf("%d games copied, but the copy lists %d", games, checked))
 	}
 	if len(bad) > 0 {
 		for _, b := range bad {
@@ -174,5 +198,59 @@ func runDBCopy(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("the copy in %s does not verify: %d problems (above)", d.Name(), len(bad))
 	}
 	fmt.Fprintf(e.stdout, "verified %d games on %s by replaying their logs: clean\n", checked, d.Name())
+	return nil
+}
+
+// dbArg is how a command names the store s on its --db flag: a bbolt
+// file by its path, PostgreSQL as postgres:DSN with the password
+// redacted (the user knows it).
+func dbArg(s storeopen.Spec) string {
+	if s.Kind == "bbolt" {
+		return s.Path
+	}
+	return s.String()
+}
+
+func runDBUnmove(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "db unmove", "db unmove [--db STORE | --config FILE]",
+		"Takes off a store the mark orrery db copy left when it copied the store's\n"+
+			"games elsewhere, so that commands use it again. Only do this when the copy\n"+
+			"is not in use: games run on both would part ways.")
+	d := addDBFlags(fs)
+	if rest, err := parse(fs, args); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return fmt.Errorf("db unmove takes no arguments, got %q", rest)
+	}
+	name, from, err := d.resolve()
+	if err != nil {
+		return err
+	}
+	spec, err := storeopen.Parse(name)
+	if err != nil {
+		return err
+	}
+	if spec.Kind == "bbolt" {
+		if _, err := os.Stat(spec.Path); err != nil {
+			return noDatabase(spec.Path, from)
+		}
+	}
+	st, err := storeopen.Open(ctx, spec, storeopen.Options{Timeout: time.Second, NoMigrate: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	mv, moved, err := store.MovedTo(ctx, st)
+	if err != nil {
+		return err
+	}
+	if !moved {
+		fmt.Fprintf(e.stdout, "%s is not marked as moved: nothing to do\n", st.Name())
+		return nil
+	}
+	if _, err := store.ClearMoved(ctx, st); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s is in use again (it was marked as moved to %s on %s)\n", st.Name(), mv.To, mv.At.Format("2006-01-02 15:04 MST"))
 	return nil
 }

@@ -76,6 +76,10 @@ func startEmbedded(e *env, o embeddedOptions, log *slog.Logger) (*embedded, erro
 		x.close()
 		return nil, err
 	}
+	if err := refuseMoved(x.st, spec); err != nil {
+		x.close()
+		return nil, err
+	}
 	srv, err := pbemtest.Start(pbemtest.Options{Users: map[string]string{x.bot: "orrery"}, IMAPAddr: o.IMAP, SMTPAddr: o.SMTP, Dir: o.MailDir})
 	if err != nil {
 		x.close()

@@ -164,6 +164,10 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", spec, err)
 	}
+	if err := refuseMoved(st, spec); err != nil {
+		st.Close()
+		return nil, err
+	}
 	gmSecret, err := cfg.GMSecret()
 	if err != nil {
 		st.Close()

@@ -70,7 +70,16 @@ func CopyAll(ctx context.Context, dst, src *Store) (CopyCounts, error) {
 					return err
 				}
 				c.Buckets++
-				return copyBucket(db, sb, &c)
+				if err := copyBucket(db, sb, &c); err != nil {
+					return err
+				}
+				if string(name) == string(BucketMeta) && db.Get(keyMovedTo) != nil {
+					// A copy of a store marked moved is where
+					// its games are, not marked itself.
+					c.Keys--
+					return db.Delete(keyMovedTo)
+				}
+				return nil
 			})
 			n.Buckets += c.Buckets
 			n.Keys += c.Keys
