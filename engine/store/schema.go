@@ -191,3 +191,23 @@ var (
 	BucketMailVERP        = []byte("verp")
 	BucketMailComplaints  = []byte("complaints")
 )
+
+// MailBucket is the bucket name inside the mail side's top-level bucket
+// (BucketMail): made, with BucketMail, when create is set; nil when it is
+// not set and the bucket was never made (nothing was kept there yet).
+func MailBucket(tx Tx, name []byte, create bool) (Bucket, error) {
+	m := tx.Bucket(BucketMail)
+	if m == nil {
+		if !create {
+			return nil, nil
+		}
+		var err error
+		if m, err = tx.CreateBucketIfNotExists(BucketMail); err != nil {
+			return nil, err
+		}
+	}
+	if !create {
+		return m.Bucket(name), nil
+	}
+	return m.CreateBucketIfNotExists(name)
+}

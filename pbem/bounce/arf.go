@@ -122,20 +122,7 @@ type ComplaintState struct {
 }
 
 func complaints(tx store.Tx, create bool) (store.Bucket, error) {
-	m := tx.Bucket(store.BucketMail)
-	if m == nil {
-		if !create {
-			return nil, nil
-		}
-		var err error
-		if m, err = tx.CreateBucketIfNotExists(store.BucketMail); err != nil {
-			return nil, err
-		}
-	}
-	if !create {
-		return m.Bucket(store.BucketMailComplaints), nil
-	}
-	return m.CreateBucketIfNotExists(store.BucketMailComplaints)
+	return store.MailBucket(tx, store.BucketMailComplaints, create)
 }
 
 // NoteComplaint records that addr complained, inside tx, and says whether

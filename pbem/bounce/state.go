@@ -125,20 +125,7 @@ func Key(addr string) string {
 }
 
 func bucket(tx store.Tx, create bool) (store.Bucket, error) {
-	m := tx.Bucket(store.BucketMail)
-	if m == nil {
-		if !create {
-			return nil, nil
-		}
-		var err error
-		if m, err = tx.CreateBucketIfNotExists(store.BucketMail); err != nil {
-			return nil, err
-		}
-	}
-	if !create {
-		return m.Bucket(store.BucketMailBounces), nil
-	}
-	return m.CreateBucketIfNotExists(store.BucketMailBounces)
+	return store.MailBucket(tx, store.BucketMailBounces, create)
 }
 
 // Load reads addr's state (the zero State when it never bounced).

@@ -3,12 +3,10 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"orrery/engine/store"
 	"orrery/pbem/bounce"
 	"orrery/pbem/imapin"
-	"orrery/pbem/outbox"
 )
 
 // isComplaint reports whether a multipart/report is a feedback report
@@ -39,54 +37,18 @@ func (d *Daemon) complaint(ctx context.Context, j *job) (imapin.Disposition, err
 		return d.finish(ctx, j)
 	}
 	now := d.cfg.Now().UTC()
-	var seq uint64
-	if !d.cfg.Bounces.NoVERP {
-		v, found := d.verpKey(ctx), false
-		for _, a := range c.Envelopes {
-			if seq, found = v.Seq(a); found {
-				break
-			}
-		}
-		if !found {
-			j.why = "feedback report not about a mail with a bounce address of ours: not counted"
-			d.log.Info("complaint", "why", j.why, "message_id", c.MessageID)
-			return d.finish(ctx, j)
-		}
-	} else {
-		v, err := d.checkSender(ctx, j.msg.Raw, j.m)
-		if err != nil {
-			return 0, err // DNS trouble: leave it in the inbox, try later
-		}
-		if v.Refuse {
-			j.rejected, j.why = true, "feedback report from a sender not authenticated: not counted ("+v.Why+")"
-			d.log.Warn("complaint", "why", j.why, "message_id", c.MessageID)
-			return d.finish(ctx, j)
-		}
+	seq, ok, err := d.reportOn(ctx, j, "complaint", "feedback report", c.Envelopes, c.MessageID)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return d.finish(ctx, j)
 	}
 	j.why = "feedback report: nothing of ours"
 	j.commit = func(tx store.Tx) error {
-		var sent *outbox.Record
-		var ok bool
-		var err error
-		if !d.cfg.Bounces.NoVERP {
-			if sent, ok, err = outbox.SentRecord(tx, seq); err != nil {
-				return err
-			}
-			if !ok || sent.Sent.Before(now.Add(-d.cfg.Bounces.Window)) {
-				j.why = fmt.Sprintf("feedback report about mail %d, which I have no record of sending within %s", seq, d.cfg.Bounces.Window)
-				return nil
-			}
-		} else {
-			if !strings.HasSuffix(strings.ToLower(c.MessageID), strings.ToLower(d.mailer.OwnSuffix())) {
-				j.why = "feedback report about a mail that is not ours (" + c.MessageID + ")"
-				return nil
-			}
-			if sent, ok, err = outbox.FindSent(tx, c.MessageID, now.Add(-d.cfg.Bounces.Window)); err != nil || !ok {
-				if err == nil {
-					j.why = "feedback report about a mail I have no record of sending (" + c.MessageID + ")"
-				}
-				return err
-			}
+		sent, err := d.reportedMail(tx, j, "feedback report", seq, c.MessageID, now)
+		if err != nil || sent == nil {
+			return err
 		}
 		addr := ""
 		for _, to := range sent.To {

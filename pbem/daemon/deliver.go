@@ -129,57 +129,20 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 		return d.finish(ctx, j)
 	}
 	now := d.cfg.Now().UTC()
-	var seq uint64
-	if !d.cfg.Bounces.NoVERP {
-		v, found := d.verpKey(ctx), false
-		for _, a := range bounce.EnvelopeRecipients(j.msg.Raw) {
-			if seq, found = v.Seq(a); found {
-				break
-			}
-		}
-		if !found {
-			j.why = "delivery status notification not addressed to a bounce address of ours: not counted"
-			d.log.Info("bounce", "why", j.why, "message_id", rep.MessageID)
-			return d.finish(ctx, j)
-		}
-	} else {
-		v, err := d.checkSender(ctx, j.msg.Raw, j.m)
-		if err != nil {
-			return 0, err // DNS trouble: leave it in the inbox, try later
-		}
-		if v.Refuse {
-			j.rejected, j.why = true, "delivery status notification from a sender not authenticated: not counted ("+v.Why+")"
-			d.log.Warn("bounce", "why", j.why, "message_id", rep.MessageID)
-			return d.finish(ctx, j)
-		}
+	seq, ok, err := d.reportOn(ctx, j, "bounce", "delivery status notification", bounce.EnvelopeRecipients(j.msg.Raw), rep.MessageID)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return d.finish(ctx, j)
 	}
 	var became []string
 	j.why = "delivery status notification: nothing of ours"
 	j.commit = func(tx store.Tx) error {
 		became = nil
-		var sent *outbox.Record
-		var ok bool
-		var err error
-		if !d.cfg.Bounces.NoVERP {
-			sent, ok, err = outbox.SentRecord(tx, seq)
-			if err != nil {
-				return err
-			}
-			if !ok || sent.Sent.Before(now.Add(-d.cfg.Bounces.Window)) {
-				j.why = fmt.Sprintf("delivery status notification about mail %d, which I have no record of sending within %s", seq, d.cfg.Bounces.Window)
-				return nil
-			}
-		} else {
-			if !strings.HasSuffix(strings.ToLower(rep.MessageID), strings.ToLower(d.mailer.OwnSuffix())) {
-				j.why = "delivery status notification about a mail that is not ours (" + rep.MessageID + ")"
-				return nil
-			}
-			if sent, ok, err = outbox.FindSent(tx, rep.MessageID, now.Add(-d.cfg.Bounces.Window)); err != nil || !ok {
-				if err == nil {
-					j.why = "delivery status notification about a mail I have no record of sending (" + rep.MessageID + ")"
-				}
-				return err
-			}
+		sent, err := d.reportedMail(tx, j, "delivery status notification", seq, rep.MessageID, now)
+		if err != nil || sent == nil {
+			return err
 		}
 		// The worst the report says of each recipient of that mail.
 		kinds := map[string]bounce.Kind{}
@@ -248,6 +211,68 @@ func (d *Daemon) dsn(ctx context.Context, j *job) (imapin.Disposition, error) {
 		}
 	}
 	return disp, nil
+}
+
+// reportOn finds, before its transaction, which of our mails a report (a
+// DSN, a complaint; what names it for people, kind for the log) is about.
+// With VERP it is the mail whose token one of the report's envelope
+// recipients carries; with VERP off the report is matched later by the
+// Message-ID it quotes, and must first pass sender authentication like any
+// mail. ok false: the report counts for nothing, j says why (finish it);
+// an error: DNS trouble, leave it in the inbox for a later try.
+func (d *Daemon) reportOn(ctx context.Context, j *job, kind, what string, envelopes []string, messageID string) (seq uint64, ok bool, err error) {
+	if !d.cfg.Bounces.NoVERP {
+		v := d.verpKey(ctx)
+		for _, a := range envelopes {
+			if seq, ok = v.Seq(a); ok {
+				return seq, true, nil
+			}
+		}
+		j.why = what + " not addressed to a bounce address of ours: not counted"
+		d.log.Info(kind, "why", j.why, "message_id", messageID)
+		return 0, false, nil
+	}
+	v, err := d.checkSender(ctx, j.msg.Raw, j.m)
+	if err != nil {
+		return 0, false, err
+	}
+	if v.Refuse {
+		j.rejected, j.why = true, what+" from a sender not authenticated: not counted ("+v.Why+")"
+		d.log.Warn(kind, "why", j.why, "message_id", messageID)
+		return 0, false, nil
+	}
+	return 0, true, nil
+}
+
+// reportedMail reads, in tx, the sent record of the mail a report is
+// about (reportOn): by its outbox number under VERP, else by the
+// Message-ID the report quotes; nil, with j.why saying so, when no mail of
+// ours within the bounce window is that one.
+func (d *Daemon) reportedMail(tx store.Tx, j *job, what string, seq uint64, messageID string, now time.Time) (*outbox.Record, error) {
+	since := now.Add(-d.cfg.Bounces.Window)
+	if !d.cfg.Bounces.NoVERP {
+		sent, ok, err := outbox.SentRecord(tx, seq)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || sent.Sent.Before(since) {
+			j.why = fmt.Sprintf("%s about mail %d, which I have no record of sending within %s", what, seq, d.cfg.Bounces.Window)
+			return nil, nil
+		}
+		return sent, nil
+	}
+	if !strings.HasSuffix(strings.ToLower(messageID), strings.ToLower(d.mailer.OwnSuffix())) {
+		j.why = what + " about a mail that is not ours (" + messageID + ")"
+		return nil, nil
+	}
+	sent, ok, err := outbox.FindSent(tx, messageID, since)
+	if err != nil || !ok {
+		if err == nil {
+			j.why = what + " about a mail I have no record of sending (" + messageID + ")"
+		}
+		return nil, err
+	}
+	return sent, nil
 }
 
 // settleUnreachable tells every game in which addr holds a seat that its

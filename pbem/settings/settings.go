@@ -172,20 +172,7 @@ func Address(addr string) string {
 }
 
 func bucket(tx store.Tx, create bool) (store.Bucket, error) {
-	m := tx.Bucket(store.BucketMail)
-	if m == nil {
-		if !create {
-			return nil, nil
-		}
-		var err error
-		if m, err = tx.CreateBucketIfNotExists(store.BucketMail); err != nil {
-			return nil, err
-		}
-	}
-	if !create {
-		return m.Bucket(store.BucketMailSettings), nil
-	}
-	return m.CreateBucketIfNotExists(store.BucketMailSettings)
+	return store.MailBucket(tx, store.BucketMailSettings, create)
 }
 
 // Get reads addr's settings inside tx (none is no error).
