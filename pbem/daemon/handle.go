@@ -14,6 +14,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
+	"orrery/pbem/command"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
@@ -684,9 +685,10 @@ const maxOrderLines = 1000
 const maxCommands = 10
 
 // limitCommands bounds the work one mail asks for: a command repeated
-// word for word is done once; at most Config.ReadsPerMail read commands
-// (HELP, LIST, RULES, STATUS, BOARD, HISTORY, RESEND) and at most
-// maxCommands others. RESEND × 500 in one mail held the daemon for minutes and made
+// word for word is done once; at most Config.ReadsPerMail commands of
+// pbem/command's Reads class (HELP, LIST, RULES, STATUS, BOARD, HISTORY,
+// RESEND: TestReadLimitNamesTheReads keeps the answer's list of them
+// true) and at most maxCommands of its Changes class. RESEND × 500 in one mail held the daemon for minutes and made
 // a 4.5 MB answer, and every other player's mail waited behind it. What
 // is left out is listed in the answer, a line each. The GM's mail is not
 // limited.
@@ -704,11 +706,11 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 		} else {
 			seen[k] = true
 		}
-		switch c.Name {
-		case route.Help, route.List, route.Rules, route.Status, route.Board, route.History, route.Resend:
+		switch desc := command.Of(c); desc.Limit {
+		case command.Reads:
 			name := c.Name
-			if name == route.Board {
-				name = route.Status
+			if desc.Asks != "" {
+				name = desc.Asks // BOARD asks what STATUS does
 			}
 			key := fmt.Sprint(name, c.Game, c.Ruleset, c.Turn, c.Page)
 			if reads[key] {
@@ -723,8 +725,8 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 				continue
 			}
 			reads[key] = true
-		case route.Orders, route.Confirm:
-		default:
+		case command.Unlimited:
+		default: // command.Changes
 			if changes >= maxCommands {
 				dropped = append(dropped, engine.LineError{Line: c.Line, Text: strings.TrimSpace(string(c.Name) + " " + c.Game),
 					Msg: fmt.Sprintf("not done: one mail may hold at most %d commands", maxCommands),
