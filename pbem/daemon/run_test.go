@@ -31,3 +31,24 @@ func TestEveryChangeHasAChanger(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryGMVerbHasARunner checks gmVerbs against pbem/command's GMVerbs:
+// each verb runs, as a read or a change, and the verbs answered by an
+// `orrery game` command (Query) are run by gmQuery.
+func TestEveryGMVerbHasARunner(t *testing.T) {
+	query := reflect.ValueOf((*Daemon).gmQuery).Pointer()
+	for _, v := range command.GMVerbs {
+		r, ok := gmVerbs[v.Name]
+		switch {
+		case !ok:
+			t.Errorf("GM %s has no runner: add it to gmVerbs in gmverbs.go", v.Name)
+		case (r.read == nil) == (r.change == nil):
+			t.Errorf("GM %s must have exactly one of read and change", v.Name)
+		case (v.Query != "") != (r.read != nil && reflect.ValueOf(r.read).Pointer() == query):
+			t.Errorf("GM %s: Query %q, but run by gmQuery is %v", v.Name, v.Query, v.Query == "")
+		}
+	}
+	if len(gmVerbs) != len(command.GMVerbs) {
+		t.Errorf("gmVerbs has %d verbs, command.GMVerbs %d", len(gmVerbs), len(command.GMVerbs))
+	}
+}
