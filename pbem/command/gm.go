@@ -12,10 +12,12 @@ const GM Name = "GM"
 type Verb struct {
 	Name string   // PAUSE…
 	Help HelpLine // its line in HELP
-	// Query names the read-only `orrery game` command that answers it
-	// by mail ("" for the verbs that change a game or answer
-	// themselves); cmd/orrery runs only those.
-	Query string
+	// CLI is the `orrery game` command that does the same on the
+	// server's command line (a test in cmd/orrery checks it exists).
+	CLI string
+	// Query says that the daemon answers it by running CLI, which only
+	// reads, and prints what it prints; cmd/orrery runs only those.
+	Query bool
 	// Block says whether the verb takes the lines below it, up to END,
 	// as its Text (nil: never).
 	Block func(Command) bool
@@ -23,28 +25,28 @@ type Verb struct {
 
 // GMVerbs are the GM's verbs, in the order HELP lists them.
 var GMVerbs = []Verb{
-	{Name: "PAUSE", Help: HelpLine{"GM PAUSE <game> [reason]", "pause the deadlines"}},
-	{Name: "RESUME", Help: HelpLine{"GM RESUME <game>", "resume them"}},
-	{Name: "DEADLINE", Help: HelpLine{"GM DEADLINE <game> +24h reason", "move the deadline (or to a time: 2026-12-01T18:00)"}},
-	{Name: "ADVANCE", Help: HelpLine{"GM ADVANCE <game> [FORCE]", "resolve the step now"}},
-	{Name: "ROLLBACK", Help: HelpLine{"GM ROLLBACK <game> TURN <n> [reason]", "play again from a turn"}},
-	{Name: "REPLACE", Help: HelpLine{"GM REPLACE <game> <player> <address>|BOT [reason]", "give a seat to a new player, or to the computer; its player is told why"}},
-	{Name: "KICK", Help: HelpLine{"GM KICK <game> <player> [reason]", "remove a player, who is told why"}},
-	{Name: "MESSAGE", Help: HelpLine{"GM MESSAGE <game> <text>", "a message to every player (with no text on its line: the lines below, up to END)"},
+	{Name: "PAUSE", Help: HelpLine{"GM PAUSE <game> [reason]", "pause the deadlines"}, CLI: "pause"},
+	{Name: "RESUME", Help: HelpLine{"GM RESUME <game>", "resume them"}, CLI: "resume"},
+	{Name: "DEADLINE", Help: HelpLine{"GM DEADLINE <game> +24h reason", "move the deadline (or to a time: 2026-12-01T18:00)"}, CLI: "deadline"},
+	{Name: "ADVANCE", Help: HelpLine{"GM ADVANCE <game> [FORCE]", "resolve the step now"}, CLI: "advance"},
+	{Name: "ROLLBACK", Help: HelpLine{"GM ROLLBACK <game> TURN <n> [reason]", "play again from a turn"}, CLI: "rollback"},
+	{Name: "REPLACE", Help: HelpLine{"GM REPLACE <game> <player> <address>|BOT [reason]", "give a seat to a new player, or to the computer; its player is told why"}, CLI: "replace"},
+	{Name: "KICK", Help: HelpLine{"GM KICK <game> <player> [reason]", "remove a player, who is told why"}, CLI: "kick"},
+	{Name: "MESSAGE", Help: HelpLine{"GM MESSAGE <game> <text>", "a message to every player (with no text on its line: the lines below, up to END)"}, CLI: "message",
 		Block: func(c Command) bool { return c.Text == "" }},
-	{Name: "RESEND", Help: HelpLine{"GM RESEND <game> [player] [TURN <n>]", "send reports again"}},
-	{Name: "STATUS", Help: HelpLine{"GM STATUS <game>", "the game as the GM sees it, hidden parts too"}},
-	{Name: "VACATION", Help: HelpLine{"GM VACATION <game> <player> FROM 2026-12-20 TO 2027-01-03", "an absence, declared for a player"}},
-	{Name: "ORDERS", Help: HelpLine{"GM ORDERS <game> <player>", "orders phoned in: they follow, then END"},
+	{Name: "RESEND", Help: HelpLine{"GM RESEND <game> [player] [TURN <n>]", "send reports again"}, CLI: "resend"},
+	{Name: "STATUS", Help: HelpLine{"GM STATUS <game>", "the game as the GM sees it, hidden parts too"}, CLI: "show"},
+	{Name: "VACATION", Help: HelpLine{"GM VACATION <game> <player> FROM 2026-12-20 TO 2027-01-03", "an absence, declared for a player"}, CLI: "vacation"},
+	{Name: "ORDERS", Help: HelpLine{"GM ORDERS <game> <player>", "orders phoned in: they follow, then END"}, CLI: "orders",
 		Block: func(Command) bool { return true }},
-	{Name: "JOIN", Help: HelpLine{"GM JOIN <game> <seat> <address>", "seat a player in a game signing up"}},
-	{Name: "OBSERVE", Help: HelpLine{"GM OBSERVE <game> <address> [OFF]", "add (or remove) an observer"}},
-	{Name: "LIST", Help: HelpLine{"GM LIST", "every game: turn, deadline, who is awaited"}, Query: "list"},
-	{Name: "SHOW", Help: HelpLine{"GM SHOW <game> [AS <player> | PUBLIC]", "a report as that reader gets it"}, Query: "show"},
-	{Name: "PLAYERS", Help: HelpLine{"GM PLAYERS <game>", "what orrery game players prints on the server"}, Query: "players"},
-	{Name: "LOG", Help: HelpLine{"GM LOG <game>", "what orrery game log prints on the server"}, Query: "log"},
-	{Name: "EXPORT", Help: HelpLine{"GM EXPORT <game>", "what orrery game export prints on the server"}, Query: "export"},
-	{Name: "VERIFY", Help: HelpLine{"GM VERIFY <game>", "what orrery game verify prints on the server"}, Query: "verify"},
+	{Name: "JOIN", Help: HelpLine{"GM JOIN <game> <seat> <address>", "seat a player in a game signing up"}, CLI: "join"},
+	{Name: "OBSERVE", Help: HelpLine{"GM OBSERVE <game> <address> [OFF]", "add (or remove) an observer"}, CLI: "observe"},
+	{Name: "LIST", Help: HelpLine{"GM LIST", "every game: turn, deadline, who is awaited"}, CLI: "list", Query: true},
+	{Name: "SHOW", Help: HelpLine{"GM SHOW <game> [AS <player> | PUBLIC]", "a report as that reader gets it"}, CLI: "show", Query: true},
+	{Name: "PLAYERS", Help: HelpLine{"GM PLAYERS <game>", "what orrery game players prints on the server"}, CLI: "players", Query: true},
+	{Name: "LOG", Help: HelpLine{"GM LOG <game>", "what orrery game log prints on the server"}, CLI: "log", Query: true},
+	{Name: "EXPORT", Help: HelpLine{"GM EXPORT <game>", "what orrery game export prints on the server"}, CLI: "export", Query: true},
+	{Name: "VERIFY", Help: HelpLine{"GM VERIFY <game>", "what orrery game verify prints on the server"}, CLI: "verify", Query: true},
 }
 
 // FindVerb finds a GM verb by its name in upper case.
@@ -62,7 +64,7 @@ func FindVerb(name string) (Verb, bool) {
 // daemon's GM queries may run.
 func IsQuery(name string) bool {
 	for _, v := range GMVerbs {
-		if v.Query != "" && v.Query == name {
+		if v.Query && v.CLI == name {
 			return true
 		}
 	}

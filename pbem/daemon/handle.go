@@ -983,7 +983,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	if !ok {
 		return fmt.Errorf("command %s has no changer in pbem/daemon (run.go)", c.Name)
 	}
-	if ch.consent && j.consenting == nil {
+	if ch.consentable != nil && j.consenting == nil {
 		// Nobody's address is put on a game's list without its consent
 		// (consent.go): asking changes nothing, so it is not a part.
 		g := byID.get(c.Game)
@@ -1017,8 +1017,8 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Msg: msg, Fix: fix})
 		}
 	}
-	if ch.consent {
-		if msg, fix := d.consentable(c.Name, g, j.consenting.Person); msg != "" {
+	if ch.consentable != nil {
+		if msg, fix := ch.consentable(d, g, j.consenting.Person); msg != "" {
 			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "CONFIRM", Msg: msg, Fix: fix})
 		}
 	}

@@ -223,11 +223,11 @@ func (d *Daemon) gmQuery(ctx context.Context, j *job, c route.Command, g *game.G
 	}
 	v, _ := command.FindVerb(c.Verb)
 	var args []string
-	switch v.Query { // the `orrery game` command that answers it
+	switch v.CLI { // the `orrery game` command that answers it
 	case "list":
-		args = []string{"game", v.Query}
+		args = []string{"game", v.CLI}
 	case "show":
-		args = []string{"game", v.Query, g.ID}
+		args = []string{"game", v.CLI, g.ID}
 		switch {
 		case len(c.Args) == 0:
 			args = append(args, "--gm")
@@ -243,7 +243,7 @@ func (d *Daemon) gmQuery(ctx context.Context, j *job, c route.Command, g *game.G
 		if len(c.Args) > 0 {
 			return refuse(fmt.Sprintf("GM %s takes only a game", c.Verb), "write GM "+c.Verb+" "+g.ID)
 		}
-		args = []string{"game", v.Query, g.ID}
+		args = []string{"game", v.CLI, g.ID}
 	}
 	if d.gmQueryFn == nil {
 		return refuse("this server answers GM "+c.Verb+" only on its command line",

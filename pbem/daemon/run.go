@@ -55,10 +55,10 @@ var runners = map[*command.Descriptor]runner{
 		return d.newGame(ctx, j, r, c)
 	},
 	&command.StartCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
-		return d.creatorCommand(ctx, j, c, byID)
+		return d.creatorCommand(ctx, j, c, byID, startGame)
 	},
 	&command.InviteCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
-		return d.creatorCommand(ctx, j, c, byID)
+		return d.creatorCommand(ctx, j, c, byID, inviteTo)
 	},
 	&command.GMCmd: (*Daemon).gm,
 }
@@ -139,9 +139,9 @@ func (d *Daemon) answerReport(ctx context.Context, j *job, r *route.Result, c ro
 // A changer is what change does for one command that changes a game, as
 // one recorded part of the mail.
 type changer struct {
-	// consent: the sender confirms it from their address first
-	// (consent.go).
-	consent bool
+	// consentable, when set, says the sender confirms the command from
+	// their address first (consent.go), and why they may not now.
+	consentable func(d *Daemon, g *game.Game, person string) (msg, fix string)
 	// seat: the sender acts for their seat (authenticated); else the
 	// game must exist, or the answer gives fix noGame, and admit (if
 	// set) may refuse the sender.
@@ -173,7 +173,7 @@ type changeCall struct {
 // changers are the commands change runs, by descriptor; the test checks
 // that each runs through change and has one.
 var changers = map[*command.Descriptor]changer{
-	&command.JoinCmd: {consent: true, noGame: "send LIST for the games you can join", do: func(x *changeCall) error {
+	&command.JoinCmd: {consentable: joinable, noGame: "send LIST for the games you can join", do: func(x *changeCall) error {
 		seat := x.c.Seat
 		if seat == "" {
 			seat = seatName(x.j.from)
@@ -215,7 +215,7 @@ var changers = map[*command.Descriptor]changer{
 		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, x.p.Name, x.c.From, x.c.Until, x.hook)
 		return err
 	}},
-	&command.ObserveCmd: {consent: true, noGame: "send LIST for the games",
+	&command.ObserveCmd: {consentable: observable, noGame: "send LIST for the games",
 		admit: func(g *game.Game) (string, string) {
 			if g.Settings.Observers == "gm" {
 				return fmt.Sprintf("game %s takes observers only through its GM", g.ID), "ask the GM to add you"

@@ -44,8 +44,8 @@ func TestEveryGMVerbHasARunner(t *testing.T) {
 			t.Errorf("GM %s has no runner: add it to gmVerbs in gmverbs.go", v.Name)
 		case (r.read == nil) == (r.change == nil):
 			t.Errorf("GM %s must have exactly one of read and change", v.Name)
-		case (v.Query != "") != (r.read != nil && reflect.ValueOf(r.read).Pointer() == query):
-			t.Errorf("GM %s: Query %q, but run by gmQuery is %v", v.Name, v.Query, v.Query == "")
+		case v.Query != (r.read != nil && reflect.ValueOf(r.read).Pointer() == query):
+			t.Errorf("GM %s: Query is %v, but run by gmQuery is %v", v.Name, v.Query, !v.Query)
 		}
 	}
 	if len(gmVerbs) != len(command.GMVerbs) {
