@@ -19,8 +19,9 @@ func helpLines(d *command.Descriptor) []command.HelpLine {
 
 // TestTable walks the table: every command has a kind, a limit class, a
 // parser, help in every language, examples it parses (alone and in a
-// mail) and a malformed line it refuses with a fix. The daemon's test
-// TestEveryCommandHasARunner checks that each also runs.
+// mail) and a malformed line it refuses with a fix. pbem/daemon's
+// TestEveryCommandHasARunner and TestEveryCommandRuns check that each
+// also has a runner and a run case (a mail and a phrase of its answer).
 func TestTable(t *testing.T) {
 	set, err := templates.New("")
 	if err != nil {
