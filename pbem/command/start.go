@@ -9,13 +9,7 @@ var StartCmd = Descriptor{
 	Help:  []HelpLine{{"START <game>", "start a game you opened, with the players it has"}},
 	Usage: "write START and your game, like: START prosper-k7f3",
 	Kind:  Change, Limit: Changes,
-	Parse: func(in In) (Command, bool, string) {
-		cmd := start(Start, in)
-		if len(in.Args) == 1 && gameArg(&cmd, in.Args[0]) || len(in.Args) == 0 && in.Game != "" {
-			return cmd, true, ""
-		}
-		return cmd, false, "START needs the game you opened"
-	},
+	Parse:     gameOrMail(Start, "START needs the game you opened"),
 	Examples:  []string{"START prosper-k7f3", "start"},
 	Malformed: "START two games",
 }

@@ -1,7 +1,5 @@
 package command
 
-import "fmt"
-
 // Unobserve stops receiving them.
 const Unobserve Name = "UNOBSERVE"
 
@@ -11,13 +9,7 @@ var UnobserveCmd = Descriptor{
 	Help:  []HelpLine{{"UNOBSERVE <game>", "stop receiving them"}},
 	Usage: "write UNOBSERVE and a game, like: UNOBSERVE demo1",
 	Kind:  Change, Limit: Changes,
-	Parse: func(in In) (Command, bool, string) {
-		cmd := start(Unobserve, in)
-		if len(in.Args) == 1 && gameArg(&cmd, in.Args[0]) || len(in.Args) == 0 && in.Game != "" {
-			return cmd, true, ""
-		}
-		return cmd, false, fmt.Sprintf("%s needs one game id", Unobserve)
-	},
+	Parse:     gameOrMail(Unobserve, "UNOBSERVE needs one game id"),
 	Examples:  []string{"UNOBSERVE demo1", "unobserve"},
 	Malformed: "UNOBSERVE demo1 demo2",
 }

@@ -16,33 +16,6 @@ import (
 	"orrery/templates"
 )
 
-// resend answers RESEND: the player's own report of the last step, or of
-// the step that ended the given turn, as it was mailed.
-func (d *Daemon) resend(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
-	g := byID.get(c.Game)
-	p, ok, err := d.authenticate(ctx, j, g, c.Game, r.Secret)
-	if !ok || err != nil {
-		return err
-	}
-	step := g.Step
-	if c.Turn > 0 {
-		step, err = d.svc.StepOfTurn(ctx, g.ID, c.Turn)
-	}
-	var rep *game.Report
-	if err == nil {
-		rep, err = d.svc.StepReport(ctx, g.ID, step, p.Name)
-	}
-	if err != nil {
-		if game.IsUserError(err) {
-			return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
-		}
-		return err
-	}
-	data := d.mailer.data(g, p, d.svc.Rulesets())
-	data.Report = rep
-	return d.say(j, templates.Report, data)
-}
-
 // isGM reports whether j's mail comes from the configured GM address with
 // the GM secret. Both must match: an address alone is easily forged.
 func (d *Daemon) isGM(j *job, secret string) bool {

@@ -102,18 +102,30 @@ func (d *Daemon) runStatus(ctx context.Context, j *job, r *route.Result, c route
 }
 
 // runHistory answers HISTORY: the report of a past turn (the last
-// without one).
+// without one), as a history.
 func (d *Daemon) runHistory(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
-	return d.answerReport(ctx, j, r, c, byID, templates.History, func(g *game.Game, p game.Player) (*game.Report, error) {
+	return d.answerReport(ctx, j, r, c, byID, templates.History, d.pastReport(ctx, c.Turn))
+}
+
+// resend answers RESEND: the player's own report of the last step, or of
+// the step that ended the given turn, as it was mailed.
+func (d *Daemon) resend(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+	return d.answerReport(ctx, j, r, c, byID, templates.Report, d.pastReport(ctx, c.Turn))
+}
+
+// pastReport reads a seat's report of the step that ended turn (0: the
+// current step).
+func (d *Daemon) pastReport(ctx context.Context, turn int) func(*game.Game, game.Player) (*game.Report, error) {
+	return func(g *game.Game, p game.Player) (*game.Report, error) {
 		step := g.Step
-		if c.Turn > 0 {
+		if turn > 0 {
 			var err error
-			if step, err = d.svc.StepOfTurn(ctx, g.ID, c.Turn); err != nil {
+			if step, err = d.svc.StepOfTurn(ctx, g.ID, turn); err != nil {
 				return nil, err
 			}
 		}
 		return d.svc.StepReport(ctx, g.ID, step, p.Name)
-	})
+	}
 }
 
 // answerReport answers a seat's question about its game with the report
