@@ -77,6 +77,11 @@
 // paragraph never is). An order line that a mail client broke in two
 // (Gmail wraps text at 76 columns) is joined again.
 //
+// Each command's words, parser and usage are its descriptor in
+// pbem/command; this package finds the descriptor by the line's first
+// word. GAME and SECRET <secret>, which route the mail rather than ask
+// for anything, are read here.
+//
 // When the mail has a text attachment named like orders ("orders.txt"),
 // the attachment holds the orders; the body is then read for GAME, SECRET
 // and commands only, and its other lines (prose such as "orders attached")
