@@ -1,6 +1,7 @@
 package command_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -114,5 +115,25 @@ func TestWordsAreUnique(t *testing.T) {
 	}
 	if command.Lookup("GAME") != nil {
 		t.Error("GAME routes a mail; it is not a command")
+	}
+}
+
+// TestHELPNamesTheReads keeps HELP's sentence on a mail's limits (worded
+// with its translation in templates, so not built from the table) true to
+// the table: it names the commands of the Reads class, in order.
+func TestHELPNamesTheReads(t *testing.T) {
+	var names []string
+	for _, d := range command.All {
+		if d.Limit == command.Reads {
+			names = append(names, string(d.Name))
+		}
+	}
+	want := "One mail gets a few answers to " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " (the same one once)"
+	b, err := os.ReadFile("../../templates/help.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), want); n != 2 {
+		t.Errorf("templates/help.tmpl says %q %d times, want 2 (text and HTML): change its sentence (and ru.po) to the table's Reads", want, n)
 	}
 }
