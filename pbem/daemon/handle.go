@@ -43,6 +43,20 @@ func (d *Daemon) part(ctx context.Context, key string, n int) (*section, error) 
 	return out, err
 }
 
+// newPart numbers the next recorded part of j's mail. done says that an
+// earlier try of this very mail recorded it: its answer is j's again
+// (a part recorded with no text, as JOIN's and VACATION's, whose answer
+// is the engine's notice, adds none), and the caller returns err.
+func (d *Daemon) newPart(ctx context.Context, j *job) (n int, done bool, err error) {
+	n = j.parts
+	j.parts++
+	s, err := d.partOf(ctx, j, n)
+	if s != nil && s.Text != "" {
+		j.answers = append(j.answers, *s)
+	}
+	return n, err != nil || s != nil, err
+}
+
 // partOf is part for j's mail, answered without asking the store when
 // j had no parts when its transaction began and has not recorded part n
 // since.
@@ -849,12 +863,8 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 // same); onAccept runs in the submission's transaction when the orders
 // are accepted.
 func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player, text string, lineOf func(int) int, onAccept func(tx store.Tx) error) error {
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	// first makes the hook answer the submission only, not a bot's move
@@ -932,7 +942,6 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		return j.putPart(tx, replyPart, section{Subject: "queued with the orders"})
 	}
 	in := game.Input{Game: g.ID, Player: p.Name, Text: text, Source: "mail", Ref: j.m.MessageID}
-	var err error
 	if in.Prompt, err = d.anytimePrompt(ctx, g, in); err != nil {
 		return err
 	}
@@ -993,12 +1002,8 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		}
 		return d.askConsent(j, c, g)
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil && done.Text != "" {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	x := &changeCall{d: d, ctx: ctx, j: j, c: c, g: byID.get(c.Game)}
@@ -1049,7 +1054,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		}
 		return j.putPart(tx, n, *x.answer)
 	}
-	err := ch.do(x)
+	err = ch.do(x)
 	var over *pressOver
 	if errors.As(err, &over) {
 		return d.refuse(j, g, x.p, over.lineError(c.Line, g.ID))

@@ -50,12 +50,8 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 	if v.read != nil {
 		return v.read(d, ctx, j, c, byID.get(c.Game))
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	g := byID.get(c.Game)

@@ -152,19 +152,15 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 	if p.Bot || p.Email == "" {
 		return refuse(fmt.Sprintf("seat %s of %s has no player's address to send its secret to", p.Name, g.ID), "")
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	elsewhere := !sameAddress(p.Email, j.from)
 	now := d.cfg.Now().UTC()
 	var answer section
 	var next time.Time
-	err := d.st.Update(ctx, func(tx store.Tx) error {
+	err = d.st.Update(ctx, func(tx store.Tx) error {
 		next = time.Time{}
 		b, err := mailBucket(tx, store.BucketMailSecretSent)
 		if err != nil {
@@ -401,12 +397,8 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	if msg != "" {
 		return refuse(msg, fix)
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	if !j.gm {
@@ -502,12 +494,8 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line,
 			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send MY GAMES for yours"})
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	gm := j.route != nil && d.isGM(j, j.route.Secret)
@@ -532,7 +520,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 		}
 		return j.putPart(tx, n, answer)
 	}
-	err := op.do(&creatorCall{d: d, ctx: ctx, j: j, c: c, g: g, gm: gm, recorded: &recorded, note: note})
+	err = op.do(&creatorCall{d: d, ctx: ctx, j: j, c: c, g: g, gm: gm, recorded: &recorded, note: note})
 	var over *creatorOver
 	if errors.As(err, &over) {
 		return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
