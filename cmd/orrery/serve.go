@@ -20,6 +20,7 @@ import (
 	"orrery/engine/store/pgstore"
 	"orrery/engine/store/storeopen"
 	"orrery/pbem/bounce"
+	mailcmd "orrery/pbem/command"
 	"orrery/pbem/config"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -241,7 +242,7 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 	local.options = []game.Option{game.WithHooks(d.Mailer().Hook, d.Metrics().Hook)}
 	// GM LIST, SHOW, LOG… by mail print what these commands print here.
 	d.SetGMQuery(func(ctx context.Context, args []string) (string, error) {
-		if len(args) < 2 || args[0] != "game" || !gmQueries[args[1]] {
+		if len(args) < 2 || args[0] != "game" || !mailcmd.IsQuery(args[1]) {
 			return "", fmt.Errorf("not a read-only game command: %q", args)
 		}
 		var out bytes.Buffer
@@ -288,10 +289,6 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 	wg.Wait()
 	return err
 }
-
-// gmQueries are the `orrery game` commands a GM may run by mail through
-// the daemon's GMQuery: they only read.
-var gmQueries = map[string]bool{"list": true, "show": true, "players": true, "log": true, "export": true, "verify": true}
 
 func daemonRelax(c *config.Config) policy.Relax { return policy.Relax{NoSecret: c.Security.NoSecret} }
 

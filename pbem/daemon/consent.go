@@ -12,6 +12,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
+	"orrery/pbem/command"
 	"orrery/pbem/policy"
 	"orrery/pbem/route"
 	"orrery/templates"
@@ -93,34 +94,45 @@ func (d *Daemon) askConsent(j *job, c route.Command, g *game.Game) error {
 
 // consentable says why person may not observe or join g now, and what to
 // do instead ("" if they may); it is asked both when the request comes
-// and when it is confirmed.
+// and when it is confirmed. What each command asks is its changer's
+// consentable (run.go).
 func (d *Daemon) consentable(kind route.Name, g *game.Game, person string) (msg, fix string) {
-	switch kind {
-	case route.Observe:
-		if g.Settings.Observers == "gm" {
-			return fmt.Sprintf("game %s takes observers only through its GM", g.ID), "ask the GM to add you"
+	if ch, ok := changers[command.Lookup(kind)]; ok && ch.consentable != nil {
+		return ch.consentable(d, g, person)
+	}
+	return "", ""
+}
+
+// observable is OBSERVE's consentable: not in a game that takes observers
+// only through its GM, not twice, and not past the game's limit.
+func observable(d *Daemon, g *game.Game, person string) (msg, fix string) {
+	if g.Settings.Observers == "gm" {
+		return fmt.Sprintf("game %s takes observers only through its GM", g.ID), "ask the GM to add you"
+	}
+	for _, o := range g.Observers {
+		if d.person(o) == person {
+			return fmt.Sprintf("you observe game %s already, as %s", g.ID, o), fmt.Sprintf("send UNOBSERVE %s from that address to stop", g.ID)
 		}
-		for _, o := range g.Observers {
-			if d.person(o) == person {
-				return fmt.Sprintf("you observe game %s already, as %s", g.ID, o), fmt.Sprintf("send UNOBSERVE %s from that address to stop", g.ID)
-			}
-		}
-		if len(g.Observers) >= d.cfg.MaxObservers {
-			msg := lang.Noun(lang.English, d.cfg.MaxObservers, "game %s takes at most %d observer by mail, and has one",
-				"game %s takes at most %d observers by mail, and has them")
-			return fmt.Sprintf(msg, g.ID, d.cfg.MaxObservers), "ask the GM to add you"
-		}
-	case route.Join:
-		if !g.Signup && len(g.OpenSeats()) == 0 {
-			// A game under way takes JOIN only for a seat its player
-			// left, when the game offers it (--abandoned open).
-			return fmt.Sprintf("game %s has started and has no seat open to take (a seat is open when its player dropped out and the game offers it: JOIN takes it then)", g.ID),
-				"send LIST for the games you can join"
-		}
-		for _, p := range g.Players {
-			if p.Email != "" && d.person(p.Email) == person {
-				return fmt.Sprintf("you play %s in game %s already, as %s", p.Name, g.ID, p.Email), "one seat a person"
-			}
+	}
+	if len(g.Observers) >= d.cfg.MaxObservers {
+		msg := lang.Noun(lang.English, d.cfg.MaxObservers, "game %s takes at most %d observer by mail, and has one",
+			"game %s takes at most %d observers by mail, and has them")
+		return fmt.Sprintf(msg, g.ID, d.cfg.MaxObservers), "ask the GM to add you"
+	}
+	return "", ""
+}
+
+// joinable is JOIN's consentable: a seat must be open, and one a person.
+func joinable(d *Daemon, g *game.Game, person string) (msg, fix string) {
+	if !g.Signup && len(g.OpenSeats()) == 0 {
+		// A game under way takes JOIN only for a seat its player
+		// left, when the game offers it (--abandoned open).
+		return fmt.Sprintf("game %s has started and has no seat open to take (a seat is open when its player dropped out and the game offers it: JOIN takes it then)", g.ID),
+			"send LIST for the games you can join"
+	}
+	for _, p := range g.Players {
+		if p.Email != "" && d.person(p.Email) == person {
+			return fmt.Sprintf("you play %s in game %s already, as %s", p.Name, g.ID, p.Email), "one seat a person"
 		}
 	}
 	return "", ""

@@ -14,6 +14,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
+	"orrery/pbem/command"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
@@ -40,6 +41,20 @@ func (d *Daemon) part(ctx context.Context, key string, n int) (*section, error) 
 		return nil
 	})
 	return out, err
+}
+
+// newPart numbers the next recorded part of j's mail. done says that an
+// earlier try of this very mail recorded it: its answer is j's again
+// (a part recorded with no text, as JOIN's and VACATION's, whose answer
+// is the engine's notice, adds none), and the caller returns err.
+func (d *Daemon) newPart(ctx context.Context, j *job) (n int, done bool, err error) {
+	n = j.parts
+	j.parts++
+	s, err := d.partOf(ctx, j, n)
+	if s != nil && s.Text != "" {
+		j.answers = append(j.answers, *s)
+	}
+	return n, err != nil || s != nil, err
 }
 
 // partOf is part for j's mail, answered without asking the store when
@@ -688,9 +703,10 @@ const maxOrderLines = 1000
 const maxCommands = 10
 
 // limitCommands bounds the work one mail asks for: a command repeated
-// word for word is done once; at most Config.ReadsPerMail read commands
-// (HELP, LIST, RULES, STATUS, BOARD, HISTORY, RESEND) and at most
-// maxCommands others. RESEND × 500 in one mail held the daemon for minutes and made
+// word for word is done once; at most Config.ReadsPerMail commands of
+// pbem/command's Reads class (HELP, LIST, RULES, STATUS, BOARD, HISTORY,
+// RESEND: TestReadLimitNamesTheReads keeps the answer's list of them
+// true) and at most maxCommands of its Changes class. RESEND × 500 in one mail held the daemon for minutes and made
 // a 4.5 MB answer, and every other player's mail waited behind it. What
 // is left out is listed in the answer, a line each. The GM's mail is not
 // limited.
@@ -708,11 +724,11 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 		} else {
 			seen[k] = true
 		}
-		switch c.Name {
-		case route.Help, route.List, route.Rules, route.Status, route.Board, route.History, route.Resend:
+		switch desc := command.Of(c); desc.Limit {
+		case command.Reads:
 			name := c.Name
-			if name == route.Board {
-				name = route.Status
+			if desc.Asks != "" {
+				name = desc.Asks // BOARD asks what STATUS does
 			}
 			key := fmt.Sprint(name, c.Game, c.Ruleset, c.Turn, c.Page)
 			if reads[key] {
@@ -727,8 +743,8 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 				continue
 			}
 			reads[key] = true
-		case route.Orders, route.Confirm:
-		default:
+		case command.Unlimited:
+		default: // command.Changes
 			if changes >= maxCommands {
 				dropped = append(dropped, engine.LineError{Line: c.Line, Text: strings.TrimSpace(string(c.Name) + " " + c.Game),
 					Msg: fmt.Sprintf("not done: one mail may hold at most %d commands", maxCommands),
@@ -851,12 +867,8 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 // same); onAccept runs in the submission's transaction when the orders
 // are accepted.
 func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player, text string, lineOf func(int) int, onAccept func(tx store.Tx) error) error {
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	// first makes the hook answer the submission only, not a bot's move
@@ -934,7 +946,6 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		return j.putPart(tx, replyPart, section{Subject: "queued with the orders"})
 	}
 	in := game.Input{Game: g.ID, Player: p.Name, Text: text, Source: "mail", Ref: j.m.MessageID}
-	var err error
 	if in.Prompt, err = d.anytimePrompt(ctx, g, in); err != nil {
 		return err
 	}
@@ -958,88 +969,13 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 	return nil
 }
 
-// command runs one command line.
+// command runs one command line by its descriptor's runner (run.go).
 func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
-	switch c.Name {
-	case route.Help:
-		if c.Ruleset != "" {
-			// HELP <ruleset>: the general help with that ruleset's
-			// order help (HELP <game>: its game's).
-			if g := byID.get(c.Ruleset); g != nil {
-				return d.help(j, g)
-			}
-			rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
-			if err != nil {
-				return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
-			}
-			data := d.mailer.data(nil, game.Player{}, nil)
-			info := rs.Info()
-			data.Info = &info
-			return d.say(j, templates.Help, data)
-		}
-		return d.help(j, byID.get(c.Game))
-	case route.List:
-		return d.list(j, r, c, byID)
-	case route.Confirm:
-		return d.confirm(ctx, j, r, c, byID)
-	case route.Rules:
-		rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
-		if err != nil {
-			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
-		}
-		data := d.mailer.data(nil, game.Player{}, nil)
-		info := rs.Info()
-		data.Info, data.Title = &info, info.Title
-		return d.say(j, templates.Rules, data)
-	case route.Status, route.Board, route.History:
-		g := byID.get(c.Game)
-		p, ok, err := d.authenticate(ctx, j, g, c.Game, r.Secret)
-		if !ok || err != nil {
-			return err
-		}
-		var rep *game.Report
-		kind := templates.Status
-		if c.Name == route.History {
-			kind = templates.History
-			step := g.Step
-			if c.Turn > 0 {
-				step, err = d.svc.StepOfTurn(ctx, g.ID, c.Turn)
-			}
-			if err == nil {
-				rep, err = d.svc.StepReport(ctx, g.ID, step, p.Name)
-			}
-		} else {
-			rep, err = d.svc.Report(ctx, g.ID, p.Name)
-		}
-		if err != nil {
-			if game.IsUserError(err) {
-				return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
-			}
-			return err
-		}
-		data := d.mailer.data(g, p, d.svc.Rulesets())
-		data.Report = rep
-		return d.say(j, kind, data)
-	case route.Join, route.Resign, route.Wait, route.Press, route.Vacation, route.Observe, route.Unobserve:
-		return d.change(ctx, j, r, c, byID)
-	case route.Resend:
-		return d.resend(ctx, j, r, c, byID)
-	case route.GM:
-		return d.gm(ctx, j, r, c, byID)
-	case route.Set:
-		return d.set(ctx, j, c, byID)
-	case route.Settings:
-		j.showSettings = true
-	case route.MyGames:
-		return d.myGames(ctx, j)
-	case route.SendSecret:
-		return d.sendSecret(ctx, j, c, byID)
-	case route.New:
-		return d.newGame(ctx, j, r, c)
-	case route.Start, route.Invite:
-		return d.creatorCommand(ctx, j, c, byID)
+	run, ok := runners[command.Of(c)]
+	if !ok {
+		return fmt.Errorf("command %s has no runner in pbem/daemon (run.go)", c.Name)
 	}
-	return nil // ORDERS marks where orders start
+	return run(d, ctx, j, r, c, byID)
 }
 
 func (d *Daemon) help(j *job, g *game.Game) error {
@@ -1053,9 +989,14 @@ func (d *Daemon) help(j *job, g *game.Game) error {
 	return d.say(j, templates.Help, data)
 }
 
-// change runs a command that changes a game, as one recorded part.
+// change runs a command that changes a game, as one recorded part; what
+// each does is its changer (run.go).
 func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
-	if (c.Name == route.Observe || c.Name == route.Join) && j.consenting == nil {
+	ch, ok := changers[command.Of(c)]
+	if !ok {
+		return fmt.Errorf("command %s has no changer in pbem/daemon (run.go)", c.Name)
+	}
+	if ch.consentable != nil && j.consenting == nil {
 		// Nobody's address is put on a game's list without its consent
 		// (consent.go): asking changes nothing, so it is not a part.
 		g := byID.get(c.Game)
@@ -1065,57 +1006,47 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		}
 		return d.askConsent(j, c, g)
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil && done.Text != "" {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
-	g := byID.get(c.Game)
-	var p game.Player
-	if c.Name == route.Observe || c.Name == route.Unobserve {
-		if g == nil {
-			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
-				Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
-		}
-		if c.Name == route.Observe && g.Settings.Observers == "gm" {
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line,
-				Msg: fmt.Sprintf("game %s takes observers only through its GM", g.ID), Fix: "ask the GM to add you"})
-		}
-	} else if c.Name != route.Join {
+	x := &changeCall{d: d, ctx: ctx, j: j, c: c, g: byID.get(c.Game)}
+	g := x.g
+	if ch.seat {
 		var ok bool
 		var err error
-		if p, ok, err = d.authenticate(ctx, j, g, c.Game, r.Secret); !ok || err != nil {
+		if x.p, ok, err = d.authenticate(ctx, j, g, c.Game, r.Secret); !ok || err != nil {
 			return err
 		}
 	} else if g == nil {
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
-			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games you can join"})
+			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: ch.noGame})
+	} else if ch.admit != nil {
+		if msg, fix := ch.admit(g); msg != "" {
+			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Msg: msg, Fix: fix})
+		}
 	}
-	if c.Name == route.Observe || c.Name == route.Join {
-		if msg, fix := d.consentable(c.Name, g, j.consenting.Person); msg != "" {
+	if ch.consentable != nil {
+		if msg, fix := ch.consentable(d, g, j.consenting.Person); msg != "" {
 			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "CONFIRM", Msg: msg, Fix: fix})
 		}
 	}
-	var answer *section
-	note := func(gg *game.Game, text string) error {
-		data := d.mailer.data(gg, p, d.svc.Rulesets())
-		kind := strings.ToLower(string(c.Name))
-		if c.Name == route.Press {
-			kind = "press-sent" // not "press": that is press received
-		}
+	kind := ch.notice
+	if kind == "" {
+		kind = strings.ToLower(string(c.Name))
+	}
+	x.note = func(gg *game.Game, text string) error {
+		data := d.mailer.data(gg, x.p, d.svc.Rulesets())
 		data.Notice = &game.Notice{Kind: kind, Text: text}
 		d.mailer.speak(data, j.reader, nil)
 		s, err := d.mailer.Render.Render(templates.Notice, data)
-		answer = &s
+		x.answer = &s
 		return err
 	}
 	recorded := false
 	consent := j.consenting
-	hook := func(tx store.Tx, ch *game.Change) error {
-		if recorded || answer == nil {
+	x.hook = func(tx store.Tx, _ *game.Change) error {
+		if recorded || x.answer == nil {
 			return nil
 		}
 		recorded = true
@@ -1125,65 +1056,22 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 				return err
 			}
 		}
-		return j.putPart(tx, n, *answer)
+		return j.putPart(tx, n, *x.answer)
 	}
-	var err error
-	switch c.Name {
-	case route.Join:
-		seat := c.Seat
-		if seat == "" {
-			seat = seatName(j.from)
-		}
-		// The engine tells the players who joined; the part is recorded
-		// with no answer of its own, so a retry does not join twice.
-		answer = &section{}
-		_, err = d.svc.Join(ctx, g.ID, game.PlayerSpec{Name: seat, Email: j.from, Lang: string(j.reader.lang)}, hook)
-	case route.Resign:
-		if err = note(g, fmt.Sprintf("You resigned from game %s; your seat plays its defaults from now on.", g.ID)); err != nil {
-			return err
-		}
-		_, _, err = d.svc.Resign(ctx, g.ID, p.Name, hook)
-	case route.Wait:
-		if err = note(g, fmt.Sprintf("Game %s will not resolve early this step: it waits for the deadline.", g.ID)); err != nil {
-			return err
-		}
-		_, _, err = d.svc.Wait(ctx, g.ID, p.Name, hook)
-	case route.Press:
-		to := "everyone"
-		if len(c.To) > 0 {
-			to = strings.Join(c.To, ", ")
-		}
-		if err = note(g, fmt.Sprintf("Your press in game %s went to %s.", g.ID, to)); err != nil {
-			return err
-		}
-		_, _, err = d.svc.Press(ctx, g.ID, p.Name, c.To, c.Text, d.pressBudget(g.ID, p.Name), hook)
-		var over *pressOver
-		if errors.As(err, &over) {
-			return d.refuse(j, g, p, over.lineError(c.Line, g.ID))
-		}
-	case route.Vacation:
-		// The engine's vacation notice tells the player and the GM.
-		answer = &section{}
-		_, _, err = d.svc.DeclareVacation(ctx, g.ID, p.Name, c.From, c.Until, hook)
-	case route.Observe, route.Unobserve:
-		text := fmt.Sprintf("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", g.ID, g.ID)
-		if c.Name == route.Unobserve {
-			text = fmt.Sprintf("You no longer receive the reports of game %s. If you did not ask for this, someone wrote in your name: send OBSERVE %s to receive them again.", g.ID, g.ID)
-		}
-		if err = note(g, text); err != nil {
-			return err
-		}
-		_, _, err = d.svc.Observe(ctx, g.ID, j.from, c.Name == route.Observe, hook)
+	err = ch.do(x)
+	var over *pressOver
+	if errors.As(err, &over) {
+		return d.refuse(j, g, x.p, over.lineError(c.Line, g.ID))
 	}
 	if err != nil {
 		if game.IsUserError(err) {
-			return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
+			return d.refuse(j, g, x.p, engine.LineError{Line: c.Line, Msg: err.Error()})
 		}
 		return err
 	}
 	j.applied++
-	if answer.Text != "" {
-		j.answers = append(j.answers, *answer)
+	if x.answer.Text != "" {
+		j.answers = append(j.answers, *x.answer)
 	}
 	return nil
 }

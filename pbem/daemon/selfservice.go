@@ -152,19 +152,15 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 	if p.Bot || p.Email == "" {
 		return refuse(fmt.Sprintf("seat %s of %s has no player's address to send its secret to", p.Name, g.ID), "")
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	elsewhere := !sameAddress(p.Email, j.from)
 	now := d.cfg.Now().UTC()
 	var answer section
 	var next time.Time
-	err := d.st.Update(ctx, func(tx store.Tx) error {
+	err = d.st.Update(ctx, func(tx store.Tx) error {
 		next = time.Time{}
 		b, err := mailBucket(tx, store.BucketMailSecretSent)
 		if err != nil {
@@ -401,12 +397,8 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	if msg != "" {
 		return refuse(msg, fix)
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	if !j.gm {
@@ -493,26 +485,23 @@ func shortID() string {
 }
 
 // creatorCommand answers START and INVITE, which only a game's creator
-// may send (the engine checks), as recorded parts.
-func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, byID *gameIndex) error {
+// may send (the engine checks), as recorded parts; op is what the command
+// does (startGame, inviteTo).
+func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, byID *gameIndex, op creatorOp) error {
 	g := byID.get(c.Game)
 	line := strings.TrimSpace(string(c.Name) + " " + c.Game + " " + strings.Join(c.Args, " "))
 	if g == nil {
 		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line,
 			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send MY GAMES for yours"})
 	}
-	n := j.parts
-	j.parts++
-	if done, err := d.partOf(ctx, j, n); err != nil || done != nil {
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	n, done, err := d.newPart(ctx, j)
+	if done {
 		return err
 	}
 	gm := j.route != nil && d.isGM(j, j.route.Secret)
-	if c.Name == route.Invite && !gm {
+	if op.budget != "" && !gm {
 		// As NEW's (newGame): asked before the change.
-		if over, err := d.creatorRoom(ctx, "invite", d.person(j.from), 1, d.cfg.InvitesPerDay); err != nil || over != nil {
+		if over, err := d.creatorRoom(ctx, op.budget, d.person(j.from), 1, d.cfg.InvitesPerDay); err != nil || over != nil {
 			if err != nil {
 				return err
 			}
@@ -531,38 +520,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 		}
 		return j.putPart(tx, n, answer)
 	}
-	var err error
-	switch c.Name {
-	case route.Start:
-		_, err = d.svc.StartNow(ctx, g.ID, j.from, func(tx store.Tx, ch *game.Change) error {
-			if recorded {
-				return nil
-			}
-			recorded = true
-			return note(tx, ch.Game, "start", fmt.Sprintf("Game %s starts with %d players: every player's welcome mail follows.", g.ID, len(ch.Game.Players)))
-		})
-	case route.Invite:
-		_, _, err = d.svc.Invite(ctx, g.ID, j.from, c.Args, func(tx store.Tx, ch *game.Change) error {
-			if recorded {
-				return nil
-			}
-			var sent []string
-			for _, x := range ch.Notices {
-				sent = append(sent, x.Addresses...)
-			}
-			if len(sent) > 0 && !gm {
-				if err := d.creatorBudget(tx, "invite", d.person(j.from), len(sent), d.cfg.InvitesPerDay); err != nil {
-					return err
-				}
-			}
-			recorded = true
-			text := fmt.Sprintf("Nobody new to invite to %s: every address was invited before, or plays in it.", g.ID)
-			if len(sent) > 0 {
-				text = fmt.Sprintf("I invited %s to %s.", strings.Join(sent, ", "), g.ID)
-			}
-			return note(tx, ch.Game, "invited", text)
-		})
-	}
+	err = op.do(&creatorCall{d: d, ctx: ctx, j: j, c: c, g: g, gm: gm, recorded: &recorded, note: note})
 	var over *creatorOver
 	if errors.As(err, &over) {
 		return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
@@ -578,3 +536,63 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	j.answers = append(j.answers, answer)
 	return nil
 }
+
+// A creatorOp is what START or INVITE does in creatorCommand: do makes
+// the change and, in its hook, x.note records the answer; budget names
+// the creator's daily budget it is asked of first ("" for none).
+type creatorOp struct {
+	budget string
+	do     func(x *creatorCall) error
+}
+
+// creatorCall is one START or INVITE being made.
+type creatorCall struct {
+	d        *Daemon
+	ctx      context.Context
+	j        *job
+	c        route.Command
+	g        *game.Game
+	gm       bool  // the GM's mail: no budget
+	recorded *bool // the answer is recorded
+	note     func(tx store.Tx, g *game.Game, kind, text string) error
+}
+
+// startGame is START: the game starts now, with the players it has.
+var startGame = creatorOp{do: func(x *creatorCall) error {
+	d, g, j := x.d, x.g, x.j
+	_, err := d.svc.StartNow(x.ctx, g.ID, j.from, func(tx store.Tx, ch *game.Change) error {
+		if *x.recorded {
+			return nil
+		}
+		*x.recorded = true
+		return x.note(tx, ch.Game, "start", fmt.Sprintf("Game %s starts with %d players: every player's welcome mail follows.", g.ID, len(ch.Game.Players)))
+	})
+	return err
+}}
+
+// inviteTo is INVITE: the addresses are mailed an invitation, against the
+// creator's daily budget of invitations.
+var inviteTo = creatorOp{budget: "invite", do: func(x *creatorCall) error {
+	d, g, j := x.d, x.g, x.j
+	_, _, err := d.svc.Invite(x.ctx, g.ID, j.from, x.c.Args, func(tx store.Tx, ch *game.Change) error {
+		if *x.recorded {
+			return nil
+		}
+		var sent []string
+		for _, n := range ch.Notices {
+			sent = append(sent, n.Addresses...)
+		}
+		if len(sent) > 0 && !x.gm {
+			if err := d.creatorBudget(tx, "invite", d.person(j.from), len(sent), d.cfg.InvitesPerDay); err != nil {
+				return err
+			}
+		}
+		*x.recorded = true
+		text := fmt.Sprintf("Nobody new to invite to %s: every address was invited before, or plays in it.", g.ID)
+		if len(sent) > 0 {
+			text = fmt.Sprintf("I invited %s to %s.", strings.Join(sent, ", "), g.ID)
+		}
+		return x.note(tx, ch.Game, "invited", text)
+	})
+	return err
+}}

@@ -77,6 +77,11 @@
 // paragraph never is). An order line that a mail client broke in two
 // (Gmail wraps text at 76 columns) is joined again.
 //
+// Each command's words, parser and usage are its descriptor in
+// pbem/command; this package finds the descriptor by the line's first
+// word. GAME and SECRET <secret>, which route the mail rather than ask
+// for anything, are read here.
+//
 // When the mail has a text attachment named like orders ("orders.txt"),
 // the attachment holds the orders; the body is then read for GAME, SECRET
 // and commands only, and its other lines (prose such as "orders attached")
@@ -88,86 +93,46 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"orrery/engine"
+	"orrery/pbem/command"
 	"orrery/pbem/inmail"
-	"orrery/pbem/settings"
 )
 
-// Name is a command word, in upper case.
-type Name string
+// Name is a command word, in upper case; the commands and their words
+// are pbem/command's table.
+type Name = command.Name
 
-// The commands a mail may hold.
+// The commands a mail may hold (see pbem/command for each).
 const (
-	Help    Name = "HELP"
-	List    Name = "LIST"
-	Rules   Name = "RULES"
-	Join    Name = "JOIN"
-	Status  Name = "STATUS"
-	Board   Name = "BOARD"
-	History Name = "HISTORY"
-	Resign  Name = "RESIGN"
-	Wait    Name = "WAIT"
-	Orders  Name = "ORDERS"
-	Press   Name = "PRESS"
-	// Vacation, Observe and Unobserve manage absences and observers.
-	Vacation  Name = "VACATION"
-	Observe   Name = "OBSERVE"
-	Unobserve Name = "UNOBSERVE"
-	Resend    Name = "RESEND"
-	// Confirm applies orders held as a possibly stale copy; it is
-	// written in a reply to the mail that says they are held.
-	Confirm Name = "CONFIRM"
-	// Set and Settings change and show the sender's settings (pbem/settings).
-	Set      Name = "SET"
-	Settings Name = "SETTINGS"
-	// GM is a game master's command; its Verb says which.
-	GM Name = "GM"
-	// Self-service (issue 18): MY GAMES lists the sender's games,
-	// SECRET <game> [seat] mails a seat's secret to the seat's own
-	// address, NEW opens a game for signup, and its creator may START it
-	// early and INVITE addresses to it.
-	MyGames    Name = "MY GAMES"
-	SendSecret Name = "SECRET"
-	New        Name = "NEW"
-	Start      Name = "START"
-	Invite     Name = "INVITE"
+	Help       = command.Help
+	List       = command.List
+	Rules      = command.Rules
+	Join       = command.Join
+	Status     = command.Status
+	Board      = command.Board
+	History    = command.History
+	Resign     = command.Resign
+	Wait       = command.Wait
+	Orders     = command.Orders
+	Press      = command.Press
+	Vacation   = command.Vacation
+	Observe    = command.Observe
+	Unobserve  = command.Unobserve
+	Resend     = command.Resend
+	Confirm    = command.Confirm
+	Set        = command.Set
+	Settings   = command.Settings
+	GM         = command.GM
+	MyGames    = command.MyGames
+	SendSecret = command.SendSecret
+	New        = command.New
+	Start      = command.Start
+	Invite     = command.Invite
 )
-
-// The verbs of GM commands.
-var gmVerbs = []string{"PAUSE", "RESUME", "DEADLINE", "ADVANCE", "ROLLBACK", "REPLACE", "KICK", "MESSAGE", "RESEND",
-	"STATUS", "VACATION", "ORDERS", "JOIN", "OBSERVE", "LIST", "SHOW", "PLAYERS", "LOG", "EXPORT", "VERIFY"}
-
-// readsBlock says whether cmd takes the lines below it, up to END, as its
-// Text: PRESS, GM ORDERS, and GM MESSAGE with no text on its line.
-func readsBlock(cmd Command) bool {
-	return cmd.Name == Press || cmd.Name == GM && (cmd.Verb == "ORDERS" || cmd.Verb == "MESSAGE" && cmd.Text == "")
-}
 
 // Command is one command line of a mail.
-type Command struct {
-	Name    Name
-	Line    int    // 1-based line in the mail's text (inmail.Message.Text)
-	Game    string // the game it is about: its argument, else the mail's game
-	Ruleset string // RULES
-	Seat    string // JOIN's optional seat name
-	Turn    int    // HISTORY's and RESEND's turn; 0 = the last one
-	Page    int    // LIST's page, from 1
-	// To names PRESS's recipients (empty: everyone); Text is its message,
-	// GM MESSAGE's text, or the reason of GM PAUSE, DEADLINE, ROLLBACK.
-	To   []string
-	Text string
-	// From and Until bound a VACATION (Until is the day after the last
-	// day away, at 00:00 UTC).
-	From, Until time.Time
-	// Verb is a GM command's verb (PAUSE…); Args its words after the game.
-	Verb string
-	Args []string
-	// Token is CONFIRM's code, from the mail that asks to confirm a JOIN
-	// or an OBSERVE ("" in a plain reply to that mail).
-	Token string
-}
+type Command = command.Command
 
 // Result is what a mail asks for.
 type Result struct {
@@ -248,10 +213,8 @@ func Route(m *inmail.Message, opt Options) *Result {
 }
 
 var (
-	idPattern     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)        // engine/game's game id
-	seatPattern   = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,15}$`)          // engine/game's seat name
-	secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)            // what we issue, with room to spare
-	tokenPattern  = regexp.MustCompile(`^[a-z0-9]{16}$`)                   // CONFIRM's code (pbem/daemon's consent tokens)
+	idPattern     = command.IDPattern
+	secretPattern = command.SecretPattern
 	tagPattern    = regexp.MustCompile(`\[([^\[\]]{1,100})\]`)             // [demo1] or [demo1 k7f3q]
 	secretInSubj  = regexp.MustCompile(`(?i)\bsecret\s*[=:]\s*([^\s\]]+)`) // secret=k7f3q
 )
@@ -348,17 +311,20 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 		fields := strings.Fields(line)
 		word := Name(strings.ToUpper(fields[0]))
 		args := fields[1:]
-		switch word {
-		case "GAME":
+		if word == "GAME" { // routing, not a command
 			if !(len(args) == 1 && idPattern.MatchString(strings.ToLower(args[0]))) {
 				r.errorf(n, line, "GAME needs one game id", "write it like: GAME demo1")
 			}
 			continue
-		case "SECRET":
-			if c, ok := secretRequest(r, args, n, opt); ok {
-				r.Commands = append(r.Commands, c)
-				continue
-			}
+		}
+		d := command.Lookup(word)
+		var cmd Command
+		ok, msg := false, ""
+		if d != nil {
+			cmd, ok, msg = d.Parse(command.In{Word: word, Args: args, Line: n, Game: r.Game, IsGame: opt.IsGame, IsRuleset: opt.IsRuleset})
+		}
+		if d == &command.SecretCmd && !ok {
+			// Not a request for a secret: the sender gives theirs.
 			if len(args) == 1 && secretPattern.MatchString(args[0]) {
 				r.setSecret(args[0], fmt.Sprintf("line %d", n), n, line)
 			} else {
@@ -366,17 +332,13 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 			}
 			continue
 		}
-		cmd, ok, msg := r.command(word, args, n)
-		if ok && cmd.Name == New && opt.IsRuleset != nil && !opt.IsRuleset(cmd.Ruleset) {
-			ok, msg = false, fmt.Sprintf("there is no ruleset %q (LIST names them)", cmd.Ruleset)
-		}
 		switch {
 		case ok:
 			r.Commands = append(r.Commands, cmd)
-			if readsBlock(cmd) {
+			if command.ReadsBlock(cmd) {
 				press = len(r.Commands) - 1
 			}
-			ordersMode = word == Orders
+			ordersMode = cmd.Name == Orders
 			if ordersMode && r.Game == "" && cmd.Game != "" {
 				r.Game, r.GameFrom = cmd.Game, fmt.Sprintf("line %d", n)
 			}
@@ -389,7 +351,7 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 			orders[i] = raw // an order, for the ruleset to judge
 			r.OrderLines = append(r.OrderLines, inmail.Line{N: n, Text: line})
 		case msg != "":
-			r.errorf(n, line, msg, usage[word])
+			r.errorf(n, line, msg, d.Usage)
 		default:
 			r.unknown(n, line, string(word))
 		}
@@ -435,292 +397,24 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 	return r
 }
 
-var usage = map[Name]string{
-	Help:      "write HELP alone on its line",
-	List:      "write LIST alone on its line, or LIST page 2 for the next games",
-	Confirm:   "reply to my mail that holds your orders (or asks you to confirm) with CONFIRM alone on a line, or write CONFIRM and the code it gives",
-	Rules:     "write RULES and a ruleset, like: RULES prosper (LIST names the rulesets)",
-	Join:      "write JOIN and a game, like: JOIN demo1, or JOIN demo1 ann to choose your seat name",
-	Status:    "write STATUS and a game, like: STATUS demo1",
-	Board:     "write BOARD and a game, like: BOARD demo1",
-	History:   "write HISTORY, a game and maybe a turn, like: HISTORY demo1 3",
-	Resign:    "write RESIGN and a game, like: RESIGN demo1",
-	Wait:      "write WAIT and a game, like: WAIT demo1",
-	Orders:    "write ORDERS and maybe a game, like: ORDERS demo1, then your orders below",
-	Press:     "write PRESS TO ann, bob (or PRESS TO ALL), your message below it, and a line END after it",
-	Vacation:  "write VACATION, a game and two dates, like: VACATION demo1 FROM 2026-12-20 TO 2027-01-03",
-	Observe:   "write OBSERVE and a game, like: OBSERVE demo1",
-	Unobserve: "write UNOBSERVE and a game, like: UNOBSERVE demo1",
-	Resend:    "write RESEND, a game and maybe a turn, like: RESEND demo1 or RESEND demo1 3",
-	GM:        "write GM, a verb and a game, like: GM PAUSE demo1 the reason",
-	Set:       "write SET, a setting and its value, like: SET LANG ru or SET TZ Europe/Moscow",
-	Settings:  "write SETTINGS alone on its line",
-	MyGames:   "write MY GAMES alone on its line",
-	"MY":      "write MY GAMES alone on its line",
-	"MYGAMES": "write MY GAMES alone on its line",
-	New:       "write NEW, a ruleset and maybe the seats and settings, like: NEW prosper 4 turn=48h",
-	Start:     "write START and your game, like: START prosper-k7f3",
-	Invite:    "write INVITE, your game and addresses, like: INVITE prosper-k7f3 ann@example.org bob@example.org",
-}
-
-// commandWords lists the commands for suggestions, in the HELP order.
-var commandWords = []Name{Help, List, Rules, Join, Status, Board, History, Resign, Wait, Orders, Press, Vacation, Observe, Unobserve, Resend, Confirm, Set, Settings, MyGames, New, Start, Invite, "GAME", "SECRET", GM}
-
-// command reads one line as a command. ok is false when the line is not
-// one; msg then says why if its first word was a command word.
-func (r *Result) command(word Name, args []string, n int) (cmd Command, ok bool, msg string) {
-	cmd = Command{Name: word, Line: n, Game: r.Game}
-	gameArg := func(a string) bool {
-		a = strings.ToLower(a)
-		if !idPattern.MatchString(a) {
-			return false
+// commandWords lists the words for suggestions, in the HELP order (GAME
+// and SECRET, which also route a mail, near the end as they always were).
+var commandWords = func() []Name {
+	var words []Name
+	for _, d := range command.All {
+		if d.Name != SendSecret && d.Name != GM {
+			words = append(words, d.Name)
 		}
-		cmd.Game = a
-		return true
 	}
-	switch word {
-	case Help, List:
-		if len(args) == 0 {
-			return cmd, true, ""
-		}
-		if word == List {
-			// LIST 2, LIST page 2
-			if len(args) == 2 && strings.EqualFold(args[0], "PAGE") {
-				args = args[1:]
-			}
-			if n, err := strconv.Atoi(args[0]); err == nil && len(args) == 1 && n >= 1 {
-				cmd.Page = n
-				return cmd, true, ""
-			}
-			return cmd, false, "LIST takes only a page number, like LIST page 2"
-		}
-		if word == Help && len(args) == 1 { // HELP prosper: the rules of one ruleset
-			cmd.Ruleset = strings.ToLower(args[0])
-			return cmd, true, ""
-		}
-		return cmd, false, fmt.Sprintf("%s takes no arguments", word)
-	case Confirm:
-		if len(args) == 0 {
-			return cmd, true, ""
-		}
-		if t := strings.ToLower(args[0]); len(args) == 1 && tokenPattern.MatchString(t) {
-			cmd.Token = t
-			return cmd, true, ""
-		}
-		return cmd, false, "CONFIRM takes nothing, or the code my mail that asks you to confirm gives"
-	case Rules:
-		if len(args) == 1 {
-			cmd.Ruleset = strings.ToLower(args[0])
-			return cmd, true, ""
-		}
-		if len(args) == 0 && r.Game != "" {
-			return cmd, true, "" // the rules of this mail's game
-		}
-		return cmd, false, "RULES needs one ruleset name"
-	case Join:
-		if len(args) >= 1 && len(args) <= 2 && gameArg(args[0]) {
-			if len(args) == 2 {
-				cmd.Seat = strings.ToLower(args[1])
-				if !seatPattern.MatchString(cmd.Seat) {
-					return cmd, false, fmt.Sprintf("%q cannot be a seat name: use a letter then up to 15 letters, digits, '-' or '_'", args[1])
-				}
-			}
-			return cmd, true, ""
-		}
-		if len(args) == 0 && r.Game != "" {
-			return cmd, true, ""
-		}
-		return cmd, false, "JOIN needs a game"
-	case Status, Board, Resign, Wait, Orders:
-		switch {
-		case len(args) == 1 && gameArg(args[0]):
-			return cmd, true, ""
-		case len(args) == 0 && (r.Game != "" || word == Orders):
-			return cmd, true, ""
-		case len(args) == 0:
-			return cmd, false, fmt.Sprintf("%s needs a game", word)
-		}
-		return cmd, false, fmt.Sprintf("%s takes one game id", word)
-	case Press:
-		// PRESS [game] TO a, b | PRESS [game] TO ALL
-		if len(args) > 0 && !strings.EqualFold(args[0], "TO") && gameArg(args[0]) {
-			args = args[1:]
-		}
-		if cmd.Game == "" {
-			return cmd, false, "PRESS needs a game"
-		}
-		if len(args) < 2 || !strings.EqualFold(args[0], "TO") {
-			return cmd, false, "PRESS needs TO and the players it goes to"
-		}
-		names := strings.FieldsFunc(strings.Join(args[1:], " "), func(r rune) bool { return r == ',' || r == ' ' })
-		if len(names) == 1 && strings.EqualFold(names[0], "ALL") {
-			return cmd, true, ""
-		}
-		for _, n := range names {
-			if strings.EqualFold(n, "and") {
-				continue
-			}
-			cmd.To = append(cmd.To, strings.ToLower(n))
-		}
-		return cmd, true, ""
-	case Vacation:
-		// VACATION [game] FROM date TO date
-		if len(args) == 5 && gameArg(args[0]) {
-			args = args[1:]
-		}
-		if cmd.Game == "" {
-			return cmd, false, "VACATION needs a game"
-		}
-		if len(args) != 4 || !strings.EqualFold(args[0], "FROM") || !strings.EqualFold(args[2], "TO") {
-			return cmd, false, "VACATION needs FROM a date TO a date"
-		}
-		from, err1 := time.Parse("2006-01-02", args[1])
-		to, err2 := time.Parse("2006-01-02", args[3])
-		if err1 != nil || err2 != nil {
-			return cmd, false, "VACATION's dates are written year-month-day, like 2026-12-20"
-		}
-		if to.Before(from) {
-			return cmd, false, "VACATION's last day comes before its first"
-		}
-		cmd.From, cmd.Until = from, to.AddDate(0, 0, 1)
-		return cmd, true, ""
-	case Observe, Unobserve:
-		if len(args) == 1 && gameArg(args[0]) || len(args) == 0 && r.Game != "" {
-			return cmd, true, ""
-		}
-		return cmd, false, fmt.Sprintf("%s needs one game id", word)
-	case GM:
-		// GM VERB game args..., or GM LIST (every game: no game named)
-		if len(args) >= 1 && strings.EqualFold(args[0], "LIST") {
-			cmd.Verb, cmd.Game = "LIST", ""
-			if len(args) > 1 {
-				return cmd, false, "GM LIST takes no arguments: it lists every game"
-			}
-			return cmd, true, ""
-		}
-		if len(args) < 2 {
-			return cmd, false, "GM needs a verb and a game"
-		}
-		cmd.Verb = strings.ToUpper(args[0])
-		if !contains(gmVerbs, cmd.Verb) {
-			return cmd, false, fmt.Sprintf("%q is not a GM verb: use one of %s", args[0], strings.Join(gmVerbs, ", "))
-		}
-		if !gameArg(args[1]) {
-			return cmd, false, fmt.Sprintf("%q is not a game id", args[1])
-		}
-		cmd.Args = args[2:]
-		cmd.Text = strings.Join(cmd.Args, " ")
-		return cmd, true, ""
-	case Set:
-		// SET KEY VALUE: a setting's name, and one word (a time zone
-		// has no spaces); "set fleet 2" in a game mail stays an order.
-		if len(args) == 2 {
-			if _, known := settings.Find(args[0]); known {
-				cmd.Verb, cmd.Text = strings.ToUpper(args[0]), args[1]
-				return cmd, true, ""
-			}
-			return cmd, false, fmt.Sprintf("there is no setting %q (the settings are %s)", args[0], strings.Join(settings.Names(), ", "))
-		}
-		return cmd, false, "SET needs a setting and one value"
-	case Settings:
-		if len(args) == 0 {
-			return cmd, true, ""
-		}
-		return cmd, false, "SETTINGS takes no arguments"
-	case "MY", "MYGAMES":
-		if word == "MYGAMES" && len(args) == 0 || len(args) == 1 && strings.EqualFold(args[0], "GAMES") {
-			cmd.Name = MyGames
-			return cmd, true, ""
-		}
-		if word == "MY" && (len(args) == 0 || !strings.EqualFold(args[0], "GAMES")) {
-			return cmd, false, "" // "my fleet moves…": not a command
-		}
-		return cmd, false, "MY GAMES takes no arguments"
-	case New:
-		// NEW ruleset [seats] [name=value ...]: the daemon reads the
-		// settings; a line whose first word is not a ruleset is not NEW.
-		if len(args) == 0 {
-			return cmd, false, "NEW needs a ruleset, like NEW prosper (LIST names the rulesets)"
-		}
-		cmd.Ruleset, cmd.Args, cmd.Game = strings.ToLower(args[0]), args[1:], ""
-		return cmd, true, ""
-	case Start:
-		if len(args) == 1 && gameArg(args[0]) || len(args) == 0 && r.Game != "" {
-			return cmd, true, ""
-		}
-		return cmd, false, "START needs the game you opened"
-	case Invite:
-		// INVITE [game] address...
-		if len(args) > 0 && !strings.Contains(args[0], "@") && gameArg(args[0]) {
-			args = args[1:]
-		}
-		if cmd.Game == "" {
-			return cmd, false, "INVITE needs the game you opened"
-		}
-		if len(args) == 0 {
-			return cmd, false, "INVITE needs the addresses to invite"
-		}
-		for _, a := range strings.FieldsFunc(strings.Join(args, " "), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
-			a = strings.Trim(a, "<>")
-			if !strings.Contains(a, "@") {
-				return cmd, false, fmt.Sprintf("%q is not a mail address", a)
-			}
-			cmd.Args = append(cmd.Args, a)
-		}
-		return cmd, true, ""
-	case History, Resend:
-		// HISTORY [game] [turn]
-		var rest []string
-		if len(args) > 0 && !isNumber(args[0]) {
-			if !gameArg(args[0]) {
-				return cmd, false, fmt.Sprintf("%q is not a game id", args[0])
-			}
-			rest = args[1:]
-		} else {
-			rest = args
-		}
-		if cmd.Game == "" {
-			return cmd, false, fmt.Sprintf("%s needs a game", word)
-		}
-		switch len(rest) {
-		case 0:
-			return cmd, true, ""
-		case 1:
-			if t, err := strconv.Atoi(rest[0]); err == nil && t >= 0 {
-				cmd.Turn = t
-				return cmd, true, ""
-			}
-			return cmd, false, fmt.Sprintf("%q is not a turn number", rest[0])
-		}
-		return cmd, false, fmt.Sprintf("%s takes a game and a turn number", word)
-	}
-	return cmd, false, ""
-}
+	return append(words, "GAME", SendSecret, GM)
+}()
 
-// secretRequest reads SECRET <game> [seat], a request to mail a seat's
-// secret to the seat's own address, apart from SECRET <secret>, which
-// gives one: its word must name a game that exists (opt.IsGame), and a
-// bare SECRET in a mail about a game asks for that game's.
-func secretRequest(r *Result, args []string, n int, opt Options) (Command, bool) {
-	c := Command{Name: SendSecret, Line: n, Game: r.Game}
-	switch {
-	case len(args) == 0 && r.Game != "":
-		return c, true
-	case len(args) >= 1 && len(args) <= 2 && opt.IsGame != nil:
-		id := strings.ToLower(args[0])
-		if !idPattern.MatchString(id) || !opt.IsGame(id) {
-			return c, false
-		}
-		c.Game = id
-		if len(args) == 2 {
-			c.Seat = strings.ToLower(args[1])
-			if !seatPattern.MatchString(c.Seat) {
-				return c, false
-			}
-		}
-		return c, true
+// usage is the fix for a mistyped command word's best guess.
+func usage(word Name) string {
+	if d := command.Lookup(word); d != nil {
+		return d.Usage
 	}
-	return c, false
+	return ""
 }
 
 func isNumber(s string) bool {
@@ -791,8 +485,8 @@ func (r *Result) unknown(n int, line, word string) {
 		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND, CONFIRM, SET, SETTINGS, MY GAMES, SECRET, NEW, START and INVITE; " +
 		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
 	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
-		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage[best])
-		if usage[best] == "" {
+		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage(best))
+		if usage(best) == "" {
 			fix = fmt.Sprintf("did you mean %s?", best)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"orrery/pbem/command"
 	"orrery/pbem/inmail"
 )
 
@@ -182,4 +183,21 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("orders have %d lines, text %d", got, n)
 		}
 	})
+}
+
+// TestUnknownNamesEveryCommand keeps the fix given for an unknown command
+// (a sentence with its translation, so not built from the table) true to
+// pbem/command's table: it names every player's command, in HELP's order.
+func TestUnknownNamesEveryCommand(t *testing.T) {
+	var names []string
+	for _, d := range command.All {
+		if d.Kind != command.GMKind {
+			names = append(names, string(d.Name))
+		}
+	}
+	want := "the commands are " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + "; "
+	r := Parse("", "FROBNICATE", nil, Options{})
+	if len(r.Errors) != 1 || !strings.HasPrefix(r.Errors[0].Fix, want) {
+		t.Errorf("an unknown command's fix: %+v, want it to start %q", r.Errors, want)
+	}
 }

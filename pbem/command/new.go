@@ -1,0 +1,32 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+)
+
+// New opens a game for signup: NEW <ruleset> [seats] [name=value ...].
+const New Name = "NEW"
+
+// NewCmd is NEW.
+var NewCmd = Descriptor{
+	Name:  New,
+	Help:  []HelpLine{{"NEW <ruleset> [seats] [name=value]", "open a game for others to JOIN, such as NEW prosper 4 turn=48h (settings: id, seat, turn, abandoned, abandon-after, press, observers, the ruleset's options)"}},
+	Usage: "write NEW, a ruleset and maybe the seats and settings, like: NEW prosper 4 turn=48h",
+	Kind:  Change, Limit: Changes,
+	Parse: func(in In) (Command, bool, string) {
+		// The daemon reads the settings; a line whose first word is not
+		// a ruleset is not NEW.
+		cmd := start(New, in)
+		if len(in.Args) == 0 {
+			return cmd, false, "NEW needs a ruleset, like NEW prosper (LIST names the rulesets)"
+		}
+		cmd.Ruleset, cmd.Args, cmd.Game = strings.ToLower(in.Args[0]), in.Args[1:], ""
+		if in.IsRuleset != nil && !in.IsRuleset(cmd.Ruleset) {
+			return cmd, false, fmt.Sprintf("there is no ruleset %q (LIST names them)", cmd.Ruleset)
+		}
+		return cmd, true, ""
+	},
+	Examples:  []string{"NEW prosper", "new prosper 4 turn=48h"},
+	Malformed: "NEW",
+}

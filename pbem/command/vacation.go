@@ -1,0 +1,41 @@
+package command
+
+import (
+	"strings"
+	"time"
+)
+
+// Vacation declares an absence: VACATION [game] FROM date TO date.
+const Vacation Name = "VACATION"
+
+// VacationCmd is VACATION.
+var VacationCmd = Descriptor{
+	Name:  Vacation,
+	Help:  []HelpLine{{"VACATION <game> FROM 2026-12-20 TO 2027-01-03", "a declared absence (first and last day away)"}},
+	Usage: "write VACATION, a game and two dates, like: VACATION demo1 FROM 2026-12-20 TO 2027-01-03",
+	Kind:  Change, Limit: Changes,
+	Parse: func(in In) (Command, bool, string) {
+		cmd, args := start(Vacation, in), in.Args
+		if len(args) == 5 && gameArg(&cmd, args[0]) {
+			args = args[1:]
+		}
+		if cmd.Game == "" {
+			return cmd, false, "VACATION needs a game"
+		}
+		if len(args) != 4 || !strings.EqualFold(args[0], "FROM") || !strings.EqualFold(args[2], "TO") {
+			return cmd, false, "VACATION needs FROM a date TO a date"
+		}
+		from, err1 := time.Parse("2006-01-02", args[1])
+		to, err2 := time.Parse("2006-01-02", args[3])
+		if err1 != nil || err2 != nil {
+			return cmd, false, "VACATION's dates are written year-month-day, like 2026-12-20"
+		}
+		if to.Before(from) {
+			return cmd, false, "VACATION's last day comes before its first"
+		}
+		cmd.From, cmd.Until = from, to.AddDate(0, 0, 1)
+		return cmd, true, ""
+	},
+	Examples:  []string{"VACATION demo1 FROM 2026-12-20 TO 2027-01-03", "vacation from 2026-12-20 to 2026-12-20"},
+	Malformed: "VACATION demo1 FROM 2027-01-03 TO 2026-12-20",
+}

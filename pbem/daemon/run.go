@@ -1,0 +1,251 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"orrery/engine"
+	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/pbem/command"
+	"orrery/pbem/route"
+	"orrery/templates"
+)
+
+// A runner runs one command line of a mail.
+type runner func(d *Daemon, ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error
+
+// runners are how the daemon runs each command of pbem/command's table, a
+// lookup by descriptor; TestEveryCommandHasARunner checks that it is
+// complete.
+var runners = map[*command.Descriptor]runner{
+	&command.HelpCmd: (*Daemon).runHelp,
+	&command.ListCmd: func(d *Daemon, _ context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+		return d.list(j, r, c, byID)
+	},
+	&command.RulesCmd:     (*Daemon).runRules,
+	&command.JoinCmd:      (*Daemon).change,
+	&command.StatusCmd:    (*Daemon).runStatus,
+	&command.BoardCmd:     (*Daemon).runStatus,
+	&command.HistoryCmd:   (*Daemon).runHistory,
+	&command.ResignCmd:    (*Daemon).change,
+	&command.WaitCmd:      (*Daemon).change,
+	&command.OrdersCmd:    func(*Daemon, context.Context, *job, *route.Result, route.Command, *gameIndex) error { return nil }, // marks where orders start
+	&command.PressCmd:     (*Daemon).change,
+	&command.VacationCmd:  (*Daemon).change,
+	&command.ObserveCmd:   (*Daemon).change,
+	&command.UnobserveCmd: (*Daemon).change,
+	&command.ResendCmd:    (*Daemon).resend,
+	&command.ConfirmCmd:   (*Daemon).confirm,
+	&command.SetCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
+		return d.set(ctx, j, c, byID)
+	},
+	&command.SettingsCmd: func(_ *Daemon, _ context.Context, j *job, _ *route.Result, _ route.Command, _ *gameIndex) error {
+		j.showSettings = true // answered once, after the mail's other commands
+		return nil
+	},
+	&command.MyGamesCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, _ route.Command, _ *gameIndex) error {
+		return d.myGames(ctx, j)
+	},
+	&command.SecretCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
+		return d.sendSecret(ctx, j, c, byID)
+	},
+	&command.NewCmd: func(d *Daemon, ctx context.Context, j *job, r *route.Result, c route.Command, _ *gameIndex) error {
+		return d.newGame(ctx, j, r, c)
+	},
+	&command.StartCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
+		return d.creatorCommand(ctx, j, c, byID, startGame)
+	},
+	&command.InviteCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
+		return d.creatorCommand(ctx, j, c, byID, inviteTo)
+	},
+	&command.GMCmd: (*Daemon).gm,
+}
+
+// runHelp answers HELP; HELP <ruleset> adds that ruleset's order help
+// (HELP <game>: its game's).
+func (d *Daemon) runHelp(_ context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
+	if c.Ruleset != "" {
+		if g := byID.get(c.Ruleset); g != nil {
+			return d.help(j, g)
+		}
+		rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
+		if err != nil {
+			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
+		}
+		data := d.mailer.data(nil, game.Player{}, nil)
+		info := rs.Info()
+		data.Info = &info
+		return d.say(j, templates.Help, data)
+	}
+	return d.help(j, byID.get(c.Game))
+}
+
+// runRules answers RULES <ruleset>.
+func (d *Daemon) runRules(_ context.Context, j *job, _ *route.Result, c route.Command, _ *gameIndex) error {
+	rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
+	if err != nil {
+		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
+	}
+	data := d.mailer.data(nil, game.Player{}, nil)
+	info := rs.Info()
+	data.Info, data.Title = &info, info.Title
+	return d.say(j, templates.Rules, data)
+}
+
+// runStatus answers STATUS and BOARD: the player's current report.
+func (d *Daemon) runStatus(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+	return d.answerReport(ctx, j, r, c, byID, templates.Status, func(g *game.Game, p game.Player) (*game.Report, error) {
+		return d.svc.Report(ctx, g.ID, p.Name)
+	})
+}
+
+// runHistory answers HISTORY: the report of a past turn (the last
+// without one), as a history.
+func (d *Daemon) runHistory(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+	return d.answerReport(ctx, j, r, c, byID, templates.History, d.pastReport(ctx, c.Turn))
+}
+
+// resend answers RESEND: the player's own report of the last step, or of
+// the step that ended the given turn, as it was mailed.
+func (d *Daemon) resend(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+	return d.answerReport(ctx, j, r, c, byID, templates.Report, d.pastReport(ctx, c.Turn))
+}
+
+// pastReport reads a seat's report of the step that ended turn (0: the
+// current step).
+func (d *Daemon) pastReport(ctx context.Context, turn int) func(*game.Game, game.Player) (*game.Report, error) {
+	return func(g *game.Game, p game.Player) (*game.Report, error) {
+		step := g.Step
+		if turn > 0 {
+			var err error
+			if step, err = d.svc.StepOfTurn(ctx, g.ID, turn); err != nil {
+				return nil, err
+			}
+		}
+		return d.svc.StepReport(ctx, g.ID, step, p.Name)
+	}
+}
+
+// answerReport answers a seat's question about its game with the report
+// get reads, in a mail of kind.
+func (d *Daemon) answerReport(ctx context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex, kind string, get func(*game.Game, game.Player) (*game.Report, error)) error {
+	g := byID.get(c.Game)
+	p, ok, err := d.authenticate(ctx, j, g, c.Game, r.Secret)
+	if !ok || err != nil {
+		return err
+	}
+	rep, err := get(g, p)
+	if err != nil {
+		if game.IsUserError(err) {
+			return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
+		}
+		return err
+	}
+	data := d.mailer.data(g, p, d.svc.Rulesets())
+	data.Report = rep
+	return d.say(j, kind, data)
+}
+
+// A changer is what change does for one command that changes a game, as
+// one recorded part of the mail.
+type changer struct {
+	// consentable, when set, says the sender confirms the command from
+	// their address first (consent.go), and why they may not now.
+	consentable func(d *Daemon, g *game.Game, person string) (msg, fix string)
+	// seat: the sender acts for their seat (authenticated); else the
+	// game must exist, or the answer gives fix noGame, and admit (if
+	// set) may refuse the sender.
+	seat   bool
+	noGame string
+	admit  func(g *game.Game) (msg, fix string)
+	// notice is the kind of the answer's notice ("": the command's
+	// name in lower case).
+	notice string
+	// do sets the answer (x.note, or an empty section when the engine's
+	// own notice tells the sender) and makes the change with x.hook.
+	do func(x *changeCall) error
+}
+
+// changeCall is one change being made: what do needs.
+type changeCall struct {
+	d    *Daemon
+	ctx  context.Context
+	j    *job
+	c    route.Command
+	g    *game.Game
+	p    game.Player
+	note func(g *game.Game, text string) error
+	hook func(tx store.Tx, ch *game.Change) error
+	// answer is recorded with the change, in its transaction.
+	answer *section
+}
+
+// changers are the commands change runs, by descriptor; the test checks
+// that each runs through change and has one.
+var changers = map[*command.Descriptor]changer{
+	&command.JoinCmd: {consentable: joinable, noGame: "send LIST for the games you can join", do: func(x *changeCall) error {
+		seat := x.c.Seat
+		if seat == "" {
+			seat = seatName(x.j.from)
+		}
+		// The engine tells the players who joined; the part is recorded
+		// with no answer of its own, so a retry does not join twice.
+		x.answer = &section{}
+		_, err := x.d.svc.Join(x.ctx, x.g.ID, game.PlayerSpec{Name: seat, Email: x.j.from, Lang: string(x.j.reader.lang)}, x.hook)
+		return err
+	}},
+	&command.ResignCmd: {seat: true, do: func(x *changeCall) error {
+		if err := x.note(x.g, fmt.Sprintf("You resigned from game %s; your seat plays its defaults from now on.", x.g.ID)); err != nil {
+			return err
+		}
+		_, _, err := x.d.svc.Resign(x.ctx, x.g.ID, x.p.Name, x.hook)
+		return err
+	}},
+	&command.WaitCmd: {seat: true, do: func(x *changeCall) error {
+		if err := x.note(x.g, fmt.Sprintf("Game %s will not resolve early this step: it waits for the deadline.", x.g.ID)); err != nil {
+			return err
+		}
+		_, _, err := x.d.svc.Wait(x.ctx, x.g.ID, x.p.Name, x.hook)
+		return err
+	}},
+	&command.PressCmd: {seat: true, notice: "press-sent" /* not "press": that is press received */, do: func(x *changeCall) error {
+		to := "everyone"
+		if len(x.c.To) > 0 {
+			to = strings.Join(x.c.To, ", ")
+		}
+		if err := x.note(x.g, fmt.Sprintf("Your press in game %s went to %s.", x.g.ID, to)); err != nil {
+			return err
+		}
+		_, _, err := x.d.svc.Press(x.ctx, x.g.ID, x.p.Name, x.c.To, x.c.Text, x.d.pressBudget(x.g.ID, x.p.Name), x.hook)
+		return err // a *pressOver is answered by change
+	}},
+	&command.VacationCmd: {seat: true, do: func(x *changeCall) error {
+		// The engine's vacation notice tells the player and the GM.
+		x.answer = &section{}
+		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, x.p.Name, x.c.From, x.c.Until, x.hook)
+		return err
+	}},
+	&command.ObserveCmd: {consentable: observable, noGame: "send LIST for the games",
+		admit: func(g *game.Game) (string, string) {
+			if g.Settings.Observers == "gm" {
+				return fmt.Sprintf("game %s takes observers only through its GM", g.ID), "ask the GM to add you"
+			}
+			return "", ""
+		},
+		do: func(x *changeCall) error {
+			if err := x.note(x.g, fmt.Sprintf("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", x.g.ID, x.g.ID)); err != nil {
+				return err
+			}
+			_, _, err := x.d.svc.Observe(x.ctx, x.g.ID, x.j.from, true, x.hook)
+			return err
+		}},
+	&command.UnobserveCmd: {noGame: "send LIST for the games", do: func(x *changeCall) error {
+		if err := x.note(x.g, fmt.Sprintf("You no longer receive the reports of game %s. If you did not ask for this, someone wrote in your name: send OBSERVE %s to receive them again.", x.g.ID, x.g.ID)); err != nil {
+			return err
+		}
+		_, _, err := x.d.svc.Observe(x.ctx, x.g.ID, x.j.from, false, x.hook)
+		return err
+	}},
+}
