@@ -636,6 +636,7 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 	r := route.Route(j.m, d.routeOptions(byID))
 	j.route = r
 	j.game = byID.get(r.Game)
+	d.untagged(j, byID, r)
 	if len(r.Errors) > 0 {
 		// A mail with errors of its own (two games, a bad command line,
 		// orders naming no game) is refused whole, before anything in
