@@ -181,6 +181,11 @@ type job struct {
 	// aligned with the From domain (policy.Verdict.Aligned): the mail is
 	// the address's own, as NEW asks (selfservice.go).
 	aligned bool
+	// refused are the mail's lines not applied so far, and fix those
+	// of them with an error (partial); commandsDone, that every command
+	// line has run, so that what is left is known.
+	refused, fix map[int]bool
+	commandsDone bool
 	// commit runs in the transaction that records the mail as handled
 	// (a bounce counted, an address that works again).
 	commit func(tx store.Tx) error
@@ -223,6 +228,7 @@ func (d *Daemon) refuse(j *job, g *game.Game, p game.Player, errs ...engine.Line
 	data := d.mailer.data(g, p, d.svc.Rulesets())
 	data.Errors = capErrors(errs)
 	data.Applied = j.applied > 0
+	j.partial(data, errs, false)
 	return d.say(j, templates.Rejected, data)
 }
 
@@ -679,6 +685,7 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 			return err
 		}
 	}
+	j.commandsDone = true
 	if j.showSettings {
 		if err := d.settingsAnswer(ctx, j); err != nil {
 			return err
@@ -919,6 +926,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 			}
 			kind, data.Errors = templates.Rejected, capErrors(errs)
 			data.Applied = j.applied > 0
+			j.partial(data, errs, lineOf != nil)
 		}
 		j.withIgnored(data)
 		if data.Subject == "" {
