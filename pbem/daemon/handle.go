@@ -20,6 +20,7 @@ import (
 	"orrery/pbem/outbox"
 	"orrery/pbem/policy"
 	"orrery/pbem/route"
+	"orrery/pbem/settings"
 	"orrery/templates"
 )
 
@@ -680,6 +681,16 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 		return d.help(j, j.game)
 	}
 	cmds, dropped := d.limitCommands(j, r)
+	for _, c := range cmds {
+		// A mail that sets its sender's language is answered in it
+		// throughout: the parts above the SET LANG line, worded in the
+		// old language, made one answer in two.
+		if c.Name == command.Set && c.Verb == settings.Lang {
+			if t, ok := lang.Parse(c.Text); ok {
+				j.reader.lang = t
+			}
+		}
+	}
 	for _, c := range cmds {
 		if err := d.command(ctx, j, r, c, byID); err != nil {
 			return err

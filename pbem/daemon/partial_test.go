@@ -11,7 +11,7 @@ import (
 func TestPartlyApplied(t *testing.T) {
 	for _, c := range []struct {
 		name, setup, body string
-		want              []string
+		want, not         []string
 	}{
 		{name: "english", body: "PRESS TO ALL\nhello\nEND\npush 9",
 			want: []string{"1 of 2 lines applied; fix line 4 and send only it."}},
@@ -19,6 +19,10 @@ func TestPartlyApplied(t *testing.T) {
 			want: []string{"Применено строк: 1 из 2; исправьте строку 4 и пришлите только её."}},
 		{name: "orders go together", body: "PRESS TO ALL\nhello\nEND\npush 1\npush 9",
 			want: []string{"1 of 3 lines applied; fix line 5 and send only lines 4, 5 again."}},
+		// The parts above a SET LANG are in the new language too.
+		{name: "set lang in the same mail", body: "PRESS TO ALL\nhello\nEND\nSET LANG ru\npush 9",
+			want: []string{"Ваше послание в игре g1 отправлено", "Применено строк: 2 из 3; исправьте строку 5 и пришлите только её."},
+			not:  []string{"Hello", "Your press"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t)
@@ -35,6 +39,11 @@ func TestPartlyApplied(t *testing.T) {
 			for _, w := range c.want {
 				if !strings.Contains(flat, w) {
 					t.Errorf("the answer lacks %q:\n%s", w, acks[0])
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(flat, w) {
+					t.Errorf("the answer has %q:\n%s", w, acks[0])
 				}
 			}
 		})
