@@ -194,10 +194,16 @@ type Data struct {
 	Ignored              []Line
 	IgnoredMore          int
 	PastedFrom, PastedTo int
-	Applied              bool   // rejected: other parts of the same mail were applied
-	Held                 *Held  // held
-	Page, Pages          int    // list: this page and how many
-	Scope                string // list: "stranger" (open games only), "player" (theirs first) or "gm" (every game)
+	Applied              bool // rejected: other parts of the same mail were applied
+	// rejected, with Applied: of the mail's PartRead command and order
+	// lines PartDone were applied; PartFix are the PartFixN lines to fix
+	// and PartResend all those to send again (the fixed ones and the
+	// orders refused with them), comma-separated. PartRead 0: not counted.
+	PartRead, PartDone, PartFixN int
+	PartFix, PartResend          string
+	Held                         *Held  // held
+	Page, Pages                  int    // list: this page and how many
+	Scope                        string // list: "stranger" (open games only), "player" (theirs first) or "gm" (every game)
 
 	// Consent is the JOIN or OBSERVE to confirm: consent.
 	Consent *Consent

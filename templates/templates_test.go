@@ -128,6 +128,7 @@ func sample(player string) *Data {
 		// bob's mail also held a report of ours, pasted back, and a
 		// command that was applied before his orders were refused.
 		d.IgnoredMore, d.PastedFrom, d.PastedTo, d.Applied = 3, 12, 80, true
+		d.PartRead, d.PartDone, d.PartFixN, d.PartFix, d.PartResend = 3, 1, 1, "2", "2, 3"
 	}
 	d.Games[0].Mine = true
 	return d

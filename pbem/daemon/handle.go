@@ -20,6 +20,7 @@ import (
 	"orrery/pbem/outbox"
 	"orrery/pbem/policy"
 	"orrery/pbem/route"
+	"orrery/pbem/settings"
 	"orrery/templates"
 )
 
@@ -181,6 +182,11 @@ type job struct {
 	// aligned with the From domain (policy.Verdict.Aligned): the mail is
 	// the address's own, as NEW asks (selfservice.go).
 	aligned bool
+	// refused are the mail's lines not applied so far, and fix those
+	// of them with an error (partial); commandsDone, that every command
+	// line has run, so that what is left is known.
+	refused, fix map[int]bool
+	commandsDone bool
 	// commit runs in the transaction that records the mail as handled
 	// (a bounce counted, an address that works again).
 	commit func(tx store.Tx) error
@@ -223,6 +229,7 @@ func (d *Daemon) refuse(j *job, g *game.Game, p game.Player, errs ...engine.Line
 	data := d.mailer.data(g, p, d.svc.Rulesets())
 	data.Errors = capErrors(errs)
 	data.Applied = j.applied > 0
+	j.partial(data, errs, false)
 	return d.say(j, templates.Rejected, data)
 }
 
@@ -636,6 +643,7 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 	r := route.Route(j.m, d.routeOptions(byID))
 	j.route = r
 	j.game = byID.get(r.Game)
+	d.untagged(j, byID, r)
 	if len(r.Errors) > 0 {
 		// A mail with errors of its own (two games, a bad command line,
 		// orders naming no game) is refused whole, before anything in
@@ -674,10 +682,21 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 	}
 	cmds, dropped := d.limitCommands(j, r)
 	for _, c := range cmds {
+		// A mail that sets its sender's language is answered in it
+		// throughout: the parts above the SET LANG line, worded in the
+		// old language, made one answer in two.
+		if c.Name == command.Set && c.Verb == settings.Lang {
+			if t, ok := lang.Parse(c.Text); ok {
+				j.reader.lang = t
+			}
+		}
+	}
+	for _, c := range cmds {
 		if err := d.command(ctx, j, r, c, byID); err != nil {
 			return err
 		}
 	}
+	j.commandsDone = true
 	if j.showSettings {
 		if err := d.settingsAnswer(ctx, j); err != nil {
 			return err
@@ -918,6 +937,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 			}
 			kind, data.Errors = templates.Rejected, capErrors(errs)
 			data.Applied = j.applied > 0
+			j.partial(data, errs, lineOf != nil)
 		}
 		j.withIgnored(data)
 		if data.Subject == "" {

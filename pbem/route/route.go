@@ -164,6 +164,11 @@ type Result struct {
 	// Errors are problems with the mail itself (not with orders, which
 	// only the ruleset can judge), each with its line and a fix.
 	Errors []engine.LineError
+	// Unknown are the lines refused as an unknown command word (each
+	// has its error in Errors): in a mail that names no game they may be
+	// orders whose subject lost its [game secret] tag, which the daemon,
+	// knowing the sender's games, answers once instead of once a line.
+	Unknown []inmail.Line
 	// nums[i] is the mail's line number of line i+1 of Orders.
 	nums []int
 }
@@ -491,6 +496,7 @@ func (r *Result) unknown(n int, line, word string) {
 		}
 	}
 	r.errorf(n, line, fmt.Sprintf("unknown command %q", word), fix)
+	r.Unknown = append(r.Unknown, inmail.Line{N: n, Text: line})
 }
 
 func closest(word string) (Name, int) {
