@@ -189,11 +189,13 @@ func TestGolden(t *testing.T) {
 	join.Game, join.Consent = "open2", &Consent{Kind: "join", Seat: "olga", Token: "k3j4h5m6n7p8q9r2", Address: "olga@example.org", Days: 3}
 	stranger := sample("")
 	stranger.Scope, stranger.Pages, stranger.Games = "stranger", 1, stranger.Games[1:2]
+	gm := sample("")
+	gm.GM = true
 	extra := []struct {
 		name string
 		kind string
 		data *Data
-	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}, {"consent-join", AskConsent, join}, {"oversize-unread", Oversize, unread}}
+	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}, {"consent-join", AskConsent, join}, {"oversize-unread", Oversize, unread}, {"help-gm", Help, gm}}
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) {
 			m, err := set.Render(x.kind, x.data)

@@ -979,7 +979,7 @@ func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.C
 }
 
 func (d *Daemon) help(j *job, g *game.Game) error {
-	data := d.mailer.data(nil, game.Player{}, nil)
+	data := d.helpData(j)
 	if g != nil {
 		if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {
 			info := rs.Info()
@@ -987,6 +987,16 @@ func (d *Daemon) help(j *job, g *game.Game) error {
 		}
 	}
 	return d.say(j, templates.Help, data)
+}
+
+// helpData is what every HELP reply starts from: the GM's commands are
+// listed only to the GM (the GM address with the GM secret, as isGM
+// decides for GM commands), so that a player's HELP lists what a player
+// may send.
+func (d *Daemon) helpData(j *job) *templates.Data {
+	data := d.mailer.data(nil, game.Player{}, nil)
+	data.GM = j.route != nil && d.isGM(j, j.route.Secret)
+	return data
 }
 
 // change runs a command that changes a game, as one recorded part; what
