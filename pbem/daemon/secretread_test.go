@@ -1,0 +1,28 @@
+package daemon_test
+
+import (
+	"testing"
+
+	"orrery/engine/game"
+)
+
+// TestSecretWordSaysHowItWasRead: SECRET <word> asks for a secret when
+// the word names a game and gives one otherwise; a mail that gives one to
+// no game and asks nothing is answered with the reading and how to ask,
+// in the reader's language, not with HELP.
+func TestSecretWordSaysHowItWasRead(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	h.handle(h.mail("ann@example.org", "secret", "SECRET g7"))
+	one(t, to(h.flush(), "ann@example.org"), "ann",
+		"I read SECRET g7 as your secret, but there is no game g7 here",
+		"to ask me for your secret in a game")
+	h.handle(h.mail("bob@example.org", "settings", "SET LANG ru"))
+	h.flush()
+	h.handle(h.mail("bob@example.org", "secret", "SECRET g7"))
+	one(t, to(h.flush(), "bob@example.org"), "bob",
+		"я прочитал SECRET g7 как ваше секретное слово, но игры g7 здесь нет",
+		"чтобы попросить у меня ваше секретное слово в игре,", "напишите SECRET и название игры")
+	// Naming a game, it asks.
+	h.handle(h.mail("ann@example.org", "secret", "SECRET g2"))
+	some(t, to(h.flush(), "ann@example.org"), "ann", "Your secret in g2 is on its way")
+}
