@@ -282,7 +282,7 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 	orders := make([]string, len(lines))
 	ordersMode := false
 	var secretLine *inmail.Line // the first SECRET line read as the sender's secret
-	press := -1 // index in r.Commands of a PRESS still reading its text
+	press := -1                 // index in r.Commands of a PRESS still reading its text
 	var pressText []string
 	for i, l := range lines {
 		n, raw := l.N, texts[i]
