@@ -22,6 +22,16 @@ func TestSecretWordSaysHowItWasRead(t *testing.T) {
 	one(t, to(h.flush(), "bob@example.org"), "bob",
 		"я прочитал SECRET g7 как ваше секретное слово, но игры g7 здесь нет",
 		"чтобы попросить у меня ваше секретное слово в игре,", "напишите SECRET и название игры")
+	// Naming a game, it asks; refused, the answer says it was read as
+	// asking, and how the word would be given as a secret.
+	h.handle(h.mail("carl@example.org", "secret", "SECRET g2"))
+	one(t, to(h.flush(), "carl@example.org"), "carl",
+		"I read SECRET g2 as asking for your secret in game g2,", "if g2 is your own")
+	h.handle(h.mail("dora@example.org", "settings", "SET LANG ru"))
+	h.flush()
+	h.handle(h.mail("dora@example.org", "secret", "SECRET g2"))
+	one(t, to(h.flush(), "dora@example.org"), "dora",
+		"я прочитал SECRET g2 как просьбу прислать ваше", "если g2 — ваше собственное")
 	// Naming a game, it asks.
 	h.handle(h.mail("ann@example.org", "secret", "SECRET g2"))
 	some(t, to(h.flush(), "ann@example.org"), "ann", "Your secret in g2 is on its way")
