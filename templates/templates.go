@@ -333,6 +333,10 @@ type GameSummary struct {
 type Attempt struct {
 	Date   time.Time // when it was written
 	Reason string    // "wrong secret", "your secret from another address"
+	// Said is the word a line "SECRET <word>" gave as the secret ("" when
+	// the subject gave it): wrong-secret says it was read as a secret,
+	// since the same line naming a game asks for one.
+	Said string
 }
 
 // Mail is a rendered mail.

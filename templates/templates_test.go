@@ -128,6 +128,8 @@ func sample(player string) *Data {
 		// bob's mail also held a report of ours, pasted back, and a
 		// command that was applied before his orders were refused.
 		d.IgnoredMore, d.PastedFrom, d.PastedTo, d.Applied = 3, 12, 80, true
+		// and gave his secret on a line SECRET, which wrong-secret quotes.
+		d.Attempt.Said = "k7f3q"
 	}
 	d.Games[0].Mine = true
 	return d

@@ -791,6 +791,9 @@ func (d *Daemon) authenticate(ctx context.Context, j *job, g *game.Game, gameID,
 		data := d.mailer.data(g, anon, d.svc.Rulesets())
 		data.Player = a.Player.Name
 		data.Attempt = &templates.Attempt{Date: j.m.Date, Reason: a.Kind.String()}
+		if j.route != nil && strings.HasPrefix(j.route.SecretFrom, "line") {
+			data.Attempt.Said = secret // a line SECRET <word>, read as a secret: say so
+		}
 		return a.Player, false, d.say(j, templates.WrongSecret, data)
 	default: // unknown sender, or someone's secret from a foreign address
 		j.stranger = j.stranger || !j.isPlayer

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"strings"
 	"testing"
 
 	"orrery/engine/game"
@@ -32,6 +33,15 @@ func TestSecretWordSaysHowItWasRead(t *testing.T) {
 	h.handle(h.mail("dora@example.org", "secret", "SECRET g2"))
 	one(t, to(h.flush(), "dora@example.org"), "dora",
 		"я прочитал SECRET g2 как просьбу прислать ваше", "если g2 — ваше собственное")
+	// Read as a wrong secret, the answer says so and how to ask.
+	h.handle(h.mail("ann@example.org", "[g2]", "SECRET g7\nhold"))
+	one(t, to(h.flush(), "ann@example.org"), "ann", "Wrong secret", `I read your line "SECRET g7" as your secret for game g2;`)
+	h.handle(h.mail("bob@example.org", "[g2]", "SECRET g7\nhold"))
+	one(t, to(h.flush(), "bob@example.org"), "bob", "Я прочитал вашу строку «SECRET g7» как ваше")
+	h.handle(h.mail("ann@example.org", "[g2 g7]", "hold"))
+	if m := one(t, to(h.flush(), "ann@example.org"), "ann", "Wrong secret"); strings.Contains(m, "I read your line") {
+		t.Errorf("a secret from the subject is said to come from a line:\n%s", m)
+	}
 	// Naming a game, it asks.
 	h.handle(h.mail("ann@example.org", "secret", "SECRET g2"))
 	some(t, to(h.flush(), "ann@example.org"), "ann", "Your secret in g2 is on its way")
