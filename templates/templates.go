@@ -172,10 +172,14 @@ type Data struct {
 	Waiting  []string           // ack, status: who is still to send (never what anyone sent)
 	Deadline time.Time          // ack, status, welcome: zero for none
 
-	Report  *game.Report  // report, status, history, welcome
-	Picture *Picture      // report, status, history, welcome: the board drawn, inline
-	Web     string        // report, welcome: the addressee's private web page ("" without http)
-	Info    *engine.Info  // welcome, rules, help
+	Report  *game.Report // report, status, history, welcome
+	Picture *Picture     // report, status, history, welcome: the board drawn, inline
+	Web     string       // report, welcome: the addressee's private web page ("" without http)
+	Info    *engine.Info // welcome, rules, help
+	// GM: help, the reader is the game master (the GM address with the
+	// GM secret), who alone gets the GM's commands listed; a player's
+	// HELP lists what a player may send.
+	GM      bool
 	Players []game.Player // welcome: the seats (only names and bots are shown)
 	Games   []GameSummary // list
 	Rules   []engine.Info // list
@@ -335,6 +339,10 @@ type GameSummary struct {
 type Attempt struct {
 	Date   time.Time // when it was written
 	Reason string    // "wrong secret", "your secret from another address"
+	// Said is the word a line "SECRET <word>" gave as the secret ("" when
+	// the subject gave it): wrong-secret says it was read as a secret,
+	// since the same line naming a game asks for one.
+	Said string
 }
 
 // Mail is a rendered mail.

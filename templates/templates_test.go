@@ -129,6 +129,8 @@ func sample(player string) *Data {
 		// command that was applied before his orders were refused.
 		d.IgnoredMore, d.PastedFrom, d.PastedTo, d.Applied = 3, 12, 80, true
 		d.PartRead, d.PartDone, d.PartFixN, d.PartFix, d.PartResend = 3, 1, 1, "2", "2, 3"
+		// and gave his secret on a line SECRET, which wrong-secret quotes.
+		d.Attempt.Said = "k7f3q"
 	}
 	d.Games[0].Mine = true
 	return d
@@ -190,11 +192,13 @@ func TestGolden(t *testing.T) {
 	join.Game, join.Consent = "open2", &Consent{Kind: "join", Seat: "olga", Token: "k3j4h5m6n7p8q9r2", Address: "olga@example.org", Days: 3}
 	stranger := sample("")
 	stranger.Scope, stranger.Pages, stranger.Games = "stranger", 1, stranger.Games[1:2]
+	gm := sample("")
+	gm.GM = true
 	extra := []struct {
 		name string
 		kind string
 		data *Data
-	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}, {"consent-join", AskConsent, join}, {"oversize-unread", Oversize, unread}}
+	}{{"report-over.ann", Report, over("ann")}, {"status-over.bob", Status, over("bob")}, {"list-stranger", List, stranger}, {"consent-join", AskConsent, join}, {"oversize-unread", Oversize, unread}, {"help-gm", Help, gm}}
 	for _, x := range extra {
 		t.Run(x.name, func(t *testing.T) {
 			m, err := set.Render(x.kind, x.data)

@@ -6,7 +6,11 @@ import "strings"
 // <game> [seat], or SECRET alone in a mail about a game. The same word
 // also gives the sender's secret ("SECRET k7f3q"), which is not a
 // command: pbem/route reads it when this parser says the line is not a
-// request.
+// request. One word keeps every old mail working; the answers say which
+// way a line was read when that way fails (a refused request: "I read
+// SECRET g2 as asking…"; a wrong secret, or a secret given to no game:
+// "I read … as your secret", with how to ask), so a sender who meant the
+// other is never left guessing.
 const SendSecret Name = "SECRET"
 
 // SecretCmd is SECRET as a request.

@@ -810,6 +810,9 @@ func (d *Daemon) authenticate(ctx context.Context, j *job, g *game.Game, gameID,
 		data := d.mailer.data(g, anon, d.svc.Rulesets())
 		data.Player = a.Player.Name
 		data.Attempt = &templates.Attempt{Date: j.m.Date, Reason: a.Kind.String()}
+		if j.route != nil && strings.HasPrefix(j.route.SecretFrom, "line") {
+			data.Attempt.Said = secret // a line SECRET <word>, read as a secret: say so
+		}
 		return a.Player, false, d.say(j, templates.WrongSecret, data)
 	default: // unknown sender, or someone's secret from a foreign address
 		j.stranger = j.stranger || !j.isPlayer
@@ -999,7 +1002,7 @@ func (d *Daemon) command(ctx context.Context, j *job, r *route.Result, c route.C
 }
 
 func (d *Daemon) help(j *job, g *game.Game) error {
-	data := d.mailer.data(nil, game.Player{}, nil)
+	data := d.helpData(j)
 	if g != nil {
 		if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {
 			info := rs.Info()
@@ -1007,6 +1010,16 @@ func (d *Daemon) help(j *job, g *game.Game) error {
 		}
 	}
 	return d.say(j, templates.Help, data)
+}
+
+// helpData is what every HELP reply starts from: the GM's commands are
+// listed only to the GM (the GM address with the GM secret, as isGM
+// decides for GM commands), so that a player's HELP lists what a player
+// may send.
+func (d *Daemon) helpData(j *job) *templates.Data {
+	data := d.mailer.data(nil, game.Player{}, nil)
+	data.GM = j.route != nil && d.isGM(j, j.route.Secret)
+	return data
 }
 
 // change runs a command that changes a game, as one recorded part; what

@@ -74,7 +74,7 @@ func (d *Daemon) runHelp(_ context.Context, j *job, _ *route.Result, c route.Com
 		if err != nil {
 			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
 		}
-		data := d.mailer.data(nil, game.Player{}, nil)
+		data := d.helpData(j)
 		info := rs.Info()
 		data.Info = &info
 		return d.say(j, templates.Help, data)

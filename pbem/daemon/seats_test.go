@@ -164,7 +164,7 @@ func TestSecretByMail(t *testing.T) {
 	some(t, to(sent, "ann@example.org"), "ann", "Your secret in g1", "Your secret is: "+h.secret("ann"))
 	// A stranger asking for "their" secret gets nothing, and nobody is mailed.
 	sent = h.say("eve@example.org", "lost", "SECRET g1")
-	one(t, to(sent, "eve@example.org"), "eve", "you hold no seat in game g1 from this address")
+	one(t, to(sent, "eve@example.org"), "eve", "I read SECRET g1 as asking for your secret in game g1, but you hold no")
 	if len(sent) != 1 {
 		t.Errorf("a stranger's SECRET sent %d mails", len(sent))
 	}

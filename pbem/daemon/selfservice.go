@@ -146,8 +146,13 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 		}
 	} else if p, ok = g.PlayerByEmail(j.from); !ok {
 		j.stranger = j.stranger || !j.isPlayer
-		return refuse(fmt.Sprintf("you hold no seat in game %s from this address, and a secret goes only to the address its seat is held with", g.ID),
-			fmt.Sprintf("write from the address you play with, or name your seat (SECRET %s ann): its secret then goes to that seat's address", g.ID))
+		// SECRET <word> asks when the word names a game: say so, for a
+		// sender who meant the word as their secret.
+		fix := fmt.Sprintf("write from the address you play with, or name your seat (SECRET %s ann): its secret then goes to that seat's address", g.ID)
+		if j.route == nil || j.route.Game != g.ID {
+			fix = fmt.Sprintf("write from the address you play with, or name your seat (SECRET %s ann): its secret then goes to that seat's address; if %s is your own secret, not a game, give it beside its game, like [<game> %s] in the subject", g.ID, g.ID, g.ID)
+		}
+		return refuse(fmt.Sprintf("I read SECRET %s as asking for your secret in game %s, but you hold no seat in it from this address, and a secret goes only to the address its seat is held with", g.ID, g.ID), fix)
 	}
 	if p.Bot || p.Email == "" {
 		return refuse(fmt.Sprintf("seat %s of %s has no player's address to send its secret to", p.Name, g.ID), "")

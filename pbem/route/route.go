@@ -286,7 +286,8 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 	}
 	orders := make([]string, len(lines))
 	ordersMode := false
-	press := -1 // index in r.Commands of a PRESS still reading its text
+	var secretLine *inmail.Line // the first SECRET line read as the sender's secret
+	press := -1                 // index in r.Commands of a PRESS still reading its text
 	var pressText []string
 	for i, l := range lines {
 		n, raw := l.N, texts[i]
@@ -332,6 +333,9 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 			// Not a request for a secret: the sender gives theirs.
 			if len(args) == 1 && secretPattern.MatchString(args[0]) {
 				r.setSecret(args[0], fmt.Sprintf("line %d", n), n, line)
+				if secretLine == nil {
+					secretLine = &inmail.Line{N: n, Text: line}
+				}
 			} else {
 				r.errorf(n, line, "SECRET needs one word, your secret", "write it like: SECRET k7f3q (it is in your welcome mail)")
 			}
@@ -398,6 +402,16 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 	if r.HasOrders && r.Game == "" {
 		r.Errors = append(r.Errors, engine.LineError{Msg: "these orders name no game",
 			Fix: "put the game in the subject like [demo1], or write GAME demo1 as the first line"})
+	}
+	if secretLine != nil && opt.IsGame != nil && r.Game == "" && len(r.Commands) == 0 && !r.HasOrders && len(r.Errors) == 0 {
+		// SECRET <word> is a request when the word names a game, else
+		// the sender's secret. Given to no game and asking nothing, it
+		// was most likely a request naming a game that is not here:
+		// say which way it was read rather than answer HELP.
+		word := strings.Fields(secretLine.Text)[1]
+		r.errorf(secretLine.N, secretLine.Text,
+			fmt.Sprintf("I read SECRET %s as your secret, but there is no game %s here and your mail names no other game, so it proves nothing", word, strings.ToLower(word)),
+			"to ask me for your secret in a game, write SECRET and the game's name, like SECRET demo1 (MY GAMES lists yours); to give your secret, put the game beside it, like [demo1 yoursecret] in the subject")
 	}
 	return r
 }

@@ -58,6 +58,12 @@ func TestParse(t *testing.T) {
 		{name: "SECRET game [seat]", text: "secret g2\nSECRET demo1 bob\n",
 			cmds: []Command{{Name: SendSecret, Line: 1, Game: "g2"}, {Name: SendSecret, Line: 2, Game: "demo1", Seat: "bob"}}},
 		{name: "SECRET word gives a secret", subject: "[demo1]", text: "SECRET k7f3q\nhold\n", game: "demo1", secret: "k7f3q", orders: "\nhold\n"},
+		// Given to no game, asking nothing, the answer says how it was
+		// read and how to ask; with a command it still authenticates.
+		{name: "SECRET word alone says how it was read", text: "SECRET demo7\n", secret: "demo7",
+			errs: []string{"1: I read SECRET demo7 as your secret, but there is no game demo7 here"}},
+		{name: "SECRET word beside a command", text: "SECRET k7f3q\nMY GAMES\n", secret: "k7f3q",
+			cmds: []Command{{Name: MyGames, Line: 2}}},
 		{name: "MY GAMES, NEW, START, INVITE", text: "my games\nMYGAMES\nNEW prosper 4 turn=48h\nSTART g2\nINVITE g2 ann@example.org, <bob@example.org>\n",
 			cmds: []Command{{Name: MyGames, Line: 1}, {Name: MyGames, Line: 2}, {Name: New, Line: 3, Ruleset: "prosper", Args: []string{"4", "turn=48h"}},
 				{Name: Start, Line: 4, Game: "g2"}, {Name: Invite, Line: 5, Game: "g2", Args: []string{"ann@example.org", "bob@example.org"}}}},
