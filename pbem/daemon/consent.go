@@ -34,6 +34,24 @@ import (
 // asking to confirm a JOIN may draw on the part of the strangers' daily
 // budget kept for JOIN (budget.go): a flood of OBSERVEs cannot leave a
 // newcomer's JOIN unanswered.
+//
+// An invitation is a consent asked for ahead: INVITE mails the address,
+// and a JOIN of that game in a reply to the invitation (its In-Reply-To
+// or References names the invitation's own Message-ID, never the game's
+// root id, which every mail of the game carries), from the invited
+// address, is confirmed at once (invitedJoin), for invitationLife. A JOIN
+// from another address, or not in reply to it, or later, asks to confirm
+// as any JOIN does. This holds under every sender_auth, also off: the
+// proof is the same a plain reply CONFIRM to our mail asking to confirm
+// gives today, a Message-ID with 96 random bits that went to that address
+// only, so a forger who does not read the address's mail cannot seat it,
+// and one who does could confirm any request of it anyway. A code of the
+// invitation's own in its subject tag or body would prove no more (it goes
+// to the same mailbox, and a reply quotes it to whomever it goes to), and
+// would have to be kept apart from the seat's secret that a subject tag
+// carries. The invitation stays valid once used, so that a retry of the
+// mail that used it finds the part it recorded (a second JOIN is refused
+// as any JOIN of a seated person is).
 
 // consentLife is how long a request waits for its confirmation.
 const consentLife = 3 * 24 * time.Hour
@@ -50,6 +68,77 @@ type consentRecord struct {
 	Addr   string    `json:"addr"`   // the address asked, canonical
 	Person string    `json:"person"` // policy.Person of Addr
 	At     time.Time `json:"at"`
+	// Invited marks an invitation, kept under "i\x00<Message-ID>" of the
+	// mail that carried it (its Token): a JOIN in reply to it is
+	// confirmed at once (invitedJoin).
+	Invited bool `json:"invited,omitempty"`
+}
+
+// invitationLife is how long a reply to an invitation joins without a
+// confirmation; later, its JOIN asks for one as anyone's does.
+const invitationLife = 14 * 24 * time.Hour
+
+// invitationKey is the key of the invitation mailed as Message-ID id.
+func invitationKey(id string) []byte { return []byte("i\x00" + strings.ToLower(id)) }
+
+// keepInvitation notes, in the transaction that queues it, that the
+// invitation to gameID went to addr in the mail with Message-ID id.
+func keepInvitation(tx store.Tx, gameID, addr, id string, at time.Time) error {
+	b, err := mailBucket(tx, BucketConsent)
+	if err != nil {
+		return err
+	}
+	key := invitationKey(id)
+	data, _ := json.Marshal(consentRecord{Token: string(key), Kind: "join", Game: gameID, Addr: addr, At: at.UTC(), Invited: true})
+	return b.Put(key, data)
+}
+
+// invitedJoin returns the invitation JOIN c answers, as a request the
+// sender confirms by it (nil when it answers none): c must reply to the
+// invitation, be for its game, come from the invited address, and be in
+// time.
+func (d *Daemon) invitedJoin(ctx context.Context, j *job, c route.Command) (*consentRecord, error) {
+	if c.Name != route.Join || j.m == nil {
+		return nil, nil
+	}
+	var found *consentRecord
+	err := d.st.View(ctx, func(tx store.Tx) error {
+		b := mailBucketRO(tx, BucketConsent)
+		if b == nil {
+			return nil
+		}
+		for _, id := range append(append([]string(nil), j.m.InReplyTo...), j.m.References...) {
+			v := b.Get(invitationKey(id))
+			if v == nil {
+				continue
+			}
+			var rec consentRecord
+			if err := json.Unmarshal(v, &rec); err != nil {
+				return err
+			}
+			if rec.Invited && rec.Game == c.Game && sameAddress(rec.Addr, j.from) && d.cfg.Now().Sub(rec.At) <= invitationLife {
+				rec.Addr, rec.Person, rec.Seat = j.from, d.person(j.from), c.Seat
+				found = &rec
+				return nil
+			}
+		}
+		return nil
+	})
+	return found, err
+}
+
+// joinInvited does JOIN c, which answers invitation rec, as a confirmed
+// JOIN: the sender takes the seat now, and is answered as a player.
+func (d *Daemon) joinInvited(ctx context.Context, j *job, r *route.Result, c route.Command, rec consentRecord, byID *gameIndex) error {
+	j.consenting = &rec
+	j.join = true
+	before := j.applied
+	err := d.change(ctx, j, r, c, byID)
+	j.consenting = nil
+	if err == nil && j.applied > before {
+		j.isPlayer = true // as confirmConsents
+	}
+	return err
 }
 
 // newToken is a confirmation code: 16 letters and digits, 80 bits.

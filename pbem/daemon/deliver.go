@@ -63,7 +63,8 @@ func remindersOff(tx store.Tx, addr string) bool {
 }
 
 // noticeToAddresses mails notice n to the addresses it names directly: a
-// seat's former holder (who is in the game no more), told what happened.
+// seat's former holder (who is in the game no more), told what happened,
+// or an address invited to a game (kept as a consent: consent.go).
 func (m *Mailer) noticeToAddresses(tx store.Tx, g *game.Game, n game.Notice) error {
 	for _, addr := range n.Addresses {
 		d := m.data(g, game.Player{Name: n.Seat}, m.Rulesets)
@@ -75,8 +76,15 @@ func (m *Mailer) noticeToAddresses(tx store.Tx, g *game.Game, n game.Notice) err
 		if err != nil {
 			return err
 		}
-		if err := m.enqueue(tx, m.gameMail(g, addr, "notice", c)); err != nil {
+		out := m.gameMail(g, addr, "notice", c)
+		if err := m.enqueue(tx, out); err != nil {
 			return err
+		}
+		if n.Kind == "invite" {
+			// A JOIN in reply to it needs no confirmation (consent.go).
+			if err := keepInvitation(tx, g.ID, addr, out.MessageID, g.Updated); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

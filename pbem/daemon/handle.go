@@ -1037,6 +1037,13 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
 				Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games you can join"})
 		}
+		// A reply to an invitation is its consent (consent.go).
+		if rec, err := d.invitedJoin(ctx, j, c); err != nil || rec != nil {
+			if err != nil {
+				return err
+			}
+			return d.joinInvited(ctx, j, r, c, *rec, byID)
+		}
 		return d.askConsent(j, c, g)
 	}
 	n, done, err := d.newPart(ctx, j)
@@ -1061,7 +1068,11 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	}
 	if ch.consentable != nil {
 		if msg, fix := ch.consentable(d, g, j.consenting.Person); msg != "" {
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "CONFIRM", Msg: msg, Fix: fix})
+			text := "CONFIRM"
+			if j.consenting.Invited {
+				text = "" // the JOIN line itself
+			}
+			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: text, Msg: msg, Fix: fix})
 		}
 	}
 	kind := ch.notice
@@ -1083,8 +1094,9 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 			return nil
 		}
 		recorded = true
-		if consent != nil {
-			// Confirmed once: the code is spent with the change.
+		if consent != nil && !consent.Invited {
+			// Confirmed once: the code is spent with the change (an
+			// invitation is kept, for a retry: consent.go).
 			if err := dropConsent(tx, *consent); err != nil {
 				return err
 			}
