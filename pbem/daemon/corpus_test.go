@@ -137,7 +137,7 @@ func TestCorpusAppliedOnce(t *testing.T) {
 			}
 			a := acks[0]
 			if c.Acked == nil {
-				if !strings.Contains(a, "Not accepted") || !strings.Contains(a, "nothing from your mail was applied") {
+				if !strings.Contains(a, "Not accepted") || !strings.Contains(a, "Nothing from your mail was applied") {
 					t.Errorf("want a refusal:\n%s", a)
 				}
 				return

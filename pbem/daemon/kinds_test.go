@@ -168,7 +168,7 @@ var (
 // that must not reach a Russian reader.
 var englishFrame = []string{"Hello", "EVENTS", "DICE", "WHAT IS EXPECTED", "To answer", "Deadline:", "Still to send",
 	"Seed of this step", "your orders", "Your orders", "accepted", "I found", "problem", "Players:", "Your secret",
-	"The GM", "The deadline", "Press from", "this text", "Send HELP", "Not accepted", "nothing from your mail",
+	"The GM", "The deadline", "Press from", "this text", "Send HELP", "Not accepted", "Nothing from your mail", "This part of your mail",
 	"Status", "History", "Welcome", "GAMES OPEN TO JOIN", "YOUR GAMES", "\nGAMES\n", "RULESETS"}
 
 // plainText is the decoded text/plain part of a raw mail.

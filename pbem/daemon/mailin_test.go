@@ -342,7 +342,7 @@ func TestMailNamingTwoGamesIsRefusedWhole(t *testing.T) {
 	h.flush()
 	h.handle(h.mail("ann@example.org", "orders", "GAME g1\nSECRET "+h.secret("ann")+"\nGAME g2\npush 1"))
 	a := to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "nothing from your mail was applied") || !strings.Contains(a[0], "names game g2") {
+	if len(a) != 1 || !strings.Contains(a[0], "Nothing from your mail was applied") || !strings.Contains(a[0], "names game g2") {
 		t.Errorf("answer: %q", a)
 	}
 	for _, id := range []string{"g1", "g2"} {
@@ -364,7 +364,7 @@ func TestRefusalNeverDeniesWhatWasApplied(t *testing.T) {
 			a = append(a, m)
 		}
 	}
-	if len(a) != 1 || strings.Contains(a[0], "nothing from your mail was applied") || !strings.Contains(a[0], "this part of your mail was not applied") ||
+	if len(a) != 1 || strings.Contains(a[0], "Nothing from your mail was applied") || !strings.Contains(a[0], "This part of your mail was not applied") ||
 		!strings.Contains(a[0], "WAIT noted") && !strings.Contains(a[0], "will not resolve early") {
 		t.Errorf("answer: %q", a)
 	}

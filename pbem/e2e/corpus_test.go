@@ -117,7 +117,7 @@ func TestCorpusThroughRealServers(t *testing.T) {
 				asUnderstood = "Как я их понял:"
 			}
 			if c.Acked == nil {
-				if !strings.Contains(a, "nothing from your mail was applied") && !strings.Contains(a, "Ничего из вашего письма не применено") {
+				if !strings.Contains(a, "Nothing from your mail was applied") && !strings.Contains(a, "Ничего из вашего письма не применено") {
 					t.Errorf("want a refusal:\n%s", a)
 				}
 				return
