@@ -415,3 +415,37 @@ func TestOrdersCheckCountsErrors(t *testing.T) {
 		t.Errorf("two bad lines: %v", err)
 	}
 }
+
+// holdDB opens the bbolt file db as orrery serve does and serves its
+// control socket with daemonEnv until t ends (nil: the toy ruleset), so
+// that a command given db is forwarded to it; forward runs one command
+// line that way, as the orrery binary does (runOrForward).
+func holdDB(t *testing.T, db string, daemonEnv *env) (forward func(stdin string, args ...string) (string, error)) {
+	t.Helper()
+	st, err := store.Open(db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if daemonEnv == nil {
+		daemonEnv = &env{rulesets: []engine.Ruleset{toy.Ruleset()}}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeControl(ctx, daemonEnv, st, db, slog.New(slog.DiscardHandler)) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("the control socket did not stop")
+		}
+		st.Close()
+	})
+	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	return func(stdin string, args ...string) (string, error) {
+		var out bytes.Buffer
+		e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &out, rulesets: []engine.Ruleset{toy.Ruleset()}}
+		err := runOrForward(context.Background(), e, append(args, "--db", db))
+		return out.String(), err
+	}
+}

@@ -3,18 +3,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"orrery/engine"
-	"orrery/engine/enginetest/toy"
-	"orrery/engine/store"
 )
 
 // TestOutRefusesSymlink: no --out writer follows a symbolic link to
@@ -108,30 +100,10 @@ func TestOutRefusesSymlink(t *testing.T) {
 	}
 
 	// game export --out through a running daemon: written here, the same way.
-	st, err := store.Open(db, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- ServeControl(ctx, &env{rulesets: []engine.Ruleset{toy.Ruleset()}}, st, db, slog.New(slog.DiscardHandler))
-	}()
-	defer func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Error("the control socket did not stop")
-		}
-	}()
-	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	forward := holdDB(t, db, nil)
 	p := link("forwarded")
-	var buf bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &buf, stderr: &buf, rulesets: []engine.Ruleset{toy.Ruleset()}}
-	if err := runOrForward(context.Background(), e, []string{"game", "export", "g", "--out", p, "--db", db}); err == nil || !strings.Contains(err.Error(), "symbolic link") {
-		t.Errorf("game export --out LINK through the daemon: %v\n%s", err, buf.String())
+	if out, err := forward("", "game", "export", "g", "--out", p); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("game export --out LINK through the daemon: %v\n%s", err, out)
 	}
 	intact("game export through the daemon", p)
 }

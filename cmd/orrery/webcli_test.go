@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -13,11 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"orrery/engine"
-	"orrery/engine/enginetest/toy"
-	"orrery/engine/store"
 	"orrery/pbem/inmail"
 	"orrery/pbem/pbemtest"
 )
@@ -143,35 +137,18 @@ func TestGameArchive(t *testing.T) {
 		}
 	}
 	// Now with a daemon holding the database.
-	st, err := store.Open(db, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- ServeControl(ctx, &env{rulesets: []engine.Ruleset{toy.Ruleset()}}, st, db, slog.New(slog.DiscardHandler))
-	}()
-	waitFor(t, "the control socket", func() bool { _, err := os.Stat(ControlPath(db)); return err == nil })
+	forward := holdDB(t, db, nil)
 	forwarded := filepath.Join(dir, "forwarded")
-	var buf bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &buf, stderr: &buf, rulesets: []engine.Ruleset{toy.Ruleset()}}
-	if err := runOrForward(context.Background(), e, []string{"game", "archive", "g", "--out", forwarded, "--db", db}); err != nil {
-		t.Fatalf("archive through the daemon: %v\n%s", err, buf.String())
+	out, err := forward("", "game", "archive", "g", "--out", forwarded)
+	if err != nil {
+		t.Fatalf("archive through the daemon: %v\n%s", err, out)
 	}
-	if strings.Contains(buf.String(), filesMarker) || !strings.Contains(buf.String(), "wrote ") {
-		t.Errorf("printed:\n%s", buf.String())
+	if strings.Contains(out, filesMarker) || !strings.Contains(out, "wrote ") {
+		t.Errorf("printed:\n%s", out)
 	}
 	a, _ := os.ReadFile(filepath.Join(local, "step-1.html"))
 	b, err := os.ReadFile(filepath.Join(forwarded, "step-1.html"))
 	if err != nil || !bytes.Equal(a, b) {
 		t.Errorf("the forwarded archive differs from the local one: %v", err)
-	}
-	cancel()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the control socket did not stop")
 	}
 }
