@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/net/publicsuffix"
-
 	"orrery/engine"
 	"orrery/engine/lang"
 	"orrery/engine/store"
@@ -71,14 +69,11 @@ const (
 // orgDomain is the organisational domain of addr's domain (its public
 // suffix and one label more): the unit one owner controls, so that a
 // catch-all domain's thousand addresses, or its thousand subdomains,
-// share one budget. (policy's alignment asks the same of publicsuffix.)
+// share one budget: policy.OrgDomain, as DMARC alignment reads it.
 func orgDomain(addr string) string {
 	d := addr[strings.LastIndexByte(addr, '@')+1:]
 	d = strings.TrimSuffix(strings.ToLower(d), ".")
-	if o, err := publicsuffix.EffectiveTLDPlusOne(d); err == nil {
-		return o
-	}
-	return d
+	return policy.OrgDomain(d)
 }
 
 // reserveShare is how much of the reserve one domain may take: the share

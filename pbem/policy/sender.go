@@ -328,12 +328,15 @@ func aligned(d, from string, mode dmarc.AlignmentMode) bool {
 	if d == from {
 		return true
 	}
-	return mode != dmarc.AlignmentStrict && orgDomain(d) == orgDomain(from)
+	return mode != dmarc.AlignmentStrict && OrgDomain(d) == OrgDomain(from)
 }
 
 // orgDomain is a domain's organisational domain (the public suffix plus
 // one label): mail.example.co.uk → example.co.uk.
-func orgDomain(d string) string {
+// OrgDomain is the organisational domain of d (lower case, as DNS knows
+// it): its registrable part by the public suffix list, mail.example.co.uk
+// → example.co.uk; d itself when the list has no answer.
+func OrgDomain(d string) string {
 	if o, err := publicsuffix.EffectiveTLDPlusOne(d); err == nil {
 		return o
 	}
@@ -352,7 +355,7 @@ func lookupDMARC(domain string, lookup func(string) ([]string, error)) (*dmarc.R
 	if dmarc.IsTempFail(err) {
 		return nil, err
 	}
-	org := orgDomain(domain)
+	org := OrgDomain(domain)
 	if org == domain {
 		return nil, nil
 	}
