@@ -18,6 +18,7 @@ import (
 
 	"orrery/engine/dice"
 	"orrery/engine/draw"
+	"orrery/engine/lang"
 )
 
 // Info describes a ruleset to players and to the GM.
@@ -250,6 +251,15 @@ type Prompt struct {
 	// Default is what applies, in the order language, if nothing arrives by
 	// the deadline ("" = do nothing). A ruleset puts standing orders here.
 	Default string `json:"default"`
+	// Msg is Ask as a message (see lang.Msg), written in the reader's
+	// language when a mail is; Ask is then its English (SetAsk sets both).
+	Msg *lang.Msg `json:"msg,omitempty"`
+}
+
+// SetAsk words the prompt's question as m: Ask is its English, Msg
+// the message itself.
+func (p *Prompt) SetAsk(m lang.Msg) {
+	p.Ask, p.Msg = m.English(), &m
 }
 
 // Answer is a prompt with the orders that answer it.
@@ -265,6 +275,21 @@ type LineError struct {
 	Text string // the line as sent, trimmed
 	Msg  string // what is wrong: "no planet named 'Rigle'"
 	Fix  string // a suggestion: "did you mean 'Rigel'?"; may be empty
+	// Why and Hint are Msg and Fix as messages (see lang.Msg), written
+	// in the reader's language by the mail side; Msg and Fix are then
+	// their English. LineErr makes such an error.
+	Why  *lang.Msg `json:"why,omitempty"`
+	Hint *lang.Msg `json:"hint,omitempty"`
+}
+
+// LineErr is the error of line n (text as sent) worded as messages:
+// why it is refused and, unless hint is the zero Msg, how to fix it.
+func LineErr(n int, text string, why, hint lang.Msg) LineError {
+	e := LineError{Line: n, Text: text, Msg: why.English(), Why: &why}
+	if !hint.IsZero() {
+		e.Fix, e.Hint = hint.English(), &hint
+	}
+	return e
 }
 
 func (e LineError) Error() string {
@@ -285,6 +310,16 @@ func (e LineError) Error() string {
 type Event struct {
 	Text string   `json:"text"`
 	To   []string `json:"to,omitempty"` // empty: public
+	// Msg is the event as a message (see lang.Msg): the log keeps it, so
+	// that the event is written in the language of whoever reads it,
+	// whenever they do. Text is then its English, for the GM's command
+	// line and for games recorded before events had messages.
+	Msg *lang.Msg `json:"msg,omitempty"`
+}
+
+// Tell is an event worded as m, for the players to (everyone when none).
+func Tell(m lang.Msg, to ...string) Event {
+	return Event{Text: m.English(), To: to, Msg: &m}
 }
 
 // Observer is the reader of public reports, someone with no seat. Public
@@ -311,6 +346,14 @@ type Outcome struct {
 	Over    bool     `json:"over"`
 	Winners []string `json:"winners,omitempty"`
 	Text    string   `json:"text,omitempty"` // "ann eradicated every enemy"
+	// Msg is Text as a message (see lang.Msg); Text is then its English.
+	Msg *lang.Msg `json:"msg,omitempty"`
+}
+
+// Ended is the outcome of a game won by winners (none: a draw, or
+// nobody left), worded as m.
+func Ended(m lang.Msg, winners ...string) Outcome {
+	return Outcome{Over: true, Winners: winners, Text: m.English(), Msg: &m}
 }
 
 // Properties are what a ruleset declares where one size of the shared
@@ -495,7 +538,31 @@ type Translator interface {
 // Localize gives v written in lang, for its board and status.
 type Localizer interface {
 	Translator
+	ViewLocalizer
+}
+
+// ViewLocalizer is implemented by rulesets (and their views) that draw a
+// view's board and status in the reader's language: Localize gives v
+// written in lang. A ruleset whose texts are messages (Cataloger) needs
+// it for the board and status alone.
+type ViewLocalizer interface {
 	Localize(v View, lang string) View
+}
+
+// Cataloger is implemented by rulesets (and by their views, for a mail
+// about several games) that word their texts as messages (lang.Msg): the
+// catalog holds their translations, looked up before the templates' own
+// when a mail or a page is written. Messages keyed by the same English
+// format mean the same in every catalog.
+type Cataloger interface {
+	Catalog() *lang.Catalog
+}
+
+// PhaseMessager is implemented by states whose Phase has a message (see
+// lang.Msg): "turn of %s" written for the reader. Phase is then its
+// English.
+type PhaseMessager interface {
+	PhaseMsg() lang.Msg
 }
 
 // ViewData is implemented by views that can give what their player sees

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"strings"
+	"time"
 	"testing"
 
 	"orrery/engine/game"
@@ -34,6 +35,46 @@ func TestNoticeDurationsInRussian(t *testing.T) {
 		}
 		if flat := strings.Join(strings.Fields(m.Text), " "); !strings.Contains(flat, c.want) {
 			t.Errorf("%s %q in Russian:\n%s\nwant it to say %q", c.kind, c.text, m.Text, c.want)
+		}
+	}
+}
+
+// TestNoticeMessagesForTheReader: a notice that comes as a message
+// (lang.Msg) is written from its id and arguments in the reader's
+// language, its times in the reader's zone and its lengths of time with
+// Russian plurals; no English sentence is matched to get there.
+func TestNoticeMessagesForTheReader(t *testing.T) {
+	set, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := time.Date(2026, 11, 23, 18, 0, 0, 0, time.UTC)
+	msk, err := time.LoadLocation("Europe/Moscow")
+	if err != nil {
+		t.Skip(err)
+	}
+	m := lang.M("Reminder: your orders for %s are due by %s (%s from now).", "demo1", due, 27*time.Hour)
+	for _, c := range []struct {
+		tag  lang.Tag
+		zone *time.Location
+		want string
+	}{
+		{lang.Russian, msk, "Напоминание: приказы для игры demo1 нужны к пн 2026-11-23 21:00 MSK (18:00 UTC) (осталось 1 день 3 часа)."},
+		{lang.English, msk, "Reminder: your orders for demo1 are due by Mon 2026-11-23 21:00 MSK (18:00 UTC) (1 day 3 hours from now)."},
+		{lang.English, time.UTC, "Reminder: your orders for demo1 are due by Mon 2026-11-23 18:00 UTC (1 day 3 hours from now)."},
+	} {
+		d := sample("ann")
+		d.Lang, d.Zone = c.tag, c.zone
+		n := &game.Notice{Kind: "reminder"}
+		n.Tell(m)
+		n.Text = "a text that must not be read"
+		d.Notice = n
+		out, err := set.Render(Notice, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flat := strings.Join(strings.Fields(out.Text), " "); !strings.Contains(flat, c.want) {
+			t.Errorf("%s reminder:\n%s\nwant it to say %q", c.tag, out.Text, c.want)
 		}
 	}
 }

@@ -1,87 +1,210 @@
 package templates
 
 import (
+	"time"
+
 	"orrery/engine"
+	"orrery/engine/dice"
 	"orrery/engine/game"
 	"orrery/engine/lang"
 )
 
-// localized is d as its reader reads it when the game's ruleset records
-// its own texts in English whatever its players read and words them for
-// the reader only now (engine.Localizer, Prosper): a report's board and
-// status are drawn again in the reader's language, and its events, phase,
-// questions and end are translated; so are the news of a digest, game by
-// game. d itself is left as it was; for any other ruleset, or an English
-// reader, it is returned unchanged.
-func localized(d *Data, tag lang.Tag) *Data {
-	if d == nil || tag == lang.English {
+// localized is d as its reader reads it. Every text that came as a
+// message (lang.Msg: a notice, an event, a prompt, a phase, a die's
+// purpose, the end) is written now in the reader's language and zone,
+// from the game's catalog (engine.Cataloger) and then the templates'
+// own; a ruleset that draws its board in several languages
+// (engine.ViewLocalizer) draws it again for the reader. What was
+// recorded without a message (a game from before messages) is put into
+// the reader's language as before, by the ruleset's Translator. d itself
+// is left as it was; the result shares what did not change.
+func (s *Set) localized(d *Data, tag lang.Tag) *Data {
+	if d == nil {
 		return d
 	}
 	c := *d
-	changed := false
-	if lz, ok := localizerOf(d, d.Report); ok {
-		c.Prompt.Ask = translate(lz, tag, c.Prompt.Ask)
-		c.Report = localReport(d.Report, lz, tag)
-		changed = true
+	env := s.env(d, tag, catalogOf(d, d.Report))
+	if d.Notice != nil && d.Notice.Msg != nil {
+		n := *d.Notice
+		n.Text, n.Msg = lang.Render(env, *n.Msg), nil
+		c.Notice = &n
 	}
+	if d.Prompt.Msg != nil {
+		c.Prompt.Ask, c.Prompt.Msg = lang.Render(env, *d.Prompt.Msg), nil
+	}
+	if len(d.Errors) > 0 {
+		c.Errors = append([]engine.LineError(nil), d.Errors...)
+		for i, e := range c.Errors {
+			if e.Why != nil {
+				c.Errors[i].Msg = lang.Render(env, *e.Why)
+			}
+			if e.Hint != nil {
+				c.Errors[i].Fix = lang.Render(env, *e.Hint)
+			}
+		}
+	}
+	lz, legacy := localizerOf(d, d.Report)
+	if tag != lang.English && legacy {
+		c.Prompt.Ask = translate(lz, tag, c.Prompt.Ask)
+	}
+	c.Report = s.localReport(d.Report, env, lz, legacy, viewLocalizerOf(d, d.Report), tag)
 	if len(d.Digest) > 0 {
 		c.Digest = append([]DigestGame(nil), d.Digest...)
 		for i, g := range c.Digest {
 			// A digest is about several games: each is worded by its own
 			// ruleset, found through its report's view.
-			lz, ok := localizerOf(nil, g.Report)
-			if !ok {
-				continue
-			}
-			changed = true
-			c.Digest[i].Report = localReport(g.Report, lz, tag)
+			genv := s.env(d, tag, catalogOf(nil, g.Report))
+			lz, legacy := localizerOf(nil, g.Report)
+			c.Digest[i].Report = s.localReport(g.Report, genv, lz, legacy, viewLocalizerOf(nil, g.Report), tag)
 			c.Digest[i].News = append([]DigestNews(nil), g.News...)
 			for k, n := range c.Digest[i].News {
-				c.Digest[i].News[k].Phase = translate(lz, tag, n.Phase)
-				c.Digest[i].News[k].Events = translateAll(lz, tag, n.Events)
+				c.Digest[i].News[k].Phase = say(genv, n.PhaseMsg, n.Phase)
+				c.Digest[i].News[k].Events = sayAll(genv, n.EventMsgs, n.Events)
+				if n.TextMsg != nil {
+					c.Digest[i].News[k].Text = lang.Render(genv, *n.TextMsg)
+				}
+				if tag != lang.English && legacy {
+					c.Digest[i].News[k].Phase = translate(lz, tag, c.Digest[i].News[k].Phase)
+					c.Digest[i].News[k].Events = translateAll(lz, tag, c.Digest[i].News[k].Events)
+				}
 			}
 		}
-	}
-	if !changed {
-		return d
 	}
 	return &c
 }
 
-// localizerOf is the Localizer of d's ruleset, or of the ruleset r's view
-// belongs to (a view that can word itself for a reader).
-func localizerOf(d *Data, r *game.Report) (engine.Localizer, bool) {
-	if d != nil {
-		if lz, ok := d.Translator.(engine.Localizer); ok {
-			return lz, true
+// env is how messages are written for d's reader in tag, looked up in
+// the game's catalog first.
+func (s *Set) env(d *Data, tag lang.Tag, game *lang.Catalog) lang.Env {
+	zone := zoneOf(d)
+	return lang.Env{Tag: tag, Zone: zone, Catalogs: []*lang.Catalog{game, s.catalog},
+		Date: func(t time.Time) string { return s.date(tag, zone, t) }}
+}
+
+// localReport is a copy of r worded for the reader: its messages written
+// by env, the rest (recorded without messages) translated by a legacy
+// Localizer, and its board and status drawn again by vl.
+func (s *Set) localReport(r *game.Report, env lang.Env, lz engine.Localizer, legacy bool, vl engine.ViewLocalizer, tag lang.Tag) *game.Report {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	if c.View != nil && vl != nil && tag != lang.English {
+		v := vl.Localize(c.View, string(tag))
+		c.Board, c.Status = v.Board(), v.Status()
+	}
+	c.Phase = say(env, r.PhaseMsg, r.Phase)
+	if r.Outcome.Msg != nil {
+		c.Outcome.Text = lang.Render(env, *r.Outcome.Msg)
+	}
+	c.Events = sayAll(env, r.EventMsgs, r.Events)
+	c.Prompts = append([]engine.Prompt(nil), r.Prompts...)
+	for i, p := range c.Prompts {
+		if p.Msg != nil {
+			c.Prompts[i].Ask = lang.Render(env, *p.Msg)
 		}
 	}
-	if r != nil && r.View != nil {
-		if lz, ok := r.View.(engine.Localizer); ok {
+	if len(r.Rolls) > 0 {
+		c.Rolls = append([]dice.Roll(nil), r.Rolls...)
+		for i, x := range c.Rolls {
+			if x.Msg != nil {
+				c.Rolls[i].Purpose = lang.Render(env, *x.Msg)
+			}
+		}
+	}
+	if tag != lang.English && legacy {
+		if r.PhaseMsg == nil {
+			c.Phase = translate(lz, tag, c.Phase)
+		}
+		if r.Outcome.Msg == nil {
+			c.Outcome.Text = translate(lz, tag, c.Outcome.Text)
+		}
+		for i := range c.Events {
+			if i >= len(r.EventMsgs) || r.EventMsgs[i] == nil {
+				c.Events[i] = translate(lz, tag, c.Events[i])
+			}
+		}
+		for i, p := range r.Prompts {
+			if p.Msg == nil {
+				c.Prompts[i].Ask = translate(lz, tag, c.Prompts[i].Ask)
+			}
+		}
+	}
+	return &c
+}
+
+// say is m written by env, or text when there is no message.
+func say(env lang.Env, m *lang.Msg, text string) string {
+	if m == nil {
+		return text
+	}
+	return lang.Render(env, *m)
+}
+
+// sayAll is say over a list of texts and their messages.
+func sayAll(env lang.Env, msgs []*lang.Msg, texts []string) []string {
+	if texts == nil {
+		return nil
+	}
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		var m *lang.Msg
+		if i < len(msgs) {
+			m = msgs[i]
+		}
+		out[i] = say(env, m, t)
+	}
+	return out
+}
+
+// catalogOf is the catalog of d's ruleset, or of the ruleset r's view
+// belongs to; nil for a ruleset without one.
+func catalogOf(d *Data, r *game.Report) *lang.Catalog {
+	for _, x := range candidates(d, r) {
+		if c, ok := x.(engine.Cataloger); ok {
+			return c.Catalog()
+		}
+	}
+	return nil
+}
+
+// viewLocalizerOf is what draws the board of d's game, or of r's, in
+// another language.
+func viewLocalizerOf(d *Data, r *game.Report) engine.ViewLocalizer {
+	for _, x := range candidates(d, r) {
+		if vl, ok := x.(engine.ViewLocalizer); ok {
+			return vl
+		}
+	}
+	return nil
+}
+
+// localizerOf is the legacy Localizer of d's ruleset, or of the ruleset
+// r's view belongs to (a view that can word itself for a reader): one
+// that translates texts recorded in English.
+func localizerOf(d *Data, r *game.Report) (engine.Localizer, bool) {
+	for _, x := range candidates(d, r) {
+		if lz, ok := x.(engine.Localizer); ok {
 			return lz, true
 		}
 	}
 	return nil, false
 }
 
-// localReport is a copy of r worded in tag by lz.
-func localReport(r *game.Report, lz engine.Localizer, tag lang.Tag) *game.Report {
-	if r == nil {
-		return nil
+func candidates(d *Data, r *game.Report) []any {
+	var out []any
+	if d != nil {
+		if d.Ruleset != nil {
+			out = append(out, d.Ruleset)
+		}
+		if d.Translator != nil {
+			out = append(out, d.Translator)
+		}
 	}
-	c := *r
-	if c.View != nil {
-		v := lz.Localize(c.View, string(tag))
-		c.Board, c.Status = v.Board(), v.Status()
+	if r != nil && r.View != nil {
+		out = append(out, r.View)
 	}
-	c.Phase = translate(lz, tag, c.Phase)
-	c.Outcome.Text = translate(lz, tag, c.Outcome.Text)
-	c.Events = translateAll(lz, tag, r.Events)
-	c.Prompts = append([]engine.Prompt(nil), r.Prompts...)
-	for i := range c.Prompts {
-		c.Prompts[i].Ask = translate(lz, tag, c.Prompts[i].Ask)
-	}
-	return &c
+	return out
 }
 
 func translate(lz engine.Localizer, tag lang.Tag, s string) string {

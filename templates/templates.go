@@ -162,6 +162,10 @@ type Data struct {
 	// purposes, the end) into Lang; nil for a ruleset that writes English
 	// only.
 	Translator engine.Translator
+	// Ruleset is the game's ruleset, where there is one: its catalog
+	// (engine.Cataloger) writes the messages of its events, prompts,
+	// phases, dice and end in Lang, and its ViewLocalizer the board.
+	Ruleset engine.Ruleset
 
 	Orders   []string           // ack: the orders as understood, canonical
 	Replaced bool               // ack: they replace earlier orders for the same prompt
@@ -270,6 +274,12 @@ type DigestNews struct {
 	Phase  string
 	Events []string
 	Text   string
+	// PhaseMsg, EventMsgs and TextMsg are Phase, Events and Text as
+	// messages (lang.Msg), where they came as such: written in the
+	// reader's language.
+	PhaseMsg  *lang.Msg
+	EventMsgs []*lang.Msg
+	TextMsg   *lang.Msg
 }
 
 // Line is a line of the mail answered, with its number as the sender sees
@@ -492,9 +502,11 @@ func (s *Set) Catalog() *lang.Catalog { return s.catalog }
 // language data.Lang names (English when the set has no such language).
 func (s *Set) Render(kind string, data any) (Mail, error) {
 	tag := lang.English
-	if d, ok := data.(*Data); ok && d != nil && s.text[d.Lang] != nil {
-		tag = d.Lang
-		data = localized(d, tag)
+	if d, ok := data.(*Data); ok && d != nil {
+		if s.text[d.Lang] != nil {
+			tag = d.Lang
+		}
+		data = s.localized(d, tag)
 	}
 	tt, ok := s.text[tag][kind]
 	if !ok {

@@ -35,6 +35,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // Roll is one recorded die roll.
@@ -47,6 +49,10 @@ type Roll struct {
 	// Stream is the key (StreamKey) of the hidden stream the roll came
 	// from; empty for the public rolls, and for every roll of scheme 1.
 	Stream string `json:"stream,omitempty"`
+	// Msg is Purpose as a message (see lang.Msg), written in the
+	// reader's language in reports; Purpose is then its English.
+	// RollMsg records it.
+	Msg *lang.Msg `json:"msg,omitempty"`
 }
 
 // String formats a roll the way reports show it: "#3 Red fires at Mars:
@@ -129,6 +135,24 @@ func (d *Dice) Roll(sides int, purpose string) int { return d.RollFor(sides, pur
 // RollFor rolls one die that only the players named in to may see (and the
 // GM). With no names it is public.
 func (d *Dice) RollFor(sides int, purpose string, to ...string) int {
+	return d.roll(sides, purpose, nil, to)
+}
+
+// RollMsg is RollFor with a purpose worded as a message, for a report
+// written in its reader's language.
+func (d *Dice) RollMsg(sides int, m lang.Msg, to ...string) int {
+	return d.roll(sides, m.English(), &m, to)
+}
+
+// ShuffleMsg is ShuffleFor with a purpose worded as a message.
+func (d *Dice) ShuffleMsg(n int, m lang.Msg, swap func(i, j int), to ...string) {
+	for i := n - 1; i > 0; i-- {
+		j := d.RollMsg(i+1, lang.M("%s (position %d of %d)", m, i+1, n), to...) - 1
+		swap(i, j)
+	}
+}
+
+func (d *Dice) roll(sides int, purpose string, msg *lang.Msg, to []string) int {
 	src, n, key := d.src, len(d.rolls)+1, ""
 	if d.hidden != nil {
 		if len(to) == 0 {
@@ -158,7 +182,7 @@ func (d *Dice) RollFor(sides int, purpose string, to ...string) int {
 		// rule's "re-roll ties" loop still ends and the error surfaces.
 		v = (n-1)%sides + 1
 	}
-	d.rolls = append(d.rolls, Roll{N: n, Sides: sides, Value: v, Purpose: purpose, To: append([]string(nil), to...), Stream: key})
+	d.rolls = append(d.rolls, Roll{N: n, Sides: sides, Value: v, Purpose: purpose, To: append([]string(nil), to...), Stream: key, Msg: msg})
 	return v
 }
 

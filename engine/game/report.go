@@ -9,6 +9,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -30,7 +31,13 @@ type Report struct {
 	Board  string
 	Status string
 	Events []string
-	Rolls  []dice.Roll
+	// EventMsgs are the messages of Events, one each (nil for an event
+	// recorded without one), and PhaseMsg Phase's: the mail side writes
+	// them in the reader's language (lang.Msg), Events and Phase being
+	// their English.
+	EventMsgs []*lang.Msg
+	PhaseMsg  *lang.Msg
+	Rolls     []dice.Roll
 	// Defaults names the prompts whose default applied, visible to all:
 	// who did not send orders is public knowledge, not what they sent.
 	Defaults []string
@@ -221,7 +228,12 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 	for _, e := range rec.Events {
 		if e.VisibleTo(player) {
 			r.Events = append(r.Events, e.Text)
+			r.EventMsgs = append(r.EventMsgs, e.Msg)
 		}
+	}
+	if pm, ok := st.(engine.PhaseMessager); ok && st.Phase() == rec.Phase {
+		m := pm.PhaseMsg()
+		r.PhaseMsg = &m
 	}
 	// Once the game is over every die and every order is shown: the
 	// dice secret, revealed then, would give them anyway.

@@ -35,6 +35,22 @@ type Notice struct {
 	// apart from Text so that the mail side marks them as the player's:
 	// nothing a player writes may pass for the bot's own lines.
 	Said string `json:"said,omitempty"`
+	// Msg is Text as a message (see lang.Msg), written in each reader's
+	// language and zone by the mail side; Text is then its English.
+	// Tell sets both.
+	Msg *lang.Msg `json:"msg,omitempty"`
+}
+
+// Tell words the notice as m.
+func (n *Notice) Tell(m lang.Msg) {
+	n.Text, n.Msg = m.English(), &m
+}
+
+// tell is a notice of kind to the players to, worded as m.
+func tell(kind string, to []string, m lang.Msg) Notice {
+	n := Notice{Kind: kind, To: to}
+	n.Tell(m)
+	return n
 }
 
 // GM is the recipient name of notices for the game master.
@@ -526,11 +542,11 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 			reason = "deadline"
 		case tickLate:
 			g.LateNotice = true
-			res.Notices = append(res.Notices, Notice{Kind: "late", To: awaited,
-				Text: fmt.Sprintf("The deadline of %s passed and your orders have not arrived. They are still taken until %s; then your defaults apply.", g.ID, fmtTime(g.Deadline.Add(g.Settings.Grace)))})
+			res.Notices = append(res.Notices, tell("late", awaited,
+				lang.M("The deadline of %s passed and your orders have not arrived. They are still taken until %s; then your defaults apply.", g.ID, g.Deadline.Add(g.Settings.Grace))))
 			if g.Settings.TellLate {
-				res.Notices = append(res.Notices, Notice{Kind: "late-others", To: others(g, awaited),
-					Text: fmt.Sprintf("Still waiting in %s for: %s (grace until %s).", g.ID, strings.Join(awaited, ", "), fmtTime(g.Deadline.Add(g.Settings.Grace)))})
+				res.Notices = append(res.Notices, tell("late-others", others(g, awaited),
+					lang.M("Still waiting in %s for: %s (grace until %s).", g.ID, strings.Join(awaited, ", "), g.Deadline.Add(g.Settings.Grace))))
 			}
 		case tickRemind:
 			for _, off := range sortedDesc(g.Settings.Reminders) {
@@ -545,8 +561,8 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 						g.Reminded = append(g.Reminded, o.String())
 					}
 				}
-				res.Notices = append(res.Notices, Notice{Kind: "reminder", To: awaited,
-					Text: fmt.Sprintf("Reminder: your orders for %s are due by %s (%s from now).", g.ID, fmtTime(g.Deadline), lang.Duration(lang.English, g.Deadline.Sub(now)))})
+				res.Notices = append(res.Notices, tell("reminder", awaited,
+					lang.M("Reminder: your orders for %s are due by %s (%s from now).", g.ID, g.Deadline, g.Deadline.Sub(now).Round(time.Minute))))
 				break
 			}
 		}

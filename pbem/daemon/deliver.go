@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/bounce"
 	"orrery/pbem/imapin"
@@ -465,6 +466,11 @@ type digestNews struct {
 	Phase  string    `json:"phase,omitempty"`
 	Events []string  `json:"events,omitempty"`
 	Text   string    `json:"text,omitempty"`
+	// The messages of Phase, Events and Text (lang.Msg), kept so that
+	// the digest is written in its reader's language when it goes out.
+	PhaseMsg  *lang.Msg   `json:"phase_msg,omitempty"`
+	EventMsgs []*lang.Msg `json:"event_msgs,omitempty"`
+	TextMsg   *lang.Msg   `json:"text_msg,omitempty"`
 }
 
 func holdNews(tx store.Tx, addr string, n *digestNews) error {

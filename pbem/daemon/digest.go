@@ -117,7 +117,7 @@ func (d *Daemon) sendDigest(ctx context.Context, addr string, ns []heldNews) err
 			data.Digest = append(data.Digest, dg)
 		}
 		data.Digest[i].News = append(data.Digest[i].News, templates.DigestNews{Time: n.Time, Kind: n.Kind, Step: n.Step,
-			Turn: n.Turn, Phase: n.Phase, Events: n.Events, Text: n.Text})
+			Turn: n.Turn, Phase: n.Phase, Events: n.Events, Text: n.Text, PhaseMsg: n.PhaseMsg, EventMsgs: n.EventMsgs, TextMsg: n.TextMsg})
 	}
 	sort.SliceStable(data.Digest, func(a, b int) bool { return data.Digest[a].ID < data.Digest[b].ID })
 	return d.st.Update(ctx, func(tx store.Tx) error {

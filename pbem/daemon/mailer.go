@@ -316,7 +316,7 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 				return err
 			}
 			out.MessageID = m.StepMessageID(g.ID, g.Epoch, st.N)
-			news := &digestNews{Game: g.ID, Seat: p.Name, Time: st.Time, Kind: "report", Step: st.N, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events}
+			news := &digestNews{Game: g.ID, Seat: p.Name, Time: st.Time, Kind: "report", Step: st.N, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events, PhaseMsg: rep.PhaseMsg, EventMsgs: rep.EventMsgs}
 			if kind == templates.Welcome {
 				news = nil // the secret and the rules go at once
 			}
@@ -340,7 +340,7 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 			if err != nil {
 				return err
 			}
-			news := &digestNews{Game: g.ID, Time: st.Time, Kind: "report", Step: st.N, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events}
+			news := &digestNews{Game: g.ID, Time: st.Time, Kind: "report", Step: st.N, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events, PhaseMsg: rep.PhaseMsg, EventMsgs: rep.EventMsgs}
 			if err := m.post(tx, out, news); err != nil {
 				return err
 			}
@@ -363,7 +363,7 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 		}
 		var news *digestNews
 		if digestKinds[n.Kind] {
-			news = &digestNews{Game: g.ID, Time: g.Updated, Kind: n.Kind, Text: n.Text}
+			news = &digestNews{Game: g.ID, Time: g.Updated, Kind: n.Kind, Text: n.Text, TextMsg: n.Msg}
 		}
 		if publicNotice[n.Kind] {
 			for _, addr := range g.Observers {

@@ -71,6 +71,7 @@ func (m *Mailer) data(g *game.Game, p game.Player, rulesets []engine.Ruleset) *t
 			info := rs.Info()
 			d.Title = info.Title
 			d.Translator, _ = rs.(engine.Translator)
+			d.Ruleset = rs
 		}
 	}
 	d.Player, d.Secret = p.Name, p.Secret
@@ -111,6 +112,9 @@ func (m *Mailer) speak(d *templates.Data, r reader, view engine.View) {
 	}
 	if d.Translator == nil && rs != nil {
 		d.Translator, _ = rs.(engine.Translator)
+	}
+	if d.Ruleset == nil && rs != nil {
+		d.Ruleset = rs
 	}
 	d.Lang, d.Zone = r.lang, r.zone
 	if d.Lang == "" {
