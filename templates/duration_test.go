@@ -2,8 +2,8 @@ package templates
 
 import (
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"orrery/engine/game"
 	"orrery/engine/lang"
