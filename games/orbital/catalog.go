@@ -1,0 +1,36 @@
+package orbital
+
+import (
+	_ "embed"
+
+	"orrery/engine"
+	"orrery/engine/lang"
+)
+
+// Orbital words its texts as messages (lang.Msg): events, prompts, order
+// errors and fixes, phases, dice purposes and the end are made with
+// lang.M from their English format, kept so in the log, and written in
+// the reader's language by the mail side from this catalog
+// (engine.Cataloger). TestEveryMessageHasRussian finds every id of the
+// package's code and fails on one without its Russian.
+
+//go:embed ru.po
+var ruPO string
+
+var catalog = func() *lang.Catalog {
+	c := lang.NewCatalog()
+	if err := c.AddPO(lang.Russian, ruPO); err != nil {
+		panic("games/orbital: " + err.Error()) // embedded, and read by the tests
+	}
+	c.Freeze()
+	return c
+}()
+
+// Catalog is the translations of the game's messages (engine.Cataloger).
+func (ruleset) Catalog() *lang.Catalog { return catalog }
+
+// Catalog lets a view word its game's messages in a mail about several
+// games (the digest).
+func (*view) Catalog() *lang.Catalog { return catalog }
+
+var _ engine.Cataloger = ruleset{}
