@@ -13,7 +13,8 @@
 // The templates are written once, in English: every sentence a player
 // reads goes through t ("Hello %s,") or tn (a count: "%d problem", "%d
 // problems"), and lang/<code>.po holds its translation into one language,
-// in gettext's PO format, keyed by the English text. Adding a language is
+// in gettext's PO format, keyed by the English text (lang/<code>-<part>.po
+// files add to it: one file per subject). Adding a language is
 // adding its PO file (and, if its plural rule is new, a line in
 // engine/lang); a sentence missing from it falls back to English, and
 // TestCatalogsComplete names it. Texts worded elsewhere — an engine
@@ -45,6 +46,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -420,7 +422,11 @@ func New(overrideDir string) (*Set, error) {
 		if err := s.catalog.AddPO(tag, src); err != nil {
 			return nil, fmt.Errorf("template %s: %w", name, err)
 		}
-		s.langs = append(s.langs, tag)
+		if !slices.Contains(s.langs, tag) {
+			// lang/ru.po and lang/ru-web.po both hold Russian: a
+			// language's messages may be split by subject.
+			s.langs = append(s.langs, tag)
+		}
 	}
 	s.catalog.Freeze()
 	base, err := read(common)
