@@ -49,7 +49,7 @@ func (v view) Picture() *draw.Picture {
 	var title string
 	switch {
 	case s.Done:
-		title = tr(l, "The game is over: %s", s.EndText)
+		title = tr(l, "The game is over: %s", s.endText(l))
 	case s.AstPick != nil:
 		title = tr(l, "Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N)
 	case s.Placing != nil:

@@ -139,7 +139,7 @@ func (v view) Status() string {
 		b.WriteString(engine.Wrap(text, 78, "", "    ") + "\n")
 	}
 	if s.Done {
-		line("The game is over: %s", s.EndText)
+		line("The game is over: %s", s.endText(l))
 	} else if s.AstPick != nil {
 		line("Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N)
 	} else if s.Placing != nil {

@@ -170,6 +170,20 @@ func (s *State) victory() bool {
 	return true
 }
 
+// endText is the end of the game in language l. The state records it in
+// English (EndText, part of what replays byte for byte); the sentence is
+// one of the three the rules end on, made again from the winners and
+// picked by its English, then written in l.
+func (s *State) endText(l string) string {
+	names := strings.Join(s.Winners, ", ")
+	for _, f := range []string{"%s won: every enemy is destroyed.", "%s share the victory as allies.", "The turn limit is reached; most planets: %s."} {
+		if tr(langEN, f, names) == s.EndText {
+			return tr(l, f, names)
+		}
+	}
+	return s.EndText
+}
+
 // next passes the turn to the next surviving seat. If that player sent
 // advance orders, their turn runs at once and the turn passes on again.
 func (s *State) next(d *dice.Dice) {
