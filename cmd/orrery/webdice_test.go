@@ -278,8 +278,18 @@ func checkDiceSchemes(t *testing.T, ctx context.Context, browser context.Context
 		`var p = document.querySelector('li.part:not([data-lines])'); p.dataset.hash = p.dataset.hash.replace(/^./, function(c){return c === '0' ? '1' : '0'}); return 'changed'`,
 		"the parts' hashes give the digest")
 	caught(annDice, "a roll of ann's own dice",
-		`var r = document.querySelector('tr[data-stream="ann"]'); r.dataset.value = String(Number(r.dataset.value) % 6 + 1); return 'changed'`,
+		`var r = document.querySelector('tr[data-stream="ann"]'); r.cells[3].textContent = String(Number(r.dataset.value) % 6 + 1); return 'changed'`,
 		"[ann] (d6): the seed gives")
+	// Issue 44: the check reads the number a person sees, so a page
+	// edited to show another number fails though its data- attributes
+	// still hold the true roll; and data that disagrees with what is
+	// shown is named too.
+	caught(annDice, "the number shown of a public roll",
+		`var r = document.querySelector('tr[data-n]:not([data-stream])'); r.cells[3].innerHTML = '<b>' + String(Number(r.dataset.value) % Number(r.dataset.sides) + 1) + '</b>'; return 'changed'`,
+		"the seed gives")
+	caught(annDice, "the data beside a shown roll",
+		`var r = document.querySelector('tr[data-n]:not([data-stream])'); r.dataset.value = String(Number(r.dataset.value) % Number(r.dataset.sides) + 1); return 'changed'`,
+		"but its data says")
 	caught(annDice, "a roll left out",
 		`var rows = document.querySelectorAll('tr[data-n="1"]:not([data-stream])'); for (var i = 0; i < rows.length; i++) { var next = rows[i].nextElementSibling; if (next && !next.dataset.stream) { rows[i].remove(); return 'changed'; } } return 'no step with two public rolls'`,
 		"comes where roll #1 should")
@@ -334,6 +344,6 @@ func checkDiceSchemes(t *testing.T, ctx context.Context, browser context.Context
 		}
 	}
 	caught(base+"/g/old-orbital/dice", "a roll",
-		`var r = document.querySelector('tr[data-n]'); r.dataset.value = String(Number(r.dataset.value) % Number(r.dataset.sides) + 1); return 'changed'`,
+		`var r = document.querySelector('tr[data-n]'); r.cells[3].textContent = String(Number(r.dataset.value) % Number(r.dataset.sides) + 1); return 'changed'`,
 		"the seed gives")
 }

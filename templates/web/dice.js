@@ -215,14 +215,32 @@
       var rows = s.querySelectorAll("tr[data-n]");
       for (var j = 0; j < rows.length; j++) {
         var r = rows[j];
+        var seen = shown(r);
         step.rolls.push({
-          el: r, n: Number(r.dataset.n), sides: Number(r.dataset.sides), value: Number(r.dataset.value),
+          el: r, n: seen.n, sides: seen.sides, value: seen.value, data: Number(r.dataset.value),
           stream: r.dataset.stream || ""
         });
       }
       out.push(step);
     }
     return out;
+  }
+
+  // shown is a roll as its row shows it to a person: the number, the die
+  // and the value in the row's cells (N [stream] | purpose | dS | value),
+  // so that the check checks what the reader sees, not only the data-
+  // attributes beside it. A row without those cells gives its data.
+  function shown(r) {
+    var d = r.dataset, c = r.cells;
+    var seen = { n: Number(d.n), sides: Number(d.sides), value: Number(d.value) };
+    if (c && c.length >= 4) {
+      var n = parseInt(c[0].textContent, 10), sides = parseInt(c[2].textContent.replace(/^\s*d/, ""), 10);
+      var value = Number(c[3].textContent.trim());
+      if (!isNaN(n)) { seen.n = n; }
+      if (!isNaN(sides)) { seen.sides = sides; }
+      seen.value = c[3].textContent.trim() === "" ? NaN : value;
+    }
+    return seen;
   }
 
   function mark(el, ok, text) {
@@ -381,7 +399,10 @@
         }
         return scheme.roll(h, seed, r.n, r.sides).then(function (v) {
           res.rolls++;
-          if (v === r.value) {
+          if (v === r.value && r.value !== r.data) {
+            fail(label + ": the page shows " + r.value + " but its data says " + r.data);
+            mark(verdict, false, "the data beside it says " + r.data);
+          } else if (v === r.value) {
             mark(verdict, true, "verified");
           } else {
             fail(label + " (d" + r.sides + "): the seed gives " + v + ", the page says " + r.value);
