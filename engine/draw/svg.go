@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // SVG writes the picture as a standalone SVG document: the same shapes as
@@ -99,6 +100,13 @@ func text(t *Text) string {
 	}
 	if t.Font.Bold {
 		b.WriteString(` font-weight="bold"`)
+	}
+	if w := TextWidth(t.Text, t.Font); utf8.RuneCountInString(t.Text) > 1 && w > 0 {
+		// The layout measured the text in the Go font the PNG is drawn
+		// with; a browser without it draws a wider one, and a legend's
+		// lines ran into each other. Held to the measured width, the
+		// text takes the room the layout gave it in any font.
+		fmt.Fprintf(&b, ` textLength="%s" lengthAdjust="spacingAndGlyphs"`, num(w))
 	}
 	fmt.Fprintf(&b, ` fill="%s"%s`, hex(t.Font.Color), opacity("fill-", t.Font.Color))
 	if t.Font.Halo.visible() {
