@@ -44,7 +44,7 @@ func (s *Set) localized(d *Data, tag lang.Tag) *Data {
 		}
 	}
 	lz, legacy := localizerOf(d, d.Report)
-	if tag != lang.English && legacy {
+	if tag != lang.English && legacy && d.Prompt.Msg == nil {
 		c.Prompt.Ask = translate(lz, tag, c.Prompt.Ask)
 	}
 	c.Report = s.localReport(d.Report, env, lz, legacy, viewLocalizerOf(d, d.Report), tag)

@@ -111,6 +111,13 @@ func usesIn(files []string, also []string) ([]Use, error) {
 	var out []Use
 	var bad []string
 	for _, af := range parsed {
+		// engine/lang may be imported under another name ("enlang").
+		pkgName := "lang"
+		for _, im := range af.Imports {
+			if p, _ := strconv.Unquote(im.Path.Value); p == "orrery/engine/lang" && im.Name != nil {
+				pkgName = im.Name.Name
+			}
+		}
 		// A wrapper named in also passes its own id on: its parameters
 		// are not ids of their own.
 		var params map[string]bool
@@ -132,6 +139,9 @@ func usesIn(files []string, also []string) ([]Use, error) {
 				return true
 			}
 			name := callName(call.Fun)
+			if after, ok := strings.CutPrefix(name, pkgName+"."); ok {
+				name = "lang." + after
+			}
 			plural := name == "lang.MN"
 			if name != "lang.M" && !plural && !names[name] {
 				return true

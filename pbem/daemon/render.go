@@ -166,7 +166,7 @@ func (d *Daemon) Picture(ctx context.Context, p outbox.Picture) ([]byte, error) 
 		return nil, fmt.Errorf("step %d of %s has no view for %q", p.Step, p.Game, p.Player)
 	}
 	view := rep.View
-	if lz, ok := view.(engine.Localizer); ok && p.Lang != "" {
+	if lz, ok := view.(engine.ViewLocalizer); ok && p.Lang != "" {
 		view = lz.Localize(view, p.Lang)
 	}
 	return d.mailer.Pictures.PNG(view)
