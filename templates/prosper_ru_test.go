@@ -114,14 +114,15 @@ func TestProsperInRussian(t *testing.T) {
 		}
 	}
 	// A digest has no one game's translator: each game is worded through
-	// its report's view.
+	// its report's view, its news from their messages, as the daemon
+	// keeps them.
 	var news []DigestNews
 	for _, step := range steps[len(steps)-4:] {
 		rep, err := step.Report("ann")
 		if err != nil {
 			t.Fatal(err)
 		}
-		news = append(news, DigestNews{Time: now, Kind: "report", Step: rep.Step, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events})
+		news = append(news, DigestNews{Time: now, Kind: "report", Step: rep.Step, Turn: rep.Turn, Phase: rep.Phase, Events: rep.Events, PhaseMsg: rep.PhaseMsg, EventMsgs: rep.EventMsgs})
 	}
 	last, err := steps[len(steps)-1].Report("ann")
 	if err != nil {
@@ -163,16 +164,29 @@ func TestProsperInRussian(t *testing.T) {
 			break
 		}
 	}
-	// A refused order: the error and its fix in Russian.
-	m, err := set.Render(Rejected, &Data{Game: g.ID, Title: "Prosper or Perish", Player: "ann", Secret: "s3cr3t", Lang: lang.Russian, Translator: tr,
-		Errors: []engine.LineError{{Line: 2, Text: "SETTLE Rigle 3", Msg: "no planet named 'Rigle'", Fix: "did you mean 'Rigel'?"},
-			{Line: 3, Text: "MOVE 5 Sol", Msg: "MOVE needs a number of ships and two planets", Fix: "write e.g. MOVE 5 FROM Sol TO Vega"}}})
-	if err != nil {
-		t.Fatal(err)
+	// A refused order: the error and its fix in Russian, as the game's
+	// syntax check words them (messages), and as a game recorded before
+	// messages has them (English only: the legacy Translate).
+	errs := rs.(engine.SyntaxChecker).CheckSyntax("\nSETTLE Rigle 3\nMOVE 5 Sol")
+	if len(errs) != 2 || errs[0].Why == nil || errs[1].Hint == nil {
+		t.Fatalf("the syntax check's errors are not messages: %#v", errs)
 	}
-	for _, want := range []string{"нет планеты 'Rigle'", "может быть, 'Rigel'?", "MOVE требует число кораблей и две планеты", "напишите, например, MOVE 5 FROM Sol TO Vega"} {
-		if !strings.Contains(m.Text, want) {
-			t.Errorf("the refusal lacks %q:\n%s", want, m.Text)
+	for _, c := range []struct {
+		name string
+		errs []engine.LineError
+	}{
+		{"messages", errs},
+		{"legacy", []engine.LineError{{Line: 2, Text: "SETTLE Rigle 3", Msg: "no planet named 'Rigle'", Fix: "did you mean 'Rigel'?"},
+			{Line: 3, Text: "MOVE 5 Sol", Msg: "MOVE needs a number of ships and two planets", Fix: "write e.g. MOVE 5 FROM Sol TO Vega"}}},
+	} {
+		m, err := set.Render(Rejected, &Data{Game: g.ID, Title: "Prosper or Perish", Player: "ann", Secret: "s3cr3t", Lang: lang.Russian, Translator: tr, Ruleset: rs, Errors: c.errs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"нет планеты 'Rigle'", "может быть, 'Rigel'?", "MOVE требует число кораблей и две планеты", "напишите, например, MOVE 5 FROM Sol TO Vega"} {
+			if !strings.Contains(m.Text, want) {
+				t.Errorf("%s: the refusal lacks %q:\n%s", c.name, want, m.Text)
+			}
 		}
 	}
 }

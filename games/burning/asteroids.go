@@ -5,6 +5,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // Manual asteroid placement (option asteroid_placement=player; 003-B5):
@@ -108,7 +109,7 @@ func (s *State) resolveAsteroid(answers []engine.Answer, d *dice.Dice) ([]engine
 	}
 	if !placed {
 		legal := s.asteroidCells(a.Section)
-		k := d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", a.N, a.Section))
+		k := d.RollMsg(len(legal), lang.M("cell of asteroid %d in section %d", a.N, a.Section)) - 1
 		c := legal[k]
 		s.Asteroids = append(s.Asteroids, c)
 		s.SetupDice[len(s.SetupDice)-1] += fmt.Sprintf(", cell d%d=%d = %s", len(legal), k+1, c.String())

@@ -12,7 +12,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
-	enlang "orrery/engine/lang"
+	"orrery/engine/lang"
 )
 
 // Ruleset returns Burning Planets.
@@ -269,10 +269,10 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 	if f := strings.TrimSpace(su.Options["factions"]); f != "" {
 		given = strings.Split(f, ",")
 		if len(given) != n {
-			return nil, fmt.Errorf("option factions names %s for %s", enlang.N(len(given), "faction", "factions"), enlang.N(n, "player", "players"))
+			return nil, fmt.Errorf("option factions names %s for %s", lang.N(len(given), "faction", "factions"), lang.N(n, "player", "players"))
 		}
 	}
-	lang := orDefault(su.Options["lang"], langEN)
+	defLang := orDefault(su.Options["lang"], langEN)
 	for i, p := range su.Players {
 		f := factionNames[i%3]
 		if given != nil {
@@ -282,14 +282,14 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 			}
 		}
 		s.Faction[p] = f
-		s.Lang[p] = lang
+		s.Lang[p] = defLang
 		if l := su.Languages[p]; l == langEN || l == langRU {
 			s.Lang[p] = l // the player's own choice, before the game
 		}
 		s.Allies[p] = []string{}
 	}
 	s.Seats = append([]string(nil), su.Players...)
-	d.Shuffle(n, "seat order", func(i, j int) { s.Seats[i], s.Seats[j] = s.Seats[j], s.Seats[i] })
+	d.ShuffleMsg(n, lang.M("seat order"), func(i, j int) { s.Seats[i], s.Seats[j] = s.Seats[j], s.Seats[i] })
 	manual := su.Options["home_placement"] == "player"
 	if manual {
 		s.Placing = map[string]*HomeSetup{}
@@ -303,7 +303,7 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 		mod = m
 	}
 	if su.Options["asteroid_placement"] == "player" {
-		m := d.Roll(mod, "asteroid modifier die")
+		m := d.RollMsg(mod, lang.M("asteroid modifier die"))
 		s.AstCount = s.Grid.Sections() + m
 		s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", s.Grid.Sections(), mod, m, s.AstCount))
 		s.nextAsteroid(d, 1)
@@ -326,21 +326,21 @@ func orDefault(s, def string) string {
 // genPlanet follows "Planet generation": position, size, biome, resources.
 func (s *State) genPlanet(d *dice.Dice, player string, home bool) {
 	name := planetNames[len(s.Planets)]
-	what := "second planet of " + player
+	what := lang.M("second planet of %s", player)
 	if home {
-		what = "home planet of " + player
+		what = lang.M("home planet of %s", player)
 	}
 	secs := s.Grid.Sections()
 	var sec int
 	var rolls []string
 	for {
-		sec = d.Roll(secs, fmt.Sprintf("section of %s (%s)", name, what))
+		sec = d.RollMsg(secs, lang.M("section of %s (%s)", name, what))
 		rolls = append(rolls, fmt.Sprintf("section d%d=%d", secs, sec))
 		if s.planetIn(sec) == nil {
 			break // a conflicting roll is repeated (RULE)
 		}
 	}
-	sz := d.Roll(4, "size of "+name)
+	sz := d.RollMsg(4, lang.M("size of %s", name))
 	size := map[int]int{1: 1, 2: 1, 3: 2, 4: 3}[sz]
 	rolls = append(rolls, fmt.Sprintf("size d4=%d", sz))
 	p := &Planet{Name: name, Section: sec, Centre: s.Grid.centre(sec), Size: size}
@@ -348,14 +348,14 @@ func (s *State) genPlanet(d *dice.Dice, player string, home bool) {
 		p.Biome = factions[s.Faction[player]].Home
 		p.Owner, p.HomeOf = player, player
 	} else {
-		b := d.Roll(6, "biome of "+name)
+		b := d.RollMsg(6, lang.M("biome of %s", name))
 		rolls = append(rolls, fmt.Sprintf("biome d6=%d", b))
 		p.Biome = []string{Fair, Harsh, Water}[(b-1)/2]
 	}
 	var forests, mountains int
 	switch {
 	case home && p.Biome == Fair:
-		forests = d.Roll(4, "forests of "+name)
+		forests = d.RollMsg(4, lang.M("forests of %s", name))
 		rolls = append(rolls, fmt.Sprintf("forests d4=%d", forests))
 		mountains = 5 - forests
 	case home && p.Biome == Harsh:
@@ -365,7 +365,11 @@ func (s *State) genPlanet(d *dice.Dice, player string, home bool) {
 	default:
 		die := []int{0, 4, 6, 8}[size]
 		roll := func(kind string) int {
-			v := d.Roll(die, kind+" of "+name)
+			purpose := lang.M("forests of %s", name)
+			if kind == "mountains" {
+				purpose = lang.M("mountains of %s", name)
+			}
+			v := d.RollMsg(die, purpose)
 			rolls = append(rolls, fmt.Sprintf("%s d%d=%d", kind, die, v))
 			return v
 		}
@@ -405,7 +409,7 @@ func placeTiles(d *dice.Dice, p *Planet, kind string, k int) int {
 		if len(free) == 0 {
 			free = p.freeCells(false)
 		}
-		c := free[d.Pick(len(free), fmt.Sprintf("cell of a %s on %s (%d free)", kind, p.Name, len(free)))]
+		c := free[d.RollMsg(len(free), lang.M("cell of a %s on %s (%d free)", tileMsg(kind), p.Name, len(free)))-1]
 		p.Sites = append(p.Sites, Site{Cell: c, Kind: kind})
 	}
 	return k
@@ -414,7 +418,7 @@ func placeTiles(d *dice.Dice, p *Planet, kind string, k int) int {
 // placeCannon puts the starting cannon on a border cell picked by a die (N8).
 func placeCannon(d *dice.Dice, p *Planet, player string) {
 	free := p.freeCells(false)
-	c := free[d.Pick(len(free), fmt.Sprintf("cell of %s's starting cannon on %s", player, p.Name))]
+	c := free[d.RollMsg(len(free), lang.M("cell of %s's starting cannon on %s", player, p.Name))-1]
 	p.Sites = append(p.Sites, Site{Cell: c, Kind: CannonS})
 }
 
@@ -457,7 +461,7 @@ func (s *State) planetIn(sec int) *Planet {
 // such cell left is a conflict, so the section is rolled again.
 func (s *State) genAsteroids(d *dice.Dice, mod int) {
 	secs := s.Grid.Sections()
-	m := d.Roll(mod, "asteroid modifier die")
+	m := d.RollMsg(mod, lang.M("asteroid modifier die"))
 	count := secs + m
 	s.SetupDice = append(s.SetupDice, fmt.Sprintf("asteroids: %d sections + d%d=%d = %d", secs, mod, m, count))
 	for i := 1; i <= count; i++ {
@@ -465,7 +469,7 @@ func (s *State) genAsteroids(d *dice.Dice, mod int) {
 		if sec == 0 {
 			continue
 		}
-		k := d.Pick(len(legal), fmt.Sprintf("cell of asteroid %d in section %d", i, sec))
+		k := d.RollMsg(len(legal), lang.M("cell of asteroid %d in section %d", i, sec)) - 1
 		s.Asteroids = append(s.Asteroids, legal[k])
 		s.SetupDice[len(s.SetupDice)-1] = fmt.Sprintf("%s, cell d%d=%d = %s", rolls, len(legal), k+1, legal[k].String())
 	}
@@ -479,7 +483,7 @@ func (s *State) genAsteroids(d *dice.Dice, mod int) {
 func (s *State) rollAsteroid(d *dice.Dice, i int) (sec int, legal []Cell, rolls string) {
 	var made []string
 	for try := 0; try < 10; try++ {
-		sec = d.Roll(s.Grid.Sections(), fmt.Sprintf("section of asteroid %d", i))
+		sec = d.RollMsg(s.Grid.Sections(), lang.M("section of asteroid %d", i))
 		made = append(made, fmt.Sprintf("section d%d=%d", s.Grid.Sections(), sec))
 		if legal = s.asteroidCells(sec); len(legal) > 0 {
 			rolls = fmt.Sprintf("asteroid %d: %s", i, strings.Join(made, ", "))
@@ -546,11 +550,30 @@ func (s *State) Phase() string {
 	return "turn of " + s.active()
 }
 
+// PhaseMsg is Phase as a message (engine.PhaseMessager), for the mail's
+// heading in the reader's language.
+func (s *State) PhaseMsg() lang.Msg {
+	switch {
+	case s.Done:
+		return lang.M("over")
+	case s.AstPick != nil:
+		return lang.M("asteroid placement")
+	case s.Placing != nil:
+		return lang.M("home placement")
+	}
+	return lang.M("turn of %s", s.active())
+}
+
+var _ engine.PhaseMessager = (*State)(nil)
+
 func (s *State) active() string { return s.Seats[s.Active] }
 
 func (s *State) Outcome() engine.Outcome {
 	if !s.Done {
 		return engine.Outcome{}
+	}
+	if m, ok := s.endMsg(); ok {
+		return engine.Ended(m, s.Winners...)
 	}
 	return engine.Outcome{Over: true, Winners: s.Winners, Text: s.EndText}
 }
@@ -646,7 +669,7 @@ func (s *State) tell(to []string, format string, args ...any) {
 // income, both automatic (003(i)).
 func (s *State) startTurn(d *dice.Dice) {
 	p := s.active()
-	s.Cat = d.Roll(20, fmt.Sprintf("catastrophe die of %s, turn %d", p, s.Round))
+	s.Cat = d.RollMsg(20, lang.M("catastrophe die of %s, turn %d", p, s.Round))
 	if s.Cat == 1 || s.Cat == 20 {
 		s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d (%s).", s.Round, p, s.Cat, s.catTerm())
 	} else {

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // Resolve runs either one anytime answer (LANG, ALLY, BREAK) or the active
@@ -182,6 +183,23 @@ func (s *State) endText(l string) string {
 		}
 	}
 	return s.EndText
+}
+
+// endMsg is the end of the game as a message (for the Outcome), made
+// again from the winners as endText does; ok is false for an EndText
+// that is none of the three (not reached).
+func (s *State) endMsg() (lang.Msg, bool) {
+	names := strings.Join(s.Winners, ", ")
+	for _, m := range []lang.Msg{
+		lang.M("%s won: every enemy is destroyed.", names),
+		lang.M("%s share the victory as allies.", names),
+		lang.M("The turn limit is reached; most planets: %s.", names),
+	} {
+		if m.English() == s.EndText {
+			return m, true
+		}
+	}
+	return lang.Msg{}, false
 }
 
 // next passes the turn to the next surviving seat. If that player sent

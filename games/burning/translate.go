@@ -14,29 +14,12 @@ import (
 // what replays byte for byte, so they stay English where they are stored
 // and are translated only when a report is written for a reader.
 
-// phrasesRU are those texts' Russian forms, by English format.
+// phrasesRU are the Russian of those texts that are not messages of
+// this package (ru.po has the phase, the dice of the setup and of the
+// catastrophe, and the end, which are): the rules and the purpose of a
+// shuffle's die as a game recorded before messages has it.
 var phrasesRU = map[string]string{
-	// Phases (State.Phase).
-	"turn of %s":         "ход игрока %s",
-	"asteroid placement": "размещение астероидов",
-	"home placement":     "размещение родных планет",
-	"over":               "игра окончена",
-	// Dice purposes (burning.go, turn.go).
-	"seat order":                         "порядок мест",
-	"asteroid modifier die":              "кубик-модификатор астероидов",
-	"section of %s (%s)":                 "участок планеты %s (%s)",
-	"home planet of %s":                  "родная планета игрока %s",
-	"second planet of %s":                "вторая планета игрока %s",
-	"size of %s":                         "размер планеты %s",
-	"biome of %s":                        "биом планеты %s",
-	"forests of %s":                      "леса планеты %s",
-	"mountains of %s":                    "горы планеты %s",
-	"section of asteroid %d":             "участок астероида %d",
-	"catastrophe die of %s, turn %d":     "кубик катастроф игрока %s, ход %d",
-	"cell of asteroid %d in section %d":  "клетка астероида %d на участке %d",
-	"cell of a %s on %s (%d free)":       "клетка: %s на %s (свободных: %d)",
-	"cell of %s's starting cannon on %s": "клетка стартовой пушки игрока %s на %s",
-	"%s (position %d of %d)":             "%s (место %d из %d)",
+	"%s (position %d of %d)": "%s (место %d из %d)", // a shuffle's die, recorded before messages
 	// The order language (Info.OrderHelp), for a Russian reader alone.
 	orderHelp: orderHelpRU,
 	// The rules summary (Info.Summary).
@@ -50,15 +33,18 @@ var phrasesRU = map[string]string{
 		"или закончите игру союзниками.",
 }
 
-// ruCatalog holds phrasesRU and the texts of ru that end up in recorded
-// English: the end of the game and the attacks and defences of the dice.
+// ruCatalog holds ru.po, phrasesRU and the texts of ru that end up in
+// recorded English: the attacks and defences of the dice, and every text
+// of ru.po as a game recorded before messages has it (English only).
 var ruCatalog = func() *lang.Catalog {
 	c := lang.NewCatalog()
+	if err := c.AddPO(lang.Russian, ruPO); err != nil {
+		panic("games/burning: " + err.Error())
+	}
 	for en, r := range phrasesRU {
 		c.Add(lang.Russian, en, r)
 	}
-	for _, en := range []string{"%s attacks %s", "%s defends", "%s (%s) at %s", "asteroid at %s", "%s %d (%s)",
-		"%s won: every enemy is destroyed.", "%s share the victory as allies.", "The turn limit is reached; most planets: %s."} {
+	for _, en := range []string{"%s attacks %s", "%s defends", "%s (%s) at %s", "asteroid at %s", "%s %d (%s)"} {
 		c.Add(lang.Russian, en, ru[en])
 	}
 	c.Freeze()

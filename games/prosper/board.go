@@ -38,6 +38,28 @@ func (s Size) Word() string {
 	return map[Size]string{Small: "small", Medium: "medium", Large: "large"}[s]
 }
 
+// Msg is the size spelled out, as a message: "small".
+func (s Size) Msg() lang.Msg {
+	switch s {
+	case Small:
+		return lang.M("small")
+	case Medium:
+		return lang.M("medium")
+	}
+	return lang.M("large")
+}
+
+// MsgA is the size with its article, as a message: "a small".
+func (s Size) MsgA() lang.Msg {
+	switch s {
+	case Small:
+		return lang.M("a small")
+	case Medium:
+		return lang.M("a medium")
+	}
+	return lang.M("a large")
+}
+
 // Hex is an axial hex coordinate.
 type Hex struct{ Q, R int }
 
@@ -184,7 +206,7 @@ func generateMap(players int, d *dice.Dice) ([]Site, error) {
 				}
 			}
 		}
-		k := frontier[d.Pick(len(frontier), fmt.Sprintf("map: planet %d of %d, among %s next to the map", n+1, want, lang.N(len(frontier), "cell", "cells")))]
+		k := frontier[d.RollMsg(len(frontier), lang.M("map: planet %d of %d, among %s next to the map", n+1, want, lang.MN("%d cell", "%d cells", len(frontier))))-1]
 		in[k] = true
 	}
 	// Sizes in Hex-37's proportions: 7 large and 15 medium of 37.
@@ -200,7 +222,7 @@ func generateMap(players int, d *dice.Dice) ([]Site, error) {
 			sizes = append(sizes, Small)
 		}
 	}
-	d.Shuffle(len(sizes), "map: sizes of the planets", func(i, j int) { sizes[i], sizes[j] = sizes[j], sizes[i] })
+	d.ShuffleMsg(len(sizes), lang.M("map: sizes of the planets"), func(i, j int) { sizes[i], sizes[j] = sizes[j], sizes[i] })
 	sites := []Site{{Name: cells[0].Name, Hex: cells[0].Hex, Size: Large}}
 	for i, c := range cells[1:] {
 		if in[i+1] {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine/draw"
+	"orrery/engine/lang"
 )
 
 // pictureWidth is the width of the board picture: it reads on a phone.
@@ -20,8 +21,8 @@ func (v *view) Picture() *draw.Picture {
 	s, l := v.s, v.lang
 	p := draw.New(pictureWidth, 100, draw.Paper)
 	if len(s.Planets) == 0 {
-		p.Summary = tr(l, "Prosper or Perish: no map yet.")
-		p.Text(draw.Pt(20, 40), tr(l, "No map yet."), draw.Font{Size: 16, Color: draw.Ink})
+		p.Summary = say(l, lang.M("Prosper or Perish: no map yet."))
+		p.Text(draw.Pt(20, 40), say(l, lang.M("No map yet.")), draw.Font{Size: 16, Color: draw.Ink})
 		return p
 	}
 	minR, maxR, minX, maxX := math.MaxInt, math.MinInt, math.MaxInt, math.MinInt
@@ -95,22 +96,22 @@ func (v *view) Picture() *draw.Picture {
 		o := draw.OwnerStyle(i)
 		label := seat
 		if seat == v.player {
-			label += " " + tr(l, "(you)")
+			label += " " + say(l, lang.M("(you)"))
 		}
 		if s.out(seat) {
-			label += " " + tr(l, "(out)")
+			label += " " + say(l, lang.M("(out)"))
 		}
 		keys = append(keys, draw.Key{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: o.Fill, Stroke: draw.Ink, Width: 1},
 			Mark: s.letter(seat), MarkColor: o.Ink, Label: label})
 	}
 	y = p.Legend(20, y, pictureWidth-20, 14, keys)
 	y = p.Legend(20, y, pictureWidth-20, 13, []draw.Key{
-		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: natives, Stroke: draw.Muted, Width: 1}, Label: tr(l, "n4, n12: natives")},
-		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.Paper, Stroke: draw.Muted, Width: 1, Dash: []float64{3, 2}}, Label: tr(l, "small, no one's")},
-		{Swatch: draw.SwatchNone, Label: tr(l, "B25: B's 25 ships.  S M L: size (production 2 5 8, limit 15 30 60).")},
+		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: natives, Stroke: draw.Muted, Width: 1}, Label: say(l, lang.M("n4, n12: natives"))},
+		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.Paper, Stroke: draw.Muted, Width: 1, Dash: []float64{3, 2}}, Label: say(l, lang.M("small, no one's"))},
+		{Swatch: draw.SwatchNone, Label: say(l, lang.M("B25: B's 25 ships.  S M L: size (production 2 5 8, limit 15 30 60)."))},
 	})
 	if v.player != "" {
-		y = p.Legend(20, y, pictureWidth-20, 13, []draw.Key{{Swatch: draw.SwatchDisc, Style: draw.Style{Stroke: draw.Ink, Width: 3}, Label: tr(l, "a thick ring: your planets")}})
+		y = p.Legend(20, y, pictureWidth-20, 13, []draw.Key{{Swatch: draw.SwatchDisc, Style: draw.Style{Stroke: draw.Ink, Width: 3}, Label: say(l, lang.M("a thick ring: your planets"))}})
 	}
 	p.H = int(math.Ceil(y + 8))
 	p.Summary = v.pictureSummary()
@@ -132,11 +133,11 @@ func (v *view) pictureTitle() string {
 	s, l := v.s, v.lang
 	switch s.Phase_ {
 	case phaseSettle:
-		return tr(l, "Prosper or Perish · colonisation, pick %d: %s", s.Picks+1, s.picker())
+		return say(l, lang.M("Prosper or Perish · colonisation, pick %d: %s", s.Picks+1, s.picker()))
 	case phaseMove:
-		return tr(l, "Prosper or Perish · round %d: %s to move", s.Round, s.mover())
+		return say(l, lang.M("Prosper or Perish · round %d: %s to move", s.Round, s.mover()))
 	}
-	return tr(l, "Prosper or Perish · game over")
+	return say(l, lang.M("Prosper or Perish · game over"))
 }
 
 // pictureSummary is the picture's text alternative: the map's size and
@@ -148,5 +149,5 @@ func (v *view) pictureSummary() string {
 		n := len(s.owned(seat, false))
 		held = append(held, fmt.Sprintf("%s %d", seat, n))
 	}
-	return tr(v.lang, "%s. Map of %d planets; planets held: %s.", v.pictureTitle(), len(s.Planets), strings.Join(held, ", "))
+	return say(v.lang, lang.M("%s. Map of %d planets; planets held: %s.", v.pictureTitle(), len(s.Planets), strings.Join(held, ", ")))
 }

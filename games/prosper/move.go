@@ -1,21 +1,21 @@
 package prosper
 
 import (
-	"fmt"
 	"sort"
 
 	"orrery/engine"
 	"orrery/engine/lang"
 )
 
-// ruleError is a refusal with a suggested fix, for a LineError.
-type ruleError struct{ msg, fix string }
+// ruleError is a refusal with a suggested fix, for a LineError: why and
+// fix are messages, written in the reader's language by the mail side;
+// Error is the English of why.
+type ruleError struct{ why, fix lang.Msg }
 
-func (e *ruleError) Error() string { return e.msg }
+func (e *ruleError) Error() string { return e.why.English() }
 
-func refuse(fix, format string, a ...any) error {
-	return &ruleError{msg: fmt.Sprintf(format, a...), fix: fix}
-}
+// refuse is a refusal worded as why, with fix (the zero Msg for none).
+func refuse(fix, why lang.Msg) error { return &ruleError{why: why, fix: fix} }
 
 // clone copies the board, for checking orders on a scratch copy.
 func (s *State) clone() *State {
@@ -98,32 +98,32 @@ func (s *State) move(p string, n, from, to int) ([]engine.Event, error) {
 	src, dst := &s.Planets[from], &s.Planets[to]
 	switch {
 	case src.Owner != p:
-		owner := "the natives"
+		var owner any = lang.M("the natives")
 		if src.Owner != "" {
 			owner = src.Owner
 		}
-		return nil, refuse("move from one of your own planets", "%s is not yours (it is held by %s)", src.Name, owner)
+		return nil, refuse(lang.M("move from one of your own planets"), lang.M("%s is not yours (it is held by %s)", src.Name, owner))
 	case from == to:
-		return nil, refuse("name two different planets", "a movement needs a destination other than %s", src.Name)
+		return nil, refuse(lang.M("name two different planets"), lang.M("a movement needs a destination other than %s", src.Name))
 	case n < 1:
-		return nil, refuse("move 1 ship or more", "a movement moves at least one ship")
+		return nil, refuse(lang.M("move 1 ship or more"), lang.M("a movement moves at least one ship"))
 	case n > src.Ships:
-		return nil, refuse(fmt.Sprintf("move at most %d", src.Ships), "%s has %s at this point of your orders, not %d", src.Name, ships(src.Ships), n)
+		return nil, refuse(lang.M("move at most %d", src.Ships), lang.M("%s has %s at this point of your orders, not %d", src.Name, ships(src.Ships), n))
 	}
 	if dst.Owner == p {
 		if !s.connectedOwn(p, from, to) {
-			return nil, refuse("attack the planets between first, or move in steps", "no chain of your own planets joins %s to %s", src.Name, dst.Name)
+			return nil, refuse(lang.M("attack the planets between first, or move in steps"), lang.M("no chain of your own planets joins %s to %s", src.Name, dst.Name))
 		}
 		if dst.Ships+n > dst.Size.Limit() {
-			return nil, refuse(fmt.Sprintf("move at most %d", dst.Size.Limit()-dst.Ships), "%s holds at most %s and has %d", dst.Name, ships(dst.Size.Limit()), dst.Ships)
+			return nil, refuse(lang.M("move at most %d", dst.Size.Limit()-dst.Ships), lang.M("%s holds at most %s and has %d", dst.Name, ships(dst.Size.Limit()), dst.Ships))
 		}
-		events := []engine.Event{{Text: fmt.Sprintf("%s moves %s from %s to %s.", p, ships(n), src.Name, dst.Name)}}
+		events := []engine.Event{engine.Tell(lang.M("%s moves %s from %s to %s.", p, ships(n), src.Name, dst.Name))}
 		events = append(events, s.leave(from, n)...)
 		dst.Ships += n
 		return events, nil
 	}
 	if !s.adjacent(from, to) {
-		return nil, refuse("attack from a planet next to it", "%s is not next to %s: an attack must go to a neighbouring planet", dst.Name, src.Name)
+		return nil, refuse(lang.M("attack from a planet next to it"), lang.M("%s is not next to %s: an attack must go to a neighbouring planet", dst.Name, src.Name))
 	}
 	events := s.leave(from, n)
 	return append(events, s.attack(p, n, from, to)...), nil
@@ -139,7 +139,7 @@ func (s *State) leave(i, n int) []engine.Event {
 	}
 	owner := pl.Owner
 	pl.Owner, pl.Ships = "", 0
-	return []engine.Event{{Text: fmt.Sprintf("%s leaves %s empty: its natives take it back.", owner, pl.Name)}}
+	return []engine.Event{engine.Tell(lang.M("%s leaves %s empty: its natives take it back.", owner, pl.Name))}
 }
 
 // attack resolves n ships of p attacking planet to (004-G5, 004-G6).
@@ -147,27 +147,27 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 	dst := &s.Planets[to]
 	src := s.Planets[from].Name
 	if dst.Owner == "" {
-		natives := dst.Size.Natives()
-		if n <= natives {
-			return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s) from %s with %s: %s and the natives hold.", p, dst.Name, lang.N(natives, "native", "natives"), src, ships(n), lang.N(n, "it is lost", "all are lost"))}}
+		natives := lang.MN("%d native", "%d natives", dst.Size.Natives())
+		if n <= dst.Size.Natives() {
+			return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s) from %s with %s: %s and the natives hold.", p, dst.Name, natives, src, ships(n), lang.MN("%d it is lost", "%d all are lost", n)))}
 		}
 		dst.Owner = p
-		dst.Ships = n - natives
-		text := fmt.Sprintf("%s attacks %s (%s) from %s with %s and takes it with %d left.", p, dst.Name, lang.N(natives, "native", "natives"), src, ships(n), dst.Ships)
-		return []engine.Event{{Text: text + s.capLimit(to)}}
+		dst.Ships = n - dst.Size.Natives()
+		m := lang.M("%s attacks %s (%s) from %s with %s and takes it with %d left.", p, dst.Name, natives, src, ships(n), dst.Ships)
+		return []engine.Event{engine.Tell(s.capLimit(to, m))}
 	}
 	def, d := dst.Owner, dst.Ships
 	strength := d + 1
-	// Each outcome is one sentence, so that a reader of another language
-	// gets it whole (Translate); a planet over its limit adds one more.
+	// Each outcome is one message, so that a reader of another language
+	// gets it whole; a planet over its limit adds one more sentence.
 	args := []any{p, dst.Name, def, ships(d), src, ships(n)}
 	switch {
 	case n > strength:
 		dst.Owner, dst.Ships = p, n-strength
-		return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s and takes it with %d left.", append(args, dst.Ships)...) + s.capLimit(to)}}
+		return []engine.Event{engine.Tell(s.capLimit(to, lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s and takes it with %d left.", append(args, dst.Ships)...)))}
 	case n == strength:
 		dst.Owner, dst.Ships = "", 0
-		return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s: both sides are wiped out and the natives regain the planet.", args...)}}
+		return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: both sides are wiped out and the natives regain the planet.", args...))}
 	}
 	if s.Rules.Defence == "strict" {
 		dst.Ships = d - n
@@ -176,18 +176,22 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 	}
 	if dst.Ships <= 0 {
 		dst.Owner, dst.Ships = "", 0
-		return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails, no defender is left and the natives regain the planet.", args...)}}
+		return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails, no defender is left and the natives regain the planet.", args...))}
 	}
-	return []engine.Event{{Text: fmt.Sprintf("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails and %s keeps %s.", append(args, def, ships(dst.Ships))...)}}
+	return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails and %s keeps %s.", append(args, def, ships(dst.Ships))...))}
 }
 
-// capLimit cuts the ships on planet i to its limit (004-G8).
-func (s *State) capLimit(i int) string {
+// capLimit cuts the ships on planet i to its limit (004-G8): m, the
+// event that filled it, with what is lost added.
+func (s *State) capLimit(i int, m lang.Msg) lang.Msg {
 	pl := &s.Planets[i]
 	if lim := pl.Size.Limit(); pl.Ships > lim {
 		lost := pl.Ships - lim
 		pl.Ships = lim
-		return " " + fmt.Sprintf("%s holds at most %d: %s.", pl.Name, lim, lang.N(lost, "ship is lost", "ships are lost"))
+		return then(m, lang.M("%s holds at most %d: %s.", pl.Name, lim, lang.MN("%d ship is lost", "%d ships are lost", lost)))
 	}
-	return ""
+	return m
 }
+
+// then is two sentences of one event, a space between them.
+func then(first, next lang.Msg) lang.Msg { return lang.M("%s %s", first, next) }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // alt is one alternative of a SETTLE line.
@@ -45,25 +46,48 @@ func (o order) text() string {
 	return "DONE"
 }
 
-// lineError builds a LineError for order o.
-func lineError(o order, msg, fix string) engine.LineError {
-	return engine.LineError{Line: o.line, Text: o.raw, Msg: msg, Fix: fix}
+// lineError builds a LineError for order o: why it is refused and how to
+// fix it (the zero Msg for no fix).
+func lineError(o order, why, fix lang.Msg) engine.LineError {
+	return engine.LineErr(o.line, o.raw, why, fix)
 }
+
+// errOf is the LineError of order o refused by err (a ruleError).
+func errOf(o order, err error) engine.LineError { return lineError(o, whyOf(err), fixOf(err)) }
+
+// whyOf is why err refuses, as a message.
+func whyOf(err error) lang.Msg {
+	var re *ruleError
+	if errors.As(err, &re) {
+		return re.why
+	}
+	return lang.M("%s", err.Error()) // not reached: every refusal is a ruleError
+}
+
+// reasons joins the reasons alternatives are refused: "a; b".
+func reasons(why []lang.Msg) lang.Msg {
+	if len(why) == 1 {
+		return why[0]
+	}
+	return lang.M("%s; %s", why[0], reasons(why[1:]))
+}
+
+var noFix lang.Msg
 
 // parseLine reads one line. With a board, planet names are resolved.
 func parseLine(line string, s *State) (order, []engine.LineError) {
 	o := order{raw: strings.TrimSpace(line), from: -1, to: -1}
 	f := strings.Fields(strings.ReplaceAll(o.raw, ",", " "))
-	bad := func(msg, fix string) (order, []engine.LineError) {
+	bad := func(msg, fix lang.Msg) (order, []engine.LineError) {
 		return o, []engine.LineError{lineError(o, msg, fix)}
 	}
 	if len(f) == 0 {
-		return bad("empty order", "")
+		return bad(lang.M("empty order"), noFix)
 	}
 	switch strings.ToUpper(f[0]) {
 	case "DONE", "PASS", "END":
 		if len(f) > 1 {
-			return bad(fmt.Sprintf("%s takes nothing after it", strings.ToUpper(f[0])), "write DONE alone on its line")
+			return bad(lang.M("%s takes nothing after it", strings.ToUpper(f[0])), lang.M("write DONE alone on its line"))
 		}
 		o.kind = "done"
 		return o, nil
@@ -71,7 +95,7 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 		// A plan is written as SETTLE lines; PLAN only clears it, so a
 		// plan can be taken back as plainly as it was made.
 		if len(f) != 2 || !strings.EqualFold(f[1], "NONE") {
-			return bad("PLAN takes only NONE: PLAN NONE clears your settling plan", "write PLAN NONE alone, or SETTLE lines for a new plan")
+			return bad(lang.M("PLAN takes only NONE: PLAN NONE clears your settling plan"), lang.M("write PLAN NONE alone, or SETTLE lines for a new plan"))
 		}
 		o.kind = "clear"
 		return o, nil
@@ -82,34 +106,34 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 		var unknown []engine.LineError
 		for len(words) > 0 {
 			if len(words) < 2 {
-				return bad("SETTLE needs a planet and a number of ships", "write e.g. SETTLE Vega 3")
+				return bad(lang.M("SETTLE needs a planet and a number of ships"), lang.M("write e.g. SETTLE Vega 3"))
 			}
 			n, err := strconv.Atoi(words[1])
 			if err != nil {
-				return bad(fmt.Sprintf("%q is not a number of ships", words[1]), "write e.g. SETTLE Vega 3")
+				return bad(lang.M("%q is not a number of ships", words[1]), lang.M("write e.g. SETTLE Vega 3"))
 			}
 			a := alt{name: words[0], planet: -1, ships: n}
 			if s != nil {
 				if i, err := s.findPlanet(words[0]); err != nil {
-					unknown = append(unknown, lineError(o, err.Error(), fixOf(err)))
+					unknown = append(unknown, errOf(o, err))
 				} else {
 					a.name, a.planet = s.Planets[i].Name, i
 				}
 			}
 			if n < 1 {
-				return bad("settle at least 1 ship", "")
+				return bad(lang.M("settle at least 1 ship"), noFix)
 			}
 			o.alts = append(o.alts, a)
 			words = words[2:]
 			if len(words) > 0 {
 				if !strings.EqualFold(words[0], "ELSE") || len(words) == 1 {
-					return bad(fmt.Sprintf("unexpected %q after %s %d", words[0], a.name, n), "separate alternatives with ELSE: SETTLE Vega 3 ELSE Sol 7")
+					return bad(lang.M("unexpected %q after %s %d", words[0], a.name, n), lang.M("separate alternatives with ELSE: SETTLE Vega 3 ELSE Sol 7"))
 				}
 				words = words[1:]
 			}
 		}
 		if len(o.alts) == 0 {
-			return bad("SETTLE needs a planet and a number of ships", "write e.g. SETTLE Vega 3")
+			return bad(lang.M("SETTLE needs a planet and a number of ships"), lang.M("write e.g. SETTLE Vega 3"))
 		}
 		if len(unknown) > 0 {
 			return o, unknown
@@ -127,22 +151,22 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 			kept = append(kept, w)
 		}
 		if len(kept) != 3 {
-			return bad("MOVE needs a number of ships and two planets", "write e.g. MOVE 5 FROM Sol TO Vega")
+			return bad(lang.M("MOVE needs a number of ships and two planets"), lang.M("write e.g. MOVE 5 FROM Sol TO Vega"))
 		}
 		n, err := strconv.Atoi(kept[0])
 		if err != nil {
-			return bad(fmt.Sprintf("%q is not a number of ships", kept[0]), "write e.g. MOVE 5 FROM Sol TO Vega")
+			return bad(lang.M("%q is not a number of ships", kept[0]), lang.M("write e.g. MOVE 5 FROM Sol TO Vega"))
 		}
 		o.ships, o.names = n, [2]string{kept[1], kept[2]}
 		if n < 1 {
-			return bad("a movement moves at least one ship", "")
+			return bad(lang.M("a movement moves at least one ship"), noFix)
 		}
 		if s != nil {
 			var errs []engine.LineError
 			for k := 0; k < 2; k++ {
 				i, err := s.findPlanet(kept[1+k])
 				if err != nil {
-					errs = append(errs, lineError(o, err.Error(), fixOf(err)))
+					errs = append(errs, errOf(o, err))
 					continue
 				}
 				o.names[k] = s.Planets[i].Name
@@ -158,10 +182,10 @@ func parseLine(line string, s *State) (order, []engine.LineError) {
 		}
 		return o, nil
 	}
-	return bad(fmt.Sprintf("%q is not an order", f[0]), suggestVerb(f[0]))
+	return bad(lang.M("%q is not an order", f[0]), suggestVerb(f[0]))
 }
 
-func suggestVerb(w string) string {
+func suggestVerb(w string) lang.Msg {
 	best, d := "", 3
 	for _, v := range []string{"SETTLE", "MOVE", "DONE", "PLAN"} {
 		if k := engine.EditDistance(strings.ToUpper(w), v); k < d {
@@ -169,17 +193,18 @@ func suggestVerb(w string) string {
 		}
 	}
 	if best != "" {
-		return fmt.Sprintf("did you mean %s?", best)
+		return lang.M("did you mean %s?", best)
 	}
-	return "orders are SETTLE, PLAN NONE, MOVE and DONE (see HELP)"
+	return lang.M("orders are SETTLE, PLAN NONE, MOVE and DONE (see HELP)")
 }
 
-func fixOf(err error) string {
+// fixOf is how to fix what err refuses, as a message (zero for none).
+func fixOf(err error) lang.Msg {
 	var re *ruleError
 	if errors.As(err, &re) {
 		return re.fix
 	}
-	return ""
+	return noFix
 }
 
 // findPlanet resolves a planet name: exact, or a unique beginning of one,
@@ -202,7 +227,7 @@ func (s *State) findPlanet(name string) (int, error) {
 		for _, i := range prefix {
 			names = append(names, s.Planets[i].Name)
 		}
-		return -1, refuse("write more of the name", "%q could be %s", name, orList(names))
+		return -1, refuse(lang.M("write more of the name"), lang.M("%q could be %s", name, orList(names)))
 	}
 	var near []string
 	for _, p := range s.Planets {
@@ -210,21 +235,20 @@ func (s *State) findPlanet(name string) (int, error) {
 			near = append(near, "'"+p.Name+"'")
 		}
 	}
-	fix := "the planets are listed in your report"
+	fix := lang.M("the planets are listed in your report")
 	if len(near) > 0 {
-		fix = fmt.Sprintf("did you mean %s?", orList(near))
+		fix = lang.M("did you mean %s?", orList(near))
 	}
-	return -1, refuse(fix, "no planet named '%s'", name)
+	return -1, refuse(fix, lang.M("no planet named '%s'", name))
 }
 
-func orList(names []string) string {
-	switch len(names) {
-	case 1:
-		return names[0]
-	case 2:
-		return names[0] + " or " + names[1]
+// orList is names joined by "or" in the reader's language: "a, b or c".
+func orList(names []string) lang.Arg {
+	items := make([]any, len(names))
+	for i, n := range names {
+		items[i] = n
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return lang.Or(items...)
 }
 
 // parseLines reads every line; blank lines and # comments are skipped but
@@ -276,26 +300,26 @@ func parseAll(text string, s *State, p, mode string) ([]order, []engine.LineErro
 				break // the plan lines, below
 			}
 			if o.kind == "clear" {
-				errs = append(errs, lineError(o, "your first line is this pick: it must be a SETTLE order", "write the pick first, e.g. SETTLE Vega 3; a pick sent alone clears your plan"))
+				errs = append(errs, lineError(o, lang.M("your first line is this pick: it must be a SETTLE order"), lang.M("write the pick first, e.g. SETTLE Vega 3; a pick sent alone clears your plan")))
 				continue
 			}
 			if o.kind != "settle" {
-				errs = append(errs, lineError(o, "while settling, only SETTLE orders are taken", "movement starts after colonisation"))
+				errs = append(errs, lineError(o, lang.M("while settling, only SETTLE orders are taken"), lang.M("movement starts after colonisation")))
 				continue
 			}
 			if len(errs) == 0 {
-				var why []string
+				var why []lang.Msg
 				possible := false
 				for _, a := range o.alts {
 					if err := s.checkSettle(p, a.planet, a.ships); err != nil {
-						why = append(why, fmt.Sprintf("%s %d: %v", a.name, a.ships, err))
+						why = append(why, lang.M("%s %d: %s", a.name, a.ships, whyOf(err)))
 					} else {
 						possible = true
 						break
 					}
 				}
 				if !possible {
-					errs = append(errs, lineError(o, fmt.Sprintf("this pick is not possible now: %s", strings.Join(why, "; ")), "your first SETTLE line is this pick; settle a free planet or one of yours"))
+					errs = append(errs, lineError(o, lang.M("this pick is not possible now: %s", reasons(why)), lang.M("your first SETTLE line is this pick; settle a free planet or one of yours")))
 					continue
 				}
 			}
@@ -307,7 +331,7 @@ func parseAll(text string, s *State, p, mode string) ([]order, []engine.LineErro
 			ok = append(ok, plan...)
 		}
 		if len(orders) == 0 && len(errs) == 0 {
-			errs = append(errs, engine.LineError{Msg: "it is your pick and no SETTLE order came", Fix: "write e.g. SETTLE Vega 3"})
+			errs = append(errs, engine.LineErr(0, "", lang.M("it is your pick and no SETTLE order came"), lang.M("write e.g. SETTLE Vega 3")))
 		}
 	case phaseMove:
 		scratch := s.clone()
@@ -315,28 +339,28 @@ func parseAll(text string, s *State, p, mode string) ([]order, []engine.LineErro
 		for _, o := range orders {
 			switch {
 			case done:
-				errs = append(errs, lineError(o, "an order after DONE", "put DONE last, or leave it out"))
+				errs = append(errs, lineError(o, lang.M("an order after DONE"), lang.M("put DONE last, or leave it out")))
 				continue
 			case o.kind == "done":
 				done = true
 				continue
 			case o.kind != "move":
-				errs = append(errs, lineError(o, "colonisation is over: only MOVE and DONE are taken now", "write e.g. MOVE 5 FROM Sol TO Vega"))
+				errs = append(errs, lineError(o, lang.M("colonisation is over: only MOVE and DONE are taken now"), lang.M("write e.g. MOVE 5 FROM Sol TO Vega")))
 				continue
 			}
 			moves++
 			if moves > 3 {
-				errs = append(errs, lineError(o, "a player makes at most 3 movements a round", "drop a MOVE, or combine two from the same planet to the same planet"))
+				errs = append(errs, lineError(o, lang.M("a player makes at most 3 movements a round"), lang.M("drop a MOVE, or combine two from the same planet to the same planet")))
 				continue
 			}
 			if _, err := scratch.move(p, o.ships, o.from, o.to); err != nil {
-				errs = append(errs, lineError(o, err.Error(), fixOf(err)))
+				errs = append(errs, errOf(o, err))
 				continue
 			}
 			ok = append(ok, o)
 		}
 	default:
-		errs = append(errs, engine.LineError{Msg: "the game is over: no orders are taken"})
+		errs = append(errs, engine.LineErr(0, "", lang.M("the game is over: no orders are taken"), noFix))
 	}
 	return ok, errs
 }
@@ -355,11 +379,11 @@ func checkPlan(orders []order, errs []engine.LineError) ([]order, []engine.LineE
 	for _, o := range orders {
 		switch {
 		case o.kind == "clear" && (settles > 0 || len(orders) > 1):
-			errs = append(errs, lineError(o, "PLAN NONE clears the plan, so it cannot stand with other plan lines", "send PLAN NONE alone, or only the SETTLE lines of the new plan"))
+			errs = append(errs, lineError(o, lang.M("PLAN NONE clears the plan, so it cannot stand with other plan lines"), lang.M("send PLAN NONE alone, or only the SETTLE lines of the new plan")))
 		case o.kind == "clear" || o.kind == "settle":
 			ok = append(ok, o)
 		default:
-			errs = append(errs, lineError(o, "while settling, only SETTLE orders are taken (and PLAN NONE)", "movement starts after colonisation"))
+			errs = append(errs, lineError(o, lang.M("while settling, only SETTLE orders are taken (and PLAN NONE)"), lang.M("movement starts after colonisation")))
 		}
 	}
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })

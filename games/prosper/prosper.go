@@ -16,6 +16,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // Ruleset returns the Prosper or Perish ruleset.
@@ -101,7 +102,7 @@ func (ruleset) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
 		Seats: append([]string(nil), s.Players...),
 	}
 	// 004-B1: seat order (who is player one) is random.
-	d.Shuffle(len(st.Seats), "seat order", func(i, j int) { st.Seats[i], st.Seats[j] = st.Seats[j], st.Seats[i] })
+	d.ShuffleMsg(len(st.Seats), lang.M("seat order"), func(i, j int) { st.Seats[i], st.Seats[j] = st.Seats[j], st.Seats[i] })
 	var sites []Site
 	switch m := o[optMap]; m {
 	case "default":
@@ -168,7 +169,7 @@ func (ruleset) CheckSyntax(text string) []engine.LineError {
 		}
 		for _, name := range names {
 			if err := knownPlanet(boards, name); err != nil {
-				errs = append(errs, lineError(o, err.Error(), fixOf(err)))
+				errs = append(errs, errOf(o, err))
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // view is a player's view. Prosper hides nothing, so every player (and the
@@ -36,13 +37,14 @@ func (v *view) Player() string {
 // Parse checks orders for prompt p against the board as it is now.
 func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
 	if v.player == "" || p.Player != v.player {
-		return nil, []engine.LineError{{Msg: "orders can only be checked for the player they are asked of"}}
+		return nil, []engine.LineError{engine.LineErr(0, "", lang.M("orders can only be checked for the player they are asked of"), noFix)}
 	}
 	mode := v.s.Phase_
 	if p.Kind == engine.KindAnytime {
 		mode = modePlan
 		if !v.asked(p) {
-			return nil, []engine.LineError{{Msg: "no plan is asked of you now: a plan is sent while others pick, during colonisation", Fix: "send your pick to the pick's prompt; its later SETTLE lines are your plan"}}
+			return nil, []engine.LineError{engine.LineErr(0, "", lang.M("no plan is asked of you now: a plan is sent while others pick, during colonisation"),
+				lang.M("send your pick to the pick's prompt; its later SETTLE lines are your plan"))}
 		}
 	}
 	orders, errs := parseAll(text, v.s, v.player, mode)
@@ -65,7 +67,8 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 // asked reports whether prompt p is open now, as it was asked.
 func (v *view) asked(p engine.Prompt) bool {
 	for _, q := range v.s.Prompts() {
-		if q == p {
+		// Field by field: Msg is a pointer, new at every Prompts.
+		if q.ID == p.ID && q.Player == p.Player && q.Kind == p.Kind && q.Ask == p.Ask && q.Default == p.Default {
 			return true
 		}
 	}
@@ -138,18 +141,18 @@ func (v *view) Board() string {
 	}
 	l := v.lang
 	legend := []string{"",
-		tr(l, "Each planet: name, then size (S M L) and its owner's letter and ships (B25),"),
-		tr(l, "or its natives (n12), or - for a small planet that no one holds.")}
+		say(l, lang.M("Each planet: name, then size (S M L) and its owner's letter and ships (B25),")),
+		say(l, lang.M("or its natives (n12), or - for a small planet that no one holds."))}
 	var owners []string
 	for _, p := range s.Seats {
 		mark := ""
 		if p == v.player {
-			mark = " " + tr(l, "(you)")
+			mark = " " + say(l, lang.M("(you)"))
 		}
 		owners = append(owners, s.letter(p)+" = "+p+mark)
 	}
-	legend = append(legend, tr(l, "Owners: %s.", strings.Join(owners, ", ")))
-	legend = append(legend, tr(l, "Links: - / \\ join neighbouring planets."))
+	legend = append(legend, say(l, lang.M("Owners: %s.", strings.Join(owners, ", "))))
+	legend = append(legend, say(l, lang.M("Links: - / \\ join neighbouring planets.")))
 	return strings.Join(append(lines, legend...), "\n") + "\n"
 }
 
@@ -185,18 +188,14 @@ func (v *view) Status() string {
 	var b strings.Builder
 	switch s.Phase_ {
 	case phaseSettle:
-		b.WriteString(tr(l, "Colonisation, pick %d: %s to settle.", s.Picks+1, s.picker()) + "\n")
+		b.WriteString(say(l, lang.M("Colonisation, pick %d: %s to settle.", s.Picks+1, s.picker())) + "\n")
 	case phaseMove:
-		b.WriteString(tr(l, "Round %d, movement: %s to move (started by %s).", s.Round, s.mover(), s.Seats[s.Start]) + "\n")
+		b.WriteString(say(l, lang.M("Round %d, movement: %s to move (started by %s).", s.Round, s.mover(), s.Seats[s.Start])) + "\n")
 	case phaseOver:
-		result := s.Result
-		if l == langRU {
-			result, _ = translateRU(result)
-		}
 		// A long result (the turn limit's) goes on to a second line,
 		// indented under the first, so that it reads as one paragraph
 		// (also in the HTML part).
-		words := strings.Fields(tr(l, "Game over: %s", result))
+		words := strings.Fields(say(l, lang.M("Game over: %s", s.result())))
 		wrapWords(&b, words[0]+" ", words[1:], reportWidth)
 	}
 	b.WriteString("\n" + t.seat + "\n")
@@ -212,7 +211,7 @@ func (v *view) Status() string {
 			name += " *"
 		}
 		if s.out(p) {
-			name += " " + tr(l, "(out)")
+			name += " " + say(l, lang.M("(out)"))
 		}
 		fmt.Fprintf(&b, t.seatRow, fmt.Sprintf("%d %s", i+1, s.letter(p)), fit(name, 12), planets, ships, prod, s.Supply[p])
 	}
@@ -224,11 +223,11 @@ func (v *view) Status() string {
 			words[k] += ";"
 		}
 		b.WriteString("\n")
-		wrapWords(&b, tr(l, "Your settling plan: "), words, reportWidth)
+		wrapWords(&b, say(l, lang.M("Your settling plan: ")), words, reportWidth)
 	}
 	b.WriteString("\n" + t.planet + "\n")
 	for i, p := range s.Planets {
-		holder, ships := term(l, "natives"), p.Size.Natives()
+		holder, ships := say(l, lang.M("natives")), p.Size.Natives()
 		if p.Owner != "" {
 			holder, ships = p.Owner, p.Ships
 		}
@@ -236,7 +235,7 @@ func (v *view) Status() string {
 		for _, n := range s.neighbours(i) {
 			ns = append(ns, s.Planets[n].Name)
 		}
-		head := fmt.Sprintf(t.planetRow, p.Name, term(l, p.Size.Word()), fit(holder, 12), ships, p.Size.Limit())
+		head := fmt.Sprintf(t.planetRow, p.Name, say(l, p.Size.Msg()), fit(holder, 12), ships, p.Size.Limit())
 		wrapWords(&b, head, ns, reportWidth)
 	}
 	return b.String()

@@ -72,7 +72,60 @@ func (s *State) Outcome() engine.Outcome {
 	if s.Phase_ != phaseOver {
 		return engine.Outcome{}
 	}
-	return engine.Outcome{Over: true, Winners: s.Winner, Text: s.Result}
+	return engine.Ended(s.result(), s.Winner...)
+}
+
+// PhaseMsg is the phase as a message (engine.PhaseMessager), for the
+// mail's heading in the reader's language.
+func (s *State) PhaseMsg() lang.Msg {
+	switch s.Phase_ {
+	case phaseSettle:
+		return lang.M(phaseSettle)
+	case phaseMove:
+		return lang.M(phaseMove)
+	}
+	return lang.M(phaseOver)
+}
+
+var _ engine.PhaseMessager = (*State)(nil)
+
+// result is how the game ended, as a message: worked out again from the
+// state, which keeps only its English (Result), so that the state and
+// its bytes are what they were before messages. The game ends when one
+// player (or nobody) is left, every other seat out, or at the turn
+// limit: most planets, then most ships, win.
+func (s *State) result() lang.Msg {
+	if len(s.Out) >= len(s.Seats)-1 || len(s.Winner) == 0 {
+		if len(s.Winner) == 1 {
+			return lang.M("%s has eradicated every enemy and wins.", s.Winner[0])
+		}
+		return lang.M("Nobody is left.")
+	}
+	planets, ships := 0, 0
+	for _, i := range s.owned(s.Winner[0], false) {
+		planets++
+		ships += s.Planets[i].Ships
+	}
+	return limitResult(s.Rules.TurnLimit, s.Winner, planets, ships)
+}
+
+// limitResult is the end at the turn limit of rounds: winners, with the
+// planets and ships each of them has.
+func limitResult(rounds int, winners []string, planets, n int) lang.Msg {
+	r, p := lang.MN("%d round", "%d rounds", rounds), lang.MN("%d planet", "%d planets", planets)
+	if len(winners) == 1 {
+		return lang.M("the turn limit of %s is reached: %s wins with %s and %s", r, winners[0], p, ships(n))
+	}
+	return lang.M("the turn limit of %s is reached: %s win with %s and %s", r, andChain(winners), p, ships(n))
+}
+
+// andChain is names joined by "and" each ("ann and bob and cy"), as the
+// end at the turn limit has always written them.
+func andChain(names []string) lang.Arg {
+	if len(names) <= 2 {
+		return lang.Strings(names)
+	}
+	return lang.And(names[0], andChain(names[1:]))
 }
 
 // picker is the seat whose pick it is while settling.
@@ -112,25 +165,23 @@ func (s *State) Prompts() []engine.Prompt {
 	switch s.Phase_ {
 	case phaseSettle:
 		p := s.picker()
-		out := []engine.Prompt{{
-			ID: fmt.Sprintf("settle:%d", s.Picks+1), Player: p, Kind: engine.KindStep,
-			Ask:     fmt.Sprintf("Settle a planet: you have %s left to place (SETTLE <planet> <ships>; more lines make a plan for your later picks).", ships(s.Supply[p])),
-			Default: s.defaultSettle(p),
-		}}
+		pick := engine.Prompt{ID: fmt.Sprintf("settle:%d", s.Picks+1), Player: p, Kind: engine.KindStep, Default: s.defaultSettle(p)}
+		pick.SetAsk(lang.M("Settle a planet: you have %s left to place (SETTLE <planet> <ships>; more lines make a plan for your later picks).", ships(s.Supply[p])))
+		out := []engine.Prompt{pick}
 		for _, q := range s.Seats {
 			if q != p && s.Supply[q] > 0 {
 				// Default "": nothing sent changes nothing.
-				out = append(out, engine.Prompt{ID: "plan:" + q, Player: q, Kind: engine.KindAnytime, Ask: planAsk})
+				plan := engine.Prompt{ID: "plan:" + q, Player: q, Kind: engine.KindAnytime}
+				plan.SetAsk(lang.M(planAsk))
+				out = append(out, plan)
 			}
 		}
 		return out
 	case phaseMove:
 		p := s.mover()
-		return []engine.Prompt{{
-			ID: fmt.Sprintf("move:%d:%s", s.Round, p), Player: p, Kind: engine.KindStep,
-			Ask:     fmt.Sprintf("Round %d: your movement, up to 3 MOVE <ships> FROM <planet> TO <planet> (or DONE).", s.Round),
-			Default: "DONE",
-		}}
+		move := engine.Prompt{ID: fmt.Sprintf("move:%d:%s", s.Round, p), Player: p, Kind: engine.KindStep, Default: "DONE"}
+		move.SetAsk(lang.M("Round %d: your movement, up to 3 MOVE <ships> FROM <planet> TO <planet> (or DONE).", s.Round))
+		return []engine.Prompt{move}
 	}
 	return nil
 }
@@ -179,15 +230,15 @@ func (s *State) checkSettle(p string, i, n int) error {
 	pl := s.Planets[i]
 	switch {
 	case n < 1:
-		return fmt.Errorf("settle at least 1 ship")
+		return refuse(lang.Msg{}, lang.M("settle at least 1 ship"))
 	case n > s.Supply[p]:
-		return fmt.Errorf("you have only %s left to place", ships(s.Supply[p]))
+		return refuse(lang.Msg{}, lang.M("you have only %s left to place", ships(s.Supply[p])))
 	case pl.Owner != "" && pl.Owner != p:
-		return fmt.Errorf("%s is settled by %s already, and settling cannot attack", pl.Name, pl.Owner)
+		return refuse(lang.Msg{}, lang.M("%s is settled by %s already, and settling cannot attack", pl.Name, pl.Owner))
 	case pl.Owner == "" && n < s.minSettle(i):
-		return fmt.Errorf("%s planet needs at least %s (natives take %d and one must stay)", lang.A(pl.Size.Word()), ships(s.minSettle(i)), s.settleCost(i, p))
+		return refuse(lang.Msg{}, lang.M("%s planet needs at least %s (natives take %d and one must stay)", pl.Size.MsgA(), ships(s.minSettle(i)), s.settleCost(i, p)))
 	case pl.Ships+n-s.settleCost(i, p) > pl.Size.Limit():
-		return fmt.Errorf("%s holds at most %s: %d would be there", pl.Name, ships(pl.Size.Limit()), pl.Ships+n-s.settleCost(i, p))
+		return refuse(lang.Msg{}, lang.M("%s holds at most %s: %d would be there", pl.Name, ships(pl.Size.Limit()), pl.Ships+n-s.settleCost(i, p)))
 	}
 	return nil
 }
@@ -213,17 +264,19 @@ func (s *State) settle(p string, i, n int) []engine.Event {
 	pl.Owner = p
 	pl.Ships += n - cost
 	s.Picks++
-	var text string
+	var m lang.Msg
 	if fresh {
-		text = fmt.Sprintf("%s settles %s (%s) with %s: the natives take %d, %d %s.", p, pl.Name, pl.Size.Word(), ships(n), cost, pl.Ships, lang.Noun(lang.English, pl.Ships, "remains", "remain"))
+		m = lang.MN("%s settles %s (%s) with %s: the natives take %d, %d remains.", "%s settles %s (%s) with %s: the natives take %d, %d remain.",
+			p, pl.Name, pl.Size.Msg(), ships(n), cost, pl.Ships)
+		m.Count = 6 // the ships that remain choose the verb
 		if cost > 0 && s.Rules.Losses == "reserve" {
 			s.Reserve[p] += cost
-			text += " " + fmt.Sprintf("The %d lost return at the main phase.", cost)
+			m = then(m, lang.M("The %d lost return at the main phase.", cost))
 		}
 	} else {
-		text = fmt.Sprintf("%s adds %s to %s: %d there.", p, ships(n), pl.Name, pl.Ships)
+		m = lang.M("%s adds %s to %s: %d there.", p, ships(n), pl.Name, pl.Ships)
 	}
-	return []engine.Event{{Text: text}}
+	return []engine.Event{engine.Tell(m)}
 }
 
 // nextPicker moves the snake on to the next player who can place ships,
@@ -237,7 +290,7 @@ func (s *State) nextPicker() []engine.Event {
 		// Ships that cannot be placed anywhere are lost (004-G4).
 		for _, p := range s.Seats {
 			if s.Supply[p] > 0 && !s.canSettle(p) {
-				events = append(events, engine.Event{Text: fmt.Sprintf("%s cannot place the %s left anywhere: they are lost.", p, ships(s.Supply[p]))})
+				events = append(events, engine.Tell(lang.M("%s cannot place the %s left anywhere: they are lost.", p, ships(s.Supply[p]))))
 				s.Supply[p] = 0
 				delete(s.Plans, p)
 			}
@@ -267,8 +320,8 @@ func (s *State) nextPicker() []engine.Event {
 // planEmpty ends the event of a spoiled line that leaves a plan empty.
 const planEmpty = "Your plan is now empty: your next pick waits for your mail."
 
-// ships writes a count of ships.
-func ships(n int) string { return lang.N(n, "ship", "ships") }
+// ships is a count of ships, as a message: "3 ships".
+func ships(n int) lang.Msg { return lang.MN("%d ship", "%d ships", n) }
 
 // dropSpoiled drops every plan line that can no longer be played (each
 // of its alternatives is impossible now: another player took the planet,
@@ -292,10 +345,10 @@ func (s *State) dropSpoiled() []engine.Event {
 				keep = append(keep, line)
 				continue
 			}
-			var why []string
+			var why []lang.Msg
 			for _, a := range o.alts {
 				if err := s.checkSettle(p, a.planet, a.ships); err != nil {
-					why = append(why, err.Error())
+					why = append(why, whyOf(err))
 				} else {
 					why = nil
 					break
@@ -305,11 +358,11 @@ func (s *State) dropSpoiled() []engine.Event {
 				keep = append(keep, line)
 				continue
 			}
-			text := fmt.Sprintf("Your settling plan's line %s can no longer be played, so it is dropped: %s.", line, strings.Join(why, "; "))
+			m := lang.M("Your settling plan's line %s can no longer be played, so it is dropped: %s.", line, reasons(why))
 			if len(keep) == 0 && line == plan[len(plan)-1] {
-				text += " " + planEmpty
+				m = then(m, lang.M(planEmpty))
 			}
-			events = append(events, engine.Event{Text: text, To: []string{p}})
+			events = append(events, engine.Tell(m, p))
 		}
 		if len(keep) == 0 {
 			delete(s.Plans, p)
@@ -338,7 +391,7 @@ func (s *State) playPlan(p string) ([]engine.Event, bool) {
 					s.Plans[p] = rest
 				}
 				ev := s.settle(p, a.planet, a.ships)
-				ev[0].Text += " " + fmt.Sprintf("(from %s's plan)", p)
+				ev[0] = engine.Tell(then(*ev[0].Msg, lang.M("(from %s's plan)", p)), ev[0].To...)
 				return ev, true
 			}
 		}
@@ -365,17 +418,17 @@ func (s *State) startMain() []engine.Event {
 				s.Planets[i].Ships += add
 				placed += add
 			}
-			events = append(events, engine.Event{Text: fmt.Sprintf("%s's reserve of %s returns: %d placed on their largest planets, %d lost for lack of room.", p, ships(r), placed, r-placed)})
+			events = append(events, engine.Tell(lang.M("%s's reserve of %s returns: %d placed on their largest planets, %d lost for lack of room.", p, ships(r), placed, r-placed)))
 		}
 		s.Reserve = map[string]int{}
 	}
 	s.Phase_, s.Round, s.Start, s.Mover = phaseMove, 1, 0, 0
-	events = append(events, engine.Event{Text: "Colonisation is over."})
+	events = append(events, engine.Tell(lang.M("Colonisation is over.")))
 	events = append(events, s.eliminate()...)
 	if s.Phase_ == phaseMove {
 		// Player one starts, unless they settled nothing and are out.
 		s.Start = s.inFrom(0)
-		events = append(events, engine.Event{Text: fmt.Sprintf("Round %d begins with %s.", 1, s.mover())})
+		events = append(events, engine.Tell(lang.M("Round %d begins with %s.", 1, s.mover())))
 	}
 	return events
 }
@@ -421,7 +474,7 @@ func (s *State) eliminate() []engine.Event {
 		}
 		if len(s.owned(p, false)) == 0 {
 			s.Out = append(s.Out, p)
-			events = append(events, engine.Event{Text: fmt.Sprintf("%s has no planet left and is out of the game.", p)})
+			events = append(events, engine.Tell(lang.M("%s has no planet left and is out of the game.", p)))
 			continue
 		}
 		alive = append(alive, p)
@@ -429,12 +482,9 @@ func (s *State) eliminate() []engine.Event {
 	if len(alive) <= 1 {
 		s.Phase_ = phaseOver
 		s.Winner = alive
-		if len(alive) == 1 {
-			s.Result = fmt.Sprintf("%s has eradicated every enemy and wins.", alive[0])
-		} else {
-			s.Result = "Nobody is left."
-		}
-		events = append(events, engine.Event{Text: fmt.Sprintf("Game over: %s", s.Result)})
+		result := s.result()
+		s.Result = result.English()
+		events = append(events, engine.Tell(lang.M("Game over: %s", result)))
 	}
 	return events
 }
@@ -478,7 +528,7 @@ func (s *State) produce() []engine.Event {
 		}
 		parts = append(parts, fmt.Sprintf("%s +%d", p, total))
 	}
-	events := []engine.Event{{Text: fmt.Sprintf("Production of round %d: %s.", s.Round, strings.Join(parts, ", "))}}
+	events := []engine.Event{engine.Tell(lang.M("Production of round %d: %s.", s.Round, strings.Join(parts, ", ")))}
 	if s.Rules.TurnLimit > 0 && s.Round >= s.Rules.TurnLimit {
 		return append(events, s.endByLimit())
 	}
@@ -487,7 +537,7 @@ func (s *State) produce() []engine.Event {
 	// player; eliminated seats are passed over (004-G13).
 	s.Start = s.inFrom(s.Start + 1)
 	s.Mover = 0
-	events = append(events, engine.Event{Text: fmt.Sprintf("Round %d begins with %s.", s.Round, s.mover())})
+	events = append(events, engine.Tell(lang.M("Round %d begins with %s.", s.Round, s.mover())))
 	return events
 }
 
@@ -519,8 +569,9 @@ func (s *State) endByLimit() engine.Event {
 			s.Winner = append(s.Winner, sc.p)
 		}
 	}
-	s.Result = fmt.Sprintf("the turn limit of %s is reached: %s %s with %s and %s", lang.N(s.Rules.TurnLimit, "round", "rounds"), strings.Join(s.Winner, " and "), lang.Noun(lang.English, len(s.Winner), "wins", "win"), lang.N(best.planets, "planet", "planets"), ships(best.ships))
-	return engine.Event{Text: fmt.Sprintf("Game over: %s.", s.Result)}
+	result := limitResult(s.Rules.TurnLimit, s.Winner, best.planets, best.ships)
+	s.Result = result.English()
+	return engine.Tell(lang.M("Game over: %s.", result))
 }
 
 // Resolve applies the one answer a step has: a pick or a movement.
@@ -546,7 +597,7 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 	case phaseSettle:
 		if len(orders) == 0 {
 			// Nothing possible was sent: the supply is lost (004-G4).
-			events = append(events, engine.Event{Text: fmt.Sprintf("%s places nothing; the %s left are lost.", p, ships(s.Supply[p]))})
+			events = append(events, engine.Tell(lang.M("%s places nothing; the %s left are lost.", p, ships(s.Supply[p]))))
 			s.Supply[p] = 0
 			return append(events, s.nextPicker()...), nil
 		}
@@ -583,7 +634,7 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 			events = append(events, ev...)
 		}
 		if len(orders) == 0 {
-			events = append(events, engine.Event{Text: fmt.Sprintf("%s makes no movement.", p)})
+			events = append(events, engine.Tell(lang.M("%s makes no movement.", p)))
 		}
 		events = append(events, s.eliminate()...)
 		if s.Phase_ == phaseMove {
@@ -624,18 +675,18 @@ func (s *State) resolvePlan(a engine.Answer, open []engine.Prompt) ([]engine.Eve
 		}
 		plan = append(plan, o.text())
 	}
-	var text string
+	var m lang.Msg
 	switch {
 	case len(plan) > 0:
 		s.Plans[p] = plan
-		text = fmt.Sprintf("Your settling plan is now: %s.", strings.Join(plan, "; "))
+		m = lang.M("Your settling plan is now: %s.", strings.Join(plan, "; "))
 	case cleared:
 		delete(s.Plans, p)
-		text = "Your settling plan is cleared: your next pick waits for your mail."
+		m = lang.M("Your settling plan is cleared: your next pick waits for your mail.")
 	case len(s.Plans[p]) > 0:
-		text = fmt.Sprintf("Your settling plan is unchanged: %s.", strings.Join(s.Plans[p], "; "))
+		m = lang.M("Your settling plan is unchanged: %s.", strings.Join(s.Plans[p], "; "))
 	default:
-		text = "You have no settling plan: your next pick waits for your mail."
+		m = lang.M("You have no settling plan: your next pick waits for your mail.")
 	}
-	return []engine.Event{{Text: text, To: []string{p}}}, nil
+	return []engine.Event{engine.Tell(m, p)}, nil
 }

@@ -2,144 +2,18 @@ package prosper
 
 import (
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
-
-// notText are the formats of the code that no player reads as prose:
-// prompt ids, canonical orders, table rows, lists of numbers, and the
-// errors only a GM or a bug sees.
-var notText = map[string]bool{
-	"settle:%d": true, "move:%d:%s": true, "SETTLE %s %d": true, "%s %d": true, "MOVE %d FROM %s TO %s": true,
-	"%s +%d": true, "%d %s": true, "'": true,
-	// NewState, LoadState, Resolve and the map files: the GM's or a bug's.
-	"option %s must be a whole number of rounds, 0 or more, not %q": true,
-	"option %s must be a number of ships from 1 to 500, not %q":     true,
-	"read prosper state: %w":                           true,
-	"prosper resolves one answer at a time, got %d":    true,
-	"answer to %q, but %v is asked":                    true,
-	"orders of %s do not apply: %v":                    true,
-	"no alternative of %q is possible":                 true,
-	"the game is over":                                 true,
-	"answer to %q, but %s is not asked for a plan now": true,
-	"the plan of %s does not apply: %v":                true,
-	"no map named %q":                                  true,
-	"map line %d: want name q r size, got %q":          true,
-	"map line %d: %q":                                  true,
-	"map line %d: %s or its cell appears twice":        true,
-	"the map has no planets":                           true,
-	"the map is not connected":                         true,
-	"the generated map is not connected (a bug)":       true,
-}
-
-// TestEveryTextHasRussian reads the package's code and checks that every
-// English format a player may read — passed to fmt.Sprintf, fmt.Errorf,
-// refuse, a parse error, a count, tr, or set as an event's text, a
-// prompt's question or an error's message or fix — has its Russian form.
-// The bot writes orders, not prose.
-func TestEveryTextHasRussian(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	found := map[string]string{}
-	lit := func(file string, e ast.Expr) {
-		b, ok := e.(*ast.BasicLit)
-		if !ok || b.Kind != token.STRING {
-			return
-		}
-		s, err := strconv.Unquote(b.Value)
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		found[s] = fset.Position(b.Pos()).String()
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || f == "bot.go" || f == "text.go" {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				var name string
-				switch fn := n.Fun.(type) {
-				case *ast.Ident:
-					name = fn.Name
-				case *ast.SelectorExpr:
-					name = fn.Sel.Name
-				}
-				switch name {
-				case "Sprintf", "Errorf", "refuse", "bad", "lineError", "tr", "N", "Noun":
-					for _, a := range n.Args {
-						lit(f, a)
-					}
-				}
-			case *ast.KeyValueExpr:
-				if k, ok := n.Key.(*ast.Ident); ok {
-					switch k.Name {
-					case "Text", "Msg", "Fix", "Ask", "Help":
-						lit(f, n.Value)
-					}
-				}
-			}
-			return true
-		})
-	}
-	if len(found) < 100 {
-		t.Fatalf("found only %d texts: the search is broken", len(found))
-	}
-	nouns := map[string]bool{}
-	for _, c := range counts {
-		nouns[c.en[0]], nouns[c.en[1]] = true, true
-	}
-	var keys []string
-	for k := range found {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if notText[k] || !hasWord(k) || nouns[k] || terms[k] != "" {
-			continue
-		}
-		if _, ok := ru[k]; !ok {
-			t.Errorf("%s: no Russian for %q", found[k], k)
-		}
-	}
-	for en, r := range ru {
-		if strings.Count(en, "%") != strings.Count(r, "%") && !strings.Contains(r, "%[") {
-			t.Errorf("%q and its Russian %q take different arguments", en, r)
-		}
-	}
-}
-
-// hasWord reports whether s has a lower-case English word: "%s %d" and
-// "SETTLE %s %d" have none.
-func hasWord(s string) bool {
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if len(w) > 1 && strings.ToLower(w) == w {
-			return true
-		}
-	}
-	return false
-}
 
 // latinWords lists the words of s in Latin letters that are not names
 // (planets, players), order words and board marks (SETTLE, S, B25, n12).
@@ -194,36 +68,75 @@ var optionValues = func() map[string]bool {
 
 func planetName(w string) bool { return planetNames[w] }
 
-// TestTranslateEverythingRecorded translates into Russian every text the
+// TestTranslateEverythingRecorded writes in Russian every message the
 // rule cases and bot games of every option record — events, prompts,
 // phases, dice purposes, ends, order errors and fixes — and draws every
-// board and status in Russian: each must come out whole, with no English
-// word left. A text added without its Russian fails here, named.
+// board and status in Russian: each must be a message (its English the
+// recorded text), and come out whole, with no English word left. The
+// same English, as a game recorded before messages has it, must still
+// come out whole through the legacy Translate. A text added without its
+// message or its Russian fails here, named.
 func TestTranslateEverythingRecorded(t *testing.T) {
 	rs := Ruleset().(engine.Localizer)
 	seen := map[string]bool{}
-	check := func(what, en string) {
+	// A shuffle's die is worded by the engine, its Russian in the
+	// templates' catalog, which the mail side adds after the game's.
+	engineRU := lang.NewCatalog()
+	engineRU.Add(lang.Russian, "%s (position %d of %d)", "%s (место %d из %d)")
+	ruEnv := lang.Env{Tag: lang.Russian, Catalogs: []*lang.Catalog{catalog, engineRU}}
+	check := func(what, en string, m *lang.Msg) {
 		if en == "" || seen[en] {
 			return
 		}
 		seen[en] = true
+		if m == nil {
+			t.Errorf("%s %q is not a message", what, en)
+			return
+		}
+		if got := m.English(); got != en {
+			t.Errorf("%s %q: its message's English is %q", what, en, got)
+		}
+		got := lang.Render(ruEnv, *m)
+		if got == en {
+			t.Errorf("%s %q has no Russian", what, en)
+		} else if latin := latinWords(got); len(latin) > 0 {
+			t.Errorf("%s %q in Russian still has English words %v: %q", what, en, latin, got)
+		}
+		// LEGACY: the same text recorded without its message.
+		old, ok := rs.Translate(langRU, en)
+		if !ok || old == en {
+			t.Errorf("%s %q recorded in English has no Russian", what, en)
+		} else if latin := latinWords(old); len(latin) > 0 {
+			t.Errorf("%s %q recorded in English still has English words in Russian %v: %q", what, en, latin, old)
+		}
+	}
+	rules := func(what, en string) {
 		got, ok := rs.Translate(langRU, en)
 		if !ok || got == en {
 			t.Errorf("%s %q has no Russian", what, en)
-			return
-		}
-		if latin := latinWords(got); len(latin) > 0 {
+		} else if latin := latinWords(got); len(latin) > 0 {
 			t.Errorf("%s %q in Russian still has English words %v: %q", what, en, latin, got)
+		}
+	}
+	errMsgs := func(e engine.LineError) {
+		check("error", e.Msg, e.Why)
+		if e.Fix != "" || e.Hint != nil {
+			check("fix", e.Fix, e.Hint)
 		}
 	}
 	drawn := 0
 	look := func(s *State) {
-		check("phase", s.Phase())
+		pm := s.PhaseMsg()
+		check("phase", s.Phase(), &pm)
 		for _, p := range s.Prompts() {
-			check("prompt", p.Ask)
+			check("prompt", p.Ask, p.Msg)
 		}
 		if s.Phase_ == phaseOver {
-			check("end", s.Outcome().Text)
+			o := s.Outcome()
+			if o.Text != s.Result {
+				t.Errorf("the end %q, recorded as %q", o.Text, s.Result)
+			}
+			check("end", o.Text, o.Msg)
 		}
 		// The GM's view and one seat's (in turn), and every seat's at the
 		// end: all drawn, without drawing every seat at every step.
@@ -245,10 +158,10 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 			drawn++
 		}
 	}
-	check("summary", Ruleset().Info().Summary)
-	check("order help", Ruleset().Info().OrderHelp)
+	rules("summary", Ruleset().Info().Summary)
+	rules("order help", Ruleset().Info().OrderHelp)
 	for _, o := range Ruleset().Info().Options {
-		check("option help", o.Help)
+		rules("option help", o.Help)
 	}
 
 	// The rule cases: every event and every error they make.
@@ -283,8 +196,7 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 				orders, errs := s.View(p.Player).Parse(p, text)
 				for _, e := range errs {
 					errorsSeen++
-					check("error", e.Msg)
-					check("fix", e.Fix)
+					errMsgs(e)
 				}
 				if len(errs) > 0 {
 					continue
@@ -294,7 +206,7 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 					t.Fatalf("%s: %v", file, err)
 				}
 				for _, e := range events {
-					check("event", e.Text)
+					check("event", e.Text, e.Msg)
 				}
 				look(s)
 			}
@@ -309,13 +221,11 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 		"SETTLE Ca 3", "MOVE 3 FROM Ca TO Sol", "xyzzy 4"} {
 		_, errs := parseLines(text, offlineBoards()[1])
 		for _, e := range errs {
-			check("error", e.Msg)
-			check("fix", e.Fix)
+			errMsgs(e)
 		}
 	}
 	for _, e := range (ruleset{}).CheckSyntax("SETTLE Rigle 3\nMOVE 5 FROM Sol TO Vegas") {
-		check("error", e.Msg)
-		check("fix", e.Fix)
+		errMsgs(e)
 	}
 
 	// Bot games of every option, two to six players.
@@ -335,7 +245,7 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, r := range d.Rolls() {
-				check("die", r.Purpose)
+				check("die", r.Purpose, r.Msg)
 			}
 			s := st.(*State)
 			r := rand.New(rand.NewPCG(uint64(k), uint64(n)))
@@ -352,7 +262,7 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, e := range events {
-					check("event", e.Text)
+					check("event", e.Text, e.Msg)
 				}
 			}
 			look(s)
@@ -413,8 +323,8 @@ func TestLanguageChangesNoState(t *testing.T) {
 			}
 			for _, e := range ev {
 				events = append(events, e.Text)
-				if language == langRU {
-					rs.Translate(language, e.Text)
+				if language == langRU && e.Msg != nil {
+					lang.Render(lang.Env{Tag: lang.Russian, Catalogs: []*lang.Catalog{catalog}}, *e.Msg)
 				}
 			}
 		}
