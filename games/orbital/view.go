@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // view is one player's copy of the state: everything is open (002-E) except
@@ -15,6 +16,9 @@ type view struct {
 	s      *State
 	player string
 	public bool // an observer's: Player is engine.Observer
+	// lang is the language the view draws itself in (Localize); "" is
+	// English.
+	lang lang.Tag
 }
 
 func (s *State) View(player string) engine.View {
