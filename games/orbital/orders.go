@@ -115,29 +115,31 @@ func (o *orderSet) Lines() []string {
 	return out
 }
 
-var grammar = []string{
-	"PLACE <station> <hex>                      placement only: where it starts",
-	"LAUNCH <unit> [LEFT|RIGHT] [CONTRA]        from a Station's bay (1.1)",
-	"THRUST <unit> <+n|-n> [TURN <+k|-k>] [FACE <E|NE|NW|W|SW|SE>]   (1.2)",
-	"DROP <unit> AT <impulse>                   out of its carrier (step 3)",
-	"DROP <unit> WHEN <type|ANY>                standing: when an enemy of that",
-	"                                           type is free in its hex",
-	"PICKUP <carrier> <unit> AT <impulse>       (step 3)",
-	"LAND <unit> AT <impulse>                   on a moon (step 4)",
-	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>,",
-	"                                           standing",
-	"CANCEL <unit>                              end a standing DROP/DEPLOY ...",
-	"                                           WHEN trigger",
-	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n] [FROM i]   standing (step 6)",
-	"HOLD <laser|warhead>                       cancel a FIRE or STRIKE order",
-	"STRIKE <warhead> [AT <target>...] [FROM i]  standing (step 7)",
-	"EXIT <scoopship> [<ring-1 hex>] [CW]       leave the atmosphere",
-	"RECYCLE <unit>                             from a bay (phase 2)",
-	"REPAIR <station> <module> <points>         (phase 2)",
-	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2;",
-	"                                           a carrier takes warheads,",
-	"                                           satellites, a Core)",
-}
+// orderHelp is the order language, for HELP (Info.OrderHelp).
+const orderHelp = "PLACE <station> <hex>                      placement only: where it starts\n" +
+	"LAUNCH <unit> [LEFT|RIGHT] [CONTRA]        from a Station's bay (1.1)\n" +
+	"THRUST <unit> <+n|-n> [TURN <+k|-k>] [FACE <E|NE|NW|W|SW|SE>]   (1.2)\n" +
+	"DROP <unit> AT <impulse>                   out of its carrier (step 3)\n" +
+	"DROP <unit> WHEN <type|ANY>                standing: when an enemy of that\n" +
+	"                                           type is free in its hex\n" +
+	"PICKUP <carrier> <unit> AT <impulse>       (step 3)\n" +
+	"LAND <unit> AT <impulse>                   on a moon (step 4)\n" +
+	"DEPLOY <satellite> AT <impulse>            (step 5); or WHEN <type|ANY>,\n" +
+	"                                           standing\n" +
+	"CANCEL <unit>                              end a standing DROP/DEPLOY ...\n" +
+	"                                           WHEN trigger\n" +
+	"FIRE <laser> [AT <target>...] [SHOTS n] [MIN n] [FROM i]   standing (step 6)\n" +
+	"HOLD <laser|warhead>                       cancel a FIRE or STRIKE order\n" +
+	"STRIKE <warhead> [AT <target>...] [FROM i]  standing (step 7)\n" +
+	"EXIT <scoopship> [<ring-1 hex>] [CW]       leave the atmosphere\n" +
+	"RECYCLE <unit>                             from a bay (phase 2)\n" +
+	"REPAIR <station> <module> <points>         (phase 2)\n" +
+	"BUY <type> [<payload>] AT <station> [INTO BAY|SPACE|<carrier>]  (phase 2;\n" +
+	"                                           a carrier takes warheads,\n" +
+	"                                           satellites, a Core)\n" +
+	"Units are named by ID (S1, B7, R12). Hexes: ring, sextant A-F, offset\n" +
+	"(5A0, 4C2, P = planet). Targets: enemy IDs or types (station bus gunship\n" +
+	"scoopship booster warhead pulse satellite any)."
 
 var verbs = []string{"PLACE", "LAUNCH", "THRUST", "DROP", "PICKUP", "LAND", "DEPLOY", "CANCEL", "FIRE", "HOLD", "STRIKE",
 	"EXIT", "RECYCLE", "REPAIR", "BUY"}

@@ -128,7 +128,7 @@ type State struct {
 	rings   Rings
 }
 
-func (s *State) Turn() int { return s.TurnN }
+func (s *State) Turn() int     { return s.TurnN }
 func (s *State) Phase() string { return s.PhaseMsg().English() }
 
 // PhaseMsg is the phase as a message (engine.PhaseMessager).

@@ -132,3 +132,16 @@ func semi(list []lang.Msg) lang.Msg {
 	}
 	return m
 }
+
+// scenarioMsg is the name of a scenario (option scenario) in a sentence.
+func scenarioMsg(name string) lang.Msg {
+	switch name {
+	case "slow":
+		return lang.M("slow")
+	case "fast":
+		return lang.M("fast")
+	case "refinery":
+		return lang.M("refinery scenario")
+	}
+	return lang.M("%s", name)
+}
