@@ -179,9 +179,9 @@ func checkLine(w []string) error {
 func checkBuy(w []string) error {
 	k, ok := parseKind(w[1])
 	if !ok {
-		fix := lang.M("types: %s", strings.Join(buyable, " "))
+		fix := lang.M("types: %s", strings.ToUpper(strings.Join(buyable, " ")))
 		if c := engine.Closest(strings.ToLower(w[1]), buyable); c != "" {
-			fix = lang.M("did you mean %s?", c)
+			fix = lang.M("did you mean %s?", strings.ToUpper(c)) // an order word, as HELP writes it
 		}
 		return bad(lang.M("%q is not a unit type", w[1]), fix)
 	}

@@ -219,11 +219,11 @@ func (v *view) parseLine(w []string) (order, error) {
 	case len(v.s.Placing) == 0 && v.s.TurnN == 0 && verb == "PLACE" && sequential:
 		return o, bad(lang.M("the Stations are placed already"), lang.M("the opening turn takes only BUY, FIRE, STRIKE and HOLD"))
 	case v.s.TurnN == 0 && !contains([]string{"PLACE", "BUY", "FIRE", "STRIKE", "HOLD"}, verb):
-		opening := "BUY, FIRE, STRIKE and HOLD"
+		opening := []string{"BUY", "FIRE", "STRIKE", "HOLD"}
 		if !sequential {
-			opening = "PLACE, " + opening
+			opening = append([]string{"PLACE"}, opening...)
 		}
-		return o, bad(lang.M("%s waits for turn 1", verb), lang.M("the opening turn takes only %s", opening))
+		return o, bad(lang.M("%s waits for turn 1", verb), lang.M("the opening turn takes only %s", lang.Strings(opening)))
 	}
 	if v.s.TurnN != 0 && verb == "PLACE" {
 		return o, bad(lang.M("PLACE is for the start of the game, up to the opening turn"), lang.M("Stations move by THRUST once the game runs"))
@@ -474,9 +474,9 @@ func (v *view) parseBuy(w []string) (order, error) {
 	o := order{Verb: "BUY", Place: "BAY"}
 	k, ok := parseKind(w[1])
 	if !ok {
-		fix := lang.M("types: %s", strings.Join(buyable, " "))
+		fix := lang.M("types: %s", strings.ToUpper(strings.Join(buyable, " ")))
 		if c := engine.Closest(strings.ToLower(w[1]), buyable); c != "" {
-			fix = lang.M("did you mean %s?", c)
+			fix = lang.M("did you mean %s?", strings.ToUpper(c)) // an order word, as HELP writes it
 		}
 		return o, bad(lang.M("%q is not a unit type", w[1]), fix)
 	}
