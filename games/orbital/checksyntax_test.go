@@ -61,7 +61,7 @@ func TestCheckSyntaxFindsErrors(t *testing.T) {
 	assert.Contains(t, got[3], `"5" is not a turn of -3 to +3 facings`)
 	assert.Contains(t, got[4], "did you mean FIRE?")
 	assert.Contains(t, got[5], `impulse "9" is not 1 to 7`)
-	assert.Contains(t, got[6], "did you mean bus?")
+	assert.Contains(t, got[6], "did you mean BUS?")
 	assert.Contains(t, got[7], "a module goes onto its Station")
 	assert.Contains(t, got[8], `"9Z9" is not a hex`)
 	assert.Contains(t, got[10], `"5" is not 1 to 4 points`)

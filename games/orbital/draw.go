@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine/draw"
+	"orrery/engine/lang"
 )
 
 const pictureWidth = 800
@@ -19,7 +20,7 @@ const pictureWidth = 800
 func (v *view) Picture() *draw.Picture {
 	s := v.s
 	p := draw.New(pictureWidth, 100, draw.Paper)
-	title := fmt.Sprintf("Orbital · turn %d", s.TurnN)
+	title := v.render(lang.M("Orbital · turn %d", s.TurnN))
 	var banks []string
 	for _, pl := range s.Players {
 		banks = append(banks, fmt.Sprintf("%s %d RU", pl.Name, pl.RU))
@@ -76,7 +77,7 @@ func (v *view) Picture() *draw.Picture {
 		}
 	}
 	p.Circle(centre, size*0.95, draw.Style{Fill: draw.RGB(0x2E6F57), Stroke: draw.Ink, Width: 1.5})
-	p.Text(centre, "planet", draw.Font{Size: 9, Bold: true, Anchor: draw.Middle, Color: draw.RGB(0xFFFFFF)})
+	p.Text(centre, v.render(lang.M("planet")), draw.Font{Size: 9, Bold: true, Anchor: draw.Middle, Color: draw.RGB(0xFFFFFF)})
 
 	// Velocity arrows under the tokens, so the tokens stay readable.
 	type token struct {
@@ -154,7 +155,7 @@ func (v *view) Picture() *draw.Picture {
 
 	// The rings' printed numbers, as the board's table gives them.
 	tf := draw.Font{Size: 12, Color: draw.Ink, Anchor: draw.Middle}
-	p.Text(draw.Pt(16, y+8), "ring", draw.Font{Size: 12, Bold: true, Color: draw.Ink})
+	p.Text(draw.Pt(16, y+8), v.render(lang.M("ring")), draw.Font{Size: 12, Bold: true, Color: draw.Ink})
 	for i := 1; i <= Radius; i++ {
 		f := tf
 		f.Bold = true
@@ -163,7 +164,7 @@ func (v *view) Picture() *draw.Picture {
 	for k, row := range []struct {
 		name string
 		vals [Radius + 1]int
-	}{{"green", s.rings.Green}, {"white", s.rings.White}, {"blue", s.rings.Blue}} {
+	}{{v.render(lang.M("green")), s.rings.Green}, {v.render(lang.M("white")), s.rings.White}, {v.render(lang.M("blue")), s.rings.Blue}} {
 		ry := y + 26 + float64(k)*17
 		p.Text(draw.Pt(16, ry), row.name, draw.Font{Size: 12, Color: draw.Ink})
 		for i := 1; i <= Radius; i++ {
@@ -172,12 +173,12 @@ func (v *view) Picture() *draw.Picture {
 	}
 	var notes []string
 	if len(shared) > 0 {
-		notes = append(notes, "Sharing a hex: "+strings.Join(shared, "; ")+".")
+		notes = append(notes, v.render(lang.M("Sharing a hex: %s.", strings.Join(shared, "; "))))
 	}
 	notes = append(notes,
-		"Hex names: ring, sextant A–F, offset from the sextant's corner (a dot marks the corners, which carry the blue number).",
-		"An arrow is a velocity: where it alone would carry the unit or moon next turn. +2 beside a unit: two units aboard. ×5: five units share the hex.",
-		"Brown rings are debris (rings 4 and 7).",
+		v.render(lang.M("Hex names: ring, sextant A–F, offset from the sextant's corner (a dot marks the corners, which carry the blue number).")),
+		v.render(lang.M("An arrow is a velocity: where it alone would carry the unit or moon next turn. +2 beside a unit: two units aboard. ×5: five units share the hex.")),
+		v.render(lang.M("Brown rings are debris (rings 4 and 7).")),
 	)
 	var keys []draw.Key
 	for i, pl := range s.Players {
@@ -188,11 +189,11 @@ func (v *view) Picture() *draw.Picture {
 		}
 		label := pl.Name
 		if pl.Name == v.player {
-			label += " (you)"
+			label = v.render(lang.M("%s (you)", label))
 		}
 		keys = append(keys, draw.Key{Swatch: sw, Style: draw.Style{Fill: o.Fill, Stroke: draw.Ink, Width: 1}, Label: label})
 	}
-	keys = append(keys, draw.Key{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.RGB(0xBDBDBD), Stroke: draw.Ink, Width: 1}, Label: "moon"})
+	keys = append(keys, draw.Key{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.RGB(0xBDBDBD), Stroke: draw.Ink, Width: 1}, Label: v.render(lang.M("moon"))})
 	ly := p.Legend(360, y-2, pictureWidth-16, 13, keys)
 	ly = math.Max(ly, y+26+2*17+10)
 	for _, n := range notes {
@@ -202,7 +203,7 @@ func (v *view) Picture() *draw.Picture {
 		}
 	}
 	p.H = int(math.Ceil(ly + 8))
-	var units []string
+	var units []lang.Msg
 	for _, pl := range s.Players {
 		n := 0
 		for _, u := range s.Units {
@@ -210,9 +211,9 @@ func (v *view) Picture() *draw.Picture {
 				n++
 			}
 		}
-		units = append(units, fmt.Sprintf("%s %d units and %d RU", pl.Name, n, pl.RU))
+		units = append(units, lang.M("%s %s and %d RU", pl.Name, lang.MN("%d unit", "%d units", n), pl.RU))
 	}
-	p.Summary = fmt.Sprintf("%s: %s; %d moons.", title, strings.Join(units, ", "), len(s.Moons))
+	p.Summary = v.render(lang.M("%s: %s; %s.", title, lang.ArgOf(units), lang.MN("%d moon", "%d moons", len(s.Moons))))
 	return p
 }
 

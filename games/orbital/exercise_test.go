@@ -32,7 +32,7 @@ func exerciser(v engine.View, p engine.Prompt, r *rand.Rand) string {
 		for _, u := range s.stations(vw.player) {
 			n := u.Hex.ring()
 			for try := 0; try < 4 && r.IntN(2) == 0; try++ {
-				if h := hexAt(n, r.IntN(6), r.IntN(n)); s.tooClose(vw.player, h) == "" {
+				if h := hexAt(n, r.IntN(6), r.IntN(n)); s.tooClose(vw.player, h).IsZero() {
 					return "PLACE " + u.ID + " " + h.Name()
 				}
 			}

@@ -112,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"FIRE B2", "has no laser"},
 		{"STRIKE W5 AT STATION R8", ""},
 		{"STRIKE W5 AT P9", "no enemy unit or type"},
-		{"BUY GUNSHP AT S1", "did you mean gunship?"},
+		{"BUY GUNSHP AT S1", "did you mean GUNSHIP?"},
 		{"BUY ENGINE AT S1", "already has an engine"},
 		{"BUY BOOSTER ECMSAT AT S1 INTO SPACE", ""},
 		{"BUY CORE AT S1 INTO SPACE", "founded by dropping"},

@@ -1,9 +1,7 @@
 package orbital
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 
 	"orrery/engine"
 	"orrery/engine/lang"
@@ -27,10 +25,10 @@ func (t *turn) phase2() {
 			}
 			sum := 0
 			for i := 0; i < n; i++ {
-				sum += t.d.Roll(6, fmt.Sprintf("%s collects on moon %s (die %d of %d)", st.ID, m.ID, i+1, n))
+				sum += t.d.RollMsg(6, lang.M("%s collects on moon %s (die %d of %d)", st.ID, m.ID, i+1, n))
 			}
 			pl.RU += sum
-			t.say("%s collects %d RU on moon %s (%dd6)", st.ID, sum, m.ID, n)
+			t.say(lang.M("%s collects %d RU on moon %s (%dd6)", st.ID, sum, m.ID, n))
 			continue
 		}
 		if s.rings.Debris[st.Hex.ring()] {
@@ -40,10 +38,10 @@ func (t *turn) phase2() {
 			}
 			sum := n
 			for i := 0; i < n; i++ {
-				sum += t.d.Roll(4, fmt.Sprintf("%s collects in debris ring %d", st.ID, st.Hex.ring()))
+				sum += t.d.RollMsg(4, lang.M("%s collects in debris ring %d", st.ID, st.Hex.ring()))
 			}
 			pl.RU += sum
-			t.say("%s collects %d RU in the debris of ring %d (%dd4+%d)", st.ID, sum, st.Hex.ring(), n, n)
+			t.say(lang.M("%s collects %d RU in the debris of ring %d (%dd4+%d)", st.ID, sum, st.Hex.ring(), n, n))
 		}
 	}
 	t.each("RECYCLE", func(p string, o order) {
@@ -52,18 +50,18 @@ func (t *turn) phase2() {
 			return
 		}
 		if c := s.unit(u.In); c == nil || c.Kind != Station {
-			t.tell(p, "%s cannot be recycled: it is not in a Station's bay", u.ID)
+			t.tell(p, lang.M("%s cannot be recycled: it is not in a Station's bay", u.ID))
 			return
 		}
 		s.remove(u.ID)
 		got := max(0, u.spec().Cost-1)
 		s.player(p).RU += got
 		if t.s.hiddenCargo() {
-			t.tell(p, "%s recycles %s %s for %d RU", p, u.Kind, u.ID, got)
-			t.say("%s recycles something from a bay", p)
+			t.tell(p, lang.M("%s recycles %s %s for %d RU", p, kindMsg(u.Kind), u.ID, got))
+			t.say(lang.M("%s recycles something from a bay", p))
 			return
 		}
-		t.say("%s recycles %s %s for %d RU", p, u.Kind, u.ID, got)
+		t.say(lang.M("%s recycles %s %s for %d RU", p, kindMsg(u.Kind), u.ID, got))
 	})
 	t.deliveries()
 	t.repairsAndPurchases()
@@ -101,13 +99,13 @@ func (t *turn) deliveries() {
 			}
 			sum := 0
 			for i := 0; i < n; i++ {
-				sum += t.d.Roll(6, fmt.Sprintf("refinery of %s yield from %s (die %d of %d)", st.ID, k.ID, i+1, n))
+				sum += t.d.RollMsg(6, lang.M("refinery of %s yield from %s (die %d of %d)", st.ID, k.ID, i+1, n))
 			}
 			pl := s.player(k.Owner)
 			pl.RU += sum
 			pl.Refined += sum
 			k.Gas = 0
-			t.say("%s delivers its gas to %s's refinery: %d RU (%d refined in all)", k.ID, st.ID, sum, pl.Refined)
+			t.say(lang.M("%s delivers its gas to %s's refinery: %d RU (%d refined in all)", k.ID, st.ID, sum, pl.Refined))
 			break
 		}
 	}
@@ -147,12 +145,12 @@ func (t *turn) repairsAndPurchases() {
 	t.each("REPAIR", func(p string, o order) {
 		st := s.unit(o.Unit)
 		if st == nil || st.Kind != Station {
-			t.tell(p, "%s cannot repair: it is gone", o.Unit)
+			t.tell(p, lang.M("%s cannot repair: it is gone", o.Unit))
 			return
 		}
 		m := st.module(o.Kind)
 		if m == nil {
-			t.tell(p, "%s has no %s module to repair", st.ID, o.Kind)
+			t.tell(p, lang.M("%s has no %s module to repair", st.ID, kindMsg(o.Kind)))
 			return
 		}
 		key := st.ID + " " + string(o.Kind)
@@ -165,7 +163,7 @@ func (t *turn) repairsAndPurchases() {
 		pl := s.player(p)
 		n = min(n, avail, pl.RU)
 		if n <= 0 {
-			t.tell(p, "%s repairs nothing on its %s (damage %d, RU %d, quota left %d)", st.ID, o.Kind, m.Damage, pl.RU, avail)
+			t.tell(p, lang.M("%s repairs nothing on its %s (damage %d, RU %d, quota left %d)", st.ID, kindMsg(o.Kind), m.Damage, pl.RU, avail))
 			return
 		}
 		m.Damage -= n
@@ -178,7 +176,7 @@ func (t *turn) repairsAndPurchases() {
 		} else {
 			qq.general -= n
 		}
-		t.say("%s repairs %s of its %s for %d RU (damage now %d)", st.ID, lang.N(n, "point", "points"), o.Kind, n, m.Damage)
+		t.say(lang.M("%s repairs %s of its %s for %d RU (damage now %d)", st.ID, lang.MN("%d point", "%d points", n), kindMsg(o.Kind), n, m.Damage))
 	})
 	t.each("BUY", func(p string, o order) { t.buy(p, o, q) })
 }
@@ -187,30 +185,30 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 	s := t.s
 	st := s.unit(o.Unit)
 	if st == nil || st.Kind != Station {
-		t.tell(p, "%s cannot buy: Station %s is gone", p, o.Unit)
+		t.tell(p, lang.M("%s cannot buy: Station %s is gone", p, o.Unit))
 		return
 	}
 	cost := specs[o.Kind].Cost + specs[o.Payload].Cost
 	pl, qq := s.player(p), q(st)
-	what := strings.ToUpper(string(o.Kind))
+	what := lang.M("%s", upperKind(o.Kind))
 	if o.Payload != "" {
-		what += " with a " + string(o.Payload)
+		what = lang.M("%s with %s", upperKind(o.Kind), aKind(o.Payload))
 	}
 	switch {
 	case pl.RU < cost:
-		t.tell(p, "%s cannot buy %s at %s: it costs %d RU, the bank has %d", p, what, st.ID, cost, pl.RU)
+		t.tell(p, lang.M("%s cannot buy %s at %s: it costs %d RU, the bank has %d", p, what, st.ID, cost, pl.RU))
 		return
 	case qq.general < cost:
-		t.tell(p, "%s cannot buy %s at %s: it costs %d, the production quota left is %d", p, what, st.ID, cost, qq.general)
+		t.tell(p, lang.M("%s cannot buy %s at %s: it costs %d, the production quota left is %d", p, what, st.ID, cost, qq.general))
 		return
 	case st.In != "":
-		t.tell(p, "%s cannot build while carried", st.ID)
+		t.tell(p, lang.M("%s cannot build while carried", st.ID))
 		return
 	}
 	module := specs[o.Kind].Module && (o.Kind != Core || st.module(Core) == nil)
 	if module {
 		if st.module(o.Kind) != nil {
-			t.tell(p, "%s already has %s module", st.ID, lang.A(string(o.Kind)))
+			t.tell(p, lang.M("%s already has %s module", st.ID, aKind(o.Kind)))
 			return
 		}
 		st.Modules = append(st.Modules, Module{Kind: o.Kind})
@@ -220,7 +218,7 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 		if o.Kind == PointDef && st.Fire == nil {
 			st.Fire = &FireOrder{} // a new laser stands at FIRE AT ANY
 		}
-		t.say("%s installs %s module on %s for %d RU", p, lang.A(string(o.Kind)), st.ID, cost)
+		t.say(lang.M("%s installs %s module on %s for %d RU", p, aKind(o.Kind), st.ID, cost))
 		return
 	}
 	var in *Unit
@@ -236,13 +234,13 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 		}
 		switch {
 		case c == nil || c.In != "" || c.Hex != st.Hex:
-			t.tell(p, "%s cannot take %s: it is not free in %s's hex", o.Place, what, st.ID)
+			t.tell(p, lang.M("%s cannot take %s: it is not free in %s's hex", o.Place, what, st.ID))
 			return
 		case c.Kind == Booster && (len(s.cargo(c.ID)) > 0 || !(o.Kind.satellite() || o.Kind.warhead())):
-			t.tell(p, "booster %s carries one satellite or warhead", c.ID)
+			t.tell(p, lang.M("booster %s carries one satellite or warhead", c.ID))
 			return
 		case c.Kind != Booster && c.spec().Payload > 0 && s.load(c.ID)+w > c.spec().Payload: // a Booster: one, any weight
-			t.tell(p, "%s has room for %d, not %d", c.ID, c.spec().Payload-s.load(c.ID), w)
+			t.tell(p, lang.M("%s has room for %d, not %d", c.ID, c.spec().Payload-s.load(c.ID), w))
 			return
 		}
 		in = c
@@ -257,32 +255,32 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 	if o.Kind == DefSat || o.Kind == Gunship || o.Kind.warhead() {
 		u.Fire = &FireOrder{} // new weapons stand at FIRE/STRIKE AT ANY until told otherwise
 	}
-	where := "into " + st.ID + "'s bay"
+	where := lang.M("into %s's bay", st.ID)
 	if in == nil {
-		where = "into space at " + st.Hex.Name()
+		where = lang.M("into space at %s", st.Hex.Name())
 	} else if in != st {
-		where = "onto " + in.ID
+		where = lang.M("onto %s", in.ID)
 	}
 	if o.Payload != "" {
 		pu := s.add(p, o.Payload, u, u.Hex, u.V, u.F)
 		if o.Payload.warhead() {
 			pu.Fire = &FireOrder{}
 		}
-		t.tell(p, "%s buys booster %s carrying %s %s %s for %d RU", p, u.ID, o.Payload, pu.ID, where, cost)
-		t.say("%s buys booster %s %s", p, u.ID, where)
+		t.tell(p, lang.M("%s buys booster %s carrying %s %s %s for %d RU", p, u.ID, kindMsg(o.Payload), pu.ID, where, cost))
+		t.say(lang.M("%s buys booster %s %s", p, u.ID, where))
 		return
 	}
 	if in != nil && in.Kind == Booster {
-		t.tell(p, "%s buys %s %s %s for %d RU", p, o.Kind, u.ID, where, cost)
-		t.say("%s loads a payload onto booster %s", p, in.ID)
+		t.tell(p, lang.M("%s buys %s %s %s for %d RU", p, kindMsg(o.Kind), u.ID, where, cost))
+		t.say(lang.M("%s loads a payload onto booster %s", p, in.ID))
 		return
 	}
 	if in != nil && t.s.hiddenCargo() {
-		t.tell(p, "%s buys %s %s %s for %d RU", p, o.Kind, u.ID, where, cost)
-		t.say("%s builds something %s", p, where)
+		t.tell(p, lang.M("%s buys %s %s %s for %d RU", p, kindMsg(o.Kind), u.ID, where, cost))
+		t.say(lang.M("%s builds something %s", p, where))
 		return
 	}
-	t.say("%s buys %s %s %s for %d RU", p, o.Kind, u.ID, where, cost)
+	t.say(lang.M("%s buys %s %s %s for %d RU", p, kindMsg(o.Kind), u.ID, where, cost))
 }
 
 func modIndex(k Kind) int {
@@ -316,7 +314,7 @@ func (t *turn) checkEnd() {
 	s := t.s
 	defer func() {
 		if s.Result.Over {
-			t.say("game over: %s", s.Result.Text)
+			t.say(lang.M("game over: %s", *s.Result.Msg))
 		}
 	}()
 	var alive []string
@@ -324,7 +322,7 @@ func (t *turn) checkEnd() {
 		p := &s.Players[i]
 		if len(s.stations(p.Name)) == 0 {
 			if !p.Out {
-				t.say("%s has no Station left", p.Name)
+				t.say(lang.M("%s has no Station left", p.Name))
 			}
 			p.Out = true
 			continue
@@ -333,10 +331,10 @@ func (t *turn) checkEnd() {
 	}
 	switch len(alive) {
 	case 0:
-		s.Result = over(nil, "both players lost their last Station in the same turn: a draw")
+		s.Result = over(nil, lang.M("both players lost their last Station in the same turn: a draw"))
 		return
 	case 1:
-		s.Result = over(alive, alive[0]+" has the only Station left")
+		s.Result = over(alive, lang.M("%s has the only Station left", alive[0]))
 		return
 	}
 	if s.Opts["scenario"] == "refinery" {
@@ -350,27 +348,27 @@ func (t *turn) checkEnd() {
 			}
 		}
 		if len(who) == 1 {
-			s.Result = over(who, fmt.Sprintf("%s refined %d RU, reaching the goal of %d", who[0], best, goal))
+			s.Result = over(who, lang.M("%s refined %d RU, reaching the goal of %d", who[0], best, goal))
 			return
 		} else if len(who) > 1 {
-			s.Result = over(nil, "both players reached the refinery goal with equal totals: a draw")
+			s.Result = over(nil, lang.M("both players reached the refinery goal with equal totals: a draw"))
 			return
 		}
 	}
 	if limit := s.optInt("turn-limit"); limit > 0 && s.TurnN >= limit {
 		a, b := s.value(alive[0]), s.value(alive[1])
-		text := fmt.Sprintf("turn limit: %s holds %d RU of value, %s %d", alive[0], a, alive[1], b)
+		text := lang.M("turn limit: %s holds %d RU of value, %s %d", alive[0], a, alive[1], b)
 		switch {
 		case a > b:
 			s.Result = over(alive[:1], text)
 		case b > a:
 			s.Result = over(alive[1:], text)
 		default:
-			s.Result = over(nil, text+": a draw")
+			s.Result = over(nil, lang.M("%s: a draw", text))
 		}
 	}
 }
 
-func over(winners []string, text string) engine.Outcome {
-	return engine.Outcome{Over: true, Winners: winners, Text: text}
+func over(winners []string, m lang.Msg) engine.Outcome {
+	return engine.Ended(m, winners...)
 }

@@ -39,24 +39,24 @@ type turn struct {
 	parked map[string]bool // scoopships leaving the atmosphere do not move
 	imp    int
 	sub    int // pass of impulse 7 for units with several overspeed hexes
-	moved  []string
+	moved  []lang.Msg
 	// shotsNow counts each laser's shots in this impulse, for SHOTS n.
 	shotsNow map[string]int
 }
 
-func (t *turn) say(format string, a ...any) {
-	t.ev = append(t.ev, engine.Event{Text: fmt.Sprintf(format, a...)})
+func (t *turn) say(m lang.Msg) {
+	t.ev = append(t.ev, engine.Tell(m))
 }
 
 // sayAt puts a public event at index i, so that a movement summary comes
 // before the losses (into the planet, off the map) that the moves caused.
-func (t *turn) sayAt(i int, format string, a ...any) {
-	e := engine.Event{Text: fmt.Sprintf(format, a...)}
+func (t *turn) sayAt(i int, m lang.Msg) {
+	e := engine.Tell(m)
 	t.ev = append(t.ev[:i], append([]engine.Event{e}, t.ev[i:]...)...)
 }
 
-func (t *turn) tell(player, format string, a ...any) {
-	t.ev = append(t.ev, engine.Event{Text: fmt.Sprintf(format, a...), To: []string{player}})
+func (t *turn) tell(player string, m lang.Msg) {
+	t.ev = append(t.ev, engine.Tell(m, player))
 }
 
 // Resolve plays one whole turn: Phase 1 (launch, thrust, eight impulses)
@@ -93,14 +93,14 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		})
 		if !placed {
 			for _, u := range s.stations(p) {
-				t.say("%s keeps %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F])
+				t.say(lang.M("%s keeps %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F]))
 			}
 		}
 		s.syncCargo()
 		return t.ev, nil
 	}
 	if s.TurnN == 0 { // 002-B3: the starting RU are spent before anything moves
-		t.say("Opening purchases")
+		t.say(lang.M("Opening purchases"))
 		t.placeAtOnce()
 		s.syncCargo()
 		t.standing()
@@ -108,7 +108,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		s.TurnN++
 		return t.ev, nil
 	}
-	t.say("Turn %d", s.TurnN)
+	t.say(lang.M("Turn %d", s.TurnN))
 	for _, u := range s.Units {
 		u.Shots = 0
 	}
@@ -123,7 +123,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 	for _, u := range s.Units {
 		if u.Kind == Scoopship && u.Atmo && u.Gas == 0 {
 			u.Gas = 1
-			t.say("%s scoops a load of gas in the atmosphere", u.ID)
+			t.say(lang.M("%s scoops a load of gas in the atmosphere", u.ID))
 		}
 	}
 	t.phase2()
@@ -154,12 +154,12 @@ func (t *turn) standing() {
 			}
 			if verb == "HOLD" {
 				u.Fire = nil
-				t.tell(p, "%s holds fire", u.ID)
+				t.tell(p, lang.M("%s holds fire", u.ID))
 				return
 			}
 			f := o.Fire
 			u.Fire = &f
-			t.tell(p, "standing order: %s", o.line())
+			t.tell(p, lang.M("%s's standing order: %s", p, o.line()))
 		})
 	}
 	// Triggers stand too (002-C3); any DROP, DEPLOY or CANCEL for a unit
@@ -174,14 +174,14 @@ func (t *turn) standing() {
 				u.Trigger = nil
 				was := order{Verb: old.Verb, Unit: u.ID, When: old.When}.line()
 				if verb == "CANCEL" {
-					t.tell(p, "%s is cancelled", was)
+					t.tell(p, lang.M("%s is cancelled", was))
 				} else if o.line() != was {
-					t.tell(p, "%s replaces %s", o.line(), was)
+					t.tell(p, lang.M("%s replaces %s", o.line(), was))
 				}
 			}
 			if o.When != "" {
 				u.Trigger = &Trigger{Verb: verb, When: o.When}
-				t.tell(p, "standing trigger: %s (until it fires or you CANCEL %s)", o.line(), u.ID)
+				t.tell(p, lang.M("%s's standing trigger: %s (until it fires or you CANCEL %s)", p, o.line(), u.ID))
 			}
 		})
 	}
@@ -207,7 +207,7 @@ func (t *turn) exits() {
 		}
 		u.Atmo, u.Hex, u.V, u.F = false, at, t.s.rings.Green[1], tangent(at, ccw)
 		t.parked[u.ID] = true
-		t.say("%s rises from the atmosphere to %s at velocity %d heading %s", u.ID, at.Name(), u.V, dirNames[u.F])
+		t.say(lang.M("%s rises from the atmosphere to %s at velocity %d heading %s", u.ID, at.Name(), u.V, dirNames[u.F]))
 	}
 	t.s.syncCargo()
 }
@@ -223,10 +223,10 @@ func (t *turn) launches() {
 		st := t.s.unit(u.In)
 		switch {
 		case st == nil || st.Kind != Station:
-			t.tell(p, "%s cannot launch: it is not in a Station's bay", u.ID)
+			t.tell(p, lang.M("%s cannot launch: it is not in a Station's bay", u.ID))
 			return
 		case st.In != "" || st.pulsed(t.s.TurnN) || !st.operational(Core):
-			t.tell(p, "%s cannot launch %s: the Station is disabled", st.ID, u.ID)
+			t.tell(p, lang.M("%s cannot launch %s: the Station is disabled", st.ID, u.ID))
 			return
 		}
 		f := st.F + o.N
@@ -234,15 +234,15 @@ func (t *turn) launches() {
 			pl := t.s.player(p)
 			cost := u.spec().Cost
 			if pl.RU < cost {
-				t.tell(p, "%s cannot launch %s contra-orbitally: it needs %d RU, %s has %d", st.ID, u.ID, cost, p, pl.RU)
+				t.tell(p, lang.M("%s cannot launch %s contra-orbitally: it needs %d RU, %s has %d", st.ID, u.ID, cost, p, pl.RU))
 				return
 			}
 			pl.RU -= cost
 			f += 3
-			t.say("%s pays %d RU for a contra-orbital launch", p, cost)
+			t.say(lang.M("%s pays %d RU for a contra-orbital launch", p, cost))
 		}
 		u.In, u.F = "", mod6(f)
-		t.say("%s launches %s at velocity %d heading %s", st.ID, u.ID, u.V, dirNames[u.F])
+		t.say(lang.M("%s launches %s at velocity %d heading %s", st.ID, u.ID, u.V, dirNames[u.F]))
 		t.found(u)
 	})
 	t.s.syncCargo()
@@ -257,13 +257,13 @@ func (t *turn) thrusts() {
 			return
 		}
 		if u.In != "" {
-			t.tell(p, "%s cannot thrust: it is still carried", u.ID)
+			t.tell(p, lang.M("%s cannot thrust: it is still carried", u.ID))
 			return
 		}
 		th := t.s.thrust(u)
 		cost := abs(o.N) + abs(o.Turn)*u.V
 		if cost > th || u.V+o.N < 0 {
-			t.tell(p, "%s cannot thrust %+d turn %+d: it costs %d of its %d thrust", u.ID, o.N, o.Turn, cost, th)
+			t.tell(p, lang.M("%s cannot thrust %+d turn %+d: it costs %d of its %d thrust", u.ID, o.N, o.Turn, cost, th))
 			return
 		}
 		old := u.V
@@ -273,7 +273,7 @@ func (t *turn) thrusts() {
 		u.F = mod6(u.F + o.Turn)
 		u.V += o.N
 		u.Moon = ""
-		t.say("%s thrusts: velocity %d→%d heading %s (%d thrust)", u.ID, old, u.V, dirNames[u.F], cost)
+		t.say(lang.M("%s thrusts: velocity %d→%d heading %s (%d thrust)", u.ID, old, u.V, dirNames[u.F], cost))
 	})
 	t.s.syncCargo()
 }
@@ -342,16 +342,16 @@ func (t *turn) impulse(imp int) {
 					}
 				}
 				// Moons are told too: a LAND order is timed by where the moon is.
-				t.moved = append(t.moved, fmt.Sprintf("moon %s %s→%s", m.ID, from.Name(), m.Hex.Name()))
+				t.moved = append(t.moved, lang.M("moon %s %s→%s", m.ID, from.Name(), m.Hex.Name()))
 			}
 		}
 		t.s.syncCargo()
 		if len(t.moved) > 0 {
-			what := fmt.Sprintf("impulse %d moves", imp)
+			what := lang.M("impulse %d moves", imp)
 			if passes > 1 {
-				what = fmt.Sprintf("impulse %d moves (overspeed hex %d of %d)", imp, t.sub, passes)
+				what = lang.M("impulse %d moves (overspeed hex %d of %d)", imp, t.sub, passes)
 			}
-			t.sayAt(mark, "%s: %s", what, strings.Join(t.moved, "; "))
+			t.sayAt(mark, lang.M("%s: %s", what, semi(t.moved)))
 		}
 		t.step3(imp)
 		t.step4(imp)
@@ -367,7 +367,7 @@ func (t *turn) impulse(imp int) {
 func (t *turn) moveOne(u *Unit) {
 	from := u.Hex
 	to := from.step(u.F)
-	note := fmt.Sprintf("%s %s→%s", u.ID, from.Name(), to.Name())
+	note := lang.M("%s %s→%s", u.ID, from.Name(), to.Name())
 	if to.ring() == 0 {
 		t.moved = append(t.moved, note)
 		t.intoPlanet(u, from)
@@ -375,7 +375,7 @@ func (t *turn) moveOne(u *Unit) {
 	}
 	if to.ring() > Radius {
 		t.moved = append(t.moved, note)
-		t.lose(u, "drifts off the map into deep space")
+		t.lose(u, lang.M("%s drifts off the map into deep space", u.ID))
 		return
 	}
 	u.Hex = to
@@ -384,13 +384,13 @@ func (t *turn) moveOne(u *Unit) {
 		w := t.s.rings.white(from)
 		old := u.V
 		u.V = max(0, u.V-w)
-		note += fmt.Sprintf(" climbs (velocity %d−%d=%d)", old, w, u.V)
+		note = lang.M("%s climbs (velocity %d−%d=%d)", note, old, w, u.V)
 		blue = t.s.rings.Green[to.ring()] + 1 // capture (002-F1)
 	}
 	if blue > u.V {
 		if d, up := towardPlanet(to, u.F); d != 0 && !up {
 			u.F = mod6(u.F + d)
-			note += fmt.Sprintf(" bends to %s (blue %d > %d)", dirNames[u.F], blue, u.V)
+			note = lang.M("%s bends to %s (blue %d > %d)", note, dirNames[u.F], blue, u.V)
 		}
 	}
 	t.moved = append(t.moved, note)
@@ -401,19 +401,20 @@ func (t *turn) moveOne(u *Unit) {
 func (t *turn) intoPlanet(u *Unit, from Hex) {
 	if u.Kind == Scoopship {
 		u.Atmo, u.AtmoFrom, u.Hex = true, from, Hex{}
-		t.say("%s dives into the atmosphere", u.ID)
+		t.say(lang.M("%s dives into the atmosphere", u.ID))
 		return
 	}
-	t.lose(u, "falls into the planet and burns up")
+	t.lose(u, lang.M("%s falls into the planet and burns up", u.ID))
 }
 
-func (t *turn) lose(u *Unit, why string) {
+// lose removes u (and what it carries) with the sentence that says why
+// ("S3 is destroyed").
+func (t *turn) lose(u *Unit, why lang.Msg) {
 	ids := t.s.remove(u.ID)
-	extra := ""
 	if len(ids) > 1 {
-		extra = " with " + lang.N(len(ids)-1, "unit", "units") + " aboard"
+		why = lang.M("%s with %s aboard", why, lang.MN("%d unit", "%d units", len(ids)-1))
 	}
-	t.say("%s %s%s", u.ID, why, extra)
+	t.say(why)
 }
 
 // ordersAt runs the orders of verb due in impulse imp: those for this
@@ -443,7 +444,7 @@ func (t *turn) ordersAt(verb string, imp int, f func(p string, o order)) {
 			o := order{Verb: verb, Unit: u.ID, When: u.Trigger.When}
 			for _, e := range t.free() {
 				if e.Owner != p.Name && e.Hex == u.Hex && matches(o.When, e) {
-					t.tell(p.Name, "impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID)
+					t.tell(p.Name, lang.M("impulse %d: %s's trigger (%s) sees %s", imp, u.ID, o.line(), e.ID))
 					f(p.Name, o)
 					if done(u) {
 						u.Trigger = nil
@@ -456,16 +457,16 @@ func (t *turn) ordersAt(verb string, imp int, f func(p string, o order)) {
 }
 
 // carrierBusy reports why a carrier cannot release anything now.
-func (t *turn) carrierBusy(c *Unit) string {
+func (t *turn) carrierBusy(c *Unit) lang.Msg {
 	switch {
 	case c.In != "":
-		return "it is itself carried"
+		return lang.M("it is itself carried")
 	case c.pulsed(t.s.TurnN):
-		return "it is disabled by a pulse"
+		return lang.M("it is disabled by a pulse")
 	case c.Kind == Station && !c.operational(Core):
-		return "its Core is disabled"
+		return lang.M("its Core is disabled")
 	}
-	return ""
+	return lang.Msg{}
 }
 
 // step3: pick-ups and drops. A dropped Core founds a Station (002-B11).
@@ -476,12 +477,12 @@ func (t *turn) step3(imp int) {
 			return
 		}
 		c := t.s.unit(u.In)
-		if why := t.carrierBusy(c); why != "" {
-			t.tell(p, "impulse %d: %s cannot drop %s: %s", imp, c.ID, u.ID, why)
+		if why := t.carrierBusy(c); !why.IsZero() {
+			t.tell(p, lang.M("impulse %d: %s cannot drop %s: %s", imp, c.ID, u.ID, why))
 			return
 		}
 		u.In = ""
-		t.say("impulse %d: %s drops %s in %s", imp, c.ID, u.ID, u.Hex.Name())
+		t.say(lang.M("impulse %d: %s drops %s in %s", imp, c.ID, u.ID, u.Hex.Name()))
 		t.found(u)
 	})
 	t.ordersAt("PICKUP", imp, func(p string, o order) {
@@ -494,37 +495,37 @@ func (t *turn) step3(imp int) {
 		why := t.carrierBusy(c)
 		if bay {
 			st := t.s.unit(c.In)
-			why = ""
+			why = lang.Msg{}
 			if st == nil || st.Kind != Station {
-				why = "they are not in a Station's bay"
+				why = lang.M("they are not in a Station's bay")
 			} else {
 				why = t.carrierBusy(st)
 			}
 		}
 		switch {
-		case why != "":
+		case !why.IsZero():
 		case bay:
 		case u.In != "" || c.Hex != u.Hex || c.V != u.V || c.F != u.F:
-			why = "they are not free in the same hex at the same velocity and vector"
+			why = lang.M("they are not free in the same hex at the same velocity and vector")
 		case c.Kind == Booster && (len(t.s.cargo(c.ID)) > 0 || !(u.Kind.satellite() || u.Kind.warhead())):
-			why = "a Booster carries one satellite or warhead"
+			why = lang.M("a Booster carries one satellite or warhead")
 		case c.Kind != Booster && c.spec().Payload > 0 && t.s.load(c.ID)+t.s.weight(u) > c.spec().Payload:
 			// A Booster's payload is one satellite or warhead, whatever it weighs (checked above).
-			why = fmt.Sprintf("it would carry %d of %d", t.s.load(c.ID)+t.s.weight(u), c.spec().Payload)
+			why = lang.M("it would carry %d of %d", t.s.load(c.ID)+t.s.weight(u), c.spec().Payload)
 		case u.Kind == Station:
-			why = "Stations are not cargo"
+			why = lang.M("Stations are not cargo")
 		}
-		if why != "" {
-			t.tell(p, "impulse %d: %s cannot pick up %s: %s", imp, c.ID, u.ID, why)
+		if !why.IsZero() {
+			t.tell(p, lang.M("impulse %d: %s cannot pick up %s: %s", imp, c.ID, u.ID, why))
 			return
 		}
 		u.In, u.Deployed = c.ID, false
 		if c.Kind == Booster || t.s.hiddenCargo() {
-			t.tell(p, "impulse %d: %s picks up %s", imp, c.ID, u.ID)
-			t.say("impulse %d: %s picks up a payload", imp, c.ID)
+			t.tell(p, lang.M("impulse %d: %s picks up %s", imp, c.ID, u.ID))
+			t.say(lang.M("impulse %d: %s picks up a payload", imp, c.ID))
 			return
 		}
-		t.say("impulse %d: %s picks up %s", imp, c.ID, u.ID)
+		t.say(lang.M("impulse %d: %s picks up %s", imp, c.ID, u.ID))
 	})
 }
 
@@ -536,7 +537,7 @@ func (t *turn) found(u *Unit) {
 	old := u.ID
 	u.Kind, u.ID = Station, t.s.newID(Station)
 	u.Modules, u.Damage = []Module{{Kind: Core, Damage: u.Damage}}, 0
-	t.say("core %s founds Station %s in %s", old, u.ID, u.Hex.Name())
+	t.say(lang.M("core %s founds Station %s in %s", old, u.ID, u.Hex.Name()))
 }
 
 // step4: landing on a moon (002-G22).
@@ -549,11 +550,11 @@ func (t *turn) step4(imp int) {
 		for _, m := range t.s.Moons {
 			if m.Hex == u.Hex && m.V == u.V && m.F == u.F {
 				u.Moon = m.ID
-				t.say("impulse %d: %s lands on moon %s", imp, u.ID, m.ID)
+				t.say(lang.M("impulse %d: %s lands on moon %s", imp, u.ID, m.ID))
 				return
 			}
 		}
-		t.tell(p, "impulse %d: %s cannot land: no moon in %s at its velocity and vector", imp, u.ID, u.Hex.Name())
+		t.tell(p, lang.M("impulse %d: %s cannot land: no moon in %s at its velocity and vector", imp, u.ID, u.Hex.Name()))
 	})
 }
 
@@ -567,43 +568,47 @@ func (t *turn) step5(imp int) {
 		}
 		if u.In != "" {
 			c := t.s.unit(u.In)
-			if why := t.carrierBusy(c); why != "" {
-				t.tell(p, "impulse %d: %s cannot deploy from %s: %s", imp, u.ID, c.ID, why)
+			if why := t.carrierBusy(c); !why.IsZero() {
+				t.tell(p, lang.M("impulse %d: %s cannot deploy from %s: %s", imp, u.ID, c.ID, why))
 				return
 			}
 			u.In = ""
 			if c.Kind == Booster {
 				t.s.remove(c.ID)
-				t.say("impulse %d: booster %s releases %s %s and is spent", imp, c.ID, u.Kind, u.ID)
+				t.say(lang.M("impulse %d: booster %s releases %s %s and is spent", imp, c.ID, kindMsg(u.Kind), u.ID))
 			}
 		}
 		u.Deployed = true
 		if u.Fire == nil && u.Kind == DefSat {
 			u.Fire = &FireOrder{}
 		}
-		t.say("impulse %d: %s %s deploys in %s", imp, u.Kind, u.ID, u.Hex.Name())
+		t.say(lang.M("impulse %d: %s %s deploys in %s", imp, kindMsg(u.Kind), u.ID, u.Hex.Name()))
 	})
 }
 
 // initiative orders the players who want to act this impulse by a d6 each,
 // re-rolling ties (002-R2, 002-G12). With one player there is no roll.
-func (t *turn) initiative(players []string, what string) []string {
+func (t *turn) initiative(players []string, what lang.Msg) []string {
 	if len(players) < 2 {
 		return players
 	}
 	for try := 0; ; try++ {
 		rolls := map[string]int{}
-		var parts []string
+		var parts []lang.Msg
 		seen := map[int]bool{}
 		tie := false
 		for _, p := range players {
-			r := t.d.Roll(6, fmt.Sprintf("%s initiative for %s, impulse %d", p, what, t.imp))
+			r := t.d.RollMsg(6, lang.M("%s initiative for %s, impulse %d", p, what, t.imp))
 			rolls[p] = r
 			tie = tie || seen[r]
 			seen[r] = true
-			parts = append(parts, fmt.Sprintf("%s %d", p, r))
+			parts = append(parts, lang.M("%s %d", p, r))
 		}
-		t.say("impulse %d: %s initiative: %s%s", t.imp, what, strings.Join(parts, ", "), map[bool]string{true: " (tie, roll again)"}[tie])
+		again := lang.Msg{}
+		if tie {
+			again = lang.M(" (tie, roll again)")
+		}
+		t.say(lang.M("impulse %d: %s initiative: %s%s", t.imp, what, lang.ArgOf(parts), again))
 		// A broken die source (a short test script) must not loop forever.
 		if !tie || try >= 20 || t.d.Err() != nil {
 			out := append([]string(nil), players...)
@@ -615,9 +620,9 @@ func (t *turn) initiative(players []string, what string) []string {
 
 // hitRange is the highest d6 that hits: 3, 2 or 1 by shot (1.4), less the
 // target side's ECM, plus the attacker's ComSat (002-F13, 002-F14; ours).
-func (t *turn) hitRange(owner string, target *Unit, shot int) (int, string) {
+func (t *turn) hitRange(owner string, target *Unit, shot int) (int, lang.Msg) {
 	r := 3 - shot
-	note := ""
+	note := lang.Msg{}
 	ecm, com := t.s.optInt("ecm"), t.s.optInt("comsat")
 	hasECM, hasCom := false, false
 	for _, u := range t.s.Units {
@@ -633,11 +638,11 @@ func (t *turn) hitRange(owner string, target *Unit, shot int) (int, string) {
 	}
 	if hasECM && ecm > 0 {
 		r -= ecm
-		note += fmt.Sprintf(" −%d ECM", ecm)
+		note = lang.M("%s −%d ECM", note, ecm)
 	}
 	if hasCom && com > 0 {
 		r += com
-		note += fmt.Sprintf(" +%d ComSat", com)
+		note = lang.M("%s +%d ComSat", note, com)
 	}
 	return r, note
 }
@@ -728,7 +733,7 @@ func (t *turn) lasers(imp int) {
 	if len(want) == 0 {
 		return
 	}
-	seq := t.initiative(want, "laser fire")
+	seq := t.initiative(want, lang.M("laser fire"))
 	for fired := true; fired; {
 		fired = false
 		for _, p := range seq {
@@ -737,32 +742,32 @@ func (t *turn) lasers(imp int) {
 				continue
 			}
 			fired = true
-			t.tell(a.Owner, "impulse %d: your standing order %s chooses %s", imp,
-				order{Verb: "FIRE", Unit: a.ID, Fire: *a.Fire}.line(), tg.ID)
+			t.tell(a.Owner, lang.M("impulse %d: your standing order %s chooses %s", imp,
+				order{Verb: "FIRE", Unit: a.ID, Fire: *a.Fire}.line(), tg.ID))
 			shot := a.Shots
 			a.Shots++
 			used[a.ID]++
 			r, note := t.hitRange(a.Owner, tg, shot)
-			roll := t.d.Roll(6, fmt.Sprintf("%s lasers %s (shot %d, hits on %s)", a.ID, tg.ID, shot+1, hits(r)))
+			roll := t.d.RollMsg(6, lang.M("%s lasers %s (shot %d, hits on %s)", a.ID, tg.ID, shot+1, hits(r)))
 			if roll > r {
-				t.say("impulse %d: %s fires at %s, shot %d, hits on %s%s: rolls %d, misses", imp, a.ID, tg.ID, shot+1, hits(r), note, roll)
+				t.say(lang.M("impulse %d: %s fires at %s, shot %d, hits on %s%s: rolls %d, misses", imp, a.ID, tg.ID, shot+1, hits(r), note, roll))
 				continue
 			}
-			dmg := t.d.Roll(6, fmt.Sprintf("%s laser damage to %s", a.ID, tg.ID))
-			t.say("impulse %d: %s fires at %s, shot %d, hits on %s%s: rolls %d, hits for %d", imp, a.ID, tg.ID, shot+1, hits(r), note, roll, dmg)
+			dmg := t.d.RollMsg(6, lang.M("%s laser damage to %s", a.ID, tg.ID))
+			t.say(lang.M("impulse %d: %s fires at %s, shot %d, hits on %s%s: rolls %d, hits for %d", imp, a.ID, tg.ID, shot+1, hits(r), note, roll, dmg))
 			t.damage(tg, dmg)
 		}
 	}
 }
 
-func hits(r int) string {
+func hits(r int) lang.Msg {
 	switch {
 	case r <= 0:
-		return "nothing"
+		return lang.M("nothing")
 	case r == 1:
-		return "1"
+		return lang.M("%d", 1)
 	}
-	return fmt.Sprintf("1-%d", min(r, 6))
+	return lang.M("1-%d", min(r, 6))
 }
 
 // damage applies n points to u: a Station's module by the hit-location roll
@@ -772,21 +777,21 @@ func (t *turn) damage(u *Unit, n int) {
 	if u.Kind != Station {
 		u.Damage += n
 		if u.Damage >= u.spec().HP {
-			t.lose(u, "is destroyed")
+			t.lose(u, lang.M("%s is destroyed", u.ID))
 		} else {
-			t.say("%s has %d damage of %d", u.ID, u.Damage, u.spec().HP)
+			t.say(lang.M("%s has %d damage of %d", u.ID, u.Damage, u.spec().HP))
 		}
 		return
 	}
 	if len(u.Modules) == 0 {
-		t.lose(u, "is destroyed")
+		t.lose(u, lang.M("%s is destroyed", u.ID))
 		return
 	}
 	i, where := t.hitLocation(u)
 	m := &u.Modules[i]
 	red := t.s.optInt("armor")
 	if m.Kind != Armor && red > 0 && u.operational(Armor) {
-		t.say("Active Armor of %s stops %d of %d", u.ID, min(red, n), n)
+		t.say(lang.M("Active Armor of %s stops %d of %d", u.ID, min(red, n), n))
 		n = max(0, n-red)
 	}
 	m.Damage += n
@@ -795,18 +800,18 @@ func (t *turn) damage(u *Unit, n int) {
 	case m.Damage >= hp:
 		k := m.Kind
 		u.Modules = append(u.Modules[:i], u.Modules[i+1:]...)
-		t.say("%s's %s module takes %d and is destroyed%s", u.ID, k, n, where)
+		t.say(lang.M("%s's %s module takes %d and is destroyed%s", u.ID, kindMsg(k), n, where))
 		if k == Core && u.operational(Factory) {
-			t.say("%s survives on its Factory; it can buy a new Core", u.ID)
+			t.say(lang.M("%s survives on its Factory; it can buy a new Core", u.ID))
 		}
 	case m.disabled():
-		t.say("%s's %s module takes %d%s: %d of %d, disabled", u.ID, m.Kind, n, where, m.Damage, hp)
+		t.say(lang.M("%s's %s module takes %d%s: %d of %d, disabled", u.ID, kindMsg(m.Kind), n, where, m.Damage, hp))
 	default:
-		t.say("%s's %s module takes %d%s: %d of %d", u.ID, m.Kind, n, where, m.Damage, hp)
+		t.say(lang.M("%s's %s module takes %d%s: %d of %d", u.ID, kindMsg(m.Kind), n, where, m.Damage, hp))
 	}
 	// Without a Core a Station lives only while its Factory works (section 1).
 	if u.module(Core) == nil && !u.operational(Factory) {
-		t.lose(u, "is destroyed, having neither Core nor working Factory")
+		t.lose(u, lang.M("%s is destroyed, having neither Core nor working Factory", u.ID))
 	}
 }
 
@@ -820,14 +825,14 @@ var sheetTable = [8]Kind{Core, Engine, Factory, PointDef, Refinery, Armor, Colle
 // modules, over the modules in installation order, rolled again above the
 // count) or "sheet" (sheetTable; rolled again only when the Core is gone
 // too). A Station with one module takes every hit there without a roll.
-func (t *turn) hitLocation(u *Unit) (int, string) {
+func (t *turn) hitLocation(u *Unit) (int, lang.Msg) {
 	k := len(u.Modules)
 	if k == 1 {
-		return 0, " (its only module)"
+		return 0, lang.M(" (its only module)")
 	}
 	for {
 		if t.s.Opts["hit-location"] == "sheet" {
-			r := t.d.Roll(8, fmt.Sprintf("hit location on %s (data-sheet table)", u.ID))
+			r := t.d.RollMsg(8, lang.M("hit location on %s (data-sheet table)", u.ID))
 			want := sheetTable[r-1]
 			if u.module(want) == nil {
 				want = Core
@@ -835,27 +840,27 @@ func (t *turn) hitLocation(u *Unit) (int, string) {
 			for i, m := range u.Modules {
 				if m.Kind == want {
 					if want != sheetTable[r-1] {
-						return i, fmt.Sprintf(" (location die %d: no %s, so the Core)", r, sheetTable[r-1])
+						return i, lang.M(" (location die %d: no %s, so the Core)", r, kindMsg(sheetTable[r-1]))
 					}
-					return i, fmt.Sprintf(" (location die %d)", r)
+					return i, lang.M(" (location die %d)", r)
 				}
 			}
 			if t.d.Err() != nil {
-				return 0, " (no location die)"
+				return 0, lang.M(" (no location die)")
 			}
-			t.say("hit location on %s: %d, the %s and the Core are gone, roll again", u.ID, r, sheetTable[r-1])
+			t.say(lang.M("hit location on %s: %d, the %s and the Core are gone, roll again", u.ID, r, kindMsg(sheetTable[r-1])))
 			continue
 		}
 		sides := 6
 		if k > 6 {
 			sides = 8
 		}
-		r := t.d.Roll(sides, fmt.Sprintf("hit location on %s (%d modules)", u.ID, k))
+		r := t.d.RollMsg(sides, lang.M("hit location on %s (%d modules)", u.ID, k))
 		if r <= k || t.d.Err() != nil {
 			r = min(r, k)
-			return r - 1, fmt.Sprintf(" (location die %d)", r)
+			return r - 1, lang.M(" (location die %d)", r)
 		}
-		t.say("hit location on %s: %d, no such module, roll again", u.ID, r)
+		t.say(lang.M("hit location on %s: %d, no such module, roll again", u.ID, r))
 	}
 }
 
@@ -909,7 +914,7 @@ func (t *turn) warheads(imp int) {
 	if len(want) == 0 {
 		return
 	}
-	seq := t.initiative(want, "warhead strikes")
+	seq := t.initiative(want, lang.M("warhead strikes"))
 	for fired := true; fired; {
 		fired = false
 		for _, p := range seq {
@@ -918,22 +923,22 @@ func (t *turn) warheads(imp int) {
 				continue
 			}
 			fired = true
-			t.tell(w.Owner, "impulse %d: your standing order %s chooses %s", imp,
-				order{Verb: "STRIKE", Unit: w.ID, Fire: *w.Fire}.line(), tg.ID)
+			t.tell(w.Owner, lang.M("impulse %d: your standing order %s chooses %s", imp,
+				order{Verb: "STRIKE", Unit: w.ID, Fire: *w.Fire}.line(), tg.ID))
 			if b, _ := t.striker(w); b != nil {
 				t.s.remove(b.ID)
 				w.In = ""
-				t.say("impulse %d: booster %s releases warhead %s", imp, b.ID, w.ID)
+				t.say(lang.M("impulse %d: booster %s releases warhead %s", imp, b.ID, w.ID))
 			}
 			t.s.remove(w.ID)
 			r, note := t.hitRange(w.Owner, tg, 0)
-			roll := t.d.Roll(6, fmt.Sprintf("warhead %s strikes %s (hits on %s)", w.ID, tg.ID, hits(r)))
+			roll := t.d.RollMsg(6, lang.M("warhead %s strikes %s (hits on %s)", w.ID, tg.ID, hits(r)))
 			if roll > r {
-				t.say("impulse %d: warhead %s strikes at %s, hits on %s%s: rolls %d, misses", imp, w.ID, tg.ID, hits(r), note, roll)
+				t.say(lang.M("impulse %d: warhead %s strikes at %s, hits on %s%s: rolls %d, misses", imp, w.ID, tg.ID, hits(r), note, roll))
 				continue
 			}
-			dmg := t.d.Roll(6, fmt.Sprintf("warhead %s damage to %s", w.ID, tg.ID)) + 1
-			t.say("impulse %d: warhead %s strikes at %s, hits on %s%s: rolls %d, hits for %d (d6+1)", imp, w.ID, tg.ID, hits(r), note, roll, dmg)
+			dmg := t.d.RollMsg(6, lang.M("warhead %s damage to %s", w.ID, tg.ID)) + 1
+			t.say(lang.M("impulse %d: warhead %s strikes at %s, hits on %s%s: rolls %d, hits for %d (d6+1)", imp, w.ID, tg.ID, hits(r), note, roll, dmg))
 			t.damage(tg, dmg)
 		}
 	}
@@ -949,20 +954,20 @@ func (t *turn) pulse(w *Unit) {
 	}
 	at := w.Hex
 	t.s.remove(w.ID)
-	t.tell(w.Owner, "impulse %d: your standing order %s finds a target", t.imp,
-		order{Verb: "STRIKE", Unit: w.ID, Fire: *w.Fire}.line())
-	t.say("impulse %d: pulse warhead %s detonates in %s", t.imp, w.ID, at.Name())
+	t.tell(w.Owner, lang.M("impulse %d: your standing order %s finds a target", t.imp,
+		order{Verb: "STRIKE", Unit: w.ID, Fire: *w.Fire}.line()))
+	t.say(lang.M("impulse %d: pulse warhead %s detonates in %s", t.imp, w.ID, at.Name()))
 	for _, u := range t.free() {
 		if u.Hex != at {
 			continue
 		}
 		if u.Kind == Station || u.Kind == Gunship {
 			u.Disabled = t.s.TurnN + 1
-			t.say("%s is disabled by the pulse until the end of turn %d's movement", u.ID, t.s.TurnN+1)
+			t.say(lang.M("%s is disabled by the pulse until the end of turn %d's movement", u.ID, t.s.TurnN+1))
 			continue
 		}
 		if t.s.unit(u.ID) != nil {
-			t.lose(u, "is destroyed by the pulse")
+			t.lose(u, lang.M("%s is destroyed by the pulse", u.ID))
 		}
 	}
 }
@@ -986,10 +991,10 @@ func (t *turn) losCheck() {
 			if k == Booster {
 				for _, c := range t.s.cargo(u.ID) {
 					c.In = ""
-					t.say("%s tumbles free from %s", c.ID, u.ID)
+					t.say(lang.M("%s tumbles free from %s", c.ID, u.ID))
 				}
 			}
-			t.lose(u, "has no line of sight to a friendly Station or ComSat and is lost")
+			t.lose(u, lang.M("%s has no line of sight to a friendly Station or ComSat and is lost", u.ID))
 		}
 	}
 }
@@ -997,7 +1002,7 @@ func (t *turn) losCheck() {
 // gravity is impulse 8 (1.6), with the gravity-blue clarification of 002-F1.
 func (t *turn) gravity() {
 	t.imp = 8
-	var moved []string
+	var moved []lang.Msg
 	mark := len(t.ev)
 	for _, u := range t.free() {
 		g := t.s.rings.green(u.Hex)
@@ -1006,7 +1011,7 @@ func (t *turn) gravity() {
 		}
 		from := u.Hex
 		to := inward(from, u.F)
-		note := fmt.Sprintf("%s %s→%s (velocity %d < green %d)", u.ID, from.Name(), to.Name(), u.V, g)
+		note := lang.M("%s %s→%s (velocity %d < green %d)", u.ID, from.Name(), to.Name(), u.V, g)
 		if to.ring() == 0 {
 			moved = append(moved, note)
 			t.intoPlanet(u, from)
@@ -1016,14 +1021,14 @@ func (t *turn) gravity() {
 		if b := t.s.rings.blue(to); b > u.V && to.step(u.F).ring() > to.ring() {
 			if d, up := towardPlanet(to, u.F); d != 0 && !up {
 				u.F = mod6(u.F + d)
-				note += fmt.Sprintf(" bends to %s", dirNames[u.F])
+				note = lang.M("%s bends to %s", note, dirNames[u.F])
 			}
 		}
 		moved = append(moved, note)
 	}
 	t.s.syncCargo()
 	if len(moved) > 0 {
-		t.sayAt(mark, "gravity: %s", strings.Join(moved, "; "))
+		t.sayAt(mark, lang.M("gravity: %s", semi(moved)))
 	}
 	t.losCheck()
 }
@@ -1033,7 +1038,7 @@ func (t *turn) gravity() {
 func (t *turn) place(p string, u *Unit, h Hex) {
 	ccw := tangent(u.Hex, true) == u.F
 	u.Hex, u.V, u.F = h, t.s.rings.green(h), tangent(h, ccw)
-	t.say("%s places %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F])
+	t.say(lang.M("%s places %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F]))
 }
 
 // placeAtOnce applies the opening's sealed PLACE orders (option
@@ -1076,8 +1081,8 @@ func (t *turn) placeAtOnce() {
 			for _, o := range s.Units {
 				if o.Kind == Station && o.Owner != m.p && o.In == "" && dist(m.to, at(o)) < min {
 					refused = append(refused, m)
-					t.say("%s's %s may not start at %s: %s's %s would be %s away, and Stations start at least %d apart (option min-distance); it stays at %s",
-						m.p, m.u.ID, m.to.Name(), o.Owner, o.ID, lang.N(dist(m.to, at(o)), "hex", "hexes"), min, m.u.Hex.Name())
+					t.say(lang.M("%s's %s may not start at %s: %s's %s would be %s away, and Stations start at least %d apart (option min-distance); it stays at %s",
+						m.p, m.u.ID, m.to.Name(), o.Owner, o.ID, lang.MN("%d hex", "%d hexes", dist(m.to, at(o))), min, m.u.Hex.Name()))
 					break
 				}
 			}

@@ -128,12 +128,15 @@ type State struct {
 	rings   Rings
 }
 
-func (s *State) Turn() int { return s.TurnN }
-func (s *State) Phase() string {
+func (s *State) Turn() int     { return s.TurnN }
+func (s *State) Phase() string { return s.PhaseMsg().English() }
+
+// PhaseMsg is the phase as a message (engine.PhaseMessager).
+func (s *State) PhaseMsg() lang.Msg {
 	if len(s.Placing) > 0 {
-		return "placement"
+		return lang.M("placement")
 	}
-	return "orders"
+	return lang.M("orders")
 }
 func (s *State) Outcome() engine.Outcome { return s.Result }
 
@@ -154,21 +157,25 @@ func (s *State) Prompts() []engine.Prompt {
 	}
 	if len(s.Placing) > 0 {
 		p := s.Placing[0]
-		return []engine.Prompt{{ID: "place:" + p, Player: p, Kind: engine.KindStep, Ask: s.placeAsk(p)}}
+		pr := engine.Prompt{ID: "place:" + p, Player: p, Kind: engine.KindStep}
+		pr.SetAsk(s.placeAsk(p))
+		return []engine.Prompt{pr}
 	}
 	var out []engine.Prompt
 	for _, p := range s.Players {
 		if p.Out {
 			continue
 		}
-		ask := fmt.Sprintf("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)
+		ask := lang.M("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)
 		if s.TurnN == 0 {
-			ask = "opening: spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet"
+			ask = lang.M("opening: spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet")
 			if !s.sequential() {
-				ask = "opening: PLACE your Station on its ring if you like, spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet"
+				ask = lang.M("opening: PLACE your Station on its ring if you like, spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet")
 			}
 		}
-		out = append(out, engine.Prompt{ID: "turn:" + p.Name, Player: p.Name, Kind: engine.KindTurn, Ask: ask})
+		pr := engine.Prompt{ID: "turn:" + p.Name, Player: p.Name, Kind: engine.KindTurn}
+		pr.SetAsk(ask)
+		out = append(out, pr)
 	}
 	return out
 }
@@ -387,12 +394,12 @@ func (s *State) placeMoons(d *dice.Dice) error {
 		switch s.Opts["moons"] {
 		case "random":
 			for try := 0; ; try++ {
-				ring = d.Roll(6, fmt.Sprintf("moon %d ring", i+1))
+				ring = d.RollMsg(6, lang.M("moon %d ring", i+1))
 				if !taken[ring] || try > 50 {
 					break
 				}
 			}
-			sext = d.Roll(6, fmt.Sprintf("moon %d sextant", i+1)) - 1
+			sext = d.RollMsg(6, lang.M("moon %d sextant", i+1)) - 1
 		default:
 			ring, sext = fixed[i][0], fixed[i][1]
 		}
@@ -421,46 +428,46 @@ func (s *State) hiddenCargo() bool { return s.Opts["hidden-cargo"] == "on" }
 
 // placeAsk is the question of a placement step: where p's Station is, the
 // hexes it may take, and where the Stations placed before are.
-func (s *State) placeAsk(p string) string {
+func (s *State) placeAsk(p string) lang.Msg {
 	st := s.stations(p)
 	if len(st) == 0 {
-		return "place your Station"
+		return lang.M("place your Station")
 	}
 	u := st[0]
 	r := u.Hex.ring()
-	ask := fmt.Sprintf("place your Station: PLACE %s <hex> on ring %d (%dA0 to %dF%d), or send nothing to keep it at %s", u.ID, r, r, r, r-1, u.Hex.Name())
+	ask := lang.M("place your Station: PLACE %s <hex> on ring %d (%dA0 to %dF%d), or send nothing to keep it at %s", u.ID, r, r, r, r-1, u.Hex.Name())
 	if d := s.optInt("min-distance"); d > 0 {
-		ask += fmt.Sprintf("; at least %s from an enemy Station", lang.N(d, "hex", "hexes"))
+		ask = lang.M("%s; at least %s from an enemy Station", ask, lang.MN("%d hex", "%d hexes", d))
 	}
-	var others []string
+	var others []lang.Msg
 	for _, o := range s.Units {
 		if o.Kind == Station && o.Owner != p {
-			how := "not yet placed"
 			if !contains(s.Placing, o.Owner) {
-				how = "placed"
+				others = append(others, lang.M("%s's %s is at %s (placed)", o.Owner, o.ID, o.Hex.Name()))
+			} else {
+				others = append(others, lang.M("%s's %s is at %s (not yet placed)", o.Owner, o.ID, o.Hex.Name()))
 			}
-			others = append(others, fmt.Sprintf("%s's %s is at %s (%s)", o.Owner, o.ID, o.Hex.Name(), how))
 		}
 	}
 	if len(others) > 0 {
-		ask += "; " + strings.Join(others, ", ")
+		ask = lang.M("%s; %s", ask, lang.ArgOf(others))
 	}
-	return ask + "."
+	return lang.M("%s.", ask)
 }
 
 // tooClose says why a Station of p at h would start too near an enemy
 // Station (option min-distance), or "".
-func (s *State) tooClose(p string, h Hex) string {
+func (s *State) tooClose(p string, h Hex) lang.Msg {
 	min := s.optInt("min-distance")
 	for _, o := range s.Units {
 		if o.Kind == Station && o.Owner != p && o.In == "" {
 			if d := dist(h, o.Hex); d < min {
-				return fmt.Sprintf("%s is %s from %s's %s at %s; Stations start at least %d apart (option min-distance)",
-					h.Name(), lang.N(d, "hex", "hexes"), o.Owner, o.ID, o.Hex.Name(), min)
+				return lang.M("%s is %s from %s's %s at %s; Stations start at least %d apart (option min-distance)",
+					h.Name(), lang.MN("%d hex", "%d hexes", d), o.Owner, o.ID, o.Hex.Name(), min)
 			}
 		}
 	}
-	return ""
+	return lang.Msg{}
 }
 
 // sequential reports whether the Stations are placed one after the other

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // view is one player's copy of the state: everything is open (002-E) except
@@ -15,6 +16,9 @@ type view struct {
 	s      *State
 	player string
 	public bool // an observer's: Player is engine.Observer
+	// lang is the language the view draws itself in (Localize); "" is
+	// English.
+	lang lang.Tag
 }
 
 func (s *State) View(player string) engine.View {
@@ -90,7 +94,7 @@ func (v *view) Board() string {
 		var here []string
 		for _, m := range s.Moons {
 			if m.Hex == h {
-				here = append(here, fmt.Sprintf("moon %s (X=%d) v%d %s", m.ID, m.X, m.V, dirNames[m.F]))
+				here = append(here, v.render(lang.M("moon %s (X=%d) v%d %s", m.ID, m.X, m.V, dirNames[m.F])))
 			}
 		}
 		for _, u := range s.Units {
@@ -109,8 +113,8 @@ func (v *view) Board() string {
 		legend = append(legend, wrap(fmt.Sprintf("%c %-4s %s", mark, h.Name(), strings.Join(here, "; ")), 78, "       ")...)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Turn %d. Planet @, debris rings 4 and 7 ':', moons and units by letter.\n", s.TurnN)
-	b.WriteString("Hex names: ring, sextant A-F (corners E NE NW W SW SE), offset.\n\n")
+	b.WriteString(v.render(lang.M("Turn %d. Planet @, debris rings 4 and 7 ':', moons and units by letter.", s.TurnN)) + "\n")
+	b.WriteString(v.render(lang.M("Hex names: ring, sextant A-F (corners E NE NW W SW SE), offset.")) + "\n\n")
 	for r := -Radius; r <= Radius; r++ {
 		row := []byte(strings.Repeat(" ", 4*Radius+1))
 		for q := max(-Radius, -Radius-r); q <= min(Radius, Radius-r); q++ {
@@ -137,18 +141,26 @@ func (v *view) Board() string {
 	for _, l := range legend {
 		b.WriteString(l + "\n")
 	}
-	b.WriteString("\nring   1 2 3 4 5 6 7 8 9 10\n")
-	for _, row := range []struct {
+	// The table's names are padded to the longest, in any language:
+	// "ring   1 2 …", "green  5 4 …".
+	rows := []struct {
 		name string
 		vals [Radius + 1]int
-	}{{"green", s.rings.Green}, {"white", s.rings.White}, {"blue ", s.rings.Blue}} {
-		fmt.Fprintf(&b, "%s ", row.name)
+	}{{v.render(lang.M("green")), s.rings.Green}, {v.render(lang.M("white")), s.rings.White}, {v.render(lang.M("blue")), s.rings.Blue}}
+	ring := v.render(lang.M("ring"))
+	w := engine.Width(ring)
+	for _, row := range rows {
+		w = max(w, engine.Width(row.name))
+	}
+	b.WriteString("\n" + pad(ring, w) + "  1 2 3 4 5 6 7 8 9 10\n")
+	for _, row := range rows {
+		fmt.Fprintf(&b, "%s ", pad(row.name, w))
 		for i := 1; i <= Radius; i++ {
 			fmt.Fprintf(&b, "%2d", row.vals[i])
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("(blue is printed on the six corner hexes of each ring)\n")
+	b.WriteString(v.render(lang.M("(blue is printed on the six corner hexes of each ring)")) + "\n")
 	return b.String()
 }
 
@@ -157,24 +169,39 @@ func (v *view) Board() string {
 func (h Hex) planarX() int { x, _ := h.planar(); return x + 2*Radius }
 
 func (v *view) short(u *Unit) string {
-	s := fmt.Sprintf("%s %s %s v%d %s", u.Owner, u.Kind, u.ID, u.V, dirNames[u.F])
+	m := lang.M("%s %s %s v%d %s", u.Owner, kindMsg(u.Kind), u.ID, u.V, dirNames[u.F])
 	if n := len(v.s.cargo(u.ID)); n > 0 {
-		s += fmt.Sprintf(" +%d aboard", n)
+		m = lang.M("%s +%d aboard", m, n)
 	}
-	return s
+	return v.render(m)
 }
 
+// wrap cuts s into lines of at most width columns (runes: a Russian
+// line is as wide as it has letters), at spaces where it can.
 func wrap(s string, width int, indent string) []string {
 	var out []string
-	for len(s) > width {
-		cut := strings.LastIndex(s[:width], " ")
-		if cut <= len(indent) {
+	r := []rune(s)
+	in := len([]rune(indent))
+	for len(r) > width {
+		cut := -1
+		for k := width - 1; k >= 0; k-- {
+			if r[k] == ' ' {
+				cut = k
+				break
+			}
+		}
+		if cut <= in {
 			cut = width
 		}
-		out = append(out, s[:cut])
-		s = indent + strings.TrimLeft(s[cut:], " ")
+		out = append(out, string(r[:cut]))
+		r = []rune(indent + strings.TrimLeft(string(r[cut:]), " "))
 	}
-	return append(out, s)
+	return append(out, string(r))
+}
+
+// pad is s with spaces after it to width columns.
+func pad(s string, width int) string {
+	return s + strings.Repeat(" ", max(0, width-engine.Width(s)))
 }
 
 // Status lists each player's bank and every visible unit, one sentence a
@@ -182,16 +209,16 @@ func wrap(s string, width int, indent string) []string {
 func (v *view) Status() string {
 	s := v.s
 	var b strings.Builder
-	fmt.Fprintf(&b, "Turn %d, scenario %s.\n", s.TurnN, s.Opts["scenario"])
+	b.WriteString(v.render(lang.M("Turn %d, scenario %s.", s.TurnN, scenarioMsg(s.Opts["scenario"]))) + "\n")
 	for _, p := range s.Players {
-		fmt.Fprintf(&b, "%s: %d RU in the bank", p.Name, p.RU)
+		m := lang.M("%s: %d RU in the bank", p.Name, p.RU)
 		if s.Opts["scenario"] == "refinery" {
-			fmt.Fprintf(&b, ", %d of %s refined", p.Refined, s.Opts["refinery-goal"])
+			m = lang.M("%s, %d of %s refined", m, p.Refined, s.Opts["refinery-goal"])
 		}
 		if p.Out {
-			b.WriteString(", out of the game")
+			m = lang.M("%s, out of the game", m)
 		}
-		b.WriteString(".\n")
+		b.WriteString(v.render(lang.M("%s.", m)) + "\n")
 	}
 	for _, u := range s.Units {
 		for _, l := range wrap(v.describe(u), 78, "    ") {
@@ -199,59 +226,63 @@ func (v *view) Status() string {
 		}
 	}
 	if s.Result.Over {
-		fmt.Fprintf(&b, "Game over: %s.\n", s.Result.Text)
+		end := lang.M("%s", s.Result.Text)
+		if s.Result.Msg != nil {
+			end = *s.Result.Msg
+		}
+		b.WriteString(v.render(lang.M("Game over: %s.", end)) + "\n")
 	}
 	return b.String()
 }
 
 func (v *view) describe(u *Unit) string {
 	s := v.s
-	var parts []string
-	where := "at " + u.Hex.Name()
+	var parts []lang.Msg
+	where := lang.M("at %s", u.Hex.Name())
 	switch {
 	case u.In != "":
-		where = "aboard " + u.In
+		where = lang.M("aboard %s", u.In)
 	case u.Atmo:
-		where = "in the atmosphere"
+		where = lang.M("in the atmosphere")
 	}
-	parts = append(parts, fmt.Sprintf("%s: %s's %s %s, velocity %d heading %s", u.ID, u.Owner, u.Kind, where, u.V, dirNames[u.F]))
+	parts = append(parts, lang.M("%s: %s's %s %s, velocity %d heading %s", u.ID, u.Owner, kindMsg(u.Kind), where, u.V, dirNames[u.F]))
 	if u.Moon != "" {
-		parts = append(parts, "landed on "+u.Moon)
+		parts = append(parts, lang.M("landed on %s", u.Moon))
 	}
 	for _, m := range u.Modules {
-		state := ""
 		if m.disabled() {
-			state = " disabled"
+			parts = append(parts, lang.M("%s %d/%d damage disabled", kindMsg(m.Kind), m.Damage, specs[m.Kind].HP))
+		} else {
+			parts = append(parts, lang.M("%s %d/%d damage", kindMsg(m.Kind), m.Damage, specs[m.Kind].HP))
 		}
-		parts = append(parts, fmt.Sprintf("%s %d/%d damage%s", m.Kind, m.Damage, specs[m.Kind].HP, state))
 	}
 	if u.Kind == Station {
 		q := stationQuota(u)
-		parts = append(parts, fmt.Sprintf("quota %d", q.general))
+		parts = append(parts, lang.M("quota %d", q.general))
 	}
 	if u.Damage > 0 {
-		parts = append(parts, fmt.Sprintf("damage %d/%d", u.Damage, u.spec().HP))
+		parts = append(parts, lang.M("damage %d/%d", u.Damage, u.spec().HP))
 	}
 	if u.Kind.satellite() && !u.Deployed {
-		parts = append(parts, "not deployed")
+		parts = append(parts, lang.M("not deployed"))
 	}
 	if u.pulsed(s.TurnN) {
-		parts = append(parts, fmt.Sprintf("disabled by a pulse through turn %d", u.Disabled))
+		parts = append(parts, lang.M("disabled by a pulse through turn %d", u.Disabled))
 	}
 	if u.Gas > 0 {
-		parts = append(parts, "loaded with gas")
+		parts = append(parts, lang.M("loaded with gas"))
 	}
 	if u.Fire != nil {
 		verb := "FIRE"
 		if u.Kind.warhead() {
 			verb = "STRIKE"
 		}
-		parts = append(parts, "standing order "+order{Verb: verb, Unit: u.ID, Fire: *u.Fire}.line())
+		parts = append(parts, lang.M("standing order %s", order{Verb: verb, Unit: u.ID, Fire: *u.Fire}.line()))
 	}
 	if tr := u.Trigger; tr != nil {
-		parts = append(parts, "standing trigger "+order{Verb: tr.Verb, Unit: u.ID, When: tr.When}.line())
+		parts = append(parts, lang.M("standing trigger %s", order{Verb: tr.Verb, Unit: u.ID, When: tr.When}.line()))
 	}
-	return strings.Join(parts, "; ") + "."
+	return v.render(lang.M("%s.", semi(parts)))
 }
 
 // rowLabel names the ring-10 corners at the ends of their rows, to help
