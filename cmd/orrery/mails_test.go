@@ -150,7 +150,13 @@ func englishWords(text string, info engine.Info) []string {
 		secret := strings.TrimSuffix(strings.Fields(m)[1], "]")
 		text = strings.ReplaceAll(text, secret, "")
 	}
-	text = strings.ReplaceAll(text, info.Title, "") // the game's name: "Prosper or Perish"
+	// The game's name ("Prosper or Perish"), also where a wrapped
+	// sentence breaks it over two lines.
+	title := strings.Fields(info.Title)
+	for i := range title {
+		title[i] = regexp.QuoteMeta(title[i])
+	}
+	text = regexp.MustCompile(strings.Join(title, `\s+`)).ReplaceAllString(text, "")
 	text = url.ReplaceAllString(text, "")
 	text = inputLine.ReplaceAllString(text, "")
 	text = hexRun.ReplaceAllString(text, "")
