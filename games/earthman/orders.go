@@ -170,7 +170,7 @@ func (e *syntaxError) lineErr(n int, text string) engine.LineError {
 }
 
 // writeAs is the fix "write it as: <shape>".
-func writeAs(shape string) lang.Msg { return lang.M("write it as: %s", shape) }
+func writeAs(shape string) lang.Msg { return lang.M("write it as: %s", shapeMsg(shape)) }
 
 // namer resolves faction names; the parser needs the seats of the game.
 type namer struct{ players []string }
@@ -241,21 +241,75 @@ func keyword(w, want, example string) *syntaxError {
 	return nil
 }
 
-// grammar lists each verb's shape, for error fixes and the help text.
+// The shapes of the verbs, for error fixes and the help text: constants,
+// so that each is a message of its own (writeAs) whose translation names
+// the parts in the reader's language.
+const (
+	shapePlace   = "PLACE <Earth|Cislunar|Inner|Solar>"
+	shapeLaunch  = "LAUNCH <n> FROM <world> TO <trajectory>"
+	shapeRoute   = "ROUTE <n> FROM <trajectory> TO <place worldward of it>, or ROUTE NONE FROM <trajectory>"
+	shapeFire    = "FIRE <world> <n> AT <faction>"
+	shapeCoup    = "COUP <world> <n> AT <faction>"
+	shapeBuild   = "BUILD <world> <size>[,<size>...]"
+	shapeDevelop = "DEVELOP <world> <attempts> [UNTIL <successes>]"
+	shapeEvac    = "EVACUATE <world> [<n>]"
+	shapeGift    = "GIFT <n> FLEET|DEV AT <world> TO <faction>"
+	shapeDecom   = "DECOMMISSION <n> FLEET|DEV AT <world>"
+	shapeAgree   = "AGREE <player>|DRAW|NONE"
+	shapeOn      = "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE), or " +
+		"ON ATTACKED|LOSS AT <world>|ANY [BY <faction>] [FIRE|COUP] [IF <test on A and D>] " +
+		"EVACUATE <n>|ALL, DECOMMISSION <n>|ALL FLEET|DEV, GIFT <n>|ALL FLEET|DEV TO <faction>, or NONE" // ends with triggerShape
+)
+
+// grammar lists each verb's shape.
 var grammar = map[string]string{
-	vPlace:   "PLACE <Earth|Cislunar|Inner|Solar>",
-	vLaunch:  "LAUNCH <n> FROM <world> TO <trajectory>",
-	vRoute:   "ROUTE <n> FROM <trajectory> TO <place worldward of it>, or ROUTE NONE FROM <trajectory>",
-	vFire:    "FIRE <world> <n> AT <faction>",
-	vCoup:    "COUP <world> <n> AT <faction>",
-	vBuild:   "BUILD <world> <size>[,<size>...]",
-	vDevelop: "DEVELOP <world> <attempts> [UNTIL <successes>]",
-	vEvac:    "EVACUATE <world> [<n>]",
-	vGift:    "GIFT <n> FLEET|DEV AT <world> TO <faction>",
-	vDecom:   "DECOMMISSION <n> FLEET|DEV AT <world>",
-	vAgree:   "AGREE <player>|DRAW|NONE",
+	vPlace:   shapePlace,
+	vLaunch:  shapeLaunch,
+	vRoute:   shapeRoute,
+	vFire:    shapeFire,
+	vCoup:    shapeCoup,
+	vBuild:   shapeBuild,
+	vDevelop: shapeDevelop,
+	vEvac:    shapeEvac,
+	vGift:    shapeGift,
+	vDecom:   shapeDecom,
+	vAgree:   shapeAgree,
 	vConcede: "CONCEDE",
-	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE), or " + triggerShape,
+	vOn:      shapeOn,
+}
+
+// shapeMsg is a shape as a message: the first edition's by their
+// constants, any other (the full rules') as written.
+func shapeMsg(shape string) any {
+	switch shape {
+	case shapePlace:
+		return lang.M(shapePlace)
+	case shapeLaunch:
+		return lang.M(shapeLaunch)
+	case shapeRoute:
+		return lang.M(shapeRoute)
+	case shapeFire:
+		return lang.M(shapeFire)
+	case shapeCoup:
+		return lang.M(shapeCoup)
+	case shapeBuild:
+		return lang.M(shapeBuild)
+	case shapeDevelop:
+		return lang.M(shapeDevelop)
+	case shapeEvac:
+		return lang.M(shapeEvac)
+	case shapeGift:
+		return lang.M(shapeGift)
+	case shapeDecom:
+		return lang.M(shapeDecom)
+	case shapeAgree:
+		return lang.M(shapeAgree)
+	case shapeOn:
+		return lang.M(shapeOn)
+	case triggerShape:
+		return lang.M(triggerShape)
+	}
+	return shape
 }
 
 var verbs = []string{vPlace, vLaunch, vRoute, vFire, vCoup, vBuild, vDevelop, vEvac, vGift, vDecom, vAgree, vConcede, vOn}

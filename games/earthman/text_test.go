@@ -62,3 +62,11 @@ tasked ann Earth 1 0`)
 		t.Errorf("5 fleets are %q", tr(lang.Russian, fleetsM(5)))
 	}
 }
+
+// shapeOn is written out (a message id must be one constant) but must
+// stay the two short forms and triggerShape.
+func TestShapeOnEndsWithTriggerShape(t *testing.T) {
+	if !strings.HasSuffix(shapeOn, ", or "+triggerShape) {
+		t.Errorf("shapeOn no longer ends with triggerShape:\n%s\n%s", shapeOn, triggerShape)
+	}
+}
