@@ -288,7 +288,8 @@ func (v *view) Picture() *draw.Picture {
 // player's fleets with those At Risk in brackets, as Board writes them.
 func (v *fullView) Picture() *draw.Picture {
 	s := v.s
-	d := disc{players: s.Players, you: v.player, capitals: true}
+	d := disc{players: s.Players, you: v.player, capitals: true, tag: v.pictureTag()}
+	t := func(m lang.Msg) string { return tr(d.tag, m) }
 	d.regions = func(w string) []chip {
 		var out []chip
 		for _, reg := range s.Regions[w] {
@@ -336,21 +337,26 @@ func (v *fullView) Picture() *draw.Picture {
 		}
 		return out
 	}
-	d.notes = []string{"A region box shows its owner's letter (a capital: At Risk; U! a UN region At Risk) and how many " +
+	d.notes = []string{t(lang.M("A region box shows its owner's letter (a capital: At Risk; U! a UN region At Risk) and how many " +
 		"developments if more than one; # is Devastation (#2: two markers). +ab: a's and b's Political Influence. " +
-		"a5(2!): five fleets, two of them At Risk. A dashed red edge: At Risk. ! marks a hostile world."}
+		"a5(2!): five fleets, two of them At Risk. A dashed red edge: At Risk. ! marks a hostile world."))}
 	switch s.Stage {
 	case "prelude":
-		d.title = fmt.Sprintf("The Earthman's Burden · prelude: %s", s.Players[s.Preludes[0]])
+		d.title = t(lang.M("The Earthman's Burden · prelude: %s", s.Players[s.Preludes[0]]))
 	case "turns":
-		d.title = fmt.Sprintf("The Earthman's Burden · turn %d: %s to play", s.TurnN, s.Players[s.Active])
+		d.title = t(lang.M("The Earthman's Burden · turn %d: %s to play", s.TurnN, s.Players[s.Active]))
 	default:
-		d.title = "The Earthman's Burden · game over"
+		d.title = t(lang.M("The Earthman's Burden · game over"))
 	}
 	var vps []string
 	for _, p := range s.Players {
-		vps = append(vps, fmt.Sprintf("%s %d VP", p, s.P[p].VP))
+		vps = append(vps, t(lang.M("%s %d VP", p, s.P[p].VP)))
 	}
 	d.summary = d.title + ". " + strings.Join(vps, ", ") + "."
 	return d.picture()
 }
+
+// pictureTag is the language the full rules' picture is drawn in: English
+// until the full edition's view knows its reader's language (then it is
+// that view's tag()).
+func (v *fullView) pictureTag() lang.Tag { return lang.English }
