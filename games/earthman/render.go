@@ -140,13 +140,17 @@ func drawDiscIn(t lang.Tag, hasFleets func(string) bool, regions, fleets func(st
 	}
 	b.WriteString("\n" + tr(t, lang.M("FLEETS (* above)")) + "\n")
 	any := false
+	col := 15 // the kinds' column: as wide as the widest name in t
+	for k := World; k <= SolarSystem; k++ {
+		col = max(col, engine.Width(tr(t, k.msg())))
+	}
 	for _, pl := range board.Places {
 		if !hasFleets(pl.Name) {
 			continue
 		}
 		any = true
 		kind := tr(t, pl.Kind.msg())
-		b.WriteString(hang(fmt.Sprintf("  %-9s %s ", pl.Name, kind+strings.Repeat(" ", max(15-engine.Width(kind), 0))), fleets(pl.Name), 78))
+		b.WriteString(hang(fmt.Sprintf("  %-9s %s ", pl.Name, kind+strings.Repeat(" ", col-engine.Width(kind))), fleets(pl.Name), 78))
 	}
 	if !any {
 		b.WriteString("  " + tr(t, lang.M("none")) + "\n")
