@@ -414,6 +414,10 @@ func rollsJSON(rolls []dice.Roll, purposes bool) []byte {
 		if !purposes {
 			rolls[i].Purpose = ""
 		}
+		// A die's message is its purpose again, which an old server never
+		// recorded: the English purpose is what is compared (as replay's
+		// normRolls does).
+		rolls[i].Msg = nil
 	}
 	b, _ := json.Marshal(rolls)
 	return b

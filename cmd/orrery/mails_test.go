@@ -106,6 +106,9 @@ var (
 	// hashed ("ann turn:ann sent", "setup player ann", "salt …"): data to
 	// check with sha256sum, not words to translate.
 	inputLine = regexp.MustCompile(`(?m)^  (?:setup \S+|\S+ \S+:\S+ \S+|  (?:salt|player|option) .*)$`)
+	// earthmanRegions is a world's regions on The Earthman's Burden's
+	// board, one owner's letter a region: marks, not words.
+	earthmanRegions = regexp.MustCompile(`\[[a-fA-FU.#!0-9]+\](?:\+[a-f]+)?`)
 )
 
 // allowed are the Latin words a Russian mail may hold: names of the game
@@ -161,6 +164,11 @@ func englishWords(text string, info engine.Info) []string {
 	text = inputLine.ReplaceAllString(text, "")
 	text = hexRun.ReplaceAllString(text, "")
 	text = optionRun.ReplaceAllString(text, "")
+	if strings.HasPrefix(info.Name, "earthman") {
+		// The Earthman's Burden's regions on the board: one owner's
+		// letter a region ([aabcUUU], [aA2U!]+ab in the full rules).
+		text = earthmanRegions.ReplaceAllString(text, "")
+	}
 	var out []string
 	for _, w := range latinWord.FindAllString(text, -1) {
 		switch {

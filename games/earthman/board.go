@@ -3,6 +3,8 @@ package earthman
 import (
 	"sort"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // Kind tells a world from the three rings of trajectories. The names are the
@@ -22,6 +24,20 @@ const (
 
 func (k Kind) String() string {
 	return [...]string{"world", "Approach", "Interplanetary", "Solar System"}[k]
+}
+
+// msg is the kind's name as a message, for a board drawn in another
+// language.
+func (k Kind) msg() lang.Msg {
+	switch k {
+	case Approach:
+		return lang.M("Approach")
+	case Interplanetary:
+		return lang.M("Interplanetary")
+	case SolarSystem:
+		return lang.M("Solar System")
+	}
+	return lang.M("world")
 }
 
 // Place is one node of the board: a world or a trajectory.

@@ -76,7 +76,7 @@ func checkOffline(text string, parse func(namer, string) (string, *syntaxError),
 			verb, e = parse(n, line)
 		}
 		if e != nil {
-			errs = append(errs, engine.LineError{Line: i + 1, Text: line, Msg: e.msg, Fix: e.fix})
+			errs = append(errs, e.lineErr(i+1, line))
 			continue
 		}
 		ph, name := phase(verb)

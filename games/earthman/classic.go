@@ -5,7 +5,6 @@ package earthman
 
 import (
 	"math/rand/v2"
-	"strings"
 
 	"orrery/engine"
 	"orrery/engine/dice"
@@ -16,41 +15,48 @@ func Classic() engine.Ruleset { return classic{} }
 
 type classic struct{}
 
-var orderHelp = strings.Join([]string{
-	"Setup, when asked:  " + grammar[vPlace],
-	"Your turn, phases in this order (extraordinary actions may go anywhere):",
-	"  1 movement      " + grammar[vLaunch],
-	"                  ROUTE <n> FROM <trajectory> TO <place worldward of it>",
-	"                  ROUTE NONE FROM <trajectory>",
-	"  2 combat        " + grammar[vFire],
-	"                  " + grammar[vCoup],
-	"  3 construction  " + grammar[vBuild],
-	"  4 development   " + grammar[vDevelop],
-	"An empty turn is the moves your fleets in space make anyway (ROUTE orders).",
-	"At any time (also in others' turns):",
-	"  " + grammar[vEvac],
-	"  " + grammar[vGift],
-	"  " + grammar[vDecom],
-	"  " + grammar[vAgree] + "  (the game ends when all on the board agree)",
-	"  " + grammar[vConcede] + "                 (remove all your units and leave)",
-	"Standing orders (kept until changed; your status lists them):",
-	"  ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE",
-	"  ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV, or NONE",
-	"    (an ally's gift before the group rolls; used once)",
-	"  ON ATTACKED|LOSS AT <world>|ANY [BY <faction>] [FIRE|COUP] [IF <test>] then",
-	"    EVACUATE <n>|ALL, DECOMMISSION <n>|ALL FLEET|DEV,",
-	"    GIFT <n>|ALL FLEET|DEV TO <faction>, or NONE",
-	"ON ATTACKED runs before the attacking group rolls, ON LOSS after its losses.",
-	"In IF, A is the group's size and D your units there: A>=D, D<2A, A>=3.",
-	"A NONE with the same event, world, BY and FIRE|COUP cancels one.",
-	"With the game option interrupts=on, an attack on you that no standing order",
-	"answers waits for you (an interrupt window, until the deadline): answer with",
-	"EVACUATE, GIFT or DECOMMISSION orders, or with nothing to let it go ahead.",
-	"A ROUTE to a place more than one move away is kept with the fleets and carries",
-	"them on in later turns until they arrive; a new ROUTE from that place replaces",
-	"it, and ROUTE NONE FROM <trajectory> forgets it. Fleets in space with no ROUTE",
-	"and no kept destination take the first branch worldward.",
-}, "\n")
+// orderHelp is the order language for HELP, a constant so that its
+// Russian is a catalog entry (Translate); TestOrderHelpHasEveryShape
+// checks it against the grammar.
+const orderHelp = `Setup, when asked:  PLACE <Earth|Cislunar|Inner|Solar>
+Your turn, phases in this order (extraordinary actions may go anywhere):
+  1 movement      LAUNCH <n> FROM <world> TO <trajectory>
+                  ROUTE <n> FROM <trajectory> TO <place worldward of it>
+                  ROUTE NONE FROM <trajectory>
+  2 combat        FIRE <world> <n> AT <faction>
+                  COUP <world> <n> AT <faction>
+  3 construction  BUILD <world> <size>[,<size>...]
+  4 development   DEVELOP <world> <attempts> [UNTIL <successes>]
+An empty turn is the moves your fleets in space make anyway (ROUTE orders).
+At any time (also in others' turns):
+  EVACUATE <world> [<n>]
+  GIFT <n> FLEET|DEV AT <world> TO <faction>
+  DECOMMISSION <n> FLEET|DEV AT <world>
+  AGREE <player>|DRAW|NONE  (the game ends when all on the board agree)
+  CONCEDE                 (remove all your units and leave)
+Standing orders (kept until changed; your status lists them):
+  ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE
+  ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV, or NONE
+    (an ally's gift before the group rolls; used once)
+  ON ATTACKED|LOSS AT <world>|ANY [BY <faction>] [FIRE|COUP] [IF <test>] then
+    EVACUATE <n>|ALL, DECOMMISSION <n>|ALL FLEET|DEV,
+    GIFT <n>|ALL FLEET|DEV TO <faction>, or NONE
+ON ATTACKED runs before the attacking group rolls, ON LOSS after its losses.
+In IF, A is the group's size and D your units there: A>=D, D<2A, A>=3.
+A NONE with the same event, world, BY and FIRE|COUP cancels one.
+With the game option interrupts=on, an attack on you that no standing order
+answers waits for you (an interrupt window, until the deadline): answer with
+EVACUATE, GIFT or DECOMMISSION orders, or with nothing to let it go ahead.
+A ROUTE to a place more than one move away is kept with the fleets and carries
+them on in later turns until they arrive; a new ROUTE from that place replaces
+it, and ROUTE NONE FROM <trajectory> forgets it. Fleets in space with no ROUTE
+and no kept destination take the first branch worldward.`
+
+// classicSummary is the rules in a paragraph (Info), a constant for the
+// same reason.
+const classicSummary = "Earth's superpowers race to claim the ten worlds of the Solar System while the UN " +
+	"keeps a fragile peace on Earth. Each turn: move, fight (fire and overthrow), construct fleets, " +
+	"and spend fleets to develop worlds. A player wins when every player still on the board agrees."
 
 func (classic) Info() engine.Info {
 	return engine.Info{
@@ -62,9 +68,7 @@ func (classic) Info() engine.Info {
 			{Name: "interrupts", Default: "off", Choices: []string{"off", "on"},
 				Help: "on: before an attack on a player that no standing order of theirs answers, the turn waits " +
 					"(until the deadline) for that player's extraordinary actions; off: nothing waits on a player not on turn"}},
-		Summary: "Earth's superpowers race to claim the ten worlds of the Solar System while the UN " +
-			"keeps a fragile peace on Earth. Each turn: move, fight (fire and overthrow), construct fleets, " +
-			"and spend fleets to develop worlds. A player wins when every player still on the board agrees.",
+		Summary:   classicSummary,
 		OrderHelp: orderHelp,
 	}
 }

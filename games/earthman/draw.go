@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine/draw"
+	"orrery/engine/lang"
 )
 
 // The picture of the solar disc, for both editions: the same tree as the
@@ -42,6 +43,9 @@ type disc struct {
 	notes    []string                  // the edition's legend, in sentences
 	summary  string
 	capitals bool // the edition writes At Risk as a capital letter
+	// tag is the language of the picture's own words (English when
+	// empty); title, notes and summary come written.
+	tag lang.Tag
 }
 
 // chipStyle is how a chip of seat is painted: fill, ink and edge.
@@ -113,7 +117,7 @@ func chipsWidth(chips []chip) float64 {
 func (d disc) picture() *draw.Picture {
 	p := draw.New(pictureWidth, 100, draw.Paper)
 	p.Text(draw.Pt(16, 24), d.title, draw.Font{Size: 17, Bold: true, Color: draw.Ink})
-	p.Text(draw.Pt(16, 46), "The solar disc: the centre on the left; moving right is worldward.", draw.Font{Size: 13, Color: draw.Muted})
+	p.Text(draw.Pt(16, 46), tr(d.tag, lang.M("The solar disc: the centre on the left; moving right is worldward.")), draw.Font{Size: 13, Color: draw.Muted})
 
 	const top, row = 92.0, 56.0
 	colX := map[Kind]float64{SolarSystem: 44, Interplanetary: 150, Approach: 262, World: 386}
@@ -189,22 +193,22 @@ func (d disc) picture() *draw.Picture {
 		}
 	}
 	y := top + float64(len(worlds)-1)*row + 30
-	p.Text(draw.Pt(386+110, top-34), "regions", draw.Font{Size: 12, Color: draw.Muted})
-	p.Text(draw.Pt(616, top-34), "fleets at the world", draw.Font{Size: 12, Color: draw.Muted})
+	p.Text(draw.Pt(386+110, top-34), tr(d.tag, lang.M("regions")), draw.Font{Size: 12, Color: draw.Muted})
+	p.Text(draw.Pt(616, top-34), tr(d.tag, lang.M("fleets at the world")), draw.Font{Size: 12, Color: draw.Muted})
 
 	var keys []draw.Key
 	for i, pl := range d.players {
 		st, ink := chipStyle(i, false)
 		label := pl
 		if pl == d.you {
-			label += " (you: thick edge)"
+			label = tr(d.tag, lang.M("%s (you: thick edge)", pl))
 		}
 		keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: st, Mark: string(rune('a' + i)), MarkColor: ink, Label: label})
 	}
 	st, ink := chipStyle(unSeat, false)
-	keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: st, Mark: "U", MarkColor: ink, Label: "the UN"})
+	keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: st, Mark: "U", MarkColor: ink, Label: tr(d.tag, lang.M("the UN"))})
 	st, _ = chipStyle(noSeat, false)
-	keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: st, Label: "empty region"})
+	keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: st, Label: tr(d.tag, lang.M("empty region"))})
 	y = p.Legend(16, y, pictureWidth-16, 14, keys)
 	for _, n := range d.notes {
 		for _, l := range draw.Wrap(n, draw.Font{Size: 13}, pictureWidth-32) {
@@ -236,7 +240,7 @@ func seatOf(players []string, f string) int {
 // faction's fleets with the count.
 func (v *view) Picture() *draw.Picture {
 	s := v.s
-	d := disc{players: s.Players, you: v.player}
+	d := disc{players: s.Players, you: v.player, tag: v.tag()}
 	d.regions = func(w string) []chip {
 		var out []chip
 		for _, f := range s.factions() {
@@ -259,20 +263,20 @@ func (v *view) Picture() *draw.Picture {
 		return out
 	}
 	d.pi = func(string) string { return "" }
-	d.notes = []string{"A box with a letter is one development; a box with a number is that many fleets. " +
-		"! marks a hostile world. Fleets in space hang under their trajectory."}
+	d.notes = []string{v.t(lang.M("A box with a letter is one development; a box with a number is that many fleets. " +
+		"! marks a hostile world. Fleets in space hang under their trajectory."))}
 	switch s.Stage {
 	case stageSetup:
-		d.title = fmt.Sprintf("The Earthman's Burden · setup: %s places a fleet", s.Players[s.Placers[s.Placed]])
+		d.title = v.t(lang.M("The Earthman's Burden · setup: %s places a fleet", s.Players[s.Placers[s.Placed]]))
 	case stageTurns:
-		d.title = fmt.Sprintf("The Earthman's Burden · turn %d, round %d: %s to play", s.TurnN, s.Round, s.Players[s.Active])
+		d.title = v.t(lang.M("The Earthman's Burden · turn %d, round %d: %s to play", s.TurnN, s.Round, s.Players[s.Active]))
 	default:
-		d.title = "The Earthman's Burden · game over"
+		d.title = v.t(lang.M("The Earthman's Burden · game over"))
 	}
 	var totals []string
 	for _, f := range s.factions() {
 		fl, dv := s.total(f)
-		totals = append(totals, fmt.Sprintf("%s %s and %s", f, devs(dv), unitN(fl, false)))
+		totals = append(totals, v.t(lang.M("%s %s and %s", f, devsM(dv), fleetsM(fl))))
 	}
 	d.summary = d.title + ". " + strings.Join(totals, "; ") + "."
 	return d.picture()
@@ -284,7 +288,8 @@ func (v *view) Picture() *draw.Picture {
 // player's fleets with those At Risk in brackets, as Board writes them.
 func (v *fullView) Picture() *draw.Picture {
 	s := v.s
-	d := disc{players: s.Players, you: v.player, capitals: true}
+	d := disc{players: s.Players, you: v.player, capitals: true, tag: v.pictureTag()}
+	t := func(m lang.Msg) string { return tr(d.tag, m) }
 	d.regions = func(w string) []chip {
 		var out []chip
 		for _, reg := range s.Regions[w] {
@@ -332,21 +337,26 @@ func (v *fullView) Picture() *draw.Picture {
 		}
 		return out
 	}
-	d.notes = []string{"A region box shows its owner's letter (a capital: At Risk; U! a UN region At Risk) and how many " +
+	d.notes = []string{t(lang.M("A region box shows its owner's letter (a capital: At Risk; U! a UN region At Risk) and how many " +
 		"developments if more than one; # is Devastation (#2: two markers). +ab: a's and b's Political Influence. " +
-		"a5(2!): five fleets, two of them At Risk. A dashed red edge: At Risk. ! marks a hostile world."}
+		"a5(2!): five fleets, two of them At Risk. A dashed red edge: At Risk. ! marks a hostile world."))}
 	switch s.Stage {
 	case "prelude":
-		d.title = fmt.Sprintf("The Earthman's Burden · prelude: %s", s.Players[s.Preludes[0]])
+		d.title = t(lang.M("The Earthman's Burden · prelude: %s", s.Players[s.Preludes[0]]))
 	case "turns":
-		d.title = fmt.Sprintf("The Earthman's Burden · turn %d: %s to play", s.TurnN, s.Players[s.Active])
+		d.title = t(lang.M("The Earthman's Burden · turn %d: %s to play", s.TurnN, s.Players[s.Active]))
 	default:
-		d.title = "The Earthman's Burden · game over"
+		d.title = t(lang.M("The Earthman's Burden · game over"))
 	}
 	var vps []string
 	for _, p := range s.Players {
-		vps = append(vps, fmt.Sprintf("%s %d VP", p, s.P[p].VP))
+		vps = append(vps, t(lang.M("%s %d VP", p, s.P[p].VP)))
 	}
 	d.summary = d.title + ". " + strings.Join(vps, ", ") + "."
 	return d.picture()
 }
+
+// pictureTag is the language the full rules' picture is drawn in: English
+// until the full edition's view knows its reader's language (then it is
+// that view's tag()).
+func (v *fullView) pictureTag() lang.Tag { return lang.English }

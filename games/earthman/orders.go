@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // Verbs of the order language. Phase orders belong to one of the four
@@ -36,6 +37,21 @@ const (
 )
 
 var phaseNames = []string{"before movement", "movement", "combat", "construction", "development"}
+
+// phaseMsg is phaseNames[ph] as a message.
+func phaseMsg(ph int) lang.Msg {
+	switch ph {
+	case phaseMovement:
+		return lang.M("movement")
+	case phaseCombat:
+		return lang.M("combat")
+	case phaseConstruction:
+		return lang.M("construction")
+	case phaseDevelopment:
+		return lang.M("development")
+	}
+	return lang.M("before movement")
+}
 
 // phaseOf says to which phase a verb belongs (phaseNone: any time).
 func phaseOf(verb string) int {
@@ -126,14 +142,35 @@ func unitWord(dev bool) string {
 	return "FLEET"
 }
 
-// syntaxError is a line error without its line number yet.
-type syntaxError struct{ msg, fix string }
+// syntaxError is a line error without its line number yet: msg and fix
+// in English, why and hint the same as messages when it has them (errm).
+type syntaxError struct {
+	msg, fix  string
+	why, hint lang.Msg
+}
 
 func (e *syntaxError) Error() string { return e.msg }
 
+// errf is an error worded in English only (kept for callers not yet on
+// messages); errm one worded as messages.
 func errf(fix, format string, args ...any) *syntaxError {
 	return &syntaxError{msg: fmt.Sprintf(format, args...), fix: fix}
 }
+
+func errm(why, hint lang.Msg) *syntaxError {
+	return &syntaxError{msg: why.English(), fix: hint.English(), why: why, hint: hint}
+}
+
+// lineErr is e as the line error of line n.
+func (e *syntaxError) lineErr(n int, text string) engine.LineError {
+	if e.why.IsZero() {
+		return engine.LineError{Line: n, Text: text, Msg: e.msg, Fix: e.fix}
+	}
+	return engine.LineErr(n, text, e.why, e.hint)
+}
+
+// writeAs is the fix "write it as: <shape>".
+func writeAs(shape string) lang.Msg { return lang.M("write it as: %s", shapeMsg(shape)) }
 
 // namer resolves faction names; the parser needs the seats of the game.
 type namer struct{ players []string }
@@ -149,11 +186,11 @@ func (n namer) faction(s string) (string, *syntaxError) {
 		}
 	}
 	all := append([]string{un}, n.players...)
-	fix := "factions are " + strings.Join(all, ", ")
+	fix := lang.M("factions are %s", commaList(all))
 	if c := engine.Closest(s, all); c != "" {
-		fix = fmt.Sprintf("did you mean %q?", c)
+		fix = lang.M("did you mean %q?", c)
 	}
-	return "", errf(fix, "no faction named %q", s)
+	return "", errm(lang.M("no faction named %q", s), fix)
 }
 
 // place resolves a place name of the given kinds.
@@ -163,14 +200,26 @@ func place(s, what string, keep func(Place) bool) (Place, *syntaxError) {
 		return p, nil
 	}
 	names := board.Names(keep)
-	fix := "choose one of " + strings.Join(names, ", ")
+	fix := lang.M("choose one of %s", commaList(names))
 	if c := engine.Closest(s, names); c != "" {
-		fix = fmt.Sprintf("did you mean %q?", c)
+		fix = lang.M("did you mean %q?", c)
 	}
 	if ok {
-		return Place{}, errf(fix, "%s is not a %s", p.Name, what)
+		switch what {
+		case "world":
+			return Place{}, errm(lang.M("%s is not a world", p.Name), fix)
+		case "trajectory":
+			return Place{}, errm(lang.M("%s is not a trajectory", p.Name), fix)
+		}
+		return Place{}, errm(lang.M("%s is not a place", p.Name), fix)
 	}
-	return Place{}, errf(fix, "no %s named %q", what, s)
+	switch what {
+	case "world":
+		return Place{}, errm(lang.M("no world named %q", s), fix)
+	case "trajectory":
+		return Place{}, errm(lang.M("no trajectory named %q", s), fix)
+	}
+	return Place{}, errm(lang.M("no place named %q", s), fix)
 }
 
 func isWorld(p Place) bool      { return p.Kind == World }
@@ -179,7 +228,7 @@ func isTrajectory(p Place) bool { return p.Kind != World }
 func count(s, what string) (int, *syntaxError) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > 999 {
-		return 0, errf("write a whole number from 1 to 999", "%s must be a positive number, not %q", what, s)
+		return 0, errm(lang.M("%s must be a positive number, not %q", countWhat(what), s), lang.M("write a whole number from 1 to 999"))
 	}
 	return n, nil
 }
@@ -187,26 +236,80 @@ func count(s, what string) (int, *syntaxError) {
 // keyword checks that word w (upper-cased) is want.
 func keyword(w, want, example string) *syntaxError {
 	if strings.ToUpper(w) != want {
-		return errf("write it as: "+example, "expected %s here, not %q", want, w)
+		return errm(lang.M("expected %s here, not %q", want, w), writeAs(example))
 	}
 	return nil
 }
 
-// grammar lists each verb's shape, for error fixes and the help text.
+// The shapes of the verbs, for error fixes and the help text: constants,
+// so that each is a message of its own (writeAs) whose translation names
+// the parts in the reader's language.
+const (
+	shapePlace   = "PLACE <Earth|Cislunar|Inner|Solar>"
+	shapeLaunch  = "LAUNCH <n> FROM <world> TO <trajectory>"
+	shapeRoute   = "ROUTE <n> FROM <trajectory> TO <place worldward of it>, or ROUTE NONE FROM <trajectory>"
+	shapeFire    = "FIRE <world> <n> AT <faction>"
+	shapeCoup    = "COUP <world> <n> AT <faction>"
+	shapeBuild   = "BUILD <world> <size>[,<size>...]"
+	shapeDevelop = "DEVELOP <world> <attempts> [UNTIL <successes>]"
+	shapeEvac    = "EVACUATE <world> [<n>]"
+	shapeGift    = "GIFT <n> FLEET|DEV AT <world> TO <faction>"
+	shapeDecom   = "DECOMMISSION <n> FLEET|DEV AT <world>"
+	shapeAgree   = "AGREE <player>|DRAW|NONE"
+	shapeOn      = "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE), or " +
+		"ON ATTACKED|LOSS AT <world>|ANY [BY <faction>] [FIRE|COUP] [IF <test on A and D>] " +
+		"EVACUATE <n>|ALL, DECOMMISSION <n>|ALL FLEET|DEV, GIFT <n>|ALL FLEET|DEV TO <faction>, or NONE" // ends with triggerShape
+)
+
+// grammar lists each verb's shape.
 var grammar = map[string]string{
-	vPlace:   "PLACE <Earth|Cislunar|Inner|Solar>",
-	vLaunch:  "LAUNCH <n> FROM <world> TO <trajectory>",
-	vRoute:   "ROUTE <n> FROM <trajectory> TO <place worldward of it>, or ROUTE NONE FROM <trajectory>",
-	vFire:    "FIRE <world> <n> AT <faction>",
-	vCoup:    "COUP <world> <n> AT <faction>",
-	vBuild:   "BUILD <world> <size>[,<size>...]",
-	vDevelop: "DEVELOP <world> <attempts> [UNTIL <successes>]",
-	vEvac:    "EVACUATE <world> [<n>]",
-	vGift:    "GIFT <n> FLEET|DEV AT <world> TO <faction>",
-	vDecom:   "DECOMMISSION <n> FLEET|DEV AT <world>",
-	vAgree:   "AGREE <player>|DRAW|NONE",
+	vPlace:   shapePlace,
+	vLaunch:  shapeLaunch,
+	vRoute:   shapeRoute,
+	vFire:    shapeFire,
+	vCoup:    shapeCoup,
+	vBuild:   shapeBuild,
+	vDevelop: shapeDevelop,
+	vEvac:    shapeEvac,
+	vGift:    shapeGift,
+	vDecom:   shapeDecom,
+	vAgree:   shapeAgree,
 	vConcede: "CONCEDE",
-	vOn:      "ON COUP AT <world>|ANY EVACUATE|DECOMMISSION|NONE, or ON ATTACK ON <faction> AT <world>|ANY GIFT <n> FLEET|DEV (or NONE), or " + triggerShape,
+	vOn:      shapeOn,
+}
+
+// shapeMsg is a shape as a message: the first edition's by their
+// constants, any other (the full rules') as written.
+func shapeMsg(shape string) any {
+	switch shape {
+	case shapePlace:
+		return lang.M(shapePlace)
+	case shapeLaunch:
+		return lang.M(shapeLaunch)
+	case shapeRoute:
+		return lang.M(shapeRoute)
+	case shapeFire:
+		return lang.M(shapeFire)
+	case shapeCoup:
+		return lang.M(shapeCoup)
+	case shapeBuild:
+		return lang.M(shapeBuild)
+	case shapeDevelop:
+		return lang.M(shapeDevelop)
+	case shapeEvac:
+		return lang.M(shapeEvac)
+	case shapeGift:
+		return lang.M(shapeGift)
+	case shapeDecom:
+		return lang.M(shapeDecom)
+	case shapeAgree:
+		return lang.M(shapeAgree)
+	case shapeOn:
+		return lang.M(shapeOn)
+	case triggerShape:
+		return lang.M(triggerShape)
+	}
+	return shape
 }
 
 var verbs = []string{vPlace, vLaunch, vRoute, vFire, vCoup, vBuild, vDevelop, vEvac, vGift, vDecom, vAgree, vConcede, vOn}
@@ -218,15 +321,15 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 	verb := strings.ToUpper(f[0])
 	shape, ok := grammar[verb]
 	if !ok {
-		fix := "orders start with one of " + strings.Join(verbs, ", ")
+		fix := lang.M("orders start with one of %s", commaList(verbs))
 		if c := engine.Closest(verb, verbs); c != "" {
-			fix = fmt.Sprintf("did you mean %s?", c)
+			fix = lang.M("did you mean %s?", c)
 		}
-		return order{}, errf(fix, "%q is not an order", f[0])
+		return order{}, errm(lang.M("%q is not an order", f[0]), fix)
 	}
 	o := order{Verb: verb}
 	bad := func() (order, *syntaxError) {
-		return order{}, errf("write it as: "+shape, "%s order is malformed", verb)
+		return order{}, errm(lang.M("%s order is malformed", verb), writeAs(shape))
 	}
 	var e *syntaxError
 	switch verb {
@@ -273,8 +376,8 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 				return order{}, e
 			}
 			if !contains(board.Skyward(from.Name), to.Name) {
-				return order{}, errf("skyward of "+from.Name+" lie "+strings.Join(board.Skyward(from.Name), ", "),
-					"%s is not skyward of %s", to.Name, from.Name)
+				return order{}, errm(lang.M("%s is not skyward of %s", to.Name, from.Name),
+					lang.M("skyward of %s lie %s", from.Name, commaList(board.Skyward(from.Name))))
 			}
 		} else {
 			if from, e = place(f[3], "trajectory", isTrajectory); e != nil {
@@ -284,8 +387,8 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 				return order{}, e
 			}
 			if board.StepToward(from.Name, to.Name) == "" {
-				return order{}, errf("worldward of "+from.Name+" lie "+strings.Join(board.Children(from.Name), ", ")+" and the places beyond them",
-					"%s is not worldward of %s", to.Name, from.Name)
+				return order{}, errm(lang.M("%s is not worldward of %s", to.Name, from.Name),
+					lang.M("worldward of %s lie %s and the places beyond them", from.Name, commaList(board.Children(from.Name))))
 			}
 		}
 		o.From, o.To = from.Name, to.Name
@@ -373,7 +476,7 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 		case "DEV", "DEVS", "DEVELOPMENT", "DEVELOPMENTS":
 			o.Dev = true
 		default:
-			return order{}, errf("write FLEET or DEV", "%q is not a kind of unit", f[2])
+			return order{}, errm(lang.M("%q is not a kind of unit", f[2]), lang.M("write FLEET or DEV"))
 		}
 		if e = keyword(f[3], "AT", shape); e != nil {
 			return order{}, e
@@ -404,7 +507,7 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 			return order{}, e
 		}
 		if t == un {
-			return order{}, errf("name a player, or NONE", "the UN cannot win")
+			return order{}, errm(lang.M("the UN cannot win"), lang.M("name a player, or NONE"))
 		}
 		o.Target = t
 	case vConcede:
@@ -468,7 +571,7 @@ func (n namer) parseLine(line string) (order, *syntaxError) {
 		}
 		a := strings.ToUpper(f[4])
 		if a != vEvac && a != vDecom && a != "NONE" {
-			return order{}, errf("write EVACUATE, DECOMMISSION or NONE", "%q is not a standing reaction", f[4])
+			return order{}, errm(lang.M("%q is not a standing reaction", f[4]), lang.M("write EVACUATE, DECOMMISSION or NONE"))
 		}
 		o.Action = a
 	}
@@ -501,4 +604,30 @@ func worldOrAny(s string) (string, *syntaxError) {
 	}
 	w, e := place(s, "world", isWorld)
 	return w.Name, e
+}
+
+// countWhat is the count a number stands for, as a message: the names
+// count's callers give (both editions').
+func countWhat(what string) lang.Msg {
+	switch what {
+	case "the number of fleets":
+		return lang.M("the number of fleets")
+	case "the group size":
+		return lang.M("the group size")
+	case "a group size":
+		return lang.M("a group size")
+	case "the number of attempts":
+		return lang.M("the number of attempts")
+	case "the number of successes":
+		return lang.M("the number of successes")
+	case "the number of developments":
+		return lang.M("the number of developments")
+	case "the number of units":
+		return lang.M("the number of units")
+	case "the number of passes":
+		return lang.M("the number of passes")
+	case "the region number":
+		return lang.M("the region number")
+	}
+	return lang.M("the number")
 }

@@ -71,17 +71,24 @@ func (v *view) Board() string {
 	for _, f := range s.factions() {
 		legend = append(legend, s.letter(f)+"="+f)
 	}
-	return drawDisc(func(name string) bool { return len(s.Places[name].Fleets) > 0 },
+	return drawDiscIn(v.tag(), func(name string) bool { return len(s.Places[name].Fleets) > 0 },
 		s.regionString, s.fleetString,
-		"Factions: "+strings.Join(legend, "  ")+"  .=unclaimed region")
+		v.t(lang.M("Factions: %s  .=unclaimed region", strings.Join(legend, "  "))))
 }
 
 // drawDisc draws the tree of places with each world's regions and fleets,
-// then every place with fleets, then the legend. Both editions use it.
+// then every place with fleets, then the legend, in English. Both
+// editions use it (drawDiscIn in another language).
 func drawDisc(hasFleets func(string) bool, regions, fleets func(string) string, legend string) string {
+	return drawDiscIn(lang.English, hasFleets, regions, fleets, legend)
+}
+
+// drawDiscIn is drawDisc with its headings in t; legend comes written.
+func drawDiscIn(t lang.Tag, hasFleets func(string) bool, regions, fleets func(string) string, legend string) string {
 	var b strings.Builder
-	b.WriteString("THE SOLAR DISC  (centre left; worldward is rightward; ! hostile)\n")
-	b.WriteString("                                                   regions     fleets there\n")
+	b.WriteString(tr(t, lang.M("THE SOLAR DISC  (centre left; worldward is rightward; ! hostile)")) + "\n")
+	head := tr(t, lang.M("regions     fleets there"))
+	b.WriteString(strings.Repeat(" ", 51) + head + "\n")
 	var crowded []string
 	for _, row := range tree {
 		line := row
@@ -111,36 +118,42 @@ func drawDisc(hasFleets func(string) bool, regions, fleets func(string) string, 
 					// Only a freak position (double-digit Devastation in
 					// every region) gets here: its regions go below.
 					crowded = append(crowded, fmt.Sprintf("  %s %s", name, r))
-					r = "(regions below)"
+					r = tr(t, lang.M("(regions below)"))
 				}
 				line = fmt.Sprintf("%s %-10s ", line, r)
+				below := tr(t, lang.M("(fleets below)"))
 				switch f := fleets(name); {
 				case len(line)+len(f) <= 78:
 					line += f
-				case len(line)+len("(fleets below)") <= 78:
-					line += "(fleets below)"
+				case len(line)+engine.Width(below) <= 78:
+					line += below
 				}
 			}
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	if len(crowded) > 0 {
-		b.WriteString("\nREGIONS (too many counters to draw above)\n")
+		b.WriteString("\n" + tr(t, lang.M("REGIONS (too many counters to draw above)")) + "\n")
 		for _, c := range crowded {
 			b.WriteString(wrap(c, 78))
 		}
 	}
-	b.WriteString("\nFLEETS (* above)\n")
+	b.WriteString("\n" + tr(t, lang.M("FLEETS (* above)")) + "\n")
 	any := false
-	for _, t := range board.Places {
-		if !hasFleets(t.Name) {
+	col := 15 // the kinds' column: as wide as the widest name in t
+	for k := World; k <= SolarSystem; k++ {
+		col = max(col, engine.Width(tr(t, k.msg())))
+	}
+	for _, pl := range board.Places {
+		if !hasFleets(pl.Name) {
 			continue
 		}
 		any = true
-		b.WriteString(hang(fmt.Sprintf("  %-9s %-15s ", t.Name, t.Kind), fleets(t.Name), 78))
+		kind := tr(t, pl.Kind.msg())
+		b.WriteString(hang(fmt.Sprintf("  %-9s %s ", pl.Name, kind+strings.Repeat(" ", col-engine.Width(kind))), fleets(pl.Name), 78))
 	}
 	if !any {
-		b.WriteString("  none\n")
+		b.WriteString("  " + tr(t, lang.M("none")) + "\n")
 	}
 	b.WriteString("\n")
 	b.WriteString(wrap(legend, 78))
@@ -154,18 +167,22 @@ func (v *view) Status() string {
 	var b strings.Builder
 	switch s.Stage {
 	case stageSetup:
-		fmt.Fprintf(&b, "Setup: %s places fleet %d of 5.\n", s.Players[s.Placers[s.Placed]], s.Placed/len(s.Players)+1)
+		b.WriteString(wrap(v.t(lang.M("Setup: %s places fleet %d of 5.", s.Players[s.Placers[s.Placed]], s.Placed/len(s.Players)+1)), 78))
 	case stageTurns:
-		fmt.Fprintf(&b, "Turn %d, round %d: %s to play.\n", s.TurnN, s.Round, s.Players[s.Active])
+		b.WriteString(wrap(v.t(lang.M("Turn %d, round %d: %s to play.", s.TurnN, s.Round, s.Players[s.Active])), 78))
 		if w := s.Window; w != nil {
-			b.WriteString(wrap(fmt.Sprintf("Waiting for %s, in an interrupt window before %s's %s (A=%d, D=%d).",
-				w.Target, s.Players[s.Active], w.Orders[w.Next], w.A, w.D), 78))
+			b.WriteString(wrap(v.t(lang.M("Waiting for %s, in an interrupt window before %s's %s (A=%d, D=%d).",
+				w.Target, s.Players[s.Active], w.Orders[w.Next], w.A, w.D)), 78))
 		}
 	default:
-		b.WriteString(engine.Wrap("Game over: "+s.Result.Text+".", 78, "", "  ") + "\n")
+		var end any = s.Result.Text // a game ended before messages
+		if s.Result.Msg != nil {
+			end = *s.Result.Msg
+		}
+		b.WriteString(engine.Wrap(v.t(lang.M("Game over: %s.", end)), 78, "", "  ") + "\n")
 	}
 	if s.TurnLimit > 0 {
-		fmt.Fprintf(&b, "The game ends after round %d.\n", s.TurnLimit)
+		b.WriteString(wrap(v.t(lang.M("The game ends after round %d.", s.TurnLimit)), 78))
 	}
 	for _, f := range s.factions() {
 		fl, dv := s.total(f)
@@ -173,15 +190,15 @@ func (v *view) Status() string {
 		for _, t := range board.Trajectories() {
 			space += s.fleets(f, t.Name)
 		}
-		line := fmt.Sprintf("%s (%s): %s, %s (%d in space)", f, s.letter(f), devs(dv), unitN(fl, false), space)
+		line := v.t(lang.M("%s (%s): %s, %s (%d in space)", f, s.letter(f), devsM(dv), fleetsM(fl), space))
 		if f != un {
 			if w := s.Agree[f]; w == "DRAW" {
-				line += "; proposes a draw"
+				line += v.t(lang.M("; proposes a draw"))
 			} else if w != "" {
-				line += fmt.Sprintf("; agrees that %s has won", w)
+				line += v.t(lang.M("; agrees that %s has won", w))
 			}
 			if fl+dv == 0 {
-				line += "; off the board"
+				line += v.t(lang.M("; off the board"))
 			}
 		}
 		b.WriteString(engine.Wrap(line+".", 78, "", "  ") + "\n")
@@ -191,11 +208,11 @@ func (v *view) Status() string {
 		var barred []string
 		for _, w := range board.Names(isWorld) {
 			if t := s.tasked(v.player, w); t.Fleets+t.Devs > 0 {
-				barred = append(barred, fmt.Sprintf("%s %s and %s", w, unitN(t.Fleets, false), devs(t.Devs)))
+				barred = append(barred, v.t(lang.M("%s %s and %s", w, fleetsM(t.Fleets), devsM(t.Devs))))
 			}
 		}
 		if len(barred) > 0 {
-			b.WriteString(wrap(fmt.Sprintf("Not giftable (they attacked in your last combat phase): %s.", strings.Join(barred, "; ")), 78))
+			b.WriteString(wrap(v.t(lang.M("Not giftable (they attacked in your last combat phase): %s.", strings.Join(barred, "; "))), 78))
 		}
 	}
 	return b.String()
@@ -203,13 +220,13 @@ func (v *view) Status() string {
 
 // wrap breaks text at spaces into lines of at most width columns.
 func wrap(text string, width int) string {
-	if len(text) <= width {
+	if engine.Width(text) <= width {
 		return text + "\n"
 	}
 	var b strings.Builder
 	line := ""
 	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > width {
+		if line != "" && engine.Width(line)+1+engine.Width(w) > width {
 			b.WriteString(line + "\n")
 			line = "  " + w
 			continue
@@ -230,10 +247,10 @@ func wrap(text string, width int) string {
 // crowded row of a table keeps its columns.
 func hang(prefix, text string, width int) string {
 	var b strings.Builder
-	line, indent := prefix, strings.Repeat(" ", len(prefix))
+	line, indent := prefix, strings.Repeat(" ", engine.Width(prefix))
 	started := false
 	for _, w := range strings.Fields(text) {
-		if started && len(line)+1+len(w) > width {
+		if started && engine.Width(line)+1+engine.Width(w) > width {
 			b.WriteString(line + "\n")
 			line, started = indent, false
 		}

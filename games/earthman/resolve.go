@@ -58,7 +58,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		// window in their turn closes with it.
 		if s.Window != nil {
 			s.Window = nil
-			r.say("%s left the board during an interrupt window: the rest of the turn is not played.", s.Players[s.Active])
+			r.say(lang.M("%s left the board during an interrupt window: the rest of the turn is not played.", s.Players[s.Active]))
 		}
 		r.nextTurn()
 		r.events = append(r.events, s.checkEnd()...)
@@ -78,10 +78,6 @@ type run struct {
 	usedDevs    map[string]int
 	earthCombat bool
 	unReroll    bool
-}
-
-func (r *run) say(format string, args ...any) {
-	r.events = append(r.events, engine.Event{Text: fmt.Sprintf(format, args...)})
 }
 
 func (r *run) parse(a engine.Answer) ([]order, error) {
@@ -107,7 +103,7 @@ func (r *run) place(p string, o order) {
 		return
 	}
 	s.addFleet(p, o.World, 1)
-	r.say("%s places a fleet on %s.", p, o.World)
+	r.say(lang.M("%s places a fleet on %s.", p, o.World))
 	s.Placed++
 	if s.Placed < len(s.Placers) {
 		return
@@ -117,7 +113,7 @@ func (r *run) place(p string, o order) {
 	last := s.Placers[len(s.Placers)-1]
 	s.Placers, s.Placed = nil, 0
 	s.Stage, s.Active, s.StartSeat, s.TurnN, s.Round = stageTurns, last, last, 1, 1
-	r.say("The UN places 10 fleets on Earth. %s, the last to place a fleet, plays first; turns go clockwise.", s.Players[last])
+	r.say(lang.M("The UN places 10 fleets on Earth. %s, the last to place a fleet, plays first; turns go clockwise.", s.Players[last]))
 }
 
 // nextTurn passes the turn clockwise to the next player with units.
@@ -147,7 +143,7 @@ func (r *run) turn(p string, orders []order, defaulted bool) {
 		return
 	}
 	if defaulted {
-		r.say("No orders came from %s: only the compulsory moves are made.", p)
+		r.say(lang.M("No orders came from %s: only the compulsory moves are made.", p))
 	}
 	r.play(p, orders, 0, -1)
 }
@@ -183,7 +179,7 @@ func (r *run) play(p string, orders []order, from, windowed int) {
 	}
 	r.enter(p, phaseDevelopment)
 	r.end(p, phaseDevelopment)
-	r.say("End of %s's turn.", p)
+	r.say(lang.M("End of %s's turn.", p))
 	r.nextTurn()
 }
 
@@ -213,7 +209,7 @@ func (r *run) end(p string, ph int) {
 		// 000-G12: the UN claims every unclaimed region of Earth.
 		if u := r.s.unclaimed("Earth"); u > 0 {
 			r.s.addDev(un, "Earth", u)
-			r.say("The UN claims the %s of Earth.", lang.N(u, "unclaimed region", "unclaimed regions"))
+			r.say(lang.M("The UN claims the %s of Earth.", lang.MN("%d unclaimed region", "%d unclaimed regions", u)))
 		}
 	}
 }
@@ -257,7 +253,7 @@ func (r *run) move(p string) {
 		}
 		n := min(o.N, left[o.From])
 		if n < o.N {
-			r.say("%s routes %s from %s to %s, but only %d remain there.", p, lang.N(o.N, "fleet", "fleets"), o.From, o.To, n)
+			r.say(lang.M("%s routes %s from %s to %s, but only %d remain there.", p, lang.MN("%d fleet", "%d fleets", o.N), o.From, o.To, n))
 		}
 		if n > 0 {
 			to := board.StepToward(o.From, o.To)
@@ -265,26 +261,26 @@ func (r *run) move(p string) {
 			arrive[to] += n
 			s.addFleet(p, o.From, -n)
 			if to == o.To {
-				r.say("%s: %s worldward from %s to %s.", p, moves(n), o.From, to)
+				r.say(lang.M("%s: %s worldward from %s to %s.", p, movesM(n), o.From, to))
 			} else {
 				courses = append(courses, Course{At: to, To: o.To, N: n})
-				r.say("%s: %s worldward from %s to %s (bound for %s; the destination is kept for the next turns).", p, moves(n), o.From, to, o.To)
+				r.say(lang.M("%s: %s worldward from %s to %s (bound for %s; the destination is kept for the next turns).", p, movesM(n), o.From, to, o.To))
 			}
 		}
 	}
 	for _, c := range s.Courses[p] {
 		if routed[c.At] && !rerouted[c] {
-			r.say("%s's ROUTE from %s replaces the stored destination of %s there (bound for %s).", p, c.At, lang.N(c.N, "fleet", "fleets"), c.To)
+			r.say(lang.M("%s's ROUTE from %s replaces the stored destination of %s there (bound for %s).", p, c.At, lang.MN("%d fleet", "%d fleets", c.N), c.To))
 			continue
 		}
 		n := min(c.N, left[c.At])
 		to := board.StepToward(c.At, c.To)
 		switch {
 		case to == "":
-			r.say("%s: the stored destination %s cannot be reached from %s; it is dropped.", p, c.To, c.At)
+			r.say(lang.M("%s: the stored destination %s cannot be reached from %s; it is dropped.", p, c.To, c.At))
 			continue
 		case n < c.N:
-			r.say("%s: %s on %s were bound for %s, but only %d are there.", p, lang.N(c.N, "fleet", "fleets"), c.At, c.To, n)
+			r.say(lang.M("%s: %s on %s were bound for %s, but only %d are there.", p, lang.MN("%d fleet", "%d fleets", c.N), c.At, c.To, n))
 		}
 		if n == 0 {
 			continue
@@ -293,10 +289,10 @@ func (r *run) move(p string) {
 		arrive[to] += n
 		s.addFleet(p, c.At, -n)
 		if to == c.To {
-			r.say("%s: %s worldward from %s to %s and reach their stored destination.", p, moves(n), c.At, to)
+			r.say(lang.M("%s: %s worldward from %s to %s and reach their stored destination.", p, movesM(n), c.At, to))
 		} else {
 			courses = append(courses, Course{At: to, To: c.To, N: n})
-			r.say("%s: %s worldward from %s to %s, on their stored way to %s.", p, moves(n), c.At, to, c.To)
+			r.say(lang.M("%s: %s worldward from %s to %s, on their stored way to %s.", p, movesM(n), c.At, to, c.To))
 		}
 	}
 	r.setCourses(p, courses)
@@ -306,7 +302,7 @@ func (r *run) move(p string) {
 			left[t.Name] = 0
 			arrive[to] += n
 			s.addFleet(p, t.Name, -n)
-			r.say("%s: %s on %s had no route and no stored destination and take the first branch, to %s.", p, lang.N(n, "fleet", "fleets"), t.Name, to)
+			r.say(lang.M("%s: %s on %s had no route and no stored destination and take the first branch, to %s.", p, lang.MN("%d fleet", "%d fleets", n), t.Name, to))
 		}
 	}
 	for _, o := range r.moveOrders {
@@ -315,13 +311,13 @@ func (r *run) move(p string) {
 		}
 		n := min(o.N, left[o.From], s.fleets(p, o.From))
 		if n < o.N {
-			r.say("%s launches %s from %s, but only %d are there.", p, lang.N(o.N, "fleet", "fleets"), o.From, n)
+			r.say(lang.M("%s launches %s from %s, but only %d are there.", p, lang.MN("%d fleet", "%d fleets", o.N), o.From, n))
 		}
 		if n > 0 {
 			left[o.From] -= n
 			s.addFleet(p, o.From, -n)
 			s.addFleet(p, o.To, n)
-			r.say("%s: %s from %s to %s.", p, lang.N(n, "fleet launches", "fleets launch"), o.From, o.To)
+			r.say(lang.M("%s: %s from %s to %s.", p, lang.MN("%d fleet launches", "%d fleets launch", n), o.From, o.To))
 		}
 	}
 	for _, pl := range board.Places {
@@ -368,17 +364,20 @@ func (r *run) attack(p string, o order) {
 	w, t := o.World, o.Target
 	coup := o.Verb == vCoup
 	have := s.fleets(p, w) - r.usedFleets[w]
-	what := "fleet"
 	if coup {
-		have, what = s.devs(p, w)-r.usedDevs[w], "development"
+		have = s.devs(p, w) - r.usedDevs[w]
 	}
 	a := min(o.N, max(have, 0))
 	if a == 0 {
-		r.say("%s has no %ss left on %s for %s.", p, what, w, o)
+		if coup {
+			r.say(lang.M("%s has no developments left on %s for %s.", p, w, o.String()))
+		} else {
+			r.say(lang.M("%s has no fleets left on %s for %s.", p, w, o.String()))
+		}
 		return
 	}
 	if a < o.N {
-		r.say("%s: only %s on %s are free for %s; the group is %d strong.", p, lang.N(a, what, what+"s"), w, o, a)
+		r.say(lang.M("%s: only %s on %s are free for %s; the group is %d strong.", p, unitM(a, coup), w, o.String(), a))
 	}
 	if coup {
 		r.usedDevs[w] += a
@@ -397,7 +396,7 @@ func (r *run) attack(p string, o order) {
 	r.support(p, t, w)
 	if s.units(t, w) == 0 || coup && s.devs(t, w) == 0 {
 		// 000-G3: the target is gone; the group is spent and does nothing.
-		r.say("%s's group of %d finds no %s target on %s: it does nothing.", p, a, t, w)
+		r.say(lang.M("%s's group of %d finds no %s target on %s: it does nothing.", p, a, t, w))
 		return
 	}
 	if w == "Earth" {
@@ -421,10 +420,10 @@ func (r *run) standingCoup(t, w string) {
 	if act == vEvac {
 		s.addDev(t, w, -n)
 		s.addFleet(t, w, n)
-		r.say("%s's standing order ON COUP evacuates %s on %s into fleets.", t, devs(n), w)
+		r.say(lang.M("%s's standing order ON COUP evacuates %s on %s into fleets.", t, devsM(n), w))
 	} else {
 		s.addDev(t, w, -n)
-		r.say("%s's standing order ON COUP decommissions %s on %s.", t, devs(n), w)
+		r.say(lang.M("%s's standing order ON COUP decommissions %s on %s.", t, devsM(n), w))
 	}
 }
 
@@ -454,14 +453,14 @@ func saveOn(coup bool, a, d int) int {
 func (r *run) combat(p, t, w string, a int, coup bool) {
 	s := r.s
 	d := s.units(t, w)
-	kind := "fires"
-	if coup {
-		kind = "attempts overthrow"
-	}
 	var faces []string
 	victories := 0
 	for i := 1; i <= a; i++ {
-		v := r.d.Roll(6, fmt.Sprintf("%s %s at %s on %s (die %d of %d)", p, kind, t, w, i, a))
+		purpose := lang.M("%s fires at %s on %s (die %d of %d)", p, t, w, i, a)
+		if coup {
+			purpose = lang.M("%s attempts overthrow at %s on %s (die %d of %d)", p, t, w, i, a)
+		}
+		v := r.d.RollMsg(6, purpose)
 		faces = append(faces, fmt.Sprint(v))
 		switch v {
 		case 5:
@@ -476,11 +475,11 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 	var saves []string
 	if need > 0 {
 		for i := 1; i <= victories; i++ {
-			v := r.d.Roll(6, fmt.Sprintf("%s saves against %s on %s (victory %d of %d, needs %d+)", t, p, w, i, victories, need))
+			v := r.d.RollMsg(6, lang.M("%s saves against %s on %s (victory %d of %d, needs %d+)", t, p, w, i, victories, need))
 			txt := fmt.Sprint(v)
 			if v < need && aid {
 				// 000-G6: UN aid re-rolls each failed save once.
-				v = r.d.Roll(6, fmt.Sprintf("UN aid: %s re-rolls a failed save on %s", t, w))
+				v = r.d.RollMsg(6, lang.M("UN aid: %s re-rolls a failed save on %s", t, w))
 				txt += "→" + fmt.Sprint(v)
 			}
 			if v >= need {
@@ -489,21 +488,25 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 			saves = append(saves, txt)
 		}
 	}
-	band := "no save"
+	band := lang.M("no save")
 	if need > 0 {
-		band = fmt.Sprintf("saves on %d+", need)
+		band = lang.M("saves on %d+", need)
 	}
 	left := victories - saved
-	msg := fmt.Sprintf("%s (A=%d) %s at %s (D=%d) on %s: dice %s, %s; %s",
-		p, a, kind, t, d, w, strings.Join(faces, " "), lang.N(victories, "victory", "victories"), band)
+	vs := lang.MN("%d victory", "%d victories", victories)
+	dice := strings.Join(faces, " ")
+	msg := lang.M("%s (A=%d) fires at %s (D=%d) on %s: dice %s, %s; %s", p, a, t, d, w, dice, vs, band)
+	if coup {
+		msg = lang.M("%s (A=%d) attempts overthrow at %s (D=%d) on %s: dice %s, %s; %s", p, a, t, d, w, dice, vs, band)
+	}
 	if need > 0 && victories > 0 {
-		msg += fmt.Sprintf(" [%s], %d saved", strings.Join(saves, " "), saved)
+		msg = lang.M("%s [%s], %d saved", msg, strings.Join(saves, " "), saved)
 	}
 	if coup {
 		n := min(left, s.devs(t, w))
 		s.addDev(t, w, -n)
 		s.addDev(p, w, n)
-		r.say("%s; %s hands.", msg, lang.N(n, "development changes", "developments change"))
+		r.say(lang.M("%s; %s hands.", msg, lang.MN("%d development changes", "%d developments change", n)))
 		if n > 0 {
 			r.react(t, evLoss, p, vCoup, w, a) // point P2
 		}
@@ -513,7 +516,7 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 	ld := min(left-lf, s.devs(t, w))
 	s.addFleet(t, w, -lf)
 	s.addDev(t, w, -ld)
-	r.say("%s; %s loses %s and %s.", msg, t, lang.N(lf, "fleet", "fleets"), devs(ld))
+	r.say(lang.M("%s; %s loses %s and %s.", msg, t, lang.MN("%d fleet", "%d fleets", lf), devsM(ld)))
 	if lf+ld > 0 {
 		r.react(t, evLoss, p, vFire, w, a) // point P2
 	}
@@ -530,16 +533,16 @@ func (r *run) reprisal(p string) {
 	a := s.fleets(un, "Earth")
 	switch {
 	case !s.unOnEarth():
-		r.say("No UN units remain on Earth: there is no reprisal.")
+		r.say(lang.M("No UN units remain on Earth: there is no reprisal."))
 	case a == 0:
-		r.say("The UN has no fleets on Earth to fire in reprisal.")
+		r.say(lang.M("The UN has no fleets on Earth to fire in reprisal."))
 	case s.units(p, "Earth") == 0:
-		r.say("%s has no units left on Earth: the UN's reprisal has no target.", p)
+		r.say(lang.M("%s has no units left on Earth: the UN's reprisal has no target.", p))
 	default:
-		r.say("The UN opens fire in reprisal for combat on Earth.")
+		r.say(lang.M("The UN opens fire in reprisal for combat on Earth."))
 		r.react(p, evAttacked, un, vFire, "Earth", a)
 		if s.units(p, "Earth") == 0 {
-			r.say("%s has no units left on Earth: the UN's reprisal has no target.", p)
+			r.say(lang.M("%s has no units left on Earth: the UN's reprisal has no target.", p))
 			return
 		}
 		r.combat(un, p, "Earth", a, false)
@@ -555,7 +558,7 @@ func (r *run) build(p string, o order) {
 		free := s.devs(p, w) - r.usedDevs[w]
 		g := min(size, max(free, 0))
 		if g == 0 {
-			r.say("%s has no developments left on %s for construction group %d.", p, w, gi+1)
+			r.say(lang.M("%s has no developments left on %s for construction group %d.", p, w, gi+1))
 			continue
 		}
 		r.usedDevs[w] += g
@@ -563,24 +566,25 @@ func (r *run) build(p string, o order) {
 		ok := false
 		var faces []string
 		for i := 1; i <= g; i++ {
-			v := r.d.Roll(6, fmt.Sprintf("%s constructs on %s (group %d, die %d of %d)", p, w, gi+1, i, g))
+			v := r.d.RollMsg(6, lang.M("%s constructs on %s (group %d, die %d of %d)", p, w, gi+1, i, g))
 			faces = append(faces, fmt.Sprint(v))
 			ok = ok || v >= 3
 		}
+		var dice any = strings.Join(faces, " ") // or a message, with the UN's re-roll
 		if !ok && w == "Earth" && !r.unReroll && s.devs(un, "Earth") > 0 {
 			// 000-B9: the UN's one re-roll a turn, used on the first failure.
 			r.unReroll = true
-			v := r.d.Roll(6, fmt.Sprintf("UN aid: %s re-rolls a construction die on Earth", p))
-			faces = append(faces, fmt.Sprintf("(UN re-roll %d)", v))
+			v := r.d.RollMsg(6, lang.M("UN aid: %s re-rolls a construction die on Earth", p))
+			dice = lang.M("%s (UN re-roll %d)", strings.Join(faces, " "), v)
 			ok = v >= 3
 		}
 		if ok {
-			r.say("%s builds a fleet on %s with a group of %d: dice %s.", p, w, g, strings.Join(faces, " "))
+			r.say(lang.M("%s builds a fleet on %s with a group of %d: dice %s.", p, w, g, dice))
 			continue
 		}
 		s.addDev(p, w, -1)
 		r.usedDevs[w]--
-		r.say("%s builds a fleet on %s with a group of %d: dice %s, over-exploited: loses a development.", p, w, g, strings.Join(faces, " "))
+		r.say(lang.M("%s builds a fleet on %s with a group of %d: dice %s, over-exploited: loses a development.", p, w, g, dice))
 	}
 }
 
@@ -591,28 +595,28 @@ func (r *run) develop(p string, o order) {
 	wins := 0
 	for i := 1; i <= o.N; i++ {
 		if s.fleets(p, w) == 0 {
-			r.say("%s has no fleet on %s for development attempt %d.", p, w, i)
+			r.say(lang.M("%s has no fleet on %s for development attempt %d.", p, w, i))
 			return
 		}
 		u := s.unclaimed(w)
 		if u == 0 {
-			r.say("%s has no unclaimed region left for development attempt %d.", w, i)
+			r.say(lang.M("%s has no unclaimed region left for development attempt %d.", w, i))
 			return
 		}
 		s.addFleet(p, w, -1)
 		ok := false
 		var faces []string
 		for k := 1; k <= u; k++ {
-			v := r.d.Roll(6, fmt.Sprintf("%s develops on %s (attempt %d, die %d of %d)", p, w, i, k, u))
+			v := r.d.RollMsg(6, lang.M("%s develops on %s (attempt %d, die %d of %d)", p, w, i, k, u))
 			faces = append(faces, fmt.Sprint(v))
 			ok = ok || v >= 3
 		}
 		if ok {
 			s.addDev(p, w, 1)
 			wins++
-			r.say("%s spends a fleet and claims a region of %s: dice %s.", p, w, strings.Join(faces, " "))
+			r.say(lang.M("%s spends a fleet and claims a region of %s: dice %s.", p, w, strings.Join(faces, " ")))
 		} else {
-			r.say("%s spends a fleet on %s, but the colony does not take root: dice %s.", p, w, strings.Join(faces, " "))
+			r.say(lang.M("%s spends a fleet on %s, but the colony does not take root: dice %s.", p, w, strings.Join(faces, " ")))
 		}
 		if o.Until > 0 && wins >= o.Until {
 			return
@@ -629,12 +633,12 @@ func (r *run) anytime(p string, o order) {
 	case vEvac:
 		n := min(o.N, s.devs(p, w))
 		if n == 0 {
-			r.say("%s has no development on %s to evacuate.", p, w)
+			r.say(lang.M("%s has no development on %s to evacuate.", p, w))
 			return
 		}
 		s.addDev(p, w, -n)
 		s.addFleet(p, w, n)
-		r.say("%s evacuates %s on %s into fleets.", p, devs(n), w)
+		r.say(lang.M("%s evacuates %s on %s into fleets.", p, devsM(n), w))
 	case vGift, vDecom:
 		have := s.fleets(p, w)
 		if o.Dev {
@@ -650,21 +654,25 @@ func (r *run) anytime(p string, o order) {
 		}
 		n := min(o.N, max(have, 0))
 		if n < o.N {
-			r.say("%s can only %s %s on %s.", p, strings.ToLower(o.Verb), unitN(n, o.Dev), w)
+			if o.Verb == vGift {
+				r.say(lang.M("%s can only gift %s on %s.", p, unitM(n, o.Dev), w))
+			} else {
+				r.say(lang.M("%s can only decommission %s on %s.", p, unitM(n, o.Dev), w))
+			}
 		}
 		if n == 0 {
 			return
 		}
 		if o.Verb == vGift {
 			s.give(p, o.To, w, n, o.Dev)
-			r.say("%s gives %s on %s to %s.", p, unitN(n, o.Dev), w, o.To)
+			r.say(lang.M("%s gives %s on %s to %s.", p, unitM(n, o.Dev), w, o.To))
 		} else {
 			add := s.addFleet
 			if o.Dev {
 				add = s.addDev
 			}
 			add(p, w, -n)
-			r.say("%s decommissions %s on %s.", p, unitN(n, o.Dev), w)
+			r.say(lang.M("%s decommissions %s on %s.", p, unitM(n, o.Dev), w))
 		}
 	case vAgree:
 		if s.Agree == nil {
@@ -672,13 +680,13 @@ func (r *run) anytime(p string, o order) {
 		}
 		if o.Target == "NONE" {
 			delete(s.Agree, p)
-			r.say("%s withdraws agreement on a winner.", p)
+			r.say(lang.M("%s withdraws agreement on a winner.", p))
 		} else if o.Target == "DRAW" {
 			s.Agree[p] = o.Target
-			r.say("%s proposes a draw.", p)
+			r.say(lang.M("%s proposes a draw.", p))
 		} else {
 			s.Agree[p] = o.Target
-			r.say("%s agrees that %s has won.", p, o.Target)
+			r.say(lang.M("%s agrees that %s has won.", p, o.Target))
 		}
 	case vConcede:
 		// House rule: conceding removes all of the player's units at once.
@@ -688,11 +696,11 @@ func (r *run) anytime(p string, o order) {
 		}
 		delete(s.Agree, p)
 		r.setCourses(p, nil)
-		r.say("%s concedes and leaves the board.", p)
+		r.say(lang.M("%s concedes and leaves the board.", p))
 	case vOn:
 		if o.Trig.Event != "" {
 			s.setTrigger(p, o.Trig)
-			r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+			r.events = append(r.events, engine.Tell(lang.M("Your standing order is now: %s.", o.String()), p))
 			return
 		}
 		if o.Target != "" {
@@ -712,7 +720,7 @@ func (r *run) anytime(p string, o order) {
 			if len(keep) == 0 {
 				delete(s.Support, p)
 			}
-			r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+			r.events = append(r.events, engine.Tell(lang.M("Your standing order is now: %s.", o.String()), p))
 			return
 		}
 		if s.OnCoup == nil {
@@ -729,7 +737,7 @@ func (r *run) anytime(p string, o order) {
 		} else {
 			s.OnCoup[p][w] = o.Action
 		}
-		r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+		r.events = append(r.events, engine.Tell(lang.M("Your standing order is now: %s.", o.String()), p))
 	}
 }
 
@@ -769,7 +777,7 @@ func (r *run) support(attacker, t, w string) {
 			if g > 0 {
 				s.give(q, t, w, g, x.Dev)
 			}
-			r.say("%s's standing order ON ATTACK ON %s fires: %s gives %s on %s to %s before %s's group rolls.", q, t, q, unitN(g, x.Dev), w, t, attacker)
+			r.say(lang.M("%s's standing order ON ATTACK ON %s fires: %s gives %s on %s to %s before %s's group rolls.", q, t, q, unitM(g, x.Dev), w, t, attacker))
 			break
 		}
 	}

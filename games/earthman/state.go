@@ -119,7 +119,7 @@ func newState(s engine.Setup, d *dice.Dice) (*State, error) {
 	}
 	st.addDev(un, "Earth", st.unclaimed("Earth"))
 	// 000-B1: a random first placer, then anticlockwise (descending seats).
-	first := d.Pick(n, "first player to place a fleet")
+	first := d.RollMsg(n, lang.M("first player to place a fleet")) - 1
 	for round := 0; round < 5; round++ {
 		for k := 0; k < n; k++ {
 			st.Placers = append(st.Placers, ((first-k)%n+n)%n)
@@ -287,14 +287,17 @@ func (s *State) task(p, world string, fleets, devs int) {
 func (s *State) Turn() int { return s.TurnN }
 
 // Phase names the stage for people.
-func (s *State) Phase() string {
+func (s *State) Phase() string { return s.PhaseMsg().English() }
+
+// PhaseMsg is Phase as a message (engine.PhaseMessager).
+func (s *State) PhaseMsg() lang.Msg {
 	switch s.Stage {
 	case stageSetup:
-		return "fleet placement"
+		return lang.M("fleet placement")
 	case stageOver:
-		return "game over"
+		return lang.M("game over")
 	}
-	return "turn of " + s.Players[s.Active]
+	return lang.M("turn of %s", s.Players[s.Active])
 }
 
 // Prompts: the placer or the active player must act; everybody may send
@@ -308,23 +311,26 @@ func (s *State) Prompts() []engine.Prompt {
 	case stageSetup:
 		p := s.Players[s.Placers[s.Placed]]
 		k := s.Placed/len(s.Players) + 1
-		out = append(out, engine.Prompt{ID: "place:" + p, Player: p, Kind: engine.KindStep,
-			Ask:     fmt.Sprintf("Place your fleet %d of 5 on Earth or skyward of it (Cislunar, Inner, Solar).", k),
-			Default: "PLACE Earth"})
+		pr := engine.Prompt{ID: "place:" + p, Player: p, Kind: engine.KindStep, Default: "PLACE Earth"}
+		pr.SetAsk(lang.M("Place your fleet %d of 5 on Earth or skyward of it (Cislunar, Inner, Solar).", k))
+		out = append(out, pr)
 	case stageTurns:
 		p := s.Players[s.Active]
 		if w := s.Window; w != nil {
-			out = append(out, engine.Prompt{ID: "window:" + w.Target, Player: w.Target, Kind: engine.KindChoice,
-				Ask: w.ask(p) + " Send EVACUATE, GIFT or DECOMMISSION orders (or standing orders) to act before the dice; " +
-					"an empty answer, or none by the deadline, lets the attack go ahead (your standing orders still apply)."})
+			pr := engine.Prompt{ID: "window:" + w.Target, Player: w.Target, Kind: engine.KindChoice}
+			pr.SetAsk(lang.M("%s Send EVACUATE, GIFT or DECOMMISSION orders (or standing orders) to act before the dice; "+
+				"an empty answer, or none by the deadline, lets the attack go ahead (your standing orders still apply).", w.ask(p)))
+			out = append(out, pr)
 			break
 		}
-		out = append(out, engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn,
-			Ask: "Your turn: movement, combat, construction and development orders, in that order."})
+		pr := engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn}
+		pr.SetAsk(lang.M("Your turn: movement, combat, construction and development orders, in that order."))
+		out = append(out, pr)
 	}
 	for _, p := range s.Players {
-		out = append(out, engine.Prompt{ID: "any:" + p, Player: p, Kind: engine.KindAnytime,
-			Ask: "Extraordinary actions and standing orders, at any time."})
+		pr := engine.Prompt{ID: "any:" + p, Player: p, Kind: engine.KindAnytime}
+		pr.SetAsk(lang.M("Extraordinary actions and standing orders, at any time."))
+		out = append(out, pr)
 	}
 	return out
 }
@@ -364,13 +370,13 @@ func (s *State) checkEnd() []engine.Event {
 	}
 	over := func(o engine.Outcome) []engine.Event {
 		s.Stage, s.Result = stageOver, o
-		return []engine.Event{{Text: "The game is over: " + o.Text + "."}}
+		return []engine.Event{engine.Tell(lang.M("The game is over: %s.", *o.Msg))}
 	}
 	switch {
 	case len(alive) == 0:
-		return over(engine.Outcome{Over: true, Text: "no player has a unit left on the board"})
+		return over(engine.Ended(lang.M("no player has a unit left on the board")))
 	case len(alive) == 1:
-		return over(engine.Outcome{Over: true, Winners: alive, Text: alive[0] + " is the only player left on the board"})
+		return over(engine.Ended(lang.M("%s is the only player left on the board", alive[0]), alive...))
 	}
 	w := s.Agree[alive[0]]
 	for _, p := range alive {
@@ -379,11 +385,10 @@ func (s *State) checkEnd() []engine.Event {
 		}
 	}
 	if w == "DRAW" {
-		return over(engine.Outcome{Over: true, Text: fmt.Sprintf("every player still on the board (%s) agrees to a draw", strings.Join(alive, ", "))})
+		return over(engine.Ended(lang.M("every player still on the board (%s) agrees to a draw", commaList(alive))))
 	}
 	if w != "" {
-		return over(engine.Outcome{Over: true, Winners: []string{w},
-			Text: fmt.Sprintf("every player still on the board (%s) agrees that %s has won", strings.Join(alive, ", "), w)})
+		return over(engine.Ended(lang.M("every player still on the board (%s) agrees that %s has won", commaList(alive), w), w))
 	}
 	if s.TurnLimit > 0 && s.Round > s.TurnLimit {
 		best := append([]string(nil), alive...)
@@ -400,8 +405,8 @@ func (s *State) checkEnd() []engine.Event {
 				winners = append(winners, p)
 			}
 		}
-		return over(engine.Outcome{Over: true, Winners: winners,
-			Text: fmt.Sprintf("the turn limit of %s is reached; most developments (then fleets): %s", lang.N(s.TurnLimit, "round", "rounds"), strings.Join(winners, ", "))})
+		return over(engine.Ended(lang.M("the turn limit of %s is reached; most developments (then fleets): %s",
+			lang.MN("%d round", "%d rounds", s.TurnLimit), commaList(winners)), winners...))
 	}
 	return nil
 }

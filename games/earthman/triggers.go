@@ -74,7 +74,7 @@ const triggerShape = "ON ATTACKED|LOSS AT <world>|ANY [BY <faction>] [FIRE|COUP]
 func (n namer) parseTrigger(f []string) (Trigger, *syntaxError) {
 	t := Trigger{Event: strings.ToUpper(f[1])}
 	bad := func() (Trigger, *syntaxError) {
-		return Trigger{}, errf("write it as: "+triggerShape, "ON %s order is malformed", t.Event)
+		return Trigger{}, errm(lang.M("ON %s order is malformed", t.Event), writeAs(triggerShape))
 	}
 	if len(f) < 5 {
 		return bad()
@@ -105,7 +105,7 @@ func (n namer) parseTrigger(f []string) (Trigger, *syntaxError) {
 	if next() == "KIND" {
 		i++ // the analysis's spelling: KIND FIRE|COUP
 		if w := next(); w != vFire && w != vCoup {
-			return Trigger{}, errf("write KIND FIRE or KIND COUP", "%q is not a kind of attack", strings.Join(f[i:min(i+1, len(f))], ""))
+			return Trigger{}, errm(lang.M("%q is not a kind of attack", strings.Join(f[i:min(i+1, len(f))], "")), lang.M("write KIND FIRE or KIND COUP"))
 		}
 	}
 	if w := next(); w == vFire || w == vCoup {
@@ -170,10 +170,10 @@ func (n namer) parseTrigger(f []string) (Trigger, *syntaxError) {
 		return t, nil
 	}
 	if t.Action == "" {
-		return Trigger{}, errf("end the line with EVACUATE, DECOMMISSION, GIFT or NONE", "ON %s order has no reaction", t.Event)
+		return Trigger{}, errm(lang.M("ON %s order has no reaction", t.Event), lang.M("end the line with EVACUATE, DECOMMISSION, GIFT or NONE"))
 	}
-	return Trigger{}, errf("write EVACUATE, DECOMMISSION, GIFT or NONE (BY, FIRE|COUP and IF come before it, in that order)",
-		"%q is not a standing reaction", f[i])
+	return Trigger{}, errm(lang.M("%q is not a standing reaction", f[i]),
+		lang.M("write EVACUATE, DECOMMISSION, GIFT or NONE (BY, FIRE|COUP and IF come before it, in that order)"))
 }
 
 func isTriggerAction(w string) bool {
@@ -188,7 +188,7 @@ func unitKind(w string) (bool, *syntaxError) {
 	case "DEV", "DEVS", "DEVELOPMENT", "DEVELOPMENTS":
 		return true, nil
 	}
-	return false, errf("write FLEET or DEV", "%q is not a kind of unit", w)
+	return false, errm(lang.M("%q is not a kind of unit", w), lang.M("write FLEET or DEV"))
 }
 
 // testOps are the comparisons of a trigger test, longest first so that
@@ -200,7 +200,7 @@ var testOps = []string{">=", "<=", "==", "=", ">", "<"}
 // there), as in A>=D, D<2A or A>=3, and returns it in canonical form.
 func parseTest(s string) (string, *syntaxError) {
 	s = strings.ToUpper(strings.ReplaceAll(s, "*", ""))
-	fix := "write a comparison of A (the attacking group) and D (your units there), e.g. IF A>=D, IF D<2A or IF A>=3"
+	fix := lang.M("write a comparison of A (the attacking group) and D (your units there), e.g. IF A>=D, IF D<2A or IF A>=3")
 	for _, op := range testOps {
 		l, r, ok := strings.Cut(s, op)
 		if !ok {
@@ -216,7 +216,7 @@ func parseTest(s string) (string, *syntaxError) {
 		}
 		return lt + op + rt, nil
 	}
-	return "", errf(fix, "%q is not a test on A and D", s)
+	return "", errm(lang.M("%q is not a test on A and D", s), fix)
 }
 
 // parseTerm reads 3, A, D, 2A or 2D and returns it in canonical form.
@@ -321,24 +321,27 @@ func (r *run) react(q, ev, attacker, kind, w string, a int) {
 		// What the reaction can act on: a trigger with nothing to act on
 		// does not fire, and the report says why.
 		var have int
-		var why string
+		var why lang.Msg
 		switch t.Action {
 		case vEvac:
-			have, why = s.devs(q, w), fmt.Sprintf("%s has no development on %s to evacuate", q, w)
+			have, why = s.devs(q, w), lang.M("%s has no development on %s to evacuate", q, w)
 		case vDecom:
-			have, why = s.fleets(q, w), fmt.Sprintf("%s has no fleet on %s to decommission", q, w)
+			have, why = s.fleets(q, w), lang.M("%s has no fleet on %s to decommission", q, w)
 			if t.Dev {
-				have, why = s.devs(q, w), fmt.Sprintf("%s has no development on %s to decommission", q, w)
+				have, why = s.devs(q, w), lang.M("%s has no development on %s to decommission", q, w)
 			}
 		case vGift:
 			all, tk := s.fleets(q, w), s.tasked(q, w).Fleets
-			kind := "fleet"
-			if t.Dev {
-				all, tk, kind = s.devs(q, w), s.tasked(q, w).Devs, "development"
-			}
-			have, why = all-tk, fmt.Sprintf("%s has no %s on %s to give", q, kind, w)
+			have, why = all-tk, lang.M("%s has no fleet on %s to give", q, w)
 			if all > 0 {
-				why = fmt.Sprintf("%s's %ss on %s took part in an attack and may not be given before %s's next combat phase", q, kind, w, q)
+				why = lang.M("%s's fleets on %s took part in an attack and may not be given before %s's next combat phase", q, w, q)
+			}
+			if t.Dev {
+				all, tk = s.devs(q, w), s.tasked(q, w).Devs
+				have, why = all-tk, lang.M("%s has no development on %s to give", q, w)
+				if all > 0 {
+					why = lang.M("%s's developments on %s took part in an attack and may not be given before %s's next combat phase", q, w, q)
+				}
 			}
 		}
 		k := have
@@ -346,25 +349,25 @@ func (r *run) react(q, ev, attacker, kind, w string, a int) {
 			k = min(t.N, have)
 		}
 		if k <= 0 {
-			r.say("%s's standing order %s does not fire (A=%d, D=%d): %s.", q, t, a, d, why)
+			r.say(lang.M("%s's standing order %s does not fire (A=%d, D=%d): %s.", q, t.String(), a, d, why))
 			continue
 		}
-		head := fmt.Sprintf("%s's standing order %s fires (A=%d, D=%d)", q, t, a, d)
+		head := lang.M("%s's standing order %s fires (A=%d, D=%d)", q, t.String(), a, d)
 		switch t.Action {
 		case vEvac:
 			s.addDev(q, w, -k)
 			s.addFleet(q, w, k)
-			r.say("%s: %s on %s become fleets.", head, lang.N(k, "development", "developments"), w)
+			r.say(lang.M("%s: %s on %s become fleets.", head, lang.MN("%d development", "%d developments", k), w))
 		case vDecom:
 			add := s.addFleet
 			if t.Dev {
 				add = s.addDev
 			}
 			add(q, w, -k)
-			r.say("%s: %s decommissions %s on %s.", head, q, unitN(k, t.Dev), w)
+			r.say(lang.M("%s: %s decommissions %s on %s.", head, q, unitM(k, t.Dev), w))
 		case vGift:
 			s.give(q, t.To, w, k, t.Dev)
-			r.say("%s: %s gives %s on %s to %s.", head, q, unitN(k, t.Dev), w, t.To)
+			r.say(lang.M("%s: %s gives %s on %s to %s.", head, q, unitM(k, t.Dev), w, t.To))
 		}
 	}
 }

@@ -12,6 +12,9 @@ type view struct {
 	s      *State
 	player string
 	public bool // an observer's: no seat, and no orders to check
+	// lang is the language the board, status and picture are drawn in
+	// (Localize): "" or "en" for English.
+	lang string
 }
 
 // PublicView is what an observer sees (engine.PublicViewer): the whole
@@ -33,7 +36,7 @@ func (v *view) Player() string {
 // down at resolution, and the report says so.
 func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
 	if v.public {
-		return nil, []engine.LineError{{Msg: "an observer has no orders to give", Fix: "join the game as a player to give orders"}}
+		return nil, []engine.LineError{engine.LineErr(0, "", lang.M("an observer has no orders to give"), lang.M("join the game as a player to give orders"))}
 	}
 	me := v.player
 	if me == "" {
@@ -54,41 +57,41 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		fail := func(msg, fix string) {
-			errs = append(errs, engine.LineError{Line: i + 1, Text: line, Msg: msg, Fix: fix})
+		fail := func(why, hint lang.Msg) {
+			errs = append(errs, engine.LineErr(i+1, line, why, hint))
 		}
 		o, e := n.parseLine(line)
 		if e != nil {
-			fail(e.msg, e.fix)
+			errs = append(errs, e.lineErr(i+1, line))
 			continue
 		}
 		ph := phaseOf(o.Verb)
 		switch {
 		case o.Verb == vPlace:
 			if p.Kind != engine.KindStep {
-				fail("PLACE is only for setting up fleets at the start of the game", "")
+				fail(lang.M("PLACE is only for setting up fleets at the start of the game"), lang.Msg{})
 				continue
 			}
 			places++
 			if places > 1 {
-				fail("one fleet is placed at a time", "keep one PLACE line")
+				fail(lang.M("one fleet is placed at a time"), lang.M("keep one PLACE line"))
 				continue
 			}
 		case ph != phaseNone:
 			if p.Kind != engine.KindTurn {
-				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, phaseNames[ph]),
-					"send it with your turn's orders; at any time you may EVACUATE, GIFT, DECOMMISSION, AGREE, CONCEDE or set ON COUP")
+				fail(lang.M("%s is a %s order and can only be given in your turn", o.Verb, phaseMsg(ph)),
+					lang.M("send it with your turn's orders; at any time you may EVACUATE, GIFT, DECOMMISSION, AGREE, CONCEDE or set ON COUP"))
 				continue
 			}
 			if ph < phase {
-				fail(fmt.Sprintf("%s is a %s order, but it comes after %s orders: the phases are taken in strict order", o.Verb, phaseNames[ph], phaseNames[phase]),
-					"move this line up, before the "+phaseNames[phase]+" orders")
+				fail(lang.M("%s is a %s order, but it comes after %s orders: the phases are taken in strict order", o.Verb, phaseMsg(ph), phaseMsg(phase)),
+					lang.M("move this line up, before the %s orders", phaseMsg(phase)))
 				continue
 			}
 			phase = ph
 		}
-		if msg, fix := v.check(me, o, p, launched, routed, coupAt, spent, setNow); msg != "" {
-			fail(msg, fix)
+		if why, hint := v.check(me, o, p, launched, routed, coupAt, spent, setNow); !why.IsZero() {
+			fail(why, hint)
 			continue
 		}
 		if o.Trig.Event != "" && o.Trig.Action != "NONE" {
@@ -97,7 +100,7 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 		out = append(out, o.String())
 	}
 	if p.Kind == engine.KindStep && places == 0 && len(errs) == 0 {
-		errs = append(errs, engine.LineError{Msg: "no PLACE order", Fix: "write e.g. PLACE Earth"})
+		errs = append(errs, engine.LineErr(0, "", lang.M("no PLACE order"), lang.M("write e.g. PLACE Earth")))
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -111,54 +114,54 @@ func (v *view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.Line
 }
 
 // check tests one order against the position the player sees.
-func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[string]int, coupAt map[string]bool, spent map[string]int, setNow []Trigger) (string, string) {
+func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[string]int, coupAt map[string]bool, spent map[string]int, setNow []Trigger) (why, hint lang.Msg) {
 	s := v.s
 	switch o.Verb {
 	case vLaunch:
 		launched[o.From] += o.N
 		if have := s.fleets(me, o.From); launched[o.From] > have {
-			return fmt.Sprintf("you launch %s from %s but have %d there", lang.N(launched[o.From], "fleet", "fleets"), o.From, have), "launch at most " + fmt.Sprint(have)
+			return lang.M("you launch %s from %s but have %d there", fleetsM(launched[o.From]), o.From, have), lang.M("launch at most %d", have)
 		}
 	case vRoute:
 		if o.N == 0 && len(s.coursesAt(me, o.From)) == 0 {
-			return fmt.Sprintf("none of your fleets on %s has a stored destination to forget", o.From),
-				"your status lists the destinations kept with your fleets"
+			return lang.M("none of your fleets on %s has a stored destination to forget", o.From),
+				lang.M("your status lists the destinations kept with your fleets")
 		}
 		routed[o.From] += o.N
 		if have := s.fleets(me, o.From); routed[o.From] > have {
-			return fmt.Sprintf("you route %s from %s but have %d there", lang.N(routed[o.From], "fleet", "fleets"), o.From, have), "route at most " + fmt.Sprint(have)
+			return lang.M("you route %s from %s but have %d there", fleetsM(routed[o.From]), o.From, have), lang.M("route at most %d", have)
 		}
 	case vFire, vCoup:
 		if o.Target == me {
-			return "you cannot attack yourself", "name another faction after AT"
+			return lang.M("you cannot attack yourself"), lang.M("name another faction after AT")
 		}
 		if o.Verb == vCoup {
 			coupAt[o.World] = true
 		} else if coupAt[o.World] {
-			return fmt.Sprintf("FIRE at %s comes after a COUP there: fleets open fire before developments attempt overthrow", o.World),
-				"move the FIRE line above the COUP lines for " + o.World
+			return lang.M("FIRE at %s comes after a COUP there: fleets open fire before developments attempt overthrow", o.World),
+				lang.M("move the FIRE line above the COUP lines for %s", o.World)
 		}
 	case vGift:
 		if o.To == me {
-			return "you cannot give a unit to yourself", "name another faction after TO"
+			return lang.M("you cannot give a unit to yourself"), lang.M("name another faction after TO")
 		}
 	case vOn:
 		switch {
 		case o.Trig.To == me:
-			return "you cannot give a unit to yourself", "name another faction after TO"
+			return lang.M("you cannot give a unit to yourself"), lang.M("name another faction after TO")
 		case o.Trig.By == me:
-			return "you never attack yourself, so this trigger could not fire", "name another faction after BY, or leave BY out"
+			return lang.M("you never attack yourself, so this trigger could not fire"), lang.M("name another faction after BY, or leave BY out")
 		case o.Trig.Event != "" && o.Trig.Action == "NONE" && !v.hasTrigger(me, o.Trig, setNow):
-			return fmt.Sprintf("you have no standing order %s … to cancel", strings.TrimSuffix(o.Trig.String(), " NONE")),
-				"your status lists your standing orders; NONE must name the same event, world, BY and FIRE|COUP"
+			return lang.M("you have no standing order %s … to cancel", strings.TrimSuffix(o.Trig.String(), " NONE")),
+				lang.M("your status lists your standing orders; NONE must name the same event, world, BY and FIRE|COUP")
 		}
 	case vConcede:
 		if s.Stage == stageSetup {
-			return "you cannot concede while fleets are being placed", "concede once the first turn has begun"
+			return lang.M("you cannot concede while fleets are being placed"), lang.M("concede once the first turn has begun")
 		}
 	case vAgree:
 		if !s.alive(o.Target) && o.Target != "NONE" && o.Target != "DRAW" {
-			return o.Target + " has no units left on the board", "agree on a player still on the board"
+			return lang.M("%s has no units left on the board", o.Target), lang.M("agree on a player still on the board")
 		}
 	}
 	if extraordinary(o.Verb) && p.Kind != engine.KindTurn {
@@ -168,9 +171,8 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 		key := fmt.Sprintf("%v %s", dev, o.World)
 		spent[key] += o.N
 		have := s.fleets(me, o.World)
-		what := "fleets"
 		if dev {
-			have, what = s.devs(me, o.World), "developments"
+			have = s.devs(me, o.World)
 		}
 		if o.Verb == vGift {
 			t := s.tasked(me, o.World)
@@ -179,17 +181,27 @@ func (v *view) check(me string, o order, p engine.Prompt, launched, routed map[s
 			} else {
 				have -= t.Fleets
 			}
-			what += " free to give (units of your last attacking groups may not be given)"
 		}
 		if o.Verb == vEvac {
 			// The evacuated developments become fleets there.
 			spent[fmt.Sprintf("%v %s", false, o.World)] -= o.N
 		}
 		if spent[key] > have {
-			return fmt.Sprintf("you have %d %s on %s, and these orders use %d", have, what, o.World, spent[key]), "use fewer"
+			var why lang.Msg
+			switch {
+			case o.Verb == vGift && dev:
+				why = lang.M("you have %d developments free to give (units of your last attacking groups may not be given) on %s, and these orders use %d", have, o.World, spent[key])
+			case o.Verb == vGift:
+				why = lang.M("you have %d fleets free to give (units of your last attacking groups may not be given) on %s, and these orders use %d", have, o.World, spent[key])
+			case dev:
+				why = lang.M("you have %d developments on %s, and these orders use %d", have, o.World, spent[key])
+			default:
+				why = lang.M("you have %d fleets on %s, and these orders use %d", have, o.World, spent[key])
+			}
+			return why, lang.M("use fewer")
 		}
 	}
-	return "", ""
+	return lang.Msg{}, lang.Msg{}
 }
 
 // hasTrigger says whether p has a trigger that t would replace, set
@@ -219,16 +231,17 @@ func (v *view) standingOrders() string {
 	for _, t := range s.Triggers[v.player] {
 		so = append(so, t.String())
 	}
-	if len(so) == 0 {
-		so = []string{"none (attacks are met with saves only)"}
+	list := v.t(lang.M("none (attacks are met with saves only)"))
+	if len(so) > 0 {
+		list = strings.Join(so, "; ")
 	}
-	out := wrap(fmt.Sprintf("Your standing orders: %s.", strings.Join(so, "; ")), 78)
+	out := wrap(v.t(lang.M("Your standing orders: %s.", list)), 78)
 	var cs []string
 	for _, c := range s.Courses[v.player] {
-		cs = append(cs, fmt.Sprintf("%s on %s bound for %s", unitN(c.N, false), c.At, c.To))
+		cs = append(cs, v.t(lang.M("%s on %s bound for %s", fleetsM(c.N), c.At, c.To)))
 	}
 	if len(cs) > 0 {
-		out += wrap(fmt.Sprintf("Your fleets' destinations (kept until they arrive; ROUTE NONE FROM <place> forgets one): %s.", strings.Join(cs, "; ")), 78)
+		out += wrap(v.t(lang.M("Your fleets' destinations (kept until they arrive; ROUTE NONE FROM <place> forgets one): %s.", strings.Join(cs, "; "))), 78)
 	}
 	return out
 }

@@ -27,9 +27,9 @@ type Window struct {
 }
 
 // ask is the question of the window, for the defender.
-func (w *Window) ask(active string) string {
-	return fmt.Sprintf("%s's next order is %s: a group of %d against your %s there (A=%d, D=%d).",
-		active, w.Orders[w.Next], w.A, lang.N(w.D, "unit", "units"), w.A, w.D)
+func (w *Window) ask(active string) lang.Msg {
+	return lang.M("%s's next order is %s: a group of %d against your %s there (A=%d, D=%d).",
+		active, w.Orders[w.Next], w.A, lang.MN("%d unit", "%d units", w.D), w.A, w.D)
 }
 
 // openWindow pauses the turn before orders[i], an attack, when the option
@@ -56,8 +56,8 @@ func (r *run) openWindow(p string, orders []order, i int) bool {
 	}
 	s.Window = &Window{Target: t, Orders: lines, Next: i, A: a, D: s.units(t, w), Phase: r.phase,
 		UsedFleets: nonEmpty(r.usedFleets), UsedDevs: nonEmpty(r.usedDevs), EarthCombat: r.earthCombat, UNReroll: r.unReroll}
-	r.say("The turn waits for %s: an interrupt window before %s's %s (A=%d, D=%d). If nothing comes by the deadline, the attack goes ahead.",
-		t, p, o, a, s.units(t, w))
+	r.say(lang.M("The turn waits for %s: an interrupt window before %s's %s (A=%d, D=%d). If nothing comes by the deadline, the attack goes ahead.",
+		t, p, o.String(), a, s.units(t, w)))
 	return true
 }
 
@@ -96,11 +96,11 @@ func (r *run) answerWindow(p string, answer []order, defaulted bool) error {
 	active := s.Players[s.Active]
 	switch {
 	case defaulted:
-		r.say("No answer came from %s in the interrupt window: %s's attack goes ahead.", p, active)
+		r.say(lang.M("No answer came from %s in the interrupt window: %s's attack goes ahead.", p, active))
 	case len(answer) == 0:
-		r.say("%s lets %s's attack go ahead.", p, active)
+		r.say(lang.M("%s lets %s's attack go ahead.", p, active))
 	default:
-		r.say("%s acts in the interrupt window before %s's attack.", p, active)
+		r.say(lang.M("%s acts in the interrupt window before %s's attack.", p, active))
 	}
 	for _, o := range answer {
 		r.anytime(p, o)
