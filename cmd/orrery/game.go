@@ -87,6 +87,8 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	var schedule, remind multi
 	fs.Var(&schedule, "schedule", `fixed deadline "Mon 18:00" in --tz (repeatable; instead of --turn-length)`)
 	tz := fs.String("tz", "", "time zone of --schedule (IANA name, default UTC)")
+	quiet := fs.String("quiet-hours", "", "no computed deadline falls in these hours of any seated player's night, in each player's own zone (SET TZ), e.g. 23:00-07:00 (default: none)")
+	weekends := fs.String("weekends", "on", "off: the deadline clock stops from Saturday 00:00 to Monday 00:00 in --tz, and no computed deadline falls on a weekend")
 	minGap := lengthFlag(fs, "min-gap", 0, "at least this long between two steps: no deadline and no early resolution falls sooner")
 	early := fs.Bool("early", def.Early, "resolve as soon as every order is in")
 	earlyDelay := lengthFlag(fs, "early-delay", 0, "when all orders are in, wait this long (players may change orders or say WAIT)")
@@ -112,7 +114,14 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	}
 	gs := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
 		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Abandoned: *abandoned, Vacation: *vacation,
-		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers}
+		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers, QuietHours: *quiet}
+	switch *weekends {
+	case "on":
+	case "off":
+		gs.WeekendsOff = true
+	default:
+		return fmt.Errorf("--weekends is on or off, not %q", *weekends)
+	}
 	if *tz != "" {
 		if err := checkTimeZone(*tz); err != nil {
 			return err
@@ -154,6 +163,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		req.Players[i].Lang = string(s.Lang())
+		req.Players[i].Zone = s[settings.TZ]
 	}
 	g, err := svc.Create(ctx, req)
 	if err != nil {
@@ -374,6 +384,13 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprint(e.stdout, reportText(r))
+	if *gm {
+		g, err := svc.Get(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(e.stdout, timeRules(g))
+	}
 	return nil
 }
 

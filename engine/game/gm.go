@@ -317,7 +317,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 		g.Step, g.Epoch = to, g.Epoch+1
 		s.refresh(g, st)
 		g.Answered, g.Reminded, g.LateNotice, g.Waits, g.ResolveAt = nil, nil, false, nil, time.Time{}
-		if g.Deadline, err = g.Settings.nextDeadline(now, now); err != nil {
+		if g.Deadline, _, err = g.nextDeadline(now, now); err != nil {
 			return err
 		}
 		if g.Paused {

@@ -23,6 +23,10 @@ type Player struct {
 	// Holders is everyone who held the seat since the game started, the
 	// current holder last (seats.go); empty in games older than it.
 	Holders []Holder `json:"holders,omitempty"`
+	// Zone is the IANA time zone of the seat's holder (the mail side's
+	// TZ setting of the address, kept here by SetZone): quiet hours are
+	// kept in it (quiet.go). "" is the game's zone.
+	Zone string `json:"zone,omitempty"`
 }
 
 // Game is what the life cycle knows of a game, apart from its state.
@@ -108,6 +112,12 @@ type Settings struct {
 	Schedule []string      `json:"schedule,omitempty"`
 	TimeZone string        `json:"time_zone,omitempty"` // IANA name; default UTC
 	MinGap   time.Duration `json:"min_gap,omitempty"`
+	// QuietHours, as "23:00-07:00", are hours of the night in which no
+	// computed deadline falls for any seated player, in that player's
+	// own zone (quiet.go); "" for none. WeekendsOff stops the deadline
+	// clock from Saturday 00:00 to Monday 00:00 in TimeZone.
+	QuietHours  string `json:"quiet_hours,omitempty"`
+	WeekendsOff bool   `json:"weekends_off,omitempty"`
 	// Grace takes late orders this long after the deadline before the
 	// defaults apply; the late players get one notice when it starts.
 	Grace time.Duration `json:"grace,omitempty"`

@@ -86,10 +86,21 @@ func (st Settings) validate() error {
 	if st.TurnLength < 0 || st.Grace < 0 || st.EarlyDelay < 0 || st.MinGap < 0 {
 		return userErrorf("durations in the settings cannot be negative")
 	}
+	weekdaySlots := 0
 	for _, s := range st.Schedule {
-		if _, err := parseSlot(s); err != nil {
+		sl, err := parseSlot(s)
+		if err != nil {
 			return &UserError{Msg: err.Error()}
 		}
+		if sl.day != time.Saturday && sl.day != time.Sunday {
+			weekdaySlots++
+		}
+	}
+	if st.WeekendsOff && len(st.Schedule) > 0 && weekdaySlots == 0 {
+		return userErrorf("with weekends off, the schedule needs a deadline on a weekday")
+	}
+	if _, _, err := parseQuiet(st.QuietHours); err != nil {
+		return &UserError{Msg: err.Error()}
 	}
 	if _, err := st.location(); err != nil {
 		return &UserError{Msg: err.Error()}
@@ -137,14 +148,18 @@ func (st Settings) location() (*time.Location, error) {
 // resolved at last. Zero means none.
 func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
 	switch {
-	case st.TurnLength > 0:
-		return later(now.Add(st.TurnLength), last.Add(st.MinGap)), nil
-	case len(st.Schedule) == 0:
+	case st.TurnLength <= 0 && len(st.Schedule) == 0:
 		return time.Time{}, nil
 	}
 	loc, err := st.location()
 	if err != nil {
 		return time.Time{}, err
+	}
+	if st.TurnLength > 0 {
+		if st.WeekendsOff {
+			return later(addWeekdays(now, st.TurnLength, loc), last.Add(st.MinGap)), nil
+		}
+		return later(now.Add(st.TurnLength), last.Add(st.MinGap)), nil
 	}
 	from := now
 	if g := last.Add(st.MinGap); g.After(from) {
@@ -155,6 +170,9 @@ func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
 		sl, err := parseSlot(s)
 		if err != nil {
 			return time.Time{}, err
+		}
+		if st.WeekendsOff && (sl.day == time.Saturday || sl.day == time.Sunday) {
+			continue // validate keeps one weekday at least
 		}
 		local := from.In(loc)
 		for d := 0; d <= 7; d++ {
@@ -260,10 +278,12 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 	}
 	g.LastResolve = now
 	var err error
-	g.Deadline, err = g.Settings.nextDeadline(now, now)
+	var woken []string
+	g.Deadline, woken, err = g.nextDeadline(now, now)
 	if err != nil {
 		return nil, err
 	}
+	notices = append(notices, wokenNotice(g, woken)...)
 	if g.Paused {
 		// The new deadline counts from now: Resume must add only the
 		// part of the pause still to come.
@@ -288,9 +308,20 @@ func (s *Service) extendForVacations(g *Game, now time.Time) {
 			end = v.From.Add(m)
 		}
 		if end.After(g.Deadline) {
-			g.Deadline = end
+			g.Deadline, _ = g.settle(end)
 		}
 	}
+}
+
+// wokenNotice tells everyone, when the zones left no time outside every
+// player's quiet hours, whose quiet hours the new deadline falls in.
+func wokenNotice(g *Game, woken []string) []Notice {
+	if len(woken) == 0 {
+		return nil
+	}
+	return []Notice{tell("deadline", append(everyone(g), GM),
+		lang.M("The deadline of %s is %s: no time is outside every player's quiet hours (%s, in each player's zone), and this one falls in the fewest, those of %s.",
+			g.ID, g.Deadline, g.Settings.QuietHours, lang.Strings(woken)))}
 }
 
 // TickResult says what one Tick did.

@@ -140,7 +140,7 @@ func (g *Game) handOver(p *Player, email string, bot bool, ended, why string, no
 	if !p.Bot {
 		former = p.Email
 	}
-	p.Email, p.Bot, p.Secret = strings.TrimSpace(email), bot, randomWord()
+	p.Email, p.Bot, p.Secret, p.Zone = strings.TrimSpace(email), bot, randomWord(), ""
 	p.Holders = append(p.Holders, Holder{Email: p.Email, Bot: bot, From: g.Step + 1, Since: now})
 	g.Abandoned = remove(g.Abandoned, p.Name)
 	g.Kicked = remove(g.Kicked, p.Name)
@@ -394,6 +394,7 @@ func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change,
 	p := g.player(name)
 	now := s.now().UTC()
 	former := g.handOver(p, email, false, "taken", "", now)
+	p.Zone = joiner.Zone
 	if err := indexHeld(b.Tx(), email, g.ID); err != nil {
 		return nil, err
 	}

@@ -114,6 +114,9 @@ type PlayerSpec struct {
 	// Lang is the language the player chose before the game (the mail
 	// side's LANG setting of the address); "" for the game's default.
 	Lang string
+	// Zone is the address's time zone (the mail side's TZ setting), in
+	// which the game keeps its quiet hours; "" for the game's zone.
+	Zone string
 }
 
 // CreateRequest is what a GM gives to start a game.
@@ -238,7 +241,7 @@ func (g *Game) seat(p PlayerSpec) error {
 			return userErrorf("players %s and %s have the same address %s", other.Name, name, email)
 		}
 	}
-	g.Players = append(g.Players, Player{Name: name, Email: email, Secret: randomWord(), Bot: p.Bot, Lang: p.Lang})
+	g.Players = append(g.Players, Player{Name: name, Email: email, Secret: randomWord(), Bot: p.Bot, Lang: p.Lang, Zone: p.Zone})
 	return nil
 }
 
@@ -276,7 +279,7 @@ func (s *Service) start(b store.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	now := s.now().UTC()
 	s.refresh(g, st)
 	g.LastResolve = now
-	if g.Deadline, err = g.Settings.nextDeadline(now, now); err != nil {
+	if g.Deadline, _, err = g.nextDeadline(now, now); err != nil {
 		return nil, err
 	}
 	rec.Turn, rec.Phase, rec.Reason, rec.Time = g.Turn, g.Phase, "setup", now

@@ -193,7 +193,7 @@ var changers = map[*command.Descriptor]changer{
 		// The engine tells the players who joined; the part is recorded
 		// with no answer of its own, so a retry does not join twice.
 		x.answer = &section{}
-		_, err := x.d.svc.Join(x.ctx, x.g.ID, game.PlayerSpec{Name: seat, Email: x.j.from, Lang: string(x.j.reader.lang)}, x.hook)
+		_, err := x.d.svc.Join(x.ctx, x.g.ID, game.PlayerSpec{Name: seat, Email: x.j.from, Lang: string(x.j.reader.lang), Zone: zoneName(x.j.reader.zone)}, x.hook)
 		return err
 	}},
 	&command.ResignCmd: {seat: true, do: func(x *changeCall) error {
