@@ -140,14 +140,13 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 		if !g.Deadline.IsZero() {
 			old = fmtTime(g.Deadline)
 		}
-		g.Deadline = at
-		if g.Paused {
-			g.PausedAt = now
+		// moveDeadline names the deadline replaced, and holds one moved
+		// earlier min_notice after its notice (notice.go).
+		n, moved := s.moveDeadline(g, at, reason, now)
+		if !moved {
+			return nil, "", userErrorf("the deadline of %s is %s already", g.ID, fmtTime(g.Deadline))
 		}
-		// Reminders and the late notice are for the new deadline.
-		g.Reminded, g.LateNotice = nil, false
-		return []Notice{{Kind: "deadline", To: append(everyone(g), GM), Text: fmt.Sprintf("The deadline of %s moves from %s to %s: %s.", g.ID, old, fmtTime(at), reason)}},
-			fmt.Sprintf("deadline %s → %s: %s", old, fmtTime(at), reason), nil
+		return []Notice{n}, fmt.Sprintf("deadline %s → %s: %s", old, fmtTime(g.Deadline), reason), nil
 	})
 }
 
@@ -200,10 +199,12 @@ func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, 
 			policy = "deadlines wait for you"
 			old := g.Deadline
 			s.extendForVacations(g, now)
-			if !g.Deadline.Equal(old) {
+			if at := g.Deadline; !at.Equal(old) {
+				g.Deadline = old
+				n, _ := s.moveDeadline(g, at, lang.M("%s is on vacation", p.Name), now)
 				return []Notice{
 					{Kind: "vacation", To: []string{p.Name}, Text: fmt.Sprintf("Vacation noted from %s to %s%s: %s.", fmtTime(from), fmtTime(to), capped, policy)},
-					{Kind: "deadline", To: append(everyone(g), GM), Text: fmt.Sprintf("The deadline of %s moves to %s: %s is on vacation.", g.ID, fmtTime(g.Deadline), p.Name)},
+					n,
 				}, fmt.Sprintf("vacation %s %s–%s", p.Name, fmtTime(from), fmtTime(to)), nil
 			}
 		}

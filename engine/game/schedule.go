@@ -39,6 +39,10 @@ type Notice struct {
 	// language and zone by the mail side; Text is then its English.
 	// Tell sets both.
 	Msg *lang.Msg `json:"msg,omitempty"`
+	// Due is the deadline the notice tells its readers, where it tells
+	// one (a reminder, a late notice's end of grace, a moved deadline):
+	// what they may count on (notice.go).
+	Due time.Time `json:"due,omitempty"`
 }
 
 // Tell words the notice as m.
@@ -573,8 +577,10 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 			reason = "deadline"
 		case tickLate:
 			g.LateNotice = true
-			res.Notices = append(res.Notices, tell("late", awaited,
-				lang.M("The deadline of %s passed and your orders have not arrived. They are still taken until %s; then your defaults apply.", g.ID, g.Deadline.Add(g.Settings.Grace))))
+			late := tell("late", awaited,
+				lang.M("The deadline of %s passed and your orders have not arrived. They are still taken until %s; then your defaults apply.", g.ID, g.Deadline.Add(g.Settings.Grace)))
+			late.Due = g.Deadline.Add(g.Settings.Grace)
+			res.Notices = append(res.Notices, late)
 			if g.Settings.TellLate {
 				res.Notices = append(res.Notices, tell("late-others", others(g, awaited),
 					lang.M("Still waiting in %s for: %s (grace until %s).", g.ID, strings.Join(awaited, ", "), g.Deadline.Add(g.Settings.Grace))))
@@ -592,8 +598,12 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 						g.Reminded = append(g.Reminded, o.String())
 					}
 				}
-				res.Notices = append(res.Notices, tell("reminder", awaited,
-					lang.M("Reminder: your orders for %s are due by %s (%s from now).", g.ID, g.Deadline, g.Deadline.Sub(now).Round(time.Minute))))
+				// Worded from the deadline as it stands now: a moved
+				// deadline reset the offsets (moveDeadline).
+				r := tell("reminder", awaited,
+					lang.M("Reminder: your orders for %s are due by %s (%s from now).", g.ID, g.Deadline, g.Deadline.Sub(now).Round(time.Minute)))
+				r.Due = g.Deadline
+				res.Notices = append(res.Notices, r)
 				break
 			}
 		}

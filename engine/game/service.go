@@ -37,6 +37,9 @@ type Service struct {
 	// tickBatch is how many due games Tick claims a transaction:
 	// the constant tickBatch, but smaller in tests of sharing.
 	tickBatch int
+	// time holds the server's time rules (notice.go): min_notice and
+	// the yearly allowance of vacation days.
+	time timeRules
 }
 
 // Option configures a Service.
@@ -59,7 +62,7 @@ func WithBotStepLimit(n int) Option { return func(s *Service) { s.botSteps = n }
 
 // New returns a service over st hosting rulesets.
 func New(st *store.Store, rulesets []engine.Ruleset, opts ...Option) *Service {
-	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000, index: &indexState{}, tickBatch: tickBatch}
+	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000, index: &indexState{}, tickBatch: tickBatch, time: timeRules{minNotice: DefaultMinNotice}}
 	for _, o := range opts {
 		o(s)
 	}
