@@ -63,6 +63,10 @@ type Game struct {
 	Vacations   []Vacation     `json:"vacations,omitempty"`
 	Observers   []string       `json:"observers,omitempty"`
 	LastResolve time.Time      `json:"last_resolve,omitempty"`
+	// AutoWait is, for each player the step waits for on their yearly
+	// allowance of vacation days, when the wait began (the deadline
+	// that passed) and the deadline it reached (allowance.go).
+	AutoWait map[string]Span `json:"auto_wait,omitempty"`
 	// Ticked is when Tick last looked at the game; Wake is when it must
 	// look next (zero: never), its key in the wake index. Both are kept
 	// in the ticks bucket, not in the stored record (ticks.go): Get and

@@ -248,8 +248,12 @@ func onVacation(g *Game, player string, now time.Time) bool {
 
 // afterStep resets the per-step schedule state of g after a resolution at
 // now, counts missed orders and marks seats abandoned, and returns notices.
-func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, error) {
+func (s *Service) afterStep(tx store.Tx, g *Game, rec *StepRecord, now time.Time) ([]Notice, error) {
 	var notices []Notice
+	// The allowance spent waiting for this step (allowance.go).
+	if err := s.chargeAllowance(tx, g, now); err != nil {
+		return nil, err
+	}
 	g.Reminded, g.LateNotice, g.Waits, g.ResolveAt = nil, false, nil, time.Time{}
 	if g.Missed == nil {
 		g.Missed = map[string]int{}
@@ -574,6 +578,16 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 			g.ResolveAt = now.Add(g.Settings.EarlyDelay)
 			return writeGameFrom(b, g, was)
 		case tickDeadline:
+			// A player with vacation days left makes the step wait for
+			// their orders rather than play their defaults.
+			waits, err := s.autoVacation(tx, g, now, awaited)
+			if err != nil {
+				return err
+			}
+			if len(waits) > 0 {
+				res.Notices = append(res.Notices, waits...)
+				break
+			}
 			reason = "deadline"
 		case tickLate:
 			g.LateNotice = true

@@ -405,6 +405,11 @@ func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change,
 		{Kind: "taken", To: []string{GM}, Seat: p.Name,
 			Text: fmt.Sprintf("%s took the open seat %s of %s.", email, p.Name, g.ID)},
 	}
+	away, err := s.standingVacations(b.Tx(), g, now, p.Name)
+	if err != nil {
+		return nil, err
+	}
+	notices = append(notices, away...)
 	if former != "" && !contains(g.Unreachable, p.Name) {
 		notices = append(notices, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former},
 			Text: fmt.Sprintf("Your seat %s in %s was taken by a new player. Thank you for playing.", p.Name, g.ID)})

@@ -298,10 +298,14 @@ func (s *Service) start(b store.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	if err := openHolders(b.Tx(), g, now); err != nil {
 		return nil, err
 	}
+	away, err := s.standingVacations(b.Tx(), g, now, "")
+	if err != nil {
+		return nil, err
+	}
 	if err := writeGame(b, g); err != nil {
 		return nil, err
 	}
-	return &Change{Game: g, Created: true, Service: s, Steps: []Step{s.stepOf(g, st, rec)}}, nil
+	return &Change{Game: g, Created: true, Service: s, Steps: []Step{s.stepOf(g, st, rec)}, Notices: away}, nil
 }
 
 // Join takes an open seat of a game in signup. The game starts, with its
