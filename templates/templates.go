@@ -255,6 +255,11 @@ type MyGame struct {
 type Record struct {
 	Games, Missed, Abandoned, Won int
 	Steps                         uint64
+	// VacationDays is the server's yearly allowance of vacation days
+	// (0: none); VacationLeft what is left of it this year, in hours;
+	// AutoVacationOff that the player said SET AUTOVACATION off.
+	VacationDays, VacationLeft int
+	AutoVacationOff            bool
 }
 
 // DigestGame is one game's part of a digest.

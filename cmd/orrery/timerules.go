@@ -39,7 +39,7 @@ func timeRules(g *game.Game) string {
 		line := fmt.Sprintf("  %s: zone %s", p.Name, z)
 		for _, v := range g.Vacations {
 			if v.Player == p.Name {
-				line += fmt.Sprintf(", away %s to %s", v.From.UTC().Format(time.DateOnly), v.To.UTC().Format(time.DateOnly))
+				line += fmt.Sprintf(", away %s until %s", v.From.UTC().Format(time.DateOnly), v.To.UTC().Format(time.DateOnly))
 			}
 		}
 		fmt.Fprintln(&b, line)

@@ -103,54 +103,76 @@ type VacationAllResult struct {
 // VacationAll declares one absence of addr, from from to to, for every
 // game it holds a seat in that is not over, and keeps it for the games
 // it joins later (standingVacations): each game applies it under its own
-// policy and cap (DeclareVacation) and tells its players. Declaring the
-// same span again changes nothing. hooks run in each game's change, so
-// the mail side mails each game's players.
-func (s *Service) VacationAll(ctx context.Context, addr string, from, to time.Time, hooks ...Hook) (*VacationAllResult, error) {
+// policy and cap and tells its players. It is one transaction, record
+// and games alike (hooks run in it for each game changed), so a mail
+// retried after a crash declares it everywhere or nowhere; declaring the
+// same span again changes nothing.
+func (s *Service) VacationAll(ctx context.Context, addr string, from, to time.Time, source string, hooks ...Hook) (*VacationAllResult, error) {
 	from, to = from.UTC(), to.UTC()
 	if !to.After(from) {
 		return nil, userErrorf("a vacation must end after it starts")
 	}
-	if !to.After(s.now()) {
+	now := s.now().UTC()
+	if !to.After(now) {
 		return nil, userErrorf("that vacation is over already")
 	}
+	if err := s.indexed(ctx); err != nil {
+		return nil, err
+	}
 	span := Span{from, to}
-	if err := s.st.Update(ctx, func(tx store.Tx) error {
+	res := &VacationAllResult{}
+	err := s.st.Update(ctx, func(tx store.Tx) error {
+		*res = VacationAllResult{}
 		a, err := readAbsence(tx, addr)
 		if err != nil {
 			return err
 		}
-		if slices.Contains(a.Vacations, span) {
-			return nil
+		if !slices.Contains(a.Vacations, span) {
+			a.Vacations = append(a.Vacations, span)
+			if err := writeAbsence(tx, addr, a); err != nil {
+				return err
+			}
 		}
-		a.Vacations = append(a.Vacations, span)
-		return writeAbsence(tx, addr, a)
-	}); err != nil {
-		return nil, err
-	}
-	ids, err := s.HeldGames(ctx, addr)
+		ids, err := heldGames(tx, addr)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			b, err := gameBucket(tx, id)
+			if err != nil {
+				return err
+			}
+			g, err := readGame(b)
+			if err != nil {
+				return err
+			}
+			p, ok := g.PlayerByEmail(addr)
+			if !ok || g.Over() {
+				continue
+			}
+			was := factsOf(g)
+			ns, err := s.vacationIn(g, p.Name, span, now)
+			if err != nil || len(ns) == 0 {
+				return err
+			}
+			g.Updated = now
+			if err := appendLog(b, &Entry{Time: now, Kind: "gm", Step: g.Step, Player: p.Name, Source: source,
+				Text: fmt.Sprintf("vacation for every game %s %s–%s", p.Name, fmtTime(from), fmtTime(to))}); err != nil {
+				return err
+			}
+			if err := writeGameFrom(b, g, was); err != nil {
+				return err
+			}
+			res.Games = append(res.Games, id)
+			res.Notices = append(res.Notices, ns...)
+			if err := runHooks(tx, &Change{Game: g, Notices: ns, Service: s}, hooks); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	res := &VacationAllResult{}
-	for _, id := range ids {
-		g, err := s.Get(ctx, id)
-		if err != nil {
-			return res, err
-		}
-		p, ok := g.PlayerByEmail(addr)
-		if !ok || g.Over() || hasVacation(g, p.Name, span, g.Settings.MaxVacation) {
-			continue
-		}
-		_, ns, err := s.DeclareVacation(ctx, id, p.Name, from, to, hooks...)
-		if IsUserError(err) {
-			continue
-		}
-		if err != nil {
-			return res, fmt.Errorf("game %s: %w", id, err)
-		}
-		res.Games = append(res.Games, id)
-		res.Notices = append(res.Notices, ns...)
 	}
 	return res, nil
 }
@@ -170,11 +192,41 @@ func hasVacation(g *Game, player string, span Span, maxVac time.Duration) bool {
 	return false
 }
 
-// standingVacations adds to g, for each seat a person holds, the
-// VACATION ALL of its address that has not ended, under the game's cap,
-// and returns the notices that tell each of them: a game joined after a
-// VACATION ALL keeps it too. Called in the transaction that seats them
-// (start, takeSeat).
+// vacationIn applies an address's vacation for every game to player's
+// seat of g, under the game's cap and policy, and returns the notices
+// that tell every player and the GM (none when g has it already): the
+// vacation, and under "extend" the deadline it moves, named with the
+// one it replaces.
+func (s *Service) vacationIn(g *Game, player string, span Span, now time.Time) ([]Notice, error) {
+	if !span.To.After(now) || hasVacation(g, player, span, g.Settings.MaxVacation) {
+		return nil, nil
+	}
+	to := span.To
+	if m := g.Settings.MaxVacation; m > 0 && to.Sub(span.From) > m {
+		to = span.From.Add(m)
+	}
+	g.Vacations = append(g.Vacations, Vacation{Player: player, From: span.From, To: to})
+	policy := lang.M("their defaults apply while they are away")
+	if g.Settings.Vacation == "extend" {
+		policy = lang.M("deadlines wait for them")
+	}
+	out := []Notice{tell("vacation", append(everyone(g), GM),
+		lang.M("%s is on vacation in %s from %s to %s (a vacation for every game they play): %s.", player, g.ID, span.From, to, policy))}
+	old := g.Deadline
+	s.extendForVacations(g, now)
+	if at := g.Deadline; !at.Equal(old) {
+		g.Deadline = old
+		if n, ok := s.moveDeadline(g, at, lang.M("%s is on vacation", player), now); ok {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// standingVacations applies, to each seat a person holds in g (only:
+// that seat alone), the vacations for every game of its address that
+// have not ended (vacationIn): a game joined after a VACATION ALL keeps
+// it too. Called in the transaction that seats them (start, takeSeat).
 func (s *Service) standingVacations(tx store.Tx, g *Game, now time.Time, only string) ([]Notice, error) {
 	var out []Notice
 	for _, p := range g.Players {
@@ -186,20 +238,12 @@ func (s *Service) standingVacations(tx store.Tx, g *Game, now time.Time, only st
 			return nil, err
 		}
 		for _, v := range a.Vacations {
-			if !v.To.After(now) || hasVacation(g, p.Name, v, g.Settings.MaxVacation) {
-				continue
+			ns, err := s.vacationIn(g, p.Name, v, now)
+			if err != nil {
+				return nil, err
 			}
-			to := v.To
-			if m := g.Settings.MaxVacation; m > 0 && to.Sub(v.From) > m {
-				to = v.From.Add(m)
-			}
-			g.Vacations = append(g.Vacations, Vacation{Player: p.Name, From: v.From, To: to})
-			out = append(out, tell("vacation", []string{p.Name, GM},
-				lang.M("Your vacation for every game, from %s to %s, holds in %s too.", v.From, to, g.ID)))
+			out = append(out, ns...)
 		}
-	}
-	if len(out) > 0 {
-		s.extendForVacations(g, now)
 	}
 	return out, nil
 }

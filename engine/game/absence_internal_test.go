@@ -33,7 +33,7 @@ func TestVacationAll(t *testing.T) {
 			twoSeats(t, svc, "a", Settings{Early: true, TurnLength: 72 * time.Hour, Vacation: "defaults", MaxVacation: 30 * 24 * time.Hour})
 			twoSeats(t, svc, "b", Settings{Early: true, TurnLength: 72 * time.Hour, Vacation: "extend", MaxVacation: 7 * 24 * time.Hour})
 			from, to := utc(2026, 12, 2, 0, 0), utc(2026, 12, 16, 0, 0)
-			res, err := svc.VacationAll(ctx, "Bob@Example.org", from, to)
+			res, err := svc.VacationAll(ctx, "Bob@Example.org", from, to, "test")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestVacationAll(t *testing.T) {
 				t.Errorf("ann was not told that b's deadline moved, and from when: %+v", res.Notices)
 			}
 			// Again: nothing new.
-			if res, err := svc.VacationAll(ctx, "bob@example.org", from, to); err != nil || len(res.Games) != 0 {
+			if res, err := svc.VacationAll(ctx, "bob@example.org", from, to, "test"); err != nil || len(res.Games) != 0 {
 				t.Errorf("the same vacation again: %+v %v", res, err)
 			}
 			// A game bob joins later keeps it.

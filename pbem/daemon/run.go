@@ -224,6 +224,16 @@ var changers = map[*command.Descriptor]changer{
 	&command.VacationCmd: {seat: true, do: func(x *changeCall) error {
 		// The engine's vacation notice tells the player and the GM.
 		x.answer = &section{}
+		if x.c.All {
+			// Authenticated for the mail's game: the absence holds in
+			// every game of the seat's address, in one transaction.
+			addr := x.p.Email
+			if addr == "" {
+				addr = x.j.from
+			}
+			_, err := x.d.svc.VacationAll(x.ctx, addr, x.c.From, x.c.Until, "mail", x.hook)
+			return err
+		}
 		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, x.p.Name, x.c.From, x.c.Until, x.hook)
 		return err
 	}},

@@ -107,7 +107,15 @@ func (d *Daemon) MyGames(ctx context.Context, addr string) ([]templates.MyGame, 
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, &templates.Record{Games: rec.Games, Steps: rec.Steps, Missed: rec.Missed, Abandoned: rec.Abandoned, Won: rec.Won}, nil
+	r := &templates.Record{Games: rec.Games, Steps: rec.Steps, Missed: rec.Missed, Abandoned: rec.Abandoned, Won: rec.Won}
+	// What is left of the yearly allowance of vacation days.
+	a, err := d.svc.AbsenceOf(ctx, addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	left, days, off := d.svc.AllowanceLeft(a)
+	r.VacationDays, r.VacationLeft, r.AutoVacationOff = days, int(left/time.Hour), off
+	return out, r, nil
 }
 
 // myGames answers MY GAMES.

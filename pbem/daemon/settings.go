@@ -37,6 +37,11 @@ func (d *Daemon) set(ctx context.Context, j *job, c route.Command, byID *gameInd
 			return err
 		}
 	}
+	if c.Verb == settings.AutoVacation {
+		if err := d.svc.SetAutoVacation(ctx, j.from, value != "off"); err != nil {
+			return err
+		}
+	}
 	if c.Verb == settings.TZ {
 		// The games the address plays keep their quiet hours in it.
 		if _, err := d.svc.SetZone(ctx, j.from, value); err != nil {

@@ -1,0 +1,44 @@
+package daemon_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"orrery/engine/game"
+)
+
+// VACATION ALL in a mail of one game declares the absence in every game
+// of the sender, each telling its players; SET TZ moves the zone the
+// games keep quiet hours in, and SET AUTOVACATION off is kept for the
+// allowance.
+func TestVacationAllAndTimeSettingsByMail(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, TurnLength: 72 * time.Hour, Vacation: "extend", MaxVacation: 30 * 24 * time.Hour})
+	ctx := context.Background()
+	svc := h.d.Service()
+	if _, err := svc.Create(ctx, game.CreateRequest{ID: "g9", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "cy", Email: "cy@example.org"}}}); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "VACATION ALL FROM 2026-12-20 TO 2027-01-03"))
+	sent := h.flush()
+	some(t, to(sent, "bob@example.org"), "bob", "ann is on vacation in g2", "deadlines wait for them")
+	some(t, to(sent, "cy@example.org"), "cy", "ann is on vacation in g9")
+	// Each game under its own cap: g9 keeps the default 14 days.
+	for id, end := range map[string]time.Time{"g2": time.Date(2027, 1, 4, 0, 0, 0, 0, time.UTC), "g9": time.Date(2027, 1, 3, 0, 0, 0, 0, time.UTC)} {
+		g, _ := svc.Get(ctx, id)
+		if len(g.Vacations) != 1 || g.Vacations[0].Player != "ann" || !g.Vacations[0].To.Equal(end) {
+			t.Errorf("%s: vacations %+v", id, g.Vacations)
+		}
+	}
+	h.handle(h.mail("ann@example.org", "settings", "SET TZ Asia/Tokyo\nSET AUTOVACATION off"))
+	h.flush()
+	g, _ := svc.Get(ctx, "g2")
+	if p, _ := g.PlayerByName("ann"); p.Zone != "Asia/Tokyo" {
+		t.Errorf("ann's zone in g2 is %q after SET TZ", p.Zone)
+	}
+	if a, err := svc.AbsenceOf(ctx, "ann@example.org"); err != nil || !a.NoAuto || len(a.Vacations) != 1 {
+		t.Errorf("ann's record %+v %v", a, err)
+	}
+}
