@@ -97,6 +97,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	tellLate := fs.Bool("tell-late", false, "during grace, tell the others who is late")
 	abandon := fs.Int("abandon-after", 0, "mark a seat abandoned after this many steps in a row without orders (0: never)")
 	abandoned := fs.String("abandoned", "defaults", "an abandoned seat (or one whose mail still bounces after the abandon window: --abandon-after steps by defaults, 3 when that is 0): defaults (it plays its defaults), bot (the ruleset's bot takes it) or open (anyone may JOIN it)")
+	returnWindow := fs.Int("return-window", 0, "with --abandoned bot: the seat's player who writes again, with their secret, within this many turns of the bot taking over gets it back (0: 2)")
 	vacation := fs.String("vacation", def.Vacation, "vacation policy: extend (deadlines wait) or defaults (defaults apply)")
 	maxVacation := lengthFlag(fs, "max-vacation", def.MaxVacation, "longest vacation the game allows")
 	press := fs.String("press", def.Press, "press between players: off, signed or grey (anonymous)")
@@ -114,7 +115,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	}
 	gs := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
 		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Abandoned: *abandoned, Vacation: *vacation,
-		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers, QuietHours: *quiet}
+		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers, QuietHours: *quiet, ReturnWindow: *returnWindow}
 	switch *weekends {
 	case "on":
 	case "off":

@@ -14,7 +14,7 @@ import (
 
 func twoSeats(t *testing.T, svc *Service, id string, st Settings) {
 	t.Helper()
-	if _, err := svc.Create(context.Background(), CreateRequest{ID: id, Ruleset: "toy", DiceSecret: id,
+	if _, err := svc.Create(context.Background(), CreateRequest{ID: id, Ruleset: "toy", DiceSecret: id, Options: map[string]string{"finish": "1000"},
 		Players:  []PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
 		Settings: &st}); err != nil {
 		t.Fatal(err)

@@ -133,6 +133,10 @@ type Settings struct {
 	// AbandonAfter marks a seat abandoned after that many steps in a row
 	// played by defaults (0: never); the GM is told.
 	AbandonAfter int `json:"abandon_after,omitempty"`
+	// ReturnWindow is how many turns after the bot took an abandoned
+	// seat ("bot" policy) its player may still write and get it back
+	// (0: DefaultReturnWindow; returns.go).
+	ReturnWindow int `json:"return_window,omitempty"`
 	// Abandoned is what becomes of an abandoned seat (or one whose
 	// address still bounces after BounceWindow steps by defaults:
 	// bounced.go): "defaults" ("" too: it plays its defaults),

@@ -45,6 +45,13 @@ type Holder struct {
 	// open seat); Why is the reason given.
 	Ended string `json:"ended,omitempty"`
 	Why   string `json:"why,omitempty"`
+	// Secret is the secret they held the seat with, kept when the bot
+	// took it from them (abandoned): within the game's return window it
+	// proves a mail from them, and they get the seat back (returns.go).
+	Secret string `json:"secret,omitempty"`
+	// Turn is the game's turn when a bot's holding began: the return
+	// window counts turns from it.
+	Turn int `json:"turn,omitempty"`
 	// Bounces are the spells during which mail to them bounced, the
 	// current one last (bounced.go).
 	Bounces []Bounce `json:"bounces,omitempty"`
@@ -272,7 +279,12 @@ func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 	missed := steps(g.Missed[p.Name])
 	switch g.Settings.Abandoned {
 	case "bot":
+		secret := p.Secret
 		former := g.handOver(p, "", true, kind, why, now)
+		if n := len(p.Holders); n >= 2 && former != "" {
+			p.Holders[n-2].Secret = secret // for returnable
+			p.Holders[n-1].Turn = max(g.Turn, 1)
+		}
 		if kind == "unreachable" {
 			return []Notice{{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
 				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the computer plays the seat from now on.", p.Name, g.ID)}}

@@ -788,6 +788,20 @@ func (d *Daemon) authenticate(ctx context.Context, j *job, g *game.Game, gameID,
 			Msg: fmt.Sprintf("there is no game %q here", gameID), Fix: "send LIST for the games you can join"})
 	}
 	a := policy.Authenticate(g, j.from, secret, d.relax(g.ID))
+	if a.Kind != policy.Accepted && game.MayReturn(g, j.from, secret) {
+		// The player the bot took the seat from writes again, with
+		// their secret, within the return window: the seat is theirs
+		// again (engine/game returns.go), and this mail counts.
+		if _, _, err := d.svc.ReturnSeat(ctx, g.ID, j.from, secret); err != nil {
+			return game.Player{}, false, err
+		}
+		fresh, err := d.svc.Get(ctx, g.ID)
+		if err != nil {
+			return game.Player{}, false, err
+		}
+		*g = *fresh
+		a = policy.Authenticate(g, j.from, secret, d.relax(g.ID))
+	}
 	if a.Kind == policy.Accepted {
 		return a.Player, true, nil
 	}

@@ -1,0 +1,106 @@
+package game
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"strings"
+	"time"
+
+	"orrery/engine/lang"
+	"orrery/engine/store"
+)
+
+// This file gives a seat back to its player: under the "bot" policy for
+// abandoned seats, a player who writes again, with the secret they held
+// the seat with, within the game's return window (Settings.ReturnWindow
+// turns after the bot took over) gets the seat back, with a summary of
+// what the bot did; the others and the GM are told, and the seat's
+// holders show the bot's holding ended "returned".
+
+// DefaultReturnWindow is the return window when the game sets none.
+const DefaultReturnWindow = 2
+
+// returnWindow is g's return window in steps.
+func (st Settings) returnWindow() int {
+	if st.ReturnWindow > 0 {
+		return st.ReturnWindow
+	}
+	return DefaultReturnWindow
+}
+
+// returnable finds the seat of g that addr held until the bot took it
+// (abandoned), if it may still come back with secret: the game is fewer
+// than the return window's turns past the turn the bot took over in.
+// botSteps is how many steps the bot played. ok false: none.
+func returnable(g *Game, addr, secret string) (p *Player, botSteps int, ok bool) {
+	if g.Over() || g.Settings.Abandoned != "bot" || strings.TrimSpace(secret) == "" {
+		return nil, 0, false
+	}
+	for i := range g.Players {
+		q := &g.Players[i]
+		n := len(q.Holders)
+		if !q.Bot || n < 2 {
+			continue
+		}
+		prev, cur := q.Holders[n-2], q.Holders[n-1]
+		if !cur.Bot || prev.Ended != "abandoned" || !SameAddress(prev.Email, addr) || prev.Secret == "" ||
+			subtle.ConstantTimeCompare([]byte(strings.ToLower(prev.Secret)), []byte(strings.ToLower(strings.TrimSpace(secret)))) != 1 {
+			continue
+		}
+		played := 0
+		if g.Step >= cur.From {
+			played = int(g.Step - cur.From + 1)
+		}
+		if cur.Turn == 0 || g.Turn >= cur.Turn+g.Settings.returnWindow() {
+			return nil, 0, false
+		}
+		return q, played, true
+	}
+	return nil, 0, false
+}
+
+// MayReturn reports whether a mail from addr with secret would get a
+// seat of game g back from the bot (ReturnSeat): the mail side asks
+// before it refuses an address no seat has now.
+func MayReturn(g *Game, addr, secret string) bool {
+	_, _, ok := returnable(g, addr, secret)
+	return ok
+}
+
+// ReturnSeat gives addr back the seat of game id the bot took from it,
+// if addr writes with its old secret within the return window; the seat
+// keeps the secret it had. It returns the seat's name ("" and no error
+// when there is none to give back).
+func (s *Service) ReturnSeat(ctx context.Context, id, addr, secret string, hooks ...Hook) (string, []Notice, error) {
+	var name string
+	_, ns, err := s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+		name = ""
+		p, played, ok := returnable(g, addr, secret)
+		if !ok {
+			return nil, "", nil
+		}
+		name = p.Name
+		botFrom := p.Holders[len(p.Holders)-1].From
+		old := p.Holders[len(p.Holders)-2]
+		g.handOver(p, old.Email, false, "returned", "its player wrote again", now)
+		p.Secret = old.Secret
+		summary := lang.MN("The bot played it for %d step (steps %d to %d): HISTORY %s shows what it did.",
+			"The bot played it for %d steps (steps %d to %d): HISTORY %s shows what it did.", played, int(botFrom), int(g.Step), g.ID)
+		if played == 0 {
+			summary = lang.M("The bot has not played a step of it yet.")
+		}
+		if err := appendLog(b, &Entry{Time: now, Kind: "gm", Step: g.Step, Player: p.Name, Source: "mail",
+			Text: fmt.Sprintf("%s takes seat %s back from the bot", old.Email, p.Name)}); err != nil {
+			return nil, "", err
+		}
+		return []Notice{
+			tell("returned", []string{p.Name}, lang.M("Welcome back to %s: your seat %s is yours again from step %d. %s", g.ID, p.Name, int(g.Step+1), summary)),
+			tell("returned", append(others(g, []string{p.Name}), GM), lang.M("%s of %s is played by its player again, who wrote within %d turns of the bot taking over.", p.Name, g.ID, g.Settings.returnWindow())),
+		}, "", nil
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	return name, ns, nil
+}
