@@ -265,7 +265,7 @@ func (s *Service) afterStep(tx store.Tx, g *Game, rec *StepRecord, now time.Time
 			g.Missed[p] = 0
 			continue
 		}
-		if contains(g.Kicked, p) || contains(g.Abandoned, p) || isBot(g, p) {
+		if contains(g.Kicked, p) || contains(g.Abandoned, p) || isBot(g, p) || notAMiss(rec) {
 			continue
 		}
 		if g.Settings.Vacation == "defaults" && onVacation(g, p, now) {
@@ -299,6 +299,13 @@ func (s *Service) afterStep(tx store.Tx, g *Game, rec *StepRecord, now time.Time
 	}
 	s.extendForVacations(g, now)
 	return notices, nil
+}
+
+// notAMiss reports whether the defaults a step played were nobody's
+// miss: an anytime step, or one the GM forced (advance --force) before
+// the players had their time.
+func notAMiss(rec *StepRecord) bool {
+	return rec.Reason == "anytime" || rec.Reason == "forced by the GM"
 }
 
 // extendForVacations moves the deadline past the absence of an awaited

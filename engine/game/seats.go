@@ -538,7 +538,7 @@ func containsAddr(list []string, a string) bool {
 // prompts defaulted), but not during a vacation the "defaults" policy
 // excuses: their record's NMR.
 func countMissed(g *Game, rec *StepRecord, now time.Time) {
-	if rec.Reason == "anytime" {
+	if notAMiss(rec) {
 		return
 	}
 	ensureHolders(g)
@@ -586,7 +586,7 @@ func recountSeats(b store.Bucket, g *Game, to uint64) {
 			run := 0
 			for n := h.From; n <= last && n > 0; n++ {
 				rec, err := readStep(b, n)
-				if err != nil || rec.Reason == "anytime" {
+				if err != nil || notAMiss(rec) {
 					continue
 				}
 				def, answered := false, false
