@@ -104,3 +104,19 @@ func (s *Service) ReturnSeat(ctx context.Context, id, addr, secret string, hooks
 	}
 	return name, ns, nil
 }
+
+// lastHumanGone pauses g when the bot now plays every seat that is not
+// kicked, so that it does not play itself to its end unwatched, and
+// returns the notice that asks the GM; none while a person plays.
+func lastHumanGone(g *Game, now time.Time) []Notice {
+	for _, p := range g.Players {
+		if !p.Bot && !contains(g.Kicked, p.Name) {
+			return nil
+		}
+	}
+	if g.Paused {
+		return nil
+	}
+	g.Paused, g.PausedAt = true, now
+	return []Notice{tell("paused", []string{GM}, lang.M("The last seat a person played in %s passed to the bot, so the game is paused rather than played by bots alone to its end. To let the bots finish it: orrery game resume %s (or GM RESUME %s by mail); a seat may also go to a new player first (orrery game replace).", g.ID, g.ID, g.ID))}
+}

@@ -285,12 +285,15 @@ func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 			p.Holders[n-2].Secret = secret // for returnable
 			p.Holders[n-1].Turn = max(g.Turn, 1)
 		}
+		// A game left to bots alone would play itself to its end in a
+		// second: it waits for the GM (returns.go).
+		ns := lastHumanGone(g, now)
 		if kind == "unreachable" {
-			return []Notice{{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
-				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the computer plays the seat from now on.", p.Name, g.ID)}}
+			return append(ns, Notice{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
+				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the computer plays the seat from now on.", p.Name, g.ID)})
 		}
-		ns := []Notice{{Kind: "abandoned", To: everyoneElse, Seat: p.Name,
-			Text: fmt.Sprintf("%s has sent no orders in %s for %s in a row: the computer plays the seat from now on.", p.Name, g.ID, missed)}}
+		ns = append(ns, []Notice{{Kind: "abandoned", To: everyoneElse, Seat: p.Name,
+			Text: fmt.Sprintf("%s has sent no orders in %s for %s in a row: the computer plays the seat from now on.", p.Name, g.ID, missed)}}...)
 		if former != "" {
 			ns = append(ns, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former},
 				Text: fmt.Sprintf("You have sent no orders in %s for %s in a row, so the computer plays your seat %s from now on. Thank you for playing.", g.ID, missed, p.Name)})
