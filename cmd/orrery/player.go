@@ -100,6 +100,9 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "  %-9s %s\n", k.Name, v)
 	}
 	if pos[0] == "show" {
+		if err := printAbsence(ctx, e, svc, addr); err != nil {
+			return err
+		}
 		return playerGames(ctx, e, svc, addr, db.config)
 	}
 	return nil

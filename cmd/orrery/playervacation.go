@@ -33,3 +33,23 @@ func playerVacation(ctx context.Context, e *env, svc *game.Service, addr, fromS,
 	}
 	return nil
 }
+
+// printAbsence prints what the server keeps of addr's time: its
+// vacations for every game, and the yearly allowance it has left.
+func printAbsence(ctx context.Context, e *env, svc *game.Service, addr string) error {
+	a, err := svc.AbsenceOf(ctx, addr)
+	if err != nil {
+		return err
+	}
+	for _, v := range a.Vacations {
+		fmt.Fprintf(e.stdout, "vacation for every game: %s to %s (inclusive)\n", v.From.Format(time.DateOnly), v.To.AddDate(0, 0, -1).Format(time.DateOnly))
+	}
+	if left, days, off := svc.AllowanceLeft(a); days > 0 {
+		state := "spent when a deadline passes without its orders"
+		if off {
+			state = "not spent (AUTOVACATION off)"
+		}
+		fmt.Fprintf(e.stdout, "vacation days: %.1f of %d left this year, %s\n", left.Hours()/24, days, state)
+	}
+	return nil
+}

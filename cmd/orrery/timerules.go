@@ -28,6 +28,13 @@ func timeRules(g *game.Game) string {
 		weekends = "off (the clock stops from Saturday 00:00 to Monday 00:00)"
 	}
 	fmt.Fprintf(&b, "  weekends: %s\n", weekends)
+	if st.Abandoned == "bot" {
+		rw := st.ReturnWindow
+		if rw == 0 {
+			rw = game.DefaultReturnWindow
+		}
+		fmt.Fprintf(&b, "  return window: %d turns (a player the bot replaced gets the seat back by writing with their secret)\n", rw)
+	}
 	for _, p := range g.Players {
 		if p.Bot {
 			continue
@@ -41,6 +48,9 @@ func timeRules(g *game.Game) string {
 			if v.Player == p.Name {
 				line += fmt.Sprintf(", away %s until %s", v.From.UTC().Format(time.DateOnly), v.To.UTC().Format(time.DateOnly))
 			}
+		}
+		if w, ok := g.AutoWait[p.Name]; ok {
+			line += fmt.Sprintf(", waited for on vacation days since %s (up to %s)", w.From.UTC().Format("2006-01-02 15:04 MST"), w.To.UTC().Format("2006-01-02 15:04 MST"))
 		}
 		fmt.Fprintln(&b, line)
 	}

@@ -17,6 +17,9 @@ func TestTimeRulesByCLI(t *testing.T) {
 	if !strings.Contains(out, "declared in g1") {
 		t.Errorf("player vacation printed:\n%s", out)
 	}
+	if out := must(t, db, "", "player", "show", "ann@example.org"); !strings.Contains(out, "vacation for every game: 2099-12-20 to 2099-12-31") {
+		t.Errorf("player show printed:\n%s", out)
+	}
 	out = must(t, db, "", "game", "show", "g1", "--gm")
 	for _, want := range []string{"quiet hours: 23:00-07:00", "weekends: off", "bob: zone Asia/Tokyo", "ann: zone UTC (the game's), away 2099-12-20 until 2100-01-01"} {
 		if !strings.Contains(out, want) {

@@ -120,3 +120,50 @@ func lastHumanGone(g *Game, now time.Time) []Notice {
 	g.Paused, g.PausedAt = true, now
 	return []Notice{tell("paused", []string{GM}, lang.M("The last seat a person played in %s passed to the bot, so the game is paused rather than played by bots alone to its end. To let the bots finish it: orrery game resume %s (or GM RESUME %s by mail); a seat may also go to a new player first (orrery game replace).", g.ID, g.ID, g.ID))}
 }
+
+// FormerHolding finds the seat of g that addr held and holds no more:
+// its name, and the holding that ended (the last one). ok is false when
+// addr holds a seat of g now, or never held one.
+func FormerHolding(g *Game, addr string) (seat string, h Holder, next Holder, ok bool) {
+	if _, now := g.PlayerByEmail(addr); now || strings.TrimSpace(addr) == "" {
+		return "", Holder{}, Holder{}, false
+	}
+	for _, p := range g.Players {
+		for i := len(p.Holders) - 2; i >= 0; i-- {
+			if !p.Holders[i].Bot && SameAddress(p.Holders[i].Email, addr) {
+				return p.Name, p.Holders[i], p.Holders[i+1], true
+			}
+		}
+	}
+	return "", Holder{}, Holder{}, false
+}
+
+// PassedMsg tells the former holder of seat (FormerHolding) who writes
+// again that the seat passed to another player, when and why, instead of
+// a bare "your address is not registered".
+func PassedMsg(g *Game, seat string, h, next Holder) lang.Msg {
+	var why lang.Msg
+	switch h.Ended {
+	case "replaced":
+		why = lang.M("the GM gave it to a new player")
+	case "kicked":
+		why = lang.M("the GM removed you from the game")
+	case "resigned":
+		why = lang.M("you resigned")
+	case "abandoned":
+		why = lang.M("no orders came from you for several steps in a row")
+	case "unreachable":
+		why = lang.M("mail to your address bounced")
+	case "taken":
+		why = lang.M("it was offered to others, and a new player took it")
+	default:
+		why = lang.M("it changed hands")
+	}
+	if h.Why != "" && (h.Ended == "replaced" || h.Ended == "kicked") {
+		why = lang.M("%s (%s)", why, h.Why)
+	}
+	if next.Bot {
+		return lang.M("Your seat %s in %s passed to the bot on %s: %s. This address no longer plays in %s.", seat, g.ID, h.Until, why, g.ID)
+	}
+	return lang.M("Your seat %s in %s passed to another player on %s: %s. This address no longer plays in %s.", seat, g.ID, h.Until, why, g.ID)
+}

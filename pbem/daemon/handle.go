@@ -829,6 +829,12 @@ func (d *Daemon) authenticate(ctx context.Context, j *job, g *game.Game, gameID,
 		}
 		return a.Player, false, d.say(j, templates.WrongSecret, data)
 	default: // unknown sender, or someone's secret from a foreign address
+		if seat, h, next, ok := game.FormerHolding(g, j.from); ok && a.Kind == policy.Unknown {
+			// A player whose seat went to someone else: say so, when
+			// and why (engine/game returns.go).
+			return game.Player{}, false, d.refuse(j, g, game.Player{}, engine.LineErr(0, "", game.PassedMsg(g, seat, h, next),
+				lang.M("write to the GM if you would like to play again")))
+		}
 		j.stranger = j.stranger || !j.isPlayer
 		return game.Player{}, false, d.say(j, templates.UnknownSender, d.mailer.data(g, anon, d.svc.Rulesets()))
 	}

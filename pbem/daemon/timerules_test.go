@@ -42,3 +42,16 @@ func TestVacationAllAndTimeSettingsByMail(t *testing.T) {
 		t.Errorf("ann's record %+v %v", a, err)
 	}
 }
+
+// A player whose seat passed to another is told so, when and why, when
+// they write again, not that their address is unknown.
+func TestFormerHolderToldTheSeatPassed(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, TurnLength: 72 * time.Hour})
+	old := h.secret("bob")
+	if _, _, err := h.d.Service().ReplaceSeat(context.Background(), "g2", "bob", game.Seat{Email: "eve@example.org"}, "bob asked to leave"); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	h.handle(h.mail("bob@example.org", "[g2 "+old+"]", "push 1"))
+	some(t, to(h.flush(), "bob@example.org"), "bob", "Your seat bob in g2 passed to another player on", "the GM gave it to a new player (bob asked to leave)")
+}
