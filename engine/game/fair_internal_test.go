@@ -82,3 +82,36 @@ func TestLastHumanToBotPauses(t *testing.T) {
 		})
 	}
 }
+
+// A sign of life (a mail held as a possible stale copy) keeps the step's
+// defaults from counting as the player's miss.
+func TestSignOfLifeIsNoMiss(t *testing.T) {
+	for _, k := range storetest.Kinds() {
+		t.Run(k.Name, func(t *testing.T) {
+			now := utc(2026, 6, 1, 12, 0)
+			svc := New(storetest.Open(t, k), []engine.Ruleset{toy.Ruleset()}, WithClock(func() time.Time { return now }))
+			ctx := context.Background()
+			twoSeats(t, svc, "a", Settings{Early: true, TurnLength: time.Hour, AbandonAfter: 1})
+			if err := svc.SignOfLife(ctx, "a", "bob"); err != nil {
+				t.Fatal(err)
+			}
+			now = now.Add(time.Hour)
+			if _, err := svc.Tick(ctx); err != nil {
+				t.Fatal(err)
+			}
+			g, _ := svc.Get(ctx, "a")
+			bob, _ := g.PlayerByName("bob")
+			if g.Step != 1 || contains(g.Abandoned, "bob") || bob.Current().Missed != 0 || len(g.Alive) != 0 {
+				t.Fatalf("step %d: abandoned %v, bob's record %+v, alive %v", g.Step, g.Abandoned, bob.Current(), g.Alive)
+			}
+			// The next step, without a sign of life, is his miss.
+			now = now.Add(time.Hour)
+			if _, err := svc.Tick(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if g, _ = svc.Get(ctx, "a"); !contains(g.Abandoned, "bob") {
+				t.Fatalf("step %d: bob's second silent step was no miss", g.Step)
+			}
+		})
+	}
+}

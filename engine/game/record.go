@@ -57,6 +57,10 @@ type Game struct {
 	Reminded    []string       `json:"reminded,omitempty"`   // reminder offsets sent this step
 	LateNotice  bool           `json:"late_notice,omitempty"`
 	Waits       []string       `json:"waits,omitempty"`  // players who said WAIT this step
+	// Alive lists the players who showed a sign of life this step
+	// without orders that count (a mail held as a possible stale copy):
+	// defaults played for them are no miss (SignOfLife).
+	Alive []string `json:"alive,omitempty"`
 	Missed      map[string]int `json:"missed,omitempty"` // steps in a row played by defaults
 	Abandoned   []string       `json:"abandoned,omitempty"`
 	Kicked      []string       `json:"kicked,omitempty"`

@@ -167,3 +167,18 @@ func PassedMsg(g *Game, seat string, h, next Holder) lang.Msg {
 	}
 	return lang.M("Your seat %s in %s passed to another player on %s: %s. This address no longer plays in %s.", seat, g.ID, h.Until, why, g.ID)
 }
+
+// SignOfLife records that player of game id wrote this step though no
+// orders of theirs count yet (the mail side held them as a possible stale
+// copy, to be confirmed): if the step then plays their defaults, it is no
+// miss, and the seat is not abandoned for it. Saying it twice changes
+// nothing.
+func (s *Service) SignOfLife(ctx context.Context, id, player string, hooks ...Hook) error {
+	_, _, err := s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, _ time.Time) ([]Notice, string, error) {
+		if _, ok := g.PlayerByName(player); ok && !contains(g.Alive, player) {
+			g.Alive = append(g.Alive, player)
+		}
+		return nil, "", nil
+	})
+	return err
+}

@@ -259,6 +259,7 @@ func (s *Service) afterStep(tx store.Tx, g *Game, rec *StepRecord, now time.Time
 		g.Missed = map[string]int{}
 	}
 	countMissed(g, rec, now)
+	defer func() { g.Alive = nil }()
 	for _, a := range rec.Answers {
 		p := a.Prompt.Player
 		if !a.Default {
@@ -266,6 +267,10 @@ func (s *Service) afterStep(tx store.Tx, g *Game, rec *StepRecord, now time.Time
 			continue
 		}
 		if contains(g.Kicked, p) || contains(g.Abandoned, p) || isBot(g, p) || notAMiss(rec) {
+			continue
+		}
+		if contains(g.Alive, p) {
+			g.Missed[p] = 0 // they wrote: a sign of life, not a miss
 			continue
 		}
 		if g.Settings.Vacation == "defaults" && onVacation(g, p, now) {

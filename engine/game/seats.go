@@ -553,7 +553,7 @@ func countMissed(g *Game, rec *StepRecord, now time.Time) {
 	}
 	for i := range g.Players {
 		p := &g.Players[i]
-		if !missed[p.Name] || (g.Settings.Vacation == "defaults" && onVacation(g, p.Name, now)) {
+		if !missed[p.Name] || contains(g.Alive, p.Name) || (g.Settings.Vacation == "defaults" && onVacation(g, p.Name, now)) {
 			continue
 		}
 		if h := p.Current(); h != nil && !h.Bot {

@@ -879,6 +879,11 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 			return err
 		}
 		if reason != "" {
+			// Held, the mail still says its player is there: the
+			// step's defaults are then no miss (engine/game).
+			if err := d.svc.SignOfLife(ctx, g.ID, p.Name); err != nil {
+				return err
+			}
 			return d.hold(j, g, p, r, reason)
 		}
 	}
