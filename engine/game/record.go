@@ -51,16 +51,16 @@ type Game struct {
 	Deadline     time.Time         `json:"deadline,omitempty"` // zero: none
 	// Schedule state, kept so that a restart neither repeats nor skips
 	// a reminder or a deadline.
-	Paused      bool           `json:"paused,omitempty"`
-	PausedAt    time.Time      `json:"paused_at,omitempty"`
-	ResolveAt   time.Time      `json:"resolve_at,omitempty"` // early resolution due
-	Reminded    []string       `json:"reminded,omitempty"`   // reminder offsets sent this step
-	LateNotice  bool           `json:"late_notice,omitempty"`
-	Waits       []string       `json:"waits,omitempty"`  // players who said WAIT this step
+	Paused     bool      `json:"paused,omitempty"`
+	PausedAt   time.Time `json:"paused_at,omitempty"`
+	ResolveAt  time.Time `json:"resolve_at,omitempty"` // early resolution due
+	Reminded   []string  `json:"reminded,omitempty"`   // reminder offsets sent this step
+	LateNotice bool      `json:"late_notice,omitempty"`
+	Waits      []string  `json:"waits,omitempty"` // players who said WAIT this step
 	// Alive lists the players who showed a sign of life this step
 	// without orders that count (a mail held as a possible stale copy):
 	// defaults played for them are no miss (SignOfLife).
-	Alive []string `json:"alive,omitempty"`
+	Alive       []string       `json:"alive,omitempty"`
 	Missed      map[string]int `json:"missed,omitempty"` // steps in a row played by defaults
 	Abandoned   []string       `json:"abandoned,omitempty"`
 	Kicked      []string       `json:"kicked,omitempty"`
