@@ -722,6 +722,10 @@ func logLine(en *game.Entry) string {
 	case "edit":
 		return fmt.Sprintf("%4d %s edit     step %d: the GM replaced the state by hand (import)", en.Seq, t, en.Step)
 	case "gm":
+		if en.Player != "" && en.Source != "gm" {
+			// A player's own JOIN, START, INVITE, VACATION ALL.
+			return fmt.Sprintf("%4d %s player   step %d %s (%s): %s", en.Seq, t, en.Step, en.Player, en.Source, en.Text)
+		}
 		return fmt.Sprintf("%4d %s gm       %s", en.Seq, t, en.Text)
 	case "press":
 		text := strings.ReplaceAll(en.Text, "\n", " / ")

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
+	"orrery/engine/store"
 	"orrery/engine/store/storetest"
 )
 
@@ -113,5 +114,47 @@ func TestSignOfLifeIsNoMiss(t *testing.T) {
 				t.Fatalf("step %d: bob's second silent step was no miss", g.Step)
 			}
 		})
+	}
+}
+
+// A creator's own START and INVITE are logged as the player's, not as
+// the GM's.
+func TestPlayersOwnActsLoggedAsTheirs(t *testing.T) {
+	now := utc(2026, 6, 1, 12, 0)
+	st := storetest.Open(t, storetest.Kinds()[0])
+	svc := New(st, []engine.Ruleset{toy.Ruleset()}, WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	if _, err := svc.Create(ctx, CreateRequest{ID: "a", Ruleset: "toy", DiceSecret: "a", Seats: 3, Creator: "ann@example.org",
+		Players: []PlayerSpec{{Name: "ann", Email: "ann@example.org"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.Invite(ctx, "a", "ann@example.org", []string{"bob@example.org"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Join(ctx, "a", PlayerSpec{Name: "bob", Email: "bob@example.org"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.StartNow(ctx, "a", "ann@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	var entries []*Entry
+	if err := st.View(ctx, func(tx store.Tx) error {
+		b, err := gameBucket(tx, "a")
+		if err != nil {
+			return err
+		}
+		entries, err = readLog(b)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	who := map[string]string{}
+	for _, e := range entries {
+		if e.Kind == "gm" {
+			who[e.Source] = e.Player
+		}
+	}
+	if who["invite"] != "ann" || who["start"] != "ann" || who["join"] != "bob" {
+		t.Errorf("log entries by source, as whose: %v", who)
 	}
 }

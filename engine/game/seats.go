@@ -466,7 +466,12 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 			return userErrorf("game %s needs at least %d players to start; it has %d", g.ID, min, len(g.Players))
 		}
 		g.Seats = len(g.Players)
-		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "gm", Source: "start", Text: fmt.Sprintf("started early with %d players", len(g.Players))}); err != nil {
+		// The creator's own START is theirs in the log, not the GM's.
+		var starter string
+		if p, ok := g.PlayerByEmail(by); ok && by != "" {
+			starter = p.Name
+		}
+		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "gm", Player: starter, Source: "start", Text: fmt.Sprintf("started early with %d players", len(g.Players))}); err != nil {
 			return err
 		}
 		change, err := s.start(b, g, rs)
@@ -489,7 +494,7 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 // before, which the mail side mails them. A game takes at most MaxInvites
 // invitations, so that nobody can make the server mail strangers at will.
 func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if !SameAddress(by, g.Creator) {
 			return nil, "", userErrorf("only the player who opened %s may invite others to it", g.ID)
 		}
@@ -518,9 +523,16 @@ func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hoo
 		if rs, err := s.ruleset(g); err == nil {
 			title = rs.Info().Title
 		}
+		// The creator's own INVITE is theirs in the log, not the GM's.
+		entry := &Entry{Time: now, Kind: "gm", Step: g.Step, Source: "invite", Text: fmt.Sprintf("%s invites %s", by, strings.Join(fresh, ", "))}
+		if p, ok := g.PlayerByEmail(by); ok {
+			entry.Player = p.Name
+		}
+		if err := appendLog(b, entry); err != nil {
+			return nil, "", err
+		}
 		return []Notice{{Kind: "invite", Addresses: fresh,
-				Text: fmt.Sprintf("%s invites you to play %s, a game of %s: %d of %d seats are taken. To take a seat, answer this mail with the line JOIN %s. Nothing more comes to you about it unless you do.", by, g.ID, title, len(g.Players), g.Seats, g.ID)}},
-			fmt.Sprintf("%s invites %s", by, strings.Join(fresh, ", ")), nil
+			Text: fmt.Sprintf("%s invites you to play %s, a game of %s: %d of %d seats are taken. To take a seat, answer this mail with the line JOIN %s. Nothing more comes to you about it unless you do.", by, g.ID, title, len(g.Players), g.Seats, g.ID)}}, "", nil
 	})
 }
 
