@@ -353,7 +353,7 @@ func listLine(e *env, g *game.Game) string {
 
 func gameShow(ctx context.Context, e *env, args []string) error {
 	_, fs, db := gameFlags(e, "show")
-	as := fs.String("as", "", "show PLAYER's own view")
+	as := fs.String("as", "", "show PLAYER's own view (a seat name, or the address that holds the seat)")
 	gm := fs.Bool("gm", false, "show the GM's view (everything)")
 	public := fs.Bool("public", false, "show what observers get: public events and the public board")
 	step := fs.Int("step", -1, "show the report of an earlier step")
@@ -375,6 +375,19 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer done()
+	if strings.Contains(*as, "@") {
+		// An address: the seat it holds now (a replaced seat keeps its
+		// name, so the address is what the GM knows the player by).
+		g, err := svc.Get(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		p, ok := g.PlayerByEmail(*as)
+		if !ok {
+			return fmt.Errorf("%s holds no seat in %s", *as, g.ID)
+		}
+		*as = p.Name
+	}
 	var r *game.Report
 	if *step >= 0 {
 		r, err = svc.StepReport(ctx, pos[0], uint64(*step), *as)

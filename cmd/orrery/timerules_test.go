@@ -26,6 +26,12 @@ func TestTimeRulesByCLI(t *testing.T) {
 			t.Errorf("game show --gm lacks %q:\n%s", want, out)
 		}
 	}
+	if out := must(t, db, "", "game", "show", "g1", "--as", "Bob@example.org"); !strings.Contains(out, "bob") {
+		t.Errorf("game show --as an address printed:\n%s", out)
+	}
+	if _, err := cli(t, db, "", "game", "show", "g1", "--as", "zed@example.org"); err == nil {
+		t.Error("game show --as an address with no seat worked")
+	}
 	if _, err := cli(t, db, "", "game", "new", "toy", "--id", "g2", "--player", "ann=ann@example.org", "--player", "cy=cy@example.org",
 		"--quiet-hours", "night"); err == nil || !strings.Contains(err.Error(), "quiet hours") {
 		t.Errorf("quiet hours \"night\": %v", err)
