@@ -144,6 +144,9 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 		// earlier min_notice after its notice (notice.go).
 		n, moved := s.moveDeadline(g, at, reason, now)
 		if !moved {
+			if at.Before(g.Deadline) {
+				return nil, "", userErrorf("the deadline of %s stays %s: its players were told it, and a deadline moved earlier comes no sooner than %s after the notice that tells it (min_notice)", g.ID, fmtTime(g.Deadline), lang.Duration(lang.English, s.time.minNotice))
+			}
 			return nil, "", userErrorf("the deadline of %s is %s already", g.ID, fmtTime(g.Deadline))
 		}
 		return []Notice{n}, fmt.Sprintf("deadline %s → %s: %s", old, fmtTime(g.Deadline), reason), nil
