@@ -55,3 +55,26 @@ func TestFormerHolderToldTheSeatPassed(t *testing.T) {
 	h.handle(h.mail("bob@example.org", "[g2 "+old+"]", "push 1"))
 	some(t, to(h.flush(), "bob@example.org"), "bob", "Your seat bob in g2 passed to another player on", "the GM gave it to a new player (bob asked to leave)")
 }
+
+// Under --abandoned bot, the player the bot replaced writes again with
+// their secret within the return window: the seat is theirs again, the
+// mail's orders count, and they get a summary of what the bot did.
+func TestBotGivesTheSeatBackByMail(t *testing.T) {
+	h, now := clocked(t, game.Settings{Early: true, TurnLength: time.Hour, AbandonAfter: 1, Abandoned: "bot", ReturnWindow: 2})
+	old := h.secret("bob")
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	*now = now.Add(2 * time.Hour)
+	h.tick()
+	h.flush()
+	if g, _ := h.d.Service().Get(context.Background(), "g2"); !g.Players[1].Bot {
+		t.Fatal("the bot did not take bob's seat")
+	}
+	h.handle(h.mail("bob@example.org", "[g2 "+old+"]", "push 2"))
+	sent := h.flush()
+	some(t, to(sent, "bob@example.org"), "bob", "Welcome back to g2: your seat bob is yours again")
+	some(t, to(sent, "ann@example.org"), "ann", "bob of g2 is played by its player again")
+	g, _ := h.d.Service().Get(context.Background(), "g2")
+	if p, _ := g.PlayerByName("bob"); p.Bot || p.Email != "bob@example.org" {
+		t.Fatalf("bob's seat: %+v", p)
+	}
+}
