@@ -176,8 +176,15 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		},
 		// record is a player's record in a sentence.
 		"record": func(r *Record) string {
+			vacation := ""
+			switch {
+			case r != nil && r.VacationDays > 0 && r.AutoVacationOff:
+				vacation = " " + t("Vacation days: %d a year, not spent for you (you said SET AUTOVACATION off).", r.VacationDays)
+			case r != nil && r.VacationDays > 0:
+				vacation = " " + t("Vacation days this year: %d of %d left (%d hours), spent by the hour when a deadline passes without your orders (SET AUTOVACATION off stops that).", r.VacationLeft/24, r.VacationDays, r.VacationLeft)
+			}
 			if r == nil || r.Games == 0 {
-				return t("You have not played a game here yet.")
+				return t("You have not played a game here yet.") + vacation
 			}
 			steps := int(r.Steps)
 			return strings.Join([]string{
@@ -186,7 +193,7 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 				tn(r.Missed, "%d missed (no orders sent)", "%d missed (no orders sent)"),
 				tn(r.Abandoned, "%d seat abandoned", "%d seats abandoned"),
 				tn(r.Won, "%d game won", "%d games won"),
-			}, ", ") + "."
+			}, ", ") + "." + vacation
 		},
 		// digestHead is one piece of a digest's news: a step, or a notice.
 		"digestHead": func(d *Data, n DigestNews) string {

@@ -24,6 +24,7 @@ var noticeTexts = map[string]string{
 	"kicked":      "The GM removed bob from demo1; the seat plays its defaults from now on.",
 	"resigned":    "bob resigned from demo1; the seat plays its defaults from now on.",
 	"joined":      "bob@example.org joined demo1 as bob: 2 of 3 seats taken. The game starts when all are taken.",
+	"returned":    "Welcome back to demo1: your seat bob is yours again from step 5. The bot has not played a step of it yet.",
 	"vacation":    "Vacation noted from Tue 2026-12-01 00:00 UTC to Tue 2026-12-08 00:00 UTC: your defaults apply while you are away.",
 	"wait":        "WAIT noted: demo1 will not resolve early; it waits for Mon 2026-11-23 18:00 UTC.",
 	"signup":      "demo1 is open for players: 1 of 3 seats taken.",

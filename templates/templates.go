@@ -128,10 +128,12 @@ var NoticeTitles = map[string]string{
 	"invite":      "You are invited to a game",
 	"opened":      "Your new game is open for players",
 	"secret-sent": "A secret was sent",
-	"start":       "Your game starts",
-	"invited":     "Invitations sent",
-	"reachable":   "Your address works again",
-	"back":        "A player's mail arrives again",
+	// The bot gave a seat back to its player (engine/game returns.go).
+	"returned":  "A seat is back with its player",
+	"start":     "Your game starts",
+	"invited":   "Invitations sent",
+	"reachable": "Your address works again",
+	"back":      "A player's mail arrives again",
 	// Answers to a player's own commands.
 	"resign":     "You resigned",
 	"press-sent": "Your press was sent",
@@ -255,6 +257,11 @@ type MyGame struct {
 type Record struct {
 	Games, Missed, Abandoned, Won int
 	Steps                         uint64
+	// VacationDays is the server's yearly allowance of vacation days
+	// (0: none); VacationLeft what is left of it this year, in hours;
+	// AutoVacationOff that the player said SET AUTOVACATION off.
+	VacationDays, VacationLeft int
+	AutoVacationOff            bool
 }
 
 // DigestGame is one game's part of a digest.

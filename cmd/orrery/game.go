@@ -87,6 +87,8 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	var schedule, remind multi
 	fs.Var(&schedule, "schedule", `fixed deadline "Mon 18:00" in --tz (repeatable; instead of --turn-length)`)
 	tz := fs.String("tz", "", "time zone of --schedule (IANA name, default UTC)")
+	quiet := fs.String("quiet-hours", "", "no computed deadline falls in these hours of any seated player's night, in each player's own zone (SET TZ), e.g. 23:00-07:00 (default: none)")
+	weekends := fs.String("weekends", "on", "off: the deadline clock stops from Saturday 00:00 to Monday 00:00 in --tz, and no computed deadline falls on a weekend")
 	minGap := lengthFlag(fs, "min-gap", 0, "at least this long between two steps: no deadline and no early resolution falls sooner")
 	early := fs.Bool("early", def.Early, "resolve as soon as every order is in")
 	earlyDelay := lengthFlag(fs, "early-delay", 0, "when all orders are in, wait this long (players may change orders or say WAIT)")
@@ -95,6 +97,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	tellLate := fs.Bool("tell-late", false, "during grace, tell the others who is late")
 	abandon := fs.Int("abandon-after", 0, "mark a seat abandoned after this many steps in a row without orders (0: never)")
 	abandoned := fs.String("abandoned", "defaults", "an abandoned seat (or one whose mail still bounces after the abandon window: --abandon-after steps by defaults, 3 when that is 0): defaults (it plays its defaults), bot (the ruleset's bot takes it) or open (anyone may JOIN it)")
+	returnWindow := fs.Int("return-window", 0, "with --abandoned bot: the seat's player who writes again, with their secret, within this many turns of the bot taking over gets it back (0: 2)")
 	vacation := fs.String("vacation", def.Vacation, "vacation policy: extend (deadlines wait) or defaults (defaults apply)")
 	maxVacation := lengthFlag(fs, "max-vacation", def.MaxVacation, "longest vacation the game allows")
 	press := fs.String("press", def.Press, "press between players: off, signed or grey (anonymous)")
@@ -112,7 +115,14 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 	}
 	gs := &game.Settings{Early: *early, EarlyDelay: *earlyDelay, TurnLength: *turn, Schedule: schedule, TimeZone: *tz,
 		MinGap: *minGap, Grace: *grace, TellLate: *tellLate, AbandonAfter: *abandon, Abandoned: *abandoned, Vacation: *vacation,
-		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers}
+		MaxVacation: *maxVacation, Press: *press, PressToGM: *pressGM, Observers: *observers, QuietHours: *quiet, ReturnWindow: *returnWindow}
+	switch *weekends {
+	case "on":
+	case "off":
+		gs.WeekendsOff = true
+	default:
+		return fmt.Errorf("--weekends is on or off, not %q", *weekends)
+	}
 	if *tz != "" {
 		if err := checkTimeZone(*tz); err != nil {
 			return err
@@ -154,6 +164,7 @@ func gameNew(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		req.Players[i].Lang = string(s.Lang())
+		req.Players[i].Zone = s[settings.TZ]
 	}
 	g, err := svc.Create(ctx, req)
 	if err != nil {
@@ -342,7 +353,7 @@ func listLine(e *env, g *game.Game) string {
 
 func gameShow(ctx context.Context, e *env, args []string) error {
 	_, fs, db := gameFlags(e, "show")
-	as := fs.String("as", "", "show PLAYER's own view")
+	as := fs.String("as", "", "show PLAYER's own view (a seat name, or the address that holds the seat)")
 	gm := fs.Bool("gm", false, "show the GM's view (everything)")
 	public := fs.Bool("public", false, "show what observers get: public events and the public board")
 	step := fs.Int("step", -1, "show the report of an earlier step")
@@ -364,6 +375,19 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer done()
+	if strings.Contains(*as, "@") {
+		// An address: the seat it holds now (a replaced seat keeps its
+		// name, so the address is what the GM knows the player by).
+		g, err := svc.Get(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		p, ok := g.PlayerByEmail(*as)
+		if !ok {
+			return fmt.Errorf("%s holds no seat in %s", *as, g.ID)
+		}
+		*as = p.Name
+	}
 	var r *game.Report
 	if *step >= 0 {
 		r, err = svc.StepReport(ctx, pos[0], uint64(*step), *as)
@@ -374,6 +398,13 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprint(e.stdout, reportText(r))
+	if *gm {
+		g, err := svc.Get(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(e.stdout, timeRules(g))
+	}
 	return nil
 }
 
@@ -704,6 +735,10 @@ func logLine(en *game.Entry) string {
 	case "edit":
 		return fmt.Sprintf("%4d %s edit     step %d: the GM replaced the state by hand (import)", en.Seq, t, en.Step)
 	case "gm":
+		if en.Player != "" && en.Source != "gm" {
+			// A player's own JOIN, START, INVITE, VACATION ALL.
+			return fmt.Sprintf("%4d %s player   step %d %s (%s): %s", en.Seq, t, en.Step, en.Player, en.Source, en.Text)
+		}
 		return fmt.Sprintf("%4d %s gm       %s", en.Seq, t, en.Text)
 	case "press":
 		text := strings.ReplaceAll(en.Text, "\n", " / ")

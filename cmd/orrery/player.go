@@ -19,7 +19,9 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 	about := "Shows or changes the settings of a player's address, kept across games:\n" +
 		"the settings a player changes by mail with SET and SETTINGS.\n\n" +
 		"  orrery player show ADDRESS\n" +
-		"  orrery player set ADDRESS KEY VALUE   (VALUE default clears the key)\n\nKeys:\n"
+		"  orrery player set ADDRESS KEY VALUE   (VALUE default clears the key)\n" +
+		"  orrery player vacation ADDRESS FROM TO  (first and last day away, 2026-12-20 2027-01-03:\n" +
+		"      one absence for every game the address plays and joins later, as VACATION ALL)\n\nKeys:\n"
 	for _, k := range settings.Keys {
 		about += fmt.Sprintf("  %-5s %s (default %s; e.g. %s)\n", k.Name, k.Help, k.Default, strings.TrimPrefix(k.Example, "SET "))
 	}
@@ -28,7 +30,7 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 		"show also prints whether mail to the address arrives (its bounces), the\n" +
 		"games it plays or observes (what MY GAMES mails), and its record: games\n" +
 		"played, steps played and missed (no orders), seats abandoned, games won."
-	fs := flags(e, "player", "player (show ADDRESS | set ADDRESS KEY VALUE)", about)
+	fs := flags(e, "player", "player (show ADDRESS | set ADDRESS KEY VALUE | vacation ADDRESS FROM TO)", about)
 	db := addDBFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -41,8 +43,9 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 	switch {
 	case pos[0] == "show" && len(pos) == 2:
 	case pos[0] == "set" && len(pos) == 4:
+	case pos[0] == "vacation" && len(pos) == 4:
 	default:
-		return fmt.Errorf("usage: orrery player show ADDRESS | orrery player set ADDRESS KEY VALUE")
+		return fmt.Errorf("usage: orrery player show ADDRESS | orrery player set ADDRESS KEY VALUE | orrery player vacation ADDRESS FROM TO")
 	}
 	addr := pos[1]
 	if !strings.Contains(addr, "@") {
@@ -55,6 +58,9 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 	}
 	defer done()
 	st := svc.Store()
+	if pos[0] == "vacation" {
+		return playerVacation(ctx, e, svc, addr, pos[2], pos[3])
+	}
 	if pos[0] == "set" {
 		value, err := settings.Put(ctx, st, addr, pos[2], pos[3])
 		var bad *settings.Error
@@ -63,6 +69,18 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 		}
 		if err != nil {
 			return err
+		}
+		// The engine keeps these in the games too: quiet hours in the
+		// zone, the allowance's opt-out.
+		switch strings.ToUpper(pos[2]) {
+		case settings.TZ:
+			if _, err := svc.SetZone(ctx, addr, value); err != nil {
+				return err
+			}
+		case settings.AutoVacation:
+			if err := svc.SetAutoVacation(ctx, addr, value != "off"); err != nil {
+				return err
+			}
 		}
 		if value == "" {
 			fmt.Fprintf(e.stdout, "%s: %s cleared\n", settings.Address(addr), strings.ToUpper(pos[2]))
@@ -82,6 +100,9 @@ func runPlayer(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "  %-9s %s\n", k.Name, v)
 	}
 	if pos[0] == "show" {
+		if err := printAbsence(ctx, e, svc, addr); err != nil {
+			return err
+		}
 		return playerGames(ctx, e, svc, addr, db.config)
 	}
 	return nil

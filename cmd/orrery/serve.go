@@ -215,7 +215,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		OpenGames: cfg.Games.OpenBy, MaxOpenGames: cfg.Games.MaxOpen,
 		Bounces: bounce.Policy{HardLimit: cfg.Bounces.HardLimit, Window: cfg.Bounces.Within,
 			NoVERP: cfg.Bounces.NoVERP(), VERPLocal: cfg.Bounces.VERPLocal, VERPDelimiter: cfg.Bounces.VERPDelimiter},
-	})
+	}, timeOptions(cfg)...)
 	if err != nil {
 		return fail(err)
 	}

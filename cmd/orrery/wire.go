@@ -26,8 +26,12 @@ import (
 func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 	cfgPath = configPath(cfgPath)
 	c, err := readConfig(cfgPath)
-	if err != nil || c == nil || c.From == "" {
+	if err != nil || c == nil {
 		return nil, err
+	}
+	times := timeOptions(c)
+	if c.From == "" {
+		return times, nil
 	}
 	m, err := daemon.NewMailer(c.From, c.GM, c.Templates, e.rulesets)
 	if err != nil {
@@ -41,7 +45,21 @@ func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 		}
 		m.WebLink = web.PrivateLink(c.HTTP.URL)
 	}
-	return []game.Option{game.WithHooks(m.Hook)}, nil
+	return append(times, game.WithHooks(m.Hook)), nil
+}
+
+// timeOptions are the config's time rules for the game service: every
+// process that ticks the database (the daemon, game tick) keeps the same.
+// readConfig leaves defaults unset; game's own defaults apply then.
+func timeOptions(c *config.Config) []game.Option {
+	var out []game.Option
+	if c.MinNotice > 0 {
+		out = append(out, game.WithMinNotice(c.MinNotice))
+	}
+	if c.Vacation.AllowanceDays > 0 {
+		out = append(out, game.WithAllowance(c.Vacation.AllowanceDays))
+	}
+	return out
 }
 
 // bouncePolicy is the config's bounces section (the defaults without a

@@ -140,14 +140,16 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 		if !g.Deadline.IsZero() {
 			old = fmtTime(g.Deadline)
 		}
-		g.Deadline = at
-		if g.Paused {
-			g.PausedAt = now
+		// moveDeadline names the deadline replaced, and holds one moved
+		// earlier min_notice after its notice (notice.go).
+		n, moved := s.moveDeadline(g, at, reason, now)
+		if !moved {
+			if at.Before(g.Deadline) {
+				return nil, "", userErrorf("the deadline of %s stays %s: its players were told it, and a deadline moved earlier comes no sooner than %s after the notice that tells it (min_notice)", g.ID, fmtTime(g.Deadline), lang.Duration(lang.English, s.time.minNotice))
+			}
+			return nil, "", userErrorf("the deadline of %s is %s already", g.ID, fmtTime(g.Deadline))
 		}
-		// Reminders and the late notice are for the new deadline.
-		g.Reminded, g.LateNotice = nil, false
-		return []Notice{{Kind: "deadline", To: append(everyone(g), GM), Text: fmt.Sprintf("The deadline of %s moves from %s to %s: %s.", g.ID, old, fmtTime(at), reason)}},
-			fmt.Sprintf("deadline %s → %s: %s", old, fmtTime(at), reason), nil
+		return []Notice{n}, fmt.Sprintf("deadline %s → %s: %s", old, fmtTime(g.Deadline), reason), nil
 	})
 }
 
@@ -200,10 +202,12 @@ func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, 
 			policy = "deadlines wait for you"
 			old := g.Deadline
 			s.extendForVacations(g, now)
-			if !g.Deadline.Equal(old) {
+			if at := g.Deadline; !at.Equal(old) {
+				g.Deadline = old
+				n, _ := s.moveDeadline(g, at, lang.M("%s is on vacation", p.Name), now)
 				return []Notice{
 					{Kind: "vacation", To: []string{p.Name}, Text: fmt.Sprintf("Vacation noted from %s to %s%s: %s.", fmtTime(from), fmtTime(to), capped, policy)},
-					{Kind: "deadline", To: append(everyone(g), GM), Text: fmt.Sprintf("The deadline of %s moves to %s: %s is on vacation.", g.ID, fmtTime(g.Deadline), p.Name)},
+					n,
 				}, fmt.Sprintf("vacation %s %s–%s", p.Name, fmtTime(from), fmtTime(to)), nil
 			}
 		}
@@ -317,7 +321,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 		g.Step, g.Epoch = to, g.Epoch+1
 		s.refresh(g, st)
 		g.Answered, g.Reminded, g.LateNotice, g.Waits, g.ResolveAt = nil, nil, false, nil, time.Time{}
-		if g.Deadline, err = g.Settings.nextDeadline(now, now); err != nil {
+		if g.Deadline, _, err = g.nextDeadline(now, now); err != nil {
 			return err
 		}
 		if g.Paused {

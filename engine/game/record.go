@@ -23,6 +23,10 @@ type Player struct {
 	// Holders is everyone who held the seat since the game started, the
 	// current holder last (seats.go); empty in games older than it.
 	Holders []Holder `json:"holders,omitempty"`
+	// Zone is the IANA time zone of the seat's holder (the mail side's
+	// TZ setting of the address, kept here by SetZone): quiet hours are
+	// kept in it (quiet.go). "" is the game's zone.
+	Zone string `json:"zone,omitempty"`
 }
 
 // Game is what the life cycle knows of a game, apart from its state.
@@ -47,18 +51,26 @@ type Game struct {
 	Deadline     time.Time         `json:"deadline,omitempty"` // zero: none
 	// Schedule state, kept so that a restart neither repeats nor skips
 	// a reminder or a deadline.
-	Paused      bool           `json:"paused,omitempty"`
-	PausedAt    time.Time      `json:"paused_at,omitempty"`
-	ResolveAt   time.Time      `json:"resolve_at,omitempty"` // early resolution due
-	Reminded    []string       `json:"reminded,omitempty"`   // reminder offsets sent this step
-	LateNotice  bool           `json:"late_notice,omitempty"`
-	Waits       []string       `json:"waits,omitempty"`  // players who said WAIT this step
+	Paused     bool      `json:"paused,omitempty"`
+	PausedAt   time.Time `json:"paused_at,omitempty"`
+	ResolveAt  time.Time `json:"resolve_at,omitempty"` // early resolution due
+	Reminded   []string  `json:"reminded,omitempty"`   // reminder offsets sent this step
+	LateNotice bool      `json:"late_notice,omitempty"`
+	Waits      []string  `json:"waits,omitempty"` // players who said WAIT this step
+	// Alive lists the players who showed a sign of life this step
+	// without orders that count (a mail held as a possible stale copy):
+	// defaults played for them are no miss (SignOfLife).
+	Alive       []string       `json:"alive,omitempty"`
 	Missed      map[string]int `json:"missed,omitempty"` // steps in a row played by defaults
 	Abandoned   []string       `json:"abandoned,omitempty"`
 	Kicked      []string       `json:"kicked,omitempty"`
 	Vacations   []Vacation     `json:"vacations,omitempty"`
 	Observers   []string       `json:"observers,omitempty"`
 	LastResolve time.Time      `json:"last_resolve,omitempty"`
+	// AutoWait is, for each player the step waits for on their yearly
+	// allowance of vacation days, when the wait began (the deadline
+	// that passed) and the deadline it reached (allowance.go).
+	AutoWait map[string]Span `json:"auto_wait,omitempty"`
 	// Ticked is when Tick last looked at the game; Wake is when it must
 	// look next (zero: never), its key in the wake index. Both are kept
 	// in the ticks bucket, not in the stored record (ticks.go): Get and
@@ -108,6 +120,12 @@ type Settings struct {
 	Schedule []string      `json:"schedule,omitempty"`
 	TimeZone string        `json:"time_zone,omitempty"` // IANA name; default UTC
 	MinGap   time.Duration `json:"min_gap,omitempty"`
+	// QuietHours, as "23:00-07:00", are hours of the night in which no
+	// computed deadline falls for any seated player, in that player's
+	// own zone (quiet.go); "" for none. WeekendsOff stops the deadline
+	// clock from Saturday 00:00 to Monday 00:00 in TimeZone.
+	QuietHours  string `json:"quiet_hours,omitempty"`
+	WeekendsOff bool   `json:"weekends_off,omitempty"`
 	// Grace takes late orders this long after the deadline before the
 	// defaults apply; the late players get one notice when it starts.
 	Grace time.Duration `json:"grace,omitempty"`
@@ -119,6 +137,10 @@ type Settings struct {
 	// AbandonAfter marks a seat abandoned after that many steps in a row
 	// played by defaults (0: never); the GM is told.
 	AbandonAfter int `json:"abandon_after,omitempty"`
+	// ReturnWindow is how many turns after the bot took an abandoned
+	// seat ("bot" policy) its player may still write and get it back
+	// (0: DefaultReturnWindow; returns.go).
+	ReturnWindow int `json:"return_window,omitempty"`
 	// Abandoned is what becomes of an abandoned seat (or one whose
 	// address still bounces after BounceWindow steps by defaults:
 	// bounced.go): "defaults" ("" too: it plays its defaults),

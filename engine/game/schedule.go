@@ -39,6 +39,10 @@ type Notice struct {
 	// language and zone by the mail side; Text is then its English.
 	// Tell sets both.
 	Msg *lang.Msg `json:"msg,omitempty"`
+	// Due is the deadline the notice tells its readers, where it tells
+	// one (a reminder, a late notice's end of grace, a moved deadline):
+	// what they may count on (notice.go).
+	Due time.Time `json:"due,omitempty"`
 }
 
 // Tell words the notice as m.
@@ -86,10 +90,21 @@ func (st Settings) validate() error {
 	if st.TurnLength < 0 || st.Grace < 0 || st.EarlyDelay < 0 || st.MinGap < 0 {
 		return userErrorf("durations in the settings cannot be negative")
 	}
+	weekdaySlots := 0
 	for _, s := range st.Schedule {
-		if _, err := parseSlot(s); err != nil {
+		sl, err := parseSlot(s)
+		if err != nil {
 			return &UserError{Msg: err.Error()}
 		}
+		if sl.day != time.Saturday && sl.day != time.Sunday {
+			weekdaySlots++
+		}
+	}
+	if st.WeekendsOff && len(st.Schedule) > 0 && weekdaySlots == 0 {
+		return userErrorf("with weekends off, the schedule needs a deadline on a weekday")
+	}
+	if _, _, err := parseQuiet(st.QuietHours); err != nil {
+		return &UserError{Msg: err.Error()}
 	}
 	if _, err := st.location(); err != nil {
 		return &UserError{Msg: err.Error()}
@@ -137,14 +152,18 @@ func (st Settings) location() (*time.Location, error) {
 // resolved at last. Zero means none.
 func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
 	switch {
-	case st.TurnLength > 0:
-		return later(now.Add(st.TurnLength), last.Add(st.MinGap)), nil
-	case len(st.Schedule) == 0:
+	case st.TurnLength <= 0 && len(st.Schedule) == 0:
 		return time.Time{}, nil
 	}
 	loc, err := st.location()
 	if err != nil {
 		return time.Time{}, err
+	}
+	if st.TurnLength > 0 {
+		if st.WeekendsOff {
+			return later(addWeekdays(now, st.TurnLength, loc), last.Add(st.MinGap)), nil
+		}
+		return later(now.Add(st.TurnLength), last.Add(st.MinGap)), nil
 	}
 	from := now
 	if g := last.Add(st.MinGap); g.After(from) {
@@ -155,6 +174,9 @@ func (st Settings) nextDeadline(now, last time.Time) (time.Time, error) {
 		sl, err := parseSlot(s)
 		if err != nil {
 			return time.Time{}, err
+		}
+		if st.WeekendsOff && (sl.day == time.Saturday || sl.day == time.Sunday) {
+			continue // validate keeps one weekday at least
 		}
 		local := from.In(loc)
 		for d := 0; d <= 7; d++ {
@@ -226,20 +248,29 @@ func onVacation(g *Game, player string, now time.Time) bool {
 
 // afterStep resets the per-step schedule state of g after a resolution at
 // now, counts missed orders and marks seats abandoned, and returns notices.
-func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, error) {
+func (s *Service) afterStep(tx store.Tx, g *Game, rec *StepRecord, now time.Time) ([]Notice, error) {
 	var notices []Notice
+	// The allowance spent waiting for this step (allowance.go).
+	if err := s.chargeAllowance(tx, g, now); err != nil {
+		return nil, err
+	}
 	g.Reminded, g.LateNotice, g.Waits, g.ResolveAt = nil, false, nil, time.Time{}
 	if g.Missed == nil {
 		g.Missed = map[string]int{}
 	}
 	countMissed(g, rec, now)
+	defer func() { g.Alive = nil }()
 	for _, a := range rec.Answers {
 		p := a.Prompt.Player
 		if !a.Default {
 			g.Missed[p] = 0
 			continue
 		}
-		if contains(g.Kicked, p) || contains(g.Abandoned, p) || isBot(g, p) {
+		if contains(g.Kicked, p) || contains(g.Abandoned, p) || isBot(g, p) || notAMiss(rec) {
+			continue
+		}
+		if contains(g.Alive, p) {
+			g.Missed[p] = 0 // they wrote: a sign of life, not a miss
 			continue
 		}
 		if g.Settings.Vacation == "defaults" && onVacation(g, p, now) {
@@ -260,10 +291,12 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 	}
 	g.LastResolve = now
 	var err error
-	g.Deadline, err = g.Settings.nextDeadline(now, now)
+	var woken []string
+	g.Deadline, woken, err = g.nextDeadline(now, now)
 	if err != nil {
 		return nil, err
 	}
+	notices = append(notices, wokenNotice(g, woken)...)
 	if g.Paused {
 		// The new deadline counts from now: Resume must add only the
 		// part of the pause still to come.
@@ -271,6 +304,13 @@ func (s *Service) afterStep(g *Game, rec *StepRecord, now time.Time) ([]Notice, 
 	}
 	s.extendForVacations(g, now)
 	return notices, nil
+}
+
+// notAMiss reports whether the defaults a step played were nobody's
+// miss: an anytime step, or one the GM forced (advance --force) before
+// the players had their time.
+func notAMiss(rec *StepRecord) bool {
+	return rec.Reason == "anytime" || rec.Reason == "forced by the GM"
 }
 
 // extendForVacations moves the deadline past the absence of an awaited
@@ -288,9 +328,20 @@ func (s *Service) extendForVacations(g *Game, now time.Time) {
 			end = v.From.Add(m)
 		}
 		if end.After(g.Deadline) {
-			g.Deadline = end
+			g.Deadline, _ = g.settle(end)
 		}
 	}
+}
+
+// wokenNotice tells everyone, when the zones left no time outside every
+// player's quiet hours, whose quiet hours the new deadline falls in.
+func wokenNotice(g *Game, woken []string) []Notice {
+	if len(woken) == 0 {
+		return nil
+	}
+	return []Notice{tell("deadline", append(everyone(g), GM),
+		lang.M("The deadline of %s is %s: no time is outside every player's quiet hours (%s, in each player's zone), and this one falls in the fewest, those of %s.",
+			g.ID, g.Deadline, g.Settings.QuietHours, lang.Strings(woken)))}
 }
 
 // TickResult says what one Tick did.
@@ -539,11 +590,23 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 			g.ResolveAt = now.Add(g.Settings.EarlyDelay)
 			return writeGameFrom(b, g, was)
 		case tickDeadline:
+			// A player with vacation days left makes the step wait for
+			// their orders rather than play their defaults.
+			waits, err := s.autoVacation(tx, g, now, awaited)
+			if err != nil {
+				return err
+			}
+			if len(waits) > 0 {
+				res.Notices = append(res.Notices, waits...)
+				break
+			}
 			reason = "deadline"
 		case tickLate:
 			g.LateNotice = true
-			res.Notices = append(res.Notices, tell("late", awaited,
-				lang.M("The deadline of %s passed and your orders have not arrived. They are still taken until %s; then your defaults apply.", g.ID, g.Deadline.Add(g.Settings.Grace))))
+			late := tell("late", awaited,
+				lang.M("The deadline of %s passed and your orders have not arrived. They are still taken until %s; then your defaults apply.", g.ID, g.Deadline.Add(g.Settings.Grace)))
+			late.Due = g.Deadline.Add(g.Settings.Grace)
+			res.Notices = append(res.Notices, late)
 			if g.Settings.TellLate {
 				res.Notices = append(res.Notices, tell("late-others", others(g, awaited),
 					lang.M("Still waiting in %s for: %s (grace until %s).", g.ID, strings.Join(awaited, ", "), g.Deadline.Add(g.Settings.Grace))))
@@ -561,8 +624,12 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 						g.Reminded = append(g.Reminded, o.String())
 					}
 				}
-				res.Notices = append(res.Notices, tell("reminder", awaited,
-					lang.M("Reminder: your orders for %s are due by %s (%s from now).", g.ID, g.Deadline, g.Deadline.Sub(now).Round(time.Minute))))
+				// Worded from the deadline as it stands now: a moved
+				// deadline reset the offsets (moveDeadline).
+				r := tell("reminder", awaited,
+					lang.M("Reminder: your orders for %s are due by %s (%s from now).", g.ID, g.Deadline, g.Deadline.Sub(now).Round(time.Minute)))
+				r.Due = g.Deadline
+				res.Notices = append(res.Notices, r)
 				break
 			}
 		}

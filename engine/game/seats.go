@@ -45,6 +45,13 @@ type Holder struct {
 	// open seat); Why is the reason given.
 	Ended string `json:"ended,omitempty"`
 	Why   string `json:"why,omitempty"`
+	// Secret is the secret they held the seat with, kept when the bot
+	// took it from them (abandoned): within the game's return window it
+	// proves a mail from them, and they get the seat back (returns.go).
+	Secret string `json:"secret,omitempty"`
+	// Turn is the game's turn when a bot's holding began: the return
+	// window counts turns from it.
+	Turn int `json:"turn,omitempty"`
 	// Bounces are the spells during which mail to them bounced, the
 	// current one last (bounced.go).
 	Bounces []Bounce `json:"bounces,omitempty"`
@@ -140,7 +147,7 @@ func (g *Game) handOver(p *Player, email string, bot bool, ended, why string, no
 	if !p.Bot {
 		former = p.Email
 	}
-	p.Email, p.Bot, p.Secret = strings.TrimSpace(email), bot, randomWord()
+	p.Email, p.Bot, p.Secret, p.Zone = strings.TrimSpace(email), bot, randomWord(), ""
 	p.Holders = append(p.Holders, Holder{Email: p.Email, Bot: bot, From: g.Step + 1, Since: now})
 	g.Abandoned = remove(g.Abandoned, p.Name)
 	g.Kicked = remove(g.Kicked, p.Name)
@@ -272,13 +279,21 @@ func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 	missed := steps(g.Missed[p.Name])
 	switch g.Settings.Abandoned {
 	case "bot":
+		secret := p.Secret
 		former := g.handOver(p, "", true, kind, why, now)
-		if kind == "unreachable" {
-			return []Notice{{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
-				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the computer plays the seat from now on.", p.Name, g.ID)}}
+		if n := len(p.Holders); n >= 2 && former != "" {
+			p.Holders[n-2].Secret = secret // for returnable
+			p.Holders[n-1].Turn = max(g.Turn, 1)
 		}
-		ns := []Notice{{Kind: "abandoned", To: everyoneElse, Seat: p.Name,
-			Text: fmt.Sprintf("%s has sent no orders in %s for %s in a row: the computer plays the seat from now on.", p.Name, g.ID, missed)}}
+		// A game left to bots alone would play itself to its end in a
+		// second: it waits for the GM (returns.go).
+		ns := lastHumanGone(g, now)
+		if kind == "unreachable" {
+			return append(ns, Notice{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
+				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the computer plays the seat from now on.", p.Name, g.ID)})
+		}
+		ns = append(ns, []Notice{{Kind: "abandoned", To: everyoneElse, Seat: p.Name,
+			Text: fmt.Sprintf("%s has sent no orders in %s for %s in a row: the computer plays the seat from now on.", p.Name, g.ID, missed)}}...)
 		if former != "" {
 			ns = append(ns, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former},
 				Text: fmt.Sprintf("You have sent no orders in %s for %s in a row, so the computer plays your seat %s from now on. Thank you for playing.", g.ID, missed, p.Name)})
@@ -394,6 +409,7 @@ func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change,
 	p := g.player(name)
 	now := s.now().UTC()
 	former := g.handOver(p, email, false, "taken", "", now)
+	p.Zone = joiner.Zone
 	if err := indexHeld(b.Tx(), email, g.ID); err != nil {
 		return nil, err
 	}
@@ -404,6 +420,11 @@ func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change,
 		{Kind: "taken", To: []string{GM}, Seat: p.Name,
 			Text: fmt.Sprintf("%s took the open seat %s of %s.", email, p.Name, g.ID)},
 	}
+	away, err := s.standingVacations(b.Tx(), g, now, p.Name)
+	if err != nil {
+		return nil, err
+	}
+	notices = append(notices, away...)
 	if former != "" && !contains(g.Unreachable, p.Name) {
 		notices = append(notices, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former},
 			Text: fmt.Sprintf("Your seat %s in %s was taken by a new player. Thank you for playing.", p.Name, g.ID)})
@@ -445,7 +466,12 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 			return userErrorf("game %s needs at least %d players to start; it has %d", g.ID, min, len(g.Players))
 		}
 		g.Seats = len(g.Players)
-		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "gm", Source: "start", Text: fmt.Sprintf("started early with %d players", len(g.Players))}); err != nil {
+		// The creator's own START is theirs in the log, not the GM's.
+		var starter string
+		if p, ok := g.PlayerByEmail(by); ok && by != "" {
+			starter = p.Name
+		}
+		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "gm", Player: starter, Source: "start", Text: fmt.Sprintf("started early with %d players", len(g.Players))}); err != nil {
 			return err
 		}
 		change, err := s.start(b, g, rs)
@@ -468,7 +494,7 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 // before, which the mail side mails them. A game takes at most MaxInvites
 // invitations, so that nobody can make the server mail strangers at will.
 func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if !SameAddress(by, g.Creator) {
 			return nil, "", userErrorf("only the player who opened %s may invite others to it", g.ID)
 		}
@@ -497,9 +523,16 @@ func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hoo
 		if rs, err := s.ruleset(g); err == nil {
 			title = rs.Info().Title
 		}
+		// The creator's own INVITE is theirs in the log, not the GM's.
+		entry := &Entry{Time: now, Kind: "gm", Step: g.Step, Source: "invite", Text: fmt.Sprintf("%s invites %s", by, strings.Join(fresh, ", "))}
+		if p, ok := g.PlayerByEmail(by); ok {
+			entry.Player = p.Name
+		}
+		if err := appendLog(b, entry); err != nil {
+			return nil, "", err
+		}
 		return []Notice{{Kind: "invite", Addresses: fresh,
-				Text: fmt.Sprintf("%s invites you to play %s, a game of %s: %d of %d seats are taken. To take a seat, answer this mail with the line JOIN %s. Nothing more comes to you about it unless you do.", by, g.ID, title, len(g.Players), g.Seats, g.ID)}},
-			fmt.Sprintf("%s invites %s", by, strings.Join(fresh, ", ")), nil
+			Text: fmt.Sprintf("%s invites you to play %s, a game of %s: %d of %d seats are taken. To take a seat, answer this mail with the line JOIN %s. Nothing more comes to you about it unless you do.", by, g.ID, title, len(g.Players), g.Seats, g.ID)}}, "", nil
 	})
 }
 
@@ -520,7 +553,7 @@ func containsAddr(list []string, a string) bool {
 // prompts defaulted), but not during a vacation the "defaults" policy
 // excuses: their record's NMR.
 func countMissed(g *Game, rec *StepRecord, now time.Time) {
-	if rec.Reason == "anytime" {
+	if notAMiss(rec) {
 		return
 	}
 	ensureHolders(g)
@@ -532,7 +565,7 @@ func countMissed(g *Game, rec *StepRecord, now time.Time) {
 	}
 	for i := range g.Players {
 		p := &g.Players[i]
-		if !missed[p.Name] || (g.Settings.Vacation == "defaults" && onVacation(g, p.Name, now)) {
+		if !missed[p.Name] || contains(g.Alive, p.Name) || (g.Settings.Vacation == "defaults" && onVacation(g, p.Name, now)) {
 			continue
 		}
 		if h := p.Current(); h != nil && !h.Bot {
@@ -568,7 +601,7 @@ func recountSeats(b store.Bucket, g *Game, to uint64) {
 			run := 0
 			for n := h.From; n <= last && n > 0; n++ {
 				rec, err := readStep(b, n)
-				if err != nil || rec.Reason == "anytime" {
+				if err != nil || notAMiss(rec) {
 					continue
 				}
 				def, answered := false, false

@@ -37,6 +37,9 @@ type Service struct {
 	// tickBatch is how many due games Tick claims a transaction:
 	// the constant tickBatch, but smaller in tests of sharing.
 	tickBatch int
+	// time holds the server's time rules (notice.go): min_notice and
+	// the yearly allowance of vacation days.
+	time timeRules
 }
 
 // Option configures a Service.
@@ -59,7 +62,7 @@ func WithBotStepLimit(n int) Option { return func(s *Service) { s.botSteps = n }
 
 // New returns a service over st hosting rulesets.
 func New(st *store.Store, rulesets []engine.Ruleset, opts ...Option) *Service {
-	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000, index: &indexState{}, tickBatch: tickBatch}
+	s := &Service{st: st, rulesets: rulesets, now: time.Now, log: slog.New(slog.DiscardHandler), botSteps: 100000, index: &indexState{}, tickBatch: tickBatch, time: timeRules{minNotice: DefaultMinNotice}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -114,6 +117,9 @@ type PlayerSpec struct {
 	// Lang is the language the player chose before the game (the mail
 	// side's LANG setting of the address); "" for the game's default.
 	Lang string
+	// Zone is the address's time zone (the mail side's TZ setting), in
+	// which the game keeps its quiet hours; "" for the game's zone.
+	Zone string
 }
 
 // CreateRequest is what a GM gives to start a game.
@@ -238,7 +244,7 @@ func (g *Game) seat(p PlayerSpec) error {
 			return userErrorf("players %s and %s have the same address %s", other.Name, name, email)
 		}
 	}
-	g.Players = append(g.Players, Player{Name: name, Email: email, Secret: randomWord(), Bot: p.Bot, Lang: p.Lang})
+	g.Players = append(g.Players, Player{Name: name, Email: email, Secret: randomWord(), Bot: p.Bot, Lang: p.Lang, Zone: p.Zone})
 	return nil
 }
 
@@ -276,7 +282,7 @@ func (s *Service) start(b store.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	now := s.now().UTC()
 	s.refresh(g, st)
 	g.LastResolve = now
-	if g.Deadline, err = g.Settings.nextDeadline(now, now); err != nil {
+	if g.Deadline, _, err = g.nextDeadline(now, now); err != nil {
 		return nil, err
 	}
 	rec.Turn, rec.Phase, rec.Reason, rec.Time = g.Turn, g.Phase, "setup", now
@@ -292,10 +298,14 @@ func (s *Service) start(b store.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	if err := openHolders(b.Tx(), g, now); err != nil {
 		return nil, err
 	}
+	away, err := s.standingVacations(b.Tx(), g, now, "")
+	if err != nil {
+		return nil, err
+	}
 	if err := writeGame(b, g); err != nil {
 		return nil, err
 	}
-	return &Change{Game: g, Created: true, Service: s, Steps: []Step{s.stepOf(g, st, rec)}}, nil
+	return &Change{Game: g, Created: true, Service: s, Steps: []Step{s.stepOf(g, st, rec)}, Notices: away}, nil
 }
 
 // Join takes an open seat of a game in signup. The game starts, with its

@@ -515,7 +515,7 @@ func (s *Service) resolveOne(b store.Bucket, g *Game, st engine.State, reason st
 	var notices []Notice
 	if only == nil {
 		// An anytime step changes nothing of the schedule.
-		if notices, err = s.afterStep(g, rec, now); err != nil {
+		if notices, err = s.afterStep(b.Tx(), g, rec, now); err != nil {
 			return Step{}, nil, err
 		}
 	}

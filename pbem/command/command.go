@@ -37,6 +37,9 @@ type Command struct {
 	// From and Until bound a VACATION (Until is the day after the last
 	// day away, at 00:00 UTC).
 	From, Until time.Time
+	// All is VACATION ALL: the absence holds in every game of the
+	// sender, now and joined later.
+	All bool
 	// Verb is a GM command's verb (PAUSE…); Args its words after the game.
 	Verb string
 	Args []string

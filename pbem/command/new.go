@@ -10,8 +10,9 @@ const New Name = "NEW"
 
 // NewCmd is NEW.
 var NewCmd = Descriptor{
-	Name:  New,
-	Help:  []HelpLine{{"NEW <ruleset> [seats] [name=value]", "open a game for others to JOIN, such as NEW prosper 4 turn=48h (settings: id, seat, turn, abandoned, abandon-after, press, observers, the ruleset's options)"}},
+	Name: New,
+	Help: []HelpLine{{"NEW <ruleset> [seats] [name=value]", "open a game for others to JOIN, such as NEW prosper 4 turn=48h (settings: id, seat, turn, abandoned, abandon-after, press, observers, the ruleset's options)"},
+		{"NEW <ruleset> quiet=23-07 weekends=off", "no deadline falls in any player's night (23:00 to 07:00 in each player's own time zone, SET TZ), and the deadline clock stops from Saturday 00:00 to Monday 00:00"}},
 	Usage: "write NEW, a ruleset and maybe the seats and settings, like: NEW prosper 4 turn=48h",
 	Kind:  Change, Limit: Changes,
 	Parse: func(in In) (Command, bool, string) {

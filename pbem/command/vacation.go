@@ -10,14 +10,22 @@ const Vacation Name = "VACATION"
 
 // VacationCmd is VACATION.
 var VacationCmd = Descriptor{
-	Name:  Vacation,
-	Help:  []HelpLine{{"VACATION <game> FROM 2026-12-20 TO 2027-01-03", "a declared absence (first and last day away)"}},
+	Name: Vacation,
+	Help: []HelpLine{{"VACATION <game> FROM 2026-12-20 TO 2027-01-03", "a declared absence (first and last day away)"},
+		{"VACATION ALL FROM 2026-12-20 TO 2027-01-03", "one absence for every game you play, and the games you join later, each under its own vacation rules (send it as a mail of one of your games, with its secret)"}},
 	Usage: "write VACATION, a game and two dates, like: VACATION demo1 FROM 2026-12-20 TO 2027-01-03",
 	Kind:  Change, Limit: Changes,
 	Parse: func(in In) (Command, bool, string) {
 		cmd, args := start(Vacation, in), in.Args
-		if len(args) == 5 && gameArg(&cmd, args[0]) {
+		if len(args) == 5 && strings.EqualFold(args[0], "ALL") {
+			// Authenticated as any command of the mail's game is; it
+			// then holds in every game of the sender.
+			cmd.All, args = true, args[1:]
+		} else if len(args) == 5 && gameArg(&cmd, args[0]) {
 			args = args[1:]
+		}
+		if cmd.Game == "" && cmd.All {
+			return cmd, false, "VACATION ALL needs a mail of one of your games, with its secret, like [demo1 yoursecret] in the subject"
 		}
 		if cmd.Game == "" {
 			return cmd, false, "VACATION needs a game"
@@ -36,6 +44,6 @@ var VacationCmd = Descriptor{
 		cmd.From, cmd.Until = from, to.AddDate(0, 0, 1)
 		return cmd, true, ""
 	},
-	Examples:  []string{"VACATION demo1 FROM 2026-12-20 TO 2027-01-03", "vacation from 2026-12-20 to 2026-12-20"},
+	Examples:  []string{"VACATION demo1 FROM 2026-12-20 TO 2027-01-03", "vacation from 2026-12-20 to 2026-12-20", "VACATION ALL FROM 2026-12-20 TO 2027-01-03"},
 	Malformed: "VACATION demo1 FROM 2027-01-03 TO 2026-12-20",
 }

@@ -49,6 +49,12 @@ type Config struct {
 	Bounces Bounces `yaml:"bounces"`
 	// Tick is how often deadlines and reminders are checked.
 	Tick time.Duration `yaml:"tick"`
+	// MinNotice is how long at least a deadline moved earlier stays
+	// after the mail that tells the players (default 1h): no step is
+	// resolved by its deadline sooner after a mail that told a later one.
+	MinNotice time.Duration `yaml:"min_notice"`
+	// Vacation is the players' yearly allowance of vacation days.
+	Vacation Vacation `yaml:"vacation"`
 	// Retention is how long records of sent mail are kept whole; older
 	// ones are compacted to what game log shows (default 2160h, 90 days).
 	Retention time.Duration `yaml:"retention"`
@@ -72,6 +78,14 @@ type Config struct {
 	Metrics Metrics `yaml:"metrics"`
 	// Database chooses the store: bbolt (db) or PostgreSQL (store.go).
 	Database `yaml:",inline"`
+}
+
+// Vacation is the yearly allowance of vacation days every player has
+// (AllowanceDays, default 0: none), spent by the hour when a deadline
+// passes without their orders: the step waits for them, up to each
+// game's max_vacation, instead of playing their defaults.
+type Vacation struct {
+	AllowanceDays int `yaml:"allowance_days"`
 }
 
 // Backup is where and how often orrery serve copies its bbolt file (the
@@ -554,6 +568,15 @@ func (c *Config) check() error {
 	}
 	if c.Tick == 0 {
 		c.Tick = 10 * time.Second
+	}
+	if c.MinNotice < 0 {
+		return errors.New("min_notice: must be positive, like 1h")
+	}
+	if c.MinNotice == 0 {
+		c.MinNotice = time.Hour
+	}
+	if c.Vacation.AllowanceDays < 0 || c.Vacation.AllowanceDays > 366 {
+		return errors.New("vacation.allowance_days: must be 0 (none) to 366 days a year")
 	}
 	if c.Retention < 0 {
 		return errors.New("retention: must be positive, like 2160h (90 days)")

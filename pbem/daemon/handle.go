@@ -788,6 +788,20 @@ func (d *Daemon) authenticate(ctx context.Context, j *job, g *game.Game, gameID,
 			Msg: fmt.Sprintf("there is no game %q here", gameID), Fix: "send LIST for the games you can join"})
 	}
 	a := policy.Authenticate(g, j.from, secret, d.relax(g.ID))
+	if a.Kind != policy.Accepted && game.MayReturn(g, j.from, secret) {
+		// The player the bot took the seat from writes again, with
+		// their secret, within the return window: the seat is theirs
+		// again (engine/game returns.go), and this mail counts.
+		if _, _, err := d.svc.ReturnSeat(ctx, g.ID, j.from, secret); err != nil {
+			return game.Player{}, false, err
+		}
+		fresh, err := d.svc.Get(ctx, g.ID)
+		if err != nil {
+			return game.Player{}, false, err
+		}
+		*g = *fresh
+		a = policy.Authenticate(g, j.from, secret, d.relax(g.ID))
+	}
 	if a.Kind == policy.Accepted {
 		return a.Player, true, nil
 	}
@@ -815,6 +829,12 @@ func (d *Daemon) authenticate(ctx context.Context, j *job, g *game.Game, gameID,
 		}
 		return a.Player, false, d.say(j, templates.WrongSecret, data)
 	default: // unknown sender, or someone's secret from a foreign address
+		if seat, h, next, ok := game.FormerHolding(g, j.from); ok && a.Kind == policy.Unknown {
+			// A player whose seat went to someone else: say so, when
+			// and why (engine/game returns.go).
+			return game.Player{}, false, d.refuse(j, g, game.Player{}, engine.LineErr(0, "", game.PassedMsg(g, seat, h, next),
+				lang.M("write to the GM if you would like to play again")))
+		}
 		j.stranger = j.stranger || !j.isPlayer
 		return game.Player{}, false, d.say(j, templates.UnknownSender, d.mailer.data(g, anon, d.svc.Rulesets()))
 	}
@@ -859,6 +879,11 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 			return err
 		}
 		if reason != "" {
+			// Held, the mail still says its player is there: the
+			// step's defaults are then no miss (engine/game).
+			if err := d.svc.SignOfLife(ctx, g.ID, p.Name); err != nil {
+				return err
+			}
 			return d.hold(j, g, p, r, reason)
 		}
 	}

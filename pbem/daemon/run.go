@@ -193,7 +193,7 @@ var changers = map[*command.Descriptor]changer{
 		// The engine tells the players who joined; the part is recorded
 		// with no answer of its own, so a retry does not join twice.
 		x.answer = &section{}
-		_, err := x.d.svc.Join(x.ctx, x.g.ID, game.PlayerSpec{Name: seat, Email: x.j.from, Lang: string(x.j.reader.lang)}, x.hook)
+		_, err := x.d.svc.Join(x.ctx, x.g.ID, game.PlayerSpec{Name: seat, Email: x.j.from, Lang: string(x.j.reader.lang), Zone: zoneName(x.j.reader.zone)}, x.hook)
 		return err
 	}},
 	&command.ResignCmd: {seat: true, do: func(x *changeCall) error {
@@ -224,6 +224,16 @@ var changers = map[*command.Descriptor]changer{
 	&command.VacationCmd: {seat: true, do: func(x *changeCall) error {
 		// The engine's vacation notice tells the player and the GM.
 		x.answer = &section{}
+		if x.c.All {
+			// Authenticated for the mail's game: the absence holds in
+			// every game of the seat's address, in one transaction.
+			addr := x.p.Email
+			if addr == "" {
+				addr = x.j.from
+			}
+			_, err := x.d.svc.VacationAll(x.ctx, addr, x.c.From, x.c.Until, "mail", x.hook)
+			return err
+		}
 		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, x.p.Name, x.c.From, x.c.Until, x.hook)
 		return err
 	}},

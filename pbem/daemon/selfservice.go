@@ -107,7 +107,15 @@ func (d *Daemon) MyGames(ctx context.Context, addr string) ([]templates.MyGame, 
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, &templates.Record{Games: rec.Games, Steps: rec.Steps, Missed: rec.Missed, Abandoned: rec.Abandoned, Won: rec.Won}, nil
+	r := &templates.Record{Games: rec.Games, Steps: rec.Steps, Missed: rec.Missed, Abandoned: rec.Abandoned, Won: rec.Won}
+	// What is left of the yearly allowance of vacation days.
+	a, err := d.svc.AbsenceOf(ctx, addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	left, days, off := d.svc.AllowanceLeft(a)
+	r.VacationDays, r.VacationLeft, r.AutoVacationOff = days, int(left/time.Hour), off
+	return out, r, nil
 }
 
 // myGames answers MY GAMES.
@@ -333,7 +341,7 @@ func playerGameSettings() game.Settings {
 // observers, or one of the ruleset's options).
 func parseNew(info engine.Info, args []string) (newSpec, string, string) {
 	sp := newSpec{seats: info.MinPlayers, settings: playerGameSettings(), options: map[string]string{}}
-	const fix = "write NEW, the ruleset, maybe the seats, then name=value settings: id, seat, turn, abandoned, abandon-after, press, observers, or an option of the ruleset (RULES %s lists them)"
+	const fix = "write NEW, the ruleset, maybe the seats, then name=value settings: id, seat, turn, quiet, weekends, abandoned, abandon-after, press, observers, or an option of the ruleset (RULES %s lists them)"
 	for _, a := range args {
 		if n, err := strconv.Atoi(a); err == nil {
 			if n < info.MinPlayers || n > info.MaxPlayers {
@@ -355,6 +363,17 @@ func parseNew(info engine.Info, args []string) (newSpec, string, string) {
 		case "turn", "turn-length":
 			if sp.settings.TurnLength, err = parseDuration(value); err != nil {
 				return sp, fmt.Sprintf("turn=%s is not a length of time", value), "write it like turn=72h or turn=3d"
+			}
+		case "quiet", "quiet-hours":
+			sp.settings.QuietHours = value
+		case "weekends":
+			switch strings.ToLower(value) {
+			case "off":
+				sp.settings.WeekendsOff = true
+			case "on":
+				sp.settings.WeekendsOff = false
+			default:
+				return sp, fmt.Sprintf("weekends=%s is neither on nor off", value), "write weekends=off to stop the deadline clock on Saturdays and Sundays"
 			}
 		case "abandoned":
 			sp.settings.Abandoned = strings.ToLower(value)
@@ -451,7 +470,7 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		return j.putPart(tx, n, answer)
 	}
 	req := game.CreateRequest{Ruleset: info.Name, Options: sp.options, Settings: &sp.settings, Seats: sp.seats, Creator: j.from,
-		Players: []game.PlayerSpec{{Name: seat, Email: j.from, Lang: string(j.reader.lang)}}}
+		Players: []game.PlayerSpec{{Name: seat, Email: j.from, Lang: string(j.reader.lang), Zone: zoneName(j.reader.zone)}}}
 	for try := 0; ; try++ {
 		req.ID = sp.id
 		if req.ID == "" {

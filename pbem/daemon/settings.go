@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -33,6 +34,17 @@ func (d *Daemon) set(ctx context.Context, j *job, c route.Command, byID *gameInd
 	if c.Verb == settings.Reminders && value == "on" {
 		// Asked for again, after a complaint (complaint.go).
 		if err := d.st.Update(ctx, func(tx store.Tx) error { _, err := bounce.ClearComplaint(tx, j.from); return err }); err != nil {
+			return err
+		}
+	}
+	if c.Verb == settings.AutoVacation {
+		if err := d.svc.SetAutoVacation(ctx, j.from, value != "off"); err != nil {
+			return err
+		}
+	}
+	if c.Verb == settings.TZ {
+		// The games the address plays keep their quiet hours in it.
+		if _, err := d.svc.SetZone(ctx, j.from, value); err != nil {
 			return err
 		}
 	}
@@ -162,4 +174,14 @@ func (d *Daemon) settingsAnswer(ctx context.Context, j *job) error {
 		data.Settings = append(data.Settings, templates.Setting{Key: k.Name, Value: s[k.Name], Default: k.Default, Help: k.Help, Example: example})
 	}
 	return d.say(j, templates.Settings, data)
+}
+
+// zoneName is the name of a reader's zone for the games they join ("" for
+// UTC, which is also what an address that chose none gets: the game's zone
+// applies to it).
+func zoneName(z *time.Location) string {
+	if z == nil || z == time.UTC {
+		return ""
+	}
+	return z.String()
 }

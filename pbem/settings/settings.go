@@ -54,6 +54,9 @@ const (
 	// smaller mail for a reader whose client shows no images or who pays
 	// for the bytes, and a picture the server need not draw.
 	Pictures = "PICTURES"
+	// AutoVacation "off" keeps the yearly allowance of vacation days
+	// from being spent for the address (engine/game allowance.go).
+	AutoVacation = "AUTOVACATION"
 )
 
 // Keys lists every setting, in the order SETTINGS shows them.
@@ -68,6 +71,8 @@ var Keys = []Key{
 		Help: "on: one mail a day (at 07:00 in your time zone) with every game's news, instead of a report each step; replies to your mails, reminders and press still come at once"},
 	{Name: Pictures, Default: "on", Example: "SET PICTURES off", Parse: parseOnOff,
 		Help: "on: a picture of the board in each report; off: none (a smaller mail; the report's text, board and all, is the same)"},
+	{Name: AutoVacation, Default: "on", Example: "SET AUTOVACATION off", Parse: parseOnOff,
+		Help: "on: when a deadline passes without your orders, the game waits for you on your yearly vacation days (where the server gives them), and everyone is told; off: your defaults apply"},
 }
 
 func parseOnOff(v string) (string, error) {
