@@ -54,6 +54,7 @@ import (
 	"time"
 
 	"orrery/engine"
+	"orrery/engine/dice"
 	"orrery/engine/game"
 	"orrery/engine/lang"
 )
@@ -173,6 +174,7 @@ type Data struct {
 	Replaced bool               // ack: they replace earlier orders for the same prompt
 	StepDone bool               // ack: these orders completed the step; its report follows
 	Anytime  []string           // ack: of Orders, the any-time orders (all: applied at once, the turn untouched)
+	Receipt  *dice.Part         // ack: the part the orders are in the step's dice inputs (game.SubmitResult.Receipt)
 	Prompt   engine.Prompt      // ack, rejected: what was answered
 	Errors   []engine.LineError // rejected: every error, with its line and fix
 	Waiting  []string           // ack, status: who is still to send (never what anyone sent)

@@ -920,6 +920,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		if res.Accepted {
 			accepted = true
 			data.Orders, data.Replaced, data.Anytime = res.Orders, res.Replaced, res.Anytime
+			data.Receipt = res.Receipt
 			// These orders completed the step: the ack says so and goes
 			// out now, in this transaction, before the step's report
 			// that the mailer's hook queues after it.
