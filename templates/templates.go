@@ -85,6 +85,7 @@ const (
 	MyGames       = "my-games"       // MY GAMES: Mine, Record
 	Secret        = "secret"         // SECRET: the seat's Player and Secret, AskedElsewhere, Web
 	Digest        = "digest"         // the daily digest (SET DIGEST on): Digest
+	Preview       = "preview"        // PREVIEW: Orders, Report (the would-be step), Picture, Preview
 )
 
 // NoticeTitles is the subject of a notice mail, by game.Notice kind:
@@ -144,7 +145,7 @@ var NoticeTitles = map[string]string{
 func Kinds() []string {
 	return []string{Welcome, Ack, Rejected, Report, Help, List, Rules, Status, History,
 		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings, HeldOrders, AskConsent,
-		MyGames, Secret, Digest}
+		MyGames, Secret, Digest, Preview}
 }
 
 // Data is what every template receives. A kind reads only the fields its
@@ -235,6 +236,9 @@ type Data struct {
 	Replacement    bool
 	// Digest is the news of every game since the last digest.
 	Digest []DigestGame
+	// Preview says how a PREVIEW's orders were chosen and how many
+	// previews of the step are left: preview.
+	Preview *PreviewInfo
 }
 
 // MyGame is one game of MY GAMES, as its reader takes part in it.

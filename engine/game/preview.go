@@ -16,8 +16,9 @@ type PreviewResult struct {
 	Prompt engine.Prompt
 	// Orders are the orders previewed, canonical; Held says they are the
 	// ones the player has sent for the step (Preview with no text).
-	Orders []string
-	Held   bool
+	Orders  []string
+	Held    bool
+	Default bool // no text, no orders sent: the prompt's default was tried
 	// Errors are the lines that do not parse; there is no Report then.
 	Errors []engine.LineError
 	// Report is the would-be report of the step as the player would read
@@ -76,7 +77,7 @@ func (s *Service) Preview(ctx context.Context, in Input) (*PreviewResult, error)
 			if pd, ok := pend[prompt.ID]; ok {
 				text, res.Held = pd.Text, true
 			} else {
-				text = prompt.Default
+				text, res.Default = prompt.Default, true
 			}
 		} else if in.Prompt == "" {
 			prompt = anytimeFirst(g, st, pl.Name, prompt, text)
@@ -132,7 +133,9 @@ func (s *Service) Preview(ctx context.Context, in Input) (*PreviewResult, error)
 		r := buildReport(&gc, rs, st, rec, pl.Name, false)
 		// A would-be last step must not reveal what the end reveals:
 		// the report shows only what the player would see of it.
-		r.DiceSecret, r.Inputs, r.Streams, r.Rolls = "", nil, nil, nil
+		// Everyone else plays their default by design: the report's
+		// "played by default" would tell nothing.
+		r.DiceSecret, r.Inputs, r.Streams, r.Rolls, r.Defaults = "", nil, nil, nil, nil
 		for _, roll := range rec.Rolls {
 			if roll.VisibleTo(pl.Name) {
 				r.Rolls = append(r.Rolls, roll)

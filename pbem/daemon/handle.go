@@ -702,7 +702,7 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 			return err
 		}
 	}
-	if r.HasOrders && r.Game != "" {
+	if r.HasOrders && r.Game != "" && !previewsOrders(r) {
 		if err := d.orders(ctx, j, r, byID.get(r.Game)); err != nil {
 			return err
 		}

@@ -32,6 +32,7 @@ var runners = map[*command.Descriptor]runner{
 	&command.ResignCmd:    (*Daemon).change,
 	&command.WaitCmd:      (*Daemon).change,
 	&command.OrdersCmd:    func(*Daemon, context.Context, *job, *route.Result, route.Command, *gameIndex) error { return nil }, // marks where orders start
+	&command.PreviewCmd:   (*Daemon).runPreview,
 	&command.PressCmd:     (*Daemon).change,
 	&command.VacationCmd:  (*Daemon).change,
 	&command.ObserveCmd:   (*Daemon).change,
