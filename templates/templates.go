@@ -134,6 +134,12 @@ var NoticeTitles = map[string]string{
 	"invited":     "Invitations sent",
 	"reachable":   "Your address works again",
 	"back":        "A player's mail arrives again",
+	// Orders held for a later turn (ORDERS game TURN n), when the turn
+	// comes.
+	"ahead":          "Held orders not applied",
+	"ahead-rejected": "Your held orders no longer fit",
+	"ahead-applied":  "Your held orders are in",
+	"ahead-held":     "Orders held for a later turn",
 	// Answers to a player's own commands.
 	"resign":     "You resigned",
 	"press-sent": "Your press was sent",

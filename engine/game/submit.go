@@ -433,6 +433,12 @@ func (s *Service) resolveTx(b store.Bucket, g *Game, st engine.State, reason str
 		}
 		steps = append(steps, step)
 		notices = append(notices, n...)
+		// Orders held for the turn this step opened apply now (ahead.go).
+		held, err := s.applyAhead(b, g, st, s.now().UTC())
+		if err != nil {
+			return steps, notices, err
+		}
+		notices = append(notices, held...)
 		only = nil
 		if g.Over() || len(g.Answered) == 0 || !s.mayResolveEarly(g, s.now()) || g.Settings.EarlyDelay > 0 {
 			return steps, notices, nil
