@@ -185,8 +185,8 @@ func (s *Service) applyAhead(b store.Bucket, g *Game, st engine.State, now time.
 				return nil, err
 			}
 			notices = append(notices, tell("ahead-rejected", []string{a.Player},
-				lang.M("Your orders held for turn %d of game %s no longer fit, so none of them were applied; send your orders for the turn as usual. What did not fit:\n%s",
-					a.Turn, g.ID, strings.Join(msgs, "\n"))))
+				lang.M("Your orders held for turn %d of game %s no longer fit, so none of them were applied; send your orders for the turn as usual. What did not fit:\n\n%s",
+					a.Turn, g.ID, strings.Join(msgs, "\n\n"))))
 			continue
 		}
 		text := engine.OrdersText(orders)
@@ -199,8 +199,9 @@ func (s *Service) applyAhead(b store.Bucket, g *Game, st engine.State, now time.
 		}
 		g.Answered = append(g.Answered, prompt.ID)
 		sortStrings(g.Answered)
-		notices = append(notices, tell("ahead-applied", []string{a.Player},
-			lang.M("Your orders held for turn %d of game %s are now your orders for it:\n%s", a.Turn, g.ID, text)))
+		n := tell("ahead-applied", []string{a.Player}, lang.M("Your orders held for turn %d of game %s are now your orders for it:", a.Turn, g.ID))
+		n.Said = text // the player's own orders, shown as theirs
+		notices = append(notices, n)
 	}
 	if len(held) > 0 {
 		if err := writeGame(b, g); err != nil {

@@ -702,7 +702,12 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 			return err
 		}
 	}
-	if r.HasOrders && r.Game != "" && !previewsOrders(r) {
+	if t := aheadTurn(r); r.HasOrders && r.Game != "" && t != 0 && !previewsOrders(r) {
+		// ORDERS game TURN n: held for that turn (ahead.go).
+		if err := d.holdAhead(ctx, j, r, byID.get(r.Game), t); err != nil {
+			return err
+		}
+	} else if r.HasOrders && r.Game != "" && !previewsOrders(r) {
 		if err := d.orders(ctx, j, r, byID.get(r.Game)); err != nil {
 			return err
 		}
