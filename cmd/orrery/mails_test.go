@@ -106,6 +106,9 @@ var (
 	// hashed ("ann turn:ann sent", "setup player ann", "salt …"): data to
 	// check with sha256sum, not words to translate.
 	inputLine = regexp.MustCompile(`(?m)^  (?:setup \S+|\S+ \S+:\S+ \S+|  (?:salt|player|option) .*)$`)
+	// receiptCmd is an ack's command that checks its receipt (printf of
+	// the part's head, salt and orders, quoted, folded over lines).
+	receiptCmd = regexp.MustCompile(`(?m)^  printf '%s\\n' .*$|^    '.*$`)
 )
 
 // allowed are the Latin words a Russian mail may hold: names of the game
@@ -153,6 +156,7 @@ func englishWords(text string, info engine.Info) []string {
 	text = strings.ReplaceAll(text, info.Title, "") // the game's name: "Prosper or Perish"
 	text = url.ReplaceAllString(text, "")
 	text = inputLine.ReplaceAllString(text, "")
+	text = receiptCmd.ReplaceAllString(text, "")
 	text = hexRun.ReplaceAllString(text, "")
 	text = optionRun.ReplaceAllString(text, "")
 	var out []string
