@@ -133,3 +133,20 @@ func orderLines(text string) []string {
 	}
 	return out
 }
+
+// ordersFor is Verdict.OrdersFor: what r's orders would be used for, as
+// handle does (PREVIEW first, then ORDERS … TURN).
+func ordersFor(r *route.Result) string {
+	if !r.HasOrders {
+		return ""
+	}
+	switch t := aheadTurn(r); {
+	case previewsOrders(r):
+		return "preview"
+	case t == command.NextTurn:
+		return "the next turn"
+	case t > 0:
+		return fmt.Sprintf("turn %d", t)
+	}
+	return ""
+}

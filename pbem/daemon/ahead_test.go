@@ -3,6 +3,10 @@ package daemon_test
 import (
 	"strings"
 	"testing"
+
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
+	"orrery/pbem/daemon"
 )
 
 // TestOrdersAheadByMail: ann sends orders for turn 2 during turn 1 (then
@@ -57,5 +61,21 @@ func TestOrdersAheadByMail(t *testing.T) {
 	}
 	if !used {
 		t.Fatal("turn 2 did not resolve with ann's held orders")
+	}
+}
+
+// TestInspectSaysWhatOrdersAreFor: orrery mail check tells a PREVIEW's
+// orders and orders for a later turn from orders for the step.
+func TestInspectSaysWhatOrdersAreFor(t *testing.T) {
+	for body, want := range map[string]string{
+		"push 1":                 "",
+		"PREVIEW\npush 1":        "preview",
+		"ORDERS TURN 4\npush 1":  "turn 4",
+		"ORDERS g1 NEXT\npush 1": "the next turn",
+	} {
+		raw := "From: ann@example.org\r\nTo: orrery@pbem.test\r\nSubject: [g1 k7f3q]\r\nMessage-ID: <x@example.org>\r\n\r\n" + strings.ReplaceAll(body, "\n", "\r\n") + "\r\n"
+		if got := daemon.Inspect([]byte(raw), []engine.Ruleset{toy.Ruleset()}, "toy", 0).OrdersFor; got != want {
+			t.Errorf("%q: orders for %q, want %q", body, got, want)
+		}
 	}
 }
