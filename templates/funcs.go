@@ -222,13 +222,16 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 			}
 			return "demo1"
 		},
-		"shell":    shell,
-		"hang":     func() string { return hangMark },
-		"table":    statusHTML,
-		"upper":    strings.ToUpper,
-		"trimnl":   func(s string) string { return strings.TrimRight(s, "\n") },
-		"blocking": func(p engine.Prompt) bool { return p.Kind.Blocks() },
-		"kib":      func(n int) string { return t("%d KiB", (n+1023)/1024) },
+		"shell": shell,
+		// receipt is the command that prints a receipt's hash (receipt.go).
+		"receipt":     receiptShell,
+		"receiptLine": game.ReceiptCommand,
+		"hang":        func() string { return hangMark },
+		"table":       statusHTML,
+		"upper":       strings.ToUpper,
+		"trimnl":      func(s string) string { return strings.TrimRight(s, "\n") },
+		"blocking":    func(p engine.Prompt) bool { return p.Kind.Blocks() },
+		"kib":         func(n int) string { return t("%d KiB", (n+1023)/1024) },
 		// mib is a mail's size: KiB below a MiB, MiB above.
 		"mib": func(n int) string {
 			if n < 1<<20 {

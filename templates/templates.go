@@ -54,6 +54,7 @@ import (
 	"time"
 
 	"orrery/engine"
+	"orrery/engine/dice"
 	"orrery/engine/game"
 	"orrery/engine/lang"
 )
@@ -84,6 +85,7 @@ const (
 	MyGames       = "my-games"       // MY GAMES: Mine, Record
 	Secret        = "secret"         // SECRET: the seat's Player and Secret, AskedElsewhere, Web
 	Digest        = "digest"         // the daily digest (SET DIGEST on): Digest
+	Preview       = "preview"        // PREVIEW: Orders, Report (the would-be step), Picture, Preview
 )
 
 // NoticeTitles is the subject of a notice mail, by game.Notice kind:
@@ -134,6 +136,12 @@ var NoticeTitles = map[string]string{
 	"invited":   "Invitations sent",
 	"reachable": "Your address works again",
 	"back":      "A player's mail arrives again",
+	// Orders held for a later turn (ORDERS game TURN n), when the turn
+	// comes.
+	"ahead":          "Held orders not applied",
+	"ahead-rejected": "Your held orders no longer fit",
+	"ahead-applied":  "Your held orders are in",
+	"ahead-held":     "Orders held for a later turn",
 	// Answers to a player's own commands.
 	"resign":     "You resigned",
 	"press-sent": "Your press was sent",
@@ -145,7 +153,7 @@ var NoticeTitles = map[string]string{
 func Kinds() []string {
 	return []string{Welcome, Ack, Rejected, Report, Help, List, Rules, Status, History,
 		WrongSecret, MissingSecret, OwnerWarning, Oversize, UnknownSender, Notice, Settings, HeldOrders, AskConsent,
-		MyGames, Secret, Digest}
+		MyGames, Secret, Digest, Preview}
 }
 
 // Data is what every template receives. A kind reads only the fields its
@@ -175,6 +183,7 @@ type Data struct {
 	Replaced bool               // ack: they replace earlier orders for the same prompt
 	StepDone bool               // ack: these orders completed the step; its report follows
 	Anytime  []string           // ack: of Orders, the any-time orders (all: applied at once, the turn untouched)
+	Receipt  *dice.Part         // ack: the part the orders are in the step's dice inputs (game.SubmitResult.Receipt)
 	Prompt   engine.Prompt      // ack, rejected: what was answered
 	Errors   []engine.LineError // rejected: every error, with its line and fix
 	Waiting  []string           // ack, status: who is still to send (never what anyone sent)
@@ -235,6 +244,9 @@ type Data struct {
 	Replacement    bool
 	// Digest is the news of every game since the last digest.
 	Digest []DigestGame
+	// Preview says how a PREVIEW's orders were chosen and how many
+	// previews of the step are left: preview.
+	Preview *PreviewInfo
 }
 
 // MyGame is one game of MY GAMES, as its reader takes part in it.

@@ -73,7 +73,11 @@ func sample(player string) *Data {
 		Subject:  "Re: [demo1 " + secret + "] Turn 3 report",
 		Orders:   []string{"BUILD MINE AT RIGEL", "MOVE FLEET 2 TO MARS"},
 		Replaced: player == "bob",
-		Prompt:   rep.Prompts[0],
+		// ann's receipt is of a secret part (salted), bob's of a public one.
+		Receipt: &[]dice.Part{dice.Part{Head: player + " turn:" + player + " sent", Hidden: player == "ann", Salt: map[bool]string{true: "0f3a9c1e5b7d2f4608a1c3e5b7d9f1a2"}[player == "ann"],
+			Lines: []string{"BUILD MINE AT RIGEL", "MOVE FLEET 2 TO MARS"}}.Sealed()}[0],
+		Prompt:  rep.Prompts[0],
+		Preview: &PreviewInfo{Left: 2},
 		Errors: []engine.LineError{
 			{Line: 2, Text: "move fleet 2 to rigle", Msg: "no planet named 'rigle'", Fix: "did you mean 'Rigel'?"},
 			{Line: 4, Text: "buidl mine at <vega>", Msg: "unknown order 'buidl'", Fix: "did you mean BUILD?"},
@@ -185,7 +189,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	perPlayer := map[string]bool{Welcome: true, Ack: true, Rejected: true, Report: true, Status: true,
-		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true, HeldOrders: true, Secret: true}
+		History: true, WrongSecret: true, MissingSecret: true, OwnerWarning: true, Notice: true, HeldOrders: true, Secret: true, Preview: true}
 	unread := sample("")
 	unread.Unread, unread.Size, unread.Limit = true, 82<<20, 20<<20
 	join := sample("")

@@ -193,6 +193,12 @@ func printVerdict(w io.Writer, v *daemon.Verdict) {
 		}
 	}
 	list("orders", v.Orders)
+	switch {
+	case v.OrdersFor == "preview":
+		fmt.Fprintln(w, "         (PREVIEW: tried on a copy of the step and answered to the sender alone; not sent)")
+	case v.OrdersFor != "":
+		fmt.Fprintf(w, "         (held for %s, applied when it asks the sender for orders)\n", v.OrdersFor)
+	}
 	list("not read as orders", v.Ignored)
 	if len(v.Errors) > 0 {
 		fmt.Fprintln(w, "errors:")

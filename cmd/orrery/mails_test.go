@@ -109,6 +109,9 @@ var (
 	// earthmanRegions is a world's regions on The Earthman's Burden's
 	// board, one owner's letter a region: marks, not words.
 	earthmanRegions = regexp.MustCompile(`\[[a-fA-FU.#!0-9]+\](?:\+[a-f]+)?`)
+	// receiptCmd is an ack's command that checks its receipt (printf of
+	// the part's head, salt and orders, quoted, folded over lines).
+	receiptCmd = regexp.MustCompile(`(?m)^  printf '%s\\n' .*$|^    '.*$`)
 )
 
 // allowed are the Latin words a Russian mail may hold: names of the game
@@ -162,6 +165,7 @@ func englishWords(text string, info engine.Info) []string {
 	text = regexp.MustCompile(strings.Join(title, `\s+`)).ReplaceAllString(text, "")
 	text = url.ReplaceAllString(text, "")
 	text = inputLine.ReplaceAllString(text, "")
+	text = receiptCmd.ReplaceAllString(text, "")
 	text = hexRun.ReplaceAllString(text, "")
 	text = optionRun.ReplaceAllString(text, "")
 	if strings.HasPrefix(info.Name, "earthman") {

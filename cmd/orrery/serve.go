@@ -211,7 +211,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		StrangerDomain: cfg.Limits.StrangerRepliesDomainPerDay, StrangerReserve: cfg.Limits.StrangerJoinReserve,
 		NewPerDay: cfg.Games.NewPerDay, InvitesPerDay: cfg.Games.InvitesPerDay,
 		MaxMail: int(cfg.Limits.MaxMail), ReadsPerMail: cfg.Limits.ReadsPerMail, MaxReply: cfg.Limits.MaxReply,
-		MaxObservers: cfg.Limits.MaxObservers, PressPerDay: cfg.Limits.PressPerDay, PlusDistinct: cfg.Security.PlusDistinctDomains,
+		MaxObservers: cfg.Limits.MaxObservers, PressPerDay: cfg.Limits.PressPerDay, PreviewsPerStep: cfg.Limits.PreviewsPerStep, PlusDistinct: cfg.Security.PlusDistinctDomains,
 		OpenGames: cfg.Games.OpenBy, MaxOpenGames: cfg.Games.MaxOpen,
 		Bounces: bounce.Policy{HardLimit: cfg.Bounces.HardLimit, Window: cfg.Bounces.Within,
 			NoVERP: cfg.Bounces.NoVERP(), VERPLocal: cfg.Bounces.VERPLocal, VERPDelimiter: cfg.Bounces.VERPDelimiter},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"orrery/engine"
+	"orrery/engine/dice"
 	"orrery/engine/store"
 )
 
@@ -59,6 +60,9 @@ type SubmitResult struct {
 	// that the anytime prompt would take alone (they run where the rules
 	// run them in the turn). The acknowledgement lists them apart.
 	Anytime []string
+	// Receipt is the part these orders will be in the step's dice inputs
+	// (receipt.go), for the ack; nil under dice scheme 1.
+	Receipt *dice.Part
 }
 
 // Step is one resolution as reported: its record, and the reports of the
@@ -161,6 +165,7 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 		res.Accepted = true
 		res.Orders = append([]string(nil), orders.Lines()...)
 		res.Anytime = anytimeLines(g, st, pl.Name, prompt, res.Orders)
+		res.Receipt = g.receipt(st, prompt, orders)
 		text := engine.OrdersText(orders)
 		e := &Entry{Time: now, Kind: "orders", Step: g.Step + 1, Player: pl.Name, Prompt: prompt.ID, Source: in.Source, Ref: in.Ref, Text: text}
 		if err := appendLog(b, e); err != nil {
@@ -428,6 +433,12 @@ func (s *Service) resolveTx(b store.Bucket, g *Game, st engine.State, reason str
 		}
 		steps = append(steps, step)
 		notices = append(notices, n...)
+		// Orders held for the turn this step opened apply now (ahead.go).
+		held, err := s.applyAhead(b, g, st, s.now().UTC())
+		if err != nil {
+			return steps, notices, err
+		}
+		notices = append(notices, held...)
 		only = nil
 		if g.Over() || len(g.Answered) == 0 || !s.mayResolveEarly(g, s.now()) || g.Settings.EarlyDelay > 0 {
 			return steps, notices, nil

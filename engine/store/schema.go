@@ -161,6 +161,8 @@ var TopLevel = [][]byte{BucketMeta, BucketGames, BucketSeats, BucketTags, Bucket
 //	mail/inbox-consent/<token> → JSON JOIN or OBSERVE waiting for its confirmation;
 //	                          p\x00<person>\x00<game> → the token of a person's pending
 //	                          request, m\x00<message-id> → JSON tokens asked in that mail
+//	mail/preview/<game>\x00<seat> → JSON count of the PREVIEWs answered for
+//	                          the seat in the game's current step (pbem/daemon preview.go)
 var (
 	BucketMailOutbox      = []byte("outbox")
 	BucketMailOutboxSent  = []byte("outbox-sent")
@@ -190,6 +192,7 @@ var (
 	BucketMailQueued      = []byte("inbox-queued")
 	BucketMailVERP        = []byte("verp")
 	BucketMailComplaints  = []byte("complaints")
+	BucketMailPreview     = []byte("preview")
 )
 
 // MailBucket is the bucket name inside the mail side's top-level bucket

@@ -136,7 +136,7 @@ type Descriptor struct {
 // All lists the commands, in the order HELP lists them.
 var All = []*Descriptor{
 	&HelpCmd, &ListCmd, &RulesCmd, &JoinCmd, &StatusCmd, &BoardCmd, &HistoryCmd, &ResignCmd, &WaitCmd,
-	&OrdersCmd, &PressCmd, &VacationCmd, &ObserveCmd, &UnobserveCmd, &ResendCmd, &ConfirmCmd, &SetCmd,
+	&OrdersCmd, &PreviewCmd, &PressCmd, &VacationCmd, &ObserveCmd, &UnobserveCmd, &ResendCmd, &ConfirmCmd, &SetCmd,
 	&SettingsCmd, &MyGamesCmd, &SecretCmd, &NewCmd, &StartCmd, &InviteCmd, &GMCmd,
 }
 

@@ -5,11 +5,12 @@ const Orders Name = "ORDERS"
 
 // OrdersCmd is ORDERS.
 var OrdersCmd = Descriptor{
-	Name:  Orders,
-	Help:  []HelpLine{{"ORDERS <game>", "every line below is an order"}},
-	Usage: "write ORDERS and maybe a game, like: ORDERS demo1, then your orders below",
+	Name: Orders,
+	Help: []HelpLine{{"ORDERS <game>", "every line below is an order"},
+		{"ORDERS <game> TURN 7", "the orders below are for that later turn (NEXT: the next one): held, applied when the turn asks you for orders and checked then; ORDERS <game> alone lists what you hold"}},
+	Usage: "write ORDERS and maybe a game, like: ORDERS demo1, then your orders below (ORDERS demo1 TURN 7 for a later turn)",
 	Kind:  Marker, Limit: Unlimited,
-	Parse:     oneGame(Orders, true),
-	Examples:  []string{"ORDERS demo1", "orders"},
+	Parse:     parseOrders,
+	Examples:  []string{"ORDERS demo1", "orders", "ORDERS demo1 TURN 7", "orders next"},
 	Malformed: "ORDERS demo1 now",
 }

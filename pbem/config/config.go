@@ -239,6 +239,9 @@ type Limits struct {
 	// PressPerDay is how much press one seat may have relayed in any 24
 	// hours (default 50).
 	PressPerDay int `yaml:"press_per_day"`
+	// PreviewsPerStep is how many PREVIEWs one seat gets answered in
+	// one step of a game (default 3).
+	PreviewsPerStep int `yaml:"previews_per_step"`
 }
 
 // Security is sender authentication.
@@ -471,7 +474,7 @@ func (c *Config) check() error {
 		n   int64
 	}{{"max_mail", c.Limits.MaxMail}, {"batch_bytes", c.Limits.BatchBytes}, {"reads_per_mail", int64(c.Limits.ReadsPerMail)},
 		{"max_reply", int64(c.Limits.MaxReply)}, {"max_observers", int64(c.Limits.MaxObservers)},
-		{"press_per_day", int64(c.Limits.PressPerDay)}} {
+		{"press_per_day", int64(c.Limits.PressPerDay)}, {"previews_per_step", int64(c.Limits.PreviewsPerStep)}} {
 		if l.n < 0 {
 			return fmt.Errorf("limits.%s: must be positive", l.key)
 		}
@@ -499,6 +502,9 @@ func (c *Config) check() error {
 	}
 	if c.Limits.PressPerDay == 0 {
 		c.Limits.PressPerDay = 50
+	}
+	if c.Limits.PreviewsPerStep == 0 {
+		c.Limits.PreviewsPerStep = 3
 	}
 	for _, d := range c.Security.PlusDistinctDomains {
 		if !strings.Contains(d, ".") || strings.ContainsAny(d, "@ ") {

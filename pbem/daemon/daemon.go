@@ -118,6 +118,10 @@ type Config struct {
 	// hours (default 50): a player cannot make the server mail the other
 	// seats without end.
 	PressPerDay int
+	// PreviewsPerStep is how many PREVIEWs one seat gets answered in one
+	// step of a game (default 3; preview.go): enough to try a plan or
+	// two, too few to fish the rules for the other seats' secrets.
+	PreviewsPerStep int
 	// PlusDistinct lists the domains where local+tag@ is not a tag of
 	// local@ but another person's mailbox; elsewhere the +tags of an
 	// address are one person for OBSERVE, JOIN and strangers' budgets
@@ -267,6 +271,9 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	}
 	if cfg.PressPerDay <= 0 {
 		cfg.PressPerDay = 50
+	}
+	if cfg.PreviewsPerStep <= 0 {
+		cfg.PreviewsPerStep = 3
 	}
 	if cfg.MaxMail <= 0 {
 		cfg.MaxMail = imapin.DefaultMaxSize

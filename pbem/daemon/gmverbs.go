@@ -248,6 +248,7 @@ func (x *gmCall) orders() error {
 		kind := templates.Ack
 		if res.Accepted {
 			data.Orders, data.Replaced, data.Anytime = res.Orders, res.Replaced, res.Anytime
+			data.Receipt = res.Receipt
 		} else {
 			kind, data.Errors = templates.Rejected, res.Errors
 		}

@@ -702,7 +702,12 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 			return err
 		}
 	}
-	if r.HasOrders && r.Game != "" {
+	if t := aheadTurn(r); r.HasOrders && r.Game != "" && t != 0 && !previewsOrders(r) {
+		// ORDERS game TURN n: held for that turn (ahead.go).
+		if err := d.holdAhead(ctx, j, r, byID.get(r.Game), t); err != nil {
+			return err
+		}
+	} else if r.HasOrders && r.Game != "" && !previewsOrders(r) {
 		if err := d.orders(ctx, j, r, byID.get(r.Game)); err != nil {
 			return err
 		}
@@ -945,6 +950,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		if res.Accepted {
 			accepted = true
 			data.Orders, data.Replaced, data.Anytime = res.Orders, res.Replaced, res.Anytime
+			data.Receipt = res.Receipt
 			// These orders completed the step: the ack says so and goes
 			// out now, in this transaction, before the step's report
 			// that the mailer's hook queues after it.

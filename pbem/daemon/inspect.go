@@ -58,6 +58,10 @@ type Verdict struct {
 	AuthResults string `json:"auth_results,omitempty"`
 	// Routing is what the database says (Daemon.Inspect only).
 	Routing *Routing `json:"routing,omitempty"`
+	// OrdersFor says what the orders are for when not for the current
+	// step: "preview" (PREVIEW: tried, never sent), "turn N" or "the next
+	// turn" (ORDERS game TURN n / NEXT: held for it); "" otherwise.
+	OrdersFor string `json:"orders_for,omitempty"`
 }
 
 // VerdictLine is a line of the mail.
@@ -162,6 +166,7 @@ func inspect(raw []byte, maxText int, opt route.Options, pc policy.Config) (*Ver
 	}
 	r := route.Route(m, opt)
 	v.Game, v.Secret = r.Game, r.Secret
+	v.OrdersFor = ordersFor(r)
 	for _, l := range r.OrderLines {
 		v.Orders = append(v.Orders, VerdictLine{Line: l.N, Text: l.Text})
 	}

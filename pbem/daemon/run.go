@@ -31,7 +31,8 @@ var runners = map[*command.Descriptor]runner{
 	&command.HistoryCmd:   (*Daemon).runHistory,
 	&command.ResignCmd:    (*Daemon).change,
 	&command.WaitCmd:      (*Daemon).change,
-	&command.OrdersCmd:    func(*Daemon, context.Context, *job, *route.Result, route.Command, *gameIndex) error { return nil }, // marks where orders start
+	&command.OrdersCmd:    (*Daemon).runOrders, // marks where orders start; alone, lists the orders held for later turns (ahead.go)
+	&command.PreviewCmd:   (*Daemon).runPreview,
 	&command.PressCmd:     (*Daemon).change,
 	&command.VacationCmd:  (*Daemon).change,
 	&command.ObserveCmd:   (*Daemon).change,

@@ -24,6 +24,7 @@ var runCases = map[command.Name]struct {
 	command.Resign:     {"ann", "RESIGN", "You resigned from game g1"},
 	command.Wait:       {"ann", "WAIT", "will not resolve early"},
 	command.Orders:     {"ann", "ORDERS\nPUSH 1", "your orders for game g1 are accepted"},
+	command.Preview:    {"ann", "PREVIEW\nPUSH 2", "ann pushes 2+"},
 	command.Press:      {"ann", "PRESS TO bob\nhello bob\nEND", "Your press in game g1 went to bob"},
 	command.Vacation:   {"ann", "VACATION FROM 2026-12-20 TO 2026-12-24", "Vacation of ann noted from"},
 	command.Observe:    {"olga", "OBSERVE g1", "CONFIRM"},

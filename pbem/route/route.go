@@ -347,7 +347,8 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 			if command.ReadsBlock(cmd) {
 				press = len(r.Commands) - 1
 			}
-			ordersMode = cmd.Name == Orders
+			// Below PREVIEW, as below ORDERS, every line is an order (to try).
+			ordersMode = cmd.Name == Orders || cmd.Name == command.Preview
 			if ordersMode && r.Game == "" && cmd.Game != "" {
 				r.Game, r.GameFrom = cmd.Game, fmt.Sprintf("line %d", n)
 			}
@@ -500,7 +501,7 @@ func (r *Result) errorf(n int, line, msg, fix string) {
 }
 
 func (r *Result) unknown(n int, line, word string) {
-	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT, ORDERS, " +
+	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT, ORDERS, PREVIEW, " +
 		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND, CONFIRM, SET, SETTINGS, MY GAMES, SECRET, NEW, START and INVITE; " +
 		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
 	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {

@@ -1,0 +1,88 @@
+package game_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"orrery/engine/game"
+	"orrery/engine/store"
+)
+
+// TestOrdersAhead: ann holds orders for turn 3 during turn 1 (then replaces
+// them); bob holds orders for turn 2 that do not fit when it opens. bob is
+// told at once and plays turn 2 as if he had sent nothing; ann's orders
+// become hers when turn 3 opens, the turn resolves with them, and the game
+// still replays (Verify).
+func TestOrdersAhead(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	create(t, svc, "a", "ann", "bob")
+	var notices []game.Notice
+	hook := func(_ store.Tx, c *game.Change) error { notices = append(notices, c.Notices...); return nil }
+	hold := func(player, text string, turn int) *game.AheadResult {
+		t.Helper()
+		res, err := svc.Hold(ctx, game.Input{Game: "a", Player: player, Text: text, Source: "test"}, turn, hook)
+		if err != nil {
+			t.Fatalf("hold %s %q for %d: %v", player, text, turn, err)
+		}
+		return res
+	}
+	if res := hold("ann", "PUSH 1", 3); res.Replaced || res.Held.Turn != 3 {
+		t.Fatalf("first hold: %+v", res)
+	}
+	if res := hold("ann", "PUSH 3", 3); !res.Replaced {
+		t.Fatalf("second hold for turn 3 does not say it replaced the first: %+v", res)
+	}
+	if res := hold("bob", "PUSH 9", game.Next); res.Held.Turn != 2 {
+		t.Fatalf("NEXT in turn 1 held for turn %d", res.Held.Turn)
+	}
+	if _, err := svc.Hold(ctx, game.Input{Game: "a", Player: "ann", Text: "PUSH 1"}, 1); err == nil || !game.IsUserError(err) {
+		t.Fatalf("orders held for the current turn: %v", err)
+	}
+	if held, err := svc.HeldAhead(ctx, "a", "ann"); err != nil || len(held) != 1 || held[0].Text != "PUSH 3" {
+		t.Fatalf("ann's held orders: %+v %v", held, err)
+	}
+	turn1 := func(player, text string) {
+		t.Helper()
+		if res, err := svc.Submit(ctx, game.Input{Game: "a", Player: player, Text: text, Source: "test"}, hook); err != nil || !res.Accepted {
+			t.Fatalf("%s %q: %v %+v", player, text, err, res)
+		}
+	}
+	turn1("ann", "PUSH 1")
+	turn1("bob", "PUSH 1") // turn 2 opens: bob's held orders do not fit
+	var told bool
+	for _, n := range notices {
+		if n.Kind == "ahead-rejected" && len(n.To) == 1 && n.To[0] == "bob" && strings.Contains(n.Text, "turn 2") {
+			told = true
+		}
+	}
+	if !told {
+		t.Fatalf("bob was not told his held orders no longer fit: %+v", notices)
+	}
+	g, _ := svc.Get(ctx, "a")
+	if g.Turn != 2 || len(g.Answered) != 0 {
+		t.Fatalf("turn 2 opened as %d with answers %v", g.Turn, g.Answered)
+	}
+	turn1("ann", "PUSH 2")
+	turn1("bob", "PUSH 2") // turn 3 opens: ann's held orders are hers
+	g, _ = svc.Get(ctx, "a")
+	if g.Turn != 3 || len(g.Answered) != 1 || g.Answered[0] != "push:ann" {
+		t.Fatalf("turn 3 opened as %d with answers %v, want ann's held orders in", g.Turn, g.Answered)
+	}
+	turn1("bob", "PUSH 1")
+	rep, err := svc.StepReport(ctx, "a", g.Step+1, "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(rep.Events, "\n"), "ann pushes 3+") {
+		t.Fatalf("turn 3 did not use ann's held orders: %q", rep.Events)
+	}
+	if held, _ := svc.HeldAhead(ctx, "a", ""); len(held) != 0 {
+		t.Fatalf("held orders left after they applied: %+v", held)
+	}
+	v, err := svc.Verify(ctx, "a")
+	if err != nil || !v.OK() {
+		t.Fatalf("verify: %v %+v", err, v)
+	}
+}
