@@ -37,6 +37,8 @@ var noticeTexts = map[string]string{
 	"seat-lost":   "The GM gave your seat bob in demo1 to the computer: away until March.",
 	"seat-open":   "You have sent no orders in demo1 for 3 steps in a row: your seat bob is offered to other players. Until someone takes it, orders you send still count.",
 	"taken":       "dora@example.org took the open seat bob of demo1.",
+	"unsubscribed": "Your reports now come once a day, in the digest, instead of one mail a step (SET DIGEST off undoes it). Game demo1 goes on with your seat bob: VACATION demo1 FROM first-day TO last-day plays your defaults while you are away, RESIGN demo1 leaves the game, and the GM can give your seat to the computer.",
+	"ping":         "Your mail reached me from bob@example.org. It is authenticated: dkim vouches for your domain example.org, as DMARC asks. Under this server's rule (sender_auth dmarc) I accept your mail; with a seat's secret it acts for that seat. Add orrery@example.org to your contacts, so that my reports are not filtered as spam.",
 	"unreachable": "Mail to bob in demo1 bounces, so they get no reports: the computer plays the seat from now on.",
 	"undelivered": "I gave up on a mail to bob@example.org (game demo1, queued Mon 2026-11-23 18:00 UTC); the last error was: 550 5.1.1 <bob@example.org>: Recipient address rejected",
 	"complaint":   "bob@example.org marked a mail of mine about game demo1 as spam (feedback loop: Yahoo!-Mail-Feedback/2.0): I send that address no more reminders, digests or observer reports. It still gets its games' reports and the answers to its own mail; SET REMINDERS on from it starts the rest again.",

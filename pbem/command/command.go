@@ -134,7 +134,7 @@ type Descriptor struct {
 var All = []*Descriptor{
 	&HelpCmd, &ListCmd, &RulesCmd, &JoinCmd, &StatusCmd, &BoardCmd, &HistoryCmd, &ResignCmd, &WaitCmd,
 	&OrdersCmd, &PressCmd, &VacationCmd, &ObserveCmd, &UnobserveCmd, &ResendCmd, &ConfirmCmd, &SetCmd,
-	&SettingsCmd, &MyGamesCmd, &SecretCmd, &NewCmd, &StartCmd, &InviteCmd, &GMCmd,
+	&SettingsCmd, &MyGamesCmd, &PingCmd, &SecretCmd, &NewCmd, &StartCmd, &InviteCmd, &GMCmd,
 }
 
 // byWord finds a descriptor by any of its words.
