@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"orrery/engine/game"
@@ -213,4 +214,15 @@ func (d *Daemon) unsubscribeByMail(ctx context.Context, j *job, tok string) erro
 	data := d.mailer.data(nil, game.Player{}, nil)
 	data.Notice = &game.Notice{Kind: "unsubscribed", Text: said.English(), Msg: &said}
 	return d.say(j, templates.Notice, data)
+}
+
+// UnsubscribeHandler is the web side's one-click endpoint (unsub.Path),
+// acting through d and wording its pages with the mail templates'
+// catalog.
+func (d *Daemon) UnsubscribeHandler() http.Handler {
+	h := &unsub.Handler{Act: d, Logger: d.log}
+	if s, ok := d.mailer.Render.(*templates.Set); ok {
+		h.Catalog = s.Catalog()
+	}
+	return h
 }
