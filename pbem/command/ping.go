@@ -11,7 +11,9 @@ var PingCmd = Descriptor{
 	Name:  Ping,
 	Help:  []HelpLine{{"PING", "how your mail reached me (SPF, DKIM, DMARC) and the address to add to your contacts so that my mail is not filtered"}},
 	Usage: "write PING alone on its line",
-	Kind:  Read, Limit: Reads,
+	// Counted with the changes, as SETTINGS and MY GAMES: answered once a
+	// mail whatever the count.
+	Kind: Read, Limit: Changes,
 	Parse: func(in In) (Command, bool, string) {
 		if len(in.Args) == 0 {
 			return start(Ping, in), true, ""

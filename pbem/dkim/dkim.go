@@ -51,6 +51,9 @@ func New(domain, selector string, key crypto.Signer) (*Signer, error) {
 	}
 	switch k := key.(type) {
 	case *rsa.PrivateKey:
+		if k == nil {
+			return nil, errors.New("dkim: no key")
+		}
 		if k.N.BitLen() < 1024 {
 			return nil, fmt.Errorf("dkim: an RSA key of %d bits is too short (verifiers refuse under 1024; use 2048)", k.N.BitLen())
 		}
