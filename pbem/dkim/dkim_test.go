@@ -83,11 +83,11 @@ func TestSignVerifies(t *testing.T) {
 			}
 			// Altered or added headers fail.
 			for what, altered := range map[string][]byte{
-				"List-Unsubscribe altered": bytes.Replace(signed, []byte("unsubscribe/TOKEN"), []byte("unsubscribe/EVIL"), 1),
+				"List-Unsubscribe altered":      bytes.Replace(signed, []byte("unsubscribe/TOKEN"), []byte("unsubscribe/EVIL"), 1),
 				"List-Unsubscribe-Post dropped": bytes.Replace(signed, []byte("List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n"), nil, 1),
-				"Subject altered": bytes.Replace(signed, []byte("Turn 3\r\n"), []byte("Turn 4\r\n"), 1),
-				"body altered":    bytes.Replace(signed, []byte("are due"), []byte("are late"), 1),
-				"Cc added":        bytes.Replace(signed, []byte("To: ann"), []byte("Cc: eve@example.com\r\nTo: ann"), 1),
+				"Subject altered":               bytes.Replace(signed, []byte("Turn 3\r\n"), []byte("Turn 4\r\n"), 1),
+				"body altered":                  bytes.Replace(signed, []byte("are due"), []byte("are late"), 1),
+				"Cc added":                      bytes.Replace(signed, []byte("To: ann"), []byte("Cc: eve@example.com\r\nTo: ann"), 1),
 			} {
 				if err := verify(t, s, altered); err == nil {
 					t.Errorf("%s: still verifies", what)
