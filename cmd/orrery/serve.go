@@ -196,6 +196,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	if err != nil {
 		return fail(err)
 	}
+	doctorAtStart(cfg, log)
 	if signer != nil {
 		smtp.DKIM = signer
 		log.Info("signing mail with DKIM", "domain", signer.Domain, "selector", signer.Selector)
