@@ -24,42 +24,37 @@ func (d *Daemon) ping(_ context.Context, j *job, _ *route.Result, _ route.Comman
 	return d.say(j, templates.Notice, data)
 }
 
-// pingMsg words the answer to PING.
+// pingMsg words the answer to PING. Each sentence after the first
+// carries the ones before it as its first argument: a message id of its
+// own words (a bare "%s %s" would match every sentence written elsewhere
+// in English, and the catalog would translate it as one).
 func pingMsg(from, bot string, mode policy.SenderAuth, v policy.Verdict) lang.Msg {
-	saw := lang.M("Your mail reached me from %s.", from)
-	var auth, pol, read, results lang.Msg
+	out := lang.M("Your mail reached me from %s.", from)
 	switch {
 	case mode == "" || mode == policy.AuthOff:
-		auth = lang.M("This server does not check senders by SPF, DKIM or DMARC (sender_auth off): the secret in the subject proves that a mail is yours.")
+		out = lang.M("%s This server does not check senders by SPF, DKIM or DMARC (sender_auth off): the secret in the subject proves that a mail is yours.", out)
 	case v.Domain == "":
-		auth = lang.M("Your From address has no domain I could check.")
+		out = lang.M("%s Your From address has no domain I could check.", out)
 	case v.Aligned:
-		auth = lang.M("It is authenticated: %s vouches for your domain %s, as DMARC asks.", v.By, v.Domain)
+		out = lang.M("%s It is authenticated: %s vouches for your domain %s, as DMARC asks.", out, v.By, v.Domain)
 	default:
-		auth = lang.M("No DKIM signature or SPF result aligned with your domain %s vouches for it.", v.Domain)
+		out = lang.M("%s No DKIM signature or SPF result aligned with your domain %s vouches for it.", out, v.Domain)
 	}
 	if mode != "" && mode != policy.AuthOff && v.Domain != "" {
 		if v.Policy != "" {
-			pol = lang.M("Your domain publishes the DMARC policy p=%s.", v.Policy)
+			out = lang.M("%s Your domain publishes the DMARC policy p=%s.", out, v.Policy)
 		} else {
-			pol = lang.M("Your domain publishes no DMARC policy.")
+			out = lang.M("%s Your domain publishes no DMARC policy.", out)
 		}
 	}
 	if v.Why != "" {
-		read = lang.M("What I read: %s", v.Why)
+		out = lang.M("%s What I read: %s.", out, v.Why)
 	}
 	if v.AuthResults != "" {
-		results = lang.M("Authentication-Results: %s", v.AuthResults)
+		out = lang.M("%s Your mail's Authentication-Results: %s.", out, v.AuthResults)
 	}
-	accept := lang.M("Under this server's rule (sender_auth %s) I accept your mail; with a seat's secret it acts for that seat.", string(policyName(mode)))
-	contact := lang.M("Add %s to your contacts, so that my reports are not filtered as spam.", bot)
-	out := lang.M("%s %s", saw, auth)
-	for _, m := range []lang.Msg{pol, read, results, accept, contact} {
-		if m.ID != "" {
-			out = lang.M("%s %s", out, m)
-		}
-	}
-	return out
+	out = lang.M("%s Under this server's rule (sender_auth %s) I accept your mail; with a seat's secret it acts for that seat.", out, string(policyName(mode)))
+	return lang.M("%s Add %s to your contacts, so that my reports are not filtered as spam.", out, bot)
 }
 
 func policyName(mode policy.SenderAuth) policy.SenderAuth {
