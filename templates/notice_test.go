@@ -52,6 +52,8 @@ var noticeTexts = map[string]string{
 	"ahead-rejected": "Your orders held for turn 3 of game demo1 no longer fit, so none of them were applied; send your orders for the turn as usual. What did not fit:\nline 1: no planet named 'Rigle'",
 	"ahead-applied":  "Your orders held for turn 3 of game demo1 are now your orders for it:\nBUILD MINE AT RIGEL",
 	"ahead-held":     "Your orders for turn 3 of game demo1 are held: they apply when that turn asks you for orders, checked then against the position as it stands.",
+	"unsubscribed":   "Your reports now come once a day, in the digest, instead of one mail a step (SET DIGEST off undoes it). Game demo1 goes on with your seat bob: VACATION demo1 FROM first-day TO last-day plays your defaults while you are away, RESIGN demo1 leaves the game, and the GM can give your seat to the computer.",
+	"ping":           "Your mail reached me from bob@example.org. It is authenticated: dkim vouches for your domain example.org, as DMARC asks. Under this server's rule (sender_auth dmarc) I accept your mail; with a seat's secret it acts for that seat. Add orrery@example.org to your contacts, so that my reports are not filtered as spam.",
 }
 
 // noticeSaid is what a player wrote, by the kinds that carry it: a line

@@ -147,6 +147,9 @@ var NoticeTitles = map[string]string{
 	"press-sent": "Your press was sent",
 	"observe":    "You now observe the game",
 	"unobserve":  "You no longer observe the game",
+	// Deliverability (issue 41): an unsubscribe's effect, PING's answer.
+	"unsubscribed": "Fewer mails from now on",
+	"ping":         "How your mail reached me",
 }
 
 // Kinds lists every kind of mail in a fixed order.

@@ -12,6 +12,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
+	"net/http"
 	"net/mail"
 	"os"
 	"path/filepath"
@@ -33,6 +34,7 @@ import (
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 	"orrery/pbem/settings"
+	"orrery/pbem/unsub"
 )
 
 const demoDomain = "pbem.test"
@@ -98,7 +100,7 @@ func startEmbedded(e *env, o embeddedOptions, log *slog.Logger) (*embedded, erro
 	// The demo's players answer within milliseconds: a person's hourly
 	// budget of replies would cut their acks short.
 	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000,
-		WebLink: x.web.link(), Metrics: m})
+		WebLink: x.web.link(), UnsubURL: x.web.base(), Metrics: m})
 	if err != nil {
 		x.close()
 		return nil, err
@@ -202,7 +204,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		webDone := make(chan struct{})
 		go func() {
 			defer close(webDone)
-			if err := x.web.serve(webCtx, site, log); err != nil {
+			mux := http.NewServeMux()
+			mux.Handle(unsub.Path, x.d.UnsubscribeHandler())
+			mux.Handle("/", site)
+			if err := x.web.serve(webCtx, mux, log); err != nil {
 				log.Error("web pages", "err", err)
 			}
 		}()

@@ -54,17 +54,19 @@ func runMail(ctx context.Context, e *env, args []string) error {
 			return mailRetry(ctx, e, args[1:])
 		case "drop":
 			return mailDrop(ctx, e, args[1:])
+		case "doctor":
+			return mailDoctor(ctx, e, args[1:])
 		}
 	}
 	if len(args) == 0 || args[0] != "check" {
 		if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintf(e.stdout, "Usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml\n\n%s\n\n%s\n", mailAbout, mailQueueAbout)
+			fmt.Fprintf(e.stdout, "Usage: orrery mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml\n\n%s\n\n%s\n\nUsage: orrery mail doctor [--config FILE] [--selector S] [--relay-ip IP]\n\n%s\n", mailAbout, mailQueueAbout, mailDoctorAbout)
 			return nil
 		}
 		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-			return noCommand("mail", args[0], []string{"check", "queue", "retry", "drop"}, "see orrery mail help")
+			return noCommand("mail", args[0], []string{"check", "queue", "retry", "drop", "doctor"}, "see orrery mail help")
 		}
-		return fmt.Errorf("usage: orrery mail check|queue|retry|drop … (see orrery mail help)")
+		return fmt.Errorf("usage: orrery mail check|queue|retry|drop|doctor … (see orrery mail help)")
 	}
 	fs := flags(e, "mail check", "mail check [--json] [--db FILE] [--ruleset NAME] FILE.eml", mailAbout)
 	asJSON := fs.Bool("json", false, "print JSON")

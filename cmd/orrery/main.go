@@ -55,7 +55,7 @@ func commands() []command {
 		{"orders", "send orders for a player, or check an orders file offline", runOrders},
 		{"player", "show or change a player's settings (language, time zone), kept by address", runPlayer},
 		{"dice", "redo a step's dice from its revealed seed, to check the server", runDice},
-		{"mail", "mail check FILE.eml: what the daemon would do with a mail; mail queue, retry, drop: the mail going out", runMail},
+		{"mail", "mail check FILE.eml: what the daemon would do with a mail; mail queue, retry, drop: the mail going out; mail doctor: the domain's DNS for delivery", runMail},
 		{"demo", "play a whole game by mail on in-process mail servers, and show the mails", runDemo},
 		{"serve", "run the mail daemon (--config FILE), or try it with its own mail servers (--embedded)", runServe},
 		{"db", "the database: db migrate (PostgreSQL's schema), db copy --from STORE --to STORE, db backup (a bbolt file, while in use)", runDB},

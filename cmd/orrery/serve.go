@@ -26,6 +26,7 @@ import (
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
 	"orrery/pbem/policy"
+	"orrery/pbem/unsub"
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -191,6 +192,15 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 	m := newMetrics(cfg.Metrics.Listen, st)
 	smtp := &outbox.SMTP{Addr: cfg.SMTP.Server, TLS: cfg.SMTP.TLS, Auth: cfg.SMTP.Auth,
 		Credentials: cfg.SMTP.Credentials, Refused: cfg.SMTP.Refused, HELO: outbox.Domain(cfg.From), KeepAlive: cfg.SMTP.KeepAlive}
+	signer, err := cfg.DKIM.Signer(outbox.Domain(cfg.From))
+	if err != nil {
+		return fail(err)
+	}
+	doctorAtStart(cfg, log)
+	if signer != nil {
+		smtp.DKIM = signer
+		log.Info("signing mail with DKIM", "domain", signer.Domain, "selector", signer.Selector)
+	}
 	// A PostgreSQL database may be shared by several daemons: their
 	// outbox workers hold leases (Shared), and one at a time reads the
 	// mailbox (lead).
@@ -207,7 +217,7 @@ func newServer(e *env, cfg *config.Config, cfgPath string) (*server, error) {
 		MaxText: cfg.Limits.MaxText, Templates: cfg.Templates, TickEvery: cfg.Tick, Lead: lead, Turn: turn, Retention: cfg.Retention, Logger: log,
 		Relax: daemonRelax(cfg), RelaxGames: relaxGames(cfg), Policy: daemonPolicy(cfg), DNSGrace: cfg.Security.DNSGrace,
 		PingPong: cfg.Limits.PingPong, StrangerDaily: cfg.Limits.StrangerRepliesPerDay,
-		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(),
+		StrangerGlobal: cfg.Limits.StrangerRepliesGlobalPerDay, GMSecret: gmSecret, WebLink: ws.link(), UnsubURL: ws.base(),
 		StrangerDomain: cfg.Limits.StrangerRepliesDomainPerDay, StrangerReserve: cfg.Limits.StrangerJoinReserve,
 		NewPerDay: cfg.Games.NewPerDay, InvitesPerDay: cfg.Games.InvitesPerDay,
 		MaxMail: int(cfg.Limits.MaxMail), ReadsPerMail: cfg.Limits.ReadsPerMail, MaxReply: cfg.Limits.MaxReply,
@@ -274,11 +284,14 @@ func runDaemon(ctx context.Context, e *env, st *store.Store, d *daemon.Daemon, r
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var h http.Handler = site
-			if ws.extra != nil { // metrics.listen names the same address
-				ws.extra.Handle("/", site)
-				h = ws.extra
+			// One-click unsubscribe (RFC 8058) beside the read-only pages.
+			mux := ws.extra
+			if mux == nil {
+				mux = http.NewServeMux()
 			}
+			mux.Handle(unsub.Path, d.UnsubscribeHandler())
+			mux.Handle("/", site)
+			var h http.Handler = mux
 			if err := ws.serve(ctx, h, log); err != nil {
 				log.Error("web pages", "err", err)
 			}

@@ -47,6 +47,15 @@ func (w *webSide) link() daemon.WebLink {
 	return web.PrivateLink(w.url)
 }
 
+// base is the pages' public address, "" without web pages: one-click
+// unsubscribe links point there.
+func (w *webSide) base() string {
+	if w == nil {
+		return ""
+	}
+	return w.url
+}
+
 func (w *webSide) close() {
 	if w != nil {
 		w.ln.Close()

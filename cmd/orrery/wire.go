@@ -44,6 +44,7 @@ func mailOptions(e *env, cfgPath string) ([]game.Option, error) {
 			return nil, fmt.Errorf("config %s: %w", cfgPath, err)
 		}
 		m.WebLink = web.PrivateLink(c.HTTP.URL)
+		m.UnsubURL = c.HTTP.URL
 	}
 	return append(times, game.WithHooks(m.Hook)), nil
 }

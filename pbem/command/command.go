@@ -137,7 +137,7 @@ type Descriptor struct {
 var All = []*Descriptor{
 	&HelpCmd, &ListCmd, &RulesCmd, &JoinCmd, &StatusCmd, &BoardCmd, &HistoryCmd, &ResignCmd, &WaitCmd,
 	&OrdersCmd, &PreviewCmd, &PressCmd, &VacationCmd, &ObserveCmd, &UnobserveCmd, &ResendCmd, &ConfirmCmd, &SetCmd,
-	&SettingsCmd, &MyGamesCmd, &SecretCmd, &NewCmd, &StartCmd, &InviteCmd, &GMCmd,
+	&SettingsCmd, &MyGamesCmd, &PingCmd, &SecretCmd, &NewCmd, &StartCmd, &InviteCmd, &GMCmd,
 }
 
 // byWord finds a descriptor by any of its words.

@@ -43,6 +43,8 @@ type Config struct {
 	Security     Security `yaml:"security"`  // who may act for a seat
 	Templates    string   `yaml:"templates"` // directory of template overrides ("" = built in)
 	HTTP         HTTP     `yaml:"http"`      // the read-only web pages (off unless listen is set)
+	// DKIM signs the bot's mail in process (dkim.go), off unless set.
+	DKIM DKIM `yaml:"dkim"`
 	// Games says who may open games by mail (NEW) and how many at once.
 	Games Games `yaml:"games"`
 	// Bounces says when an address whose mail bounces is given up on.
@@ -400,6 +402,9 @@ func (c *Config) check() error {
 		}
 	}
 	if err := c.IMAP.check("imap", false); err != nil {
+		return err
+	}
+	if err := c.checkDKIM(); err != nil {
 		return err
 	}
 	if err := c.SMTP.check("smtp", true); err != nil {

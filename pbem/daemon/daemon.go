@@ -139,6 +139,9 @@ type Config struct {
 	// WebLink, when the daemon serves web pages, gives the address of a
 	// seat's private page for its report mails (pbem/web.PrivateLink).
 	WebLink WebLink
+	// UnsubURL is the web pages' public address, when they run: mails
+	// then carry a one-click unsubscribe URI there (unsubscribe.go).
+	UnsubURL string
 	// OpenGames says who may open a game by mail (NEW): "anyone",
 	// "players" (an address that holds or held a seat here: the
 	// default) or "gm"; MaxOpenGames is how many unfinished games one
@@ -312,6 +315,7 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 		cfg.Policy.OwnMessageIDSuffix = mailer.OwnSuffix()
 	}
 	mailer.WebLink = cfg.WebLink
+	mailer.UnsubURL = cfg.UnsubURL
 	d := &Daemon{cfg: cfg, st: st, queue: q, log: cfg.Logger, mailer: mailer, words: newWords(rulesets), wake: make(chan struct{}, 1)}
 	from := bareAddress(cfg.From)
 	at := strings.LastIndexByte(from, '@') // there is one: checked above

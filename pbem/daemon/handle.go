@@ -182,6 +182,8 @@ type job struct {
 	// aligned with the From domain (policy.Verdict.Aligned): the mail is
 	// the address's own, as NEW asks (selfservice.go).
 	aligned bool
+	// verdict is the sender authentication's whole verdict, for PING.
+	verdict policy.Verdict
 	// refused are the mail's lines not applied so far, and fix those
 	// of them with an error (partial); commandsDone, that every command
 	// line has run, so that what is left is known.
@@ -322,7 +324,7 @@ func (d *Daemon) handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 	if err != nil {
 		return 0, err // DNS trouble: leave it in the inbox, try later
 	}
-	j.aligned = v.Aligned
+	j.aligned, j.verdict = v.Aligned, v
 	if v.Refuse {
 		// A forged sender: answering would be backscatter to the victim.
 		j.rejected, j.noReply, j.why = true, true, v.Why
@@ -639,6 +641,9 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 	// Games are read one by one as the mail names them, and the address
 	// index says whether the sender plays anywhere: reading every game for
 	// every mail cost a quarter of a second and 46 MB at 10,000 games.
+	if tok := unsubSubject(j.m.Subject); tok != "" {
+		return d.unsubscribeByMail(ctx, j, tok)
+	}
 	byID := &gameIndex{ctx: ctx, svc: d.svc, seen: map[string]*game.Game{}}
 	r := route.Route(j.m, d.routeOptions(byID))
 	j.route = r

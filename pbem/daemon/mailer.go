@@ -35,6 +35,9 @@ type Mailer struct {
 	// Pictures draws boards (ViewPictures by default); nil sends reports
 	// without a picture.
 	Pictures Pictures
+	// UnsubURL is the web pages' address when they run: List-Unsubscribe
+	// then names an https: URI beside the mailto: (unsubscribe.go).
+	UnsubURL string
 	// views are the views of the pictures lately asked for, kept for the
 	// drawing (NewMailer makes it; nil keeps none).
 	views *views
@@ -251,6 +254,9 @@ func (m *Mailer) enqueue(tx store.Tx, out outbox.Mail) error {
 	if out.MessageID == "" {
 		out.MessageID = m.NewMessageID()
 	}
+	if err := m.listHeaders(tx, &out); err != nil {
+		return err
+	}
 	if m.Enqueue == nil {
 		return outbox.Enqueue(tx, out)
 	}
@@ -404,7 +410,9 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 			if n.Seat != "" && n.Seat == p.Name {
 				hold = nil // about the reader's own seat: at once
 			}
-			if err := m.post(tx, m.gameMail(g, addr, "notice", c), hold); err != nil {
+			out := m.gameMail(g, addr, "notice", c)
+			out.Headers[noticeHeader] = n.Kind
+			if err := m.post(tx, out, hold); err != nil {
 				return err
 			}
 		}

@@ -49,6 +49,7 @@ var runners = map[*command.Descriptor]runner{
 	&command.MyGamesCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, _ route.Command, _ *gameIndex) error {
 		return d.myGames(ctx, j)
 	},
+	&command.PingCmd: (*Daemon).ping,
 	&command.SecretCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
 		return d.sendSecret(ctx, j, c, byID)
 	},

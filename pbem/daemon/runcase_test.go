@@ -34,6 +34,7 @@ var runCases = map[command.Name]struct {
 	command.Set:        {"ann", "SET TZ Europe/Moscow", "I changed TZ"},
 	command.Settings:   {"ann", "SETTINGS", "SET LANG"},
 	command.MyGames:    {"ann", "MY GAMES", "YOUR RECORD"},
+	command.Ping:       {"ann", "PING", "Add orrery@pbem.test to your contacts"},
 	command.SendSecret: {"ann", "SECRET g1", "is on its way to you"},
 	command.New:        {"ann", "NEW toy", "You opened game toy-"},
 	command.Start:      {"ann", "START g1", "only the player who opened g1 may start it early"},

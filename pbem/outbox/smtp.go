@@ -47,6 +47,9 @@ type SMTP struct {
 	// KeepAlive is how long a connection is kept open after a batch for
 	// the next one (0: DefaultKeepAlive; negative: closed after each).
 	KeepAlive time.Duration
+	// DKIM, when set, signs every mail as it is composed (dkim: in the
+	// config; pbem/dkim).
+	DKIM Signer
 
 	mu   sync.Mutex
 	idle []*smtpConn // connections kept for the next batch, newest last
@@ -168,6 +171,9 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 	failing := 0 // mails in a row that failed for now
 	for i, m := range mails {
 		msg, err := ComposeWith(m, picture(ctx, slots, i))
+		if err == nil && s.DKIM != nil {
+			err = Sign(msg, s.DKIM)
+		}
 		if err != nil {
 			errs[i] = &Permanent{err}
 			continue
