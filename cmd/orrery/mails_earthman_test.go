@@ -3,4 +3,11 @@ package main
 // earthmanNames are the Latin words a Russian mail of The Earthman's
 // Burden (both editions) may hold: the proper names its Russian keeps,
 // as the glossary of games/earthman/README.md lists them.
-var earthmanNames = map[string]bool{}
+var earthmanNames = map[string]bool{
+	// The full rules: the technologies keep the names the orders use
+	// (TECH Colonisation, PRELUDE RESEARCH Attack), in events and status.
+	"Attack": true, "Durability": true, "ActiveDefences": true, "Influence": true, "Unity": true,
+	"Stability": true, "Spaceflight": true, "Launch": true, "Research": true, "Colonisation": true,
+	"Nanotechnology": true, "VonNeumann": true,
+	// End of the full rules' names.
+}
