@@ -68,8 +68,8 @@ func (full) Localize(v engine.View, l string) engine.View {
 // Localize is the ruleset's Localize, for a mail about several games.
 func (v *fullView) Localize(w engine.View, l string) engine.View { return full{}.Localize(w, l) }
 
-// Translate puts the rules' summary and order help (Info), which are
-// not messages, into l (engine.Translator); everything else the game
+// Translate puts the rules' summary, order help and options' help
+// (Info), which are not messages, into l (engine.Translator); everything else the game
 // records is a message already.
 func (full) Translate(l, text string) (string, bool) {
 	t, ok := lang.Parse(l)
@@ -82,6 +82,16 @@ func (full) Translate(l, text string) (string, bool) {
 		m = lang.M(fullSummary)
 	case fullHelp:
 		m = fullHelpMsg()
+	case fullOptVictory:
+		m = lang.M(fullOptVictory)
+	case fullOptSkynet:
+		m = lang.M(fullOptSkynet)
+	case fullOptCollab:
+		m = lang.M(fullOptCollab)
+	case fullOptTerritory:
+		m = lang.M(fullOptTerritory)
+	case fullOptPrelude:
+		m = lang.M(fullOptPrelude)
 	default:
 		return text, false
 	}

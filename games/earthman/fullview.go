@@ -471,6 +471,16 @@ func fullHelpMsg() lang.Msg { return lang.M(fullHelpFormat, fullHelpArgs()...) }
 // fullHelp is the order help in English (Info.OrderHelp).
 var fullHelp = fmt.Sprintf(fullHelpFormat, fullHelpArgs()...)
 
+// The options' help (Info.Options), constants so that each is a message
+// too (Translate).
+const (
+	fullOptVictory   = "what Victory score triggers the end"
+	fullOptSkynet    = "6.1 Skynet: AI rolls of 1 draw Unexpected AI Thoughts; 15 Rogue and all lose"
+	fullOptCollab    = "6.2: at the end of your turn, SHARE a technology with each other player once"
+	fullOptTerritory = "6.3: at the end of your turn, TRANSFER fleets and regions, at a risk"
+	fullOptPrelude   = "6.4 Prelude: three prelude turns each before the first turn"
+)
+
 // fullSummary is the rules summary (Info.Summary).
 const fullSummary = "Earth's powers expand into the Solar System under the UN's eye, scoring Victory Points " +
 	"from Power; fleets move through Approach, Interplanetary and Solar System trajectories, " +
@@ -483,11 +493,11 @@ func (full) Info() engine.Info {
 		Name:    "earthman", Title: "The Earthman's Burden",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{
-			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end"},
-			{Name: "skynet", Default: "off", Choices: onOff, Help: "6.1 Skynet: AI rolls of 1 draw Unexpected AI Thoughts; 15 Rogue and all lose"},
-			{Name: "research-collaborations", Default: "off", Choices: onOff, Help: "6.2: at the end of your turn, SHARE a technology with each other player once"},
-			{Name: "territorial-agreements", Default: "off", Choices: onOff, Help: "6.3: at the end of your turn, TRANSFER fleets and regions, at a risk"},
-			{Name: "prelude", Default: "off", Choices: onOff, Help: "6.4 Prelude: three prelude turns each before the first turn"},
+			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: fullOptVictory},
+			{Name: "skynet", Default: "off", Choices: onOff, Help: fullOptSkynet},
+			{Name: "research-collaborations", Default: "off", Choices: onOff, Help: fullOptCollab},
+			{Name: "territorial-agreements", Default: "off", Choices: onOff, Help: fullOptTerritory},
+			{Name: "prelude", Default: "off", Choices: onOff, Help: fullOptPrelude},
 		},
 		Summary:   fullSummary,
 		OrderHelp: fullHelp,
