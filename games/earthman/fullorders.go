@@ -84,6 +84,67 @@ var fullGrammar = map[string]string{
 	"PRELUDE":    "PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>",
 }
 
+// shapeMsg is fullGrammar[verb] as a message, for the fix "write it as:
+// …" (its placeholders are written in the reader's language; the order
+// words stay). TestFullShapesAreTheGrammar keeps the two the same.
+func shapeMsg(verb string) lang.Msg {
+	switch verb {
+	case "PASSES":
+		return lang.M("PASSES <n>                 (Spaceflight: movement passes this turn)")
+	case "PRELAUNCH":
+		return lang.M("PRELAUNCH <n> FROM <world> TO <trajectory>   (Launch technology)")
+	case "ROUTE":
+		return lang.M("ROUTE <n> FROM <trajectory> TO <place worldward of it>")
+	case "LAUNCH":
+		return lang.M("LAUNCH <n> FROM <world> TO <trajectory>")
+	case "FIRE":
+		return lang.M("FIRE <world> <n> AT <faction>")
+	case "EXPAND":
+		return lang.M("EXPAND <world> <size>[,<size>...] [CLEAR] [NEW]   (sizes 1-3)")
+	case "COUP":
+		return lang.M("COUP <world> <n> AT <faction>")
+	case "PACIFY":
+		return lang.M("PACIFY <world> <n> [<result>[,<result>...]]   (results FLEET, REGION, DISCONTENT, SANCTIONS)")
+	case "BUILD":
+		return lang.M("BUILD <world> <group>[,<group>...]   (groups 1, 2, 3 or 3x2)")
+	case "RESEARCH":
+		return lang.M("RESEARCH <world> <n>")
+	case "DEFEND":
+		return lang.M("DEFEND <world> <regions> AT <faction>")
+	case "INFLUENCE":
+		return lang.M("INFLUENCE <world> <fleets removed, 3 or more>")
+	case "UN":
+		return lang.M("UN FLEET | UN RESEARCH")
+	case "TECH":
+		return lang.M("TECH <technology>[,...]|NONE|ANY or TECH NEVER <technology>[,...]|NONE")
+	case "DEFENSIVE":
+		return lang.M("DEFENSIVE FIRE ALL | NONE | AT <player>[,<player>...]")
+	case "PAY":
+		return lang.M("PAY DISCONTENT | SCRAP")
+	case "OVERTHROWN":
+		return lang.M("OVERTHROWN RISK|YIELD [ON <world>] | OVERTHROWN GENERAL ON <world>")
+	case "CONCEDE":
+		return lang.M("CONCEDE TO <player> | CONCEDE NONE")
+	case "PEACE":
+		return lang.M("PEACE YES | NO")
+	case "AI":
+		return lang.M("AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL|MIN <k> | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE")
+	case "SHARE":
+		return lang.M("SHARE <technology> WITH <player>   (option research-collaborations)")
+	case "TRANSFER":
+		return lang.M("TRANSFER <n> FLEET AT <place> TO <player> | TRANSFER REGION <world> <number> TO <player>")
+	case "ACCEPT":
+		return lang.M("ACCEPT TRANSFERS ALL | NONE | ACCEPT SHARES ALL | NONE | <technology>[,<technology>...]")
+	case "EXPOSE":
+		return lang.M("EXPOSE <place>[,<place>...] | EXPOSE NONE   (where fleets go At Risk, are scrapped or mutiny first)")
+	case "LOSE":
+		return lang.M("LOSE FEWEST | LOSE ATRISK   (which region Open Fire takes)")
+	case "PRELUDE":
+		return lang.M("PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>")
+	}
+	return lang.M("%s", fullGrammar[verb])
+}
+
 var fullVerbs = []string{"PASSES", "PRELAUNCH", "ROUTE", "LAUNCH", "FIRE", "EXPAND", "COUP", "PACIFY", "BUILD",
 	"RESEARCH", "DEFEND", "INFLUENCE", "UN", "TECH", "DEFENSIVE", "PAY", "OVERTHROWN", "CONCEDE", "PEACE", "AI", "SHARE", "TRANSFER", "ACCEPT", "EXPOSE", "LOSE", "PRELUDE"}
 
@@ -249,7 +310,7 @@ func (n namer) parseFullM(line string) (fOrder, *fullSyntax) {
 	}
 	o := fOrder{Verb: verb}
 	bad := func() (fOrder, *fullSyntax) {
-		return fOrder{}, ferr(lang.M("%s order is malformed", verb), fullWriteAs(shape))
+		return fOrder{}, ferr(lang.M("%s order is malformed", verb), fullWriteAs(verb))
 	}
 	// The first edition's helpers word their own errors (orders.go).
 	var e *fullSyntax
@@ -265,7 +326,13 @@ func (n namer) parseFullM(line string) (fOrder, *fullSyntax) {
 		k, e := count(s, what)
 		return k, shared(e)
 	}
-	kw := func(w, want string) *fullSyntax { return shared(keyword(w, want, shape)) }
+	kw := func(w, want string) *fullSyntax {
+		e := shared(keyword(w, want, shape))
+		if e != nil {
+			e.hint = fullWriteAs(verb) // the shape with its words in the reader's language
+		}
+		return e
+	}
 	faction := func(s string) (string, *fullSyntax) {
 		q, e := n.faction(s)
 		return q, shared(e)
@@ -288,14 +355,14 @@ func (n namer) parseFullM(line string) (fOrder, *fullSyntax) {
 		if ce != nil {
 			e := shared(ce)
 			if strings.HasPrefix(ce.fix, "write it as: ") {
-				e.hint = fullWriteAs(shape) // the full rules' shape, not the classic one
+				e.hint = fullWriteAs(verb) // the full rules' shape, not the classic one
 			}
 			return fOrder{}, e
 		}
 		if c.N == 0 {
 			// The classic edition's ROUTE NONE: the full rules keep no
 			// destination from one turn to the next.
-			return fOrder{}, ferr(lang.M("the full rules keep no destination between turns, so there is none to forget"), fullWriteAs(shape))
+			return fOrder{}, ferr(lang.M("the full rules keep no destination between turns, so there is none to forget"), fullWriteAs(verb))
 		}
 		o.N, o.From, o.To = c.N, c.From, c.To
 	case "FIRE", "COUP", "DEFEND":
@@ -346,7 +413,7 @@ func (n namer) parseFullM(line string) (fOrder, *fullSyntax) {
 				if verb == "BUILD" {
 					why = lang.M("%q is not a group (1, 2 or 3, or 3x2)", s)
 				}
-				return fOrder{}, ferr(why, fullWriteAs(shape))
+				return fOrder{}, ferr(why, fullWriteAs(verb))
 			}
 			o.Sizes = append(o.Sizes, s)
 		}

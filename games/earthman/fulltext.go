@@ -130,8 +130,8 @@ func shared(e *syntaxError) *fullSyntax {
 	return &fullSyntax{from: e}
 }
 
-// fullWriteAs is the fix "write it as: <shape>".
-func fullWriteAs(shape string) lang.Msg { return lang.M("write it as: %s", shape) }
+// fullWriteAs is the fix "write it as: <verb's shape>".
+func fullWriteAs(verb string) lang.Msg { return lang.M("write it as: %s", shapeMsg(verb)) }
 
 func (e *fullSyntax) Error() string { return e.syntax().Error() }
 

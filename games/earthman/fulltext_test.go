@@ -60,3 +60,50 @@ func TestFullStatusInRussian(t *testing.T) {
 		t.Errorf("English left in the Russian status:\n%s", ru)
 	}
 }
+
+// TestFullShapesAreTheGrammar keeps each order's shape as a message the
+// same as the grammar the help and the parser use.
+func TestFullShapesAreTheGrammar(t *testing.T) {
+	for verb, shape := range fullGrammar {
+		if got := shapeMsg(verb).English(); got != shape {
+			t.Errorf("%s: shape message %q, grammar %q", verb, got, shape)
+		}
+		if shapeMsg(verb).ID == "%s" {
+			t.Errorf("%s has no shape message", verb)
+		}
+	}
+}
+
+// TestFullOrderErrorsInRussian checks that an order error's fix names
+// the order's shape with Russian placeholders for a Russian reader, and
+// words it in English as it always did.
+func TestFullOrderErrorsInRussian(t *testing.T) {
+	st, err := full{}.NewState(engine.Setup{GameID: "err", Players: []string{"ann", "bob"}}, dice.New("err"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*FullState)
+	v := s.View(s.Players[s.Active])
+	var turn engine.Prompt
+	for _, p := range s.Prompts() {
+		if p.Kind == engine.KindTurn {
+			turn = p
+		}
+	}
+	for _, c := range []struct{ line, fix, ru string }{
+		{"FIRE Mars 2 TO bob", "write it as: FIRE <world> <n> AT <faction>", "пишите так: FIRE <мир> <n> AT <фракция>"},
+		{"FIRE Mars 2", "write it as: FIRE <world> <n> AT <faction>", "пишите так: FIRE <мир> <n> AT <фракция>"},
+		{"UN SHIPS", "write FLEET or RESEARCH", "напишите FLEET или RESEARCH"},
+	} {
+		_, errs := v.Parse(turn, c.line)
+		if len(errs) != 1 || errs[0].Hint == nil {
+			t.Fatalf("%s: errors %v", c.line, errs)
+		}
+		if errs[0].Fix != c.fix {
+			t.Errorf("%s: English fix %q, want %q", c.line, errs[0].Fix, c.fix)
+		}
+		if ru := fullTr("ru", *errs[0].Hint); ru != c.ru {
+			t.Errorf("%s: Russian fix %q, want %q", c.line, ru, c.ru)
+		}
+	}
+}
