@@ -84,10 +84,10 @@ var fullGrammar = map[string]string{
 	"PRELUDE":    "PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>",
 }
 
-// shapeMsg is fullGrammar[verb] as a message, for the fix "write it as:
+// fullShapeMsg is fullGrammar[verb] as a message, for the fix "write it as:
 // …" (its placeholders are written in the reader's language; the order
 // words stay). TestFullShapesAreTheGrammar keeps the two the same.
-func shapeMsg(verb string) lang.Msg {
+func fullShapeMsg(verb string) lang.Msg {
 	switch verb {
 	case "PASSES":
 		return lang.M("PASSES <n>                 (Spaceflight: movement passes this turn)")

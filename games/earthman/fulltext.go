@@ -131,7 +131,7 @@ func shared(e *syntaxError) *fullSyntax {
 }
 
 // fullWriteAs is the fix "write it as: <verb's shape>".
-func fullWriteAs(verb string) lang.Msg { return lang.M("write it as: %s", shapeMsg(verb)) }
+func fullWriteAs(verb string) lang.Msg { return lang.M("write it as: %s", fullShapeMsg(verb)) }
 
 func (e *fullSyntax) Error() string { return e.syntax().Error() }
 

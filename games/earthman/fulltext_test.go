@@ -65,10 +65,10 @@ func TestFullStatusInRussian(t *testing.T) {
 // same as the grammar the help and the parser use.
 func TestFullShapesAreTheGrammar(t *testing.T) {
 	for verb, shape := range fullGrammar {
-		if got := shapeMsg(verb).English(); got != shape {
+		if got := fullShapeMsg(verb).English(); got != shape {
 			t.Errorf("%s: shape message %q, grammar %q", verb, got, shape)
 		}
-		if shapeMsg(verb).ID == "%s" {
+		if fullShapeMsg(verb).ID == "%s" {
 			t.Errorf("%s has no shape message", verb)
 		}
 	}
