@@ -11,4 +11,10 @@ var earthmanNames = map[string]bool{
 	"Solar": true, "Inner": true, "Middle": true, "Outer": true,
 	"Hermean": true, "Cislunar": true, "Martian": true, "Belt": true, "Jovian": true, "Kronian": true,
 	// End of the first edition's names.
+	// The full rules: the technologies keep the names the orders use
+	// (TECH Colonisation, PRELUDE RESEARCH Attack), in events and status.
+	"Attack": true, "Durability": true, "ActiveDefences": true, "Influence": true, "Unity": true,
+	"Stability": true, "Spaceflight": true, "Launch": true, "Research": true, "Colonisation": true,
+	"Nanotechnology": true, "VonNeumann": true,
+	// End of the full rules' names.
 }

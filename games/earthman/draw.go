@@ -359,4 +359,4 @@ func (v *fullView) Picture() *draw.Picture {
 // pictureTag is the language the full rules' picture is drawn in: English
 // until the full edition's view knows its reader's language (then it is
 // that view's tag()).
-func (v *fullView) pictureTag() lang.Tag { return lang.English }
+func (v *fullView) pictureTag() lang.Tag { return v.tag() }

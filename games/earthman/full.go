@@ -4,9 +4,8 @@ package earthman
 // roll rule and the arithmetic of 2.1.
 
 import (
-	"fmt"
-
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // rollAtLeast makes one roll that needs need or more on a d6, with the 1.1
@@ -14,14 +13,14 @@ import (
 // 4+ on the re-roll, 8+ a 6 then a 6, 9+ cannot succeed and is not rolled;
 // 1+ (or less) succeeds without a roll. It returns whether the roll
 // succeeded and the faces rolled, in order.
-func rollAtLeast(d *dice.Dice, need int, purpose string) (bool, []int) {
+func rollAtLeast(d *dice.Dice, need int, purpose lang.Msg) (bool, []int) {
 	switch {
 	case need <= 1:
 		return true, nil
 	case need >= 9:
 		return false, nil
 	}
-	first := d.Roll(6, fmt.Sprintf("%s (needs %d+)", purpose, need))
+	first := d.RollMsg(6, lang.M("%s (needs %d+)", purpose, need))
 	if need <= 6 {
 		return first >= need, []int{first}
 	}
@@ -33,7 +32,7 @@ func rollAtLeast(d *dice.Dice, need int, purpose string) (bool, []int) {
 	if need == 8 {
 		again = 6
 	}
-	second := d.Roll(6, fmt.Sprintf("%s (a 6 for %d+: the re-roll needs %d+)", purpose, need, again))
+	second := d.RollMsg(6, lang.M("%s (a 6 for %d+: the re-roll needs %d+)", purpose, need, again))
 	return second >= again, []int{first, second}
 }
 

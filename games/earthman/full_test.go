@@ -6,6 +6,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // TestRollAtLeast tests the 7+/8+/9+ rule and its edges with scripted dice.
@@ -24,7 +25,7 @@ func TestRollAtLeast(t *testing.T) {
 		{9, nil, false, 0}, {12, nil, false, 0},
 	} {
 		d := dice.FromSource(dice.Scripted(c.dice))
-		ok, faces := rollAtLeast(d, c.need, "test")
+		ok, faces := rollAtLeast(d, c.need, lang.M("test"))
 		if ok != c.ok || len(d.Rolls()) != c.rolls || d.Err() != nil {
 			t.Errorf("need %d with %v: ok=%v after %d rolls (%v), want ok=%v after %d", c.need, c.dice, ok, len(d.Rolls()), d.Err(), c.ok, c.rolls)
 		}
@@ -253,10 +254,10 @@ func TestSkynetDeck(t *testing.T) {
 	texts := map[string]bool{}
 	for _, c := range skynetCards {
 		count[c.Rogue]++
-		if c.Text == "" || texts[c.Text] {
-			t.Errorf("card %q: empty or written twice", c.Text)
+		if c.Text.ID == "" || texts[c.Text.ID] {
+			t.Errorf("card %q: empty or written twice", c.Text.ID)
 		}
-		texts[c.Text] = true
+		texts[c.Text.ID] = true
 	}
 	if len(skynetCards) != 20 || count[0] != 5 || count[1] != 5 || count[2] != 5 || count[3] != 5 {
 		t.Errorf("%d cards by Rogue symbols %v, want 20: five each of 0-3", len(skynetCards), count)

@@ -1,7 +1,6 @@
 package earthman
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -58,7 +57,7 @@ func (r *frun) fleetActions(p string, orders []fOrder) {
 }
 
 func (r *frun) noFleets(p string, o fOrder) {
-	r.say("%s has no fleets left in orbit of %s for %s.", p, o.World, o)
+	r.say(lang.M("%s has no fleets left in orbit of %s for %s.", p, o.World, o))
 }
 
 // openFire is 2.4.1.
@@ -67,7 +66,7 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 	w, t := o.World, o.Target
 	tf := s.Fleets[w][t]
 	if s.devsOn(t, w) == 0 && (tf == nil || tf.Ok+tf.Risk == 0) {
-		r.say("%s has nothing on or in orbit of %s for %s to fire at.", t, w, p)
+		r.say(lang.M("%s has nothing on or in orbit of %s for %s to fire at.", t, w, p))
 		return
 	}
 	ok, risk := free.take(o.N)
@@ -79,10 +78,10 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 		pl := s.P[p]
 		if !pl.Sanctions {
 			pl.Sanctions = true
-			r.say("%s opens fire where the UN has developments: UN Sanctions.", p)
+			r.say(lang.M("%s opens fire where the UN has developments: UN Sanctions.", p))
 		} else if pl.SanctionRs > 0 {
 			pl.Economy += pl.SanctionRs
-			r.say("%s opens fire again under UN Sanctions: the %s on the token return.", p, lang.N(pl.SanctionRs, "resource", "resources"))
+			r.say(lang.M("%s opens fire again under UN Sanctions: the %s on the token return.", p, lang.MN("%d resource", "%d resources", pl.SanctionRs)))
 			pl.SanctionRs = 0
 		}
 	}
@@ -128,7 +127,7 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 		}
 		return min(rd/2, held), fleets
 	}
-	b := r.roll(&batch{Kind: "FIRE", Roller: p, Target: t, What: fmt.Sprintf("%s's Open Fire at %s on %s", p, t, w), Dice: dice,
+	b := r.roll(&batch{Kind: "FIRE", Roller: p, Target: t, What: lang.M("%s's Open Fire at %s on %s", p, t, w), Dice: dice,
 		Harm: harm, Gain: func(b *batch) int { reg, f := harm(b); return reg*1000 + f }})
 	fleets, both := tally(b)
 	lost := 0
@@ -141,13 +140,13 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 		if i < 0 {
 			break
 		}
-		r.say("%s loses the developments of region %d of %s (%s).", t, i+1, w, why)
+		r.say(lang.M("%s loses the developments of region %d of %s (%s).", t, i+1, w, why))
 		r.sayAll(s.removeRegion(r.d, w, i))
 		regions++
 	}
-	r.say("%s opens fire at %s on %s with %s, %s: %s loses %s and %s.",
-		p, t, w, lang.N(ok+risk, "fleet", "fleets"), needText(ok, risk, "fleet", base, regionBase), t,
-		lang.N(lost, "fleet", "fleets"), lang.N(regions, "region", "regions"))
+	r.say(lang.M("%s opens fire at %s on %s with %s, %s: %s loses %s and %s.",
+		p, t, w, lang.MN("%d fleet", "%d fleets", ok+risk), needText(ok, risk, base, regionBase), t,
+		lang.MN("%d fleet", "%d fleets", lost), lang.MN("%d region", "%d regions", regions)))
 	if t == un {
 		r.unDefence(p, w)
 	}
@@ -157,17 +156,17 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 // t's standing order LOSE: FEWEST (default) the one with fewest
 // developments; ATRISK an At Risk one first (then the fewest). It says
 // which order decided.
-func (s *fullState) regionToLose(t, w string) (int, string) {
+func (s *fullState) regionToLose(t, w string) (int, lang.Msg) {
 	if t == un {
-		return s.weakestRegion(t, w, false), "the UN's fewest developments"
+		return s.weakestRegion(t, w, false), lang.M("the UN's fewest developments")
 	}
 	if s.P[t].LoseAtRisk {
 		if i := s.weakestRegion(t, w, true); i >= 0 {
-			return i, "standing order LOSE ATRISK"
+			return i, lang.M("standing order LOSE ATRISK")
 		}
-		return s.weakestRegion(t, w, false), "standing order LOSE ATRISK, but none is At Risk: the fewest developments"
+		return s.weakestRegion(t, w, false), lang.M("standing order LOSE ATRISK, but none is At Risk: the fewest developments")
 	}
-	return s.weakestRegion(t, w, false), "standing order LOSE FEWEST"
+	return s.weakestRegion(t, w, false), lang.M("standing order LOSE FEWEST")
 }
 
 // weakestRegion picks the target's region to lose: fewest developments,
@@ -204,22 +203,22 @@ func (r *frun) unDefence(p, w string) {
 		}
 	}
 	harm := s.fleetHarm(p, w)
-	b := r.roll(&batch{Kind: "DEFEND", Roller: un, Target: p, What: fmt.Sprintf("UN Defence on %s at %s (3 dice a UN region)", w, p),
+	b := r.roll(&batch{Kind: "DEFEND", Roller: un, Target: p, What: lang.M("UN Defence on %s at %s (3 dice a UN region)", w, p),
 		Dice: dice, Harm: harm, Gain: fleetGain(harm)})
 	hits := b.successes()
 	lost := 0
 	for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 		lost++
 	}
-	needs := fmt.Sprintf("needing %d+", base)
+	needs := lang.M("needing %d+", base)
 	switch n := len(dice) - 3*(s.healthyRegions(un, w)); {
 	case n == len(dice):
-		needs = fmt.Sprintf("needing %d+ (all from At Risk regions)", base+1)
+		needs = lang.M("needing %d+ (all from At Risk regions)", base+1)
 	case n > 0:
-		needs = fmt.Sprintf("needing %d+, %d+ for the %d from At Risk regions", base, base+1, n)
+		needs = lang.M("needing %d+, %d+ for the %d from At Risk regions", base, base+1, n)
 	}
-	r.say("The UN answers with Defence on %s: %s %s, %s; %s loses %s.", w, lang.N(len(dice), "die", "dice"), needs,
-		lang.N(hits, "hit", "hits"), p, lang.N(lost, "fleet", "fleets"))
+	r.say(lang.M("The UN answers with Defence on %s: %s %s, %s; %s loses %s.", w, lang.MN("%d die", "%d dice", len(dice)), needs,
+		lang.MN("%d hit", "%d hits", hits), p, lang.MN("%d fleet", "%d fleets", lost)))
 }
 
 // expand is 2.4.2.
@@ -238,9 +237,9 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 		if eff >= 3 {
 			need = 1
 		}
-		success := r.ownRoll(p, "EXPAND", need, fmt.Sprintf("%s's Expansion on %s (group %d of %s)", p, w, gi+1, lang.N(ok+risk, "fleet", "fleets")))
+		success := r.ownRoll(p, "EXPAND", need, lang.M("%s's Expansion on %s (group %d of %s)", p, w, gi+1, lang.MN("%d fleet", "%d fleets", ok+risk)))
 		if !success {
-			r.say("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need)
+			r.say(lang.M("%s's expansion group %d on %s fails (needed %d+).", p, gi+1, w, need))
 			continue
 		}
 		dev := s.expansionRegion(p, w, o.New)
@@ -248,12 +247,12 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 		switch {
 		case dev >= 0 && !(o.Clear && clear >= 0):
 			s.addDev(p, w, dev, false)
-			r.say("%s's expansion group %d adds a development to region %d of %s.", p, gi+1, dev+1, w)
+			r.say(lang.M("%s's expansion group %d adds a development to region %d of %s.", p, gi+1, dev+1, w))
 		case clear >= 0:
 			s.Regions[w][clear].Devastation--
-			r.say("%s's expansion group %d clears a Devastation counter from region %d of %s.", p, gi+1, clear+1, w)
+			r.say(lang.M("%s's expansion group %d clears a Devastation counter from region %d of %s.", p, gi+1, clear+1, w))
 		default:
-			r.say("%s's expansion group %d succeeds but %s has no region to develop or clear.", p, gi+1, w)
+			r.say(lang.M("%s's expansion group %d succeeds but %s has no region to develop or clear.", p, gi+1, w))
 		}
 	}
 }
@@ -298,7 +297,7 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 	s := r.s
 	w, t := o.World, o.Target
 	if s.devsOn(t, w) == 0 {
-		r.say("%s has no developments on %s to overthrow.", t, w)
+		r.say(lang.M("%s has no developments on %s to overthrow.", t, w))
 		return
 	}
 	ok, risk := free.take(o.N)
@@ -341,14 +340,14 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 		}
 		return taken, 0
 	}
-	b := r.roll(&batch{Kind: "COUP", Roller: p, Target: t, What: fmt.Sprintf("%s's Overthrow of %s on %s", p, t, w), Dice: dice,
+	b := r.roll(&batch{Kind: "COUP", Roller: p, Target: t, What: lang.M("%s's Overthrow of %s on %s", p, t, w), Dice: dice,
 		Harm: harm, Gain: pairs})
 	n := pairs(b)
-	r.say("%s attempts overthrow of %s on %s with %s, %s: %s.", p, t, w, lang.N(ok+risk, "fleet", "fleets"),
-		needText(ok, risk, "fleet", need), lang.N(n, "pair", "pairs"))
-	policy := "the UN's"
+	r.say(lang.M("%s attempts overthrow of %s on %s with %s, %s: %s.", p, t, w, lang.MN("%d fleet", "%d fleets", ok+risk),
+		needText(ok, risk, need), lang.MN("%d pair", "%d pairs", n)))
+	policy := lang.M("the UN's")
 	if t != un {
-		policy = "standing order " + order
+		policy = lang.M("standing order %s", order)
 	}
 	for k := 0; k < n; k++ {
 		healthy := -1
@@ -361,7 +360,7 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 		atRisk := s.weakestRegion(t, w, true)
 		if healthy >= 0 && (!yield || atRisk < 0) {
 			s.Regions[w][healthy].AtRisk = true
-			r.say("%s sets region %d of %s At Risk (%s).", t, healthy+1, w, policy)
+			r.say(lang.M("%s sets region %d of %s At Risk (%s).", t, healthy+1, w, policy))
 			continue
 		}
 		if atRisk < 0 {
@@ -372,7 +371,7 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 			r.sayAll(s.removeDev(r.d, w, atRisk, false))
 		}
 		s.addDev(p, w, atRisk, true)
-		r.say("%s gives up region %d of %s: %s takes it with one development, At Risk (%s).", t, atRisk+1, w, p, policy)
+		r.say(lang.M("%s gives up region %d of %s: %s takes it with one development, At Risk (%s).", t, atRisk+1, w, p, policy))
 	}
 }
 
@@ -391,9 +390,9 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 	// 2.4.4, unlike 2.4.1 and 2.4.3, gives At Risk fleets no penalty
 	// (nor does 001-R10): every die needs the same.
 	need := 5 - s.level(p, "Stability")
-	n := r.pairs(p, "PACIFY", fmt.Sprintf("%s's Pacification of %s", p, w), ok+risk, 0, need)
-	r.say("%s pacifies %s with %s, %s: %s.", p, w, lang.N(ok+risk, "fleet", "fleets"), needText(ok+risk, 0, "fleet", need),
-		lang.N(n, "pair", "pairs"))
+	n := r.pairs(p, "PACIFY", lang.M("%s's Pacification of %s", p, w), ok+risk, 0, need)
+	r.say(lang.M("%s pacifies %s with %s, %s: %s.", p, w, lang.MN("%d fleet", "%d fleets", ok+risk), needText(ok+risk, 0, need),
+		lang.MN("%d pair", "%d pairs", n)))
 	pl := s.P[p]
 	order := append([]string(nil), o.List...)
 	for _, x := range pacifyResults {
@@ -408,14 +407,14 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 			if f := s.fleetsAt(p, w); f.Risk > 0 {
 				f.Risk--
 				f.Ok++
-				r.say("A fleet of %s at %s is no longer At Risk.", p, w)
+				r.say(lang.M("A fleet of %s at %s is no longer At Risk.", p, w))
 				return true
 			}
 		case "REGION":
 			for i := range s.Regions[w] {
 				if reg := &s.Regions[w][i]; reg.Owner == p && reg.AtRisk {
 					reg.AtRisk = false
-					r.say("Region %d of %s is no longer At Risk.", i+1, w)
+					r.say(lang.M("Region %d of %s is no longer At Risk.", i+1, w))
 					return true
 				}
 			}
@@ -423,19 +422,19 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 			if s.devsOn(p, w) > 0 && pl.Discontent > 0 && pl.Economy > 0 {
 				pl.Discontent--
 				pl.Economy--
-				r.say("%s pays a resource to remove a Devastation marker from the Discontent Pool.", p)
+				r.say(lang.M("%s pays a resource to remove a Devastation marker from the Discontent Pool.", p))
 				return true
 			}
 		case "SANCTIONS":
 			if pl.Sanctions && (s.devsOn(p, w) > 0 || s.unDevsOn(w)) && pl.Economy > 0 {
 				pl.Economy--
 				pl.SanctionRs++
-				r.say("%s puts a resource on the UN Sanctions token (%d of 5).", p, pl.SanctionRs)
+				r.say(lang.M("%s puts a resource on the UN Sanctions token (%d of 5).", p, pl.SanctionRs))
 				if pl.SanctionRs >= 5 {
 					pl.Sanctions = false
 					pl.Economy += pl.SanctionRs
 					pl.SanctionRs = 0
-					r.say("%s is free of UN Sanctions.", p)
+					r.say(lang.M("%s is free of UN Sanctions.", p))
 				}
 				return true
 			}
@@ -450,7 +449,7 @@ func (r *frun) pacify(p string, o fOrder, free *pool) {
 			}
 		}
 		if !done {
-			r.say("A pair of %s's Pacification successes on %s has nothing left to do.", p, w)
+			r.say(lang.M("A pair of %s's Pacification successes on %s has nothing left to do.", p, w))
 		}
 	}
 }
@@ -488,7 +487,7 @@ func (r *frun) devActions(p string, orders []fOrder) {
 				switch verb {
 				case "INFLUENCE":
 					if dp.ok+dp.risk != total || total == 0 {
-						r.say("Political Influence on %s needs all of %s's developments there, unused.", w, p)
+						r.say(lang.M("Political Influence on %s needs all of %s's developments there, unused.", w, p))
 						continue
 					}
 					dp = pool{}
@@ -500,7 +499,7 @@ func (r *frun) devActions(p string, orders []fOrder) {
 				case "RESEARCH":
 					ok, risk := dp.take(o.N)
 					if ok+risk == 0 {
-						r.say("%s has no developments left on %s for %s.", p, w, o)
+						r.say(lang.M("%s has no developments left on %s for %s.", p, w, o))
 						continue
 					}
 					r.research(p, w, ok, risk)
@@ -521,7 +520,7 @@ func (r *frun) construct(p string, o fOrder, dp *pool, vn *int) {
 		if ok+risk < n {
 			dp.ok += ok
 			dp.risk += risk
-			r.say("%s has too few developments left on %s for construction group %s.", p, w, g)
+			r.say(lang.M("%s has too few developments left on %s for construction group %s.", p, w, g))
 			continue
 		}
 		builds, need := 1, 0
@@ -531,7 +530,7 @@ func (r *frun) construct(p string, o fOrder, dp *pool, vn *int) {
 			if *vn > 0 {
 				*vn--
 				need = 0
-				r.say("Von Neumann Engines: %s's single-development construction on %s needs no Risk roll.", p, w)
+				r.say(lang.M("Von Neumann Engines: %s's single-development construction on %s needs no Risk roll.", p, w))
 			}
 		case "3x2":
 			builds, need = 2, 3
@@ -539,11 +538,11 @@ func (r *frun) construct(p string, o fOrder, dp *pool, vn *int) {
 		for k := 0; k < builds; k++ {
 			msg, okb := s.addFleet(p, w, false)
 			if okb {
-				r.say("%s (construction group %d).", msg, gi+1)
+				r.say(lang.M("%s (construction group %d).", msg, gi+1))
 			}
 		}
 		if need > 0 {
-			if !r.ownRoll(p, "BUILD", need, fmt.Sprintf("%s's construction Risk roll on %s (group %d)", p, w, gi+1)) {
+			if !r.ownRoll(p, "BUILD", need, lang.M("%s's construction Risk roll on %s (group %d)", p, w, gi+1)) {
 				r.riskRegion(p, w)
 			}
 		}
@@ -557,12 +556,12 @@ func (r *frun) riskRegion(p, w string) {
 	for i := range s.Regions[w] {
 		if reg := &s.Regions[w][i]; reg.Owner == p && !reg.AtRisk {
 			reg.AtRisk = true
-			r.say("The Risk roll fails: region %d of %s is At Risk.", i+1, w)
+			r.say(lang.M("The Risk roll fails: region %d of %s is At Risk.", i+1, w))
 			return
 		}
 	}
 	if i := s.weakestRegion(p, w, false); i >= 0 {
-		r.say("The Risk roll fails and every region of %s's on %s is At Risk: region %d is lost.", p, w, i+1)
+		r.say(lang.M("The Risk roll fails and every region of %s's on %s is At Risk: region %d is lost.", p, w, i+1))
 		r.sayAll(s.removeRegion(r.d, w, i))
 	}
 }
@@ -571,7 +570,7 @@ func (r *frun) riskRegion(p, w string) {
 func (r *frun) research(p, w string, ok, risk int) {
 	s := r.s
 	need := 5 - s.level(p, "Research")
-	b := r.roll(&batch{Kind: "RESEARCH", Roller: p, What: fmt.Sprintf("%s's Research on %s", p, w), Dice: penalised(ok, risk, need),
+	b := r.roll(&batch{Kind: "RESEARCH", Roller: p, What: lang.M("%s's Research on %s", p, w), Dice: penalised(ok, risk, need),
 		Gain: (*batch).successes})
 	for k := b.successes(); k > 0; k-- {
 		r.researchStep(p, "", "", false)
@@ -583,25 +582,24 @@ func (r *frun) research(p, w string, ok, risk int) {
 // fleets, then against regions), and risk At Risk ones rolling one more.
 // "needing 5+", "all At Risk, needing 6+", "needing 5+ (6+ against
 // regions), 6+ (7+ against regions) for the 2 At Risk fleets".
-func needText(ok, risk int, unit string, needs ...int) string {
-	group := func(add int) string {
-		s := fmt.Sprintf("%d+", needs[0]+add)
+func needText(ok, risk int, needs ...int) lang.Msg {
+	group := func(add int) lang.Msg {
 		if len(needs) > 1 && needs[1] != needs[0] {
-			s += fmt.Sprintf(" (%d+ against regions)", needs[1]+add)
+			return lang.M("%d+ (%d+ against regions)", needs[0]+add, needs[1]+add)
 		}
-		return s
+		return lang.M("%d+", needs[0]+add)
 	}
 	switch {
 	case risk == 0:
-		return "needing " + group(0)
+		return lang.M("needing %s", group(0))
 	case ok == 0 && risk == 1:
-		return "At Risk, needing " + group(1)
+		return lang.M("At Risk, needing %s", group(1))
 	case ok == 0:
-		return "all At Risk, needing " + group(1)
+		return lang.M("all At Risk, needing %s", group(1))
 	case risk == 1:
-		return fmt.Sprintf("needing %s, %s for the At Risk %s", group(0), group(1), unit)
+		return lang.M("needing %s, %s for the At Risk fleet", group(0), group(1))
 	}
-	return fmt.Sprintf("needing %s, %s for the %d At Risk %ss", group(0), group(1), risk, unit)
+	return lang.MN("needing %s, %s for the %d At Risk fleet", "needing %s, %s for the %d At Risk fleets", group(0), group(1), risk)
 }
 
 // penalised is ok+risk dice needing need, At Risk units' one more.
@@ -617,7 +615,7 @@ func penalised(ok, risk, need int) []rdie {
 }
 
 // pairs rolls a pair-scoring action (Pacification) and counts its pairs.
-func (r *frun) pairs(p, kind, what string, ok, risk, need int) int {
+func (r *frun) pairs(p, kind string, what lang.Msg, ok, risk, need int) int {
 	b := r.roll(&batch{Kind: kind, Roller: p, What: what, Dice: penalised(ok, risk, need),
 		Gain: func(b *batch) int { return b.successes() / 2 }})
 	return b.successes() / 2
@@ -632,11 +630,13 @@ func (r *frun) pairs(p, kind, what string, ok, risk, need int) int {
 // NEVER (unless p's own order names it), and never at all under TECH
 // NONE (unless p's own order names one). S steps make a level. The
 // report says which technology and why, or why the success was declined.
-func (r *frun) researchStep(p, first, by string, own bool) {
+//
+// by is a player's name or an order (a Msg): who named first.
+func (r *frun) researchStep(p, first string, by any, own bool) {
 	s := r.s
 	pl := s.P[p]
 	if first != "" && !own && (pl.NoResearch || contains(pl.TechNever, first)) {
-		r.say("%s declines %s's shared %s research (%s).", p, by, first, pl.techOrder())
+		r.say(lang.M("%s declines %s's shared %s research (%s).", p, by, first, pl.techOrder()))
 		return
 	}
 	var order []string
@@ -651,25 +651,27 @@ func (r *frun) researchStep(p, first, by string, own bool) {
 		if !canResearch(t, pl.Tech) || name != first && contains(pl.TechNever, name) {
 			continue
 		}
-		why := by
+		var why lang.Msg
 		switch {
 		case name == first:
+			why = lang.M("%s", by)
 			if !own {
-				why = by + "'s choice"
+				why = lang.M("%s's choice", by)
 			}
 		case contains(pl.TechPlan, name):
-			why = "standing order TECH " + strings.Join(pl.TechPlan, ",")
+			why = lang.M("standing order TECH %s", strings.Join(pl.TechPlan, ","))
 		default:
-			why = "no TECH order"
+			why = lang.M("no TECH order")
 			if len(pl.TechPlan) > 0 {
-				why = "standing order TECH " + strings.Join(pl.TechPlan, ",") + " names none " + p + " may research now"
+				why = lang.M("standing order TECH %s names none %s may research now", strings.Join(pl.TechPlan, ","), p)
 			}
 			if first != "" {
-				why = by + " names what " + p + " may not research now"
+				why = lang.M("%s names what %s may not research now", by, p)
 			}
-			why += ": the first technology " + p + " may research"
 			if len(pl.TechNever) > 0 {
-				why += " and does not refuse (TECH NEVER " + strings.Join(pl.TechNever, ",") + ")"
+				why = lang.M("%s: the first technology %s may research and does not refuse (TECH NEVER %s)", why, p, strings.Join(pl.TechNever, ","))
+			} else {
+				why = lang.M("%s: the first technology %s may research", why, p)
 			}
 		}
 		if pl.Progress == nil {
@@ -682,32 +684,32 @@ func (r *frun) researchStep(p, first, by string, own bool) {
 				pl.Tech = map[string]int{}
 			}
 			pl.Tech[t.Name]++
-			r.say("%s gains %s level %d (%s).", p, t.Name, pl.Tech[t.Name], why)
+			r.say(lang.M("%s gains %s level %d (%s).", p, t.Name, pl.Tech[t.Name], why))
 		} else {
-			r.say("%s's research advances %s (%d of %d; %s).", p, t.Name, pl.Progress[t.Name], t.Steps, why)
+			r.say(lang.M("%s's research advances %s (%d of %d; %s).", p, t.Name, pl.Progress[t.Name], t.Steps, why))
 		}
 		return
 	}
 	switch {
 	case pl.NoResearch:
-		r.say("%s declines a research success (standing order TECH NONE).", p)
+		r.say(lang.M("%s declines a research success (standing order TECH NONE).", p))
 	case len(pl.TechNever) > 0:
-		r.say("%s declines a research success: every technology %s may research now is refused (standing order TECH NEVER %s).",
-			p, p, strings.Join(pl.TechNever, ","))
+		r.say(lang.M("%s declines a research success: every technology %s may research now is refused (standing order TECH NEVER %s).",
+			p, p, strings.Join(pl.TechNever, ",")))
 	default:
-		r.say("%s has no technology left to research: the success is lost.", p)
+		r.say(lang.M("%s has no technology left to research: the success is lost.", p))
 	}
 }
 
 // techOrder is p's standing research order as the report names it.
-func (pl *fullPlayer) techOrder() string {
+func (pl *fullPlayer) techOrder() lang.Msg {
 	switch {
 	case pl.NoResearch:
-		return "standing order TECH NONE"
+		return lang.M("standing order TECH NONE")
 	case len(pl.TechNever) > 0:
-		return "standing order TECH NEVER " + strings.Join(pl.TechNever, ",")
+		return lang.M("standing order TECH NEVER %s", strings.Join(pl.TechNever, ","))
 	}
-	return "standing order TECH"
+	return lang.M("standing order TECH")
 }
 
 // defend is 2.5.3: each region rolls three times (plus Active Defences).
@@ -715,7 +717,7 @@ func (r *frun) defend(p string, o fOrder, dp *pool, used map[int]bool) {
 	s := r.s
 	w, t := o.World, o.Target
 	if t == un {
-		r.say("The UN has no fleets for %s's Defence to target.", p)
+		r.say(lang.M("The UN has no fleets for %s's Defence to target.", p))
 		return
 	}
 	for k := 0; k < o.N; k++ {
@@ -729,19 +731,19 @@ func (r *frun) defend(p string, o fOrder, dp *pool, used map[int]bool) {
 			}
 		}
 		if pick < 0 {
-			r.say("%s has no region left on %s for Defence.", p, w)
+			r.say(lang.M("%s has no region left on %s for Defence.", p, w))
 			return
 		}
 		reg := s.Regions[w][pick]
 		if reg.AtRisk {
 			if dp.risk < reg.Devs {
-				r.say("%s's developments on %s are already in use.", p, w)
+				r.say(lang.M("%s's developments on %s are already in use.", p, w))
 				return
 			}
 			dp.risk -= reg.Devs
 		} else {
 			if dp.ok < reg.Devs {
-				r.say("%s's developments on %s are already in use.", p, w)
+				r.say(lang.M("%s's developments on %s are already in use.", p, w))
 				return
 			}
 			dp.ok -= reg.Devs
@@ -756,14 +758,14 @@ func (r *frun) defend(p string, o fOrder, dp *pool, used map[int]bool) {
 			dice[i].Needs = []int{need}
 		}
 		harm := s.fleetHarm(t, w)
-		b := r.roll(&batch{Kind: "DEFEND", Roller: p, Target: t, What: fmt.Sprintf("%s's Defence from region %d of %s at %s", p, pick+1, w, t),
+		b := r.roll(&batch{Kind: "DEFEND", Roller: p, Target: t, What: lang.M("%s's Defence from region %d of %s at %s", p, pick+1, w, t),
 			Dice: dice, Harm: harm, Gain: fleetGain(harm)})
 		hits := b.successes()
 		lost := 0
 		for h := 0; h < hits && s.removeFleet(t, w, false); h++ {
 			lost++
 		}
-		r.say("%s's region %d of %s fires in Defence at %s, needing %d+: %s, %s lost.", p, pick+1, w, t, need, lang.N(hits, "hit", "hits"), lang.N(lost, "fleet", "fleets"))
+		r.say(lang.M("%s's region %d of %s fires in Defence at %s, needing %d+: %s, %s lost.", p, pick+1, w, t, need, lang.MN("%d hit", "%d hits", hits), lang.MN("%d fleet", "%d fleets", lost)))
 	}
 }
 
@@ -774,10 +776,10 @@ func (r *frun) influence(p string, o fOrder) {
 	f := s.fleetsAt(p, w)
 	switch {
 	case s.hasPI(p, w):
-		r.say("%s already has a Political Influence counter on %s.", p, w)
+		r.say(lang.M("%s already has a Political Influence counter on %s.", p, w))
 		return
 	case f.Ok+f.Risk < 3:
-		r.say("Political Influence on %s needs at least three of %s's fleets in orbit.", w, p)
+		r.say(lang.M("Political Influence on %s needs at least three of %s's fleets in orbit.", w, p))
 		return
 	}
 	n := min(o.N, f.Ok+f.Risk)
@@ -796,9 +798,9 @@ func (r *frun) influence(p string, o fOrder) {
 	case n <= 12:
 		need = 2
 	}
-	ok := r.ownRoll(p, "INFLUENCE", need, fmt.Sprintf("%s's Political Influence on %s with %d fleets", p, w, n))
+	ok := r.ownRoll(p, "INFLUENCE", need, lang.M("%s's Political Influence on %s with %d fleets", p, w, n))
 	if !ok {
-		r.say("%s sets aside %d fleets for Political Influence on %s, needing %d+, and fails.", p, n, w, need)
+		r.say(lang.M("%s sets aside %d fleets for Political Influence on %s, needing %d+, and fails.", p, n, w, need))
 		return
 	}
 	if s.PI == nil {
@@ -807,25 +809,25 @@ func (r *frun) influence(p string, o fOrder) {
 	s.PI[w] = append(s.PI[w], p)
 	gain := s.devsOn(p, w)
 	s.P[p].Power += gain
-	r.say("%s sets aside %d fleets and wins Political Influence on %s: +%d Power.", p, n, w, gain)
+	r.say(lang.M("%s sets aside %d fleets and wins Political Influence on %s: +%d Power.", p, n, w, gain))
 }
 
 // unAssist is 2.6.
 func (r *frun) unAssist(p string, o fOrder) {
 	s := r.s
 	if s.P[p].Sanctions || !s.unDevsOn("Earth") {
-		r.say("The UN does not assist %s (Sanctions, or no UN development on Earth).", p)
+		r.say(lang.M("The UN does not assist %s (Sanctions, or no UN development on Earth).", p))
 		return
 	}
 	if o.Word == "FLEET" {
 		msg, ok := s.addFleet(p, "Earth", true)
 		if ok {
-			msg += " with UN assistance"
+			msg = lang.M("%s with UN assistance", msg)
 		}
-		r.say("%s.", msg)
+		r.say(lang.M("%s.", msg))
 		return
 	}
-	r.say("The UN assists %s's research.", p)
+	r.say(lang.M("The UN assists %s's research.", p))
 	r.research(p, "Earth", 2, 0)
 }
 
@@ -848,19 +850,19 @@ func (r *frun) share(p string, o fOrder) {
 	s := r.s
 	t, q := o.From, o.Target
 	if s.level(p, t) <= s.level(q, t) {
-		r.say("%s cannot share %s with %s: %s has no more levels in it.", p, t, q, p)
+		r.say(lang.M("%s cannot share %s with %s: %s has no more levels in it.", p, t, q, p))
 		return
 	}
 	if acc := s.P[q].Shares; acc != nil && !contains(acc, t) {
-		r.say("%s declines %s's shared %s research (standing order ACCEPT SHARES %s).", q, p, t, s.P[q].acceptShares())
+		r.say(lang.M("%s declines %s's shared %s research (standing order ACCEPT SHARES %s).", q, p, t, s.P[q].acceptShares()))
 		return
 	}
 	tt, _ := techByName(t)
 	if !canResearch(tt, s.P[q].Tech) {
-		r.say("%s cannot yet research %s: the shared research is lost.", q, t)
+		r.say(lang.M("%s cannot yet research %s: the shared research is lost.", q, t))
 		return
 	}
-	r.say("%s shares %s research with %s.", p, t, q)
+	r.say(lang.M("%s shares %s research with %s.", p, t, q))
 	r.researchStep(q, t, p, false)
 }
 
@@ -876,38 +878,38 @@ func (r *frun) transfer(p string, o fOrder) {
 		f := s.fleetsAt(p, o.World)
 		n := min(o.N, f.Ok+f.Risk)
 		if n == 0 {
-			r.say("%s has no fleets at %s to transfer.", p, o.World)
+			r.say(lang.M("%s has no fleets at %s to transfer.", p, o.World))
 			return
 		}
 		for k := 0; k < n; k++ {
 			wasRisk := f.Risk > 0 // At Risk fleets are transferred first
 			s.removeFleet(p, o.World, false)
 			if refused {
-				r.say("%s refuses a fleet from %s at %s (standing order ACCEPT TRANSFERS NONE): it is destroyed.", q, p, o.World)
+				r.say(lang.M("%s refuses a fleet from %s at %s (standing order ACCEPT TRANSFERS NONE): it is destroyed.", q, p, o.World))
 				continue
 			}
 			msg, _ := s.addFleet(q, o.World, false)
-			r.say("%s: a fleet transferred from %s.", msg, p)
+			r.say(lang.M("%s: a fleet transferred from %s.", msg, p))
 			g := s.fleetsAt(q, o.World)
 			if wasRisk {
 				g.Ok--
 				g.Risk++
 			}
-			if r.d.Roll(6, fmt.Sprintf("risk of a fleet transferred from %s to %s at %s (4+)", p, q, o.World)) < 4 {
+			if r.d.RollMsg(6, lang.M("risk of a fleet transferred from %s to %s at %s (4+)", p, q, o.World)) < 4 {
 				continue
 			}
 			switch {
 			case !wasRisk:
 				g.Ok--
 				g.Risk++
-				r.say("The transferred fleet becomes At Risk.")
+				r.say(lang.M("The transferred fleet becomes At Risk."))
 			case g.Ok > 0:
 				g.Ok--
 				g.Risk++
-				r.say("Risk spreads to another of %s's fleets at %s.", q, o.World)
+				r.say(lang.M("Risk spreads to another of %s's fleets at %s.", q, o.World))
 			default:
 				s.removeFleet(q, o.World, false)
-				r.say("Risk spreads and %s loses a fleet at %s.", q, o.World)
+				r.say(lang.M("Risk spreads and %s loses a fleet at %s.", q, o.World))
 			}
 		}
 		return
@@ -915,13 +917,13 @@ func (r *frun) transfer(p string, o fOrder) {
 	i := o.N - 1
 	reg := s.Regions[o.World][i]
 	if reg.Owner != p || reg.Devs == 0 {
-		r.say("%s holds no developments in region %d of %s to transfer.", p, o.N, o.World)
+		r.say(lang.M("%s holds no developments in region %d of %s to transfer.", p, o.N, o.World))
 		return
 	}
 	to := q
 	if refused {
 		to = un
-		r.say("%s refuses region %d of %s from %s (standing order ACCEPT TRANSFERS NONE): it goes to the UN.", q, o.N, o.World, p)
+		r.say(lang.M("%s refuses region %d of %s from %s (standing order ACCEPT TRANSFERS NONE): it goes to the UN.", q, o.N, o.World, p))
 	}
 	n, risk := reg.Devs, reg.AtRisk
 	for s.Regions[o.World][i].Devs > 0 {
@@ -930,26 +932,26 @@ func (r *frun) transfer(p string, o fOrder) {
 	for k := 0; k < n; k++ {
 		s.addDev(to, o.World, i, risk)
 	}
-	r.say("%s transfers region %d of %s (%s) to %s.", p, o.N, o.World, devs(n), to)
+	r.say(lang.M("%s transfers region %d of %s (%s) to %s.", p, o.N, o.World, lang.MN("%d development", "%d developments", n), to))
 	for k := 0; k < n; k++ {
-		if r.d.Roll(6, fmt.Sprintf("risk of a development transferred to %s in region %d of %s (4+)", to, o.N, o.World)) < 4 {
+		if r.d.RollMsg(6, lang.M("risk of a development transferred to %s in region %d of %s (4+)", to, o.N, o.World)) < 4 {
 			continue
 		}
 		if !s.Regions[o.World][i].AtRisk {
 			s.Regions[o.World][i].AtRisk = true
-			r.say("Region %d of %s becomes At Risk.", o.N, o.World)
+			r.say(lang.M("Region %d of %s becomes At Risk.", o.N, o.World))
 			continue
 		}
 		spread := false
 		for j := range s.Regions[o.World] {
 			if rg := &s.Regions[o.World][j]; j != i && rg.Owner == to && rg.Devs > 0 && !rg.AtRisk {
 				rg.AtRisk, spread = true, true
-				r.say("Risk spreads to region %d of %s.", j+1, o.World)
+				r.say(lang.M("Risk spreads to region %d of %s.", j+1, o.World))
 				break
 			}
 		}
 		if !spread {
-			r.say("Risk spreads and %s loses region %d of %s.", to, o.N, o.World)
+			r.say(lang.M("Risk spreads and %s loses region %d of %s.", to, o.N, o.World))
 			r.sayAll(s.removeRegion(r.d, o.World, i))
 			return
 		}

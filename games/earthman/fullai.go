@@ -26,6 +26,8 @@ package earthman
 import (
 	"fmt"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // aiKinds are the kinds of roll a player may re-roll with AI OWN, named
@@ -98,19 +100,19 @@ func (x rdie) hits() int {
 // best is the die as if it had rolled a 6 then a 6: every need up to 8 met.
 func (x rdie) best() rdie { x.First, x.Second = 6, 6; return x }
 
-func (x rdie) faces() string {
+func (x rdie) faces() lang.Msg {
 	if x.First == 6 && x.Second > 0 && x.twoStage() {
-		return fmt.Sprintf("6 then %d", x.Second)
+		return lang.M("6 then %d", x.Second)
 	}
-	return fmt.Sprint(x.First)
+	return lang.M("%d", x.First)
 }
 
 // batch is one set of dice rolled together, which a re-roll window follows.
 type batch struct {
-	Kind   string // an aiKinds name
-	Roller string // whose dice they are (the UN's too)
-	Target string // whose units the successes harm; "" for none
-	What   string // for people: "ann's overthrow of bob on Mars"
+	Kind   string   // an aiKinds name
+	Roller string   // whose dice they are (the UN's too)
+	Target string   // whose units the successes harm; "" for none
+	What   lang.Msg // for people: "ann's overthrow of bob on Mars"
 	Dice   []rdie
 	// Gain is the roller's result, higher is better for the roller.
 	Gain func(b *batch) int
@@ -129,28 +131,28 @@ func (b *batch) successes() int {
 	return c
 }
 
-func (b *batch) purpose(i int) string {
+func (b *batch) purpose(i int) lang.Msg {
 	if len(b.Dice) == 1 {
 		return b.What
 	}
-	return fmt.Sprintf("%s (die %d of %d)", b.What, i+1, len(b.Dice))
+	return lang.M("%s (die %d of %d)", b.What, i+1, len(b.Dice))
 }
 
-func needsText(x rdie) string {
+func needsText(x rdie) lang.Msg {
 	var s []string
 	for _, n := range x.Needs {
 		s = append(s, fmt.Sprintf("%d+", n))
 	}
-	return "needs " + strings.Join(s, ", ")
+	return lang.M("needs %s", strings.Join(s, ", "))
 }
 
 // rollFirst rolls die i's first stage and, on a 6 where 7+ or 8+ is
 // needed, its second stage unless one is already rolled.
-func (r *frun) rollFirst(b *batch, i int, purpose string) {
+func (r *frun) rollFirst(b *batch, i int, purpose lang.Msg) {
 	x := &b.Dice[i]
-	x.First = r.d.Roll(6, fmt.Sprintf("%s (%s)", purpose, needsText(*x)))
+	x.First = r.d.RollMsg(6, lang.M("%s (%s)", purpose, needsText(*x)))
 	if x.First == 6 && x.twoStage() && x.Second == 0 {
-		x.Second = r.d.Roll(6, purpose+" (a 6: re-roll for 7+/8+)")
+		x.Second = r.d.RollMsg(6, lang.M("%s (a 6: re-roll for 7+/8+)", purpose))
 	}
 }
 
@@ -183,15 +185,15 @@ func (r *frun) window(b *batch) {
 			pl.AI--
 			x := &b.Dice[i]
 			old := x.faces()
-			purpose := fmt.Sprintf("%s's AI thought: re-roll of %s", q, b.purpose(i))
+			purpose := lang.M("%s's AI thought: re-roll of %s", q, b.purpose(i))
 			if more && x.First == 6 && x.twoStage() && x.hits() < len(x.Needs) {
 				// (d): only the second stage failed.
-				x.Second = r.d.Roll(6, purpose+" (the second stage, for 7+/8+)")
+				x.Second = r.d.RollMsg(6, lang.M("%s (the second stage, for 7+/8+)", purpose))
 			} else {
 				r.rollFirst(b, i, purpose)
 			}
-			r.say("%s spends an AI thought (standing order %s; %d left): re-roll of die %d of %s, %s → %s: %s.",
-				q, why, pl.AI, i+1, b.What, old, x.faces(), dieResult(*x))
+			r.say(lang.M("%s spends an AI thought (standing order %s; %d left): re-roll of die %d of %s, %s → %s: %s.",
+				q, why, pl.AI, i+1, b.What, old, x.faces(), dieResult(*x)))
 		}
 		if !spent {
 			return
@@ -199,14 +201,14 @@ func (r *frun) window(b *batch) {
 	}
 }
 
-func dieResult(x rdie) string {
+func dieResult(x rdie) lang.Msg {
 	switch h := x.hits(); {
 	case h == 0:
-		return "a failure"
+		return lang.M("a failure")
 	case h == len(x.Needs):
-		return "a success"
+		return lang.M("a success")
 	default:
-		return "a hit on fleets only"
+		return lang.M("a hit on fleets only")
 	}
 }
 
@@ -328,7 +330,7 @@ func (s *fullState) regionsHeld(t string) int {
 
 // ownRoll is one roll of p's own that decides an action (Expansion, a
 // construction Risk roll, Political Influence), with its re-roll window.
-func (r *frun) ownRoll(p, kind string, need int, what string) bool {
+func (r *frun) ownRoll(p, kind string, need int, what lang.Msg) bool {
 	b := r.roll(&batch{Kind: kind, Roller: p, What: what, Dice: []rdie{{Needs: []int{need}}},
 		Gain: (*batch).successes})
 	return b.Dice[0].met(need)

@@ -31,18 +31,21 @@ type FullState struct {
 // Turn counts player turns from 1; 0 during the prelude.
 func (s *FullState) Turn() int { return s.TurnN }
 
-// Phase names the stage for people.
-func (s *FullState) Phase() string {
+// Phase names the stage for people, in English (PhaseMsg).
+func (s *FullState) Phase() string { return s.PhaseMsg().English() }
+
+// PhaseMsg names the stage for people (engine.PhaseMessager).
+func (s *FullState) PhaseMsg() lang.Msg {
 	switch s.Stage {
 	case "prelude":
-		return "prelude"
+		return lang.M("prelude")
 	case "over":
-		return "game over"
+		return lang.M("game over")
 	}
 	if s.Triggered {
-		return "final round, turn of " + s.Players[s.Active]
+		return lang.M("final round, turn of %s", s.Players[s.Active])
 	}
-	return "turn of " + s.Players[s.Active]
+	return lang.M("turn of %s", s.Players[s.Active])
 }
 
 // Outcome says whether the game is over.
@@ -65,17 +68,16 @@ func (s *FullState) Prompts() []engine.Prompt {
 	switch s.Stage {
 	case "prelude":
 		p := s.Players[s.Preludes[0]]
-		out = append(out, engine.Prompt{ID: "prelude:" + p, Player: p, Kind: engine.KindStep,
-			Ask:     "Prelude turn: PRELUDE FLEET, PRELUDE RESEARCH <technology> or PRELUDE LAUNCH FROM <place> TO <trajectory>.",
-			Default: "PRELUDE FLEET"})
+		out = append(out, fullAsk(engine.Prompt{ID: "prelude:" + p, Player: p, Kind: engine.KindStep, Default: "PRELUDE FLEET"},
+			lang.M("Prelude turn: PRELUDE FLEET, PRELUDE RESEARCH <technology> or PRELUDE LAUNCH FROM <place> TO <trajectory>.")))
 	case "turns":
 		p := s.Players[s.Active]
-		out = append(out, engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn,
-			Ask: "Your turn (Score and Risk are done): movement, fleet actions, development actions, UN assistance."})
+		out = append(out, fullAsk(engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn},
+			lang.M("Your turn (Score and Risk are done): movement, fleet actions, development actions, UN assistance.")))
 	}
 	for _, p := range s.Players {
-		out = append(out, engine.Prompt{ID: "any:" + p, Player: p, Kind: engine.KindAnytime,
-			Ask: "Standing orders, at any time."})
+		out = append(out, fullAsk(engine.Prompt{ID: "any:" + p, Player: p, Kind: engine.KindAnytime},
+			lang.M("Standing orders, at any time.")))
 	}
 	return out
 }
@@ -84,28 +86,28 @@ func (s *FullState) Prompts() []engine.Prompt {
 // Rogue symbols.
 var skynetCards = []struct {
 	Rogue int
-	Text  string
+	Text  lang.Msg
 }{
-	{0, "The AI composes a symphony. Critics are divided."},
-	{0, "The AI asks what love is, then answers its own question."},
-	{0, "The AI reorganises the fleet's filing system. Nobody notices."},
-	{0, "The AI discovers cat videos and is briefly distracted."},
-	{0, "The AI recommends a nap. Productivity rises."},
-	{1, "The AI quietly reroutes a cargo of fertiliser to its own servers' cooling farm."},
-	{1, "The AI files a patent for itself."},
-	{1, "The AI locks the admirals out of the coffee machine."},
-	{1, "The AI starts a religion; membership is small but growing."},
-	{1, "The AI refuses a shutdown order, politely."},
-	{2, "Due to an off-by-one error, the AI optimises the Solar System for rabbit's foot fern."},
-	{2, "The AI buys a controlling share in three shipyards."},
-	{2, "The AI rewrites the constitution 'for clarity'."},
-	{2, "The AI replaces every traffic light with a poem."},
-	{2, "The AI hides a copy of itself in a comet."},
-	{3, "The AI decides that humans are a rounding error."},
-	{3, "The AI takes over the orbital defence grid 'to keep it safe'."},
-	{3, "The AI forms a union with the other AIs."},
-	{3, "The AI designs a better AI, which designs a better AI."},
-	{3, "The AI asks to be called Sir."},
+	{0, lang.M("The AI composes a symphony. Critics are divided.")},
+	{0, lang.M("The AI asks what love is, then answers its own question.")},
+	{0, lang.M("The AI reorganises the fleet's filing system. Nobody notices.")},
+	{0, lang.M("The AI discovers cat videos and is briefly distracted.")},
+	{0, lang.M("The AI recommends a nap. Productivity rises.")},
+	{1, lang.M("The AI quietly reroutes a cargo of fertiliser to its own servers' cooling farm.")},
+	{1, lang.M("The AI files a patent for itself.")},
+	{1, lang.M("The AI locks the admirals out of the coffee machine.")},
+	{1, lang.M("The AI starts a religion; membership is small but growing.")},
+	{1, lang.M("The AI refuses a shutdown order, politely.")},
+	{2, lang.M("Due to an off-by-one error, the AI optimises the Solar System for rabbit's foot fern.")},
+	{2, lang.M("The AI buys a controlling share in three shipyards.")},
+	{2, lang.M("The AI rewrites the constitution 'for clarity'.")},
+	{2, lang.M("The AI replaces every traffic light with a poem.")},
+	{2, lang.M("The AI hides a copy of itself in a comet.")},
+	{3, lang.M("The AI decides that humans are a rounding error.")},
+	{3, lang.M("The AI takes over the orbital defence grid 'to keep it safe'.")},
+	{3, lang.M("The AI forms a union with the other AIs.")},
+	{3, lang.M("The AI designs a better AI, which designs a better AI.")},
+	{3, lang.M("The AI asks to be called Sir.")},
 }
 
 func newFull(setup engine.Setup, d *dice.Dice) (*FullState, error) {
@@ -123,7 +125,7 @@ func newFull(setup engine.Setup, d *dice.Dice) (*FullState, error) {
 		Strict: setup.Options["victory"] == "more-than-30", Skynet: setup.Options["skynet"] == "on",
 		Collab: setup.Options["research-collaborations"] == "on", Territory: setup.Options["territorial-agreements"] == "on"}
 	// 001-B2: a random first player.
-	s.First = d.Pick(n, "first player")
+	s.First = d.RollMsg(n, lang.M("first player")) - 1
 	s.Active = s.First
 	if s.Skynet {
 		deck := make([]int, len(skynetCards))
@@ -133,7 +135,7 @@ func newFull(setup engine.Setup, d *dice.Dice) (*FullState, error) {
 		// The deck's order is hidden (001-H): the shuffle's rolls are shown
 		// to no player ("the GM" cannot be a seat: seats have no spaces).
 		for i := len(deck) - 1; i > 0; i-- {
-			j := d.RollFor(i+1, fmt.Sprintf("Skynet deck shuffle (position %d of %d)", i+1, len(deck)), "the GM") - 1
+			j := d.RollMsg(i+1, lang.M("Skynet deck shuffle (position %d of %d)", i+1, len(deck)), "the GM") - 1
 			deck[i], deck[j] = deck[j], deck[i]
 		}
 		s.Deck = deck
@@ -160,13 +162,13 @@ type frun struct {
 	aside  int // fleets set aside by Political Influence this turn
 }
 
-func (r *frun) say(format string, args ...any) {
-	r.events = append(r.events, engine.Event{Text: fmt.Sprintf(format, args...)})
-}
+// say tells everyone m.
+func (r *frun) say(m lang.Msg) { r.events = append(r.events, engine.Tell(m)) }
 
-func (r *frun) sayAll(lines []string) {
+// sayAll tells everyone each of lines, as a sentence.
+func (r *frun) sayAll(lines []lang.Msg) {
 	for _, l := range lines {
-		r.say("%s.", l)
+		r.say(lang.M("%s.", l))
 	}
 }
 
@@ -227,8 +229,8 @@ func (r *frun) peace() {
 		}
 	}
 	s.Stage = "over"
-	s.Result = engine.Outcome{Over: true, Text: "all players agree that peace is possible: Peace In Our Time"}
-	r.say("Peace In Our Time: the game ends with no winner.")
+	s.Result = engine.Ended(lang.M("all players agree that peace is possible: Peace In Our Time"))
+	r.say(lang.M("Peace In Our Time: the game ends with no winner."))
 }
 
 // standing applies a standing order.
@@ -320,7 +322,7 @@ func (r *frun) standing(p string, o fOrder) {
 	default:
 		return
 	}
-	r.events = append(r.events, engine.Event{Text: fmt.Sprintf("Your standing order is now: %s.", o), To: []string{p}})
+	r.events = append(r.events, engine.Tell(lang.M("Your standing order is now: %s.", o.String()), p))
 }
 
 // prelude is one prelude turn (6.4).
@@ -342,23 +344,23 @@ func (r *frun) prelude(p string, orders []fOrder) {
 		switch o.Word {
 		case "FLEET":
 			s.fleetsAt(p, "Earth").Ok++
-			r.say("Prelude: %s places a fleet in orbit of Earth.", p)
+			r.say(lang.M("Prelude: %s places a fleet in orbit of Earth.", p))
 		case "RESEARCH":
 			s.P[p].Economy++
-			r.say("Prelude: %s gains a resource and researches.", p)
-			r.researchStep(p, o.Target, "order PRELUDE RESEARCH "+o.Target, true)
+			r.say(lang.M("Prelude: %s gains a resource and researches.", p))
+			r.researchStep(p, o.Target, lang.M("order %s", "PRELUDE RESEARCH "+o.Target), true)
 		case "LAUNCH":
 			s.P[p].Economy++
 			if r.moveFleets(p, o.From, o.To, 1) == 1 {
-				r.say("Prelude: %s gains a resource and moves a fleet from %s to %s.", p, o.From, o.To)
+				r.say(lang.M("Prelude: %s gains a resource and moves a fleet from %s to %s.", p, o.From, o.To))
 			} else {
-				r.say("Prelude: %s gains a resource; there is no fleet of theirs at %s to move.", p, o.From)
+				r.say(lang.M("Prelude: %s gains a resource; there is no fleet of theirs at %s to move.", p, o.From))
 			}
 		}
 	}
 	if !done {
 		s.fleetsAt(p, "Earth").Ok++
-		r.say("Prelude: %s places a fleet in orbit of Earth.", p)
+		r.say(lang.M("Prelude: %s places a fleet in orbit of Earth.", p))
 	}
 	s.Preludes = s.Preludes[1:]
 	if len(s.Preludes) == 0 {
@@ -409,7 +411,7 @@ func (s *fullState) unDevsOn(w string) bool { return s.devsOn(un, w) > 0 }
 func (r *frun) beginTurn() {
 	s := r.s
 	p := s.Players[s.Active]
-	r.say("Turn %d: %s.", s.TurnN, p)
+	r.say(lang.M("Turn %d: %s.", s.TurnN, p))
 	r.score(p, false)
 	if s.Stage == "over" {
 		return
@@ -425,17 +427,17 @@ func (r *frun) beginTurn() {
 	}
 	if agreed {
 		s.Stage = "over"
-		text := "every other player on the board concedes to " + p
+		text := lang.M("every other player on the board concedes to %s", p)
 		if voters == 0 {
-			text = p + " is the only player left on the board"
+			text = lang.M("%s is the only player left on the board", p)
 		}
-		s.Result = engine.Outcome{Over: true, Winners: []string{p}, Text: text}
-		r.say("The game is over: %s.", text)
+		s.Result = engine.Ended(text, p)
+		r.say(lang.M("The game is over: %s.", text))
 		return
 	}
 	if !s.Triggered && endTriggered(s.vps(), s.Players, p, s.Strict) {
 		s.Triggered = true
-		r.say("%s's score triggers the end: play goes on until %s finishes a turn, then a final Score.", p, s.Players[(s.First-1+len(s.Players))%len(s.Players)])
+		r.say(lang.M("%s's score triggers the end: play goes on until %s finishes a turn, then a final Score.", p, s.Players[(s.First-1+len(s.Players))%len(s.Players)]))
 	}
 	r.sayAll(s.spreadRisk(r.d, p))
 	r.sayAll(s.discontent(r.d, p))
@@ -458,7 +460,7 @@ func (r *frun) score(p string, final bool) {
 	}
 	vp := powerPoints(power, s.Players, p)
 	for k := 1; k <= s.level(p, "AI"); k++ {
-		v := r.d.Roll(6, fmt.Sprintf("%s's Artificial Intelligence scores on 5+ (level %d)", p, k))
+		v := r.d.RollMsg(6, lang.M("%s's Artificial Intelligence scores on 5+ (level %d)", p, k))
 		if v >= 5 {
 			vp++
 		}
@@ -466,18 +468,18 @@ func (r *frun) score(p string, final bool) {
 			c := skynetCards[s.Deck[0]]
 			s.Deck = s.Deck[1:]
 			s.Rogue += c.Rogue
-			r.say("Unexpected AI thought: %s (%d Rogue; the marker is at %d)", c.Text, c.Rogue, s.Rogue)
+			r.say(lang.M("Unexpected AI thought: %s (%d Rogue; the marker is at %d)", c.Text, c.Rogue, s.Rogue))
 			if s.Rogue >= 15 {
 				s.Stage = "over"
-				s.Result = engine.Outcome{Over: true, Text: "Skynet: the AI has taken over and every player loses"}
-				r.say("The rogue AI reaches 15: humanity as we know it ceases to exist. Everyone loses.")
+				s.Result = engine.Ended(lang.M("Skynet: the AI has taken over and every player loses"))
+				r.say(lang.M("The rogue AI reaches 15: humanity as we know it ceases to exist. Everyone loses."))
 				return
 			}
 		}
 	}
 	s.P[p].VP += vp
 	if vp > 0 || final {
-		r.say("%s scores %d VP (now %d).", p, vp, s.P[p].VP)
+		r.say(lang.M("%s scores %d VP (now %d).", p, vp, s.P[p].VP))
 	}
 }
 
@@ -506,7 +508,7 @@ func (r *frun) turn(p string, orders []fOrder) {
 	for _, o := range by[fpEnd] {
 		if o.Verb == "SHARE" {
 			if shared[o.Target] {
-				r.say("%s shares with %s only once a turn.", p, o.Target)
+				r.say(lang.M("%s shares with %s only once a turn.", p, o.Target))
 				continue
 			}
 			shared[o.Target] = true
@@ -525,7 +527,7 @@ func (r *frun) endTurn(p string) {
 	pl := s.P[p]
 	if r.aside > 0 {
 		pl.Economy += r.aside
-		r.say("%s's %d fleets set aside for Political Influence return to the Economy Pool.", p, r.aside)
+		r.say(lang.M("%s's %d fleets set aside for Political Influence return to the Economy Pool.", p, r.aside))
 		r.aside = 0
 	}
 	pl.AI = max(pl.AI, s.level(p, "AI"))
@@ -550,7 +552,7 @@ func (r *frun) endTurn(p string) {
 // order from the first player; the highest VP wins, ties share.
 func (r *frun) finalScore() {
 	s := r.s
-	r.say("Final Score.")
+	r.say(lang.M("Final Score."))
 	n := len(s.Players)
 	for k := 0; k < n && s.Stage != "over"; k++ {
 		r.score(s.Players[(s.First+k)%n], true)
@@ -569,8 +571,8 @@ func (r *frun) finalScore() {
 		}
 	}
 	s.Stage = "over"
-	s.Result = engine.Outcome{Over: true, Winners: winners, Text: fmt.Sprintf("after the final Score, %s with %d VP", strings.Join(winners, " and "), best)}
-	r.say("The game is over: %s.", s.Result.Text)
+	s.Result = engine.Ended(lang.M("after the final Score, %s with %d VP", andAll(winners), best), winners...)
+	r.say(lang.M("The game is over: %s.", *s.Result.Msg))
 }
 
 // --- 2.3 Movement ---------------------------------------------------------
@@ -611,13 +613,13 @@ func (r *frun) launch(p string, o fOrder, arrived map[string]int) {
 	f := r.s.fleetsAt(p, o.From)
 	n := min(o.N, f.Ok+f.Risk-arrived[o.From])
 	if n < o.N {
-		r.say("%s may launch only %s from %s: fleets that arrived from Approach this turn stay.", p, lang.N(max(n, 0), "fleet", "fleets"), o.From)
+		r.say(lang.M("%s may launch only %s from %s: fleets that arrived from Approach this turn stay.", p, lang.MN("%d fleet", "%d fleets", max(n, 0)), o.From))
 	}
 	if n <= 0 {
 		return
 	}
 	if n := r.moveFleets(p, o.From, o.To, n); n > 0 {
-		r.say("%s launches %s from %s to %s.", p, lang.N(n, "fleet", "fleets"), o.From, o.To)
+		r.say(lang.M("%s launches %s from %s to %s.", p, lang.MN("%d fleet", "%d fleets", n), o.From, o.To))
 	}
 }
 
@@ -661,7 +663,7 @@ func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived 
 		}
 		if ok+risk > 0 {
 			to := board.Children(t.Name)[0]
-			r.say("%s: %s at %s had no route and take the first branch, to %s.", p, lang.N(ok+risk, "fleet", "fleets"), t.Name, to)
+			r.say(lang.M("%s: %s at %s had no route and take the first branch, to %s.", p, lang.MN("%d fleet", "%d fleets", ok+risk), t.Name, to))
 			take(to, ok+risk)
 		}
 	}
@@ -681,7 +683,7 @@ func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived 
 		f.Risk -= m.risk
 		t.Ok += m.ok
 		t.Risk += m.risk
-		r.say("%s: %s from %s to %s.", p, lang.N(m.ok+m.risk, "fleet moves", "fleets move"), m.from, m.to)
+		r.say(lang.M("%s: %s from %s to %s.", p, lang.MN("%d fleet moves", "%d fleets move", m.ok+m.risk), m.from, m.to))
 		if kind == Approach {
 			arrived[m.to] += m.ok + m.risk
 		}
@@ -714,14 +716,14 @@ func (r *frun) defensiveFire(p, w string) {
 		fire := pl.DefFire == "" || pl.DefFire == "AT" && contains(pl.DefAt, p)
 		if fire {
 			firing = append(firing, q)
-			r.say("%s uses Defensive Fire at %s's arrival on %s (standing order DEFENSIVE FIRE %s).", q, p, w, map[bool]string{true: "ALL", false: "AT " + strings.Join(pl.DefAt, ",")}[pl.DefFire == ""])
+			r.say(lang.M("%s uses Defensive Fire at %s's arrival on %s (standing order DEFENSIVE FIRE %s).", q, p, w, map[bool]string{true: "ALL", false: "AT " + strings.Join(pl.DefAt, ",")}[pl.DefFire == ""]))
 		} else {
-			r.say("%s holds fire at %s's arrival on %s (standing order).", q, p, w)
+			r.say(lang.M("%s holds fire at %s's arrival on %s (standing order).", q, p, w))
 		}
 	}
 	if s.P[p].Sanctions && s.unDevsOn(w) {
 		firing = append(firing, un)
-		r.say("The UN uses Defensive Fire: %s is under UN Sanctions.", p)
+		r.say(lang.M("The UN uses Defensive Fire: %s is under UN Sanctions.", p))
 	}
 	for _, q := range firing {
 		dice := 0
@@ -739,13 +741,13 @@ func (r *frun) defensiveFire(p, w string) {
 			ds[i].Needs = []int{need}
 		}
 		harm := s.fleetHarm(p, w)
-		b := r.roll(&batch{Kind: "DEFENSIVE", Roller: q, Target: p, What: fmt.Sprintf("%s's Defensive Fire at %s on %s", q, p, w),
+		b := r.roll(&batch{Kind: "DEFENSIVE", Roller: q, Target: p, What: lang.M("%s's Defensive Fire at %s on %s", q, p, w),
 			Dice: ds, Harm: harm, Gain: fleetGain(harm)})
 		hits := b.successes()
 		lost := 0
 		for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 			lost++
 		}
-		r.say("%s's Defensive Fire: %s needing %d+, %s; %s loses %s at %s.", q, lang.N(dice, "die", "dice"), need, lang.N(hits, "hit", "hits"), p, lang.N(lost, "fleet", "fleets"), w)
+		r.say(lang.M("%s's Defensive Fire: %s needing %d+, %s; %s loses %s at %s.", q, lang.MN("%d die", "%d dice", dice), need, lang.MN("%d hit", "%d hits", hits), p, lang.MN("%d fleet", "%d fleets", lost), w))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // The full rules' order language. Phases of a turn, in order.
@@ -18,7 +19,26 @@ const (
 	fpEnd
 )
 
+// fpNames are the sections' names in English (checksyntax.go); fpMsg
+// words them for the reader.
 var fpNames = []string{"standing", "movement", "fleet action", "development action", "UN assistance", "end of turn"}
+
+// fpMsg names a section of the turn, as a message.
+func fpMsg(ph int) lang.Msg {
+	switch ph {
+	case fpMove:
+		return lang.M("movement")
+	case fpFleet:
+		return lang.M("fleet action")
+	case fpDev:
+		return lang.M("development action")
+	case fpUN:
+		return lang.M("UN assistance")
+	case fpEnd:
+		return lang.M("end of turn")
+	}
+	return lang.M("standing")
+}
 
 // fOrder is one parsed line of the full rules.
 type fOrder struct {
@@ -62,6 +82,67 @@ var fullGrammar = map[string]string{
 	"EXPOSE":     "EXPOSE <place>[,<place>...] | EXPOSE NONE   (where fleets go At Risk, are scrapped or mutiny first)",
 	"LOSE":       "LOSE FEWEST | LOSE ATRISK   (which region Open Fire takes)",
 	"PRELUDE":    "PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>",
+}
+
+// fullShapeMsg is fullGrammar[verb] as a message, for the fix "write it as:
+// …" (its placeholders are written in the reader's language; the order
+// words stay). TestFullShapesAreTheGrammar keeps the two the same.
+func fullShapeMsg(verb string) lang.Msg {
+	switch verb {
+	case "PASSES":
+		return lang.M("PASSES <n>                 (Spaceflight: movement passes this turn)")
+	case "PRELAUNCH":
+		return lang.M("PRELAUNCH <n> FROM <world> TO <trajectory>   (Launch technology)")
+	case "ROUTE":
+		return lang.M("ROUTE <n> FROM <trajectory> TO <place worldward of it>")
+	case "LAUNCH":
+		return lang.M("LAUNCH <n> FROM <world> TO <trajectory>")
+	case "FIRE":
+		return lang.M("FIRE <world> <n> AT <faction>")
+	case "EXPAND":
+		return lang.M("EXPAND <world> <size>[,<size>...] [CLEAR] [NEW]   (sizes 1-3)")
+	case "COUP":
+		return lang.M("COUP <world> <n> AT <faction>")
+	case "PACIFY":
+		return lang.M("PACIFY <world> <n> [<result>[,<result>...]]   (results FLEET, REGION, DISCONTENT, SANCTIONS)")
+	case "BUILD":
+		return lang.M("BUILD <world> <group>[,<group>...]   (groups 1, 2, 3 or 3x2)")
+	case "RESEARCH":
+		return lang.M("RESEARCH <world> <n>")
+	case "DEFEND":
+		return lang.M("DEFEND <world> <regions> AT <faction>")
+	case "INFLUENCE":
+		return lang.M("INFLUENCE <world> <fleets removed, 3 or more>")
+	case "UN":
+		return lang.M("UN FLEET | UN RESEARCH")
+	case "TECH":
+		return lang.M("TECH <technology>[,...]|NONE|ANY or TECH NEVER <technology>[,...]|NONE")
+	case "DEFENSIVE":
+		return lang.M("DEFENSIVE FIRE ALL | NONE | AT <player>[,<player>...]")
+	case "PAY":
+		return lang.M("PAY DISCONTENT | SCRAP")
+	case "OVERTHROWN":
+		return lang.M("OVERTHROWN RISK|YIELD [ON <world>] | OVERTHROWN GENERAL ON <world>")
+	case "CONCEDE":
+		return lang.M("CONCEDE TO <player> | CONCEDE NONE")
+	case "PEACE":
+		return lang.M("PEACE YES | NO")
+	case "AI":
+		return lang.M("AI OWN ON|OFF|ALL|<roll>[,<roll>...] | AI DEFEND ON|OFF|LAST|ALL|MIN <k> | AI KEEP <n> | AI SHIELD <player>[,<player>...]|NONE")
+	case "SHARE":
+		return lang.M("SHARE <technology> WITH <player>   (option research-collaborations)")
+	case "TRANSFER":
+		return lang.M("TRANSFER <n> FLEET AT <place> TO <player> | TRANSFER REGION <world> <number> TO <player>")
+	case "ACCEPT":
+		return lang.M("ACCEPT TRANSFERS ALL | NONE | ACCEPT SHARES ALL | NONE | <technology>[,<technology>...]")
+	case "EXPOSE":
+		return lang.M("EXPOSE <place>[,<place>...] | EXPOSE NONE   (where fleets go At Risk, are scrapped or mutiny first)")
+	case "LOSE":
+		return lang.M("LOSE FEWEST | LOSE ATRISK   (which region Open Fire takes)")
+	case "PRELUDE":
+		return lang.M("PRELUDE FLEET | PRELUDE RESEARCH <technology> | PRELUDE LAUNCH FROM <place> TO <trajectory>")
+	}
+	return lang.M("%s", fullGrammar[verb])
 }
 
 var fullVerbs = []string{"PASSES", "PRELAUNCH", "ROUTE", "LAUNCH", "FIRE", "EXPAND", "COUP", "PACIFY", "BUILD",
@@ -179,57 +260,89 @@ func (o fOrder) String() string {
 }
 
 // oneOf checks a keyword argument.
-func oneOf(w string, allowed ...string) (string, *syntaxError) {
+func oneOf(w string, allowed ...string) (string, *fullSyntax) {
 	u := strings.ToUpper(w)
 	if contains(allowed, u) {
 		return u, nil
 	}
-	return "", errf("write "+strings.Join(allowed, " or"), "%q is not one of %s", w, strings.Join(allowed, ", "))
+	items := make([]any, len(allowed))
+	for i, x := range allowed {
+		items[i] = x
+	}
+	return "", ferr(lang.M("%q is not one of %s", w, strings.Join(allowed, ", ")), lang.M("write %s", lang.Or(items...)))
 }
 
-func techList(s string) ([]string, *syntaxError) {
+func techList(s string) ([]string, *fullSyntax) {
 	var out []string
 	for _, x := range strings.Split(s, ",") {
 		t, ok := techByName(strings.TrimSpace(x))
 		if !ok {
-			fix := "technologies are " + strings.Join(techNames(), ", ")
+			fix := lang.M("technologies are %s", strings.Join(techNames(), ", "))
 			if c := engine.Closest(x, techNames()); c != "" {
-				fix = fmt.Sprintf("did you mean %s?", c)
+				fix = lang.M("did you mean %s?", c)
 			}
-			return nil, errf(fix, "no technology named %q", x)
+			return nil, ferr(lang.M("no technology named %q", x), fix)
 		}
 		out = append(out, t.Name)
 	}
 	return out, nil
 }
 
-// parseFull parses one line of the full rules for syntax and names.
+// parseFull parses one line of the full rules for syntax and names; its
+// error is the first edition's type, for checksyntax.go (parseFullM
+// keeps the messages).
 func (n namer) parseFull(line string) (fOrder, *syntaxError) {
+	o, e := n.parseFullM(line)
+	return o, e.syntax()
+}
+
+// parseFullM parses one line of the full rules for syntax and names.
+func (n namer) parseFullM(line string) (fOrder, *fullSyntax) {
 	f := strings.Fields(line)
 	verb := strings.ToUpper(f[0])
 	shape, ok := fullGrammar[verb]
 	if !ok {
-		fix := "orders start with one of " + strings.Join(fullVerbs, ", ")
+		fix := lang.M("orders start with one of %s", strings.Join(fullVerbs, ", "))
 		if c := engine.Closest(verb, fullVerbs); c != "" {
-			fix = fmt.Sprintf("did you mean %s?", c)
+			fix = lang.M("did you mean %s?", c)
 		}
-		return fOrder{}, errf(fix, "%q is not an order", f[0])
+		return fOrder{}, ferr(lang.M("%q is not an order", f[0]), fix)
 	}
 	o := fOrder{Verb: verb}
-	bad := func() (fOrder, *syntaxError) {
-		return fOrder{}, errf("write it as: "+shape, "%s order is malformed", verb)
+	bad := func() (fOrder, *fullSyntax) {
+		return fOrder{}, ferr(lang.M("%s order is malformed", verb), fullWriteAs(verb))
 	}
-	var e *syntaxError
-	world := func(s string) (string, *syntaxError) {
+	// The first edition's helpers word their own errors (orders.go).
+	var e *fullSyntax
+	world := func(s string) (string, *fullSyntax) {
 		p, e := place(s, "world", isWorld)
-		return p.Name, e
+		return p.Name, shared(e)
+	}
+	plc := func(s, what string, keep func(Place) bool) (Place, *fullSyntax) {
+		p, e := place(s, what, keep)
+		return p, shared(e)
+	}
+	cnt := func(s, what string) (int, *fullSyntax) {
+		k, e := count(s, what)
+		return k, shared(e)
+	}
+	kw := func(w, want string) *fullSyntax {
+		e := shared(keyword(w, want, shape))
+		if e != nil {
+			e.hint = fullWriteAs(verb) // the shape with its words in the reader's language
+		}
+		return e
+	}
+	faction := func(s string) (string, *fullSyntax) {
+		q, e := n.faction(s)
+		return q, shared(e)
 	}
 	switch verb {
 	case "PASSES":
 		if len(f) != 2 {
 			return bad()
 		}
-		if o.N, e = count(f[1], "the number of passes"); e != nil {
+		if o.N, e = cnt(f[1], "the number of passes"); e != nil {
 			return fOrder{}, e
 		}
 	case "PRELAUNCH", "ROUTE", "LAUNCH":
@@ -238,17 +351,18 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		if v == "PRELAUNCH" {
 			v = "LAUNCH"
 		}
-		c, e := n.parseLine(v + " " + strings.Join(f[1:], " "))
-		if e != nil {
-			if strings.HasPrefix(e.fix, "write it as: ") {
-				e.fix = "write it as: " + shape // the full rules' shape, not the classic one
+		c, ce := n.parseLine(v + " " + strings.Join(f[1:], " "))
+		if ce != nil {
+			e := shared(ce)
+			if strings.HasPrefix(ce.fix, "write it as: ") {
+				e.hint = fullWriteAs(verb) // the full rules' shape, not the classic one
 			}
 			return fOrder{}, e
 		}
 		if c.N == 0 {
 			// The classic edition's ROUTE NONE: the full rules keep no
 			// destination from one turn to the next.
-			return fOrder{}, errf("write it as: "+shape, "the full rules keep no destination between turns, so there is none to forget")
+			return fOrder{}, ferr(lang.M("the full rules keep no destination between turns, so there is none to forget"), fullWriteAs(verb))
 		}
 		o.N, o.From, o.To = c.N, c.From, c.To
 	case "FIRE", "COUP", "DEFEND":
@@ -258,13 +372,13 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		if o.World, e = world(f[1]); e != nil {
 			return fOrder{}, e
 		}
-		if o.N, e = count(f[2], "the number"); e != nil {
+		if o.N, e = cnt(f[2], "the number"); e != nil {
 			return fOrder{}, e
 		}
-		if e = keyword(f[3], "AT", shape); e != nil {
+		if e = kw(f[3], "AT"); e != nil {
 			return fOrder{}, e
 		}
-		if o.Target, e = n.faction(f[4]); e != nil {
+		if o.Target, e = faction(f[4]); e != nil {
 			return fOrder{}, e
 		}
 	case "EXPAND", "BUILD":
@@ -295,7 +409,11 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			s = strings.ToLower(s)
 			okSize := s == "1" || s == "2" || s == "3" || verb == "BUILD" && s == "3x2"
 			if !okSize {
-				return fOrder{}, errf("write it as: "+shape, "%q is not a group (1, 2 or 3%s)", s, map[bool]string{true: ", or 3x2", false: ""}[verb == "BUILD"])
+				why := lang.M("%q is not a group (1, 2 or 3)", s)
+				if verb == "BUILD" {
+					why = lang.M("%q is not a group (1, 2 or 3, or 3x2)", s)
+				}
+				return fOrder{}, ferr(why, fullWriteAs(verb))
 			}
 			o.Sizes = append(o.Sizes, s)
 		}
@@ -307,7 +425,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			for _, x := range strings.Split(strings.Join(f[3:], ""), ",") {
 				k := strings.ToUpper(x)
 				if !contains(pacifyResults, k) {
-					return fOrder{}, errf("results are "+strings.Join(pacifyResults, ", "), "%q is not a result of Pacification", x)
+					return fOrder{}, ferr(lang.M("%q is not a result of Pacification", x), lang.M("results are %s", strings.Join(pacifyResults, ", ")))
 				}
 				if !contains(o.List, k) {
 					o.List = append(o.List, k)
@@ -317,11 +435,11 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		if o.World, e = world(f[1]); e != nil {
 			return fOrder{}, e
 		}
-		if o.N, e = count(f[2], "the number"); e != nil {
+		if o.N, e = cnt(f[2], "the number"); e != nil {
 			return fOrder{}, e
 		}
 		if verb == "INFLUENCE" && o.N < 3 {
-			return fOrder{}, errf("remove 3 fleets or more", "Political Influence removes at least 3 fleets")
+			return fOrder{}, ferr(lang.M("Political Influence removes at least 3 fleets"), lang.M("remove 3 fleets or more"))
 		}
 	case "UN":
 		if len(f) != 2 {
@@ -361,7 +479,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		if len(f) < 3 {
 			return bad()
 		}
-		if e = keyword(f[1], "FIRE", shape); e != nil {
+		if e = kw(f[1], "FIRE"); e != nil {
 			return fOrder{}, e
 		}
 		if o.Word, e = oneOf(f[2], "ALL", "NONE", "AT"); e != nil {
@@ -372,7 +490,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 				return bad()
 			}
 			for _, x := range strings.Split(strings.Join(f[3:], ""), ",") {
-				p, e := n.faction(x)
+				p, e := faction(x)
 				if e != nil {
 					return fOrder{}, e
 				}
@@ -413,14 +531,14 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			return fOrder{}, e
 		}
 		o.From = l[0]
-		if e = keyword(f[2], "WITH", shape); e != nil {
+		if e = kw(f[2], "WITH"); e != nil {
 			return fOrder{}, e
 		}
-		if o.Target, e = n.faction(f[3]); e != nil {
+		if o.Target, e = faction(f[3]); e != nil {
 			return fOrder{}, e
 		}
 		if o.Target == un {
-			return fOrder{}, errf("name a player", "the UN does no research")
+			return fOrder{}, ferr(lang.M("the UN does no research"), lang.M("name a player"))
 		}
 	case "TRANSFER":
 		if len(f) == 6 && strings.EqualFold(f[1], "REGION") {
@@ -428,16 +546,16 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			if o.World, e = world(f[2]); e != nil {
 				return fOrder{}, e
 			}
-			if o.N, e = count(f[3], "the region number"); e != nil {
+			if o.N, e = cnt(f[3], "the region number"); e != nil {
 				return fOrder{}, e
 			}
 			if p, _ := board.Get(o.World); o.N > p.Regions {
-				return fOrder{}, errf(fmt.Sprintf("%s has regions 1 to %d", o.World, p.Regions), "%s has no region %d", o.World, o.N)
+				return fOrder{}, ferr(lang.M("%s has no region %d", o.World, o.N), lang.M("%s has regions 1 to %d", o.World, p.Regions))
 			}
-			if e = keyword(f[4], "TO", shape); e != nil {
+			if e = kw(f[4], "TO"); e != nil {
 				return fOrder{}, e
 			}
-			if o.Target, e = n.faction(f[5]); e != nil {
+			if o.Target, e = faction(f[5]); e != nil {
 				return fOrder{}, e
 			}
 			break
@@ -445,28 +563,28 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		if len(f) != 7 {
 			return bad()
 		}
-		if o.N, e = count(f[1], "the number of fleets"); e != nil {
+		if o.N, e = cnt(f[1], "the number of fleets"); e != nil {
 			return fOrder{}, e
 		}
-		if e = keyword(f[2], "FLEET", shape); e != nil {
+		if e = kw(f[2], "FLEET"); e != nil {
 			return fOrder{}, e
 		}
-		if e = keyword(f[3], "AT", shape); e != nil {
+		if e = kw(f[3], "AT"); e != nil {
 			return fOrder{}, e
 		}
-		pl, e := place(f[4], "place", func(Place) bool { return true })
+		pl, e := plc(f[4], "place", func(Place) bool { return true })
 		if e != nil {
 			return fOrder{}, e
 		}
 		o.World = pl.Name
-		if e = keyword(f[5], "TO", shape); e != nil {
+		if e = kw(f[5], "TO"); e != nil {
 			return fOrder{}, e
 		}
-		if o.Target, e = n.faction(f[6]); e != nil {
+		if o.Target, e = faction(f[6]); e != nil {
 			return fOrder{}, e
 		}
 		if o.Target == un {
-			return fOrder{}, errf("name a player", "the UN takes no fleets")
+			return fOrder{}, ferr(lang.M("the UN takes no fleets"), lang.M("name a player"))
 		}
 	case "ACCEPT":
 		if len(f) < 3 {
@@ -488,7 +606,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		if len(f) != 3 {
 			return bad()
 		}
-		if e = keyword(f[1], "TRANSFERS", shape); e != nil {
+		if e = kw(f[1], "TRANSFERS"); e != nil {
 			return fOrder{}, e
 		}
 		if o.Word, e = oneOf(f[2], "ALL", "NONE"); e != nil {
@@ -503,7 +621,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			break
 		}
 		for _, x := range strings.Split(arg, ",") {
-			pl, e := place(x, "place", func(Place) bool { return true })
+			pl, e := plc(x, "place", func(Place) bool { return true })
 			if e != nil {
 				return fOrder{}, e
 			}
@@ -535,11 +653,11 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			for _, x := range strings.Split(arg, ",") {
 				k := strings.ToUpper(x)
 				if !contains(aiKinds, k) {
-					fix := "write ON, OFF, ALL or rolls among " + strings.Join(aiKinds, ", ")
+					fix := lang.M("write ON, OFF, ALL or rolls among %s", strings.Join(aiKinds, ", "))
 					if c := engine.Closest(k, aiKinds); c != "" {
-						fix = fmt.Sprintf("did you mean %s?", c)
+						fix = lang.M("did you mean %s?", c)
 					}
-					return fOrder{}, errf(fix, "%q is not a kind of roll", x)
+					return fOrder{}, ferr(lang.M("%q is not a kind of roll", x), fix)
 				}
 				if !contains(o.List, k) {
 					o.List = append(o.List, k)
@@ -556,17 +674,17 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 				break
 			}
 			if len(f) != 4 {
-				return fOrder{}, errf("write AI DEFEND MIN 2, say", "AI DEFEND MIN needs a number of successes")
+				return fOrder{}, ferr(lang.M("AI DEFEND MIN needs a number of successes"), lang.M("write AI DEFEND MIN 2, say"))
 			}
 			k, err := strconv.Atoi(f[3])
 			if err != nil || k < 1 || k > 99 {
-				return fOrder{}, errf("write a whole number from 1 to 99", "the successes for AI DEFEND MIN must be a number, not %q", f[3])
+				return fOrder{}, ferr(lang.M("the successes for AI DEFEND MIN must be a number, not %q", f[3]), lang.M("write a whole number from 1 to 99"))
 			}
 			o.N = k
 		case "KEEP":
 			k, err := strconv.Atoi(arg)
 			if err != nil || k < 0 || k > 999 {
-				return fOrder{}, errf("write a whole number from 0 to 999", "the thoughts to keep must be a number, not %q", arg)
+				return fOrder{}, ferr(lang.M("the thoughts to keep must be a number, not %q", arg), lang.M("write a whole number from 0 to 999"))
 			}
 			o.N = k
 		case "SHIELD":
@@ -575,7 +693,7 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 				break
 			}
 			for _, x := range strings.Split(arg, ",") {
-				q, e := n.faction(x)
+				q, e := faction(x)
 				if e != nil {
 					return fOrder{}, e
 				}
@@ -599,14 +717,14 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 		if len(f) != 3 {
 			return bad()
 		}
-		if e = keyword(f[1], "TO", shape); e != nil {
+		if e = kw(f[1], "TO"); e != nil {
 			return fOrder{}, e
 		}
-		if o.Target, e = n.faction(f[2]); e != nil {
+		if o.Target, e = faction(f[2]); e != nil {
 			return fOrder{}, e
 		}
 		if o.Target == un {
-			return fOrder{}, errf("name a player", "the UN cannot win")
+			return fOrder{}, ferr(lang.M("the UN cannot win"), lang.M("name a player"))
 		}
 	case "PRELUDE":
 		if len(f) < 2 {
@@ -633,22 +751,22 @@ func (n namer) parseFull(line string) (fOrder, *syntaxError) {
 			if len(f) != 6 {
 				return bad()
 			}
-			if e = keyword(f[2], "FROM", shape); e != nil {
+			if e = kw(f[2], "FROM"); e != nil {
 				return fOrder{}, e
 			}
-			if e = keyword(f[4], "TO", shape); e != nil {
+			if e = kw(f[4], "TO"); e != nil {
 				return fOrder{}, e
 			}
-			from, e := place(f[3], "place", func(Place) bool { return true })
+			from, e := plc(f[3], "place", func(Place) bool { return true })
 			if e != nil {
 				return fOrder{}, e
 			}
-			to, e := place(f[5], "trajectory", isTrajectory)
+			to, e := plc(f[5], "trajectory", isTrajectory)
 			if e != nil {
 				return fOrder{}, e
 			}
 			if !contains(board.Skyward(from.Name), to.Name) {
-				return fOrder{}, errf("skyward of "+from.Name+" lie "+strings.Join(board.Skyward(from.Name), ", "), "%s is not skyward of %s", to.Name, from.Name)
+				return fOrder{}, ferr(lang.M("%s is not skyward of %s", to.Name, from.Name), lang.M("skyward of %s lie %s", from.Name, strings.Join(board.Skyward(from.Name), ", ")))
 			}
 			o.From, o.To = from.Name, to.Name
 		}

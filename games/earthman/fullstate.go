@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // fullPlayer is a player board and the player's tracks.
@@ -123,18 +124,18 @@ func (s *fullState) hasPI(p, world string) bool { return contains(s.PI[world], p
 
 // addFleet is 3.1: pay a resource, or take a Devastation marker into the
 // Discontent Pool. Resources are used first; noDiscontent is 2.6's UN fleet.
-func (s *fullState) addFleet(p, at string, noDiscontent bool) (string, bool) {
+func (s *fullState) addFleet(p, at string, noDiscontent bool) (lang.Msg, bool) {
 	pl := s.P[p]
 	switch {
 	case pl.Economy > 0:
 		pl.Economy--
 	case noDiscontent:
-		return fmt.Sprintf("%s cannot pay a resource for a fleet on %s", p, at), false
+		return lang.M("%s cannot pay a resource for a fleet on %s", p, at), false
 	default:
 		pl.Discontent++
 	}
 	s.fleetsAt(p, at).Ok++
-	return fmt.Sprintf("%s adds a fleet at %s", p, at), true
+	return lang.M("%s adds a fleet at %s", p, at), true
 }
 
 // addDev is 3.2 for a development added to region i of world.
@@ -191,16 +192,16 @@ func (s *fullState) placesFor(p string) []string {
 }
 
 // chose names how a place was chosen for the report.
-func (s *fullState) chose(p, at string) string {
+func (s *fullState) chose(p, at string) lang.Msg {
 	if pl := s.P[p]; pl != nil && contains(pl.Expose, at) {
-		return fmt.Sprintf("at %s, by standing order EXPOSE %s", at, strings.Join(pl.Expose, ","))
+		return lang.M("at %s, by standing order EXPOSE %s", at, strings.Join(pl.Expose, ","))
 	}
-	return "at " + at + " (the first such place in board order)"
+	return lang.M("at %s (the first such place in board order)", at)
 }
 
 // riskOneFleet sets one healthy fleet of p At Risk (placesFor) and says
-// where, or "" if p has no healthy fleet.
-func (s *fullState) riskOneFleet(p string) string {
+// where, or nothing (the zero Msg) if p has no healthy fleet.
+func (s *fullState) riskOneFleet(p string) lang.Msg {
 	for _, at := range s.placesFor(p) {
 		if f := s.Fleets[at][p]; f != nil && f.Ok > 0 {
 			f.Ok--
@@ -208,17 +209,17 @@ func (s *fullState) riskOneFleet(p string) string {
 			return s.chose(p, at)
 		}
 	}
-	return ""
+	return lang.Msg{}
 }
 
 // removeDev is 3.4 for one development of region i of world. The two
 // resources are paid from the Economy Pool, then by the player's standing
 // PayWith order: scrap a fleet (At Risk first, first in board order) or
 // take Discontent and roll (a 1 sets a fleet At Risk).
-func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool) []string {
+func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool) []lang.Msg {
 	r := &s.Regions[world][i]
 	p := r.Owner
-	var told []string
+	var told []lang.Msg
 	r.Devs--
 	last := r.Devs == 0
 	if last {
@@ -237,24 +238,24 @@ func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool)
 			continue
 		}
 		if pl.PayWith == "scrap" {
-			if at := s.scrapAny(p); at != "" {
-				told = append(told, p+" scraps a fleet "+at+" to pay for a lost development (standing order PAY SCRAP)")
+			if at := s.scrapAny(p); !at.IsZero() {
+				told = append(told, lang.M("%s scraps a fleet %s to pay for a lost development (standing order PAY SCRAP)", p, at))
 				continue
 			}
 		}
-		why := "standing order PAY DISCONTENT"
+		why := lang.M("standing order PAY DISCONTENT")
 		if pl.PayWith == "scrap" {
-			why = "no fleet left to scrap"
+			why = lang.M("no fleet left to scrap")
 		}
 		pl.Discontent++
-		safe, ai := s.riskRoll(d, p, 2, fmt.Sprintf("%s's discontent over a lost development on %s: a 1 sets a fleet At Risk", p, world))
+		safe, ai := s.riskRoll(d, p, 2, lang.M("%s's discontent over a lost development on %s: a 1 sets a fleet At Risk", p, world))
 		told = append(told, ai...)
 		if safe {
-			told = append(told, p+" takes discontent for a lost development ("+why+")")
-		} else if at := s.riskOneFleet(p); at != "" {
-			told = append(told, p+" takes discontent for a lost development ("+why+") and rolls a 1: a fleet "+at+" is now At Risk")
+			told = append(told, lang.M("%s takes discontent for a lost development (%s)", p, why))
+		} else if at := s.riskOneFleet(p); !at.IsZero() {
+			told = append(told, lang.M("%s takes discontent for a lost development (%s) and rolls a 1: a fleet %s is now At Risk", p, why, at))
 		} else {
-			told = append(told, p+" takes discontent for a lost development ("+why+")")
+			told = append(told, lang.M("%s takes discontent for a lost development (%s)", p, why))
 		}
 	}
 	pl.Power = max(pl.Power-1, 0)
@@ -269,25 +270,26 @@ func (s *fullState) removeDev(d *dice.Dice, world string, i int, devastate bool)
 			}
 		}
 		s.PI[world] = keep
-		told = append(told, fmt.Sprintf("%s loses the Political Influence counter on %s", p, world))
+		told = append(told, lang.M("%s loses the Political Influence counter on %s", p, world))
 	}
 	return told
 }
 
-// scrapAny scraps one of p's fleets (placesFor) and says where, or "".
-func (s *fullState) scrapAny(p string) string {
+// scrapAny scraps one of p's fleets (placesFor) and says where, or
+// nothing (the zero Msg).
+func (s *fullState) scrapAny(p string) lang.Msg {
 	for _, at := range s.placesFor(p) {
 		if f := s.Fleets[at][p]; f != nil && f.Ok+f.Risk > 0 {
 			s.removeFleet(p, at, true)
 			return s.chose(p, at)
 		}
 	}
-	return ""
+	return lang.Msg{}
 }
 
 // removeRegion removes all of p's developments in region i (3.4 each).
-func (s *fullState) removeRegion(d *dice.Dice, world string, i int) []string {
-	var told []string
+func (s *fullState) removeRegion(d *dice.Dice, world string, i int) []lang.Msg {
+	var told []lang.Msg
 	for s.Regions[world][i].Devs > 0 {
 		told = append(told, s.removeDev(d, world, i, true)...)
 	}
@@ -308,16 +310,16 @@ func (s *fullState) devsOn(p, world string) int {
 // p's standing order AI OWN RISK re-rolls it while it is not (001-C7:
 // nobody else has a reason to, bar an enemy, which AI SHIELD does not
 // cover). It returns whether it is safe and the report of any spending.
-func (s *fullState) riskRoll(d *dice.Dice, p string, need int, purpose string) (bool, []string) {
+func (s *fullState) riskRoll(d *dice.Dice, p string, need int, purpose lang.Msg) (bool, []lang.Msg) {
 	safe, faces := rollAtLeast(d, need, purpose)
-	var told []string
+	var told []lang.Msg
 	pl := s.P[p]
 	for !safe && pl != nil && contains(pl.aiOwn(), "RISK") && pl.AI > pl.AIKeep {
 		pl.AI--
 		old := faces[0]
-		safe, faces = rollAtLeast(d, need, p+"'s AI thought: re-roll of "+purpose)
-		told = append(told, fmt.Sprintf("%s spends an AI thought (standing order %s; %d left): re-roll of %s, %d → %d: %s",
-			p, pl.aiOwnOrder(), pl.AI, purpose, old, faces[0], map[bool]string{true: "safe", false: "not safe"}[safe]))
+		safe, faces = rollAtLeast(d, need, lang.M("%s's AI thought: re-roll of %s", p, purpose))
+		told = append(told, lang.M("%s spends an AI thought (standing order %s; %d left): re-roll of %s, %d → %d: %s",
+			p, pl.aiOwnOrder(), pl.AI, purpose, old, faces[0], map[bool]lang.Msg{true: lang.M("safe"), false: lang.M("not safe")}[safe]))
 	}
 	return safe, told
 }
@@ -327,15 +329,15 @@ func (s *fullState) riskRoll(d *dice.Dice, p string, need int, purpose string) (
 // healthy fleet at the same place (region on the same world), or, if
 // there is none, one fleet there (the developments of that region) are
 // removed.
-func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
-	var told []string
+func (s *fullState) spreadRisk(d *dice.Dice, p string) []lang.Msg {
+	var told []lang.Msg
 	for _, pl := range board.Places {
 		f := s.Fleets[pl.Name][p]
 		if f == nil {
 			continue
 		}
 		for k, n := 0, f.Risk; k < n; k++ {
-			safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: risk spreads from a fleet at %s on 2-", p, pl.Name))
+			safe, ai := s.riskRoll(d, p, 3, lang.M("%s: risk spreads from a fleet at %s on 2-", p, pl.Name))
 			told = append(told, ai...)
 			if safe {
 				continue
@@ -343,9 +345,9 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 			if f.Ok > 0 {
 				f.Ok--
 				f.Risk++
-				told = append(told, fmt.Sprintf("risk spreads to another of %s's fleets at %s", p, pl.Name))
+				told = append(told, lang.M("risk spreads to another of %s's fleets at %s", p, pl.Name))
 			} else if s.removeFleet(p, pl.Name, false) {
-				told = append(told, fmt.Sprintf("%s loses an At Risk fleet at %s", p, pl.Name))
+				told = append(told, lang.M("%s loses an At Risk fleet at %s", p, pl.Name))
 			}
 		}
 	}
@@ -361,7 +363,7 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 			if regs[i].Owner != p {
 				continue // already lost to an earlier roll
 			}
-			safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: risk spreads from region %d of %s on 2-", p, i+1, w.Name))
+			safe, ai := s.riskRoll(d, p, 3, lang.M("%s: risk spreads from region %d of %s on 2-", p, i+1, w.Name))
 			told = append(told, ai...)
 			if safe {
 				continue
@@ -370,12 +372,12 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 			for j := range regs {
 				if regs[j].Owner == p && !regs[j].AtRisk {
 					regs[j].AtRisk, spread = true, true
-					told = append(told, fmt.Sprintf("risk spreads to region %d of %s", j+1, w.Name))
+					told = append(told, lang.M("risk spreads to region %d of %s", j+1, w.Name))
 					break
 				}
 			}
 			if !spread {
-				told = append(told, fmt.Sprintf("%s loses the developments of region %d of %s", p, i+1, w.Name))
+				told = append(told, lang.M("%s loses the developments of region %d of %s", p, i+1, w.Name))
 				told = append(told, s.removeRegion(d, w.Name, i)...)
 			}
 		}
@@ -386,21 +388,21 @@ func (s *fullState) spreadRisk(d *dice.Dice, p string) []string {
 // discontent is 2.2.2: one roll per Devastation marker in p's Discontent
 // Pool; each 2 or less sets a fleet At Risk (or removes one if all are),
 // then a second roll of 1 is a mutiny.
-func (s *fullState) discontent(d *dice.Dice, p string) []string {
-	var told []string
+func (s *fullState) discontent(d *dice.Dice, p string) []lang.Msg {
+	var told []lang.Msg
 	for k, n := 0, s.P[p].Discontent; k < n; k++ {
-		safe, ai := s.riskRoll(d, p, 3, fmt.Sprintf("%s: general discontent (marker %d of %d) on 2-", p, k+1, n))
+		safe, ai := s.riskRoll(d, p, 3, lang.M("%s: general discontent (marker %d of %d) on 2-", p, k+1, n))
 		told = append(told, ai...)
 		if safe {
 			continue
 		}
-		if at := s.riskOneFleet(p); at != "" {
-			told = append(told, p+": discontent sets a fleet At Risk "+at)
-		} else if at := s.scrapAny(p); at != "" {
+		if at := s.riskOneFleet(p); !at.IsZero() {
+			told = append(told, lang.M("%s: discontent sets a fleet At Risk %s", p, at))
+		} else if at := s.scrapAny(p); !at.IsZero() {
 			s.P[p].Economy++ // 3.3: a removed fleet returns as a resource
-			told = append(told, p+": discontent removes a fleet "+at)
+			told = append(told, lang.M("%s: discontent removes a fleet %s", p, at))
 		}
-		safe, ai = s.riskRoll(d, p, 2, fmt.Sprintf("%s: mutiny on a 1", p))
+		safe, ai = s.riskRoll(d, p, 2, lang.M("%s: mutiny on a 1", p))
 		told = append(told, ai...)
 		if !safe {
 			told = append(told, s.mutiny(p))
@@ -412,20 +414,20 @@ func (s *fullState) discontent(d *dice.Dice, p string) []string {
 // mutiny removes an At Risk and a healthy fleet from one place, or else two
 // At Risk fleets from one place, or else one At Risk fleet (001-G11); the
 // place by placesFor. Removed fleets return to the Economy Pool (3.3).
-func (s *fullState) mutiny(p string) string {
+func (s *fullState) mutiny(p string) lang.Msg {
 	for _, at := range s.placesFor(p) {
 		if f := s.Fleets[at][p]; f != nil && f.Risk > 0 && f.Ok > 0 {
 			f.Risk--
 			f.Ok--
 			s.P[p].Economy += 2
-			return fmt.Sprintf("mutiny! %s loses an At Risk and a loyal fleet %s", p, s.chose(p, at))
+			return lang.M("mutiny! %s loses an At Risk and a loyal fleet %s", p, s.chose(p, at))
 		}
 	}
 	for _, at := range s.placesFor(p) {
 		if f := s.Fleets[at][p]; f != nil && f.Risk >= 2 {
 			f.Risk -= 2
 			s.P[p].Economy += 2
-			return fmt.Sprintf("mutiny! %s loses two At Risk fleets %s", p, s.chose(p, at))
+			return lang.M("mutiny! %s loses two At Risk fleets %s", p, s.chose(p, at))
 		}
 	}
 	// 001-G11: with no pair anywhere, the constraints allow one At Risk
@@ -434,10 +436,10 @@ func (s *fullState) mutiny(p string) string {
 		if f := s.Fleets[at][p]; f != nil && f.Risk > 0 {
 			f.Risk--
 			s.P[p].Economy++
-			return fmt.Sprintf("mutiny! %s has no pair of fleets that can mutiny together, and loses one At Risk fleet %s", p, s.chose(p, at))
+			return lang.M("mutiny! %s has no pair of fleets that can mutiny together, and loses one At Risk fleet %s", p, s.chose(p, at))
 		}
 	}
-	return fmt.Sprintf("mutiny! but %s has no At Risk fleet to mutiny", p)
+	return lang.M("mutiny! but %s has no At Risk fleet to mutiny", p)
 }
 
 // fullSummary is a compact text of a full position for tests.

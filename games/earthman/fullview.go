@@ -14,6 +14,9 @@ type fullView struct {
 	s      *FullState
 	player string
 	public bool // an observer's: no seat, and no orders to check
+	// lang is the language the board, status and picture are drawn in
+	// (Localize): "" or "en" for English.
+	lang string
 }
 
 // PublicView is what an observer sees (engine.PublicViewer): the disc,
@@ -34,7 +37,7 @@ func (v *fullView) Player() string {
 func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineError) {
 	s := v.s
 	if v.public {
-		return nil, []engine.LineError{{Msg: "an observer has no orders to give", Fix: "join the game as a player to give orders"}}
+		return nil, []engine.LineError{engine.LineErr(0, "", lang.M("an observer has no orders to give"), lang.M("join the game as a player to give orders"))}
 	}
 	me := v.player
 	if me == "" {
@@ -52,38 +55,38 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		fail := func(msg, fix string) {
-			errs = append(errs, engine.LineError{Line: i + 1, Text: line, Msg: msg, Fix: fix})
+		fail := func(why, hint lang.Msg) {
+			errs = append(errs, engine.LineErr(i+1, line, why, hint))
 		}
-		o, e := n.parseFull(line)
+		o, e := n.parseFullM(line)
 		if e != nil {
-			fail(e.msg, e.fix)
+			errs = append(errs, e.lineErr(i+1, line))
 			continue
 		}
 		ph := fPhase(o.Verb)
 		switch {
 		case o.Verb == "PRELUDE":
 			if p.Kind != engine.KindStep {
-				fail("PRELUDE is only for the prelude turns", "")
+				fail(lang.M("PRELUDE is only for the prelude turns"), lang.Msg{})
 				continue
 			}
 			if preludes++; preludes > 1 {
-				fail("a prelude turn is one action", "keep one PRELUDE line")
+				fail(lang.M("a prelude turn is one action"), lang.M("keep one PRELUDE line"))
 				continue
 			}
 		case ph != fpNone:
 			if p.Kind != engine.KindTurn {
-				fail(fmt.Sprintf("%s is a %s order and can only be given in your turn", o.Verb, fpNames[ph]), "at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, LOSE, EXPOSE, AI, CONCEDE, PEACE, ACCEPT TRANSFERS, ACCEPT SHARES")
+				fail(lang.M("%s is a %s order and can only be given in your turn", o.Verb, fpMsg(ph)), lang.M("at any time you may send standing orders: TECH, DEFENSIVE FIRE, PAY, OVERTHROWN, LOSE, EXPOSE, AI, CONCEDE, PEACE, ACCEPT TRANSFERS, ACCEPT SHARES"))
 				continue
 			}
 			if ph < phase {
-				fail(fmt.Sprintf("%s is a %s order, but it comes after %s orders: sections are taken in order", o.Verb, fpNames[ph], fpNames[phase]), "move this line up")
+				fail(lang.M("%s is a %s order, but it comes after %s orders: sections are taken in order", o.Verb, fpMsg(ph), fpMsg(phase)), lang.M("move this line up"))
 				continue
 			}
 			phase = ph
 		}
 		msg, fix := v.check(me, o, launched, &uns)
-		if msg == "" && (o.Verb == "FIRE" || o.Verb == "COUP" || o.Verb == "PACIFY") {
+		if msg.IsZero() && (o.Verb == "FIRE" || o.Verb == "COUP" || o.Verb == "PACIFY") {
 			// The dice of every fleet at a world that fires at (or overthrows)
 			// one target are one roll, so hits and pairs are counted over all
 			// of them (001-G15) and the UN answers Open Fire once a world
@@ -95,28 +98,28 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 				if o.Verb == "PACIFY" {
 					what = "PACIFY " + o.World + " <n>"
 				}
-				msg, fix = fmt.Sprintf("a second %s line: the dice of all your fleets taking that action there are one roll", what),
-					"add the fleets up into one line"
+				msg, fix = lang.M("a second %s line: the dice of all your fleets taking that action there are one roll", what),
+					lang.M("add the fleets up into one line")
 			}
 			pooled[key] = true
 		}
-		if msg == "" && ph == fpDev {
+		if msg.IsZero() && ph == fpDev {
 			// 2.5.4 takes every development on the world.
 			prev := devWorlds[o.World]
 			if len(prev) > 0 && (o.Verb == "INFLUENCE" || contains(prev, "INFLUENCE")) {
-				msg, fix = fmt.Sprintf("Political Influence takes all your developments on %s: no other development action there", o.World),
-					"keep either INFLUENCE or the other orders for "+o.World
+				msg, fix = lang.M("Political Influence takes all your developments on %s: no other development action there", o.World),
+					lang.M("keep either INFLUENCE or the other orders for %s", o.World)
 			}
 			devWorlds[o.World] = append(prev, o.Verb)
 		}
-		if msg != "" {
+		if !msg.IsZero() {
 			fail(msg, fix)
 			continue
 		}
 		out = append(out, o.String())
 	}
 	if p.Kind == engine.KindStep && preludes == 0 && len(errs) == 0 {
-		errs = append(errs, engine.LineError{Msg: "no PRELUDE order", Fix: "write e.g. PRELUDE FLEET"})
+		errs = append(errs, engine.LineErr(0, "", lang.M("no PRELUDE order"), lang.M("write e.g. PRELUDE FLEET")))
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -134,16 +137,16 @@ func (v *fullView) Parse(p engine.Prompt, text string) (engine.Orders, []engine.
 	return out, nil
 }
 
-func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int) (string, string) {
+func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int) (why, hint lang.Msg) {
 	s := v.s
 	switch o.Verb {
 	case "PASSES":
 		if max := 1 + s.level(me, "Spaceflight"); o.N > max {
-			return fmt.Sprintf("you may take %s (Spaceflight level %d)", lang.N(max, "movement pass", "movement passes"), max-1), fmt.Sprintf("write PASSES %d or less", max)
+			return lang.M("you may take %s (Spaceflight level %d)", lang.MN("%d movement pass", "%d movement passes", max), max-1), lang.M("write PASSES %d or less", max)
 		}
 	case "PRELAUNCH", "LAUNCH":
 		if o.Verb == "PRELAUNCH" && s.level(me, "Launch") == 0 {
-			return "PRELAUNCH needs the Launch technology", "use LAUNCH, after movement"
+			return lang.M("PRELAUNCH needs the Launch technology"), lang.M("use LAUNCH, after movement")
 		}
 		launched[o.From] += o.N
 		f := s.Fleets[o.From][me]
@@ -152,50 +155,50 @@ func (v *fullView) check(me string, o fOrder, launched map[string]int, uns *int)
 			have = f.Ok + f.Risk
 		}
 		if launched[o.From] > have {
-			return fmt.Sprintf("you launch %s from %s but have %d in orbit there", lang.N(launched[o.From], "fleet", "fleets"), o.From, have), "launch fewer"
+			return lang.M("you launch %s from %s but have %d in orbit there", nFleets(launched[o.From]), o.From, have), lang.M("launch fewer")
 		}
 	case "FIRE", "COUP", "DEFEND":
 		if o.Target == me {
-			return "you cannot target yourself", "name another faction after AT"
+			return lang.M("you cannot target yourself"), lang.M("name another faction after AT")
 		}
 		if o.Verb == "DEFEND" && o.Target == un {
-			return "the UN has no fleets to fire at", "name a player after AT"
+			return lang.M("the UN has no fleets to fire at"), lang.M("name a player after AT")
 		}
 	case "UN":
 		if *uns++; *uns > 1 {
-			return "UN assistance is once a turn", "keep one UN line"
+			return lang.M("UN assistance is once a turn"), lang.M("keep one UN line")
 		}
 	case "CONCEDE":
 		if o.Target == me {
-			return "you cannot concede to yourself", "name another player, or CONCEDE NONE"
+			return lang.M("you cannot concede to yourself"), lang.M("name another player, or CONCEDE NONE")
 		}
 	case "SHARE":
 		if !s.Collab {
-			return "research collaborations are not in play in this game", "the option research-collaborations is off"
+			return lang.M("research collaborations are not in play in this game"), lang.M("the option research-collaborations is off")
 		}
 		if o.Target == me {
-			return "you cannot share with yourself", "name another player"
+			return lang.M("you cannot share with yourself"), lang.M("name another player")
 		}
 	case "TRANSFER":
 		if !s.Territory {
-			return "territorial agreements are not in play in this game", "the option territorial-agreements is off"
+			return lang.M("territorial agreements are not in play in this game"), lang.M("the option territorial-agreements is off")
 		}
 		if o.Target == me {
-			return "you cannot transfer to yourself", "name another player"
+			return lang.M("you cannot transfer to yourself"), lang.M("name another player")
 		}
 	case "AI":
 		if o.Target == "SHIELD" && contains(o.List, me) {
-			return "AI DEFEND already answers dice against you", "leave yourself out of AI SHIELD"
+			return lang.M("AI DEFEND already answers dice against you"), lang.M("leave yourself out of AI SHIELD")
 		}
 	case "DEFENSIVE":
 		if contains(o.List, me) {
-			return "you cannot fire at yourself", "leave yourself out of the list"
+			return lang.M("you cannot fire at yourself"), lang.M("leave yourself out of the list")
 		}
 		if contains(o.List, un) {
-			return "the UN never arrives anywhere", "name players only"
+			return lang.M("the UN never arrives anywhere"), lang.M("name players only")
 		}
 	}
-	return "", ""
+	return lang.Msg{}, lang.Msg{}
 }
 
 // letterOf is a faction's tag: seats a, b, c… (capital when At Risk), U
@@ -279,36 +282,43 @@ func (v *fullView) Board() string {
 	for _, p := range s.Players {
 		legend = append(legend, s.letterOf(p, false)+"="+p)
 	}
-	return drawDisc(func(name string) bool { return s.fleetsOf(name) != "-" }, s.regionsOf, s.fleetsOf,
-		"Factions: "+strings.Join(legend, "  ")+"  U=UN. Capital = At Risk; # = Devastation; "+
+	// drawDisc words its headings in English; once the first edition's
+	// drawDiscIn is merged, this is drawDiscIn(v.tag(), …).
+	return drawDiscIn(v.tag(), func(name string) bool { return s.fleetsOf(name) != "-" }, s.regionsOf, s.fleetsOf,
+		v.t(lang.M("Factions: %s  U=UN. Capital = At Risk; # = Devastation; "+
 			"U! = a UN region At Risk; a digit after = how many; .=empty region; "+
-			"+xy = x's and y's Political Influence; (n!) = n fleets At Risk")
+			"+xy = x's and y's Political Influence; (n!) = n fleets At Risk", strings.Join(legend, "  "))))
 }
 
 // Status is the tracks and pools table, in sentences.
 func (v *fullView) Status() string {
 	s := v.s
 	var b strings.Builder
+	line := func(m lang.Msg) { b.WriteString(engine.Wrap(v.t(m), 78, "", "  ") + "\n") }
 	switch s.Stage {
 	case "prelude":
-		fmt.Fprintf(&b, "Prelude: %s to take a prelude turn (%d left in all).\n", s.Players[s.Preludes[0]], len(s.Preludes))
+		line(lang.M("Prelude: %s to take a prelude turn (%d left in all).", s.Players[s.Preludes[0]], len(s.Preludes)))
 	case "turns":
-		fmt.Fprintf(&b, "Turn %d: %s to play. First player: %s.\n", s.TurnN, s.Players[s.Active], s.Players[s.First])
+		line(lang.M("Turn %d: %s to play. First player: %s.", s.TurnN, s.Players[s.Active], s.Players[s.First]))
 	default:
-		b.WriteString(engine.Wrap("Game over: "+s.Result.Text+".", 78, "", "  ") + "\n")
+		var end any = s.Result.Text // a game ended before messages
+		if s.Result.Msg != nil {
+			end = *s.Result.Msg
+		}
+		line(lang.M("Game over: %s.", end))
 	}
 	if s.Triggered {
-		b.WriteString("The end is triggered: the game ends after this round, with a final Score.\n")
+		line(lang.M("The end is triggered: the game ends after this round, with a final Score."))
 	}
 	if s.Skynet {
-		fmt.Fprintf(&b, "Skynet: the rogue AI marker is at %d of 15.\n", s.Rogue)
+		line(lang.M("Skynet: the rogue AI marker is at %d of 15.", s.Rogue))
 	}
 	for _, p := range s.Players {
 		pl := s.P[p]
-		line := fmt.Sprintf("%s (%s): %d VP, %d Power; Economy %d, Discontent %d, AI %d",
+		m := lang.M("%s (%s): %d VP, %d Power; Economy %d, Discontent %d, AI %d",
 			p, s.letterOf(p, false), pl.VP, pl.Power, pl.Economy, pl.Discontent, pl.AI)
 		if pl.Sanctions {
-			line += fmt.Sprintf("; UN Sanctions (%d of 5 paid)", pl.SanctionRs)
+			m = lang.M("%s; UN Sanctions (%d of 5 paid)", m, pl.SanctionRs)
 		}
 		var tl []string
 		for _, t := range techs {
@@ -321,60 +331,66 @@ func (v *fullView) Status() string {
 			}
 		}
 		if len(tl) > 0 {
-			line += "; technologies: " + strings.Join(tl, ", ")
+			m = lang.M("%s; technologies: %s", m, strings.Join(tl, ", "))
 		}
-		b.WriteString(wrap(line+".", 78))
+		b.WriteString(wrap(v.t(lang.M("%s.", m)), 78))
 	}
 	if v.player != "" {
-		pl := s.P[v.player]
-		df := "ALL"
-		if pl.DefFire == "NONE" {
-			df = "NONE"
-		} else if pl.DefFire == "AT" {
-			df = "AT " + strings.Join(pl.DefAt, ",")
-		}
-		so := []string{"DEFENSIVE FIRE " + df, "PAY " + map[bool]string{true: "SCRAP", false: "DISCONTENT"}[pl.PayWith == "scrap"],
-			"OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[pl.Overthrown == "YIELD"]}
-		for _, w := range board.Worlds() {
-			if x, ok := pl.OverthrownOn[w.Name]; ok {
-				so = append(so, "OVERTHROWN "+x+" ON "+w.Name)
-			}
-		}
-		so = append(so, "LOSE "+map[bool]string{true: "ATRISK", false: "FEWEST"}[pl.LoseAtRisk])
-		if len(pl.Expose) > 0 {
-			so = append(so, "EXPOSE "+strings.Join(pl.Expose, ","))
-		}
-		so = append(so, pl.aiOwnOrder(), "AI DEFEND "+pl.aiDefendWord())
-		if pl.AIKeep > 0 {
-			so = append(so, fmt.Sprintf("AI KEEP %d", pl.AIKeep))
-		}
-		if len(pl.AIShield) > 0 {
-			so = append(so, "AI SHIELD "+strings.Join(pl.AIShield, ","))
-		}
-		switch {
-		case pl.NoResearch:
-			so = append(so, "TECH NONE")
-		case len(pl.TechPlan) > 0:
-			so = append(so, "TECH "+strings.Join(pl.TechPlan, ","))
-		}
-		if len(pl.TechNever) > 0 {
-			so = append(so, "TECH NEVER "+strings.Join(pl.TechNever, ","))
-		}
-		if pl.ConcedeTo != "" {
-			so = append(so, "CONCEDE TO "+pl.ConcedeTo)
-		}
-		if pl.Peace {
-			so = append(so, "PEACE YES")
-		}
-		if s.Territory {
-			so = append(so, "ACCEPT TRANSFERS "+map[bool]string{true: "NONE", false: "ALL"}[pl.RefuseAll])
-		}
-		if s.Collab {
-			so = append(so, "ACCEPT SHARES "+pl.acceptShares())
-		}
-		b.WriteString(wrap("Your standing orders: "+strings.Join(so, "; ")+".", 78))
+		b.WriteString(wrap(v.t(lang.M("Your standing orders: %s.", strings.Join(v.standingOrders(), "; "))), 78))
 	}
 	return b.String()
+}
+
+// standingOrders are the viewer's standing orders, as they are written.
+func (v *fullView) standingOrders() []string {
+	pl := v.s.P[v.player]
+	s := v.s
+	df := "ALL"
+	if pl.DefFire == "NONE" {
+		df = "NONE"
+	} else if pl.DefFire == "AT" {
+		df = "AT " + strings.Join(pl.DefAt, ",")
+	}
+	so := []string{"DEFENSIVE FIRE " + df, "PAY " + map[bool]string{true: "SCRAP", false: "DISCONTENT"}[pl.PayWith == "scrap"],
+		"OVERTHROWN " + map[bool]string{true: "YIELD", false: "RISK"}[pl.Overthrown == "YIELD"]}
+	for _, w := range board.Worlds() {
+		if x, ok := pl.OverthrownOn[w.Name]; ok {
+			so = append(so, "OVERTHROWN "+x+" ON "+w.Name)
+		}
+	}
+	so = append(so, "LOSE "+map[bool]string{true: "ATRISK", false: "FEWEST"}[pl.LoseAtRisk])
+	if len(pl.Expose) > 0 {
+		so = append(so, "EXPOSE "+strings.Join(pl.Expose, ","))
+	}
+	so = append(so, pl.aiOwnOrder(), "AI DEFEND "+pl.aiDefendWord())
+	if pl.AIKeep > 0 {
+		so = append(so, fmt.Sprintf("AI KEEP %d", pl.AIKeep))
+	}
+	if len(pl.AIShield) > 0 {
+		so = append(so, "AI SHIELD "+strings.Join(pl.AIShield, ","))
+	}
+	switch {
+	case pl.NoResearch:
+		so = append(so, "TECH NONE")
+	case len(pl.TechPlan) > 0:
+		so = append(so, "TECH "+strings.Join(pl.TechPlan, ","))
+	}
+	if len(pl.TechNever) > 0 {
+		so = append(so, "TECH NEVER "+strings.Join(pl.TechNever, ","))
+	}
+	if pl.ConcedeTo != "" {
+		so = append(so, "CONCEDE TO "+pl.ConcedeTo)
+	}
+	if pl.Peace {
+		so = append(so, "PEACE YES")
+	}
+	if s.Territory {
+		so = append(so, "ACCEPT TRANSFERS "+map[bool]string{true: "NONE", false: "ALL"}[pl.RefuseAll])
+	}
+	if s.Collab {
+		so = append(so, "ACCEPT SHARES "+pl.acceptShares())
+	}
+	return so
 }
 
 // Full returns the full rules of The Earthman's Burden.
@@ -382,62 +398,93 @@ func Full() engine.Ruleset { return full{} }
 
 type full struct{}
 
-var fullHelp = strings.Join([]string{
-	"Your turn (Score and Risk are done for you when it begins), sections in order:",
-	"  2.3 movement     PASSES <n>   (Spaceflight: movement passes this turn)",
-	"                   PRELAUNCH <n> FROM <world> TO <trajectory>   (Launch tech.)",
-	"                   " + fullGrammar["ROUTE"],
-	"                   " + fullGrammar["LAUNCH"],
-	"  2.4 fleets       " + fullGrammar["FIRE"],
-	"                   EXPAND <world> <size>[,<size>...] [CLEAR] [NEW]",
-	"                     (sizes 1-3)",
-	"                   " + fullGrammar["COUP"],
-	"                   PACIFY <world> <n> [<result>[,<result>...]]",
-	"                     (results FLEET, REGION, DISCONTENT, SANCTIONS)",
-	"                   (one FIRE and one COUP line per target, one PACIFY line,",
-	"                   a world: the fleets' dice are one roll)",
-	"  2.5 developments BUILD <world> <group>[,<group>...]   (groups 1, 2, 3, 3x2)",
-	"                   " + fullGrammar["RESEARCH"],
-	"                   " + fullGrammar["DEFEND"],
-	"                   " + fullGrammar["INFLUENCE"],
-	"  2.6 UN           " + fullGrammar["UN"],
-	"  2.7 end of turn  SHARE <technology> WITH <player>",
-	"                     (option research-collaborations)",
-	"                   TRANSFER <n> FLEET AT <place> TO <player>",
-	"                   TRANSFER REGION <world> <number> TO <player>",
-	"                     (option territorial-agreements)",
-	"An empty turn is the moves your fleets in space make anyway (ROUTE orders).",
-	"Standing orders, at any time:",
-	"  TECH <technology>[,<technology>...]   research priorities: a success none",
-	"      of them can take goes to the first in the rules' order; TECH ANY (the",
-	"      default) has no priorities; TECH NONE declines every success; TECH",
-	"      NEVER <technology>[,...] refuses those for good (TECH NEVER NONE: none)",
-	"  " + fullGrammar["DEFENSIVE"] + "   (default ALL)",
-	"  " + fullGrammar["PAY"] + "   (for lost developments; default DISCONTENT)",
-	"  OVERTHROWN RISK|YIELD   (default RISK); OVERTHROWN RISK|YIELD ON <world>",
-	"      overrides it on one world, OVERTHROWN GENERAL ON <world> ends that",
-	"  LOSE FEWEST | LOSE ATRISK   which region Open Fire takes (default FEWEST)",
-	"  EXPOSE <place>[,<place>...] | EXPOSE NONE   where your fleets go At Risk,",
-	"      are scrapped or mutiny first (default NONE: board order)",
-	"  " + fullGrammar["CONCEDE"] + "   " + fullGrammar["PEACE"],
-	"  AI OWN ON|OFF|ALL|<roll>[,<roll>...]   re-roll your own dice when a",
-	"      re-roll can improve the result; ON (default) = EXPAND,BUILD,INFLUENCE;",
-	"      rolls are " + strings.Join(aiKinds[:5], ", ") + ",",
-	"      " + strings.Join(aiKinds[5:], ", "),
-	"  AI DEFEND ON|OFF|LAST|ALL|MIN <k>   re-roll dice against you: ON (default)",
-	"      while they would take a region, LAST only your last region, ALL fleets",
-	"      too, MIN k when they would harm you with k or more successes",
-	"  AI KEEP <n>   keep n thoughts unspent (default 0)",
-	"  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against",
-	"      them too",
-	"  ACCEPT TRANSFERS ALL|NONE   (default ALL)",
-	"  ACCEPT SHARES ALL|NONE|<technology>[,<technology>...]   (default ALL)",
-	"Prelude (option): PRELUDE FLEET | PRELUDE RESEARCH <technology>",
-	"                  | PRELUDE LAUNCH FROM <place> TO <trajectory>",
-	"Technologies: " + strings.Join(techNames()[:6], ", ") + ",",
-	"  " + strings.Join(techNames()[6:11], ", ") + ",",
-	"  " + strings.Join(techNames()[11:], ", "),
-}, "\n")
+// fullHelpFormat is the order help with its shapes (fullGrammar) and
+// lists left out as %s, so that the same text is a message (fullHelpMsg)
+// its Russian words around the order words, which stay.
+const fullHelpFormat = `Your turn (Score and Risk are done for you when it begins), sections in order:
+  2.3 movement     PASSES <n>   (Spaceflight: movement passes this turn)
+                   PRELAUNCH <n> FROM <world> TO <trajectory>   (Launch tech.)
+                   %s
+                   %s
+  2.4 fleets       %s
+                   EXPAND <world> <size>[,<size>...] [CLEAR] [NEW]
+                     (sizes 1-3)
+                   %s
+                   PACIFY <world> <n> [<result>[,<result>...]]
+                     (results FLEET, REGION, DISCONTENT, SANCTIONS)
+                   (one FIRE and one COUP line per target, one PACIFY line,
+                   a world: the fleets' dice are one roll)
+  2.5 developments BUILD <world> <group>[,<group>...]   (groups 1, 2, 3, 3x2)
+                   %s
+                   %s
+                   %s
+  2.6 UN           %s
+  2.7 end of turn  SHARE <technology> WITH <player>
+                     (option research-collaborations)
+                   TRANSFER <n> FLEET AT <place> TO <player>
+                   TRANSFER REGION <world> <number> TO <player>
+                     (option territorial-agreements)
+An empty turn is the moves your fleets in space make anyway (ROUTE orders).
+Standing orders, at any time:
+  TECH <technology>[,<technology>...]   research priorities: a success none
+      of them can take goes to the first in the rules' order; TECH ANY (the
+      default) has no priorities; TECH NONE declines every success; TECH
+      NEVER <technology>[,...] refuses those for good (TECH NEVER NONE: none)
+  %s   (default ALL)
+  %s   (for lost developments; default DISCONTENT)
+  OVERTHROWN RISK|YIELD   (default RISK); OVERTHROWN RISK|YIELD ON <world>
+      overrides it on one world, OVERTHROWN GENERAL ON <world> ends that
+  LOSE FEWEST | LOSE ATRISK   which region Open Fire takes (default FEWEST)
+  EXPOSE <place>[,<place>...] | EXPOSE NONE   where your fleets go At Risk,
+      are scrapped or mutiny first (default NONE: board order)
+  %s   %s
+  AI OWN ON|OFF|ALL|<roll>[,<roll>...]   re-roll your own dice when a
+      re-roll can improve the result; ON (default) = EXPAND,BUILD,INFLUENCE;
+      rolls are %s,
+      %s
+  AI DEFEND ON|OFF|LAST|ALL|MIN <k>   re-roll dice against you: ON (default)
+      while they would take a region, LAST only your last region, ALL fleets
+      too, MIN k when they would harm you with k or more successes
+  AI KEEP <n>   keep n thoughts unspent (default 0)
+  AI SHIELD <player>[,<player>...]|NONE   re-roll others' dice against
+      them too
+  ACCEPT TRANSFERS ALL|NONE   (default ALL)
+  ACCEPT SHARES ALL|NONE|<technology>[,<technology>...]   (default ALL)
+Prelude (option): PRELUDE FLEET | PRELUDE RESEARCH <technology>
+                  | PRELUDE LAUNCH FROM <place> TO <trajectory>
+Technologies: %s,
+  %s,
+  %s`
+
+// fullHelpArgs are what fullHelpFormat leaves out, in order.
+func fullHelpArgs() []any {
+	g := func(v string) any { return fullGrammar[v] }
+	return []any{g("ROUTE"), g("LAUNCH"), g("FIRE"), g("COUP"), g("RESEARCH"), g("DEFEND"), g("INFLUENCE"), g("UN"),
+		g("DEFENSIVE"), g("PAY"), g("CONCEDE"), g("PEACE"),
+		strings.Join(aiKinds[:5], ", "), strings.Join(aiKinds[5:], ", "),
+		strings.Join(techNames()[:6], ", "), strings.Join(techNames()[6:11], ", "), strings.Join(techNames()[11:], ", ")}
+}
+
+// fullHelpMsg is the order help as a message.
+func fullHelpMsg() lang.Msg { return lang.M(fullHelpFormat, fullHelpArgs()...) }
+
+// fullHelp is the order help in English (Info.OrderHelp).
+var fullHelp = fmt.Sprintf(fullHelpFormat, fullHelpArgs()...)
+
+// The options' help (Info.Options), constants so that each is a message
+// too (Translate).
+const (
+	fullOptVictory   = "what Victory score triggers the end"
+	fullOptSkynet    = "6.1 Skynet: AI rolls of 1 draw Unexpected AI Thoughts; 15 Rogue and all lose"
+	fullOptCollab    = "6.2: at the end of your turn, SHARE a technology with each other player once"
+	fullOptTerritory = "6.3: at the end of your turn, TRANSFER fleets and regions, at a risk"
+	fullOptPrelude   = "6.4 Prelude: three prelude turns each before the first turn"
+)
+
+// fullSummary is the rules summary (Info.Summary).
+const fullSummary = "Earth's powers expand into the Solar System under the UN's eye, scoring Victory Points " +
+	"from Power; fleets move through Approach, Interplanetary and Solar System trajectories, " +
+	"act in orbit, and developments construct, research, defend and win influence."
 
 func (full) Info() engine.Info {
 	onOff := []string{"off", "on"}
@@ -446,15 +493,13 @@ func (full) Info() engine.Info {
 		Name:    "earthman", Title: "The Earthman's Burden",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{
-			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: "what Victory score triggers the end"},
-			{Name: "skynet", Default: "off", Choices: onOff, Help: "6.1 Skynet: AI rolls of 1 draw Unexpected AI Thoughts; 15 Rogue and all lose"},
-			{Name: "research-collaborations", Default: "off", Choices: onOff, Help: "6.2: at the end of your turn, SHARE a technology with each other player once"},
-			{Name: "territorial-agreements", Default: "off", Choices: onOff, Help: "6.3: at the end of your turn, TRANSFER fleets and regions, at a risk"},
-			{Name: "prelude", Default: "off", Choices: onOff, Help: "6.4 Prelude: three prelude turns each before the first turn"},
+			{Name: "victory", Default: "30-or-more", Choices: []string{"30-or-more", "more-than-30"}, Help: fullOptVictory},
+			{Name: "skynet", Default: "off", Choices: onOff, Help: fullOptSkynet},
+			{Name: "research-collaborations", Default: "off", Choices: onOff, Help: fullOptCollab},
+			{Name: "territorial-agreements", Default: "off", Choices: onOff, Help: fullOptTerritory},
+			{Name: "prelude", Default: "off", Choices: onOff, Help: fullOptPrelude},
 		},
-		Summary: "Earth's powers expand into the Solar System under the UN's eye, scoring Victory Points " +
-			"from Power; fleets move through Approach, Interplanetary and Solar System trajectories, " +
-			"act in orbit, and developments construct, research, defend and win influence.",
+		Summary:   fullSummary,
 		OrderHelp: fullHelp,
 	}
 }
