@@ -979,7 +979,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		// The orders were applied; a bot's move after them failed.
 		d.log.Error("after the submission", "game", g.ID, "err", err)
 	case game.IsUserError(err):
-		return d.refuse(j, g, p, engine.LineError{Msg: err.Error()})
+		return d.refuse(j, g, p, userLineErr(0, "", err))
 	default:
 		return err
 	}
@@ -1079,9 +1079,10 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	if kind == "" {
 		kind = strings.ToLower(string(c.Name))
 	}
-	x.note = func(gg *game.Game, text string) error {
+	x.note = func(gg *game.Game, m lang.Msg) error {
 		data := d.mailer.data(gg, x.p, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: kind, Text: text}
+		data.Notice = &game.Notice{Kind: kind}
+		data.Notice.Tell(m)
 		d.mailer.speak(data, j.reader, nil)
 		s, err := d.mailer.Render.Render(templates.Notice, data)
 		x.answer = &s
@@ -1110,7 +1111,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	}
 	if err != nil {
 		if game.IsUserError(err) {
-			return d.refuse(j, g, x.p, engine.LineError{Line: c.Line, Msg: err.Error()})
+			return d.refuse(j, g, x.p, userLineErr(c.Line, "", err))
 		}
 		return err
 	}

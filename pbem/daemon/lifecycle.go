@@ -71,7 +71,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game + " " + c.Text, Msg: bad.msg, Fix: bad.fix})
 		}
 		if game.IsUserError(err) {
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game + " " + c.Text, Msg: err.Error()})
+			return d.refuse(j, g, game.Player{}, userLineErr(c.Line, "GM "+c.Verb+" "+c.Game+" "+c.Text, err))
 		}
 		return err
 	}

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"orrery/engine/lang"
 	"strings"
 
 	"orrery/engine"
@@ -139,7 +140,7 @@ func (d *Daemon) answerReport(ctx context.Context, j *job, r *route.Result, c ro
 	rep, err := get(g, p)
 	if err != nil {
 		if game.IsUserError(err) {
-			return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
+			return d.refuse(j, g, p, userLineErr(c.Line, "", err))
 		}
 		return err
 	}
@@ -176,7 +177,7 @@ type changeCall struct {
 	c    route.Command
 	g    *game.Game
 	p    game.Player
-	note func(g *game.Game, text string) error
+	note func(g *game.Game, m lang.Msg) error
 	hook func(tx store.Tx, ch *game.Change) error
 	// answer is recorded with the change, in its transaction.
 	answer *section
@@ -197,25 +198,25 @@ var changers = map[*command.Descriptor]changer{
 		return err
 	}},
 	&command.ResignCmd: {seat: true, do: func(x *changeCall) error {
-		if err := x.note(x.g, fmt.Sprintf("You resigned from game %s; your seat plays its defaults from now on.", x.g.ID)); err != nil {
+		if err := x.note(x.g, lang.M("You resigned from game %s; your seat plays its defaults from now on.", x.g.ID)); err != nil {
 			return err
 		}
 		_, _, err := x.d.svc.Resign(x.ctx, x.g.ID, x.p.Name, x.hook)
 		return err
 	}},
 	&command.WaitCmd: {seat: true, do: func(x *changeCall) error {
-		if err := x.note(x.g, fmt.Sprintf("Game %s will not resolve early this step: it waits for the deadline.", x.g.ID)); err != nil {
+		if err := x.note(x.g, lang.M("Game %s will not resolve early this step: it waits for the deadline.", x.g.ID)); err != nil {
 			return err
 		}
 		_, _, err := x.d.svc.Wait(x.ctx, x.g.ID, x.p.Name, x.hook)
 		return err
 	}},
 	&command.PressCmd: {seat: true, notice: "press-sent" /* not "press": that is press received */, do: func(x *changeCall) error {
-		to := "everyone"
+		to := lang.ArgOf(lang.M("everyone"))
 		if len(x.c.To) > 0 {
-			to = strings.Join(x.c.To, ", ")
+			to = lang.ArgOf(strings.Join(x.c.To, ", "))
 		}
-		if err := x.note(x.g, fmt.Sprintf("Your press in game %s went to %s.", x.g.ID, to)); err != nil {
+		if err := x.note(x.g, lang.M("Your press in game %s went to %s.", x.g.ID, to)); err != nil {
 			return err
 		}
 		_, _, err := x.d.svc.Press(x.ctx, x.g.ID, x.p.Name, x.c.To, x.c.Text, x.d.pressBudget(x.g.ID, x.p.Name), x.hook)
@@ -235,14 +236,14 @@ var changers = map[*command.Descriptor]changer{
 			return "", ""
 		},
 		do: func(x *changeCall) error {
-			if err := x.note(x.g, fmt.Sprintf("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", x.g.ID, x.g.ID)); err != nil {
+			if err := x.note(x.g, lang.M("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", x.g.ID, x.g.ID)); err != nil {
 				return err
 			}
 			_, _, err := x.d.svc.Observe(x.ctx, x.g.ID, x.j.from, true, x.hook)
 			return err
 		}},
 	&command.UnobserveCmd: {noGame: "send LIST for the games", do: func(x *changeCall) error {
-		if err := x.note(x.g, fmt.Sprintf("You no longer receive the reports of game %s. If you did not ask for this, someone wrote in your name: send OBSERVE %s to receive them again.", x.g.ID, x.g.ID)); err != nil {
+		if err := x.note(x.g, lang.M("You no longer receive the reports of game %s. If you did not ask for this, someone wrote in your name: send OBSERVE %s to receive them again.", x.g.ID, x.g.ID)); err != nil {
 			return err
 		}
 		_, _, err := x.d.svc.Observe(x.ctx, x.g.ID, x.j.from, false, x.hook)

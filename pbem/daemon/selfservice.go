@@ -203,12 +203,13 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 		if err := d.mailer.enqueue(tx, d.mailer.gameMail(g, p.Email, "secret", m)); err != nil {
 			return err
 		}
-		text := fmt.Sprintf("Your secret in %s is on its way to you, in a mail of its own.", g.ID)
+		text := lang.M("Your secret in %s is on its way to you, in a mail of its own.", g.ID)
 		if elsewhere {
-			text = fmt.Sprintf("If seat %s of %s is yours, its secret is on its way to the address the seat is held with, not to this one.", p.Name, g.ID)
+			text = lang.M("If seat %s of %s is yours, its secret is on its way to the address the seat is held with, not to this one.", p.Name, g.ID)
 		}
 		ad := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
-		ad.Notice = &game.Notice{Kind: "secret-sent", Text: text}
+		ad.Notice = &game.Notice{Kind: "secret-sent"}
+		ad.Notice.Tell(text)
 		d.mailer.speak(ad, j.reader, nil)
 		if answer, err = d.mailer.Render.Render(templates.Notice, ad); err != nil {
 			return err
@@ -436,13 +437,14 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		recorded = true
 		g := ch.Game
 		created = g
-		text := fmt.Sprintf("You opened game %s (%s) with %d seats, and hold seat %s. Others take a seat with JOIN %s; the game starts when every seat is taken, or when you send START %s with at least %d players. INVITE %s and their addresses asks others to play.",
+		text := lang.M("You opened game %s (%s) with %d seats, and hold seat %s. Others take a seat with JOIN %s; the game starts when every seat is taken, or when you send START %s with at least %d players. INVITE %s and their addresses asks others to play.",
 			g.ID, info.Title, g.Seats, seat, g.ID, g.ID, info.MinPlayers, g.ID)
 		if !g.Signup {
-			text = fmt.Sprintf("You opened game %s (%s), and it has started: your welcome mail follows.", g.ID, info.Title)
+			text = lang.M("You opened game %s (%s), and it has started: your welcome mail follows.", g.ID, info.Title)
 		}
 		data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: "opened", Text: text}
+		data.Notice = &game.Notice{Kind: "opened"}
+		data.Notice.Tell(text)
 		d.mailer.speak(data, j.reader, nil)
 		var err error
 		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
@@ -515,9 +517,10 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	}
 	var answer section
 	recorded := false
-	note := func(tx store.Tx, gg *game.Game, kind, text string) error {
+	note := func(tx store.Tx, gg *game.Game, kind string, m lang.Msg) error {
 		data := d.mailer.data(gg, game.Player{}, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: kind, Text: text}
+		data.Notice = &game.Notice{Kind: kind}
+		data.Notice.Tell(m)
 		d.mailer.speak(data, j.reader, nil)
 		var err error
 		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
@@ -532,7 +535,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	}
 	if err != nil && !recorded {
 		if game.IsUserError(err) {
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: err.Error()})
+			return d.refuse(j, g, game.Player{}, userLineErr(c.Line, line, err))
 		}
 		return err
 	}
@@ -559,7 +562,7 @@ type creatorCall struct {
 	g        *game.Game
 	gm       bool  // the GM's mail: no budget
 	recorded *bool // the answer is recorded
-	note     func(tx store.Tx, g *game.Game, kind, text string) error
+	note     func(tx store.Tx, g *game.Game, kind string, m lang.Msg) error
 }
 
 // startGame is START: the game starts now, with the players it has.
@@ -570,7 +573,7 @@ var startGame = creatorOp{do: func(x *creatorCall) error {
 			return nil
 		}
 		*x.recorded = true
-		return x.note(tx, ch.Game, "start", fmt.Sprintf("Game %s starts with %d players: every player's welcome mail follows.", g.ID, len(ch.Game.Players)))
+		return x.note(tx, ch.Game, "start", lang.M("Game %s starts with %d players: every player's welcome mail follows.", g.ID, len(ch.Game.Players)))
 	})
 	return err
 }}
@@ -593,9 +596,9 @@ var inviteTo = creatorOp{budget: "invite", do: func(x *creatorCall) error {
 			}
 		}
 		*x.recorded = true
-		text := fmt.Sprintf("Nobody new to invite to %s: every address was invited before, or plays in it.", g.ID)
+		text := lang.M("Nobody new to invite to %s: every address was invited before, or plays in it.", g.ID)
 		if len(sent) > 0 {
-			text = fmt.Sprintf("I invited %s to %s.", strings.Join(sent, ", "), g.ID)
+			text = lang.M("I invited %s to %s.", strings.Join(sent, ", "), g.ID)
 		}
 		return x.note(tx, ch.Game, "invited", text)
 	})
