@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/mail"
+	"orrery/templates"
 	"strings"
 
 	"orrery/engine/game"
@@ -59,7 +60,11 @@ func newSite(svc *game.Service, from, url string, log *slog.Logger) (*web.Site, 
 	if a, err := mail.ParseAddress(from); err == nil {
 		bot = a.Address
 	}
-	return web.New(web.Config{Service: svc, Bot: bot, URL: url, Picture: boardPicture(), Logger: log})
+	cat, err := templates.WebCatalog()
+	if err != nil {
+		return nil, err
+	}
+	return web.New(web.Config{Service: svc, Bot: bot, URL: url, Picture: boardPicture(), Logger: log, Catalog: cat})
 }
 
 // serve answers on the listener until ctx is done, then shuts down

@@ -16,6 +16,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 )
 
 // common is what the layout of every page reads.
@@ -26,6 +27,11 @@ type common struct {
 	Listed  bool   // the game has public pages (a private page links to them)
 	Bot     string // where players write
 	DiceJS  bool   // the page loads the dice check
+	Lang    string // the page's language, for <html lang>
+	// how the page is worded: its reader's language and zone (viewer)
+	tag     lang.Tag
+	zone    *time.Location
+	catalog *lang.Catalog
 }
 
 // gameInfo is what a page may say of a game's record: never an address or
@@ -118,15 +124,27 @@ type dicePage struct {
 
 func (s *Site) render(name string, data any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := s.pages[name].ExecuteTemplate(&b, "layout", data); err != nil {
+	tag := lang.English
+	if c, ok := data.(interface{ pageTag() lang.Tag }); ok && s.speaks(c.pageTag()) {
+		tag = c.pageTag()
+	}
+	if err := s.pages[tag][name].ExecuteTemplate(&b, "layout", data); err != nil {
 		return nil, fmt.Errorf("render %s: %w", name, err)
 	}
 	return b.Bytes(), nil
 }
 
 func (s *Site) common(title string, g *game.Game, v viewer, l links) common {
-	return common{Title: title, L: l.withBuild(s.build), Private: v.seat, Listed: g == nil || Listed(g), Bot: s.cfg.Bot}
+	tag := v.tag
+	if tag == "" || !s.speaks(tag) {
+		tag = lang.English
+	}
+	return common{Title: title, L: l.withBuild(s.build), Private: v.seat, Listed: g == nil || Listed(g), Bot: s.cfg.Bot,
+		Lang: string(tag), tag: tag, zone: v.zone, catalog: s.cfg.Catalog}
 }
+
+// pageTag is the language the page is worded in.
+func (c common) pageTag() lang.Tag { return c.tag }
 
 // index is / : the server's games, a page at a time, in id order.
 func (s *Site) index(w http.ResponseWriter, r *http.Request) {
