@@ -78,6 +78,17 @@ func funcsFor(c *lang.Catalog, tag lang.Tag) htmltemplate.FuncMap {
 		}
 		return htmltemplate.HTML(textEscaper.Replace(out))
 	}
+	// tn is t for a message chosen by a count: one and other are its
+	// English forms ("%d part", "%d parts").
+	fm["tn"] = func(n int, one, other string) htmltemplate.HTML {
+		out := lang.Noun(lang.English, n, one, other)
+		if tag != lang.English && c != nil {
+			out = c.Nprintf(tag, n, one, other)
+		} else {
+			out = fmt.Sprintf(out, n)
+		}
+		return htmltemplate.HTML(textEscaper.Replace(out))
+	}
 	return fm
 }
 
