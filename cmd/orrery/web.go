@@ -60,11 +60,12 @@ func newSite(svc *game.Service, from, url string, log *slog.Logger) (*web.Site, 
 	if a, err := mail.ParseAddress(from); err == nil {
 		bot = a.Address
 	}
-	cat, err := templates.WebCatalog()
+	set, err := templates.New("")
 	if err != nil {
 		return nil, err
 	}
-	return web.New(web.Config{Service: svc, Bot: bot, URL: url, Picture: boardPicture(), Logger: log, Catalog: cat})
+	return web.New(web.Config{Service: svc, Bot: bot, URL: url, Picture: boardPicture(), Logger: log,
+		Catalog: set.Catalog(), Localize: set.LocalReport})
 }
 
 // serve answers on the listener until ctx is done, then shuts down

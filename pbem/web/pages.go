@@ -195,7 +195,7 @@ func (s *Site) reportPage(ctx context.Context, g *game.Game, v viewer, l links, 
 	p := &reportPage{Game: s.info(g, l.Game()), Current: n == g.Step && !g.Signup}
 	title := fmt.Sprintf("%s — %s", g.ID, p.Game.Title)
 	if v.seat != "" {
-		title = v.seat + " in " + title
+		title = s.say(v, lang.M("%s in %s", v.seat, title))
 	}
 	if g.Signup {
 		p.common = s.common(title, g, v, l)
@@ -208,10 +208,18 @@ func (s *Site) reportPage(ctx context.Context, g *game.Game, v viewer, l links, 
 	if v.seat == "" {
 		rep.Press = nil // public pages: never anyone's press
 	}
+	if s.cfg.Localize != nil && v.seat != "" && v.tag != "" && v.tag != lang.English {
+		rs, _ := engine.Find(s.cfg.Service.Rulesets(), g.Ruleset)
+		zone := v.zone
+		if zone == nil {
+			zone = time.UTC
+		}
+		rep = s.cfg.Localize(rep, rs, v.tag, zone)
+	}
 	p.Report = rep
 	if !gamePage {
 		p.StepPage = true
-		title = fmt.Sprintf("Step %d of %s", n, title)
+		title = s.say(v, lang.M("Step %d of %s", int(n), title))
 		if n > 0 {
 			prev := n - 1
 			p.Prev = &prev

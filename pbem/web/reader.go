@@ -134,3 +134,8 @@ func dateIn(c *lang.Catalog, tag lang.Tag, zone *time.Location, t time.Time) str
 // textEscaper escapes what may not stand as itself in an element's text
 // or a double-quoted attribute.
 var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;")
+
+// say is m in v's language: a page's title.
+func (s *Site) say(v viewer, m lang.Msg) string {
+	return lang.Render(lang.Env{Tag: v.tag, Catalogs: []*lang.Catalog{s.cfg.Catalog}}, m)
+}

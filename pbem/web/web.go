@@ -64,6 +64,9 @@ type Config struct {
 	// Catalog words the pages in a private page's reader's language
 	// (templates.WebCatalog); nil: English only.
 	Catalog *lang.Catalog
+	// Localize words a private page's report for its reader, as their
+	// mails are (templates.Set.LocalReport); nil leaves it as recorded.
+	Localize func(r *game.Report, rs engine.Ruleset, tag lang.Tag, zone *time.Location) *game.Report
 }
 
 // Site is the read-only web side of one database.
