@@ -38,6 +38,9 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		// notice, a step's reason, an error of the mail reader; its dates
 		// are put in the reader's time zone.
 		"tr": tr,
+		// word writes a word of a closed set (a step's reason, a
+		// refusal's kind: messages.go) in the reader's language.
+		"word": func(d *Data, w string) string { return s.word(tag, d, w) },
 		// when writes a time (time.Time, *time.Time, or a string as
 		// game.Report has it) in the reader's zone with UTC beside it; ""
 		// for none.

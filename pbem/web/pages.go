@@ -195,7 +195,7 @@ func (s *Site) reportPage(ctx context.Context, g *game.Game, v viewer, l links, 
 	p := &reportPage{Game: s.info(g, l.Game()), Current: n == g.Step && !g.Signup}
 	title := fmt.Sprintf("%s — %s", g.ID, p.Game.Title)
 	if v.seat != "" {
-		title = s.say(v, lang.M("%s in %s", v.seat, title))
+		title = v.seat + " " + s.say(v, lang.M("in")) + " " + title
 	}
 	if g.Signup {
 		p.common = s.common(title, g, v, l)
