@@ -394,7 +394,7 @@ func (s *Set) phrase(tag lang.Tag, d *Data, text string) string {
 	if tag == lang.English && zone == time.UTC {
 		return text
 	}
-	return utcDate.ReplaceAllStringFunc(text, func(m string) string {
+	return s.redate(tag, text, func(m string) string {
 		t := parseTime(m)
 		if t.IsZero() {
 			t, _ = time.Parse("2006-01-02 15:04 MST", m)

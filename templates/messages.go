@@ -1,6 +1,10 @@
 package templates
 
-import "orrery/engine/lang"
+import (
+	"strings"
+
+	"orrery/engine/lang"
+)
 
 // Words that travel to the templates as plain strings from a closed set
 // (a step's reason, engine/game; a refusal's kind, pbem/policy), written
@@ -27,4 +31,36 @@ func (s *Set) word(tag lang.Tag, d *Data, w string) string {
 		return lang.Render(lang.Env{Tag: tag, Catalogs: []*lang.Catalog{s.catalog}}, m)
 	}
 	return s.phrase(tag, d, w)
+}
+
+// redate is utcDate.ReplaceAllStringFunc(text, f), but for a date a
+// message already wrote for the reader: one after a weekday of tag
+// ("пн 2026-11-23 12:00 UTC", from a time argument of a lang.Msg that
+// tr is then given) is left as it is, not given a second weekday.
+func (s *Set) redate(tag lang.Tag, text string, f func(string) string) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range utcDate.FindAllStringIndex(text, -1) {
+		b.WriteString(text[last:loc[0]])
+		m := text[loc[0]:loc[1]]
+		if tag != lang.English && s.afterWeekday(tag, text[:loc[0]]) {
+			b.WriteString(m)
+		} else {
+			b.WriteString(f(m))
+		}
+		last = loc[1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// afterWeekday reports whether before ends in a weekday of tag and a
+// space.
+func (s *Set) afterWeekday(tag lang.Tag, before string) bool {
+	for _, w := range weekdays {
+		if strings.HasSuffix(before, s.catalog.Sprintf(tag, w)+" ") {
+			return true
+		}
+	}
+	return false
 }

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"orrery/engine/lang"
 	"strings"
 
@@ -159,8 +158,8 @@ type changer struct {
 	// game must exist, or the answer gives fix noGame, and admit (if
 	// set) may refuse the sender.
 	seat   bool
-	noGame string
-	admit  func(g *game.Game) (msg, fix string)
+	noGame lang.Msg
+	admit  func(g *game.Game) (msg, fix lang.Msg)
 	// notice is the kind of the answer's notice ("": the command's
 	// name in lower case).
 	notice string
@@ -186,7 +185,7 @@ type changeCall struct {
 // changers are the commands change runs, by descriptor; the test checks
 // that each runs through change and has one.
 var changers = map[*command.Descriptor]changer{
-	&command.JoinCmd: {consentable: joinable, noGame: "send LIST for the games you can join", do: func(x *changeCall) error {
+	&command.JoinCmd: {consentable: joinable, noGame: lang.M("send LIST for the games you can join"), do: func(x *changeCall) error {
 		seat := x.c.Seat
 		if seat == "" {
 			seat = seatName(x.j.from)
@@ -228,12 +227,12 @@ var changers = map[*command.Descriptor]changer{
 		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, x.p.Name, x.c.From, x.c.Until, x.hook)
 		return err
 	}},
-	&command.ObserveCmd: {consentable: observable, noGame: "send LIST for the games",
-		admit: func(g *game.Game) (string, string) {
+	&command.ObserveCmd: {consentable: observable, noGame: lang.M("send LIST for the games"),
+		admit: func(g *game.Game) (lang.Msg, lang.Msg) {
 			if g.Settings.Observers == "gm" {
-				return fmt.Sprintf("game %s takes observers only through its GM", g.ID), "ask the GM to add you"
+				return lang.M("game %s takes observers only through its GM", g.ID), lang.M("ask the GM to add you")
 			}
-			return "", ""
+			return lang.Msg{}, lang.Msg{}
 		},
 		do: func(x *changeCall) error {
 			if err := x.note(x.g, lang.M("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", x.g.ID, x.g.ID)); err != nil {
@@ -242,7 +241,7 @@ var changers = map[*command.Descriptor]changer{
 			_, _, err := x.d.svc.Observe(x.ctx, x.g.ID, x.j.from, true, x.hook)
 			return err
 		}},
-	&command.UnobserveCmd: {noGame: "send LIST for the games", do: func(x *changeCall) error {
+	&command.UnobserveCmd: {noGame: lang.M("send LIST for the games"), do: func(x *changeCall) error {
 		if err := x.note(x.g, lang.M("You no longer receive the reports of game %s. If you did not ask for this, someone wrote in your name: send OBSERVE %s to receive them again.", x.g.ID, x.g.ID)); err != nil {
 			return err
 		}
