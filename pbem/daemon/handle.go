@@ -1065,12 +1065,12 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		}
 	}
 	if ch.consentable != nil {
-		if msg, fix := ch.consentable(d, g, j.consenting.Person); msg != "" {
+		if msg, fix := ch.consentable(d, g, j.consenting.Person); !msg.IsZero() {
 			text := "CONFIRM"
 			if j.consenting.Invited {
 				text = "" // the JOIN line itself
 			}
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: text, Msg: msg, Fix: fix})
+			return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, text, msg, fix))
 		}
 	}
 	kind := ch.notice

@@ -153,7 +153,7 @@ func (d *Daemon) answerReport(ctx context.Context, j *job, r *route.Result, c ro
 type changer struct {
 	// consentable, when set, says the sender confirms the command from
 	// their address first (consent.go), and why they may not now.
-	consentable func(d *Daemon, g *game.Game, person string) (msg, fix string)
+	consentable func(d *Daemon, g *game.Game, person string) (msg, fix lang.Msg)
 	// seat: the sender acts for their seat (authenticated); else the
 	// game must exist, or the answer gives fix noGame, and admit (if
 	// set) may refuse the sender.
