@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -312,8 +311,8 @@ func (d *Daemon) findConsents(ctx context.Context, j *job, c route.Command) (rec
 // confirmConsents does what the requests j confirms asked for, each as a
 // part of the mail, or says why not.
 func (d *Daemon) confirmConsents(ctx context.Context, j *job, r *route.Result, c route.Command, recs []consentRecord, byID *gameIndex) error {
-	bad := func(msg, fix string) error {
-		return d.refuse(j, nil, game.Player{}, lineError(c.Line, "CONFIRM", msg, fix))
+	bad := func(msg, fix lang.Msg) error {
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "CONFIRM", msg, fix))
 	}
 	if len(recs) == 0 {
 		// Confirmed by an earlier try of this very mail?
@@ -327,20 +326,20 @@ func (d *Daemon) confirmConsents(ctx context.Context, j *job, r *route.Result, c
 			}
 			return err
 		}
-		return bad("there is no request of yours waiting for this confirmation (it was done, it lapsed, or a later request replaced it)",
-			"send your JOIN or OBSERVE again, then confirm the mail I send back")
+		return bad(lang.M("there is no request of yours waiting for this confirmation (it was done, it lapsed, or a later request replaced it)"),
+			lang.M("send your JOIN or OBSERVE again, then confirm the mail I send back"))
 	}
 	for _, rec := range recs {
 		if rec.Addr != j.from {
-			if err := bad("this request was asked of another address, and only that address can confirm it",
-				"confirm from the address my mail went to"); err != nil {
+			if err := bad(lang.M("this request was asked of another address, and only that address can confirm it"),
+				lang.M("confirm from the address my mail went to")); err != nil {
 				return err
 			}
 			continue
 		}
 		if d.cfg.Now().Sub(rec.At) > consentLife {
-			if err := bad(fmt.Sprintf("your request to %s %s lapsed unconfirmed", rec.Kind, rec.Game),
-				fmt.Sprintf("send %s %s again", strings.ToUpper(rec.Kind), rec.Game)); err != nil {
+			if err := bad(lang.M("your request to %s %s lapsed unconfirmed", rec.Kind, rec.Game),
+				lang.M("send %s %s again", strings.ToUpper(rec.Kind), rec.Game)); err != nil {
 				return err
 			}
 			continue
