@@ -24,6 +24,9 @@ func msgids(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	files, _ := filepath.Glob("*.tmpl")
+	// The web pages' words (pbem/web renders them with this catalog).
+	pages, _ := filepath.Glob("web/*.html")
+	files = append(files, pages...)
 	gofiles, _ := filepath.Glob("*.go")
 	for _, f := range gofiles {
 		if !strings.HasSuffix(f, "_test.go") {

@@ -38,6 +38,9 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		// notice, a step's reason, an error of the mail reader; its dates
 		// are put in the reader's time zone.
 		"tr": tr,
+		// word writes a word of a closed set (a step's reason, a
+		// refusal's kind: messages.go) in the reader's language.
+		"word": func(d *Data, w string) string { return s.word(tag, d, w) },
 		// when writes a time (time.Time, *time.Time, or a string as
 		// game.Report has it) in the reader's zone with UTC beside it; ""
 		// for none.
@@ -401,7 +404,7 @@ func (s *Set) phrase(tag lang.Tag, d *Data, text string) string {
 	if tag == lang.English && zone == time.UTC {
 		return text
 	}
-	return utcDate.ReplaceAllStringFunc(text, func(m string) string {
+	return s.redate(tag, text, func(m string) string {
 		t := parseTime(m)
 		if t.IsZero() {
 			t, _ = time.Parse("2006-01-02 15:04 MST", m)

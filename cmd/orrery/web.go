@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/mail"
+	"orrery/templates"
 	"strings"
 
 	"orrery/engine/game"
@@ -68,7 +69,12 @@ func newSite(svc *game.Service, from, url string, log *slog.Logger) (*web.Site, 
 	if a, err := mail.ParseAddress(from); err == nil {
 		bot = a.Address
 	}
-	return web.New(web.Config{Service: svc, Bot: bot, URL: url, Picture: boardPicture(), Logger: log})
+	set, err := templates.New("")
+	if err != nil {
+		return nil, err
+	}
+	return web.New(web.Config{Service: svc, Bot: bot, URL: url, Picture: boardPicture(), Logger: log,
+		Catalog: set.Catalog(), Localize: set.LocalReport})
 }
 
 // serve answers on the listener until ctx is done, then shuts down

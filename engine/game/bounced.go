@@ -21,6 +21,7 @@ package game
 import (
 	"context"
 	"fmt"
+	"orrery/engine/lang"
 	"strconv"
 	"strings"
 	"time"
@@ -52,6 +53,9 @@ type Bounce struct {
 	Why   string    `json:"why,omitempty"`
 	// Told is what the GM and the other players were told then.
 	Told string `json:"told,omitempty"`
+	// ToldMsg is Told as a message (see lang.Msg), for the player told
+	// later in their own language; nil in games from before messages.
+	ToldMsg *lang.Msg `json:"told_msg,omitempty"`
 	// Defaults are the steps the seat played by defaults since: the
 	// window closes when there are BounceWindow of them.
 	Defaults []uint64 `json:"defaults,omitempty"`
@@ -98,18 +102,18 @@ func markBouncing(g *Game, p *Player, why string, now time.Time) []Notice {
 		g.Unreachable = append(g.Unreachable, p.Name)
 		sortStrings(g.Unreachable)
 	}
-	within := steps(g.Settings.BounceWindow())
-	var text string
+	within := lang.MN("%d step", "%d steps", g.Settings.BounceWindow())
+	var m lang.Msg
 	switch g.Settings.Abandoned {
 	case "bot":
-		text = fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults, and if they do not write again within %s the computer plays it from then on.", p.Name, g.ID, within)
+		m = lang.M("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults, and if they do not write again within %s the computer plays it from then on.", p.Name, g.ID, within)
 	case "open":
-		text = fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults, and if they do not write again within %s it is open for anyone to take (JOIN %s).", p.Name, g.ID, within, g.ID)
+		m = lang.M("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults, and if they do not write again within %s it is open for anyone to take (JOIN %s).", p.Name, g.ID, within, g.ID)
 	default:
-		text = fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults, and if they do not write again within %s it is marked abandoned.", p.Name, g.ID, within)
+		m = lang.M("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults, and if they do not write again within %s it is marked abandoned.", p.Name, g.ID, within)
 	}
-	h.Bounces = append(h.Bounces, Bounce{Since: now, Step: g.Step, Why: why, Told: text})
-	return []Notice{{Kind: "unreachable", To: append(others(g, []string{p.Name}), GM), Seat: p.Name, Text: text}}
+	h.Bounces = append(h.Bounces, Bounce{Since: now, Step: g.Step, Why: why, Told: m.English(), ToldMsg: &m})
+	return []Notice{seatNotice("unreachable", append(others(g, []string{p.Name}), GM), p.Name, m)}
 }
 
 // bounceWindow counts step rec against every seat kept for a holder whose
@@ -206,9 +210,9 @@ func (s *Service) MarkReachable(ctx context.Context, addr string, ids []string, 
 				g.Unreachable = remove(g.Unreachable, p.Name)
 				delete(g.Missed, p.Name) // the run of defaults was the bounces', not theirs
 				ns = append(ns,
-					Notice{Kind: "back", To: append(others(g, []string{p.Name}), GM), Seat: p.Name,
-						Text: fmt.Sprintf("%s writes again in %s: the seat is theirs as before, and the game waits for their orders again.", p.Name, g.ID)},
-					Notice{Kind: "reachable", To: []string{p.Name}, Seat: p.Name, Text: backText(g, p.Name, sp)})
+					seatNotice("back", append(others(g, []string{p.Name}), GM), p.Name,
+						lang.M("%s writes again in %s: the seat is theirs as before, and the game waits for their orders again.", p.Name, g.ID)),
+					seatNotice("reachable", []string{p.Name}, p.Name, backText(g, p.Name, sp)))
 				names = append(names, p.Name)
 			}
 			if len(names) == 0 {
@@ -236,24 +240,28 @@ func (s *Service) MarkReachable(ctx context.Context, addr string, ids []string, 
 // bounced (spell b): since when, which steps played their defaults, and
 // what the GM and the other players were told. One sentence pattern for
 // each case, so that the mail side translates it whole.
-func backText(g *Game, seat string, b *Bounce) string {
-	since := fmtTime(b.Since)
-	if len(b.Defaults) == 0 {
-		return fmt.Sprintf("Mail to you bounced from %s, so you got no reports of %s. Now that you write again, your seat %s is yours again and I write to you again. No step was played by your defaults meanwhile; the GM and the other players were told: %s",
-			since, g.ID, seat, b.Told)
+func backText(g *Game, seat string, b *Bounce) lang.Msg {
+	since := b.Since
+	told := lang.ArgOf(b.Told)
+	if b.ToldMsg != nil {
+		told = lang.ArgOf(*b.ToldMsg)
 	}
-	return fmt.Sprintf("Mail to you bounced from %s, so you got no reports of %s. Now that you write again, your seat %s is yours again and I write to you again. Meanwhile your defaults were played at %s; the GM and the other players were told: %s",
-		since, g.ID, seat, stepList(b.Defaults), b.Told)
+	if len(b.Defaults) == 0 {
+		return lang.M("Mail to you bounced from %s, so you got no reports of %s. Now that you write again, your seat %s is yours again and I write to you again. No step was played by your defaults meanwhile; the GM and the other players were told: %s",
+			since, g.ID, seat, told)
+	}
+	return lang.M("Mail to you bounced from %s, so you got no reports of %s. Now that you write again, your seat %s is yours again and I write to you again. Meanwhile your defaults were played at %s; the GM and the other players were told: %s",
+		since, g.ID, seat, stepList(b.Defaults), told)
 }
 
 // stepList names steps: "step 4", "steps 4 and 5", "steps 4, 5 and 6".
-func stepList(ns []uint64) string {
+func stepList(ns []uint64) lang.Msg {
 	if len(ns) == 1 {
-		return fmt.Sprintf("step %d", ns[0])
+		return lang.M("step %d", int(ns[0]))
 	}
 	var s []string
 	for _, n := range ns {
 		s = append(s, strconv.FormatUint(n, 10))
 	}
-	return fmt.Sprintf("steps %s", fmt.Sprintf("%s and %s", strings.Join(s[:len(s)-1], ", "), s[len(s)-1]))
+	return lang.M("steps %s", lang.Strings(s))
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"orrery/engine/lang"
 	"time"
 
 	"orrery/engine"
@@ -114,14 +115,14 @@ func (s *Service) StepView(ctx context.Context, id string, step uint64, player s
 			return err
 		}
 		if g.Signup {
-			return userErrorf("game %s has not started", g.ID)
+			return userErr(lang.M("game %s has not started", g.ID))
 		}
 		if step > g.Step {
 			return userErrorf("game %s has had %d steps; there is no step %d yet", g.ID, g.Step, step)
 		}
 		if player != "" && player != Observer {
 			if _, ok := g.PlayerByName(player); !ok {
-				return userErrorf("there is no player %q in game %s", player, g.ID)
+				return userErr(lang.M("there is no player %q in game %s", player, g.ID))
 			}
 		}
 		rs, err := s.ruleset(g)
@@ -196,7 +197,7 @@ func (s *Service) Facts(ctx context.Context, id, player string) (*Game, []StepFa
 		}
 		if player != "" && player != Observer {
 			if _, ok := g.PlayerByName(player); !ok {
-				return userErrorf("there is no player %q in game %s", player, g.ID)
+				return userErr(lang.M("there is no player %q in game %s", player, g.ID))
 			}
 		}
 		return b.Bucket(store.BucketSteps).ForEach(func(k, v []byte) error {

@@ -59,7 +59,7 @@ func everyone(g *Game) []string {
 
 func requireActive(g *Game) error {
 	if g.Over() {
-		return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+		return userErr(lang.M("game %s is over: %s", g.ID, outcomeArg(g)))
 	}
 	return nil
 }
@@ -75,7 +75,7 @@ func (s *Service) Pause(ctx context.Context, id, reason string, hooks ...Hook) (
 			return nil, "", userErrorf("game %s is paused already", g.ID)
 		}
 		g.Paused, g.PausedAt = true, now
-		return []Notice{{Kind: "paused", To: append(everyone(g), GM), Text: fmt.Sprintf("The GM paused %s: %s. Deadlines wait until the game resumes; orders are still taken.", g.ID, orDefault(reason, "no reason given"))}},
+		return []Notice{tell("paused", append(everyone(g), GM), lang.M("The GM paused %s: %s. Deadlines wait until the game resumes; orders are still taken.", g.ID, reasonOr(reason, lang.M("no reason given"))))},
 			"pause: " + reason, nil
 	})
 }
@@ -89,13 +89,13 @@ func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, 
 		}
 		paused := now.Sub(g.PausedAt)
 		g.Paused, g.PausedAt = false, time.Time{}
-		text := fmt.Sprintf("The GM resumed %s.", g.ID)
+		m := lang.M("The GM resumed %s.", g.ID)
 		if !g.Deadline.IsZero() {
 			g.Deadline = g.Deadline.Add(paused)
 			g.Reminded, g.LateNotice = nil, false
-			text += fmt.Sprintf(" The deadline moves by the %s the game was paused, to %s.", lang.Duration(lang.English, paused), fmtTime(g.Deadline))
+			m = lang.M("The GM resumed %s. The deadline moves by the %s the game was paused, to %s.", g.ID, paused, g.Deadline)
 		}
-		return []Notice{{Kind: "resumed", To: append(everyone(g), GM), Text: text}}, "resume", nil
+		return []Notice{tell("resumed", append(everyone(g), GM), m)}, "resume", nil
 	})
 }
 
@@ -161,17 +161,17 @@ func (s *Service) Wait(ctx context.Context, id, player string, hooks ...Hook) (*
 		}
 		p, ok := g.PlayerByName(player)
 		if !ok {
-			return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+			return nil, "", userErr(lang.M("there is no player %q in game %s", player, g.ID))
 		}
 		if !contains(g.Waits, p.Name) {
 			g.Waits = append(g.Waits, p.Name)
 		}
 		g.ResolveAt = time.Time{}
-		until := "the GM advances it"
+		until := lang.M("the GM advances it")
 		if !g.Deadline.IsZero() {
-			until = "the deadline, " + fmtTime(g.Deadline)
+			until = lang.M("the deadline, %s", g.Deadline)
 		}
-		return []Notice{{Kind: "wait", To: []string{p.Name}, Text: fmt.Sprintf("WAIT noted: %s will not resolve early; it waits for %s.", g.ID, until)}},
+		return []Notice{tell("wait", []string{p.Name}, lang.M("WAIT noted: %s will not resolve early; it waits for %s.", g.ID, until))},
 			p.Name + " says WAIT", nil
 	})
 }
@@ -186,32 +186,32 @@ func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, 
 		}
 		p, ok := g.PlayerByName(player)
 		if !ok {
-			return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+			return nil, "", userErr(lang.M("there is no player %q in game %s", player, g.ID))
 		}
 		if !to.After(from) {
 			return nil, "", userErrorf("a vacation must end after it starts")
 		}
-		capped := ""
+		var capped time.Duration
 		if m := g.Settings.MaxVacation; m > 0 && to.Sub(from) > m {
 			to = from.Add(m)
-			capped = fmt.Sprintf(" (capped at %s by the game's policy)", lang.Duration(lang.English, m))
+			capped = m
 		}
 		g.Vacations = append(g.Vacations, Vacation{Player: p.Name, From: from.UTC(), To: to.UTC()})
-		policy := "your defaults apply while you are away"
+		policy := lang.M("your defaults apply while you are away")
 		if g.Settings.Vacation == "extend" {
-			policy = "deadlines wait for you"
+			policy = lang.M("deadlines wait for you")
 			old := g.Deadline
 			s.extendForVacations(g, now)
 			if at := g.Deadline; !at.Equal(old) {
 				g.Deadline = old
 				n, _ := s.moveDeadline(g, at, lang.M("%s is on vacation", p.Name), now)
 				return []Notice{
-					{Kind: "vacation", To: []string{p.Name}, Text: fmt.Sprintf("Vacation noted from %s to %s%s: %s.", fmtTime(from), fmtTime(to), capped, policy)},
+					tell("vacation", []string{p.Name}, vacationNoted(from, to, capped, policy)),
 					n,
 				}, fmt.Sprintf("vacation %s %s–%s", p.Name, fmtTime(from), fmtTime(to)), nil
 			}
 		}
-		return []Notice{{Kind: "vacation", To: []string{p.Name, GM}, Text: fmt.Sprintf("Vacation of %s noted from %s to %s%s: %s.", p.Name, fmtTime(from), fmtTime(to), capped, policy)}},
+		return []Notice{tell("vacation", []string{p.Name, GM}, vacationOfNoted(p.Name, from, to, capped, policy))},
 			fmt.Sprintf("vacation %s %s–%s", p.Name, fmtTime(from), fmtTime(to)), nil
 	})
 }
@@ -231,13 +231,15 @@ func (s *Service) Kick(ctx context.Context, id, player string, hooks ...Hook) (*
 // Resign is a player's own RESIGN: like a kick, the seat plays its defaults
 // from now on and the address loses access; everyone is told.
 func (s *Service) Resign(ctx context.Context, id, player string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.leave(ctx, id, player, "resigned", "%s resigned from %s; the seat plays its defaults from now on.", "resign", "", hooks)
+	return s.leave(ctx, id, player, "resigned", func(seat, game string) lang.Msg {
+		return lang.M("%s resigned from %s; the seat plays its defaults from now on.", seat, game)
+	}, "resign", "", hooks)
 }
 
 // leave takes a player out of play (kick or resign): the seat plays its
 // defaults, the address and the old secret lose access, everyone is told,
 // and a kicked player why (reason).
-func (s *Service) leave(ctx context.Context, id, player, kind, text, verb, reason string, hooks []Hook) (*Game, []Notice, error) {
+func (s *Service) leave(ctx context.Context, id, player, kind string, text func(seat, game string) lang.Msg, verb, reason string, hooks []Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
@@ -255,10 +257,12 @@ func (s *Service) leave(ctx context.Context, id, player, kind, text, verb, reaso
 			old := p.Email
 			ns := leaveHolder(g, p, kind, reason, now)
 			p.Email, p.Secret = "", randomWord()
-			return append([]Notice{{Kind: kind, To: append(everyone(g), GM), Seat: p.Name, Text: fmt.Sprintf(text, p.Name, g.ID)}}, ns...),
+			n := tell(kind, append(everyone(g), GM), text(p.Name, g.ID))
+			n.Seat = p.Name
+			return append([]Notice{n}, ns...),
 				strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %s", verb, p.Name, old, reason), ": "), nil
 		}
-		return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+		return nil, "", userErr(lang.M("there is no player %q in game %s", player, g.ID))
 	})
 }
 
@@ -343,8 +347,8 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 		if err := writeGame(b, g); err != nil {
 			return err
 		}
-		notices = []Notice{{Kind: "rollback", To: append(everyone(g), GM),
-			Text: fmt.Sprintf("The GM rolled %s back from step %d to step %d (turn %d, %s): %s. Orders sent since are kept for the record but not used; send your orders again. The steps played again use new dice seeds.", g.ID, from, to, g.Turn, g.Phase, orDefault(reason, "no reason given"))}}
+		notices = []Notice{tell("rollback", append(everyone(g), GM),
+			lang.M("The GM rolled %s back from step %d to step %d (turn %d, %s): %s. Orders sent since are kept for the record but not used; send your orders again. The steps played again use new dice seeds.", g.ID, int(from), int(to), g.Turn, g.Phase, reasonOr(reason, lang.M("no reason given"))))}
 		out = g
 		return runHooks(tx, &Change{Game: g, Notices: notices, Steps: []Step{s.stepOf(g, st, rec)}, Service: s}, hooks)
 	})
@@ -366,12 +370,12 @@ func (s *Service) Resend(ctx context.Context, id string, step uint64, players []
 		if len(players) == 0 {
 			players = everyone(g)
 		}
-		n := Notice{Kind: "resend", Reports: map[string]*Report{},
-			Text: fmt.Sprintf("The report of step %d of %s, sent again by the GM.", step, g.ID)}
+		n := tell("resend", nil, lang.M("The report of step %d of %s, sent again by the GM.", int(step), g.ID))
+		n.Reports = map[string]*Report{}
 		for _, name := range players {
 			p, ok := g.PlayerByName(name)
 			if !ok {
-				return nil, "", userErrorf("there is no player %q in game %s", name, g.ID)
+				return nil, "", userErr(lang.M("there is no player %q in game %s", name, g.ID))
 			}
 			r, err := s.reportTx(b, g, step, p.Name, step == g.Step)
 			if err != nil {
@@ -456,7 +460,7 @@ func (s *Service) StepOfTurn(ctx context.Context, id string, turn int) (uint64, 
 		return nil
 	})
 	if err == nil && !ok {
-		err = userErrorf("game %s never reached turn %d", id, turn)
+		err = userErr(lang.M("game %s never reached turn %d", id, turn))
 	}
 	return found, err
 }
@@ -509,14 +513,14 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 		}
 		sender, ok := g.PlayerByName(from)
 		if !ok {
-			return userErrorf("there is no player %q in game %s", from, g.ID)
+			return userErr(lang.M("there is no player %q in game %s", from, g.ID))
 		}
 		switch g.Settings.Press {
 		case "off":
-			return userErrorf("game %s allows no press between players", g.ID)
+			return userErr(lang.M("game %s allows no press between players", g.ID))
 		}
 		if strings.TrimSpace(text) == "" {
-			return userErrorf("the press message is empty")
+			return userErr(lang.M("the press message is empty"))
 		}
 		var rcpt []string
 		if len(to) == 0 {
@@ -532,16 +536,19 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 			}
 		}
 		if len(rcpt) == 0 {
-			return userErrorf("the press message has nobody to go to")
+			return userErr(lang.M("the press message has nobody to go to"))
 		}
-		head := "Press from " + sender.Name
+		signed := lang.M("Press from %s to %s:", sender.Name, strings.Join(rcpt, ", "))
+		head := signed
 		if g.Settings.Press == "grey" {
-			head = "Anonymous press"
+			head = lang.M("Anonymous press to %s:", strings.Join(rcpt, ", "))
 		}
-		head += " to " + strings.Join(rcpt, ", ")
-		notices = []Notice{{Kind: "press", To: rcpt, Text: head + ":", Said: text}}
+		notices = []Notice{tell("press", rcpt, head)}
+		notices[0].Said = text
 		if g.Settings.PressToGM {
-			notices = append(notices, Notice{Kind: "press", To: []string{GM}, Text: "Press from " + sender.Name + " to " + strings.Join(rcpt, ", ") + ":", Said: text})
+			n := tell("press", []string{GM}, signed)
+			n.Said = text
+			notices = append(notices, n)
 		}
 		if err := appendLog(b, &Entry{Time: s.now().UTC(), Kind: "press", Step: g.Step, Player: sender.Name, To: rcpt,
 			Anonymous: g.Settings.Press == "grey", Text: text}); err != nil {
@@ -559,7 +566,7 @@ func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks 
 	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		email = CanonAddress(email)
 		if !strings.Contains(email, "@") {
-			return nil, "", userErrorf("%q is not a mail address", email)
+			return nil, "", userErr(lang.M("%q is not a mail address", email))
 		}
 		if err := indexObserver(b.Tx(), email, g.ID, on); err != nil {
 			return nil, "", err

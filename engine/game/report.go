@@ -178,7 +178,7 @@ func (s *Service) reportTx(b store.Bucket, g *Game, step uint64, player string, 
 	}
 	if player != "" && player != Observer {
 		if _, ok := g.PlayerByName(player); !ok {
-			return nil, userErrorf("there is no player %q in game %s", player, g.ID)
+			return nil, userErr(lang.M("there is no player %q in game %s", player, g.ID))
 		}
 	}
 	rs, err := s.ruleset(g)
@@ -311,7 +311,7 @@ func (s *Service) stepOf(g *Game, st engine.State, rec *StepRecord) Step {
 	out.render = func(player string) (*Report, error) {
 		if player != "" && player != Observer {
 			if _, ok := gc.PlayerByName(player); !ok {
-				return nil, userErrorf("there is no player %q in game %s", player, gc.ID)
+				return nil, userErr(lang.M("there is no player %q in game %s", player, gc.ID))
 			}
 		}
 		st, err := load()
@@ -337,11 +337,11 @@ func (s *Service) View(ctx context.Context, id, player string) (engine.View, err
 			return err
 		}
 		if g.Signup {
-			return userErrorf("game %s has not started", g.ID)
+			return userErr(lang.M("game %s has not started", g.ID))
 		}
 		if player != "" {
 			if _, ok := g.PlayerByName(player); !ok {
-				return userErrorf("there is no player %q in game %s", player, g.ID)
+				return userErr(lang.M("there is no player %q in game %s", player, g.ID))
 			}
 		}
 		_, st, err := s.loadState(b, g)

@@ -10,6 +10,7 @@ package game
 import (
 	"context"
 	"fmt"
+	"orrery/engine/lang"
 	"sort"
 	"strings"
 	"time"
@@ -178,25 +179,25 @@ func (to Seat) String() string {
 func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, reason string, hooks ...Hook) (*Game, []Notice, error) {
 	g, notices, err := s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if g.Signup {
-			return nil, "", userErrorf("game %s has not started: seats are taken by JOIN while it signs up", g.ID)
+			return nil, "", userErr(lang.M("game %s has not started: seats are taken by JOIN while it signs up", g.ID))
 		}
 		if err := requireActive(g); err != nil {
 			return nil, "", err
 		}
 		p := g.player(player)
 		if p == nil {
-			return nil, "", userErrorf("there is no player %q in game %s", player, g.ID)
+			return nil, "", userErr(lang.M("there is no player %q in game %s", player, g.ID))
 		}
 		if !to.Bot {
 			to.Email = strings.TrimSpace(to.Email)
 			if !strings.Contains(to.Email, "@") {
-				return nil, "", userErrorf("%q is not a mail address", to.Email)
+				return nil, "", userErr(lang.M("%q is not a mail address", to.Email))
 			}
 			if other, ok := g.PlayerByEmail(to.Email); ok && other.Name != p.Name {
 				return nil, "", userErrorf("%s already plays %s in this game", to.Email, other.Name)
 			}
 		} else if p.Bot {
-			return nil, "", userErrorf("the computer plays %s of %s already", p.Name, g.ID)
+			return nil, "", userErr(lang.M("the computer plays %s of %s already", p.Name, g.ID))
 		}
 		old := p.Email
 		if p.Bot {
@@ -206,16 +207,18 @@ func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, r
 		if err := indexHeld(b.Tx(), p.Email, g.ID); err != nil {
 			return nil, "", err
 		}
-		why := orDefault(reason, "no reason given")
-		notices := []Notice{{Kind: "replaced", To: append(others(g, []string{p.Name}), GM), Seat: p.Name,
-			Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)}}
-		lost := fmt.Sprintf("The GM gave your seat %s in %s to a new player: %s.", p.Name, g.ID, why)
+		why := reasonOr(reason, lang.M("no reason given"))
+		notices := []Notice{seatNotice("replaced", append(others(g, []string{p.Name}), GM), p.Name,
+			lang.M("%s of %s is now played by a new player.", p.Name, g.ID))}
+		lost := lang.M("The GM gave your seat %s in %s to a new player: %s.", p.Name, g.ID, why)
 		if to.Bot {
-			notices[0].Text = fmt.Sprintf("%s of %s is now played by the computer.", p.Name, g.ID)
-			lost = fmt.Sprintf("The GM gave your seat %s in %s to the computer: %s.", p.Name, g.ID, why)
+			notices[0].Tell(lang.M("%s of %s is now played by the computer.", p.Name, g.ID))
+			lost = lang.M("The GM gave your seat %s in %s to the computer: %s.", p.Name, g.ID, why)
 		}
 		if former != "" && !SameAddress(former, to.Email) {
-			notices = append(notices, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former}, Text: lost})
+			n := seatNotice("seat-lost", nil, p.Name, lost)
+			n.Addresses = []string{former}
+			notices = append(notices, n)
 		}
 		log := fmt.Sprintf("replace %s: %s → %s", p.Name, old, to)
 		if reason != "" {
@@ -232,7 +235,9 @@ func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, r
 // KickFor removes a player from play, saying why: the seat plays its defaults
 // from now on, the address loses access, and the player is told.
 func (s *Service) KickFor(ctx context.Context, id, player, reason string, hooks ...Hook) (*Game, []Notice, error) {
-	return s.leave(ctx, id, player, "kicked", "The GM removed %s from %s; the seat plays its defaults from now on.", "kick", reason, hooks)
+	return s.leave(ctx, id, player, "kicked", func(seat, game string) lang.Msg {
+		return lang.M("The GM removed %s from %s; the seat plays its defaults from now on.", seat, game)
+	}, "kick", reason, hooks)
 }
 
 // leaveHolder ends the holding of a player who leaves (kind kicked or
@@ -246,8 +251,9 @@ func leaveHolder(g *Game, p *Player, kind, reason string, now time.Time) []Notic
 	if kind != "kicked" || p.Email == "" || p.Bot {
 		return nil
 	}
-	return []Notice{{Kind: "seat-lost", Seat: p.Name, Addresses: []string{p.Email},
-		Text: fmt.Sprintf("The GM removed you from %s: %s. Your seat %s plays its defaults from now on.", g.ID, orDefault(reason, "no reason given"), p.Name)}}
+	n := seatNotice("seat-lost", nil, p.Name, lang.M("The GM removed you from %s: %s. Your seat %s plays its defaults from now on.", g.ID, reasonOr(reason, lang.M("no reason given")), p.Name))
+	n.Addresses = []string{p.Email}
+	return []Notice{n}
 }
 
 // abandonSeat applies the game's policy to seat name, abandoned for why
@@ -276,7 +282,7 @@ func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 		sort.Strings(g.Unreachable)
 	}
 	everyoneElse := append(others(g, []string{p.Name}), GM)
-	missed := steps(g.Missed[p.Name])
+	missed := lang.MN("%d step", "%d steps", g.Missed[p.Name])
 	switch g.Settings.Abandoned {
 	case "bot":
 		secret := p.Secret
@@ -289,36 +295,38 @@ func abandonSeat(g *Game, name, why, kind string, now time.Time) []Notice {
 		// second: it waits for the GM (returns.go).
 		ns := lastHumanGone(g, now)
 		if kind == "unreachable" {
-			return append(ns, Notice{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
-				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the computer plays the seat from now on.", p.Name, g.ID)})
+			return append(ns, seatNotice("unreachable", everyoneElse, p.Name,
+				lang.M("Mail to %s in %s bounces, so they get no reports: the computer plays the seat from now on.", p.Name, g.ID)))
 		}
-		ns = append(ns, []Notice{{Kind: "abandoned", To: everyoneElse, Seat: p.Name,
-			Text: fmt.Sprintf("%s has sent no orders in %s for %s in a row: the computer plays the seat from now on.", p.Name, g.ID, missed)}}...)
+		ns = append(ns, seatNotice("abandoned", everyoneElse, p.Name,
+			lang.M("%s has sent no orders in %s for %s in a row: the computer plays the seat from now on.", p.Name, g.ID, missed)))
 		if former != "" {
-			ns = append(ns, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former},
-				Text: fmt.Sprintf("You have sent no orders in %s for %s in a row, so the computer plays your seat %s from now on. Thank you for playing.", g.ID, missed, p.Name)})
+			n := seatNotice("seat-lost", nil, p.Name,
+				lang.M("You have sent no orders in %s for %s in a row, so the computer plays your seat %s from now on. Thank you for playing.", g.ID, missed, p.Name))
+			n.Addresses = []string{former}
+			ns = append(ns, n)
 		}
 		return ns
 	case "open":
 		if kind == "unreachable" {
-			return []Notice{{Kind: "unreachable", To: everyoneElse, Seat: p.Name,
-				Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat is open for anyone to take (send JOIN %s); until then it plays its defaults.", p.Name, g.ID, g.ID)}}
+			return []Notice{seatNotice("unreachable", everyoneElse, p.Name,
+				lang.M("Mail to %s in %s bounces, so they get no reports: the seat is open for anyone to take (send JOIN %s); until then it plays its defaults.", p.Name, g.ID, g.ID))}
 		}
 		return []Notice{
-			{Kind: "abandoned", To: everyoneElse, Seat: p.Name,
-				Text: fmt.Sprintf("%s has sent no orders in %s for %s in a row: the seat is open for anyone to take (send JOIN %s); until then it plays its defaults.", p.Name, g.ID, missed, g.ID)},
-			{Kind: "seat-open", To: []string{p.Name}, Seat: p.Name,
-				Text: fmt.Sprintf("You have sent no orders in %s for %s in a row: your seat %s is offered to other players. Until someone takes it, orders you send still count.", g.ID, missed, p.Name)},
+			seatNotice("abandoned", everyoneElse, p.Name,
+				lang.M("%s has sent no orders in %s for %s in a row: the seat is open for anyone to take (send JOIN %s); until then it plays its defaults.", p.Name, g.ID, missed, g.ID)),
+			seatNotice("seat-open", []string{p.Name}, p.Name,
+				lang.M("You have sent no orders in %s for %s in a row: your seat %s is offered to other players. Until someone takes it, orders you send still count.", g.ID, missed, p.Name)),
 		}
 	}
 	if kind == "unreachable" {
 		// The players were told when the mail began to bounce; for them
 		// nothing changes now.
-		return []Notice{{Kind: "abandoned", To: []string{GM}, Seat: p.Name,
-			Text: fmt.Sprintf("Mail to %s in %s still bounces after %s played by defaults: the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p.Name, g.ID, steps(g.Settings.BounceWindow()), g.ID, p.Name)}}
+		return []Notice{seatNotice("abandoned", []string{GM}, p.Name,
+			lang.M("Mail to %s in %s still bounces after %s played by defaults: the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p.Name, g.ID, lang.MN("%d step", "%d steps", g.Settings.BounceWindow()), g.ID, p.Name))}
 	}
-	return []Notice{{Kind: "abandoned", To: []string{GM}, Seat: p.Name,
-		Text: fmt.Sprintf("%s has sent no orders for %s in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p.Name, missed, g.ID, p.Name)}}
+	return []Notice{seatNotice("abandoned", []string{GM}, p.Name,
+		lang.M("%s has sent no orders for %s in a row; the seat is marked abandoned and plays its defaults. Offer it to a replacement with: orrery game replace %s %s --email ADDRESS", p.Name, missed, g.ID, p.Name))}
 }
 
 // MarkUnreachable tells game id that mail to addr bounces (the mail side
@@ -346,8 +354,8 @@ func (s *Service) MarkUnreachable(ctx context.Context, id, addr, why string, hoo
 				// nothing left to keep for them.
 				g.Unreachable = append(g.Unreachable, p.Name)
 				sortStrings(g.Unreachable)
-				out = append(out, Notice{Kind: "unreachable", To: append(others(g, []string{p.Name}), GM), Seat: p.Name,
-					Text: fmt.Sprintf("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults from now on.", p.Name, g.ID)})
+				out = append(out, seatNotice("unreachable", append(others(g, []string{p.Name}), GM), p.Name,
+					lang.M("Mail to %s in %s bounces, so they get no reports: the seat plays its defaults from now on.", p.Name, g.ID)))
 				names = append(names, p.Name+" (abandoned already)")
 				continue
 			}
@@ -391,16 +399,16 @@ func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change,
 	open := g.openSeats()
 	if len(open) == 0 {
 		if g.Over() {
-			return nil, userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+			return nil, userErr(lang.M("game %s is over: %s", g.ID, outcomeArg(g)))
 		}
-		return nil, userErrorf("game %s has started and has no seat open to take (a seat is open when its player dropped out and the game offers it: JOIN takes it then)", g.ID)
+		return nil, userErr(lang.M("game %s has started and has no seat open to take (a seat is open when its player dropped out and the game offers it: JOIN takes it then)", g.ID))
 	}
 	email := strings.TrimSpace(joiner.Email)
 	if !strings.Contains(email, "@") {
-		return nil, userErrorf("%q is not a mail address", joiner.Email)
+		return nil, userErr(lang.M("%q is not a mail address", joiner.Email))
 	}
 	if other, ok := g.PlayerByEmail(email); ok {
-		return nil, userErrorf("%s already plays %s in %s", email, other.Name, g.ID)
+		return nil, userErr(lang.M("%s already plays %s in %s", email, other.Name, g.ID))
 	}
 	name := open[0]
 	if want := strings.ToLower(joiner.Name); contains(open, want) {
@@ -415,10 +423,10 @@ func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change,
 	}
 	g.Updated = now
 	notices := []Notice{
-		{Kind: "replaced", To: others(g, []string{p.Name}), Seat: p.Name,
-			Text: fmt.Sprintf("%s of %s is now played by a new player.", p.Name, g.ID)},
-		{Kind: "taken", To: []string{GM}, Seat: p.Name,
-			Text: fmt.Sprintf("%s took the open seat %s of %s.", email, p.Name, g.ID)},
+		seatNotice("replaced", others(g, []string{p.Name}), p.Name,
+			lang.M("%s of %s is now played by a new player.", p.Name, g.ID)),
+		seatNotice("taken", []string{GM}, p.Name,
+			lang.M("%s took the open seat %s of %s.", email, p.Name, g.ID)),
 	}
 	away, err := s.standingVacations(b.Tx(), g, now, p.Name)
 	if err != nil {
@@ -426,8 +434,10 @@ func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change,
 	}
 	notices = append(notices, away...)
 	if former != "" && !contains(g.Unreachable, p.Name) {
-		notices = append(notices, Notice{Kind: "seat-lost", Seat: p.Name, Addresses: []string{former},
-			Text: fmt.Sprintf("Your seat %s in %s was taken by a new player. Thank you for playing.", p.Name, g.ID)})
+		n := seatNotice("seat-lost", nil, p.Name,
+			lang.M("Your seat %s in %s was taken by a new player. Thank you for playing.", p.Name, g.ID))
+		n.Addresses = []string{former}
+		notices = append(notices, n)
 	}
 	if err := appendLog(b, &Entry{Time: now, Kind: "gm", Step: g.Step, Player: p.Name, Source: "join",
 		Text: fmt.Sprintf("%s takes the open seat %s (was %s)", email, p.Name, orDefault(former, "nobody"))}); err != nil {
@@ -453,17 +463,17 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 			return err
 		}
 		if by != "" && !SameAddress(by, g.Creator) {
-			return userErrorf("only the player who opened %s may start it early", g.ID)
+			return userErr(lang.M("only the player who opened %s may start it early", g.ID))
 		}
 		if !g.Signup {
-			return userErrorf("game %s has started already", g.ID)
+			return userErr(lang.M("game %s has started already", g.ID))
 		}
 		rs, err := s.ruleset(g)
 		if err != nil {
 			return err
 		}
 		if min := rs.Info().MinPlayers; len(g.Players) < min {
-			return userErrorf("game %s needs at least %d players to start; it has %d", g.ID, min, len(g.Players))
+			return userErr(lang.M("game %s needs at least %d players to start; it has %d", g.ID, min, len(g.Players)))
 		}
 		g.Seats = len(g.Players)
 		// The creator's own START is theirs in the log, not the GM's.
@@ -496,16 +506,16 @@ func (s *Service) StartNow(ctx context.Context, id, by string, hooks ...Hook) (*
 func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if !SameAddress(by, g.Creator) {
-			return nil, "", userErrorf("only the player who opened %s may invite others to it", g.ID)
+			return nil, "", userErr(lang.M("only the player who opened %s may invite others to it", g.ID))
 		}
 		if !g.Signup {
-			return nil, "", userErrorf("game %s has started: there is nobody to invite", g.ID)
+			return nil, "", userErr(lang.M("game %s has started: there is nobody to invite", g.ID))
 		}
 		var fresh []string
 		for _, a := range addrs {
 			a = strings.TrimSpace(a)
 			if !strings.Contains(a, "@") || strings.ContainsAny(a, " <>,;") {
-				return nil, "", userErrorf("%q is not a mail address", a)
+				return nil, "", userErr(lang.M("%q is not a mail address", a))
 			}
 			if _, seated := g.PlayerByEmail(a); seated || containsAddr(g.Invited, a) || containsAddr(fresh, a) {
 				continue
@@ -513,7 +523,7 @@ func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hoo
 			fresh = append(fresh, a)
 		}
 		if len(g.Invited)+len(fresh) > MaxInvites {
-			return nil, "", userErrorf("a game takes at most %d invitations; %s has %d already", MaxInvites, g.ID, len(g.Invited))
+			return nil, "", userErr(lang.M("a game takes at most %d invitations; %s has %d already", MaxInvites, g.ID, len(g.Invited)))
 		}
 		if len(fresh) == 0 {
 			return nil, "", nil
@@ -531,8 +541,9 @@ func (s *Service) Invite(ctx context.Context, id, by string, addrs []string, hoo
 		if err := appendLog(b, entry); err != nil {
 			return nil, "", err
 		}
-		return []Notice{{Kind: "invite", Addresses: fresh,
-			Text: fmt.Sprintf("%s invites you to play %s, a game of %s: %d of %d seats are taken. To take a seat, answer this mail with the line JOIN %s. Nothing more comes to you about it unless you do.", by, g.ID, title, len(g.Players), g.Seats, g.ID)}}, "", nil
+		n := tell("invite", nil, lang.M("%s invites you to play %s, a game of %s: %d of %d seats are taken. To take a seat, answer this mail with the line JOIN %s. Nothing more comes to you about it unless you do.", by, g.ID, title, len(g.Players), g.Seats, g.ID))
+		n.Addresses = fresh
+		return []Notice{n}, "", nil
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"orrery/engine/lang"
 	"regexp"
 	"strings"
 	"time"
@@ -77,7 +78,13 @@ func (s *Service) Store() *store.Store { return s.st }
 
 // UserError is a refusal worded for the person who sent the request; it is
 // safe to send back to them (it never names what they may not see).
-type UserError struct{ Msg string }
+type UserError struct {
+	Msg string
+	// Why is Msg as a message, written in the reader's language by the
+	// mail side; Msg is then its English. Nil for a refusal worded in
+	// English only.
+	Why *lang.Msg
+}
 
 func (e *UserError) Error() string { return e.Msg }
 
@@ -161,7 +168,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 		seats = req.Seats
 	}
 	if seats < info.MinPlayers || seats > info.MaxPlayers {
-		return nil, userErrorf("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, seats)
+		return nil, userErr(lang.M("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, seats))
 	}
 	g := &Game{ID: req.ID, Ruleset: info.Name, Created: s.now().UTC(), Settings: DefaultSettings(), Seats: seats, Creator: req.Creator}
 	if req.Settings != nil {
@@ -207,8 +214,8 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 			if err := writeGame(b, g); err != nil {
 				return err
 			}
-			return runHooks(tx, &Change{Game: g, Service: s, Notices: []Notice{{Kind: "signup", To: []string{GM},
-				Text: fmt.Sprintf("%s is open for players: %d of %d seats taken.", g.ID, len(g.Players), g.Seats)}}}, hooks)
+			return runHooks(tx, &Change{Game: g, Service: s, Notices: []Notice{tell("signup", []string{GM},
+				lang.M("%s is open for players: %d of %d seats taken.", g.ID, len(g.Players), g.Seats))}}, hooks)
 		}
 		change, err := s.start(b, g, rs)
 		if err != nil {
@@ -332,7 +339,7 @@ func (s *Service) Join(ctx context.Context, id string, p PlayerSpec, hooks ...Ho
 		}
 		if p.Email != "" {
 			if other, ok := g.PlayerByEmail(p.Email); ok {
-				return userErrorf("%s already plays %s in %s", p.Email, other.Name, g.ID)
+				return userErr(lang.M("%s already plays %s in %s", p.Email, other.Name, g.ID))
 			}
 		}
 		if err := g.seat(p); err != nil {
@@ -347,8 +354,8 @@ func (s *Service) Join(ctx context.Context, id string, p PlayerSpec, hooks ...Ho
 			if err := writeGame(b, g); err != nil {
 				return err
 			}
-			return runHooks(tx, &Change{Game: g, Service: s, Notices: []Notice{{Kind: "joined", To: []string{joined, GM},
-				Text: fmt.Sprintf("%s joined %s as %s: %d of %d seats taken. The game starts when all are taken.", p.Email, g.ID, joined, len(g.Players), g.Seats)}}}, hooks)
+			return runHooks(tx, &Change{Game: g, Service: s, Notices: []Notice{tell("joined", []string{joined, GM},
+				lang.M("%s joined %s as %s: %d of %d seats taken. The game starts when all are taken.", p.Email, g.ID, joined, len(g.Players), g.Seats))}}, hooks)
 		}
 		rs, err := s.ruleset(g)
 		if err != nil {

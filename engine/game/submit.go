@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"orrery/engine/lang"
 	"strings"
 	"time"
 
@@ -118,14 +119,14 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 			return store.Unchanged(errStaleBot)
 		}
 		if g.Over() {
-			return store.Unchanged(userErrorf("game %s is over: %s", g.ID, g.Outcome.Text))
+			return store.Unchanged(userErr(lang.M("game %s is over: %s", g.ID, g.Outcome.Text)))
 		}
 		if g.Signup {
 			return store.Unchanged(userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats))
 		}
 		pl, ok := g.PlayerByName(in.Player)
 		if !ok {
-			return store.Unchanged(userErrorf("there is no player %q in game %s", in.Player, g.ID))
+			return store.Unchanged(userErr(lang.M("there is no player %q in game %s", in.Player, g.ID)))
 		}
 		if contains(g.Kicked, pl.Name) && in.Source != "gm" {
 			return store.Unchanged(userErrorf("%s was removed from game %s by the GM; the seat plays its defaults", pl.Name, g.ID))
@@ -293,9 +294,9 @@ func pickPrompt(g *Game, player, id string) (engine.Prompt, error) {
 	}
 	waiting := g.Waiting()
 	if len(waiting) == 0 {
-		return engine.Prompt{}, userErrorf("nothing is asked of %s in game %s now", player, g.ID)
+		return engine.Prompt{}, userErr(lang.M("nothing is asked of %s in game %s now", player, g.ID))
 	}
-	return engine.Prompt{}, userErrorf("nothing is asked of %s in game %s now; waiting for %s", player, g.ID, strings.Join(waiting, ", "))
+	return engine.Prompt{}, userErr(lang.M("nothing is asked of %s in game %s now; waiting for %s", player, g.ID, strings.Join(waiting, ", ")))
 }
 
 // anytimePromptOf returns player's open anytime prompt.
@@ -377,7 +378,7 @@ func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...H
 		}
 		res.Game = g
 		if g.Over() {
-			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+			return userErr(lang.M("game %s is over: %s", g.ID, g.Outcome.Text))
 		}
 		if g.Signup {
 			return userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)
@@ -667,7 +668,7 @@ func (s *Service) Check(ctx context.Context, in Input) (*SubmitResult, error) {
 		res.Game = g
 		pl, ok := g.PlayerByName(in.Player)
 		if !ok {
-			return userErrorf("there is no player %q in game %s", in.Player, g.ID)
+			return userErr(lang.M("there is no player %q in game %s", in.Player, g.ID))
 		}
 		if res.Prompt, err = pickPrompt(g, pl.Name, in.Prompt); err != nil {
 			return err

@@ -148,22 +148,21 @@ func (e *creatorOver) Error() string {
 
 // lineError words the refusal for the sender.
 func (e *creatorOver) lineError(line int, text string) engine.LineError {
-	var msg string
+	var msg lang.Msg
 	switch {
 	case e.kind == "new":
-		msg = fmt.Sprintf(lang.Noun(lang.English, e.limit, "you have opened %d game by mail within a day, the most one player may here",
-			"you have opened %d games by mail within a day, the most one player may here"), e.limit)
+		msg = lang.MN("you have opened %d game by mail within a day, the most one player may here",
+			"you have opened %d games by mail within a day, the most one player may here", e.limit)
 	case e.next.IsZero():
-		return engine.LineError{Line: line, Text: text, Msg: fmt.Sprintf(lang.Noun(lang.English, e.limit,
+		return engine.LineErr(line, text, lang.MN(
 			"one player may invite at most %d address a day, and this INVITE names more new ones",
-			"one player may invite at most %d addresses a day, and this INVITE names more new ones"), e.limit),
-			Fix: "invite fewer at once"}
+			"one player may invite at most %d addresses a day, and this INVITE names more new ones", e.limit),
+			lang.M("invite fewer at once"))
 	default:
-		msg = fmt.Sprintf(lang.Noun(lang.English, e.limit, "one player may invite at most %d address within a day, and this INVITE would pass that",
-			"one player may invite at most %d addresses within a day, and this INVITE would pass that"), e.limit)
+		msg = lang.MN("one player may invite at most %d address within a day, and this INVITE would pass that",
+			"one player may invite at most %d addresses within a day, and this INVITE would pass that", e.limit)
 	}
-	return engine.LineError{Line: line, Text: text, Msg: msg,
-		Fix: "you can try again after " + e.next.UTC().Format("Mon 2006-01-02 15:04 MST")}
+	return engine.LineErr(line, text, msg, lang.M("you can try again after %s", e.next.UTC()))
 }
 
 // creatorBudget counts n more of kind (games opened, addresses invited)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -161,11 +160,8 @@ func (d *Daemon) person(addr string) string { return policy.Person(addr, d.cfg.P
 // the request when the answer goes out.
 func (d *Daemon) askConsent(j *job, c route.Command, g *game.Game) error {
 	person := d.person(j.from)
-	refuse := func(msg, fix string) error {
-		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: string(c.Name) + " " + g.ID, Msg: msg, Fix: fix})
-	}
-	if msg, fix := d.consentable(c.Name, g, person); msg != "" {
-		return refuse(msg, fix)
+	if msg, fix := d.consentable(c.Name, g, person); !msg.IsZero() {
+		return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, string(c.Name)+" "+g.ID, msg, fix))
 	}
 	rec := consentRecord{Token: newToken(), Kind: strings.ToLower(string(c.Name)), Game: g.ID, Seat: c.Seat,
 		Addr: j.from, Person: person, At: d.cfg.Now().UTC()}
@@ -185,46 +181,46 @@ func (d *Daemon) askConsent(j *job, c route.Command, g *game.Game) error {
 // do instead ("" if they may); it is asked both when the request comes
 // and when it is confirmed. What each command asks is its changer's
 // consentable (run.go).
-func (d *Daemon) consentable(kind route.Name, g *game.Game, person string) (msg, fix string) {
+func (d *Daemon) consentable(kind route.Name, g *game.Game, person string) (msg, fix lang.Msg) {
 	if ch, ok := changers[command.Lookup(kind)]; ok && ch.consentable != nil {
 		return ch.consentable(d, g, person)
 	}
-	return "", ""
+	return lang.Msg{}, lang.Msg{}
 }
 
 // observable is OBSERVE's consentable: not in a game that takes observers
 // only through its GM, not twice, and not past the game's limit.
-func observable(d *Daemon, g *game.Game, person string) (msg, fix string) {
+func observable(d *Daemon, g *game.Game, person string) (msg, fix lang.Msg) {
 	if g.Settings.Observers == "gm" {
-		return fmt.Sprintf("game %s takes observers only through its GM", g.ID), "ask the GM to add you"
+		return lang.M("game %s takes observers only through its GM", g.ID), lang.M("ask the GM to add you")
 	}
 	for _, o := range g.Observers {
 		if d.person(o) == person {
-			return fmt.Sprintf("you observe game %s already, as %s", g.ID, o), fmt.Sprintf("send UNOBSERVE %s from that address to stop", g.ID)
+			return lang.M("you observe game %s already, as %s", g.ID, o), lang.M("send UNOBSERVE %s from that address to stop", g.ID)
 		}
 	}
 	if len(g.Observers) >= d.cfg.MaxObservers {
-		msg := lang.Noun(lang.English, d.cfg.MaxObservers, "game %s takes at most %d observer by mail, and has one",
-			"game %s takes at most %d observers by mail, and has them")
-		return fmt.Sprintf(msg, g.ID, d.cfg.MaxObservers), "ask the GM to add you"
+		msg := lang.MN("game %s takes at most %d observer by mail, and has one",
+			"game %s takes at most %d observers by mail, and has them", g.ID, d.cfg.MaxObservers)
+		return msg, lang.M("ask the GM to add you")
 	}
-	return "", ""
+	return lang.Msg{}, lang.Msg{}
 }
 
 // joinable is JOIN's consentable: a seat must be open, and one a person.
-func joinable(d *Daemon, g *game.Game, person string) (msg, fix string) {
+func joinable(d *Daemon, g *game.Game, person string) (msg, fix lang.Msg) {
 	if !g.Signup && len(g.OpenSeats()) == 0 {
 		// A game under way takes JOIN only for a seat its player
 		// left, when the game offers it (--abandoned open).
-		return fmt.Sprintf("game %s has started and has no seat open to take (a seat is open when its player dropped out and the game offers it: JOIN takes it then)", g.ID),
-			"send LIST for the games you can join"
+		return lang.M("game %s has started and has no seat open to take (a seat is open when its player dropped out and the game offers it: JOIN takes it then)", g.ID),
+			lang.M("send LIST for the games you can join")
 	}
 	for _, p := range g.Players {
 		if p.Email != "" && d.person(p.Email) == person {
-			return fmt.Sprintf("you play %s in game %s already, as %s", p.Name, g.ID, p.Email), "one seat a person"
+			return lang.M("you play %s in game %s already, as %s", p.Name, g.ID, p.Email), lang.M("one seat a person")
 		}
 	}
-	return "", ""
+	return lang.Msg{}, lang.Msg{}
 }
 
 // keepConsents stores j's requests in the transaction that sends the
@@ -315,8 +311,8 @@ func (d *Daemon) findConsents(ctx context.Context, j *job, c route.Command) (rec
 // confirmConsents does what the requests j confirms asked for, each as a
 // part of the mail, or says why not.
 func (d *Daemon) confirmConsents(ctx context.Context, j *job, r *route.Result, c route.Command, recs []consentRecord, byID *gameIndex) error {
-	bad := func(msg, fix string) error {
-		return d.refuse(j, nil, game.Player{}, lineError(c.Line, "CONFIRM", msg, fix))
+	bad := func(msg, fix lang.Msg) error {
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "CONFIRM", msg, fix))
 	}
 	if len(recs) == 0 {
 		// Confirmed by an earlier try of this very mail?
@@ -330,20 +326,20 @@ func (d *Daemon) confirmConsents(ctx context.Context, j *job, r *route.Result, c
 			}
 			return err
 		}
-		return bad("there is no request of yours waiting for this confirmation (it was done, it lapsed, or a later request replaced it)",
-			"send your JOIN or OBSERVE again, then confirm the mail I send back")
+		return bad(lang.M("there is no request of yours waiting for this confirmation (it was done, it lapsed, or a later request replaced it)"),
+			lang.M("send your JOIN or OBSERVE again, then confirm the mail I send back"))
 	}
 	for _, rec := range recs {
 		if rec.Addr != j.from {
-			if err := bad("this request was asked of another address, and only that address can confirm it",
-				"confirm from the address my mail went to"); err != nil {
+			if err := bad(lang.M("this request was asked of another address, and only that address can confirm it"),
+				lang.M("confirm from the address my mail went to")); err != nil {
 				return err
 			}
 			continue
 		}
 		if d.cfg.Now().Sub(rec.At) > consentLife {
-			if err := bad(fmt.Sprintf("your request to %s %s lapsed unconfirmed", rec.Kind, rec.Game),
-				fmt.Sprintf("send %s %s again", strings.ToUpper(rec.Kind), rec.Game)); err != nil {
+			if err := bad(lang.M("your request to %s %s lapsed unconfirmed", rec.Kind, rec.Game),
+				lang.M("send %s %s again", strings.ToUpper(rec.Kind), rec.Game)); err != nil {
 				return err
 			}
 			continue

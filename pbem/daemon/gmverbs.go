@@ -3,6 +3,8 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"orrery/engine"
+	"orrery/engine/lang"
 	"strconv"
 	"strings"
 	"time"
@@ -48,11 +50,25 @@ func (x *gmCall) hook(tx store.Tx, _ *game.Change) error {
 
 // gmBad is a GM line whose arguments are wrong: gm answers it with msg
 // and fix.
-type gmBad struct{ msg, fix string }
+type gmBad struct {
+	msg, fix  string
+	why, hint *lang.Msg // msg and fix as messages, where they are (badM)
+}
 
 func (b *gmBad) Error() string { return b.msg }
 
-func bad(msg, fix string) error { return &gmBad{msg, fix} }
+func bad(msg, fix string) error { return &gmBad{msg: msg, fix: fix} }
+
+// badM is bad worded as messages, for the GM's language.
+func badM(msg, fix lang.Msg) error {
+	e := engine.LineErr(0, "", msg, fix)
+	return &gmBad{msg: e.Msg, fix: e.Fix, why: e.Why, hint: e.Hint}
+}
+
+// lineError is b as the error of line n (text as sent).
+func (b *gmBad) lineError(n int, text string) engine.LineError {
+	return engine.LineError{Line: n, Text: text, Msg: b.msg, Fix: b.fix, Why: b.why, Hint: b.hint}
+}
 
 // gmVerbs are the GM's verbs, by the name pbem/command's GMVerbs gives;
 // TestEveryGMVerbHasARunner checks that it is complete.
@@ -129,7 +145,7 @@ var gmVerbs = map[string]gmVerb{
 		// the ruleset's bot; the old holder is told the reason.
 		args := x.args
 		if len(args) < 2 || !strings.EqualFold(args[1], "BOT") && !strings.Contains(args[1], "@") {
-			return bad("GM REPLACE needs a player and the new address, or BOT", "write GM REPLACE demo1 bob carol@example.org, or GM REPLACE demo1 bob BOT the reason")
+			return badM(lang.M("GM REPLACE needs a player and the new address, or BOT"), lang.M("write GM REPLACE demo1 bob carol@example.org, or GM REPLACE demo1 bob BOT the reason"))
 		}
 		to := game.Seat{Email: args[1], Bot: strings.EqualFold(args[1], "BOT")}
 		if to.Bot {
@@ -140,7 +156,7 @@ var gmVerbs = map[string]gmVerb{
 	}},
 	"KICK": {change: func(x *gmCall) error {
 		if len(x.args) < 1 {
-			return bad("GM KICK needs one player", "write GM KICK demo1 bob, and the reason after it if you like")
+			return badM(lang.M("GM KICK needs one player"), lang.M("write GM KICK demo1 bob, and the reason after it if you like"))
 		}
 		_, _, err := x.d.svc.KickFor(x.ctx, x.g.ID, x.args[0], strings.Join(x.args[1:], " "), x.hook)
 		return err
@@ -227,7 +243,7 @@ func (x *gmCall) orders() error {
 	}
 	p, ok := g.PlayerByName(x.args[0])
 	if !ok {
-		return bad(fmt.Sprintf("there is no player %q in game %s", x.args[0], g.ID), "")
+		return badM(lang.M("there is no player %q in game %s", x.args[0], g.ID), lang.Msg{})
 	}
 	in := game.Input{Game: g.ID, Player: p.Name, Text: x.c.Text + "\n", Source: "gm", Ref: j.m.MessageID}
 	var err error

@@ -282,8 +282,8 @@ func capErrors(errs []engine.LineError) []engine.LineError {
 		return errs
 	}
 	out := append([]engine.LineError(nil), errs[:maxErrors]...)
-	return append(out, engine.LineError{Msg: fmt.Sprintf("and %d more errors like these, not listed", len(errs)-maxErrors),
-		Fix: "fix the lines above and send again: the rest will be checked then"})
+	return append(out, engine.LineErr(0, "", lang.MN("and %d more error like these, not listed", "and %d more errors like these, not listed", len(errs)-maxErrors),
+		lang.M("fix the lines above and send again: the rest will be checked then")))
 }
 
 // handle handles one message, inside a transaction group or not (batch.go);
@@ -359,8 +359,8 @@ func (d *Daemon) handle(ctx context.Context, msg imapin.Message) (imapin.Disposi
 		// so the player's client threads it with the game.
 		byID := &gameIndex{ctx: ctx, svc: d.svc, seen: map[string]*game.Game{}}
 		r := route.Parse(m.Subject, "", nil, route.Options{IsGame: func(id string) bool { return byID.get(id) != nil }})
-		err = d.refuse(j, byID.get(r.Game), game.Player{}, engine.LineError{Msg: "I could not read the text of your mail, so nothing in it was applied",
-			Fix: "send your orders as plain text in the mail, or attach them as orders.txt"})
+		err = d.refuse(j, byID.get(r.Game), game.Player{}, engine.LineErr(0, "", lang.M("I could not read the text of your mail, so nothing in it was applied"),
+			lang.M("send your orders as plain text in the mail, or attach them as orders.txt")))
 	default:
 		err = d.apply(ctx, j)
 	}
@@ -676,8 +676,8 @@ func (d *Daemon) apply(ctx context.Context, j *job) error {
 			return err
 		}
 		data := d.mailer.data(j.game, p, d.svc.Rulesets())
-		data.Errors = []engine.LineError{{Msg: "I found no orders in your mail, so nothing was applied",
-			Fix: "write one order a line, as in the order language of your welcome mail (HELP " + j.game.Ruleset + ")"}}
+		data.Errors = []engine.LineError{engine.LineErr(0, "", lang.M("I found no orders in your mail, so nothing was applied"),
+			lang.M("write one order a line, as in the order language of your welcome mail (HELP %s)", j.game.Ruleset))}
 		j.withIgnored(data)
 		return d.say(j, templates.Rejected, data)
 	}
@@ -764,20 +764,19 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 				continue // the same question again: answered once
 			}
 			if len(reads) >= d.cfg.ReadsPerMail {
-				dropped = append(dropped, engine.LineError{Line: c.Line, Text: strings.TrimSpace(string(c.Name) + " " + c.Game),
-					Msg: fmt.Sprintf(lang.Noun(lang.English, d.cfg.ReadsPerMail,
-						"not answered: one mail gets at most %d answer to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND",
-						"not answered: one mail gets at most %d answers to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND"), d.cfg.ReadsPerMail),
-					Fix: "ask for it in another mail"})
+				dropped = append(dropped, engine.LineErr(c.Line, strings.TrimSpace(string(c.Name)+" "+c.Game),
+					lang.MN("not answered: one mail gets at most %d answer to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND",
+						"not answered: one mail gets at most %d answers to HELP, LIST, RULES, STATUS, BOARD, HISTORY and RESEND", d.cfg.ReadsPerMail),
+					lang.M("ask for it in another mail")))
 				continue
 			}
 			reads[key] = true
 		case command.Unlimited:
 		default: // command.Changes
 			if changes >= maxCommands {
-				dropped = append(dropped, engine.LineError{Line: c.Line, Text: strings.TrimSpace(string(c.Name) + " " + c.Game),
-					Msg: fmt.Sprintf("not done: one mail may hold at most %d commands", maxCommands),
-					Fix: "send the rest in another mail"})
+				dropped = append(dropped, engine.LineErr(c.Line, strings.TrimSpace(string(c.Name)+" "+c.Game),
+					lang.M("not done: one mail may hold at most %d commands", maxCommands),
+					lang.M("send the rest in another mail")))
 				continue
 			}
 			changes++
@@ -794,8 +793,8 @@ func (d *Daemon) limitCommands(j *job, r *route.Result) (kept []route.Command, d
 // is refused once the store is closing.
 func (d *Daemon) authenticate(ctx context.Context, j *job, g *game.Game, gameID, secret string) (game.Player, bool, error) {
 	if g == nil {
-		return game.Player{}, false, d.refuse(j, nil, game.Player{}, engine.LineError{
-			Msg: fmt.Sprintf("there is no game %q here", gameID), Fix: "send LIST for the games you can join"})
+		return game.Player{}, false, d.refuse(j, nil, game.Player{}, engine.LineErr(0, "",
+			lang.M("there is no game %q here", gameID), lang.M("send LIST for the games you can join")))
 	}
 	a := policy.Authenticate(g, j.from, secret, d.relax(g.ID))
 	if a.Kind != policy.Accepted && game.MayReturn(g, j.from, secret) {
@@ -879,9 +878,9 @@ func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Ga
 		// No ruleset's orders run to this many lines: not worth the
 		// ruleset's time (80,000 bad lines took a third of a second of
 		// CPU, twice, while every other mail waited), nor a log entry.
-		return d.refuse(j, g, p, engine.LineError{Line: r.OrderLines[maxOrderLines].N, Text: r.OrderLines[maxOrderLines].Text,
-			Msg: fmt.Sprintf("your mail holds %d lines of orders; I read at most %d in one mail, so I read none of them", n, maxOrderLines),
-			Fix: "send only your orders for this turn, one a line"})
+		return d.refuse(j, g, p, engine.LineErr(r.OrderLines[maxOrderLines].N, r.OrderLines[maxOrderLines].Text,
+			lang.M("your mail holds %d lines of orders; I read at most %d in one mail, so I read none of them", n, maxOrderLines),
+			lang.M("send only your orders for this turn, one a line")))
 	}
 	if r.HasOrders {
 		reason, err := d.staleReason(ctx, j, g, p, r.Orders)
@@ -1015,7 +1014,7 @@ func (d *Daemon) submit(ctx context.Context, j *job, g *game.Game, p game.Player
 		// The orders were applied; a bot's move after them failed.
 		d.log.Error("after the submission", "game", g.ID, "err", err)
 	case game.IsUserError(err):
-		return d.refuse(j, g, p, engine.LineError{Msg: err.Error()})
+		return d.refuse(j, g, p, userLineErr(0, "", err))
 	default:
 		return err
 	}
@@ -1070,8 +1069,8 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 		// (consent.go): asking changes nothing, so it is not a part.
 		g := byID.get(c.Game)
 		if g == nil {
-			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
-				Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games you can join"})
+			return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "",
+				lang.M("there is no game %q here", c.Game), lang.M("send LIST for the games you can join")))
 		}
 		// A reply to an invitation is its consent (consent.go).
 		if rec, err := d.invitedJoin(ctx, j, c); err != nil || rec != nil {
@@ -1095,29 +1094,29 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 			return err
 		}
 	} else if g == nil {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
-			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: ch.noGame})
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "", lang.M("there is no game %q here", c.Game), ch.noGame))
 	} else if ch.admit != nil {
-		if msg, fix := ch.admit(g); msg != "" {
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Msg: msg, Fix: fix})
+		if msg, fix := ch.admit(g); !msg.IsZero() {
+			return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, "", msg, fix))
 		}
 	}
 	if ch.consentable != nil {
-		if msg, fix := ch.consentable(d, g, j.consenting.Person); msg != "" {
+		if msg, fix := ch.consentable(d, g, j.consenting.Person); !msg.IsZero() {
 			text := "CONFIRM"
 			if j.consenting.Invited {
 				text = "" // the JOIN line itself
 			}
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: text, Msg: msg, Fix: fix})
+			return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, text, msg, fix))
 		}
 	}
 	kind := ch.notice
 	if kind == "" {
 		kind = strings.ToLower(string(c.Name))
 	}
-	x.note = func(gg *game.Game, text string) error {
+	x.note = func(gg *game.Game, m lang.Msg) error {
 		data := d.mailer.data(gg, x.p, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: kind, Text: text}
+		data.Notice = &game.Notice{Kind: kind}
+		data.Notice.Tell(m)
 		d.mailer.speak(data, j.reader, nil)
 		s, err := d.mailer.Render.Render(templates.Notice, data)
 		x.answer = &s
@@ -1146,7 +1145,7 @@ func (d *Daemon) change(ctx context.Context, j *job, r *route.Result, c route.Co
 	}
 	if err != nil {
 		if game.IsUserError(err) {
-			return d.refuse(j, g, x.p, engine.LineError{Line: c.Line, Msg: err.Error()})
+			return d.refuse(j, g, x.p, userLineErr(c.Line, "", err))
 		}
 		return err
 	}

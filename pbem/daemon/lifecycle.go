@@ -11,6 +11,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/pbem/command"
 	"orrery/pbem/route"
 	"orrery/templates"
@@ -56,8 +57,8 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 	}
 	g := byID.get(c.Game)
 	if g == nil {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
-			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "",
+			lang.M("there is no game %q here", c.Game), lang.M("send LIST for the games")))
 	}
 	j.game = g
 	answer, err := d.gmAnswer(g, fmt.Sprintf("Done: GM %s %s %s", c.Verb, g.ID, c.Text))
@@ -68,10 +69,10 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 	if err = v.change(x); err != nil {
 		var bad *gmBad
 		if errors.As(err, &bad) {
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game + " " + c.Text, Msg: bad.msg, Fix: bad.fix})
+			return d.refuse(j, g, game.Player{}, bad.lineError(c.Line, "GM "+c.Verb+" "+c.Game+" "+c.Text))
 		}
 		if game.IsUserError(err) {
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game + " " + c.Text, Msg: err.Error()})
+			return d.refuse(j, g, game.Player{}, userLineErr(c.Line, "GM "+c.Verb+" "+c.Game+" "+c.Text, err))
 		}
 		return err
 	}
@@ -151,8 +152,8 @@ func (d *Daemon) anytimePrompt(ctx context.Context, g *game.Game, in game.Input)
 // information included, to the GM only.
 func (d *Daemon) gmStatus(ctx context.Context, j *job, c route.Command, g *game.Game) error {
 	if g == nil {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line,
-			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send LIST for the games"})
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "",
+			lang.M("there is no game %q here", c.Game), lang.M("send LIST for the games")))
 	}
 	j.game = g
 	rep, err := d.svc.Report(ctx, g.ID, game.GM)
@@ -183,12 +184,13 @@ const maxQueryText = 512 << 10
 // output of the matching `orrery game` command, verbatim. They change
 // nothing, so they are not recorded as parts: a retried mail asks again.
 func (d *Daemon) gmQuery(ctx context.Context, j *job, c route.Command, g *game.Game) error {
+	line := strings.TrimSpace("GM " + c.Verb + " " + c.Game + " " + c.Text)
 	refuse := func(msg, fix string) error {
-		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line,
-			Text: strings.TrimSpace("GM " + c.Verb + " " + c.Game + " " + c.Text), Msg: msg, Fix: fix})
+		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: msg, Fix: fix})
 	}
 	if c.Verb != "LIST" && g == nil {
-		return refuse(fmt.Sprintf("there is no game %q here", c.Game), "send GM LIST for the games")
+		return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, line,
+			lang.M("there is no game %q here", c.Game), lang.M("send GM LIST for the games")))
 	}
 	v, _ := command.FindVerb(c.Verb)
 	var args []string

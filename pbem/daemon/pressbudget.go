@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -24,12 +25,9 @@ func (e *pressOver) Error() string {
 // lineError words the refusal for the sender: the limit and the time
 // press may go again (put in the reader's zone by the templates).
 func (e *pressOver) lineError(line int, gameID string) engine.LineError {
-	msg := "you have sent %d press messages in game %s within a day, the most it relays from one seat"
-	if e.limit == 1 {
-		msg = "you have sent %d press message in game %s within a day, the most it relays from one seat"
-	}
-	return engine.LineError{Line: line, Msg: fmt.Sprintf(msg, e.limit, gameID),
-		Fix: "you can send press again after " + e.next.UTC().Format("Mon 2006-01-02 15:04 MST")}
+	return engine.LineErr(line, "", lang.MN("you have sent %d press message in game %s within a day, the most it relays from one seat",
+		"you have sent %d press messages in game %s within a day, the most it relays from one seat", e.limit, gameID),
+		lang.M("you can send press again after %s", e.next.UTC()))
 }
 
 // pressBudget is the hook that counts a seat's press in the transaction

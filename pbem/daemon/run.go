@@ -2,7 +2,7 @@ package daemon
 
 import (
 	"context"
-	"fmt"
+	"orrery/engine/lang"
 	"strings"
 
 	"orrery/engine"
@@ -141,7 +141,7 @@ func (d *Daemon) answerReport(ctx context.Context, j *job, r *route.Result, c ro
 	rep, err := get(g, p)
 	if err != nil {
 		if game.IsUserError(err) {
-			return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
+			return d.refuse(j, g, p, userLineErr(c.Line, "", err))
 		}
 		return err
 	}
@@ -155,13 +155,13 @@ func (d *Daemon) answerReport(ctx context.Context, j *job, r *route.Result, c ro
 type changer struct {
 	// consentable, when set, says the sender confirms the command from
 	// their address first (consent.go), and why they may not now.
-	consentable func(d *Daemon, g *game.Game, person string) (msg, fix string)
+	consentable func(d *Daemon, g *game.Game, person string) (msg, fix lang.Msg)
 	// seat: the sender acts for their seat (authenticated); else the
 	// game must exist, or the answer gives fix noGame, and admit (if
 	// set) may refuse the sender.
 	seat   bool
-	noGame string
-	admit  func(g *game.Game) (msg, fix string)
+	noGame lang.Msg
+	admit  func(g *game.Game) (msg, fix lang.Msg)
 	// notice is the kind of the answer's notice ("": the command's
 	// name in lower case).
 	notice string
@@ -178,7 +178,7 @@ type changeCall struct {
 	c    route.Command
 	g    *game.Game
 	p    game.Player
-	note func(g *game.Game, text string) error
+	note func(g *game.Game, m lang.Msg) error
 	hook func(tx store.Tx, ch *game.Change) error
 	// answer is recorded with the change, in its transaction.
 	answer *section
@@ -187,7 +187,7 @@ type changeCall struct {
 // changers are the commands change runs, by descriptor; the test checks
 // that each runs through change and has one.
 var changers = map[*command.Descriptor]changer{
-	&command.JoinCmd: {consentable: joinable, noGame: "send LIST for the games you can join", do: func(x *changeCall) error {
+	&command.JoinCmd: {consentable: joinable, noGame: lang.M("send LIST for the games you can join"), do: func(x *changeCall) error {
 		seat := x.c.Seat
 		if seat == "" {
 			seat = seatName(x.j.from)
@@ -199,25 +199,25 @@ var changers = map[*command.Descriptor]changer{
 		return err
 	}},
 	&command.ResignCmd: {seat: true, do: func(x *changeCall) error {
-		if err := x.note(x.g, fmt.Sprintf("You resigned from game %s; your seat plays its defaults from now on.", x.g.ID)); err != nil {
+		if err := x.note(x.g, lang.M("You resigned from game %s; your seat plays its defaults from now on.", x.g.ID)); err != nil {
 			return err
 		}
 		_, _, err := x.d.svc.Resign(x.ctx, x.g.ID, x.p.Name, x.hook)
 		return err
 	}},
 	&command.WaitCmd: {seat: true, do: func(x *changeCall) error {
-		if err := x.note(x.g, fmt.Sprintf("Game %s will not resolve early this step: it waits for the deadline.", x.g.ID)); err != nil {
+		if err := x.note(x.g, lang.M("Game %s will not resolve early this step: it waits for the deadline.", x.g.ID)); err != nil {
 			return err
 		}
 		_, _, err := x.d.svc.Wait(x.ctx, x.g.ID, x.p.Name, x.hook)
 		return err
 	}},
 	&command.PressCmd: {seat: true, notice: "press-sent" /* not "press": that is press received */, do: func(x *changeCall) error {
-		to := "everyone"
+		to := lang.ArgOf(lang.M("everyone"))
 		if len(x.c.To) > 0 {
-			to = strings.Join(x.c.To, ", ")
+			to = lang.ArgOf(strings.Join(x.c.To, ", "))
 		}
-		if err := x.note(x.g, fmt.Sprintf("Your press in game %s went to %s.", x.g.ID, to)); err != nil {
+		if err := x.note(x.g, lang.M("Your press in game %s went to %s.", x.g.ID, to)); err != nil {
 			return err
 		}
 		_, _, err := x.d.svc.Press(x.ctx, x.g.ID, x.p.Name, x.c.To, x.c.Text, x.d.pressBudget(x.g.ID, x.p.Name), x.hook)
@@ -239,22 +239,22 @@ var changers = map[*command.Descriptor]changer{
 		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, x.p.Name, x.c.From, x.c.Until, x.hook)
 		return err
 	}},
-	&command.ObserveCmd: {consentable: observable, noGame: "send LIST for the games",
-		admit: func(g *game.Game) (string, string) {
+	&command.ObserveCmd: {consentable: observable, noGame: lang.M("send LIST for the games"),
+		admit: func(g *game.Game) (lang.Msg, lang.Msg) {
 			if g.Settings.Observers == "gm" {
-				return fmt.Sprintf("game %s takes observers only through its GM", g.ID), "ask the GM to add you"
+				return lang.M("game %s takes observers only through its GM", g.ID), lang.M("ask the GM to add you")
 			}
-			return "", ""
+			return lang.Msg{}, lang.Msg{}
 		},
 		do: func(x *changeCall) error {
-			if err := x.note(x.g, fmt.Sprintf("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", x.g.ID, x.g.ID)); err != nil {
+			if err := x.note(x.g, lang.M("You now receive the public reports of game %s: the events every player sees, never a player's private view. Send UNOBSERVE %s to stop.", x.g.ID, x.g.ID)); err != nil {
 				return err
 			}
 			_, _, err := x.d.svc.Observe(x.ctx, x.g.ID, x.j.from, true, x.hook)
 			return err
 		}},
-	&command.UnobserveCmd: {noGame: "send LIST for the games", do: func(x *changeCall) error {
-		if err := x.note(x.g, fmt.Sprintf("You no longer receive the reports of game %s. If you did not ask for this, someone wrote in your name: send OBSERVE %s to receive them again.", x.g.ID, x.g.ID)); err != nil {
+	&command.UnobserveCmd: {noGame: lang.M("send LIST for the games"), do: func(x *changeCall) error {
+		if err := x.note(x.g, lang.M("You no longer receive the reports of game %s. If you did not ask for this, someone wrote in your name: send OBSERVE %s to receive them again.", x.g.ID, x.g.ID)); err != nil {
 			return err
 		}
 		_, _, err := x.d.svc.Observe(x.ctx, x.g.ID, x.j.from, false, x.hook)

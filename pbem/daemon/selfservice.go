@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,30 +139,30 @@ const secretsPerDay = 3
 func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *gameIndex) error {
 	g := byID.get(c.Game)
 	line := strings.TrimSpace("SECRET " + c.Game + " " + c.Seat)
-	refuse := func(msg, fix string) error {
-		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: msg, Fix: fix})
+	refuse := func(msg, fix lang.Msg) error {
+		return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, line, msg, fix))
 	}
 	if g == nil {
-		return refuse(fmt.Sprintf("there is no game %q here", c.Game), "send MY GAMES for yours")
+		return refuse(lang.M("there is no game %q here", c.Game), lang.M("send MY GAMES for yours"))
 	}
 	var p game.Player
 	var ok bool
 	if c.Seat != "" {
 		if p, ok = g.PlayerByName(c.Seat); !ok {
-			return refuse(fmt.Sprintf("game %s has no seat %q", g.ID, c.Seat), "")
+			return refuse(lang.M("game %s has no seat %q", g.ID, c.Seat), lang.Msg{})
 		}
 	} else if p, ok = g.PlayerByEmail(j.from); !ok {
 		j.stranger = j.stranger || !j.isPlayer
 		// SECRET <word> asks when the word names a game: say so, for a
 		// sender who meant the word as their secret.
-		fix := fmt.Sprintf("write from the address you play with, or name your seat (SECRET %s ann): its secret then goes to that seat's address", g.ID)
+		fix := lang.M("write from the address you play with, or name your seat (SECRET %s ann): its secret then goes to that seat's address", g.ID)
 		if j.route == nil || j.route.Game != g.ID {
-			fix = fmt.Sprintf("write from the address you play with, or name your seat (SECRET %s ann): its secret then goes to that seat's address; if %s is your own secret, not a game, give it beside its game, like [<game> %s] in the subject", g.ID, g.ID, g.ID)
+			fix = lang.M("write from the address you play with, or name your seat (SECRET %s ann): its secret then goes to that seat's address; if %s is your own secret, not a game, give it beside its game, like [<game> %s] in the subject", g.ID, g.ID, g.ID)
 		}
-		return refuse(fmt.Sprintf("I read SECRET %s as asking for your secret in game %s, but you hold no seat in it from this address, and a secret goes only to the address its seat is held with", g.ID, g.ID), fix)
+		return refuse(lang.M("I read SECRET %s as asking for your secret in game %s, but you hold no seat in it from this address, and a secret goes only to the address its seat is held with", g.ID, g.ID), fix)
 	}
 	if p.Bot || p.Email == "" {
-		return refuse(fmt.Sprintf("seat %s of %s has no player's address to send its secret to", p.Name, g.ID), "")
+		return refuse(lang.M("seat %s of %s has no player's address to send its secret to", p.Name, g.ID), lang.Msg{})
 	}
 	n, done, err := d.newPart(ctx, j)
 	if done {
@@ -211,12 +210,13 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 		if err := d.mailer.enqueue(tx, d.mailer.gameMail(g, p.Email, "secret", m)); err != nil {
 			return err
 		}
-		text := fmt.Sprintf("Your secret in %s is on its way to you, in a mail of its own.", g.ID)
+		text := lang.M("Your secret in %s is on its way to you, in a mail of its own.", g.ID)
 		if elsewhere {
-			text = fmt.Sprintf("If seat %s of %s is yours, its secret is on its way to the address the seat is held with, not to this one.", p.Name, g.ID)
+			text = lang.M("If seat %s of %s is yours, its secret is on its way to the address the seat is held with, not to this one.", p.Name, g.ID)
 		}
 		ad := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
-		ad.Notice = &game.Notice{Kind: "secret-sent", Text: text}
+		ad.Notice = &game.Notice{Kind: "secret-sent"}
+		ad.Notice.Tell(text)
 		d.mailer.speak(ad, j.reader, nil)
 		if answer, err = d.mailer.Render.Render(templates.Notice, ad); err != nil {
 			return err
@@ -227,8 +227,8 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 		return err
 	}
 	if !next.IsZero() {
-		return refuse(fmt.Sprintf("the secret of seat %s in %s was sent %d times in the last day", p.Name, g.ID, secretsPerDay),
-			"ask again after "+next.Format("Mon 2006-01-02 15:04 MST"))
+		return refuse(lang.M("the secret of seat %s in %s was sent %d times in the last day", p.Name, g.ID, secretsPerDay),
+			lang.M("ask again after %s", next))
 	}
 	j.applied++
 	j.answers = append(j.answers, answer)
@@ -236,12 +236,12 @@ func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *
 }
 
 // mayOpen says why the sender may not open a game here ("" when they may).
-func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix string, err error) {
+func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix lang.Msg, err error) {
 	gm := d.isGM(j, r.Secret)
 	switch d.cfg.OpenGames {
 	case "gm":
 		if !gm {
-			return "on this server only the game master opens games", "JOIN a game that LIST shows, or ask the game master for one", nil
+			return lang.M("on this server only the game master opens games"), lang.M("JOIN a game that LIST shows, or ask the game master for one"), nil
 		}
 	case "players":
 		if gm || j.isPlayer {
@@ -249,15 +249,15 @@ func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix
 		}
 		held, err := d.svc.HeldGames(ctx, j.from)
 		if err != nil {
-			return "", "", err
+			return lang.Msg{}, lang.Msg{}, err
 		}
 		if len(held) == 0 {
-			return "on this server games are opened by those who play here, and this address has not played yet", "JOIN a game that LIST shows: once you play, you may open games of your own", nil
+			return lang.M("on this server games are opened by those who play here, and this address has not played yet"), lang.M("JOIN a game that LIST shows: once you play, you may open games of your own"), nil
 		}
 	}
 	if gm {
 		j.gm = true // the GM's answers go whole, unlimited
-		return "", "", nil
+		return lang.Msg{}, lang.Msg{}, nil
 	}
 	open := 0
 	for _, id := range j.mine {
@@ -266,11 +266,10 @@ func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix
 		}
 	}
 	if open >= d.cfg.MaxOpenGames {
-		msg := lang.Noun(lang.English, open, "you have opened %d game that is not over, the most one player may have at once here",
-			"you have opened %d games that are not over, the most one player may have at once here")
-		return fmt.Sprintf(msg, open), "START one that is signing up, or wait until one ends", nil
+		return lang.MN("you have opened %d game that is not over, the most one player may have at once here",
+			"you have opened %d games that are not over, the most one player may have at once here", open), lang.M("START one that is signing up, or wait until one ends"), nil
 	}
-	return "", "", nil
+	return lang.Msg{}, lang.Msg{}, nil
 }
 
 // mayCreate says why NEW may not open a game in the sender's name ("" when
@@ -280,9 +279,9 @@ func (d *Daemon) mayOpen(ctx context.Context, j *job, r *route.Result) (msg, fix
 // SPF pass, as DMARC asks). Without either, a forged From opened games in
 // a player's name (issue 39). The GM (mayOpen set j.gm) and a server
 // whose every game takes no secret (security.no_secret) need neither.
-func (d *Daemon) mayCreate(ctx context.Context, j *job, r *route.Result) (msg, fix string, err error) {
+func (d *Daemon) mayCreate(ctx context.Context, j *job, r *route.Result) (msg, fix lang.Msg, err error) {
 	if j.gm || j.aligned {
-		return "", "", nil
+		return lang.Msg{}, lang.Msg{}, nil
 	}
 	relax := policy.Relax{NoSecret: d.cfg.Relax.NoSecret}
 	if r.Secret != "" || relax.NoSecret {
@@ -292,24 +291,27 @@ func (d *Daemon) mayCreate(ctx context.Context, j *job, r *route.Result) (msg, f
 				if game.IsUserError(err) {
 					continue // gone since the index was read
 				}
-				return "", "", err
+				return lang.Msg{}, lang.Msg{}, err
 			}
 			if policy.Authenticate(g, j.from, r.Secret, relax).Kind == policy.Accepted {
-				return "", "", nil
+				return lang.Msg{}, lang.Msg{}, nil
 			}
 		}
 	}
 	off := d.cfg.Policy.SenderAuth == "" || d.cfg.Policy.SenderAuth == policy.AuthOff
 	switch {
 	case off && r.Secret != "":
-		return "the secret in your mail is not that of a seat you hold from this address, and NEW opens a game in your name only with it", newSecretFix, nil
+		return lang.M("the secret in your mail is not that of a seat you hold from this address, and NEW opens a game in your name only with it"), lang.M(newSecretFix), nil
 	case off:
-		return "NEW opens a game in your name, so it needs the secret of a seat you hold here, to show that the mail is yours, and this mail has none", newSecretFix, nil
+		return lang.M("NEW opens a game in your name, so it needs the secret of a seat you hold here, to show that the mail is yours, and this mail has none"), lang.M(newSecretFix), nil
 	case r.Secret != "":
-		return "the secret in your mail is not that of a seat you hold from this address, and nothing else shows that the mail is yours (no DKIM signature or SPF pass of your domain)", newDMARCFix, nil
+		return lang.M("the secret in your mail is not that of a seat you hold from this address, and nothing else shows that the mail is yours (no DKIM signature or SPF pass of your domain)"), lang.M(newDMARCFix), nil
 	}
-	return "NEW opens a game in your name, so it needs the secret of a seat you hold here, or a mail your domain vouches for (DMARC), to show that the mail is yours, and this mail has neither", newDMARCFix, nil
+	return lang.M("NEW opens a game in your name, so it needs the secret of a seat you hold here, or a mail your domain vouches for (DMARC), to show that the mail is yours, and this mail has neither"), lang.M(newDMARCFix), nil
 }
+
+// newUsage is how NEW is written, for a NEW that is not.
+const newUsage = "write NEW, the ruleset, maybe the seats, then name=value settings: id, seat, turn, quiet, weekends, abandoned, abandon-after, press, observers, or an option of the ruleset (RULES %s lists them)"
 
 // What to do when NEW lacks its proof: with sender authentication off,
 // and on.
@@ -337,22 +339,21 @@ func playerGameSettings() game.Settings {
 }
 
 // parseNew reads NEW's words after the ruleset: a number of seats, and
-// name=value pairs (id, seat, turn, abandoned, abandon-after, press,
+// name=value pairs (id, seat, turn, quiet, weekends, abandoned, abandon-after, press,
 // observers, or one of the ruleset's options).
-func parseNew(info engine.Info, args []string) (newSpec, string, string) {
+func parseNew(info engine.Info, args []string) (newSpec, lang.Msg, lang.Msg) {
 	sp := newSpec{seats: info.MinPlayers, settings: playerGameSettings(), options: map[string]string{}}
-	const fix = "write NEW, the ruleset, maybe the seats, then name=value settings: id, seat, turn, quiet, weekends, abandoned, abandon-after, press, observers, or an option of the ruleset (RULES %s lists them)"
 	for _, a := range args {
 		if n, err := strconv.Atoi(a); err == nil {
 			if n < info.MinPlayers || n > info.MaxPlayers {
-				return sp, fmt.Sprintf("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, n), ""
+				return sp, lang.M("%s takes %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, n), lang.Msg{}
 			}
 			sp.seats = n
 			continue
 		}
 		name, value, ok := strings.Cut(a, "=")
 		if !ok || value == "" {
-			return sp, fmt.Sprintf("%q is neither a number of seats nor name=value", a), fmt.Sprintf(fix, info.Name)
+			return sp, lang.M("%q is neither a number of seats nor name=value", a), lang.M(newUsage, info.Name)
 		}
 		var err error
 		switch strings.ToLower(name) {
@@ -362,7 +363,7 @@ func parseNew(info engine.Info, args []string) (newSpec, string, string) {
 			sp.seat = strings.ToLower(value)
 		case "turn", "turn-length":
 			if sp.settings.TurnLength, err = parseDuration(value); err != nil {
-				return sp, fmt.Sprintf("turn=%s is not a length of time", value), "write it like turn=72h or turn=3d"
+				return sp, lang.M("turn=%s is not a length of time", value), lang.M("write it like turn=72h or turn=3d")
 			}
 		case "quiet", "quiet-hours":
 			sp.settings.QuietHours = value
@@ -373,13 +374,13 @@ func parseNew(info engine.Info, args []string) (newSpec, string, string) {
 			case "on":
 				sp.settings.WeekendsOff = false
 			default:
-				return sp, fmt.Sprintf("weekends=%s is neither on nor off", value), "write weekends=off to stop the deadline clock on Saturdays and Sundays"
+				return sp, lang.M("weekends=%s is neither on nor off", value), lang.M("write weekends=off to stop the deadline clock on Saturdays and Sundays")
 			}
 		case "abandoned":
 			sp.settings.Abandoned = strings.ToLower(value)
 		case "abandon-after":
 			if sp.settings.AbandonAfter, err = strconv.Atoi(value); err != nil || sp.settings.AbandonAfter < 0 {
-				return sp, fmt.Sprintf("abandon-after=%s is not a number of steps", value), "write it like abandon-after=3 (0: never)"
+				return sp, lang.M("abandon-after=%s is not a number of steps", value), lang.M("write it like abandon-after=3 (0: never)")
 			}
 		case "press":
 			sp.settings.Press = strings.ToLower(value)
@@ -389,28 +390,28 @@ func parseNew(info engine.Info, args []string) (newSpec, string, string) {
 			sp.options[strings.ToLower(name)] = value
 		}
 	}
-	return sp, "", ""
+	return sp, lang.Msg{}, lang.Msg{}
 }
 
 // newGame answers NEW: a game of the ruleset, open for players, with the
 // sender in its first seat as its creator.
 func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.Command) error {
 	line := strings.TrimSpace("NEW " + c.Ruleset + " " + strings.Join(c.Args, " "))
-	refuse := func(msg, fix string) error {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: msg, Fix: fix})
+	refuse := func(msg, fix lang.Msg) error {
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, line, msg, fix))
 	}
 	rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
 	if err != nil {
-		return refuse(err.Error(), "send LIST for the rulesets")
+		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
 	}
-	if msg, fix, err := d.mayOpen(ctx, j, r); err != nil || msg != "" {
+	if msg, fix, err := d.mayOpen(ctx, j, r); err != nil || !msg.IsZero() {
 		if err != nil {
 			return err
 		}
 		j.stranger = j.stranger || !j.isPlayer
 		return refuse(msg, fix)
 	}
-	if msg, fix, err := d.mayCreate(ctx, j, r); err != nil || msg != "" {
+	if msg, fix, err := d.mayCreate(ctx, j, r); err != nil || !msg.IsZero() {
 		if err != nil {
 			return err
 		}
@@ -418,7 +419,7 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	}
 	info := rs.Info()
 	sp, msg, fix := parseNew(info, c.Args)
-	if msg != "" {
+	if !msg.IsZero() {
 		return refuse(msg, fix)
 	}
 	n, done, err := d.newPart(ctx, j)
@@ -455,13 +456,14 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		recorded = true
 		g := ch.Game
 		created = g
-		text := fmt.Sprintf("You opened game %s (%s) with %d seats, and hold seat %s. Others take a seat with JOIN %s; the game starts when every seat is taken, or when you send START %s with at least %d players. INVITE %s and their addresses asks others to play.",
+		text := lang.M("You opened game %s (%s) with %d seats, and hold seat %s. Others take a seat with JOIN %s; the game starts when every seat is taken, or when you send START %s with at least %d players. INVITE %s and their addresses asks others to play.",
 			g.ID, info.Title, g.Seats, seat, g.ID, g.ID, info.MinPlayers, g.ID)
 		if !g.Signup {
-			text = fmt.Sprintf("You opened game %s (%s), and it has started: your welcome mail follows.", g.ID, info.Title)
+			text = lang.M("You opened game %s (%s), and it has started: your welcome mail follows.", g.ID, info.Title)
 		}
 		data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: "opened", Text: text}
+		data.Notice = &game.Notice{Kind: "opened"}
+		data.Notice.Tell(text)
 		d.mailer.speak(data, j.reader, nil)
 		var err error
 		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
@@ -487,7 +489,7 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	}
 	if err != nil && created == nil {
 		if game.IsUserError(err) {
-			return refuse(err.Error(), "")
+			return d.refuse(j, nil, game.Player{}, userLineErr(c.Line, line, err))
 		}
 		return err
 	}
@@ -515,8 +517,8 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	g := byID.get(c.Game)
 	line := strings.TrimSpace(string(c.Name) + " " + c.Game + " " + strings.Join(c.Args, " "))
 	if g == nil {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line,
-			Msg: fmt.Sprintf("there is no game %q here", c.Game), Fix: "send MY GAMES for yours"})
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, line,
+			lang.M("there is no game %q here", c.Game), lang.M("send MY GAMES for yours")))
 	}
 	n, done, err := d.newPart(ctx, j)
 	if done {
@@ -534,9 +536,10 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	}
 	var answer section
 	recorded := false
-	note := func(tx store.Tx, gg *game.Game, kind, text string) error {
+	note := func(tx store.Tx, gg *game.Game, kind string, m lang.Msg) error {
 		data := d.mailer.data(gg, game.Player{}, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: kind, Text: text}
+		data.Notice = &game.Notice{Kind: kind}
+		data.Notice.Tell(m)
 		d.mailer.speak(data, j.reader, nil)
 		var err error
 		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
@@ -551,7 +554,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	}
 	if err != nil && !recorded {
 		if game.IsUserError(err) {
-			return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: err.Error()})
+			return d.refuse(j, g, game.Player{}, userLineErr(c.Line, line, err))
 		}
 		return err
 	}
@@ -578,7 +581,7 @@ type creatorCall struct {
 	g        *game.Game
 	gm       bool  // the GM's mail: no budget
 	recorded *bool // the answer is recorded
-	note     func(tx store.Tx, g *game.Game, kind, text string) error
+	note     func(tx store.Tx, g *game.Game, kind string, m lang.Msg) error
 }
 
 // startGame is START: the game starts now, with the players it has.
@@ -589,7 +592,7 @@ var startGame = creatorOp{do: func(x *creatorCall) error {
 			return nil
 		}
 		*x.recorded = true
-		return x.note(tx, ch.Game, "start", fmt.Sprintf("Game %s starts with %d players: every player's welcome mail follows.", g.ID, len(ch.Game.Players)))
+		return x.note(tx, ch.Game, "start", lang.M("Game %s starts with %d players: every player's welcome mail follows.", g.ID, len(ch.Game.Players)))
 	})
 	return err
 }}
@@ -612,9 +615,9 @@ var inviteTo = creatorOp{budget: "invite", do: func(x *creatorCall) error {
 			}
 		}
 		*x.recorded = true
-		text := fmt.Sprintf("Nobody new to invite to %s: every address was invited before, or plays in it.", g.ID)
+		text := lang.M("Nobody new to invite to %s: every address was invited before, or plays in it.", g.ID)
 		if len(sent) > 0 {
-			text = fmt.Sprintf("I invited %s to %s.", strings.Join(sent, ", "), g.ID)
+			text = lang.M("I invited %s to %s.", strings.Join(sent, ", "), g.ID)
 		}
 		return x.note(tx, ch.Game, "invited", text)
 	})

@@ -1,11 +1,11 @@
 package daemon
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 	"orrery/pbem/route"
 )
 
@@ -61,16 +61,17 @@ func (d *Daemon) untagged(j *job, byID *gameIndex, r *route.Result) {
 // strayError is the one error for n order lines in a mail that names none
 // of games, the sender's games whose rulesets read them as orders.
 func strayError(games []string, n int) engine.LineError {
-	msg := "this line is an order, but this mail names no game: its subject lost the [game secret] tag"
+	msg := lang.M("this line is an order, but this mail names no game: its subject lost the [game secret] tag")
 	if n != 1 {
-		msg = fmt.Sprintf("these %d lines are orders, but this mail names no game: its subject lost the [game secret] tag", n)
+		msg = lang.MN("this %d line is an order, but this mail names no game: its subject lost the [game secret] tag",
+			"these %d lines are orders, but this mail names no game: its subject lost the [game secret] tag", n)
 	}
 	slices.Sort(games)
 	if len(games) == 1 {
-		return engine.LineError{Msg: msg, Fix: fmt.Sprintf(
-			"add a line GAME %s and a line SECRET your-secret (the secret is in the subject of any mail I sent you about %s), or reply to such a mail", games[0], games[0])}
+		return engine.LineErr(0, "", msg, lang.M(
+			"add a line GAME %s and a line SECRET your-secret (the secret is in the subject of any mail I sent you about %s), or reply to such a mail", games[0], games[0]))
 	}
-	return engine.LineError{Msg: msg, Fix: fmt.Sprintf(
+	return engine.LineErr(0, "", msg, lang.M(
 		"you play %s: add a line GAME and the game's name, like GAME %s, and a line SECRET your-secret (the secret is in the subject of any mail I sent you about that game), or reply to such a mail",
-		strings.Join(games, ", "), games[0])}
+		strings.Join(games, ", "), games[0]))
 }

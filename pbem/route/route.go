@@ -95,6 +95,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 	"orrery/pbem/command"
 	"orrery/pbem/inmail"
 )
@@ -401,8 +402,8 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 		}
 	}
 	if r.HasOrders && r.Game == "" {
-		r.Errors = append(r.Errors, engine.LineError{Msg: "these orders name no game",
-			Fix: "put the game in the subject like [demo1], or write GAME demo1 as the first line"})
+		r.Errors = append(r.Errors, engine.LineErr(0, "", lang.M("these orders name no game"),
+			lang.M("put the game in the subject like [demo1], or write GAME demo1 as the first line")))
 	}
 	if secretLine != nil && opt.IsGame != nil && r.Game == "" && len(r.Commands) == 0 && !r.HasOrders && len(r.Errors) == 0 {
 		// SECRET <word> is a request when the word names a game, else
@@ -410,9 +411,9 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 		// was most likely a request naming a game that is not here:
 		// say which way it was read rather than answer HELP.
 		word := strings.Fields(secretLine.Text)[1]
-		r.errorf(secretLine.N, secretLine.Text,
-			fmt.Sprintf("I read SECRET %s as your secret, but there is no game %s here and your mail names no other game, so it proves nothing", word, strings.ToLower(word)),
-			"to ask me for your secret in a game, write SECRET and the game's name, like SECRET demo1 (MY GAMES lists yours); to give your secret, put the game beside it, like [demo1 yoursecret] in the subject")
+		r.Errors = append(r.Errors, engine.LineErr(secretLine.N, secretLine.Text,
+			lang.M("I read SECRET %s as your secret, but there is no game %s here and your mail names no other game, so it proves nothing", word, strings.ToLower(word)),
+			lang.M("to ask me for your secret in a game, write SECRET and the game's name, like SECRET demo1 (MY GAMES lists yours); to give your secret, put the game beside it, like [demo1 yoursecret] in the subject")))
 	}
 	return r
 }
@@ -510,7 +511,10 @@ func (r *Result) unknown(n int, line, word string) {
 			fix = fmt.Sprintf("did you mean %s?", best)
 		}
 	}
-	r.errorf(n, line, fmt.Sprintf("unknown command %q", word), fix)
+	// The fix lists the commands, or the one meant, in English: they
+	// are the order language's words.
+	why := lang.M("unknown command %q", word)
+	r.Errors = append(r.Errors, engine.LineError{Line: n, Text: line, Msg: why.English(), Fix: fix, Why: &why})
 	r.Unknown = append(r.Unknown, inmail.Line{N: n, Text: line})
 }
 

@@ -16,6 +16,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 )
 
 // common is what the layout of every page reads.
@@ -26,6 +27,11 @@ type common struct {
 	Listed  bool   // the game has public pages (a private page links to them)
 	Bot     string // where players write
 	DiceJS  bool   // the page loads the dice check
+	Lang    string // the page's language, for <html lang>
+	// how the page is worded: its reader's language and zone (viewer)
+	tag     lang.Tag
+	zone    *time.Location
+	catalog *lang.Catalog
 }
 
 // gameInfo is what a page may say of a game's record: never an address or
@@ -118,15 +124,27 @@ type dicePage struct {
 
 func (s *Site) render(name string, data any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := s.pages[name].ExecuteTemplate(&b, "layout", data); err != nil {
+	tag := lang.English
+	if c, ok := data.(interface{ pageTag() lang.Tag }); ok && s.speaks(c.pageTag()) {
+		tag = c.pageTag()
+	}
+	if err := s.pages[tag][name].ExecuteTemplate(&b, "layout", data); err != nil {
 		return nil, fmt.Errorf("render %s: %w", name, err)
 	}
 	return b.Bytes(), nil
 }
 
 func (s *Site) common(title string, g *game.Game, v viewer, l links) common {
-	return common{Title: title, L: l.withBuild(s.build), Private: v.seat, Listed: g == nil || Listed(g), Bot: s.cfg.Bot}
+	tag := v.tag
+	if tag == "" || !s.speaks(tag) {
+		tag = lang.English
+	}
+	return common{Title: title, L: l.withBuild(s.build), Private: v.seat, Listed: g == nil || Listed(g), Bot: s.cfg.Bot,
+		Lang: string(tag), tag: tag, zone: v.zone, catalog: s.cfg.Catalog}
 }
+
+// pageTag is the language the page is worded in.
+func (c common) pageTag() lang.Tag { return c.tag }
 
 // index is / : the server's games, a page at a time, in id order.
 func (s *Site) index(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +195,7 @@ func (s *Site) reportPage(ctx context.Context, g *game.Game, v viewer, l links, 
 	p := &reportPage{Game: s.info(g, l.Game()), Current: n == g.Step && !g.Signup}
 	title := fmt.Sprintf("%s — %s", g.ID, p.Game.Title)
 	if v.seat != "" {
-		title = v.seat + " in " + title
+		title = v.seat + " " + s.say(v, lang.M("in")) + " " + title
 	}
 	if g.Signup {
 		p.common = s.common(title, g, v, l)
@@ -190,10 +208,18 @@ func (s *Site) reportPage(ctx context.Context, g *game.Game, v viewer, l links, 
 	if v.seat == "" {
 		rep.Press = nil // public pages: never anyone's press
 	}
+	if s.cfg.Localize != nil && v.seat != "" && v.tag != "" && v.tag != lang.English {
+		rs, _ := engine.Find(s.cfg.Service.Rulesets(), g.Ruleset)
+		zone := v.zone
+		if zone == nil {
+			zone = time.UTC
+		}
+		rep = s.cfg.Localize(rep, rs, v.tag, zone)
+	}
 	p.Report = rep
 	if !gamePage {
 		p.StepPage = true
-		title = fmt.Sprintf("Step %d of %s", n, title)
+		title = s.say(v, lang.M("Step %d of %s", int(n), title))
 		if n > 0 {
 			prev := n - 1
 			p.Prev = &prev

@@ -35,6 +35,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	tmpl "orrery/templates/web"
 )
@@ -60,12 +61,18 @@ type Config struct {
 	// PageSize is how many games / lists at a time (default 50).
 	PageSize int
 	Logger   *slog.Logger
+	// Catalog words the pages in a private page's reader's language
+	// (templates.WebCatalog); nil: English only.
+	Catalog *lang.Catalog
+	// Localize words a private page's report for its reader, as their
+	// mails are (templates.Set.LocalReport); nil leaves it as recorded.
+	Localize func(r *game.Report, rs engine.Ruleset, tag lang.Tag, zone *time.Location) *game.Report
 }
 
 // Site is the read-only web side of one database.
 type Site struct {
 	cfg    Config
-	pages  map[string]*htmltemplate.Template
+	pages  map[lang.Tag]map[string]*htmltemplate.Template // by language, then page
 	assets map[string]asset
 	build  string // digest of templates and assets: part of every ETag
 	log    *slog.Logger
@@ -87,7 +94,7 @@ func New(cfg Config) (*Site, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Site{cfg: cfg, pages: map[string]*htmltemplate.Template{}, assets: map[string]asset{}, log: cfg.Logger}
+	s := &Site{cfg: cfg, pages: map[lang.Tag]map[string]*htmltemplate.Template{}, assets: map[string]asset{}, log: cfg.Logger}
 	h := sha256.New()
 	for _, name := range tmpl.Assets {
 		data, err := fs.ReadFile(tmpl.Files, name)
@@ -106,20 +113,33 @@ func New(cfg Config) (*Site, error) {
 		return nil, fmt.Errorf("web: %w", err)
 	}
 	h.Write(layout)
+	tags := []lang.Tag{lang.English}
+	if cfg.Catalog != nil {
+		for _, t := range lang.Supported {
+			if t != lang.English {
+				tags = append(tags, t)
+			}
+		}
+	}
 	for _, name := range tmpl.Pages {
 		text, err := fs.ReadFile(tmpl.Files, name)
 		if err != nil {
 			return nil, fmt.Errorf("web: %w", err)
 		}
 		h.Write(text)
-		t, err := htmltemplate.New(name).Funcs(funcs).Parse(string(layout))
-		if err == nil {
-			_, err = t.Parse(string(text))
+		for _, tag := range tags {
+			t, err := htmltemplate.New(name).Funcs(funcsFor(cfg.Catalog, tag)).Parse(string(layout))
+			if err == nil {
+				_, err = t.Parse(string(text))
+			}
+			if err != nil {
+				return nil, fmt.Errorf("web: template %s: %w", name, err)
+			}
+			if s.pages[tag] == nil {
+				s.pages[tag] = map[string]*htmltemplate.Template{}
+			}
+			s.pages[tag][name] = t
 		}
-		if err != nil {
-			return nil, fmt.Errorf("web: template %s: %w", name, err)
-		}
-		s.pages[name] = t
 	}
 	s.build = hex.EncodeToString(h.Sum(nil))[:12]
 	return s, nil
@@ -205,6 +225,7 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request, id string, rest []st
 			return
 		}
 		v = viewer{seat: seat}
+		v.tag, v.zone = s.readerOf(ctx, g, seat)
 		l = liveLinks(g.ID, rest[1])
 		rest = rest[2:]
 	} else if !Listed(g) {
@@ -390,7 +411,7 @@ func (s *Site) notFound(w http.ResponseWriter, r *http.Request, l links) {
 // fail answers with an error page.
 func (s *Site) fail(w http.ResponseWriter, r *http.Request, l links, status int, msg string) {
 	var b bytes.Buffer
-	err := s.pages["error.html"].ExecuteTemplate(&b, "layout", errorPage{common: common{Title: http.StatusText(status), L: l.withBuild(s.build)}, Status: status, Message: msg})
+	err := s.pages[lang.English]["error.html"].ExecuteTemplate(&b, "layout", errorPage{common: common{Title: http.StatusText(status), L: l.withBuild(s.build)}, Status: status, Message: msg})
 	if err != nil {
 		http.Error(w, msg, status)
 		return
@@ -405,7 +426,13 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, l links, status int,
 
 // viewer is whom a page is for: the public (no seat) or one seat. It is
 // never the GM: no page shows what only the GM sees.
-type viewer struct{ seat string }
+type viewer struct {
+	seat string
+	// tag and zone are the language and time zone of the seat's reader
+	// (readerOf); zero for a public page.
+	tag  lang.Tag
+	zone *time.Location
+}
 
 // player is the engine/game reader of the viewer's reports.
 func (v viewer) player() string {
@@ -418,6 +445,9 @@ func (v viewer) player() string {
 func (v viewer) key() string {
 	if v.seat == "" {
 		return "public"
+	}
+	if v.tag != "" && (v.tag != lang.English || v.zone != nil && v.zone != time.UTC) {
+		return "seat:" + v.seat + ":" + string(v.tag) + ":" + v.zone.String()
 	}
 	return "seat:" + v.seat
 }

@@ -15,6 +15,9 @@
     var times = document.querySelectorAll("time[datetime]");
     for (var i = 0; i < times.length; i++) {
       var t = times[i];
+      if (t.hasAttribute("data-zoned")) {
+        continue; // written by the server in the reader's own zone and language
+      }
       var d = new Date(t.getAttribute("datetime"));
       if (isNaN(d.getTime())) {
         continue;
