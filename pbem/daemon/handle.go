@@ -523,7 +523,9 @@ func (d *Daemon) queueReply(tx store.Tx, j *job, now time.Time) error {
 				return err
 			}
 		}
-		if !j.isPlayer {
+		// The GM (the GM address with the GM secret) plays no seat but is
+		// no stranger: the whole HELP, GM verbs and all, and no budget.
+		if !j.isPlayer && !(j.route != nil && d.isGM(j, j.route.Secret)) {
 			if j.stranger {
 				if d.cfg.Strangers == "none" {
 					return nil

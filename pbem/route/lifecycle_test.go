@@ -56,7 +56,7 @@ func TestLifecycleCommands(t *testing.T) {
 				{Name: Settings, Line: 3}}},
 		{name: "settings in a game mail", subject: "[demo1 s]", text: "SET LANG ru\nSET FLEET 2\n",
 			cmds: []Command{{Name: Set, Line: 1, Game: "demo1", Verb: "LANG", Text: "ru"}}, orders: true},
-		{name: "unknown setting", text: "SET COLOUR blue\n", errs: []string{"1: there is no setting \"COLOUR\" (the settings are LANG, TZ, REMINDERS, DIGEST, PICTURES)"}},
+		{name: "unknown setting", text: "SET COLOUR blue\n", errs: []string{"1: there is no setting \"COLOUR\" (the settings are LANG, TZ, REMINDERS, DIGEST, PICTURES, AUTOVACATION)"}},
 		{name: "set without value", text: "SET LANG\n", errs: []string{"1: SET needs a setting and one value"}},
 	}
 	known := func(id string) bool { return id == "demo1" || id == "g2" }

@@ -503,7 +503,7 @@ func (r *Result) errorf(n int, line, msg, fix string) {
 
 func (r *Result) unknown(n int, line, word string) {
 	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT, ORDERS, PREVIEW, " +
-		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND, CONFIRM, SET, SETTINGS, MY GAMES, SECRET, NEW, START and INVITE; " +
+		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND, CONFIRM, SET, SETTINGS, MY GAMES, PING, SECRET, NEW, START and INVITE; " +
 		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
 	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
 		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage(best))

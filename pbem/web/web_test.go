@@ -279,7 +279,7 @@ func TestIndex(t *testing.T) {
 		if m := regexp.MustCompile(`<a href="(/\?after=[a-z0-9-]+)" rel="next">`).FindStringSubmatch(body); m != nil {
 			next = unamp(m[1])
 		}
-		if strings.Contains(body, "e5") && !strings.Contains(body, "<code>JOIN e5</code>") {
+		if strings.Contains(body, `href="/g/e5"`) && !strings.Contains(body, "<code>JOIN e5</code>") {
 			t.Errorf("the open game e5 does not say how to join:\n%s", body)
 		}
 	}
