@@ -1,5 +1,10 @@
 package store
 
+import (
+	"crypto/rand"
+	"fmt"
+)
+
 // This file names every bucket and key in an Orrery database, so that the
 // layout can be read in one place (as etcd's schema package does). Integer
 // keys are big-endian (see Key) so that bbolt's byte order is numeric order.
@@ -213,4 +218,35 @@ func MailBucket(tx Tx, name []byte, create bool) (Bucket, error) {
 		return m.Bucket(name), nil
 	}
 	return m.CreateBucketIfNotExists(name)
+}
+
+// MailKey returns the server key called name in the mail bucket sub
+// (mail/web/token-key, mail/verp/key…): 32 random bytes, kept in the
+// database so that every daemon on one database makes and reads the same
+// tokens and a restart keeps them. With create set it is made inside tx
+// (a write transaction) when there is none yet; without, or in a
+// read-only tx, nil is returned then.
+func MailKey(tx Tx, sub, name []byte, create bool) ([]byte, error) {
+	if b, err := MailBucket(tx, sub, false); err != nil {
+		return nil, err
+	} else if b != nil {
+		if k := b.Get(name); len(k) > 0 {
+			return Copy(k), nil
+		}
+	}
+	if !create || !tx.Writable() {
+		return nil, nil
+	}
+	b, err := MailBucket(tx, sub, true)
+	if err != nil {
+		return nil, fmt.Errorf("make the bucket of the key %s: %w", name, err)
+	}
+	k := make([]byte, 32)
+	if _, err := rand.Read(k); err != nil {
+		return nil, fmt.Errorf("make the key %s: %w", name, err)
+	}
+	if err := b.Put(name, k); err != nil {
+		return nil, err
+	}
+	return k, nil
 }

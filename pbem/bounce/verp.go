@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/binary"
-	"fmt"
 	"net/mail"
 	"net/textproto"
 	"strings"
@@ -124,32 +122,7 @@ var verpKeyName = []byte("key")
 // (32 random bytes) when there is none yet, inside tx; without, nil is
 // returned then.
 func VERPKey(tx store.Tx, create bool) ([]byte, error) {
-	if m := tx.Bucket(store.BucketMail); m != nil {
-		if b := m.Bucket(store.BucketMailVERP); b != nil {
-			if k := b.Get(verpKeyName); len(k) > 0 {
-				return store.Copy(k), nil
-			}
-		}
-	}
-	if !create {
-		return nil, nil
-	}
-	m, err := tx.CreateBucketIfNotExists(store.BucketMail)
-	if err != nil {
-		return nil, err
-	}
-	b, err := m.CreateBucketIfNotExists(store.BucketMailVERP)
-	if err != nil {
-		return nil, err
-	}
-	k := make([]byte, 32)
-	if _, err := rand.Read(k); err != nil {
-		return nil, fmt.Errorf("make the bounce addresses' key: %w", err)
-	}
-	if err := b.Put(verpKeyName, k); err != nil {
-		return nil, err
-	}
-	return k, nil
+	return store.MailKey(tx, store.BucketMailVERP, verpKeyName, create)
 }
 
 // maxHeader bounds how much of a mail's header EnvelopeRecipients reads.

@@ -21,11 +21,9 @@ package unsub
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 
@@ -54,43 +52,13 @@ var keyName = []byte("unsub-key")
 
 // Key returns the server key, making it inside tx (a write transaction)
 // the first time; nil, nil in a read-only tx before any was made.
-func Key(tx store.Tx) ([]byte, error) {
-	if k := ReadKey(tx); k != nil {
-		return k, nil
-	}
-	if !tx.Writable() {
-		return nil, nil
-	}
-	mail, err := tx.CreateBucketIfNotExists(store.BucketMail)
-	if err != nil {
-		return nil, err
-	}
-	b, err := mail.CreateBucketIfNotExists(store.BucketMailWeb)
-	if err != nil {
-		return nil, fmt.Errorf("make the web bucket: %w", err)
-	}
-	k := make([]byte, 32)
-	if _, err := rand.Read(k); err != nil {
-		return nil, fmt.Errorf("make the unsubscribe key: %w", err)
-	}
-	if err := b.Put(keyName, k); err != nil {
-		return nil, err
-	}
-	return k, nil
-}
+func Key(tx store.Tx) ([]byte, error) { return store.MailKey(tx, store.BucketMailWeb, keyName, true) }
 
 // ReadKey returns the server key, or nil when none was made (no mail ever
 // carried a token, so none can be valid).
 func ReadKey(tx store.Tx) []byte {
-	mail := tx.Bucket(store.BucketMail)
-	if mail == nil {
-		return nil
-	}
-	b := mail.Bucket(store.BucketMailWeb)
-	if b == nil {
-		return nil
-	}
-	return store.Copy(b.Get(keyName))
+	k, _ := store.MailKey(tx, store.BucketMailWeb, keyName, false)
+	return k
 }
 
 func mac(key []byte, payload string) string {

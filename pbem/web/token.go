@@ -2,12 +2,10 @@ package web
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"fmt"
 
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -28,42 +26,14 @@ var tokenKeyName = []byte("token-key")
 // tokenKey returns the server key, making it inside tx (which must then be
 // a write transaction) the first time.
 func tokenKey(tx store.Tx) ([]byte, error) {
-	if k := readTokenKey(tx); k != nil {
-		return k, nil
-	}
-	if !tx.Writable() {
-		return nil, nil
-	}
-	mail, err := tx.CreateBucketIfNotExists(store.BucketMail)
-	if err != nil {
-		return nil, err
-	}
-	b, err := mail.CreateBucketIfNotExists(store.BucketMailWeb)
-	if err != nil {
-		return nil, fmt.Errorf("make the web bucket: %w", err)
-	}
-	k := make([]byte, 32)
-	if _, err := rand.Read(k); err != nil {
-		return nil, fmt.Errorf("make the private pages' key: %w", err)
-	}
-	if err := b.Put(tokenKeyName, k); err != nil {
-		return nil, err
-	}
-	return k, nil
+	return store.MailKey(tx, store.BucketMailWeb, tokenKeyName, true)
 }
 
 // readTokenKey returns the server key, or nil when none was made yet (no
 // private link was ever mailed, so none can be valid).
 func readTokenKey(tx store.Tx) []byte {
-	mail := tx.Bucket(store.BucketMail)
-	if mail == nil {
-		return nil
-	}
-	b := mail.Bucket(store.BucketMailWeb)
-	if b == nil {
-		return nil
-	}
-	return store.Copy(b.Get(tokenKeyName))
+	k, _ := store.MailKey(tx, store.BucketMailWeb, tokenKeyName, false)
+	return k
 }
 
 func token(key []byte, gameID, seat, secret string) string {
