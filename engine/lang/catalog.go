@@ -371,3 +371,18 @@ func (c *Catalog) AddPO(t Tag, src string) error {
 	}
 	return flush()
 }
+
+// MustPO is a frozen catalog of the PO sources srcs, all in language t:
+// the embedded catalog of a game, read once at start. A source that does
+// not parse is a bug of the build, caught by the game's tests, so it
+// panics, naming owner ("games/orbital").
+func MustPO(owner string, t Tag, srcs ...string) *Catalog {
+	c := NewCatalog()
+	for _, src := range srcs {
+		if err := c.AddPO(t, src); err != nil {
+			panic(owner + ": " + err.Error())
+		}
+	}
+	c.Freeze()
+	return c
+}

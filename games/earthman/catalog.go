@@ -22,16 +22,7 @@ var ruPO string
 //go:embed ru-full.po
 var ruFullPO string
 
-var catalog = func() *lang.Catalog {
-	c := lang.NewCatalog()
-	for _, src := range []string{ruPO, ruFullPO} {
-		if err := c.AddPO(lang.Russian, src); err != nil {
-			panic("games/earthman: " + err.Error()) // embedded, and read by the tests
-		}
-	}
-	c.Freeze()
-	return c
-}()
+var catalog = lang.MustPO("games/earthman", lang.Russian, ruPO, ruFullPO)
 
 // Catalog is the translations of the game's messages (engine.Cataloger).
 func (classic) Catalog() *lang.Catalog { return catalog }

@@ -17,14 +17,7 @@ import (
 //go:embed ru.po
 var ruPO string
 
-var catalog = func() *lang.Catalog {
-	c := lang.NewCatalog()
-	if err := c.AddPO(lang.Russian, ruPO); err != nil {
-		panic("games/orbital: " + err.Error()) // embedded, and read by the tests
-	}
-	c.Freeze()
-	return c
-}()
+var catalog = lang.MustPO("games/orbital", lang.Russian, ruPO)
 
 // Catalog is the translations of the game's messages (engine.Cataloger).
 func (ruleset) Catalog() *lang.Catalog { return catalog }

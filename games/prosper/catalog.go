@@ -27,14 +27,7 @@ var ruPO string
 // langRU is the Russian of the view's lang.
 const langRU = "ru"
 
-var catalog = func() *lang.Catalog {
-	c := lang.NewCatalog()
-	if err := c.AddPO(lang.Russian, ruPO); err != nil {
-		panic("games/prosper: " + err.Error()) // embedded, and read by the tests
-	}
-	c.Freeze()
-	return c
-}()
+var catalog = lang.MustPO("games/prosper", lang.Russian, ruPO)
 
 // Catalog is the translations of the game's messages (engine.Cataloger).
 func (ruleset) Catalog() *lang.Catalog { return catalog }
