@@ -24,7 +24,7 @@ import (
 // <plural>", no "(s)" and no article that misfits its word.
 func TestDemoMailsReadWell(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays ten games by mail")
+		t.Skip("plays ten games by mail: runs without -short")
 	}
 	for _, rs := range games.All() {
 		for _, language := range []string{"en", "ru"} {

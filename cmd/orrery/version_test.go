@@ -62,7 +62,7 @@ func TestVersionCommandAndFlag(t *testing.T) {
 // test asks for it.
 func TestBuiltBinaryPrintsItsRevision(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("builds the binary: runs without -short")
 	}
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)

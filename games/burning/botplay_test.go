@@ -92,7 +92,7 @@ func playBotGame(t testing.TB, seed, players, turns int) botStats {
 // player at round 30; these win 19 by conquest with 4.7.
 func TestBotStrength(t *testing.T) {
 	if testing.Short() {
-		t.Skip("100 games")
+		t.Skip("100 games: runs without -short")
 	}
 	const games, turns = 100, 60
 	won, allied, acts, actFails := 0, 0, 0, 0

@@ -4,11 +4,17 @@
 // line "N passed, N failed, N skipped". scripts/test pipes its runs through
 // it, so that tests which skip for want of a mail server, root or a
 // browser are named, with how to run them, instead of hiding behind "ok".
+//
+// With -short (for a `go test -short` run, as scripts/test's race pass),
+// a test whose reason says it runs without -short is counted apart, as
+// "left to the full run", not listed among the skips: it was not missed,
+// the full run before it played it.
 package main
 
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,12 +38,16 @@ type skip struct{ pkg, test, reason string }
 type summary struct {
 	out                  io.Writer
 	passed, failed, skip int
+	short                bool // a -short run: skips "without -short" are expected
+	leftToFull           int  // those skips, in a -short run
 	buffered             map[string][]string // package + test → its output
 	skipped              []skip
 }
 
 func main() {
-	s := &summary{out: os.Stdout, buffered: map[string][]string{}}
+	short := flag.Bool("short", false, "the run is go test -short: count tests that run without -short apart")
+	flag.Parse()
+	s := &summary{out: os.Stdout, short: *short, buffered: map[string][]string{}}
 	if err := s.read(os.Stdin); err != nil {
 		fmt.Fprintln(os.Stderr, "testsum:", err)
 		os.Exit(2)
@@ -93,8 +103,14 @@ func (s *summary) event(e event) {
 		}
 		delete(s.buffered, key)
 	case e.Action == "skip":
+		why := reason(s.buffered[key])
+		if s.short && strings.Contains(why, "without -short") {
+			s.leftToFull++
+			delete(s.buffered, key)
+			break
+		}
 		s.skip++
-		s.skipped = append(s.skipped, skip{e.Package, e.Test, reason(s.buffered[key])})
+		s.skipped = append(s.skipped, skip{e.Package, e.Test, why})
 		delete(s.buffered, key)
 	}
 }
@@ -186,6 +202,9 @@ func (s *summary) report() {
 			}
 			fmt.Fprintf(s.out, "  %s: %s%s\n      %s\n", g.pkg, strings.Join(names, ", "), more, g.reason)
 		}
+	}
+	if s.leftToFull > 0 {
+		fmt.Fprintf(s.out, "%s left to the full run (they run without -short)\n", lang.N(s.leftToFull, "test", "tests"))
 	}
 	fmt.Fprintf(s.out, "%d passed, %d failed, %d skipped\n", s.passed, s.failed, s.skip)
 }

@@ -95,3 +95,27 @@ func summarize(t *testing.T, stream string) string {
 	s.report()
 	return out.String()
 }
+
+// In a -short run a test that says it runs without -short is counted
+// apart, not listed as skipped; a skip for any other reason (no servers)
+// still is.
+func TestSummaryShortRun(t *testing.T) {
+	stream := `{"Action":"output","Package":"orrery/d","Test":"TestWhole","Output":"    d_test.go:5: whole game: runs without -short\n"}
+{"Action":"skip","Package":"orrery/d","Test":"TestWhole"}
+{"Action":"output","Package":"orrery/d","Test":"TestReal","Output":"    d_test.go:9: no servers\n"}
+{"Action":"skip","Package":"orrery/d","Test":"TestReal"}
+{"Action":"pass","Package":"orrery/d","Test":"TestQuick"}
+`
+	var out bytes.Buffer
+	s := &summary{out: &out, short: true, buffered: map[string][]string{}}
+	if err := s.read(strings.NewReader(stream)); err != nil {
+		t.Fatal(err)
+	}
+	s.report()
+	got := out.String()
+	assert.Contains(t, got, "SKIPPED: 1 test did not run here:\n  orrery/d: TestReal\n")
+	assert.NotContains(t, got, "TestWhole")
+	assert.Contains(t, got, "1 test left to the full run (they run without -short)\n1 passed, 0 failed, 1 skipped\n")
+	// Without -short the same stream lists both.
+	assert.Contains(t, summarize(t, stream), "SKIPPED: 2 tests did not run here:")
+}
