@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,8 +106,10 @@ func suggestZones(name string) []string {
 	return out[:min(3, len(out))]
 }
 
-// zoneNames lists the zones of the system's zoneinfo, or of Go's own
-// copy when the system has none.
+// zoneNames lists the zones of the system's zoneinfo, or of the zip that
+// $ZONEINFO names when the system has none (the file the time package
+// itself reads then; runtime.GOROOT is deprecated and names the build
+// machine's tree, not this one's).
 func zoneNames() []string {
 	var out []string
 	root := "/usr/share/zoneinfo"
@@ -124,7 +125,7 @@ func zoneNames() []string {
 		return nil
 	})
 	if len(out) == 0 {
-		if zr, err := zip.OpenReader(filepath.Join(runtime.GOROOT(), "lib", "time", "zoneinfo.zip")); err == nil {
+		if zr, err := zip.OpenReader(os.Getenv("ZONEINFO")); err == nil {
 			for _, f := range zr.File {
 				out = append(out, f.Name)
 			}

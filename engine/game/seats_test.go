@@ -63,7 +63,7 @@ func TestReplaceSeatWithBotAndBack(t *testing.T) {
 	oldSecret := mustGet(t, svc, "g").Players[1].Secret
 	clk.t = clk.t.Add(time.Hour)
 	submit(t, svc, "g", "ann", "PUSH 2")
-	g, ns, err := svc.ReplaceSeat(ctx, "g", "bob", game.Seat{Bot: true}, "away for a month")
+	_, ns, err := svc.ReplaceSeat(ctx, "g", "bob", game.Seat{Bot: true}, "away for a month")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestReplaceSeatWithBotAndBack(t *testing.T) {
 		t.Fatalf("the others are not told: %+v", ns)
 	}
 	// The bot answered bob's open prompt, which completed step 2.
-	g = mustGet(t, svc, "g")
+	g := mustGet(t, svc, "g")
 	if g.Step != 2 {
 		t.Fatalf("the bot did not play the seat's open prompt: step %d", g.Step)
 	}

@@ -151,12 +151,7 @@ type syntaxError struct {
 
 func (e *syntaxError) Error() string { return e.msg }
 
-// errf is an error worded in English only (kept for callers not yet on
-// messages); errm one worded as messages.
-func errf(fix, format string, args ...any) *syntaxError {
-	return &syntaxError{msg: fmt.Sprintf(format, args...), fix: fix}
-}
-
+// errm is an order error worded as messages.
 func errm(why, hint lang.Msg) *syntaxError {
 	return &syntaxError{msg: why.English(), fix: hint.English(), why: why, hint: hint}
 }

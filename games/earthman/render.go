@@ -76,14 +76,9 @@ func (v *view) Board() string {
 		v.t(lang.M("Factions: %s  .=unclaimed region", strings.Join(legend, "  "))))
 }
 
-// drawDisc draws the tree of places with each world's regions and fleets,
-// then every place with fleets, then the legend, in English. Both
-// editions use it (drawDiscIn in another language).
-func drawDisc(hasFleets func(string) bool, regions, fleets func(string) string, legend string) string {
-	return drawDiscIn(lang.English, hasFleets, regions, fleets, legend)
-}
-
-// drawDiscIn is drawDisc with its headings in t; legend comes written.
+// drawDiscIn draws the tree of places with each world's regions and fleets,
+// then every place with fleets, then the legend (written), its headings in
+// t. Both editions use it.
 func drawDiscIn(t lang.Tag, hasFleets func(string) bool, regions, fleets func(string) string, legend string) string {
 	var b strings.Builder
 	b.WriteString(tr(t, lang.M("THE SOLAR DISC  (centre left; worldward is rightward; ! hostile)")) + "\n")
@@ -263,17 +258,3 @@ func hang(prefix, text string, width int) string {
 	b.WriteString(strings.TrimRight(line, " ") + "\n")
 	return b.String()
 }
-
-// devs writes a count of developments, unitN one of fleets or (dev)
-// developments, moves one of fleets that move: through lang, as every
-// count in the rulesets.
-func devs(n int) string { return lang.N(n, "development", "developments") }
-
-func unitN(n int, dev bool) string {
-	if dev {
-		return devs(n)
-	}
-	return lang.N(n, "fleet", "fleets")
-}
-
-func moves(n int) string { return lang.N(n, "fleet moves", "fleets move") }

@@ -120,12 +120,12 @@ func TestNoteIsBounded(t *testing.T) {
 		}
 		return s
 	}
-	s := note(t0, Soft, "m1@x", "delayed")
-	s = note(t0.Add(time.Minute), Soft, "M1@x", "delayed")
+	note(t0, Soft, "m1@x", "delayed")
+	s := note(t0.Add(time.Minute), Soft, "M1@x", "delayed")
 	if h, so := s.Count(); h != 0 || so != 1 {
 		t.Errorf("two soft bounces of one mail: %d hard, %d soft", h, so)
 	}
-	s = note(t0.Add(2*time.Minute), Hard, "m1@x", "given up")
+	note(t0.Add(2*time.Minute), Hard, "m1@x", "given up")
 	s = note(t0.Add(3*time.Minute), Hard, "m1@x", "given up again")
 	if h, so := s.Count(); h != 1 || so != 0 || s.Events[0].Diagnostic != "given up" {
 		t.Errorf("a soft then two hard bounces of one mail: %d hard, %d soft, %+v", h, so, s.Events)

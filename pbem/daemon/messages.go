@@ -5,7 +5,6 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
-	"orrery/engine/lang"
 )
 
 // userLineErr is the line error that refuses line n (text as sent) for
@@ -17,16 +16,6 @@ func userLineErr(n int, text string, err error) engine.LineError {
 	var ue *game.UserError
 	if errors.As(err, &ue) && ue.Why != nil {
 		e.Why = ue.Why
-	}
-	return e
-}
-
-// hintErr is the line error of line n (text as sent) whose reason is
-// English only (an error worded elsewhere) and whose fix is a message.
-func hintErr(n int, text, msg string, hint lang.Msg) engine.LineError {
-	e := engine.LineError{Line: n, Text: text, Msg: msg}
-	if !hint.IsZero() {
-		e.Fix, e.Hint = hint.English(), &hint
 	}
 	return e
 }

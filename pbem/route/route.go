@@ -91,7 +91,6 @@ package route
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"orrery/engine"
@@ -436,11 +435,6 @@ func usage(word Name) string {
 		return d.Usage
 	}
 	return ""
-}
-
-func isNumber(s string) bool {
-	_, err := strconv.Atoi(s)
-	return err == nil
 }
 
 func (r *Result) subject(subject string, opt Options) {

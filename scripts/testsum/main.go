@@ -38,8 +38,8 @@ type skip struct{ pkg, test, reason string }
 type summary struct {
 	out                  io.Writer
 	passed, failed, skip int
-	short                bool // a -short run: skips "without -short" are expected
-	leftToFull           int  // those skips, in a -short run
+	short                bool                // a -short run: skips "without -short" are expected
+	leftToFull           int                 // those skips, in a -short run
 	buffered             map[string][]string // package + test → its output
 	skipped              []skip
 }
