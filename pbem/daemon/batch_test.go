@@ -314,7 +314,9 @@ func TestBatchHonoursThePartsOfAHandlingCutShort(t *testing.T) {
 // whose writer lock the outbox and the tick wait for, and holds up to
 // DefaultSharedGroupTime on PostgreSQL, which has none, where a short
 // bound only multiplies the batch's own round trips: three changes of
-// 70 ms each take two transactions on bbolt and one on PostgreSQL.
+// 70 ms each take two transactions on bbolt (three on a machine so slow
+// that one change passes 100 ms: the bound still held) and one on
+// PostgreSQL.
 func TestBatchTransactionBoundedByTheStoresLock(t *testing.T) {
 	w := &txWatch{}
 	h := newGroupHarness(t, w, 0)
@@ -322,11 +324,11 @@ func TestBatchTransactionBoundedByTheStoresLock(t *testing.T) {
 	h.batch(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2"),
 		h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 3"),
 		h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] motto", "MOTTO onward"))
-	want := 2
-	if !h.st.Locks() {
-		want = 1
-	}
-	if len(w.txs) != want {
-		t.Errorf("three changes of 70 ms took %d transactions, want %d (a store with a writer lock: %v)", len(w.txs), want, h.st.Locks())
+	if h.st.Locks() {
+		if len(w.txs) < 2 {
+			t.Errorf("three changes of 70 ms took %d transaction on a store with a writer lock, want 2 (the batch held the lock past DefaultGroupTime)", len(w.txs))
+		}
+	} else if len(w.txs) != 1 {
+		t.Errorf("three changes of 70 ms took %d transactions on a store with no writer lock, want 1", len(w.txs))
 	}
 }
