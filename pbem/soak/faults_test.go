@@ -141,30 +141,7 @@ func partFaults(t *testing.T, s stack, rep *report) {
 	// Count from the mail server: ann's acks (distinct Message-IDs, by the
 	// mail they answer) and reports. The outbox may send a mail again after
 	// a crash; that is the same mail with the same Message-ID.
-	count := func() (acks map[string]int, reports int, dupSends int) {
-		acks = map[string]int{}
-		seen := map[string]bool{}
-		msgs, _ := pbemtest.FetchAll(s.IMAP, ann, "any", "INBOX")
-		for _, raw := range msgs {
-			m, err := mail.ReadMessage(bytes.NewReader(raw))
-			if err != nil {
-				continue
-			}
-			id := m.Header.Get("Message-Id")
-			if seen[id] {
-				dupSends++
-				continue
-			}
-			seen[id] = true
-			switch m.Header.Get("X-Orrery-Kind") {
-			case "reply":
-				acks[m.Header.Get("In-Reply-To")]++
-			case "report":
-				reports++
-			}
-		}
-		return
-	}
+	count := func() (acks map[string]int, reports int, dupSends int) { return inboxTally(s.IMAP, ann) }
 	rnd := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 20))
 	killed := 0
 	// inFlight counts, over every kill, the mails the daemon had claimed
@@ -219,16 +196,7 @@ func partFaults(t *testing.T, s stack, rep *report) {
 	if err := child.Wait(); err != nil {
 		t.Errorf("daemon exit: %v", err)
 	}
-	unacked, multi := 0, 0
-	for _, id := range ids {
-		switch acks["<"+id+">"] {
-		case 0:
-			unacked++
-		case 1:
-		default:
-			multi++
-		}
-	}
+	unacked, multi := ackTally(acks, ids)
 	cc := checkCrashGame(t, s, db, bot, ids, burst, killed, unacked, multi)
 	rep.add("faults", fmt.Sprintf("kill -9 of the daemon during a burst of %d order mails", burst), fmt.Sprintf("%d kills in %v, %d of %d mails acknowledged by the last kill; all settled %v after the last restart", killed, killTime.Round(time.Second), len(before), burst, settle.Round(time.Second)), "≥ 20 kills", ptr(killed >= 20))
 	rep.add("faults", "orders lost / applied twice / turns resolved", fmt.Sprintf("%d / %d / %d of %d", cc.lost, cc.doubled, cc.steps, burst), "0 lost, 0 doubled", ptr(cc.lost == 0 && cc.doubled == 0 && cc.steps == uint64(burst)))
@@ -239,4 +207,48 @@ func partFaults(t *testing.T, s stack, rep *report) {
 		t.Errorf("%d raw duplicates, but only %d mails were in flight at the kills", dupSends, inFlight)
 	}
 	rep.add("faults", "verify; outbox queued/dead; left in the inbox", fmt.Sprintf("%v; %d/%d; %d", cc.verified, cc.queued, cc.dead, cc.left), "clean", ptr(cc.clean()))
+}
+
+// inboxTally counts user's INBOX on the IMAP server at addr: the acks by
+// the mail they answer (In-Reply-To), the reports, and the mails
+// delivered again with a Message-ID seen before (the outbox's
+// at-least-once after a crash or a failed settle: the same mail again).
+func inboxTally(addr, user string) (acks map[string]int, reports, dupSends int) {
+	acks = map[string]int{}
+	seen := map[string]bool{}
+	msgs, _ := pbemtest.FetchAll(addr, user, "any", "INBOX")
+	for _, raw := range msgs {
+		m, err := mail.ReadMessage(bytes.NewReader(raw))
+		if err != nil {
+			continue
+		}
+		id := m.Header.Get("Message-Id")
+		if seen[id] {
+			dupSends++
+			continue
+		}
+		seen[id] = true
+		switch m.Header.Get("X-Orrery-Kind") {
+		case "reply":
+			acks[m.Header.Get("In-Reply-To")]++
+		case "report":
+			reports++
+		}
+	}
+	return acks, reports, dupSends
+}
+
+// ackTally is how many of the order mails ids (Message-IDs without
+// brackets) got no ack and how many more than one.
+func ackTally(acks map[string]int, ids []string) (unacked, multi int) {
+	for _, id := range ids {
+		switch acks["<"+id+">"] {
+		case 0:
+			unacked++
+		case 1:
+		default:
+			multi++
+		}
+	}
+	return unacked, multi
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/mail"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,28 +117,7 @@ func (r *race) sendLMTP(k int) {
 // distinct reports, and mails delivered again with a Message-ID seen
 // before (the outbox's at-least-once after a failed settle).
 func (r *race) count() (acks map[string]int, reports, dupSends int) {
-	acks = map[string]int{}
-	seen := map[string]bool{}
-	msgs, _ := pbemtest.FetchAll(r.s.IMAP, r.ann, "any", "INBOX")
-	for _, raw := range msgs {
-		m, err := mail.ReadMessage(bytes.NewReader(raw))
-		if err != nil {
-			continue
-		}
-		id := m.Header.Get("Message-Id")
-		if seen[id] {
-			dupSends++
-			continue
-		}
-		seen[id] = true
-		switch m.Header.Get("X-Orrery-Kind") {
-		case "reply":
-			acks[m.Header.Get("In-Reply-To")]++
-		case "report":
-			reports++
-		}
-	}
-	return
+	return inboxTally(r.s.IMAP, r.ann)
 }
 
 // acked is how many of the mails sent so far are acknowledged.
@@ -176,16 +154,7 @@ func (r *race) check(rep *report) {
 	r.stop()
 	ctx := context.Background()
 	acks, reports, dupSends := r.count()
-	unacked, multi := 0, 0
-	for _, id := range r.ids {
-		switch acks["<"+id+">"] {
-		case 0:
-			unacked++
-		case 1:
-		default:
-			multi++
-		}
-	}
+	unacked, multi := ackTally(acks, r.ids)
 	st, err := store.Open(r.db, store.Options{Timeout: 5 * time.Second})
 	if err != nil {
 		r.t.Fatal(err)

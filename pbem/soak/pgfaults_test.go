@@ -3,10 +3,8 @@
 package soak
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"net/mail"
 	"os"
 	"os/exec"
 	"syscall"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"orrery/engine/store/storetest"
-	"orrery/pbem/pbemtest"
 )
 
 // partPGFaults: two daemons (child processes) on one PostgreSQL database
@@ -34,27 +31,8 @@ func partPGFaults(t *testing.T, s stack, rep *report) {
 	burst, kills := *flagBurst, *flagKills
 	ann, bot, ids, sendDone := startCrashBurst(t, s, db, "pgfaults", burst, kills)
 	count := func() (acks map[string]int, reports int) {
-		acks = map[string]int{}
-		seen := map[string]bool{}
-		msgs, _ := pbemtest.FetchAll(s.IMAP, ann, "any", "INBOX")
-		for _, raw := range msgs {
-			m, err := mail.ReadMessage(bytes.NewReader(raw))
-			if err != nil {
-				continue
-			}
-			id := m.Header.Get("Message-Id")
-			if seen[id] {
-				continue // the outbox sent it again after a kill: the same mail
-			}
-			seen[id] = true
-			switch m.Header.Get("X-Orrery-Kind") {
-			case "reply":
-				acks[m.Header.Get("In-Reply-To")]++
-			case "report":
-				reports++
-			}
-		}
-		return
+		acks, reports, _ = inboxTally(s.IMAP, ann)
+		return acks, reports
 	}
 	var (
 		children [2]*exec.Cmd
@@ -107,16 +85,7 @@ func partPGFaults(t *testing.T, s stack, rep *report) {
 			t.Errorf("daemon exit: %v", err)
 		}
 	}
-	unacked, multi := 0, 0
-	for _, id := range ids {
-		switch acks["<"+id+">"] {
-		case 0:
-			unacked++
-		case 1:
-		default:
-			multi++
-		}
-	}
+	unacked, multi := ackTally(acks, ids)
 	cc := checkCrashGame(t, s, db, bot, ids, burst, kills, unacked, multi)
 	rep.add("pgfaults", fmt.Sprintf("two daemons on PostgreSQL, kill -9 of one at random during a burst of %d order mails", burst),
 		fmt.Sprintf("%d kills in %v%s; all settled %v after the last kill", kills, killTime.Round(time.Second), pgRestarted, settle.Round(time.Second)), "≥ 20 kills", ptr(kills >= 20))
