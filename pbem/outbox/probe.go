@@ -3,8 +3,6 @@ package outbox
 import (
 	"context"
 	"fmt"
-	"net"
-	"strconv"
 	"time"
 
 	"github.com/wneessen/go-mail"
@@ -15,26 +13,9 @@ import (
 // without logging in or sending. /readyz uses it when no mail has gone out
 // for a while.
 func (s *SMTP) Probe(ctx context.Context) error {
-	host, portStr, err := net.SplitHostPort(s.Addr)
+	host, _, opts, err := s.options(10*time.Second, 10*time.Second, false)
 	if err != nil {
-		return fmt.Errorf("smtp address %q: %w", s.Addr, err)
-	}
-	port, _ := strconv.Atoi(portStr)
-	timeout := s.Timeout
-	if timeout == 0 || timeout > 10*time.Second {
-		timeout = 10 * time.Second
-	}
-	opts := []mail.Option{mail.WithPort(port), mail.WithTimeout(timeout), mail.WithoutNoop()}
-	switch s.TLS {
-	case "implicit":
-		opts = append(opts, mail.WithSSL())
-	case "starttls":
-		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
-	default:
-		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
-	}
-	if s.HELO != "" {
-		opts = append(opts, mail.WithHELO(s.HELO))
+		return err
 	}
 	c, err := mail.NewClient(host, opts...)
 	if err != nil {

@@ -209,39 +209,48 @@ func (s *SMTP) Send(ctx context.Context, mails []Mail) []error {
 	return errs
 }
 
-// dial opens a new connection, logged in.
-func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
+// options is how go-mail is to reach the server: its host and port, the
+// timeout (timeout when the config names none or one longer than
+// maxTimeout, if that is not 0), TLS as configured and HELO. Plain SMTP,
+// to the relay on this machine, has its writes coalesced (coalescingConn)
+// when coalesce is set. Over TLS, go-mail dials itself (a dial function of
+// ours would hide from it that the connection is encrypted, and it would
+// then refuse to log in), and crypto/tls writes its records.
+func (s *SMTP) options(timeout, maxTimeout time.Duration, coalesce bool) (host string, port int, opts []mail.Option, err error) {
 	host, portStr, err := net.SplitHostPort(s.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("smtp address %q: %w", s.Addr, err)
+		return "", 0, nil, fmt.Errorf("smtp address %q: %w", s.Addr, err)
 	}
-	port, _ := strconv.Atoi(portStr)
-	timeout := s.Timeout
-	if timeout == 0 {
-		timeout = 30 * time.Second
+	port, _ = strconv.Atoi(portStr)
+	if s.Timeout != 0 && (maxTimeout == 0 || s.Timeout <= maxTimeout) {
+		timeout = s.Timeout
 	}
 	// No NOOP before every mail: go-mail sends one per Send call to check
 	// the connection, a sixth round trip per mail; a dead connection shows
 	// just as well at MAIL FROM, and the rest of the batch is retried.
-	opts := []mail.Option{mail.WithPort(port), mail.WithTimeout(timeout), mail.WithoutNoop()}
+	opts = []mail.Option{mail.WithPort(port), mail.WithTimeout(timeout), mail.WithoutNoop()}
 	switch s.TLS {
 	case "implicit":
 		opts = append(opts, mail.WithSSL())
 	case "starttls":
 		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
 	default:
-		// Plain SMTP, to the relay on this machine: writes coalesced
-		// (coalescingConn). Over TLS, go-mail dials itself (a dial
-		// function of ours would hide from it that the connection is
-		// encrypted, and it would then refuse to log in), and
-		// crypto/tls writes its records.
 		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
-		if !s.uncoalesced {
+		if coalesce {
 			opts = append(opts, mail.WithDialContextFunc(dialCoalescing))
 		}
 	}
 	if s.HELO != "" {
 		opts = append(opts, mail.WithHELO(s.HELO))
+	}
+	return host, port, opts, nil
+}
+
+// dial opens a new connection, logged in.
+func (s *SMTP) dial(ctx context.Context) (*smtpConn, error) {
+	host, port, opts, err := s.options(30*time.Second, 0, !s.uncoalesced)
+	if err != nil {
+		return nil, err
 	}
 	if s.Auth != "" && s.Auth != "none" && s.Credentials != nil {
 		user, secret, err := s.Credentials(ctx)
