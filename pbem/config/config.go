@@ -798,23 +798,37 @@ func loopback(host string) bool {
 func (c *Config) GMSecret() (string, error) {
 	switch {
 	case c.GMSecretEnv != "":
-		v := strings.TrimSpace(os.Getenv(c.GMSecretEnv))
-		if v == "" {
-			return "", fmt.Errorf("the environment variable %s is empty or not set", c.GMSecretEnv)
-		}
-		return v, nil
+		return fromEnv(c.GMSecretEnv, "gm_secret_env")
 	case c.GMSecretFile != "":
-		data, err := os.ReadFile(c.GMSecretFile)
-		if err != nil {
-			return "", err
-		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		if line = strings.TrimSpace(line); line == "" {
-			return "", fmt.Errorf("GM secret file %s is empty", c.GMSecretFile)
-		}
-		return line, nil
+		return firstLine(c.GMSecretFile, "gm_secret_file")
 	}
 	return "", nil
+}
+
+// fromEnv is the value of the environment variable name, trimmed, for the
+// setting key, which names it; an empty one is an error, as a secret or a
+// DSN that is "" is a mistake, never a choice.
+func fromEnv(name, key string) (string, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return "", fmt.Errorf("%s: the environment variable %s is empty or not set", key, name)
+	}
+	return v, nil
+}
+
+// firstLine is the first line of file, trimmed, for the setting key,
+// which names it (a secret kept in a file, as systemd's credentials and
+// Docker's secrets write them, ends with a newline or not).
+func firstLine(file, key string) (string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", key, err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	if line = strings.TrimSpace(line); line == "" {
+		return "", fmt.Errorf("%s: %s is empty", key, file)
+	}
+	return line, nil
 }
 
 // UseIdle reports whether IMAP IDLE is wanted.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 )
 
@@ -68,21 +67,9 @@ func (d *Database) PostgresDSN() (string, error) {
 	case d.DSN != "":
 		return d.DSN, nil
 	case d.DSNEnv != "":
-		v := strings.TrimSpace(os.Getenv(d.DSNEnv))
-		if v == "" {
-			return "", fmt.Errorf("dsn_env: the environment variable %s is empty or not set", d.DSNEnv)
-		}
-		return v, nil
+		return fromEnv(d.DSNEnv, "dsn_env")
 	case d.DSNFile != "":
-		data, err := os.ReadFile(d.DSNFile)
-		if err != nil {
-			return "", fmt.Errorf("dsn_file: %w", err)
-		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		if line = strings.TrimSpace(line); line == "" {
-			return "", fmt.Errorf("dsn_file: %s is empty", d.DSNFile)
-		}
-		return line, nil
+		return firstLine(d.DSNFile, "dsn_file")
 	}
 	return "", errors.New("dsn: store: postgres needs one of dsn, dsn_env and dsn_file")
 }
