@@ -143,6 +143,10 @@ type Reader struct {
 	log *slog.Logger
 	// Connected, if set, is called after each successful login and select.
 	Connected func(uidValidity uint32)
+	// Looked, when set, is called after each look at the inbox with how
+	// many messages it handed over, so that a test can wait for the
+	// reader to have looked again instead of sleeping.
+	Looked func(handed int)
 	// Lost, if set, is called when a session ends in a failure, before
 	// the reader waits to reconnect (metrics count reconnects by it).
 	Lost    func(err error)
@@ -297,6 +301,9 @@ func (r *Reader) session(ctx context.Context, h BatchHandler) error {
 			n, err := r.drain(ctx, c, h, uidValidity, hasMove, failed)
 			if err != nil {
 				return err
+			}
+			if r.Looked != nil {
+				r.Looked(n)
 			}
 			if n == 0 {
 				break

@@ -60,7 +60,7 @@ func (s *seen) wait(t *testing.T, n int, within time.Duration) []imapin.Message 
 	}
 }
 
-func start(t *testing.T, srv *pbemtest.Server, cfg imapin.Config, h imapin.Handler) {
+func start(t *testing.T, srv *pbemtest.Server, cfg imapin.Config, h imapin.Handler, setup ...func(*imapin.Reader)) {
 	t.Helper()
 	cfg.Addr = srv.IMAPAddr
 	cfg.TLS = "none"
@@ -72,7 +72,11 @@ func start(t *testing.T, srv *pbemtest.Server, cfg imapin.Config, h imapin.Handl
 	cfg.MaxBackoff = 200 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { imapin.New(cfg).Run(ctx, h); close(done) }()
+	r := imapin.New(cfg)
+	for _, f := range setup {
+		f(r)
+	}
+	go func() { r.Run(ctx, h); close(done) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -126,11 +130,31 @@ func TestCopyFallbackWithoutMove(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{bot: "pw"}, NoMove: true})
 	srv.Append(bot, "INBOX", raw(1))
 	s := newSeen()
-	start(t, srv, imapin.Config{Poll: true, PollInterval: 30 * time.Millisecond}, s.handler(nil))
+	// Looks at the inbox that handed nothing over, after both were seen.
+	emptyLooks := make(chan struct{}, 100)
+	start(t, srv, imapin.Config{Poll: true, PollInterval: 30 * time.Millisecond}, s.handler(nil), func(r *imapin.Reader) {
+		r.Looked = func(n int) {
+			if n == 0 {
+				select {
+				case emptyLooks <- struct{}{}:
+				default:
+				}
+			}
+		}
+	})
 	s.wait(t, 1, 5*time.Second)
 	srv.Append(bot, "INBOX", raw(2))
 	s.wait(t, 2, 5*time.Second)
-	time.Sleep(200 * time.Millisecond) // several polls
+	for len(emptyLooks) > 0 { // looks before the second was seen
+		<-emptyLooks
+	}
+	for range 3 { // three polls more, each of which could offer a copy again
+		select {
+		case <-emptyLooks:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the reader stopped polling")
+		}
+	}
 	if n := len(s.wait(t, 2, time.Second)); n != 2 {
 		t.Errorf("handled %d times, want 2", n)
 	}
@@ -150,8 +174,7 @@ func TestReconnectAndUIDValidity(t *testing.T) {
 	start(t, srv, imapin.Config{}, s.handler(func(imapin.Message) imapin.Disposition { return imapin.Keep }))
 	srv.Append(bot, "INBOX", raw(1))
 	first := s.wait(t, 1, 5*time.Second)[0]
-	srv.StopIMAP()
-	time.Sleep(300 * time.Millisecond)
+	srv.StopIMAP() // the reader's next dials fail until StartIMAP
 	if err := srv.Recreate(bot, "INBOX"); err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"sync"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -34,11 +34,12 @@ func TestSharedWorkersSendWhatOthersQueue(t *testing.T) {
 		return st
 	}
 	a, b, cli := open(), open(), open()
+	workCtx, stopWork := context.WithCancel(ctx)
+	var running sync.WaitGroup
 	for _, st := range []*store.Store{a, b} {
 		q := outbox.New(st, sender(srv), outbox.Options{Shared: true})
-		go q.Run(ctx)
+		running.Go(func() { q.Run(workCtx) })
 	}
-	time.Sleep(200 * time.Millisecond)                                  // both idle, waiting
 	other := outbox.New(cli, sender(srv), outbox.Options{Shared: true}) // never runs
 	const n = 5
 	for i := range n {
@@ -46,11 +47,16 @@ func TestSharedWorkersSendWhatOthersQueue(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	deadline := time.Now().Add(3 * outbox.SharedPoll)
-	for len(srv.Sent()) < n && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+	wait, cancelWait := context.WithTimeout(ctx, 3*outbox.SharedPoll)
+	defer cancelWait()
+	if _, err := srv.WaitSent(wait, n); err != nil {
+		t.Fatalf("%d of %d mails sent within 3×SharedPoll: %v", len(srv.Sent()), n, err)
 	}
-	time.Sleep(outbox.SharedPoll) // a second sending would show now
+	// Both workers stopped, whatever either was sending is sent: a mail
+	// sent twice at once shows in the server's count, one left unsettled
+	// (to go again later) in the counts below.
+	stopWork()
+	running.Wait()
 	if got := len(srv.Sent()); got != n {
 		t.Fatalf("%d mails sent, want %d, each once", got, n)
 	}
