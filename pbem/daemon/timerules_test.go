@@ -110,3 +110,30 @@ func TestOwnVacationLoggedAsThePlayers(t *testing.T) {
 		t.Errorf("ann's own vacations logged %d, the GM's %d; want 1 and 1", own, gms)
 	}
 }
+
+// A seat that passed to another player keeps its name, but its new
+// holder is greeted by their own name, and everyone's report says who
+// plays it now ("Seat bob, played by eve."); a seat the bot took says so.
+func TestSeatPlayedByAnother(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, TurnLength: 72 * time.Hour})
+	ctx := context.Background()
+	svc := h.d.Service()
+	if _, _, err := svc.ReplaceSeat(ctx, "g2", "bob", game.Seat{Email: "eve@example.org"}, "bob asked to leave"); err != nil {
+		t.Fatal(err)
+	}
+	sent := h.flush()
+	some(t, to(sent, "eve@example.org"), "eve", "Welcome to Toy Race, eve", "Hello eve,")
+	g, _ := svc.Get(ctx, "g2")
+	eve, _ := g.PlayerByName("bob")
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	h.handle(h.mail("eve@example.org", "[g2 "+eve.Secret+"]", "push 1"))
+	sent = h.flush()
+	some(t, to(sent, "ann@example.org"), "ann", "Hello ann,", "Seat bob, played by eve.")
+	some(t, to(sent, "eve@example.org"), "eve", "Hello eve,", "Seat bob, played by eve.")
+	if _, _, err := svc.ReplaceSeat(ctx, "g2", "bob", game.Seat{Bot: true}, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	some(t, to(h.flush(), "ann@example.org"), "ann", "Seat bob, played by the computer.")
+}
