@@ -162,10 +162,14 @@ func Kinds() []string {
 // Data is what every template receives. A kind reads only the fields its
 // constant names; the others may stay zero.
 type Data struct {
-	Bot     string // the daemon's own address, where players write
-	Game    string // game id; "" for mail about no game
-	Title   string // the ruleset's title ("Prosper or Perish")
-	Player  string // seat name of the addressee ("" for strangers)
+	Bot    string // the daemon's own address, where players write
+	Game   string // game id; "" for mail about no game
+	Title  string // the ruleset's title ("Prosper or Perish")
+	Player string // seat name of the addressee ("" for strangers)
+	// Name is the addressee's own name when it is not the seat's (a
+	// seat that passed to them): they are greeted by it (game.Player's
+	// OwnName); "" greets them by Player.
+	Name    string
 	Secret  string // the addressee's secret: goes in the subject tag, so a reply authenticates
 	Subject string // the subject of the mail answered, if any
 

@@ -16,6 +16,14 @@ import (
 // resolves nothing: fn edits g and returns what to tell people and what to
 // write in the log. The change, its log entry and its hooks commit together.
 func (s *Service) gmChange(ctx context.Context, id string, hooks []Hook, fn func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error)) (*Game, []Notice, error) {
+	return s.changeBy(ctx, id, "", "gm", hooks, fn)
+}
+
+// changeBy is gmChange for a change a player made themselves (player, by
+// source "mail"): its log entry is theirs, so that `game log` and the
+// archive show the player's own VACATION as the player's act, not the GM's.
+// player "" with source "gm" is the GM's change.
+func (s *Service) changeBy(ctx context.Context, id, player, source string, hooks []Hook, fn func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error)) (*Game, []Notice, error) {
 	var out *Game
 	var notices []Notice
 	err := s.st.Update(ctx, func(tx store.Tx) error {
@@ -37,7 +45,7 @@ func (s *Service) gmChange(ctx context.Context, id string, hooks []Hook, fn func
 			return err
 		}
 		if text != "" {
-			if err := appendLog(b, &Entry{Time: now, Kind: "gm", Step: g.Step, Source: "gm", Text: text}); err != nil {
+			if err := appendLog(b, &Entry{Time: now, Kind: "gm", Step: g.Step, Player: player, Source: source, Text: text}); err != nil {
 				return err
 			}
 		}
@@ -180,7 +188,17 @@ func (s *Service) Wait(ctx context.Context, id, player string, hooks ...Hook) (*
 // the game's MaxVacation. Under the "extend" policy the deadline waits for
 // the player; under "defaults" their defaults apply while away.
 func (s *Service) DeclareVacation(ctx context.Context, id, player string, from, to time.Time, hooks ...Hook) (*Game, []Notice, error) {
-	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
+	return s.declareVacation(ctx, id, player, from, to, "", "gm", hooks)
+}
+
+// OwnVacation is DeclareVacation sent by the player themselves (source
+// "mail"): the game's log records it as the player's act, not the GM's.
+func (s *Service) OwnVacation(ctx context.Context, id, player string, from, to time.Time, source string, hooks ...Hook) (*Game, []Notice, error) {
+	return s.declareVacation(ctx, id, player, from, to, player, source, hooks)
+}
+
+func (s *Service) declareVacation(ctx context.Context, id, player string, from, to time.Time, by, source string, hooks []Hook) (*Game, []Notice, error) {
+	return s.changeBy(ctx, id, by, source, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if err := requireActive(g); err != nil {
 			return nil, "", err
 		}

@@ -300,3 +300,25 @@ func (s *Service) SetZone(ctx context.Context, addr, zone string) ([]string, err
 	}
 	return changed, nil
 }
+
+// Asleep lists the seats of g whose quiet hours hold at t, each in its
+// holder's zone, and says whether t falls on a weekend the game keeps off
+// (WeekendsOff, in the game's zone): what a deadline at t would break.
+// `game show` and the mail side's tests read a deadline with it.
+func (g *Game) Asleep(t time.Time) (names []string, onWeekend bool) {
+	if q, ok, _ := parseQuiet(g.Settings.QuietHours); ok {
+		for _, qs := range g.quietSeats() {
+			if q.holds(t, qs.loc) {
+				names = append(names, qs.name)
+			}
+		}
+	}
+	if g.Settings.WeekendsOff {
+		loc, err := g.Settings.location()
+		if err != nil {
+			loc = time.UTC
+		}
+		onWeekend = weekend(t, loc)
+	}
+	return names, onWeekend
+}

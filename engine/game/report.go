@@ -48,8 +48,11 @@ type Report struct {
 	NextCommitment     string
 	Prompts            []engine.Prompt // what is asked of this player now
 	Waiting            []string        // who is still to send orders
-	Outcome            engine.Outcome
-	Deadline           string // RFC 3339, or "" for none
+	// Hands are the seats now played by someone other than their first
+	// player ("seat bob, played by eve"): everyone sees that bob left.
+	Hands    []Hand
+	Outcome  engine.Outcome
+	Deadline string // RFC 3339, or "" for none
 	// Press is the press player sent or received while this step's report
 	// was the latest (filled by StepReport, for HISTORY: the mails went out
 	// at once); the GM's copy has all of it, an observer's none.
@@ -210,7 +213,7 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 		Game: g.ID, Ruleset: g.Ruleset, Title: rs.Info().Title, Player: player,
 		Step: rec.N, Turn: rec.Turn, Phase: rec.Phase, Reason: rec.Reason,
 		RevealedSeed: rec.Seed, RevealedCommitment: rec.Commitment, NextCommitment: rec.NextCommitment,
-		Outcome: st.Outcome(),
+		Outcome: st.Outcome(), Hands: g.Hands(),
 	}
 	if player == Observer {
 		r.Player, r.Public = "", true

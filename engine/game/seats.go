@@ -25,7 +25,11 @@ import (
 // player's record stays their own.
 type Holder struct {
 	Email string `json:"email,omitempty"`
-	Bot   bool   `json:"bot,omitempty"`
+	// Name is the holder's own name, when it is not the seat's (JOIN
+	// of an open seat under a name of their own): they are greeted by it
+	// (hands.go).
+	Name string `json:"name,omitempty"`
+	Bot  bool   `json:"bot,omitempty"`
 	// From is the first step whose orders were theirs to send; To the
 	// last step resolved while they held the seat (0 while they hold it:
 	// then they have played up to the game's step).
@@ -418,6 +422,9 @@ func (s *Service) takeSeat(b store.Bucket, g *Game, joiner PlayerSpec) (*Change,
 	now := s.now().UTC()
 	former := g.handOver(p, email, false, "taken", "", now)
 	p.Zone = joiner.Zone
+	if own := strings.TrimSpace(joiner.Name); own != "" && !strings.EqualFold(own, p.Name) {
+		p.Holders[len(p.Holders)-1].Name = own
+	}
 	if err := indexHeld(b.Tx(), email, g.ID); err != nil {
 		return nil, err
 	}

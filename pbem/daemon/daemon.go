@@ -153,6 +153,11 @@ type Config struct {
 	Bounces bounce.Policy
 	// TickEvery runs deadlines and reminders this often (default 10 s).
 	TickEvery time.Duration
+	// Ticked, if set, is called after each round of Run's tick loop
+	// (deadlines, GM report, bounces and digests): a test driving the
+	// real loop with a fake clock (Now) learns when a round has seen the
+	// time it set.
+	Ticked func()
 	// GroupTime is the most work one transaction of a fetched batch
 	// holds before it commits and the next begins (default
 	// DefaultGroupTime, DefaultSharedGroupTime on PostgreSQL); tests
@@ -398,6 +403,9 @@ func (d *Daemon) Run(ctx context.Context, r *imapin.Reader) error {
 				}
 				if err := d.Maintain(ctx); err != nil && ctx.Err() == nil {
 					d.log.Error("bounces and digests", "err", err)
+				}
+				if d.cfg.Ticked != nil {
+					d.cfg.Ticked()
 				}
 			}
 		}

@@ -75,6 +75,9 @@ func (m *Mailer) data(g *game.Game, p game.Player, rulesets []engine.Ruleset) *t
 		}
 	}
 	d.Player, d.Secret = p.Name, p.Secret
+	if own := p.OwnName(); own != p.Name {
+		d.Name = own
+	}
 	return d
 }
 

@@ -236,7 +236,7 @@ var changers = map[*command.Descriptor]changer{
 			_, err := x.d.svc.VacationAll(x.ctx, addr, x.c.From, x.c.Until, "mail", x.hook)
 			return err
 		}
-		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, x.p.Name, x.c.From, x.c.Until, x.hook)
+		_, _, err := x.d.svc.OwnVacation(x.ctx, x.g.ID, x.p.Name, x.c.From, x.c.Until, "mail", x.hook)
 		return err
 	}},
 	&command.ObserveCmd: {consentable: observable, noGame: lang.M("send LIST for the games"),

@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,4 +78,62 @@ func TestBotGivesTheSeatBackByMail(t *testing.T) {
 	if p, _ := g.PlayerByName("bob"); p.Bot || p.Email != "bob@example.org" {
 		t.Fatalf("bob's seat: %+v", p)
 	}
+}
+
+// A player's own VACATION by mail is the player's act in the game's log
+// (Player and Source "mail"), as `game log` shows it; the GM's GM
+// VACATION stays the GM's.
+func TestOwnVacationLoggedAsThePlayers(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, Vacation: "defaults", MaxVacation: 14 * 24 * time.Hour})
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "VACATION FROM 2026-12-20 TO 2026-12-24"))
+	h.gm("GM VACATION g2 bob FROM 2026-12-01 TO 2026-12-05")
+	h.flush()
+	ex, err := h.d.Service().Export(context.Background(), "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own, gms int
+	for _, e := range ex.Log {
+		if e.Kind != "gm" || !strings.HasPrefix(e.Text, "vacation ") {
+			continue
+		}
+		switch {
+		case strings.Contains(e.Text, "ann") && e.Player == "ann" && e.Source == "mail":
+			own++
+		case strings.Contains(e.Text, "bob") && e.Player == "" && e.Source == "gm":
+			gms++
+		default:
+			t.Errorf("vacation logged as %q by %q (%s)", e.Text, e.Player, e.Source)
+		}
+	}
+	if own != 1 || gms != 1 {
+		t.Errorf("ann's own vacations logged %d, the GM's %d; want 1 and 1", own, gms)
+	}
+}
+
+// A seat that passed to another player keeps its name, but its new
+// holder is greeted by their own name, and everyone's report says who
+// plays it now ("Seat bob, played by eve."); a seat the bot took says so.
+func TestSeatPlayedByAnother(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true, TurnLength: 72 * time.Hour})
+	ctx := context.Background()
+	svc := h.d.Service()
+	if _, _, err := svc.ReplaceSeat(ctx, "g2", "bob", game.Seat{Email: "eve@example.org"}, "bob asked to leave"); err != nil {
+		t.Fatal(err)
+	}
+	sent := h.flush()
+	some(t, to(sent, "eve@example.org"), "eve", "Welcome to Toy Race, eve", "Hello eve,")
+	g, _ := svc.Get(ctx, "g2")
+	eve, _ := g.PlayerByName("bob")
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	h.handle(h.mail("eve@example.org", "[g2 "+eve.Secret+"]", "push 1"))
+	sent = h.flush()
+	some(t, to(sent, "ann@example.org"), "ann", "Hello ann,", "Seat bob, played by eve.")
+	some(t, to(sent, "eve@example.org"), "eve", "Hello eve,", "Seat bob, played by eve.")
+	if _, _, err := svc.ReplaceSeat(ctx, "g2", "bob", game.Seat{Bot: true}, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	some(t, to(h.flush(), "ann@example.org"), "ann", "Seat bob, played by the computer.")
 }

@@ -1,0 +1,61 @@
+package game
+
+import "strings"
+
+// This file says who plays a seat that changed hands (issue 45): a seat
+// keeps its name for ever (its orders, reports and history are the
+// seat's), but the others should see that bob left ("seat bob, played by
+// eve", "seat bob (bot)"), and the new holder is greeted by their own name.
+
+// Hand is a seat now held by someone other than its first holder: By is
+// the new holder's own name, or Bot set when the computer plays it.
+type Hand struct {
+	Seat string
+	By   string
+	Bot  bool
+}
+
+// Hands lists the seats of g that changed hands and are held now by
+// someone other than the player who first held them, in seat order. A
+// seat the bot played from the start, or given back to its first
+// player, is not listed.
+func (g *Game) Hands() []Hand {
+	var out []Hand
+	for _, p := range g.Players {
+		hs := p.History(g)
+		if len(hs) < 2 || contains(g.Kicked, p.Name) {
+			continue
+		}
+		first, cur := hs[0], p.Current()
+		if cur == nil || (cur.Bot == first.Bot && (cur.Bot || SameAddress(cur.Email, first.Email))) {
+			continue
+		}
+		out = append(out, Hand{Seat: p.Name, By: holderName(p, *cur), Bot: cur.Bot})
+	}
+	return out
+}
+
+// OwnName is the name to greet the holder of seat p by: the seat's name
+// while its first player holds it, else the name the new holder gave
+// (JOIN's), else their address's local part.
+func (p Player) OwnName() string {
+	h := p.Current()
+	if h == nil || h.Bot || len(p.Holders) < 2 || SameAddress(h.Email, p.Holders[0].Email) {
+		return p.Name
+	}
+	return holderName(p, *h)
+}
+
+func holderName(p Player, h Holder) string {
+	if h.Bot {
+		return ""
+	}
+	if h.Name != "" {
+		return h.Name
+	}
+	local, _, _ := strings.Cut(h.Email, "@")
+	if local == "" {
+		return p.Name
+	}
+	return local
+}
