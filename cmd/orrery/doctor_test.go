@@ -25,7 +25,9 @@ type fakeDNS struct {
 	addr map[string][]string
 }
 
-func nxdomain(name string) error { return &net.DNSError{Err: "no such host", Name: name, IsNotFound: true} }
+func nxdomain(name string) error {
+	return &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
+}
 
 func lookup[T any](m map[string]T, n string) (T, error) {
 	if v, ok := m[n]; ok {
