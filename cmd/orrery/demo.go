@@ -135,7 +135,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			"orders as real mails. Prints the mails exchanged, the result, and the last\n"+
 			"report as the first player got it. --save DIR writes every mail as an .eml\n"+
 			"file to open in a mail client. The game's web pages are served on a loopback\n"+
-			"port while it plays (--stay keeps them up).")
+			"port while it plays (--stay keeps them up). The game's clock runs a day ahead\n"+
+			"for a reminder before the first deadline; in English the game also has an\n"+
+			"observer (oli) and a reader of the daily digest (dan), and the clock runs\n"+
+			"ahead once more for the next morning's digest.")
 	rulesetName := fs.String("ruleset", "prosper", "ruleset to play")
 	players := fs.Int("players", 3, "number of players (default 3, or the nearest count the ruleset takes)")
 	turns := fs.Int("turns", 0, "stop after this many turns (0: play to the end)")
