@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -100,7 +101,7 @@ func startEmbedded(e *env, o embeddedOptions, log *slog.Logger) (*embedded, erro
 	// The demo's players answer within milliseconds: a person's hourly
 	// budget of replies would cut their acks short.
 	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000,
-		WebLink: x.web.link(), UnsubURL: x.web.base(), Metrics: m})
+		WebLink: x.web.link(), UnsubURL: x.web.base(), Metrics: m, Now: o.Now})
 	if err != nil {
 		x.close()
 		return nil, err
@@ -134,7 +135,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			"orders as real mails. Prints the mails exchanged, the result, and the last\n"+
 			"report as the first player got it. --save DIR writes every mail as an .eml\n"+
 			"file to open in a mail client. The game's web pages are served on a loopback\n"+
-			"port while it plays (--stay keeps them up).")
+			"port while it plays (--stay keeps them up). The game's clock runs a day ahead\n"+
+			"for a reminder before the first deadline; in English the game also has an\n"+
+			"observer (oli) and a reader of the daily digest (dan), and the clock runs\n"+
+			"ahead once more for the next morning's digest.")
 	rulesetName := fs.String("ruleset", "prosper", "ruleset to play")
 	players := fs.Int("players", 3, "number of players (default 3, or the nearest count the ruleset takes)")
 	turns := fs.Int("turns", 0, "stop after this many turns (0: play to the end)")
@@ -188,7 +192,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if *verbose {
 		log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	x, err := startEmbedded(e, embeddedOptions{HTTP: *httpAddr, Metrics: *metricsAddr, IMAP: *imapAddr, SMTP: *smtpAddr}, log)
+	clock := &demoClock{}
+	x, err := startEmbedded(e, embeddedOptions{HTTP: *httpAddr, Metrics: *metricsAddr, IMAP: *imapAddr, SMTP: *smtpAddr, Now: clock.Now}, log)
 	if err != nil {
 		return err
 	}
@@ -242,10 +247,29 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	svc := x.d.Service()
 	start := time.Now()
+	// An observer, and one who reads the game in the daily digest (SET
+	// DIGEST on, as they would by mail): the demo shows every kind of
+	// mail a game sends, and its deadline gets a reminder. Not yet in
+	// Russian: observer reports and digests there still carry English
+	// (the public board's words, legacy rulesets' events in the digest),
+	// which TestDemoMailsReadWell would rightly refuse.
+	var watchers []string
+	if tag == "" || tag == "en" {
+		watchers = []string{demoObserver, demoDigest}
+		if _, err := settings.Put(ctx, x.st, demoDigest, settings.Digest, "on"); err != nil {
+			return err
+		}
+	}
 	g, err := svc.Create(ctx, game.CreateRequest{ID: "demo", Ruleset: info.Name, Players: specs, Options: opts,
-		DiceSecret: fmt.Sprintf("demo-%d", *seed)})
+		DiceSecret: fmt.Sprintf("demo-%d", *seed),
+		Settings:   &game.Settings{Early: true, TurnLength: demoTurn, Reminders: []time.Duration{demoRemind}}})
 	if err != nil {
 		return err
+	}
+	for _, addr := range watchers {
+		if _, _, err := svc.Observe(ctx, g.ID, addr, true); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(e.stdout, "Orrery demo: %s (%s) by mail for %d players.\n", info.Title, info.Name, *players)
 	fmt.Fprintf(e.stdout, "IMAP %s, SMTP %s; the bot is %s.\n", x.srv.IMAPAddr, x.srv.SMTPAddr, x.bot)
@@ -261,6 +285,12 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			m.Kind = "" // players' mails carry no headers of ours
 			return sender.Send(ctx, []outbox.Mail{m})[0]
 		}}
+	// The first step waits a day, as a slow game's would: the clock runs
+	// ahead into the reminder's hour, and every player gets one before
+	// they answer.
+	if err := demoRemind1(ctx, x, clock, g.ID); err != nil {
+		return err
+	}
 	if g, err = mailers.Play(ctx, *turns); err != nil {
 		// Show what was exchanged up to the failure: it says why.
 		printSummary(e.stdout, x.srv.Sent(), start, *verbose)
@@ -282,6 +312,12 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		case <-ctx.Done():
 			return fmt.Errorf("demo: %d mails still queued: %w", st.Queued, ctx.Err())
 		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	// And the next morning, the digest reader gets the game's news.
+	if len(watchers) > 0 {
+		if err := demoNextMorning(ctx, x, clock); err != nil {
+			return err
 		}
 	}
 	elapsed := time.Since(start)
@@ -321,6 +357,77 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		<-outer.Done()
 	}
 	return nil
+}
+
+const (
+	demoObserver = "oli@example.org" // observes the game
+	demoDigest   = "dan@example.org" // observes it in the daily digest
+	// demoTurn is the demo game's turn length and demoRemind when before
+	// the deadline a player who has not sent orders is reminded.
+	demoTurn   = 48 * time.Hour
+	demoRemind = 24 * time.Hour
+)
+
+// demoClock is the demo's clock: real time, run ahead by the demo so that
+// a minute's game shows what days of one send (a reminder, a digest).
+type demoClock struct{ ahead atomic.Int64 }
+
+func (c *demoClock) Now() time.Time          { return time.Now().Add(time.Duration(c.ahead.Load())) }
+func (c *demoClock) advance(d time.Duration) { c.ahead.Add(int64(d)) }
+
+// demoRemind1 runs the clock into the reminder's hour of the first step
+// and waits until the daemon's tick has reminded the players. A step that
+// awaits no one gets no reminder: after a few ticks the demo goes on.
+func demoRemind1(ctx context.Context, x *embedded, clock *demoClock, id string) error {
+	clock.advance(demoTurn - demoRemind + time.Minute)
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	err := demoWait(wait, x, "the first step's reminder", func() (bool, error) {
+		g, err := x.d.Service().Get(wait, id)
+		return err == nil && len(g.Reminded) > 0, err
+	})
+	if err != nil && ctx.Err() == nil && wait.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// demoNextMorning runs the clock a day ahead, past the digest's hour,
+// and waits until the digest has been sent.
+func demoNextMorning(ctx context.Context, x *embedded, clock *demoClock) error {
+	clock.advance(25 * time.Hour)
+	return demoWait(ctx, x, "the digest", func() (bool, error) {
+		for _, m := range x.srv.Sent() {
+			if _, _, _, kind := mailHead(m); kind == "digest" {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+}
+
+// demoWait waits until done says so and the outbox is empty.
+func demoWait(ctx context.Context, x *embedded, what string, done func() (bool, error)) error {
+	for {
+		ok, err := done()
+		if err != nil {
+			return err
+		}
+		if ok {
+			st, err := outbox.Count(x.st)
+			if err != nil {
+				return err
+			}
+			if st.Queued == 0 {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("demo: waiting for %s: %w", what, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // summaryLine is one line of the demo's summary: a mail, or the same

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/mail"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +101,66 @@ func TestDemoShowsWhatPlayersSee(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(dir, "001-orrery-welcome-to-ann.eml"))
 	if err != nil || !bytes.Contains(data, []byte("Subject:")) || !bytes.Contains(data, []byte("multipart/")) {
 		t.Errorf("the saved welcome is not a whole mail: %v\n%s", err, data)
+	}
+	checkDemoListHeaders(t, out, files)
+}
+
+// checkDemoListHeaders: what the demo saved holds a report, a reminder, a
+// digest and an observer report (issue 41), and each of them carries
+// List-Unsubscribe with the web pages' URI and a mailto:,
+// List-Unsubscribe-Post for one click, and List-Id; an answer to a
+// player's own mail carries none of them.
+func checkDemoListHeaders(t *testing.T, out string, files []string) {
+	t.Helper()
+	web := regexp.MustCompile(`Follow it on the web: (http\S+)/g/demo`).FindStringSubmatch(out)
+	if web == nil {
+		t.Fatalf("the demo names no web address:\n%s", out)
+	}
+	lists := map[string]string{"report": "<demo.orrery.pbem.test>", "reminder": "<demo.orrery.pbem.test>",
+		"digest": "<daily.digest.orrery.pbem.test>", "observer": "<demo.orrery.pbem.test>"}
+	seen := map[string]int{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, err := mail.ReadMessage(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		kind := msg.Header.Get("X-Orrery-Kind")
+		if kind == "notice" && msg.Header.Get("X-Orrery-Notice") == "reminder" {
+			kind = "reminder"
+		}
+		name := filepath.Base(f)
+		list := msg.Header.Get("List-Unsubscribe")
+		if kind == "reply" {
+			seen[kind]++
+			for _, h := range []string{"List-Unsubscribe", "List-Unsubscribe-Post", "List-Id"} {
+				if v := msg.Header.Get(h); v != "" {
+					t.Errorf("%s, an answer to the player's own mail, carries %s: %s", name, h, v)
+				}
+			}
+			continue
+		}
+		if _, ok := lists[kind]; !ok {
+			continue
+		}
+		seen[kind]++
+		if !strings.HasPrefix(list, "<"+web[1]+"/unsubscribe/") || !strings.Contains(list, ">, <mailto:orrery@pbem.test?subject=UNSUBSCRIBE%20") {
+			t.Errorf("%s (%s): List-Unsubscribe %q, want the web pages' URI (%s) and a mailto:", name, kind, list, web[1])
+		}
+		if p := msg.Header.Get("List-Unsubscribe-Post"); p != "List-Unsubscribe=One-Click" {
+			t.Errorf("%s (%s): List-Unsubscribe-Post %q", name, kind, p)
+		}
+		if id := msg.Header.Get("List-Id"); id != lists[kind] {
+			t.Errorf("%s (%s): List-Id %q, want %q", name, kind, id, lists[kind])
+		}
+	}
+	for _, k := range []string{"report", "reminder", "digest", "observer", "reply"} {
+		if seen[k] == 0 {
+			t.Errorf("the demo saved no %s among %v", k, seen)
+		}
 	}
 }
 

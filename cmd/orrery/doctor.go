@@ -62,7 +62,11 @@ func mailDoctor(ctx context.Context, e *env, args []string) error {
 	in.RelayIP = *relayIP
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	rep := doctor.Run(ctx, net.DefaultResolver, in)
+	var r doctor.Resolver = net.DefaultResolver
+	if e.resolver != nil {
+		r = e.resolver
+	}
+	rep := doctor.Run(ctx, r, in)
 	rep.Write(e.stdout)
 	if !rep.OK() {
 		return fmt.Errorf("the domain %s does not meet the bulk-sender rules yet: publish the records above", in.Domain)

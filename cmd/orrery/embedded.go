@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The ports serve --embedded listens on unless told otherwise: the same
@@ -26,6 +27,9 @@ type embeddedOptions struct {
 	// IMAP and SMTP are the mail servers' addresses ("": any free
 	// loopback port); MailDir keeps their mailboxes ("": in memory).
 	IMAP, SMTP, MailDir string
+	// Now is the daemon's and the games' clock (nil: time.Now); the
+	// demo's runs ahead to show reminders and digests (demoClock).
+	Now func() time.Time
 }
 
 // checkAddr says what is wrong with a host:port given to flag name.

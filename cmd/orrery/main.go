@@ -22,6 +22,7 @@ import (
 	"orrery/engine/store"
 	"orrery/games"
 	"orrery/pbem/config"
+	"orrery/pbem/doctor"
 )
 
 // command is one `orrery NAME ...` command.
@@ -46,6 +47,9 @@ type env struct {
 	// backup is the daemon's backup settings (its config's backup:), for
 	// orrery db backup forwarded to it.
 	backup config.Backup
+	// resolver answers mail doctor's DNS questions (nil: the system's
+	// resolver); tests answer from a fake, never from real DNS.
+	resolver doctor.Resolver
 }
 
 func commands() []command {

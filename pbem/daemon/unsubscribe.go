@@ -31,15 +31,19 @@ var listKinds = map[string]bool{templates.Report: true, templates.Welcome: true,
 // unsubscribe turns reminders off, and readers may filter on it.
 const noticeHeader = "X-Orrery-Notice"
 
-// listHeaders adds List-Id to per-game mail and List-Unsubscribe (with
+// listHeaders adds List-Id to per-game mail and the digest, and List-Unsubscribe (with
 // List-Unsubscribe-Post when the web pages run) to the mails of
 // listKinds, inside tx (which makes the key of tokens the first time).
 func (m *Mailer) listHeaders(tx store.Tx, out *outbox.Mail) error {
-	if out.Game != "" && listKinds[out.Kind] {
+	if listKinds[out.Kind] && (out.Game != "" || out.Kind == "digest") {
 		if out.Headers == nil {
 			out.Headers = map[string]string{}
 		}
 		out.Headers["List-Id"] = unsub.ListID(out.Game, m.domain())
+		if out.Game == "" {
+			// The digest is every game's: a list of its own to filter.
+			out.Headers["List-Id"] = unsub.DigestListID(m.domain())
+		}
 	}
 	if !listKinds[out.Kind] || len(out.To) != 1 {
 		return nil

@@ -129,3 +129,10 @@ func Headers(bot, web, tok string) (list, post string) {
 func ListID(game, domain string) string {
 	return "<" + strings.ToLower(game) + ".orrery." + strings.ToLower(domain) + ">"
 }
+
+// DigestListID is the List-Id of the daily digest, which gathers every
+// game an address follows: "<daily.digest.orrery.DOMAIN>". A game id holds
+// no dot, so no game's list has this name.
+func DigestListID(domain string) string {
+	return "<daily.digest.orrery." + strings.ToLower(domain) + ">"
+}

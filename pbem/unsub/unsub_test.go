@@ -65,6 +65,9 @@ func TestHeaders(t *testing.T) {
 	if got := ListID("Demo1", "Example.org"); got != "<demo1.orrery.example.org>" {
 		t.Errorf("ListID = %q", got)
 	}
+	if got := DigestListID("Example.org"); got != "<daily.digest.orrery.example.org>" {
+		t.Errorf("DigestListID = %q", got)
+	}
 }
 
 type actor struct{ calls []string }
