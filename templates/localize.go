@@ -53,9 +53,13 @@ func (s *Set) localized(d *Data, tag lang.Tag) *Data {
 		for i, g := range c.Digest {
 			// A digest is about several games: each is worded by its own
 			// ruleset, found through its report's view.
-			genv := s.env(d, tag, catalogOf(nil, g.Report))
-			lz, legacy := localizerOf(nil, g.Report)
-			c.Digest[i].Report = s.localReport(g.Report, genv, lz, legacy, viewLocalizerOf(nil, g.Report), tag)
+			var gd *Data
+			if g.Ruleset != nil {
+				gd = &Data{Ruleset: g.Ruleset}
+			}
+			genv := s.env(d, tag, catalogOf(gd, g.Report))
+			lz, legacy := localizerOf(gd, g.Report)
+			c.Digest[i].Report = s.localReport(g.Report, genv, lz, legacy, viewLocalizerOf(gd, g.Report), tag)
 			c.Digest[i].News = append([]DigestNews(nil), g.News...)
 			for k, n := range c.Digest[i].News {
 				c.Digest[i].News[k].Phase = say(genv, n.PhaseMsg, n.Phase)

@@ -286,6 +286,9 @@ type Record struct {
 // DigestGame is one game's part of a digest.
 type DigestGame struct {
 	ID, Title, Seat string
+	// Ruleset is the game's ruleset: its catalog words the news for an
+	// observer, who has no Report to find it by.
+	Ruleset engine.Ruleset
 	News            []DigestNews
 	// Report is the seat's current report (board, what is asked, the
 	// deadline); nil for a game the reader observes, or no longer plays.

@@ -249,15 +249,22 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	// An observer, and one who reads the game in the daily digest (SET
 	// DIGEST on, as they would by mail): the demo shows every kind of
-	// mail a game sends, and its deadline gets a reminder. Not yet in
-	// Russian: observer reports and digests there still carry English
-	// (the public board's words, legacy rulesets' events in the digest),
-	// which TestDemoMailsReadWell would rightly refuse.
-	var watchers []string
-	if tag == "" || tag == "en" {
-		watchers = []string{demoObserver, demoDigest}
-		if _, err := settings.Put(ctx, x.st, demoDigest, settings.Digest, "on"); err != nil {
-			return err
+	// mail a game sends, and its deadline gets a reminder. Not in a
+	// Russian game of Burning Planets: its public board is still worded
+	// in English for a reader who holds no seat (its words follow a
+	// seat's LANG order), which TestDemoMailsReadWell would rightly refuse.
+	watchers := []string{demoObserver, demoDigest}
+	if tag != "" && tag != "en" && info.Name == "burning" {
+		watchers = nil
+	}
+	if _, err := settings.Put(ctx, x.st, demoDigest, settings.Digest, "on"); err != nil {
+		return err
+	}
+	if tag != "" && tag != "en" {
+		for _, addr := range watchers {
+			if _, err := settings.Put(ctx, x.st, addr, settings.Lang, string(tag)); err != nil {
+				return err
+			}
 		}
 	}
 	g, err := svc.Create(ctx, game.CreateRequest{ID: "demo", Ruleset: info.Name, Players: specs, Options: opts,

@@ -101,8 +101,10 @@ var (
 	hexRun    = regexp.MustCompile(`\b[0-9a-f]{16,}\b`)
 	tagRun    = regexp.MustCompile(`\[[a-z0-9-]+ [A-Za-z0-9_-]+\]`)
 	optionRun = regexp.MustCompile(`\b[a-z_]+=[a-z0-9]+\b`)
-	glyphs    = regexp.MustCompile(`^(?:[A-Za-z]\d+)+$`) // the board's marks: t1, G2t2
-	url       = regexp.MustCompile(`https?://\S+`)
+	// A setting as the reader types it: SET DIGEST on.
+	setCmd = regexp.MustCompile(`\bSET [A-Z]+ (on|off)\b`)
+	glyphs = regexp.MustCompile(`^(?:[A-Za-z]\d+)+$`) // the board's marks: t1, G2t2
+	url    = regexp.MustCompile(`https?://\S+`)
 	// inputLine is a line of the dice's inputs, shown exactly as it is
 	// hashed ("ann turn:ann sent", "setup player ann", "salt …"): data to
 	// check with sha256sum, not words to translate.
@@ -169,6 +171,7 @@ func englishWords(text string, info engine.Info) []string {
 	text = receiptCmd.ReplaceAllString(text, "")
 	text = hexRun.ReplaceAllString(text, "")
 	text = optionRun.ReplaceAllString(text, "")
+	text = setCmd.ReplaceAllString(text, "")
 	if strings.HasPrefix(info.Name, "earthman") {
 		// The Earthman's Burden's regions on the board: one owner's
 		// letter a region ([aabcUUU], [aA2U!]+ab in the full rules).

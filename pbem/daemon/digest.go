@@ -103,7 +103,7 @@ func (d *Daemon) sendDigest(ctx context.Context, addr string, ns []heldNews) err
 			dg := templates.DigestGame{ID: n.Game}
 			if g, err := d.svc.Get(ctx, n.Game); err == nil {
 				if rs, err := engine.Find(d.svc.Rulesets(), g.Ruleset); err == nil {
-					dg.Title = rs.Info().Title
+					dg.Title, dg.Ruleset = rs.Info().Title, rs
 				}
 				if p, ok := g.PlayerByEmail(addr); ok && !g.Signup {
 					dg.Seat = p.Name
