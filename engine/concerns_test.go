@@ -1,6 +1,11 @@
 package engine
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"orrery/engine/lang"
+)
 
 // TestEventConcerns (issue 44): an event is the reader's own news when it
 // says it is about their seat, or, saying nothing, is addressed to them
@@ -25,5 +30,17 @@ func TestEventConcerns(t *testing.T) {
 		if got := c.e.Concerns(c.player); got != c.want {
 			t.Errorf("%s: Concerns(%q) = %v, want %v", c.name, c.player, got, c.want)
 		}
+	}
+}
+
+func TestSeatsNamed(t *testing.T) {
+	units := map[string]string{"ann": "ann", "bob": "bob", "B1": "bob"}
+	m := lang.M("%s attacks %s: %s", "ann", "B1", lang.M("%s is lost with %s", "B1", lang.And("ann", "Luna")))
+	got := SeatsNamed(m, func(n string) string { return units[n] })
+	if !slices.Equal(got, []string{"ann", "bob"}) {
+		t.Errorf("SeatsNamed = %q, want ann, bob", got)
+	}
+	if got := SeatsNamed(lang.M("Turn %d", 3), func(n string) string { return units[n] }); got != nil {
+		t.Errorf("a message naming nobody: %q", got)
 	}
 }

@@ -163,7 +163,9 @@ type frun struct {
 }
 
 // say tells everyone m.
-func (r *frun) say(m lang.Msg) { r.events = append(r.events, engine.Tell(m)) }
+func (r *frun) say(m lang.Msg) {
+	r.events = append(r.events, engine.Tell(m).Concerning(engine.SeatsNamed(m, seatNamed(r.s.Players))...))
+}
 
 // sayAll tells everyone each of lines, as a sentence.
 func (r *frun) sayAll(lines []lang.Msg) {
