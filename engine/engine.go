@@ -12,6 +12,7 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -315,11 +316,36 @@ type Event struct {
 	// whenever they do. Text is then its English, for the GM's command
 	// line and for games recorded before events had messages.
 	Msg *lang.Msg `json:"msg,omitempty"`
+	// About names the seats whose own units, worlds or stores the event
+	// is about (a fleet of theirs lost, a world of theirs taken): their
+	// report opens with it, before what is asked of them, since that is
+	// the news they read the report for. Empty: see Concerns.
+	About []string `json:"about,omitempty"`
 }
 
 // Tell is an event worded as m, for the players to (everyone when none).
 func Tell(m lang.Msg, to ...string) Event {
 	return Event{Text: m.English(), To: to, Msg: &m}
+}
+
+// Concerning is e about seats' own things (see About).
+func (e Event) Concerning(seats ...string) Event {
+	e.About = append([]string(nil), seats...)
+	return e
+}
+
+// Concerns reports whether e is news about player's own things: About
+// names them, or, for an event whose ruleset says nothing of whom it is
+// about, it is addressed to player alone (a private event is about its
+// reader). The GM and observers have no things of their own.
+func (e Event) Concerns(player string) bool {
+	if player == "" || player == Observer {
+		return false
+	}
+	if len(e.About) > 0 {
+		return slices.Contains(e.About, player)
+	}
+	return len(e.To) == 1 && e.To[0] == player
 }
 
 // Observer is the reader of public reports, someone with no seat. Public

@@ -38,6 +38,9 @@ func (s *Set) funcs(tag lang.Tag) map[string]any {
 		// notice, a step's reason, an error of the mail reader; its dates
 		// are put in the reader's time zone.
 		"tr": tr,
+		// wideboard is the report's board in one piece for the HTML part
+		// ("" when the text part's is the whole of it; wideboard.go).
+		"wideboard": func(d *Data) string { return s.wideBoard(d, tag) },
 		// word writes a word of a closed set (a step's reason, a
 		// refusal's kind: messages.go) in the reader's language.
 		"word": func(d *Data, w string) string { return s.word(tag, d, w) },

@@ -41,13 +41,20 @@ func sample(player string) *Data {
 	status := "Player  Credits  Mines  Fleets\nann     12       2      1\nbob     9        1      2\ncy      7        1      1\n"
 	events := []string{"bob's fleet 2 moves to Mars.", "Red fires at Mars: hit, <Mars> loses a mine & a fleet."}
 	rolls := []dice.Roll{{N: 1, Sides: 6, Value: 5, Purpose: "Red fires at Mars"}, {N: 2, Sides: 6, Value: 2, Purpose: "cy's production"}}
-	if player == "ann" {
-		events = append(events, "Your spy reports: bob has 9 credits.")
+	// Each reader's own news comes first (game.Report.News): ann's spy
+	// report, bob's fleet.
+	news := 0
+	switch player {
+	case "ann":
+		events = append([]string{"Your spy reports: bob has 9 credits."}, events...)
 		rolls = append(rolls, dice.Roll{N: 3, Sides: 6, Value: 4, Purpose: "ann's spy", To: []string{"ann"}})
+		news = 1
+	case "bob":
+		news = 1
 	}
 	rep := &game.Report{
 		Game: "demo1", Ruleset: "prosper", Title: "Prosper or Perish", Player: player, Step: 3, Turn: 3,
-		Phase: "production", Reason: "all orders in", Board: board, Status: status, Events: events, Rolls: rolls,
+		Phase: "production", Reason: "all orders in", Board: board, Status: status, Events: events, News: news, Rolls: rolls,
 		Defaults:     []string{"cy"},
 		RevealedSeed: seed, RevealedCommitment: dice.Commitment(seed),
 		NextCommitment: dice.Commitment("next-" + seed),

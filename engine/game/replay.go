@@ -273,6 +273,10 @@ func eventsLike(want, stored []engine.Event) []engine.Event {
 		if stored[i].Msg == nil {
 			out[i].Msg = nil
 		}
+		if stored[i].About == nil {
+			// Recorded before events said whom they were about.
+			out[i].About = nil
+		}
 	}
 	return out
 }

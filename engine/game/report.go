@@ -37,7 +37,11 @@ type Report struct {
 	// their English.
 	EventMsgs []*lang.Msg
 	PhaseMsg  *lang.Msg
-	Rolls     []dice.Roll
+	// News is how many of the first Events are about the reader's own
+	// units, worlds and stores (engine.Event.Concerns): the report opens
+	// with them, then what is asked, then everything else.
+	News  int
+	Rolls []dice.Roll
 	// Defaults names the prompts whose default applied, visible to all:
 	// who did not send orders is public knowledge, not what they sent.
 	Defaults []string
@@ -228,10 +232,17 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 	if r.Outcome.Over {
 		r.DiceSecret = g.DiceSecret
 	}
-	for _, e := range rec.Events {
-		if e.VisibleTo(player) {
-			r.Events = append(r.Events, e.Text)
-			r.EventMsgs = append(r.EventMsgs, e.Msg)
+	// The reader's own news first (engine.Event.Concerns), each part in
+	// the order it happened.
+	for _, own := range []bool{true, false} {
+		for _, e := range rec.Events {
+			if e.VisibleTo(player) && e.Concerns(player) == own {
+				r.Events = append(r.Events, e.Text)
+				r.EventMsgs = append(r.EventMsgs, e.Msg)
+			}
+		}
+		if own {
+			r.News = len(r.Events)
 		}
 	}
 	if pm, ok := st.(engine.PhaseMessager); ok && st.Phase() == rec.Phase {

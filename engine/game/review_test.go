@@ -95,14 +95,14 @@ func TestResumeRemindsForTheMovedDeadline(t *testing.T) {
 	svc, clk := newService(t)
 	createWith(t, svc, game.Settings{Early: true, TurnLength: 24 * time.Hour, Reminders: []time.Duration{2 * time.Hour}}, "ann", "bob")
 	clk.t = clk.t.Add(23 * time.Hour)
-	if _, n := tick(t, svc); len(n) != 1 {
+	if _, n := tick(t, svc); kinds(n) != "reminder:ann reminder:bob" {
 		t.Fatalf("first reminder: %s", kinds(n))
 	}
 	svc.Pause(ctx, "g", "x")
 	clk.t = clk.t.Add(72 * time.Hour)
 	svc.Resume(ctx, "g")
 	clk.t = clk.t.Add(30 * time.Minute)
-	if _, n := tick(t, svc); kinds(n) != "reminder:ann,bob" {
+	if _, n := tick(t, svc); kinds(n) != "reminder:ann reminder:bob" {
 		t.Fatalf("after resume: %q, want a reminder for the moved deadline", kinds(n))
 	}
 }

@@ -626,10 +626,18 @@ func (s *Service) tickGame(ctx context.Context, id string, wake *time.Time, hook
 				}
 				// Worded from the deadline as it stands now: a moved
 				// deadline reset the offsets (moveDeadline).
-				r := tell("reminder", awaited,
-					lang.M("Reminder: your orders for %s are due by %s (%s from now).", g.ID, g.Deadline, g.Deadline.Sub(now).Round(time.Minute)))
-				r.Due = g.Deadline
-				res.Notices = append(res.Notices, r)
+				// One each, saying what is still expected of that
+				// player: "due" alone leaves them to find out what.
+				left := g.Deadline.Sub(now).Round(time.Minute)
+				for _, p := range awaited {
+					m := lang.M("Reminder: your orders for %s are due by %s (%s from now).", g.ID, g.Deadline, left)
+					if asks := missingAsks(g, p); len(asks) > 0 {
+						m = lang.M("Reminder: your orders for %s are due by %s (%s from now). Still expected of you: %s", g.ID, g.Deadline, left, lang.And(asks...))
+					}
+					r := tell("reminder", []string{p}, m)
+					r.Due = g.Deadline
+					res.Notices = append(res.Notices, r)
+				}
 				break
 			}
 		}
@@ -680,3 +688,21 @@ func sortedDesc(d []time.Duration) []time.Duration {
 }
 
 func fmtTime(t time.Time) string { return t.UTC().Format("Mon 2006-01-02 15:04 MST") }
+
+// missingAsks are the questions of player's unanswered blocking prompts,
+// as messages where they have one (written in the reader's language),
+// else as their English.
+func missingAsks(g *Game, player string) []any {
+	var out []any
+	for _, p := range g.PromptsFor(player) {
+		if !p.Kind.Blocks() || contains(g.Answered, p.ID) {
+			continue
+		}
+		if p.Msg != nil {
+			out = append(out, *p.Msg)
+		} else {
+			out = append(out, strings.TrimSuffix(p.Ask, "."))
+		}
+	}
+	return out
+}

@@ -96,6 +96,32 @@ func TestRemindersExactlyOnce(t *testing.T) {
 	}
 }
 
+// TestReminderSaysWhatIsExpected (issue 44): each awaited player's
+// reminder names what is still asked of them, not only when.
+func TestReminderSaysWhatIsExpected(t *testing.T) {
+	svc, clk := newService(t)
+	g := createWith(t, svc, game.Settings{Early: true, TurnLength: 48 * time.Hour, Reminders: []time.Duration{time.Hour}}, "ann", "bob")
+	var ask string
+	for _, p := range g.PromptsFor("bob") {
+		if p.Kind.Blocks() {
+			ask = p.Ask
+		}
+	}
+	if ask == "" {
+		t.Fatal("bob is asked nothing")
+	}
+	clk.t = g.Deadline.Add(-30 * time.Minute)
+	_, n := tick(t, svc)
+	if kinds(n) != "reminder:ann reminder:bob" {
+		t.Fatalf("got %q, want one reminder each", kinds(n))
+	}
+	for _, r := range n {
+		if !strings.Contains(r.Text, "Still expected of you: "+ask) || r.Msg == nil {
+			t.Errorf("reminder to %v: %q, want it to say %q", r.To, r.Text, ask)
+		}
+	}
+}
+
 func TestRemindersAfterLongDowntimeSendOne(t *testing.T) {
 	svc, clk := newService(t)
 	g := createWith(t, svc, game.Settings{Early: true, TurnLength: 48 * time.Hour, Reminders: []time.Duration{24 * time.Hour, time.Hour}}, "ann")
@@ -621,7 +647,7 @@ func TestWakeIndex(t *testing.T) {
 		t.Fatalf("the timed game wakes at %v, want its reminder at %v", g.Wake, want)
 	}
 	clk.t = g.Deadline.Add(-90 * time.Minute)
-	if _, n := tick(t, svc); kinds(n) != "reminder:ann,bob" {
+	if _, n := tick(t, svc); kinds(n) != "reminder:ann reminder:bob" {
 		t.Fatalf("at the reminder: %q", kinds(n))
 	}
 	g, _ = svc.Get(ctx, "timed")

@@ -233,7 +233,7 @@ func TestVersion2TickTimesCarriedOver(t *testing.T) {
 		}
 		now = reminder
 		res, err := svc.Tick(ctx)
-		if err != nil || len(res) != 2 || len(res[0].Notices) != 1 || res[0].Notices[0].Kind != "reminder" {
+		if err != nil || len(res) != 2 || len(res[0].Notices) != 2 || res[0].Notices[0].Kind != "reminder" {
 			t.Fatalf("at the reminder's time the tick did %+v, %v; want a reminder in a and b", res, err)
 		}
 		info, _, _ := storedInfo(t, svc, "a")

@@ -8,14 +8,21 @@ import (
 
 // Board draws the map as panels of at most three sections across, two
 // characters a cell: a symbol and the owner's seat number. Odd rows are
-// drawn one character to the right, as the hex grid has them.
-func (v view) Board() string {
+// drawn one character to the right, as the hex grid has them. Three
+// sections are 71 columns: the text of a mail holds 78.
+func (v view) Board() string { return v.board(3 * secSize) }
+
+// WideBoard is the map in one panel (engine.WideBoarder), for the HTML
+// part of a mail and a wide screen.
+func (v view) WideBoard() string { return v.board(v.s.Grid.W()) }
+
+func (v view) board(across int) string {
 	s := v.s
 	g := s.Grid
 	var b strings.Builder
 	planets := s.planetMap()
-	for x0 := 0; x0 < g.W(); x0 += 3 * secSize {
-		x1 := min(x0+3*secSize, g.W())
+	for x0 := 0; x0 < g.W(); x0 += across {
+		x1 := min(x0+across, g.W())
 		// Column names stand in two header lines (first letter above the
 		// second for columns past Z), one per cell of an unshifted row.
 		if x1 > 26 {

@@ -73,7 +73,7 @@ func (s *FullState) Prompts() []engine.Prompt {
 	case "turns":
 		p := s.Players[s.Active]
 		out = append(out, fullAsk(engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn},
-			lang.M("Your turn (Score and Risk are done): movement, fleet actions, development actions, UN assistance.")))
+			lang.M("Your turn (Score and Risk are done): movement (LAUNCH <n> FROM <world> TO <trajectory>, ROUTE <n> FROM <trajectory> TO <place>), fleet actions (FIRE <world> <n> AT <faction>, EXPAND, COUP, PACIFY), development actions (BUILD <world> <group>, RESEARCH, DEFEND, INFLUENCE), UN assistance (UN FLEET or UN RESEARCH).")))
 	}
 	for _, p := range s.Players {
 		out = append(out, fullAsk(engine.Prompt{ID: "any:" + p, Player: p, Kind: engine.KindAnytime},
@@ -163,7 +163,9 @@ type frun struct {
 }
 
 // say tells everyone m.
-func (r *frun) say(m lang.Msg) { r.events = append(r.events, engine.Tell(m)) }
+func (r *frun) say(m lang.Msg) {
+	r.events = append(r.events, engine.Tell(m).Concerning(engine.SeatsNamed(m, seatNamed(r.s.Players))...))
+}
 
 // sayAll tells everyone each of lines, as a sentence.
 func (r *frun) sayAll(lines []lang.Msg) {

@@ -324,7 +324,7 @@ func (s *State) Prompts() []engine.Prompt {
 			break
 		}
 		pr := engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindTurn}
-		pr.SetAsk(lang.M("Your turn: movement, combat, construction and development orders, in that order."))
+		pr.SetAsk(lang.M("Your turn: movement, combat, construction and development orders, in that order: LAUNCH <n> FROM <world> TO <trajectory>, FIRE <world> <n> AT <faction>, BUILD <world> <size>, DEVELOP <world> <attempts>."))
 		out = append(out, pr)
 	}
 	for _, p := range s.Players {

@@ -3,6 +3,7 @@ package earthman
 import (
 	"orrery/engine"
 	"orrery/engine/lang"
+	"slices"
 )
 
 // The first edition words every sentence as a message (lang.Msg, see
@@ -31,7 +32,20 @@ func unitM(n int, dev bool) lang.Msg {
 }
 
 // say tells everyone m.
-func (r *run) say(m lang.Msg) { r.events = append(r.events, engine.Tell(m)) }
+func (r *run) say(m lang.Msg) {
+	r.events = append(r.events, engine.Tell(m).Concerning(engine.SeatsNamed(m, seatNamed(r.s.Players))...))
+}
+
+// seatNamed says whose a name in an event is: a seat's own (their reports
+// open with the events that name them, engine.Event.About).
+func seatNamed(seats []string) func(string) string {
+	return func(name string) string {
+		if slices.Contains(seats, name) {
+			return name
+		}
+		return ""
+	}
+}
 
 // tag is the view's language as a lang.Tag.
 func (v *view) tag() lang.Tag {

@@ -45,13 +45,31 @@ type turn struct {
 }
 
 func (t *turn) say(m lang.Msg) {
-	t.ev = append(t.ev, engine.Tell(m))
+	t.ev = append(t.ev, t.about(engine.Tell(m)))
+}
+
+// about marks e as news for the seats it names, or whose units it names
+// (engine.Event.About): their reports open with it.
+func (t *turn) about(e engine.Event) engine.Event {
+	return e.Concerning(engine.SeatsNamed(*e.Msg, func(name string) string {
+		for _, p := range t.s.Players {
+			if p.Name == name {
+				return name
+			}
+		}
+		for _, u := range t.s.Units {
+			if u.ID == name {
+				return u.Owner
+			}
+		}
+		return ""
+	})...)
 }
 
 // sayAt puts a public event at index i, so that a movement summary comes
 // before the losses (into the planet, off the map) that the moves caused.
 func (t *turn) sayAt(i int, m lang.Msg) {
-	e := engine.Tell(m)
+	e := t.about(engine.Tell(m))
 	t.ev = append(t.ev[:i], append([]engine.Event{e}, t.ev[i:]...)...)
 }
 

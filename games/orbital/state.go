@@ -166,11 +166,11 @@ func (s *State) Prompts() []engine.Prompt {
 		if p.Out {
 			continue
 		}
-		ask := lang.M("orders for turn %d: launches, thrust, drops, fire and strike orders, then repairs and purchases", s.TurnN)
+		ask := lang.M("orders for turn %d, one a line: LAUNCH <unit>, THRUST <unit> <+n|-n>, DROP <unit> AT <impulse>, FIRE <laser> AT <target>, STRIKE <warhead> AT <target>, then REPAIR and BUY <type> AT <station> (e.g. THRUST B7 +2)", s.TurnN)
 		if s.TurnN == 0 {
-			ask = lang.M("opening: spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet")
+			ask = lang.M("opening: spend your starting RU with BUY <type> AT <station>, give FIRE <laser> AT <target> or STRIKE orders (e.g. BUY booster AT S1); nothing moves yet")
 			if !s.sequential() {
-				ask = lang.M("opening: PLACE your Station on its ring if you like, spend your starting RU with BUY, give FIRE or STRIKE orders; nothing moves yet")
+				ask = lang.M("opening: PLACE <station> <hex> on its ring if you like, spend your starting RU with BUY <type> AT <station>, give FIRE <laser> AT <target> or STRIKE orders (e.g. BUY booster AT S1); nothing moves yet")
 			}
 		}
 		pr := engine.Prompt{ID: "turn:" + p.Name, Player: p.Name, Kind: engine.KindTurn}

@@ -117,7 +117,7 @@ func (s *State) move(p string, n, from, to int) ([]engine.Event, error) {
 		if dst.Ships+n > dst.Size.Limit() {
 			return nil, refuse(lang.M("move at most %d", dst.Size.Limit()-dst.Ships), lang.M("%s holds at most %s and has %d", dst.Name, ships(dst.Size.Limit()), dst.Ships))
 		}
-		events := []engine.Event{engine.Tell(lang.M("%s moves %s from %s to %s.", p, ships(n), src.Name, dst.Name))}
+		events := []engine.Event{engine.Tell(lang.M("%s moves %s from %s to %s.", p, ships(n), src.Name, dst.Name)).Concerning(p)}
 		events = append(events, s.leave(from, n)...)
 		dst.Ships += n
 		return events, nil
@@ -139,7 +139,7 @@ func (s *State) leave(i, n int) []engine.Event {
 	}
 	owner := pl.Owner
 	pl.Owner, pl.Ships = "", 0
-	return []engine.Event{engine.Tell(lang.M("%s leaves %s empty: its natives take it back.", owner, pl.Name))}
+	return []engine.Event{engine.Tell(lang.M("%s leaves %s empty: its natives take it back.", owner, pl.Name)).Concerning(owner)}
 }
 
 // attack resolves n ships of p attacking planet to (004-G5, 004-G6).
@@ -149,12 +149,12 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 	if dst.Owner == "" {
 		natives := lang.MN("%d native", "%d natives", dst.Size.Natives())
 		if n <= dst.Size.Natives() {
-			return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s) from %s with %s: %s and the natives hold.", p, dst.Name, natives, src, ships(n), lang.MN("%d it is lost", "%d all are lost", n)))}
+			return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s) from %s with %s: %s and the natives hold.", p, dst.Name, natives, src, ships(n), lang.MN("%d it is lost", "%d all are lost", n))).Concerning(p)}
 		}
 		dst.Owner = p
 		dst.Ships = n - dst.Size.Natives()
 		m := lang.M("%s attacks %s (%s) from %s with %s and takes it with %d left.", p, dst.Name, natives, src, ships(n), dst.Ships)
-		return []engine.Event{engine.Tell(s.capLimit(to, m))}
+		return []engine.Event{engine.Tell(s.capLimit(to, m)).Concerning(p)}
 	}
 	def, d := dst.Owner, dst.Ships
 	strength := d + 1
@@ -164,10 +164,10 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 	switch {
 	case n > strength:
 		dst.Owner, dst.Ships = p, n-strength
-		return []engine.Event{engine.Tell(s.capLimit(to, lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s and takes it with %d left.", append(args, dst.Ships)...)))}
+		return []engine.Event{engine.Tell(s.capLimit(to, lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s and takes it with %d left.", append(args, dst.Ships)...))).Concerning(p, def)}
 	case n == strength:
 		dst.Owner, dst.Ships = "", 0
-		return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: both sides are wiped out and the natives regain the planet.", args...))}
+		return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: both sides are wiped out and the natives regain the planet.", args...)).Concerning(p, def)}
 	}
 	if s.Rules.Defence == "strict" {
 		dst.Ships = d - n
@@ -176,9 +176,9 @@ func (s *State) attack(p string, n, from, to int) []engine.Event {
 	}
 	if dst.Ships <= 0 {
 		dst.Owner, dst.Ships = "", 0
-		return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails, no defender is left and the natives regain the planet.", args...))}
+		return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails, no defender is left and the natives regain the planet.", args...)).Concerning(p, def)}
 	}
-	return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails and %s keeps %s.", append(args, def, ships(dst.Ships))...))}
+	return []engine.Event{engine.Tell(lang.M("%s attacks %s (%s: %s + 1 defence) from %s with %s: the attack fails and %s keeps %s.", append(args, def, ships(dst.Ships))...)).Concerning(p, def)}
 }
 
 // capLimit cuts the ships on planet i to its limit (004-G8): m, the

@@ -619,3 +619,15 @@ func TestEmptyMovementIsDone(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerLettersAreInitials (issue 44): the board marks each seat with
+// its player's initial, whatever the seat order; a shared initial takes
+// the next letter of the name.
+func TestOwnerLettersAreInitials(t *testing.T) {
+	s := &State{Seats: []string{"bob", "cy", "ann", "carl"}}
+	for p, want := range map[string]string{"bob": "B", "cy": "C", "ann": "A", "carl": "R", "nobody": "?"} {
+		if got := s.letter(p); got != want {
+			t.Errorf("letter(%s) = %s, want %s", p, got, want)
+		}
+	}
+}

@@ -75,14 +75,35 @@ func (v *view) asked(p engine.Prompt) bool {
 	return false
 }
 
-// letter is the one-letter mark of a seat on the board: A for seat 1, ...
+// letter is the one-letter mark of a seat on the board: the initial of
+// the player's name (A for ann, B for bob), so that the board reads
+// without the legend; a seat whose initial an earlier seat has takes the
+// next letter of its name not taken, then the first free letter of the
+// alphabet. It depends on the seats alone, so it never changes in a game.
 func (s *State) letter(p string) string {
-	for i, x := range s.Seats {
+	taken := map[rune]bool{}
+	for _, x := range s.Seats {
+		l := pickLetter(x, taken)
+		taken[l] = true
 		if x == p {
-			return string(rune('A' + i))
+			return string(l)
 		}
 	}
 	return "?"
+}
+
+func pickLetter(name string, taken map[rune]bool) rune {
+	for _, r := range strings.ToUpper(name) {
+		if r >= 'A' && r <= 'Z' && !taken[r] {
+			return r
+		}
+	}
+	for r := 'A'; r <= 'Z'; r++ {
+		if !taken[r] {
+			return r
+		}
+	}
+	return '?'
 }
 
 // Board draws the hex map in at most 78 columns. Each planet is two lines,

@@ -276,7 +276,7 @@ func (s *State) settle(p string, i, n int) []engine.Event {
 	} else {
 		m = lang.M("%s adds %s to %s: %d there.", p, ships(n), pl.Name, pl.Ships)
 	}
-	return []engine.Event{engine.Tell(m)}
+	return []engine.Event{engine.Tell(m).Concerning(p)}
 }
 
 // nextPicker moves the snake on to the next player who can place ships,
@@ -290,7 +290,7 @@ func (s *State) nextPicker() []engine.Event {
 		// Ships that cannot be placed anywhere are lost (004-G4).
 		for _, p := range s.Seats {
 			if s.Supply[p] > 0 && !s.canSettle(p) {
-				events = append(events, engine.Tell(lang.M("%s cannot place the %s left anywhere: they are lost.", p, ships(s.Supply[p]))))
+				events = append(events, engine.Tell(lang.M("%s cannot place the %s left anywhere: they are lost.", p, ships(s.Supply[p]))).Concerning(p))
 				s.Supply[p] = 0
 				delete(s.Plans, p)
 			}
@@ -391,7 +391,7 @@ func (s *State) playPlan(p string) ([]engine.Event, bool) {
 					s.Plans[p] = rest
 				}
 				ev := s.settle(p, a.planet, a.ships)
-				ev[0] = engine.Tell(then(*ev[0].Msg, lang.M("(from %s's plan)", p)), ev[0].To...)
+				ev[0] = engine.Tell(then(*ev[0].Msg, lang.M("(from %s's plan)", p)), ev[0].To...).Concerning(ev[0].About...)
 				return ev, true
 			}
 		}
@@ -418,7 +418,7 @@ func (s *State) startMain() []engine.Event {
 				s.Planets[i].Ships += add
 				placed += add
 			}
-			events = append(events, engine.Tell(lang.M("%s's reserve of %s returns: %d placed on their largest planets, %d lost for lack of room.", p, ships(r), placed, r-placed)))
+			events = append(events, engine.Tell(lang.M("%s's reserve of %s returns: %d placed on their largest planets, %d lost for lack of room.", p, ships(r), placed, r-placed)).Concerning(p))
 		}
 		s.Reserve = map[string]int{}
 	}
@@ -474,7 +474,7 @@ func (s *State) eliminate() []engine.Event {
 		}
 		if len(s.owned(p, false)) == 0 {
 			s.Out = append(s.Out, p)
-			events = append(events, engine.Tell(lang.M("%s has no planet left and is out of the game.", p)))
+			events = append(events, engine.Tell(lang.M("%s has no planet left and is out of the game.", p)).Concerning(p))
 			continue
 		}
 		alive = append(alive, p)
@@ -597,7 +597,7 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 	case phaseSettle:
 		if len(orders) == 0 {
 			// Nothing possible was sent: the supply is lost (004-G4).
-			events = append(events, engine.Tell(lang.M("%s places nothing; the %s left are lost.", p, ships(s.Supply[p]))))
+			events = append(events, engine.Tell(lang.M("%s places nothing; the %s left are lost.", p, ships(s.Supply[p]))).Concerning(p))
 			s.Supply[p] = 0
 			return append(events, s.nextPicker()...), nil
 		}

@@ -401,6 +401,13 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 			d := m.data(g, p, m.Rulesets)
 			n := n
 			d.Notice = &n
+			if (n.Kind == "reminder" || n.Kind == "late") && to != game.GM {
+				// Where to look before sending them: the private page.
+				var err error
+				if d.Web, err = m.webLink(tx, g, p); err != nil {
+					return err
+				}
+			}
 			m.speak(d, readerOf(tx, addr), nil)
 			c, err := m.Render.Render(templates.Notice, d)
 			if err != nil {

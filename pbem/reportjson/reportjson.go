@@ -38,6 +38,14 @@ type Report struct {
 	Turn   int    `json:"turn"`
 	Phase  string `json:"phase"`
 	Reason string `json:"reason,omitempty"` // why the step resolved: "all orders in", "deadline"…
+	// News is what happened to the reader's own units, worlds and stores
+	// (engine.Event.Concerns), then what is asked of them and by when:
+	// the order the mail reads in. Events has the news first as well.
+	News    []string `json:"news"`
+	Prompts []Prompt `json:"prompts"`
+	Waiting []string `json:"waiting,omitempty"`
+	// Deadline is RFC 3339 in UTC; absent when there is none.
+	Deadline string `json:"deadline,omitempty"`
 	// Board and Status are the text the mail shows.
 	Board  string `json:"board"`
 	Status string `json:"status,omitempty"`
@@ -52,13 +60,9 @@ type Report struct {
 	Seed       string   `json:"seed,omitempty"`
 	Commitment string   `json:"commitment,omitempty"`
 	Next       string   `json:"next_commitment,omitempty"`
-	Prompts    []Prompt `json:"prompts"`
-	Waiting    []string `json:"waiting,omitempty"`
-	// Deadline is RFC 3339 in UTC; absent when there is none.
-	Deadline string   `json:"deadline,omitempty"`
-	Over     bool     `json:"over,omitempty"`
-	Winners  []string `json:"winners,omitempty"`
-	Outcome  string   `json:"outcome,omitempty"`
+	Over       bool     `json:"over,omitempty"`
+	Winners    []string `json:"winners,omitempty"`
+	Outcome    string   `json:"outcome,omitempty"`
 	// DiceSecret is revealed once the game is over.
 	DiceSecret string `json:"dice_secret,omitempty"`
 }
@@ -84,6 +88,7 @@ type Prompt struct {
 func Build(r *game.Report) Report {
 	out := Report{Version: Version, Game: r.Game, Ruleset: r.Ruleset, Title: r.Title, Player: r.Player, Public: r.Public,
 		Step: r.Step, Turn: r.Turn, Phase: r.Phase, Reason: r.Reason, Board: r.Board, Status: r.Status,
+		News:   append([]string{}, r.Events[:min(r.News, len(r.Events))]...),
 		Events: append([]string{}, r.Events...), Defaults: r.Defaults, Dice: []Die{}, Prompts: []Prompt{},
 		Seed: r.RevealedSeed, Commitment: r.RevealedCommitment, Waiting: r.Waiting,
 		Over: r.Outcome.Over, Winners: r.Outcome.Winners, Outcome: r.Outcome.Text, DiceSecret: r.DiceSecret}

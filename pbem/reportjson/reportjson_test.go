@@ -48,3 +48,25 @@ func TestBuild(t *testing.T) {
 		t.Errorf("the end: %+v", x)
 	}
 }
+
+// TestNewsFirst (issue 44): report.json reads in the mail's order: the
+// reader's own news, then what is asked and by when, then the rest.
+func TestNewsFirst(t *testing.T) {
+	r := &game.Report{Game: "g1", Player: "ann", Events: []string{"ann's fleet is lost", "bob moves"}, News: 1,
+		Prompts:  []engine.Prompt{{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn, Ask: "Your orders?"}},
+		Deadline: "2026-11-26 18:00 UTC", Board: "BOARD"}
+	b, err := Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if x := Build(r); len(x.News) != 1 || x.News[0] != "ann's fleet is lost" || len(x.Events) != 2 {
+		t.Errorf("news %q, events %q", x.News, x.Events)
+	}
+	order := []string{`"news"`, `"prompts"`, `"deadline"`, `"board"`, `"events"`}
+	for i := 1; i < len(order); i++ {
+		if a, b := strings.Index(s, order[i-1]), strings.Index(s, order[i]); a < 0 || b < 0 || a > b {
+			t.Errorf("%s is not before %s:\n%s", order[i-1], order[i], s)
+		}
+	}
+}
