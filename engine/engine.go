@@ -426,6 +426,13 @@ func Find(list []Ruleset, name string) (Ruleset, error) {
 	return nil, fmt.Errorf("no ruleset named %q (known: %s)", name, strings.Join(names, ", "))
 }
 
+// OptionError is an option of a new game that its ruleset does not
+// have, or a value it does not take: Why says so as a message, for the
+// reader's language; Error is its English, for logs and the command line.
+type OptionError struct{ Why lang.Msg }
+
+func (e *OptionError) Error() string { return e.Why.English() }
+
 // ResolveOptions fills in option defaults and rejects unknown options or
 // values outside an option's choices.
 func ResolveOptions(info Info, given map[string]string) (map[string]string, error) {
@@ -447,11 +454,11 @@ func ResolveOptions(info Info, given map[string]string) (map[string]string, erro
 			for _, o := range info.Options {
 				names = append(names, o.Name)
 			}
-			return nil, fmt.Errorf("%s has no option %q (options: %s)", info.Name, k, strings.Join(names, ", "))
+			return nil, &OptionError{lang.M("%s has no option %q (options: %s)", info.Name, k, strings.Join(names, ", "))}
 		}
 		v := given[k]
 		if len(o.Choices) > 0 && !contains(o.Choices, v) {
-			return nil, fmt.Errorf("option %s of %s must be one of %s, not %q", k, info.Name, strings.Join(o.Choices, ", "), v)
+			return nil, &OptionError{lang.M("option %s of %s must be one of %s, not %q", k, info.Name, strings.Join(o.Choices, ", "), v)}
 		}
 		out[k] = v
 	}

@@ -18,9 +18,10 @@
 // adding its PO file (and, if its plural rule is new, a line in
 // engine/lang); a sentence missing from it falls back to English, and
 // TestCatalogsComplete names it. Texts worded elsewhere — an engine
-// notice, an error of the mail reader, a step's reason — are translated
-// by matching their English form against the catalog's messages flagged
-// "matched"; a ruleset's own recorded texts (its phase, dice purposes,
+// notice, an error of the mail reader, a step's reason — come as
+// messages (lang.Msg) and are rendered by their id; only the English
+// text recorded by an older build is still matched against the
+// catalog's formats (phrase); a ruleset's own recorded texts (its phase, dice purposes,
 // the end of the game) by the ruleset (engine.Translator). A ruleset that
 // records all its texts in English whatever its readers read
 // (engine.Localizer, Prosper) has its report worded for the reader here

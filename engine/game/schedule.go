@@ -112,22 +112,22 @@ func (st Settings) validate() error {
 	switch st.Vacation {
 	case "", "extend", "defaults":
 	default:
-		return userErrorf("vacation policy %q must be extend or defaults", st.Vacation)
+		return userErr(lang.M("vacation policy %q must be extend or defaults", st.Vacation))
 	}
 	switch st.Press {
 	case "", "off", "signed", "grey":
 	default:
-		return userErrorf("press setting %q must be off, signed or grey", st.Press)
+		return userErr(lang.M("press setting %q must be off, signed or grey", st.Press))
 	}
 	switch st.Observers {
 	case "", "open", "gm":
 	default:
-		return userErrorf("observers setting %q must be open or gm", st.Observers)
+		return userErr(lang.M("observers setting %q must be open or gm", st.Observers))
 	}
 	switch st.Abandoned {
 	case "", "defaults", "bot", "open":
 	default:
-		return userErrorf("abandoned-seat policy %q must be defaults, bot or open", st.Abandoned)
+		return userErr(lang.M("abandoned-seat policy %q must be defaults, bot or open", st.Abandoned))
 	}
 	for _, r := range st.Reminders {
 		if r <= 0 {

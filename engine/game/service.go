@@ -183,6 +183,9 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 		}
 	}
 	if g.Options, err = engine.ResolveOptions(info, req.Options); err != nil {
+		if oe, ok := errors.AsType[*engine.OptionError](err); ok {
+			return nil, userErr(oe.Why)
+		}
 		return nil, &UserError{Msg: err.Error()}
 	}
 	g.DiceSecret = req.DiceSecret

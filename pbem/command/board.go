@@ -1,5 +1,7 @@
 package command
 
+import "orrery/engine/lang"
+
 // Board answers as STATUS does.
 const Board Name = "BOARD"
 
@@ -7,7 +9,7 @@ const Board Name = "BOARD"
 var BoardCmd = Descriptor{
 	Name:  Board,
 	Help:  []HelpLine{{"BOARD <game>", "the same as STATUS"}},
-	Usage: "write BOARD and a game, like: BOARD demo1",
+	Usage: lang.M("write BOARD and a game, like: BOARD demo1"),
 	Kind:  Read, Limit: Reads,
 	Asks:      Status,
 	Parse:     oneGame(Board, false),

@@ -12,6 +12,7 @@
 package command
 
 import (
+	"orrery/engine/lang"
 	"regexp"
 	"strconv"
 	"strings"
@@ -112,18 +113,19 @@ type Descriptor struct {
 	// Help are its lines in the HELP reply, in order.
 	Help []HelpLine
 	// Usage is the fix given with a line that starts like it but does
-	// not parse.
-	Usage string
+	// not parse: a message (lang.M), written in the reader's language.
+	Usage lang.Msg
 	Kind  Kind
 	Limit Limit
 	// Asks names the command whose answer this one's is (BOARD asks
 	// what STATUS does), so that the two count as one question.
 	Asks Name
 	// Parse reads a line that starts with one of the command's words.
-	// ok is false when it is not this command; msg then says why, or
-	// is "" when the line is not meant as a command at all ("my fleet
+	// ok is false when it is not this command; msg then says why (a
+	// message, written in the reader's language), or is the zero Msg
+	// when the line is not meant as a command at all ("my fleet
 	// moves…").
-	Parse func(in In) (cmd Command, ok bool, msg string)
+	Parse func(in In) (cmd Command, ok bool, msg lang.Msg)
 	// Block says whether a parsed line takes the lines below it, up to
 	// END, as its Text (nil: never).
 	Block func(Command) bool

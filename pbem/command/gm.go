@@ -1,7 +1,7 @@
 package command
 
 import (
-	"fmt"
+	"orrery/engine/lang"
 	"strings"
 )
 
@@ -91,34 +91,34 @@ func verbNames() string {
 // GMCmd is GM <verb> <game> ...; its HELP lines are its verbs'.
 var GMCmd = Descriptor{
 	Name:  GM,
-	Usage: "write GM, a verb and a game, like: GM PAUSE demo1 the reason",
+	Usage: lang.M("write GM, a verb and a game, like: GM PAUSE demo1 the reason"),
 	Kind:  GMKind,
 	// The GM's mail is not limited; a GM line from anyone else is
 	// refused, and counts as a change until then.
 	Limit: Changes,
-	Parse: func(in In) (Command, bool, string) {
+	Parse: func(in In) (Command, bool, lang.Msg) {
 		// GM VERB game args..., or GM LIST (every game: no game named)
 		cmd, args := start(GM, in), in.Args
 		if len(args) >= 1 && strings.EqualFold(args[0], "LIST") {
 			cmd.Verb, cmd.Game = "LIST", ""
 			if len(args) > 1 {
-				return cmd, false, "GM LIST takes no arguments: it lists every game"
+				return cmd, false, lang.M("GM LIST takes no arguments: it lists every game")
 			}
-			return cmd, true, ""
+			return cmd, true, lang.Msg{}
 		}
 		if len(args) < 2 {
-			return cmd, false, "GM needs a verb and a game"
+			return cmd, false, lang.M("GM needs a verb and a game")
 		}
 		cmd.Verb = strings.ToUpper(args[0])
 		if _, ok := FindVerb(cmd.Verb); !ok {
-			return cmd, false, fmt.Sprintf("%q is not a GM verb: use one of %s", args[0], verbNames())
+			return cmd, false, lang.M("%q is not a GM verb: use one of %s", args[0], verbNames())
 		}
 		if !gameArg(&cmd, args[1]) {
-			return cmd, false, fmt.Sprintf("%q is not a game id", args[1])
+			return cmd, false, lang.M("%q is not a game id", args[1])
 		}
 		cmd.Args = args[2:]
 		cmd.Text = strings.Join(cmd.Args, " ")
-		return cmd, true, ""
+		return cmd, true, lang.Msg{}
 	},
 	Block: func(c Command) bool {
 		v, _ := FindVerb(c.Verb)

@@ -1,7 +1,7 @@
 package command
 
 import (
-	"fmt"
+	"orrery/engine/lang"
 	"strings"
 )
 
@@ -13,18 +13,18 @@ const Help Name = "HELP"
 var HelpCmd = Descriptor{
 	Name:  Help,
 	Help:  []HelpLine{{"HELP [ruleset]", "this text (and a ruleset's orders)"}},
-	Usage: "write HELP alone on its line",
+	Usage: lang.M("write HELP alone on its line"),
 	Kind:  Read, Limit: Reads,
-	Parse: func(in In) (Command, bool, string) {
+	Parse: func(in In) (Command, bool, lang.Msg) {
 		cmd := start(Help, in)
 		switch len(in.Args) {
 		case 0:
-			return cmd, true, ""
+			return cmd, true, lang.Msg{}
 		case 1:
 			cmd.Ruleset = strings.ToLower(in.Args[0])
-			return cmd, true, ""
+			return cmd, true, lang.Msg{}
 		}
-		return cmd, false, fmt.Sprintf("%s takes no arguments", Help)
+		return cmd, false, lang.M("%s takes no arguments", Help)
 	},
 	Examples:  []string{"HELP", "help prosper"},
 	Malformed: "HELP me please",

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"orrery/engine/lang"
 	"strconv"
 	"strings"
 )
@@ -13,12 +14,12 @@ const List Name = "LIST"
 var ListCmd = Descriptor{
 	Name:  List,
 	Help:  []HelpLine{{"LIST [page N]", "games you can join (and yours), the rulesets I know"}},
-	Usage: "write LIST alone on its line, or LIST page 2 for the next games",
+	Usage: lang.M("write LIST alone on its line, or LIST page 2 for the next games"),
 	Kind:  Read, Limit: Reads,
-	Parse: func(in In) (Command, bool, string) {
+	Parse: func(in In) (Command, bool, lang.Msg) {
 		cmd, args := start(List, in), in.Args
 		if len(args) == 0 {
-			return cmd, true, ""
+			return cmd, true, lang.Msg{}
 		}
 		// LIST 2, LIST page 2
 		if len(args) == 2 && strings.EqualFold(args[0], "PAGE") {
@@ -26,9 +27,9 @@ var ListCmd = Descriptor{
 		}
 		if n, err := strconv.Atoi(args[0]); err == nil && len(args) == 1 && n >= 1 {
 			cmd.Page = n
-			return cmd, true, ""
+			return cmd, true, lang.Msg{}
 		}
-		return cmd, false, "LIST takes only a page number, like LIST page 2"
+		return cmd, false, lang.M("LIST takes only a page number, like LIST page 2")
 	},
 	Examples:  []string{"LIST", "list page 2", "LIST 3"},
 	Malformed: "LIST everything",

@@ -1,5 +1,7 @@
 package command
 
+import "orrery/engine/lang"
+
 // Resign leaves the game: the seat plays its defaults from then on.
 const Resign Name = "RESIGN"
 
@@ -7,7 +9,7 @@ const Resign Name = "RESIGN"
 var ResignCmd = Descriptor{
 	Name:  Resign,
 	Help:  []HelpLine{{"RESIGN <game>", "leave a game"}},
-	Usage: "write RESIGN and a game, like: RESIGN demo1",
+	Usage: lang.M("write RESIGN and a game, like: RESIGN demo1"),
 	Kind:  Change, Limit: Changes,
 	Parse:     oneGame(Resign, false),
 	Examples:  []string{"RESIGN demo1", "resign"},

@@ -1,6 +1,9 @@
 package command
 
-import "strings"
+import (
+	"orrery/engine/lang"
+	"strings"
+)
 
 // SendSecret mails a seat's secret to the seat's own address: SECRET
 // <game> [seat], or SECRET alone in a mail about a game. The same word
@@ -20,28 +23,28 @@ var SecretCmd = Descriptor{
 	// No Usage: a line that is not a request gives a secret, and
 	// pbem/route answers one that does neither.
 	Kind: Change, Limit: Changes,
-	Parse: func(in In) (Command, bool, string) {
+	Parse: func(in In) (Command, bool, lang.Msg) {
 		// Its word must name a game that exists (IsGame), and a bare
 		// SECRET in a mail about a game asks for that game's.
 		c, args := start(SendSecret, in), in.Args
 		switch {
 		case len(args) == 0 && in.Game != "":
-			return c, true, ""
+			return c, true, lang.Msg{}
 		case len(args) >= 1 && len(args) <= 2 && in.IsGame != nil:
 			id := strings.ToLower(args[0])
 			if !IDPattern.MatchString(id) || !in.IsGame(id) {
-				return c, false, ""
+				return c, false, lang.Msg{}
 			}
 			c.Game = id
 			if len(args) == 2 {
 				c.Seat = strings.ToLower(args[1])
 				if !SeatPattern.MatchString(c.Seat) {
-					return c, false, ""
+					return c, false, lang.Msg{}
 				}
 			}
-			return c, true, ""
+			return c, true, lang.Msg{}
 		}
-		return c, false, ""
+		return c, false, lang.Msg{}
 	},
 	Examples:  []string{"SECRET", "secret demo1", "SECRET demo1 ann"},
 	Malformed: "SECRET demo1 9lives",

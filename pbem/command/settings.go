@@ -1,5 +1,7 @@
 package command
 
+import "orrery/engine/lang"
+
 // Settings answers with the sender's settings.
 const Settings Name = "SETTINGS"
 
@@ -7,15 +9,15 @@ const Settings Name = "SETTINGS"
 var SettingsCmd = Descriptor{
 	Name:  Settings,
 	Help:  []HelpLine{{"SETTINGS", "your settings, and how to change them"}},
-	Usage: "write SETTINGS alone on its line",
+	Usage: lang.M("write SETTINGS alone on its line"),
 	// Counted with the changes, as it always was: it is answered once
 	// per mail whatever the count.
 	Kind: Read, Limit: Changes,
-	Parse: func(in In) (Command, bool, string) {
+	Parse: func(in In) (Command, bool, lang.Msg) {
 		if len(in.Args) == 0 {
-			return start(Settings, in), true, ""
+			return start(Settings, in), true, lang.Msg{}
 		}
-		return start(Settings, in), false, "SETTINGS takes no arguments"
+		return start(Settings, in), false, lang.M("SETTINGS takes no arguments")
 	},
 	Examples:  []string{"SETTINGS", "settings"},
 	Malformed: "SETTINGS LANG",

@@ -1,5 +1,7 @@
 package command
 
+import "orrery/engine/lang"
+
 // Status answers with the current board and who is still to send.
 const Status Name = "STATUS"
 
@@ -7,7 +9,7 @@ const Status Name = "STATUS"
 var StatusCmd = Descriptor{
 	Name:  Status,
 	Help:  []HelpLine{{"STATUS <game>", "the board as it stands, and who is still to send"}},
-	Usage: "write STATUS and a game, like: STATUS demo1",
+	Usage: lang.M("write STATUS and a game, like: STATUS demo1"),
 	Kind:  Read, Limit: Reads,
 	Parse:     oneGame(Status, false),
 	Examples:  []string{"STATUS demo1", "status"},

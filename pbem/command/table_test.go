@@ -88,7 +88,7 @@ func TestTable(t *testing.T) {
 			if d.Malformed == "" {
 				t.Fatalf("%s has no Malformed line: add one it must refuse", d.Name)
 			}
-			if d.Usage == "" && d.Name != command.SendSecret { // SECRET's malformed line is answered by route (see SecretCmd)
+			if d.Usage.IsZero() && d.Name != command.SendSecret { // SECRET's malformed line is answered by route (see SecretCmd)
 				t.Errorf("%s has no Usage: the fix given with a line it refuses", d.Name)
 			}
 			f := strings.Fields(d.Malformed)
@@ -98,6 +98,9 @@ func TestTable(t *testing.T) {
 			r := route.Parse("", d.Malformed, nil, opt)
 			if len(r.Errors) != 1 || r.Errors[0].Line != 1 || r.Errors[0].Msg == "" || r.Errors[0].Fix == "" {
 				t.Errorf("%q in a mail about no game: errors %+v, want one error on line 1 with a reason and a fix", d.Malformed, r.Errors)
+			} else if d.Name != command.SendSecret && (r.Errors[0].Why == nil || r.Errors[0].Hint == nil) {
+				// Messages, so that the reader gets them in their language.
+				t.Errorf("%q: the reason and the fix are not messages (lang.M): %+v", d.Malformed, r.Errors[0])
 			}
 		})
 	}

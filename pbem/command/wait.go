@@ -1,5 +1,7 @@
 package command
 
+import "orrery/engine/lang"
+
 // Wait asks the game not to resolve early this turn.
 const Wait Name = "WAIT"
 
@@ -7,7 +9,7 @@ const Wait Name = "WAIT"
 var WaitCmd = Descriptor{
 	Name:  Wait,
 	Help:  []HelpLine{{"WAIT <game>", "ask the game not to resolve early this turn"}},
-	Usage: "write WAIT and a game, like: WAIT demo1",
+	Usage: lang.M("write WAIT and a game, like: WAIT demo1"),
 	Kind:  Change, Limit: Changes,
 	Parse:     oneGame(Wait, false),
 	Examples:  []string{"WAIT demo1", "wait"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/bounce"
 	"orrery/pbem/imapin"
@@ -79,9 +80,9 @@ func (d *Daemon) complaint(ctx context.Context, j *job) (imapin.Disposition, err
 		if loop == "" {
 			loop = "?"
 		}
-		text := fmt.Sprintf("%s marked a mail of mine as spam (feedback loop: %s): I send that address no more reminders, digests or observer reports. It still gets its games' reports and the answers to its own mail; SET REMINDERS on from it starts the rest again.", addr, loop)
+		text := lang.M("%s marked a mail of mine as spam (feedback loop: %s): I send that address no more reminders, digests or observer reports. It still gets its games' reports and the answers to its own mail; SET REMINDERS on from it starts the rest again.", addr, loop)
 		if sent.Game != "" {
-			text = fmt.Sprintf("%s marked a mail of mine about game %s as spam (feedback loop: %s): I send that address no more reminders, digests or observer reports. It still gets its games' reports and the answers to its own mail; SET REMINDERS on from it starts the rest again.", addr, sent.Game, loop)
+			text = lang.M("%s marked a mail of mine about game %s as spam (feedback loop: %s): I send that address no more reminders, digests or observer reports. It still gets its games' reports and the answers to its own mail; SET REMINDERS on from it starts the rest again.", addr, sent.Game, loop)
 		}
 		return d.gmMail(tx, nil, "complaint", text)
 	}

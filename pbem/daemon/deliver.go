@@ -319,7 +319,7 @@ func (d *Daemon) settleUnreachable(ctx context.Context, addr string) error {
 	return d.st.Update(ctx, func(tx store.Tx) error {
 		if seats == 0 && d.cfg.GM != "" {
 			// No seat to tell anyone of: the GM hears of it alone.
-			if err := d.gmMail(tx, nil, "unreachable", fmt.Sprintf("Mail to %s bounces (%s): I write to it no more.", addr, st.Why)); err != nil {
+			if err := d.gmMail(tx, nil, "unreachable", lang.M("Mail to %s bounces (%s): I write to it no more.", addr, st.Why)); err != nil {
 				return err
 			}
 		}
@@ -328,9 +328,10 @@ func (d *Daemon) settleUnreachable(ctx context.Context, addr string) error {
 }
 
 // gmMail queues a notice of kind to the GM (about game g, or none).
-func (d *Daemon) gmMail(tx store.Tx, g *game.Game, kind, text string) error {
+func (d *Daemon) gmMail(tx store.Tx, g *game.Game, kind string, m lang.Msg) error {
 	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
-	data.Notice = &game.Notice{Kind: kind, Text: text}
+	data.Notice = &game.Notice{Kind: kind}
+	data.Notice.Tell(m)
 	d.mailer.speak(data, readerOf(tx, bareAddress(d.cfg.GM)), nil)
 	c, err := d.mailer.Render.Render(templates.Notice, data)
 	if err != nil {
@@ -368,14 +369,14 @@ func (d *Daemon) deadMail(tx store.Tx, it outbox.Item, permanent bool) error {
 		d.log.Error("outbox gave up on a mail", "to", to, "kind", it.Mail.Kind, "err", it.LastError)
 		return nil
 	}
-	queued := it.Queued.UTC().Format("Mon 2006-01-02 15:04 MST")
+	queued := it.Queued.UTC()
 	var g *game.Game
-	text := fmt.Sprintf("I gave up on a mail to %s (queued %s); the last error was: %s", to, queued, it.LastError)
+	text := lang.M("I gave up on a mail to %s (queued %s); the last error was: %s", to, queued, it.LastError)
 	if it.Mail.Game != "" {
 		if gg, err := d.svc.GetTx(tx, it.Mail.Game); err == nil {
 			g = gg
 		}
-		text = fmt.Sprintf("I gave up on a mail to %s (game %s, queued %s); the last error was: %s", to, it.Mail.Game, queued, it.LastError)
+		text = lang.M("I gave up on a mail to %s (game %s, queued %s); the last error was: %s", to, it.Mail.Game, queued, it.LastError)
 	}
 	return d.gmMail(tx, g, "undelivered", text)
 }
@@ -442,13 +443,14 @@ func (d *Daemon) welcomeBack(ctx context.Context, j *job) error {
 		_, err := bounce.Clear(tx, j.from)
 		return err
 	}
-	since := st.Unreachable.UTC().Format("Mon 2006-01-02 15:04 MST")
-	text := fmt.Sprintf("Mail to you bounced (%s), so I stopped writing to you on %s. Now that you write again, I write to you again. A seat you held may have gone to another player meanwhile: MY GAMES shows yours.", st.Why, since)
+	since := st.Unreachable.UTC()
+	text := lang.M("Mail to you bounced (%s), so I stopped writing to you on %s. Now that you write again, I write to you again. A seat you held may have gone to another player meanwhile: MY GAMES shows yours.", st.Why, since)
 	if kept > 0 {
-		text = fmt.Sprintf("Mail to you bounced (%s), so I stopped writing to you on %s. Now that you write again, I write to you again, and the seats I kept for you are yours as before: a mail for each game says what happened meanwhile. MY GAMES shows your games.", st.Why, since)
+		text = lang.M("Mail to you bounced (%s), so I stopped writing to you on %s. Now that you write again, I write to you again, and the seats I kept for you are yours as before: a mail for each game says what happened meanwhile. MY GAMES shows your games.", st.Why, since)
 	}
 	data := d.mailer.data(nil, game.Player{}, nil)
-	data.Notice = &game.Notice{Kind: "reachable", Text: text}
+	data.Notice = &game.Notice{Kind: "reachable"}
+	data.Notice.Tell(text)
 	return d.say(j, templates.Notice, data)
 }
 

@@ -85,6 +85,20 @@ func TestSettingsByMail(t *testing.T) {
 	if len(bad) != 1 || !strings.Contains(bad[0], "строка 1, вы написали: SET TZ Mars/Olympus") || !strings.Contains(bad[0], "Asia/Tokyo") {
 		t.Errorf("a bad zone:\n%s", bad)
 	}
+	for _, want := range []string{"нет часового пояса \"Mars/Olympus\"", "напишите пояс из базы tz"} {
+		if len(bad) == 1 && !strings.Contains(bad[0], want) {
+			t.Errorf("the answer to a bad zone lacks %q:\n%s", want, bad[0])
+		}
+	}
+	// Command lines that do not parse are refused in Russian too.
+	h.handle(h.mail("ann@example.org", "commands", "SET COLOUR blue\nSET REMINDERS maybe\nNEW\nVACATION g1 FROM 2027-01-03 TO 2026-12-20\nVACATION g1 FROM soon TO later"))
+	bad = to(h.flush(), "ann@example.org")
+	for _, want := range []string{"нет настройки \"COLOUR\"", "напишите SET, настройку и её значение", "после NEW нужен набор правил",
+		"напишите NEW, набор правил", "последний день VACATION раньше первого", "даты VACATION пишутся как год-месяц-день", "напишите VACATION, игру и две даты"} {
+		if len(bad) != 1 || !strings.Contains(bad[0], want) {
+			t.Errorf("the answer to bad command lines lacks %q:\n%s", want, bad)
+		}
+	}
 	if s, _ := settings.Load(context.Background(), h.st, "ann@example.org"); s["TZ"] != "Europe/Moscow" {
 		t.Errorf("a bad value changed the zone to %q", s["TZ"])
 	}

@@ -26,7 +26,7 @@ func (d *Daemon) set(ctx context.Context, j *job, c route.Command, byID *gameInd
 	value, err := settings.Put(ctx, d.st, j.from, c.Verb, c.Text)
 	var bad *settings.Error
 	if errors.As(err, &bad) {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: "SET " + c.Verb + " " + c.Text, Msg: bad.Msg, Fix: bad.Fix})
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "SET "+c.Verb+" "+c.Text, bad.Why, bad.Hint))
 	}
 	if err != nil {
 		return err

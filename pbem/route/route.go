@@ -325,7 +325,7 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 		}
 		d := command.Lookup(word)
 		var cmd Command
-		ok, msg := false, ""
+		ok, msg := false, lang.Msg{}
 		if d != nil {
 			cmd, ok, msg = d.Parse(command.In{Word: word, Args: args, Line: n, Game: r.Game, IsGame: opt.IsGame, IsRuleset: opt.IsRuleset})
 		}
@@ -360,8 +360,8 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 		case r.Game != "":
 			orders[i] = raw // an order, for the ruleset to judge
 			r.OrderLines = append(r.OrderLines, inmail.Line{N: n, Text: line})
-		case msg != "":
-			r.errorf(n, line, msg, d.Usage)
+		case !msg.IsZero():
+			r.Errors = append(r.Errors, engine.LineErr(n, line, msg, d.Usage))
 		default:
 			r.unknown(n, line, string(word))
 		}
@@ -432,7 +432,7 @@ var commandWords = func() []Name {
 // usage is the fix for a mistyped command word's best guess.
 func usage(word Name) string {
 	if d := command.Lookup(word); d != nil {
-		return d.Usage
+		return d.Usage.English()
 	}
 	return ""
 }

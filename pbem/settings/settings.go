@@ -82,7 +82,7 @@ func parseOnOff(v string) (string, error) {
 	case "off", "no", "false", "0":
 		return "off", nil
 	}
-	return "", &Error{Msg: fmt.Sprintf("%q is neither on nor off", v), Fix: "write on or off"}
+	return "", refuse(lang.M("%q is neither on nor off", v), lang.M("write on or off"))
 }
 
 // Find returns the key named name (any case).
@@ -104,8 +104,17 @@ func Names() []string {
 	return out
 }
 
-// Error is a value or key a player got wrong, worded for them.
-type Error struct{ Msg, Fix string }
+// Error is a value or key a player got wrong, worded for them: Why and
+// Hint are messages (written in the reader's language by the mail
+// side), Msg and Fix their English, for logs and the command line.
+type Error struct {
+	Msg, Fix  string
+	Why, Hint lang.Msg
+}
+
+func refuse(why, hint lang.Msg) *Error {
+	return &Error{Msg: why.English(), Fix: hint.English(), Why: why, Hint: hint}
+}
 
 func (e *Error) Error() string { return e.Msg + " (" + e.Fix + ")" }
 
@@ -116,7 +125,7 @@ func parseLang(v string) (string, error) {
 		for _, t := range lang.Supported {
 			names = append(names, string(t))
 		}
-		return "", &Error{Msg: fmt.Sprintf("I cannot write in %q", v), Fix: fmt.Sprintf("write one of: %s", strings.Join(names, ", "))}
+		return "", refuse(lang.M("I cannot write in %q", v), lang.M("write one of: %s", strings.Join(names, ", ")))
 	}
 	return string(t), nil
 }
@@ -127,8 +136,8 @@ func parseZone(v string) (string, error) {
 	}
 	z, err := time.LoadLocation(v)
 	if err != nil || v == "" || v == "Local" || strings.ContainsAny(v, " \\") {
-		return "", &Error{Msg: fmt.Sprintf("no time zone is named %q", v),
-			Fix: "write a zone of the tz database, like Europe/Moscow, America/New_York or Asia/Tokyo"}
+		return "", refuse(lang.M("no time zone is named %q", v),
+			lang.M("write a zone of the tz database, like Europe/Moscow, America/New_York or Asia/Tokyo"))
 	}
 	return z.String(), nil
 }
@@ -203,7 +212,7 @@ func Get(tx store.Tx, addr string) (Settings, error) {
 func Set(tx store.Tx, addr, key, value string) (string, error) {
 	k, ok := Find(key)
 	if !ok {
-		return "", &Error{Msg: fmt.Sprintf("there is no setting %q", key), Fix: fmt.Sprintf("the settings are %s", strings.Join(Names(), ", "))}
+		return "", refuse(lang.M("there is no setting %q", key), lang.M("the settings are %s", strings.Join(Names(), ", ")))
 	}
 	value = strings.TrimSpace(value)
 	if value != "" && !strings.EqualFold(value, "default") && value != "-" {
