@@ -124,6 +124,10 @@ type dicePage struct {
 	// read yet (sealed: head and hash only), and the hidden streams the
 	// page shows.
 	Parts, Sealed, Streams int
+	// Words are the check's verdicts in the page's language, as JSON
+	// in an attribute (dice.js reads it; an inline script block would be
+	// one more thing the pages' policy must allow).
+	Words string
 }
 
 func (s *Site) render(name string, data any) ([]byte, error) {
@@ -377,6 +381,11 @@ func (s *Site) dicePage(ctx context.Context, g *game.Game, v viewer, l links) (*
 	}
 	p := &dicePage{common: s.common(title, g, v, l), Game: s.info(g, l.Game()), Steps: steps, Epoch: g.Epoch, Scheme: SchemeOf(g)}
 	p.DiceJS = true
+	words, err := json.Marshal(s.diceWords(p.tag))
+	if err != nil {
+		return nil, err
+	}
+	p.Words = string(words)
 	for _, st := range steps {
 		p.Rolls += len(st.Rolls)
 		p.Parts += len(st.Inputs)
