@@ -82,6 +82,23 @@ func funcsFor(c *lang.Catalog, tag lang.Tag) htmltemplate.FuncMap {
 		}
 		return htmltemplate.HTML(textEscaper.Replace(out))
 	}
+	// th is t for a sentence with markup of its own (<b>, <code>, <i>,
+	// <sup>): its format and translation are trusted as the template
+	// itself is (they come from it and from our PO files), and only its
+	// arguments are escaped.
+	fm["th"] = func(format string, args ...any) htmltemplate.HTML {
+		esc := make([]any, len(args))
+		for i, a := range args {
+			if s, ok := a.(string); ok {
+				a = textEscaper.Replace(s)
+			}
+			esc[i] = a
+		}
+		if tag == lang.English {
+			return htmltemplate.HTML((*lang.Catalog)(nil).Sprintf(tag, format, esc...))
+		}
+		return htmltemplate.HTML(c.Sprintf(tag, format, esc...))
+	}
 	// tn is t for a message chosen by a count: one and other are its
 	// English forms ("%d part", "%d parts").
 	fm["tn"] = func(n int, one, other string) htmltemplate.HTML {

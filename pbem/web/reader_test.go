@@ -136,6 +136,22 @@ func TestPublicPageLanguage(t *testing.T) {
 			t.Errorf("the Russian public page lacks %q:\n%s", want, ru)
 		}
 	}
+	// The dice page's explanation of the check is Russian too, markup
+	// and all; the English one keeps its words.
+	ruDice := get(s, "GET", "/g/g1/dice?lang=ru").Body.String()
+	for _, want := range []string{"В этой игре кубики бросаются по схеме 2", "<dt>скрытое зерно <i>H</i></dt>", "HMAC-SHA256(секрет кубиков, <code>g1:EPOCH:STEP</code>)", "Ваша квитанция"} {
+		if !strings.Contains(ruDice, want) {
+			t.Errorf("the Russian dice page lacks %q:\n%s", want, ruDice)
+		}
+	}
+	for _, bad := range []string{"rolls its dice", "What it cannot prove", "the first 48 bits"} {
+		if strings.Contains(ruDice, bad) {
+			t.Errorf("the Russian dice page has English: %q", bad)
+		}
+	}
+	if en := get(s, "GET", "/g/g1/dice").Body.String(); !strings.Contains(en, "This game rolls its dice under scheme 2") || !strings.Contains(en, "<dt>hidden seed <i>H</i></dt>") {
+		t.Errorf("the English dice page lost its explanation:\n%s", en)
+	}
 	// Two languages of one page are two ETags.
 	en := get(s, "GET", "/g/g1").Header().Get("ETag")
 	if r := get(s, "GET", "/g/g1", "Accept-Language", "ru").Header().Get("ETag"); r == en {
