@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/lang"
+	"orrery/engine/store"
+	"orrery/games"
 	"orrery/pbem/settings"
 	"orrery/templates"
 )
@@ -178,5 +181,46 @@ func TestGameLanguage(t *testing.T) {
 		if got := gameLang(g); got != c.want {
 			t.Errorf("players %q: game language %q, want %q", c.langs, got, c.want)
 		}
+	}
+}
+
+// TestBoardPictureInTheReadersLanguage: the board's picture of a public
+// page is drawn in the page's language by the ruleset's ViewLocalizer
+// (Orbital's legend and labels), as the mails draw it.
+func TestBoardPictureInTheReadersLanguage(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "svg.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := game.New(st, games.All())
+	ctx := context.Background()
+	if _, err := svc.Create(ctx, game.CreateRequest{ID: "o", Ruleset: "orbital", DiceSecret: "svg",
+		Players: []game.PlayerSpec{{Name: "ann"}, {Name: "bob"}}}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := templates.WebCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSite(t, Config{Service: svc, Catalog: cat, Picture: Drawn})
+	en := get(s, "GET", "/g/o/step/0.svg")
+	ru := get(s, "GET", "/g/o/step/0.svg", "Accept-Language", "ru")
+	if en.Code != 200 || ru.Code != 200 {
+		t.Fatalf("the picture: %d, %d", en.Code, ru.Code)
+	}
+	cyrillic := regexp.MustCompile(`[А-Яа-яЁё]{3,}`)
+	if cyrillic.MatchString(en.Body.String()) {
+		t.Errorf("the English picture has Russian in it")
+	}
+	if !cyrillic.MatchString(ru.Body.String()) {
+		t.Errorf("the Russian picture has no Russian word:\n%s", ru.Body.String())
+	}
+	if en.Header().Get("ETag") == ru.Header().Get("ETag") {
+		t.Errorf("the two pictures share an ETag")
+	}
+	// The page's img points at the picture in its own language.
+	if page := get(s, "GET", "/g/o?lang=ru").Body.String(); !strings.Contains(page, `src="/g/o/step/0.svg?lang=ru"`) {
+		t.Errorf("the Russian page's picture is not the Russian one:\n%s", page)
 	}
 }
