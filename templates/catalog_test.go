@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	tCall  = regexp.MustCompile(`\bt[ (]"((?:[^"\\]|\\.)*)"`)
+	tCall  = regexp.MustCompile(`\bth?[ (]"((?:[^"\\]|\\.)*)"`) // t, and th (with markup)
 	tnCall = regexp.MustCompile(`\btn[ (](?:\([^)]*\)|[\w.]+),? "((?:[^"\\]|\\.)*)",? "((?:[^"\\]|\\.)*)"`)
 )
 

@@ -11,18 +11,20 @@ import (
 	"path/filepath"
 	"strings"
 
+	"orrery/engine/lang"
 	"orrery/pbem/web"
 )
 
 // archiveCommand is `orrery game archive`, listed with the game commands.
 func archiveCommand() subcommand {
-	return subcommand{"archive", "game archive ID --out DIR [--export-running]",
+	return subcommand{"archive", "game archive ID --out DIR [--export-running] [--lang ru]",
 		"Writes the game's public web pages as static files into DIR: index.html (the\n" +
 			"game's page), a page, JSON report and picture per step, the dice page with\n" +
 			"its in-browser check, the Atom feed, and game.json, the game's export without\n" +
 			"any player's secret or address (the dice secret only once the game is over).\n" +
 			"Put DIR on any static host. While the game runs, game.json is left out (its\n" +
-			"orders may hold what the rules keep hidden) unless --export-running.", gameArchive}
+			"orders may hold what the rules keep hidden) unless --export-running. The\n" +
+			"pages are in the language of --lang, else the game's players' own, else English.", gameArchive}
 }
 
 // filesMarker starts the answer of a forwarded `game archive`: the daemon
@@ -41,9 +43,18 @@ func gameArchive(ctx context.Context, e *env, args []string) error {
 	c, fs, db := gameFlags(e, "archive")
 	out := fs.String("out", "", "folder to write the pages into (created if needed)")
 	running := fs.Bool("export-running", false, "add game.json for a game still running (without its dice secret)")
+	language := fs.String("lang", "", "the pages' language (en, ru); default: the game's players' own, else English")
 	id, err := parseOneID(fs, args, c.usage)
 	if err != nil {
 		return err
+	}
+	var tag lang.Tag
+	if *language != "" {
+		t, ok := lang.Parse(*language)
+		if !ok {
+			return fmt.Errorf("game archive --lang %q: the pages are written in en or ru", *language)
+		}
+		tag = t
 	}
 	// Run by the daemon for a forwarded command, it sends the files back
 	// and the sender writes them where its --out says.
@@ -60,7 +71,7 @@ func gameArchive(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	files, notes, err := site.Archive(ctx, id, web.ArchiveOptions{ExportRunning: *running})
+	files, notes, err := site.Archive(ctx, id, web.ArchiveOptions{ExportRunning: *running, Lang: tag})
 	if err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func TestWebInChromium(t *testing.T) {
 	visit := func(url, shot string) {
 		t.Helper()
 		for _, w := range []int64{360, 1000} {
-			if err := chromedp.Do(browser, chromedp.EmulateViewport(w, 800), chromedp.Navigate(url)); err != nil {
+			if err := chromedp.Do(browser, viewport(w), chromedp.Navigate(url)); err != nil {
 				t.Fatalf("%s: %v", url, err)
 			}
 			if sw := eval(`String(document.documentElement.scrollWidth)`); sw != fmt.Sprint(w) {
@@ -152,6 +152,20 @@ func TestWebInChromium(t *testing.T) {
 	deadline := eval(`(function(){var t=document.querySelector('.now time'); return t ? t.textContent + '|' + t.title : ''})()`)
 	if local, utc, _ := strings.Cut(deadline, "|"); !strings.HasSuffix(utc, "UTC") || !strings.Contains(local, "GMT+9") {
 		t.Errorf("the deadline is not shown in the reader's time (Tokyo): %q", deadline)
+	}
+
+	// The same page in Russian: its words, and its dates written by the
+	// browser in the page's language (local.js), in the reader's zone.
+	visit(gameURL+"?lang=ru", "game-ru")
+	if got := eval(`document.documentElement.lang + '|' + document.getElementById('now-h').textContent`); got != "ru|Сейчас" {
+		t.Errorf("the Russian game page: %q", got)
+	}
+	deadline = eval(`(function(){var t=document.querySelector('.now time'); return t ? t.textContent : ''})()`)
+	if !regexp.MustCompile(`[а-я]{2}`).MatchString(deadline) || !strings.Contains(deadline, "GMT+9") {
+		t.Errorf("the Russian page's deadline is not in Russian in the reader's time: %q", deadline)
+	}
+	if got := eval(`document.querySelector('header.site .langs a').getAttribute('href')`); !strings.HasSuffix(got, "?lang=en") {
+		t.Errorf("the Russian page's link to English: %q", got)
 	}
 
 	// A step's page, with its way back and forth.
@@ -193,14 +207,23 @@ func TestWebInChromium(t *testing.T) {
 			t.Errorf("%s rolls are not marked verified", bad)
 		}
 	}
-	if err := chromedp.Do(browser, chromedp.EmulateViewport(360, 800)); err != nil {
-		t.Fatal(err)
+	shootDice := func(name string) {
+		t.Helper()
+		for _, w := range []int64{360, 1000} {
+			if err := chromedp.Do(browser, viewport(w)); err != nil {
+				t.Fatal(err)
+			}
+			screenshot(t, browser, name, w)
+		}
 	}
-	screenshot(t, browser, "dice", 360)
-	if err := chromedp.Do(browser, chromedp.EmulateViewport(1000, 800)); err != nil {
-		t.Fatal(err)
+	shootDice("dice")
+	// In Russian, the check's verdicts too.
+	visit(base+"/g/"+g.ID+"/dice?lang=ru", "")
+	if state, summary := checkDice(t, browser, false); state != "ok" || !strings.Contains(summary, "Каждый бросок на этой странице проверен") {
+		t.Errorf("the Russian dice page: %s: %s", state, summary)
 	}
-	screenshot(t, browser, "dice", 1000)
+	shootDice("dice-ru")
+	visit(base+"/g/"+g.ID+"/dice", "")
 	// The page's own SHA-256 agrees with the standard and with WebCrypto
 	// on every length around its block boundaries.
 	known := eval(`orreryDice.hex(orreryDice.sha256js(new TextEncoder().encode('abc')))`)
@@ -264,6 +287,16 @@ func TestWebInChromium(t *testing.T) {
 	if err != nil || !hidden {
 		t.Errorf("without JavaScript the dice check's button shows (hidden: %v, %v)", hidden, err)
 	}
+}
+
+// viewport is a phone's width (360 px, at a phone's 2× scale when
+// screenshots are taken, so that they show what a phone shows) or a
+// desktop's.
+func viewport(w int64) chromedp.Action[chromedp.Void] {
+	if w < 600 && *screenshots != "" {
+		return chromedp.EmulateViewport(w, 800, chromedp.EmulateScale(2))
+	}
+	return chromedp.EmulateViewport(w, 800)
 }
 
 // checkDice presses the dice page's button and waits for its verdict.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,7 +91,10 @@ func (s spyState) OrdersPublic(a engine.Answer) bool {
 // end).
 type diceGames struct {
 	annSpy string // ann's private page in "spy"
-	steps  map[string]uint64
+	// receipt is the receipt the ack of the last orders of "spy" (bob's)
+	// carried: the dice page finds it.
+	receipt string
+	steps   map[string]uint64
 }
 
 // setUpDiceGames makes the diceGames in svc, before the daemon runs (its
@@ -107,6 +112,9 @@ func setUpDiceGames(t *testing.T, ctx context.Context, svc *game.Service) diceGa
 			res, err := svc.Submit(ctx, in)
 			if err != nil || !res.Accepted {
 				t.Fatalf("%s: %s's orders %q: %v %+v", id, in.Player, in.Text, err, res)
+			}
+			if id == "spy" && res.Receipt != nil {
+				dg.receipt = res.Receipt.Hash
 			}
 		}
 	}
@@ -296,6 +304,51 @@ func checkDiceSchemes(t *testing.T, ctx context.Context, browser context.Context
 	caught(spy, "the digest",
 		`var s = document.querySelector('section.step[data-digest]'); s.dataset.digest = s.dataset.digest.split('').reverse().join(''); return 'changed'`,
 		"the parts' hashes give the digest")
+
+	// The same page in Russian: the check's verdicts and summary are
+	// Russian (the page hands dice.js its words), in either SHA-256, and
+	// so is what it says of a change.
+	latin := regexp.MustCompile(`[A-Za-z]{3,}`)
+	for _, pure := range []bool{false, true} {
+		visit(spy+"?lang=ru", "")
+		state, summary := checkDice(t, browser, pure)
+		if state != "ok" || !strings.Contains(summary, "Каждый бросок на этой странице проверен") || !strings.Contains(summary, "пересчитаны") {
+			t.Errorf("the Russian dice page (pure JS %v): %s: %s", pure, state, summary)
+		}
+		for _, w := range latin.FindAllString(summary, -1) {
+			if w != "SHA" && w != "WebCrypto" {
+				t.Errorf("the Russian summary has English in it (%q): %s", w, summary)
+				break
+			}
+		}
+		if v := eval(`document.querySelector('section.step [data-verdict]').textContent`); v != "✓ проверено" {
+			t.Errorf("the Russian verdict of a step: %q", v)
+		}
+	}
+	visit(spy+"?lang=ru", "")
+	eval(`(function(){var r = document.querySelector('tr[data-n]:not([data-stream])'); r.cells[3].innerHTML = '<b>' + String(Number(r.dataset.value) % Number(r.dataset.sides) + 1) + '</b>'; return ''})()`)
+	if state, summary := checkDice(t, browser, true); state != "failed" || !strings.Contains(summary, "Найдена 1 проблема") || !strings.Contains(summary, "зерно даёт") {
+		t.Errorf("the Russian dice page with a changed roll: %s: %s", state, summary)
+	}
+	// The receipt of bob's last orders, found on the page (issue 42), in
+	// English and in Russian; a receipt not there is said to be missing.
+	for _, c := range []struct{ lang, found, missing string }{
+		{"en", "Found: step", "No part of the orders on this page has the receipt"},
+		{"ru", "Найдена: шаг", "Ни у одной части приказов"},
+	} {
+		visit(spy+"?lang="+c.lang, "")
+		find := func(receipt string) (string, string) {
+			eval(`(function(){document.getElementById('receipt-input').value = ` + strconv.Quote(receipt) + `; document.getElementById('receipt-button').click(); return ''})()`)
+			return eval(`document.getElementById('receipt-result').dataset.state || ''`), eval(`document.getElementById('receipt-result').textContent`)
+		}
+		if state, text := find(dg.receipt + "  -"); state != "found" || !strings.Contains(text, c.found) || !strings.Contains(text, "bob") ||
+			eval(`String(document.querySelectorAll('li.part.found[data-hash="`+dg.receipt+`"]').length)`) != "1" {
+			t.Errorf("%s: bob's receipt %s: %s: %s", c.lang, dg.receipt, state, text)
+		}
+		if state, text := find(strings.Repeat("0", 64)); state != "missing" || !strings.Contains(text, c.missing) {
+			t.Errorf("%s: a receipt not on the page: %s: %s", c.lang, state, text)
+		}
+	}
 
 	// Scheme 2, over after a rollback: every part, stream and salt
 	// derives from the dice secret, through the hidden seeds.

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"orrery/engine/game"
+	"orrery/engine/lang"
 )
 
 // File is one file of an archive, its name relative to the archive's folder.
@@ -22,6 +23,10 @@ type ArchiveOptions struct {
 	// default the export comes only with a finished game: while a game
 	// runs, its log holds orders some rulesets keep hidden.
 	ExportRunning bool
+	// Lang is the language the pages are written in (an archive is one
+	// language: no reader to ask); "" is the game's own (every seated
+	// player's), else English.
+	Lang lang.Tag
 }
 
 // Archive returns a game's public pages as static files: index.html (the
@@ -41,7 +46,13 @@ func (s *Site) Archive(ctx context.Context, id string, opt ArchiveOptions) (file
 	if !Listed(g) {
 		notes = append(notes, fmt.Sprintf("game %s keeps its events among its players (observers: gm) and has no public pages on the server; the archive publishes its public view all the same", g.ID))
 	}
-	v := viewer{}
+	v := viewer{tag: opt.Lang}
+	if v.tag == "" {
+		v.tag = gameLang(g)
+	}
+	if !s.speaks(v.tag) {
+		v.tag = lang.English
+	}
 	l := staticLinks()
 	add := func(name string, f func() ([]byte, string, error)) error {
 		data, _, err := f()

@@ -17,7 +17,9 @@ import (
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
+	"orrery/templates"
 )
 
 // With a drawing, a page shows the board as a picture with a text
@@ -243,5 +245,43 @@ func TestServe(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + ln.Addr().String() + "/"); err == nil || errors.Is(err, context.Canceled) {
 		t.Errorf("the server still answers after shutdown: %v", err)
+	}
+}
+
+// TestArchiveLanguage: an archive is written in one language, the one
+// asked for, else the game's own (every seated player's), else English,
+// and links to no other (there is none in it).
+func TestArchiveLanguage(t *testing.T) {
+	svc, _ := toyGame(t)
+	ctx := context.Background()
+	cat, err := templates.WebCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSite(t, Config{Service: svc, Catalog: cat})
+	page := func(opt ArchiveOptions, name string) string {
+		t.Helper()
+		files, _, err := s.Archive(ctx, "g1", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if f.Name == name {
+				return string(f.Data)
+			}
+		}
+		t.Fatalf("no %s in the archive", name)
+		return ""
+	}
+	for _, name := range []string{"index.html", "dice.html", "step-1.html"} {
+		if p := page(ArchiveOptions{}, name); !strings.Contains(p, `<html lang="en">`) || strings.Contains(p, "?lang=") {
+			t.Errorf("%s of a game without a language is not English alone:\n%s", name, p)
+		}
+		if p := page(ArchiveOptions{Lang: lang.Russian}, name); !strings.Contains(p, `<html lang="ru">`) || !strings.Contains(p, "Поле") && name != "dice.html" {
+			t.Errorf("%s asked for in Russian:\n%s", name, p)
+		}
+	}
+	if p := page(ArchiveOptions{Lang: lang.Russian}, "dice.html"); !strings.Contains(p, "В этой игре кубики") || !strings.Contains(p, "проверено") {
+		t.Errorf("the Russian archive's dice page:\n%s", p)
 	}
 }

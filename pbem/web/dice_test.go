@@ -3,13 +3,17 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"html"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/games"
+	"orrery/templates"
 )
 
 // The dice page follows each game's own dice scheme: a game imported from
@@ -141,5 +145,88 @@ func TestDicePageOfEachScheme(t *testing.T) {
 	}
 	if d.Dice.Scheme != "1" || d.Dice.Digest != "" || d.Dice.RollSeed != "" || len(d.Dice.Inputs) > 0 {
 		t.Errorf("an old game's report.json: %+v", d.Dice)
+	}
+}
+
+// TestReceiptsOnTheDicePage: the receipt the ack of each accepted
+// submission carries (engine/game's SubmitResult.Receipt) is on the dice page
+// of the step that used it, in that step's section, with its head, so a
+// player can find it there; and the page finds it for them (the finder's
+// words are on the page).
+func TestReceiptsOnTheDicePage(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := toyGame(t)
+	s := newSite(t, Config{Service: svc})
+	var receipts []*game.SubmitResult
+	for _, in := range []game.Input{{Game: "g1", Player: "ann", Text: "PUSH 1"}, {Game: "g1", Player: "bob", Text: "PUSH 3"}} {
+		res, err := svc.Submit(ctx, in)
+		if err != nil || !res.Accepted || res.Receipt == nil {
+			t.Fatalf("%+v: %v %+v", in, err, res)
+		}
+		receipts = append(receipts, res)
+	}
+	g, err := svc.Get(ctx, "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/g/g1/dice", "/g/g1/p/" + tokenOf(t, svc, "g1", "ann") + "/dice"} {
+		body := get(s, "GET", path).Body.String()
+		i := strings.Index(body, fmt.Sprintf(`<section class="step" id="step-%d"`, g.Step))
+		if i < 0 {
+			t.Fatalf("%s: no section of step %d", path, g.Step)
+		}
+		section := body[i:]
+		if j := strings.Index(section, "</section>"); j > 0 {
+			section = section[:j]
+		}
+		for _, r := range receipts {
+			want := fmt.Sprintf(`data-head="%s" data-hash="%s"`, r.Receipt.Head, r.Receipt.Hash)
+			if !strings.Contains(section, want) {
+				t.Errorf("%s: step %d lacks the receipt %s of %q", path, g.Step, r.Receipt.Hash, r.Receipt.Head)
+			}
+		}
+		for _, want := range []string{`id="receipt-input"`, "The orders in the dice and their receipts"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s lacks %q", path, want)
+			}
+		}
+	}
+}
+
+// TestRussianDicePage: the dice page in Russian hands its check Russian
+// verdicts (data-words), with every plural form, and the English one
+// hands none (the script's ids are its English).
+func TestRussianDicePage(t *testing.T) {
+	svc, _ := toyGame(t)
+	cat, err := templates.WebCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSite(t, Config{Service: svc, Catalog: cat})
+	words := func(path string) diceWords {
+		t.Helper()
+		body := get(s, "GET", path).Body.String()
+		m := regexp.MustCompile(`data-words="([^"]*)"`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("%s: no data-words", path)
+		}
+		var w diceWords
+		if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &w); err != nil {
+			t.Fatalf("%s: data-words: %v", path, err)
+		}
+		return w
+	}
+	ru := words("/g/g1/dice?lang=ru")
+	if ru.Lang != "ru" || len(ru.T) != len(diceMsgs) || len(ru.N) != len(diceCounts) {
+		t.Fatalf("the Russian words: lang %q, %d of %d verdicts, %d of %d counted", ru.Lang, len(ru.T), len(diceMsgs), len(ru.N), len(diceCounts))
+	}
+	if got := ru.T["All verified with %s: %s. Every roll on this page is verified."]; got != "Всё проверено ({1}): {2}. Каждый бросок на этой странице проверен." {
+		t.Errorf("the summary in Russian: %q", got)
+	}
+	if got := ru.N["%s roll recomputed"]; len(got) != 3 || got[2] != "{1} бросков пересчитаны" {
+		t.Errorf("the forms of a count in Russian: %q", got)
+	}
+	if en := words("/g/g1/dice?lang=en"); en.Lang != "en" || len(en.T)+len(en.N) != 0 {
+		t.Errorf("the English page hands words: %+v", en)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -28,6 +29,9 @@ type common struct {
 	Bot     string // where players write
 	DiceJS  bool   // the page loads the dice check
 	Lang    string // the page's language, for <html lang>
+	// Langs are the links to this page in the other languages (none in
+	// an archive, written in one language).
+	Langs []langLink
 	// how the page is worded: its reader's language and zone (viewer)
 	tag     lang.Tag
 	zone    *time.Location
@@ -120,6 +124,10 @@ type dicePage struct {
 	// read yet (sealed: head and hash only), and the hidden streams the
 	// page shows.
 	Parts, Sealed, Streams int
+	// Words are the check's verdicts in the page's language, as JSON
+	// in an attribute (dice.js reads it; an inline script block would be
+	// one more thing the pages' policy must allow).
+	Words string
 }
 
 func (s *Site) render(name string, data any) ([]byte, error) {
@@ -139,9 +147,22 @@ func (s *Site) common(title string, g *game.Game, v viewer, l links) common {
 	if tag == "" || !s.speaks(tag) {
 		tag = lang.English
 	}
-	return common{Title: title, L: l.withBuild(s.build), Private: v.seat, Listed: g == nil || Listed(g), Bot: s.cfg.Bot,
+	c := common{Title: title, L: l.withBuild(s.build), Private: v.seat, Listed: g == nil || Listed(g), Bot: s.cfg.Bot,
 		Lang: string(tag), tag: tag, zone: v.zone, catalog: s.cfg.Catalog}
+	for _, t := range lang.Supported {
+		if t != tag && s.speaks(t) && l.In(string(t)) != "" {
+			c.Langs = append(c.Langs, langLink{Code: string(t), Name: nativeNames[t], Href: l.In(string(t))})
+		}
+	}
+	return c
 }
+
+// langLink is a link to the same page in another language.
+type langLink struct{ Code, Name, Href string }
+
+// nativeNames are the languages as their readers write them: the link to
+// a language is worded in it.
+var nativeNames = map[lang.Tag]string{lang.English: "English", lang.Russian: "Русский"}
 
 // pageTag is the language the page is worded in.
 func (c common) pageTag() lang.Tag { return c.tag }
@@ -154,13 +175,27 @@ func (s *Site) index(w http.ResponseWriter, r *http.Request) {
 		s.gameError(w, r, err)
 		return
 	}
-	l := links{home: "/", assets: "/assets/"}
-	p := indexPage{common: s.common("Games on this server", nil, viewer{}, l), First: after == ""}
+	l := links{home: "/", assets: "/assets/", self: "/"}
+	v := viewer{}
+	var varies bool
+	v.tag, varies = s.publicTag(r, nil)
+	if varies {
+		w.Header().Add("Vary", "Accept-Language")
+	}
+	if _, ok := s.linkTag(r); ok {
+		l.query = "?lang=" + string(v.tag)
+	}
+	p := indexPage{common: s.common(s.say(v, lang.M("Games on this server")), nil, v, l), First: after == ""}
 	for _, g := range list {
-		p.Games = append(p.Games, s.info(g, liveLinks(g.ID, "").Game()))
+		gl := liveLinks(g.ID, "")
+		gl.query = l.query
+		p.Games = append(p.Games, s.info(g, gl.Game()))
 	}
 	if next != "" {
-		p.Next = "/?after=" + next
+		p.Next = "/?after=" + url.QueryEscape(next)
+		if l.query != "" {
+			p.Next += "&lang=" + string(v.tag)
+		}
 	}
 	body, err := s.render("index.html", p)
 	if err != nil {
@@ -208,7 +243,7 @@ func (s *Site) reportPage(ctx context.Context, g *game.Game, v viewer, l links, 
 	if v.seat == "" {
 		rep.Press = nil // public pages: never anyone's press
 	}
-	if s.cfg.Localize != nil && v.seat != "" && v.tag != "" && v.tag != lang.English {
+	if s.cfg.Localize != nil && v.tag != "" && v.tag != lang.English {
 		rs, _ := engine.Find(s.cfg.Service.Rulesets(), g.Ruleset)
 		zone := v.zone
 		if zone == nil {
@@ -290,6 +325,7 @@ func (s *Site) picture(ctx context.Context, g *game.Game, v viewer, n uint64) (*
 	if err != nil || view == nil {
 		return nil, err
 	}
+	view = s.localView(g, view, v.tag)
 	svg, alt, err := s.cfg.Picture(view)
 	if err != nil {
 		return nil, fmt.Errorf("draw step %d of %s: %w", n, g.ID, err)
@@ -298,6 +334,23 @@ func (s *Site) picture(ctx context.Context, g *game.Game, v viewer, n uint64) (*
 		return nil, nil
 	}
 	return &drawn{svg: svg, alt: alt}, nil
+}
+
+// localView is view drawn in tag, as the mails draw it: by the view's or
+// its ruleset's engine.ViewLocalizer; as it is without one.
+func (s *Site) localView(g *game.Game, view engine.View, tag lang.Tag) engine.View {
+	if tag == "" || tag == lang.English {
+		return view
+	}
+	if vl, ok := view.(engine.ViewLocalizer); ok {
+		return vl.Localize(view, string(tag))
+	}
+	if rs, err := engine.Find(s.cfg.Service.Rulesets(), g.Ruleset); err == nil {
+		if vl, ok := rs.(engine.ViewLocalizer); ok {
+			return vl.Localize(view, string(tag))
+		}
+	}
+	return view
 }
 
 func pageSVG(ctx context.Context, s *Site, g *game.Game, v viewer, _ links, n uint64, _ string) ([]byte, string, error) {
@@ -322,12 +375,17 @@ func (s *Site) dicePage(ctx context.Context, g *game.Game, v viewer, l links) (*
 	if err != nil {
 		return nil, err
 	}
-	title := "Dice of " + g.ID
+	title := s.say(v, lang.M("Dice of %s", g.ID))
 	if v.seat != "" {
-		title = v.seat + "'s dice in " + g.ID
+		title = s.say(v, lang.M("%s's dice of %s", v.seat, g.ID))
 	}
 	p := &dicePage{common: s.common(title, g, v, l), Game: s.info(g, l.Game()), Steps: steps, Epoch: g.Epoch, Scheme: SchemeOf(g)}
 	p.DiceJS = true
+	words, err := json.Marshal(s.diceWords(p.tag))
+	if err != nil {
+		return nil, err
+	}
+	p.Words = string(words)
 	for _, st := range steps {
 		p.Rolls += len(st.Rolls)
 		p.Parts += len(st.Inputs)

@@ -231,7 +231,19 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request, id string, rest []st
 	} else if !Listed(g) {
 		s.notFound(w, r, l)
 		return
+	} else {
+		var varies bool
+		v.tag, varies = s.publicTag(r, g)
+		if varies {
+			w.Header().Add("Vary", "Accept-Language")
+		}
 	}
+	// An explicit ?lang= wins on every page, a private one too, and the
+	// page's links keep it.
+	if t, ok := s.linkTag(r); ok {
+		v.tag, l.query = t, "?lang="+string(t)
+	}
+	l.self = r.URL.Path
 	if v.seat != "" {
 		w.Header().Set("X-Robots-Tag", "noindex, nofollow")
 	}
@@ -444,7 +456,7 @@ func (v viewer) player() string {
 
 func (v viewer) key() string {
 	if v.seat == "" {
-		return "public"
+		return "public:" + string(v.tag)
 	}
 	if v.tag != "" && (v.tag != lang.English || v.zone != nil && v.zone != time.UTC) {
 		return "seat:" + v.seat + ":" + string(v.tag) + ":" + v.zone.String()
@@ -461,6 +473,10 @@ type links struct {
 	public string // the game's public page
 	assets string // "/assets/" or "assets/"
 	build  string
+	// query is "?lang=ru" when the reader chose the page's language by
+	// the link: the page's links keep it. self is the page's own path,
+	// which the other-language link points to ("" in an archive).
+	query, self string
 }
 
 func liveLinks(id, token string) links {
@@ -477,25 +493,44 @@ func staticLinks() links { return links{static: true, public: "index.html", asse
 func (l links) withBuild(b string) links { l.build = b; return l }
 
 // Home is the list of the server's games ("" in an archive).
-func (l links) Home() string { return l.home }
+func (l links) Home() string {
+	if l.home == "" {
+		return ""
+	}
+	return l.home + l.query
+}
+
+// In is this page in language code ("" in an archive, which is written in
+// one language).
+func (l links) In(code string) string {
+	if l.self == "" {
+		return ""
+	}
+	return l.self + "?lang=" + code
+}
 
 // Game is the game's page (for a seat, its private page).
 func (l links) Game() string {
 	if l.static {
 		return "index.html"
 	}
-	return l.base
+	return l.base + l.query
 }
 
 // Public is the game's public page.
-func (l links) Public() string { return l.public }
+func (l links) Public() string {
+	if l.static {
+		return l.public
+	}
+	return l.public + l.query
+}
 
 // Step is the page of step n.
 func (l links) Step(n uint64) string {
 	if l.static {
 		return fmt.Sprintf("step-%d.html", n)
 	}
-	return fmt.Sprintf("%s/step/%d", l.base, n)
+	return fmt.Sprintf("%s/step/%d%s", l.base, n, l.query)
 }
 
 // StepSVG is the board picture of step n.
@@ -503,7 +538,7 @@ func (l links) StepSVG(n uint64) string {
 	if l.static {
 		return fmt.Sprintf("step-%d.svg", n)
 	}
-	return fmt.Sprintf("%s/step/%d.svg", l.base, n)
+	return fmt.Sprintf("%s/step/%d.svg%s", l.base, n, l.query)
 }
 
 // StepJSON is step n's report as JSON.
@@ -527,7 +562,7 @@ func (l links) Dice() string {
 	if l.static {
 		return "dice.html"
 	}
-	return l.base + "/dice"
+	return l.base + "/dice" + l.query
 }
 
 // Feed is the game's Atom feed ("" on a private page: feed readers are

@@ -14,6 +14,43 @@
 (function () {
   "use strict";
 
+  // ---- the page's language ----------------------------------------------
+  // The page hands the check its words (pbem/web's dicewords.go, JSON in
+  // the data-words of #dice-check): T is a
+  // verdict by its English id, whose %s are filled in order; N one chosen
+  // by the count n, whose forms follow the page's plural rule. Without
+  // the block (or for a word it lacks) the id itself is the English.
+  var words = { lang: "en", t: {}, n: {} };
+  try {
+    var box = document.getElementById("dice-check");
+    if (box && box.dataset.words) { words = JSON.parse(box.dataset.words); words.t = words.t || {}; words.n = words.n || {}; }
+  } catch (e) { /* English */ }
+
+  function holes(id) { var i = 0; return id.replace(/%s/g, function () { i++; return "{" + i + "}"; }); }
+  function fill(text, args) {
+    return text.replace(/\{(\d+)\}/g, function (m, i) { var a = args[Number(i) - 1]; return a === undefined ? m : String(a); });
+  }
+  function T(id) {
+    var text = Object.prototype.hasOwnProperty.call(words.t, id) ? words.t[id] : holes(id);
+    return fill(text, Array.prototype.slice.call(arguments, 1));
+  }
+  // formIndex is engine/lang's FormIndex: CLDR's one/few/many for Russian,
+  // one/other for English.
+  function formIndex(n) {
+    n = Math.abs(n);
+    if (words.lang === "ru") {
+      if (n % 10 === 1 && n % 100 !== 11) { return 0; }
+      if (n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14)) { return 1; }
+      return 2;
+    }
+    return n === 1 ? 0 : 1;
+  }
+  function N(n, one, other) {
+    var forms = Object.prototype.hasOwnProperty.call(words.n, one) ? words.n[one] : [holes(one), holes(other)];
+    var i = Math.min(formIndex(n), forms.length - 1);
+    return fill(forms[i], Array.prototype.slice.call(arguments, 3));
+  }
+
   // ---- SHA-256 and HMAC-SHA256 in plain JavaScript --------------------
   var K = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -85,7 +122,7 @@
     var subtle = !pureJS && window.isSecureContext && window.crypto && window.crypto.subtle;
     if (subtle) {
       return {
-        name: "your browser's own SHA-256 (WebCrypto)",
+        name: T("your browser's own SHA-256 (WebCrypto)"),
         sha256: function (bytes) {
           return subtle.digest("SHA-256", bytes).then(function (b) { return new Uint8Array(b); });
         },
@@ -97,8 +134,8 @@
       };
     }
     return {
-      name: pureJS ? "this page's own SHA-256" :
-        "this page's own SHA-256 (your browser offers its own only to pages served over HTTPS)",
+      name: pureJS ? T("this page's own SHA-256") :
+        T("this page's own SHA-256 (your browser offers its own only to pages served over HTTPS)"),
       sha256: function (bytes) { return Promise.resolve(sha256js(bytes)); },
       hmac: function (key, msg) { return Promise.resolve(hmacjs(key, msg)); }
     };
@@ -133,7 +170,7 @@
       return h.sha256(utf8(msg)).then(function (d) {
         var x = ((((d[0] * 256 + d[1]) * 256 + d[2]) * 256 + d[3]) * 256 + d[4]) * 256 + d[5];
         if (x < limit) { return x % sides + 1; }
-        if (t >= 999) { throw new Error("no unbiased draw in 1000 tries"); }
+        if (t >= 999) { throw new Error(T("no unbiased draw in 1000 tries")); }
         return tryOnce(t + 1);
       });
     };
@@ -261,46 +298,46 @@
     return forEachP(step.parts, function (part) {
       var verdict = part.el.querySelector(".verdict");
       var bad = function (text) {
-        fail("the part \"" + part.head + "\" " + text);
+        fail(T("the part %s: %s", "\u201c" + part.head + "\u201d", text));
         mark(verdict, false, text);
         var details = part.el.closest("details");
         if (details) { details.open = true; }
       };
       if (!part.readable) {
         res.sealed++;
-        mark(verdict, true, "sealed: enters by its hash");
+        mark(verdict, true, T("sealed: enters by its hash"));
         return null;
       }
       try {
         part.lines = JSON.parse(part.linesJSON);
-        if (!Array.isArray(part.lines)) { throw new Error("not a list"); }
+        if (!Array.isArray(part.lines)) { throw new Error(T("not a list")); }
       } catch (e) {
-        bad("cannot be read: its lines are garbled");
+        bad(T("cannot be read: its lines are garbled"));
         return null;
       }
       return sha(h, scheme.partText(part)).then(function (got) {
         if (got !== part.hash) {
-          bad("hashes to " + got + ", not " + part.hash);
+          bad(T("hashes to %s, not %s", got, part.hash));
           return null;
         }
         res.parts++;
         if (!part.secret || !hidden) {
-          mark(verdict, true, "matches its hash");
+          mark(verdict, true, T("matches its hash"));
           return null;
         }
         return scheme.salt(h, hidden, promptOf(part.head)).then(function (salt) {
           if (salt !== part.salt) {
-            bad("has the salt " + part.salt + ", the hidden seed gives " + salt);
+            bad(T("has the salt %s, the hidden seed gives %s", part.salt, salt));
             return;
           }
           res.salts++;
-          mark(verdict, true, "matches its hash; its salt derives from the hidden seed");
+          mark(verdict, true, T("matches its hash; its salt derives from the hidden seed"));
         });
       });
     }).then(function () {
-      if (!step.digest) { fail("no digest of the orders on the page"); return null; }
+      if (!step.digest) { fail(T("no digest of the orders on the page")); return null; }
       return scheme.digest(h, step.parts.map(function (p) { return p.hash; })).then(function (d) {
-        if (d === step.digest) { res.digests++; } else { fail("the parts' hashes give the digest " + d + ", the page says " + step.digest); }
+        if (d === step.digest) { res.digests++; } else { fail(T("the parts' hashes give the digest %s, the page says %s", d, step.digest)); }
       });
     });
   }
@@ -313,29 +350,29 @@
     var scheme = schemes[step.scheme];
     var head = step.el.querySelector("[data-verdict]");
     if (!scheme) {
-      problem("step " + step.n + ": this page does not know dice scheme " + JSON.stringify(step.scheme));
-      mark(head, false, "unknown scheme");
+      problem(T("step %s: %s", step.n, T("this page does not know dice scheme %s", JSON.stringify(step.scheme))));
+      mark(head, false, T("unknown scheme"));
       return Promise.resolve();
     }
     var stepOK = true;
-    var fail = function (text) { stepOK = false; problem("step " + step.n + ": " + text); };
+    var fail = function (text) { stepOK = false; problem(T("step %s: %s", step.n, text)); };
     var hidden = "";
     if (prev && prev.n === step.n - 1 && prev.next && step.commitment) {
-      if (prev.next === step.commitment) { res.chained++; } else { fail("its commitment is not the one announced after step " + prev.n); }
+      if (prev.next === step.commitment) { res.chained++; } else { fail(T("its commitment is not the one announced after step %s", prev.n)); }
     }
     return sha(h, step.seed).then(function (c) {
       if (step.commitment) {
-        if (c === step.commitment) { res.seeds++; } else { fail("SHA-256 of the seed is " + c + ", not the commitment " + step.commitment); }
+        if (c === step.commitment) { res.seeds++; } else { fail(T("SHA-256 of the seed is %s, not the commitment %s", c, step.commitment)); }
       }
       if (!ctx.secret) { return null; }
       var tryEpoch = function (e) {
-        if (e > ctx.epochs) { fail("the seed does not derive from the dice secret"); return null; }
+        if (e > ctx.epochs) { fail(T("the seed does not derive from the dice secret")); return null; }
         return hiddenSeed(h, ctx.secret, ctx.game, e, step.n).then(function (hs) {
           return scheme.seedOf(h, hs).then(function (s) {
             if (s !== step.seed) { return tryEpoch(e + 1); }
             res.secretSeeds++;
             hidden = hs;
-            if (step.hidden && step.hidden !== hs) { fail("the hidden seed on the page is not the one the dice secret gives (" + hs + ")"); }
+            if (step.hidden && step.hidden !== hs) { fail(T("the hidden seed on the page is not the one the dice secret gives (%s)", hs)); }
             return null;
           });
         });
@@ -346,7 +383,7 @@
       // A hidden seed shown without the dice secret: it must still be
       // the one whose SHA-256 is the seed.
       return scheme.seedOf(h, step.hidden).then(function (s) {
-        if (s === step.seed) { hidden = step.hidden; res.hiddenSeeds++; } else { fail("the hidden seed on the page does not give the seed"); }
+        if (s === step.seed) { hidden = step.hidden; res.hiddenSeeds++; } else { fail(T("the hidden seed on the page does not give the seed")); }
       });
     }).then(function () {
       return scheme.inputs ? checkInputs(h, scheme, step, hidden, res, fail) : null;
@@ -358,7 +395,7 @@
         if (rollSeed === step.rollSeed) {
           res.rollSeeds++;
         } else {
-          fail("the seed and the digest give the roll seed " + rollSeed + ", the page says " + step.rollSeed);
+          fail(T("the seed and the digest give the roll seed %s, the page says %s", rollSeed, step.rollSeed));
         }
         seeds[""] = step.rollSeed;
       }
@@ -366,16 +403,16 @@
         seeds[st.key] = st.seed;
         var verdict = st.el.querySelector(".verdict");
         if (!hidden || !scheme.streamSeed) {
-          mark(verdict, true, "shown to you: its rolls are checked below");
+          mark(verdict, true, T("shown to you: its rolls are checked below"));
           return null;
         }
         return scheme.streamSeed(h, hidden, step.digest, st.key).then(function (want) {
           if (want === st.seed) {
             res.streams++;
-            mark(verdict, true, "derives from the hidden seed");
+            mark(verdict, true, T("derives from the hidden seed"));
           } else {
-            fail("the seed of the dice marked [" + st.key + "] is not the one the hidden seed gives (" + want + ")");
-            mark(verdict, false, "the hidden seed gives " + want);
+            fail(T("the seed of the dice marked [%s] is not the one the hidden seed gives (%s)", st.key, want));
+            mark(verdict, false, T("the hidden seed gives %s", want));
           }
         });
       }).then(function () { return seeds; });
@@ -383,36 +420,36 @@
       var next = {};
       return forEachP(step.rolls, function (r) {
         var verdict = r.el.querySelector(".verdict");
-        var label = "roll #" + r.n + (r.stream ? " [" + r.stream + "]" : "");
+        var label = T("roll #%s", r.n) + (r.stream ? " [" + r.stream + "]" : "");
         var seed = seeds[r.stream];
         if (seed === undefined) {
-          fail(label + ": no seed of its dice on the page");
-          mark(verdict, false, "no seed");
+          fail(T("%s: no seed of its dice on the page", label));
+          mark(verdict, false, T("no seed"));
           return null;
         }
         if (scheme.gapless) {
           next[r.stream] = (next[r.stream] || 0) + 1;
           if (r.n !== next[r.stream]) {
-            fail(label + " comes where roll #" + next[r.stream] + " should: a roll is missing or out of place");
+            fail(T("%s comes where roll #%s should: a roll is missing or out of place", label, next[r.stream]));
             next[r.stream] = r.n;
           }
         }
         return scheme.roll(h, seed, r.n, r.sides).then(function (v) {
           res.rolls++;
           if (v === r.value && r.value !== r.data) {
-            fail(label + ": the page shows " + r.value + " but its data says " + r.data);
-            mark(verdict, false, "the data beside it says " + r.data);
+            fail(T("%s: the page shows %s but its data says %s", label, r.value, r.data));
+            mark(verdict, false, T("the data beside it says %s", r.data));
           } else if (v === r.value) {
-            mark(verdict, true, "verified");
+            mark(verdict, true, T("verified"));
           } else {
-            fail(label + " (d" + r.sides + "): the seed gives " + v + ", the page says " + r.value);
-            mark(verdict, false, "the seed gives " + v);
+            fail(T("%s (d%s): the seed gives %s, the page says %s", label, r.sides, v, r.value));
+            mark(verdict, false, T("the seed gives %s", v));
           }
           ctx.progress(res);
         });
       });
     }).then(function () {
-      mark(head, stepOK, stepOK ? "verified" : "does not check out");
+      mark(head, stepOK, stepOK ? T("verified") : T("does not check out"));
     });
   }
 
@@ -438,31 +475,27 @@
     }).then(function () { return res; });
   }
 
-  // count is "1 roll", "2 rolls".
-  function count(n, one, many) { return n + " " + (n === 1 ? one : many); }
-
   // summary says what was checked, for people.
   function summary(res) {
-    var parts = [res.seeds + " of " + count(res.steps, "seed matches its commitment", "seeds match their commitments")];
-    if (res.chained) { parts.push(count(res.chained, "commitment chains", "commitments chain") + " from step to step"); }
+    var parts = [N(res.steps, "%s of %s seed matches its commitment", "%s of %s seeds match their commitments", res.seeds, res.steps)];
+    if (res.chained) { parts.push(N(res.chained, "%s commitment chains from step to step", "%s commitments chain from step to step", res.chained)); }
     if (res.parts || res.sealed) {
-      parts.push(count(res.parts, "part of the orders matches its hash", "parts of the orders match their hashes") +
-        (res.sealed ? " (" + count(res.sealed, "sealed one enters by its hash", "sealed ones enter by their hashes") + " alone)" : ""));
+      parts.push(N(res.parts, "%s part of the orders matches its hash", "%s parts of the orders match their hashes", res.parts) +
+        (res.sealed ? " (" + N(res.sealed, "%s sealed one enters by its hash alone", "%s sealed ones enter by their hashes alone", res.sealed) + ")" : ""));
     }
-    if (res.digests) { parts.push(count(res.digests, "digest", "digests") + " of the orders"); }
-    if (res.rollSeeds) { parts.push(count(res.rollSeeds, "roll seed follows", "roll seeds follow") + " from seed and digest"); }
-    parts.push(count(res.rolls, "roll", "rolls") + " recomputed");
-    if (res.secretSeeds) { parts.push(count(res.secretSeeds, "seed derives", "seeds derive") + " from the dice secret"); }
-    if (res.hiddenSeeds) { parts.push(count(res.hiddenSeeds, "hidden seed gives its seed", "hidden seeds give their seeds")); }
-    if (res.streams) { parts.push(count(res.streams, "seed of hidden dice derives", "seeds of hidden dice derive") + " from the hidden seeds"); }
-    if (res.salts) { parts.push(count(res.salts, "salt derives", "salts derive") + " from the hidden seeds"); }
+    if (res.digests) { parts.push(N(res.digests, "%s digest of the orders", "%s digests of the orders", res.digests)); }
+    if (res.rollSeeds) { parts.push(N(res.rollSeeds, "%s roll seed follows from seed and digest", "%s roll seeds follow from seed and digest", res.rollSeeds)); }
+    parts.push(N(res.rolls, "%s roll recomputed", "%s rolls recomputed", res.rolls));
+    if (res.secretSeeds) { parts.push(N(res.secretSeeds, "%s seed derives from the dice secret", "%s seeds derive from the dice secret", res.secretSeeds)); }
+    if (res.hiddenSeeds) { parts.push(N(res.hiddenSeeds, "%s hidden seed gives its seed", "%s hidden seeds give their seeds", res.hiddenSeeds)); }
+    if (res.streams) { parts.push(N(res.streams, "%s seed of hidden dice derives from the hidden seeds", "%s seeds of hidden dice derive from the hidden seeds", res.streams)); }
+    if (res.salts) { parts.push(N(res.salts, "%s salt derives from the hidden seeds", "%s salts derive from the hidden seeds", res.salts)); }
     if (res.ok) {
-      return "All verified with " + res.engine + ": " + parts.join(", ") + ". Every roll on this page is verified.";
+      return T("All verified with %s: %s. Every roll on this page is verified.", res.engine, parts.join(", "));
     }
     var shown = res.problems.slice(0, 10);
-    if (res.problems.length > shown.length) { shown.push("and " + (res.problems.length - shown.length) + " more"); }
-    return res.problems.length + " problem" + (res.problems.length === 1 ? "" : "s") + " found with " + res.engine + ": " +
-      shown.join("; ") + ".";
+    if (res.problems.length > shown.length) { shown.push(T("and %s more", res.problems.length - shown.length)); }
+    return N(res.problems.length, "%s problem found with %s: %s.", "%s problems found with %s: %s.", res.problems.length, res.engine, shown.join("; "));
   }
 
   function start() {
@@ -473,27 +506,68 @@
     button.addEventListener("click", function () {
       button.disabled = true;
       out.dataset.state = "running";
-      out.textContent = "Checking…";
+      out.textContent = T("Checking…");
       check({
         pureJS: window.orreryDicePureJS === true,
-        progress: function (res) { if (res.rolls % 50 === 0) { out.textContent = "Checking… " + res.rolls + " rolls so far."; } }
+        progress: function (res) { if (res.rolls % 50 === 0) { out.textContent = N(res.rolls, "Checking… %s roll so far.", "Checking… %s rolls so far.", res.rolls); } }
       }).then(function (res) {
         out.dataset.state = res.ok ? "ok" : "failed";
         out.dataset.rolls = String(res.rolls);
         out.textContent = summary(res);
       }, function (err) {
         out.dataset.state = "error";
-        out.textContent = "The check could not run: " + err.message;
+        out.textContent = T("The check could not run: %s", err.message);
       }).then(function () { button.disabled = false; });
     });
   }
 
+  // findReceipt finds the part whose hash is a receipt (what the ack of
+  // the player's orders gave, or what sha256sum printed: "HASH  -"), opens
+  // its list and marks it; the check above verifies that the hash enters
+  // its step's digest, which the roll seed mixes.
+  function findReceipt(text) {
+    var want = String(text).trim().toLowerCase().split(/\s+/)[0] || "";
+    if (!/^[0-9a-f]{64}$/.test(want)) { return { found: false, text: T("Paste a receipt (64 hex digits) to find it.") }; }
+    var old = document.querySelectorAll("li.part.found");
+    for (var i = 0; i < old.length; i++) { old[i].classList.remove("found"); }
+    var parts = document.querySelectorAll("li.part[data-hash]");
+    for (var j = 0; j < parts.length; j++) {
+      if (parts[j].dataset.hash !== want) { continue; }
+      var part = parts[j], step = part.closest("section.step");
+      var details = part.closest("details");
+      if (details) { details.open = true; }
+      part.classList.add("found");
+      if (part.scrollIntoView) { part.scrollIntoView({ block: "center" }); }
+      return { found: true, text: T("Found: step %s, %s. The check above verifies that its hash enters the step's digest, which the roll seed mixes.",
+        step ? step.dataset.step : "?", part.dataset.head) };
+    }
+    return { found: false, text: T("No part of the orders on this page has the receipt %s.", want) };
+  }
+
+  function startReceipts() {
+    var box = document.getElementById("receipt-finder");
+    var input = document.getElementById("receipt-input");
+    var button = document.getElementById("receipt-button");
+    var out = document.getElementById("receipt-result");
+    if (!box || !input || !button || !out) { return; }
+    box.hidden = false;
+    var run = function () {
+      var r = findReceipt(input.value);
+      out.dataset.state = r.found ? "found" : "missing";
+      out.textContent = r.text;
+    };
+    button.addEventListener("click", run);
+    input.addEventListener("keydown", function (e) { if (e.key === "Enter") { run(); } });
+  }
+
   // For tests and the curious (the browser's console).
-  window.orreryDice = { sha256js: sha256js, hmacjs: hmacjs, hex: hex, check: check, schemes: schemes };
+  window.orreryDice = { sha256js: sha256js, hmacjs: hmacjs, hex: hex, check: check, schemes: schemes, findReceipt: findReceipt };
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
+    document.addEventListener("DOMContentLoaded", startReceipts);
   } else {
     start();
+    startReceipts();
   }
 })();

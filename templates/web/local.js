@@ -5,7 +5,9 @@
   function run() {
     var fmt;
     try {
-      fmt = new Intl.DateTimeFormat(undefined, {
+      // In the page's language: a Russian page writes its dates in
+      // Russian whatever the browser's own language.
+      fmt = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
         weekday: "short", day: "numeric", month: "short", year: "numeric",
         hour: "2-digit", minute: "2-digit", timeZoneName: "short"
       });
