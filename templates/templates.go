@@ -290,7 +290,7 @@ type DigestGame struct {
 	// Ruleset is the game's ruleset: its catalog words the news for an
 	// observer, who has no Report to find it by.
 	Ruleset engine.Ruleset
-	News            []DigestNews
+	News    []DigestNews
 	// Report is the seat's current report (board, what is asked, the
 	// deadline); nil for a game the reader observes, or no longer plays.
 	Report *game.Report
