@@ -80,6 +80,9 @@ func ordersCheck(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		if _, ok := g.PlayerByName(*as); !ok {
+			return fmt.Errorf("there is no player %q in game %s", *as, g.ID)
+		}
 		out.withRuleset(e.rulesets, g.Ruleset)
 		if head != nil && head.cmd.Game != "" && head.cmd.Game != g.ID {
 			errs = append(errs, engine.LineErr(head.line, head.text,

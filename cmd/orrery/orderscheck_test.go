@@ -69,6 +69,9 @@ func TestOrdersCheckTurnAndPreview(t *testing.T) {
 		{"Russian", "ORDERS g1 TURN 3\nSETLE Rigel 10\n", append(offline, "--lang", "ru"), "1 error",
 			[]string{"Эти приказы — на ход 3 (ORDERS TURN 3)", "строка 2: SETLE Rigel 10", "исправление:"}},
 	}
+	if _, err := run1("ORDERS TURN 2\nPUSH 1\n", "orders", "check", "--game", "t", "--as", "zed", "-f", "-"); err == nil || !strings.Contains(err.Error(), `no player "zed"`) {
+		t.Errorf("orders for a later turn of no player: %v", err)
+	}
 	for _, c := range cases {
 		out, err := run1(c.stdin, c.args...)
 		switch {
