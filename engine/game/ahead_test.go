@@ -2,11 +2,15 @@ package game_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"orrery/engine"
+	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
+	"orrery/engine/store/storetest"
 )
 
 // TestOrdersAhead: ann holds orders for turn 3 during turn 1 (then replaces
@@ -85,4 +89,81 @@ func TestOrdersAhead(t *testing.T) {
 	if err != nil || !v.OK() {
 		t.Fatalf("verify: %v %+v", err, v)
 	}
+}
+
+// TestExportImportAhead: orders held for a later turn travel with the
+// export, on every store: imported into another database, ann's orders
+// held for turn 3 during turn 1 become hers when turn 3 opens there, and
+// the turn resolves with them. An export whose held orders name no player
+// of the game, or hold twice for one turn, is refused.
+func TestExportImportAhead(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, k storetest.Kind) {
+		ctx := context.Background()
+		svc := game.New(storetest.Open(t, k), []engine.Ruleset{toy.Ruleset()})
+		create(t, svc, "a", "ann", "bob")
+		if _, err := svc.Hold(ctx, game.Input{Game: "a", Player: "ann", Text: "PUSH 3", Source: "test"}, 3); err != nil {
+			t.Fatal(err)
+		}
+		submit(t, svc, "a", "ann", "PUSH 1")
+		x, err := svc.Export(ctx, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(x.Ahead) != 1 || x.Ahead[0].Player != "ann" || x.Ahead[0].Turn != 3 || x.Ahead[0].Text != "PUSH 3" {
+			t.Fatalf("exported held orders: %+v", x.Ahead)
+		}
+		data, err := json.Marshal(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func() *game.Export {
+			var y game.Export
+			if err := json.Unmarshal(data, &y); err != nil {
+				t.Fatal(err)
+			}
+			return &y
+		}
+		other := game.New(storetest.Open(t, k), []engine.Ruleset{toy.Ruleset()})
+		for name, spoil := range map[string]func(*game.Export){
+			"no such player": func(y *game.Export) { y.Ahead[0].Player = "zed" },
+			"held twice":     func(y *game.Export) { y.Ahead = append(y.Ahead, y.Ahead[0]) },
+			"turn 0":         func(y *game.Export) { y.Ahead[0].Turn = 0 },
+		} {
+			y := read()
+			spoil(y)
+			if _, err := other.Import(ctx, y, game.ImportOptions{}); err == nil || !game.IsUserError(err) {
+				t.Errorf("%s: import gave %v, want a refusal", name, err)
+			}
+		}
+		if _, err := other.Import(ctx, read(), game.ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if held, err := other.HeldAhead(ctx, "a", "ann"); err != nil || len(held) != 1 || held[0].Turn != 3 || held[0].Text != "PUSH 3" {
+			t.Fatalf("held orders after import: %+v %v", held, err)
+		}
+		play := func(player, text string) {
+			t.Helper()
+			if res, err := other.Submit(ctx, game.Input{Game: "a", Player: player, Text: text, Source: "test"}); err != nil || !res.Accepted {
+				t.Fatalf("%s %q: %v %+v", player, text, err, res)
+			}
+		}
+		play("bob", "PUSH 1") // turn 2
+		play("ann", "PUSH 1")
+		play("bob", "PUSH 1") // turn 3 opens: ann's held orders are hers
+		g, _ := other.Get(ctx, "a")
+		if g.Turn != 3 || len(g.Answered) != 1 || g.Answered[0] != "push:ann" {
+			t.Fatalf("turn 3 opened as %d with answers %v, want ann's held orders in", g.Turn, g.Answered)
+		}
+		play("bob", "PUSH 1")
+		rep, err := other.StepReport(ctx, "a", g.Step+1, "bob")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(rep.Events, "\n"), "ann pushes 3+") {
+			t.Fatalf("turn 3 did not use ann's held orders: %q", rep.Events)
+		}
+		if v, err := other.Verify(ctx, "a"); err != nil || !v.OK() {
+			t.Fatalf("verify: %v %+v", err, v)
+		}
+	})
 }

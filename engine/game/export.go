@@ -15,8 +15,10 @@ import (
 const ExportFormat = "orrery-game/1"
 
 // Export is a whole game as a readable JSON document: its record (players,
-// settings, schedule), its current state, every log entry and any orders
-// waiting for the next step. Snapshots and step records are not in it: an
+// settings, schedule), its current state, every log entry, any orders
+// waiting for the next step and any held for a later turn (Hold): a
+// server moved by export and import keeps what its players sent ahead.
+// Snapshots and step records are not in it: an
 // import rebuilds them by replaying the log, which is also how it checks the
 // document.
 type Export struct {
@@ -25,6 +27,10 @@ type Export struct {
 	State   json.RawMessage    `json:"state"`
 	Log     []*Entry           `json:"log"`
 	Pending map[string]pending `json:"pending,omitempty"`
+	// Ahead is the orders players hold for later turns, by player and
+	// turn. They are not in the log until they apply (applyAhead), so
+	// the export carries them beside it.
+	Ahead []Ahead `json:"ahead,omitempty"`
 	// Redacted names the secrets left out (Redact): such an export is
 	// for reading, and Import refuses it.
 	Redacted []string `json:"redacted,omitempty"`
@@ -50,7 +56,10 @@ func (s *Service) Export(ctx context.Context, id string) (*Export, error) {
 		if x.Log, err = readLog(b); err != nil {
 			return err
 		}
-		x.Pending, err = readPending(b)
+		if x.Pending, err = readPending(b); err != nil {
+			return err
+		}
+		x.Ahead, err = readAhead(b, "")
 		return err
 	})
 	return x, err
@@ -113,6 +122,9 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 	}
 	if g.DiceScheme < 0 || g.DiceScheme > DiceScheme {
 		return nil, userErrorf("game %s rolls its dice under scheme %d, which this server does not know (it knows 1 to %d): import it with the release that exported it", g.ID, g.DiceScheme, DiceScheme)
+	}
+	if err := x.checkAhead(); err != nil {
+		return nil, err
 	}
 	if _, err := rs.LoadState(append([]byte(nil), x.State...)); err != nil {
 		return nil, userErrorf("the state does not load as a %s state: %v", g.Ruleset, err)
@@ -252,6 +264,17 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 			g.Answered = append(g.Answered, id)
 		}
 		sortStrings(g.Answered)
+		if len(x.Ahead) > 0 {
+			ab, err := b.CreateBucket(bucketAhead)
+			if err != nil {
+				return err
+			}
+			for _, a := range x.Ahead {
+				if err := putJSON(ab, aheadKey(a.Player, a.Turn), a); err != nil {
+					return err
+				}
+			}
+		}
 		if err := writeGame(b, g); err != nil {
 			return err
 		}
@@ -268,4 +291,27 @@ func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*Im
 		return nil, err
 	}
 	return res, nil
+}
+
+// checkAhead refuses held orders Import could not apply: of no player of
+// the game, for no turn, or twice for the same player and turn. Their text
+// is not checked here: held orders are checked against the position when
+// their turn opens, as they would have been on the exporting server (and
+// those of a turn gone by are dropped then, with a notice to the player).
+func (x *Export) checkAhead() error {
+	seen := map[string]bool{}
+	for _, a := range x.Ahead {
+		if _, ok := x.Game.PlayerByName(a.Player); !ok {
+			return userErrorf("orders held for turn %d are of %q, who is not a player of game %s", a.Turn, a.Player, x.Game.ID)
+		}
+		if a.Turn < 1 {
+			return userErrorf("orders of %s are held for turn %d: turns are numbered from 1", a.Player, a.Turn)
+		}
+		k := string(aheadKey(a.Player, a.Turn))
+		if seen[k] {
+			return userErrorf("orders of %s are held twice for turn %d: keep one", a.Player, a.Turn)
+		}
+		seen[k] = true
+	}
+	return nil
 }

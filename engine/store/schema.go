@@ -17,6 +17,8 @@ import (
 //	  games/<id>/snaps/<step> → state after that step; step 0 is the setup
 //	  games/<id>/steps/<step> → JSON step record: answers, events, rolls, seeds
 //	  games/<id>/pending/<prompt id> → JSON latest accepted orders not yet resolved
+//	  games/<id>/ahead/<player>\x00<turn> → JSON orders held for a later turn (engine/game.Ahead),
+//	                          turn 8-byte big-endian; made by the first ORDERS TURN
 //	  games/<id>/log-by-step/<step><seq> → empty: the log entries of each step
 //	                          (HISTORY's press, game show --step), both 8-byte big-endian
 //	seats/<address>\x00<id>   → empty: the games in which an address (game.CanonAddress) holds a seat

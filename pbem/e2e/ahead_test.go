@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"context"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,17 +20,10 @@ import (
 // with bob's default, never his pending orders; cyd checks her receipt
 // with the mailed shell command and finds it in the turn's report.
 func TestAheadPreviewReceiptsByMail(t *testing.T) {
-	s := getStack(t)
-	n := nonce()
-	bot := "orrery-" + n + "@" + s.Domain
-	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "game.db"), bot, []engine.Ruleset{toy.Ruleset()}, false, nil)
-	defer st.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- d.Run(runCtx, r) }()
-	defer func() { stop(); <-done }()
+	e := newRun(t)
+	s, n, bot := e.stack, e.n, e.bot
+	ctx := e.start(t, "game.db", []engine.Ruleset{toy.Ruleset()}, false, 3*time.Minute)
+	d := e.d
 	var specs []game.PlayerSpec
 	for _, p := range []string{"ann", "bob", "cyd"} {
 		specs = append(specs, game.PlayerSpec{Name: p, Email: p + "-" + n + "@example.org"})

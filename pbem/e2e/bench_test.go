@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-smtp"
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
@@ -148,25 +146,6 @@ func BenchmarkBacklog(b *testing.B) {
 		b.Logf("backlog of %d: orrery %v (%.0f/s), raw fetch+send %v (%.0f/s)", n, orrery.Round(time.Millisecond), float64(n)/orrery.Seconds(), base.Round(time.Millisecond), float64(n)/base.Seconds())
 		b.StartTimer()
 	}
-}
-
-// injectMany delivers n mails to rcpt over one LMTP connection.
-func (s stack) injectMany(rcpt string, n int, mail func(i int) []byte) error {
-	conn, err := net.Dial("tcp", s.LMTP)
-	if err != nil {
-		return err
-	}
-	c := smtp.NewClientLMTP(conn)
-	defer c.Close()
-	if err := c.Hello("localhost"); err != nil {
-		return err
-	}
-	for i := range n {
-		if err := c.SendMail("player@example.org", []string{rcpt}, bytesReader(mail(i))); err != nil {
-			return fmt.Errorf("inject %d: %w", i, err)
-		}
-	}
-	return nil
 }
 
 // rawFetchAndSend is the baseline: fetch every mail of user's inbox in

@@ -2,14 +2,12 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"io"
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/mail"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -27,18 +25,11 @@ import (
 // once; the autoresponders and bounces get no answer. The sender's address
 // gets a nonce, so that no earlier run's mail is counted.
 func TestCorpusThroughRealServers(t *testing.T) {
-	s := getStack(t)
+	e := newRun(t)
+	s, n, bot := e.stack, e.n, e.bot
 	real, _ := pbemtest.RealStackFromEnv()
-	n := nonce()
-	bot := "orrery-" + n + "@" + s.Domain
-	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "corpus.db"), bot, games.All(), false, nil)
-	defer st.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- d.Run(runCtx, r) }()
-	defer func() { stop(); <-done }()
+	ctx := e.start(t, "corpus.db", games.All(), false, 5*time.Minute)
+	d := e.d
 
 	for _, c := range pbemtest.Corpus {
 		if c.Ruleset == "" && c.Reply {

@@ -72,6 +72,11 @@ func (s stack) sender() *outbox.SMTP {
 // inject delivers raw straight into rcpt's mailbox over LMTP and returns
 // when Dovecot has stored it.
 func (s stack) inject(rcpt string, raw []byte) error {
+	return s.injectMany(rcpt, 1, func(int) []byte { return raw })
+}
+
+// injectMany delivers n mails to rcpt over one LMTP connection.
+func (s stack) injectMany(rcpt string, n int, mail func(i int) []byte) error {
 	conn, err := net.Dial("tcp", s.LMTP)
 	if err != nil {
 		return err
@@ -81,7 +86,12 @@ func (s stack) inject(rcpt string, raw []byte) error {
 	if err := c.Hello("localhost"); err != nil {
 		return err
 	}
-	return c.SendMail("player@example.org", []string{rcpt}, bytes.NewReader(raw))
+	for i := range n {
+		if err := c.SendMail("player@example.org", []string{rcpt}, bytesReader(mail(i))); err != nil {
+			return fmt.Errorf("inject %d: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // newDaemon opens db and makes a daemon for bot on the real servers.
@@ -144,17 +154,10 @@ func TestWholeGamesOfTheOtherRulesetsByMail(t *testing.T) {
 // end (or past maxTurns, when not 0), then checks verify and, for a game
 // that ended, that everyone got the final report.
 func wholeGame(t *testing.T, rs engine.Ruleset, names []string, maxTurns int) {
-	s := getStack(t)
-	n := nonce()
-	bot := "orrery-" + n + "@" + s.Domain
-	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "game.db"), bot, []engine.Ruleset{rs}, false, nil)
-	defer st.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- d.Run(runCtx, r) }()
-	defer func() { stop(); <-done }()
+	e := newRun(t)
+	s, n, bot := e.stack, e.n, e.bot
+	ctx := e.start(t, "game.db", []engine.Ruleset{rs}, false, 4*time.Minute)
+	d := e.d
 
 	var specs []game.PlayerSpec
 	for _, p := range names {

@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/mail"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,19 +18,12 @@ import (
 // GM secret is refused and changes nothing; with the right one the game
 // pauses, every player is told the reason and the GM gets a confirmation.
 func TestGMCommandByMail(t *testing.T) {
-	s := getStack(t)
-	n := nonce()
-	bot := "orrery-" + n + "@" + s.Domain
+	e := newRun(t)
+	s, n, bot := e.stack, e.n, e.bot
 	gm := "gm-" + n + "@" + s.Domain
-	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "gm.db"), bot, []engine.Ruleset{toy.Ruleset()}, true, nil,
+	ctx := e.start(t, "gm.db", []engine.Ruleset{toy.Ruleset()}, true, time.Minute,
 		func(c *daemon.Config) { c.GM, c.GMSecret = "GM <"+gm+">", "gm-"+n })
-	defer st.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- d.Run(runCtx, r) }()
-	defer func() { stop(); <-done }()
+	d := e.d
 
 	players := []string{"ann-" + n + "@" + s.Domain, "bob-" + n + "@" + s.Domain}
 	if _, err := d.Service().Create(ctx, game.CreateRequest{ID: "gm-e2e", Ruleset: "toy",

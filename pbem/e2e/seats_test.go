@@ -8,7 +8,6 @@ import (
 	"net/mail"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -90,22 +89,15 @@ func TestSeatsNeverGoEmpty(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole game: runs without -short")
 	}
-	s := getStack(t)
+	e := newRun(t)
+	s, n, bot := e.stack, e.n, e.bot
 	mailstack(t, s, "status")
-	n := nonce()
-	bot := "orrery-" + n + "@" + s.Domain
 	gm := "gm-" + n + "@example.org"
 	addr := func(name string) string { return name + "-" + n + "@example.org" }
 	t.Cleanup(func() { exec.Command("../../scripts/mailstack.sh", "unbounce", addr("bob")).Run() })
-	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "seats.db"), bot, []engine.Ruleset{prosper.Ruleset()}, true, nil,
+	ctx := e.start(t, "seats.db", []engine.Ruleset{prosper.Ruleset()}, true, 6*time.Minute,
 		func(c *daemon.Config) { c.GM, c.TickEvery = gm, 200*time.Millisecond })
-	defer st.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- d.Run(runCtx, r) }()
-	defer func() { stop(); <-done }()
+	st, d := e.st, e.d
 
 	var specs []game.PlayerSpec
 	for _, p := range []string{"ann", "bob", "cyd", "dan"} {
@@ -208,17 +200,10 @@ func TestSeatsNeverGoEmpty(t *testing.T) {
 // servers: a player lists their games, recovers their secret and opens a
 // game by mail, without the GM.
 func TestSelfServiceByMail(t *testing.T) {
-	s := getStack(t)
-	n := nonce()
-	bot := "orrery-" + n + "@" + s.Domain
-	st, d, r := s.newDaemon(t, filepath.Join(t.TempDir(), "self.db"), bot, []engine.Ruleset{prosper.Ruleset()}, true, nil)
-	defer st.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- d.Run(runCtx, r) }()
-	defer func() { stop(); <-done }()
+	e := newRun(t)
+	s, n, bot := e.stack, e.n, e.bot
+	ctx := e.start(t, "self.db", []engine.Ruleset{prosper.Ruleset()}, true, 2*time.Minute)
+	d := e.d
 	ann, bob := "ann-"+n+"@example.org", "bob-"+n+"@example.org"
 	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "first", Ruleset: "prosper",
 		Players: []game.PlayerSpec{{Name: "ann", Email: ann}, {Name: "bob", Email: bob}}})

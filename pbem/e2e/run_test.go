@@ -1,0 +1,53 @@
+package e2e
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"orrery/engine"
+	"orrery/engine/store"
+	"orrery/pbem/daemon"
+)
+
+// e2eRun is one test's daemon on the real servers. newRun gives the names
+// of the run first (a nonce, and the bot's address with it), so that a
+// test can name its GM and players before the daemon starts; start opens
+// the database and runs the daemon until the test ends.
+type e2eRun struct {
+	stack
+	n   string // the run's nonce: in every address, so no earlier run's mail counts
+	bot string // the daemon's address, orrery-NONCE@domain
+	st  *store.Store
+	d   *daemon.Daemon
+}
+
+// newRun skips t without the real servers (getStack).
+func newRun(t testing.TB) *e2eRun {
+	t.Helper()
+	s := getStack(t)
+	n := nonce()
+	return &e2eRun{stack: s, n: n, bot: "orrery-" + n + "@" + s.Domain}
+}
+
+// start opens the database file db in t.TempDir() and runs a daemon of the
+// rulesets on it (reading the mailbox by IDLE when idle, else by polling)
+// until t ends, then stops it and closes the store. The context it
+// returns ends after timeout, and with the test.
+func (e *e2eRun) start(t *testing.T, db string, rulesets []engine.Ruleset, idle bool, timeout time.Duration, tune ...func(*daemon.Config)) context.Context {
+	t.Helper()
+	st, d, r := e.newDaemon(t, filepath.Join(t.TempDir(), db), e.bot, rulesets, idle, nil, tune...)
+	e.st, e.d = st, d
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx, r) }()
+	t.Cleanup(func() {
+		stop()
+		<-done
+		cancel()
+		st.Close()
+	})
+	return ctx
+}
