@@ -1,11 +1,15 @@
 // Package command is the table of mail commands: one Descriptor per
 // command (its words, its HELP lines, its kind, how it counts against a
-// mail's limits, and how its line is parsed), one file each, listed in
-// All. pbem/route parses a mail's lines with it, templates writes HELP
-// from it, and pbem/daemon bounds and runs the commands by looking them
-// up in it. Adding a command is adding a file here and its entry in All;
-// the table test says what else it needs (help in every language, a
-// parse case, a runner in the daemon).
+// mail's limits, and how its line is parsed), listed in All. The
+// descriptors live in a few files by what they are about: read.go (the
+// answers that change nothing), seat.go (a seat's life in a game),
+// player.go (the player's own settings), orders.go, ahead.go and
+// preview.go (orders), secret.go and gm.go. pbem/route parses a mail's
+// lines with it, templates writes HELP from it, and pbem/daemon bounds
+// and runs the commands by looking them up in it. Adding a command is
+// adding its descriptor beside its kin and its entry in All; the table
+// test says what else it needs (help in every language, a parse case, a
+// runner in the daemon).
 //
 // The package is a leaf: it imports engine-side packages and
 // pbem/settings (SET's keys) only, never route, templates or the daemon.

@@ -6,11 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"orrery/engine"
-	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
-	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
@@ -48,22 +45,8 @@ func newBatchHarness(t *testing.T, w *txWatch) *harness {
 // (0: its default).
 func newGroupHarness(t *testing.T, w *txWatch, groupTime time.Duration) *harness {
 	t.Helper()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st := storetest.Open(t, storetest.Default())
-	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	w.seen = map[store.Tx]bool{}
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
-		GroupTime: groupTime}, game.WithHooks(w.hook))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
-		Options: map[string]string{"finish": "100"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+	h := rig{config: daemon.Config{GroupTime: groupTime}, opts: []game.Option{game.WithHooks(w.hook)}, game: g1("100")}.start(t)
 	h.flush() // the welcome mails
 	w.txs, w.seen = nil, map[store.Tx]bool{}
 	return h

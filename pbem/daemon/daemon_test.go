@@ -37,7 +37,7 @@ type harness struct {
 // default; storetest.Default), with game g1 of ann and bob.
 func newHarness(t testing.TB, tune ...func(*daemon.Config)) *harness {
 	t.Helper()
-	return newHarnessOn(t, storetest.Open(t, storetest.Default()), tune...)
+	return rig{}.tuned(tune).start(t)
 }
 
 // newHarnessAt is newHarness with a bbolt database at db.
@@ -54,23 +54,82 @@ func newHarnessAt(t *testing.T, db string, tune ...func(*daemon.Config)) *harnes
 // newHarnessOn is newHarness on the store st.
 func newHarnessOn(t testing.TB, st *store.Store, tune ...func(*daemon.Config)) *harness {
 	t.Helper()
+	return rig{store: st}.tuned(tune).start(t)
+}
+
+// rig is how a test's daemon differs from newHarness's; each zero field
+// keeps newHarness's choice, so a test names only what it is about.
+type rig struct {
+	store    *store.Store                      // storetest.Default()
+	rulesets []engine.Ruleset                  // toy
+	send     func(outbox.Sender) outbox.Sender // wraps the SMTP sender (refusals, counts)
+	queue    *outbox.Options                   // MinBackoff 50 ms
+	config   daemon.Config                     // From is the bot's address when empty
+	tune     []func(*daemon.Config)            // applied to config, in order
+	opts     []game.Option                     // the game service's hooks
+	game     *game.CreateRequest               // g1 of ann and bob to step 8
+	noGame   bool                              // no game at all
+}
+
+func (r rig) tuned(tune []func(*daemon.Config)) rig {
+	r.tune = append(r.tune, tune...)
+	return r
+}
+
+// start opens the store, the in-process mail server, the outbox and the
+// daemon, and creates the game.
+func (r rig) start(t testing.TB) *harness {
+	t.Helper()
+	st := r.store
+	if st == nil {
+		st = storetest.Open(t, storetest.Default())
+	}
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
-	cfg := daemon.Config{From: "Orrery <" + botAddr + ">"}
-	for _, f := range tune {
+	var sender outbox.Sender = &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
+	if r.send != nil {
+		sender = r.send(sender)
+	}
+	qo := outbox.Options{MinBackoff: 50 * time.Millisecond}
+	if r.queue != nil {
+		qo = *r.queue
+	}
+	q := outbox.New(st, sender, qo)
+	cfg := r.config
+	if cfg.From == "" {
+		cfg.From = "Orrery <" + botAddr + ">"
+	}
+	for _, f := range r.tune {
 		f(&cfg)
 	}
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, cfg)
+	rulesets := r.rulesets
+	if rulesets == nil {
+		rulesets = []engine.Ruleset{toy.Ruleset()}
+	}
+	d, err := daemon.New(st, rulesets, q, cfg, r.opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
+	h := &harness{t: t, srv: srv, st: st, d: d, q: q}
+	if r.noGame {
+		return h
+	}
+	req := game.CreateRequest{ID: "g1", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
-		Options: map[string]string{"finish": "8"}})
-	if err != nil {
+		Options: map[string]string{"finish": "8"}}
+	if r.game != nil {
+		req = *r.game
+	}
+	if h.g, err = d.Service().Create(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+	return h
+}
+
+// g1 is newHarness's game of ann and bob, ending after finish steps.
+func g1(finish string) *game.CreateRequest {
+	return &game.CreateRequest{ID: "g1", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
+		Options: map[string]string{"finish": finish}}
 }
 
 func (h *harness) secret(name string) string {

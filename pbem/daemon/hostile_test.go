@@ -7,11 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"orrery/engine"
-	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
-	"orrery/engine/store/storetest"
 
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
@@ -201,9 +198,6 @@ func TestConsent(t *testing.T) {
 // (the seen record's transaction drops the mail's parts, the record of
 // that early answer among them, so it is read first).
 func TestEarlyAnswerNotRepeatedAfterACrash(t *testing.T) {
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st := storetest.Open(t, storetest.Default())
-	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 	ctx, crash := context.WithCancel(context.Background())
 	// The "crash": once ann's orders resolve the step, the context ends,
 	// so the mail's seen record (the next transaction) is not written.
@@ -213,17 +207,8 @@ func TestEarlyAnswerNotRepeatedAfterACrash(t *testing.T) {
 		}
 		return nil
 	}
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"}, game.WithHooks(stop))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
-		Options: map[string]string{"finish": "100"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+	h := rig{opts: []game.Option{game.WithHooks(stop)}, game: g1("100")}.start(t)
+	d := h.d
 	h.flush()
 	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "PUSH 1"))
 	m := h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "PUSH 2")

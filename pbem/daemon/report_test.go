@@ -14,7 +14,6 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
-	"orrery/engine/store/storetest"
 	"orrery/games/burning"
 	"orrery/games/prosper"
 	"orrery/pbem/daemon"
@@ -210,19 +209,11 @@ func newQueueWithPictures(t *testing.T, h *harness) *outbox.Queue {
 // address's language, and SET LANG sets the language the game writes in.
 func TestBurningLanguageFollowsTheAddress(t *testing.T) {
 	ctx := context.Background()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st := storetest.Open(t, storetest.Default())
-	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{})
-	d, err := daemon.New(st, []engine.Ruleset{burning.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "b1", Ruleset: "burning",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+	h := rig{rulesets: []engine.Ruleset{burning.Ruleset()}, queue: &outbox.Options{},
+		game: &game.CreateRequest{ID: "b1", Ruleset: "burning",
+			Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}},
+	}.start(t)
+	d, st := h.d, h.st
 	h.flush()
 	h.handle(h.mail("ann@example.org", "[b1 "+h.secret("ann")+"]", "LANG RU"))
 	if s, _ := settings.Load(ctx, st, "ann@example.org"); s["LANG"] != "ru" {
@@ -432,12 +423,6 @@ func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 // sending to an in-process mail server.
 func newProsperDaemon(t *testing.T) (*pbemtest.Server, *store.Store, *daemon.Daemon) {
 	t.Helper()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st := storetest.Open(t, storetest.Default())
-	d, err := daemon.New(st, []engine.Ruleset{prosper.Ruleset()}, outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{}),
-		daemon.Config{From: "Orrery <" + botAddr + ">"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, st, d
+	h := rig{rulesets: []engine.Ruleset{prosper.Ruleset()}, queue: &outbox.Options{}, noGame: true}.start(t)
+	return h.srv, h.st, h.d
 }

@@ -6,14 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"orrery/engine"
-	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
-	"orrery/engine/store/storetest"
 	"orrery/pbem/bounce"
 	"orrery/pbem/daemon"
-	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
 
@@ -27,23 +23,15 @@ import (
 func bouncingHarness(t *testing.T) (*harness, map[string]bool) {
 	t.Helper()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st := storetest.Open(t, storetest.Default())
 	refuse := map[string]bool{}
-	q := outbox.New(st, failing{&outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, refuse}, outbox.Options{MinBackoff: 50 * time.Millisecond})
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
-		Now: func() time.Time { return now }, GM: "Game Master <" + gmAddr + ">", GMSecret: "gm-secret", RepliesPerHour: 1000,
-		Bounces: bounce.Policy{HardLimit: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g2", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}, {Name: "cyd", Email: "cyd@example.org"}},
-		Options: map[string]string{"finish": "30"}, Settings: &game.Settings{Early: true, AbandonAfter: 2, Abandoned: "open"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
+	h := rig{send: refusing(refuse),
+		config: daemon.Config{Now: func() time.Time { return now }, GM: "Game Master <" + gmAddr + ">", GMSecret: "gm-secret",
+			RepliesPerHour: 1000, Bounces: bounce.Policy{HardLimit: 1}},
+		game: &game.CreateRequest{ID: "g2", Ruleset: "toy",
+			Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}, {Name: "cyd", Email: "cyd@example.org"}},
+			Options: map[string]string{"finish": "30"}, Settings: &game.Settings{Early: true, AbandonAfter: 2, Abandoned: "open"}},
+	}.start(t)
+	d := h.d
 	h.flush()
 	h.say("bob@example.org", "lang", "SET LANG ru")
 	// bob's mailbox breaks: the answer to his STATUS is refused for good,

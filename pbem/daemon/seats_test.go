@@ -12,7 +12,6 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
-	"orrery/engine/store/storetest"
 	"orrery/pbem/bounce"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
@@ -529,6 +528,11 @@ func forgedDSN(envelope, id, rcpt string, n int) []byte {
 
 // failing sends through the in-process server except to the addresses it
 // refuses for good, as a server answering 550 does.
+// refusing wraps a sender in failing.
+func refusing(refuse map[string]bool) func(outbox.Sender) outbox.Sender {
+	return func(s outbox.Sender) outbox.Sender { return failing{s, refuse} }
+}
+
 type failing struct {
 	outbox.Sender
 	refuse map[string]bool
@@ -548,17 +552,12 @@ func (f failing) Send(ctx context.Context, mails []outbox.Mail) []error {
 // server refuses for good; the GM is told, once, and it counts as a hard
 // bounce of the address.
 func TestMailGivenUpOnIsReportedToTheGM(t *testing.T) {
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	st := storetest.Open(t, storetest.Default())
-	q := outbox.New(st, failing{&outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, map[string]bool{"bob@example.org": true}}, outbox.Options{})
-	d, err := daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">", GM: "gm@example.org"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.Service().Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}}); err != nil {
-		t.Fatal(err)
-	}
+	h := rig{send: refusing(map[string]bool{"bob@example.org": true}), queue: &outbox.Options{},
+		config: daemon.Config{GM: "gm@example.org"},
+		game: &game.CreateRequest{ID: "g1", Ruleset: "toy",
+			Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}},
+	}.start(t)
+	srv, st, q := h.srv, h.st, h.q
 	for i := 0; i < 2; i++ {
 		if _, err := q.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
