@@ -59,6 +59,12 @@ type Setup struct {
 	// several languages (Languages) start each player in theirs. Games
 	// set up before it existed have none, and replay as they were.
 	Languages map[string]string `json:",omitempty"`
+	// RulesVersion is the ruleset's Info.Version the game is set up
+	// under, as the game service records it; 0 in games set up before
+	// setups carried it. A ruleset whose newer version keeps more in its
+	// state (the story of a step) starts only games set up under that
+	// version so, and older ones replay to the very states they recorded.
+	RulesVersion int `json:",omitempty"`
 }
 
 // Ruleset is one playable game. Rulesets are values listed explicitly in

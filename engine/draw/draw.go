@@ -166,6 +166,7 @@ type Picture struct {
 	// story is the run of Shapes that Story drew (from, to): the web's
 	// SVG groups them, and tests count them.
 	story [2]int
+	told  Story
 }
 
 // New starts an empty picture. The height may be set later, once the game

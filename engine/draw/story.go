@@ -165,6 +165,7 @@ func (p *Picture) Story(s Story) {
 		p.arrow(a, w)
 	}
 	p.story = [2]int{start, len(p.Shapes)}
+	p.told = s
 }
 
 // arrow draws a: shifted a little to its right, so that two arrows
@@ -212,9 +213,9 @@ func (p *Picture) mark(m Mark, w float64) {
 	r := math.Max(m.R, 3*w)
 	switch m.Kind {
 	case Battle:
-		star := burst(m.At, r+1.2*w, r+3.2*w, 8)
-		p.Polygon(star, Style{Stroke: halo, Width: 2 * w})
-		p.Polygon(star, Style{Stroke: Fight, Width: w})
+		// No halo here: a ring's halo would wipe out the name under
+		// the thing.
+		p.Polygon(burst(m.At, r+0.9*w, r+2.8*w, 8), Style{Stroke: Fight, Width: 0.8 * w})
 	case Destroyed:
 		d := r * 0.75
 		for _, pts := range [][]Point{{{m.At.X - d, m.At.Y - d}, {m.At.X + d, m.At.Y + d}}, {{m.At.X - d, m.At.Y + d}, {m.At.X + d, m.At.Y - d}}} {
@@ -236,8 +237,7 @@ func (p *Picture) mark(m Mark, w float64) {
 		if !c.visible() {
 			c = Ink
 		}
-		p.Circle(m.At, r+1.5*w, Style{Stroke: halo, Width: 2.2 * w})
-		p.Circle(m.At, r+1.5*w, Style{Stroke: c, Width: 1.2 * w, Dash: []float64{2 * w, 1.2 * w}})
+		p.Circle(m.At, r+0.9*w, Style{Stroke: c, Width: w, Dash: []float64{2 * w, 1.2 * w}})
 	}
 }
 
@@ -314,6 +314,10 @@ func (p *Picture) storySwatch(k Kind, c Point, wide, high float64) {
 	p.Circle(c, r, Style{Fill: Faint, Stroke: Muted, Width: 1})
 	p.mark(Mark{At: c, R: r, Kind: k, Color: Ink}, w*0.75)
 }
+
+// Told is the story the picture draws (Story): what the picture model
+// shows of its step, mail and web alike.
+func (p *Picture) Told() Story { return p.told }
 
 // StoryShapes is how many shapes of the picture are its story's (drawn by
 // Story): none for a picture of a position only. Tests use it to check that a

@@ -1,0 +1,104 @@
+package games
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"orrery/engine"
+	"orrery/engine/draw"
+	"orrery/engine/enginetest"
+)
+
+// TestStepStoryIsDrawn (issue 44): the picture of a step shows what
+// happened in it. In a bot game of every ruleset, a step comes with a move
+// and a fight, and its picture, in the model the mail's PNG is drawn from
+// and in the web's SVG, carries at least one arrow and one mark. At every
+// step, no seat's picture draws an arrow or mark the GM's lacks, and the
+// observers' draws only what every seat's does: what a reader was not told
+// is not drawn for them (each ruleset's own tests name its secrets).
+func TestStepStoryIsDrawn(t *testing.T) {
+	for _, rs := range All() {
+		info := rs.Info()
+		t.Run(info.Name, func(t *testing.T) {
+			var players []string
+			for i := range min(3, info.MaxPlayers) {
+				players = append(players, fmt.Sprintf("p%d", i+1))
+			}
+			found := -1
+			enginetest.Walk(t, rs, enginetest.Options{Players: players, Seed: 5, MaxSteps: 80}, func(step int, st engine.State) {
+				gm := picture(t, st.View(""))
+				all := gm.Told()
+				var public *draw.Picture
+				if pv, ok := st.(engine.PublicViewer); ok {
+					public = picture(t, pv.PublicView())
+				}
+				for _, p := range players {
+					seat := picture(t, st.View(p)).Told()
+					within(t, step, p, seat, all)
+					if public != nil {
+						within(t, step, "the observers", public.Told(), seat)
+					}
+				}
+				if found >= 0 || len(all.Arrows) == 0 || len(all.Marks) == 0 {
+					return
+				}
+				found = step
+				svg, err := gm.SVG()
+				if err != nil {
+					t.Fatal(err)
+				}
+				i := bytes.Index(svg, []byte(`<g class="story">`))
+				j := bytes.Index(svg, []byte("</g>"))
+				if i < 0 || j < i {
+					t.Fatalf("step %d: the SVG has no story group", step)
+				}
+				group := svg[i:j]
+				if !bytes.Contains(group, []byte("<polyline")) || !bytes.Contains(group, []byte("<polygon")) && !bytes.Contains(group, []byte("<circle")) {
+					t.Errorf("step %d: the SVG's story has no arrow or no mark:\n%s", step, group)
+				}
+				png, err := gm.PNG()
+				if err != nil {
+					t.Fatal(err)
+				}
+				// ORRERY_STORY_OUT=/tmp writes the pictures, to look at.
+				if dir := os.Getenv("ORRERY_STORY_OUT"); dir != "" {
+					os.WriteFile(filepath.Join(dir, info.Name+"-story.png"), png, 0o644)
+					os.WriteFile(filepath.Join(dir, info.Name+"-story.svg"), svg, 0o644)
+				}
+			})
+			if found < 0 {
+				t.Fatalf("no step of the bot game drew both an arrow and a mark")
+			}
+			t.Logf("step %d draws a move and a fight", found)
+		})
+	}
+}
+
+func picture(t *testing.T, v engine.View) *draw.Picture {
+	t.Helper()
+	d, ok := v.(engine.Drawer)
+	if !ok {
+		t.Fatalf("the view of %q draws no picture", v.Player())
+	}
+	return d.Picture()
+}
+
+// within fails t if story s of reader draws an arrow or a mark that
+// wider does not.
+func within(t *testing.T, step int, reader string, s, wider draw.Story) {
+	t.Helper()
+	for _, a := range s.Arrows {
+		if !slices.Contains(wider.Arrows, a) {
+			t.Errorf("step %d: %s's picture draws an arrow %v the wider view does not", step, reader, a)
+		}
+	}
+	for _, m := range s.Marks {
+		if !slices.Contains(wider.Marks, m) {
+			t.Errorf("step %d: %s's picture draws a mark %v the wider view does not", step, reader, m)
+		}
+	}
+}
