@@ -215,18 +215,19 @@ func (p *Picture) mark(m Mark, w float64) {
 	case Battle:
 		// No halo here: a ring's halo would wipe out the name under
 		// the thing.
-		p.Polygon(burst(m.At, r+0.9*w, r+2.8*w, 8), Style{Stroke: Fight, Width: 0.8 * w})
+		p.Polygon(burst(m.At, r+0.6*w, r+2.2*w, 8), Style{Stroke: Fight, Width: 0.8 * w})
 	case Destroyed:
 		d := r * 0.75
 		for _, pts := range [][]Point{{{m.At.X - d, m.At.Y - d}, {m.At.X + d, m.At.Y + d}}, {{m.At.X - d, m.At.Y + d}, {m.At.X + d, m.At.Y - d}}} {
-			p.Line(Style{Stroke: halo, Width: 2.2 * w}, pts...)
+			p.Line(Style{Stroke: halo, Width: 1.8 * w}, pts...)
 		}
 		for _, pts := range [][]Point{{{m.At.X - d, m.At.Y - d}, {m.At.X + d, m.At.Y + d}}, {{m.At.X - d, m.At.Y + d}, {m.At.X + d, m.At.Y - d}}} {
-			p.Line(Style{Stroke: Fight, Width: 1.2 * w}, pts...)
+			p.Line(Style{Stroke: Fight, Width: w}, pts...)
 		}
 	case Built:
-		// A green badge with a white plus at the thing's upper right.
-		c := Point{m.At.X + r*0.75, m.At.Y - r*0.75}
+		// A green badge with a white plus at the thing's upper left,
+		// clear of a name beside or under it.
+		c := Point{m.At.X - r*0.75, m.At.Y - r*0.75}
 		br := 2.4 * w
 		p.Circle(c, br, Style{Fill: Grown, Stroke: halo, Width: w * 0.6})
 		h := br * 0.6
