@@ -173,6 +173,8 @@ func (v view) Picture() *draw.Picture {
 		mark(sh.Cell, string(glyphs[sh.Class])+v.digit(sh.Owner), o.Ink)
 	}
 	y = y0 + float64(g.H()-1)*rowH + size + 12
+	story := v.story(at, size*0.9, w)
+	p.Story(story)
 
 	// The legend, in the reader's language: seats, then what each mark is.
 	var seats []draw.Key
@@ -214,6 +216,7 @@ func (v view) Picture() *draw.Picture {
 		ships = append(ships, draw.Key{Swatch: draw.SwatchDisc, Style: grey, Mark: string(glyphs[k]), MarkColor: draw.Ink, Label: label})
 	}
 	y = p.Legend(16, y, pictureWidth-16, 13, ships)
+	y = p.StoryLegend(16, y, pictureWidth-16, 13, story, v.storyLabel)
 	for _, ln := range draw.Wrap(picWord(l, "digit")+".", draw.Font{Size: 13}, pictureWidth-32) {
 		p.Text(draw.Pt(16, y+9), ln, draw.Font{Size: 13, Color: draw.Ink})
 		y += 18
