@@ -174,13 +174,12 @@ func (p *Picture) Story(s Story) {
 func (p *Picture) arrow(a Arrow, w float64) {
 	dx, dy := a.To.X-a.From.X, a.To.Y-a.From.Y
 	l := math.Hypot(dx, dy)
-	gap := a.Gap + w
-	if l < 2*gap+3*w {
-		gap = math.Max(0, (l-3*w)/2)
-	}
 	if l == 0 {
 		return
 	}
+	// Between neighbours (less room than two gaps and a head) the arrow
+	// reaches into both things a little rather than shrinking to a stub.
+	gap := math.Min(a.Gap+w, l*0.3)
 	ux, uy := dx/l, dy/l
 	side := Point{-uy * w * 1.1, ux * w * 1.1}
 	from := Point{a.From.X + ux*gap + side.X, a.From.Y + uy*gap + side.Y}
@@ -194,6 +193,7 @@ func (p *Picture) arrow(a Arrow, w float64) {
 		st.Width = w * 1.3
 		head = 3.6 * w
 	}
+	head = math.Min(head, (l-2*gap)*0.7)
 	under := Style{Stroke: halo, Width: st.Width + w}
 	if a.Kind == Attack {
 		under.Stroke = Fight
