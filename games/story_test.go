@@ -2,6 +2,7 @@ package games
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,8 +19,9 @@ import (
 // and a fight, and its picture, in the model the mail's PNG is drawn from
 // and in the web's SVG, carries at least one arrow and one mark of them. At every
 // step, no seat's picture draws an arrow or mark the GM's lacks, and the
-// observers' draws only what every seat's does: what a reader was not told
-// is not drawn for them (each ruleset's own tests name its secrets).
+// observers' draws only what every seat's does; and a move of that step
+// made one seat's secret is drawn for that seat and the GM alone: what a
+// reader was not told is not drawn for them.
 func TestStepStoryIsDrawn(t *testing.T) {
 	for _, rs := range All() {
 		info := rs.Info()
@@ -47,6 +49,7 @@ func TestStepStoryIsDrawn(t *testing.T) {
 					return
 				}
 				found = step
+				hidden(t, rs, st, players)
 				svg, err := gm.SVG()
 				if err != nil {
 					t.Fatal(err)
@@ -90,6 +93,54 @@ func moveAndFight(s draw.Story) bool {
 		fight = fight || m.Kind == draw.Battle || m.Kind == draw.Destroyed || m.Kind == draw.Captured
 	}
 	return move && fight
+}
+
+// hidden checks that a move told to one seat alone is drawn for that seat
+// and the GM only: the state of the step is reloaded with its story cut
+// to its first arrow, that arrow made the first seat's secret.
+func hidden(t *testing.T, rs engine.Ruleset, st engine.State, players []string) {
+	t.Helper()
+	data, err := st.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var told []draw.Told
+	if err := json.Unmarshal(raw["story"], &told); err != nil {
+		t.Fatalf("the state keeps no story under \"story\": %v", err)
+	}
+	i := slices.IndexFunc(told, func(e draw.Told) bool { return e.From != "" })
+	if i < 0 {
+		t.Fatal("the story has no arrow")
+	}
+	secret := told[i]
+	secret.Seen = []string{players[0]}
+	raw["story"], _ = json.Marshal([]draw.Told{secret})
+	data, _ = json.Marshal(raw)
+	st, err = rs.LoadState(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	views := map[string]engine.View{"the GM": st.View("")}
+	for _, p := range players {
+		views[p] = st.View(p)
+	}
+	if pv, ok := st.(engine.PublicViewer); ok {
+		views["the observers"] = pv.PublicView()
+	}
+	for who, v := range views {
+		n := len(picture(t, v).Told().Arrows)
+		want := 0
+		if who == "the GM" || who == players[0] {
+			want = 1
+		}
+		if n != want {
+			t.Errorf("a move told to %s alone: %s's picture draws %d arrows, want %d", players[0], who, n, want)
+		}
+	}
 }
 
 func picture(t *testing.T, v engine.View) *draw.Picture {

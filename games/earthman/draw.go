@@ -245,7 +245,7 @@ func seatOf(players []string, f string) int {
 // faction's fleets with the count.
 func (v *view) Picture() *draw.Picture {
 	s := v.s
-	d := disc{players: s.Players, you: v.player, tag: v.tag(), story: draw.SeenBy(s.Story, v.player)}
+	d := disc{players: s.Players, you: v.player, tag: v.tag(), story: draw.SeenBy(s.Story, v.Player())}
 	d.regions = func(w string) []chip {
 		var out []chip
 		for _, f := range s.factions() {
@@ -293,7 +293,7 @@ func (v *view) Picture() *draw.Picture {
 // player's fleets with those At Risk in brackets, as Board writes them.
 func (v *fullView) Picture() *draw.Picture {
 	s := v.s
-	d := disc{players: s.Players, you: v.player, capitals: true, tag: v.pictureTag(), story: draw.SeenBy(s.Story, v.player)}
+	d := disc{players: s.Players, you: v.player, capitals: true, tag: v.pictureTag(), story: draw.SeenBy(s.Story, v.Player())}
 	t := func(m lang.Msg) string { return tr(d.tag, m) }
 	d.regions = func(w string) []chip {
 		var out []chip

@@ -62,7 +62,7 @@ func (v *view) story(at func(Hex) draw.Point, radius func(Planet) float64) draw.
 		}
 		return draw.None
 	}
-	return draw.Tale(draw.SeenBy(v.s.Story, v.player), place, colour)
+	return draw.Tale(draw.SeenBy(v.s.Story, v.Player()), place, colour)
 }
 
 // storyLabel words kind k of the legend in the view's language.
