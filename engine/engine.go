@@ -89,6 +89,13 @@ type Setup struct {
 //   - A PublicViewer on the state (observers' board), and a Drawer on every
 //     view, the public one too (the picture mailed and shown on the web;
 //     draw.Board draws a text board when the game has nothing better).
+//   - The story of the last step on that picture (engine/draw story.go):
+//     the state keeps what happened as draw.Told entries with who may see
+//     them, each view draws those its reader may (draw.SeenBy, Tale,
+//     Picture.Story, StoryLegend); a bot game must reach a step that draws
+//     a move and a fight (TestStepStoryIsDrawn). Keep it only in games set
+//     up under the version that brought it (Setup.RulesVersion), so older
+//     games replay to the states they recorded.
 //   - A bot that ends a game (the demo and every bot test play whole games)
 //     and beats a player who never writes in 90% of two-player games,
 //     unless the ruleset's Properties declare it a game of chance; a game

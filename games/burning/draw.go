@@ -39,7 +39,9 @@ var biomeFill = map[string]draw.Color{Fair: draw.RGB(0xCFE3B4), Harsh: draw.RGB(
 // biome's colour ringed in their owner's, each site, ship and structure
 // with Board's letter and its owner's seat number. Like Board it shows a
 // ship's class and owner only: what a cargo ship carries, and a structure
-// aboard it, are never drawn.
+// aboard it, are never drawn. Over the galaxy, the last turn's story
+// (story.go): ship moves, attacks and fire as arrows in the owner's colour,
+// fights, what was destroyed, built or deployed and conquests as marks.
 func (v view) Picture() *draw.Picture {
 	s := v.s
 	g := s.Grid

@@ -14,7 +14,9 @@ import (
 // region and its fleets, each trajectory with the fleets in it. It is drawn
 // from the same counters Board reads; neither edition hides anything on the
 // board (000-H, 001-H), and the owner's standing orders, triggers and stored
-// destinations, which are hidden, are never drawn.
+// destinations, which are hidden, are never drawn. Over the disc, the last
+// step's story (story.go): moves and launches as arrows in the owner's
+// colour, fire and overthrows, losses, builds and takeovers as marks.
 
 const pictureWidth = 800
 

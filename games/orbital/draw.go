@@ -16,7 +16,10 @@ const pictureWidth = 800
 // hexes with their names, the rings shaded (debris rings in brown), the
 // planet, the moons, and every unit in space as a token of its owner (the
 // first player's round, the second's square) with an arrow for its velocity:
-// from its hex to where that velocity alone would carry it next turn.
+// from its hex to where that velocity alone would carry it next turn. Over
+// the map, the turn's story (story.go), thicker: each unit's move from
+// where it began the turn, launches, laser fire and strikes as arrows;
+// targets, losses, purchases and placements as marks.
 func (v *view) Picture() *draw.Picture {
 	s := v.s
 	p := draw.New(pictureWidth, 100, draw.Paper)

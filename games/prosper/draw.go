@@ -17,6 +17,9 @@ const pictureWidth = 800
 // marked with the owner's letter and ships (B25), natives as n12, a small
 // planet no one holds as a dashed ring; links as lines between neighbours.
 // Prosper hides nothing but settling plans, which the picture never shows.
+// Over the board, the last step's story (story.go): moves and attacks as
+// arrows in the mover's colour, fights, captures, wiped-out planets and
+// settlements as marks, with their legend.
 func (v *view) Picture() *draw.Picture {
 	s, l := v.s, v.lang
 	p := draw.New(pictureWidth, 100, draw.Paper)
