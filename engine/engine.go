@@ -59,6 +59,12 @@ type Setup struct {
 	// several languages (Languages) start each player in theirs. Games
 	// set up before it existed have none, and replay as they were.
 	Languages map[string]string `json:",omitempty"`
+	// RulesVersion is the ruleset's Info.Version the game is set up
+	// under, as the game service records it; 0 in games set up before
+	// setups carried it. A ruleset whose newer version keeps more in its
+	// state (the story of a step) starts only games set up under that
+	// version so, and older ones replay to the very states they recorded.
+	RulesVersion int `json:",omitempty"`
 }
 
 // Ruleset is one playable game. Rulesets are values listed explicitly in
@@ -83,6 +89,13 @@ type Setup struct {
 //   - A PublicViewer on the state (observers' board), and a Drawer on every
 //     view, the public one too (the picture mailed and shown on the web;
 //     draw.Board draws a text board when the game has nothing better).
+//   - The story of the last step on that picture (engine/draw story.go):
+//     the state keeps what happened as draw.Told entries with who may see
+//     them, each view draws those its reader may (draw.SeenBy, Tale,
+//     Picture.Story, StoryLegend); a bot game must reach a step that draws
+//     a move and a fight (TestStepStoryIsDrawn). Keep it only in games set
+//     up under the version that brought it (Setup.RulesVersion), so older
+//     games replay to the states they recorded.
 //   - A bot that ends a game (the demo and every bot test play whole games)
 //     and beats a player who never writes in 90% of two-player games,
 //     unless the ruleset's Properties declare it a game of chance; a game

@@ -163,6 +163,10 @@ type Picture struct {
 	// every text of the picture, it must hold only what the view shows.
 	Summary string
 	Shapes  []Shape
+	// story is the run of Shapes that Story drew (from, to): the web's
+	// SVG groups them, and tests count them.
+	story [2]int
+	told  Story
 }
 
 // New starts an empty picture. The height may be set later, once the game

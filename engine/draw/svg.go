@@ -24,7 +24,15 @@ func (p *Picture) SVG() ([]byte, error) {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s" font-family="Go, 'DejaVu Sans', Arial, sans-serif">`+"\n",
 		p.W, p.H, p.W, p.H, escape(p.Alt()))
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="%s"/>`+"\n", p.W, p.H, hex(bg))
-	for _, s := range p.Shapes {
+	for i, s := range p.Shapes {
+		// The step's story (Story) is one group, so that a page may
+		// style or hide it; it carries no words of its own.
+		if i == p.story[0] && p.story[1] > i {
+			b.WriteString(`<g class="story">` + "\n")
+		}
+		if i == p.story[1] && i > p.story[0] {
+			b.WriteString("</g>\n")
+		}
 		switch s := s.(type) {
 		case *Circle:
 			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s"%s/>`+"\n", num(s.C.X), num(s.C.Y), num(s.R), paint(s.Style, true))
@@ -61,6 +69,9 @@ func (p *Picture) SVG() ([]byte, error) {
 		default:
 			return nil, fmt.Errorf("the board picture has a shape of unknown kind %T", s)
 		}
+	}
+	if n := len(p.Shapes); n == p.story[1] && n > p.story[0] {
+		b.WriteString("</g>\n")
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes(), nil

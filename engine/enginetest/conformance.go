@@ -95,7 +95,7 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 			for i := range players {
 				players[i] = fmt.Sprintf("p%d", i+1)
 			}
-			setup := engine.Setup{GameID: "conf", Players: players, Options: opts}
+			setup := engine.Setup{GameID: "conf", Players: players, Options: opts, RulesVersion: rs.Info().Version}
 			st := newState(t, rs, setup)
 			again := newState(t, rs, setup)
 			if a, b := mustMarshal(t, st), mustMarshal(t, again); !bytes.Equal(a, b) {

@@ -21,7 +21,8 @@ func Walk(t testing.TB, rs engine.Ruleset, o Options, visit func(step int, st en
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := rs.NewState(engine.Setup{GameID: fmt.Sprintf("walk-%d", o.Seed), Players: o.Players, Options: opts},
+	// A game set up now, under the ruleset's current version.
+	st, err := rs.NewState(engine.Setup{GameID: fmt.Sprintf("walk-%d", o.Seed), Players: o.Players, Options: opts, RulesVersion: rs.Info().Version},
 		dice.New(fmt.Sprintf("walk-%d", o.Seed)))
 	if err != nil {
 		t.Fatalf("seed %d: %v", o.Seed, err)

@@ -12,6 +12,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -36,7 +37,7 @@ var options = []engine.Option{
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Version: 2, // see engine.Info.Version: raise it with a rule change
+		Version: 3, // see engine.Info.Version: raise it with a rule change
 		Name:    "burning", Title: "Burning Planets", MinPlayers: 2, MaxPlayers: 6, Options: options,
 		Summary:   summary,
 		OrderHelp: orderHelp,
@@ -244,6 +245,10 @@ type State struct {
 	Done      bool          `json:"done"`
 	Winners   []string      `json:"winners,omitempty"`
 	EndText   string        `json:"end_text,omitempty"`
+	// Tells is set in games set up under rules version 3 or later, which
+	// keep the Story of their last step for its picture (story.go).
+	Tells bool        `json:"tells,omitempty"`
+	Story []draw.Told `json:"story,omitempty"`
 
 	events []engine.Event
 }
@@ -256,7 +261,8 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 		return nil, fmt.Errorf("burning planets needs 2 to 6 players, not %d", n)
 	}
 	s := &State{Grid: gridFor(n), Faction: map[string]string{}, Lang: map[string]string{}, Bank: map[string]Res{},
-		Allies: map[string][]string{}, NextShip: 1, Round: 1, HugeMode: su.Options["huge"], Hidden: su.Options["banks"] != "public"}
+		Allies: map[string][]string{}, NextShip: 1, Round: 1, HugeMode: su.Options["huge"], Hidden: su.Options["banks"] != "public",
+		Tells: su.RulesVersion >= storySince}
 	if s.HugeMode == "" {
 		s.HugeMode = "a"
 	}

@@ -39,7 +39,9 @@ var biomeFill = map[string]draw.Color{Fair: draw.RGB(0xCFE3B4), Harsh: draw.RGB(
 // biome's colour ringed in their owner's, each site, ship and structure
 // with Board's letter and its owner's seat number. Like Board it shows a
 // ship's class and owner only: what a cargo ship carries, and a structure
-// aboard it, are never drawn.
+// aboard it, are never drawn. Over the galaxy, the last turn's story
+// (story.go): ship moves, attacks and fire as arrows in the owner's colour,
+// fights, what was destroyed, built or deployed and conquests as marks.
 func (v view) Picture() *draw.Picture {
 	s := v.s
 	g := s.Grid
@@ -173,6 +175,8 @@ func (v view) Picture() *draw.Picture {
 		mark(sh.Cell, string(glyphs[sh.Class])+v.digit(sh.Owner), o.Ink)
 	}
 	y = y0 + float64(g.H()-1)*rowH + size + 12
+	story := v.story(at, size*0.9, w)
+	p.Story(story)
 
 	// The legend, in the reader's language: seats, then what each mark is.
 	var seats []draw.Key
@@ -214,6 +218,7 @@ func (v view) Picture() *draw.Picture {
 		ships = append(ships, draw.Key{Swatch: draw.SwatchDisc, Style: grey, Mark: string(glyphs[k]), MarkColor: draw.Ink, Label: label})
 	}
 	y = p.Legend(16, y, pictureWidth-16, 13, ships)
+	y = p.StoryLegend(16, y, pictureWidth-16, 13, story, v.storyLabel)
 	for _, ln := range draw.Wrap(picWord(l, "digit")+".", draw.Font{Size: 13}, pictureWidth-32) {
 		p.Text(draw.Pt(16, y+9), ln, draw.Font{Size: 13, Color: draw.Ink})
 		y += 18

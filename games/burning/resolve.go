@@ -15,6 +15,7 @@ import (
 // die and income.
 func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, error) {
 	s.events = nil
+	s.Story = nil
 	if s.Done {
 		return nil, fmt.Errorf("the game is over")
 	}

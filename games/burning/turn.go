@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 )
 
 // turn carries one player's orders through the rules, line by line. The
@@ -268,6 +269,7 @@ func (t *turn) build(o *order) *problem {
 	t.built[pl.Name] = true
 	if !t.dry {
 		pl.Sites = append(pl.Sites, Site{Cell: o.Cell, Kind: o.Kind})
+		t.s.told(draw.Built, nil, o.Cell, t.p)
 		t.s.tell(nil, "%s builds %s at %s (%s).", t.p, aTerm(o.Kind), o.Cell.String(), pl.Name)
 	}
 	return nil
@@ -393,6 +395,7 @@ func (t *turn) makeShips(o *order) *problem {
 		sh := &Ship{ID: t.s.NextShip, Owner: t.p, Class: o.Kind, Cell: c}
 		t.s.NextShip++
 		t.s.Ships = append(t.s.Ships, sh)
+		t.s.told(draw.Built, nil, c, t.p)
 		t.s.tell(nil, "%s builds %s %d at %s.", t.p, t.s.unit(sh).Name, sh.ID, c.String()+" ("+at+")")
 	}
 	return nil
@@ -507,7 +510,9 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			return prob("no way to %s within %s through free space", o.Cell.String(), steps(u.Speed))
 		}
 		if !t.dry {
+			from := sh.Cell
 			sh.Cell = o.Cell
+			t.s.told(draw.Move, &from, o.Cell, sh.Owner)
 			t.s.tell(nil, "Ship %d (%s) moves to %s.", sh.ID, sh.Owner, o.Cell.String())
 		}
 	case aAttack:
@@ -518,6 +523,8 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		if pr != nil || t.dry {
 			return pr
 		}
+		f.at = t.target(o)
+		t.s.told(draw.Attack, &sh.Cell, f.at, t.p)
 		t.combat(u.Die, t.s.shipName(sh), f)
 	case aRaze:
 		if sh.Class == Cargo {
@@ -545,6 +552,8 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		} else {
 			kind := pl.Sites[i].Kind
 			pl.Sites = append(pl.Sites[:i], pl.Sites[i+1:]...)
+			t.s.told(draw.Attack, &sh.Cell, o.Cell, t.p)
+			t.s.told(draw.Destroyed, nil, o.Cell, "")
 			t.s.tell(nil, "Ship %d (%s) razes the %s at %s.", sh.ID, sh.Owner, term(kind), o.Cell.String())
 		}
 	case aConquer:
@@ -565,6 +574,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		t.conquered[pl.Name] = true
 		if !t.dry {
 			pl.Owner = t.p
+			t.s.told(draw.Captured, nil, pl.Centre, t.p)
 			t.s.tell(nil, "%s conquers %s and sets a monolith at %s.", t.p, pl.Name, pl.Centre.String())
 		}
 	case aLoad, aUnload:
@@ -630,6 +640,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		}
 		sh.Load = ""
 		t.s.Structs = append(t.s.Structs, &Struct{Kind: k, Owner: t.p, Cell: o.Cell})
+		t.s.told(draw.Built, nil, o.Cell, t.p)
 		t.s.tell(nil, "Cargo ship %d (%s) deploys %s at %s.", sh.ID, t.p, aTerm(k), o.Cell.String())
 	}
 	return nil
@@ -745,6 +756,7 @@ type foe struct {
 	shield int
 	ship   *Ship
 	kill   func()
+	at     Cell // where it stands, for the step's story
 }
 
 // foe finds the target of an ATTACK or FIRE made from cell from.
@@ -822,7 +834,9 @@ func (t *turn) combat(die int, name phrase, f *foe) {
 	if f.die > 0 {
 		def = t.d.Roll(f.die, tr(langEN, "%s defends", f.name))
 	}
+	t.s.told(draw.Battle, nil, f.at, "")
 	if a > def && a > f.shield {
+		t.s.told(draw.Destroyed, nil, f.at, "")
 		t.s.tell(nil, "%s attacks %s: %d against %d, shield %d: destroyed.", name, f.name, a, def, f.shield)
 		f.kill()
 		if f.ship != nil && f.ship.Class == Cargo {
@@ -1032,6 +1046,8 @@ func (t *turn) fire(o *order) *problem {
 	}
 	t.fired[o.Cell]++
 	if !t.dry {
+		f.at = t.target(o)
+		t.s.told(draw.Attack, &o.Cell, f.at, t.p)
 		t.combat(u.Die, say("%s (%s) at %s", term("T:"+kind), t.p, o.Cell.String()), f)
 	}
 	return nil
@@ -1066,6 +1082,8 @@ func (t *turn) bombard(o *order) *problem {
 			}
 		}
 		pl.Sites = keep
+		t.s.told(draw.Battle, nil, pl.Centre, "")
+		t.s.told(draw.Destroyed, nil, pl.Centre, "")
 		t.s.tell(nil, "%s bombards %s from six vertices: every structure is destroyed.", t.p, pl.Name)
 	}
 	return nil

@@ -22,7 +22,7 @@ var ruPO string
 //go:embed ru-full.po
 var ruFullPO string
 
-var catalog = lang.MustPO("games/earthman", lang.Russian, ruPO, ruFullPO)
+var catalog = lang.MustPO("games/earthman", lang.Russian, ruPO, ruFullPO, ruStoryPO)
 
 // Catalog is the translations of the game's messages (engine.Cataloger).
 func (classic) Catalog() *lang.Catalog { return catalog }

@@ -60,7 +60,7 @@ const classicSummary = "Earth's superpowers race to claim the ten worlds of the 
 
 func (classic) Info() engine.Info {
 	return engine.Info{
-		Version: 2, // see engine.Info.Version: raise it with a rule change
+		Version: 3, // see engine.Info.Version: raise it with a rule change
 		Name:    "earthman-classic", Title: "The Earthman's Burden (first edition)",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{{Name: "turn-limit", Default: "0",

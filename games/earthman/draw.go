@@ -14,7 +14,9 @@ import (
 // region and its fleets, each trajectory with the fleets in it. It is drawn
 // from the same counters Board reads; neither edition hides anything on the
 // board (000-H, 001-H), and the owner's standing orders, triggers and stored
-// destinations, which are hidden, are never drawn.
+// destinations, which are hidden, are never drawn. Over the disc, the last
+// step's story (story.go): moves and launches as arrows in the owner's
+// colour, fire and overthrows, losses, builds and takeovers as marks.
 
 const pictureWidth = 800
 
@@ -46,6 +48,8 @@ type disc struct {
 	// tag is the language of the picture's own words (English when
 	// empty); title, notes and summary come written.
 	tag lang.Tag
+	// story is what the last step did that the reader may see (story.go).
+	story []draw.Told
 }
 
 // chipStyle is how a chip of seat is painted: fill, ink and edge.
@@ -193,6 +197,8 @@ func (d disc) picture() *draw.Picture {
 		}
 	}
 	y := top + float64(len(worlds)-1)*row + 30
+	story := d.storyOf(d.story, at)
+	p.Story(story)
 	p.Text(draw.Pt(386+110, top-34), tr(d.tag, lang.M("regions")), draw.Font{Size: 12, Color: draw.Muted})
 	p.Text(draw.Pt(616, top-34), tr(d.tag, lang.M("fleets at the world")), draw.Font{Size: 12, Color: draw.Muted})
 
@@ -210,6 +216,7 @@ func (d disc) picture() *draw.Picture {
 	st, _ = chipStyle(noSeat, false)
 	keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: st, Label: tr(d.tag, lang.M("empty region"))})
 	y = p.Legend(16, y, pictureWidth-16, 14, keys)
+	y = p.StoryLegend(16, y, pictureWidth-16, 13, story, d.storyLabel)
 	for _, n := range d.notes {
 		for _, l := range draw.Wrap(n, draw.Font{Size: 13}, pictureWidth-32) {
 			p.Text(draw.Pt(16, y+9), l, draw.Font{Size: 13, Color: draw.Ink})
@@ -240,7 +247,7 @@ func seatOf(players []string, f string) int {
 // faction's fleets with the count.
 func (v *view) Picture() *draw.Picture {
 	s := v.s
-	d := disc{players: s.Players, you: v.player, tag: v.tag()}
+	d := disc{players: s.Players, you: v.player, tag: v.tag(), story: draw.SeenBy(s.Story, v.Player())}
 	d.regions = func(w string) []chip {
 		var out []chip
 		for _, f := range s.factions() {
@@ -288,7 +295,7 @@ func (v *view) Picture() *draw.Picture {
 // player's fleets with those At Risk in brackets, as Board writes them.
 func (v *fullView) Picture() *draw.Picture {
 	s := v.s
-	d := disc{players: s.Players, you: v.player, capitals: true, tag: v.pictureTag()}
+	d := disc{players: s.Players, you: v.player, capitals: true, tag: v.pictureTag(), story: draw.SeenBy(s.Story, v.Player())}
 	t := func(m lang.Msg) string { return tr(d.tag, m) }
 	d.regions = func(w string) []chip {
 		var out []chip

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -144,6 +145,10 @@ func (r *frun) openFire(p string, o fOrder, free *pool) {
 		r.sayAll(s.removeRegion(r.d, w, i))
 		regions++
 	}
+	s.tell(draw.Battle, "", w, "")
+	if lost+regions > 0 {
+		s.tell(draw.Destroyed, "", w, "")
+	}
 	r.say(lang.M("%s opens fire at %s on %s with %s, %s: %s loses %s and %s.",
 		p, t, w, lang.MN("%d fleet", "%d fleets", ok+risk), needText(ok, risk, base, regionBase), t,
 		lang.MN("%d fleet", "%d fleets", lost), lang.MN("%d region", "%d regions", regions)))
@@ -247,6 +252,7 @@ func (r *frun) expand(p string, o fOrder, free *pool) {
 		switch {
 		case dev >= 0 && !(o.Clear && clear >= 0):
 			s.addDev(p, w, dev, false)
+			s.tell(draw.Built, "", w, p)
 			r.say(lang.M("%s's expansion group %d adds a development to region %d of %s.", p, gi+1, dev+1, w))
 		case clear >= 0:
 			s.Regions[w][clear].Devastation--
@@ -343,6 +349,7 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 	b := r.roll(&batch{Kind: "COUP", Roller: p, Target: t, What: lang.M("%s's Overthrow of %s on %s", p, t, w), Dice: dice,
 		Harm: harm, Gain: pairs})
 	n := pairs(b)
+	s.tell(draw.Battle, "", w, "")
 	r.say(lang.M("%s attempts overthrow of %s on %s with %s, %s: %s.", p, t, w, lang.MN("%d fleet", "%d fleets", ok+risk),
 		needText(ok, risk, need), lang.MN("%d pair", "%d pairs", n)))
 	policy := lang.M("the UN's")
@@ -371,6 +378,7 @@ func (r *frun) overthrow(p string, o fOrder, free *pool) {
 			r.sayAll(s.removeDev(r.d, w, atRisk, false))
 		}
 		s.addDev(p, w, atRisk, true)
+		s.tell(draw.Captured, "", w, p)
 		r.say(lang.M("%s gives up region %d of %s: %s takes it with one development, At Risk (%s).", t, atRisk+1, w, p, policy))
 	}
 }
@@ -538,6 +546,7 @@ func (r *frun) construct(p string, o fOrder, dp *pool, vn *int) {
 		for k := 0; k < builds; k++ {
 			msg, okb := s.addFleet(p, w, false)
 			if okb {
+				s.tell(draw.Built, "", w, p)
 				r.say(lang.M("%s (construction group %d).", msg, gi+1))
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -26,6 +27,7 @@ type FullState struct {
 	Territory bool           `json:"territory,omitempty"`
 	Preludes  []int          `json:"preludes,omitempty"` // seats still to take a prelude turn
 	Result    engine.Outcome `json:"outcome"`
+	tale
 }
 
 // Turn counts player turns from 1; 0 during the prelude.
@@ -121,7 +123,7 @@ func newFull(setup engine.Setup, d *dice.Dice) (*FullState, error) {
 			return nil, fmt.Errorf("%q cannot be a player's name here: it is a word of the order language", p)
 		}
 	}
-	s := &FullState{fullState: *newFullState(setup.Players), Stage: "turns",
+	s := &FullState{fullState: *newFullState(setup.Players), Stage: "turns", tale: tale{Tells: setup.RulesVersion >= storySince},
 		Strict: setup.Options["victory"] == "more-than-30", Skynet: setup.Options["skynet"] == "on",
 		Collab: setup.Options["research-collaborations"] == "on", Territory: setup.Options["territorial-agreements"] == "on"}
 	// 001-B2: a random first player.
@@ -181,6 +183,7 @@ func (s *FullState) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Eve
 		return nil, fmt.Errorf("the game is over")
 	}
 	r := &frun{s: s, d: d}
+	s.begin()
 	// A game that ends with a turn ends in that turn: Turn() keeps its
 	// number, not the next one's, which is never played.
 	turn := s.TurnN
@@ -346,6 +349,7 @@ func (r *frun) prelude(p string, orders []fOrder) {
 		switch o.Word {
 		case "FLEET":
 			s.fleetsAt(p, "Earth").Ok++
+			s.tell(draw.Built, "", "Earth", p)
 			r.say(lang.M("Prelude: %s places a fleet in orbit of Earth.", p))
 		case "RESEARCH":
 			s.P[p].Economy++
@@ -354,6 +358,7 @@ func (r *frun) prelude(p string, orders []fOrder) {
 		case "LAUNCH":
 			s.P[p].Economy++
 			if r.moveFleets(p, o.From, o.To, 1) == 1 {
+				s.tell(draw.Launch, o.From, o.To, p)
 				r.say(lang.M("Prelude: %s gains a resource and moves a fleet from %s to %s.", p, o.From, o.To))
 			} else {
 				r.say(lang.M("Prelude: %s gains a resource; there is no fleet of theirs at %s to move.", p, o.From))
@@ -621,6 +626,7 @@ func (r *frun) launch(p string, o fOrder, arrived map[string]int) {
 		return
 	}
 	if n := r.moveFleets(p, o.From, o.To, n); n > 0 {
+		r.s.tell(draw.Launch, o.From, o.To, p)
 		r.say(lang.M("%s launches %s from %s to %s.", p, lang.MN("%d fleet", "%d fleets", n), o.From, o.To))
 	}
 }
@@ -685,6 +691,7 @@ func (r *frun) passRing(p string, kind Kind, quota map[string][]fOrder, arrived 
 		f.Risk -= m.risk
 		t.Ok += m.ok
 		t.Risk += m.risk
+		s.tell(draw.Move, m.from, m.to, p)
 		r.say(lang.M("%s: %s from %s to %s.", p, lang.MN("%d fleet moves", "%d fleets move", m.ok+m.risk), m.from, m.to))
 		if kind == Approach {
 			arrived[m.to] += m.ok + m.risk
@@ -749,6 +756,10 @@ func (r *frun) defensiveFire(p, w string) {
 		lost := 0
 		for k := 0; k < hits && s.removeFleet(p, w, false); k++ {
 			lost++
+		}
+		s.tell(draw.Battle, "", w, "")
+		if lost > 0 {
+			s.tell(draw.Destroyed, "", w, "")
 		}
 		r.say(lang.M("%s's Defensive Fire: %s needing %d+, %s; %s loses %s at %s.", q, lang.MN("%d die", "%d dice", dice), need, lang.MN("%d hit", "%d hits", hits), p, lang.MN("%d fleet", "%d fleets", lost), w))
 	}

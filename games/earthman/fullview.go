@@ -489,7 +489,7 @@ const fullSummary = "Earth's powers expand into the Solar System under the UN's 
 func (full) Info() engine.Info {
 	onOff := []string{"off", "on"}
 	return engine.Info{
-		Version: 2, // see engine.Info.Version: raise it with a rule change
+		Version: 3, // see engine.Info.Version: raise it with a rule change
 		Name:    "earthman", Title: "The Earthman's Burden",
 		MinPlayers: 2, MaxPlayers: 6,
 		Options: []engine.Option{

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -17,6 +18,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		return nil, fmt.Errorf("the game is over")
 	}
 	r := &run{s: s, d: d}
+	s.begin()
 	// A game that ends with a turn ends in that turn: Turn() keeps its
 	// number, not the next one's, which is never played.
 	turn := s.TurnN
@@ -103,6 +105,7 @@ func (r *run) place(p string, o order) {
 		return
 	}
 	s.addFleet(p, o.World, 1)
+	s.tell(draw.Built, "", o.World, p)
 	r.say(lang.M("%s places a fleet on %s.", p, o.World))
 	s.Placed++
 	if s.Placed < len(s.Placers) {
@@ -260,6 +263,7 @@ func (r *run) move(p string) {
 			left[o.From] -= n
 			arrive[to] += n
 			s.addFleet(p, o.From, -n)
+			s.tell(draw.Move, o.From, to, p)
 			if to == o.To {
 				r.say(lang.M("%s: %s worldward from %s to %s.", p, movesM(n), o.From, to))
 			} else {
@@ -288,6 +292,7 @@ func (r *run) move(p string) {
 		left[c.At] -= n
 		arrive[to] += n
 		s.addFleet(p, c.At, -n)
+		s.tell(draw.Move, c.At, to, p)
 		if to == c.To {
 			r.say(lang.M("%s: %s worldward from %s to %s and reach their stored destination.", p, movesM(n), c.At, to))
 		} else {
@@ -302,6 +307,7 @@ func (r *run) move(p string) {
 			left[t.Name] = 0
 			arrive[to] += n
 			s.addFleet(p, t.Name, -n)
+			s.tell(draw.Move, t.Name, to, p)
 			r.say(lang.M("%s: %s on %s had no route and no stored destination and take the first branch, to %s.", p, lang.MN("%d fleet", "%d fleets", n), t.Name, to))
 		}
 	}
@@ -317,6 +323,7 @@ func (r *run) move(p string) {
 			left[o.From] -= n
 			s.addFleet(p, o.From, -n)
 			s.addFleet(p, o.To, n)
+			s.tell(draw.Launch, o.From, o.To, p)
 			r.say(lang.M("%s: %s from %s to %s.", p, lang.MN("%d fleet launches", "%d fleets launch", n), o.From, o.To))
 		}
 	}
@@ -453,6 +460,7 @@ func saveOn(coup bool, a, d int) int {
 func (r *run) combat(p, t, w string, a int, coup bool) {
 	s := r.s
 	d := s.units(t, w)
+	s.tell(draw.Battle, "", w, "")
 	var faces []string
 	victories := 0
 	for i := 1; i <= a; i++ {
@@ -508,6 +516,7 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 		s.addDev(p, w, n)
 		r.say(lang.M("%s; %s hands.", msg, lang.MN("%d development changes", "%d developments change", n)))
 		if n > 0 {
+			s.tell(draw.Captured, "", w, p)
 			r.react(t, evLoss, p, vCoup, w, a) // point P2
 		}
 		return
@@ -518,6 +527,7 @@ func (r *run) combat(p, t, w string, a int, coup bool) {
 	s.addDev(t, w, -ld)
 	r.say(lang.M("%s; %s loses %s and %s.", msg, t, lang.MN("%d fleet", "%d fleets", lf), devsM(ld)))
 	if lf+ld > 0 {
+		s.tell(draw.Destroyed, "", w, "")
 		r.react(t, evLoss, p, vFire, w, a) // point P2
 	}
 }
@@ -578,6 +588,7 @@ func (r *run) build(p string, o order) {
 			dice = lang.M("%s (UN re-roll %d)", strings.Join(faces, " "), v)
 			ok = v >= 3
 		}
+		s.tell(draw.Built, "", w, p)
 		if ok {
 			r.say(lang.M("%s builds a fleet on %s with a group of %d: dice %s.", p, w, g, dice))
 			continue
@@ -613,6 +624,7 @@ func (r *run) develop(p string, o order) {
 		}
 		if ok {
 			s.addDev(p, w, 1)
+			s.tell(draw.Built, "", w, p)
 			wins++
 			r.say(lang.M("%s spends a fleet and claims a region of %s: dice %s.", p, w, strings.Join(faces, " ")))
 		} else {

@@ -74,6 +74,7 @@ type State struct {
 	Interrupts bool           `json:"interrupts,omitempty"`
 	Window     *Window        `json:"window,omitempty"`
 	Result     engine.Outcome `json:"outcome"`
+	tale
 }
 
 const (
@@ -109,7 +110,7 @@ func newState(s engine.Setup, d *dice.Dice) (*State, error) {
 		return nil, fmt.Errorf("option interrupts must be on or off, not %q", s.Options["interrupts"])
 	}
 	st := &State{Players: append([]string(nil), s.Players...), Places: map[string]*Units{}, Stage: stageSetup, TurnLimit: limit,
-		Interrupts: s.Options["interrupts"] == "on"}
+		Interrupts: s.Options["interrupts"] == "on", tale: tale{Tells: s.RulesVersion >= storySince}}
 	for _, p := range board.Places {
 		st.Places[p.Name] = &Units{}
 	}

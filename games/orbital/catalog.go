@@ -17,7 +17,7 @@ import (
 //go:embed ru.po
 var ruPO string
 
-var catalog = lang.MustPO("games/orbital", lang.Russian, ruPO)
+var catalog = lang.MustPO("games/orbital", lang.Russian, ruPO, ruStoryPO)
 
 // Catalog is the translations of the game's messages (engine.Cataloger).
 func (ruleset) Catalog() *lang.Catalog { return catalog }

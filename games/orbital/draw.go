@@ -16,7 +16,10 @@ const pictureWidth = 800
 // hexes with their names, the rings shaded (debris rings in brown), the
 // planet, the moons, and every unit in space as a token of its owner (the
 // first player's round, the second's square) with an arrow for its velocity:
-// from its hex to where that velocity alone would carry it next turn.
+// from its hex to where that velocity alone would carry it next turn. Over
+// the map, the turn's story (story.go), thicker: each unit's move from
+// where it began the turn, launches, laser fire and strikes as arrows;
+// targets, losses, purchases and placements as marks.
 func (v *view) Picture() *draw.Picture {
 	s := v.s
 	p := draw.New(pictureWidth, 100, draw.Paper)
@@ -151,6 +154,8 @@ func (v *view) Picture() *draw.Picture {
 	for _, e := range extras {
 		p.Add(e)
 	}
+	story := v.story(at, size*0.62)
+	p.Story(story)
 	y := centre.Y + Radius*rh + size + 14
 
 	// The rings' printed numbers, as the board's table gives them.
@@ -196,6 +201,7 @@ func (v *view) Picture() *draw.Picture {
 	keys = append(keys, draw.Key{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.RGB(0xBDBDBD), Stroke: draw.Ink, Width: 1}, Label: v.render(lang.M("moon"))})
 	ly := p.Legend(360, y-2, pictureWidth-16, 13, keys)
 	ly = math.Max(ly, y+26+2*17+10)
+	ly = p.StoryLegend(16, ly, pictureWidth-16, 13, story, v.storyLabel)
 	for _, n := range notes {
 		for _, l := range draw.Wrap(n, draw.Font{Size: 13}, pictureWidth-32) {
 			p.Text(draw.Pt(16, ly+9), l, draw.Font{Size: 13, Color: draw.Ink})

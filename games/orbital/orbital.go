@@ -53,7 +53,7 @@ const summary = "Two players fly Stations, Buses, Gunships, Scoopships, satellit
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Version: 2, // see engine.Info.Version: raise it with a rule change
+		Version: 3, // see engine.Info.Version: raise it with a rule change
 		Name:    "orbital", Title: "Orbital: Stations, Satellites, Boosters and Warheads",
 		MinPlayers: 2, MaxPlayers: 2, Options: options,
 		Summary:   lang.M(summary).English(),

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"orrery/engine"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -247,6 +248,7 @@ func (t *turn) buy(p string, o order, q func(*Unit) *quota) {
 	}
 	pl.RU -= cost
 	qq.general -= cost
+	t.told(draw.Built, nil, st.Hex, p)
 	u := s.add(p, o.Kind, in, st.Hex, st.V, st.F)
 	if in == nil {
 		u.Hex, u.V, u.F = st.Hex, st.V, st.F

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -96,6 +97,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		}
 		t.orders[a.Prompt.Player] = set.list
 	}
+	s.Story = nil
 	if len(s.Placing) > 0 { // Setup 2: one Station placed, in seat order
 		p := s.Placing[0]
 		if len(answers) != 1 || answers[0].Prompt.Player != p {
@@ -127,6 +129,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		return t.ev, nil
 	}
 	t.say(lang.M("Turn %d", s.TurnN))
+	start := t.spots()
 	for _, u := range s.Units {
 		u.Shots = 0
 	}
@@ -138,6 +141,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 		t.impulse(imp)
 	}
 	t.gravity()
+	t.toldMoves(start)
 	for _, u := range s.Units {
 		if u.Kind == Scoopship && u.Atmo && u.Gas == 0 {
 			u.Gas = 1
@@ -428,6 +432,9 @@ func (t *turn) intoPlanet(u *Unit, from Hex) {
 // lose removes u (and what it carries) with the sentence that says why
 // ("S3 is destroyed").
 func (t *turn) lose(u *Unit, why lang.Msg) {
+	if u.In == "" && !u.Atmo {
+		t.told(draw.Destroyed, nil, u.Hex, "")
+	}
 	ids := t.s.remove(u.ID)
 	if len(ids) > 1 {
 		why = lang.M("%s with %s aboard", why, lang.MN("%d unit", "%d units", len(ids)-1))
@@ -765,6 +772,8 @@ func (t *turn) lasers(imp int) {
 			shot := a.Shots
 			a.Shots++
 			used[a.ID]++
+			t.told(draw.Attack, &a.Hex, tg.Hex, a.Owner)
+			t.told(draw.Battle, nil, tg.Hex, "")
 			r, note := t.hitRange(a.Owner, tg, shot)
 			roll := t.d.RollMsg(6, lang.M("%s lasers %s (shot %d, hits on %s)", a.ID, tg.ID, shot+1, hits(r)))
 			if roll > r {
@@ -949,6 +958,8 @@ func (t *turn) warheads(imp int) {
 				t.say(lang.M("impulse %d: booster %s releases warhead %s", imp, b.ID, w.ID))
 			}
 			t.s.remove(w.ID)
+			t.told(draw.Attack, &w.Hex, tg.Hex, w.Owner)
+			t.told(draw.Battle, nil, tg.Hex, "")
 			r, note := t.hitRange(w.Owner, tg, 0)
 			roll := t.d.RollMsg(6, lang.M("warhead %s strikes %s (hits on %s)", w.ID, tg.ID, hits(r)))
 			if roll > r {
@@ -975,6 +986,7 @@ func (t *turn) pulse(w *Unit) {
 	t.tell(w.Owner, lang.M("impulse %d: your standing order %s finds a target", t.imp,
 		order{Verb: "STRIKE", Unit: w.ID, Fire: *w.Fire}.line()))
 	t.say(lang.M("impulse %d: pulse warhead %s detonates in %s", t.imp, w.ID, at.Name()))
+	t.told(draw.Battle, nil, at, "")
 	for _, u := range t.free() {
 		if u.Hex != at {
 			continue
@@ -1056,6 +1068,7 @@ func (t *turn) gravity() {
 func (t *turn) place(p string, u *Unit, h Hex) {
 	ccw := tangent(u.Hex, true) == u.F
 	u.Hex, u.V, u.F = h, t.s.rings.green(h), tangent(h, ccw)
+	t.told(draw.Built, nil, h, p)
 	t.say(lang.M("%s places %s at %s, velocity %d heading %s", p, u.ID, u.Hex.Name(), u.V, dirNames[u.F]))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -125,7 +126,11 @@ type State struct {
 	// placements before theirs, before the opening turn.
 	Placing []string       `json:"placing,omitempty"`
 	Result  engine.Outcome `json:"result"`
-	rings   Rings
+	// Tells is set in games set up under rules version 3 or later, which
+	// keep the Story of their last step for its picture (story.go).
+	Tells bool        `json:"tells,omitempty"`
+	Story []draw.Told `json:"story,omitempty"`
+	rings Rings
 }
 
 func (s *State) Turn() int     { return s.TurnN }
@@ -304,7 +309,7 @@ func newState(set engine.Setup, d *dice.Dice) (*State, error) {
 	if len(set.Players) != 2 {
 		return nil, fmt.Errorf("orbital is for two players, not %d", len(set.Players))
 	}
-	s := &State{Opts: map[string]string{}, TurnN: 1, rings: standardRings}
+	s := &State{Opts: map[string]string{}, TurnN: 1, rings: standardRings, Tells: set.RulesVersion >= storySince}
 	if set.Options["opening"] != "off" {
 		s.TurnN = 0
 	}

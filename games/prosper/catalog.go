@@ -27,7 +27,7 @@ var ruPO string
 // langRU is the Russian of the view's lang.
 const langRU = "ru"
 
-var catalog = lang.MustPO("games/prosper", lang.Russian, ruPO)
+var catalog = lang.MustPO("games/prosper", lang.Russian, ruPO, ruStoryPO)
 
 // Catalog is the translations of the game's messages (engine.Cataloger).
 func (ruleset) Catalog() *lang.Catalog { return catalog }

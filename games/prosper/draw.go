@@ -17,6 +17,9 @@ const pictureWidth = 800
 // marked with the owner's letter and ships (B25), natives as n12, a small
 // planet no one holds as a dashed ring; links as lines between neighbours.
 // Prosper hides nothing but settling plans, which the picture never shows.
+// Over the board, the last step's story (story.go): moves and attacks as
+// arrows in the mover's colour, fights, captures, wiped-out planets and
+// settlements as marks, with their legend.
 func (v *view) Picture() *draw.Picture {
 	s, l := v.s, v.lang
 	p := draw.New(pictureWidth, 100, draw.Paper)
@@ -89,6 +92,8 @@ func (v *view) Picture() *draw.Picture {
 		p.Text(draw.Pt(c.X, c.Y+r+10*scale+2), pl.Name+" "+string(pl.Size), draw.Font{Size: 13, Anchor: draw.Middle, Color: draw.Ink, Halo: draw.Paper})
 	}
 	y := top + 44 + float64(maxR-minR)*dy + radius[Large] + 30
+	story := v.story(at, func(pl Planet) float64 { return radius[pl.Size] })
+	p.Story(story)
 
 	// The legend: owners by colour and letter, then what a disc says.
 	var keys []draw.Key
@@ -110,6 +115,7 @@ func (v *view) Picture() *draw.Picture {
 		{Swatch: draw.SwatchDisc, Style: draw.Style{Fill: draw.Paper, Stroke: draw.Muted, Width: 1, Dash: []float64{3, 2}}, Label: say(l, lang.M("small, no one's"))},
 		{Swatch: draw.SwatchNone, Label: say(l, lang.M("B25: B's 25 ships.  S M L: size (production 2 5 8, limit 15 30 60)."))},
 	})
+	y = p.StoryLegend(20, y, pictureWidth-20, 13, story, v.storyLabel)
 	if v.player != "" {
 		y = p.Legend(20, y, pictureWidth-20, 13, []draw.Key{{Swatch: draw.SwatchDisc, Style: draw.Style{Stroke: draw.Ink, Width: 3}, Label: say(l, lang.M("a thick ring: your planets"))}})
 	}

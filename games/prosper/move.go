@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"orrery/engine"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -117,6 +118,7 @@ func (s *State) move(p string, n, from, to int) ([]engine.Event, error) {
 		if dst.Ships+n > dst.Size.Limit() {
 			return nil, refuse(lang.M("move at most %d", dst.Size.Limit()-dst.Ships), lang.M("%s holds at most %s and has %d", dst.Name, ships(dst.Size.Limit()), dst.Ships))
 		}
+		s.tell(draw.Move, from, to, p)
 		events := []engine.Event{engine.Tell(lang.M("%s moves %s from %s to %s.", p, ships(n), src.Name, dst.Name)).Concerning(p)}
 		events = append(events, s.leave(from, n)...)
 		dst.Ships += n
@@ -146,6 +148,17 @@ func (s *State) leave(i, n int) []engine.Event {
 func (s *State) attack(p string, n, from, to int) []engine.Event {
 	dst := &s.Planets[to]
 	src := s.Planets[from].Name
+	s.tell(draw.Attack, from, to, p)
+	defer func() {
+		// What the attack left: a fight at the planet, and who holds it.
+		s.tell(draw.Battle, -1, to, "")
+		switch dst.Owner {
+		case p:
+			s.tell(draw.Captured, -1, to, p)
+		case "":
+			s.tell(draw.Destroyed, -1, to, "")
+		}
+	}()
 	if dst.Owner == "" {
 		natives := lang.MN("%d native", "%d natives", dst.Size.Natives())
 		if n <= dst.Size.Natives() {

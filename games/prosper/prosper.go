@@ -36,7 +36,7 @@ const (
 
 func (ruleset) Info() engine.Info {
 	return engine.Info{
-		Version: 2, // see engine.Info.Version: raise it with a rule change
+		Version: 3, // see engine.Info.Version: raise it with a rule change
 		Name:    "prosper", Title: "Prosper or Perish", MinPlayers: 2, MaxPlayers: 6,
 		Summary: summary,
 		Options: []engine.Option{
@@ -100,6 +100,7 @@ func (ruleset) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
 	st := &State{
 		Rules: Rules{Minimum: o[optMinimum], Losses: o[optLosses], Defence: o[optDefence], TurnLimit: limit},
 		Seats: append([]string(nil), s.Players...),
+		Tells: s.RulesVersion >= storySince,
 	}
 	// 004-B1: seat order (who is player one) is random.
 	d.ShuffleMsg(len(st.Seats), lang.M("seat order"), func(i, j int) { st.Seats[i], st.Seats[j] = st.Seats[j], st.Seats[i] })

@@ -8,6 +8,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -54,6 +55,11 @@ type State struct {
 	Out    []string `json:"out,omitempty"` // eliminated, in order
 	Winner []string `json:"winner,omitempty"`
 	Result string   `json:"result,omitempty"`
+	// Tells is set in games set up under rules version 3 or later, which
+	// keep the Story of their last step for its picture (story.go);
+	// older games replay to the states they recorded, with none.
+	Tells bool        `json:"tells,omitempty"`
+	Story []draw.Told `json:"story,omitempty"`
 
 	adj [][]int // neighbours of each planet, worked out on first use
 }
@@ -264,6 +270,7 @@ func (s *State) settle(p string, i, n int) []engine.Event {
 	pl.Owner = p
 	pl.Ships += n - cost
 	s.Picks++
+	s.tell(draw.Built, -1, i, p)
 	var m lang.Msg
 	if fresh {
 		m = lang.MN("%s settles %s (%s) with %s: the natives take %d, %d remains.", "%s settles %s (%s) with %s: the natives take %d, %d remain.",
@@ -592,6 +599,7 @@ func (s *State) Resolve(answers []engine.Answer, _ *dice.Dice) ([]engine.Event, 
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("orders of %s do not apply: %v", p, errs[0])
 	}
+	s.Story = nil
 	var events []engine.Event
 	switch s.Phase_ {
 	case phaseSettle:
