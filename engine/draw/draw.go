@@ -163,6 +163,16 @@ type Picture struct {
 	// every text of the picture, it must hold only what the view shows.
 	Summary string
 	Shapes  []Shape
+	// Board is where the board lies in the picture: above it stands the
+	// title, below it the legend and notes. Phone lays these out again
+	// for a phone and shows the board at a scale its labels read at.
+	// Empty: the whole picture is board.
+	Board Rect
+	// Focus is the part of the board that concerns the reader: their own
+	// pieces. Phone shows what lies around it when the board does not fit
+	// a phone's width. Empty: the middle of the board.
+	Focus Rect
+	parts []part // what Legend and Note drew, for Phone
 }
 
 // New starts an empty picture. The height may be set later, once the game
@@ -329,6 +339,10 @@ func (p *Picture) Legend(x, y, maxX float64, size float64, keys []Key) float64 {
 	sw := size * 1.25 // swatch size
 	row := size * 1.9
 	cx := x
+	from, top := len(p.Shapes), y
+	defer func() {
+		p.parts = append(p.parts, part{from: from, to: len(p.Shapes), y: top, keys: keys, size: size})
+	}()
 	f := Font{Size: size, Color: Ink}
 	y += row / 2
 	var m Meter

@@ -88,6 +88,9 @@ func drawChips(p *draw.Picture, x, y, maxX float64, chips []chip) float64 {
 			cx, y = x, y+23
 		}
 		st, ink := chipStyle(c.seat, c.you)
+		if c.you {
+			p.Focus.Include(14, draw.Pt(cx, y), draw.Pt(cx+w, y))
+		}
 		if c.risk {
 			st.Stroke, st.Width, st.Dash = draw.RGB(0xC0392B), 2.5, []float64{3, 2}
 		}
@@ -193,6 +196,7 @@ func (d disc) picture() *draw.Picture {
 		}
 	}
 	y := top + float64(len(worlds)-1)*row + 30
+	p.Board = draw.Rect{Min: draw.Pt(0, 54), Max: draw.Pt(pictureWidth, y-6)}
 	p.Text(draw.Pt(386+110, top-34), tr(d.tag, lang.M("regions")), draw.Font{Size: 12, Color: draw.Muted})
 	p.Text(draw.Pt(616, top-34), tr(d.tag, lang.M("fleets at the world")), draw.Font{Size: 12, Color: draw.Muted})
 
@@ -211,10 +215,7 @@ func (d disc) picture() *draw.Picture {
 	keys = append(keys, draw.Key{Swatch: draw.SwatchSquare, Style: st, Label: tr(d.tag, lang.M("empty region"))})
 	y = p.Legend(16, y, pictureWidth-16, 14, keys)
 	for _, n := range d.notes {
-		for _, l := range draw.Wrap(n, draw.Font{Size: 13}, pictureWidth-32) {
-			p.Text(draw.Pt(16, y+9), l, draw.Font{Size: 13, Color: draw.Ink})
-			y += 19
-		}
+		y = p.Note(16, y, pictureWidth-16, n, draw.Font{Size: 13, Color: draw.Ink}, 19)
 	}
 	p.H = int(math.Ceil(y + 10))
 	p.Summary = d.summary

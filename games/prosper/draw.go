@@ -83,12 +83,16 @@ func (v *view) Picture() *draw.Picture {
 			label = ""
 		}
 		p.Circle(c, r, st)
+		if pl.Owner == v.player && v.player != "" {
+			p.Focus.Include(r+24, c)
+		}
 		if label != "" {
 			p.Text(c, label, draw.Font{Size: math.Round(15 * math.Min(1, scale+0.1)), Bold: true, Anchor: draw.Middle, Color: ink})
 		}
 		p.Text(draw.Pt(c.X, c.Y+r+10*scale+2), pl.Name+" "+string(pl.Size), draw.Font{Size: 13, Anchor: draw.Middle, Color: draw.Ink, Halo: draw.Paper})
 	}
 	y := top + 44 + float64(maxR-minR)*dy + radius[Large] + 30
+	p.Board = draw.Rect{Min: draw.Pt(0, top), Max: draw.Pt(pictureWidth, y-8)}
 
 	// The legend: owners by colour and letter, then what a disc says.
 	var keys []draw.Key
