@@ -59,12 +59,13 @@ func (p *Picture) Note(x, y, maxX float64, text string, f Font, lineH float64) f
 }
 
 // The phone layout's measures (issue 44): a mail's picture is laid out
-// PhoneWidth px wide, which a phone shows about 360 CSS px wide; at that
-// width a label under 11 CSS px cannot be read, so none is drawn smaller
-// than PhoneFont (11 × PhoneWidth / 360, and a little over).
+// PhoneWidth px wide, which a 360 px phone shows 332 CSS px wide (within
+// the mail's margins); a label under 11 CSS px cannot be read there, so
+// none is drawn smaller than PhoneFont (11 × PhoneWidth / 332, and a
+// little over).
 const (
 	PhoneWidth = 400
-	PhoneFont  = 12.5
+	PhoneFont  = 13.5
 	phoneEdge  = 12 // margin left and right of texts
 )
 
