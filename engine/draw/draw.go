@@ -172,7 +172,13 @@ type Picture struct {
 	// pieces. Phone shows what lies around it when the board does not fit
 	// a phone's width. Empty: the middle of the board.
 	Focus Rect
-	parts []part // what Legend and Note drew, for Phone
+	// PhoneBoard, when set, is the board laid out by the game for a
+	// phone's width (PhoneWidth px, no word under PhoneFont): Phone shows
+	// it in the place of the board, for a board that no crop would read
+	// well (a tree whose every branch counts).
+	PhoneBoard *Picture
+	parts      []part       // what Legend and Note drew, for Phone
+	wide       map[int]bool // the shapes WideText drew, which Phone leaves out
 }
 
 // New starts an empty picture. The height may be set later, once the game
@@ -216,6 +222,17 @@ func (p *Picture) Arrow(a, b Point, st Style, head float64) {
 
 // Text adds a line of text.
 func (p *Picture) Text(at Point, s string, f Font) { p.Add(&Text{At: at, Text: s, Font: f}) }
+
+// WideText adds a line of text that speaks of the picture's own layout
+// ("the centre on the left"), which Phone leaves out when it shows the
+// game's PhoneBoard in the board's place.
+func (p *Picture) WideText(at Point, s string, f Font) {
+	if p.wide == nil {
+		p.wide = map[int]bool{}
+	}
+	p.wide[len(p.Shapes)] = true
+	p.Text(at, s, f)
+}
 
 // Alt is a short text alternative of the picture, for an <img alt="…">:
 // the game's Summary, or a plain "Picture of the board".

@@ -88,7 +88,8 @@ func (p *Picture) MinFont() float64 {
 // is then wider or much taller than the phone's screen, what lies around
 // p.Focus (the reader's own pieces) is shown cropped, with the whole board
 // small beneath it (its shapes without their words) and a frame on it
-// round the part shown. A picture without a Board is taken as all board.
+// round the part shown. A picture without a Board is taken as all board;
+// one with a PhoneBoard shows that in its place.
 // Nothing is drawn that p does not draw: the phone's picture tells no
 // more than p.
 func (p *Picture) Phone() *Picture {
@@ -108,7 +109,7 @@ func (p *Picture) Phone() *Picture {
 	var boardShapes, headLoose, footLoose []Shape
 	small := math.Inf(1)
 	for i, s := range p.Shapes {
-		if inPart[i] > 0 {
+		if inPart[i] > 0 || (p.wide[i] && p.PhoneBoard != nil) {
 			continue
 		}
 		lo, hi := s.bounds()
@@ -139,6 +140,20 @@ func (p *Picture) Phone() *Picture {
 	// board so that the paper over the board's spill does not hide it.
 	title := New(PhoneWidth, 0, p.Background)
 	y = title.block(y, head, headLoose)
+
+	if pb := p.PhoneBoard; pb != nil {
+		k, top := PhoneWidth/float64(pb.W), y+4
+		for _, s := range pb.Shapes {
+			out.Add(transform(s, func(q Point) Point { return Pt(q.X*k, top+q.Y*k) }, k, false))
+		}
+		out.Add(title.Shapes...)
+		out.Line(Style{Stroke: Faint, Width: 1}, Pt(0, top), Pt(PhoneWidth, top))
+		y = top + float64(pb.H)*k
+		out.Line(Style{Stroke: Faint, Width: 1}, Pt(0, y), Pt(PhoneWidth, y))
+		y = out.block(y+8, foot, footLoose)
+		out.H = int(math.Ceil(y + 8))
+		return out
+	}
 
 	// The board, scaled so that its smallest label is PhoneFont high.
 	fit := PhoneWidth / board.W()

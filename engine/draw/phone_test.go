@@ -111,3 +111,33 @@ func TestScaled(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPhoneBoard checks that a game's own phone layout of its board takes
+// the board's place, and that a text about the wide layout is left out.
+func TestPhoneBoard(t *testing.T) {
+	p := boardWithLabels()
+	p.WideText(Pt(16, 34), "the centre on the left", Font{Size: 13, Color: Muted})
+	pb := New(PhoneWidth, 120, Paper)
+	pb.Text(Pt(10, 20), "the centre at the top", Font{Size: PhoneFont, Color: Muted})
+	pb.Text(Pt(10, 60), "list of places", Font{Size: 14, Color: Ink})
+	p.PhoneBoard = pb
+	m := p.Mail()
+	texts := m.Texts()
+	for _, want := range []string{"Title of the game, turn 3", "the centre at the top", "list of places", "bob"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("the phone's picture does not write %q: %q", want, texts)
+		}
+	}
+	for _, unwanted := range []string{"the centre on the left", "7.2"} {
+		if slices.Contains(texts, unwanted) {
+			t.Errorf("the phone's picture writes %q, of the wide picture", unwanted)
+		}
+	}
+	if f := m.MinFont(); f < PhoneFont-1e-9 {
+		t.Errorf("smallest word %.1f px", f)
+	}
+	p.PhoneBoard = nil
+	if !slices.Contains(p.Mail().Texts(), "the centre on the left") {
+		t.Error("without a phone board, the wide picture's own words are left out")
+	}
+}

@@ -120,7 +120,7 @@ func chipsWidth(chips []chip) float64 {
 func (d disc) picture() *draw.Picture {
 	p := draw.New(pictureWidth, 100, draw.Paper)
 	p.Text(draw.Pt(16, 24), d.title, draw.Font{Size: 17, Bold: true, Color: draw.Ink})
-	p.Text(draw.Pt(16, 46), tr(d.tag, lang.M("The solar disc: the centre on the left; moving right is worldward.")), draw.Font{Size: 13, Color: draw.Muted})
+	p.WideText(draw.Pt(16, 46), tr(d.tag, lang.M("The solar disc: the centre on the left; moving right is worldward.")), draw.Font{Size: 13, Color: draw.Muted})
 
 	const top, row = 92.0, 56.0
 	colX := map[Kind]float64{SolarSystem: 44, Interplanetary: 150, Approach: 262, World: 386}
@@ -218,6 +218,7 @@ func (d disc) picture() *draw.Picture {
 		y = p.Note(16, y, pictureWidth-16, n, draw.Font{Size: 13, Color: draw.Ink}, 19)
 	}
 	p.H = int(math.Ceil(y + 10))
+	p.PhoneBoard = d.phoneBoard(tr(d.tag, lang.M("The solar disc: the centre at the top; each place under the one skyward of it.")))
 	p.Summary = d.summary
 	return p
 }
