@@ -260,7 +260,24 @@ func (p *Picture) block(y float64, parts []part, loose []Shape) float64 {
 					size = math.Max(size, PhoneFont/0.85)
 				}
 			}
-			y = p.Legend(phoneEdge, y, PhoneWidth-phoneEdge, size, it.part.keys)
+			// A key of words alone too long for a row is a note.
+			var keys []Key
+			var m Meter
+			for _, k := range it.part.keys {
+				if k.Swatch == SwatchNone && m.Width(k.Label, Font{Size: size}) > PhoneWidth-2*phoneEdge {
+					if len(keys) > 0 {
+						y = p.Legend(phoneEdge, y, PhoneWidth-phoneEdge, size, keys)
+						keys = nil
+					}
+					f := Font{Size: size, Color: Ink}
+					y = p.Note(phoneEdge, y+2, PhoneWidth-phoneEdge, k.Label, f, size*1.35) + 2
+					continue
+				}
+				keys = append(keys, k)
+			}
+			if len(keys) > 0 {
+				y = p.Legend(phoneEdge, y, PhoneWidth-phoneEdge, size, keys)
+			}
 		default:
 			f := it.part.font
 			f.Size = math.Max(f.Size, PhoneFont)
