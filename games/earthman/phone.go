@@ -88,13 +88,13 @@ func (d disc) phoneBoard(caption string) *draw.Picture {
 				lx += pw + 4
 			}
 			if fl := d.fleets(pl.Name); len(fl) > 0 {
-				if lx+6+chipW(fl[0]) > maxX {
+				// A bar between the regions and the fleets, on a line of
+				// their own when they do not fit after the regions.
+				if lx+8+chipW(fl[0]) > maxX {
 					ly, lx = ly+line, rx
-				} else {
-					p.Line(draw.Style{Stroke: draw.Muted, Width: 1.5}, draw.Pt(lx+2, ly-12), draw.Pt(lx+2, ly+12))
-					lx += 8
 				}
-				ly, _ = chips(lx, rx, ly, fl)
+				p.Line(draw.Style{Stroke: draw.Muted, Width: 1.5}, draw.Pt(lx+2, ly-12), draw.Pt(lx+2, ly+12))
+				ly, _ = chips(lx+8, rx+8, ly, fl)
 			}
 			y = ly + line
 			return mine
