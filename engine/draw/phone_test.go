@@ -1,7 +1,10 @@
 package draw
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"slices"
 	"strings"
 	"testing"
@@ -139,5 +142,31 @@ func TestPhoneBoard(t *testing.T) {
 	p.PhoneBoard = nil
 	if !slices.Contains(p.Mail().Texts(), "the centre on the left") {
 		t.Error("without a phone board, the wide picture's own words are left out")
+	}
+}
+
+// TestPalettePNG checks that a full-colour image written as a palette PNG
+// reads back as the same size with the colours of its pixels kept close.
+func TestPalettePNG(t *testing.T) {
+	img, err := boardWithLabels().Scaled(MailScale).Raster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := PalettePNG(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pal, ok := back.(*image.Paletted)
+	if !ok || pal.Rect != img.Rect || len(pal.Palette) > 256 {
+		t.Fatalf("read back a %T of %v, want a palette image of %v", back, back.Bounds(), img.Rect)
+	}
+	r, g, bl, _ := pal.At(40, 160).RGBA()
+	want := img.RGBAAt(40, 160)
+	if d := int(r>>8) - int(want.R) + int(g>>8) - int(want.G) + int(bl>>8) - int(want.B); d > 24 || d < -24 {
+		t.Errorf("pixel (40, 160) is %d %d %d, want about %v", r>>8, g>>8, bl>>8, want)
 	}
 }
