@@ -181,18 +181,25 @@ func (p *Picture) Phone() *Picture {
 		view.Max.X = view.Min.X + cw
 	}
 	top := y + 4
+	spillUp, spillDown := 0.0, 0.0 // how far shapes reach past the part shown
 	for _, s := range boardShapes {
 		lo, hi := s.bounds()
 		if hi.X < view.Min.X || lo.X > view.Max.X || hi.Y < view.Min.Y || lo.Y > view.Max.Y {
 			continue
 		}
+		spillUp, spillDown = math.Max(spillUp, view.Min.Y-lo.Y), math.Max(spillDown, hi.Y-view.Max.Y)
 		out.Add(transform(s, func(q Point) Point { return Pt((q.X-view.Min.X)*k, top+(q.Y-view.Min.Y)*k) }, k, false))
 	}
 	bottom := top + view.H()*k
-	// Paper over what spills above and below the part shown.
-	coverTop := &Polygon{Points: rectPoints(Rect{Pt(-1, -1), Pt(PhoneWidth+1, top)}), Style: Style{Fill: out.paper()}}
-	coverBottom := &Polygon{Style: Style{Fill: out.paper()}}
-	out.Add(coverTop, coverBottom)
+	// Paper over what spills above and below the part shown (only as far
+	// as it spills: a paper the height of the picture cost more to paint
+	// than the board).
+	if spillUp > 0 {
+		out.Polygon(rectPoints(Rect{Pt(-1, top-spillUp*k-2), Pt(PhoneWidth+1, top)}), Style{Fill: out.paper()})
+	}
+	if spillDown > 0 {
+		out.Polygon(rectPoints(Rect{Pt(-1, bottom), Pt(PhoneWidth+1, bottom+spillDown*k+2)}), Style{Fill: out.paper()})
+	}
 	out.Add(title.Shapes...)
 	y = bottom + 8
 	if cropped {
@@ -217,7 +224,6 @@ func (p *Picture) Phone() *Picture {
 	}
 	y = out.block(y, foot, footLoose)
 	out.H = int(math.Ceil(y + 8))
-	coverBottom.Points = rectPoints(Rect{Pt(-1, bottom), Pt(PhoneWidth+1, float64(out.H)+1)})
 	return out
 }
 
