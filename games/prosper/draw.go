@@ -9,7 +9,8 @@ import (
 	"orrery/engine/lang"
 )
 
-// pictureWidth is the width of the board picture: it reads on a phone.
+// pictureWidth is the width of the board picture (the web's SVG); a mail lays
+// it out again for a phone (draw.Picture.Mail).
 const pictureWidth = 800
 
 // Picture draws the board as Board does, from the same planets: each planet
