@@ -53,6 +53,14 @@ func TestEveryGameDrawsItsBoard(t *testing.T) {
 				if pic.Alt() == "" {
 					t.Errorf("%s: the picture of %q has no text alternative", info.Name, v.Player())
 				}
+				// The mail's picture, laid out for a phone (issue 44).
+				m := pic.Mail()
+				if f := m.MinFont(); m.W != draw.PhoneWidth || f < draw.PhoneFont-1e-9 {
+					t.Errorf("%s: the mail picture of %q is %d px wide with words %.1f px high: want %d px, at least %g", info.Name, v.Player(), m.W, f, draw.PhoneWidth, draw.PhoneFont)
+				}
+				if _, err := m.Scaled(draw.MailScale).PNG(); err != nil {
+					t.Errorf("%s: the mail picture of %q: %v", info.Name, v.Player(), err)
+				}
 			}
 		}
 	}
@@ -72,7 +80,7 @@ func TestPainterOnEveryGame(t *testing.T) {
 			for i := range min(5, info.MaxPlayers) {
 				players = append(players, fmt.Sprintf("p%d", i+1))
 			}
-			pt := draw.NewPainter(4)
+			pt, mailPt := draw.NewPainter(4), draw.NewPainter(4)
 			steps := 0
 			enginetest.Walk(t, rs, enginetest.Options{Players: players, Seed: 3, MaxSteps: 60}, func(step int, st engine.State) {
 				if step%4 != 0 && !st.Outcome().Over {
@@ -102,10 +110,26 @@ func TestPainterOnEveryGame(t *testing.T) {
 					if !bytes.Equal(got, want) {
 						t.Fatalf("step %d: %q's picture drawn by the painter differs from it drawn alone", step, v.Player())
 					}
+					// And the mail's, as the mailer draws it (at every
+					// third step checked: a mail's picture has twice the
+					// pixels).
+					if steps%3 != 1 {
+						continue
+					}
+					mail := d.Picture().Mail().Scaled(draw.MailScale)
+					want, err = mail.PNG()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, err = mailPt.PNG(mail); err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("step %d: %q's mail picture drawn by the painter differs from it drawn alone (%v)", step, v.Player(), err)
+					}
 				}
 			})
 			fresh, reused := pt.Counts()
 			t.Logf("%s: %d steps, %d pictures drawn anew, %d from another", info.Name, steps, fresh, reused)
+			mf, mr := mailPt.Counts()
+			t.Logf("%s: mail pictures: %d drawn anew, %d from another", info.Name, mf, mr)
 			if reused == 0 {
 				t.Errorf("%s: no seat's picture was drawn from another's", info.Name)
 			}

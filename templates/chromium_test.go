@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"orrery/engine"
+	"orrery/engine/draw"
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
@@ -93,8 +94,8 @@ func reportPages(t *testing.T) []page {
 			}
 			html := ""
 			if dr, ok := v.(engine.Drawer); ok {
-				pic := dr.Picture()
-				png, err := pic.PNG()
+				pic := dr.Picture().Mail() // as the mailer sends it
+				png, err := pic.Scaled(draw.MailScale).PNG()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -167,6 +167,22 @@ type Picture struct {
 	// SVG groups them, and tests count them.
 	story [2]int
 	told  Story
+	// Board is where the board lies in the picture: above it stands the
+	// title, below it the legend and notes. Phone lays these out again
+	// for a phone and shows the board at a scale its labels read at.
+	// Empty: the whole picture is board.
+	Board Rect
+	// Focus is the part of the board that concerns the reader: their own
+	// pieces. Phone shows what lies around it when the board does not fit
+	// a phone's width. Empty: the middle of the board.
+	Focus Rect
+	// PhoneBoard, when set, is the board laid out by the game for a
+	// phone's width (PhoneWidth px, no word under PhoneFont): Phone shows
+	// it in the place of the board, for a board that no crop would read
+	// well (a tree whose every branch counts).
+	PhoneBoard *Picture
+	parts      []part       // what Legend and Note drew, for Phone
+	wide       map[int]bool // the shapes WideText drew, which Phone leaves out
 }
 
 // New starts an empty picture. The height may be set later, once the game
@@ -210,6 +226,17 @@ func (p *Picture) Arrow(a, b Point, st Style, head float64) {
 
 // Text adds a line of text.
 func (p *Picture) Text(at Point, s string, f Font) { p.Add(&Text{At: at, Text: s, Font: f}) }
+
+// WideText adds a line of text that speaks of the picture's own layout
+// ("the centre on the left"), which Phone leaves out when it shows the
+// game's PhoneBoard in the board's place.
+func (p *Picture) WideText(at Point, s string, f Font) {
+	if p.wide == nil {
+		p.wide = map[int]bool{}
+	}
+	p.wide[len(p.Shapes)] = true
+	p.Text(at, s, f)
+}
 
 // Alt is a short text alternative of the picture, for an <img alt="…">:
 // the game's Summary, or a plain "Picture of the board".
@@ -333,6 +360,10 @@ func (p *Picture) Legend(x, y, maxX float64, size float64, keys []Key) float64 {
 	sw := size * 1.25 // swatch size
 	row := size * 1.9
 	cx := x
+	from, top := len(p.Shapes), y
+	defer func() {
+		p.parts = append(p.parts, part{from: from, to: len(p.Shapes), y: top, keys: keys, size: size})
+	}()
 	f := Font{Size: size, Color: Ink}
 	y += row / 2
 	var m Meter

@@ -1096,3 +1096,10 @@ func mapRun(pix []byte, index []uint8, dst []byte) {
 		i, j = i+4, j+1
 	}
 }
+
+// PalettePNG writes img (opaque) as PNG writes a picture: reduced to a
+// palette of at most 256 colours, no text chunks. Screenshots kept in the
+// repository are written so, at a third of a browser's full-colour PNG.
+func PalettePNG(img *image.RGBA) ([]byte, error) {
+	return encodePaletted(quantize(img, new(scratch)))
+}

@@ -61,11 +61,7 @@ func (v view) Picture() *draw.Picture {
 	}
 	tf := draw.Font{Size: 15, Bold: true, Color: draw.Ink}
 	lines := draw.Wrap(title, tf, pictureWidth-32)
-	y := 8.0
-	for _, ln := range lines {
-		p.Text(draw.Pt(16, y+12), ln, tf)
-		y += 20
-	}
+	y := p.Note(16, 10, pictureWidth-16, title, tf, 20) - 2
 
 	// A cell is w wide; rows are 1.5 × the hexagon's radius apart.
 	const labels = 24.0 // the row numbers' column
@@ -76,6 +72,7 @@ func (v view) Picture() *draw.Picture {
 	x0 := (pictureWidth-boardW-labels)/2 + labels + w/2
 	labelFont := draw.Font{Size: math.Min(10, w*0.55), Anchor: draw.Middle, Color: draw.Muted}
 	y0 := y + labelFont.Size*2.6 + size
+	p.Board = draw.Rect{Min: draw.Pt(0, y+2), Max: draw.Pt(pictureWidth, y0+float64(g.H()-1)*size*1.5+size+6)}
 	at := func(c Cell) draw.Point {
 		return draw.Pt(x0+float64(c.X)*w+float64(c.Y%2)*w/2, y0+float64(c.Y)*rowH)
 	}
@@ -113,6 +110,9 @@ func (v view) Picture() *draw.Picture {
 		p.Text(at(c), text, f)
 	}
 	for _, pl := range s.Planets {
+		if pl.Owner == v.player && v.player != "" {
+			p.Focus.Include((float64(pl.radius())+1)*w, at(pl.Centre))
+		}
 		if pl.Owner != "" {
 			p.Circle(at(pl.Centre), (float64(pl.radius())+0.55)*w, draw.Style{Stroke: draw.OwnerStyle(v.seatIndex(pl.Owner)).Fill, Width: w * 0.45})
 		}
@@ -170,6 +170,7 @@ func (v view) Picture() *draw.Picture {
 		st := draw.Style{Fill: o.Fill, Stroke: draw.Ink, Width: 1.2}
 		if sh.Owner == v.player {
 			st.Width = 2.2
+			p.Focus.Include(w, at(sh.Cell))
 		}
 		p.Circle(at(sh.Cell), size*0.9, st)
 		mark(sh.Cell, string(glyphs[sh.Class])+v.digit(sh.Owner), o.Ink)
@@ -219,10 +220,7 @@ func (v view) Picture() *draw.Picture {
 	}
 	y = p.Legend(16, y, pictureWidth-16, 13, ships)
 	y = p.StoryLegend(16, y, pictureWidth-16, 13, story, v.storyLabel)
-	for _, ln := range draw.Wrap(picWord(l, "digit")+".", draw.Font{Size: 13}, pictureWidth-32) {
-		p.Text(draw.Pt(16, y+9), ln, draw.Font{Size: 13, Color: draw.Ink})
-		y += 18
-	}
+	y = p.Note(16, y, pictureWidth-16, picWord(l, "digit")+".", draw.Font{Size: 13, Color: draw.Ink}, 18)
 	p.H = int(math.Ceil(y + 8))
 	var seatList []string
 	for i, seat := range s.Seats {

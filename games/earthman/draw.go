@@ -92,6 +92,9 @@ func drawChips(p *draw.Picture, x, y, maxX float64, chips []chip) float64 {
 			cx, y = x, y+23
 		}
 		st, ink := chipStyle(c.seat, c.you)
+		if c.you {
+			p.Focus.Include(14, draw.Pt(cx, y), draw.Pt(cx+w, y))
+		}
 		if c.risk {
 			st.Stroke, st.Width, st.Dash = draw.RGB(0xC0392B), 2.5, []float64{3, 2}
 		}
@@ -121,7 +124,7 @@ func chipsWidth(chips []chip) float64 {
 func (d disc) picture() *draw.Picture {
 	p := draw.New(pictureWidth, 100, draw.Paper)
 	p.Text(draw.Pt(16, 24), d.title, draw.Font{Size: 17, Bold: true, Color: draw.Ink})
-	p.Text(draw.Pt(16, 46), tr(d.tag, lang.M("The solar disc: the centre on the left; moving right is worldward.")), draw.Font{Size: 13, Color: draw.Muted})
+	p.WideText(draw.Pt(16, 46), tr(d.tag, lang.M("The solar disc: the centre on the left; moving right is worldward.")), draw.Font{Size: 13, Color: draw.Muted})
 
 	const top, row = 92.0, 56.0
 	colX := map[Kind]float64{SolarSystem: 44, Interplanetary: 150, Approach: 262, World: 386}
@@ -199,6 +202,7 @@ func (d disc) picture() *draw.Picture {
 	y := top + float64(len(worlds)-1)*row + 30
 	story := d.storyOf(d.story, at)
 	p.Story(story)
+	p.Board = draw.Rect{Min: draw.Pt(0, 54), Max: draw.Pt(pictureWidth, y-6)}
 	p.Text(draw.Pt(386+110, top-34), tr(d.tag, lang.M("regions")), draw.Font{Size: 12, Color: draw.Muted})
 	p.Text(draw.Pt(616, top-34), tr(d.tag, lang.M("fleets at the world")), draw.Font{Size: 12, Color: draw.Muted})
 
@@ -218,12 +222,10 @@ func (d disc) picture() *draw.Picture {
 	y = p.Legend(16, y, pictureWidth-16, 14, keys)
 	y = p.StoryLegend(16, y, pictureWidth-16, 13, story, d.storyLabel)
 	for _, n := range d.notes {
-		for _, l := range draw.Wrap(n, draw.Font{Size: 13}, pictureWidth-32) {
-			p.Text(draw.Pt(16, y+9), l, draw.Font{Size: 13, Color: draw.Ink})
-			y += 19
-		}
+		y = p.Note(16, y, pictureWidth-16, n, draw.Font{Size: 13, Color: draw.Ink}, 19)
 	}
 	p.H = int(math.Ceil(y + 10))
+	p.PhoneBoard = d.phoneBoard(tr(d.tag, lang.M("The solar disc: the centre at the top; each place under the one skyward of it.")))
 	p.Summary = d.summary
 	return p
 }

@@ -105,6 +105,9 @@ func (v *view) Picture() *draw.Picture {
 			continue // aboard: it goes where its carrier goes
 		}
 		seat := v.seat(u.Owner)
+		if u.Owner == v.player && v.player != "" {
+			p.Focus.Include(size*1.5, at(u.Hex))
+		}
 		arrow(u.Hex, u.V, u.F, draw.OwnerStyle(seat).Fill)
 		t := token{text: u.ID, seat: seat}
 		if n := len(s.cargo(u.ID)); n > 0 {
@@ -157,6 +160,7 @@ func (v *view) Picture() *draw.Picture {
 	story := v.story(at, size*0.62)
 	p.Story(story)
 	y := centre.Y + Radius*rh + size + 14
+	p.Board = draw.Rect{Min: draw.Pt(0, 40), Max: draw.Pt(pictureWidth, y-6)}
 
 	// The rings' printed numbers, as the board's table gives them.
 	tf := draw.Font{Size: 12, Color: draw.Ink, Anchor: draw.Middle}
@@ -203,10 +207,7 @@ func (v *view) Picture() *draw.Picture {
 	ly = math.Max(ly, y+26+2*17+10)
 	ly = p.StoryLegend(16, ly, pictureWidth-16, 13, story, v.storyLabel)
 	for _, n := range notes {
-		for _, l := range draw.Wrap(n, draw.Font{Size: 13}, pictureWidth-32) {
-			p.Text(draw.Pt(16, ly+9), l, draw.Font{Size: 13, Color: draw.Ink})
-			ly += 18
-		}
+		ly = p.Note(16, ly, pictureWidth-16, n, draw.Font{Size: 13, Color: draw.Ink}, 18)
 	}
 	p.H = int(math.Ceil(ly + 8))
 	var units []lang.Msg

@@ -9,7 +9,8 @@ import (
 	"orrery/engine/lang"
 )
 
-// pictureWidth is the width of the board picture: it reads on a phone.
+// pictureWidth is the width of the board picture (the web's SVG); a mail lays
+// it out again for a phone (draw.Picture.Mail).
 const pictureWidth = 800
 
 // Picture draws the board as Board does, from the same planets: each planet
@@ -86,6 +87,9 @@ func (v *view) Picture() *draw.Picture {
 			label = ""
 		}
 		p.Circle(c, r, st)
+		if pl.Owner == v.player && v.player != "" {
+			p.Focus.Include(r+24, c)
+		}
 		if label != "" {
 			p.Text(c, label, draw.Font{Size: math.Round(15 * math.Min(1, scale+0.1)), Bold: true, Anchor: draw.Middle, Color: ink})
 		}
@@ -94,6 +98,7 @@ func (v *view) Picture() *draw.Picture {
 	y := top + 44 + float64(maxR-minR)*dy + radius[Large] + 30
 	story := v.story(at, func(pl Planet) float64 { return radius[pl.Size] })
 	p.Story(story)
+	p.Board = draw.Rect{Min: draw.Pt(0, top), Max: draw.Pt(pictureWidth, y-8)}
 
 	// The legend: owners by colour and letter, then what a disc says.
 	var keys []draw.Key

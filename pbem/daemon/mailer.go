@@ -108,10 +108,12 @@ func (ViewPictures) Describe(v engine.View) (string, int, bool) {
 	if p == nil {
 		return "", 0, false
 	}
-	return p.Alt(), p.W, true
+	// The mail shows the picture laid out for a phone, this wide in CSS
+	// px; the PNG has MailScale times its pixels.
+	return p.Alt(), p.Mail().W, true
 }
 
-// PNG draws v.
+// PNG draws v's mail picture (Mail), at MailScale times its CSS size.
 func (vp ViewPictures) PNG(v engine.View) ([]byte, error) {
 	d, ok := v.(engine.Drawer)
 	if !ok {
@@ -121,6 +123,7 @@ func (vp ViewPictures) PNG(v engine.View) ([]byte, error) {
 	if p == nil {
 		return nil, fmt.Errorf("this view draws no picture")
 	}
+	p = p.Mail().Scaled(draw.MailScale)
 	if vp.painter != nil {
 		return vp.painter.PNG(p)
 	}
@@ -128,7 +131,8 @@ func (vp ViewPictures) PNG(v engine.View) ([]byte, error) {
 }
 
 // PictureFunc adapts a drawing function to Pictures: draw returns the
-// PNG and its alt text, ok false for a view with no picture. It draws
+// PNG (at MailScale: its CSS width is half its pixels) and its alt text,
+// ok false for a view with no picture. It draws
 // twice per mail (once to describe, once to send); a Pictures that builds
 // its drawing model apart from the PNG does better.
 type PictureFunc func(v engine.View) (png []byte, alt string, ok bool)
@@ -139,7 +143,7 @@ func (f PictureFunc) Describe(v engine.View) (string, int, bool) {
 	if !ok || len(png) < 24 {
 		return "", 0, false
 	}
-	return alt, pngWidth(png), true
+	return alt, pngWidth(png) / draw.MailScale, true
 }
 
 // PNG draws v.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"orrery/engine"
+	"orrery/engine/draw"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -376,7 +377,8 @@ func TestPictureDrawnFromTheViewQueued(t *testing.T) {
 // TestSeatsPicturesDrawnFromEachOther: a daemon's pictures are drawn by a
 // painter (daemon.NewViewPictures), each seat's picture of a step from
 // another seat's just drawn. What each seat is sent is the very PNG its
-// own view draws on its own, and at least one was drawn from another.
+// own view's mail picture draws on its own, and at least one was drawn
+// from another.
 func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 	ctx := context.Background()
 	srv, st, d := newProsperDaemon(t)
@@ -402,7 +404,7 @@ func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := v.(engine.Drawer).Picture().PNG()
+		want, err := v.(engine.Drawer).Picture().Mail().Scaled(draw.MailScale).PNG()
 		if err != nil {
 			t.Fatal(err)
 		}
