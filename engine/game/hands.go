@@ -19,15 +19,53 @@ type Hand struct {
 // someone other than the player who first held them, in seat order. A
 // seat the bot played from the start, or given back to its first
 // player, is not listed.
-func (g *Game) Hands() []Hand {
+func (g *Game) Hands() []Hand { return g.hands(0) }
+
+// HandsAt is Hands as they stood at step n: who held each seat when its
+// orders for step n were theirs to send (the last holder whose From is
+// at most n), so that a past report, read again in HISTORY, on a step's
+// web page or in an archive, says who played the seat then and not who
+// plays it today. The latest step is Hands (a seat handed over since it
+// resolved is played by its new holder from the next); an earlier step 0
+// (the setup) lists none.
+func (g *Game) HandsAt(n uint64) []Hand {
+	switch {
+	case n >= g.Step:
+		return g.Hands()
+	case n == 0:
+		return nil
+	}
+	return g.hands(n)
+}
+
+// hands lists the seats whose holder at step n (0: now) is not their
+// first.
+func (g *Game) hands(n uint64) []Hand {
 	var out []Hand
 	for _, p := range g.Players {
 		hs := p.History(g)
-		if len(hs) < 2 || contains(g.Kicked, p.Name) {
+		if len(hs) < 2 {
 			continue
 		}
 		first, cur := hs[0], p.Current()
-		if cur == nil || (cur.Bot == first.Bot && (cur.Bot || SameAddress(cur.Email, first.Email))) {
+		if contains(g.Kicked, p.Name) {
+			cur = nil
+		}
+		if n > 0 {
+			at := 0
+			for i := range hs {
+				if hs[i].From <= n {
+					at = i
+				}
+			}
+			if at < len(hs)-1 {
+				cur = &hs[at] // an earlier holder: the seat's state now does not matter
+			}
+		}
+		if cur == nil {
+			continue
+		}
+		if cur.Bot == first.Bot && (cur.Bot || SameAddress(cur.Email, first.Email)) {
 			continue
 		}
 		out = append(out, Hand{Seat: p.Name, By: holderName(p, *cur), Bot: cur.Bot})

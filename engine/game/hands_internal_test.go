@@ -27,3 +27,30 @@ func TestHandsAndOwnName(t *testing.T) {
 		}
 	}
 }
+
+// HandsAt says who held each seat at a past step, not who holds it now:
+// bob's seat was eve's from step 3 and the bot's from step 6, fay's the
+// bot's for steps 2 and 3 only; the latest step is Hands.
+func TestHandsAt(t *testing.T) {
+	g := &Game{Step: 7, Players: []Player{
+		{Name: "ann", Email: "ann@x.org", Holders: []Holder{{Email: "ann@x.org", From: 1}}},
+		{Name: "bob", Bot: true, Holders: []Holder{{Email: "bob@x.org", From: 1, To: 2, Ended: "replaced"}, {Email: "eve@x.org", From: 3, To: 5, Ended: "abandoned"}, {Bot: true, From: 6}}},
+		{Name: "fay", Email: "fay@x.org", Holders: []Holder{{Email: "fay@x.org", From: 1, To: 1, Ended: "abandoned"}, {Bot: true, From: 2, To: 3, Ended: "returned"}, {Email: "fay@x.org", From: 4}}},
+	}}
+	for _, c := range []struct {
+		step uint64
+		want []Hand
+	}{
+		{0, nil},
+		{1, nil},
+		{2, []Hand{{Seat: "fay", Bot: true}}},
+		{3, []Hand{{Seat: "bob", By: "eve"}, {Seat: "fay", Bot: true}}},
+		{5, []Hand{{Seat: "bob", By: "eve"}}},
+		{6, []Hand{{Seat: "bob", Bot: true}}},
+		{7, []Hand{{Seat: "bob", Bot: true}}},
+	} {
+		if got := g.HandsAt(c.step); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("HandsAt(%d) = %+v, want %+v", c.step, got, c.want)
+		}
+	}
+}
