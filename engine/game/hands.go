@@ -1,6 +1,10 @@
 package game
 
-import "strings"
+import (
+	"strings"
+
+	"orrery/engine/lang"
+)
 
 // This file says who plays a seat that changed hands (issue 45): a seat
 // keeps its name for ever (its orders, reports and history are the
@@ -96,4 +100,19 @@ func holderName(p Player, h Holder) string {
 		return p.Name
 	}
 	return local
+}
+
+// HandNotes are the notes a board's picture carries under its legend
+// for hs (engine.NotedView): "bob: played by eve", "dan: played by the
+// computer"; the side that draws it writes them in the reader's language.
+func HandNotes(hs []Hand) []lang.Msg {
+	var out []lang.Msg
+	for _, h := range hs {
+		if h.Bot {
+			out = append(out, lang.M("%s: played by the computer", h.Seat))
+		} else {
+			out = append(out, lang.M("%s: played by %s", h.Seat, h.By))
+		}
+	}
+	return out
 }

@@ -2,11 +2,18 @@ package web
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"orrery/engine"
+	"orrery/engine/dice"
+	"orrery/engine/draw"
+	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/templates"
 )
 
@@ -67,4 +74,92 @@ func TestPagesSayWhoPlaysASeat(t *testing.T) {
 	if body := text(get(s, "GET", "/g/g1").Body.Bytes()); !strings.Contains(body, "Seat bob, played by the computer.") {
 		t.Errorf("the bot's seat is not shown so:\n%s", body)
 	}
+}
+
+// drawnRace is the toy race whose players' views draw their board
+// (engine.Drawer), as every real ruleset's do.
+type drawnRace struct{ engine.Ruleset }
+
+type drawnState struct{ engine.State }
+
+type drawnView struct{ engine.View }
+
+func (r drawnRace) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
+	st, err := r.Ruleset.NewState(s, d)
+	return drawnState{st}, err
+}
+
+func (r drawnRace) LoadState(data []byte) (engine.State, error) {
+	st, err := r.Ruleset.LoadState(data)
+	return drawnState{st}, err
+}
+
+func (s drawnState) View(player string) engine.View { return drawnView{s.State.View(player)} }
+
+func (v drawnView) Picture() *draw.Picture { return draw.Board(v.Board(), "the race") }
+
+// The board's picture on a seat's page carries a note under it saying who
+// played a seat that changed hands at that step, in the page's language;
+// an earlier step's picture has none.
+func TestPictureSaysWhoPlaysASeat(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "web.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	svc := game.New(st, []engine.Ruleset{drawnRace{toy.Ruleset()}}, game.WithClock(c.now))
+	ctx := context.Background()
+	if _, err := svc.Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy", DiceSecret: "web-test",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}}); err != nil {
+		t.Fatal(err)
+	}
+	play := func() {
+		t.Helper()
+		for _, in := range []game.Input{{Game: "g1", Player: "ann", Text: "PUSH 1"}, {Game: "g1", Player: "bob", Text: "PUSH 1"}} {
+			c.t = c.t.Add(time.Hour)
+			if _, err := svc.Submit(ctx, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	play()
+	before := mustStep(t, svc)
+	if _, _, err := svc.ReplaceSeat(ctx, "g1", "bob", game.Seat{Email: "eve@example.org"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	play()
+	after := mustStep(t, svc)
+	cat, err := templates.WebCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSite(t, Config{Service: svc, Catalog: cat, Picture: Drawn})
+	p := "/g/g1/p/" + tokenOf(t, svc, "g1", "ann")
+	svg := func(path string) string {
+		t.Helper()
+		w := get(s, "GET", path)
+		if w.Code != 200 {
+			t.Fatalf("%s: %d\n%s", path, w.Code, w.Body)
+		}
+		return text(w.Body.Bytes())
+	}
+	if got := svg(fmt.Sprintf("%s/step/%d.svg", p, after)); !strings.Contains(got, "bob: played by eve") {
+		t.Errorf("step %d's picture has no note of eve:\n%s", after, got)
+	}
+	if got := svg(fmt.Sprintf("%s/step/%d.svg?lang=ru", p, after)); !strings.Contains(got, "bob: за него играет eve") {
+		t.Errorf("step %d's picture in Russian has no note of eve:\n%s", after, got)
+	}
+	if got := svg(fmt.Sprintf("%s/step/%d.svg", p, before)); strings.Contains(got, "played by") {
+		t.Errorf("step %d's picture, from before eve, has a note:\n%s", before, got)
+	}
+}
+
+func mustStep(t *testing.T, svc *game.Service) uint64 {
+	t.Helper()
+	g, err := svc.Get(context.Background(), "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Step
 }
