@@ -2,6 +2,7 @@ package game
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"orrery/engine/lang"
 )
@@ -115,4 +116,23 @@ func HandNotes(hs []Hand) []lang.Msg {
 		}
 	}
 	return out
+}
+
+// maxHolderName is the longest own name a seat's new holder may be given.
+const maxHolderName = 40
+
+// holderNameOK checks the own name the GM gives the new holder of seat p
+// (Seat.Name): a name that reads as a name in every report, never an
+// address (reports and public pages show it) nor another seat's name.
+func holderNameOK(g *Game, p *Player, to Seat) error {
+	switch {
+	case to.Bot:
+		return userErr(lang.M("the computer takes no name of its own: give a name with an address"))
+	case strings.ContainsAny(to.Name, "@<>\r\n\t") || utf8.RuneCountInString(to.Name) > maxHolderName:
+		return userErr(lang.M("%q is not a name to show in reports: at most %d letters, without @ or line breaks", to.Name, maxHolderName))
+	}
+	if q := g.player(to.Name); q != nil && q.Name != p.Name {
+		return userErr(lang.M("%s is the name of another seat of %s: give the new player another name", q.Name, g.ID))
+	}
+	return nil
 }
