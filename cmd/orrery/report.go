@@ -33,9 +33,12 @@ func reportText(r *game.Report) string {
 	if len(r.Hands) > 0 {
 		b.WriteString("\n")
 		for _, h := range r.Hands {
-			if h.Bot {
+			switch {
+			case h.Bot:
 				fmt.Fprintf(&b, "Seat %s, played by the computer.\n", h.Seat)
-			} else {
+			case h.By == "":
+				fmt.Fprintf(&b, "Seat %s, played by a new player.\n", h.Seat)
+			default:
 				fmt.Fprintf(&b, "Seat %s, played by %s.\n", h.Seat, h.By)
 			}
 		}

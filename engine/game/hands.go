@@ -13,7 +13,9 @@ import (
 // eve", "seat bob (bot)"), and the new holder is greeted by their own name.
 
 // Hand is a seat now held by someone other than its first holder: By is
-// the new holder's own name, or Bot set when the computer plays it.
+// the new holder's own name, or Bot set when the computer plays it. In a
+// public report (PublicHandsAt) By is empty for a holder who has no name
+// of their own: "played by a new player".
 type Hand struct {
 	Seat string
 	By   string
@@ -24,7 +26,14 @@ type Hand struct {
 // someone other than the player who first held them, in seat order. A
 // seat the bot played from the start, or given back to its first
 // player, is not listed.
-func (g *Game) Hands() []Hand { return g.hands(0) }
+func (g *Game) Hands() []Hand { return g.hands(0, false) }
+
+// PublicHandsAt is HandsAt as observers read it: a public report or web
+// page may be anyone's to read, so it names a new holder only by the
+// name they gave or were given (JOIN's, game replace --name), never by
+// their address's local part as the players' own reports do (a public
+// export blanks the holders' addresses too).
+func (g *Game) PublicHandsAt(n uint64) []Hand { return g.handsAt(n, true) }
 
 // HandsAt is Hands as they stood at step n: who held each seat when its
 // orders for step n were theirs to send (the last holder whose From is
@@ -33,19 +42,21 @@ func (g *Game) Hands() []Hand { return g.hands(0) }
 // plays it today. The latest step is Hands (a seat handed over since it
 // resolved is played by its new holder from the next); an earlier step 0
 // (the setup) lists none.
-func (g *Game) HandsAt(n uint64) []Hand {
+func (g *Game) HandsAt(n uint64) []Hand { return g.handsAt(n, false) }
+
+func (g *Game) handsAt(n uint64, public bool) []Hand {
 	switch {
 	case n >= g.Step:
-		return g.Hands()
+		return g.hands(0, public)
 	case n == 0:
 		return nil
 	}
-	return g.hands(n)
+	return g.hands(n, public)
 }
 
 // hands lists the seats whose holder at step n (0: now) is not their
-// first.
-func (g *Game) hands(n uint64) []Hand {
+// first; public leaves By empty for a holder without a name of their own.
+func (g *Game) hands(n uint64, public bool) []Hand {
 	var out []Hand
 	for _, p := range g.Players {
 		hs := p.History(g)
@@ -73,7 +84,11 @@ func (g *Game) hands(n uint64) []Hand {
 		if cur.Bot == first.Bot && (cur.Bot || SameAddress(cur.Email, first.Email)) {
 			continue
 		}
-		out = append(out, Hand{Seat: p.Name, By: holderName(p, *cur), Bot: cur.Bot})
+		h := Hand{Seat: p.Name, By: holderName(p, *cur), Bot: cur.Bot}
+		if public {
+			h.By = cur.Name
+		}
+		out = append(out, h)
 	}
 	return out
 }
@@ -109,9 +124,12 @@ func holderName(p Player, h Holder) string {
 func HandNotes(hs []Hand) []lang.Msg {
 	var out []lang.Msg
 	for _, h := range hs {
-		if h.Bot {
+		switch {
+		case h.Bot:
 			out = append(out, lang.M("%s: played by the computer", h.Seat))
-		} else {
+		case h.By == "":
+			out = append(out, lang.M("%s: played by a new player", h.Seat))
+		default:
 			out = append(out, lang.M("%s: played by %s", h.Seat, h.By))
 		}
 	}

@@ -54,3 +54,23 @@ func TestHandsAt(t *testing.T) {
 		}
 	}
 }
+
+// PublicHandsAt names a new holder only by an own name: observers may be
+// anyone, and an address's local part is not theirs to read.
+func TestPublicHandsAt(t *testing.T) {
+	g := &Game{Step: 5, Players: []Player{
+		{Name: "bob", Email: "eve@x.org", Holders: []Holder{{Email: "bob@x.org", From: 1, To: 2, Ended: "replaced"}, {Email: "eve@x.org", From: 3}}},
+		{Name: "cho", Email: "dora@x.org", Holders: []Holder{{Email: "cho@x.org", From: 1, To: 1, Ended: "abandoned"}, {Email: "dora@x.org", Name: "Dora", From: 2}}},
+		{Name: "dan", Bot: true, Holders: []Holder{{Email: "dan@x.org", From: 1, To: 1, Ended: "abandoned"}, {Bot: true, From: 2}}},
+	}}
+	want := []Hand{{Seat: "bob"}, {Seat: "cho", By: "Dora"}, {Seat: "dan", Bot: true}}
+	if got := g.PublicHandsAt(5); !reflect.DeepEqual(got, want) {
+		t.Errorf("PublicHandsAt(5) = %+v, want %+v", got, want)
+	}
+	if got, want := g.PublicHandsAt(2), []Hand{{Seat: "cho", By: "Dora"}, {Seat: "dan", Bot: true}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("PublicHandsAt(2) = %+v, want %+v", got, want)
+	}
+	if got := g.HandsAt(5); got[0].By != "eve" {
+		t.Errorf("the players' HandsAt(5) = %+v, want eve named", got)
+	}
+}

@@ -221,6 +221,7 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 	}
 	if player == Observer {
 		r.Player, r.Public = "", true
+		r.Hands = g.PublicHandsAt(rec.N)
 		if pv, ok := st.(engine.PublicViewer); ok {
 			v := pv.PublicView()
 			r.Board, r.Status, r.View = v.Board(), v.Status(), v

@@ -70,8 +70,9 @@ type Report struct {
 	DiceSecret string `json:"dice_secret,omitempty"`
 }
 
-// Hand is a seat that changed hands: By is the own name of who plays it
-// (never an address), or Bot when the computer does.
+// Hand is a seat that changed hands: By is who plays it (their own name,
+// else their address's local part; in an observer's report only an own
+// name, absent otherwise), or Bot when the computer does.
 type Hand struct {
 	Seat string `json:"seat"`
 	By   string `json:"by,omitempty"`

@@ -40,8 +40,7 @@ type ReportDoc struct {
 	Rolls    []RollDoc `json:"rolls"`
 	Defaults []string  `json:"defaults,omitempty"` // seats that played by default
 	// Hands are the seats played at this step by someone other than their
-	// first player: "seat bob, played by eve" (the new holder's own name,
-	// never an address), or by the bot.
+	// first player: "seat bob, played by eve", or by the bot (HandDoc).
 	Hands []HandDoc `json:"hands,omitempty"`
 	Dice  DiceDoc   `json:"dice"`
 	// Latest is set on the report of the game's latest step, which alone
@@ -56,7 +55,9 @@ type ReportDoc struct {
 	Press []PressDoc `json:"press,omitempty"`
 }
 
-// HandDoc is a seat that changed hands: By is who plays it now, or Bot.
+// HandDoc is a seat that changed hands: By is who plays it, or Bot. On a
+// public page By is only a name the player gave or was given, absent
+// for one with none ("a new player").
 type HandDoc struct {
 	Seat string `json:"seat"`
 	By   string `json:"by,omitempty"`

@@ -43,16 +43,25 @@ func TestPagesSayWhoPlaysASeat(t *testing.T) {
 		path string
 		want string // "": no line about bob's seat
 	}{
-		{"/g/g1", "Seat bob, played by eve."},
-		{"/g/g1/step/4", "Seat bob, played by eve."},
+		// Public pages may be anyone's to read: eve gave no name of her
+		// own, and her address's local part is not shown there.
+		{"/g/g1", "Seat bob, played by a new player."},
+		{"/g/g1/step/4", "Seat bob, played by a new player."},
 		{"/g/g1/step/3", ""},
 		{p, "Seat bob, played by eve."},
+		{p + "/step/4", "Seat bob, played by eve."},
 		{p + "/step/3", ""},
-		{"/g/g1?lang=ru", "Место bob, за него играет eve."},
-		{"/g/g1/report.json", `"hands": [
+		{"/g/g1?lang=ru", "Место bob, за него играет новый игрок."},
+		{p + "?lang=ru", "Место bob, за него играет eve."},
+		{p + "/report.json", `"hands": [
     {
       "seat": "bob",
       "by": "eve"
+    }
+  ]`},
+		{"/g/g1/report.json", `"hands": [
+    {
+      "seat": "bob"
     }
   ]`},
 		{"/g/g1/step/3.json", ""},
@@ -67,6 +76,15 @@ func TestPagesSayWhoPlaysASeat(t *testing.T) {
 		if !strings.Contains(body, c.want) {
 			t.Errorf("%s does not say %q:\n%s", c.path, c.want, body)
 		}
+	}
+	if _, _, err := svc.ReplaceSeat(ctx, "g1", "bob", game.Seat{Email: "fay@example.org", Name: "Fay"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if body := text(get(s, "GET", "/g/g1").Body.Bytes()); !strings.Contains(body, "Seat bob, played by Fay.") {
+		t.Errorf("a new player's own name is not shown on the public page:\n%s", body)
+	}
+	if body := text(get(s, "GET", "/g/g1/step/4").Body.Bytes()); !strings.Contains(body, "Seat bob, played by a new player.") {
+		t.Errorf("step 4, played by eve, is shown as fay's:\n%s", body)
 	}
 	if _, _, err := svc.ReplaceSeat(ctx, "g1", "bob", game.Seat{Bot: true}, ""); err != nil {
 		t.Fatal(err)

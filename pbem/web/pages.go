@@ -340,8 +340,12 @@ func (s *Site) picture(ctx context.Context, g *game.Game, v viewer, n uint64) (*
 // the seats that had changed hands then ("bob: played by eve"), in the
 // page's language, as the mails write them.
 func (s *Site) handNotes(g *game.Game, v viewer, n uint64) []string {
+	hs := g.HandsAt(n)
+	if v.seat == "" {
+		hs = g.PublicHandsAt(n)
+	}
 	var out []string
-	for _, m := range game.HandNotes(g.HandsAt(n)) {
+	for _, m := range game.HandNotes(hs) {
 		out = append(out, s.say(v, m))
 	}
 	return out
