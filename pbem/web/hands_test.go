@@ -80,6 +80,12 @@ func TestPagesSayWhoPlaysASeat(t *testing.T) {
 	if _, _, err := svc.ReplaceSeat(ctx, "g1", "bob", game.Seat{Email: "fay@example.org", Name: "Fay"}, ""); err != nil {
 		t.Fatal(err)
 	}
+	for _, in := range []game.Input{{Game: "g1", Player: "ann", Text: "PUSH 1"}, {Game: "g1", Player: "bob", Text: "PUSH 1"}} {
+		c.t = c.t.Add(time.Hour)
+		if _, err := svc.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if body := text(get(s, "GET", "/g/g1").Body.Bytes()); !strings.Contains(body, "Seat bob, played by Fay.") {
 		t.Errorf("a new player's own name is not shown on the public page:\n%s", body)
 	}
