@@ -6,10 +6,10 @@ package draw
 // and a view knows seats, not the people behind them; the mail side and
 // the web pages add the notes to the picture the view drew.
 
-// NoteSize is the size of a note's letters, noteLine the height of each
+// noteSize is the size of a note's letters, noteLine the height of each
 // of its lines, noteInset their left and right margin.
 const (
-	NoteSize  = 13
+	noteSize  = 13
 	noteLine  = 19
 	noteInset = 16
 	notePad   = 4 // above the first line and below the last
@@ -21,7 +21,7 @@ const (
 // left as it was (a view may hand out the same picture twice), and no
 // notes give p back.
 func (p *Picture) WithNotes(notes ...string) *Picture {
-	f := Font{Size: NoteSize, Color: Muted}
+	f := Font{Size: noteSize, Color: Muted}
 	var lines []string
 	for _, n := range notes {
 		lines = append(lines, Wrap(n, f, float64(p.W)-2*noteInset)...)
