@@ -470,6 +470,8 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 			who := h.Email
 			if h.Bot {
 				who = "the bot"
+			} else if h.Name != "" {
+				who += " (" + h.Name + ")" // the name they are greeted and shown by
 			}
 			line := fmt.Sprintf("  %-12s %-28s %s", p.Name, who, stepRange(h))
 			if h.Missed > 0 {

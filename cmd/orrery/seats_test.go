@@ -73,6 +73,9 @@ func TestSeatByAddress(t *testing.T) {
 	if !strings.Contains(out, "eve@example.org (Eve) now plays bob; new secret") {
 		t.Errorf("replace by address printed:\n%s", out)
 	}
+	if out := must(t, db, "", "game", "players", "s1"); !strings.Contains(out, "bob          eve@example.org (Eve)") {
+		t.Errorf("game players does not show the new player's name:\n%s", out)
+	}
 	must(t, db, "PUSH 2", "orders", "s1", "--as", "ann@example.org", "-f", "-")
 	out = must(t, db, "PUSH 1", "game", "orders", "s1", "--as", "EVE@example.org", "-f", "-")
 	if !strings.Contains(out, "Orders for bob accepted") || !strings.Contains(out, "step 1 resolved") {
