@@ -206,7 +206,7 @@ var gmVerbs = map[string]gmVerb{
 		if err1 != nil || err2 != nil || until.Before(from) {
 			return bad("the dates are written year-month-day, the first day before the last", "write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03")
 		}
-		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, args[0], from, until.AddDate(0, 0, 1), x.hook)
+		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, seatOf(x.g, args[0]), from, until.AddDate(0, 0, 1), x.hook)
 		return err
 	}},
 	"JOIN": {change: func(x *gmCall) error {
@@ -241,7 +241,7 @@ func (x *gmCall) orders() error {
 	if len(x.args) != 1 {
 		return bad("GM ORDERS needs one player, the orders below it and a line END", "write GM ORDERS demo1 ann, her orders on the next lines, then END")
 	}
-	p, ok := g.PlayerByName(x.args[0])
+	p, ok := g.PlayerByName(seatOf(g, x.args[0]))
 	if !ok {
 		return badM(lang.M("there is no player %q in game %s", x.args[0], g.ID), lang.Msg{})
 	}
