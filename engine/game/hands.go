@@ -74,8 +74,12 @@ func (g *Game) hands(n uint64, public bool) []Hand {
 					at = i
 				}
 			}
-			if at < len(hs)-1 {
-				cur = &hs[at] // an earlier holder: the seat's state now does not matter
+			// The seat's state now does not matter: whoever held it at
+			// step n, unless their holding had ended before it (a seat
+			// kicked or resigned plays its defaults, held by nobody).
+			cur = &hs[at]
+			if cur.Ended != "" && cur.To < n {
+				cur = nil
 			}
 		}
 		if cur == nil {

@@ -36,7 +36,9 @@ func TestHandsAt(t *testing.T) {
 		{Name: "ann", Email: "ann@x.org", Holders: []Holder{{Email: "ann@x.org", From: 1}}},
 		{Name: "bob", Bot: true, Holders: []Holder{{Email: "bob@x.org", From: 1, To: 2, Ended: "replaced"}, {Email: "eve@x.org", From: 3, To: 5, Ended: "abandoned"}, {Bot: true, From: 6}}},
 		{Name: "fay", Email: "fay@x.org", Holders: []Holder{{Email: "fay@x.org", From: 1, To: 1, Ended: "abandoned"}, {Bot: true, From: 2, To: 3, Ended: "returned"}, {Email: "fay@x.org", From: 4}}},
-	}}
+		// gus's seat went to hal from step 4, who was kicked after step 5.
+		{Name: "gus", Email: "hal@x.org", Holders: []Holder{{Email: "gus@x.org", From: 1, To: 3, Ended: "replaced"}, {Email: "hal@x.org", From: 4, To: 5, Ended: "kicked"}}},
+	}, Kicked: []string{"gus"}}
 	for _, c := range []struct {
 		step uint64
 		want []Hand
@@ -45,7 +47,8 @@ func TestHandsAt(t *testing.T) {
 		{1, nil},
 		{2, []Hand{{Seat: "fay", Bot: true}}},
 		{3, []Hand{{Seat: "bob", By: "eve"}, {Seat: "fay", Bot: true}}},
-		{5, []Hand{{Seat: "bob", By: "eve"}}},
+		{4, []Hand{{Seat: "bob", By: "eve"}, {Seat: "gus", By: "hal"}}},
+		{5, []Hand{{Seat: "bob", By: "eve"}, {Seat: "gus", By: "hal"}}},
 		{6, []Hand{{Seat: "bob", Bot: true}}},
 		{7, []Hand{{Seat: "bob", Bot: true}}},
 	} {
