@@ -375,18 +375,8 @@ func gameShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer done()
-	if strings.Contains(*as, "@") {
-		// An address: the seat it holds now (a replaced seat keeps its
-		// name, so the address is what the GM knows the player by).
-		g, err := svc.Get(ctx, pos[0])
-		if err != nil {
-			return err
-		}
-		p, ok := g.PlayerByEmail(*as)
-		if !ok {
-			return fmt.Errorf("%s holds no seat in %s", *as, g.ID)
-		}
-		*as = p.Name
+	if *as, err = seatName(ctx, svc, pos[0], *as); err != nil {
+		return err
 	}
 	var r *game.Report
 	if *step >= 0 {
@@ -480,6 +470,8 @@ func gamePlayers(ctx context.Context, e *env, args []string) error {
 			who := h.Email
 			if h.Bot {
 				who = "the bot"
+			} else if h.Name != "" {
+				who += " (" + h.Name + ")" // the name they are greeted and shown by
 			}
 			line := fmt.Sprintf("  %-12s %-28s %s", p.Name, who, stepRange(h))
 			if h.Missed > 0 {

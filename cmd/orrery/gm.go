@@ -23,12 +23,12 @@ func gmCommands() []subcommand {
 		{"deadline", "game deadline ID (--set 2026-12-01T18:00 | --extend 24h) --reason TEXT", "Changes the current deadline. Every player is told the new one and the reason.", gameDeadline},
 		{"tick", "game tick", "Does whatever is due in every game now: reminders, late notices, deadlines.\nThe daemon does this on its own; run it from cron when no daemon runs.\nWith store: postgres, a game another process is ticking is left to it.", gameTick},
 		{"rollback", "game rollback ID (--to TURN | --to-step N) [--reason TEXT]", "Returns the game to the start of TURN (or to just after step N). Later\ninputs stay in the log; players are told; replayed steps get new seeds.", gameRollback},
-		{"replace", "game replace ID PLAYER (--email ADDRESS | --bot) [--reason TEXT]", "Gives a seat to a new person (a new secret; the old address loses access)\nor, with --bot, to the ruleset's bot from the next step. The old holder is\ntold by mail what happened and why; the seat's history keeps every holder.", gameReplace},
+		{"replace", "game replace ID PLAYER (--email ADDRESS [--name NAME] | --bot) [--reason TEXT]", "Gives a seat to a new person (a new secret; the old address loses access)\nor, with --bot, to the ruleset's bot from the next step. The old holder is\ntold by mail what happened and why; the seat's history keeps every holder.\nThe seat keeps its name; the new player is greeted by NAME (else their\naddress's local part), and the others read \"seat bob, played by NAME\".\nPLAYER here, and --as PLAYER elsewhere, is a seat's name or the address\nthat holds the seat now.", gameReplace},
 		{"kick", "game kick ID PLAYER [--reason TEXT]", "Removes a player, who is told why: the seat plays its defaults from now on.", gameKick},
 		{"message", "game message ID TEXT...", "Sends a message from the GM to every player; kept in the log.", gameMessage},
 		{"resend", "game resend ID [--to PLAYER] [--turn N]", "Mails a report again, as each player saw it: the current one, or the one\nof turn N; to every player, or to one. Needs the mail config (--config)\nor a running daemon.", gameResend},
 		{"vacation", "game vacation ID PLAYER --from 2026-12-01 --to 2026-12-10", "Records a player's absence; the game's policy extends deadlines or plays defaults.", gameVacation},
-		{"orders", "game orders ID --as PLAYER -f FILE", "Enters orders for a player who sent them another way (by phone, say);\nthe log records them as entered by the GM.", gameOrders},
+		{"orders", "game orders ID --as PLAYER -f FILE", "Enters orders for a player who sent them another way (by phone, say);\nthe log records them as entered by the GM. PLAYER is a seat's name or the\naddress that holds the seat.", gameOrders},
 		{"join", "game join ID NAME --email ADDRESS", "Takes an open seat for a player (what JOIN by mail does); the game starts\nwhen the last seat is taken.", gameJoin},
 		{"observe", "game observe ID ADDRESS [--off]", "Subscribes an address to the game's public reports (or unsubscribes it).", gameObserve},
 		{"export", "game export ID [--with-secrets] [--out FILE]", "Writes the whole game (record, state, log, pending orders) as readable JSON.\nThe dice secret and the players' secrets are left out (such an export is\nfor reading, and cannot be imported) unless --with-secrets is given; GM\nEXPORT by mail never has them. --out writes FILE owner-only (0600).", gameExport},
@@ -187,6 +187,7 @@ func gameRollback(ctx context.Context, e *env, args []string) error {
 func gameReplace(ctx context.Context, e *env, args []string) error {
 	c, fs, db := gameFlags(e, "replace")
 	email := fs.String("email", "", "the new player's address")
+	name := fs.String("name", "", "with --email: the new player's own name, to greet them by and to show the others (\"seat bob, played by Eve\"); default: their address's local part")
 	bot := fs.Bool("bot", false, "hand the seat to the ruleset's bot")
 	reason := fs.String("reason", "", "why (told to the old holder)")
 	pos, err := parse(fs, args)
@@ -197,11 +198,17 @@ func gameReplace(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("usage: orrery %s (one of --email or --bot)", c.usage)
 	}
 	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
-		g, n, err := s.ReplaceSeat(ctx, pos[0], pos[1], game.Seat{Email: *email, Bot: *bot}, *reason)
+		seat, err := seatName(ctx, s, pos[0], pos[1])
+		if err != nil {
+			return nil, nil, err
+		}
+		g, n, err := s.ReplaceSeat(ctx, pos[0], seat, game.Seat{Email: *email, Bot: *bot, Name: *name}, *reason)
 		if err == nil {
-			p, _ := g.PlayerByName(pos[1])
+			p, _ := g.PlayerByName(seat)
 			if p.Bot {
 				fmt.Fprintf(e.stdout, "the bot now plays %s, from step %d\n", p.Name, g.Step+1)
+			} else if own := p.OwnName(); *name != "" && own != p.Name {
+				fmt.Fprintf(e.stdout, "%s (%s) now plays %s; new secret %s\n", p.Email, own, p.Name, p.Secret)
 			} else {
 				fmt.Fprintf(e.stdout, "%s now plays %s; new secret %s\n", p.Email, p.Name, p.Secret)
 			}
@@ -221,7 +228,11 @@ func gameKick(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("usage: orrery %s", c.usage)
 	}
 	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
-		return s.KickFor(ctx, pos[0], pos[1], *reason)
+		seat, err := seatName(ctx, s, pos[0], pos[1])
+		if err != nil {
+			return nil, nil, err
+		}
+		return s.KickFor(ctx, pos[0], seat, *reason)
 	})
 }
 
@@ -297,7 +308,11 @@ func gameVacation(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return gmRun(ctx, e, db, func(s *game.Service) (*game.Game, []game.Notice, error) {
-		return s.DeclareVacation(ctx, pos[0], pos[1], f, t)
+		seat, err := seatName(ctx, s, pos[0], pos[1])
+		if err != nil {
+			return nil, nil, err
+		}
+		return s.DeclareVacation(ctx, pos[0], seat, f, t)
 	})
 }
 

@@ -28,7 +28,7 @@ func runOrders(ctx context.Context, e *env, args []string) error {
 	}
 	fs := flags(e, "orders", "orders ID --as PLAYER -f FILE", ordersAbout)
 	db := addDBFlags(fs)
-	as := fs.String("as", "", "the player whose orders these are")
+	as := fs.String("as", "", "the player whose orders these are: a seat name, or the address that holds the seat")
 	file := fs.String("f", "-", "orders file (- for standard input)")
 	prompt := fs.String("prompt", "", "answer this prompt id (default: the player's open one)")
 	source := fs.String("source", "cli", "recorded in the log as the orders' source (cli, gm)")
@@ -48,6 +48,9 @@ func runOrders(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer done()
+	if *as, err = seatName(ctx, svc, pos[0], *as); err != nil {
+		return err
+	}
 	res, err := svc.Submit(ctx, game.Input{Game: pos[0], Player: *as, Text: text, Prompt: *prompt, Source: *source})
 	if err != nil && res != nil && res.Accepted {
 		// The orders are stored; what failed came after (a bot seat's

@@ -37,7 +37,7 @@ func ordersCheck(ctx context.Context, e *env, args []string) error {
 	db := addDBFlags(fs)
 	file := fs.String("f", "-", "orders file (- for standard input)")
 	gameID := fs.String("game", "", "check against this game's current state")
-	as := fs.String("as", "", "with --game: the player whose view to check against")
+	as := fs.String("as", "", "with --game: the player whose view to check against (a seat name, or the address that holds the seat)")
 	language := fs.String("lang", "", "the answer's language: en (the default) or ru")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -76,6 +76,9 @@ func ordersCheck(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer done()
+		if *as, err = seatName(ctx, svc, *gameID, *as); err != nil {
+			return err
+		}
 		g, err := svc.Get(ctx, *gameID)
 		if err != nil {
 			return err

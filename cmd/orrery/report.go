@@ -30,6 +30,19 @@ func reportText(r *game.Report) string {
 	b.WriteString("\n\n")
 	b.WriteString(strings.TrimRight(r.Status, "\n"))
 	b.WriteString("\n")
+	if len(r.Hands) > 0 {
+		b.WriteString("\n")
+		for _, h := range r.Hands {
+			switch {
+			case h.Bot:
+				fmt.Fprintf(&b, "Seat %s, played by the computer.\n", h.Seat)
+			case h.By == "":
+				fmt.Fprintf(&b, "Seat %s, played by a new player.\n", h.Seat)
+			default:
+				fmt.Fprintf(&b, "Seat %s, played by %s.\n", h.Seat, h.By)
+			}
+		}
+	}
 	if len(r.Events) > 0 {
 		b.WriteString("\n" + engine.Wrap(fmt.Sprintf("What happened (step %d, %s):", r.Step, r.Reason), width, "", "  ") + "\n")
 		for _, e := range r.Events {

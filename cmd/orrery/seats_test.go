@@ -51,3 +51,51 @@ func TestSeatsByCLI(t *testing.T) {
 		t.Errorf("verify printed:\n%s", out)
 	}
 }
+
+// TestSeatByAddress: where a GM command takes a player (--as, game
+// replace), the address that holds the seat now names it as well as the
+// seat's name, a seat that passed to another player included; the old
+// holder's address is refused with the seat and step it held until.
+// game replace --name gives the new player their own name, which the
+// others' reports show; a name that is another seat's is refused.
+func TestSeatByAddress(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cli.db")
+	must(t, db, "", "game", "new", "toy", "--id", "s1", "--player", "ann=ann@example.org", "--player", "bob=bob@example.org")
+	if out, err := cli(t, db, "", "game", "replace", "s1", "bob@example.org", "--email", "eve@example.org", "--name", "ann"); err == nil ||
+		!strings.Contains(err.Error(), "ann is the name of another seat of s1") {
+		t.Errorf("a new player named as another seat: %v %s", err, out)
+	}
+	if out, err := cli(t, db, "", "game", "replace", "s1", "bob@example.org", "--bot", "--name", "Robo"); err == nil ||
+		!strings.Contains(err.Error(), "the computer takes no name") {
+		t.Errorf("the bot given a name: %v %s", err, out)
+	}
+	out := must(t, db, "", "game", "replace", "s1", "bob@example.org", "--email", "eve@example.org", "--name", "Eve")
+	if !strings.Contains(out, "eve@example.org (Eve) now plays bob; new secret") {
+		t.Errorf("replace by address printed:\n%s", out)
+	}
+	if out := must(t, db, "", "game", "players", "s1"); !strings.Contains(out, "bob          eve@example.org (Eve)") {
+		t.Errorf("game players does not show the new player's name:\n%s", out)
+	}
+	must(t, db, "PUSH 2", "orders", "s1", "--as", "ann@example.org", "-f", "-")
+	out = must(t, db, "PUSH 1", "game", "orders", "s1", "--as", "EVE@example.org", "-f", "-")
+	if !strings.Contains(out, "Orders for bob accepted") || !strings.Contains(out, "step 1 resolved") {
+		t.Errorf("orders --as eve's address printed:\n%s", out)
+	}
+	if out := must(t, db, "PUSH 1", "orders", "check", "--game", "s1", "--as", "eve@example.org", "-f", "-"); !strings.Contains(out, "orders OK for bob") {
+		t.Errorf("orders check --as eve's address printed:\n%s", out)
+	}
+	if out := must(t, db, "", "game", "show", "s1", "--as", "ann@example.org"); !strings.Contains(out, "Seat bob, played by Eve.") {
+		t.Errorf("ann's report does not say who plays bob:\n%s", out)
+	}
+	for _, args := range [][]string{
+		{"orders", "s1", "--as", "bob@example.org", "-f", "-"},
+		{"game", "replace", "s1", "bob@example.org", "--bot"},
+	} {
+		if out, err := cli(t, db, "PUSH 1", args...); err == nil || !strings.Contains(err.Error(), "bob@example.org holds no seat in s1 now: it held bob until step 0 (replaced)") {
+			t.Errorf("%v by the old holder's address: %v %s", args, err, out)
+		}
+	}
+	if out, err := cli(t, db, "", "game", "show", "s1", "--as", "nobody@example.org"); err == nil || !strings.Contains(err.Error(), "nobody@example.org holds no seat in s1") {
+		t.Errorf("show --as an unknown address: %v %s", err, out)
+	}
+}

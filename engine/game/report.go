@@ -217,10 +217,11 @@ func buildReport(g *Game, rs engine.Ruleset, st engine.State, rec *StepRecord, p
 		Game: g.ID, Ruleset: g.Ruleset, Title: rs.Info().Title, Player: player,
 		Step: rec.N, Turn: rec.Turn, Phase: rec.Phase, Reason: rec.Reason,
 		RevealedSeed: rec.Seed, RevealedCommitment: rec.Commitment, NextCommitment: rec.NextCommitment,
-		Outcome: st.Outcome(), Hands: g.Hands(),
+		Outcome: st.Outcome(), Hands: g.HandsAt(rec.N),
 	}
 	if player == Observer {
 		r.Player, r.Public = "", true
+		r.Hands = g.PublicHandsAt(rec.N)
 		if pv, ok := st.(engine.PublicViewer); ok {
 			v := pv.PublicView()
 			r.Board, r.Status, r.View = v.Board(), v.Status(), v

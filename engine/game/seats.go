@@ -162,9 +162,13 @@ func (g *Game) handOver(p *Player, email string, bot bool, ended, why string, no
 }
 
 // Seat says who is to hold a seat: an address, or the ruleset's bot.
+// Name is the new holder's own name, to greet them by and to show the
+// others who plays the seat now ("seat bob, played by Eve"); without
+// one, their address's local part.
 type Seat struct {
 	Email string
 	Bot   bool
+	Name  string
 }
 
 func (to Seat) String() string {
@@ -207,7 +211,16 @@ func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, r
 		if p.Bot {
 			old = "the bot"
 		}
+		to.Name = strings.TrimSpace(to.Name)
+		if to.Name != "" {
+			if err := holderNameOK(g, p, to); err != nil {
+				return nil, "", err
+			}
+		}
 		former := g.handOver(p, to.Email, to.Bot, "replaced", reason, now)
+		if to.Name != "" && !strings.EqualFold(to.Name, p.Name) {
+			p.Holders[len(p.Holders)-1].Name = to.Name
+		}
 		if err := indexHeld(b.Tx(), p.Email, g.ID); err != nil {
 			return nil, "", err
 		}
@@ -225,6 +238,9 @@ func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, r
 			notices = append(notices, n)
 		}
 		log := fmt.Sprintf("replace %s: %s → %s", p.Name, old, to)
+		if to.Name != "" {
+			log += " (" + to.Name + ")"
+		}
 		if reason != "" {
 			log += ": " + reason
 		}

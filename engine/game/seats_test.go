@@ -112,6 +112,24 @@ func TestReplaceSeatWithBotAndBack(t *testing.T) {
 	if _, _, err := svc.ReplaceSeat(ctx, "g", "ann", game.Seat{Email: "carl@example.org"}, ""); err == nil || !strings.Contains(err.Error(), "already plays bob") {
 		t.Errorf("one address in two seats: %v", err)
 	}
+	// Each step's report, read again later, says who played bob then.
+	for step, want := range []string{"", "", "bob:bot", "bob:carl"} {
+		r, err := svc.StepReport(ctx, "g", uint64(step), "ann")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range r.Hands {
+			who := h.By
+			if h.Bot {
+				who = "bot"
+			}
+			got = append(got, h.Seat+":"+who)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("report of step %d (now %d) says %q played bob, want %q", step, mustGet(t, svc, "g").Step, got, want)
+		}
+	}
 }
 
 func mustGet(t *testing.T, svc *game.Service, id string) *game.Game {

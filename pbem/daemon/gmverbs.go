@@ -151,14 +151,14 @@ var gmVerbs = map[string]gmVerb{
 		if to.Bot {
 			to.Email = ""
 		}
-		_, _, err := x.d.svc.ReplaceSeat(x.ctx, x.g.ID, args[0], to, strings.Join(args[2:], " "), x.hook)
+		_, _, err := x.d.svc.ReplaceSeat(x.ctx, x.g.ID, seatOf(x.g, args[0]), to, strings.Join(args[2:], " "), x.hook)
 		return err
 	}},
 	"KICK": {change: func(x *gmCall) error {
 		if len(x.args) < 1 {
 			return badM(lang.M("GM KICK needs one player"), lang.M("write GM KICK demo1 bob, and the reason after it if you like"))
 		}
-		_, _, err := x.d.svc.KickFor(x.ctx, x.g.ID, x.args[0], strings.Join(x.args[1:], " "), x.hook)
+		_, _, err := x.d.svc.KickFor(x.ctx, x.g.ID, seatOf(x.g, x.args[0]), strings.Join(x.args[1:], " "), x.hook)
 		return err
 	}},
 	"MESSAGE": {change: func(x *gmCall) error {
@@ -206,7 +206,7 @@ var gmVerbs = map[string]gmVerb{
 		if err1 != nil || err2 != nil || until.Before(from) {
 			return bad("the dates are written year-month-day, the first day before the last", "write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03")
 		}
-		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, args[0], from, until.AddDate(0, 0, 1), x.hook)
+		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, seatOf(x.g, args[0]), from, until.AddDate(0, 0, 1), x.hook)
 		return err
 	}},
 	"JOIN": {change: func(x *gmCall) error {
@@ -241,7 +241,7 @@ func (x *gmCall) orders() error {
 	if len(x.args) != 1 {
 		return bad("GM ORDERS needs one player, the orders below it and a line END", "write GM ORDERS demo1 ann, her orders on the next lines, then END")
 	}
-	p, ok := g.PlayerByName(x.args[0])
+	p, ok := g.PlayerByName(seatOf(g, x.args[0]))
 	if !ok {
 		return badM(lang.M("there is no player %q in game %s", x.args[0], g.ID), lang.Msg{})
 	}
@@ -282,4 +282,17 @@ func (x *gmCall) orders() error {
 		err = nil
 	}
 	return err
+}
+
+// seatOf is the seat who names in g: the seat of that name, or the seat
+// the address who holds now (a seat that passed to another player keeps
+// its name, and the GM may know the player by address only); as it is
+// otherwise, for the engine to refuse.
+func seatOf(g *game.Game, who string) string {
+	if strings.Contains(who, "@") {
+		if p, ok := g.PlayerByEmail(who); ok {
+			return p.Name
+		}
+	}
+	return who
 }

@@ -415,7 +415,7 @@ func TestGMOrdersStatusVacationByMail(t *testing.T) {
 	}
 	h.gm("GM ORDERS g2 bob\nfly away\nEND")
 	one(t, to(h.flush(), gmAddr), "gm", "Not accepted", "fly away")
-	h.gm("GM ORDERS g2 bob\npush 1\nEND")
+	h.gm("GM ORDERS g2 bob@example.org\npush 1\nEND") // a seat may be named by the address that holds it
 	sent = h.flush()
 	some(t, to(sent, "ann@example.org"), "ann", "report for ann", "ann pushes 3+")
 	if g, _ := h.d.Service().Get(context.Background(), "g2"); g.Step != 1 {
@@ -427,7 +427,7 @@ func TestGMOrdersStatusVacationByMail(t *testing.T) {
 	h.gm("GM STATUS g2")
 	one(t, to(h.flush(), gmAddr), "gm", "ann has a new motto")
 	// A vacation declared by the GM.
-	h.gm("GM VACATION g2 bob FROM 2026-12-01 TO 2026-12-05")
+	h.gm("GM VACATION g2 BOB@example.org FROM 2026-12-01 TO 2026-12-05")
 	sent = h.flush()
 	some(t, to(sent, "bob@example.org"), "bob", "Vacation of bob noted", "2026-12-06 00:00")
 	// Multi-line GM MESSAGE.

@@ -173,7 +173,8 @@ func (m *Mailer) reportMail(tx store.Tx, g *game.Game, addr, kind, mailKind stri
 	var pic *outbox.Picture
 	if m.Pictures != nil && rep.View != nil && !r.noPictures {
 		view, pictureLang := localView(rep.View, d.Lang)
-		if alt, width, ok := m.Pictures.Describe(view); ok {
+		notes := m.handNotes(rep.Hands, d.Lang)
+		if alt, width, ok := m.Pictures.Describe(engine.NotedView(view, notes)); ok {
 			who := rep.Player
 			if rep.Public {
 				who = game.Observer
@@ -181,7 +182,7 @@ func (m *Mailer) reportMail(tx store.Tx, g *game.Game, addr, kind, mailKind stri
 			cid := fmt.Sprintf("board.%s.%d.%d@%s", g.ID, g.Epoch, rep.Step, m.domain())
 			d.Picture = &templates.Picture{CID: cid, Alt: alt, Width: min(width, 860)}
 			pic = &outbox.Picture{Game: g.ID, Epoch: g.Epoch, Step: rep.Step, Player: who, ContentID: cid,
-				Name: fmt.Sprintf("%s-turn%d.png", g.ID, rep.Turn), Lang: pictureLang}
+				Name: fmt.Sprintf("%s-turn%d.png", g.ID, rep.Turn), Lang: pictureLang, Notes: notes}
 			// Kept once the mail is queued for good, for the drawing.
 			k := keyOf(*pic)
 			tx.OnCommit(func() { m.views.put(k, view) })

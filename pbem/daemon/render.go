@@ -159,7 +159,7 @@ func (d *Daemon) Picture(ctx context.Context, p outbox.Picture) ([]byte, error) 
 		return nil, fmt.Errorf("game %s was rolled back since the report of step %d", p.Game, p.Step)
 	}
 	if view, ok := d.mailer.views.take(keyOf(p)); ok {
-		return d.mailer.Pictures.PNG(view)
+		return d.mailer.Pictures.PNG(engine.NotedView(view, p.Notes))
 	}
 	rep, err := d.svc.StepReport(ctx, p.Game, p.Step, p.Player)
 	if err != nil {
@@ -172,5 +172,5 @@ func (d *Daemon) Picture(ctx context.Context, p outbox.Picture) ([]byte, error) 
 	if lz, ok := view.(engine.ViewLocalizer); ok && p.Lang != "" {
 		view = lz.Localize(view, p.Lang)
 	}
-	return d.mailer.Pictures.PNG(view)
+	return d.mailer.Pictures.PNG(engine.NotedView(view, p.Notes))
 }

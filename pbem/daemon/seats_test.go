@@ -75,6 +75,12 @@ func TestReplaceByMailToBotAndBack(t *testing.T) {
 	if a := one(t, to(h.say("ann@example.org", "[g2 "+ann+"]", "HISTORY g2 1"), "ann@example.org"), "ann", "turn 1"); !strings.Contains(a, "meet me at the finish") {
 		t.Errorf("ann lost the press she sent:\n%s", a)
 	}
+	// The GM may name the seat by the address that holds it now.
+	*now = now.Add(time.Hour)
+	h.gm("GM REPLACE g2 carl@example.org dora@example.org carl moved away")
+	sent = h.flush()
+	one(t, to(sent, "carl@example.org"), "carl", "The GM gave your seat bob in g2 to a new player: carl moved away.")
+	one(t, to(sent, "dora@example.org"), "dora", "Welcome to")
 	res, err := h.d.Service().Verify(context.Background(), "g2")
 	if err != nil || !res.OK() {
 		t.Fatalf("verify: %v %v", err, res.Problems)

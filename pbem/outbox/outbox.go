@@ -105,6 +105,10 @@ type Picture struct {
 	// only when they are shown (engine.Localizer: the picture's title and
 	// legend); "" draws the view as it is.
 	Lang string `json:"lang,omitempty"`
+	// Notes are written under the picture, in the reader's language:
+	// what the mail side knows and the view does not, such as who plays
+	// a seat while its holder is away (engine.NotedView).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Item is a queued mail with its delivery state.

@@ -54,7 +54,10 @@ type Report struct {
 	View     any      `json:"view,omitempty"`
 	Events   []string `json:"events"`
 	Defaults []string `json:"defaults,omitempty"` // seats whose defaults applied
-	Dice     []Die    `json:"dice"`
+	// Hands are the seats played at this step by someone other than their
+	// first player ("seat bob, played by eve").
+	Hands []Hand `json:"hands,omitempty"`
+	Dice  []Die  `json:"dice"`
 	// Seed is this step's seed, Commitment its commitment published
 	// before it (sha256 of the seed), Next the commitment to the next.
 	Seed       string   `json:"seed,omitempty"`
@@ -65,6 +68,15 @@ type Report struct {
 	Outcome    string   `json:"outcome,omitempty"`
 	// DiceSecret is revealed once the game is over.
 	DiceSecret string `json:"dice_secret,omitempty"`
+}
+
+// Hand is a seat that changed hands: By is who plays it (their own name,
+// else their address's local part; in an observer's report only an own
+// name, absent otherwise), or Bot when the computer does.
+type Hand struct {
+	Seat string `json:"seat"`
+	By   string `json:"by,omitempty"`
+	Bot  bool   `json:"bot,omitempty"`
 }
 
 // Die is one roll the reader may see.
@@ -97,6 +109,9 @@ func Build(r *game.Report) Report {
 	}
 	if vd, ok := r.View.(engine.ViewData); ok {
 		out.View = vd.Data()
+	}
+	for _, h := range r.Hands {
+		out.Hands = append(out.Hands, Hand{Seat: h.Seat, By: h.By, Bot: h.Bot})
 	}
 	for _, d := range r.Rolls {
 		out.Dice = append(out.Dice, Die{N: d.N, Sides: d.Sides, Value: d.Value, Purpose: d.Purpose})

@@ -20,7 +20,8 @@ func TestBuild(t *testing.T) {
 		Rolls:        []dice.Roll{{N: 1, Sides: 6, Value: 4, Purpose: "bob attacks"}},
 		RevealedSeed: "seed", RevealedCommitment: "commit", NextCommitment: "next",
 		Prompts: []engine.Prompt{{ID: "turn:ann", Player: "ann", Kind: engine.KindTurn, Ask: "Your orders?", Default: "HOLD"}},
-		Waiting: []string{"ann"}, Deadline: "2026-11-26 18:00 UTC", View: dataView{}}
+		Waiting: []string{"ann"}, Deadline: "2026-11-26 18:00 UTC", View: dataView{},
+		Hands: []game.Hand{{Seat: "bob", By: "eve"}, {Seat: "cyd", Bot: true}}}
 	b, err := Marshal(r)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,8 @@ func TestBuild(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
 		}
 	}
-	for _, s := range []string{`"view": {`, `"ships": 12`, `"purpose": "bob attacks"`, `"kind": "turn"`, `"blocks": true`, `"default": "HOLD"`} {
+	for _, s := range []string{`"view": {`, `"ships": 12`, `"purpose": "bob attacks"`, `"kind": "turn"`, `"blocks": true`, `"default": "HOLD"`,
+		`"seat": "bob",`, `"by": "eve"`, `"seat": "cyd",`, `"bot": true`} {
 		if !strings.Contains(string(b), s) {
 			t.Errorf("report.json lacks %s:\n%s", s, b)
 		}

@@ -39,7 +39,10 @@ type ReportDoc struct {
 	Events   []string  `json:"events"`
 	Rolls    []RollDoc `json:"rolls"`
 	Defaults []string  `json:"defaults,omitempty"` // seats that played by default
-	Dice     DiceDoc   `json:"dice"`
+	// Hands are the seats played at this step by someone other than their
+	// first player: "seat bob, played by eve", or by the bot (HandDoc).
+	Hands []HandDoc `json:"hands,omitempty"`
+	Dice  DiceDoc   `json:"dice"`
 	// Latest is set on the report of the game's latest step, which alone
 	// has prompts (a private report's), who is awaited and the deadline.
 	Latest   bool           `json:"latest"`
@@ -50,6 +53,15 @@ type ReportDoc struct {
 	// Press is what the seat sent or got while this step was the latest
 	// (private reports only).
 	Press []PressDoc `json:"press,omitempty"`
+}
+
+// HandDoc is a seat that changed hands: By is who plays it, or Bot. On a
+// public page By is only a name the player gave or was given, absent
+// for one with none ("a new player").
+type HandDoc struct {
+	Seat string `json:"seat"`
+	By   string `json:"by,omitempty"`
+	Bot  bool   `json:"bot,omitempty"`
 }
 
 // RollDoc is one die as reports show it.
@@ -139,6 +151,9 @@ func (s *Site) reportDoc(ctx context.Context, g *game.Game, v viewer, n uint64) 
 		Latest: n == g.Step}
 	if !rep.Outcome.Over {
 		d.Dice.NextCommitment = rep.NextCommitment
+	}
+	for _, h := range rep.Hands {
+		d.Hands = append(d.Hands, HandDoc{Seat: h.Seat, By: h.By, Bot: h.Bot})
 	}
 	for _, r := range rep.Rolls {
 		d.Rolls = append(d.Rolls, RollDoc{N: r.N, Sides: r.Sides, Value: r.Value, Purpose: r.Purpose, Stream: r.Stream})

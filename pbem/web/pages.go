@@ -325,7 +325,7 @@ func (s *Site) picture(ctx context.Context, g *game.Game, v viewer, n uint64) (*
 	if err != nil || view == nil {
 		return nil, err
 	}
-	view = s.localView(g, view, v.tag)
+	view = engine.NotedView(s.localView(g, view, v.tag), s.handNotes(g, v, n))
 	svg, alt, err := s.cfg.Picture(view)
 	if err != nil {
 		return nil, fmt.Errorf("draw step %d of %s: %w", n, g.ID, err)
@@ -334,6 +334,21 @@ func (s *Site) picture(ctx context.Context, g *game.Game, v viewer, n uint64) (*
 		return nil, nil
 	}
 	return &drawn{svg: svg, alt: alt}, nil
+}
+
+// handNotes are the notes under the picture of step n saying who played
+// the seats that had changed hands then ("bob: played by eve"), in the
+// page's language, as the mails write them.
+func (s *Site) handNotes(g *game.Game, v viewer, n uint64) []string {
+	hs := g.HandsAt(n)
+	if v.seat == "" {
+		hs = g.PublicHandsAt(n)
+	}
+	var out []string
+	for _, m := range game.HandNotes(hs) {
+		out = append(out, s.say(v, m))
+	}
+	return out
 }
 
 // localView is view drawn in tag, as the mails draw it: by the view's or
