@@ -31,6 +31,8 @@ var options = []engine.Option{
 		"dice = the server by dice; player = each player, in a setup prompt whose default (nothing sent by the deadline) is the dice"},
 	{Name: "asteroid_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who picks each asteroid's cell once its section is rolled: " +
 		"dice = the server by a die; player = the player to the roller's left, in a setup prompt whose default is the die"},
+	{Name: "messages", Default: "on", Choices: []string{"on"}, Help: "events are recorded as messages, each written in its reader's language whenever it is read " +
+		"(games set up before this option keep the events they recorded in each player's language then)"},
 	{Name: "turns", Default: "0", Help: "turn limit; 0 = none. At the limit the players with most planets share the win"},
 }
 
@@ -244,6 +246,12 @@ type State struct {
 	Done      bool          `json:"done"`
 	Winners   []string      `json:"winners,omitempty"`
 	EndText   string        `json:"end_text,omitempty"`
+	// Msgs: the game's events are messages (lang.Msg), each written in
+	// its reader's language when it is read. Set from option messages,
+	// which games set up before it lack: their events were written in
+	// each reader's language when the step was resolved, and replay so
+	// (tell).
+	Msgs bool `json:"msgs,omitempty"`
 
 	events []engine.Event
 }
@@ -256,7 +264,8 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 		return nil, fmt.Errorf("burning planets needs 2 to 6 players, not %d", n)
 	}
 	s := &State{Grid: gridFor(n), Faction: map[string]string{}, Lang: map[string]string{}, Bank: map[string]Res{},
-		Allies: map[string][]string{}, NextShip: 1, Round: 1, HugeMode: su.Options["huge"], Hidden: su.Options["banks"] != "public"}
+		Allies: map[string][]string{}, NextShip: 1, Round: 1, HugeMode: su.Options["huge"], Hidden: su.Options["banks"] != "public",
+		Msgs: su.Options["messages"] == "on"}
 	if s.HugeMode == "" {
 		s.HugeMode = "a"
 	}
@@ -589,11 +598,12 @@ func (s *State) Prompts() []engine.Prompt {
 		return append(s.placePrompts(), s.setupAnytime()...)
 	}
 	p := s.active()
-	out := []engine.Prompt{{ID: "turn:" + p, Player: p, Kind: engine.KindStep,
-		Ask: tr(s.Lang[p], "It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm())}}
+	out := []engine.Prompt{asked(engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindStep},
+		lang.M("It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm()))}
 	for _, q := range s.Seats {
 		if !s.out(q) {
-			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN; or your next turn's orders in advance (CLEAR forgets them).")})
+			out = append(out, asked(engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime},
+				lang.M("Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN; or your next turn's orders in advance (CLEAR forgets them).")))
 		}
 	}
 	return out
@@ -606,13 +616,22 @@ func (s *State) Prompts() []engine.Prompt {
 func (s *State) setupAnytime() []engine.Prompt {
 	var out []engine.Prompt
 	for _, q := range s.Seats {
-		out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime,
-			Ask: tr(s.Lang[q], "Any time during the setup: LANG, ALLY, BREAK. The other orders wait for turn 1.")})
+		out = append(out, asked(engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime},
+			lang.M("Any time during the setup: LANG, ALLY, BREAK. The other orders wait for turn 1.")))
 	}
 	return out
 }
 
-func (s *State) catTerm() term {
+// asked is p asking m (in its reader's language when a mail is written).
+func asked(p engine.Prompt, m lang.Msg) engine.Prompt {
+	p.SetAsk(m)
+	return p
+}
+
+func (s *State) catTerm() lang.Arg { return term(s.catKey()) }
+
+// catKey is the catastrophe of the turn as a term key.
+func (s *State) catKey() string {
 	switch s.Cat {
 	case 1:
 		return "climate anomaly"
@@ -631,13 +650,19 @@ func (s *State) out(p string) bool {
 	return false
 }
 
-// tell records an event in each reader's language. Public events become one
-// event per language in use (each addressed to that language's readers)
-// when players differ, so every player reads every event in their own
-// language; with one language in use they stay public. Observers
-// (engine.Observer) read the first language's event of such a split: English
-// when anyone reads English.
-func (s *State) tell(to []string, format string, args ...any) {
+// tell records the event m for the players to (none: everyone). In a
+// game with messages (Msgs) it is one event, written in each reader's
+// language when it is read. A game set up before had its events written
+// in each reader's language when the step was resolved, and replays so:
+// public events became one event per language in use (each addressed to
+// that language's readers) when players differed; with one language in
+// use they stayed public. Observers (engine.Observer) read the first
+// language's event of such a split: English when anyone reads English.
+func (s *State) tell(to []string, m lang.Msg) {
+	if s.Msgs {
+		s.events = append(s.events, engine.Tell(m, to...))
+		return
+	}
 	readers := to
 	if len(to) == 0 {
 		readers = s.Seats
@@ -652,7 +677,7 @@ func (s *State) tell(to []string, format string, args ...any) {
 		if len(ps) == 0 {
 			continue
 		}
-		text := tr(l, format, append([]any(nil), args...)...)
+		text := render(l, m)
 		if len(to) == 0 && len(byLang) == 1 {
 			s.events = append(s.events, engine.Event{Text: text})
 			continue
@@ -671,13 +696,13 @@ func (s *State) startTurn(d *dice.Dice) {
 	p := s.active()
 	s.Cat = d.RollMsg(20, lang.M("catastrophe die of %s, turn %d", p, s.Round))
 	if s.Cat == 1 || s.Cat == 20 {
-		s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d (%s).", s.Round, p, s.Cat, s.catTerm())
+		s.tell(nil, lang.M("Turn %d: %s rolls the catastrophe die: %d (%s).", s.Round, p, s.Cat, s.catTerm()))
 	} else {
-		s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d, nothing happens.", s.Round, p, s.Cat)
+		s.tell(nil, lang.M("Turn %d: %s rolls the catastrophe die: %d, nothing happens.", s.Round, p, s.Cat))
 	}
 	inc := s.income(p)
 	s.Bank[p] = s.Bank[p].add(inc)
-	s.tell(s.bankReaders(p), "%s collects %s.", p, inc.String())
+	s.tell(s.bankReaders(p), lang.M("%s collects %s.", p, inc.String()))
 }
 
 func (s *State) bankReaders(p string) []string {
@@ -797,6 +822,6 @@ func (s *State) free(c Cell) bool {
 
 func (s *State) unit(sh *Ship) Unit { return factions[s.Faction[sh.Owner]].Ships[sh.Class] }
 
-func (s *State) shipName(sh *Ship) phrase {
-	return say("%s %d (%s)", s.unit(sh).Name, sh.ID, sh.Owner)
+func (s *State) shipName(sh *Ship) lang.Msg {
+	return lang.M("%s %d (%s)", s.unit(sh).Name, sh.ID, sh.Owner)
 }

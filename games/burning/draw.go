@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine/draw"
+	"orrery/engine/lang"
 )
 
 const pictureWidth = 800
@@ -49,13 +50,13 @@ func (v view) Picture() *draw.Picture {
 	var title string
 	switch {
 	case s.Done:
-		title = tr(l, "The game is over: %s", s.endText(l))
+		title = render(l, lang.M("The game is over: %s", s.endText(l)))
 	case s.AstPick != nil:
-		title = tr(l, "Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N)
+		title = render(l, lang.M("Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N))
 	case s.Placing != nil:
-		title = tr(l, "Setup: every player places the tiles and the starting cannon of their home planet.")
+		title = render(l, lang.M("Setup: every player places the tiles and the starting cannon of their home planet."))
 	default:
-		title = tr(l, "Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm())
+		title = render(l, lang.M("Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm()))
 	}
 	tf := draw.Font{Size: 15, Bold: true, Color: draw.Ink}
 	lines := draw.Wrap(title, tf, pictureWidth-32)
@@ -223,7 +224,7 @@ func (v view) Picture() *draw.Picture {
 	for i, seat := range s.Seats {
 		seatList = append(seatList, fmt.Sprintf("%d %s", i+1, seat))
 	}
-	p.Summary = strings.Join(lines, " ") + " " + tr(l, "Seats: %s.", strings.Join(seatList, ", "))
+	p.Summary = strings.Join(lines, " ") + " " + render(l, lang.M("Seats: %s.", strings.Join(seatList, ", ")))
 	return p
 }
 

@@ -44,19 +44,20 @@ var ruCatalog = func() *lang.Catalog {
 	for en, r := range phrasesRU {
 		c.Add(lang.Russian, en, r)
 	}
-	for _, en := range []string{"%s attacks %s", "%s defends", "%s (%s) at %s", "asteroid at %s", "%s %d (%s)"} {
-		c.Add(lang.Russian, en, ru[en])
-	}
 	c.Freeze()
 	return c
 }()
 
-// termOf finds the term an English word stands for ("Cannon", "cannon").
+// termOf finds the Russian of the term an English word stands for
+// ("Cannon", "cannon").
 var termOf = func() map[string]string {
 	m := map[string]string{}
-	for k, en := range termsEN {
-		m[en] = k
-		m[strings.ToUpper(en[:1])+en[1:]] = "T:" + k
+	for _, k := range termKeys {
+		if c, ok := capTermMsg(k); ok {
+			m[c.English()] = render(langRU, c)
+		}
+		w, _ := termMsg(k)
+		m[w.English()] = render(langRU, w)
 	}
 	return m
 }()
@@ -73,7 +74,7 @@ func (ruleset) Translate(l, text string) (string, bool) {
 			return out
 		}
 		if t, ok := termOf[a]; ok {
-			return word(langRU, t)
+			return t
 		}
 		return a
 	}
