@@ -59,6 +59,14 @@ type Setup struct {
 	// several languages (Languages) start each player in theirs. Games
 	// set up before it existed have none, and replay as they were.
 	Languages map[string]string `json:",omitempty"`
+	// Version is the ruleset's Info.Version the game is set up under, as
+	// the game records it (and as a replay hands it back from the game's
+	// create entry). A setup recorded before setups carried it has 0, so
+	// a ruleset can keep what such a game recorded while new games do
+	// something new without changing their dice (the options are the
+	// setup's dice inputs, the version is not). The shared tests
+	// (enginetest) set it too.
+	Version int `json:",omitempty"`
 }
 
 // Ruleset is one playable game. Rulesets are values listed explicitly in

@@ -95,7 +95,7 @@ func Conformance(t *testing.T, rs engine.Ruleset, steps int) {
 			for i := range players {
 				players[i] = fmt.Sprintf("p%d", i+1)
 			}
-			setup := engine.Setup{GameID: "conf", Players: players, Options: opts}
+			setup := engine.Setup{GameID: "conf", Players: players, Options: opts, Version: info.Version}
 			st := newState(t, rs, setup)
 			again := newState(t, rs, setup)
 			if a, b := mustMarshal(t, st), mustMarshal(t, again); !bytes.Equal(a, b) {
@@ -351,7 +351,7 @@ func playToTheEnd(t *testing.T, rs engine.Ruleset, opts map[string]string) {
 	for i := range players {
 		players[i] = fmt.Sprintf("p%d", i+1)
 	}
-	st := newState(t, rs, engine.Setup{GameID: "end", Players: players, Options: opts})
+	st := newState(t, rs, engine.Setup{GameID: "end", Players: players, Options: opts, Version: rs.Info().Version})
 	r := rand.New(rand.NewPCG(uint64(n), 11))
 	const limit = 20000
 	for step := 0; ; step++ {

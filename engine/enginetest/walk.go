@@ -21,7 +21,7 @@ func Walk(t testing.TB, rs engine.Ruleset, o Options, visit func(step int, st en
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := rs.NewState(engine.Setup{GameID: fmt.Sprintf("walk-%d", o.Seed), Players: o.Players, Options: opts},
+	st, err := rs.NewState(engine.Setup{GameID: fmt.Sprintf("walk-%d", o.Seed), Players: o.Players, Options: opts, Version: rs.Info().Version},
 		dice.New(fmt.Sprintf("walk-%d", o.Seed)))
 	if err != nil {
 		t.Fatalf("seed %d: %v", o.Seed, err)

@@ -264,7 +264,7 @@ func (s *Service) start(b store.Bucket, g *Game, rs engine.Ruleset) (*Change, er
 	g.Signup = false
 	g.RulesVersion = info.Version
 	g.DiceScheme = DiceScheme
-	setup := engine.Setup{GameID: g.ID, Options: g.Options}
+	setup := engine.Setup{GameID: g.ID, Options: g.Options, Version: info.Version}
 	for _, p := range g.Players {
 		setup.Players = append(setup.Players, p.Name)
 		if p.Lang != "" {

@@ -31,8 +31,6 @@ var options = []engine.Option{
 		"dice = the server by dice; player = each player, in a setup prompt whose default (nothing sent by the deadline) is the dice"},
 	{Name: "asteroid_placement", Default: "dice", Choices: []string{"dice", "player"}, Help: "who picks each asteroid's cell once its section is rolled: " +
 		"dice = the server by a die; player = the player to the roller's left, in a setup prompt whose default is the die"},
-	{Name: "messages", Default: "on", Choices: []string{"on"}, Help: "events are recorded as messages, each written in its reader's language whenever it is read " +
-		"(games set up before this option keep the events they recorded in each player's language then)"},
 	{Name: "turns", Default: "0", Help: "turn limit; 0 = none. At the limit the players with most planets share the win"},
 }
 
@@ -247,10 +245,11 @@ type State struct {
 	Winners   []string      `json:"winners,omitempty"`
 	EndText   string        `json:"end_text,omitempty"`
 	// Msgs: the game's events are messages (lang.Msg), each written in
-	// its reader's language when it is read. Set from option messages,
-	// which games set up before it lack: their events were written in
-	// each reader's language when the step was resolved, and replay so
-	// (tell).
+	// its reader's language when it is read. Set in games whose setup
+	// records its rules' version (engine.Setup.Version): a game set up
+	// before had its events written in each reader's language when the
+	// step was resolved, and replays so (tell). Not an option, which
+	// would change every new game's dice (options are their inputs).
 	Msgs bool `json:"msgs,omitempty"`
 
 	events []engine.Event
@@ -265,7 +264,7 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 	}
 	s := &State{Grid: gridFor(n), Faction: map[string]string{}, Lang: map[string]string{}, Bank: map[string]Res{},
 		Allies: map[string][]string{}, NextShip: 1, Round: 1, HugeMode: su.Options["huge"], Hidden: su.Options["banks"] != "public",
-		Msgs: su.Options["messages"] == "on"}
+		Msgs: su.Version > 0}
 	if s.HugeMode == "" {
 		s.HugeMode = "a"
 	}

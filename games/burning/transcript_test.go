@@ -26,11 +26,11 @@ func transcript(t *testing.T, opts map[string]string, seed, steps int, msgs bool
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !msgs {
-		delete(o, "messages") // a game set up before the option
+	su := engine.Setup{GameID: "g", Players: names, Options: o, Languages: map[string]string{"bob": "ru"}}
+	if msgs {
+		su.Version = Ruleset().Info().Version // else a game set up before messages
 	}
-	st, err := Ruleset().NewState(engine.Setup{GameID: "g", Players: names, Options: o,
-		Languages: map[string]string{"bob": "ru"}}, dice.New(fmt.Sprint("transcript", seed)))
+	st, err := Ruleset().NewState(su, dice.New(fmt.Sprint("transcript", seed)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +47,9 @@ func transcript(t *testing.T, opts map[string]string, seed, steps int, msgs bool
 	}
 	events := func(evs []engine.Event) {
 		for _, e := range evs {
+			if msgs && e.Msg == nil {
+				t.Errorf("event %q of a game with messages has none", e.Text)
+			}
 			if e.Msg == nil {
 				fmt.Fprintf(&b, "event %v: %s\n", e.To, e.Text)
 				continue
@@ -150,6 +153,30 @@ func caseErrors(t *testing.T) string {
 		}
 	}
 	return b.String()
+}
+
+// TestMessagesReadAsBefore: a game with messages reads, for each player
+// in their language, word for word as the same game set up before
+// messages (its events written per language when resolved) reads: the
+// events, the prompts, the board and status. Both are played from the
+// same dice, with a player changing language on the way.
+func TestMessagesReadAsBefore(t *testing.T) {
+	player := map[string]string{"home_placement": "player", "asteroid_placement": "player", "banks": "public"}
+	for _, c := range []struct {
+		opts        map[string]string
+		seed, steps int
+	}{{nil, 1, 150}, {player, 2, 60}} {
+		before, now := transcript(t, c.opts, c.seed, c.steps, false), transcript(t, c.opts, c.seed, c.steps, true)
+		if before != now {
+			b, n := strings.Split(before, "\n"), strings.Split(now, "\n")
+			for i := range min(len(b), len(n)) {
+				if b[i] != n[i] {
+					t.Errorf("seed %d, line %d: before messages %q, with them %q", c.seed, i+1, b[i], n[i])
+					break
+				}
+			}
+		}
+	}
 }
 
 // TestTranscriptDump writes transcripts to $BURNING_TRANSCRIPT (a
