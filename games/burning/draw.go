@@ -11,24 +11,32 @@ import (
 
 const pictureWidth = 800
 
-// picWords are the few words the picture writes that no report text has;
-// every other word comes from the same tables as Board's (word, tr).
-var picWords = map[string][2]string{
-	"space":      {"space", "космос"},
-	"planet":     {"planet cell", "клетка планеты"},
-	"monolith":   {"monolith (owner's planet)", "монолит (планета владельца)"},
-	"free":       {"uninhabited planet", "ничья планета"},
-	"you":        {"you", "вы"},
-	"ships":      {"ships", "корабли"},
-	"digit":      {"the digit on a thing is its owner's seat; the ring round a planet is its owner's colour", "цифра на объекте — место владельца; кольцо вокруг планеты — цвет владельца"},
-	"structures": {"structures", "постройки"},
-}
-
-func picWord(lang, w string) string {
-	if lang == langRU {
-		return picWords[w][1]
+// picWord is one of the few words the picture writes that no report
+// text has, in the language l; every other word comes from the same
+// messages as Board's (word, render).
+func picWord(l, w string) string {
+	var m lang.Msg
+	switch w {
+	case "space":
+		m = lang.M("space")
+	case "planet":
+		m = lang.M("planet cell")
+	case "monolith":
+		m = lang.M("monolith (owner's planet)")
+	case "free":
+		m = lang.M("uninhabited planet")
+	case "you":
+		m = lang.M("you")
+	case "ships":
+		m = lang.M("ships")
+	case "digit":
+		m = lang.M("the digit on a thing is its owner's seat; the ring round a planet is its owner's colour")
+	case "structures":
+		m = lang.M("structures")
+	default:
+		return w
 	}
-	return picWords[w][0]
+	return render(l, m)
 }
 
 // biomeFill is the colour of a planet's cells by biome.
