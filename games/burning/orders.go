@@ -279,7 +279,7 @@ func (t *tokens) skipPrep() {
 // parseEach parses every order line of text (blank lines and # comments
 // are skipped) and hands each, with its line number and how many lines
 // were accepted before it, to check; every error of the text is reported
-// at once, in lang, with its line and fix. The setup steps' parsers share
+// at once, as messages, with its line and fix. The setup steps' parsers share
 // it; a turn's orders, checked in phase order, have their own loop.
 func parseEach(text string, check func(o *order, line, accepted int) *problem) (engine.Orders, []engine.LineError) {
 	var out engine.TextOrders
