@@ -219,3 +219,76 @@ func readAsk(l string, p engine.Prompt) string {
 	}
 	return render(l, *p.Msg)
 }
+
+// TestGamesBeforeMessagesReplayAsRecorded: a game set up before messages
+// (its setup has no Version) makes, step after step, the very events the
+// build before messages recorded (testdata/before-messages.golden, written
+// by that build: bob reads Russian from the start, cy from the third
+// step), so that `orrery game verify` finds them again. -update rewrites
+// the golden from today's old path: only do so knowing why it changed.
+func TestGamesBeforeMessagesReplayAsRecorded(t *testing.T) {
+	o, err := engine.ResolveOptions(Ruleset().Info(), map[string]string{"home_placement": "player", "asteroid_placement": "player", "banks": "public"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Ruleset().NewState(engine.Setup{GameID: "g", Players: []string{"ann", "bob", "cy"}, Options: o,
+		Languages: map[string]string{"bob": "ru"}}, dice.New("transcript2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*State)
+	r := rand.New(rand.NewPCG(2, 7))
+	var b strings.Builder
+	told := func(evs []engine.Event) {
+		for _, e := range evs {
+			if e.Msg != nil {
+				t.Errorf("event %q of a game set up before messages has one", e.Text)
+			}
+			fmt.Fprintf(&b, "event %q: %s\n", e.To, e.Text)
+		}
+	}
+	told(s.events)
+	for step := 0; step < 40 && !s.Done; step++ {
+		ps := s.Prompts()
+		p := ps[0]
+		text := ""
+		if step == 2 {
+			for _, q := range ps {
+				if q.ID == "any:cy" {
+					p, text = q, "LANG RU\nALLY bob"
+				}
+			}
+		}
+		if text == "" {
+			text = Ruleset().Bot(s.View(p.Player), p, r)
+		}
+		orders, errs := s.View(p.Player).Parse(p, text)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		evs, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.New(fmt.Sprint("transcript", 2, step)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		told(evs)
+	}
+	golden := filepath.Join("testdata", "before-messages.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, wantLines := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
+	for i := range min(len(got), len(wantLines)) {
+		if got[i] != wantLines[i] {
+			t.Fatalf("event line %d: %q, the build before messages recorded %q", i+1, got[i], wantLines[i])
+		}
+	}
+	if len(got) != len(wantLines) {
+		t.Fatalf("%d event lines, the build before messages recorded %d", len(got), len(wantLines))
+	}
+}
