@@ -249,14 +249,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	// An observer, and one who reads the game in the daily digest (SET
 	// DIGEST on, as they would by mail): the demo shows every kind of
-	// mail a game sends, and its deadline gets a reminder. Not in a
-	// Russian game of Burning Planets: its public board is still worded
-	// in English for a reader who holds no seat (its words follow a
-	// seat's LANG order), which TestDemoMailsReadWell would rightly refuse.
+	// mail a game sends, and its deadline gets a reminder.
 	watchers := []string{demoObserver, demoDigest}
-	if tag != "" && tag != "en" && info.Name == "burning" {
-		watchers = nil
-	}
 	if _, err := settings.Put(ctx, x.st, demoDigest, settings.Digest, "on"); err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func Duel(rs engine.Ruleset, o DuelOptions) (DuelResult, error) {
 	if o.BotSecond {
 		players = []string{DuelPassive, DuelBot}
 	}
-	st, err := rs.NewState(engine.Setup{GameID: fmt.Sprintf("duel-%d", o.Seed), Players: players, Options: opts},
+	st, err := rs.NewState(engine.Setup{GameID: fmt.Sprintf("duel-%d", o.Seed), Players: players, Options: opts, RulesVersion: rs.Info().Version},
 		dice.New(fmt.Sprintf("duel-%d-setup", o.Seed)))
 	if err != nil {
 		return DuelResult{}, fmt.Errorf("seed %d: set up: %w", o.Seed, err)

@@ -63,16 +63,20 @@ func TestAnytimePrompt(t *testing.T) {
 	}
 }
 
-// TestMixedLanguages: with ann in English and bob in Russian, each reads
-// every public event once, in their own language; the GM reads both.
-func TestMixedLanguages(t *testing.T) {
-	s := buildCase(t, `players ann bob
+const mixedSetup = `players ann bob
 planet Arda F6 small fair ann
 planet Borvik Q6 small fair bob
 ship 1 ann small N6
 ship 2 bob small M6
 lang bob ru
-`)
+`
+
+// TestMixedLanguages: in a game set up before messages (Msgs false), with
+// ann in English and bob in Russian, each reads every public event once,
+// in their own language; the GM reads both.
+func TestMixedLanguages(t *testing.T) {
+	s := buildCase(t, mixedSetup)
+	s.Msgs = false
 	p := s.Prompts()[0]
 	orders, errs := s.View("ann").Parse(p, "SHIP 1 ATTACK 2")
 	if len(errs) > 0 {
@@ -99,6 +103,42 @@ lang bob ru
 	}
 	if count["en"] != 1 || count["ru"] != 1 {
 		t.Errorf("attack events: %v\n%s", count, eventTexts(events))
+	}
+}
+
+// TestMixedLanguagesMessages: in a game with messages the attack is one
+// public event, its English text for the GM and its message, which reads
+// Russian for bob.
+func TestMixedLanguagesMessages(t *testing.T) {
+	s := buildCase(t, mixedSetup)
+	p := s.Prompts()[0]
+	orders, errs := s.View("ann").Parse(p, "SHIP 1 ATTACK 2")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	events, err := s.Resolve([]engine.Answer{{Prompt: p, Orders: orders}}, dice.FromSource(dice.Scripted{4, 1, 9}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range events {
+		if e.Msg == nil {
+			t.Errorf("event %q has no message", e.Text)
+			continue
+		}
+		if !strings.Contains(e.Text, "attacks") {
+			continue
+		}
+		n++
+		if len(e.To) != 0 {
+			t.Errorf("the attack is told to %v only", e.To)
+		}
+		if ru := render(langRU, *e.Msg); !strings.Contains(ru, "атакует") {
+			t.Errorf("the attack reads %q in Russian", ru)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d attack events:\n%s", n, eventTexts(events))
 	}
 }
 

@@ -35,15 +35,15 @@ func (s *State) nextAsteroid(d *dice.Dice, i int) {
 			s.AstPick = &AsteroidPick{N: i, Section: sec, Roller: s.Seats[(i-1)%n], Chooser: s.Seats[i%n]}
 			return
 		}
-		s.tell(nil, "Asteroid %d is dropped: no section had room for it.", i)
+		s.tell(nil, lang.M("Asteroid %d is dropped: no section had room for it.", i))
 	}
 }
 
 func (s *State) asteroidPrompt() engine.Prompt {
 	a := s.AstPick
-	return engine.Prompt{ID: fmt.Sprintf("asteroid%d:%s", a.N, a.Chooser), Player: a.Chooser, Kind: engine.KindStep, Default: vAuto,
-		Ask: tr(s.Lang[a.Chooser], "Choose the cell of asteroid %d of %d in section %d (its section rolled by %s): ASTEROID cell, at least one free cell away from planets and asteroids. AUTO lets a die choose.",
-			a.N, s.AstCount, a.Section, a.Roller)}
+	return asked(engine.Prompt{ID: fmt.Sprintf("asteroid%d:%s", a.N, a.Chooser), Player: a.Chooser, Kind: engine.KindStep, Default: vAuto},
+		lang.M("Choose the cell of asteroid %d of %d in section %d (its section rolled by %s): ASTEROID cell, at least one free cell away from planets and asteroids. AUTO lets a die choose.",
+			a.N, s.AstCount, a.Section, a.Roller))
 }
 
 // asteroidOrder checks one line of the chooser's answer.
@@ -55,26 +55,25 @@ func (s *State) asteroidOrder(o order) *problem {
 	case wAsteroid:
 		switch {
 		case !s.Grid.in(o.Cell) || s.Grid.section(o.Cell) != a.Section:
-			return prob("%s is not in section %d", o.Cell.String(), a.Section)
+			return prob(lang.M("%s is not in section %d", o.Cell.String(), a.Section))
 		case !s.asteroidRoom(o.Cell):
-			return prob("%s is too close to a planet or an asteroid", o.Cell.String())
+			return prob(lang.M("%s is too close to a planet or an asteroid", o.Cell.String()))
 		}
 		return nil
 	}
-	return prob("now only ASTEROID and AUTO: asteroid %d is being placed", a.N)
+	return prob(lang.M("now only ASTEROID and AUTO: asteroid %d is being placed", a.N))
 }
 
 func (v view) parseAsteroid(player, text string) (engine.Orders, []engine.LineError) {
-	lang := v.s.Lang[player]
 	if player != v.s.AstPick.Chooser {
-		return nil, []engine.LineError{{Msg: tr(lang, "Setup: %s chooses the cell of asteroid %d.", v.s.AstPick.Chooser, v.s.AstPick.N)}}
+		return nil, []engine.LineError{engine.LineErr(0, "", lang.M("Setup: %s chooses the cell of asteroid %d.", v.s.AstPick.Chooser, v.s.AstPick.N), lang.Msg{})}
 	}
-	return parseEach(text, lang, func(o *order, _, accepted int) *problem {
+	return parseEach(text, func(o *order, _, accepted int) *problem {
 		if pr := v.s.asteroidOrder(*o); pr != nil {
 			return pr
 		}
 		if accepted > 0 {
-			return prob("send one line: ASTEROID cell, or AUTO")
+			return prob(lang.M("send one line: ASTEROID cell, or AUTO"))
 		}
 		return nil
 	})
@@ -98,12 +97,12 @@ func (s *State) resolveAsteroid(answers []engine.Answer, d *dice.Dice) ([]engine
 			pr = s.asteroidOrder(o)
 		}
 		if pr != nil {
-			return nil, fmt.Errorf("stored setup order %q of %s: %s", line, a.Chooser, tr(langEN, pr.msg, pr.args...))
+			return nil, fmt.Errorf("stored setup order %q of %s: %s", line, a.Chooser, pr.why.English())
 		}
 		if o.Verb == wAsteroid {
 			s.Asteroids = append(s.Asteroids, o.Cell)
 			s.SetupDice[len(s.SetupDice)-1] += fmt.Sprintf(", cell chosen by %s = %s", a.Chooser, o.Cell.String())
-			s.tell(nil, "%s places asteroid %d at %s.", a.Chooser, a.N, o.Cell.String())
+			s.tell(nil, lang.M("%s places asteroid %d at %s.", a.Chooser, a.N, o.Cell.String()))
 			placed = true
 		}
 	}
@@ -113,7 +112,7 @@ func (s *State) resolveAsteroid(answers []engine.Answer, d *dice.Dice) ([]engine
 		c := legal[k]
 		s.Asteroids = append(s.Asteroids, c)
 		s.SetupDice[len(s.SetupDice)-1] += fmt.Sprintf(", cell d%d=%d = %s", len(legal), k+1, c.String())
-		s.tell(nil, "A die places asteroid %d at %s for %s.", a.N, c.String(), a.Chooser)
+		s.tell(nil, lang.M("A die places asteroid %d at %s for %s.", a.N, c.String(), a.Chooser))
 	}
 	s.nextAsteroid(d, a.N+1)
 	if s.AstPick == nil && s.Placing == nil {

@@ -249,6 +249,13 @@ type State struct {
 	// keep the Story of their last step for its picture (story.go).
 	Tells bool        `json:"tells,omitempty"`
 	Story []draw.Told `json:"story,omitempty"`
+	// Msgs: the game's events are messages (lang.Msg), each written in
+	// its reader's language when it is read. Set in games whose setup
+	// records its rules' version (engine.Setup.RulesVersion): a game set up
+	// before had its events written in each reader's language when the
+	// step was resolved, and replays so (tell). Not an option, which
+	// would change every new game's dice (options are their inputs).
+	Msgs bool `json:"msgs,omitempty"`
 
 	events []engine.Event
 }
@@ -262,7 +269,7 @@ func (ruleset) NewState(su engine.Setup, d *dice.Dice) (engine.State, error) {
 	}
 	s := &State{Grid: gridFor(n), Faction: map[string]string{}, Lang: map[string]string{}, Bank: map[string]Res{},
 		Allies: map[string][]string{}, NextShip: 1, Round: 1, HugeMode: su.Options["huge"], Hidden: su.Options["banks"] != "public",
-		Tells: su.RulesVersion >= storySince}
+		Tells: su.RulesVersion >= storySince, Msgs: su.RulesVersion > 0}
 	if s.HugeMode == "" {
 		s.HugeMode = "a"
 	}
@@ -595,11 +602,12 @@ func (s *State) Prompts() []engine.Prompt {
 		return append(s.placePrompts(), s.setupAnytime()...)
 	}
 	p := s.active()
-	out := []engine.Prompt{{ID: "turn:" + p, Player: p, Kind: engine.KindStep,
-		Ask: tr(s.Lang[p], "It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm())}}
+	out := []engine.Prompt{asked(engine.Prompt{ID: "turn:" + p, Player: p, Kind: engine.KindStep},
+		lang.M("It is your turn %d. Catastrophe: %s. Send your building, ship building and actions.", s.Round, s.catTerm()))}
 	for _, q := range s.Seats {
 		if !s.out(q) {
-			out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime, Ask: tr(s.Lang[q], "Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN; or your next turn's orders in advance (CLEAR forgets them).")})
+			out = append(out, asked(engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime},
+				lang.M("Any time: LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, RESIGN; or your next turn's orders in advance (CLEAR forgets them).")))
 		}
 	}
 	return out
@@ -612,13 +620,22 @@ func (s *State) Prompts() []engine.Prompt {
 func (s *State) setupAnytime() []engine.Prompt {
 	var out []engine.Prompt
 	for _, q := range s.Seats {
-		out = append(out, engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime,
-			Ask: tr(s.Lang[q], "Any time during the setup: LANG, ALLY, BREAK. The other orders wait for turn 1.")})
+		out = append(out, asked(engine.Prompt{ID: "any:" + q, Player: q, Kind: engine.KindAnytime},
+			lang.M("Any time during the setup: LANG, ALLY, BREAK. The other orders wait for turn 1.")))
 	}
 	return out
 }
 
-func (s *State) catTerm() term {
+// asked is p asking m (in its reader's language when a mail is written).
+func asked(p engine.Prompt, m lang.Msg) engine.Prompt {
+	p.SetAsk(m)
+	return p
+}
+
+func (s *State) catTerm() lang.Arg { return term(s.catKey()) }
+
+// catKey is the catastrophe of the turn as a term key.
+func (s *State) catKey() string {
 	switch s.Cat {
 	case 1:
 		return "climate anomaly"
@@ -637,13 +654,19 @@ func (s *State) out(p string) bool {
 	return false
 }
 
-// tell records an event in each reader's language. Public events become one
-// event per language in use (each addressed to that language's readers)
-// when players differ, so every player reads every event in their own
-// language; with one language in use they stay public. Observers
-// (engine.Observer) read the first language's event of such a split: English
-// when anyone reads English.
-func (s *State) tell(to []string, format string, args ...any) {
+// tell records the event m for the players to (none: everyone). In a
+// game with messages (Msgs) it is one event, written in each reader's
+// language when it is read. A game set up before had its events written
+// in each reader's language when the step was resolved, and replays so:
+// public events became one event per language in use (each addressed to
+// that language's readers) when players differed; with one language in
+// use they stayed public. Observers (engine.Observer) read the first
+// language's event of such a split: English when anyone reads English.
+func (s *State) tell(to []string, m lang.Msg) {
+	if s.Msgs {
+		s.events = append(s.events, engine.Tell(m, to...))
+		return
+	}
 	readers := to
 	if len(to) == 0 {
 		readers = s.Seats
@@ -658,7 +681,7 @@ func (s *State) tell(to []string, format string, args ...any) {
 		if len(ps) == 0 {
 			continue
 		}
-		text := tr(l, format, append([]any(nil), args...)...)
+		text := render(l, m)
 		if len(to) == 0 && len(byLang) == 1 {
 			s.events = append(s.events, engine.Event{Text: text})
 			continue
@@ -677,13 +700,13 @@ func (s *State) startTurn(d *dice.Dice) {
 	p := s.active()
 	s.Cat = d.RollMsg(20, lang.M("catastrophe die of %s, turn %d", p, s.Round))
 	if s.Cat == 1 || s.Cat == 20 {
-		s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d (%s).", s.Round, p, s.Cat, s.catTerm())
+		s.tell(nil, lang.M("Turn %d: %s rolls the catastrophe die: %d (%s).", s.Round, p, s.Cat, s.catTerm()))
 	} else {
-		s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d, nothing happens.", s.Round, p, s.Cat)
+		s.tell(nil, lang.M("Turn %d: %s rolls the catastrophe die: %d, nothing happens.", s.Round, p, s.Cat))
 	}
 	inc := s.income(p)
 	s.Bank[p] = s.Bank[p].add(inc)
-	s.tell(s.bankReaders(p), "%s collects %s.", p, inc.String())
+	s.tell(s.bankReaders(p), lang.M("%s collects %s.", p, inc.String()))
 }
 
 func (s *State) bankReaders(p string) []string {
@@ -803,6 +826,6 @@ func (s *State) free(c Cell) bool {
 
 func (s *State) unit(sh *Ship) Unit { return factions[s.Faction[sh.Owner]].Ships[sh.Class] }
 
-func (s *State) shipName(sh *Ship) phrase {
-	return say("%s %d (%s)", s.unit(sh).Name, sh.ID, sh.Owner)
+func (s *State) shipName(sh *Ship) lang.Msg {
+	return lang.M("%s %d (%s)", s.unit(sh).Name, sh.ID, sh.Owner)
 }

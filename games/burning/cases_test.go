@@ -102,7 +102,7 @@ func parseRes(t *testing.T, words []string) Res {
 	tk := &tokens{t: words, r: words}
 	r, pr := amounts(tk)
 	if pr != nil {
-		t.Fatalf("amount %v: %s", words, pr.msg)
+		t.Fatalf("amount %v: %s", words, pr.why.English())
 	}
 	return r
 }
@@ -119,7 +119,7 @@ func cell(t *testing.T, s string) Cell {
 func buildCase(t *testing.T, setup string) *State {
 	t.Helper()
 	s := &State{Faction: map[string]string{}, Lang: map[string]string{}, Bank: map[string]Res{}, Allies: map[string][]string{},
-		NextShip: 1, Round: 1, HugeMode: "a", Hidden: true, Cat: 10}
+		NextShip: 1, Round: 1, HugeMode: "a", Hidden: true, Cat: 10, Msgs: true}
 	for _, line := range strings.Split(setup, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {

@@ -6,28 +6,37 @@ import (
 	"strings"
 
 	"orrery/engine/draw"
+	"orrery/engine/lang"
 )
 
 const pictureWidth = 800
 
-// picWords are the few words the picture writes that no report text has;
-// every other word comes from the same tables as Board's (word, tr).
-var picWords = map[string][2]string{
-	"space":      {"space", "космос"},
-	"planet":     {"planet cell", "клетка планеты"},
-	"monolith":   {"monolith (owner's planet)", "монолит (планета владельца)"},
-	"free":       {"uninhabited planet", "ничья планета"},
-	"you":        {"you", "вы"},
-	"ships":      {"ships", "корабли"},
-	"digit":      {"the digit on a thing is its owner's seat; the ring round a planet is its owner's colour", "цифра на объекте — место владельца; кольцо вокруг планеты — цвет владельца"},
-	"structures": {"structures", "постройки"},
-}
-
-func picWord(lang, w string) string {
-	if lang == langRU {
-		return picWords[w][1]
+// picWord is one of the few words the picture writes that no report
+// text has, in the language l; every other word comes from the same
+// messages as Board's (word, render).
+func picWord(l, w string) string {
+	var m lang.Msg
+	switch w {
+	case "space":
+		m = lang.M("space")
+	case "planet":
+		m = lang.M("planet cell")
+	case "monolith":
+		m = lang.M("monolith (owner's planet)")
+	case "free":
+		m = lang.M("uninhabited planet")
+	case "you":
+		m = lang.M("you")
+	case "ships":
+		m = lang.M("ships")
+	case "digit":
+		m = lang.M("the digit on a thing is its owner's seat; the ring round a planet is its owner's colour")
+	case "structures":
+		m = lang.M("structures")
+	default:
+		return w
 	}
-	return picWords[w][0]
+	return render(l, m)
 }
 
 // biomeFill is the colour of a planet's cells by biome.
@@ -51,13 +60,13 @@ func (v view) Picture() *draw.Picture {
 	var title string
 	switch {
 	case s.Done:
-		title = tr(l, "The game is over: %s", s.endText(l))
+		title = render(l, lang.M("The game is over: %s", s.endText(l)))
 	case s.AstPick != nil:
-		title = tr(l, "Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N)
+		title = render(l, lang.M("Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N))
 	case s.Placing != nil:
-		title = tr(l, "Setup: every player places the tiles and the starting cannon of their home planet.")
+		title = render(l, lang.M("Setup: every player places the tiles and the starting cannon of their home planet."))
 	default:
-		title = tr(l, "Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm())
+		title = render(l, lang.M("Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm()))
 	}
 	tf := draw.Font{Size: 15, Bold: true, Color: draw.Ink}
 	lines := draw.Wrap(title, tf, pictureWidth-32)
@@ -226,7 +235,7 @@ func (v view) Picture() *draw.Picture {
 	for i, seat := range s.Seats {
 		seatList = append(seatList, fmt.Sprintf("%d %s", i+1, seat))
 	}
-	p.Summary = strings.Join(lines, " ") + " " + tr(l, "Seats: %s.", strings.Join(seatList, ", "))
+	p.Summary = strings.Join(lines, " ") + " " + render(l, lang.M("Seats: %s.", strings.Join(seatList, ", ")))
 	return p
 }
 

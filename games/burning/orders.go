@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 )
 
 // Order verbs, in canonical (English) spelling.
@@ -230,19 +231,21 @@ func (o order) target() string {
 	return o.TCell.String()
 }
 
-// problem is a line that does not read as an order; key and args are
-// a text of text.go.
+// problem is a line that does not read as an order, or an order the
+// game does not allow: why, and how to mend it (hint, none: zero).
 type problem struct {
-	msg  string
-	args []any
-	fix  string
-	fixA []any
+	why, hint lang.Msg
 }
 
-func prob(msg string, args ...any) *problem { return &problem{msg: msg, args: args} }
-func (p *problem) with(fix string, args ...any) *problem {
-	p.fix, p.fixA = fix, args
+func prob(why lang.Msg) *problem { return &problem{why: why} }
+func (p *problem) with(hint lang.Msg) *problem {
+	p.hint = hint
 	return p
+}
+
+// lineErr is p as the error of line n (text as sent).
+func (p *problem) lineErr(n int, text string) engine.LineError {
+	return engine.LineErr(n, text, p.why, p.hint)
 }
 
 type tokens struct {
@@ -276,9 +279,9 @@ func (t *tokens) skipPrep() {
 // parseEach parses every order line of text (blank lines and # comments
 // are skipped) and hands each, with its line number and how many lines
 // were accepted before it, to check; every error of the text is reported
-// at once, in lang, with its line and fix. The setup steps' parsers share
+// at once, as messages, with its line and fix. The setup steps' parsers share
 // it; a turn's orders, checked in phase order, have their own loop.
-func parseEach(text, lang string, check func(o *order, line, accepted int) *problem) (engine.Orders, []engine.LineError) {
+func parseEach(text string, check func(o *order, line, accepted int) *problem) (engine.Orders, []engine.LineError) {
 	var out engine.TextOrders
 	var errs []engine.LineError
 	for i, raw := range strings.Split(text, "\n") {
@@ -291,11 +294,7 @@ func parseEach(text, lang string, check func(o *order, line, accepted int) *prob
 			pr = check(&o, i+1, len(out))
 		}
 		if pr != nil {
-			e := engine.LineError{Line: i + 1, Text: line, Msg: tr(lang, pr.msg, pr.args...)}
-			if pr.fix != "" {
-				e.Fix = tr(lang, pr.fix, pr.fixA...)
-			}
-			errs = append(errs, e)
+			errs = append(errs, pr.lineErr(i+1, line))
 			continue
 		}
 		out = append(out, o.String())
@@ -315,14 +314,14 @@ func parseLine(line string) (order, *problem) {
 	verbF, _ := t.next()
 	verb := words[verbF]
 	o := order{Verb: verb}
-	need := func(what string) *problem {
-		return prob("%s needs %s", verb, say(what)) // what is translated too
+	need := func(what lang.Msg) *problem {
+		return prob(lang.M("%s needs %s", verb, what)) // what is translated too
 	}
 	switch verb {
 	case vBuild:
 		k := words[t.peek()]
 		if !isPlanetBuild(k) {
-			return o, need("a structure: FURNACE, GREENHOUSE, SPACEPORT, CANNON or TOWER")
+			return o, need(lang.M("a structure: FURNACE, GREENHOUSE, SPACEPORT, CANNON or TOWER"))
 		}
 		t.next()
 		o.Kind = k
@@ -341,41 +340,41 @@ func parseLine(line string) (order, *problem) {
 	case vBuy:
 		k := words[t.peek()]
 		if !isSpaceStruct(k) {
-			return o, need("a space structure: RIG, HABITAT or STATION")
+			return o, need(lang.M("a space structure: RIG, HABITAT or STATION"))
 		}
 		t.next()
 		o.Kind = k
 		t.skipPrep()
 		if _, r := t.next(); r == "" {
-			return o, need("a planet and a cargo ship: BUY RIG AT Arda FOR 12")
+			return o, need(lang.M("a planet and a cargo ship: BUY RIG AT Arda FOR 12"))
 		} else {
 			o.Place = r
 		}
 		t.skipPrep()
 		n, ok := shipArg(t)
 		if !ok {
-			return o, need("a cargo ship number: BUY RIG AT Arda FOR 12")
+			return o, need(lang.M("a cargo ship number: BUY RIG AT Arda FOR 12"))
 		}
 		o.Ship = n
 	case vMake:
 		o.N = 1
 		if n, err := strconv.Atoi(t.peek()); err == nil {
 			if n < 1 || n > 20 {
-				return o, need("a number of ships from 1 to 20")
+				return o, need(lang.M("a number of ships from 1 to 20"))
 			}
 			o.N = n
 			t.next()
 		}
 		k := words[t.peek()]
 		if !contains(classes, k) {
-			return o, need("a ship class: SMALL, MEDIUM, LARGE, HUGE or CARGO")
+			return o, need(lang.M("a ship class: SMALL, MEDIUM, LARGE, HUGE or CARGO"))
 		}
 		t.next()
 		o.Kind = k
 		t.skipPrep()
 		f, r := t.next()
 		if r == "" {
-			return o, need("a planet or the cell of an orbital station: MAKE 2 SMALL AT Arda")
+			return o, need(lang.M("a planet or the cell of an orbital station: MAKE 2 SMALL AT Arda"))
 		}
 		if c, ok := parseCell(f); ok {
 			o.Cell = c
@@ -385,7 +384,7 @@ func parseLine(line string) (order, *problem) {
 	case vShip:
 		n, ok := shipArg(t)
 		if !ok {
-			return o, need("a ship number: SHIP 12 MOVE K6")
+			return o, need(lang.M("a ship number: SHIP 12 MOVE K6"))
 		}
 		o.Ship = n
 		a, _ := t.next()
@@ -407,14 +406,14 @@ func parseLine(line string) (order, *problem) {
 			t.skipPrep()
 			_, r := t.next()
 			if r == "" {
-				return o, prob("%s needs %s", o.Act, say("a planet"))
+				return o, prob(lang.M("%s needs %s", o.Act, lang.M("a planet")))
 			}
 			o.Place = r
 		case aLoad, aUnload:
 			t.skipPrep()
 			_, r := t.next()
 			if r == "" {
-				return o, prob("%s needs %s", o.Act, say("a planet and an amount: LOAD Arda 10B"))
+				return o, prob(lang.M("%s needs %s", o.Act, lang.M("a planet and an amount: LOAD Arda 10B")))
 			}
 			o.Place = r
 			res, p := amounts(t)
@@ -423,7 +422,7 @@ func parseLine(line string) (order, *problem) {
 			}
 			o.Res = res
 		default:
-			return o, prob("write one of: %s", "MOVE, ATTACK, RAZE, CONQUER, LOAD, UNLOAD, DEPLOY, PICKUP")
+			return o, prob(lang.M("write one of: %s", "MOVE, ATTACK, RAZE, CONQUER, LOAD, UNLOAD, DEPLOY, PICKUP"))
 		}
 	case vFire:
 		c, p := cellArg(t)
@@ -439,26 +438,26 @@ func parseLine(line string) (order, *problem) {
 		t.skipPrep()
 		_, r := t.next()
 		if r == "" {
-			return o, need("a planet")
+			return o, need(lang.M("a planet"))
 		}
 		o.Place = r
 	case vLang:
 		w, _ := t.next()
 		l := words[w]
 		if l != langEN && l != langRU {
-			return o, prob("languages: EN or RU")
+			return o, prob(lang.M("languages: EN or RU"))
 		}
 		o.Word = l
 	case vAlly, vBreak:
 		_, r := t.next()
 		if r == "" {
-			return o, need("a player")
+			return o, need(lang.M("a player"))
 		}
 		o.Word = r
 	case vOffer:
 		_, r := t.next()
 		if r == "" {
-			return o, need("a player, a cargo ship and goods: OFFER bob SHIP 12 GIVE 20B GET 10M")
+			return o, need(lang.M("a player, a cargo ship and goods: OFFER bob SHIP 12 GIVE 20B GET 10M"))
 		}
 		o.Word = r
 		if words[t.peek()] == vShip {
@@ -466,7 +465,7 @@ func parseLine(line string) (order, *problem) {
 		}
 		n, ok := shipArg(t)
 		if !ok {
-			return o, need("a player, a cargo ship and goods: OFFER bob SHIP 12 GIVE 20B GET 10M")
+			return o, need(lang.M("a player, a cargo ship and goods: OFFER bob SHIP 12 GIVE 20B GET 10M"))
 		}
 		o.Ship = n
 		for t.more() {
@@ -480,13 +479,13 @@ func parseLine(line string) (order, *problem) {
 			case wTurns:
 				n, err := strconv.Atoi(t.peek())
 				if o.Turns > 0 || err != nil || n < 1 || n > maxTurns {
-					return o, prob("TURNS needs a number of turns from 1 to %d, once: OFFER bob SHIP 12 GIVE 20B TURNS 5", maxTurns)
+					return o, prob(lang.M("TURNS needs a number of turns from 1 to %d, once: OFFER bob SHIP 12 GIVE 20B TURNS 5", maxTurns))
 				}
 				t.next()
 				o.Turns = n
 				continue
 			default:
-				return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
+				return o, need(lang.M("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M"))
 			}
 			var sub tokens
 			for t.more() && words[t.peek()] != wGive && words[t.peek()] != wGet && words[t.peek()] != wTurns {
@@ -500,7 +499,7 @@ func parseLine(line string) (order, *problem) {
 			*dst = dst.add(r)
 		}
 		if o.Res.zero() && o.Get.zero() {
-			return o, need("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M")
+			return o, need(lang.M("GIVE and/or GET with amounts: OFFER bob SHIP 12 GIVE 20B GET 10M"))
 		}
 	case vResign, vClear, vAuto:
 	case wAsteroid:
@@ -513,7 +512,7 @@ func parseLine(line string) (order, *problem) {
 	case vTile:
 		k := words[t.peek()]
 		if !isTile(k) {
-			return o, need("a tile: FOREST or MOUNTAIN, and a cell: TILE FOREST AT K6")
+			return o, need(lang.M("a tile: FOREST or MOUNTAIN, and a cell: TILE FOREST AT K6"))
 		}
 		t.next()
 		o.Kind = k
@@ -526,15 +525,15 @@ func parseLine(line string) (order, *problem) {
 	case vAccept, vCancel:
 		n, ok := shipArg(t)
 		if !ok {
-			return o, need("a contract number: ACCEPT 3")
+			return o, need(lang.M("a contract number: ACCEPT 3"))
 		}
 		o.N = n
 	default:
-		return o, prob("not an order: %q", line).with("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, CLEAR, RESIGN")
+		return o, prob(lang.M("not an order: %q", line)).with(lang.M("write one of: %s", "BUILD, DEMOLISH, BUY, MAKE, SHIP, FIRE, BOMBARD, LANG, ALLY, BREAK, OFFER, ACCEPT, CANCEL, CLEAR, RESIGN"))
 	}
 	if t.more() {
 		_, r := t.next()
-		return o, prob("not an order: %q", r).with("write one of: %s", o.String())
+		return o, prob(lang.M("not an order: %q", r)).with(lang.M("write one of: %s", o.String()))
 	}
 	return o, nil
 }
@@ -543,7 +542,7 @@ func cellArg(t *tokens) (Cell, *problem) {
 	f, r := t.next()
 	c, ok := parseCell(f)
 	if !ok {
-		return c, prob("%q is not a cell", r).with("cells are named by column letters and row number, like K6")
+		return c, prob(lang.M("%q is not a cell", r)).with(lang.M("cells are named by column letters and row number, like K6"))
 	}
 	return c, nil
 }
@@ -570,7 +569,7 @@ func targetArg(t *tokens, o *order) *problem {
 	}
 	c, p := cellArg(t)
 	if p != nil {
-		return p.with("write a ship number or a cell: ATTACK 15, ATTACK K6")
+		return p.with(lang.M("write a ship number or a cell: ATTACK 15, ATTACK K6"))
 	}
 	o.TCell = c
 	return nil
@@ -610,12 +609,12 @@ func amounts(t *tokens) (Res, *problem) {
 			i++
 		}
 		if i == 0 {
-			return r, prob("give an amount like 10B 5C").with("%q is not a cell", raw)
+			return r, prob(lang.M("give an amount like 10B 5C")).with(lang.M("%q is not a cell", raw))
 		}
 		n, err := strconv.Atoi(f[:i])
 		if err != nil || n > maxAmount {
 			// Huge numbers could wrap around when added up.
-			return r, prob("give an amount like 10B 5C").with("at most %d of a resource in one order", maxAmount)
+			return r, prob(lang.M("give an amount like 10B 5C")).with(lang.M("at most %d of a resource in one order", maxAmount))
 		}
 		letter := f[i:]
 		if letter == "" {
@@ -631,15 +630,15 @@ func amounts(t *tokens) (Res, *problem) {
 		case 'M':
 			r.M += n
 		default:
-			return r, prob("give an amount like 10B 5C")
+			return r, prob(lang.M("give an amount like 10B 5C"))
 		}
 		seen = true
 	}
 	if !seen || r.zero() {
-		return r, prob("give an amount like 10B 5C")
+		return r, prob(lang.M("give an amount like 10B 5C"))
 	}
 	if r.B > maxAmount || r.C > maxAmount || r.F > maxAmount || r.M > maxAmount {
-		return r, prob("give an amount like 10B 5C").with("at most %d of a resource in one order", maxAmount)
+		return r, prob(lang.M("give an amount like 10B 5C")).with(lang.M("at most %d of a resource in one order", maxAmount))
 	}
 	return r, nil
 }

@@ -103,7 +103,7 @@ func TestHomePlacementErrors(t *testing.T) {
 			if lang == langRU {
 				want = c.ru
 			}
-			if len(errs) != 1 || !strings.Contains(errs[0].Error(), want) {
+			if len(errs) != 1 || !strings.Contains(readErr(lang, errs[0]), want) {
 				t.Errorf("%s: %q: got %v, want one error with %q", lang, c.text, errs, want)
 			}
 		}
@@ -431,12 +431,12 @@ func TestSetupAnytime(t *testing.T) {
 	if chooser != s.Seats[0] && !contains(s.Allies[chooser], s.Seats[0]) {
 		t.Errorf("the alliance was not declared: %v", s.Allies)
 	}
-	if ask := stepPrompts(s)[0].Ask; !strings.Contains(ask, "астероид") {
+	if ask := readAsk(langRU, stepPrompts(s)[0]); !strings.Contains(ask, "астероид") {
 		t.Errorf("the setup prompt is not asked in Russian after LANG RU: %q", ask)
 	}
 	for _, text := range []string{"RESIGN", "OFFER ann SHIP 1 GIVE 1B", "BUILD CANNON AT A1", "ASTEROID A1"} {
 		_, errs := s.View(chooser).Parse(any(chooser), text)
-		if len(errs) != 1 || !strings.Contains(errs[0].Msg, "во время подготовки только ЯЗЫК") {
+		if len(errs) != 1 || !strings.Contains(readErr(langRU, errs[0]), "во время подготовки только ЯЗЫК") {
 			t.Errorf("%q during the setup: %v", text, errs)
 		}
 	}

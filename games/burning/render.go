@@ -3,6 +3,7 @@ package burning
 import (
 	"fmt"
 	"orrery/engine"
+	"orrery/engine/lang"
 	"strings"
 )
 
@@ -55,12 +56,12 @@ func (v view) board(across int) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(wrap(tr(v.lang(), legend), 76))
+	b.WriteString(wrap(render(v.lang(), lang.M(legend)), 76))
 	var seats []string
 	for i, p := range s.Seats {
 		seats = append(seats, fmt.Sprintf("%d %s", i+1, p))
 	}
-	b.WriteString(wrap(tr(v.lang(), "Seats: %s.", strings.Join(seats, ", ")), 76))
+	b.WriteString(wrap(render(v.lang(), lang.M("Seats: %s.", strings.Join(seats, ", "))), 76))
 	return b.String()
 }
 
@@ -141,23 +142,21 @@ func (v view) Status() string {
 	var b strings.Builder
 	// One sentence a thing, wrapped to 78 columns under its own start: a
 	// planet with many structures ran to 400 columns in a mail reader.
-	line := func(format string, args ...any) {
-		text := tr(l, format, args...)
-		b.WriteString(engine.Wrap(text, 78, "", "    ") + "\n")
-	}
+	text := func(text string) { b.WriteString(engine.Wrap(text, 78, "", "    ") + "\n") }
+	line := func(m lang.Msg) { text(render(l, m)) }
 	if s.Done {
-		line("The game is over: %s", s.endText(l))
+		line(lang.M("The game is over: %s", s.endText(l)))
 	} else if s.AstPick != nil {
-		line("Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N)
+		line(lang.M("Setup: %s chooses the cell of asteroid %d.", s.AstPick.Chooser, s.AstPick.N))
 	} else if s.Placing != nil {
-		line("Setup: every player places the tiles and the starting cannon of their home planet.")
+		line(lang.M("Setup: every player places the tiles and the starting cannon of their home planet."))
 	} else {
-		line("Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm())
+		line(lang.M("Turn %d. It is %s's turn; catastrophe: %s.", s.Round, s.active(), s.catTerm()))
 	}
-	b.WriteString("\n" + tr(l, "Players") + "\n")
+	b.WriteString("\n" + render(l, lang.M("Players")) + "\n")
 	for i, p := range s.Seats {
 		if s.out(p) {
-			line("%d. %s: eliminated.", i+1, p)
+			line(lang.M("%d. %s: eliminated.", i+1, p))
 			continue
 		}
 		planets, ships := 0, 0
@@ -171,18 +170,18 @@ func (v view) Status() string {
 				ships++
 			}
 		}
-		bank := tr(l, "hidden")
+		bank := render(l, lang.M("hidden"))
 		if v.player == "" || v.player == p || !s.Hidden {
 			bank = s.Bank[p].String()
 		}
 		allies := strings.Join(s.Allies[p], ", ")
 		if allies == "" {
-			allies = tr(l, "none")
+			allies = render(l, lang.M("none"))
 		}
-		line("%d. %s: %s, language %s, planets %d, ships %d, bank %s, allies: %s.", i+1, p, term(s.Faction[p]),
-			strings.ToUpper(s.Lang[p]), planets, ships, bank, allies)
+		line(lang.M("%d. %s: %s, language %s, planets %d, ships %d, bank %s, allies: %s.", i+1, p, term(s.Faction[p]),
+			strings.ToUpper(s.Lang[p]), planets, ships, bank, allies))
 	}
-	b.WriteString("\n" + tr(l, "Planets") + "\n")
+	b.WriteString("\n" + render(l, lang.M("Planets")) + "\n")
 	for _, pl := range s.Planets {
 		owner := pl.Owner
 		if owner == "" {
@@ -203,11 +202,11 @@ func (v view) Status() string {
 				tiles = append(tiles, fmt.Sprintf("%d %s", counts[k], word(l, k)))
 			}
 		}
-		line("%s: centre %s (section %d), %s %s, owner %s; tiles: %s; structures: %s; dice: %s.", pl.Name, pl.Centre.String(),
-			pl.Section, sizeTerm(pl.Size), term(pl.Biome), owner, orNone(l, tiles), orNone(l, structs), diceText(l, pl.Dice))
+		line(lang.M("%s: centre %s (section %d), %s, owner %s; tiles: %s; structures: %s; dice: %s.", pl.Name, pl.Centre.String(),
+			pl.Section, sizeBiome(pl.Size, pl.Biome), owner, orNone(l, tiles), orNone(l, structs), diceText(l, pl.Dice)))
 	}
 	if len(s.Ships) > 0 {
-		b.WriteString("\n" + tr(l, "Ships") + "\n")
+		b.WriteString("\n" + render(l, lang.M("Ships")) + "\n")
 	}
 	for _, sh := range s.Ships {
 		u := s.unit(sh)
@@ -217,20 +216,20 @@ func (v view) Status() string {
 				what += " + " + word(l, sh.Load)
 			}
 			if sh.Cargo.zero() && sh.Load == "" {
-				what = tr(l, "nothing")
+				what = render(l, lang.M("nothing"))
 			}
 			if sh.Class == Cargo {
-				line("%s %d (%s, %s) at %s, carries %s.", u.Name, sh.ID, sh.Owner, term(sh.Class), sh.Cell.String(), what)
+				line(lang.M("%s %d (%s, %s) at %s, carries %s.", u.Name, sh.ID, sh.Owner, term(sh.Class), sh.Cell.String(), what))
 				continue
 			}
 		}
-		line("%s %d (%s, %s) at %s.", u.Name, sh.ID, sh.Owner, term(sh.Class), sh.Cell.String())
+		line(lang.M("%s %d (%s, %s) at %s.", u.Name, sh.ID, sh.Owner, term(sh.Class), sh.Cell.String()))
 	}
 	if len(s.Structs) > 0 {
-		b.WriteString("\n" + tr(l, "Space structures") + "\n")
+		b.WriteString("\n" + render(l, lang.M("Space structures")) + "\n")
 	}
 	for _, st := range s.Structs {
-		line("%s (%s) at %s.", term(st.Kind), st.Owner, st.Cell.String())
+		line(lang.M("%s (%s) at %s.", term(st.Kind), st.Owner, st.Cell.String()))
 	}
 	first := true
 	for _, c := range s.Contracts {
@@ -238,42 +237,42 @@ func (v view) Status() string {
 			continue
 		}
 		if first {
-			b.WriteString("\n" + tr(l, "Contracts") + "\n")
+			b.WriteString("\n" + render(l, lang.M("Contracts")) + "\n")
 			first = false
 		}
-		st := tr(l, "offered")
+		st := render(l, lang.M("offered"))
 		if c.Accepted {
-			st = tr(l, "accepted")
+			st = render(l, lang.M("accepted"))
 		}
 		if c.Expires > 0 {
-			st += tr(l, ", lapses at the start of turn %d", c.Expires)
+			st += render(l, lang.M(", lapses at the start of turn %d", c.Expires))
 		}
 		if v.player == "" {
-			line("Contract %d: %s gives %s, %s gives %s, cargo ship %d; %s.", c.ID, c.From, c.Give.String(), c.To, c.Get.String(), c.Ship, st)
+			line(lang.M("Contract %d: %s gives %s, %s gives %s, cargo ship %d; %s.", c.ID, c.From, c.Give.String(), c.To, c.Get.String(), c.Ship, st))
 			continue
 		}
 		other, give, get := c.To, c.Give, c.Get
 		if v.player == c.To {
 			other, give, get = c.From, c.Get, c.Give
 		}
-		line("Contract %d with %s: you give %s, they give %s, cargo ship %d; %s.", c.ID, other, give.String(), get.String(), c.Ship, st)
+		line(lang.M("Contract %d with %s: you give %s, they give %s, cargo ship %d; %s.", c.ID, other, give.String(), get.String(), c.Ship, st))
 	}
 	if adv := s.Advance[v.player]; v.player != "" && len(adv) > 0 {
 		b.WriteString("\n")
-		line("Your advance orders: %s", strings.Join(adv, "; "))
+		line(lang.M("Your advance orders: %s", strings.Join(adv, "; ")))
 	}
 	b.WriteString("\n")
-	b.WriteString(wrap(tr(l, "Asteroids (shield 18): %s.", orNone(l, strings.Fields(cellList(s.Asteroids)))), 76))
-	b.WriteString("\n" + tr(l, "Setup dice") + "\n")
+	b.WriteString(wrap(render(l, lang.M("Asteroids (shield 18): %s.", orNone(l, strings.Fields(cellList(s.Asteroids))))), 76))
+	b.WriteString("\n" + render(l, lang.M("Setup dice")) + "\n")
 	for _, d := range s.SetupDice {
-		line("%s", diceText(l, d))
+		text(diceText(l, d))
 	}
 	return b.String()
 }
 
 func orNone(l string, list []string) string {
 	if len(list) == 0 {
-		return tr(l, "none")
+		return render(l, lang.M("none"))
 	}
 	return strings.Join(list, ", ")
 }

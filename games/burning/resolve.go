@@ -72,7 +72,7 @@ func (s *State) Resolve(answers []engine.Answer, d *dice.Dice) ([]engine.Event, 
 					s.Advance = map[string][]string{}
 				}
 				s.Advance[p] = later
-				s.tell([]string{p}, "%s's advance orders are kept for their next turn (%s).", p, lineCount(len(later)))
+				s.tell([]string{p}, lang.M("%s's advance orders are kept for their next turn (%s).", p, lineCount(len(later))))
 			}
 		}
 		if err := s.run(p, lines, d); err != nil {
@@ -94,10 +94,10 @@ func (s *State) run(p string, lines []string, d *dice.Dice) error {
 	for _, line := range lines {
 		o, pr := parseLine(line)
 		if pr != nil {
-			return fmt.Errorf("stored order %q of %s does not parse: %s", line, p, tr(langEN, pr.msg, pr.args...))
+			return fmt.Errorf("stored order %q of %s does not parse: %s", line, p, pr.why.English())
 		}
 		if pr := t.do(&o, 0); pr != nil {
-			s.tell([]string{p}, "%s's order %q was not carried out: %s", p, line, msgFor(s.Lang[p], pr))
+			s.tell([]string{p}, lang.M("%s's order %q was not carried out: %s", p, line, pr.why))
 		}
 	}
 	return nil
@@ -108,10 +108,6 @@ func linesOf(o engine.Orders) []string {
 		return nil
 	}
 	return o.Lines()
-}
-
-func msgFor(lang string, p *problem) string {
-	return tr(lang, p.msg, append([]any(nil), p.args...)...)
 }
 
 // eliminate removes players with no planet, no ship and no space structure
@@ -133,7 +129,7 @@ func (s *State) eliminate() {
 		}
 		if !alive {
 			s.Out = append(s.Out, p)
-			s.tell(nil, "%s is eliminated.", p)
+			s.tell(nil, lang.M("%s is eliminated.", p))
 		}
 	}
 }
@@ -154,8 +150,8 @@ func (s *State) victory() bool {
 	alive := s.survivors()
 	if len(alive) == 1 {
 		s.Winners = alive
-		s.EndText = tr(langEN, "%s won: every enemy is destroyed.", alive[0])
-		s.tell(nil, "%s won: every enemy is destroyed.", alive[0])
+		s.EndText = lang.M("%s won: every enemy is destroyed.", alive[0]).English()
+		s.tell(nil, lang.M("%s won: every enemy is destroyed.", alive[0]))
 		return true
 	}
 	for _, p := range alive {
@@ -167,8 +163,8 @@ func (s *State) victory() bool {
 	}
 	s.Winners = alive
 	names := strings.Join(alive, ", ")
-	s.EndText = tr(langEN, "%s share the victory as allies.", names)
-	s.tell(nil, "%s share the victory as allies.", names)
+	s.EndText = lang.M("%s share the victory as allies.", names).English()
+	s.tell(nil, lang.M("%s share the victory as allies.", names))
 	return true
 }
 
@@ -177,11 +173,8 @@ func (s *State) victory() bool {
 // one of the three the rules end on, made again from the winners and
 // picked by its English, then written in l.
 func (s *State) endText(l string) string {
-	names := strings.Join(s.Winners, ", ")
-	for _, f := range []string{"%s won: every enemy is destroyed.", "%s share the victory as allies.", "The turn limit is reached; most planets: %s."} {
-		if tr(langEN, f, names) == s.EndText {
-			return tr(l, f, names)
-		}
+	if m, ok := s.endMsg(); ok {
+		return render(l, m)
 	}
 	return s.EndText
 }
@@ -229,7 +222,7 @@ func (s *State) next(d *dice.Dice) {
 			return
 		}
 		delete(s.Advance, p)
-		s.tell([]string{p}, "%s's advance orders run.", p)
+		s.tell([]string{p}, lang.M("%s's advance orders run.", p))
 		// Stored lines were read when sent, so they parse.
 		_ = s.run(p, adv, d)
 		s.eliminate()
@@ -244,7 +237,7 @@ func (s *State) lapseContracts() {
 	for _, c := range s.Contracts {
 		if c.Expires > 0 && c.Expires <= s.Round && !c.Cancelled {
 			c.Accepted, c.Cancelled = false, true
-			s.tell([]string{c.From, c.To}, "Contract %d between %s and %s lapses: its time is up.", c.ID, c.From, c.To)
+			s.tell([]string{c.From, c.To}, lang.M("Contract %d between %s and %s lapses: its time is up.", c.ID, c.From, c.To))
 		}
 	}
 }
@@ -268,14 +261,18 @@ func (s *State) endAtLimit() {
 		}
 	}
 	s.Done, s.Winners = true, win
-	s.EndText = tr(langEN, "The turn limit is reached; most planets: %s.", strings.Join(win, ", "))
-	s.tell(nil, "The turn limit is reached; most planets: %s.", strings.Join(win, ", "))
+	s.EndText = lang.M("The turn limit is reached; most planets: %s.", strings.Join(win, ", ")).English()
+	s.tell(nil, lang.M("The turn limit is reached; most planets: %s.", strings.Join(win, ", ")))
 }
 
 // view is what one player sees; the GM ("") sees everything.
 type view struct {
 	s      *State
 	player string
+	// tag is the language the view is drawn in when a reader's is given
+	// (Localize); "": its player's in-game language (English for a
+	// reader with no seat).
+	tag string
 }
 
 func (s *State) View(player string) engine.View { return view{s: s, player: player} }
@@ -299,6 +296,9 @@ func (v view) Player() string {
 }
 
 func (v view) lang() string {
+	if v.tag != "" {
+		return v.tag
+	}
 	if l := v.s.Lang[v.player]; l != "" {
 		return l
 	}
@@ -313,7 +313,7 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	// The public view belongs to no seat: it parses nobody's orders, even
 	// for a prompt that names a player.
 	if player == publicSeat || v.player == publicSeat {
-		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+		return nil, []engine.LineError{notPlayer()}
 	}
 	if (v.s.AstPick != nil || v.s.Placing != nil) && p.Kind == engine.KindAnytime {
 		return v.parseSetupAnytime(player, text)
@@ -323,11 +323,10 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	}
 	if v.s.Placing != nil {
 		if v.s.Placing[player] == nil {
-			return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+			return nil, []engine.LineError{notPlayer()}
 		}
 		return v.parsePlacement(player, text)
 	}
-	lang := v.s.Lang[player]
 	type parsed struct {
 		o    order
 		line int
@@ -335,13 +334,7 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	}
 	var list []parsed
 	var errs []engine.LineError
-	lineErr := func(n int, text string, pr *problem) {
-		e := engine.LineError{Line: n, Text: text, Msg: tr(lang, pr.msg, pr.args...)}
-		if pr.fix != "" {
-			e.Fix = tr(lang, pr.fix, pr.fixA...)
-		}
-		errs = append(errs, e)
-	}
+	lineErr := func(n int, text string, pr *problem) { errs = append(errs, pr.lineErr(n, text)) }
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -349,7 +342,7 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 		}
 		o, pr := parseLine(line)
 		if pr == nil && p.Kind == engine.KindAnytime && o.phase() != 0 && !v.s.Done && v.s.active() == player {
-			pr = prob("it is your turn: send these orders as your turn's orders")
+			pr = prob(lang.M("it is your turn: send these orders as your turn's orders"))
 		}
 		if pr != nil {
 			lineErr(i+1, line, pr)
@@ -380,19 +373,23 @@ func (v view) Parse(p engine.Prompt, text string) (engine.Orders, []engine.LineE
 	return out, nil
 }
 
+// notPlayer is the error of orders sent for no seat.
+func notPlayer() engine.LineError {
+	return engine.LineErr(0, "", lang.M("only a player gives orders here"), lang.M("send orders as one of the players"))
+}
+
 func setupAnytimeVerb(v string) bool { return v == vLang || v == vAlly || v == vBreak }
 
 // parseSetupAnytime checks what a player sends at any time during the
 // setup steps: LANG, ALLY and BREAK only.
 func (v view) parseSetupAnytime(player, text string) (engine.Orders, []engine.LineError) {
-	lang := v.s.Lang[player]
 	if _, ok := v.s.Lang[player]; !ok {
-		return nil, []engine.LineError{{Msg: tr(langEN, "only a player gives orders here"), Fix: tr(langEN, "send orders as one of the players")}}
+		return nil, []engine.LineError{notPlayer()}
 	}
 	t := newTurn(v.s, player, nil)
-	return parseEach(text, lang, func(o *order, line, _ int) *problem {
+	return parseEach(text, func(o *order, line, _ int) *problem {
 		if !setupAnytimeVerb(o.Verb) {
-			return prob("during the setup only LANG, ALLY and BREAK: send the other orders when turn 1 opens")
+			return prob(lang.M("during the setup only LANG, ALLY and BREAK: send the other orders when turn 1 opens"))
 		}
 		return t.do(o, line)
 	})
@@ -407,11 +404,7 @@ func (ruleset) CheckSyntax(text string) []engine.LineError {
 			continue
 		}
 		if _, pr := parseLine(line); pr != nil {
-			e := engine.LineError{Line: i + 1, Text: line, Msg: tr(langEN, pr.msg, pr.args...)}
-			if pr.fix != "" {
-				e.Fix = tr(langEN, pr.fix, pr.fixA...)
-			}
-			errs = append(errs, e)
+			errs = append(errs, pr.lineErr(i+1, line))
 		}
 	}
 	return errs

@@ -8,6 +8,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 const secretSetup = `players ann bob cy
@@ -229,15 +230,17 @@ func TestContractLapseStaysSecret(t *testing.T) {
 	}
 }
 
-// TestObserversReadSplitEvents: when players read different languages a
-// public event is split into one event per language; observers must read it
-// once (the English one), not lose it, and a private event stays private.
+// TestObserversReadSplitEvents: in a game set up before messages (Msgs
+// false), when players read different languages a public event is split
+// into one event per language; observers must read it once (the English
+// one), not lose it, and a private event stays private.
 func TestObserversReadSplitEvents(t *testing.T) {
 	s := buildCase(t, secretSetup)
+	s.Msgs = false
 	s.Lang = map[string]string{"ann": langEN, "bob": langRU, "cy": langEN}
 	s.events = nil
-	s.tell(nil, "Turn %d: %s rolls the catastrophe die: %d (%s).", 3, "ann", 1, "x")
-	s.tell([]string{"bob"}, "Turn %d: %s rolls the catastrophe die: %d (%s).", 4, "ann", 1, "x")
+	s.tell(nil, lang.M("Turn %d: %s rolls the catastrophe die: %d (%s).", 3, "ann", 1, "x"))
+	s.tell([]string{"bob"}, lang.M("Turn %d: %s rolls the catastrophe die: %d (%s).", 4, "ann", 1, "x"))
 	if len(s.events) != 3 {
 		t.Fatalf("want one event per language and one private event, got %+v", s.events)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 )
 
 // Manual home placement (option home_placement=player; 003-B4, 003-B6).
@@ -30,9 +31,9 @@ func (s *State) placePrompts() []engine.Prompt {
 	var out []engine.Prompt
 	for _, p := range s.Seats {
 		h := s.Placing[p]
-		out = append(out, engine.Prompt{ID: placePrefix + p, Player: p, Kind: engine.KindTurn, Default: vAuto,
-			Ask: tr(s.Lang[p], "Place your home planet %s: %s and %s (TILE FOREST AT cell; interior cells while any is free) and your starting cannon (BUILD CANNON AT a border cell). What you leave out, or AUTO, the dice place.",
-				h.Planet, forests(h.Forests), mountains(h.Mountains))})
+		out = append(out, asked(engine.Prompt{ID: placePrefix + p, Player: p, Kind: engine.KindTurn, Default: vAuto},
+			lang.M("Place your home planet %s: %s and %s (TILE FOREST AT cell; interior cells while any is free) and your starting cannon (BUILD CANNON AT a border cell). What you leave out, or AUTO, the dice place.",
+				h.Planet, forests(h.Forests), mountains(h.Mountains))))
 	}
 	return out
 }
@@ -81,23 +82,23 @@ func (pm *placement) do(o order) *problem {
 		return nil
 	case vTile, vBuild:
 		if o.Verb == vBuild && o.Kind != CannonS {
-			return prob("only your starting cannon is built now: BUILD CANNON AT a border cell")
+			return prob(lang.M("only your starting cannon is built now: BUILD CANNON AT a border cell"))
 		}
 		switch {
 		case !pl.has(o.Cell):
-			return prob("%s is not on your home planet %s", o.Cell.String(), pl.Name)
+			return prob(lang.M("%s is not on your home planet %s", o.Cell.String(), pl.Name))
 		case o.Cell == pl.Centre:
-			return prob("the centre cell %s is for the monolith only", o.Cell.String())
+			return prob(lang.M("the centre cell %s is for the monolith only", o.Cell.String()))
 		case pm.taken(o.Cell):
-			return prob("%s is taken already", o.Cell.String())
+			return prob(lang.M("%s is taken already", o.Cell.String()))
 		}
 		border := dist(pl.Centre, o.Cell) == pl.radius()
 		if o.Verb == vBuild {
 			if pm.cannon {
-				return prob("you have one starting cannon")
+				return prob(lang.M("you have one starting cannon"))
 			}
 			if !border {
-				return prob("defences stand only on the outer border of a planet")
+				return prob(lang.M("defences stand only on the outer border of a planet"))
 			}
 			pm.cannon = true
 		} else {
@@ -106,17 +107,17 @@ func (pm *placement) do(o order) *problem {
 				left = &pm.h.Mountains
 			}
 			if *left == 0 {
-				return prob("no %s is left to place on %s", term(o.Kind), pl.Name)
+				return prob(lang.M("no %s is left to place on %s", term(o.Kind), pl.Name))
 			}
 			if border && pm.interiorFree() {
-				return prob("tiles go on interior cells while any is free (%s is on the border)", o.Cell.String())
+				return prob(lang.M("tiles go on interior cells while any is free (%s is on the border)", o.Cell.String()))
 			}
 			*left--
 		}
 		pm.sites = append(pm.sites, Site{Cell: o.Cell, Kind: o.Kind})
 		return nil
 	}
-	return prob("now only TILE, BUILD CANNON and AUTO: place your home planet first")
+	return prob(lang.M("now only TILE, BUILD CANNON and AUTO: place your home planet first"))
 }
 
 // finish lets the dice place what the player left, and gives the bank its
@@ -133,19 +134,18 @@ func (pm *placement) finish(d *dice.Dice) {
 	s.Bank[pm.p] = homeBank(pl)
 	switch {
 	case auto == 0:
-		s.tell(nil, "%s places the tiles and the starting cannon of %s.", pm.p, pl.Name)
+		s.tell(nil, lang.M("%s places the tiles and the starting cannon of %s.", pm.p, pl.Name))
 	case placed == 0:
-		s.tell(nil, "The dice place the tiles and the starting cannon of %s (%s).", pl.Name, pm.p)
+		s.tell(nil, lang.M("The dice place the tiles and the starting cannon of %s (%s).", pl.Name, pm.p))
 	default:
-		s.tell(nil, "%s places %d of the tiles and the cannon of %s; the dice place the other %d.", pm.p, placed, pl.Name, auto)
+		s.tell(nil, lang.M("%s places %d of the tiles and the cannon of %s; the dice place the other %d.", pm.p, placed, pl.Name, auto))
 	}
 }
 
 // parsePlacement checks a setup answer against what the player may see.
 func (v view) parsePlacement(player, text string) (engine.Orders, []engine.LineError) {
-	lang := v.s.Lang[player]
 	pm := newPlacement(v.s, player)
-	return parseEach(text, lang, func(o *order, _, _ int) *problem { return pm.do(*o) })
+	return parseEach(text, func(o *order, _, _ int) *problem { return pm.do(*o) })
 }
 
 // resolvePlacement places every home planet (each player's lines, then the
@@ -166,7 +166,7 @@ func (s *State) resolvePlacement(answers []engine.Answer, d *dice.Dice) ([]engin
 				pr = pm.do(o)
 			}
 			if pr != nil {
-				return nil, fmt.Errorf("stored setup order %q of %s: %s", line, p, tr(langEN, pr.msg, pr.args...))
+				return nil, fmt.Errorf("stored setup order %q of %s: %s", line, p, pr.why.English())
 			}
 		}
 		pm.finish(d)

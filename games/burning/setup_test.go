@@ -243,43 +243,6 @@ func TestGoldenBoards(t *testing.T) {
 	}
 }
 
-// TestEveryTextHasRussian finds every format string the code passes to
-// prob, with, tell, tr, line, need and say, and checks that it has a
-// Russian form.
-func TestEveryTextHasRussian(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	re := regexp.MustCompile(`(?:prob|\.with|line|tell\([^"\n]*?|tr\([^"\n]*?)\("((?:[^"\\]|\\.)*)"`)
-	re2 := regexp.MustCompile(`(?:tell|tr)\([^"\n]*?, "((?:[^"\\]|\\.)*)"`)
-	re3 := regexp.MustCompile(`(?:need|say)\("((?:[^"\\]|\\.)*)"`)
-	seen := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var found [][]string
-		found = append(found, re.FindAllStringSubmatch(string(src), -1)...)
-		found = append(found, re2.FindAllStringSubmatch(string(src), -1)...)
-		found = append(found, re3.FindAllStringSubmatch(string(src), -1)...)
-		for _, m := range found {
-			key, err := strconv.Unquote(`"` + m[1] + `"`)
-			if err != nil {
-				t.Fatalf("%s: %q: %v", f, m[1], err)
-			}
-			seen++
-			if _, ok := ru[key]; !ok {
-				t.Errorf("%s: no Russian for %q", f, key)
-			}
-		}
-	}
-	if seen < 50 {
-		t.Errorf("found only %d texts: the pattern is broken", seen)
-	}
-}
-
 // TestHelpFitsMail keeps the order help within 78 columns.
 func TestHelpFitsMail(t *testing.T) {
 	for _, l := range strings.Split(Ruleset().Info().OrderHelp, "\n") {

@@ -7,17 +7,16 @@ import (
 	"orrery/engine/lang"
 )
 
-// The mail side asks a ruleset for the few texts of its own that are
-// recorded in English whatever the reader's language (engine.Translator):
-// the phase in a report's heading, the purpose of each die, the end of the
-// game and the rules summary. Dice purposes and end texts are part of
-// what replays byte for byte, so they stay English where they are stored
-// and are translated only when a report is written for a reader.
+// The mail side asks a ruleset for the texts of its own that it has only
+// in English (engine.Translator): the rules summary and order help, and
+// what a game recorded before messages stored in English only (the
+// phase, the purpose of each die, the end of the game). They are
+// translated only when a report is written for a reader; everything the
+// game makes now is a message (ru.po).
 
 // phrasesRU are the Russian of those texts that are not messages of
-// this package (ru.po has the phase, the dice of the setup and of the
-// catastrophe, and the end, which are): the rules and the purpose of a
-// shuffle's die as a game recorded before messages has it.
+// this package: the rules and the purpose of a shuffle's die as a game
+// recorded before messages has it.
 var phrasesRU = map[string]string{
 	"%s (position %d of %d)": "%s (место %d из %d)", // a shuffle's die, recorded before messages
 	// The order language (Info.OrderHelp), for a Russian reader alone.
@@ -44,19 +43,20 @@ var ruCatalog = func() *lang.Catalog {
 	for en, r := range phrasesRU {
 		c.Add(lang.Russian, en, r)
 	}
-	for _, en := range []string{"%s attacks %s", "%s defends", "%s (%s) at %s", "asteroid at %s", "%s %d (%s)"} {
-		c.Add(lang.Russian, en, ru[en])
-	}
 	c.Freeze()
 	return c
 }()
 
-// termOf finds the term an English word stands for ("Cannon", "cannon").
+// termOf finds the Russian of the term an English word stands for
+// ("Cannon", "cannon").
 var termOf = func() map[string]string {
 	m := map[string]string{}
-	for k, en := range termsEN {
-		m[en] = k
-		m[strings.ToUpper(en[:1])+en[1:]] = "T:" + k
+	for _, k := range termKeys {
+		if c, ok := capTermMsg(k); ok {
+			m[c.English()] = render(langRU, c)
+		}
+		w, _ := termMsg(k)
+		m[w.English()] = render(langRU, w)
 	}
 	return m
 }()
@@ -73,7 +73,7 @@ func (ruleset) Translate(l, text string) (string, bool) {
 			return out
 		}
 		if t, ok := termOf[a]; ok {
-			return word(langRU, t)
+			return t
 		}
 		return a
 	}

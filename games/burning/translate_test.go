@@ -96,9 +96,7 @@ func TestTranslateEverythingRecorded(t *testing.T) {
 			}
 			for _, roll := range rolls {
 				check("die", roll.Purpose)
-				if !strings.Contains(roll.Purpose, " attacks ") && !strings.HasSuffix(roll.Purpose, " defends") {
-					checkMsg("die", roll.Purpose, roll.Msg)
-				}
+				checkMsg("die", roll.Purpose, roll.Msg)
 			}
 		}
 	}
@@ -178,8 +176,50 @@ func TestLanguages(t *testing.T) {
 	}
 	// The prompts of bob are in Russian from the start.
 	for _, p := range st.Prompts() {
-		if p.Player == "bob" && isLatin(strings.ReplaceAll(p.Ask, " ", "")) {
-			t.Errorf("bob's prompt is not Russian: %q", p.Ask)
+		if ask := readAsk(rs.ViewLanguage(st.View(p.Player)), p); p.Player == "bob" && isLatin(strings.ReplaceAll(ask, " ", "")) {
+			t.Errorf("bob's prompt is not Russian: %q", ask)
 		}
+	}
+}
+
+// TestRussianErrors: a Russian-speaking player's errors read Russian,
+// fix included, when the mail side writes their messages for them.
+func TestRussianErrors(t *testing.T) {
+	s := buildCase(t, mixedSetup)
+	p := s.Prompts()[0]
+	_, errs := s.View("ann").Parse(p, "СТРОИТЬ ДОМНА В F6\nПРИВЕТ")
+	want := []string{"центральная клетка F6 только для монолита", `это не приказ: "ПРИВЕТ" — напишите одно из: BUILD`}
+	if len(errs) != len(want) {
+		t.Fatalf("errors %v, want %d", errs, len(want))
+	}
+	for i, e := range errs {
+		if got := readErr(langRU, e); !strings.Contains(got, want[i]) {
+			t.Errorf("line %d reads %q in Russian, want %q", e.Line, got, want[i])
+		}
+	}
+}
+
+// TestLocalizedPublicView: a reader with no seat (an observer, the public
+// page) reads the board and status in their own language
+// (engine.ViewLocalizer), and a player's view follows the reader's
+// language too.
+func TestLocalizedPublicView(t *testing.T) {
+	s := buildCase(t, mixedSetup)
+	pub := s.PublicView()
+	if st := pub.Status(); !strings.Contains(st, "Players") {
+		t.Fatalf("the public status is not English by default:\n%s", st)
+	}
+	ru := Ruleset().(engine.ViewLocalizer).Localize(pub, langRU)
+	if st := ru.Status(); !strings.Contains(st, "Игроки") || strings.Contains(st, "Players") {
+		t.Errorf("the public status for a Russian reader:\n%s", st)
+	}
+	if b := ru.Board(); !strings.Contains(b, "космос") || !strings.Contains(b, "Места: 1 ann") {
+		t.Errorf("the public board for a Russian reader:\n%s", b)
+	}
+	if ru.Player() != engine.Observer {
+		t.Errorf("the localized public view belongs to %q", ru.Player())
+	}
+	if st := Ruleset().(engine.ViewLocalizer).Localize(s.View("bob"), langEN).Status(); !strings.Contains(st, "Players") {
+		t.Errorf("bob's view for an English reader:\n%s", st)
 	}
 }

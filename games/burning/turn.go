@@ -8,6 +8,7 @@ import (
 	"orrery/engine"
 	"orrery/engine/dice"
 	"orrery/engine/draw"
+	"orrery/engine/lang"
 )
 
 // turn carries one player's orders through the rules, line by line. The
@@ -49,7 +50,7 @@ func (t *turn) avail() Res { return t.s.Bank[t.p].sub(t.spent) }
 
 func (t *turn) pay(price Res) *problem {
 	if !t.avail().covers(price) {
-		return prob("you cannot pay %s: you have %s after the earlier lines", price.String(), t.avail().String())
+		return prob(lang.M("you cannot pay %s: you have %s after the earlier lines", price.String(), t.avail().String()))
 	}
 	if t.dry {
 		t.spent = t.spent.add(price)
@@ -76,9 +77,9 @@ func (t *turn) planetNamed(name string) (*Planet, *problem) {
 		}
 	}
 	if best := closest(name, names); best != "" {
-		return nil, prob("no planet named %q", name).with("did you mean %q?", best)
+		return nil, prob(lang.M("no planet named %q", name)).with(lang.M("did you mean %q?", best))
 	}
-	return nil, prob("no planet named %q", name).with("planets: %s", strings.Join(names, ", "))
+	return nil, prob(lang.M("no planet named %q", name)).with(lang.M("planets: %s", strings.Join(names, ", ")))
 }
 
 func (t *turn) playerNamed(name string) (string, *problem) {
@@ -88,9 +89,9 @@ func (t *turn) playerNamed(name string) (string, *problem) {
 		}
 	}
 	if best := closest(name, t.s.Seats); best != "" {
-		return "", prob("no player named %q", name).with("did you mean %q?", best)
+		return "", prob(lang.M("no player named %q", name)).with(lang.M("did you mean %q?", best))
 	}
-	return "", prob("no player named %q", name).with("players: %s", strings.Join(t.s.Seats, ", "))
+	return "", prob(lang.M("no player named %q", name)).with(lang.M("players: %s", strings.Join(t.s.Seats, ", ")))
 }
 
 // closest is the name nearest to s as engine.Closest judges it, with
@@ -113,7 +114,7 @@ func closest(s string, names []string) string {
 func (t *turn) ownShip(id int) (*Ship, *problem) {
 	sh := t.s.ship(id)
 	if sh == nil || sh.Owner != t.p || sh.ID >= t.firstNew {
-		return nil, prob("no ship %d of yours", id)
+		return nil, prob(lang.M("no ship %d of yours", id))
 	}
 	return sh, nil
 }
@@ -129,7 +130,7 @@ func (t *turn) do(o *order, line int) *problem {
 	case vLang:
 		if !t.dry {
 			s.Lang[t.p] = o.Word
-			s.tell([]string{t.p}, "%s now writes in %s.", t.p, strings.ToUpper(o.Word))
+			s.tell([]string{t.p}, lang.M("%s now writes in %s.", t.p, strings.ToUpper(o.Word)))
 		}
 	case vAlly, vBreak:
 		q, pr := t.playerNamed(o.Word)
@@ -138,13 +139,13 @@ func (t *turn) do(o *order, line int) *problem {
 		}
 		o.Word = q
 		if q == t.p {
-			return prob("that is you")
+			return prob(lang.M("that is you"))
 		}
 		if o.Verb == vAlly && len(s.Seats) <= 2 {
-			return prob("alliances need more than two players")
+			return prob(lang.M("alliances need more than two players"))
 		}
 		if o.Verb == vAlly && s.out(q) {
-			return prob("%s is eliminated", q)
+			return prob(lang.M("%s is eliminated", q))
 		}
 		if !t.dry {
 			s.setAlly(t.p, q, o.Verb == vAlly)
@@ -154,17 +155,17 @@ func (t *turn) do(o *order, line int) *problem {
 	case vCancel:
 		c := t.s.contract(o.N)
 		if c == nil || (c.From != t.p && c.To != t.p) || c.Cancelled || t.cancelled[c.ID] {
-			return prob("you have no contract %d", o.N)
+			return prob(lang.M("you have no contract %d", o.N))
 		}
 		t.cancelled[c.ID] = true
 		if !t.dry {
 			c.Accepted, c.Cancelled = false, true
-			t.s.tell([]string{c.From, c.To}, "%s cancels contract %d.", t.p, c.ID)
+			t.s.tell([]string{c.From, c.To}, lang.M("%s cancels contract %d.", t.p, c.ID))
 		}
 	case vClear:
 		if !t.dry && len(t.s.Advance[t.p]) > 0 {
 			delete(t.s.Advance, t.p)
-			t.s.tell([]string{t.p}, "%s's advance orders are cleared.", t.p)
+			t.s.tell([]string{t.p}, lang.M("%s's advance orders are cleared.", t.p))
 		}
 	case vResign:
 		if !t.dry {
@@ -173,11 +174,11 @@ func (t *turn) do(o *order, line int) *problem {
 	case vAccept:
 		c := t.s.contract(o.N)
 		if c == nil || c.To != t.p || c.Accepted || c.Cancelled || t.cancelled[c.ID] {
-			return prob("no contract %d offered to you", o.N)
+			return prob(lang.M("no contract %d offered to you", o.N))
 		}
 		if !t.dry {
 			c.Accepted = true
-			t.s.tell([]string{c.From, c.To}, "%s accepts contract %d.", t.p, c.ID)
+			t.s.tell([]string{c.From, c.To}, lang.M("%s accepts contract %d.", t.p, c.ID))
 		}
 	case vBuild:
 		return t.build(o)
@@ -190,7 +191,7 @@ func (t *turn) do(o *order, line int) *problem {
 	case vShip:
 		return t.act(o, line)
 	case vTile, vAuto, wAsteroid:
-		return prob("TILE, ASTEROID and AUTO are only for the setup steps at the start of the game")
+		return prob(lang.M("TILE, ASTEROID and AUTO are only for the setup steps at the start of the game"))
 	case vFire:
 		t.lastShip = 0
 		return t.fire(o)
@@ -208,7 +209,7 @@ func (s *State) setAlly(p, q string, on bool) {
 	case on && !has:
 		list = append(list, q)
 		sort.Strings(list)
-		s.tell(nil, "%s declares an alliance with %s.", p, q)
+		s.tell(nil, lang.M("%s declares an alliance with %s.", p, q))
 	case !on && has:
 		var out []string
 		for _, x := range list {
@@ -220,25 +221,25 @@ func (s *State) setAlly(p, q string, on bool) {
 		if list == nil {
 			list = []string{}
 		}
-		s.tell(nil, "%s breaks the alliance with %s.", p, q)
+		s.tell(nil, lang.M("%s breaks the alliance with %s.", p, q))
 	}
 	s.Allies[p] = list
 }
 
 func (t *turn) ownPlanetAt(c Cell) (*Planet, *problem) {
 	if !t.s.Grid.in(c) {
-		return nil, prob("%s is off the board", c.String())
+		return nil, prob(lang.M("%s is off the board", c.String()))
 	}
 	pl := t.s.planetAt(c)
 	if pl == nil || pl.Owner != t.p {
-		return nil, prob("%s is not on a planet of yours", c.String())
+		return nil, prob(lang.M("%s is not on a planet of yours", c.String()))
 	}
 	return pl, nil
 }
 
 func (t *turn) catBlocks(kind string) *problem {
 	if (t.s.Cat == 1 && (kind == Greenhouse || kind == Habitat)) || (t.s.Cat == 20 && (kind == Furnace || kind == Rig)) {
-		return prob("%s cannot be built during %s", term(kind), aTerm(t.s.catTerm()))
+		return prob(lang.M("%s cannot be built during %s", term(kind), aTerm(t.s.catKey())))
 	}
 	return nil
 }
@@ -250,15 +251,15 @@ func (t *turn) build(o *order) *problem {
 	}
 	switch {
 	case o.Cell == pl.Centre:
-		return prob("the centre cell %s is for the monolith only", o.Cell.String())
+		return prob(lang.M("the centre cell %s is for the monolith only", o.Cell.String()))
 	case pl.site(o.Cell) >= 0 && !t.freed[o.Cell]:
-		return prob("%s is taken by %s", o.Cell.String(), aTerm(pl.Sites[pl.site(o.Cell)].Kind))
+		return prob(lang.M("%s is taken by %s", o.Cell.String(), aTerm(pl.Sites[pl.site(o.Cell)].Kind)))
 	case isDefence(o.Kind) && dist(pl.Centre, o.Cell) != pl.radius():
-		return prob("defences stand only on the outer border of a planet")
+		return prob(lang.M("defences stand only on the outer border of a planet"))
 	case !allowed(pl.Biome, o.Kind):
-		return prob("%s cannot be built on %s planet", aTerm(o.Kind), aTerm(pl.Biome))
+		return prob(lang.M("%s cannot be built on %s planet", aTerm(o.Kind), aTerm(pl.Biome)))
 	case t.built[pl.Name]:
-		return prob("you already build on %s this turn (one structure per planet per turn)", pl.Name)
+		return prob(lang.M("you already build on %s this turn (one structure per planet per turn)", pl.Name))
 	}
 	if pr := t.catBlocks(o.Kind); pr != nil {
 		return pr
@@ -270,7 +271,7 @@ func (t *turn) build(o *order) *problem {
 	if !t.dry {
 		pl.Sites = append(pl.Sites, Site{Cell: o.Cell, Kind: o.Kind})
 		t.s.told(draw.Built, nil, o.Cell, t.p)
-		t.s.tell(nil, "%s builds %s at %s (%s).", t.p, aTerm(o.Kind), o.Cell.String(), pl.Name)
+		t.s.tell(nil, lang.M("%s builds %s at %s (%s).", t.p, aTerm(o.Kind), o.Cell.String(), pl.Name))
 	}
 	return nil
 }
@@ -282,7 +283,7 @@ func (t *turn) demolish(o *order) *problem {
 	}
 	i := pl.site(o.Cell)
 	if i < 0 || t.freed[o.Cell] {
-		return prob("nothing to demolish at %s", o.Cell.String())
+		return prob(lang.M("nothing to demolish at %s", o.Cell.String()))
 	}
 	kind := pl.Sites[i].Kind
 	done := t.demBld
@@ -290,14 +291,14 @@ func (t *turn) demolish(o *order) *problem {
 		done = t.demTile
 	}
 	if done[pl.Name] {
-		return prob("you already demolish %s on %s this turn", aTerm(kind), pl.Name)
+		return prob(lang.M("you already demolish %s on %s this turn", aTerm(kind), pl.Name))
 	}
 	done[pl.Name] = true
 	if t.dry {
 		t.freed[o.Cell] = true
 	} else {
 		pl.Sites = append(pl.Sites[:i], pl.Sites[i+1:]...)
-		t.s.tell(nil, "%s demolishes the %s at %s (%s).", t.p, term(kind), o.Cell.String(), pl.Name)
+		t.s.tell(nil, lang.M("%s demolishes the %s at %s (%s).", t.p, term(kind), o.Cell.String(), pl.Name))
 	}
 	return nil
 }
@@ -308,7 +309,7 @@ func (t *turn) spaceportPlanet(name string) (*Planet, *problem) {
 		return nil, pr
 	}
 	if pl.Owner != t.p || pl.count(Spaceport) == 0 {
-		return nil, prob("%s has no spaceport of yours", pl.Name)
+		return nil, prob(lang.M("%s has no spaceport of yours", pl.Name))
 	}
 	return pl, nil
 }
@@ -324,13 +325,13 @@ func (t *turn) buy(o *order) *problem {
 		return pr
 	}
 	if sh.Class != Cargo {
-		return prob("ship %d is not a cargo ship", sh.ID)
+		return prob(lang.M("ship %d is not a cargo ship", sh.ID))
 	}
 	if k := t.load(sh); k != "" {
-		return prob("cargo ship %d already carries %s", sh.ID, aTerm(k))
+		return prob(lang.M("cargo ship %d already carries %s", sh.ID, aTerm(k)))
 	}
 	if !pl.touches(sh.Cell) {
-		return prob("ship %d does not touch %s", sh.ID, pl.Name)
+		return prob(lang.M("ship %d does not touch %s", sh.ID, pl.Name))
 	}
 	if pr := t.catBlocks(o.Kind); pr != nil {
 		return pr
@@ -341,7 +342,7 @@ func (t *turn) buy(o *order) *problem {
 	t.bought[sh.ID] = o.Kind
 	if !t.dry {
 		sh.Load = o.Kind
-		t.s.tell([]string{t.p}, "%s buys %s at %s and loads it on cargo ship %d.", t.p, aTerm(o.Kind), pl.Name, sh.ID)
+		t.s.tell([]string{t.p}, lang.M("%s buys %s at %s and loads it on cargo ship %d.", t.p, aTerm(o.Kind), pl.Name, sh.ID))
 	}
 	return nil
 }
@@ -376,7 +377,7 @@ func (t *turn) makeShips(o *order) *problem {
 	} else {
 		st := t.s.structAt(o.Cell)
 		if st == nil || st.Owner != t.p || st.Kind != Station {
-			return prob("no spaceport or orbital station of yours at %s", o.Cell.String())
+			return prob(lang.M("no spaceport or orbital station of yours at %s", o.Cell.String()))
 		}
 		at = o.Cell.String()
 		spots = func() []Cell { return t.s.Grid.neighbours(st.Cell) }
@@ -396,7 +397,7 @@ func (t *turn) makeShips(o *order) *problem {
 		t.s.NextShip++
 		t.s.Ships = append(t.s.Ships, sh)
 		t.s.told(draw.Built, nil, c, t.p)
-		t.s.tell(nil, "%s builds %s %d at %s.", t.p, t.s.unit(sh).Name, sh.ID, c.String()+" ("+at+")")
+		t.s.tell(nil, lang.M("%s builds %s %d at %s.", t.p, t.s.unit(sh).Name, sh.ID, c.String()+" ("+at+")"))
 	}
 	return nil
 }
@@ -429,26 +430,26 @@ func (s *State) nearestFree(start []Cell) (Cell, bool) {
 // spend counts one action of sh (003-G6, 003-G7).
 func (t *turn) spend(sh *Ship, act string, line int) *problem {
 	if t.s.Cat == 20 {
-		return prob("your ships cannot act during %s", aTerm(t.s.catTerm()))
+		return prob(lang.M("your ships cannot act during %s", aTerm(t.s.catKey())))
 	}
 	if t.bomb[sh.ID] {
-		return prob("ship %d acts already in the bombardment", sh.ID)
+		return prob(lang.M("ship %d acts already in the bombardment", sh.ID))
 	}
 	if t.acts[sh.ID] > 0 && t.lastShip != sh.ID {
-		return prob("ship %d's actions must follow each other: put this line right after line %d", sh.ID, t.lastLine[sh.ID])
+		return prob(lang.M("ship %d's actions must follow each other: put this line right after line %d", sh.ID, t.lastLine[sh.ID]))
 	}
 	limit := 2
 	if sh.Class == Huge {
 		limit = 4
 		if t.s.HugeMode == "b" && act == aMove && t.moves[sh.ID] > 0 {
-			return prob("a huge ship moves at most once a turn (N9 reading b)")
+			return prob(lang.M("a huge ship moves at most once a turn (N9 reading b)"))
 		}
 		if t.s.HugeMode != "b" && t.acts[sh.ID] > 0 && (act == aMove || t.moves[sh.ID] > 0) {
-			return prob("a huge ship either moves once or makes up to four other actions (N9 reading a)")
+			return prob(lang.M("a huge ship either moves once or makes up to four other actions (N9 reading a)"))
 		}
 	}
 	if t.acts[sh.ID] >= limit {
-		return prob("ship %d has no actions left (%d a turn)", sh.ID, limit)
+		return prob(lang.M("ship %d has no actions left (%d a turn)", sh.ID, limit))
 	}
 	t.acts[sh.ID]++
 	if act == aMove {
@@ -507,17 +508,17 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			return nil
 		}
 		if !t.s.reachable(sh.Cell, o.Cell, u.Speed) {
-			return prob("no way to %s within %s through free space", o.Cell.String(), steps(u.Speed))
+			return prob(lang.M("no way to %s within %s through free space", o.Cell.String(), steps(u.Speed)))
 		}
 		if !t.dry {
 			from := sh.Cell
 			sh.Cell = o.Cell
 			t.s.told(draw.Move, &from, o.Cell, sh.Owner)
-			t.s.tell(nil, "Ship %d (%s) moves to %s.", sh.ID, sh.Owner, o.Cell.String())
+			t.s.tell(nil, lang.M("Ship %d (%s) moves to %s.", sh.ID, sh.Owner, o.Cell.String()))
 		}
 	case aAttack:
 		if sh.Class == Cargo {
-			return prob("cargo ships do not attack")
+			return prob(lang.M("cargo ships do not attack"))
 		}
 		f, pr := t.foe(o, sh.Cell, placed)
 		if pr != nil || t.dry {
@@ -528,7 +529,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		t.combat(u.Die, t.s.shipName(sh), f)
 	case aRaze:
 		if sh.Class == Cargo {
-			return prob("cargo ships do not attack")
+			return prob(lang.M("cargo ships do not attack"))
 		}
 		pl := t.s.planetAt(o.Cell)
 		i := -1
@@ -536,16 +537,16 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			i = pl.site(o.Cell)
 		}
 		if i < 0 || t.freed[o.Cell] || isTile(pl.Sites[i].Kind) || isDefence(pl.Sites[i].Kind) {
-			return prob("no ordinary structure at %s to raze", o.Cell.String())
+			return prob(lang.M("no ordinary structure at %s to raze", o.Cell.String()))
 		}
 		if pl.Owner == t.p {
-			return prob("you cannot attack your own %s", term(pl.Sites[i].Kind))
+			return prob(lang.M("you cannot attack your own %s", term(pl.Sites[i].Kind)))
 		}
 		if placed && !pl.touches(sh.Cell) {
-			return prob("ship %d does not touch %s", sh.ID, pl.Name)
+			return prob(lang.M("ship %d does not touch %s", sh.ID, pl.Name))
 		}
 		if t.structures(pl, true) {
-			return prob("%s still has defences: destroy them first", pl.Name)
+			return prob(lang.M("%s still has defences: destroy them first", pl.Name))
 		}
 		if t.dry {
 			t.freed[o.Cell] = true
@@ -554,7 +555,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			pl.Sites = append(pl.Sites[:i], pl.Sites[i+1:]...)
 			t.s.told(draw.Attack, &sh.Cell, o.Cell, t.p)
 			t.s.told(draw.Destroyed, nil, o.Cell, "")
-			t.s.tell(nil, "Ship %d (%s) razes the %s at %s.", sh.ID, sh.Owner, term(kind), o.Cell.String())
+			t.s.tell(nil, lang.M("Ship %d (%s) razes the %s at %s.", sh.ID, sh.Owner, term(kind), o.Cell.String()))
 		}
 	case aConquer:
 		pl, pr := t.planetNamed(o.Place)
@@ -563,23 +564,23 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		}
 		o.Place = pl.Name
 		if pl.Owner == t.p || t.conquered[pl.Name] {
-			return prob("%s is already yours", pl.Name)
+			return prob(lang.M("%s is already yours", pl.Name))
 		}
 		if placed && !pl.touches(sh.Cell) {
-			return prob("ship %d does not touch %s", sh.ID, pl.Name)
+			return prob(lang.M("ship %d does not touch %s", sh.ID, pl.Name))
 		}
 		if pl.Owner != "" && t.structures(pl, false) {
-			return prob("%s still has structures: destroy them first", pl.Name)
+			return prob(lang.M("%s still has structures: destroy them first", pl.Name))
 		}
 		t.conquered[pl.Name] = true
 		if !t.dry {
 			pl.Owner = t.p
 			t.s.told(draw.Captured, nil, pl.Centre, t.p)
-			t.s.tell(nil, "%s conquers %s and sets a monolith at %s.", t.p, pl.Name, pl.Centre.String())
+			t.s.tell(nil, lang.M("%s conquers %s and sets a monolith at %s.", t.p, pl.Name, pl.Centre.String()))
 		}
 	case aLoad, aUnload:
 		if sh.Class != Cargo {
-			return prob("only cargo ships load, unload and deploy")
+			return prob(lang.M("only cargo ships load, unload and deploy"))
 		}
 		pl, pr := t.planetNamed(o.Place)
 		if pr != nil {
@@ -587,7 +588,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		}
 		o.Place = pl.Name
 		if placed && !pl.touches(sh.Cell) {
-			return prob("ship %d does not touch %s", sh.ID, pl.Name)
+			return prob(lang.M("ship %d does not touch %s", sh.ID, pl.Name))
 		}
 		if o.Act == aLoad {
 			return t.loadRes(sh, pl, o.Res)
@@ -595,17 +596,17 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		return t.unloadRes(sh, pl, o.Res)
 	case aPickup:
 		if sh.Class != Cargo {
-			return prob("only cargo ships load, unload and deploy")
+			return prob(lang.M("only cargo ships load, unload and deploy"))
 		}
 		if k := t.load(sh); k != "" {
-			return prob("cargo ship %d already carries %s", sh.ID, aTerm(k))
+			return prob(lang.M("cargo ship %d already carries %s", sh.ID, aTerm(k)))
 		}
 		st := t.s.structAt(o.Cell)
 		if st == nil || st.Owner != t.p {
-			return prob("no space structure of yours at %s", o.Cell.String())
+			return prob(lang.M("no space structure of yours at %s", o.Cell.String()))
 		}
 		if placed && dist(sh.Cell, o.Cell) != 1 {
-			return prob("%s is not next to %s", o.Cell.String(), sh.Cell.String())
+			return prob(lang.M("%s is not next to %s", o.Cell.String(), sh.Cell.String()))
 		}
 		t.bought[sh.ID] = st.Kind
 		if !t.dry {
@@ -613,24 +614,24 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 			t.s.removeStruct(st)
 			sh.Load = st.Kind
 			delete(t.bought, sh.ID)
-			t.s.tell(nil, "Cargo ship %d (%s) picks up the %s at %s.", sh.ID, t.p, term(st.Kind), o.Cell.String())
+			t.s.tell(nil, lang.M("Cargo ship %d (%s) picks up the %s at %s.", sh.ID, t.p, term(st.Kind), o.Cell.String()))
 		}
 	case aDeploy:
 		if sh.Class != Cargo {
-			return prob("only cargo ships load, unload and deploy")
+			return prob(lang.M("only cargo ships load, unload and deploy"))
 		}
 		k := t.load(sh)
 		if k == "" {
-			return prob("cargo ship %d carries no structure", sh.ID)
+			return prob(lang.M("cargo ship %d carries no structure", sh.ID))
 		}
 		if placed {
 			ok := dist(sh.Cell, o.Cell) == 1
 			if k == Station {
 				if !ok || !t.s.free(o.Cell) {
-					return prob("a station goes on a free space cell next to the ship")
+					return prob(lang.M("a station goes on a free space cell next to the ship"))
 				}
 			} else if !ok || !t.s.asteroidAt(o.Cell) || t.s.structAt(o.Cell) != nil {
-				return prob("%s goes on a free asteroid next to the ship", aTerm(k))
+				return prob(lang.M("%s goes on a free asteroid next to the ship", aTerm(k)))
 			}
 		}
 		delete(t.bought, sh.ID)
@@ -641,7 +642,7 @@ func (t *turn) action(sh *Ship, o *order) *problem {
 		sh.Load = ""
 		t.s.Structs = append(t.s.Structs, &Struct{Kind: k, Owner: t.p, Cell: o.Cell})
 		t.s.told(draw.Built, nil, o.Cell, t.p)
-		t.s.tell(nil, "Cargo ship %d (%s) deploys %s at %s.", sh.ID, t.p, aTerm(k), o.Cell.String())
+		t.s.tell(nil, lang.M("Cargo ship %d (%s) deploys %s at %s.", sh.ID, t.p, aTerm(k), o.Cell.String()))
 	}
 	return nil
 }
@@ -651,7 +652,7 @@ func (t *turn) loadRes(sh *Ship, pl *Planet, r Res) *problem {
 		return t.loadByContract(sh, pl, r)
 	}
 	if !t.avail().covers(r) {
-		return prob("you have only %s", t.avail().String())
+		return prob(lang.M("you have only %s", t.avail().String()))
 	}
 	if t.dry {
 		t.spent = t.spent.add(r)
@@ -660,17 +661,17 @@ func (t *turn) loadRes(sh *Ship, pl *Planet, r Res) *problem {
 	}
 	t.s.Bank[t.p] = t.s.Bank[t.p].sub(r)
 	sh.Cargo = sh.Cargo.add(r)
-	t.s.tell([]string{t.p}, "Ship %d loads %s at %s.", sh.ID, r.String(), pl.Name)
+	t.s.tell([]string{t.p}, lang.M("Ship %d loads %s at %s.", sh.ID, r.String(), pl.Name))
 	return nil
 }
 
 func (t *turn) unloadRes(sh *Ship, pl *Planet, r Res) *problem {
 	if pl.Owner == "" {
-		return prob("%s has no owner to deliver to", pl.Name)
+		return prob(lang.M("%s has no owner to deliver to", pl.Name))
 	}
 	have := sh.Cargo.add(t.cargo[sh.ID])
 	if !have.covers(r) {
-		return prob("cargo ship %d carries only %s", sh.ID, have.String())
+		return prob(lang.M("cargo ship %d carries only %s", sh.ID, have.String()))
 	}
 	if t.dry {
 		t.cargo[sh.ID] = t.cargo[sh.ID].sub(r)
@@ -682,7 +683,7 @@ func (t *turn) unloadRes(sh *Ship, pl *Planet, r Res) *problem {
 	if pl.Owner != t.p {
 		to = append(to, pl.Owner)
 	}
-	t.s.tell(to, "Ship %d delivers %s to %s at %s.", sh.ID, r.String(), pl.Owner, pl.Name)
+	t.s.tell(to, lang.M("Ship %d delivers %s to %s at %s.", sh.ID, r.String(), pl.Owner, pl.Name))
 	for _, c := range t.s.Contracts {
 		if !c.Accepted || c.Ship != sh.ID || (c.From != pl.Owner && c.To != pl.Owner) {
 			continue
@@ -702,7 +703,7 @@ func (t *turn) unloadRes(sh *Ship, pl *Planet, r Res) *problem {
 			c.Home = c.Home.add(got)
 		}
 		if !got.zero() {
-			t.s.tell(nil, "%s says aloud: received %s from cargo ship %d under contract %d.", pl.Owner, got.String(), sh.ID, c.ID)
+			t.s.tell(nil, lang.M("%s says aloud: received %s from cargo ship %d under contract %d.", pl.Owner, got.String(), sh.ID, c.ID))
 		}
 		break
 	}
@@ -750,7 +751,7 @@ func (s *State) path(from, to Cell, steps int, vacant func(Cell) bool) bool {
 // foe is something that can be attacked: its name, owner, defence die,
 // shield, and how it is removed.
 type foe struct {
-	name   phrase
+	name   lang.Msg
 	owner  string
 	die    int
 	shield int
@@ -767,7 +768,7 @@ func (t *turn) foe(o *order, from Cell, checkPlace bool) (*foe, *problem) {
 	if o.TShip > 0 {
 		sh = s.ship(o.TShip)
 		if sh == nil {
-			return nil, prob("nothing to attack at %s", strconv.Itoa(o.TShip))
+			return nil, prob(lang.M("nothing to attack at %s", strconv.Itoa(o.TShip)))
 		}
 		c = sh.Cell
 	} else {
@@ -776,75 +777,75 @@ func (t *turn) foe(o *order, from Cell, checkPlace bool) (*foe, *problem) {
 	}
 	if o.Ast {
 		if !s.asteroidAt(c) {
-			return nil, prob("no asteroid at %s", c.String())
+			return nil, prob(lang.M("no asteroid at %s", c.String()))
 		}
 		if checkPlace && dist(from, c) != 1 {
-			return nil, prob("%s is not next to %s", c.String(), from.String())
+			return nil, prob(lang.M("%s is not next to %s", c.String(), from.String()))
 		}
-		return &foe{name: say("asteroid at %s", c.String()), die: 0, shield: 18, kill: func() { s.removeAsteroid(c) }}, nil
+		return &foe{name: lang.M("asteroid at %s", c.String()), die: 0, shield: 18, kill: func() { s.removeAsteroid(c) }}, nil
 	}
 	if checkPlace && dist(from, c) != 1 {
-		return nil, prob("%s is not next to %s", c.String(), from.String())
+		return nil, prob(lang.M("%s is not next to %s", c.String(), from.String()))
 	}
 	switch {
 	case sh != nil:
 		if sh.Owner == t.p {
-			return nil, prob("you cannot attack your own %s", term(sh.Class))
+			return nil, prob(lang.M("you cannot attack your own %s", term(sh.Class)))
 		}
 		u := s.unit(sh)
 		return &foe{name: s.shipName(sh), owner: sh.Owner, die: u.Die, shield: u.Shield, ship: sh, kill: func() { s.removeShip(sh) }}, nil
 	case s.structAt(c) != nil:
 		st := s.structAt(c)
 		if st.Owner == t.p {
-			return nil, prob("you cannot attack your own %s", term(st.Kind))
+			return nil, prob(lang.M("you cannot attack your own %s", term(st.Kind)))
 		}
 		u := factions[s.Faction[st.Owner]].Builds[st.Kind]
-		return &foe{name: say("%s (%s) at %s", term("T:"+st.Kind), st.Owner, c.String()), owner: st.Owner, die: u.Die, shield: u.Shield,
+		return &foe{name: lang.M("%s (%s) at %s", capTerm(st.Kind), st.Owner, c.String()), owner: st.Owner, die: u.Die, shield: u.Shield,
 			kill: func() { s.removeStruct(st) }}, nil
 	case s.asteroidAt(c):
 		// 003-G16: no die (a defence roll of 0), shield 18.
-		return &foe{name: say("asteroid at %s", c.String()), die: 0, shield: 18, kill: func() { s.removeAsteroid(c) }}, nil
+		return &foe{name: lang.M("asteroid at %s", c.String()), die: 0, shield: 18, kill: func() { s.removeAsteroid(c) }}, nil
 	}
 	if pl := s.planetAt(c); pl != nil {
 		if i := pl.site(c); i >= 0 {
 			kind := pl.Sites[i].Kind
 			if isTile(kind) {
-				return nil, prob("nothing to attack at %s", c.String())
+				return nil, prob(lang.M("nothing to attack at %s", c.String()))
 			}
 			if !isDefence(kind) {
-				return nil, prob("%s has no die: raze it with RAZE", aTerm(kind))
+				return nil, prob(lang.M("%s has no die: raze it with RAZE", aTerm(kind)))
 			}
 			if pl.Owner == t.p {
-				return nil, prob("you cannot attack your own %s", term(kind))
+				return nil, prob(lang.M("you cannot attack your own %s", term(kind)))
 			}
 			t.hit[pl.Name] = true
 			u := factions[s.Faction[pl.Owner]].Builds[kind]
-			return &foe{name: say("%s (%s) at %s", term("T:"+kind), pl.Owner, c.String()), owner: pl.Owner, die: u.Die, shield: u.Shield,
+			return &foe{name: lang.M("%s (%s) at %s", capTerm(kind), pl.Owner, c.String()), owner: pl.Owner, die: u.Die, shield: u.Shield,
 				kill: func() { pl.Sites = append(pl.Sites[:pl.site(c)], pl.Sites[pl.site(c)+1:]...) }}, nil
 		}
 	}
-	return nil, prob("nothing to attack at %s", c.String())
+	return nil, prob(lang.M("nothing to attack at %s", c.String()))
 }
 
 // combat is one attack by opposed dice (003-R8): the attack roll must beat
 // both the defender's roll and its shield; ties fail.
-func (t *turn) combat(die int, name phrase, f *foe) {
-	a := t.d.Roll(die, tr(langEN, "%s attacks %s", name, f.name))
+func (t *turn) combat(die int, name lang.Msg, f *foe) {
+	a := t.d.RollMsg(die, lang.M("%s attacks %s", name, f.name))
 	def := 0
 	if f.die > 0 {
-		def = t.d.Roll(f.die, tr(langEN, "%s defends", f.name))
+		def = t.d.RollMsg(f.die, lang.M("%s defends", f.name))
 	}
 	t.s.told(draw.Battle, nil, f.at, "")
 	if a > def && a > f.shield {
 		t.s.told(draw.Destroyed, nil, f.at, "")
-		t.s.tell(nil, "%s attacks %s: %d against %d, shield %d: destroyed.", name, f.name, a, def, f.shield)
+		t.s.tell(nil, lang.M("%s attacks %s: %d against %d, shield %d: destroyed.", name, f.name, a, def, f.shield))
 		f.kill()
 		if f.ship != nil && f.ship.Class == Cargo {
 			t.loot(f.ship)
 		}
 		return
 	}
-	t.s.tell(nil, "%s attacks %s: %d against %d, shield %d: no effect.", name, f.name, a, def, f.shield)
+	t.s.tell(nil, lang.M("%s attacks %s: %d against %d, shield %d: no effect.", name, f.name, a, def, f.shield))
 }
 
 // loot gives the attacker a destroyed cargo ship's price, its cargo, and
@@ -852,20 +853,20 @@ func (t *turn) combat(die int, name phrase, f *foe) {
 // manifest is revealed to all (003-H1: "turn it face up").
 func (t *turn) loot(sh *Ship) {
 	got := factions[t.s.Faction[sh.Owner]].Ships[Cargo].Price.add(sh.Cargo)
-	what := say("%s", sh.Cargo.String())
+	what := lang.ArgOf(sh.Cargo.String())
 	if sh.Cargo.zero() {
-		what = say("%s", term("nothing"))
+		what = term("nothing")
 	}
 	if sh.Load != "" {
 		got = got.add(t.fac().Builds[sh.Load].Price)
-		what = say("%s + %s", sh.Cargo.String(), term(sh.Load))
+		what = lang.ArgOf(lang.M("%s + %s", sh.Cargo.String(), term(sh.Load)))
 		if sh.Cargo.zero() {
-			what = say("%s", term(sh.Load))
+			what = term(sh.Load)
 		}
 	}
-	t.s.tell(nil, "Cargo ship %d carried %s.", sh.ID, what)
+	t.s.tell(nil, lang.M("Cargo ship %d carried %s.", sh.ID, what))
 	t.s.Bank[t.p] = t.s.Bank[t.p].add(got)
-	t.s.tell(nil, "%s takes the wreck of cargo ship %d: %s.", t.p, sh.ID, got.String())
+	t.s.tell(nil, lang.M("%s takes the wreck of cargo ship %d: %s.", t.p, sh.ID, got.String()))
 }
 
 func (s *State) contract(id int) *Contract {
@@ -911,7 +912,7 @@ func (s *State) resign(p string) {
 			c.Accepted, c.Cancelled = false, true
 		}
 	}
-	s.tell(nil, "%s resigns.", p)
+	s.tell(nil, lang.M("%s resigns.", p))
 }
 
 func (t *turn) offer(o *order) *problem {
@@ -921,23 +922,23 @@ func (t *turn) offer(o *order) *problem {
 	}
 	o.Word = q
 	if q == t.p {
-		return prob("that is you")
+		return prob(lang.M("that is you"))
 	}
 	if t.s.out(q) {
-		return prob("%s is eliminated", q)
+		return prob(lang.M("%s is eliminated", q))
 	}
 	sh := t.s.ship(o.Ship)
 	if sh == nil || sh.Class != Cargo || (sh.Owner != t.p && sh.Owner != q) {
-		return prob("ship %d is not a cargo ship of yours or %s's", o.Ship, q)
+		return prob(lang.M("ship %d is not a cargo ship of yours or %s's", o.Ship, q))
 	}
 	if !t.dry {
 		c := &Contract{ID: len(t.s.Contracts) + 1, From: t.p, To: q, Ship: sh.ID, Give: o.Res, Get: o.Get}
 		t.s.Contracts = append(t.s.Contracts, c)
-		t.s.tell([]string{t.p, q}, "%s offers %s contract %d: %s gives %s, %s gives %s, carried by cargo ship %d.",
-			t.p, q, c.ID, t.p, c.Give.String(), q, c.Get.String(), sh.ID)
+		t.s.tell([]string{t.p, q}, lang.M("%s offers %s contract %d: %s gives %s, %s gives %s, carried by cargo ship %d.",
+			t.p, q, c.ID, t.p, c.Give.String(), q, c.Get.String(), sh.ID))
 		if o.Turns > 0 {
 			c.Expires = t.s.Round + o.Turns
-			t.s.tell([]string{t.p, q}, "Contract %d lapses at the start of turn %d unless cancelled before.", c.ID, c.Expires)
+			t.s.tell([]string{t.p, q}, lang.M("Contract %d lapses at the start of turn %d unless cancelled before.", c.ID, c.Expires))
 		}
 	}
 	return nil
@@ -957,7 +958,7 @@ func (t *turn) loadByContract(sh *Ship, pl *Planet, r Res) *problem {
 		}
 		left := owed.sub(*taken).sub(t.cargo[-c.ID])
 		if !left.covers(r) {
-			return prob("%s gives only %s more under contract %d", pl.Owner, left.String(), c.ID)
+			return prob(lang.M("%s gives only %s more under contract %d", pl.Owner, left.String(), c.ID))
 		}
 		if t.dry {
 			t.cargo[-c.ID] = t.cargo[-c.ID].add(r)
@@ -965,15 +966,15 @@ func (t *turn) loadByContract(sh *Ship, pl *Planet, r Res) *problem {
 			return nil
 		}
 		if !t.s.Bank[pl.Owner].covers(r) {
-			return prob("%s cannot pay %s", pl.Owner, r.String())
+			return prob(lang.M("%s cannot pay %s", pl.Owner, r.String()))
 		}
 		t.s.Bank[pl.Owner] = t.s.Bank[pl.Owner].sub(r)
 		*taken = taken.add(r)
 		sh.Cargo = sh.Cargo.add(r)
-		t.s.tell([]string{t.p, pl.Owner}, "Ship %d loads %s at %s.", sh.ID, r.String(), pl.Name)
+		t.s.tell([]string{t.p, pl.Owner}, lang.M("Ship %d loads %s at %s.", sh.ID, r.String(), pl.Name))
 		return nil
 	}
-	return prob("no accepted contract lets ship %d load at %s", sh.ID, pl.Name)
+	return prob(lang.M("no accepted contract lets ship %d load at %s", sh.ID, pl.Name))
 }
 
 func (s *State) removeShip(sh *Ship) {
@@ -982,8 +983,8 @@ func (s *State) removeShip(sh *Ship) {
 			// 003-H2: the parties see the contract's terms again. An
 			// offer not yet accepted lapses too: its ship is gone, so
 			// accepting it would authorise nothing.
-			s.tell([]string{c.From, c.To}, "Contract %d (%s gives %s, %s gives %s) lost its cargo ship %d.",
-				c.ID, c.From, c.Give.String(), c.To, c.Get.String(), sh.ID)
+			s.tell([]string{c.From, c.To}, lang.M("Contract %d (%s gives %s, %s gives %s) lost its cargo ship %d.",
+				c.ID, c.From, c.Give.String(), c.To, c.Get.String(), sh.ID))
 			c.Accepted, c.Cancelled = false, true
 		}
 	}
@@ -1035,10 +1036,10 @@ func (t *turn) shooter(c Cell) (string, Unit, bool) {
 func (t *turn) fire(o *order) *problem {
 	kind, u, ok := t.shooter(o.Cell)
 	if !ok {
-		return prob("no structure of yours that fires at %s", o.Cell.String())
+		return prob(lang.M("no structure of yours that fires at %s", o.Cell.String()))
 	}
 	if t.fired[o.Cell] >= shots(kind) {
-		return prob("the %s at %s has fired %s already", term(kind), o.Cell.String(), times(t.fired[o.Cell]))
+		return prob(lang.M("the %s at %s has fired %s already", term(kind), o.Cell.String(), times(t.fired[o.Cell])))
 	}
 	f, pr := t.foe(&order{TShip: o.TShip, TCell: o.TCell, Ast: o.Ast}, o.Cell, true)
 	if pr != nil {
@@ -1046,9 +1047,8 @@ func (t *turn) fire(o *order) *problem {
 	}
 	t.fired[o.Cell]++
 	if !t.dry {
-		f.at = t.target(o)
 		t.s.told(draw.Attack, &o.Cell, f.at, t.p)
-		t.combat(u.Die, say("%s (%s) at %s", term("T:"+kind), t.p, o.Cell.String()), f)
+		t.combat(u.Die, lang.M("%s (%s) at %s", capTerm(kind), t.p, o.Cell.String()), f)
 	}
 	return nil
 }
@@ -1064,12 +1064,12 @@ func (t *turn) bombard(o *order) *problem {
 	for _, c := range vs {
 		sh := t.s.shipAt(c)
 		if sh == nil || sh.Owner != t.p || sh.Class != Huge || sh.ID >= t.firstNew || t.acts[sh.ID] > 0 || t.bomb[sh.ID] {
-			return prob("a bombardment needs six huge ships of yours on %s, none of which acted this turn", cellList(vs))
+			return prob(lang.M("a bombardment needs six huge ships of yours on %s, none of which acted this turn", cellList(vs)))
 		}
 		ships = append(ships, sh)
 	}
 	if t.s.Cat == 20 {
-		return prob("your ships cannot act during %s", aTerm(t.s.catTerm()))
+		return prob(lang.M("your ships cannot act during %s", aTerm(t.s.catKey())))
 	}
 	for _, sh := range ships {
 		t.bomb[sh.ID] = true
@@ -1084,7 +1084,7 @@ func (t *turn) bombard(o *order) *problem {
 		pl.Sites = keep
 		t.s.told(draw.Battle, nil, pl.Centre, "")
 		t.s.told(draw.Destroyed, nil, pl.Centre, "")
-		t.s.tell(nil, "%s bombards %s from six vertices: every structure is destroyed.", t.p, pl.Name)
+		t.s.tell(nil, lang.M("%s bombards %s from six vertices: every structure is destroyed.", t.p, pl.Name))
 	}
 	return nil
 }
