@@ -264,12 +264,13 @@ var receiptRE = regexp.MustCompile(`(?s)RECEIPT\n.*?\n  ([0-9a-f]{64})\n.*?\n(  
 // are read at the end.
 func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *aheadRun) *aheadRun {
 	t.Helper()
+	began := time.Now()
 	e := newRun(t)
 	st, err := k.New(t)()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := e.startOn(t, st, games.All(), false, 4*time.Minute, func(c *daemon.Config) { c.TickEvery = time.Minute })
+	ctx := e.startOn(t, st, games.All(), true, 4*time.Minute, func(c *daemon.Config) { c.TickEvery = time.Minute })
 	svc := e.d.Service()
 	names := aheadNames(rs)
 	addr := func(p string) string { return p + "-" + e.n + "@example.org" }
@@ -322,6 +323,7 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 	send("bob", fmt.Sprintf("ORDERS a1 TURN %d\nFLY TO THE MOON", plain.bobTurn), 0)
 	await("ann", fmt.Sprintf("Your orders for turn %d of game a1 are held", plain.aheadTurn))
 	await("bob", fmt.Sprintf("Your orders for turn %d of game a1 are held", plain.bobTurn))
+	heldIn := time.Since(began)
 
 	run := &aheadRun{aheadStep: -1, bobStep: -1}
 	previewer := names[len(names)-1]
@@ -398,6 +400,7 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 	if !bobTold {
 		t.Errorf("the game never reached bob's step %d", plain.bobStep+1)
 	}
+	playedIn := time.Since(began)
 	await("ann", fmt.Sprintf("Your orders held for turn %d of game a1 are now your orders for it", plain.aheadTurn))
 	run.finish(t, ctx, svc)
 	if v, err := svc.Verify(ctx, "a1"); err != nil || !v.OK() {
@@ -436,6 +439,7 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 			t.Fatalf("%d of %d mails of orders answered within 90 s", answered(), len(sent))
 		}
 	}
+	answeredIn := time.Since(began)
 	checked := map[string]bool{}
 	receipts, inReports := 0, 0
 	for _, p := range names {
@@ -510,7 +514,8 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 	if receipts == 0 && g.DiceScheme >= 2 {
 		t.Error("no ack carried a receipt")
 	}
-	t.Logf("%d mails of orders, %d receipts (%d of steps with rolls, found in the reports), checked with sh by %d players", len(sent), receipts, inReports, len(checked))
+	t.Logf("%d mails of orders, %d receipts (%d of steps with rolls, found in the reports), checked with sh by %d players; held orders acked after %v, game played after %v, every mail answered after %v",
+		len(sent), receipts, inReports, len(checked), heldIn.Round(time.Millisecond), playedIn.Round(time.Millisecond), answeredIn.Round(time.Millisecond))
 	return run
 }
 
