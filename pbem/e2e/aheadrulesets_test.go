@@ -328,6 +328,8 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 	run := &aheadRun{aheadStep: -1, bobStep: -1}
 	previewer := names[len(names)-1]
 	previewed, previewedPending, bobTold := false, false, false
+	early := map[int]string{} // step → the previewer's orders and her preview made before others sent theirs
+	comparedPreviews := 0
 	for len(sent) < 80+2 {
 		if g, err = svc.Get(ctx, "a1"); err != nil {
 			t.Fatal(err)
@@ -348,6 +350,19 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 		}
 		if next == nil {
 			t.Fatalf("step %d awaits no one and did not resolve: prompts %+v", n+1, g.Prompts)
+		}
+		// Where the previewer is asked at once with others, and before
+		// they send, a preview of what her bot will send: a preview with
+		// their orders pending must show the same (unless dice were
+		// drawn: from a fresh stream each time).
+		if prompt := promptOf(g, previewer); asked[previewer] && !previewedPending && next.Player != previewer && len(run.orders[n]) == 0 && early[n] == "" && prompt != "" {
+			for _, p := range g.Prompts {
+				if p.ID == prompt {
+					o := botOrders(t, ctx, svc, rs, n, p)
+					send(previewer, "PREVIEW a1\n"+o, 0)
+					early[n] = o + "\x00" + await(previewer, "would do if the step resolved now")
+				}
+			}
 		}
 		orders := botOrders(t, ctx, svc, rs, n, *next)
 		run.orders[n][next.Player] = orders
@@ -371,6 +386,18 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 			for _, l := range pendingOf {
 				if len(l) >= 10 && !own[strings.ToUpper(l)] && strings.Contains(strings.ToUpper(got), strings.ToUpper(l)) {
 					t.Errorf("%s's preview shows %q, pending orders of another player:\n%s", previewer, l, got)
+				}
+			}
+			if o, before, ok := strings.Cut(early[n], "\x00"); ok && o == orders {
+				a, rolledA := previewOutcome(before)
+				b, rolledB := previewOutcome(got)
+				switch {
+				case rolledA || rolledB:
+					t.Logf("the previews of step %d before and with others' orders pending drew dice: not compared", n+1)
+				case a != b:
+					t.Errorf("%s's preview of step %d with others' orders pending (%q) differs from hers before they were sent:\n%s\n----\n%s", previewer, n+1, pendingOf, b, a)
+				default:
+					comparedPreviews++
 				}
 			}
 		}
@@ -514,8 +541,8 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 	if receipts == 0 && g.DiceScheme >= 2 {
 		t.Error("no ack carried a receipt")
 	}
-	t.Logf("%d mails of orders, %d receipts (%d of steps with rolls, found in the reports), checked with sh by %d players; held orders acked after %v, game played after %v, every mail answered after %v",
-		len(sent), receipts, inReports, len(checked), heldIn.Round(time.Millisecond), playedIn.Round(time.Millisecond), answeredIn.Round(time.Millisecond))
+	t.Logf("%d mails of orders, %d receipts (%d of steps with rolls, found in the reports), checked with sh by %d players; %d previews with others' orders pending matched hers before; held orders acked after %v, game played after %v, every mail answered after %v",
+		len(sent), receipts, inReports, len(checked), comparedPreviews, heldIn.Round(time.Millisecond), playedIn.Round(time.Millisecond), answeredIn.Round(time.Millisecond))
 	return run
 }
 
@@ -548,6 +575,19 @@ func (run *aheadRun) pick(start int) {
 			}
 		}
 	}
+}
+
+// previewOutcome is a preview's text without what changes from one
+// preview of a step to the next (the previews left), and whether dice were
+// drawn in it.
+func previewOutcome(text string) (string, bool) {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(l, "You may ask for ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n"), !strings.Contains(text, "(no dice were rolled)")
 }
 
 // promptOf is player's first blocking prompt in g ("" for none).
