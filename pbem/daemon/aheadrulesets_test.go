@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -36,9 +37,17 @@ import (
 // (checked with sh for each player's first). In all but the simultaneous
 // rulesets one player is asked at a time, so only there does the preview
 // have others' orders pending to keep out of it.
+//
+// With the real mail servers named (ORRERY_E2E_IMAP, scripts/mailstack.sh
+// env), pbem/e2e TestAheadEveryRulesetByMail plays the same games through
+// Postfix and Dovecot, on bbolt and PostgreSQL, and this one skips: it is
+// the fallback where the servers are not installed.
 func TestAheadEveryRuleset(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole game: every ruleset played twice by mail, some 4 s of CPU (10 s on PostgreSQL); runs without -short")
+	}
+	if os.Getenv("ORRERY_E2E_IMAP") != "" {
+		t.Skip("the real mail servers are named: pbem/e2e TestAheadEveryRulesetByMail plays these games through them, on each store; unset ORRERY_E2E_IMAP to run this in-process fallback")
 	}
 	for _, rs := range games.All() {
 		t.Run(rs.Info().Name, func(t *testing.T) {
@@ -116,6 +125,7 @@ func playAhead(t *testing.T, rs engine.Ruleset, plain *aheadRun) *aheadRun {
 	start := g.Turn
 	previewer := run.names[len(run.names)-1]
 	previewed, previewedPending, checked := false, false, map[string]bool{}
+	early := map[int]string{} // step → the previewer's orders and her preview made before others sent theirs
 	var receipts []struct {
 		step   uint64
 		player string
@@ -179,6 +189,25 @@ func playAhead(t *testing.T, rs engine.Ruleset, plain *aheadRun) *aheadRun {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Where the previewer is asked at once with others, and before
+		// they send, a preview of what her bot will send: a preview with
+		// their orders pending must show the same (unless dice were
+		// drawn: from a fresh stream each time).
+		if prompt := promptOf(g, previewer); plain != nil && asked[previewer] && !previewedPending && next.Player != previewer && len(run.orders[n]) == 0 && early[n] == "" && prompt != "" {
+			for _, p := range g.Prompts {
+				if p.ID != prompt {
+					continue
+				}
+				pv, err := svc.View(ctx, "a1", previewer)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o := rs.Bot(pv, p, rand.New(rand.NewPCG(uint64(n), uint64(seat[previewer]))))
+				if got := to(send(previewer, "PREVIEW a1\n"+o), previewer+"@example.org"); len(got) == 1 {
+					early[n] = o + "\x00" + got[0]
+				}
+			}
+		}
 		orders := rs.Bot(v, *next, rand.New(rand.NewPCG(uint64(n), uint64(seat[next.Player]))))
 		run.orders[n][next.Player] = orders
 		var pendingOf []string // the lines others sent for the step
@@ -204,6 +233,13 @@ func playAhead(t *testing.T, rs engine.Ruleset, plain *aheadRun) *aheadRun {
 			for _, l := range pendingOf {
 				if len(l) >= 10 && !own[strings.ToUpper(l)] && strings.Contains(strings.ToUpper(got[0]), strings.ToUpper(l)) {
 					t.Errorf("%s's preview shows %q, pending orders of another player:\n%s", previewer, l, got[0])
+				}
+			}
+			if o, before, ok := strings.Cut(early[n], "\x00"); ok && o == orders {
+				a, rolledA := previewOutcome(before)
+				b, rolledB := previewOutcome(got[0])
+				if !rolledA && !rolledB && a != b {
+					t.Errorf("%s's preview of step %d with others' orders pending (%q) differs from hers before they were sent:\n%s\n----\n%s", previewer, n+1, pendingOf, b, a)
 				}
 			}
 		}
@@ -300,6 +336,20 @@ func (run *aheadRun) pick(start int) {
 			}
 		}
 	}
+}
+
+// previewOutcome is the text of a preview mail (as to gives it) without
+// what changes from one preview of a step to the next (the headers, the
+// previews left), and whether dice were drawn in it.
+func previewOutcome(mail string) (string, bool) {
+	_, text, _ := strings.Cut(mail, "\n\n")
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(l, "You may ask for ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n"), !strings.Contains(text, "(no dice were rolled)")
 }
 
 // promptOf is player's first blocking prompt in g ("" for none).

@@ -101,6 +101,14 @@ func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Rulese
 	if err != nil {
 		tb.Fatal(err)
 	}
+	d, r := s.newDaemonOn(tb, st, bot, rulesets, idle, onSent, tune...)
+	return st, d, r
+}
+
+// newDaemonOn makes a daemon for bot on the real servers, on the open
+// store st.
+func (s stack) newDaemonOn(tb testing.TB, st *store.Store, bot string, rulesets []engine.Ruleset, idle bool, onSent func(outbox.Record), tune ...func(*daemon.Config)) (*daemon.Daemon, *imapin.Reader) {
+	tb.Helper()
 	log := slog.New(slog.DiscardHandler)
 	if os.Getenv("ORRERY_E2E_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -123,7 +131,7 @@ func (s stack) newDaemon(tb testing.TB, db, bot string, rulesets []engine.Rulese
 	r := imapin.New(imapin.Config{Addr: s.IMAP, TLS: "none", Poll: !idle, PollInterval: 30 * time.Millisecond,
 		MinBackoff: 50 * time.Millisecond, MaxBackoff: time.Second, Logger: log,
 		Credentials: func(context.Context) (string, string, error) { return bot, "any", nil }})
-	return st, d, r
+	return d, r
 }
 
 // A whole game of Prosper by mail through Postfix and Dovecot: welcome

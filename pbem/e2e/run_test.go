@@ -37,7 +37,18 @@ func newRun(t testing.TB) *e2eRun {
 // returns ends after timeout, and with the test.
 func (e *e2eRun) start(t *testing.T, db string, rulesets []engine.Ruleset, idle bool, timeout time.Duration, tune ...func(*daemon.Config)) context.Context {
 	t.Helper()
-	st, d, r := e.newDaemon(t, filepath.Join(t.TempDir(), db), e.bot, rulesets, idle, nil, tune...)
+	st, err := store.Open(filepath.Join(t.TempDir(), db), store.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.startOn(t, st, rulesets, idle, timeout, tune...)
+}
+
+// startOn is start on an open store st (of any backend), which it closes
+// when t ends.
+func (e *e2eRun) startOn(t *testing.T, st *store.Store, rulesets []engine.Ruleset, idle bool, timeout time.Duration, tune ...func(*daemon.Config)) context.Context {
+	t.Helper()
+	d, r := e.newDaemonOn(t, st, e.bot, rulesets, idle, nil, tune...)
 	e.st, e.d = st, d
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	runCtx, stop := context.WithCancel(ctx)
