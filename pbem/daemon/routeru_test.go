@@ -1,0 +1,68 @@
+package daemon_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"orrery/engine/game"
+)
+
+// TestRouteRefusalsInRussian: a Russian player's mail that the router
+// refuses (a GAME or SECRET line without its word, a PRESS without END,
+// two games, two secrets, an unknown command) is answered in Russian,
+// why and how to fix it, with no English sentence around the commands.
+func TestRouteRefusalsInRussian(t *testing.T) {
+	h := newHarness(t)
+	if _, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "g2", Ruleset: "toy",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "cy", Email: "cy@example.org"}}}); err != nil {
+		t.Fatal(err)
+	}
+	// carl plays no game: his unknown commands are not taken for
+	// orders that lost their subject's tag.
+	h.handle(h.mail("ann@example.org", "settings", "SET LANG ru"))
+	h.handle(h.mail("carl@example.org", "settings", "SET LANG ru"))
+	h.flush()
+	tag := "[g1 " + h.secret("ann") + "]"
+	for _, c := range []struct {
+		from, subject, body string
+		want, not           []string
+	}{
+		{"ann@example.org", "hello", "GAME\nSTATUS g1",
+			[]string{"после GAME нужно одно имя игры", "напишите так: GAME demo1"}, []string{"needs one game id", "write it like"}},
+		{"ann@example.org", tag, "SECRET a b",
+			[]string{"после SECRET нужно одно слово — ваш секрет", "приветственном письме"}, []string{"needs one word", "welcome mail"}},
+		{"ann@example.org", tag, "PRESS TO bob\nhello bob",
+			[]string{"у команды PRESS нет строки END", "а после него — строку END"}, []string{"has no END line", "write the text below"}},
+		{"ann@example.org", "[g1] [g2]", "STATUS",
+			[]string{"в теме названы 2 игры: g1, g2", "по одному письму на каждую игру"}, []string{"the subject names", "send one mail"}},
+		{"ann@example.org", tag, "GAME g2\npush 1",
+			[]string{"в этой строке названа игра g2, а в теме — g1"}, []string{"this line names", "send one mail"}},
+		{"ann@example.org", tag, "SECRET zzzzzz1\npush 1",
+			[]string{"второй, другой секрет (в теме указан другой)", "укажите секрет один раз"}, []string{"second, different", "give your secret"}},
+		// A stranger's answers are few: one mail with both.
+		{"carl@example.org", "hello", "STATSU g1\npush 1",
+			[]string{"неизвестная команда \"STATSU\"", "вы имели в виду STATUS?", "неизвестная команда \"PUSH\"",
+				"команды: HELP, LIST,", "START и INVITE", "чтобы прислать приказы"},
+			[]string{"did you mean", "the commands are", "START and INVITE", "to send orders"}},
+	} {
+		t.Run(c.body, func(t *testing.T) {
+			h.handle(h.mail(c.from, c.subject, c.body))
+			got := to(h.flush(), c.from)
+			if len(got) != 1 {
+				t.Fatalf("%d answers, want 1", len(got))
+			}
+			flat := strings.Join(strings.Fields(got[0]), " ")
+			for _, w := range c.want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("the answer lacks %q:\n%s", w, got[0])
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(flat, w) {
+					t.Errorf("the answer has the English %q:\n%s", w, got[0])
+				}
+			}
+		})
+	}
+}
