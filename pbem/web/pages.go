@@ -172,7 +172,7 @@ func (s *Site) index(w http.ResponseWriter, r *http.Request) {
 	after := r.URL.Query().Get("after")
 	list, next, err := s.cfg.Service.GamesPage(r.Context(), after, s.cfg.PageSize, Listed)
 	if err != nil {
-		s.gameError(w, r, err)
+		s.gameError(w, r, s.askerTag(w, r, nil), err)
 		return
 	}
 	l := links{home: "/", assets: "/assets/", self: "/"}
@@ -199,7 +199,7 @@ func (s *Site) index(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := s.render("index.html", p)
 	if err != nil {
-		s.gameError(w, r, err)
+		s.gameError(w, r, v.tag, err)
 		return
 	}
 	s.write(w, r, "text/html; charset=utf-8", "", body, "no-cache")
