@@ -39,9 +39,9 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		if answer, err := d.gmRefused(ctx, j); err != nil || !answer {
 			return err
 		}
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game,
-			Msg: "GM commands need the GM's address and the GM secret; nothing was applied",
-			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "GM "+c.Verb+" "+c.Game,
+			lang.M("GM commands need the GM's address and the GM secret; nothing was applied"),
+			lang.M("send from the GM address configured on the server, with a line SECRET and the GM secret")))
 	}
 	j.gm = true
 	v, ok := gmVerbs[c.Verb]

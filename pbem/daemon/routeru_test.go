@@ -66,3 +66,42 @@ func TestRouteRefusalsInRussian(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandRefusalsInRussian: the refusals of commands that parsed but
+// cannot be done (a ruleset not here, a page past the last, CONFIRM with
+// nothing held, a GM command from a player) are Russian for a Russian
+// player.
+func TestCommandRefusalsInRussian(t *testing.T) {
+	h := newHarness(t)
+	h.handle(h.mail("ann@example.org", "settings", "SET LANG ru"))
+	h.flush()
+	for _, c := range []struct {
+		body      string
+		want, not []string
+	}{
+		{"RULES nosuch", []string{`нет набора правил "nosuch" (известны: toy)`, "пришлите LIST, чтобы увидеть наборы правил"}, []string{"no ruleset", "send LIST"}},
+		{"HELP nosuch", []string{`нет набора правил "nosuch"`}, []string{"no ruleset", "send LIST"}},
+		{"LIST page 9", []string{"есть только 1 страница", "пришлите LIST, чтобы получить первую страницу"}, []string{"there are only", "send LIST"}},
+		{"CONFIRM", []string{"нет ваших задержанных приказов", "CONFIRM работает в ответе"}, []string{"no held orders", "works in a reply"}},
+		{"GM PAUSE g1", []string{"командам ведущего нужны адрес ведущего и его секрет", "со строкой SECRET и секретом ведущего"}, []string{"GM commands need", "send from the GM"}},
+	} {
+		t.Run(c.body, func(t *testing.T) {
+			h.handle(h.mail("ann@example.org", "hello", c.body))
+			got := to(h.flush(), "ann@example.org")
+			if len(got) != 1 {
+				t.Fatalf("%d answers, want 1", len(got))
+			}
+			flat := strings.Join(strings.Fields(got[0]), " ")
+			for _, w := range c.want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("the answer lacks %q:\n%s", w, got[0])
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(flat, w) {
+					t.Errorf("the answer has the English %q:\n%s", w, got[0])
+				}
+			}
+		})
+	}
+}
