@@ -105,3 +105,40 @@ func TestCommandRefusalsInRussian(t *testing.T) {
 		})
 	}
 }
+
+// TestGMRefusalsInRussian: a GM who reads Russian gets the refusals of
+// GM lines and the answers of GM changes in Russian.
+func TestGMRefusalsInRussian(t *testing.T) {
+	h, _ := clocked(t, game.DefaultSettings())
+	h.handle(h.mail("Game Master <"+gmAddr+">", "settings", "SET LANG ru"))
+	h.flush()
+	for _, c := range []struct {
+		body      string
+		want, not []string
+	}{
+		{"GM DEADLINE g2 soon", []string{`"soon" — ни +длительность, ни время`, "напишите +24h или время UTC"}, []string{"is neither", "write +24h"}},
+		{"GM ROLLBACK g2", []string{"после GM ROLLBACK нужны TURN и номер", "напишите GM ROLLBACK demo1 TURN 3 и причину"}, []string{"needs TURN", "write GM"}},
+		{"GM OBSERVE g2", []string{"после GM OBSERVE нужен адрес", "напишите GM OBSERVE g2 olga@example.org или"}, []string{"needs an address", "write GM"}},
+		{"GM ADVANCE g2", []string{"GM ADVANCE g2: выполнять было нечего — ещё ждём ann, bob"}, []string{"nothing was due"}},
+		{"GM SHOW g2 please", []string{"после GM SHOW нужна игра"}, []string{"takes a game", "write GM"}},
+	} {
+		t.Run(c.body, func(t *testing.T) {
+			h.gm(c.body)
+			got := to(h.flush(), gmAddr)
+			if len(got) != 1 {
+				t.Fatalf("%d answers, want 1", len(got))
+			}
+			flat := strings.Join(strings.Fields(got[0]), " ")
+			for _, w := range c.want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("the answer lacks %q:\n%s", w, got[0])
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(flat, w) {
+					t.Errorf("the answer has the English %q:\n%s", w, got[0])
+				}
+			}
+		})
+	}
+}
