@@ -142,3 +142,28 @@ func TestGMRefusalsInRussian(t *testing.T) {
 		})
 	}
 }
+
+// TestGMReportInRussian: the GM's report of refused GM commands is in
+// the GM's language.
+func TestGMReportInRussian(t *testing.T) {
+	h, _ := clocked(t, game.DefaultSettings())
+	h.handle(h.mail("Game Master <"+gmAddr+">", "settings", "SET LANG ru"))
+	h.flush()
+	h.handle(h.mail("Game Master <"+gmAddr+">", "guess", "SECRET guess-a\nGM PAUSE g2 mine now"))
+	var report string
+	for _, m := range to(h.flush(), gmAddr) {
+		if strings.Contains(m, "gm-alert") {
+			report = strings.Join(strings.Fields(m), " ")
+		}
+	}
+	for _, w := range []string{"Здравствуйте!", "1 команда ведущего отклонена с 2026-11-22 12:00 UTC", "1 — от " + gmAddr + " (ваш адрес, возможно, подделанный)", "не чаще раза в сутки"} {
+		if !strings.Contains(report, w) {
+			t.Errorf("the GM's report lacks %q:\n%s", w, report)
+		}
+	}
+	for _, w := range []string{"refused since", "perhaps forged", "Nothing in them"} {
+		if strings.Contains(report, w) {
+			t.Errorf("the GM's report has the English %q:\n%s", w, report)
+		}
+	}
+}
