@@ -127,3 +127,35 @@ func TestFeedInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestStepSeedInTheReadersLanguage: a step's revealed seed and the
+// feed's link are worded in the page's language, not left in English
+// around the hashes.
+func TestStepSeedInTheReadersLanguage(t *testing.T) {
+	svc, _ := toyGame(t)
+	cat, err := templates.WebCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSite(t, Config{Service: svc, Catalog: cat})
+	ru := get(s, "GET", "/g/g1/step/1?lang=ru").Body.String()
+	en := get(s, "GET", "/g/g1/step/1").Body.String()
+	for _, c := range []struct {
+		body      string
+		want, not []string
+	}{
+		{ru, []string{"Зерно <code>", "обещанное до шага как <code>", `title="Все шаги этой игры"`}, []string{"promised before the step", "Every step of this game"}},
+		{en, []string{"Seed <code>", ", promised before the step as <code>", `title="Every step of this game"`}, []string{"Зерно"}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.body, w) {
+				t.Errorf("the step page lacks %q:\n%s", w, c.body)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(c.body, w) {
+				t.Errorf("the step page has %q", w)
+			}
+		}
+	}
+}
