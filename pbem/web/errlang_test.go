@@ -2,10 +2,13 @@ package web
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"orrery/engine/game"
+	"orrery/engine/store"
+	"orrery/games"
 	"orrery/pbem/settings"
 	"orrery/templates"
 )
@@ -157,5 +160,37 @@ func TestStepSeedInTheReadersLanguage(t *testing.T) {
 				t.Errorf("the step page has %q", w)
 			}
 		}
+	}
+}
+
+// TestDiceInTheReadersLanguage: the dice page words each roll's purpose
+// and each step's phase as the reader's reports do (Prosper's «порядок
+// мест (место 1 из 2)»), not in the English they were recorded beside.
+func TestDiceInTheReadersLanguage(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "dice.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := game.New(st, games.All())
+	if _, err := svc.Create(context.Background(), game.CreateRequest{ID: "p", Ruleset: "prosper", DiceSecret: "dice-ru",
+		Players: []game.PlayerSpec{{Name: "ann", Bot: true}, {Name: "bob", Bot: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := templates.WebCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := templates.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSite(t, Config{Service: svc, Catalog: cat, Localize: set.LocalReport})
+	ru := text(get(s, "GET", "/g/p/dice?lang=ru").Body.Bytes())
+	if !strings.Contains(ru, "порядок мест (место 2 из 2)") || strings.Contains(ru, "seat order") {
+		t.Errorf("the Russian dice page's purposes are not Russian:\n%s", ru)
+	}
+	if en := text(get(s, "GET", "/g/p/dice").Body.Bytes()); !strings.Contains(en, "seat order (position 2 of 2)") {
+		t.Errorf("the English dice page lost its purposes:\n%s", en)
 	}
 }

@@ -386,6 +386,21 @@ func (s *Site) dicePage(ctx context.Context, g *game.Game, v viewer, l links) (*
 		return nil, err
 	}
 	p.Words = string(words)
+	if s.cfg.Localize != nil && p.tag != lang.English {
+		// Each roll's purpose and each step's phase as the reader's
+		// reports word them (the messages they were recorded with).
+		rs, _ := engine.Find(s.cfg.Service.Rulesets(), g.Ruleset)
+		zone := v.zone
+		if zone == nil {
+			zone = time.UTC
+		}
+		steps = slices.Clone(steps)
+		for i, st := range steps {
+			rep := s.cfg.Localize(&game.Report{Phase: st.Phase, Rolls: st.Rolls}, rs, p.tag, zone)
+			steps[i].Phase, steps[i].Rolls = rep.Phase, rep.Rolls
+		}
+		p.Steps = steps
+	}
 	for _, st := range steps {
 		p.Rolls += len(st.Rolls)
 		p.Parts += len(st.Inputs)
