@@ -118,7 +118,7 @@ func (s *Service) StepView(ctx context.Context, id string, step uint64, player s
 			return userErr(lang.M("game %s has not started", g.ID))
 		}
 		if step > g.Step {
-			return userErrorf("game %s has had %d steps; there is no step %d yet", g.ID, g.Step, step)
+			return userErr(lang.MN("game %s has had %d step; there is no step %d yet", "game %s has had %d steps; there is no step %d yet", g.ID, int(g.Step), int(step)))
 		}
 		if player != "" && player != Observer {
 			if _, ok := g.PlayerByName(player); !ok {

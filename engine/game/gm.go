@@ -80,7 +80,7 @@ func (s *Service) Pause(ctx context.Context, id, reason string, hooks ...Hook) (
 			return nil, "", err
 		}
 		if g.Paused {
-			return nil, "", userErrorf("game %s is paused already", g.ID)
+			return nil, "", userErr(lang.M("game %s is paused already", g.ID))
 		}
 		g.Paused, g.PausedAt = true, now
 		return []Notice{tell("paused", append(everyone(g), GM), lang.M("The GM paused %s: %s. Deadlines wait until the game resumes; orders are still taken.", g.ID, reasonOr(reason, lang.M("no reason given"))))},
@@ -93,7 +93,7 @@ func (s *Service) Pause(ctx context.Context, id, reason string, hooks ...Hook) (
 func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if !g.Paused {
-			return nil, "", userErrorf("game %s is not paused", g.ID)
+			return nil, "", userErr(lang.M("game %s is not paused", g.ID))
 		}
 		paused := now.Sub(g.PausedAt)
 		g.Paused, g.PausedAt = false, time.Time{}
@@ -112,7 +112,7 @@ func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, 
 func (s *Service) SetDeadline(ctx context.Context, id string, at time.Time, reason string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.changeDeadline(ctx, id, func(g *Game, now time.Time) (time.Time, error) {
 		if !at.After(now) {
-			return time.Time{}, userErrorf("the new deadline %s is not in the future", fmtTime(at))
+			return time.Time{}, userErr(lang.M("the new deadline %s is not in the future", at))
 		}
 		return at.UTC(), nil
 	}, reason, hooks)
@@ -138,7 +138,7 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 			return nil, "", err
 		}
 		if strings.TrimSpace(reason) == "" {
-			return nil, "", userErrorf("say why the deadline changes: players are told the reason")
+			return nil, "", userErr(lang.M("say why the deadline changes: players are told the reason"))
 		}
 		at, err := next(g, now)
 		if err != nil {
@@ -153,9 +153,9 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 		n, moved := s.moveDeadline(g, at, reason, now)
 		if !moved {
 			if at.Before(g.Deadline) {
-				return nil, "", userErrorf("the deadline of %s stays %s: its players were told it, and a deadline moved earlier comes no sooner than %s after the notice that tells it (min_notice)", g.ID, fmtTime(g.Deadline), lang.Duration(lang.English, s.time.minNotice))
+				return nil, "", userErr(lang.M("the deadline of %s stays %s: its players were told it, and a deadline moved earlier comes no sooner than %s after the notice that tells it (min_notice)", g.ID, g.Deadline, s.time.minNotice))
 			}
-			return nil, "", userErrorf("the deadline of %s is %s already", g.ID, fmtTime(g.Deadline))
+			return nil, "", userErr(lang.M("the deadline of %s is %s already", g.ID, g.Deadline))
 		}
 		return []Notice{n}, fmt.Sprintf("deadline %s → %s: %s", old, fmtTime(g.Deadline), reason), nil
 	})
@@ -268,7 +268,7 @@ func (s *Service) leave(ctx context.Context, id, player, kind string, text func(
 				continue
 			}
 			if contains(g.Kicked, p.Name) {
-				return nil, "", userErrorf("%s has left %s already", p.Name, g.ID)
+				return nil, "", userErr(lang.M("%s has left %s already", p.Name, g.ID))
 			}
 			g.Kicked = append(g.Kicked, p.Name)
 			sort.Strings(g.Kicked)
@@ -288,7 +288,7 @@ func (s *Service) leave(ctx context.Context, id, player, kind string, text func(
 func (s *Service) Message(ctx context.Context, id, text string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if strings.TrimSpace(text) == "" {
-			return nil, "", userErrorf("the message is empty")
+			return nil, "", userErr(lang.M("the message is empty"))
 		}
 		return []Notice{{Kind: "message", To: everyone(g), Text: text}}, "message: " + text, nil
 	})

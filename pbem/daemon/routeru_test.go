@@ -121,6 +121,8 @@ func TestGMRefusalsInRussian(t *testing.T) {
 		{"GM OBSERVE g2", []string{"после GM OBSERVE нужен адрес", "напишите GM OBSERVE g2 olga@example.org или"}, []string{"needs an address", "write GM"}},
 		{"GM ADVANCE g2", []string{"GM ADVANCE g2: выполнять было нечего — ещё ждём ann, bob"}, []string{"nothing was due"}},
 		{"GM SHOW g2 please", []string{"после GM SHOW нужна игра"}, []string{"takes a game", "write GM"}},
+		{"GM RESUME g2", []string{"игра g2 не приостановлена"}, []string{"is not paused"}},
+		{"GM DEADLINE g2 2020-01-01T10:00 too late", []string{"новый срок ср 2020-01-01 10:00 UTC — не в будущем"}, []string{"not in the future", "Wed"}},
 	} {
 		t.Run(c.body, func(t *testing.T) {
 			h.gm(c.body)
