@@ -122,7 +122,7 @@ func (s *Service) SetDeadline(ctx context.Context, id string, at time.Time, reas
 func (s *Service) ExtendDeadline(ctx context.Context, id string, d time.Duration, reason string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.changeDeadline(ctx, id, func(g *Game, now time.Time) (time.Time, error) {
 		if d <= 0 {
-			return time.Time{}, userErrorf("extend by a positive duration, not %v", d)
+			return time.Time{}, userErr(lang.M("extend by a positive duration, not %s", d.String()))
 		}
 		base := g.Deadline
 		if base.IsZero() || base.Before(now) {
@@ -207,7 +207,7 @@ func (s *Service) declareVacation(ctx context.Context, id, player string, from, 
 			return nil, "", userErr(lang.M("there is no player %q in game %s", player, g.ID))
 		}
 		if !to.After(from) {
-			return nil, "", userErrorf("a vacation must end after it starts")
+			return nil, "", userErr(lang.M("a vacation must end after it starts"))
 		}
 		var capped time.Duration
 		if m := g.Settings.MaxVacation; m > 0 && to.Sub(from) > m {
@@ -310,7 +310,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 			return err
 		}
 		if to >= g.Step {
-			return userErrorf("game %s is at step %d: roll back to an earlier step", g.ID, g.Step)
+			return userErr(lang.M("game %s is at step %d: roll back to an earlier step", g.ID, int(g.Step)))
 		}
 		snap := b.Bucket(store.BucketSnaps).Get(store.Key(to))
 		if snap == nil {
@@ -383,7 +383,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 func (s *Service) Resend(ctx context.Context, id string, step uint64, players []string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if step > g.Step {
-			return nil, "", userErrorf("game %s has had %d steps; there is no step %d yet", g.ID, g.Step, step)
+			return nil, "", userErr(lang.MN("game %s has had %d step; there is no step %d yet", "game %s has had %d steps; there is no step %d yet", g.ID, int(g.Step), int(step)))
 		}
 		if len(players) == 0 {
 			players = everyone(g)
@@ -547,7 +547,7 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 		for _, name := range to {
 			p, ok := g.PlayerByName(name)
 			if !ok {
-				return userErrorf("there is no player %q in game %s to send press to", name, g.ID)
+				return userErr(lang.M("there is no player %q in game %s to send press to", name, g.ID))
 			}
 			if p.Name != sender.Name && !contains(rcpt, p.Name) {
 				rcpt = append(rcpt, p.Name)
@@ -598,7 +598,7 @@ func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks 
 			return nil, "observer " + email + " subscribes", nil
 		}
 		if !contains(g.Observers, email) {
-			return nil, "", userErrorf("%s does not observe %s", email, g.ID)
+			return nil, "", userErr(lang.M("%s does not observe %s", email, g.ID))
 		}
 		g.Observers = remove(g.Observers, email)
 		return nil, "observer " + email + " unsubscribes", nil

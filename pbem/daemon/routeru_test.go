@@ -75,18 +75,25 @@ func TestCommandRefusalsInRussian(t *testing.T) {
 	h := newHarness(t)
 	h.handle(h.mail("ann@example.org", "settings", "SET LANG ru"))
 	h.flush()
+	tag := "[g1 " + h.secret("ann") + "]"
 	for _, c := range []struct {
 		body      string
 		want, not []string
+		subject   string
 	}{
-		{"RULES nosuch", []string{`нет набора правил "nosuch" (известны: toy)`, "пришлите LIST, чтобы увидеть наборы правил"}, []string{"no ruleset", "send LIST"}},
-		{"HELP nosuch", []string{`нет набора правил "nosuch"`}, []string{"no ruleset", "send LIST"}},
-		{"LIST page 9", []string{"есть только 1 страница", "пришлите LIST, чтобы получить первую страницу"}, []string{"there are only", "send LIST"}},
-		{"CONFIRM", []string{"нет ваших задержанных приказов", "CONFIRM работает в ответе"}, []string{"no held orders", "works in a reply"}},
-		{"GM PAUSE g1", []string{"командам ведущего нужны адрес ведущего и его секрет", "со строкой SECRET и секретом ведущего"}, []string{"GM commands need", "send from the GM"}},
+		{"RULES nosuch", []string{`нет набора правил "nosuch" (известны: toy)`, "пришлите LIST, чтобы увидеть наборы правил"}, []string{"no ruleset", "send LIST"}, ""},
+		{"HELP nosuch", []string{`нет набора правил "nosuch"`}, []string{"no ruleset", "send LIST"}, ""},
+		{"LIST page 9", []string{"есть только 1 страница", "пришлите LIST, чтобы получить первую страницу"}, []string{"there are only", "send LIST"}, ""},
+		{"CONFIRM", []string{"нет ваших задержанных приказов", "CONFIRM работает в ответе"}, []string{"no held orders", "works in a reply"}, ""},
+		{"ORDERS g1 TURN 1\npush 1", []string{"игра g1 идёт на ходу 1: приказы на ход 1 присылают без TURN, как обычно"}, []string{"is at turn", "as usual"}, tag},
+		{"GM PAUSE g1", []string{"командам ведущего нужны адрес ведущего и его секрет", "со строкой SECRET и секретом ведущего"}, []string{"GM commands need", "send from the GM"}, ""},
 	} {
 		t.Run(c.body, func(t *testing.T) {
-			h.handle(h.mail("ann@example.org", "hello", c.body))
+			subject := c.subject
+			if subject == "" {
+				subject = "hello"
+			}
+			h.handle(h.mail("ann@example.org", subject, c.body))
 			got := to(h.flush(), "ann@example.org")
 			if len(got) != 1 {
 				t.Fatalf("%d answers, want 1", len(got))
