@@ -110,11 +110,11 @@ type VacationAllResult struct {
 func (s *Service) VacationAll(ctx context.Context, addr string, from, to time.Time, source string, hooks ...Hook) (*VacationAllResult, error) {
 	from, to = from.UTC(), to.UTC()
 	if !to.After(from) {
-		return nil, userErrorf("a vacation must end after it starts")
+		return nil, userErr(lang.M("a vacation must end after it starts"))
 	}
 	now := s.now().UTC()
 	if !to.After(now) {
-		return nil, userErrorf("that vacation is over already")
+		return nil, userErr(lang.M("that vacation is over already"))
 	}
 	if err := s.indexed(ctx); err != nil {
 		return nil, err

@@ -65,20 +65,20 @@ func (s *Service) Hold(ctx context.Context, in Input, turn int, hooks ...Hook) (
 		}
 		res.Game = g
 		if g.Over() {
-			return store.Unchanged(userErrorf("game %s is over: %s", g.ID, g.Outcome.Text))
+			return store.Unchanged(userErr(lang.M("game %s is over: %s", g.ID, outcomeArg(g))))
 		}
 		if g.Signup {
-			return store.Unchanged(userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats))
+			return store.Unchanged(userErr(lang.M("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)))
 		}
 		pl, ok := g.PlayerByName(in.Player)
 		if !ok {
-			return store.Unchanged(userErrorf("there is no player %q in game %s", in.Player, g.ID))
+			return store.Unchanged(userErr(lang.M("there is no player %q in game %s", in.Player, g.ID)))
 		}
 		if turn == Next {
 			turn = g.Turn + 1
 		}
 		if turn <= g.Turn {
-			return store.Unchanged(userErrorf("game %s is at turn %d: orders for turn %d are sent without TURN, as usual", g.ID, g.Turn, turn))
+			return store.Unchanged(userErr(lang.M("game %s is at turn %d: orders for turn %d are sent without TURN, as usual", g.ID, g.Turn, turn)))
 		}
 		ab, err := b.CreateBucketIfNotExists(bucketAhead)
 		if err != nil {

@@ -118,7 +118,7 @@ func (s *Service) StepView(ctx context.Context, id string, step uint64, player s
 			return userErr(lang.M("game %s has not started", g.ID))
 		}
 		if step > g.Step {
-			return userErrorf("game %s has had %d steps; there is no step %d yet", g.ID, g.Step, step)
+			return userErr(lang.MN("game %s has had %d step; there is no step %d yet", "game %s has had %d steps; there is no step %d yet", g.ID, int(g.Step), int(step)))
 		}
 		if player != "" && player != Observer {
 			if _, ok := g.PlayerByName(player); !ok {
@@ -152,15 +152,19 @@ func (s *Service) StepView(ctx context.Context, id string, step uint64, player s
 // to the next step's seed, and the events and rolls that reader may see
 // (Report's rule).
 type StepFacts struct {
-	N              uint64      `json:"n"`
-	Turn           int         `json:"turn"`
-	Phase          string      `json:"phase"`
-	Time           time.Time   `json:"time"`
-	Seed           string      `json:"seed"`
-	Commitment     string      `json:"commitment"`
-	NextCommitment string      `json:"next_commitment"`
-	Events         []string    `json:"events,omitempty"`
-	Rolls          []dice.Roll `json:"rolls,omitempty"`
+	N              uint64    `json:"n"`
+	Turn           int       `json:"turn"`
+	Phase          string    `json:"phase"`
+	Time           time.Time `json:"time"`
+	Seed           string    `json:"seed"`
+	Commitment     string    `json:"commitment"`
+	NextCommitment string    `json:"next_commitment"`
+	Events         []string  `json:"events,omitempty"`
+	// EventMsgs are the messages of Events, one each (nil for an event
+	// recorded without one), for a reader in another language (the
+	// web's feed). Not part of the JSON: Events is the English.
+	EventMsgs []*lang.Msg `json:"-"`
+	Rolls     []dice.Roll `json:"rolls,omitempty"`
 	// Under dice scheme 2, what the reader's report has to check the
 	// step's dice with (Report's rule: every part's head and hash, the
 	// salt and lines of those the reader may read, the streams of the
@@ -213,6 +217,7 @@ func (s *Service) Facts(ctx context.Context, id, player string) (*Game, []StepFa
 			for _, e := range rec.Events {
 				if e.VisibleTo(player) {
 					sd.Events = append(sd.Events, e.Text)
+					sd.EventMsgs = append(sd.EventMsgs, e.Msg)
 				}
 			}
 			// The rules of buildReport, which TestStepsViewsAndDice

@@ -80,7 +80,7 @@ func (s *Service) Pause(ctx context.Context, id, reason string, hooks ...Hook) (
 			return nil, "", err
 		}
 		if g.Paused {
-			return nil, "", userErrorf("game %s is paused already", g.ID)
+			return nil, "", userErr(lang.M("game %s is paused already", g.ID))
 		}
 		g.Paused, g.PausedAt = true, now
 		return []Notice{tell("paused", append(everyone(g), GM), lang.M("The GM paused %s: %s. Deadlines wait until the game resumes; orders are still taken.", g.ID, reasonOr(reason, lang.M("no reason given"))))},
@@ -93,7 +93,7 @@ func (s *Service) Pause(ctx context.Context, id, reason string, hooks ...Hook) (
 func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if !g.Paused {
-			return nil, "", userErrorf("game %s is not paused", g.ID)
+			return nil, "", userErr(lang.M("game %s is not paused", g.ID))
 		}
 		paused := now.Sub(g.PausedAt)
 		g.Paused, g.PausedAt = false, time.Time{}
@@ -112,7 +112,7 @@ func (s *Service) Resume(ctx context.Context, id string, hooks ...Hook) (*Game, 
 func (s *Service) SetDeadline(ctx context.Context, id string, at time.Time, reason string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.changeDeadline(ctx, id, func(g *Game, now time.Time) (time.Time, error) {
 		if !at.After(now) {
-			return time.Time{}, userErrorf("the new deadline %s is not in the future", fmtTime(at))
+			return time.Time{}, userErr(lang.M("the new deadline %s is not in the future", at))
 		}
 		return at.UTC(), nil
 	}, reason, hooks)
@@ -122,7 +122,7 @@ func (s *Service) SetDeadline(ctx context.Context, id string, at time.Time, reas
 func (s *Service) ExtendDeadline(ctx context.Context, id string, d time.Duration, reason string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.changeDeadline(ctx, id, func(g *Game, now time.Time) (time.Time, error) {
 		if d <= 0 {
-			return time.Time{}, userErrorf("extend by a positive duration, not %v", d)
+			return time.Time{}, userErr(lang.M("extend by a positive duration, not %s", d.String()))
 		}
 		base := g.Deadline
 		if base.IsZero() || base.Before(now) {
@@ -138,7 +138,7 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 			return nil, "", err
 		}
 		if strings.TrimSpace(reason) == "" {
-			return nil, "", userErrorf("say why the deadline changes: players are told the reason")
+			return nil, "", userErr(lang.M("say why the deadline changes: players are told the reason"))
 		}
 		at, err := next(g, now)
 		if err != nil {
@@ -153,9 +153,9 @@ func (s *Service) changeDeadline(ctx context.Context, id string, next func(*Game
 		n, moved := s.moveDeadline(g, at, reason, now)
 		if !moved {
 			if at.Before(g.Deadline) {
-				return nil, "", userErrorf("the deadline of %s stays %s: its players were told it, and a deadline moved earlier comes no sooner than %s after the notice that tells it (min_notice)", g.ID, fmtTime(g.Deadline), lang.Duration(lang.English, s.time.minNotice))
+				return nil, "", userErr(lang.M("the deadline of %s stays %s: its players were told it, and a deadline moved earlier comes no sooner than %s after the notice that tells it (min_notice)", g.ID, g.Deadline, s.time.minNotice))
 			}
-			return nil, "", userErrorf("the deadline of %s is %s already", g.ID, fmtTime(g.Deadline))
+			return nil, "", userErr(lang.M("the deadline of %s is %s already", g.ID, g.Deadline))
 		}
 		return []Notice{n}, fmt.Sprintf("deadline %s → %s: %s", old, fmtTime(g.Deadline), reason), nil
 	})
@@ -207,7 +207,7 @@ func (s *Service) declareVacation(ctx context.Context, id, player string, from, 
 			return nil, "", userErr(lang.M("there is no player %q in game %s", player, g.ID))
 		}
 		if !to.After(from) {
-			return nil, "", userErrorf("a vacation must end after it starts")
+			return nil, "", userErr(lang.M("a vacation must end after it starts"))
 		}
 		var capped time.Duration
 		if m := g.Settings.MaxVacation; m > 0 && to.Sub(from) > m {
@@ -268,7 +268,7 @@ func (s *Service) leave(ctx context.Context, id, player, kind string, text func(
 				continue
 			}
 			if contains(g.Kicked, p.Name) {
-				return nil, "", userErrorf("%s has left %s already", p.Name, g.ID)
+				return nil, "", userErr(lang.M("%s has left %s already", p.Name, g.ID))
 			}
 			g.Kicked = append(g.Kicked, p.Name)
 			sort.Strings(g.Kicked)
@@ -288,7 +288,7 @@ func (s *Service) leave(ctx context.Context, id, player, kind string, text func(
 func (s *Service) Message(ctx context.Context, id, text string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(_ store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if strings.TrimSpace(text) == "" {
-			return nil, "", userErrorf("the message is empty")
+			return nil, "", userErr(lang.M("the message is empty"))
 		}
 		return []Notice{{Kind: "message", To: everyone(g), Text: text}}, "message: " + text, nil
 	})
@@ -310,7 +310,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 			return err
 		}
 		if to >= g.Step {
-			return userErrorf("game %s is at step %d: roll back to an earlier step", g.ID, g.Step)
+			return userErr(lang.M("game %s is at step %d: roll back to an earlier step", g.ID, int(g.Step)))
 		}
 		snap := b.Bucket(store.BucketSnaps).Get(store.Key(to))
 		if snap == nil {
@@ -383,7 +383,7 @@ func (s *Service) Rollback(ctx context.Context, id string, to uint64, reason str
 func (s *Service) Resend(ctx context.Context, id string, step uint64, players []string, hooks ...Hook) (*Game, []Notice, error) {
 	return s.gmChange(ctx, id, hooks, func(b store.Bucket, g *Game, now time.Time) ([]Notice, string, error) {
 		if step > g.Step {
-			return nil, "", userErrorf("game %s has had %d steps; there is no step %d yet", g.ID, g.Step, step)
+			return nil, "", userErr(lang.MN("game %s has had %d step; there is no step %d yet", "game %s has had %d steps; there is no step %d yet", g.ID, int(g.Step), int(step)))
 		}
 		if len(players) == 0 {
 			players = everyone(g)
@@ -547,7 +547,7 @@ func (s *Service) Press(ctx context.Context, id, from string, to []string, text 
 		for _, name := range to {
 			p, ok := g.PlayerByName(name)
 			if !ok {
-				return userErrorf("there is no player %q in game %s to send press to", name, g.ID)
+				return userErr(lang.M("there is no player %q in game %s to send press to", name, g.ID))
 			}
 			if p.Name != sender.Name && !contains(rcpt, p.Name) {
 				rcpt = append(rcpt, p.Name)
@@ -598,7 +598,7 @@ func (s *Service) Observe(ctx context.Context, id, email string, on bool, hooks 
 			return nil, "observer " + email + " subscribes", nil
 		}
 		if !contains(g.Observers, email) {
-			return nil, "", userErrorf("%s does not observe %s", email, g.ID)
+			return nil, "", userErr(lang.M("%s does not observe %s", email, g.ID))
 		}
 		g.Observers = remove(g.Observers, email)
 		return nil, "observer " + email + " unsubscribes", nil

@@ -6,6 +6,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -51,14 +52,14 @@ func (s *Service) Preview(ctx context.Context, in Input) (*PreviewResult, error)
 		}
 		res.Game = g
 		if g.Over() {
-			return userErrorf("game %s is over: %s", g.ID, g.Outcome.Text)
+			return userErr(lang.M("game %s is over: %s", g.ID, outcomeArg(g)))
 		}
 		if g.Signup {
-			return userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)
+			return userErr(lang.M("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats))
 		}
 		pl, ok := g.PlayerByName(in.Player)
 		if !ok {
-			return userErrorf("there is no player %q in game %s", in.Player, g.ID)
+			return userErr(lang.M("there is no player %q in game %s", in.Player, g.ID))
 		}
 		prompt, err := pickPrompt(g, pl.Name, in.Prompt)
 		if err != nil {

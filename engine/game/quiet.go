@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -257,7 +258,7 @@ func (g *Game) nextDeadline(now, last time.Time) (at time.Time, woken []string, 
 func (s *Service) SetZone(ctx context.Context, addr, zone string) ([]string, error) {
 	if zone != "" {
 		if _, err := time.LoadLocation(zone); err != nil {
-			return nil, userErrorf("no time zone is named %q", zone)
+			return nil, userErr(lang.M("no time zone is named %q", zone))
 		}
 	}
 	ids, err := s.HeldGames(ctx, addr)

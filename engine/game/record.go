@@ -8,6 +8,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 
@@ -328,7 +329,7 @@ type pending struct {
 func gameBucket(tx store.Tx, id string) (store.Bucket, error) {
 	b := tx.Bucket(store.BucketGames).Bucket([]byte(id))
 	if b == nil {
-		return nil, userErrorf("no game named %q", id)
+		return nil, userErr(lang.M("no game named %q", id))
 	}
 	return b, nil
 }

@@ -167,7 +167,7 @@ func (s *Service) StepReport(ctx context.Context, id string, step uint64, player
 			return err
 		}
 		if step > g.Step {
-			return userErrorf("game %s has had %d steps; there is no step %d yet", id, g.Step, step)
+			return userErr(lang.MN("game %s has had %d step; there is no step %d yet", "game %s has had %d steps; there is no step %d yet", id, int(g.Step), int(step)))
 		}
 		if r, err = s.reportTx(b, g, step, player, step == g.Step); err != nil {
 			return err
@@ -181,7 +181,7 @@ func (s *Service) StepReport(ctx context.Context, id string, step uint64, player
 
 func (s *Service) reportTx(b store.Bucket, g *Game, step uint64, player string, current bool) (*Report, error) {
 	if g.Signup {
-		return nil, userErrorf("game %s has not started: %d of %d seats taken (JOIN %s to play)", g.ID, len(g.Players), g.Seats, g.ID)
+		return nil, userErr(lang.M("game %s has not started: %d of %d seats taken (JOIN %s to play)", g.ID, len(g.Players), g.Seats, g.ID))
 	}
 	if player != "" && player != Observer {
 		if _, ok := g.PlayerByName(player); !ok {

@@ -85,10 +85,10 @@ func parseSlot(s string) (slot, error) {
 
 func (st Settings) validate() error {
 	if st.TurnLength > 0 && len(st.Schedule) > 0 {
-		return userErrorf("a game has either a turn length or a weekly schedule, not both")
+		return userErr(lang.M("a game has either a turn length or a weekly schedule, not both"))
 	}
 	if st.TurnLength < 0 || st.Grace < 0 || st.EarlyDelay < 0 || st.MinGap < 0 {
-		return userErrorf("durations in the settings cannot be negative")
+		return userErr(lang.M("durations in the settings cannot be negative"))
 	}
 	weekdaySlots := 0
 	for _, s := range st.Schedule {
@@ -101,7 +101,7 @@ func (st Settings) validate() error {
 		}
 	}
 	if st.WeekendsOff && len(st.Schedule) > 0 && weekdaySlots == 0 {
-		return userErrorf("with weekends off, the schedule needs a deadline on a weekday")
+		return userErr(lang.M("with weekends off, the schedule needs a deadline on a weekday"))
 	}
 	if _, _, err := parseQuiet(st.QuietHours); err != nil {
 		return &UserError{Msg: err.Error()}
@@ -131,7 +131,7 @@ func (st Settings) validate() error {
 	}
 	for _, r := range st.Reminders {
 		if r <= 0 {
-			return userErrorf("a reminder offset must be a positive duration before the deadline, not %v", r)
+			return userErr(lang.M("a reminder offset must be a positive duration before the deadline, not %s", r.String()))
 		}
 	}
 	return nil

@@ -202,7 +202,7 @@ func (s *Service) ReplaceSeat(ctx context.Context, id, player string, to Seat, r
 				return nil, "", userErr(lang.M("%q is not a mail address", to.Email))
 			}
 			if other, ok := g.PlayerByEmail(to.Email); ok && other.Name != p.Name {
-				return nil, "", userErrorf("%s already plays %s in this game", to.Email, other.Name)
+				return nil, "", userErr(lang.M("%s already plays %s in this game", to.Email, other.Name))
 			}
 		} else if p.Bot {
 			return nil, "", userErr(lang.M("the computer plays %s of %s already", p.Name, g.ID))

@@ -156,7 +156,7 @@ var (
 // players to Join, and starts when the last seat is taken.
 func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) (*Game, error) {
 	if !idPattern.MatchString(req.ID) {
-		return nil, userErrorf("game id %q must be 1–32 lowercase letters, digits or dashes, starting with a letter or digit", req.ID)
+		return nil, userErr(lang.M("game id %q must be 1–32 lowercase letters, digits or dashes, starting with a letter or digit", req.ID))
 	}
 	rs, err := engine.Find(s.rulesets, req.Ruleset)
 	if err != nil {
@@ -201,7 +201,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 	err = s.st.Update(ctx, func(tx store.Tx) error {
 		games := tx.Bucket(store.BucketGames)
 		if games.Bucket([]byte(g.ID)) != nil {
-			return userErrorf("a game named %q exists already", g.ID)
+			return userErr(lang.M("a game named %q exists already", g.ID))
 		}
 		b, err := games.CreateBucket([]byte(g.ID))
 		if err != nil {
@@ -240,18 +240,18 @@ func (s *Service) Create(ctx context.Context, req CreateRequest, hooks ...Hook) 
 func (g *Game) seat(p PlayerSpec) error {
 	name := strings.ToLower(strings.TrimSpace(p.Name))
 	if !namePattern.MatchString(name) {
-		return userErrorf("player name %q must be 1–16 lowercase letters, digits, _ or -, starting with a letter", p.Name)
+		return userErr(lang.M("player name %q must be 1–16 lowercase letters, digits, _ or -, starting with a letter", p.Name))
 	}
 	if _, taken := g.PlayerByName(name); taken {
-		return userErrorf("player %q is named twice", name)
+		return userErr(lang.M("player %q is named twice", name))
 	}
 	email := strings.TrimSpace(p.Email)
 	if email != "" && !strings.Contains(email, "@") {
-		return userErrorf("player %s: %q is not a mail address", name, p.Email)
+		return userErr(lang.M("player %s: %q is not a mail address", name, p.Email))
 	}
 	if email != "" {
 		if other, ok := g.PlayerByEmail(email); ok {
-			return userErrorf("players %s and %s have the same address %s", other.Name, name, email)
+			return userErr(lang.M("players %s and %s have the same address %s", other.Name, name, email))
 		}
 	}
 	g.Players = append(g.Players, Player{Name: name, Email: email, Secret: randomWord(), Bot: p.Bot, Lang: p.Lang, Zone: p.Zone})

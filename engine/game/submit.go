@@ -122,14 +122,14 @@ func (s *Service) submit(ctx context.Context, in Input, hooks []Hook) (*SubmitRe
 			return store.Unchanged(userErr(lang.M("game %s is over: %s", g.ID, g.Outcome.Text)))
 		}
 		if g.Signup {
-			return store.Unchanged(userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats))
+			return store.Unchanged(userErr(lang.M("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)))
 		}
 		pl, ok := g.PlayerByName(in.Player)
 		if !ok {
 			return store.Unchanged(userErr(lang.M("there is no player %q in game %s", in.Player, g.ID)))
 		}
 		if contains(g.Kicked, pl.Name) && in.Source != "gm" {
-			return store.Unchanged(userErrorf("%s was removed from game %s by the GM; the seat plays its defaults", pl.Name, g.ID))
+			return store.Unchanged(userErr(lang.M("%s was removed from game %s by the GM; the seat plays its defaults", pl.Name, g.ID)))
 		}
 		prompt, err := pickPrompt(g, pl.Name, in.Prompt)
 		if err != nil {
@@ -282,7 +282,7 @@ func pickPrompt(g *Game, player, id string) (engine.Prompt, error) {
 				return p, nil
 			}
 		}
-		return engine.Prompt{}, userErrorf("nothing called %q is asked of %s in game %s now", id, player, g.ID)
+		return engine.Prompt{}, userErr(lang.M("nothing called %q is asked of %s in game %s now", id, player, g.ID))
 	}
 	for _, p := range mine {
 		if p.Kind.Blocks() {
@@ -381,7 +381,7 @@ func (s *Service) Advance(ctx context.Context, id string, force bool, hooks ...H
 			return userErr(lang.M("game %s is over: %s", g.ID, g.Outcome.Text))
 		}
 		if g.Signup {
-			return userErrorf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)
+			return userErr(lang.M("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats))
 		}
 		waiting := s.awaited(g, s.now())
 		reason := ""

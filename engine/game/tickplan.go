@@ -43,7 +43,7 @@ import (
 // here, when it is not this one (go test ./engine/game/ -run TestPlanCode
 // -update writes it). A plan made by other code is not used, and the game
 // is decoded, as a game without a plan is.
-const planCode uint32 = 0xaebc73fa
+const planCode uint32 = 0xe37aef8d
 
 // The plan's layout: planCode, the record's CRC-32C and length, Q, then
 // the wake times (planOf).

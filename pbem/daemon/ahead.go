@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
@@ -101,7 +100,7 @@ func (d *Daemon) holdAhead(ctx context.Context, j *job, r *route.Result, g *game
 	switch {
 	case err == nil:
 	case game.IsUserError(err):
-		return d.refuse(j, g, p, engine.LineError{Msg: err.Error()})
+		return d.refuse(j, g, p, userLineErr(0, "", err))
 	default:
 		return err
 	}

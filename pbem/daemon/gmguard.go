@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/outbox"
+	"orrery/templates"
 )
 
 // Refused GM commands (a wrong or missing GM secret, or a sender that is
@@ -161,22 +163,35 @@ func (d *Daemon) reportGMAttempts(tx store.Tx, r *gmGuardRecord, now time.Time) 
 		}
 		return froms[i] < froms[j]
 	})
+	// In the GM's language and zone (SET LANG, SET TZ of the GM's
+	// address): plain text of the daemon's own, worded with the
+	// templates' catalog.
+	rd := readerOf(tx, gm)
+	env := lang.Env{Tag: rd.lang, Zone: rd.zone}
+	if s, ok := d.mailer.Render.(*templates.Set); ok {
+		env.Catalogs = []*lang.Catalog{s.Catalog()}
+	}
+	say := func(m lang.Msg) string { return lang.Render(env, m) }
+	zone := rd.zone
+	if zone == nil {
+		zone = time.UTC
+	}
 	var lines []string
 	for _, a := range froms {
-		who := a
+		line := lang.M("%d from %s", r.From[a], a)
 		if strings.EqualFold(a, gm) {
-			who = a + " (your address, perhaps forged)"
+			line = lang.M("%d from %s (your address, perhaps forged)", r.From[a], a)
 		}
-		lines = append(lines, fmt.Sprintf("%d from %s", r.From[a], who))
+		lines = append(lines, say(line))
 	}
-	text := fmt.Sprintf("Hello,\n\n%s\n\n  %s\n\n%s\n",
-		wrapText(fmt.Sprintf("%s refused since %s, for a missing or wrong GM secret, or a sender other than you:",
-			plural(r.Pending, "GM command was", "GM commands were"), r.Since.UTC().Format("2006-01-02 15:04 MST")), 72),
+	text := fmt.Sprintf("%s\n\n%s\n\n  %s\n\n%s\n", say(lang.M("Hello,")),
+		wrapText(say(lang.MN("%d GM command was refused since %s, for a missing or wrong GM secret, or a sender other than you:",
+			"%d GM commands were refused since %s, for a missing or wrong GM secret, or a sender other than you:",
+			r.Pending, r.Since.In(zone).Format("2006-01-02 15:04 MST"))), 72),
 		strings.Join(lines, "\n  "),
-		wrapText(fmt.Sprintf("Nothing in them was applied, and at most %d refusals an hour were answered. If these were not yours, someone may be guessing your GM secret: one of 16 or more random characters cannot be guessed by mail, and your own mail with the right secret always works. This report comes at most once a day.", gmRefusalAnswers), 72))
-	// Plain text of the daemon's own: no game, so no tag, and nothing
-	// in it to reply to.
-	if err := d.mailer.enqueue(tx, outbox.Mail{To: []string{gm}, Subject: "Refused GM commands", Text: text,
+		wrapText(say(lang.M("Nothing in them was applied, and at most %d refusals an hour were answered. If these were not yours, someone may be guessing your GM secret: one of 16 or more random characters cannot be guessed by mail, and your own mail with the right secret always works. This report comes at most once a day.", gmRefusalAnswers)), 72))
+	// No game, so no tag, and nothing in it to reply to.
+	if err := d.mailer.enqueue(tx, outbox.Mail{To: []string{gm}, Subject: say(lang.M("Refused GM commands")), Text: text,
 		Auto: "auto-generated", Kind: "gm-alert"}); err != nil {
 		return err
 	}
@@ -202,11 +217,4 @@ func wrapText(s string, width int) string {
 		n += len([]rune(w))
 	}
 	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

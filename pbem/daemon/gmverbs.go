@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"orrery/engine"
 	"orrery/engine/lang"
 	"strconv"
@@ -57,9 +56,9 @@ type gmBad struct {
 
 func (b *gmBad) Error() string { return b.msg }
 
-func bad(msg, fix string) error { return &gmBad{msg: msg, fix: fix} }
-
-// badM is bad worded as messages, for the GM's language.
+// badM refuses a GM line with msg and fix, worded as messages for the
+// GM's language (there is no English-only bad any more: every refusal a
+// GM reads is a message).
 func badM(msg, fix lang.Msg) error {
 	e := engine.LineErr(0, "", msg, fix)
 	return &gmBad{msg: e.Msg, fix: e.Fix, why: e.Why, hint: e.Hint}
@@ -91,20 +90,20 @@ var gmVerbs = map[string]gmVerb{
 	"DEADLINE": {change: func(x *gmCall) error {
 		args := x.args
 		if len(args) == 0 {
-			return bad("GM DEADLINE needs a new deadline", "write GM DEADLINE demo1 +24h the reason, or GM DEADLINE demo1 2026-12-01T18:00 the reason")
+			return badM(lang.M("GM DEADLINE needs a new deadline"), lang.M("write GM DEADLINE demo1 +24h the reason, or GM DEADLINE demo1 2026-12-01T18:00 the reason"))
 		}
 		reason := strings.Join(args[1:], " ")
 		if strings.HasPrefix(args[0], "+") {
 			dur, perr := parseDuration(args[0][1:])
 			if perr != nil {
-				return bad(fmt.Sprintf("%q is not a length of time", args[0]), "write it like +24h, +90m or +2d")
+				return badM(lang.M("%q is not a length of time", args[0]), lang.M("write it like +24h, +90m or +2d"))
 			}
 			_, _, err := x.d.svc.ExtendDeadline(x.ctx, x.g.ID, dur, reason, x.hook)
 			return err
 		}
 		at, perr := parseWhen(args[0])
 		if perr != nil {
-			return bad(fmt.Sprintf("%q is neither +duration nor a time", args[0]), "write +24h, or a UTC time like 2026-12-01T18:00")
+			return badM(lang.M("%q is neither +duration nor a time", args[0]), lang.M("write +24h, or a UTC time like 2026-12-01T18:00"))
 		}
 		_, _, err := x.d.svc.SetDeadline(x.ctx, x.g.ID, at, reason, x.hook)
 		return err
@@ -113,26 +112,26 @@ var gmVerbs = map[string]gmVerb{
 		args := x.args
 		force := len(args) == 1 && strings.EqualFold(args[0], "FORCE")
 		if len(args) > 1 || len(args) == 1 && !force {
-			return bad("GM ADVANCE takes only FORCE", "write GM ADVANCE demo1, or GM ADVANCE demo1 FORCE")
+			return badM(lang.M("GM ADVANCE takes only FORCE"), lang.M("write GM ADVANCE demo1, or GM ADVANCE demo1 FORCE"))
 		}
 		res, err := x.d.svc.Advance(x.ctx, x.g.ID, force, x.hook)
 		if err == nil && len(res.Steps) == 0 {
-			why := "nothing was due: still waiting for " + strings.Join(res.Waiting, ", ") + " (use FORCE to apply their defaults)"
+			why := lang.M("GM ADVANCE %s: nothing was due: still waiting for %s (use FORCE to apply their defaults).", x.g.ID, strings.Join(res.Waiting, ", "))
 			if res.Paused {
-				why = "the game is paused (use FORCE to resolve anyway)"
+				why = lang.M("GM ADVANCE %s: the game is paused (use FORCE to resolve anyway).", x.g.ID)
 			}
-			x.answer, err = x.d.gmAnswer(x.g, fmt.Sprintf("GM ADVANCE %s: %s.", x.g.ID, why))
+			x.answer, err = x.d.gmAnswer(x.j, x.g, why)
 		}
 		return err
 	}},
 	"ROLLBACK": {change: func(x *gmCall) error {
 		args := x.args
 		if len(args) < 2 || !strings.EqualFold(args[0], "TURN") {
-			return bad("GM ROLLBACK needs TURN and a number", "write GM ROLLBACK demo1 TURN 3 the reason")
+			return badM(lang.M("GM ROLLBACK needs TURN and a number"), lang.M("write GM ROLLBACK demo1 TURN 3 the reason"))
 		}
 		turn, perr := strconv.Atoi(args[1])
 		if perr != nil || turn < 0 {
-			return bad(fmt.Sprintf("%q is not a turn number", args[1]), "write GM ROLLBACK demo1 TURN 3 the reason")
+			return badM(lang.M("%q is not a turn number", args[1]), lang.M("write GM ROLLBACK demo1 TURN 3 the reason"))
 		}
 		step, err := x.d.svc.StepOfTurn(x.ctx, x.g.ID, turn)
 		if err == nil {
@@ -168,7 +167,7 @@ var gmVerbs = map[string]gmVerb{
 	"RESEND": {change: func(x *gmCall) error {
 		// GM RESEND demo1 [player] [TURN n]: the mailer hook mails the
 		// reports the engine's resend notice carries.
-		const fix = "write GM RESEND demo1, GM RESEND demo1 ann, or GM RESEND demo1 ann TURN 3"
+		fix := lang.M("write GM RESEND demo1, GM RESEND demo1 ann, or GM RESEND demo1 ann TURN 3")
 		args := x.args
 		var players []string
 		if len(args) > 0 && !strings.EqualFold(args[0], "TURN") {
@@ -181,16 +180,16 @@ var gmVerbs = map[string]gmVerb{
 		case len(args) == 2 && strings.EqualFold(args[0], "TURN"):
 			turn, perr := strconv.Atoi(args[1])
 			if perr != nil || turn < 0 {
-				return bad(fmt.Sprintf("%q is not a turn number", args[1]), fix)
+				return badM(lang.M("%q is not a turn number", args[1]), fix)
 			}
 			step, err = x.d.svc.StepOfTurn(x.ctx, x.g.ID, turn)
 		default:
-			return bad("GM RESEND takes a game, maybe a player, maybe TURN and a number", fix)
+			return badM(lang.M("GM RESEND takes a game, maybe a player, maybe TURN and a number"), fix)
 		}
 		if err == nil {
 			var ns []game.Notice
 			if _, ns, err = x.d.svc.Resend(x.ctx, x.g.ID, step, players, x.hook); err == nil && len(ns) == 1 {
-				x.answer, err = x.d.gmAnswer(x.g, fmt.Sprintf("Done: the report of step %d of %s went again to %s.", step, x.g.ID, strings.Join(ns[0].To, ", ")))
+				x.answer, err = x.d.gmAnswer(x.j, x.g, lang.M("Done: the report of step %d of %s went again to %s.", int(step), x.g.ID, strings.Join(ns[0].To, ", ")))
 			}
 		}
 		return err
@@ -199,12 +198,12 @@ var gmVerbs = map[string]gmVerb{
 		// GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03
 		args := x.args
 		if len(args) != 5 || !strings.EqualFold(args[1], "FROM") || !strings.EqualFold(args[3], "TO") {
-			return bad("GM VACATION needs a player, FROM a date and TO a date", "write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03")
+			return badM(lang.M("GM VACATION needs a player, FROM a date and TO a date"), lang.M("write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03"))
 		}
 		from, err1 := time.Parse("2006-01-02", args[2])
 		until, err2 := time.Parse("2006-01-02", args[4])
 		if err1 != nil || err2 != nil || until.Before(from) {
-			return bad("the dates are written year-month-day, the first day before the last", "write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03")
+			return badM(lang.M("the dates are written year-month-day, the first day before the last"), lang.M("write GM VACATION demo1 ann FROM 2026-12-20 TO 2027-01-03"))
 		}
 		_, _, err := x.d.svc.DeclareVacation(x.ctx, x.g.ID, seatOf(x.g, args[0]), from, until.AddDate(0, 0, 1), x.hook)
 		return err
@@ -215,7 +214,7 @@ var gmVerbs = map[string]gmVerb{
 		// by mail does, and the welcome when the game starts.
 		args := x.args
 		if len(args) != 2 || !strings.Contains(args[1], "@") {
-			return bad("GM JOIN needs a seat name and the player's address", "write GM JOIN "+x.g.ID+" carl carl@example.org")
+			return badM(lang.M("GM JOIN needs a seat name and the player's address"), lang.M("write GM JOIN %s carl carl@example.org", x.g.ID))
 		}
 		_, err := x.d.svc.Join(x.ctx, x.g.ID, game.PlayerSpec{Name: strings.ToLower(args[0]), Email: args[1]}, x.hook)
 		return err
@@ -226,7 +225,7 @@ var gmVerbs = map[string]gmVerb{
 		args := x.args
 		off := len(args) == 2 && strings.EqualFold(args[1], "OFF")
 		if len(args) == 0 || len(args) > 2 || len(args) == 2 && !off {
-			return bad("GM OBSERVE needs an address, and OFF to remove it", "write GM OBSERVE "+x.g.ID+" olga@example.org, or GM OBSERVE "+x.g.ID+" olga@example.org OFF")
+			return badM(lang.M("GM OBSERVE needs an address, and OFF to remove it"), lang.M("write GM OBSERVE %s olga@example.org, or GM OBSERVE %s olga@example.org OFF", x.g.ID, x.g.ID))
 		}
 		_, _, err := x.d.svc.Observe(x.ctx, x.g.ID, args[0], !off, x.hook)
 		return err
@@ -239,7 +238,7 @@ var gmVerbs = map[string]gmVerb{
 func (x *gmCall) orders() error {
 	d, g, j := x.d, x.g, x.j
 	if len(x.args) != 1 {
-		return bad("GM ORDERS needs one player, the orders below it and a line END", "write GM ORDERS demo1 ann, her orders on the next lines, then END")
+		return badM(lang.M("GM ORDERS needs one player, the orders below it and a line END"), lang.M("write GM ORDERS demo1 ann, her orders on the next lines, then END"))
 	}
 	p, ok := g.PlayerByName(seatOf(g, x.args[0]))
 	if !ok {

@@ -39,9 +39,9 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 		if answer, err := d.gmRefused(ctx, j); err != nil || !answer {
 			return err
 		}
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: "GM " + c.Verb + " " + c.Game,
-			Msg: "GM commands need the GM's address and the GM secret; nothing was applied",
-			Fix: "send from the GM address configured on the server, with a line SECRET and the GM secret"})
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, "GM "+c.Verb+" "+c.Game,
+			lang.M("GM commands need the GM's address and the GM secret; nothing was applied"),
+			lang.M("send from the GM address configured on the server, with a line SECRET and the GM secret")))
 	}
 	j.gm = true
 	v, ok := gmVerbs[c.Verb]
@@ -61,7 +61,7 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 			lang.M("there is no game %q here", c.Game), lang.M("send LIST for the games")))
 	}
 	j.game = g
-	answer, err := d.gmAnswer(g, fmt.Sprintf("Done: GM %s %s %s", c.Verb, g.ID, c.Text))
+	answer, err := d.gmAnswer(j, g, lang.M("Done: GM %s %s %s", c.Verb, g.ID, c.Text))
 	if err != nil {
 		return err
 	}
@@ -81,9 +81,11 @@ func (d *Daemon) gm(ctx context.Context, j *job, r *route.Result, c route.Comman
 	return nil
 }
 
-func (d *Daemon) gmAnswer(g *game.Game, text string) (section, error) {
+func (d *Daemon) gmAnswer(j *job, g *game.Game, m lang.Msg) (section, error) {
 	data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
-	data.Notice = &game.Notice{Kind: "gm", Text: text}
+	data.Notice = &game.Notice{Kind: "gm", Text: m.English(), Msg: &m}
+	// In the GM's language and zone, as the rest of the answer.
+	d.mailer.speak(data, j.reader, nil)
 	return d.mailer.Render.Render(templates.Notice, data)
 }
 
@@ -185,8 +187,8 @@ const maxQueryText = 512 << 10
 // nothing, so they are not recorded as parts: a retried mail asks again.
 func (d *Daemon) gmQuery(ctx context.Context, j *job, c route.Command, g *game.Game) error {
 	line := strings.TrimSpace("GM " + c.Verb + " " + c.Game + " " + c.Text)
-	refuse := func(msg, fix string) error {
-		return d.refuse(j, g, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: msg, Fix: fix})
+	refuse := func(msg, fix lang.Msg) error {
+		return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, line, msg, fix))
 	}
 	if c.Verb != "LIST" && g == nil {
 		return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, line,
@@ -207,25 +209,27 @@ func (d *Daemon) gmQuery(ctx context.Context, j *job, c route.Command, g *game.G
 		case len(c.Args) == 1 && strings.EqualFold(c.Args[0], "PUBLIC"):
 			args = append(args, "--public")
 		default:
-			return refuse("GM SHOW takes a game, then nothing (the GM's view), AS and a player, or PUBLIC",
-				"write GM SHOW "+g.ID+", GM SHOW "+g.ID+" AS ann, or GM SHOW "+g.ID+" PUBLIC")
+			return refuse(lang.M("GM SHOW takes a game, then nothing (the GM's view), AS and a player, or PUBLIC"),
+				lang.M("write GM SHOW %s, GM SHOW %s AS ann, or GM SHOW %s PUBLIC", g.ID, g.ID, g.ID))
 		}
 	default:
 		if len(c.Args) > 0 {
-			return refuse(fmt.Sprintf("GM %s takes only a game", c.Verb), "write GM "+c.Verb+" "+g.ID)
+			return refuse(lang.M("GM %s takes only a game", c.Verb), lang.M("write GM %s %s", c.Verb, g.ID))
 		}
 		args = []string{"game", v.CLI, g.ID}
 	}
 	if d.gmQueryFn == nil {
-		return refuse("this server answers GM "+c.Verb+" only on its command line",
-			"run orrery "+strings.Join(args, " ")+" where the server runs")
+		return refuse(lang.M("this server answers GM %s only on its command line", c.Verb),
+			lang.M("run orrery %s where the server runs", strings.Join(args, " ")))
 	}
 	out, err := d.gmQueryFn(ctx, args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return refuse(err.Error(), "")
+		// The command line's own error, in English (a refusal of the
+		// game service says it in the GM's language).
+		return d.refuse(j, g, game.Player{}, userLineErr(c.Line, line, err))
 	}
 	if len(out) > maxQueryText {
 		cut := strings.LastIndexByte(out[:maxQueryText], '\n') + 1

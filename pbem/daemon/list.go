@@ -5,6 +5,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/pbem/route"
 	"orrery/templates"
 )
@@ -63,8 +64,8 @@ func (d *Daemon) list(j *job, r *route.Result, c route.Command, byID *gameIndex)
 	data.Pages = max(1, (total+listPage-1)/listPage)
 	data.Page = max(1, c.Page)
 	if data.Page > data.Pages {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: fmt.Sprintf("LIST page %d", c.Page),
-			Msg: fmt.Sprintf("there are only %d pages", data.Pages), Fix: "send LIST for the first page"})
+		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, fmt.Sprintf("LIST page %d", c.Page),
+			lang.MN("there is only %d page", "there are only %d pages", data.Pages), lang.M("send LIST for the first page")))
 	}
 	skip := (data.Page - 1) * listPage
 	var shown []*game.Game

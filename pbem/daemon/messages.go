@@ -2,9 +2,12 @@ package daemon
 
 import (
 	"errors"
+	"sort"
+	"strings"
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 )
 
 // userLineErr is the line error that refuses line n (text as sent) for
@@ -18,4 +21,17 @@ func userLineErr(n int, text string, err error) engine.LineError {
 		e.Why = ue.Why
 	}
 	return e
+}
+
+// noRuleset refuses line n (text as sent) for naming name, a ruleset
+// this server does not have, naming those it has (engine.Find's error,
+// as a message).
+func (d *Daemon) noRuleset(n int, text, name string) engine.LineError {
+	var names []string
+	for _, rs := range d.svc.Rulesets() {
+		names = append(names, rs.Info().Name)
+	}
+	sort.Strings(names)
+	return engine.LineErr(n, text, lang.M("no ruleset named %q (known: %s)", name, strings.Join(names, ", ")),
+		lang.M("send LIST for the rulesets"))
 }

@@ -59,7 +59,7 @@ func (d *Daemon) runPreview(ctx context.Context, j *job, r *route.Result, c rout
 	res, err := d.svc.Preview(ctx, game.Input{Game: g.ID, Player: p.Name, Text: text, Source: "mail", Ref: j.m.MessageID})
 	if err != nil {
 		if game.IsUserError(err) {
-			return d.refuse(j, g, p, engine.LineError{Line: c.Line, Msg: err.Error()})
+			return d.refuse(j, g, p, userLineErr(c.Line, "", err))
 		}
 		return err
 	}

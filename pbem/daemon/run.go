@@ -74,7 +74,7 @@ func (d *Daemon) runHelp(_ context.Context, j *job, _ *route.Result, c route.Com
 		}
 		rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
 		if err != nil {
-			return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
+			return d.refuse(j, nil, game.Player{}, d.noRuleset(c.Line, "", c.Ruleset))
 		}
 		data := d.helpData(j)
 		info := rs.Info()
@@ -88,7 +88,7 @@ func (d *Daemon) runHelp(_ context.Context, j *job, _ *route.Result, c route.Com
 func (d *Daemon) runRules(_ context.Context, j *job, _ *route.Result, c route.Command, _ *gameIndex) error {
 	rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
 	if err != nil {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
+		return d.refuse(j, nil, game.Player{}, d.noRuleset(c.Line, "", c.Ruleset))
 	}
 	data := d.mailer.data(nil, game.Player{}, nil)
 	info := rs.Info()

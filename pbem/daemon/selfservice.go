@@ -402,7 +402,7 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	}
 	rs, err := engine.Find(d.svc.Rulesets(), c.Ruleset)
 	if err != nil {
-		return d.refuse(j, nil, game.Player{}, engine.LineError{Line: c.Line, Text: line, Msg: err.Error(), Fix: "send LIST for the rulesets"})
+		return d.refuse(j, nil, game.Player{}, d.noRuleset(c.Line, line, c.Ruleset))
 	}
 	if msg, fix, err := d.mayOpen(ctx, j, r); err != nil || !msg.IsZero() {
 		if err != nil {

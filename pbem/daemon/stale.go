@@ -13,6 +13,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/inmail"
 	"orrery/pbem/route"
@@ -173,9 +174,9 @@ func (d *Daemon) confirm(ctx context.Context, j *job, r *route.Result, c route.C
 			}
 			return err
 		}
-		return d.refuse(j, byID.get(r.Game), game.Player{}, lineError(c.Line, "CONFIRM",
-			"there are no held orders of yours for this mail to confirm (they were applied, or never held)",
-			"CONFIRM works in a reply to my mail that says your orders are held; or send your orders again"))
+		return d.refuse(j, byID.get(r.Game), game.Player{}, engine.LineErr(c.Line, "CONFIRM",
+			lang.M("there are no held orders of yours for this mail to confirm (they were applied, or never held)"),
+			lang.M("CONFIRM works in a reply to my mail that says your orders are held; or send your orders again")))
 	}
 	g := byID.get(rec.Game)
 	p, ok, err := d.authenticate(ctx, j, g, rec.Game, r.Secret)
@@ -183,8 +184,8 @@ func (d *Daemon) confirm(ctx context.Context, j *job, r *route.Result, c route.C
 		return err
 	}
 	if p.Name != rec.Player {
-		return d.refuse(j, g, game.Player{}, lineError(c.Line, "CONFIRM",
-			"the held orders are another player's", "confirm only your own orders, from your own address"))
+		return d.refuse(j, g, game.Player{}, engine.LineErr(c.Line, "CONFIRM",
+			lang.M("the held orders are another player's"), lang.M("confirm only your own orders, from your own address")))
 	}
 	return d.submit(ctx, j, g, p, rec.Text, nil, func(tx store.Tx) error {
 		b, err := mailBucket(tx, BucketHeld)
@@ -193,10 +194,6 @@ func (d *Daemon) confirm(ctx context.Context, j *job, r *route.Result, c route.C
 		}
 		return b.Delete([]byte(key))
 	})
-}
-
-func lineError(n int, text, msg, fix string) engine.LineError {
-	return engine.LineError{Line: n, Text: text, Msg: msg, Fix: fix}
 }
 
 // shownStep is the step a mail answers (StepShown).

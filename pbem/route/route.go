@@ -171,6 +171,9 @@ type Result struct {
 	Unknown []inmail.Line
 	// nums[i] is the mail's line number of line i+1 of Orders.
 	nums []int
+	// gameLine and secretLine are the lines Game and Secret came from
+	// (0: the subject, or none), to name them in an error.
+	gameLine, secretLine int
 }
 
 // Empty reports whether the mail asked for nothing: no command, no orders,
@@ -265,7 +268,7 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 	// GAME lines first, so that commands and orders above one know their game.
 	for _, l := range lines {
 		if f := strings.Fields(l.Text); len(f) == 2 && strings.EqualFold(f[0], "GAME") && idPattern.MatchString(strings.ToLower(f[1])) {
-			r.setGame(strings.ToLower(f[1]), fmt.Sprintf("line %d", l.N), l.N, strings.TrimSpace(l.Text))
+			r.setGame(strings.ToLower(f[1]), l.N, strings.TrimSpace(l.Text))
 		}
 	}
 	var cls *Classifier
@@ -319,7 +322,7 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 		args := fields[1:]
 		if word == "GAME" { // routing, not a command
 			if !(len(args) == 1 && idPattern.MatchString(strings.ToLower(args[0]))) {
-				r.errorf(n, line, "GAME needs one game id", "write it like: GAME demo1")
+				r.Errors = append(r.Errors, engine.LineErr(n, line, lang.M("GAME needs one game id"), lang.M("write it like: GAME demo1")))
 			}
 			continue
 		}
@@ -332,12 +335,13 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 		if d == &command.SecretCmd && !ok {
 			// Not a request for a secret: the sender gives theirs.
 			if len(args) == 1 && secretPattern.MatchString(args[0]) {
-				r.setSecret(args[0], fmt.Sprintf("line %d", n), n, line)
+				r.setSecret(args[0], n, line)
 				if secretLine == nil {
 					secretLine = &inmail.Line{N: n, Text: line}
 				}
 			} else {
-				r.errorf(n, line, "SECRET needs one word, your secret", "write it like: SECRET k7f3q (it is in your welcome mail)")
+				r.Errors = append(r.Errors, engine.LineErr(n, line, lang.M("SECRET needs one word, your secret"),
+					lang.M("write it like: SECRET k7f3q (it is in your welcome mail)")))
 			}
 			continue
 		}
@@ -350,7 +354,7 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 			// Below PREVIEW, as below ORDERS, every line is an order (to try).
 			ordersMode = cmd.Name == Orders || cmd.Name == command.Preview
 			if ordersMode && r.Game == "" && cmd.Game != "" {
-				r.Game, r.GameFrom = cmd.Game, fmt.Sprintf("line %d", n)
+				r.Game, r.GameFrom, r.gameLine = cmd.Game, fmt.Sprintf("line %d", n), n
 			}
 		case att != nil:
 			// Prose beside an orders attachment ("orders attached").
@@ -373,8 +377,8 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 		if c.Name == GM {
 			what = "GM " + c.Verb
 		}
-		r.errorf(c.Line, what, fmt.Sprintf("this %s has no END line, so it was not applied", what),
-			fmt.Sprintf("write the text below the %s line and a line END after it", what))
+		r.Errors = append(r.Errors, engine.LineErr(c.Line, what, lang.M("this %s has no END line, so it was not applied", what),
+			lang.M("write the text below the %s line and a line END after it", what)))
 	}
 	if att != nil {
 		r.OrdersFrom = att.Name
@@ -429,12 +433,13 @@ var commandWords = func() []Name {
 	return append(words, "GAME", SendSecret, GM)
 }()
 
-// usage is the fix for a mistyped command word's best guess.
-func usage(word Name) string {
+// usage is the fix for a mistyped command word's best guess (the zero
+// Msg for a word without a descriptor: GAME).
+func usage(word Name) lang.Msg {
 	if d := command.Lookup(word); d != nil {
-		return d.Usage.English()
+		return d.Usage
 	}
-	return ""
+	return lang.Msg{}
 }
 
 func (r *Result) subject(subject string, opt Options) {
@@ -460,55 +465,71 @@ func (r *Result) subject(subject string, opt Options) {
 	case 1:
 		r.Game, r.GameFrom = games[0], "subject"
 	default:
-		r.Errors = append(r.Errors, engine.LineError{
-			Msg: fmt.Sprintf("the subject names %d games: %s", len(games), strings.Join(games, ", ")),
-			Fix: "send one mail per game"})
+		r.Errors = append(r.Errors, engine.LineErr(0, "",
+			lang.MN("the subject names %d game: %s", "the subject names %d games: %s", len(games), strings.Join(games, ", ")),
+			lang.M("send one mail per game")))
 	}
 	if m := secretInSubj.FindStringSubmatch(subject); m != nil && r.Secret == "" && secretPattern.MatchString(m[1]) {
 		r.Secret, r.SecretFrom = m[1], "subject"
 	}
 }
 
-func (r *Result) setGame(id, from string, n int, line string) {
+// setGame takes game id from line n, a GAME line (the subject, read
+// first, has set r.Game already if it names one).
+func (r *Result) setGame(id string, n int, line string) {
 	if r.Game != "" && r.Game != id {
-		r.errorf(n, line, fmt.Sprintf("this line names game %s but the %s names %s", id, r.GameFrom, r.Game),
-			"send one mail per game")
+		why := lang.M("this line names game %s but the subject names %s", id, r.Game)
+		if r.gameLine > 0 {
+			why = lang.M("this line names game %s but line %d names %s", id, r.gameLine, r.Game)
+		}
+		r.Errors = append(r.Errors, engine.LineErr(n, line, why, lang.M("send one mail per game")))
 		return
 	}
 	if r.Game == "" {
-		r.Game, r.GameFrom = id, from
+		r.Game, r.GameFrom, r.gameLine = id, fmt.Sprintf("line %d", n), n
 	}
 }
 
-func (r *Result) setSecret(s, from string, n int, line string) {
+// setSecret takes secret s from line n, a SECRET line.
+func (r *Result) setSecret(s string, n int, line string) {
 	if r.Secret != "" && r.Secret != s {
-		r.errorf(n, line, fmt.Sprintf("a second, different secret (the %s gave another)", r.SecretFrom),
-			"give your secret once")
+		why := lang.M("a second, different secret (the subject gave another)")
+		if r.secretLine > 0 {
+			why = lang.M("a second, different secret (line %d gave another)", r.secretLine)
+		}
+		r.Errors = append(r.Errors, engine.LineErr(n, line, why, lang.M("give your secret once")))
 		return
 	}
 	if r.Secret == "" {
-		r.Secret, r.SecretFrom = s, from
+		r.Secret, r.SecretFrom, r.secretLine = s, fmt.Sprintf("line %d", n), n
 	}
 }
 
-func (r *Result) errorf(n int, line, msg, fix string) {
-	r.Errors = append(r.Errors, engine.LineError{Line: n, Text: line, Msg: msg, Fix: fix})
-}
-
-func (r *Result) unknown(n int, line, word string) {
-	fix := "the commands are HELP, LIST, RULES, JOIN, STATUS, BOARD, HISTORY, RESIGN, WAIT, ORDERS, PREVIEW, " +
-		"PRESS, VACATION, OBSERVE, UNOBSERVE, RESEND, CONFIRM, SET, SETTINGS, MY GAMES, PING, SECRET, NEW, START and INVITE; " +
-		"to send orders put the game in the subject like [demo1] or write GAME demo1 first"
-	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
-		fix = fmt.Sprintf("did you mean %s? (%s)", best, usage(best))
-		if usage(best) == "" {
-			fix = fmt.Sprintf("did you mean %s?", best)
+// listedCommands are the command words the fix of an unknown command
+// lists: every player's command, in the HELP order (the sentence around
+// them is a message, so the list is an argument, kept from the table).
+var listedCommands = func() []any {
+	var words []any
+	for _, d := range command.All {
+		if d.Kind != command.GMKind {
+			words = append(words, string(d.Name))
 		}
 	}
-	// The fix lists the commands, or the one meant, in English: they
-	// are the order language's words.
-	why := lang.M("unknown command %q", word)
-	r.Errors = append(r.Errors, engine.LineError{Line: n, Text: line, Msg: why.English(), Fix: fix, Why: &why})
+	return words
+}()
+
+func (r *Result) unknown(n int, line, word string) {
+	// The command words stay as they are (the mail language's words);
+	// the sentence around them is the reader's language.
+	fix := lang.M("the commands are %s; to send orders put the game in the subject like [demo1] or write GAME demo1 first",
+		lang.And(listedCommands...))
+	if best, d := closest(word); d <= 1 || d == 2 && len(word) >= 5 {
+		fix = lang.M("did you mean %s? (%s)", string(best), usage(best))
+		if usage(best).IsZero() {
+			fix = lang.M("did you mean %s?", string(best))
+		}
+	}
+	r.Errors = append(r.Errors, engine.LineErr(n, line, lang.M("unknown command %q", word), fix))
 	r.Unknown = append(r.Unknown, inmail.Line{N: n, Text: line})
 }
 

@@ -192,8 +192,8 @@ func FuzzParse(f *testing.F) {
 }
 
 // TestUnknownNamesEveryCommand keeps the fix given for an unknown command
-// (a sentence with its translation, so not built from the table) true to
-// pbem/command's table: it names every player's command, in HELP's order.
+// true to pbem/command's table: it names every player's command, in
+// HELP's order.
 func TestUnknownNamesEveryCommand(t *testing.T) {
 	var names []string
 	for _, d := range command.All {
@@ -205,5 +205,39 @@ func TestUnknownNamesEveryCommand(t *testing.T) {
 	r := Parse("", "FROBNICATE", nil, Options{})
 	if len(r.Errors) != 1 || !strings.HasPrefix(r.Errors[0].Fix, want) {
 		t.Errorf("an unknown command's fix: %+v, want it to start %q", r.Errors, want)
+	}
+}
+
+// TestRefusalsAreMessages: every refusal of the router is a message (why
+// and, with a fix, how), so that the mail side writes it in the reader's
+// language rather than matching its English afterwards.
+func TestRefusalsAreMessages(t *testing.T) {
+	known := func(id string) bool { return id == "demo1" || id == "g2" }
+	for _, c := range []struct{ subject, text, want string }{
+		{"hi", "GAME\nSTATUS demo1\n", "GAME needs one game id"},
+		{"[demo1]", "SECRET a b\n", "SECRET needs one word"},
+		{"[demo1]", "PRESS TO bob\nhello\n", "this PRESS has no END line"},
+		{"[demo1]", "GM ORDERS demo1 ann\nhold\n", "this GM ORDERS has no END line"},
+		{"[demo1] [g2]", "STATUS\n", "the subject names 2 games: demo1, g2"},
+		{"[demo1]", "GAME g2\nhold\n", "this line names game g2 but the subject names demo1"},
+		{"hi", "GAME g2\nGAME demo1\n", "this line names game demo1 but line 1 names g2"},
+		{"[demo1 k7f3q]", "SECRET r5t6y\n", "a second, different secret (the subject gave another)"},
+		{"[demo1]", "SECRET k7f3q\nSECRET r5t6y\n", "a second, different secret (line 1 gave another)"},
+		{"hi", "statsu demo1\n", `unknown command "STATSU"`},
+		{"hi", "frobnicate\n", `unknown command "FROBNICATE"`},
+	} {
+		r := Parse(c.subject, c.text, nil, Options{IsGame: known})
+		found := false
+		for _, e := range r.Errors {
+			if strings.HasPrefix(e.Msg, c.want) {
+				found = true
+			}
+			if e.Why == nil || e.Why.English() != e.Msg || (e.Fix != "") != (e.Hint != nil) || e.Hint != nil && e.Hint.English() != e.Fix {
+				t.Errorf("%q: the error %q (fix %q) is not worded as messages: why %v, hint %v", c.text, e.Msg, e.Fix, e.Why, e.Hint)
+			}
+		}
+		if !found {
+			t.Errorf("%q: errors %v, want %q", c.text, r.Errors, c.want)
+		}
 	}
 }

@@ -72,7 +72,7 @@ func (s *Site) Archive(ctx context.Context, id string, opt ArchiveOptions) (file
 			return nil, nil, err
 		}
 	}
-	if err := add("feed.atom", func() ([]byte, string, error) { return s.feed(ctx, g, l, "") }); err != nil {
+	if err := add("feed.atom", func() ([]byte, string, error) { return s.feed(ctx, g, l, "", v.tag) }); err != nil {
 		return nil, nil, err
 	}
 	for n := uint64(0); n <= g.Step; n++ {

@@ -11,6 +11,7 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 )
 
 // ReportFormat names the version of the JSON report documents
@@ -205,7 +206,8 @@ func jsonBody(d any) ([]byte, string, error) {
 
 func pageReportJSON(ctx context.Context, s *Site, g *game.Game, v viewer, _ links, _ uint64, _ string) ([]byte, string, error) {
 	if g.Signup {
-		return nil, "", &game.UserError{Msg: fmt.Sprintf("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)}
+		m := lang.M("game %s has not started: %d of %d seats taken", g.ID, len(g.Players), g.Seats)
+		return nil, "", &game.UserError{Msg: m.English(), Why: &m}
 	}
 	d, err := s.reportDoc(ctx, g, v, g.Step)
 	if err != nil {
@@ -226,7 +228,9 @@ func pageStepJSON(ctx context.Context, s *Site, g *game.Game, v viewer, _ links,
 const FeedSize = 30
 
 type atomFeed struct {
-	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+	// Lang is the language of the feed's text (xml:lang, RFC 4287 2).
+	Lang    string      `xml:"http://www.w3.org/XML/1998/namespace lang,attr,omitempty"`
 	ID      string      `xml:"id"`
 	Title   string      `xml:"title"`
 	Updated string      `xml:"updated"`
@@ -258,14 +262,19 @@ type atomContent struct {
 	Text string `xml:",chardata"`
 }
 
-func pageFeed(ctx context.Context, s *Site, g *game.Game, _ viewer, l links, _ uint64, abs string) ([]byte, string, error) {
-	return s.feed(ctx, g, l, abs)
+func pageFeed(ctx context.Context, s *Site, g *game.Game, v viewer, l links, _ uint64, abs string) ([]byte, string, error) {
+	return s.feed(ctx, g, l, abs, v.tag)
 }
 
 // feed is the game's Atom feed: one entry per step, the latest FeedSize,
-// each with the public events and a link to the step's page. base makes
-// links absolute ("" in an archive, whose links stay relative).
-func (s *Site) feed(ctx context.Context, g *game.Game, l links, base string) ([]byte, string, error) {
+// each with the public events and a link to the step's page, worded in
+// tag as a public page is (the same rule chooses it). base makes links
+// absolute ("" in an archive, whose links stay relative).
+func (s *Site) feed(ctx context.Context, g *game.Game, l links, base string, tag lang.Tag) ([]byte, string, error) {
+	if tag == "" || !s.speaks(tag) {
+		tag = lang.English
+	}
+	v := viewer{tag: tag}
 	gi := s.info(g, "")
 	// The step records alone: a feed does not draw thirty boards.
 	_, steps, err := s.cfg.Service.Facts(ctx, g.ID, game.Observer)
@@ -276,35 +285,46 @@ func (s *Site) feed(ctx context.Context, g *game.Game, l links, base string) ([]
 	if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
-	tag := fmt.Sprintf("tag:%s,%s:%s", host, g.Created.UTC().Format("2006-01-02"), g.ID)
-	f := atomFeed{ID: tag, Title: fmt.Sprintf("%s — %s", g.ID, gi.Title), Author: atomAuthor{Name: "Orrery"},
+	id := fmt.Sprintf("tag:%s,%s:%s", host, g.Created.UTC().Format("2006-01-02"), g.ID)
+	f := atomFeed{Lang: string(tag), ID: id, Title: fmt.Sprintf("%s — %s", g.ID, gi.Title), Author: atomAuthor{Name: "Orrery"},
 		Updated: g.Created.UTC().Format(time.RFC3339),
 		Links: []atomLink{{Rel: "self", Type: "application/atom+xml", Href: base + l.Feed()},
 			{Rel: "alternate", Type: "text/html", Href: base + l.Game()}}}
 	if len(steps) > 0 {
 		f.Updated = steps[len(steps)-1].Time.UTC().Format(time.RFC3339)
 	}
+	rs, _ := engine.Find(s.cfg.Service.Rulesets(), g.Ruleset)
 	for i := len(steps) - 1; i >= 0 && len(f.Entries) < FeedSize; i-- {
 		si := steps[i]
 		over := g.Over() && si.N == g.Step
-		title := fmt.Sprintf("Step %d: turn %d", si.N, si.Turn)
-		if si.Phase != "" {
-			title += ", " + si.Phase
+		// The step's words as its page has them: its events' messages
+		// (or, recorded without, the ruleset's translation) and its
+		// phase, written for the reader as a report is.
+		rep := &game.Report{Phase: si.Phase, Events: si.Events, EventMsgs: si.EventMsgs}
+		if over {
+			rep.Outcome = g.Outcome
+		}
+		if s.cfg.Localize != nil && tag != lang.English {
+			rep = s.cfg.Localize(rep, rs, tag, time.UTC)
+		}
+		title := lang.M("Step %d: turn %d", int(si.N), si.Turn)
+		if rep.Phase != "" {
+			title = lang.M("Step %d: turn %d, %s", int(si.N), si.Turn, rep.Phase)
 		}
 		if over {
-			title += " — game over"
+			title = lang.M("%s — game over", title)
 		}
 		var text strings.Builder
-		for _, e := range si.Events {
+		for _, e := range rep.Events {
 			text.WriteString("- " + e + "\n")
 		}
-		if len(si.Events) == 0 {
-			text.WriteString("(no public events)\n")
+		if len(rep.Events) == 0 {
+			text.WriteString(s.say(v, lang.M("(no public events)")) + "\n")
 		}
-		if over && g.Outcome.Text != "" {
-			text.WriteString("\nGame over: " + g.Outcome.Text + "\n")
+		if over && rep.Outcome.Text != "" {
+			text.WriteString("\n" + s.say(v, lang.M("Game over: %s", rep.Outcome.Text)) + "\n")
 		}
-		f.Entries = append(f.Entries, atomEntry{ID: fmt.Sprintf("%s/%d/%d", tag, g.Epoch, si.N), Title: title,
+		f.Entries = append(f.Entries, atomEntry{ID: fmt.Sprintf("%s/%d/%d", id, g.Epoch, si.N), Title: s.say(v, title),
 			Updated: si.Time.UTC().Format(time.RFC3339),
 			Link:    atomLink{Rel: "alternate", Type: "text/html", Href: base + l.Step(si.N)},
 			Content: atomContent{Type: "text", Text: text.String()}})

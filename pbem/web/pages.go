@@ -172,7 +172,7 @@ func (s *Site) index(w http.ResponseWriter, r *http.Request) {
 	after := r.URL.Query().Get("after")
 	list, next, err := s.cfg.Service.GamesPage(r.Context(), after, s.cfg.PageSize, Listed)
 	if err != nil {
-		s.gameError(w, r, err)
+		s.gameError(w, r, s.askerTag(w, r, nil), err)
 		return
 	}
 	l := links{home: "/", assets: "/assets/", self: "/"}
@@ -199,7 +199,7 @@ func (s *Site) index(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := s.render("index.html", p)
 	if err != nil {
-		s.gameError(w, r, err)
+		s.gameError(w, r, v.tag, err)
 		return
 	}
 	s.write(w, r, "text/html; charset=utf-8", "", body, "no-cache")
@@ -401,6 +401,21 @@ func (s *Site) dicePage(ctx context.Context, g *game.Game, v viewer, l links) (*
 		return nil, err
 	}
 	p.Words = string(words)
+	if s.cfg.Localize != nil && p.tag != lang.English {
+		// Each roll's purpose and each step's phase as the reader's
+		// reports word them (the messages they were recorded with).
+		rs, _ := engine.Find(s.cfg.Service.Rulesets(), g.Ruleset)
+		zone := v.zone
+		if zone == nil {
+			zone = time.UTC
+		}
+		steps = slices.Clone(steps)
+		for i, st := range steps {
+			rep := s.cfg.Localize(&game.Report{Phase: st.Phase, Rolls: st.Rolls}, rs, p.tag, zone)
+			steps[i].Phase, steps[i].Rolls = rep.Phase, rep.Rolls
+		}
+		p.Steps = steps
+	}
 	for _, st := range steps {
 		p.Rolls += len(st.Rolls)
 		p.Parts += len(st.Inputs)

@@ -167,18 +167,20 @@ const MaxPath = 512
 // ServeHTTP routes a request to its page.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	securityHeaders(w.Header())
+	home := links{home: "/", assets: "/assets/"}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		s.fail(w, r, links{home: "/", assets: "/assets/"}, http.StatusMethodNotAllowed, "These pages can only be read: orders go by mail.")
+		s.failMsg(w, r, home, http.StatusMethodNotAllowed, s.askerTag(w, r, nil), lang.M("These pages can only be read: orders go by mail."))
 		return
 	}
 	if r.ContentLength > 0 {
-		s.fail(w, r, links{home: "/", assets: "/assets/"}, http.StatusRequestEntityTooLarge, "A request for a page carries no body.")
+		s.failMsg(w, r, home, http.StatusRequestEntityTooLarge, s.askerTag(w, r, nil), lang.M("A request for a page carries no body."))
 		return
 	}
 	p := r.URL.EscapedPath()
 	if len(p) > MaxPath || len(r.URL.RawQuery) > MaxPath {
-		s.fail(w, r, links{home: "/", assets: "/assets/"}, http.StatusRequestURITooLong, "That address is too long to be one of these pages.")
+		// The query is not read: too long to be ours, it may hold anything.
+		s.failMsg(w, r, home, http.StatusRequestURITooLong, s.acceptedTag(w, r), lang.M("That address is too long to be one of these pages."))
 		return
 	}
 	seg := strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")
@@ -192,14 +194,14 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case len(seg) >= 2 && seg[0] == "g" && seg[1] != "":
 		s.game(w, r, seg[1], seg[2:])
 	default:
-		s.notFound(w, r, links{home: "/", assets: "/assets/"})
+		s.notFound(w, r, home, s.askerTag(w, r, nil))
 	}
 }
 
 func (s *Site) asset(w http.ResponseWriter, r *http.Request, name string) {
 	a, ok := s.assets[name]
 	if !ok {
-		s.notFound(w, r, links{home: "/", assets: "/assets/"})
+		s.notFound(w, r, links{home: "/", assets: "/assets/"}, s.askerTag(w, r, nil))
 		return
 	}
 	// Pages ask for assets with ?v=build, so a new release is fetched at
@@ -212,7 +214,7 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request, id string, rest []st
 	ctx := r.Context()
 	g, rev, err := s.cfg.Service.Revision(ctx, id)
 	if err != nil {
-		s.gameError(w, r, err)
+		s.gameError(w, r, s.askerTag(w, r, nil), err)
 		return
 	}
 	v := viewer{}
@@ -220,8 +222,10 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request, id string, rest []st
 	if len(rest) >= 2 && rest[0] == "p" {
 		seat, ok := s.seatFor(ctx, g, rest[1])
 		if !ok {
-			s.fail(w, r, l, http.StatusNotFound, "This private link is not valid. Each report mail carries the newest link; "+
-				"an older one stops working when the seat gets a new player or a new secret.")
+			// Whose link it was is unknown: the page speaks as the
+			// game's public pages do.
+			s.failMsg(w, r, l, http.StatusNotFound, s.askerTag(w, r, g), lang.M("This private link is not valid. Each report mail carries the newest link; "+
+				"an older one stops working when the seat gets a new player or a new secret."))
 			return
 		}
 		v = viewer{seat: seat}
@@ -229,7 +233,8 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request, id string, rest []st
 		l = liveLinks(g.ID, rest[1])
 		rest = rest[2:]
 	} else if !Listed(g) {
-		s.notFound(w, r, l)
+		// Not even the language of its players: the game is not there.
+		s.notFound(w, r, l, s.askerTag(w, r, nil))
 		return
 	} else {
 		var varies bool
@@ -264,7 +269,7 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request, id string, rest []st
 		}
 		n, err := strconv.ParseUint(name, 10, 64)
 		if err != nil || name != strconv.FormatUint(n, 10) || g.Signup || n > g.Step {
-			s.fail(w, r, l, http.StatusNotFound, fmt.Sprintf("Game %s has no step %s.", g.ID, rest[1]))
+			s.failMsg(w, r, l, http.StatusNotFound, v.tag, lang.M("Game %s has no step %s.", g.ID, rest[1]))
 			return
 		}
 		c.step = n
@@ -276,10 +281,10 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request, id string, rest []st
 		case ".svg":
 			c.page("step.svg", pageSVG)
 		default:
-			s.notFound(w, r, l)
+			s.notFound(w, r, l, v.tag)
 		}
 	default:
-		s.notFound(w, r, l)
+		s.notFound(w, r, l, v.tag)
 	}
 }
 
@@ -342,11 +347,11 @@ func (c *call) page(kind string, f pageFunc) {
 	}
 	body, ctype, err := f(c.r.Context(), c.site, g, c.v, c.l, c.step, c.site.absolute(c.r))
 	if err != nil {
-		c.site.gameError(c.w, c.r, err)
+		c.site.gameError(c.w, c.r, c.v.tag, err)
 		return
 	}
 	if body == nil {
-		c.site.fail(c.w, c.r, c.l, http.StatusNotFound, "This game has no picture of its board.")
+		c.site.failMsg(c.w, c.r, c.l, http.StatusNotFound, c.v.tag, lang.M("This game has no picture of its board."))
 		return
 	}
 	c.site.write(c.w, c.r, ctype, etag, body, cache)
@@ -402,28 +407,68 @@ func (s *Site) absolute(r *http.Request) string {
 
 func trimBase(u string) string { return strings.TrimRight(u, "/") }
 
-func (s *Site) gameError(w http.ResponseWriter, r *http.Request, err error) {
+// gameError answers with the error page of err, worded in tag.
+func (s *Site) gameError(w http.ResponseWriter, r *http.Request, tag lang.Tag, err error) {
 	l := links{home: "/", assets: "/assets/"}
-	if game.IsUserError(err) {
-		// A refusal worded for anyone: no such game, or no such step.
-		s.fail(w, r, l, http.StatusNotFound, err.Error())
+	if ue := (*game.UserError)(nil); errors.As(err, &ue) {
+		// A refusal worded for anyone: no such game, or no such step;
+		// in the reader's language where it was made as a message.
+		msg := ue.Msg
+		if ue.Why != nil {
+			msg = s.in(tag, *ue.Why)
+		}
+		s.fail(w, r, l, http.StatusNotFound, tag, msg)
 		return
 	}
 	if errors.Is(err, context.Canceled) {
 		return
 	}
 	s.log.Error("web page", "path", privatePath.ReplaceAllString(r.URL.Path, "/p/(token)"), "err", err)
-	s.fail(w, r, l, http.StatusInternalServerError, "Something went wrong on the server while drawing this page; it has been logged.")
+	s.failMsg(w, r, l, http.StatusInternalServerError, tag, lang.M("Something went wrong on the server while drawing this page; it has been logged."))
 }
 
-func (s *Site) notFound(w http.ResponseWriter, r *http.Request, l links) {
-	s.fail(w, r, l, http.StatusNotFound, "There is no page at this address.")
+func (s *Site) notFound(w http.ResponseWriter, r *http.Request, l links, tag lang.Tag) {
+	s.failMsg(w, r, l, http.StatusNotFound, tag, lang.M("There is no page at this address."))
 }
 
-// fail answers with an error page.
-func (s *Site) fail(w http.ResponseWriter, r *http.Request, l links, status int, msg string) {
+// askerTag is the language of an error page for r, chosen as a public
+// page's is (publicTag: ?lang=, Accept-Language, the players' shared
+// language of g when there is one, English): an error page has no
+// reader of its own.
+func (s *Site) askerTag(w http.ResponseWriter, r *http.Request, g *game.Game) lang.Tag {
+	tag, varies := s.publicTag(r, g)
+	if varies {
+		w.Header().Add("Vary", "Accept-Language")
+	}
+	return tag
+}
+
+// acceptedTag is askerTag read from Accept-Language alone, for a request
+// whose address is not read.
+func (s *Site) acceptedTag(w http.ResponseWriter, r *http.Request) lang.Tag {
+	w.Header().Add("Vary", "Accept-Language")
+	if t, ok := s.accepted(r.Header.Get("Accept-Language")); ok {
+		return t
+	}
+	return lang.English
+}
+
+// in is m written in tag.
+func (s *Site) in(tag lang.Tag, m lang.Msg) string { return s.say(viewer{tag: tag}, m) }
+
+// failMsg answers with an error page saying m in tag.
+func (s *Site) failMsg(w http.ResponseWriter, r *http.Request, l links, status int, tag lang.Tag, m lang.Msg) {
+	s.fail(w, r, l, status, tag, s.in(tag, m))
+}
+
+// fail answers with an error page worded in tag, saying msg.
+func (s *Site) fail(w http.ResponseWriter, r *http.Request, l links, status int, tag lang.Tag, msg string) {
+	if !s.speaks(tag) {
+		tag = lang.English
+	}
+	p := errorPage{common: s.common(s.in(tag, statusTitle(status)), nil, viewer{tag: tag}, l), Status: status, Message: msg}
 	var b bytes.Buffer
-	err := s.pages[lang.English]["error.html"].ExecuteTemplate(&b, "layout", errorPage{common: common{Title: http.StatusText(status), L: l.withBuild(s.build)}, Status: status, Message: msg})
+	err := s.pages[tag]["error.html"].ExecuteTemplate(&b, "layout", p)
 	if err != nil {
 		http.Error(w, msg, status)
 		return
@@ -434,6 +479,24 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, l links, status int,
 	if r.Method != http.MethodHead {
 		w.Write(b.Bytes())
 	}
+}
+
+// statusTitle is the title of an error page of status: the HTTP status
+// text, in the reader's language.
+func statusTitle(status int) lang.Msg {
+	switch status {
+	case http.StatusNotFound:
+		return lang.M("Not Found")
+	case http.StatusMethodNotAllowed:
+		return lang.M("Method Not Allowed")
+	case http.StatusRequestEntityTooLarge:
+		return lang.M("Request Entity Too Large")
+	case http.StatusRequestURITooLong:
+		return lang.M("Request URI Too Long")
+	case http.StatusInternalServerError:
+		return lang.M("Internal Server Error")
+	}
+	return lang.M("Error %d", status)
 }
 
 // viewer is whom a page is for: the public (no seat) or one seat. It is
