@@ -176,6 +176,18 @@ func BenchmarkSeatPictures(b *testing.B) {
 				i++
 			}
 		})
+		// As a report mail carries it: laid out for a phone, at 2×.
+		b.Run(info.Name+"/mail", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				for _, p := range positions[i%len(positions)] {
+					if _, err := p.Mail().Scaled(draw.MailScale).PNG(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				i++
+			}
+		})
 		b.Run(info.Name+"/painter", func(b *testing.B) {
 			pt := draw.NewPainter(4)
 			i := 0

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"orrery/engine"
+	"orrery/engine/draw"
 	"orrery/engine/lang"
 )
 
@@ -49,6 +50,7 @@ func (s *State) View(player string) engine.View {
 			}
 		}
 		c.Units = kept
+		c.Story = draw.SeenBy(c.Story, player) // the step's story told to some seats only is theirs
 	}
 	return &view{s: c, player: player}
 }
