@@ -49,20 +49,7 @@ func TestRouteRefusalsInRussian(t *testing.T) {
 		t.Run(c.body, func(t *testing.T) {
 			h.handle(h.mail(c.from, c.subject, c.body))
 			got := to(h.flush(), c.from)
-			if len(got) != 1 {
-				t.Fatalf("%d answers, want 1", len(got))
-			}
-			flat := strings.Join(strings.Fields(got[0]), " ")
-			for _, w := range c.want {
-				if !strings.Contains(flat, w) {
-					t.Errorf("the answer lacks %q:\n%s", w, got[0])
-				}
-			}
-			for _, w := range c.not {
-				if strings.Contains(flat, w) {
-					t.Errorf("the answer has the English %q:\n%s", w, got[0])
-				}
-			}
+			answerSays(t, got, c.want, c.not)
 		})
 	}
 }
@@ -95,20 +82,7 @@ func TestCommandRefusalsInRussian(t *testing.T) {
 			}
 			h.handle(h.mail("ann@example.org", subject, c.body))
 			got := to(h.flush(), "ann@example.org")
-			if len(got) != 1 {
-				t.Fatalf("%d answers, want 1", len(got))
-			}
-			flat := strings.Join(strings.Fields(got[0]), " ")
-			for _, w := range c.want {
-				if !strings.Contains(flat, w) {
-					t.Errorf("the answer lacks %q:\n%s", w, got[0])
-				}
-			}
-			for _, w := range c.not {
-				if strings.Contains(flat, w) {
-					t.Errorf("the answer has the English %q:\n%s", w, got[0])
-				}
-			}
+			answerSays(t, got, c.want, c.not)
 		})
 	}
 }
@@ -134,20 +108,7 @@ func TestGMRefusalsInRussian(t *testing.T) {
 		t.Run(c.body, func(t *testing.T) {
 			h.gm(c.body)
 			got := to(h.flush(), gmAddr)
-			if len(got) != 1 {
-				t.Fatalf("%d answers, want 1", len(got))
-			}
-			flat := strings.Join(strings.Fields(got[0]), " ")
-			for _, w := range c.want {
-				if !strings.Contains(flat, w) {
-					t.Errorf("the answer lacks %q:\n%s", w, got[0])
-				}
-			}
-			for _, w := range c.not {
-				if strings.Contains(flat, w) {
-					t.Errorf("the answer has the English %q:\n%s", w, got[0])
-				}
-			}
+			answerSays(t, got, c.want, c.not)
 		})
 	}
 }
@@ -173,6 +134,26 @@ func TestGMReportInRussian(t *testing.T) {
 	for _, w := range []string{"refused since", "perhaps forged", "Nothing in them"} {
 		if strings.Contains(report, w) {
 			t.Errorf("the GM's report has the English %q:\n%s", w, report)
+		}
+	}
+}
+
+// answerSays checks that got is one answer holding every phrase of want
+// (its lines joined: a phrase may be filled over two) and none of not.
+func answerSays(t *testing.T, got, want, not []string) {
+	t.Helper()
+	if len(got) != 1 {
+		t.Fatalf("%d answers, want 1", len(got))
+	}
+	flat := strings.Join(strings.Fields(got[0]), " ")
+	for _, w := range want {
+		if !strings.Contains(flat, w) {
+			t.Errorf("the answer lacks %q:\n%s", w, got[0])
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(flat, w) {
+			t.Errorf("the answer has the English %q:\n%s", w, got[0])
 		}
 	}
 }
