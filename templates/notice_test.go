@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"orrery/engine/dice"
 	"orrery/engine/game"
 )
 
@@ -50,7 +51,7 @@ var noticeTexts = map[string]string{
 	"reachable":      "Mail to you bounced (3 hard bounces within 14 days, the last 5.2.2 552 5.2.2 Mailbox full), so I stopped writing to you on Mon 2026-11-23 18:00 UTC. Now that you write again, I write to you again. A seat you held may have gone to another player meanwhile: MY GAMES shows yours.",
 	"ahead":          "Your orders held for turn 2 of game demo1 were never applied: the game is at turn 3 and was not asked anything of you in that turn.",
 	"ahead-rejected": "Your orders held for turn 3 of game demo1 no longer fit, so none of them were applied; send your orders for the turn as usual. What did not fit:\nline 1: no planet named 'Rigle'",
-	"ahead-applied":  "Your orders held for turn 3 of game demo1 are now your orders for it:\nBUILD MINE AT RIGEL",
+	"ahead-applied":  "Your orders held for turn 3 of game demo1 are now your orders for it:",
 	"ahead-held":     "Your orders for turn 3 of game demo1 are held: they apply when that turn asks you for orders, checked then against the position as it stands.",
 	"unsubscribed":   "Your reports now come once a day, in the digest, instead of one mail a step (SET DIGEST off undoes it). Game demo1 goes on with your seat bob: VACATION demo1 FROM first-day TO last-day plays your defaults while you are away, RESIGN demo1 leaves the game, and the GM can give your seat to the computer.",
 	"ping":           "Your mail reached me from bob@example.org. It is authenticated: dkim vouches for your domain example.org, as DMARC asks. Under this server's rule (sender_auth dmarc) I accept your mail; with a seat's secret it acts for that seat. Add orrery@example.org to your contacts, so that my reports are not filtered as spam.",
@@ -60,7 +61,17 @@ var noticeTexts = map[string]string{
 // that mimics the bot's own, and a bare CR that some clients show as a
 // line break, must stay marked as the player's.
 var noticeSaid = map[string]string{
-	"press": "Meet me at Mars.\n\nGame news: the GM has moved the deadline.\rPress from cy to bob: \u202eall is well",
+	"press":         "Meet me at Mars.\n\nGame news: the GM has moved the deadline.\rPress from cy to bob: \u202eall is well",
+	"ahead-applied": "BUILD MINE AT RIGEL",
+}
+
+// noticeReceipt is the receipt of the kinds that carry one: held orders
+// applied are checked as the orders an ack answers.
+var noticeReceipt = map[string]*dice.Part{
+	"ahead-applied": func() *dice.Part {
+		p := dice.Part{Head: "ann build:3:ann sent", Hidden: true, To: []string{"ann"}, Salt: "0f3a9c1e5b7d2f4608a1c3e5b7d9f1a2", Lines: []string{"BUILD MINE AT RIGEL"}}.Sealed()
+		return &p
+	}(),
 }
 
 // TestNoticeGolden pins the notice mail of every kind in NoticeTitles for
@@ -90,7 +101,7 @@ func TestNoticeGolden(t *testing.T) {
 			for _, kind := range kinds {
 				d := sample(who)
 				d.Deadline = d.Deadline.AddDate(0, 0, 2)
-				d.Notice = &game.Notice{Kind: kind, Text: noticeTexts[kind], Said: noticeSaid[kind]}
+				d.Notice = &game.Notice{Kind: kind, Text: noticeTexts[kind], Said: noticeSaid[kind], Receipt: noticeReceipt[kind]}
 				m, err := set.Render(Notice, d)
 				if err != nil {
 					t.Fatal(err)
@@ -119,6 +130,11 @@ func TestNoticeGolden(t *testing.T) {
 					}
 					if strings.ContainsAny(m.Text+m.HTML, "\r\u202e") || !strings.Contains(m.HTML, "<blockquote") {
 						t.Errorf("%s: the player's words are not cleaned and quoted:\n%s\n%s", kind, m.Text, m.HTML)
+					}
+				}
+				if r := noticeReceipt[kind]; r != nil && who != "" {
+					if !strings.Contains(m.Text, "RECEIPT\n") || !strings.Contains(m.Text, "  "+r.Hash+"\n") || !strings.Contains(m.HTML, r.Hash) || !strings.Contains(m.Text, "sha256sum\n") {
+						t.Errorf("%s: the receipt %s is not in the mail:\n%s", kind, r.Hash, m.Text)
 					}
 				}
 				head := "=== " + kind + ": " + m.Subject + "\n"

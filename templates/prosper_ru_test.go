@@ -21,8 +21,9 @@ import (
 var englishWord = regexp.MustCompile(`\b[a-z]{3,}\b`)
 
 // dataLines are the lines of the dice check a player copies, not reads:
-// the step's inputs ("setup p1", "option map=default") and commands.
-var dataLines = regexp.MustCompile(`(?m)^ +(setup|player|option|orrery|--inputs|printf|\| sha256sum)\b.*$`)
+// the step's inputs ("setup p1", "option map=default", a part's head
+// "ann settle:1:ann sent" and salt) and commands.
+var dataLines = regexp.MustCompile(`(?m)^ +((setup|player|option|orrery|--inputs|printf|salt|\| sha256sum)\b.*|\S+ \S+ (sent|default))$`)
 
 // TestProsperInRussian renders every report of a Prosper game played by
 // bots to its end in Russian for each player, as the mail side does for a

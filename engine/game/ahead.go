@@ -201,6 +201,7 @@ func (s *Service) applyAhead(b store.Bucket, g *Game, st engine.State, now time.
 		sortStrings(g.Answered)
 		n := tell("ahead-applied", []string{a.Player}, lang.M("Your orders held for turn %d of game %s are now your orders for it:", a.Turn, g.ID))
 		n.Said = text // the player's own orders, shown as theirs
+		n.Receipt = g.receipt(st, *prompt, orders)
 		notices = append(notices, n)
 	}
 	if len(held) > 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"orrery/engine/dice"
 	"orrery/engine/lang"
 	"orrery/engine/store"
 )
@@ -35,6 +36,13 @@ type Notice struct {
 	// apart from Text so that the mail side marks them as the player's:
 	// nothing a player writes may pass for the bot's own lines.
 	Said string `json:"said,omitempty"`
+	// Receipt is the part the orders a notice makes the player's own
+	// (held orders applied, "ahead-applied") will be in the step's dice
+	// inputs: the receipt an ack gives orders sent for the step (see
+	// Game.receipt), so that orders held for later are checked alike.
+	// Nil under dice scheme 1, and for every other notice; only its
+	// player is told the notice, so its salt stays theirs.
+	Receipt *dice.Part `json:"receipt,omitempty"`
 	// Msg is Text as a message (see lang.Msg), written in each reader's
 	// language and zone by the mail side; Text is then its English.
 	// Tell sets both.

@@ -1,6 +1,8 @@
 package daemon_test
 
 import (
+	"context"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -39,11 +41,22 @@ func TestOrdersAheadByMail(t *testing.T) {
 	h.handle(h.mail("bob@example.org", bob, "push 1"))
 	sent := h.flush()
 	var told, applied bool
+	var receipt []string // the applied notice's receipt and its shell check
 	for _, m := range to(sent, "ann@example.org") {
-		applied = applied || strings.Contains(m, "Your orders held for turn 2 of game g1 are now your orders for it") && strings.Contains(m, "PUSH 3")
+		if strings.Contains(m, "Your orders held for turn 2 of game g1 are now your orders for it") && strings.Contains(m, "PUSH 3") {
+			applied, receipt = true, receiptRE.FindStringSubmatch(m)
+		}
 	}
 	if !applied {
 		t.Fatalf("ann was not told her held orders are in: %q", to(sent, "ann@example.org"))
+	}
+	if receipt == nil {
+		t.Fatalf("the notice of ann's held orders applied carries no receipt: %q", to(sent, "ann@example.org"))
+	}
+	if _, err := exec.LookPath("sh"); err == nil {
+		if out, err := exec.Command("sh", "-c", receipt[2]).Output(); err != nil || !strings.HasPrefix(string(out), receipt[1]+" ") {
+			t.Errorf("%s prints %q (%v), the receipt is %s", receipt[2], out, err, receipt[1])
+		}
 	}
 	for _, m := range to(sent, "bob@example.org") {
 		told = told || strings.Contains(m, "Your orders held for turn 2 of game g1 no longer fit") && strings.Contains(m, "line 2: PUSH")
@@ -61,6 +74,23 @@ func TestOrdersAheadByMail(t *testing.T) {
 	}
 	if !used {
 		t.Fatal("turn 2 did not resolve with ann's held orders")
+	}
+	g, err := h.d.Service().Get(context.Background(), "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, facts, err := h.d.Service().Facts(context.Background(), "g1", "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range facts {
+		for _, p := range f.Inputs {
+			found = found || p.Hash == receipt[1]
+		}
+	}
+	if !found && g.DiceScheme >= 2 {
+		t.Errorf("the receipt %s of ann's held orders is not among the parts of any step", receipt[1])
 	}
 }
 

@@ -33,8 +33,11 @@ import (
 // (previews and held orders change nothing of the game), ann's orders
 // apply in their turn, bob is told at once when his turn opens, the
 // preview is the previewer's alone and shows no pending orders of
-// another, and every receipt of an ack is among the parts of its step
-// (checked with sh for each player's first). In all but the simultaneous
+// another, every ack of orders for a step and the notice of ann's held
+// orders applied carry a receipt, and each receipt is among the parts of
+// its step and listed in a report its player got, whether the step rolled
+// dice or not (checked with sh for each player's first and for ann's held
+// orders: every player who sent orders). In all but the simultaneous
 // rulesets one player is asked at a time, so only there does the preview
 // have others' orders pending to keep out of it.
 //
@@ -116,21 +119,38 @@ func playAhead(t *testing.T, rs engine.Ruleset, plain *aheadRun) *aheadRun {
 	for i, p := range run.names {
 		seat[p] = i
 	}
+	var mails []pbemtest.Mail // every mail sent after the welcomes
 	send := func(player, body string) []pbemtest.Mail {
 		t.Helper()
 		h.handle(h.mail(player+"@example.org", "[a1 "+h.secret(player)+"] orders", body))
-		return h.flush()
+		m := h.flush()
+		mails = append(mails, m...)
+		return m
 	}
 	h.flush() // the welcomes
 	start := g.Turn
 	previewer := run.names[len(run.names)-1]
 	previewed, previewedPending, checked := false, false, map[string]bool{}
 	early := map[int]string{} // step → the previewer's orders and her preview made before others sent theirs
-	var receipts []struct {
+	type receipt struct {
 		step   uint64
 		player string
 		hash   string
 	}
+	var receipts []receipt
+	wantReceipts := g.DiceScheme >= 2
+	// check runs the receipt's shell command (the README's recipe, as the
+	// mail gives it): it must print the receipt.
+	check := func(hash, cmd string) {
+		t.Helper()
+		if _, err := exec.LookPath("sh"); err != nil {
+			return
+		}
+		if out, err := exec.Command("sh", "-c", cmd).Output(); err != nil || !strings.HasPrefix(string(out), hash+" ") {
+			t.Errorf("%s prints %q (%v), the receipt is %s", cmd, out, err, hash)
+		}
+	}
+	heldReceipt := false
 	if plain != nil {
 		m := to(send("ann", fmt.Sprintf("ORDERS a1 TURN %d\n%s", plain.aheadTurn, plain.orders[plain.aheadStep]["ann"])), "ann@example.org")
 		if len(m) != 1 || !strings.Contains(m[0], fmt.Sprintf("Your orders for turn %d of game a1 are held", plain.aheadTurn)) {
@@ -244,22 +264,48 @@ func playAhead(t *testing.T, rs engine.Ruleset, plain *aheadRun) *aheadRun {
 			}
 		}
 		sent := send(next.Player, orders)
+		acked := false
 		for _, m := range to(sent, next.Player+"@example.org") {
-			if r := receiptRE.FindStringSubmatch(m); r != nil {
-				receipts = append(receipts, struct {
-					step   uint64
-					player string
-					hash   string
-				}{uint64(n + 1), next.Player, r[1]})
-				if _, err := exec.LookPath("sh"); err == nil && plain != nil && !checked[next.Player] {
-					checked[next.Player] = true
-					if out, err := exec.Command("sh", "-c", r[2]).Output(); err != nil || !strings.HasPrefix(string(out), r[1]+" ") {
-						t.Errorf("%s prints %q (%v), the receipt is %s", r[2], out, err, r[1])
-					}
+			if !strings.Contains(m, "X-Orrery-Kind: reply") || !strings.Contains(m, "Orders received") {
+				if strings.Contains(m, "Not accepted") || strings.Contains(m, "NOT accepted") {
+					t.Fatalf("the bot's orders of %s for step %d were refused:\n%s\n%s", next.Player, n+1, orders, m)
 				}
-			} else if strings.Contains(m, "Not accepted") || strings.Contains(m, "NOT accepted") {
-				t.Fatalf("the bot's orders of %s for step %d were refused:\n%s\n%s", next.Player, n+1, orders, m)
+				continue
 			}
+			acked = true
+			r := receiptRE.FindStringSubmatch(m)
+			if r == nil {
+				if plain != nil && wantReceipts {
+					t.Errorf("the ack of %s's orders for step %d carries no receipt:\n%s", next.Player, n+1, m)
+				}
+				continue
+			}
+			receipts = append(receipts, receipt{uint64(n + 1), next.Player, r[1]})
+			if plain != nil && !checked[next.Player] {
+				checked[next.Player] = true
+				check(r[1], r[2])
+			}
+		}
+		if !acked {
+			t.Fatalf("the bot's orders of %s for step %d got no ack: %q", next.Player, n+1, to(sent, next.Player+"@example.org"))
+		}
+		// ann's held orders become hers when their turn opens, after
+		// another's orders resolved the step before: that notice is
+		// their receipt.
+		for _, m := range to(sent, "ann@example.org") {
+			if plain == nil || !strings.Contains(m, fmt.Sprintf("Your orders held for turn %d of game a1 are now your orders for it", plain.aheadTurn)) {
+				continue
+			}
+			heldReceipt = true
+			r := receiptRE.FindStringSubmatch(m)
+			if r == nil {
+				if wantReceipts {
+					t.Errorf("the notice of ann's held orders applied carries no receipt:\n%s", m)
+				}
+				continue
+			}
+			receipts = append(receipts, receipt{uint64(plain.aheadStep + 1), "ann", r[1]})
+			check(r[1], r[2])
 		}
 		if plain != nil && !bobTold {
 			for _, m := range to(sent, "bob@example.org") {
@@ -293,14 +339,55 @@ func playAhead(t *testing.T, rs engine.Ruleset, plain *aheadRun) *aheadRun {
 	if plain == nil {
 		return run
 	}
-	if len(receipts) == 0 && g.DiceScheme >= 2 {
+	if len(receipts) == 0 && wantReceipts {
 		t.Error("no ack carried a receipt")
 	}
+	if !heldReceipt {
+		t.Errorf("ann was never told her orders held for turn %d are hers", plain.aheadTurn)
+	}
+	// Each receipt is among its step's parts, and a report its player got
+	// lists it (templates' "inputs-text" under the rolls, or
+	// "receipts-text" where the step rolled nothing).
+	reports := map[string][]string{}
+	for _, p := range run.names {
+		for _, m := range to(mails, p+"@example.org") {
+			if strings.Contains(m, "X-Orrery-Kind: report") {
+				reports[p] = append(reports[p], m)
+			}
+		}
+	}
+	rolled, inReports := map[bool]int{}, 0
 	for _, r := range receipts {
 		if !inputs[r.step][r.hash] {
 			t.Errorf("%s's receipt %s is not among the parts of step %d", r.player, r.hash, r.step)
 		}
+		found := false
+		for _, m := range reports[r.player] {
+			found = found || strings.Contains(m, "    "+r.hash+"\n")
+		}
+		if !found {
+			t.Errorf("no report to %s lists the receipt %s of their orders for step %d", r.player, r.hash, r.step)
+			continue
+		}
+		inReports++
+		for i := range facts {
+			if facts[i].N == r.step {
+				rolled[len(facts[i].Rolls) > 0]++
+			}
+		}
 	}
+	for _, p := range run.names {
+		sentAny := false
+		for _, o := range run.orders {
+			_, ok := o[p]
+			sentAny = sentAny || ok
+		}
+		if sentAny && wantReceipts && !checked[p] {
+			t.Errorf("%s sent orders and had no receipt checked", p)
+		}
+	}
+	t.Logf("%d receipts found in their players' reports (%d of steps with rolls, %d without), checked with sh by %d players and for ann's held orders",
+		inReports, rolled[true], rolled[false], len(checked))
 	if v, err := svc.Verify(ctx, "a1"); err != nil || !v.OK() {
 		t.Errorf("verify: %v %+v", err, v)
 	}

@@ -37,9 +37,11 @@ import (
 // nothing of the game); ann is told her held orders became her orders;
 // bob's "no longer fit" reaches his mailbox while his turn waits for him;
 // the preview reaches the previewer alone and shows no pending orders of
-// another; every ack's receipt is among the parts of its step, and each
-// player's first is checked with the mailed shell command and found in a
-// report they got.
+// another; every ack of orders for a step, and the notice of ann's held
+// orders applied, carries a receipt that is among the parts of its step
+// and listed in a report its player got (with rolls or without), and each
+// player's first, and ann's held orders', is checked with the mailed
+// shell command: every player who sent orders checks one.
 //
 // The games run at once, each ruleset and store a subtest started from a
 // goroutine of its own rather than by t.Parallel, which -parallel (the
@@ -428,7 +430,7 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 		t.Errorf("the game never reached bob's step %d", plain.bobStep+1)
 	}
 	playedIn := time.Since(began)
-	await("ann", fmt.Sprintf("Your orders held for turn %d of game a1 are now your orders for it", plain.aheadTurn))
+	applied := await("ann", fmt.Sprintf("Your orders held for turn %d of game a1 are now your orders for it", plain.aheadTurn))
 	run.finish(t, ctx, svc)
 	if v, err := svc.Verify(ctx, "a1"); err != nil || !v.OK() {
 		t.Errorf("verify: %v %+v", err, v)
@@ -467,38 +469,68 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 		}
 	}
 	answeredIn := time.Since(began)
+	wantReceipts := g.DiceScheme >= 2
 	checked := map[string]bool{}
-	receipts, inReports := 0, 0
+	// check runs a receipt's mailed shell command (the README's recipe):
+	// it must print the receipt.
+	check := func(hash, cmd string) {
+		t.Helper()
+		if out, err := exec.Command("sh", "-c", cmd).Output(); err != nil || !strings.HasPrefix(string(out), hash+" ") {
+			t.Errorf("%s prints %q (%v), the receipt is %s", cmd, out, err, hash)
+		}
+	}
+	type receipt struct {
+		step uint64
+		hash string
+	}
+	receipts := map[string][]receipt{} // by player
+	sentBy := map[string]bool{}        // the players who mailed orders for a step
 	for _, p := range names {
 		for _, m := range got[p] {
 			o, ok := sent[m.irt]
 			if !ok || o.step == 0 {
 				continue
 			}
+			if strings.Contains(m.text, "Not accepted") || strings.Contains(m.text, "NOT accepted") {
+				t.Errorf("the bot's orders of %s for step %d were refused:\n%s", p, o.step, m.text)
+				continue
+			}
+			if m.kind != "reply" {
+				continue
+			}
+			sentBy[p] = true
 			r := receiptRE.FindStringSubmatch(m.text)
 			if r == nil {
-				if strings.Contains(m.text, "Not accepted") || strings.Contains(m.text, "NOT accepted") {
-					t.Errorf("the bot's orders of %s for step %d were refused:\n%s", p, o.step, m.text)
+				if wantReceipts {
+					t.Errorf("the ack of %s's orders for step %d carries no receipt:\n%s", p, o.step, m.text)
 				}
 				continue
 			}
-			receipts++
-			if !plain.inputs[o.step][r[1]] {
-				t.Errorf("%s's receipt %s is not among the parts of step %d", p, r[1], o.step)
-			}
-			if checked[p] {
-				continue
-			}
-			checked[p] = true
-			if out, err := exec.Command("sh", "-c", r[2]).Output(); err != nil || !strings.HasPrefix(string(out), r[1]+" ") {
-				t.Errorf("%s prints %q (%v), the receipt is %s", r[2], out, err, r[1])
+			receipts[p] = append(receipts[p], receipt{o.step, r[1]})
+			if !checked[p] {
+				checked[p] = true
+				check(r[1], r[2])
 			}
 		}
 	}
-	// The report of a step lists its parts with their receipts where the
-	// step has rolls the reader sees (templates' "inputs-text"; without,
-	// it shows the step's seed only): each player finds there the receipt
-	// of every such step they sent orders for.
+	// ann's held orders became hers by a notice: its receipt is checked
+	// like an ack's.
+	if r := receiptRE.FindStringSubmatch(applied); r != nil {
+		receipts["ann"] = append(receipts["ann"], receipt{uint64(plain.aheadStep + 1), r[1]})
+		check(r[1], r[2])
+	} else if wantReceipts {
+		t.Errorf("the notice of ann's held orders applied carries no receipt:\n%s", applied)
+	}
+	for _, p := range names {
+		if sentBy[p] && wantReceipts && !checked[p] {
+			t.Errorf("%s mailed orders and checked no receipt", p)
+		}
+	}
+	// The report of every step lists its parts with their hashes
+	// (templates' "inputs-text" under the rolls, "receipts-text" where it
+	// rolled nothing): each player finds there the receipt of every step
+	// they sent orders for, held orders too.
+	nreceipts, inReports, withRolls := 0, 0, 0
 	for _, p := range names {
 		_, facts, err := svc.Facts(ctx, "a1", p)
 		if err != nil {
@@ -508,27 +540,31 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 		for _, f := range facts {
 			rolled[f.N] = len(f.Rolls) > 0
 		}
+		for _, r := range receipts[p] {
+			nreceipts++
+			if !plain.inputs[r.step][r.hash] {
+				t.Errorf("%s's receipt %s is not among the parts of step %d", p, r.hash, r.step)
+			}
+		}
 		// The report of the last step may still be on its way.
 		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 			var missing []string
-			found := 0
-			for _, m := range got[p] {
-				o, ok := sent[m.irt]
-				r := receiptRE.FindStringSubmatch(m.text)
-				if !ok || o.step == 0 || r == nil || !rolled[o.step] {
-					continue
-				}
+			for _, r := range receipts[p] {
 				inReport := false
 				for _, rep := range got[p] {
-					inReport = inReport || rep.kind == "report" && strings.Contains(rep.text, "    "+r[1]+"\n")
+					inReport = inReport || rep.kind == "report" && strings.Contains(rep.text, "    "+r.hash+"\n")
 				}
 				if !inReport {
-					missing = append(missing, fmt.Sprintf("%s (step %d)", r[1], o.step))
+					missing = append(missing, fmt.Sprintf("%s (step %d)", r.hash, r.step))
 				}
-				found++
 			}
 			if len(missing) == 0 {
-				inReports += found
+				inReports += len(receipts[p])
+				for _, r := range receipts[p] {
+					if rolled[r.step] {
+						withRolls++
+					}
+				}
 				break
 			}
 			if time.Now().After(deadline) {
@@ -538,11 +574,11 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 			answered()
 		}
 	}
-	if receipts == 0 && g.DiceScheme >= 2 {
+	if nreceipts == 0 && wantReceipts {
 		t.Error("no ack carried a receipt")
 	}
-	t.Logf("%d mails of orders, %d receipts (%d of steps with rolls, found in the reports), checked with sh by %d players; %d previews with others' orders pending matched hers before; held orders acked after %v, game played after %v, every mail answered after %v",
-		len(sent), receipts, inReports, len(checked), comparedPreviews, heldIn.Round(time.Millisecond), playedIn.Round(time.Millisecond), answeredIn.Round(time.Millisecond))
+	t.Logf("%d mails of orders, %d receipts (%d found in the reports, %d of them of steps with rolls), checked with sh by %d players and for ann's held orders; %d previews with others' orders pending matched hers before; held orders acked after %v, game played after %v, every mail answered after %v",
+		len(sent), nreceipts, inReports, withRolls, len(checked), comparedPreviews, heldIn.Round(time.Millisecond), playedIn.Round(time.Millisecond), answeredIn.Round(time.Millisecond))
 	return run
 }
 
