@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -109,3 +110,7 @@ func TestInspectSaysWhatOrdersAreFor(t *testing.T) {
 		}
 	}
 }
+
+// receiptRE finds a mail's RECEIPT section: the hash, and the shell
+// command that checks it.
+var receiptRE = regexp.MustCompile(`(?s)RECEIPT\n.*?\n  ([0-9a-f]{64})\n.*?\n(  printf .*?sha256sum)\n`)
