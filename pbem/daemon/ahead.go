@@ -64,11 +64,7 @@ func (d *Daemon) runOrders(ctx context.Context, j *job, r *route.Result, c route
 // its answer recorded in the same transaction: a crash loses neither or
 // applies both.
 func (d *Daemon) holdAhead(ctx context.Context, j *job, r *route.Result, g *game.Game, turn int) error {
-	if done, err := d.partOf(ctx, j, j.parts); err != nil || done != nil {
-		j.parts++
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	if again, err := d.doneBefore(ctx, j); again || err != nil {
 		return err
 	}
 	p, ok, err := d.authenticate(ctx, j, g, r.Game, r.Secret)

@@ -58,6 +58,21 @@ func (d *Daemon) newPart(ctx context.Context, j *job) (n int, done bool, err err
 	return n, err != nil || s != nil, err
 }
 
+// doneBefore says whether an earlier try of j's mail did its next part
+// (the try crashed after committing it): that part's answer is taken again
+// and the part passed over, so nothing is applied twice.
+func (d *Daemon) doneBefore(ctx context.Context, j *job) (bool, error) {
+	done, err := d.partOf(ctx, j, j.parts)
+	if err != nil || done != nil {
+		j.parts++
+		if done != nil {
+			j.answers = append(j.answers, *done)
+		}
+		return true, err
+	}
+	return false, nil
+}
+
 // partOf is part for j's mail, answered without asking the store when
 // j had no parts when its transaction began and has not recorded part n
 // since.
@@ -865,11 +880,7 @@ func (d *Daemon) relax(id string) policy.Relax {
 // like a stale copy (stale.go); the answer is recorded in the same
 // transaction as the orders.
 func (d *Daemon) orders(ctx context.Context, j *job, r *route.Result, g *game.Game) error {
-	if done, err := d.partOf(ctx, j, j.parts); err != nil || done != nil {
-		j.parts++
-		if done != nil {
-			j.answers = append(j.answers, *done)
-		}
+	if again, err := d.doneBefore(ctx, j); again || err != nil {
 		return err
 	}
 	p, ok, err := d.authenticate(ctx, j, g, r.Game, r.Secret)
