@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"orrery/engine"
-	"orrery/engine/dice"
-	"orrery/engine/draw"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store/storetest"
@@ -17,28 +15,6 @@ import (
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
-
-// drawnRace is the toy race whose players' views draw their board
-// (engine.Drawer), as every real ruleset's do.
-type drawnRace struct{ engine.Ruleset }
-
-type drawnState struct{ engine.State }
-
-type drawnView struct{ engine.View }
-
-func (r drawnRace) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
-	st, err := r.Ruleset.NewState(s, d)
-	return drawnState{st}, err
-}
-
-func (r drawnRace) LoadState(data []byte) (engine.State, error) {
-	st, err := r.Ruleset.LoadState(data)
-	return drawnState{st}, err
-}
-
-func (s drawnState) View(player string) engine.View { return drawnView{s.State.View(player)} }
-
-func (v drawnView) Picture() *draw.Picture { return draw.Board(v.Board(), "the race") }
 
 // The board picture of a report says under its legend who plays a seat
 // that changed hands ("bob: played by eve"), in each reader's language,
@@ -50,7 +26,7 @@ func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 	st := storetest.Open(t, storetest.Default())
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	cfg := daemon.Config{From: "Orrery <" + botAddr + ">", RepliesPerHour: 1000}
-	rulesets := []engine.Ruleset{drawnRace{toy.Ruleset()}}
+	rulesets := []engine.Ruleset{toy.Drawn()}
 	var mu sync.Mutex
 	drawn := map[string][]string{} // the texts of the pictures each reader's mails were drawn with, the latest last
 	pics := daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"orrery/engine"
-	"orrery/engine/dice"
-	"orrery/engine/draw"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
@@ -100,28 +98,6 @@ func TestPagesSayWhoPlaysASeat(t *testing.T) {
 	}
 }
 
-// drawnRace is the toy race whose players' views draw their board
-// (engine.Drawer), as every real ruleset's do.
-type drawnRace struct{ engine.Ruleset }
-
-type drawnState struct{ engine.State }
-
-type drawnView struct{ engine.View }
-
-func (r drawnRace) NewState(s engine.Setup, d *dice.Dice) (engine.State, error) {
-	st, err := r.Ruleset.NewState(s, d)
-	return drawnState{st}, err
-}
-
-func (r drawnRace) LoadState(data []byte) (engine.State, error) {
-	st, err := r.Ruleset.LoadState(data)
-	return drawnState{st}, err
-}
-
-func (s drawnState) View(player string) engine.View { return drawnView{s.State.View(player)} }
-
-func (v drawnView) Picture() *draw.Picture { return draw.Board(v.Board(), "the race") }
-
 // The board's picture on a seat's page carries a note under it saying who
 // played a seat that changed hands at that step, in the page's language;
 // an earlier step's picture has none.
@@ -132,7 +108,7 @@ func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	svc := game.New(st, []engine.Ruleset{drawnRace{toy.Ruleset()}}, game.WithClock(c.now))
+	svc := game.New(st, []engine.Ruleset{toy.Drawn()}, game.WithClock(c.now))
 	ctx := context.Background()
 	if _, err := svc.Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy", DiceSecret: "web-test",
 		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}}); err != nil {
