@@ -1,7 +1,6 @@
 package daemon_test
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -31,21 +30,7 @@ func TestPartlyApplied(t *testing.T) {
 			}
 			h.flush()
 			h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", c.body))
-			acks := to(h.flush(), "ann@example.org")
-			if len(acks) != 1 {
-				t.Fatalf("%d answers", len(acks))
-			}
-			flat := strings.Join(strings.Fields(acks[0]), " ")
-			for _, w := range c.want {
-				if !strings.Contains(flat, w) {
-					t.Errorf("the answer lacks %q:\n%s", w, acks[0])
-				}
-			}
-			for _, w := range c.not {
-				if strings.Contains(flat, w) {
-					t.Errorf("the answer has %q:\n%s", w, acks[0])
-				}
-			}
+			answerSays(t, to(h.flush(), "ann@example.org"), c.want, c.not)
 		})
 	}
 }

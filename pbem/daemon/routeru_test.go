@@ -153,7 +153,7 @@ func answerSays(t *testing.T, got, want, not []string) {
 	}
 	for _, w := range not {
 		if strings.Contains(flat, w) {
-			t.Errorf("the answer has the English %q:\n%s", w, got[0])
+			t.Errorf("the answer has %q:\n%s", w, got[0])
 		}
 	}
 }

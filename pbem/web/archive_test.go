@@ -19,7 +19,6 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
-	"orrery/templates"
 )
 
 // With a drawing, a page shows the board as a picture with a text
@@ -254,10 +253,7 @@ func TestServe(t *testing.T) {
 func TestArchiveLanguage(t *testing.T) {
 	svc, _ := toyGame(t)
 	ctx := context.Background()
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Catalog: cat})
 	page := func(opt ArchiveOptions, name string) string {
 		t.Helper()

@@ -13,7 +13,6 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/games"
-	"orrery/templates"
 )
 
 // The dice page follows each game's own dice scheme: a game imported from
@@ -198,10 +197,7 @@ func TestReceiptsOnTheDicePage(t *testing.T) {
 // hands none (the script's ids are its English).
 func TestRussianDicePage(t *testing.T) {
 	svc, _ := toyGame(t)
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Catalog: cat})
 	words := func(path string) diceWords {
 		t.Helper()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/games"
 	"orrery/pbem/settings"
@@ -31,10 +32,7 @@ func TestErrorPagesInTheReadersLanguage(t *testing.T) {
 	if _, err := svc.Create(ctx, game.CreateRequest{ID: "open1", Ruleset: "toy", DiceSecret: "x", Seats: 2}); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Catalog: cat})
 	bob := "/g/g1/p/" + tokenOf(t, svc, "g1", "bob")
 	for _, c := range []struct {
@@ -96,15 +94,7 @@ func TestErrorPagesInTheReadersLanguage(t *testing.T) {
 // Russian reader, marked xml:lang; English otherwise.
 func TestFeedInTheReadersLanguage(t *testing.T) {
 	svc, _ := toyGame(t)
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := templates.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSite(t, Config{Service: svc, Catalog: cat, Localize: set.LocalReport})
+	s := localSite(t, svc)
 	for _, c := range []struct {
 		path, accept string
 		want, not    []string
@@ -136,10 +126,7 @@ func TestFeedInTheReadersLanguage(t *testing.T) {
 // around the hashes.
 func TestStepSeedInTheReadersLanguage(t *testing.T) {
 	svc, _ := toyGame(t)
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Catalog: cat})
 	ru := get(s, "GET", "/g/g1/step/1?lang=ru").Body.String()
 	en := get(s, "GET", "/g/g1/step/1").Body.String()
@@ -177,15 +164,7 @@ func TestDiceInTheReadersLanguage(t *testing.T) {
 		Players: []game.PlayerSpec{{Name: "ann", Bot: true}, {Name: "bob", Bot: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := templates.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSite(t, Config{Service: svc, Catalog: cat, Localize: set.LocalReport})
+	s := localSite(t, svc)
 	ru := text(get(s, "GET", "/g/p/dice?lang=ru").Body.Bytes())
 	if !strings.Contains(ru, "порядок мест (место 2 из 2)") || strings.Contains(ru, "seat order") {
 		t.Errorf("the Russian dice page's purposes are not Russian:\n%s", ru)
@@ -193,4 +172,26 @@ func TestDiceInTheReadersLanguage(t *testing.T) {
 	if en := text(get(s, "GET", "/g/p/dice").Body.Bytes()); !strings.Contains(en, "seat order (position 2 of 2)") {
 		t.Errorf("the English dice page lost its purposes:\n%s", en)
 	}
+}
+
+// localSite is a site of svc's games with the templates' catalog and
+// localizer: its pages and feed in the reader's language.
+func localSite(t *testing.T, svc *game.Service) *Site {
+	t.Helper()
+	cat := webCatalog(t)
+	set, err := templates.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newSite(t, Config{Service: svc, Catalog: cat, Localize: set.LocalReport})
+}
+
+// webCatalog is the templates' catalog of the pages' words.
+func webCatalog(t testing.TB) *lang.Catalog {
+	t.Helper()
+	cat, err := templates.WebCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
 }

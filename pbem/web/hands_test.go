@@ -12,7 +12,6 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/store"
-	"orrery/templates"
 )
 
 // A seat that passed to another player is shown so on the public and the
@@ -31,10 +30,7 @@ func TestPagesSayWhoPlaysASeat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Catalog: cat})
 	p := "/g/g1/p/" + tokenOf(t, svc, "g1", "ann")
 	for _, c := range []struct {
@@ -130,10 +126,7 @@ func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 	}
 	play()
 	after := mustStep(t, svc)
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Catalog: cat, Picture: Drawn})
 	p := "/g/g1/p/" + tokenOf(t, svc, "g1", "ann")
 	svg := func(path string) string {

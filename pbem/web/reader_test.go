@@ -14,7 +14,6 @@ import (
 	"orrery/engine/store"
 	"orrery/games"
 	"orrery/pbem/settings"
-	"orrery/templates"
 )
 
 // TestRussianPrivatePage: a player who reads Russian gets their private
@@ -32,10 +31,7 @@ func TestRussianPrivatePage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Bot: "orrery@example.org", Catalog: cat})
 	heading := regexp.MustCompile(`(?s)<(h[1-3]|summary|th|button)[^>]*>(.*?)</(h[1-3]|summary|th|button)>`)
 	latin := regexp.MustCompile(`[A-Za-z]{3,}`)
@@ -84,10 +80,7 @@ func TestRussianPrivatePage(t *testing.T) {
 // links to itself in the other language and keeps ?lang in its links.
 func TestPublicPageLanguage(t *testing.T) {
 	svc, _ := toyGame(t)
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Bot: "orrery@example.org", Catalog: cat})
 	for _, c := range []struct {
 		name, path, accept, want string
@@ -199,10 +192,7 @@ func TestBoardPictureInTheReadersLanguage(t *testing.T) {
 		Players: []game.PlayerSpec{{Name: "ann"}, {Name: "bob"}}}); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := templates.WebCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := webCatalog(t)
 	s := newSite(t, Config{Service: svc, Catalog: cat, Picture: Drawn})
 	en := get(s, "GET", "/g/o/step/0.svg")
 	ru := get(s, "GET", "/g/o/step/0.svg", "Accept-Language", "ru")
