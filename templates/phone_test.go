@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +81,7 @@ func phoneMails(t *testing.T) []phoneMail {
 		const cid = "board.demo.0.20@orrery.example.org"
 		d := &Data{Bot: "orrery@example.org", Game: rep.Game, Title: rep.Title, Player: rep.Player, Secret: "k7f3q",
 			Report: rep, Deadline: time.Date(2026, 11, 26, 18, 0, 0, 0, time.UTC),
-			Picture: &Picture{CID: cid, Alt: pic.Alt(), Width: min(pic.W, 860)}}
+			Picture: &Picture{CID: cid, Alt: pic.Alt(), Width: min(pic.W, 860)}, Web: phonePage}
 		d.Translator, _ = rs.(engine.Translator)
 		m, err := set.Render(Report, d)
 		if err != nil {
@@ -107,9 +108,13 @@ func phoneMails(t *testing.T) []phoneMail {
 	return out
 }
 
+// phonePage is the reader's private page in phoneMails' reports.
+const phonePage = "https://orrery.example.org/p/demo/k7f3qk7f3q"
+
 // TestReportMailBudget composes a mid-game report mail of every ruleset,
 // as the mailer does, and holds it to issue 44's budget: the whole mail at
-// most 300 KB, its HTML part at most 100 KB.
+// most 300 KB, its HTML part at most 100 KB. The picture is a link to the
+// reader's private page, where the whole board is drawn to zoom into.
 func TestReportMailBudget(t *testing.T) {
 	for _, m := range phoneMails(t) {
 		t.Logf("%s: mail %.1f KB (HTML %.1f KB, text %.1f KB, picture %.1f KB at %d×%d px, report.json %.1f KB)", m.name,
@@ -119,6 +124,9 @@ func TestReportMailBudget(t *testing.T) {
 		}
 		if len(m.html) > htmlBudget {
 			t.Errorf("%s: the report's HTML part is %.1f KB, over its budget of %d KB (Gmail clips past 102 KB)", m.name, kb(len(m.html)), htmlBudget>>10)
+		}
+		if !regexp.MustCompile(`<a href="` + regexp.QuoteMeta(phonePage) + `"[^>]*><img src="cid:`).MatchString(m.html) {
+			t.Errorf("%s: the report's picture is no link to the reader's private page", m.name)
 		}
 		if !bytes.Contains(m.raw, []byte("image/png")) {
 			t.Errorf("%s: the mail carries no picture: the budget measured nothing", m.name)
