@@ -664,7 +664,7 @@ func (s *State) out(p string) bool {
 // language's event of such a split: English when anyone reads English.
 func (s *State) tell(to []string, m lang.Msg) {
 	if s.Msgs {
-		s.events = append(s.events, engine.Tell(m, to...))
+		s.events = append(s.events, engine.Tell(m, to...).Concerning(s.named(m)...))
 		return
 	}
 	readers := to
@@ -692,6 +692,31 @@ func (s *State) tell(to []string, m lang.Msg) {
 		}
 		s.events = append(s.events, engine.Event{Text: text, To: ps})
 	}
+}
+
+// named is the seats m names, each once, in seat order: an event is news
+// for the seats it names (their ships, planets, dice), which a report puts
+// first (engine.Event.About).
+func (s *State) named(m lang.Msg) []string {
+	seen := map[string]bool{}
+	var walk func(args []lang.Arg)
+	walk = func(args []lang.Arg) {
+		for _, a := range args {
+			seen[a.Str] = true
+			if a.Msg != nil {
+				walk(a.Msg.Args)
+			}
+			walk(a.List)
+		}
+	}
+	walk(m.Args)
+	var out []string
+	for _, p := range s.Seats {
+		if seen[p] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // startTurn opens the active player's turn: the catastrophe die and the
