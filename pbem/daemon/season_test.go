@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -74,19 +75,23 @@ func TestSeasonAcrossDaemonRestarts(t *testing.T) {
 	clock.Store(t0.UnixNano())
 	now := func() time.Time { return time.Unix(0, clock.Load()).UTC() }
 	rec := &seasonRecord{steps: map[string][]uint64{}, resolve: map[string]map[uint64]seasonAt{}, woken: map[string][]string{}}
-	hook := func(_ store.Tx, c *game.Change) error {
-		rec.mu.Lock()
-		defer rec.mu.Unlock()
+	// The hook records what a change did once its transaction commits:
+	// on PostgreSQL a transaction refused for a conflict runs again, and
+	// its first run must not count.
+	hook := func(tx store.Tx, c *game.Change) error {
+		var steps []uint64
+		resolved := map[uint64]seasonAt{}
+		woken := map[string][]string{}
+		moved := 0
+		var told []seasonTold
+		var starts []seasonOpen
 		g, at := c.Game, now()
 		for _, s := range c.Steps {
 			if s.N == 0 {
 				continue
 			}
-			rec.steps[g.ID] = append(rec.steps[g.ID], s.N)
-			if rec.resolve[g.ID] == nil {
-				rec.resolve[g.ID] = map[uint64]seasonAt{}
-			}
-			rec.resolve[g.ID][s.N] = seasonAt{at, s.Reason}
+			steps = append(steps, s.N)
+			resolved[s.N] = seasonAt{at, s.Reason}
 		}
 		for _, n := range c.Notices {
 			if strings.Contains(n.Text, "falls in the fewest") {
@@ -94,21 +99,35 @@ func TestSeasonAcrossDaemonRestarts(t *testing.T) {
 				for _, a := range n.Msg.Args[3].List {
 					names = append(names, a.Str)
 				}
-				rec.woken[g.ID+g.Deadline.String()] = names
+				woken[g.ID+g.Deadline.String()] = names
 			}
 			if n.Kind == "deadline" && strings.Contains(n.Text, "of club moves from") {
-				rec.moved++
+				moved++
 			}
 			if slices.ContainsFunc(n.To, func(to string) bool { return to != game.GM }) && !n.Due.IsZero() {
-				rec.told = append(rec.told, seasonTold{g.ID, at, n.Due, n.Kind, g.Step})
+				told = append(told, seasonTold{g.ID, at, n.Due, n.Kind, g.Step})
 			}
 		}
 		if (len(c.Steps) > 0 || c.Created) && !g.Deadline.IsZero() {
-			rec.told = append(rec.told, seasonTold{g.ID, at, g.Deadline, "report", g.Step})
+			told = append(told, seasonTold{g.ID, at, g.Deadline, "report", g.Step})
 			cp := *g
 			cp.Players = slices.Clone(g.Players)
-			rec.starts = append(rec.starts, seasonOpen{cp, g.Deadline})
+			starts = append(starts, seasonOpen{cp, g.Deadline})
 		}
+		id := g.ID
+		tx.OnCommit(func() {
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			rec.steps[id] = append(rec.steps[id], steps...)
+			if rec.resolve[id] == nil {
+				rec.resolve[id] = map[uint64]seasonAt{}
+			}
+			maps.Copy(rec.resolve[id], resolved)
+			maps.Copy(rec.woken, woken)
+			rec.moved += moved
+			rec.told = append(rec.told, told...)
+			rec.starts = append(rec.starts, starts...)
+		})
 		return nil
 	}
 
