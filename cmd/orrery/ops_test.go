@@ -111,6 +111,9 @@ func scrape(url string) (int, string, error) {
 // /metrics answers while a demo runs with --metrics-listen (the demo's
 // metrics.listen), and counts the demo's mails.
 func TestMetricsDuringDemo(t *testing.T) {
+	if raceOn {
+		t.Skip("under the race detector its demo's mail pictures take a minute; the main pass runs it, and TestDemoPlaysAGameByMail races a demo")
+	}
 	out := &syncBuffer{}
 	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: out, rulesets: games.All()}
 	done := make(chan error, 1)

@@ -38,6 +38,9 @@ const chromiumPath = "/usr/bin/chromium"
 // roll changed on the page. Every page fits a 360 px phone without
 // sideways scrolling, and reads without JavaScript.
 func TestWebInChromium(t *testing.T) {
+	if raceOn {
+		t.Skip("under the race detector: the browser checks the pages, not Go's concurrency; the main pass runs it")
+	}
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("Chromium is not at %s (apt-get install chromium; .ci/run installs it): the web pages were not checked in a browser", chromiumPath)
 	}
