@@ -73,6 +73,10 @@ func TestEveryGameDrawsItsBoard(t *testing.T) {
 // bytes the picture gives drawn alone. The share drawn from another is
 // logged (it is what the painter saves a daemon).
 func TestPainterOnEveryGame(t *testing.T) {
+	maxSteps := 60
+	if testing.Short() {
+		maxSteps = 20 // -short: the opening; the full run plays on
+	}
 	for _, rs := range All() {
 		info := rs.Info()
 		t.Run(info.Name, func(t *testing.T) {
@@ -82,7 +86,7 @@ func TestPainterOnEveryGame(t *testing.T) {
 			}
 			pt, mailPt := draw.NewPainter(4), draw.NewPainter(4)
 			steps := 0
-			enginetest.Walk(t, rs, enginetest.Options{Players: players, Seed: 3, MaxSteps: 60}, func(step int, st engine.State) {
+			enginetest.Walk(t, rs, enginetest.Options{Players: players, Seed: 3, MaxSteps: maxSteps}, func(step int, st engine.State) {
 				if step%4 != 0 && !st.Outcome().Over {
 					return
 				}

@@ -43,6 +43,9 @@ var (
 // is cheap, a browser per case is not.
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the reports are rendered in Chromium by the full run (scripts/test)")
+	}
 	if _, err := os.Stat(chromium); err != nil {
 		t.Skipf("SKIP: %s is missing (apt-get install -y chromium): the report HTML is not rendered", chromium)
 	}

@@ -100,7 +100,11 @@ func startEmbedded(e *env, o embeddedOptions, log *slog.Logger) (*embedded, erro
 	q := outbox.New(x.st, sender, metricsOutbox(m, outbox.Options{MinBackoff: time.Second, Logger: log}))
 	// The demo's players answer within milliseconds: a person's hourly
 	// budget of replies would cut their acks short.
-	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: time.Second, Logger: log, RepliesPerHour: 100000,
+	tick := o.TickEvery
+	if tick <= 0 {
+		tick = time.Second
+	}
+	x.d, err = daemon.New(x.st, e.rulesets, q, daemon.Config{From: "Orrery <" + x.bot + ">", TickEvery: tick, Logger: log, RepliesPerHour: 100000,
 		WebLink: x.web.link(), UnsubURL: x.web.base(), Metrics: m, Now: o.Now})
 	if err != nil {
 		x.close()
@@ -193,7 +197,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
 	clock := &demoClock{}
-	x, err := startEmbedded(e, embeddedOptions{HTTP: *httpAddr, Metrics: *metricsAddr, IMAP: *imapAddr, SMTP: *smtpAddr, Now: clock.Now}, log)
+	x, err := startEmbedded(e, embeddedOptions{HTTP: *httpAddr, Metrics: *metricsAddr, IMAP: *imapAddr, SMTP: *smtpAddr, Now: clock.Now,
+		TickEvery: 50 * time.Millisecond}, log)
 	if err != nil {
 		return err
 	}

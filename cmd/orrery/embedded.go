@@ -30,6 +30,9 @@ type embeddedOptions struct {
 	// Now is the daemon's and the games' clock (nil: time.Now); the
 	// demo's runs ahead to show reminders and digests (demoClock).
 	Now func() time.Time
+	// TickEvery is how often the daemon runs deadlines and reminders (0:
+	// every second); the demo, whose clock jumps, ticks at once after.
+	TickEvery time.Duration
 }
 
 // checkAddr says what is wrong with a host:port given to flag name.

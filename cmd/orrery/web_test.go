@@ -38,6 +38,9 @@ const chromiumPath = "/usr/bin/chromium"
 // roll changed on the page. Every page fits a 360 px phone without
 // sideways scrolling, and reads without JavaScript.
 func TestWebInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the pages are checked in Chromium by the full run (scripts/test)")
+	}
 	if raceOn {
 		t.Skip("under the race detector: the browser checks the pages, not Go's concurrency; the main pass runs it")
 	}

@@ -140,6 +140,7 @@ func staleScript(t *testing.T, k storetest.Kind, minNotice time.Duration) []stri
 func TestNoticesDoNotGoStale(t *testing.T) {
 	for _, k := range storetest.Kinds() {
 		t.Run(k.Name, func(t *testing.T) {
+			storetest.BoltOnlyWhenShort(t, k)
 			if bad := staleScript(t, k, DefaultMinNotice); len(bad) > 0 {
 				t.Errorf("mails contradicted by what followed:\n%v", bad)
 			}

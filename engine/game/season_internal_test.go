@@ -52,7 +52,10 @@ type seasonResolve struct {
 // missed, and every replay verifies.
 func TestSimulatedSeason(t *testing.T) {
 	for _, k := range storetest.Kinds() {
-		t.Run(k.Name, func(t *testing.T) { season(t, storetest.Open(t, k)) })
+		t.Run(k.Name, func(t *testing.T) {
+			storetest.BoltOnlyWhenShort(t, k) // 15 s on PostgreSQL
+			season(t, storetest.Open(t, k))
+		})
 	}
 }
 

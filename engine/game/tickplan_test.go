@@ -142,6 +142,7 @@ func TestTickPlanFollowsTheRecord(t *testing.T) {
 		for i, rs := range games.All() {
 			name := rs.Info().Name
 			t.Run(k.Name+"/"+name, func(t *testing.T) {
+				storetest.BoltOnlyWhenShort(t, k)
 				now := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 				clock := WithClock(func() time.Time { return now })
 				planned := New(storetest.Open(t, k), games.All(), clock)

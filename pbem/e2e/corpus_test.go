@@ -25,6 +25,9 @@ import (
 // once; the autoresponders and bounces get no answer. The sender's address
 // gets a nonce, so that no earlier run's mail is counted.
 func TestCorpusThroughRealServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the whole corpus through Postfix and Dovecot (20 s) runs without -short; pbem/daemon's TestCorpusAppliedOnce reads it in process")
+	}
 	e := newRun(t)
 	s, n, bot := e.stack, e.n, e.bot
 	real, _ := pbemtest.RealStackFromEnv()

@@ -579,40 +579,42 @@ func testAnotherPlayersSecret(t *testing.T, b backend) {
 	e.nothingApplied(id)
 }
 
-// autoresponder answers every mail the bot sends to addr with one more
-// mail, as a badly configured vacation robot does, until stop; it returns
-// how many it sent.
-func (e *env) autoresponder(addr string, hdr []string, stop <-chan struct{}) <-chan int {
-	res := make(chan int, 1)
-	go func() {
-		sent := 0
-		defer func() { res <- sent }()
-		first, _ := e.srv.messages(addr)
-		answered := len(first) // the welcome mail is not the robot's business
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(e.poll):
-			}
-			msgs, _ := e.srv.messages(addr)
-			for _, m := range msgs[min(answered, len(msgs)):] {
-				pm, err := mail.ReadMessage(bytes.NewReader(m))
-				if err != nil {
-					continue
-				}
-				e.n++
-				raw := fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Auto: %s\r\nMessage-ID: <auto%d-%d@example.org>\r\nIn-Reply-To: %s\r\n%sContent-Type: text/plain\r\n\r\nI am away until Monday.\r\n",
-					addr, e.bot, pm.Header.Get("Subject"), e.n, time.Now().UnixNano(), pm.Header.Get("Message-Id"), strings.Join(append(hdr, ""), "\r\n"))
-				if err := e.srv.deliver(addr, e.bot, raw); err != nil {
-					e.t.Errorf("the robot's answer: %v", err)
-				}
-				sent++
-			}
-			answered = len(msgs)
+// converse plays an out-of-office robot at addr: each time the daemon has
+// settled, the robot answers every mail the bot sent it since (its
+// welcome mail aside), with hdr among the headers, and the daemon reads
+// the answers. It stops when the bot has written nothing new, and returns
+// how many answers the robot sent; after rounds rounds still talking it
+// fails the test (a loop the bot does not end).
+func (e *env) converse(addr string, hdr []string, rounds int) int {
+	e.t.Helper()
+	first, _ := e.srv.messages(addr)
+	answered, sent := len(first), 0 // the welcome mail is not the robot's business
+	for range rounds {
+		e.settle()
+		msgs, err := e.srv.messages(addr)
+		if err != nil {
+			e.t.Fatalf("the robot's mailbox: %v", err)
 		}
-	}()
-	return res
+		if len(msgs) <= answered {
+			return sent
+		}
+		for _, m := range msgs[answered:] {
+			pm, err := mail.ReadMessage(bytes.NewReader(m))
+			if err != nil {
+				continue
+			}
+			e.n++
+			raw := fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Auto: %s\r\nMessage-ID: <auto%d-%d@example.org>\r\nIn-Reply-To: %s\r\n%sContent-Type: text/plain\r\n\r\nI am away until Monday.\r\n",
+				addr, e.bot, pm.Header.Get("Subject"), e.n, time.Now().UnixNano(), pm.Header.Get("Message-Id"), strings.Join(append(hdr, ""), "\r\n"))
+			if err := e.srv.deliver(addr, e.bot, raw); err != nil {
+				e.t.Fatalf("the robot's answer: %v", err)
+			}
+			sent++
+		}
+		answered = len(msgs)
+	}
+	e.t.Fatalf("after %d rounds the bot still writes to the robot at %s: a mail loop", rounds, addr)
+	return sent
 }
 
 func TestAutoresponderDoesNotLoop(t *testing.T) { both(t, testAutoresponderDoesNotLoop) }
@@ -640,15 +642,9 @@ func testAutoresponderDoesNotLoop(t *testing.T, b backend) {
 		} else if c.addr == e.bob {
 			secret = " " + e.secret("bob")
 		}
-		stop := make(chan struct{})
-		sent := e.autoresponder(c.addr, c.hdr, stop)
 		_, raw := e.msg(c.addr, "[g1"+secret+"] orders", "PUSH 9") // an error: the bot answers
 		e.deliver(raw)
-		time.Sleep(1500 * time.Millisecond)
-		e.settle()
-		close(stop)
-		robot := <-sent
-		e.settle()
+		robot := e.converse(c.addr, c.hdr, 3*cap)
 		got := len(to(e.take(), c.addr))
 		t.Logf("%s: the bot sent %d, the robot %d", c.name, got, robot)
 		if got > c.max || got == 0 {

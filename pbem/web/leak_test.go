@@ -45,14 +45,17 @@ var leakGames = []struct {
 // open (HTML, JSON, SVG, dice, feed, the list of games) may contain one.
 // And a page shows exactly its reader's events and rolls, no fewer.
 func TestNoLeaks(t *testing.T) {
-	differ := 0
+	differ, maxSteps := 0, 60
+	if testing.Short() {
+		maxSteps = 20 // -short: the opening; the full run plays on
+	}
 	for _, lg := range leakGames {
 		t.Run(lg.ruleset, func(t *testing.T) {
 			rs, err := engine.Find(games.All(), lg.ruleset)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := enginetest.PlayBots(t, rs, enginetest.Options{Players: lg.players, Seed: 11, Options: lg.options, MaxSteps: 60})
+			res := enginetest.PlayBots(t, rs, enginetest.Options{Players: lg.players, Seed: 11, Options: lg.options, MaxSteps: maxSteps})
 			if res.Game.Scheme() != dice.Scheme2 {
 				t.Fatalf("a new game rolls under dice scheme %d", res.Game.Scheme())
 			}

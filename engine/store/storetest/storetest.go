@@ -59,6 +59,17 @@ func Kinds() []Kind {
 	return []Kind{Bolt, Postgres}
 }
 
+// BoltOnlyWhenShort skips t under -short unless k is bbolt: for a suite
+// of many transactions, which take PostgreSQL seconds where bbolt takes
+// milliseconds, so that the fast loop stays fast with ORRERY_TEST_PG set.
+// The full run plays it on every kind.
+func BoltOnlyWhenShort(t testing.TB, k Kind) {
+	t.Helper()
+	if testing.Short() && k.Name != Bolt.Name {
+		t.Skipf("-short: on %s this suite takes seconds; it runs there without -short, and on bbolt here", k.Name)
+	}
+}
+
 // Open makes a new, empty store of kind k for t, closed when t ends.
 func Open(t testing.TB, k Kind) *store.Store {
 	t.Helper()
