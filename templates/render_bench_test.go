@@ -35,3 +35,25 @@ func BenchmarkRenderReport(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNew is what a daemon's start spends on its templates: the
+// embedded set, parsed once a process and shared ("embedded"), and a set
+// with an override directory, parsed at every New ("override": every kind
+// in every language, as every New did before the embedded set was shared).
+func BenchmarkNew(b *testing.B) {
+	b.Run("embedded", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := New(""); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("override", func(b *testing.B) {
+		dir := b.TempDir()
+		for b.Loop() {
+			if _, err := New(dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
