@@ -112,6 +112,11 @@ func TestExportImportAhead(t *testing.T) {
 		if len(x.Ahead) != 1 || x.Ahead[0].Player != "ann" || x.Ahead[0].Turn != 3 || x.Ahead[0].Text != "PUSH 3" {
 			t.Fatalf("exported held orders: %+v", x.Ahead)
 		}
+		// Held orders need the format that carries them: a release that
+		// reads only orrery-game/1 refuses the document, not the orders.
+		if x.Format != game.ExportFormat {
+			t.Errorf("an export with held orders says format %q, want %q", x.Format, game.ExportFormat)
+		}
 		data, err := json.Marshal(x)
 		if err != nil {
 			t.Fatal(err)
@@ -128,6 +133,8 @@ func TestExportImportAhead(t *testing.T) {
 			"no such player": func(y *game.Export) { y.Ahead[0].Player = "zed" },
 			"held twice":     func(y *game.Export) { y.Ahead = append(y.Ahead, y.Ahead[0]) },
 			"turn 0":         func(y *game.Export) { y.Ahead[0].Turn = 0 },
+			"held in v1":     func(y *game.Export) { y.Format = game.ExportFormatV1 },
+			"newer format":   func(y *game.Export) { y.Format = "orrery-game/3" },
 		} {
 			y := read()
 			spoil(y)
@@ -164,6 +171,11 @@ func TestExportImportAhead(t *testing.T) {
 		}
 		if v, err := other.Verify(ctx, "a"); err != nil || !v.OK() {
 			t.Fatalf("verify: %v %+v", err, v)
+		}
+		// Its held orders applied, the game exports as orrery-game/1
+		// again, which every release reads.
+		if y, err := other.Export(ctx, "a"); err != nil || len(y.Ahead) != 0 || y.Format != game.ExportFormatV1 {
+			t.Errorf("export with nothing held: format %q, %d held, %v; want %q", y.Format, len(y.Ahead), err, game.ExportFormatV1)
 		}
 	})
 }

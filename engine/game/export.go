@@ -11,8 +11,15 @@ import (
 	"orrery/engine/store"
 )
 
-// ExportFormat names the version of the export document.
-const ExportFormat = "orrery-game/1"
+// ExportFormat names the version of the export document: orrery-game/2
+// carries orders held for later turns (Export.Ahead), which a release
+// that reads only orrery-game/1 would drop without a word. An export with
+// no held orders is still written as ExportFormatV1, which every release
+// reads; Import reads both.
+const (
+	ExportFormat   = "orrery-game/2"
+	ExportFormatV1 = "orrery-game/1"
+)
 
 // Export is a whole game as a readable JSON document: its record (players,
 // settings, schedule), its current state, every log entry, any orders
@@ -62,6 +69,9 @@ func (s *Service) Export(ctx context.Context, id string) (*Export, error) {
 		x.Ahead, err = readAhead(b, "")
 		return err
 	})
+	if err == nil && len(x.Ahead) == 0 {
+		x.Format = ExportFormatV1
+	}
 	return x, err
 }
 
@@ -84,7 +94,13 @@ type ImportResult struct {
 // cleanly; snapshots and step records are rebuilt from it. A state that
 // differs from the replay is taken as the GM's hand edit and logged as such.
 func (s *Service) Import(ctx context.Context, x *Export, opt ImportOptions) (*ImportResult, error) {
-	if x.Format != ExportFormat {
+	switch {
+	case x.Format == ExportFormatV1 && len(x.Ahead) > 0:
+		return nil, userErrorf("the export says format %q but holds orders for later turns, which only %q carries", x.Format, ExportFormat)
+	case x.Format == ExportFormat || x.Format == ExportFormatV1:
+	case strings.HasPrefix(x.Format, "orrery-game/"):
+		return nil, userErrorf("the export is format %q, newer than this Orrery reads (%q and %q): import it with the release that wrote it, or a later one", x.Format, ExportFormatV1, ExportFormat)
+	default:
 		return nil, userErrorf("not an Orrery game export (format %q, want %q)", x.Format, ExportFormat)
 	}
 	if err := x.checkNotRedacted(); err != nil {
