@@ -197,9 +197,19 @@ func (v view) Status() string {
 			}
 		}
 		var tiles []string
-		for _, k := range []string{Forest, Mountain} {
-			if counts[k] > 0 {
-				tiles = append(tiles, fmt.Sprintf("%d %s", counts[k], word(l, k)))
+		for _, t := range []struct {
+			kind  string
+			count func(int) lang.Msg
+		}{{Forest, forests}, {Mountain, mountains}} {
+			n := counts[t.kind]
+			switch {
+			case n == 0:
+			case l == langEN:
+				// "5 forest", as the status has always said in English
+				// (a status of an old game reads as it did).
+				tiles = append(tiles, fmt.Sprintf("%d %s", n, word(l, t.kind)))
+			default:
+				tiles = append(tiles, render(l, t.count(n))) // "5 гор"
 			}
 		}
 		line(lang.M("%s: centre %s (section %d), %s, owner %s; tiles: %s; structures: %s; dice: %s.", pl.Name, pl.Centre.String(),
