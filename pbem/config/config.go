@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -434,12 +435,8 @@ func (c *Config) check() error {
 	if c.Limits.RepliesPerHour == 0 {
 		c.Limits.RepliesPerHour = 30
 	}
-	switch c.Limits.Strangers {
-	case "":
-		c.Limits.Strangers = "daily"
-	case "daily", "none":
-	default:
-		return fmt.Errorf("limits.strangers: must be daily or none, not %q", c.Limits.Strangers)
+	if err := choice("limits.strangers", &c.Limits.Strangers, "daily", "daily", "none"); err != nil {
+		return err
 	}
 	for _, id := range c.Security.NoSecretGames {
 		if !gameID.MatchString(id) {
@@ -524,12 +521,8 @@ func (c *Config) check() error {
 	if err := c.HTTP.check(); err != nil {
 		return err
 	}
-	switch c.Games.OpenBy {
-	case "":
-		c.Games.OpenBy = "players"
-	case "anyone", "players", "gm":
-	default:
-		return fmt.Errorf("games.open_by: must be anyone, players or gm, not %q", c.Games.OpenBy)
+	if err := choice("games.open_by", &c.Games.OpenBy, "players", "anyone", "players", "gm"); err != nil {
+		return err
 	}
 	if c.Games.MaxOpen < 0 {
 		return errors.New("games.max_open: must be positive")
@@ -558,12 +551,8 @@ func (c *Config) check() error {
 	if c.Bounces.Within == 0 {
 		c.Bounces.Within = 14 * 24 * time.Hour
 	}
-	switch c.Bounces.VERP {
-	case "":
-		c.Bounces.VERP = "on"
-	case "on", "off":
-	default:
-		return fmt.Errorf("bounces.verp: must be on or off, not %q", c.Bounces.VERP)
+	if err := choice("bounces.verp", &c.Bounces.VERP, "on", "on", "off"); err != nil {
+		return err
 	}
 	if c.Bounces.VERPDelimiter == "" {
 		c.Bounces.VERPDelimiter = "+"
@@ -605,6 +594,24 @@ func (c *Config) check() error {
 		c.GCPercent = DefaultGCPercent
 	}
 	return c.checkOps()
+}
+
+// choice checks a key that takes one of a few words: empty, it takes def;
+// another word is refused with the words it may be, in the order given,
+// so that every such key reads and is reported the same way.
+func choice(key string, v *string, def string, words ...string) error {
+	if *v == "" {
+		*v = def
+		return nil
+	}
+	if slices.Contains(words, *v) {
+		return nil
+	}
+	list := words[len(words)-1]
+	if len(words) > 1 {
+		list = strings.Join(words[:len(words)-1], ", ") + " or " + list
+	}
+	return fmt.Errorf("%s: must be %s, not %q", key, list, *v)
 }
 
 // Check validates the http section and fills in URL's default, for the
