@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/mail"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,7 +96,7 @@ func (p *Players) Play(ctx context.Context, maxTurns int) (*game.Game, error) {
 func (p *Players) turn(ctx context.Context, g *game.Game, pl game.Player) (bool, error) {
 	var open []engine.Prompt
 	for _, pr := range g.PromptsFor(pl.Name) {
-		if pr.Kind.Blocks() && !p.answered[key(pl.Name, g.Step, pr.ID)] && !contains(g.Answered, pr.ID) {
+		if pr.Kind.Blocks() && !p.answered[key(pl.Name, g.Step, pr.ID)] && !slices.Contains(g.Answered, pr.ID) {
 			open = append(open, pr)
 		}
 	}
@@ -177,13 +178,4 @@ func (p *Players) latestReport(addr string, step uint64) (*mail.Message, error) 
 		return nil, nil
 	}
 	return best, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

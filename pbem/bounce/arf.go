@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/mail"
 	"strings"
 	"time"
-
-	"github.com/emersion/go-message"
 
 	"orrery/engine/store"
 )
@@ -47,32 +44,11 @@ func (c *Complaint) Abuse() bool { return c.FeedbackType == "abuse" || c.Feedbac
 // the report's fields to maxPart, a field to maxField, the returned
 // mail's header only.
 func ParseARF(raw []byte) (*Complaint, error) {
-	e, err := message.Read(bytes.NewReader(raw))
-	if e == nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotARF, err)
+	e, err := openReport(raw, "feedback-report", ErrNotARF)
+	if err != nil {
+		return nil, err
 	}
-	mt, params, _ := e.Header.ContentType()
-	if mt != "multipart/report" || !strings.EqualFold(params["report-type"], "feedback-report") {
-		return nil, ErrNotARF
-	}
-	var report, returned []byte
-	walkErr := e.Walk(func(path []int, part *message.Entity, err error) error {
-		if part == nil {
-			return nil
-		}
-		pt, _, _ := part.Header.ContentType()
-		switch pt {
-		case "message/feedback-report":
-			if report == nil {
-				report, _ = io.ReadAll(io.LimitReader(part.Body, maxPart))
-			}
-		case "message/rfc822", "text/rfc822-headers", "message/global", "message/global-headers":
-			if returned == nil {
-				returned, _ = io.ReadAll(io.LimitReader(part.Body, maxPart))
-			}
-		}
-		return nil
-	})
+	report, returned, walkErr := reportParts(e, "message/feedback-report")
 	if report == nil {
 		if walkErr != nil {
 			return nil, fmt.Errorf("%w: unreadable report: %v", ErrNotARF, walkErr)

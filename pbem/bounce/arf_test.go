@@ -2,7 +2,6 @@ package bounce
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
@@ -19,10 +18,7 @@ func TestARFCorpus(t *testing.T) {
 		{"yahoo-abuse.eml", "Yahoo!-Mail-Feedback/2.0", "bob@yahoo.com", "9f1c2ab45e7d10a2b3c4d5e6.demo1.e0s7.orrery@pbem.example", 2},
 		{"microsoft-jmrp.eml", "Microsoft JMRP/1.0", "", "2b7d90e1c44a51f3a0b8e6d2.demo1.e0s8.orrery@pbem.example", 2},
 	} {
-		raw, err := os.ReadFile("testdata/arf/" + c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := readFile(t, "testdata/arf/"+c.file)
 		got, err := ParseARF(raw)
 		if err != nil {
 			t.Errorf("%s: %v", c.file, err)
@@ -38,10 +34,7 @@ func TestARFCorpus(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"testdata/dsn/postfix-user-unknown.eml", "testdata/dsn/not-a-dsn-out-of-office.eml"} {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := readFile(t, f)
 		if _, err := ParseARF(raw); !errors.Is(err, ErrNotARF) {
 			t.Errorf("%s: %v, want ErrNotARF", f, err)
 		}
@@ -50,17 +43,8 @@ func TestARFCorpus(t *testing.T) {
 	if _, err := ParseARF([]byte(noPart)); !errors.Is(err, ErrNotARF) || !strings.Contains(err.Error(), "message/feedback-report") {
 		t.Errorf("a report without its part: %v", err)
 	}
-	notSpam := strings.Replace(readFile(t, "testdata/arf/yahoo-abuse.eml"), "Feedback-Type: abuse", "Feedback-Type: not-spam", 1)
+	notSpam := strings.Replace(string(readFile(t, "testdata/arf/yahoo-abuse.eml")), "Feedback-Type: abuse", "Feedback-Type: not-spam", 1)
 	if c, err := ParseARF([]byte(notSpam)); err != nil || c.Abuse() {
 		t.Errorf("not-spam: %+v, %v", c, err)
 	}
-}
-
-func readFile(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

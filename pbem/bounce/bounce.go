@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/mail"
+	"slices"
 	"strings"
 
 	"github.com/emersion/go-message"
@@ -118,38 +119,55 @@ func (r Recipient) Address() string {
 	return r.Final
 }
 
-// Parse reads raw as a DSN. It returns ErrNotDSN for anything else (an
-// out-of-office, a read receipt, a person's mail), and an error wrapping
-// it for a report whose delivery-status part is missing or says nothing.
-func Parse(raw []byte) (*Report, error) {
+// openReport reads raw as a multipart/report of reportType, the one kind
+// of mail Parse and ParseARF read; anything else is notErr.
+func openReport(raw []byte, reportType string, notErr error) (*message.Entity, error) {
 	e, err := message.Read(bytes.NewReader(raw))
 	if e == nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotDSN, err)
+		return nil, fmt.Errorf("%w: %v", notErr, err)
 	}
 	mt, params, _ := e.Header.ContentType()
-	if mt != "multipart/report" || !strings.EqualFold(params["report-type"], "delivery-status") {
-		return nil, ErrNotDSN
+	if mt != "multipart/report" || !strings.EqualFold(params["report-type"], reportType) {
+		return nil, notErr
 	}
-	r := &Report{}
-	var status []byte
-	var returned []byte
-	walkErr := e.Walk(func(path []int, part *message.Entity, err error) error {
+	return e, nil
+}
+
+// reportParts reads, each to maxPart, the first part of e whose type is
+// one of types (the report's machine-readable part) and the first part
+// that returns the mail reported on, whole or its header only; err is
+// what stopped the walk, if anything did.
+func reportParts(e *message.Entity, types ...string) (report, returned []byte, err error) {
+	err = e.Walk(func(_ []int, part *message.Entity, _ error) error {
 		if part == nil {
 			return nil
 		}
 		pt, _, _ := part.Header.ContentType()
 		switch pt {
-		case "message/delivery-status", "message/global-delivery-status":
-			if status == nil {
-				status, _ = io.ReadAll(io.LimitReader(part.Body, maxPart))
-			}
 		case "message/rfc822", "text/rfc822-headers", "message/global", "message/global-headers":
 			if returned == nil {
 				returned, _ = io.ReadAll(io.LimitReader(part.Body, maxPart))
 			}
+		default:
+			if report == nil && slices.Contains(types, pt) {
+				report, _ = io.ReadAll(io.LimitReader(part.Body, maxPart))
+			}
 		}
 		return nil
 	})
+	return report, returned, err
+}
+
+// Parse reads raw as a DSN. It returns ErrNotDSN for anything else (an
+// out-of-office, a read receipt, a person's mail), and an error wrapping
+// it for a report whose delivery-status part is missing or says nothing.
+func Parse(raw []byte) (*Report, error) {
+	e, err := openReport(raw, "delivery-status", ErrNotDSN)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{}
+	status, returned, walkErr := reportParts(e, "message/delivery-status", "message/global-delivery-status")
 	if walkErr != nil && status == nil {
 		return nil, fmt.Errorf("%w: unreadable report: %v", ErrNotDSN, walkErr)
 	}

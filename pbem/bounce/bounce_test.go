@@ -13,6 +13,27 @@ import (
 	"orrery/engine/store"
 )
 
+// readFile reads a mail of testdata.
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// openStore opens an empty bbolt store of the test's own.
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "b.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // TestCorpus reads each DSN of testdata/dsn, written as Postfix, Exim,
 // Exchange and Gmail write them, and the mails that are not DSNs.
 func TestCorpus(t *testing.T) {
@@ -44,10 +65,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join("testdata", "dsn", c.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			raw := readFile(t, filepath.Join("testdata", "dsn", c.file))
 			r, err := Parse(raw)
 			if err != nil {
 				t.Fatal(err)
@@ -68,10 +86,7 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 	for _, f := range []string{"not-a-dsn-out-of-office.eml", "not-a-dsn-read-receipt.eml"} {
-		raw, err := os.ReadFile(filepath.Join("testdata", "dsn", f))
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := readFile(t, filepath.Join("testdata", "dsn", f))
 		if _, err := Parse(raw); !errors.Is(err, ErrNotDSN) {
 			t.Errorf("%s: %v, want ErrNotDSN", f, err)
 		}
@@ -127,11 +142,7 @@ func FuzzParse(f *testing.F) {
 // TestHardLimitWithinWindow: three hard bounces within the window make an
 // address unreachable (once); soft ones never do; old ones fall out.
 func TestHardLimitWithinWindow(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "b.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	p := Policy{}.WithDefaults()
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	note := func(addr string, at time.Time, kind Kind) (became bool) {
@@ -197,11 +208,7 @@ func TestHardLimitWithinWindow(t *testing.T) {
 // counts as engine/lang does, so a policy of one hard bounce within a day
 // reads "1 hard bounce within 1 day", not "1 hard bounces".
 func TestWhyCountsAgree(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "b.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	for _, c := range []struct {
 		p    Policy
 		n    int

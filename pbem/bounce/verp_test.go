@@ -3,7 +3,6 @@ package bounce
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -65,12 +64,9 @@ func TestVERPTokens(t *testing.T) {
 // TestVERPKeyIsMadeOnce: the key is made on first use and read the same
 // afterwards; without create, none is made.
 func TestVERPKeyIsMadeOnce(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "b.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	var none, k1, k2 []byte
+	var err error
 	st.View(context.Background(), func(tx store.Tx) error { none, err = VERPKey(tx, false); return err })
 	if none != nil || err != nil {
 		t.Fatalf("a key before any was made: %x, %v", none, err)
@@ -104,15 +100,12 @@ func TestEnvelopeRecipients(t *testing.T) {
 // soft ones dropped first; and the record stays small however many are
 // noted, with diagnostics as long as a sender cares to write.
 func TestNoteIsBounded(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "b.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	p := Policy{HardLimit: 5}.WithDefaults()
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	note := func(at time.Time, kind Kind, id, diag string) (s State) {
 		if err := st.Update(context.Background(), func(tx store.Tx) error {
+			var err error
 			_, s, err = Note(tx, "bob@x.test", Event{Time: at, Kind: kind.String(), Status: "5.2.2", Diagnostic: diag, MessageID: id}, p)
 			return err
 		}); err != nil {

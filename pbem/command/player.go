@@ -55,12 +55,7 @@ var SettingsCmd = Descriptor{
 	// Counted with the changes, as it always was: it is answered once
 	// per mail whatever the count.
 	Kind: Read, Limit: Changes,
-	Parse: func(in In) (Command, bool, lang.Msg) {
-		if len(in.Args) == 0 {
-			return start(Settings, in), true, lang.Msg{}
-		}
-		return start(Settings, in), false, lang.M("SETTINGS takes no arguments")
-	},
+	Parse:     noArgs(Settings, lang.M("SETTINGS takes no arguments")),
 	Examples:  []string{"SETTINGS", "settings"},
 	Malformed: "SETTINGS LANG",
 }
@@ -122,12 +117,7 @@ var PingCmd = Descriptor{
 	// Counted with the changes, as SETTINGS and MY GAMES: answered once a
 	// mail whatever the count.
 	Kind: Read, Limit: Changes,
-	Parse: func(in In) (Command, bool, lang.Msg) {
-		if len(in.Args) == 0 {
-			return start(Ping, in), true, lang.Msg{}
-		}
-		return start(Ping, in), false, lang.M("PING takes no arguments")
-	},
+	Parse:     noArgs(Ping, lang.M("PING takes no arguments")),
 	Examples:  []string{"PING", "ping"},
 	Malformed: "PING me",
 }

@@ -230,3 +230,14 @@ func gameOrMail(n Name, why lang.Msg) func(In) (Command, bool, lang.Msg) {
 		return cmd, false, why
 	}
 }
+
+// noArgs parses SETTINGS and PING: the word alone; why is the reason
+// given for a line with more.
+func noArgs(n Name, why lang.Msg) func(In) (Command, bool, lang.Msg) {
+	return func(in In) (Command, bool, lang.Msg) {
+		if len(in.Args) == 0 {
+			return start(n, in), true, lang.Msg{}
+		}
+		return start(n, in), false, why
+	}
+}

@@ -7,6 +7,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -425,21 +427,13 @@ func (c *Config) check() error {
 	if c.Limits.MaxText < 0 {
 		return errors.New("limits.max_text: must be a positive number of bytes")
 	}
-	if c.Limits.MaxText == 0 {
-		c.Limits.MaxText = 256 << 10
-	}
+	c.Limits.MaxText = cmp.Or(c.Limits.MaxText, 256<<10)
 	if c.Limits.RepliesPerHour < 0 {
 		return errors.New("limits.replies_per_hour: must be positive")
 	}
-	if c.Limits.RepliesPerHour == 0 {
-		c.Limits.RepliesPerHour = 30
-	}
-	switch c.Limits.Strangers {
-	case "":
-		c.Limits.Strangers = "daily"
-	case "daily", "none":
-	default:
-		return fmt.Errorf("limits.strangers: must be daily or none, not %q", c.Limits.Strangers)
+	c.Limits.RepliesPerHour = cmp.Or(c.Limits.RepliesPerHour, 30)
+	if err := choice("limits.strangers", &c.Limits.Strangers, "daily", "daily", "none"); err != nil {
+		return err
 	}
 	for _, id := range c.Security.NoSecretGames {
 		if !gameID.MatchString(id) {
@@ -452,15 +446,9 @@ func (c *Config) check() error {
 	if c.Limits.PingPong < 0 || c.Limits.StrangerRepliesPerDay < 0 || c.Limits.StrangerRepliesGlobalPerDay < 0 {
 		return errors.New("limits.ping_pong: ping_pong and the stranger reply budgets must be positive")
 	}
-	if c.Limits.PingPong == 0 {
-		c.Limits.PingPong = 3
-	}
-	if c.Limits.StrangerRepliesPerDay == 0 {
-		c.Limits.StrangerRepliesPerDay = 5
-	}
-	if c.Limits.StrangerRepliesGlobalPerDay == 0 {
-		c.Limits.StrangerRepliesGlobalPerDay = 500
-	}
+	c.Limits.PingPong = cmp.Or(c.Limits.PingPong, 3)
+	c.Limits.StrangerRepliesPerDay = cmp.Or(c.Limits.StrangerRepliesPerDay, 5)
+	c.Limits.StrangerRepliesGlobalPerDay = cmp.Or(c.Limits.StrangerRepliesGlobalPerDay, 500)
 	if c.Limits.StrangerRepliesDomainPerDay < 0 || c.Limits.StrangerJoinReserve < 0 {
 		return errors.New("limits.stranger_replies_domain_per_day, stranger_join_reserve: must be positive")
 	}
@@ -484,33 +472,19 @@ func (c *Config) check() error {
 			return fmt.Errorf("limits.%s: must be positive", l.key)
 		}
 	}
-	if c.Limits.MaxMail == 0 {
-		c.Limits.MaxMail = 20 << 20
-	}
-	if c.Limits.BatchBytes == 0 {
-		c.Limits.BatchBytes = 32 << 20
-	}
+	c.Limits.MaxMail = cmp.Or(c.Limits.MaxMail, 20<<20)
+	c.Limits.BatchBytes = cmp.Or(c.Limits.BatchBytes, 32<<20)
 	if c.Limits.MaxMail < int64(c.Limits.MaxText) {
 		return fmt.Errorf("limits.max_mail: %d bytes is less than limits.max_text (%d): no mail with that much text could be read", c.Limits.MaxMail, c.Limits.MaxText)
 	}
-	if c.Limits.ReadsPerMail == 0 {
-		c.Limits.ReadsPerMail = 3
-	}
-	if c.Limits.MaxReply == 0 {
-		c.Limits.MaxReply = 256 << 10
-	}
+	c.Limits.ReadsPerMail = cmp.Or(c.Limits.ReadsPerMail, 3)
+	c.Limits.MaxReply = cmp.Or(c.Limits.MaxReply, 256<<10)
 	if c.Limits.MaxReply < 4096 {
 		return fmt.Errorf("limits.max_reply: %d bytes cannot hold a report; give at least 4096", c.Limits.MaxReply)
 	}
-	if c.Limits.MaxObservers == 0 {
-		c.Limits.MaxObservers = 50
-	}
-	if c.Limits.PressPerDay == 0 {
-		c.Limits.PressPerDay = 50
-	}
-	if c.Limits.PreviewsPerStep == 0 {
-		c.Limits.PreviewsPerStep = 3
-	}
+	c.Limits.MaxObservers = cmp.Or(c.Limits.MaxObservers, 50)
+	c.Limits.PressPerDay = cmp.Or(c.Limits.PressPerDay, 50)
+	c.Limits.PreviewsPerStep = cmp.Or(c.Limits.PreviewsPerStep, 3)
 	for _, d := range c.Security.PlusDistinctDomains {
 		if !strings.Contains(d, ".") || strings.ContainsAny(d, "@ ") {
 			return fmt.Errorf("security.plus_distinct_domains: %q is not a domain", d)
@@ -524,46 +498,28 @@ func (c *Config) check() error {
 	if err := c.HTTP.check(); err != nil {
 		return err
 	}
-	switch c.Games.OpenBy {
-	case "":
-		c.Games.OpenBy = "players"
-	case "anyone", "players", "gm":
-	default:
-		return fmt.Errorf("games.open_by: must be anyone, players or gm, not %q", c.Games.OpenBy)
+	if err := choice("games.open_by", &c.Games.OpenBy, "players", "anyone", "players", "gm"); err != nil {
+		return err
 	}
 	if c.Games.MaxOpen < 0 {
 		return errors.New("games.max_open: must be positive")
 	}
-	if c.Games.MaxOpen == 0 {
-		c.Games.MaxOpen = 2
-	}
+	c.Games.MaxOpen = cmp.Or(c.Games.MaxOpen, 2)
 	if c.Games.NewPerDay < 0 || c.Games.InvitesPerDay < 0 {
 		return errors.New("games.new_per_day, invites_per_day: must be positive")
 	}
-	if c.Games.NewPerDay == 0 {
-		c.Games.NewPerDay = 3
-	}
-	if c.Games.InvitesPerDay == 0 {
-		c.Games.InvitesPerDay = 20
-	}
+	c.Games.NewPerDay = cmp.Or(c.Games.NewPerDay, 3)
+	c.Games.InvitesPerDay = cmp.Or(c.Games.InvitesPerDay, 20)
 	if c.Bounces.HardLimit < 0 {
 		return errors.New("bounces.hard_limit: must be positive")
 	}
 	if c.Bounces.Within < 0 {
 		return errors.New("bounces.within: must be positive")
 	}
-	if c.Bounces.HardLimit == 0 {
-		c.Bounces.HardLimit = 3
-	}
-	if c.Bounces.Within == 0 {
-		c.Bounces.Within = 14 * 24 * time.Hour
-	}
-	switch c.Bounces.VERP {
-	case "":
-		c.Bounces.VERP = "on"
-	case "on", "off":
-	default:
-		return fmt.Errorf("bounces.verp: must be on or off, not %q", c.Bounces.VERP)
+	c.Bounces.HardLimit = cmp.Or(c.Bounces.HardLimit, 3)
+	c.Bounces.Within = cmp.Or(c.Bounces.Within, 14*24*time.Hour)
+	if err := choice("bounces.verp", &c.Bounces.VERP, "on", "on", "off"); err != nil {
+		return err
 	}
 	if c.Bounces.VERPDelimiter == "" {
 		c.Bounces.VERPDelimiter = "+"
@@ -577,34 +533,44 @@ func (c *Config) check() error {
 	if c.Tick < 0 {
 		return errors.New("tick: must be positive")
 	}
-	if c.Tick == 0 {
-		c.Tick = 10 * time.Second
-	}
+	c.Tick = cmp.Or(c.Tick, 10*time.Second)
 	if c.MinNotice < 0 {
 		return errors.New("min_notice: must be positive, like 1h")
 	}
-	if c.MinNotice == 0 {
-		c.MinNotice = time.Hour
-	}
+	c.MinNotice = cmp.Or(c.MinNotice, time.Hour)
 	if c.Vacation.AllowanceDays < 0 || c.Vacation.AllowanceDays > 366 {
 		return errors.New("vacation.allowance_days: must be 0 (none) to 366 days a year")
 	}
 	if c.Retention < 0 {
 		return errors.New("retention: must be positive, like 2160h (90 days)")
 	}
-	if c.Retention == 0 {
-		c.Retention = 90 * 24 * time.Hour
-	}
+	c.Retention = cmp.Or(c.Retention, 90*24*time.Hour)
 	if err := c.checkBackup(); err != nil {
 		return err
 	}
 	if c.GCPercent < 0 {
 		return errors.New("gc_percent: must be positive, like 400 (leave it out for the default)")
 	}
-	if c.GCPercent == 0 {
-		c.GCPercent = DefaultGCPercent
-	}
+	c.GCPercent = cmp.Or(c.GCPercent, DefaultGCPercent)
 	return c.checkOps()
+}
+
+// choice checks a key that takes one of a few words: empty, it takes def;
+// another word is refused with the words it may be, in the order given,
+// so that every such key reads and is reported the same way.
+func choice(key string, v *string, def string, words ...string) error {
+	if *v == "" {
+		*v = def
+		return nil
+	}
+	if slices.Contains(words, *v) {
+		return nil
+	}
+	list := words[len(words)-1]
+	if len(words) > 1 {
+		list = strings.Join(words[:len(words)-1], ", ") + " or " + list
+	}
+	return fmt.Errorf("%s: must be %s, not %q", key, list, *v)
 }
 
 // Check validates the http section and fills in URL's default, for the
@@ -670,9 +636,7 @@ func (s *Security) check(c *Config) error {
 	if s.DNSGrace < 0 {
 		return errors.New("security.dns_grace: must be positive")
 	}
-	if s.DNSGrace == 0 {
-		s.DNSGrace = time.Hour
-	}
+	s.DNSGrace = cmp.Or(s.DNSGrace, time.Hour)
 	return nil
 }
 
@@ -776,9 +740,7 @@ func (s *Server) check(key string, smtp bool) error {
 	if smtp && s.Connections == 0 {
 		s.Connections = 1
 	}
-	if s.PollInterval == 0 {
-		s.PollInterval = 30 * time.Second
-	}
+	s.PollInterval = cmp.Or(s.PollInterval, 30*time.Second)
 	if oauth {
 		s.tokens = &tokenSource{cfg: *s.OAuth2}
 	}
@@ -962,9 +924,7 @@ func (c *Config) checkBackup() error {
 	if b.Keep < 0 {
 		return errors.New("backup.keep: must be positive, like 7")
 	}
-	if b.Keep == 0 {
-		b.Keep = 7
-	}
+	b.Keep = cmp.Or(b.Keep, 7)
 	if b.Dir == "" {
 		if b.Every > 0 {
 			return errors.New("backup.every needs backup.dir: the directory the copies go to")

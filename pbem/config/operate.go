@@ -68,19 +68,11 @@ func (c *Config) checkOps() error {
 		c.Log.Level, c.LogLevel = c.LogLevel, ""
 		c.Warnings = append(c.Warnings, "log_level is replaced by log.level (and log.format); it is read as log.level")
 	}
-	switch c.Log.Level {
-	case "":
-		c.Log.Level = "info"
-	case "debug", "info", "warn", "error":
-	default:
-		return fmt.Errorf("log.level: must be debug, info, warn or error, not %q", c.Log.Level)
+	if err := choice("log.level", &c.Log.Level, "info", "debug", "info", "warn", "error"); err != nil {
+		return err
 	}
-	switch c.Log.Format {
-	case "":
-		c.Log.Format = "text"
-	case "text", "json":
-	default:
-		return fmt.Errorf("log.format: must be text or json, not %q", c.Log.Format)
+	if err := choice("log.format", &c.Log.Format, "text", "text", "json"); err != nil {
+		return err
 	}
 	if a := c.Metrics.Listen; a != "" {
 		host, port, err := net.SplitHostPort(a)

@@ -30,17 +30,12 @@ func TestGMQueueTools(t *testing.T) {
 		m.Game, m.Kind = "g1", "report"
 		return m
 	}
-	enqueue := func(q *outbox.Queue, m outbox.Mail) {
-		t.Helper()
-		require.NoError(t, st.Update(ctx, func(tx store.Tx) error { return q.Enqueue(tx, m) }))
-	}
 	refuse := outbox.New(st, fakeSender{&outbox.Permanent{Err: errors.New("550 no such user")}}, clock)
-	enqueue(refuse, of(1))
+	enqueue(t, st, refuse, of(1))
 	_, err := refuse.RunOnce(ctx)
 	require.NoError(t, err)
 	later := outbox.New(st, fakeSender{errors.New("421 try later")}, clock)
-	enqueue(later, of(2))
-	enqueue(later, of(3))
+	enqueue(t, st, later, of(2), of(3))
 	_, err = later.RunOnce(ctx)
 	require.NoError(t, err)
 	_, err = outbox.Compact(st, now, 0) // the game index, as the daemon builds it at start
@@ -116,7 +111,7 @@ func TestGMQueueTools(t *testing.T) {
 	assert.Equal(t, outbox.Stats{Sent: 2}, c)
 
 	// A drop of a waiting mail: gone unsent, and the game's log says so.
-	enqueue(later, of(4))
+	enqueue(t, st, later, of(4))
 	_, err = outbox.Drop(ctx, st, 4, "wrong address", now)
 	require.NoError(t, err)
 	s = &countSender{}

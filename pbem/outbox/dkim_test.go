@@ -10,7 +10,6 @@ import (
 
 	msgdkim "github.com/emersion/go-msgauth/dkim"
 
-	"orrery/engine/store"
 	"orrery/pbem/dkim"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
@@ -52,9 +51,7 @@ func TestSendsSigned(t *testing.T) {
 	smtp := sender(srv)
 	smtp.DKIM = s
 	q := outbox.New(st, smtp, outbox.Options{})
-	if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, signedReport()) }); err != nil {
-		t.Fatal(err)
-	}
+	enqueue(t, st, q, signedReport())
 	if _, err := q.RunOnce(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"orrery/engine/store"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
@@ -22,9 +21,7 @@ func TestOneBadRecipientHoldsUpNoOne(t *testing.T) {
 	bad := mail(2).To[0]
 	srv.DropConnectionOn(bad, true)
 	for i := range 6 {
-		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, st, q, mail(i))
 	}
 	next, err := q.RunOnce(context.Background())
 	if err != nil {

@@ -34,13 +34,23 @@ func mail(i int) outbox.Mail {
 		InReplyTo: "orig@example.org", References: []string{"root@x", "orig@example.org"}}
 }
 
+// enqueue queues each mail on q in a transaction of its own, as the daemon
+// queues each answer with the change it answers, and stops the test at
+// the first the queue refuses.
+func enqueue(t *testing.T, st *store.Store, q *outbox.Queue, mails ...outbox.Mail) {
+	t.Helper()
+	for _, m := range mails {
+		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, m) }); err != nil {
+			t.Fatalf("enqueue %q: %v", m.Subject, err)
+		}
+	}
+}
+
 func TestSendsComposedMail(t *testing.T) {
 	srv := pbemtest.StartT(t, pbemtest.Options{})
 	st := openStore(t)
 	q := outbox.New(st, sender(srv), outbox.Options{})
-	if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(1)) }); err != nil {
-		t.Fatal(err)
-	}
+	enqueue(t, st, q, mail(1))
 	if _, err := q.RunOnce(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +79,7 @@ func TestNothingLostWhileServerDown(t *testing.T) {
 	q := outbox.New(st, sender(srv), outbox.Options{Now: func() time.Time { return now }, MinBackoff: time.Minute})
 	srv.StopSMTP()
 	for i := range 5 {
-		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, st, q, mail(i))
 	}
 	next, err := q.RunOnce(context.Background())
 	if err != nil {
@@ -193,9 +201,7 @@ func TestClaimReadsOnlyABatch(t *testing.T) {
 	s := &batchSender{}
 	q := outbox.New(st, s, outbox.Options{Batch: 2, Connections: 1})
 	for i := range 5 {
-		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, st, q, mail(i))
 	}
 	if _, err := q.RunOnce(context.Background()); err != nil {
 		t.Fatal(err)
@@ -204,9 +210,7 @@ func TestClaimReadsOnlyABatch(t *testing.T) {
 		t.Errorf("batches %v, want [2 2 1]", s.sizes)
 	}
 	for i := range 4 {
-		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, st, q, mail(i))
 	}
 	// A damaged mail: its body and its delivery state (the records a
 	// claim scans) both unreadable.
@@ -273,9 +277,7 @@ func TestConnectionsSendInParallelAndKeepEachPlayersOrder(t *testing.T) {
 	for i := range players * each {
 		m := outbox.Mail{From: "Orrery <bot@pbem.test>", To: []string{fmt.Sprintf("Player %d <p%d@example.org>", i%players, i%players)},
 			Subject: fmt.Sprintf("%d", i/players), Text: "x\n"}
-		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, m) }); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, st, q, m)
 	}
 	if _, err := q.RunOnce(context.Background()); err != nil {
 		t.Fatal(err)

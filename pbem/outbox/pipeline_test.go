@@ -66,7 +66,7 @@ func TestNextBatchClaimedWhileOneIsSent(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	q := outbox.New(st, s, outbox.Options{Batch: 2, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond, Now: func() time.Time { return now }})
 	for i := range 5 {
-		require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }))
+		enqueue(t, st, q, mail(i))
 	}
 	s.fail[mail(4).Subject] = true
 	_, err := q.RunOnce(context.Background())
@@ -95,7 +95,7 @@ func TestStopLeavesTheBatchClaimedAheadDue(t *testing.T) {
 	stopper := &stopSender{db: st, cancel: cancel}
 	q := outbox.New(st, stopper, outbox.Options{Batch: 2, Now: func() time.Time { return now }})
 	for i := range 4 {
-		require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }))
+		enqueue(t, st, q, mail(i))
 	}
 	_, err := q.RunOnce(ctx)
 	require.ErrorIs(t, err, context.Canceled)

@@ -41,9 +41,7 @@ func TestCompactKeepsWhatGameLogShows(t *testing.T) {
 	clock := outbox.Options{Now: func() time.Time { return now }}
 	send := func(s outbox.Sender, m outbox.Mail) {
 		q := outbox.New(st, s, clock)
-		if err := st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, m) }); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, st, q, m)
 		if _, err := q.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
 		}

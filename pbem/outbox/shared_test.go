@@ -43,9 +43,7 @@ func TestSharedWorkersSendWhatOthersQueue(t *testing.T) {
 	other := outbox.New(cli, sender(srv), outbox.Options{Shared: true}) // never runs
 	const n = 5
 	for i := range n {
-		if err := cli.Update(ctx, func(tx store.Tx) error { return other.Enqueue(tx, mail(i)) }); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, cli, other, mail(i))
 	}
 	wait, cancelWait := context.WithTimeout(ctx, 3*outbox.SharedPoll)
 	defer cancelWait()
@@ -106,9 +104,7 @@ func TestSettleRetriedReportsOnce(t *testing.T) {
 		return nil
 	})
 	for i := range 3 {
-		if err := st.Update(ctx, func(tx store.Tx) error { return q.Enqueue(tx, mail(i)) }); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, st, q, mail(i))
 	}
 	r0 := st.Stats().Retries
 	if _, err := q.RunOnce(ctx); err != nil {

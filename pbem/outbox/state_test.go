@@ -136,7 +136,7 @@ func TestClaimWritesOnlyTheState(t *testing.T) {
 			q := outbox.New(st, fakeSender{c.err}, outbox.Options{Now: func() time.Time { return now }})
 			m := mail(1)
 			m.Files = []outbox.File{{Name: "report.json", ContentType: "application/json", Data: []byte(`{"turn":1}`)}}
-			require.NoError(t, st.Update(context.Background(), func(tx store.Tx) error { return q.Enqueue(tx, m) }))
+			enqueue(t, st, q, m)
 			bodies := records(t, st, outbox.BucketQueue)
 			require.Len(t, bodies, 1)
 			require.Len(t, records(t, st, outbox.BucketState), 1)

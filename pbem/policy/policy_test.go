@@ -10,6 +10,7 @@ import (
 
 	"orrery/engine/game"
 	"orrery/pbem/inmail"
+	"orrery/pbem/pbemtest"
 )
 
 func TestSilence(t *testing.T) {
@@ -136,7 +137,7 @@ func TestCorpus(t *testing.T) {
 		}
 		// Our server's SPF pass vouches for gmail.com; mutt-commands
 		// has no Authentication-Results, and no DKIM signature.
-		nodns := mapResolver{}
+		nodns := pbemtest.DNS{}
 		if base == "gmail-alternative.eml" {
 			if v := CheckSender(context.Background(), raw, m, cfg, nodns, false); !v.Aligned || v.Refuse {
 				t.Errorf("gmail: %+v", v)

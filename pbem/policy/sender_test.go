@@ -5,29 +5,14 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
-	"net"
 	"strings"
 	"testing"
 
 	"github.com/emersion/go-msgauth/dkim"
 
 	"orrery/pbem/inmail"
+	"orrery/pbem/pbemtest"
 )
-
-// mapResolver answers TXT look-ups from a map; a name that is missing does
-// not exist, and a value of "TEMPFAIL" is a DNS failure that may pass.
-type mapResolver map[string]string
-
-func (m mapResolver) LookupTXT(_ context.Context, name string) ([]string, error) {
-	switch v, ok := m[strings.ToLower(name)]; {
-	case !ok:
-		return nil, &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
-	case v == "TEMPFAIL":
-		return nil, &net.DNSError{Err: "server misbehaving", Name: name, IsTemporary: true}
-	default:
-		return []string{v}, nil
-	}
-}
 
 // TestCheckSender holds every forgery of issue 14, and the genuine mails
 // that must still pass.
@@ -37,7 +22,7 @@ func TestCheckSender(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)
-	dns := mapResolver{
+	dns := pbemtest.DNS{
 		"s1._domainkey.example.org":      key,
 		"s1._domainkey.evil.example":     key,
 		"_dmarc.example.org":             "v=DMARC1; p=reject; sp=reject",
@@ -192,7 +177,7 @@ func TestCheckSenderSaysTheMTADidNotStrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := CheckSender(context.Background(), raw, m, Config{AuthServID: "mx.example.net", SenderAuth: AuthStrict}, mapResolver{}, false)
+	v := CheckSender(context.Background(), raw, m, Config{AuthServID: "mx.example.net", SenderAuth: AuthStrict}, pbemtest.DNS{}, false)
 	if !v.Refuse || !strings.Contains(v.Why, "the MTA did not strip") || !strings.Contains(v.AuthResults, "none is believed") {
 		t.Errorf("refuse %v, why %q, auth results %q", v.Refuse, v.Why, v.AuthResults)
 	}

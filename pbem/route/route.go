@@ -91,6 +91,7 @@ package route
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"orrery/engine"
@@ -453,7 +454,7 @@ func (r *Result) subject(subject string, opt Options) {
 		if !idPattern.MatchString(id) || (opt.IsGame != nil && !opt.IsGame(id)) {
 			continue
 		}
-		if !contains(games, id) {
+		if !slices.Contains(games, id) {
 			games = append(games, id)
 		}
 		if len(f) == 2 && secretPattern.MatchString(f[1]) && r.Secret == "" {
@@ -541,13 +542,4 @@ func closest(word string) (Name, int) {
 		}
 	}
 	return best, bd
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

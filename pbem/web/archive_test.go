@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,7 +17,6 @@ import (
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/engine/lang"
-	"orrery/engine/store"
 )
 
 // With a drawing, a page shows the board as a picture with a text
@@ -162,11 +160,7 @@ func TestArchive(t *testing.T) {
 		}
 	}
 	// Anyone can import it elsewhere and verify it by replay.
-	st, err := store.Open(filepath.Join(t.TempDir(), "elsewhere.db"), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	other := game.New(st, []engine.Ruleset{toy.Ruleset()})
 	if _, err := other.Import(ctx, &x, game.ImportOptions{}); err != nil {
 		t.Fatalf("the public export does not import: %v", err)

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"orrery/engine/game"
-	"orrery/engine/store"
 	"orrery/games"
 )
 
@@ -118,11 +117,7 @@ func TestDicePageOfEachScheme(t *testing.T) {
 	if err := json.Unmarshal(data, &x); err != nil {
 		t.Fatal(err)
 	}
-	st1, err := store.Open(t.TempDir()+"/old.db", store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st1.Close()
+	st1 := openStore(t)
 	old := game.New(st1, games.All())
 	if _, err := old.Import(ctx, &x, game.ImportOptions{}); err != nil {
 		t.Fatal(err)

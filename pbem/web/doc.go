@@ -171,11 +171,7 @@ func (s *Site) reportDoc(ctx context.Context, g *game.Game, v viewer, n uint64) 
 	if err != nil {
 		return nil, err
 	}
-	for _, si := range steps {
-		if si.N == n {
-			d.Time = si.Time
-		}
-	}
+	d.Time = stepTime(steps, n)
 	if d.Latest && !g.Over() {
 		d.Waiting = rep.Waiting
 		if !g.Deadline.IsZero() {

@@ -2,13 +2,11 @@ package web
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"orrery/engine/game"
 	"orrery/engine/lang"
-	"orrery/engine/store"
 	"orrery/games"
 	"orrery/pbem/settings"
 	"orrery/templates"
@@ -154,11 +152,7 @@ func TestStepSeedInTheReadersLanguage(t *testing.T) {
 // and each step's phase as the reader's reports do (Prosper's «порядок
 // мест (место 1 из 2)»), not in the English they were recorded beside.
 func TestDiceInTheReadersLanguage(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "dice.db"), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t)
 	svc := game.New(st, games.All())
 	if _, err := svc.Create(context.Background(), game.CreateRequest{ID: "p", Ruleset: "prosper", DiceSecret: "dice-ru",
 		Players: []game.PlayerSpec{{Name: "ann", Bot: true}, {Name: "bob", Bot: true}}}); err != nil {

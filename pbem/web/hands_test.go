@@ -3,15 +3,12 @@ package web
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
-	"orrery/engine/store"
 )
 
 // A seat that passed to another player is shown so on the public and the
@@ -98,18 +95,8 @@ func TestPagesSayWhoPlaysASeat(t *testing.T) {
 // played a seat that changed hands at that step, in the page's language;
 // an earlier step's picture has none.
 func TestPictureSaysWhoPlaysASeat(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "web.db"), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	svc := game.New(st, []engine.Ruleset{toy.Drawn()}, game.WithClock(c.now))
+	svc, c := newToyGame(t, toy.Drawn())
 	ctx := context.Background()
-	if _, err := svc.Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy", DiceSecret: "web-test",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}}); err != nil {
-		t.Fatal(err)
-	}
 	play := func() {
 		t.Helper()
 		for _, in := range []game.Input{{Game: "g1", Player: "ann", Text: "PUSH 1"}, {Game: "g1", Player: "bob", Text: "PUSH 1"}} {

@@ -24,23 +24,36 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-// toyGame is a toy race of ann and bob (with addresses) a few steps in,
-// where ann has a motto only she may see.
-func toyGame(t testing.TB) (*game.Service, *clock) {
+// openStore opens an empty bbolt store of the test's own.
+func openStore(t testing.TB) *store.Store {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "web.db"), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// newToyGame opens game g1 of rs (a toy ruleset) for ann and bob, with
+// addresses, on a clock the test moves.
+func newToyGame(t testing.TB, rs engine.Ruleset) (*game.Service, *clock) {
+	t.Helper()
 	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	svc := game.New(st, []engine.Ruleset{toy.Ruleset()}, game.WithClock(c.now))
-	ctx := context.Background()
-	_, err = svc.Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy", DiceSecret: "web-test",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}})
-	if err != nil {
+	svc := game.New(openStore(t), []engine.Ruleset{rs}, game.WithClock(c.now))
+	if _, err := svc.Create(context.Background(), game.CreateRequest{ID: "g1", Ruleset: "toy", DiceSecret: "web-test",
+		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}}}); err != nil {
 		t.Fatal(err)
 	}
+	return svc, c
+}
+
+// toyGame is a toy race of ann and bob (with addresses) a few steps in,
+// where ann has a motto only she may see.
+func toyGame(t testing.TB) (*game.Service, *clock) {
+	t.Helper()
+	svc, c := newToyGame(t, toy.Ruleset())
+	ctx := context.Background()
 	for _, in := range []game.Input{
 		{Game: "g1", Player: "ann", Text: "MOTTO never surrender the plan", Prompt: "motto:ann"},
 		{Game: "g1", Player: "ann", Text: "PUSH 2"}, {Game: "g1", Player: "bob", Text: "PUSH 1"},

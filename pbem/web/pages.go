@@ -269,11 +269,7 @@ func (s *Site) reportPage(ctx context.Context, g *game.Game, v viewer, l links, 
 	if err != nil {
 		return nil, err
 	}
-	for _, si := range steps {
-		if si.N == n {
-			p.Time = si.Time
-		}
-	}
+	p.Time = stepTime(steps, n)
 	if gamePage {
 		p.Turns = groupByTurn(steps)
 	}
@@ -508,4 +504,15 @@ var funcs = htmltemplate.FuncMap{
 		return h
 	},
 	"deref": func(n *uint64) uint64 { return *n },
+}
+
+// stepTime is when step n of steps resolved (zero when it is not among
+// them).
+func stepTime(steps []game.StepInfo, n uint64) time.Time {
+	for _, si := range steps {
+		if si.N == n {
+			return si.Time
+		}
+	}
+	return time.Time{}
 }

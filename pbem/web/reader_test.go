@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,7 +10,6 @@ import (
 
 	"orrery/engine/game"
 	"orrery/engine/lang"
-	"orrery/engine/store"
 	"orrery/games"
 	"orrery/pbem/settings"
 )
@@ -181,11 +179,7 @@ func TestGameLanguage(t *testing.T) {
 // page is drawn in the page's language by the ruleset's ViewLocalizer
 // (Orbital's legend and labels), as the mails draw it.
 func TestBoardPictureInTheReadersLanguage(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "svg.db"), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t)
 	svc := game.New(st, games.All())
 	ctx := context.Background()
 	if _, err := svc.Create(ctx, game.CreateRequest{ID: "o", Ruleset: "orbital", DiceSecret: "svg",
