@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/mail"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"orrery/engine/store"
 	"orrery/pbem/bounce"
 	"orrery/pbem/daemon"
+	"orrery/pbem/inmail"
 	"orrery/pbem/outbox"
 	"orrery/pbem/settings"
 )
@@ -222,11 +222,7 @@ func gmAddress(cfgPath string) (string, error) {
 	if err != nil || c == nil || c.GM == "" {
 		return "", err
 	}
-	gm := c.GM
-	if a, err := mail.ParseAddress(gm); err == nil {
-		gm = a.Address
-	}
-	return game.CanonAddress(gm), nil
+	return game.CanonAddress(inmail.Bare(c.GM)), nil
 }
 
 func printAwaited(e *env, g *game.Game) {

@@ -6,12 +6,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/mail"
 	"orrery/templates"
 	"strings"
 
 	"orrery/engine/game"
 	"orrery/pbem/daemon"
+	"orrery/pbem/inmail"
 	"orrery/pbem/web"
 )
 
@@ -65,10 +65,7 @@ func (w *webSide) close() {
 
 // site builds the pages' handler over svc. from is the bot's From address.
 func newSite(svc *game.Service, from, url string, log *slog.Logger) (*web.Site, error) {
-	bot := from
-	if a, err := mail.ParseAddress(from); err == nil {
-		bot = a.Address
-	}
+	bot := inmail.Bare(from)
 	set, err := templates.New("")
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package bounce
 import (
 	"encoding/json"
 	"fmt"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
+	"orrery/pbem/inmail"
 )
 
 // Policy says when an address is given up on: after HardLimit hard
@@ -116,13 +116,7 @@ func days(d time.Duration) string {
 // Key is the form addresses are kept under: the bare address as
 // game.CanonAddress has it (ASCII case folded, nothing else: a look-alike
 // address is another address).
-func Key(addr string) string {
-	addr = strings.TrimSpace(addr)
-	if a, err := mail.ParseAddress(addr); err == nil {
-		addr = a.Address
-	}
-	return game.CanonAddress(addr)
-}
+func Key(addr string) string { return game.CanonAddress(inmail.Bare(addr)) }
 
 func bucket(tx store.Tx, create bool) (store.Bucket, error) {
 	return store.MailBucket(tx, store.BucketMailBounces, create)

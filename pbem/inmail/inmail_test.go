@@ -158,3 +158,18 @@ func nonBlank(s string) int {
 	}
 	return n
 }
+
+func TestBare(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ann <ann@example.org>":  "ann@example.org",
+		"  ann@Example.ORG \n":   "ann@Example.ORG",
+		`"Kim, GM" <kim@x.test>`: "kim@x.test",
+		"not an address":         "not an address",
+		"<bob@example.org>":      "bob@example.org",
+		"":                       "",
+	} {
+		if got := Bare(in); got != want {
+			t.Errorf("Bare(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

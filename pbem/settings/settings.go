@@ -15,7 +15,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/mail"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
+	"orrery/pbem/inmail"
 )
 
 // Key is one setting a player may choose.
@@ -177,13 +177,7 @@ func (s Settings) DigestOn() bool { return s[Digest] == "on" }
 // address as game.CanonAddress compares addresses (ASCII case folded,
 // the domain's IDNA form; no Unicode folding, so that a lookalike such as
 // a Kelvin-sign Kim@ cannot read or change kim@'s settings).
-func Address(addr string) string {
-	addr = strings.TrimSpace(addr)
-	if a, err := mail.ParseAddress(addr); err == nil {
-		addr = a.Address
-	}
-	return game.CanonAddress(addr)
-}
+func Address(addr string) string { return game.CanonAddress(inmail.Bare(addr)) }
 
 func bucket(tx store.Tx, create bool) (store.Bucket, error) {
 	return store.MailBucket(tx, store.BucketMailSettings, create)
