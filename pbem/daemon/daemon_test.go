@@ -63,6 +63,7 @@ type rig struct {
 	store    *store.Store                      // storetest.Default()
 	rulesets []engine.Ruleset                  // toy
 	send     func(outbox.Sender) outbox.Sender // wraps the SMTP sender (refusals, counts)
+	pictures bool                              // the SMTP sender draws board pictures with Daemon.Picture, as orrery serve does
 	queue    *outbox.Options                   // MinBackoff 50 ms
 	config   daemon.Config                     // From is the bot's address when empty
 	tune     []func(*daemon.Config)            // applied to config, in order
@@ -85,7 +86,12 @@ func (r rig) start(t testing.TB) *harness {
 		st = storetest.Open(t, storetest.Default())
 	}
 	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	var sender outbox.Sender = &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
+	var d *daemon.Daemon
+	smtp := &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
+	if r.pictures {
+		smtp.Pictures = func(ctx context.Context, p outbox.Picture) ([]byte, error) { return d.Picture(ctx, p) }
+	}
+	var sender outbox.Sender = smtp
 	if r.send != nil {
 		sender = r.send(sender)
 	}
@@ -105,7 +111,8 @@ func (r rig) start(t testing.TB) *harness {
 	if rulesets == nil {
 		rulesets = []engine.Ruleset{toy.Ruleset()}
 	}
-	d, err := daemon.New(st, rulesets, q, cfg, r.opts...)
+	var err error
+	d, err = daemon.New(st, rulesets, q, cfg, r.opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +120,11 @@ func (r rig) start(t testing.TB) *harness {
 	if r.noGame {
 		return h
 	}
-	req := game.CreateRequest{ID: "g1", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
-		Options: map[string]string{"finish": "8"}}
-	if r.game != nil {
-		req = *r.game
+	req := r.game
+	if req == nil {
+		req = g1("8")
 	}
-	if h.g, err = d.Service().Create(context.Background(), req); err != nil {
+	if h.g, err = d.Service().Create(context.Background(), *req); err != nil {
 		t.Fatal(err)
 	}
 	return h

@@ -8,18 +8,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"orrery/engine"
 	"orrery/engine/draw"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
-	"orrery/engine/store"
 	"orrery/games/burning"
 	"orrery/games/prosper"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
-	"orrery/pbem/pbemtest"
 	"orrery/pbem/settings"
 )
 
@@ -184,7 +181,7 @@ func TestNoPictureForAReaderWhoSaidSo(t *testing.T) {
 func newHarnessWithPictures(t *testing.T) (*harness, func() map[string]int) {
 	var mu sync.Mutex // the outbox draws a batch's pictures at once
 	drawn := map[string]int{}
-	h := newHarness(t)
+	h := rig{pictures: true}.start(t)
 	h.d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
 		mu.Lock()
 		drawn[v.Player()]++
@@ -192,18 +189,11 @@ func newHarnessWithPictures(t *testing.T) (*harness, func() map[string]int) {
 		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...)
 		return png, "the race track as " + v.Player() + " sees it", true
 	})
-	h.q = newQueueWithPictures(t, h)
 	return h, func() map[string]int {
 		mu.Lock()
 		defer mu.Unlock()
 		return maps.Clone(drawn)
 	}
-}
-
-// newQueueWithPictures sends h's queue with the daemon's picture drawer.
-func newQueueWithPictures(t *testing.T, h *harness) *outbox.Queue {
-	return outbox.New(h.st, &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none", Pictures: h.d.Picture},
-		outbox.Options{MinBackoff: 50 * time.Millisecond})
 }
 
 // TestBurningLanguageFollowsTheAddress: Burning's own LANG order sets the
@@ -262,7 +252,8 @@ func m2raw(m string) []byte {
 // English.
 func TestPictureInTheReadersLanguage(t *testing.T) {
 	ctx := context.Background()
-	srv, st, d := newProsperDaemon(t)
+	h := rig{rulesets: []engine.Ruleset{prosper.Ruleset()}, pictures: true, noGame: true}.start(t)
+	st, d := h.st, h.d
 	cyrillic := func(s string) bool {
 		return strings.ContainsFunc(s, func(r rune) bool { return r >= 'а' && r <= 'я' })
 	}
@@ -287,8 +278,7 @@ func TestPictureInTheReadersLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, srv: srv, st: st, d: d, g: g}
-	h.q = newQueueWithPictures(t, h)
+	h.g = g
 	sent := h.flush()
 	alts := map[string]string{}
 	for _, m := range sent {
@@ -381,18 +371,14 @@ func TestPictureDrawnFromTheViewQueued(t *testing.T) {
 // from another.
 func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 	ctx := context.Background()
-	srv, st, d := newProsperDaemon(t)
 	seats := []string{"ann", "bob", "cy", "di"}
 	var specs []game.PlayerSpec
 	for _, p := range seats {
 		specs = append(specs, game.PlayerSpec{Name: p, Email: p + "@example.org"})
 	}
-	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "p4", Ruleset: "prosper", Players: specs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, st: st, d: d, g: g}
-	h.q = newQueueWithPictures(t, h)
+	h := rig{rulesets: []engine.Ruleset{prosper.Ruleset()}, pictures: true,
+		game: &game.CreateRequest{ID: "p4", Ruleset: "prosper", Players: specs}}.start(t)
+	d := h.d
 	sent := map[string][]byte{}
 	for _, m := range h.flush() {
 		if header(m.Data, "X-Orrery-Kind") == "welcome" {
@@ -419,12 +405,4 @@ func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 	if kept != int64(len(seats)) || again != 0 {
 		t.Errorf("pictures drawn from a kept view / from the step read again: %d / %d, want all from kept views", kept, again)
 	}
-}
-
-// newProsperDaemon is a daemon of Prosper or Perish on a store of its own,
-// sending to an in-process mail server.
-func newProsperDaemon(t *testing.T) (*pbemtest.Server, *store.Store, *daemon.Daemon) {
-	t.Helper()
-	h := rig{rulesets: []engine.Ruleset{prosper.Ruleset()}, queue: &outbox.Options{}, noGame: true}.start(t)
-	return h.srv, h.st, h.d
 }
