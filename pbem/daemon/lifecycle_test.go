@@ -52,6 +52,16 @@ func one(t *testing.T, mails []string, addr string, phrases ...string) string {
 	return mails[0]
 }
 
+// flat is mails with each one's lines joined and its spacing made single,
+// for phrases that may be filled over two lines.
+func flat(mails []string) []string {
+	var out []string
+	for _, m := range mails {
+		out = append(out, strings.Join(strings.Fields(m), " "))
+	}
+	return out
+}
+
 // some fails unless one of mails holds every phrase.
 func some(t *testing.T, mails []string, addr string, phrases ...string) {
 	t.Helper()
