@@ -16,15 +16,16 @@ import (
 const gmAddr = "gm@example.org"
 
 // clocked is a harness with a clock the test moves, a GM with a secret,
-// and a second game g2 with deadlines, reminders and a grace period.
-func clocked(t *testing.T, settings game.Settings) (*harness, *time.Time) {
+// and a second game g2 with deadlines, reminders and a grace period, its
+// welcome mails sent; tune is applied after.
+func clocked(t *testing.T, settings game.Settings, tune ...func(*daemon.Config)) (*harness, *time.Time) {
 	t.Helper()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	h := newHarness(t, func(c *daemon.Config) {
+	h := rig{tune: []func(*daemon.Config){func(c *daemon.Config) {
 		c.Now = func() time.Time { return now }
 		c.GM, c.GMSecret = "Game Master <"+gmAddr+">", "gm-secret"
 		c.RepliesPerHour = 1000
-	})
+	}}}.tuned(tune).start(t)
 	g, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "g2", Ruleset: "toy",
 		Players:  []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
 		Options:  map[string]string{"finish": "30"},
