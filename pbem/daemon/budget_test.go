@@ -9,7 +9,6 @@ import (
 	"orrery/engine/game"
 	"orrery/pbem/daemon"
 	"orrery/pbem/pbemtest"
-	"orrery/pbem/policy"
 	"orrery/pbem/settings"
 )
 
@@ -122,16 +121,13 @@ func TestNewNeedsProof(t *testing.T) {
 	// With sender authentication on, a mail our server found aligned
 	// (SPF pass for ann's domain) needs no secret; the refusal names
 	// both ways.
-	const ours = "mx.pbem.test"
-	h = newHarness(t, func(c *daemon.Config) {
+	h = newHarness(t, byDMARC(pbemtest.DNS{}), func(c *daemon.Config) {
 		c.RepliesPerHour, c.MaxOpenGames = 1000, 5
-		c.Policy = policy.Config{AuthServID: ours, SenderAuth: policy.AuthDMARC}
-		c.Resolver = pbemtest.DNS{}
 	})
 	h.flush()
 	says(t, to(h.say("ann@example.org", "new", "NEW toy 2"), "ann@example.org"), "ann",
 		"or a mail your domain vouches for (DMARC)", "signs its mail (DKIM)")
-	h.handle(h.mail("ann@example.org", "new", "NEW toy 2 id=vouched", "Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org"))
+	h.handle(h.mail("ann@example.org", "new", "NEW toy 2 id=vouched", "Authentication-Results: "+ourMX+"; spf=pass smtp.mailfrom=ann@example.org"))
 	some(t, to(h.flush(), "ann@example.org"), "ann", "You opened game vouched")
 }
 

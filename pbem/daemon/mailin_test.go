@@ -38,6 +38,20 @@ func (h *harness) answered(player string) bool {
 	return false
 }
 
+// ourMX is the authserv-id of our own mail server, the one whose
+// Authentication-Results the daemon reads.
+const ourMX = "mx.pbem.test"
+
+// byDMARC has the daemon authenticate senders by DMARC (sender_auth
+// dmarc), reading ourMX's Authentication-Results and asking res for the
+// domains' records.
+func byDMARC(res policy.Resolver) func(*daemon.Config) {
+	return func(c *daemon.Config) {
+		c.Policy = policy.Config{AuthServID: ourMX, SenderAuth: policy.AuthDMARC}
+		c.Resolver = res
+	}
+}
+
 // TestForgeries: each hole of issue 14, through the daemon. None applies
 // anything or answers the forged address; the genuine mail is applied.
 func TestForgeries(t *testing.T) {
@@ -48,11 +62,7 @@ func TestForgeries(t *testing.T) {
 		"s1._domainkey.example.org":  key,
 		"s1._domainkey.evil.example": key,
 	}
-	const ours = "mx.pbem.test"
-	h := newHarness(t, func(c *daemon.Config) {
-		c.Policy = policy.Config{AuthServID: ours, SenderAuth: policy.AuthDMARC}
-		c.Resolver = dns
-	})
+	h := newHarness(t, byDMARC(dns))
 	h.flush()
 	subj := "[g1 " + h.secret("ann") + "] orders"
 	sign := func(m imapin.Message, domain string) imapin.Message {
@@ -69,10 +79,10 @@ func TestForgeries(t *testing.T) {
 	}{
 		{"unsigned, from a p=reject domain", h.mail("ann@example.org", subj, "push 1")},
 		{"a pass the sender wrote below our server's fail", h.mail("ann@example.org", subj, "push 1",
-			"Authentication-Results: "+ours+"; spf=fail smtp.mailfrom=ann@example.org",
-			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org; dkim=pass header.d=example.org")},
+			"Authentication-Results: "+ourMX+"; spf=fail smtp.mailfrom=ann@example.org",
+			"Authentication-Results: "+ourMX+"; spf=pass smtp.mailfrom=ann@example.org; dkim=pass header.d=example.org")},
 		{"a pass for another domain", h.mail("ann@example.org", subj, "push 1",
-			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=x@evil.example; dkim=pass header.d=evil.example")},
+			"Authentication-Results: "+ourMX+"; spf=pass smtp.mailfrom=x@evil.example; dkim=pass header.d=evil.example")},
 		{"a valid signature of another domain", sign(h.mail("ann@example.org", subj, "push 1"), "evil.example")},
 	} {
 		if d := h.handle(c.m); d != imapin.Rejected {
@@ -101,9 +111,7 @@ func TestForgeries(t *testing.T) {
 // record, and the secret decides.
 func TestDNSFailureWaits(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	h := newHarness(t, func(c *daemon.Config) {
-		c.Policy = policy.Config{SenderAuth: policy.AuthDMARC}
-		c.Resolver = pbemtest.DNS{"_dmarc.example.org": "TEMPFAIL"}
+	h := newHarness(t, byDMARC(pbemtest.DNS{"_dmarc.example.org": "TEMPFAIL"}), func(c *daemon.Config) {
 		c.Now = func() time.Time { return now }
 		c.DNSGrace = time.Hour
 	})

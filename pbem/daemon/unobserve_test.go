@@ -7,10 +7,8 @@ import (
 	"encoding/base64"
 	"testing"
 
-	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/pbemtest"
-	"orrery/pbem/policy"
 )
 
 // TestUnobserveNeedsNoConfirmation pins the choice pbem/README.md argues
@@ -21,11 +19,8 @@ import (
 // saying how to come back.
 func TestUnobserveNeedsNoConfirmation(t *testing.T) {
 	pub, _, _ := ed25519.GenerateKey(rand.Reader)
-	h := newHarness(t, func(c *daemon.Config) {
-		c.Policy = policy.Config{AuthServID: "mx.pbem.test", SenderAuth: policy.AuthDMARC}
-		c.Resolver = pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=reject",
-			"s1._domainkey.example.org": "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)}
-	})
+	h := newHarness(t, byDMARC(pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=reject",
+		"s1._domainkey.example.org": "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)}))
 	ctx := context.Background()
 	svc := h.d.Service()
 	for _, addr := range []string{"olga@example.org", "pat@example.net"} {
