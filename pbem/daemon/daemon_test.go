@@ -61,6 +61,7 @@ func newHarnessOn(t testing.TB, st *store.Store, tune ...func(*daemon.Config)) *
 // keeps newHarness's choice, so a test names only what it is about.
 type rig struct {
 	store    *store.Store                      // storetest.Default()
+	server   *pbemtest.Server                  // a new in-process server; an earlier harness's for a restart
 	rulesets []engine.Ruleset                  // toy
 	send     func(outbox.Sender) outbox.Sender // wraps the SMTP sender (refusals, counts)
 	pictures bool                              // the SMTP sender draws board pictures with Daemon.Picture, as orrery serve does
@@ -85,7 +86,10 @@ func (r rig) start(t testing.TB) *harness {
 	if st == nil {
 		st = storetest.Open(t, storetest.Default())
 	}
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	srv := r.server
+	if srv == nil {
+		srv = pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	}
 	var d *daemon.Daemon
 	smtp := &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
 	if r.pictures {
