@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 )
@@ -180,6 +181,29 @@ func TestNoticesReachPlayersByMail(t *testing.T) {
 	one(t, to(sent, "bob@example.org"), "bob", "ann resigned from g1")
 }
 
+// TestReminderSaysWhatAndWhere (issue 44): a reminder mail says what is
+// still expected of its reader and links to their private page.
+func TestReminderSaysWhatAndWhere(t *testing.T) {
+	h, now := clocked(t, game.Settings{Early: true, TurnLength: 48 * time.Hour, Reminders: []time.Duration{24 * time.Hour}},
+		func(c *daemon.Config) {
+			c.WebLink = func(tx store.Tx, g *game.Game, p game.Player) (string, error) {
+				return "https://orrery.example.org/p/" + g.ID + "/" + p.Name, nil
+			}
+		})
+	var ask string
+	for _, p := range h.g.PromptsFor("bob") {
+		if p.Kind.Blocks() {
+			ask = p.Ask
+		}
+	}
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	h.flush()
+	*now = now.Add(25 * time.Hour)
+	h.tick()
+	one(t, to(h.flush(), "bob@example.org"), "bob", "Reminder: your orders are due", "Still expected of you: "+ask,
+		"https://orrery.example.org/p/g2/bob")
+}
+
 func TestRollbackByMail(t *testing.T) {
 	h, _ := clocked(t, game.Settings{Early: true})
 	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
@@ -250,6 +274,32 @@ func TestGMCommandsNeedAddressAndSecret(t *testing.T) {
 	sent = h.flush()
 	one(t, to(sent, "ann@example.org"), "ann", "Turn 1, race: report for ann")
 	one(t, to(sent, "bob@example.org"), "bob", "Turn 1, race: report for bob")
+}
+
+// TestHelpListsGMCommandsToTheGMOnly: a player's HELP lists what a player
+// may send; the GM's commands go to the GM alone, who is known as for a
+// GM command (the GM address with the GM secret).
+func TestHelpListsGMCommandsToTheGMOnly(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	const gmLine = "GM PAUSE <game> [reason]"
+	for _, c := range []struct {
+		from, body, addr string
+		gm               bool
+	}{
+		{"ann@example.org", "HELP", "ann@example.org", false},
+		{"ann@example.org", "SECRET gm-secret\nHELP", "ann@example.org", false},
+		{"stranger@example.org", "HELP toy", "stranger@example.org", false},
+		{"Game Master <" + gmAddr + ">", "HELP", gmAddr, false},
+		{"Game Master <" + gmAddr + ">", "SECRET wrong\nHELP", gmAddr, false},
+		{"Game Master <" + gmAddr + ">", "SECRET gm-secret\nHELP", gmAddr, true},
+		{"Game Master <" + gmAddr + ">", "SECRET gm-secret\nHELP toy", gmAddr, true},
+	} {
+		h.handle(h.mail(c.from, "help", c.body))
+		m := one(t, to(h.flush(), c.addr), c.addr, "HELP [ruleset]")
+		if got := strings.Contains(m, gmLine); got != c.gm {
+			t.Errorf("%s writing %q: GM's commands listed %v, want %v:\n%s", c.from, c.body, got, c.gm, m)
+		}
+	}
 }
 
 func TestPressByMail(t *testing.T) {
