@@ -346,20 +346,10 @@ func TestAuthentication(t *testing.T) {
 func TestCommandsAndHelp(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "hi", "HELP\nLIST\nRULES toy"))
-	a := to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "JOIN") || !strings.Contains(a[0], "Toy Race") || !strings.Contains(a[0], "PUSH") {
-		t.Fatalf("help/list/rules: %q", a)
-	}
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "STATUS g1"))
-	a = to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "Still to send: ann and bob") {
-		t.Fatalf("status: %q", a)
-	}
-	h.handle(h.mail("ann@example.org", "empty", ""))
-	if a := to(h.flush(), "ann@example.org"); len(a) != 1 || !strings.Contains(a[0], "HELP") {
-		t.Errorf("an empty mail gets help: %q", a)
-	}
+	const ann = "ann@example.org"
+	one(t, to(h.say(ann, "hi", "HELP\nLIST\nRULES toy"), ann), ann, "JOIN", "Toy Race", "PUSH")
+	one(t, to(h.say(ann, "[g1 "+h.secret("ann")+"]", "STATUS g1"), ann), ann, "Still to send: ann and bob")
+	one(t, to(h.say(ann, "empty", ""), ann), ann, "HELP") // an empty mail gets help
 }
 
 // TestEmptyGameMailIsEmptyOrders: a reply to a game mail with nothing but a
@@ -388,15 +378,9 @@ func TestEmptyGameMailIsEmptyOrders(t *testing.T) {
 func TestHelpRuleset(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "help", "HELP toy"))
-	a := to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "JOIN") || !strings.Contains(a[0], "Toy Race (toy)") || !strings.Contains(a[0], "PUSH <1-3>") {
-		t.Fatalf("HELP toy: %q", a)
-	}
-	h.handle(h.mail("ann@example.org", "help", "HELP chess"))
-	if a := to(h.flush(), "ann@example.org"); len(a) != 1 || !strings.Contains(a[0], `no ruleset named "chess"`) {
-		t.Errorf("HELP chess: %q", a)
-	}
+	const ann = "ann@example.org"
+	one(t, to(h.say(ann, "help", "HELP toy"), ann), ann, "JOIN", "Toy Race (toy)", "PUSH <1-3>")
+	one(t, to(h.say(ann, "help", "HELP chess"), ann), ann, `no ruleset named "chess"`)
 }
 
 func TestRateLimit(t *testing.T) {
