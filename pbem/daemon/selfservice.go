@@ -118,7 +118,7 @@ func (d *Daemon) MyGames(ctx context.Context, addr string) ([]templates.MyGame, 
 }
 
 // myGames answers MY GAMES.
-func (d *Daemon) myGames(ctx context.Context, j *job) error {
+func (d *Daemon) myGames(ctx context.Context, j *job, _ *route.Result, _ route.Command, _ *gameIndex) error {
 	data := d.mailer.data(nil, game.Player{}, nil)
 	var err error
 	if data.Mine, data.Record, err = d.MyGames(ctx, j.from); err != nil {
@@ -136,7 +136,7 @@ const secretsPerDay = 3
 // is the sender's own seat; naming one, anyone may ask, and the owner is
 // told the request came from elsewhere. It is a recorded part of the mail,
 // with its own limit per seat and day.
-func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *gameIndex) error {
+func (d *Daemon) sendSecret(ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
 	g := byID.get(c.Game)
 	line := strings.TrimSpace("SECRET " + c.Game + " " + c.Seat)
 	refuse := func(msg, fix lang.Msg) error {
@@ -395,7 +395,7 @@ func parseNew(info engine.Info, args []string) (newSpec, lang.Msg, lang.Msg) {
 
 // newGame answers NEW: a game of the ruleset, open for players, with the
 // sender in its first seat as its creator.
-func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.Command) error {
+func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.Command, _ *gameIndex) error {
 	line := strings.TrimSpace("NEW " + c.Ruleset + " " + strings.Join(c.Args, " "))
 	refuse := func(msg, fix lang.Msg) error {
 		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, line, msg, fix))
