@@ -36,7 +36,7 @@ func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 		return append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...), p.Alt(), true
 	})
 	h := rig{rulesets: rulesets, config: cfg, pictures: true, game: g1("40")}.start(t)
-	d, st, q := h.d, h.st, h.q
+	d := h.d
 	d.Mailer().Pictures = pics
 	h.flush()
 	latest := func(seat string) string {
@@ -71,10 +71,7 @@ func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 	}
 	// Another process (a restart: no views kept) draws the same notes,
 	// which came with the queued mail.
-	other, err := daemon.New(st, rulesets, q, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := rig{store: h.st, server: h.srv, rulesets: rulesets, config: cfg, noGame: true}.start(t).d
 	other.Mailer().Pictures = pics
 	g, _ = d.Service().Get(ctx, "g1")
 	if _, err := other.Picture(ctx, outbox.Picture{Game: "g1", Step: g.Step, Player: "bob", Notes: []string{"bob: played by eve"}}); err != nil {

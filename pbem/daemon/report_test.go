@@ -11,7 +11,6 @@ import (
 
 	"orrery/engine"
 	"orrery/engine/draw"
-	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
 	"orrery/games/burning"
 	"orrery/games/prosper"
@@ -341,11 +340,7 @@ func TestPictureDrawnFromTheViewQueued(t *testing.T) {
 		t.Errorf("ann's picture was drawn from %d views, not the one described when her report was queued", len(ann))
 	}
 	// Another process on the same store keeps no views: it reads the step.
-	q := outbox.New(h.st, &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none"}, outbox.Options{})
-	other, err := daemon.New(h.st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := rig{store: h.st, server: h.srv, noGame: true}.start(t).d
 	other.Mailer().Pictures = draw
 	read, err := other.Picture(ctx, pic)
 	if err != nil {
