@@ -70,7 +70,7 @@ func (m *Mailer) noticeToAddresses(tx store.Tx, g *game.Game, n game.Notice) err
 	for _, addr := range n.Addresses {
 		d := m.data(g, game.Player{Name: n.Seat}, m.Rulesets)
 		d.Deadline = time.Time{} // not theirs any more
-		c, err := m.renderNotice(tx, d, addr, n)
+		c, err := m.renderNotice(d, readerOf(tx, addr), n)
 		if err != nil {
 			return err
 		}

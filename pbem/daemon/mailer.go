@@ -378,7 +378,7 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 		}
 		if publicNotice[n.Kind] {
 			for _, addr := range g.Observers {
-				c, err := m.renderNotice(tx, m.data(g, game.Player{}, m.Rulesets), addr, n)
+				c, err := m.renderNotice(m.data(g, game.Player{}, m.Rulesets), readerOf(tx, addr), n)
 				if err != nil {
 					return err
 				}
@@ -407,7 +407,7 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 					return err
 				}
 			}
-			c, err := m.renderNotice(tx, d, addr, n)
+			c, err := m.renderNotice(d, readerOf(tx, addr), n)
 			if err != nil {
 				return err
 			}

@@ -102,10 +102,10 @@ func readerOf(tx store.Tx, addr string) reader {
 }
 
 // renderNotice renders the mail of notice n with d (m.data for its game and
-// reader), in the language and zone addr chose.
-func (m *Mailer) renderNotice(tx store.Tx, d *templates.Data, addr string, n game.Notice) (templates.Mail, error) {
+// reader), worded for r (readerOf the address it goes to).
+func (m *Mailer) renderNotice(d *templates.Data, r reader, n game.Notice) (templates.Mail, error) {
 	d.Notice = &n
-	m.speak(d, readerOf(tx, addr), nil)
+	m.speak(d, r, nil)
 	return m.Render.Render(templates.Notice, d)
 }
 

@@ -461,12 +461,8 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		if !g.Signup {
 			text = lang.M("You opened game %s (%s), and it has started: your welcome mail follows.", g.ID, info.Title)
 		}
-		data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: "opened"}
-		data.Notice.Tell(text)
-		d.mailer.speak(data, j.reader, nil)
 		var err error
-		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
+		if answer, err = d.creatorAnswer(j, g, "opened", text); err != nil {
 			return err
 		}
 		return j.putPart(tx, n, answer)
@@ -497,6 +493,14 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 	j.game = created
 	j.answers = append(j.answers, answer)
 	return nil
+}
+
+// creatorAnswer is the answer to NEW, START or INVITE: a notice of kind
+// telling j's sender m about g, in their language.
+func (d *Daemon) creatorAnswer(j *job, g *game.Game, kind string, m lang.Msg) (section, error) {
+	n := game.Notice{Kind: kind}
+	n.Tell(m)
+	return d.mailer.renderNotice(d.mailer.data(g, game.Player{}, d.svc.Rulesets()), j.reader, n)
 }
 
 // shortID is four letters and digits for a game's id, without look-alikes.
@@ -537,12 +541,8 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	var answer section
 	recorded := false
 	note := func(tx store.Tx, gg *game.Game, kind string, m lang.Msg) error {
-		data := d.mailer.data(gg, game.Player{}, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: kind}
-		data.Notice.Tell(m)
-		d.mailer.speak(data, j.reader, nil)
 		var err error
-		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
+		if answer, err = d.creatorAnswer(j, gg, kind, m); err != nil {
 			return err
 		}
 		return j.putPart(tx, n, answer)

@@ -177,7 +177,7 @@ func seatedMsg(g *game.Game, p game.Player, done lang.Msg) lang.Msg {
 // tellUnsubscribed mails addr, at once, what its unsubscribe did.
 func (m *Mailer) tellUnsubscribed(tx store.Tx, g *game.Game, p game.Player, addr string, said lang.Msg) error {
 	n := game.Notice{Kind: "unsubscribed", Text: said.English(), Msg: &said}
-	c, err := m.renderNotice(tx, m.data(g, p, m.Rulesets), addr, n)
+	c, err := m.renderNotice(m.data(g, p, m.Rulesets), readerOf(tx, addr), n)
 	if err != nil {
 		return err
 	}
