@@ -358,10 +358,10 @@ func TestCommandsAndHelp(t *testing.T) {
 func TestEmptyGameMailIsEmptyOrders(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "Re: [g1 "+h.secret("ann")+"] report", "\n\n-- \nAnn"))
-	acks := to(h.flush(), "ann@example.org")
-	if len(acks) != 1 || !strings.Contains(acks[0], "Orders received") || strings.Contains(acks[0], "commands you can send") {
-		t.Fatalf("ann's empty reply got %q", acks)
+	sent := h.say("ann@example.org", "Re: [g1 "+h.secret("ann")+"] report", "\n\n-- \nAnn")
+	ack := one(t, to(sent, "ann@example.org"), "ann", "Orders received")
+	if strings.Contains(ack, "commands you can send") {
+		t.Fatalf("ann's empty reply got help:\n%s", ack)
 	}
 	g, err := h.d.Service().Get(t.Context(), "g1")
 	if err != nil {
