@@ -166,6 +166,13 @@ func (h *harness) handle(m imapin.Message) imapin.Disposition {
 	return disp
 }
 
+// say handles a mail (h.mail's arguments) and returns the mails it sent.
+func (h *harness) say(from, subject, body string, extra ...string) []pbemtest.Mail {
+	h.t.Helper()
+	h.handle(h.mail(from, subject, body, extra...))
+	return h.flush()
+}
+
 // flush sends the queue and returns the new mails to addr.
 func (h *harness) flush() []pbemtest.Mail {
 	h.t.Helper()
@@ -330,8 +337,7 @@ func TestAuthentication(t *testing.T) {
 	}
 	// A stranger who asks nothing we can do gets one answer a day; a
 	// command they send is answered.
-	h.handle(h.mail("eve@example.org", "hello", "how are you?"))
-	if e := to(h.flush(), "eve@example.org"); len(e) != 0 {
+	if e := to(h.say("eve@example.org", "hello", "how are you?"), "eve@example.org"); len(e) != 0 {
 		t.Errorf("stranger answered twice in a day: %q", e)
 	}
 	h.handle(h.mail("eve@example.org", "hello", "LIST"))

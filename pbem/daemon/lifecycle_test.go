@@ -294,8 +294,7 @@ func TestHelpListsGMCommandsToTheGMOnly(t *testing.T) {
 		{"Game Master <" + gmAddr + ">", "SECRET gm-secret\nHELP", gmAddr, true},
 		{"Game Master <" + gmAddr + ">", "SECRET gm-secret\nHELP toy", gmAddr, true},
 	} {
-		h.handle(h.mail(c.from, "help", c.body))
-		m := one(t, to(h.flush(), c.addr), c.addr, "HELP [ruleset]")
+		m := one(t, to(h.say(c.from, "help", c.body), c.addr), c.addr, "HELP [ruleset]")
 		if got := strings.Contains(m, gmLine); got != c.gm {
 			t.Errorf("%s writing %q: GM's commands listed %v, want %v:\n%s", c.from, c.body, got, c.gm, m)
 		}
@@ -527,8 +526,7 @@ func TestObserversOnlyThroughTheGM(t *testing.T) {
 		t.Errorf("observers after the GM added olga: %v", g.Observers)
 	}
 	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"] t", "push 1"))
-	h.handle(h.mail("bob@example.org", "[g2 "+h.secret("bob")+"] t", "push 2"))
-	one(t, to(h.flush(), "olga@example.org"), "olga", "Turn 2")
+	one(t, to(h.say("bob@example.org", "[g2 "+h.secret("bob")+"] t", "push 2"), "olga@example.org"), "olga", "Turn 2")
 	h.gm("GM OBSERVE g2 olga@example.org OFF")
 	h.flush()
 	if g, _ = h.d.Service().Get(context.Background(), "g2"); len(g.Observers) != 0 {

@@ -36,8 +36,7 @@ func TestListPagesAcrossOwnAndOpenGames(t *testing.T) {
 	line := regexp.MustCompile(`(?m)^  (g1|mine\d\d|open\d\d) `)
 	var gotMine, gotOpen []string
 	for page := 1; page <= 2; page++ {
-		h.handle(h.mail("ann@example.org", "games", fmt.Sprintf("LIST page %d", page)))
-		a := to(h.flush(), "ann@example.org")
+		a := to(h.say("ann@example.org", "games", fmt.Sprintf("LIST page %d", page)), "ann@example.org")
 		if len(a) != 1 {
 			t.Fatalf("page %d: %d answers", page, len(a))
 		}

@@ -274,8 +274,7 @@ func TestStrangerList(t *testing.T) {
 		}
 	}
 	h.flush()
-	h.handle(h.mail("eve@example.org", "hello", "LIST"))
-	a := to(h.flush(), "eve@example.org")
+	a := to(h.say("eve@example.org", "hello", "LIST"), "eve@example.org")
 	if len(a) != 1 {
 		t.Fatalf("%d answers", len(a))
 	}
@@ -389,8 +388,7 @@ func TestPastedReportGetsAShortAnswer(t *testing.T) {
 	}
 	pasted := "Hello ann,\n\nToy Race -- game g1, turn 0\n\n" + rep.Board + "\n. . . .\n/ \\ / \\\n" + rep.Status +
 		"\nEVENTS\n- something\nPUSH <1-3>\n\nTo answer, keep [g1 " + h.secret("ann") + "] in the subject: it\ntells me the game.\n"
-	h.handle(h.mail("ann@example.org", "Re: [g1 "+h.secret("ann")+"] report", "push 2\n\n"+pasted))
-	a := to(h.flush(), "ann@example.org")
+	a := to(h.say("ann@example.org", "Re: [g1 "+h.secret("ann")+"] report", "push 2\n\n"+pasted), "ann@example.org")
 	if len(a) != 1 || !strings.Contains(a[0], "Orders received") || !strings.Contains(a[0], "a report of mine, pasted back") || len(a[0]) > 3000 {
 		t.Errorf("answer of %d bytes: %s", len(a[0]), a[0])
 	}

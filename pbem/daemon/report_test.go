@@ -31,8 +31,7 @@ func TestAckBeforeReport(t *testing.T) {
 	if strings.Contains(first, "the report follows") {
 		t.Fatalf("an ack of orders that complete nothing says the report follows:\n%s", first)
 	}
-	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"))
-	bob := to(h.flush(), "bob@example.org")
+	bob := to(h.say("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"), "bob@example.org")
 	if len(bob) != 2 {
 		t.Fatalf("bob got %d mails, want the ack and the report", len(bob))
 	}
@@ -44,8 +43,7 @@ func TestAckBeforeReport(t *testing.T) {
 		t.Errorf("bob's second mail is not the report:\n%s", bob[1])
 	}
 	// Handled again (a crash before the mail was filed): no second ack.
-	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"))
-	if again := to(h.flush(), "bob@example.org"); len(again) != 1 {
+	if again := to(h.say("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"), "bob@example.org"); len(again) != 1 {
 		t.Errorf("%d mails to bob for his next orders, want 1", len(again))
 	}
 }
@@ -56,8 +54,7 @@ func TestAckBeforeReport(t *testing.T) {
 func TestSettingsByMail(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "settings", "SET LANG ru\nSET TZ Europe/Moscow\nSETTINGS"))
-	got := to(h.flush(), "ann@example.org")
+	got := to(h.say("ann@example.org", "settings", "SET LANG ru\nSET TZ Europe/Moscow\nSETTINGS"), "ann@example.org")
 	if len(got) != 1 {
 		t.Fatalf("%d answers to SET, want one", len(got))
 	}
@@ -71,14 +68,12 @@ func TestSettingsByMail(t *testing.T) {
 	if err != nil || s["LANG"] != "ru" || s["TZ"] != "Europe/Moscow" {
 		t.Fatalf("stored settings %v, %v", s, err)
 	}
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
-	ack := to(h.flush(), "ann@example.org")
+	ack := to(h.say("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"), "ann@example.org")
 	if len(ack) != 1 || !strings.Contains(ack[0], "Ваши приказы для игры g1 приняты.") || !strings.Contains(ack[0], "Ещё не прислали: bob") {
 		t.Errorf("ann's ack is not in Russian:\n%s", ack)
 	}
 	// A wrong value names the line and the fix, and changes nothing.
-	h.handle(h.mail("ann@example.org", "settings", "SET TZ Mars/Olympus"))
-	bad := to(h.flush(), "ann@example.org")
+	bad := to(h.say("ann@example.org", "settings", "SET TZ Mars/Olympus"), "ann@example.org")
 	if len(bad) != 1 || !strings.Contains(bad[0], "строка 1, вы написали: SET TZ Mars/Olympus") || !strings.Contains(bad[0], "Asia/Tokyo") {
 		t.Errorf("a bad zone:\n%s", bad)
 	}
@@ -100,8 +95,7 @@ func TestSettingsByMail(t *testing.T) {
 		t.Errorf("a bad value changed the zone to %q", s["TZ"])
 	}
 	// bob is untouched: English.
-	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"))
-	for _, m := range to(h.flush(), "bob@example.org") {
+	for _, m := range to(h.say("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"), "bob@example.org") {
 		if !strings.Contains(m, "Hello bob,") {
 			t.Errorf("bob's mail is not in English:\n%s", m)
 		}

@@ -47,8 +47,7 @@ func TestRouteRefusalsInRussian(t *testing.T) {
 			[]string{"did you mean", "the commands are", "START and INVITE", "to send orders"}},
 	} {
 		t.Run(c.body, func(t *testing.T) {
-			h.handle(h.mail(c.from, c.subject, c.body))
-			got := to(h.flush(), c.from)
+			got := to(h.say(c.from, c.subject, c.body), c.from)
 			answerSays(t, got, c.want, c.not)
 		})
 	}
@@ -80,8 +79,7 @@ func TestCommandRefusalsInRussian(t *testing.T) {
 			if subject == "" {
 				subject = "hello"
 			}
-			h.handle(h.mail("ann@example.org", subject, c.body))
-			got := to(h.flush(), "ann@example.org")
+			got := to(h.say("ann@example.org", subject, c.body), "ann@example.org")
 			answerSays(t, got, c.want, c.not)
 		})
 	}

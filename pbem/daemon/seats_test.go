@@ -23,12 +23,6 @@ import (
 // Issue 18 by mail: seats that change hands, self-service commands and
 // their refusals, bounces, reminders and digests.
 
-func (h *harness) say(from, subject, body string) []pbemtest.Mail {
-	h.t.Helper()
-	h.handle(h.mail(from, subject, body))
-	return h.flush()
-}
-
 func none(t *testing.T, mails []string, addr string) {
 	t.Helper()
 	if len(mails) != 0 {

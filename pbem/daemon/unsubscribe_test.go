@@ -203,8 +203,7 @@ func TestUnsubscribeByMail(t *testing.T) {
 	if tok == "" {
 		t.Fatalf("no mailto:-only List-Unsubscribe among ann's %d mails", len(mailsTo(sent, "ann@example.org")))
 	}
-	h.handle(h.mail("ann@example.org", "UNSUBSCRIBE "+tok, ""))
-	told := to(h.flush(), "ann@example.org")
+	told := to(h.say("ann@example.org", "UNSUBSCRIBE "+tok, ""), "ann@example.org")
 	if len(told) != 1 || !strings.Contains(strings.Join(strings.Fields(told[0]), " "), "once a day, in the digest") {
 		t.Fatalf("the answer to UNSUBSCRIBE: %q", told)
 	}
