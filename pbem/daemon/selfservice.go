@@ -479,18 +479,27 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 			break
 		}
 	}
+	// Nothing is created when a budget or the engine refuses.
+	return d.creatorDone(j, c.Line, line, created, created != nil, answer, err)
+}
+
+// creatorDone ends NEW, START or INVITE, line n of the mail, about game g,
+// with err what making its change returned: a creator's budget spent
+// refuses the line, and so does a user's error unless the change was
+// recorded all the same; else answer is the mail's answer to it.
+func (d *Daemon) creatorDone(j *job, n int, line string, g *game.Game, recorded bool, answer section, err error) error {
 	var over *creatorOver
 	if errors.As(err, &over) {
-		return d.refuse(j, nil, game.Player{}, over.lineError(c.Line, line))
+		return d.refuse(j, g, game.Player{}, over.lineError(n, line))
 	}
-	if err != nil && created == nil {
+	if err != nil && !recorded {
 		if game.IsUserError(err) {
-			return d.refuse(j, nil, game.Player{}, userLineErr(c.Line, line, err))
+			return d.refuse(j, g, game.Player{}, userLineErr(n, line, err))
 		}
 		return err
 	}
 	j.applied++
-	j.game = created
+	j.game = g
 	j.answers = append(j.answers, answer)
 	return nil
 }
@@ -548,20 +557,7 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 		return j.putPart(tx, n, answer)
 	}
 	err = op.do(&creatorCall{d: d, ctx: ctx, j: j, c: c, g: g, gm: gm, recorded: &recorded, note: note})
-	var over *creatorOver
-	if errors.As(err, &over) {
-		return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
-	}
-	if err != nil && !recorded {
-		if game.IsUserError(err) {
-			return d.refuse(j, g, game.Player{}, userLineErr(c.Line, line, err))
-		}
-		return err
-	}
-	j.applied++
-	j.game = g
-	j.answers = append(j.answers, answer)
-	return nil
+	return d.creatorDone(j, c.Line, line, g, recorded, answer, err)
 }
 
 // A creatorOp is what START or INVITE does in creatorCommand: do makes
