@@ -21,10 +21,8 @@ func TestOrdersAheadByMail(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
 	ann, bob := "[g1 "+h.secret("ann")+"] later", "[g1 "+h.secret("bob")+"] later"
-	h.handle(h.mail("ann@example.org", ann, "ORDERS TURN 2\npush 1"))
-	if m := to(h.flush(), "ann@example.org"); len(m) != 1 || !strings.Contains(m[0], "Your orders for turn 2 of game g1 are held") || !strings.Contains(m[0], "push 1") {
-		t.Fatalf("ann's ack of orders for turn 3: %q", m)
-	}
+	one(t, to(h.say("ann@example.org", ann, "ORDERS TURN 2\npush 1"), "ann@example.org"), "ann",
+		"Your orders for turn 2 of game g1 are held", "push 1")
 	h.handle(h.mail("ann@example.org", ann, "ORDERS g1 TURN 2\npush 3"))
 	h.flush()
 	if h.answered("ann") {
@@ -34,10 +32,7 @@ func TestOrdersAheadByMail(t *testing.T) {
 	if m := to(h.flush(), "ann@example.org"); len(m) != 1 || !strings.Contains(m[0], "TURN 2") || !strings.Contains(m[0], "push 3") || strings.Contains(m[0], "push 1") {
 		t.Fatalf("ann's list of held orders: %q", m)
 	}
-	h.handle(h.mail("bob@example.org", bob, "ORDERS NEXT\npush 9"))
-	if m := to(h.flush(), "bob@example.org"); len(m) != 1 || !strings.Contains(m[0], "turn 2 of game g1 are held") {
-		t.Fatalf("bob's ack of orders for NEXT: %q", m)
-	}
+	one(t, to(h.say("bob@example.org", bob, "ORDERS NEXT\npush 9"), "bob@example.org"), "bob", "turn 2 of game g1 are held")
 	h.handle(h.mail("ann@example.org", ann, "push 1"))
 	h.handle(h.mail("bob@example.org", bob, "push 1"))
 	sent := h.flush()

@@ -12,7 +12,6 @@ import (
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
-	"orrery/pbem/policy"
 )
 
 // txWatch records the transaction of every game change, to tell how many
@@ -207,10 +206,7 @@ func (w *lockWatch) LookupTXT(ctx context.Context, name string) ([]string, error
 // asking w, which counts the look-ups.
 func dmarcHarness(t *testing.T) (*harness, *lockWatch) {
 	w := &lockWatch{res: pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=none"}}
-	h := newHarness(t, func(c *daemon.Config) {
-		c.Policy = policy.Config{SenderAuth: policy.AuthDMARC}
-		c.Resolver = w
-	})
+	h := newHarness(t, byDMARC(w))
 	w.st = h.st
 	h.flush()
 	return h, w

@@ -9,14 +9,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"orrery/engine/store/storetest"
 	"orrery/games"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/inmail"
-	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
 
@@ -74,25 +71,15 @@ func TestCorpusMailCheck(t *testing.T) {
 	}
 }
 
-// corpusDaemon is a daemon over every ruleset, with in-process servers.
-func corpusDaemon(t *testing.T) (*daemon.Daemon, *outbox.Queue, *pbemtest.Server) {
-	t.Helper()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{"orrery@example.org": "pw"}})
-	st := storetest.Open(t, storetest.Default())
-	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
-	d, err := daemon.New(st, games.All(), q, daemon.Config{From: "Orrery <orrery@example.org>"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, q, srv
-}
-
 // TestCorpusAppliedOnce delivers every mail of the corpus written for a
 // game of ours to a daemon that plays it: each is acknowledged with
 // exactly the orders written, applied once (a second delivery changes
 // nothing), and the autoresponders and bounces get no answer at all.
 func TestCorpusAppliedOnce(t *testing.T) {
-	d, q, srv := corpusDaemon(t)
+	// Every ruleset, no game: each corpus mail sets up its own. The
+	// bot's address is the one the corpus mails are written to.
+	h := rig{rulesets: games.All(), config: daemon.Config{From: "Orrery <orrery@example.org>"}, noGame: true}.start(t)
+	d, q, srv := h.d, h.q, h.srv
 	ctx := context.Background()
 	uid := uint32(0)
 	for _, c := range pbemtest.Corpus {

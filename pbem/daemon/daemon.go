@@ -217,9 +217,7 @@ type Daemon struct {
 // New builds a daemon over st. The game service it makes carries the
 // mailer's hook, so every change queues its mail; opts are passed on.
 func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config, opts ...game.Option) (*Daemon, error) {
-	if cfg.RepliesPerHour <= 0 {
-		cfg.RepliesPerHour = 30
-	}
+	orDefault(&cfg.RepliesPerHour, 30)
 	switch cfg.Strangers {
 	case "":
 		cfg.Strangers = "daily"
@@ -227,9 +225,7 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	default:
 		return nil, fmt.Errorf("strangers must be daily or none, not %q", cfg.Strangers)
 	}
-	if cfg.TickEvery <= 0 {
-		cfg.TickEvery = 10 * time.Second
-	}
+	orDefault(&cfg.TickEvery, 10*time.Second)
 	switch cfg.OpenGames {
 	case "":
 		cfg.OpenGames = "players"
@@ -237,67 +233,33 @@ func New(st *store.Store, rulesets []engine.Ruleset, q *outbox.Queue, cfg Config
 	default:
 		return nil, fmt.Errorf("who may open games must be anyone, players or gm, not %q", cfg.OpenGames)
 	}
-	if cfg.MaxOpenGames <= 0 {
-		cfg.MaxOpenGames = 2
-	}
+	orDefault(&cfg.MaxOpenGames, 2)
 	cfg.Bounces = cfg.Bounces.WithDefaults()
-	if cfg.DNSGrace <= 0 {
-		cfg.DNSGrace = time.Hour
-	}
-	if cfg.PingPong <= 0 {
-		cfg.PingPong = 3
-	}
-	if cfg.StrangerDaily <= 0 {
-		cfg.StrangerDaily = 5
-	}
-	if cfg.StrangerGlobal <= 0 {
-		cfg.StrangerGlobal = 500
-	}
-	if cfg.StrangerDomain <= 0 {
-		cfg.StrangerDomain = max(cfg.StrangerDaily, cfg.StrangerGlobal/10)
-	}
-	if cfg.StrangerReserve <= 0 {
-		cfg.StrangerReserve = cfg.StrangerGlobal / 5
-	}
+	orDefault(&cfg.DNSGrace, time.Hour)
+	orDefault(&cfg.PingPong, 3)
+	orDefault(&cfg.StrangerDaily, 5)
+	orDefault(&cfg.StrangerGlobal, 500)
+	orDefault(&cfg.StrangerDomain, max(cfg.StrangerDaily, cfg.StrangerGlobal/10))
+	orDefault(&cfg.StrangerReserve, cfg.StrangerGlobal/5)
 	if cfg.StrangerReserve >= cfg.StrangerGlobal {
 		return nil, fmt.Errorf("the strangers' reserve for JOIN (%d) must be less than their whole daily budget (%d)", cfg.StrangerReserve, cfg.StrangerGlobal)
 	}
-	if cfg.NewPerDay <= 0 {
-		cfg.NewPerDay = 3
-	}
-	if cfg.InvitesPerDay <= 0 {
-		cfg.InvitesPerDay = 20
-	}
-	if cfg.ReadsPerMail <= 0 {
-		cfg.ReadsPerMail = 3
-	}
-	if cfg.MaxReply <= 0 {
-		cfg.MaxReply = DefaultMaxReply
-	}
-	if cfg.MaxObservers <= 0 {
-		cfg.MaxObservers = 50
-	}
-	if cfg.PressPerDay <= 0 {
-		cfg.PressPerDay = 50
-	}
-	if cfg.PreviewsPerStep <= 0 {
-		cfg.PreviewsPerStep = 3
-	}
-	if cfg.MaxMail <= 0 {
-		cfg.MaxMail = imapin.DefaultMaxSize
-	}
+	orDefault(&cfg.NewPerDay, 3)
+	orDefault(&cfg.InvitesPerDay, 20)
+	orDefault(&cfg.ReadsPerMail, 3)
+	orDefault(&cfg.MaxReply, DefaultMaxReply)
+	orDefault(&cfg.MaxObservers, 50)
+	orDefault(&cfg.PressPerDay, 50)
+	orDefault(&cfg.PreviewsPerStep, 3)
+	orDefault(&cfg.MaxMail, imapin.DefaultMaxSize)
 	if cfg.GroupTime <= 0 {
 		cfg.GroupTime = DefaultGroupTime
 		if !st.Locks() {
 			cfg.GroupTime = DefaultSharedGroupTime
 		}
 	}
-	if cfg.QueuePoll <= 0 {
-		cfg.QueuePoll = DefaultQueuePoll
-	}
-	if cfg.Retention <= 0 {
-		cfg.Retention = outbox.DefaultRetention
-	}
+	orDefault(&cfg.QueuePoll, DefaultQueuePoll)
+	orDefault(&cfg.Retention, outbox.DefaultRetention)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -504,4 +466,12 @@ func (d *Daemon) seen(ctx context.Context, key string) (*seenRecord, error) {
 func (d *Daemon) Seen(ctx context.Context, messageID string) (bool, error) {
 	rec, err := d.seen(ctx, messageKey(&inmail.Message{MessageID: strings.Trim(messageID, "<>")}, nil))
 	return rec != nil, err
+}
+
+// orDefault sets *v to def when it is zero or less: a limit left unset in
+// Config (or set to nonsense) takes the daemon's default.
+func orDefault[T ~int | ~int64](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }

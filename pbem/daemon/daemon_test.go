@@ -61,8 +61,10 @@ func newHarnessOn(t testing.TB, st *store.Store, tune ...func(*daemon.Config)) *
 // keeps newHarness's choice, so a test names only what it is about.
 type rig struct {
 	store    *store.Store                      // storetest.Default()
+	server   *pbemtest.Server                  // a new in-process server; an earlier harness's for a restart
 	rulesets []engine.Ruleset                  // toy
 	send     func(outbox.Sender) outbox.Sender // wraps the SMTP sender (refusals, counts)
+	pictures bool                              // the SMTP sender draws board pictures with Daemon.Picture, as orrery serve does
 	queue    *outbox.Options                   // MinBackoff 50 ms
 	config   daemon.Config                     // From is the bot's address when empty
 	tune     []func(*daemon.Config)            // applied to config, in order
@@ -84,8 +86,16 @@ func (r rig) start(t testing.TB) *harness {
 	if st == nil {
 		st = storetest.Open(t, storetest.Default())
 	}
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
-	var sender outbox.Sender = &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
+	srv := r.server
+	if srv == nil {
+		srv = pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	}
+	var d *daemon.Daemon
+	smtp := &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}
+	if r.pictures {
+		smtp.Pictures = func(ctx context.Context, p outbox.Picture) ([]byte, error) { return d.Picture(ctx, p) }
+	}
+	var sender outbox.Sender = smtp
 	if r.send != nil {
 		sender = r.send(sender)
 	}
@@ -105,7 +115,8 @@ func (r rig) start(t testing.TB) *harness {
 	if rulesets == nil {
 		rulesets = []engine.Ruleset{toy.Ruleset()}
 	}
-	d, err := daemon.New(st, rulesets, q, cfg, r.opts...)
+	var err error
+	d, err = daemon.New(st, rulesets, q, cfg, r.opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +124,11 @@ func (r rig) start(t testing.TB) *harness {
 	if r.noGame {
 		return h
 	}
-	req := game.CreateRequest{ID: "g1", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
-		Options: map[string]string{"finish": "8"}}
-	if r.game != nil {
-		req = *r.game
+	req := r.game
+	if req == nil {
+		req = g1("8")
 	}
-	if h.g, err = d.Service().Create(context.Background(), req); err != nil {
+	if h.g, err = d.Service().Create(context.Background(), *req); err != nil {
 		t.Fatal(err)
 	}
 	return h
@@ -155,6 +164,13 @@ func (h *harness) handle(m imapin.Message) imapin.Disposition {
 		h.t.Fatal(err)
 	}
 	return disp
+}
+
+// say handles a mail (h.mail's arguments) and returns the mails it sent.
+func (h *harness) say(from, subject, body string, extra ...string) []pbemtest.Mail {
+	h.t.Helper()
+	h.handle(h.mail(from, subject, body, extra...))
+	return h.flush()
 }
 
 // flush sends the queue and returns the new mails to addr.
@@ -321,8 +337,7 @@ func TestAuthentication(t *testing.T) {
 	}
 	// A stranger who asks nothing we can do gets one answer a day; a
 	// command they send is answered.
-	h.handle(h.mail("eve@example.org", "hello", "how are you?"))
-	if e := to(h.flush(), "eve@example.org"); len(e) != 0 {
+	if e := to(h.say("eve@example.org", "hello", "how are you?"), "eve@example.org"); len(e) != 0 {
 		t.Errorf("stranger answered twice in a day: %q", e)
 	}
 	h.handle(h.mail("eve@example.org", "hello", "LIST"))
@@ -337,19 +352,29 @@ func TestAuthentication(t *testing.T) {
 func TestCommandsAndHelp(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "hi", "HELP\nLIST\nRULES toy"))
-	a := to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "JOIN") || !strings.Contains(a[0], "Toy Race") || !strings.Contains(a[0], "PUSH") {
-		t.Fatalf("help/list/rules: %q", a)
+	const ann = "ann@example.org"
+	one(t, to(h.say(ann, "hi", "HELP\nLIST\nRULES toy"), ann), ann, "JOIN", "Toy Race", "PUSH")
+	one(t, to(h.say(ann, "[g1 "+h.secret("ann")+"]", "STATUS g1"), ann), ann, "Still to send: ann and bob")
+	one(t, to(h.say(ann, "empty", ""), ann), ann, "HELP") // an empty mail gets help
+}
+
+// TestEmptyGameMailIsEmptyOrders: a reply to a game mail with nothing but a
+// signature is empty orders (a pass where the rules allow it), not a request
+// for HELP that would leave the game waiting for that player for ever.
+func TestEmptyGameMailIsEmptyOrders(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	sent := h.say("ann@example.org", "Re: [g1 "+h.secret("ann")+"] report", "\n\n-- \nAnn")
+	ack := one(t, to(sent, "ann@example.org"), "ann", "Orders received")
+	if strings.Contains(ack, "commands you can send") {
+		t.Fatalf("ann's empty reply got help:\n%s", ack)
 	}
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "STATUS g1"))
-	a = to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "Still to send: ann and bob") {
-		t.Fatalf("status: %q", a)
+	g, err := h.d.Service().Get(t.Context(), "g1")
+	if err != nil {
+		t.Fatal(err)
 	}
-	h.handle(h.mail("ann@example.org", "empty", ""))
-	if a := to(h.flush(), "ann@example.org"); len(a) != 1 || !strings.Contains(a[0], "HELP") {
-		t.Errorf("an empty mail gets help: %q", a)
+	if w := g.Waiting(); len(w) != 1 || w[0] != "bob" {
+		t.Fatalf("after ann's empty orders the game waits for %v, want bob only", w)
 	}
 }
 
@@ -359,15 +384,9 @@ func TestCommandsAndHelp(t *testing.T) {
 func TestHelpRuleset(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "help", "HELP toy"))
-	a := to(h.flush(), "ann@example.org")
-	if len(a) != 1 || !strings.Contains(a[0], "JOIN") || !strings.Contains(a[0], "Toy Race (toy)") || !strings.Contains(a[0], "PUSH <1-3>") {
-		t.Fatalf("HELP toy: %q", a)
-	}
-	h.handle(h.mail("ann@example.org", "help", "HELP chess"))
-	if a := to(h.flush(), "ann@example.org"); len(a) != 1 || !strings.Contains(a[0], `no ruleset named "chess"`) {
-		t.Errorf("HELP chess: %q", a)
-	}
+	const ann = "ann@example.org"
+	one(t, to(h.say(ann, "help", "HELP toy"), ann), ann, "JOIN", "Toy Race (toy)", "PUSH <1-3>")
+	one(t, to(h.say(ann, "help", "HELP chess"), ann), ann, `no ruleset named "chess"`)
 }
 
 func TestRateLimit(t *testing.T) {

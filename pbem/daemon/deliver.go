@@ -70,10 +70,7 @@ func (m *Mailer) noticeToAddresses(tx store.Tx, g *game.Game, n game.Notice) err
 	for _, addr := range n.Addresses {
 		d := m.data(g, game.Player{Name: n.Seat}, m.Rulesets)
 		d.Deadline = time.Time{} // not theirs any more
-		n := n
-		d.Notice = &n
-		m.speak(d, readerOf(tx, addr), nil)
-		c, err := m.Render.Render(templates.Notice, d)
+		c, err := m.renderNotice(d, readerOf(tx, addr), n)
 		if err != nil {
 			return err
 		}

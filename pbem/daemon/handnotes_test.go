@@ -5,15 +5,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
-	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
-	"orrery/pbem/pbemtest"
 )
 
 // The board picture of a report says under its legend who plays a seat
@@ -23,8 +20,6 @@ import (
 // notes go with the queued mail.
 func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 	ctx := context.Background()
-	st := storetest.Open(t, storetest.Default())
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
 	cfg := daemon.Config{From: "Orrery <" + botAddr + ">", RepliesPerHour: 1000}
 	rulesets := []engine.Ruleset{toy.Drawn()}
 	var mu sync.Mutex
@@ -40,22 +35,9 @@ func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 		mu.Unlock()
 		return append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...), p.Alt(), true
 	})
-	var d *daemon.Daemon
-	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none", Pictures: func(ctx context.Context, p outbox.Picture) ([]byte, error) {
-		return d.Picture(ctx, p)
-	}}, outbox.Options{MinBackoff: 50 * time.Millisecond})
-	d, err := daemon.New(st, rulesets, q, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := rig{rulesets: rulesets, config: cfg, pictures: true, game: g1("40")}.start(t)
+	d := h.d
 	d.Mailer().Pictures = pics
-	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "g1", Ruleset: "toy",
-		Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
-		Options: map[string]string{"finish": "40"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, st: st, d: d, q: q, g: g}
 	h.flush()
 	latest := func(seat string) string {
 		mu.Lock()
@@ -76,7 +58,7 @@ func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.flush()
-	g, _ = d.Service().Get(ctx, "g1")
+	g, _ := d.Service().Get(ctx, "g1")
 	eve, _ := g.PlayerByName("bob")
 	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 1"))
 	h.handle(h.mail("eve@example.org", "[g1 "+eve.Secret+"]", "push 1"))
@@ -89,10 +71,7 @@ func TestPictureSaysWhoPlaysASeat(t *testing.T) {
 	}
 	// Another process (a restart: no views kept) draws the same notes,
 	// which came with the queued mail.
-	other, err := daemon.New(st, rulesets, q, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := rig{store: h.st, server: h.srv, rulesets: rulesets, config: cfg, noGame: true}.start(t).d
 	other.Mailer().Pictures = pics
 	g, _ = d.Service().Get(ctx, "g1")
 	if _, err := other.Picture(ctx, outbox.Picture{Game: "g1", Step: g.Step, Player: "bob", Notes: []string{"bob: played by eve"}}); err != nil {

@@ -68,8 +68,7 @@ func TestOneMailBounded(t *testing.T) {
 	h := newHarness(t, func(c *daemon.Config) { c.ReadsPerMail = 2 })
 	h.flush() // the welcome mails
 	subj := "[g1 " + h.secret("ann") + "] please"
-	h.handle(h.mail("ann@example.org", subj, "STATUS\nBOARD\nSTATUS g1\nHELP\nRULES toy\nHISTORY 1"))
-	a := to(h.flush(), "ann@example.org")
+	a := to(h.say("ann@example.org", subj, "STATUS\nBOARD\nSTATUS g1\nHELP\nRULES toy\nHISTORY 1"), "ann@example.org")
 	if len(a) != 1 {
 		t.Fatalf("ann got %d mails", len(a))
 	}
@@ -102,8 +101,7 @@ func TestOneMailBounded(t *testing.T) {
 
 	h = newHarness(t, func(c *daemon.Config) { c.MaxReply = 3000 })
 	h.flush()
-	h.handle(h.mail("ann@example.org", subj, "HELP"))
-	a = to(h.flush(), "ann@example.org")
+	a = to(h.say("ann@example.org", subj, "HELP"), "ann@example.org")
 	if len(a) != 1 || !strings.Contains(a[0], "The rest is cut: one answer of mine holds at most 3 KiB") {
 		t.Fatalf("HELP with MaxReply 3000: %q", a)
 	}
@@ -126,8 +124,7 @@ func TestReadsPerMailOfOne(t *testing.T) {
 			h.handle(h.mail("ann@example.org", "settings", "SET LANG "+c.lang))
 			h.flush()
 		}
-		h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] please", "STATUS\nRULES toy"))
-		a := to(h.flush(), "ann@example.org")
+		a := to(h.say("ann@example.org", "[g1 "+h.secret("ann")+"] please", "STATUS\nRULES toy"), "ann@example.org")
 		if len(a) != 1 {
 			t.Fatalf("LANG %q: ann got %d mails", c.lang, len(a))
 		}
@@ -170,8 +167,7 @@ func TestConsent(t *testing.T) {
 	}
 	// Four days on, the request has lapsed.
 	now = now.Add(4 * 24 * time.Hour)
-	h.handle(h.mail("olga@example.org", "x", "CONFIRM "+c))
-	one(t, to(h.flush(), "olga@example.org"), "olga", "lapsed unconfirmed")
+	one(t, to(h.say("olga@example.org", "x", "CONFIRM "+c), "olga@example.org"), "olga", "lapsed unconfirmed")
 	// A fresh request, confirmed with its code in a new mail: done, once.
 	h.handle(h.mail("olga@example.org", "watch", "OBSERVE g1"))
 	c = code(h.flush(), "olga@example.org")

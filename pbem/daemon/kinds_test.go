@@ -20,8 +20,6 @@ import (
 	"orrery/engine/store/storetest"
 	"orrery/games"
 	"orrery/pbem/daemon"
-	"orrery/pbem/outbox"
-	"orrery/pbem/pbemtest"
 	"orrery/pbem/settings"
 )
 
@@ -44,14 +42,9 @@ func TestEveryKindOfMailFits(t *testing.T) {
 
 func everyKind(t *testing.T, rs engine.Ruleset, language string) {
 	ctx := context.Background()
-	srv := pbemtest.StartT(t, pbemtest.Options{Users: map[string]string{botAddr: "pw"}})
+	// The players' language and zone are set before the game begins, so
+	// the welcome is in them too.
 	st := storetest.Open(t, storetest.Default())
-	q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
-	d, err := daemon.New(st, games.All(), q, daemon.Config{From: "Orrery <" + botAddr + ">", RepliesPerHour: 1000,
-		GM: "GM <gm@example.org>", GMSecret: "gm-secret"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	info := rs.Info()
 	n := min(max(3, info.MinPlayers), info.MaxPlayers)
 	names := []string{"ann", "bob", "cyd"}[:n]
@@ -66,14 +59,13 @@ func everyKind(t *testing.T, rs engine.Ruleset, language string) {
 		}
 		specs = append(specs, game.PlayerSpec{Name: p, Email: addr, Lang: language})
 	}
-	h := &harness{t: t, srv: srv, st: st, d: d, q: q}
-	svc := d.Service()
-	g, err := svc.Create(ctx, game.CreateRequest{ID: "k1", Ruleset: info.Name, Players: specs, DiceSecret: "kinds",
-		Settings: &game.Settings{Early: true, TurnLength: 72 * time.Hour, Press: "signed", Vacation: "defaults", MaxVacation: 14 * 24 * time.Hour}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.g = g
+	h := rig{store: st, rulesets: games.All(),
+		config: daemon.Config{RepliesPerHour: 1000, GM: "GM <gm@example.org>", GMSecret: "gm-secret"},
+		game: &game.CreateRequest{ID: "k1", Ruleset: info.Name, Players: specs, DiceSecret: "kinds",
+			Settings: &game.Settings{Early: true, TurnLength: 72 * time.Hour, Press: "signed", Vacation: "defaults", MaxVacation: 14 * 24 * time.Hour}},
+	}.start(t)
+	svc := h.d.Service()
+	g := h.g
 	tag := func(p string) string { return "[k1 " + h.secret(p) + "]" }
 	// Two rounds of real orders by mail, from each awaited player, as a
 	// bot would write them; the first player's first mail is wrong.

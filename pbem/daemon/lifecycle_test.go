@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"orrery/engine/game"
+	"orrery/engine/store"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 )
@@ -16,15 +17,16 @@ import (
 const gmAddr = "gm@example.org"
 
 // clocked is a harness with a clock the test moves, a GM with a secret,
-// and a second game g2 with deadlines, reminders and a grace period.
-func clocked(t *testing.T, settings game.Settings) (*harness, *time.Time) {
+// and a second game g2 with deadlines, reminders and a grace period, its
+// welcome mails sent; tune is applied after.
+func clocked(t *testing.T, settings game.Settings, tune ...func(*daemon.Config)) (*harness, *time.Time) {
 	t.Helper()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	h := newHarness(t, func(c *daemon.Config) {
+	h := rig{tune: []func(*daemon.Config){func(c *daemon.Config) {
 		c.Now = func() time.Time { return now }
 		c.GM, c.GMSecret = "Game Master <"+gmAddr+">", "gm-secret"
 		c.RepliesPerHour = 1000
-	})
+	}}}.tuned(tune).start(t)
 	g, err := h.d.Service().Create(context.Background(), game.CreateRequest{ID: "g2", Ruleset: "toy",
 		Players:  []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}, {Name: "bob", Email: "bob@example.org"}},
 		Options:  map[string]string{"finish": "30"},
@@ -50,6 +52,16 @@ func one(t *testing.T, mails []string, addr string, phrases ...string) string {
 		}
 	}
 	return mails[0]
+}
+
+// flat is mails with each one's lines joined and its spacing made single,
+// for phrases that may be filled over two lines.
+func flat(mails []string) []string {
+	var out []string
+	for _, m := range mails {
+		out = append(out, strings.Join(strings.Fields(m), " "))
+	}
+	return out
 }
 
 // some fails unless one of mails holds every phrase.
@@ -169,6 +181,29 @@ func TestNoticesReachPlayersByMail(t *testing.T) {
 	one(t, to(sent, "bob@example.org"), "bob", "ann resigned from g1")
 }
 
+// TestReminderSaysWhatAndWhere (issue 44): a reminder mail says what is
+// still expected of its reader and links to their private page.
+func TestReminderSaysWhatAndWhere(t *testing.T) {
+	h, now := clocked(t, game.Settings{Early: true, TurnLength: 48 * time.Hour, Reminders: []time.Duration{24 * time.Hour}},
+		func(c *daemon.Config) {
+			c.WebLink = func(tx store.Tx, g *game.Game, p game.Player) (string, error) {
+				return "https://orrery.example.org/p/" + g.ID + "/" + p.Name, nil
+			}
+		})
+	var ask string
+	for _, p := range h.g.PromptsFor("bob") {
+		if p.Kind.Blocks() {
+			ask = p.Ask
+		}
+	}
+	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
+	h.flush()
+	*now = now.Add(25 * time.Hour)
+	h.tick()
+	one(t, to(h.flush(), "bob@example.org"), "bob", "Reminder: your orders are due", "Still expected of you: "+ask,
+		"https://orrery.example.org/p/g2/bob")
+}
+
 func TestRollbackByMail(t *testing.T) {
 	h, _ := clocked(t, game.Settings{Early: true})
 	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"]", "push 1"))
@@ -239,6 +274,31 @@ func TestGMCommandsNeedAddressAndSecret(t *testing.T) {
 	sent = h.flush()
 	one(t, to(sent, "ann@example.org"), "ann", "Turn 1, race: report for ann")
 	one(t, to(sent, "bob@example.org"), "bob", "Turn 1, race: report for bob")
+}
+
+// TestHelpListsGMCommandsToTheGMOnly: a player's HELP lists what a player
+// may send; the GM's commands go to the GM alone, who is known as for a
+// GM command (the GM address with the GM secret).
+func TestHelpListsGMCommandsToTheGMOnly(t *testing.T) {
+	h, _ := clocked(t, game.Settings{Early: true})
+	const gmLine = "GM PAUSE <game> [reason]"
+	for _, c := range []struct {
+		from, body, addr string
+		gm               bool
+	}{
+		{"ann@example.org", "HELP", "ann@example.org", false},
+		{"ann@example.org", "SECRET gm-secret\nHELP", "ann@example.org", false},
+		{"stranger@example.org", "HELP toy", "stranger@example.org", false},
+		{"Game Master <" + gmAddr + ">", "HELP", gmAddr, false},
+		{"Game Master <" + gmAddr + ">", "SECRET wrong\nHELP", gmAddr, false},
+		{"Game Master <" + gmAddr + ">", "SECRET gm-secret\nHELP", gmAddr, true},
+		{"Game Master <" + gmAddr + ">", "SECRET gm-secret\nHELP toy", gmAddr, true},
+	} {
+		m := one(t, to(h.say(c.from, "help", c.body), c.addr), c.addr, "HELP [ruleset]")
+		if got := strings.Contains(m, gmLine); got != c.gm {
+			t.Errorf("%s writing %q: GM's commands listed %v, want %v:\n%s", c.from, c.body, got, c.gm, m)
+		}
+	}
 }
 
 func TestPressByMail(t *testing.T) {
@@ -466,8 +526,7 @@ func TestObserversOnlyThroughTheGM(t *testing.T) {
 		t.Errorf("observers after the GM added olga: %v", g.Observers)
 	}
 	h.handle(h.mail("ann@example.org", "[g2 "+h.secret("ann")+"] t", "push 1"))
-	h.handle(h.mail("bob@example.org", "[g2 "+h.secret("bob")+"] t", "push 2"))
-	one(t, to(h.flush(), "olga@example.org"), "olga", "Turn 2")
+	one(t, to(h.say("bob@example.org", "[g2 "+h.secret("bob")+"] t", "push 2"), "olga@example.org"), "olga", "Turn 2")
 	h.gm("GM OBSERVE g2 olga@example.org OFF")
 	h.flush()
 	if g, _ = h.d.Service().Get(context.Background(), "g2"); len(g.Observers) != 0 {

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 
 	"orrery/engine"
@@ -18,7 +19,7 @@ const listPage = 20
 // make the bot mail out its whole catalogue; a player sees their own
 // games first, then the open ones; the GM (address and GM secret) sees
 // every game. Every list is cut in pages of 20.
-func (d *Daemon) list(j *job, r *route.Result, c route.Command, byID *gameIndex) error {
+func (d *Daemon) list(_ context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
 	ctx := byID.ctx
 	scope := "stranger"
 	switch {

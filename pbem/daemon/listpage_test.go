@@ -17,30 +17,26 @@ import (
 func TestListPagesAcrossOwnAndOpenGames(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	mine := []string{"g1"} // the harness's game, under way, ann's
-	for i := range 24 {
-		id := fmt.Sprintf("mine%02d", i)
-		mine = append(mine, id)
-		if _, err := h.d.Service().Create(ctx, game.CreateRequest{ID: id, Ruleset: "toy", Seats: 2,
-			Players: []game.PlayerSpec{{Name: "ann", Email: "ann@example.org"}}}); err != nil {
-			t.Fatal(err)
+	// n games of two seats, the first taken by player, named prefix00…
+	seated := func(prefix string, n int, player string) []string {
+		var ids []string
+		for i := range n {
+			id := fmt.Sprintf("%s%02d", prefix, i)
+			ids = append(ids, id)
+			if _, err := h.d.Service().Create(ctx, game.CreateRequest{ID: id, Ruleset: "toy", Seats: 2,
+				Players: []game.PlayerSpec{{Name: player, Email: player + "@example.org"}}}); err != nil {
+				t.Fatal(err)
+			}
 		}
+		return ids
 	}
-	var open []string
-	for i := range 30 {
-		id := fmt.Sprintf("open%02d", i)
-		open = append(open, id)
-		if _, err := h.d.Service().Create(ctx, game.CreateRequest{ID: id, Ruleset: "toy", Seats: 2,
-			Players: []game.PlayerSpec{{Name: "cyd", Email: "cyd@example.org"}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mine := append([]string{"g1"}, seated("mine", 24, "ann")...) // g1: the harness's game, under way, ann's
+	open := seated("open", 30, "cyd")
 	h.flush()
 	line := regexp.MustCompile(`(?m)^  (g1|mine\d\d|open\d\d) `)
 	var gotMine, gotOpen []string
 	for page := 1; page <= 2; page++ {
-		h.handle(h.mail("ann@example.org", "games", fmt.Sprintf("LIST page %d", page)))
-		a := to(h.flush(), "ann@example.org")
+		a := to(h.say("ann@example.org", "games", fmt.Sprintf("LIST page %d", page)), "ann@example.org")
 		if len(a) != 1 {
 			t.Fatalf("page %d: %d answers", page, len(a))
 		}

@@ -378,11 +378,7 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 		}
 		if publicNotice[n.Kind] {
 			for _, addr := range g.Observers {
-				d := m.data(g, game.Player{}, m.Rulesets)
-				n := n
-				d.Notice = &n
-				m.speak(d, readerOf(tx, addr), nil)
-				c, err := m.Render.Render(templates.Notice, d)
+				c, err := m.renderNotice(m.data(g, game.Player{}, m.Rulesets), readerOf(tx, addr), n)
 				if err != nil {
 					return err
 				}
@@ -404,8 +400,6 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 				continue // SET REMINDERS off
 			}
 			d := m.data(g, p, m.Rulesets)
-			n := n
-			d.Notice = &n
 			if (n.Kind == "reminder" || n.Kind == "late") && to != game.GM {
 				// Where to look before sending them: the private page.
 				var err error
@@ -413,8 +407,7 @@ func (m *Mailer) Hook(tx store.Tx, c *game.Change) error {
 					return err
 				}
 			}
-			m.speak(d, readerOf(tx, addr), nil)
-			c, err := m.Render.Render(templates.Notice, d)
+			c, err := m.renderNotice(d, readerOf(tx, addr), n)
 			if err != nil {
 				return err
 			}

@@ -38,6 +38,20 @@ func (h *harness) answered(player string) bool {
 	return false
 }
 
+// ourMX is the authserv-id of our own mail server, the one whose
+// Authentication-Results the daemon reads.
+const ourMX = "mx.pbem.test"
+
+// byDMARC has the daemon authenticate senders by DMARC (sender_auth
+// dmarc), reading ourMX's Authentication-Results and asking res for the
+// domains' records.
+func byDMARC(res policy.Resolver) func(*daemon.Config) {
+	return func(c *daemon.Config) {
+		c.Policy = policy.Config{AuthServID: ourMX, SenderAuth: policy.AuthDMARC}
+		c.Resolver = res
+	}
+}
+
 // TestForgeries: each hole of issue 14, through the daemon. None applies
 // anything or answers the forged address; the genuine mail is applied.
 func TestForgeries(t *testing.T) {
@@ -48,11 +62,7 @@ func TestForgeries(t *testing.T) {
 		"s1._domainkey.example.org":  key,
 		"s1._domainkey.evil.example": key,
 	}
-	const ours = "mx.pbem.test"
-	h := newHarness(t, func(c *daemon.Config) {
-		c.Policy = policy.Config{AuthServID: ours, SenderAuth: policy.AuthDMARC}
-		c.Resolver = dns
-	})
+	h := newHarness(t, byDMARC(dns))
 	h.flush()
 	subj := "[g1 " + h.secret("ann") + "] orders"
 	sign := func(m imapin.Message, domain string) imapin.Message {
@@ -69,10 +79,10 @@ func TestForgeries(t *testing.T) {
 	}{
 		{"unsigned, from a p=reject domain", h.mail("ann@example.org", subj, "push 1")},
 		{"a pass the sender wrote below our server's fail", h.mail("ann@example.org", subj, "push 1",
-			"Authentication-Results: "+ours+"; spf=fail smtp.mailfrom=ann@example.org",
-			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=ann@example.org; dkim=pass header.d=example.org")},
+			"Authentication-Results: "+ourMX+"; spf=fail smtp.mailfrom=ann@example.org",
+			"Authentication-Results: "+ourMX+"; spf=pass smtp.mailfrom=ann@example.org; dkim=pass header.d=example.org")},
 		{"a pass for another domain", h.mail("ann@example.org", subj, "push 1",
-			"Authentication-Results: "+ours+"; spf=pass smtp.mailfrom=x@evil.example; dkim=pass header.d=evil.example")},
+			"Authentication-Results: "+ourMX+"; spf=pass smtp.mailfrom=x@evil.example; dkim=pass header.d=evil.example")},
 		{"a valid signature of another domain", sign(h.mail("ann@example.org", subj, "push 1"), "evil.example")},
 	} {
 		if d := h.handle(c.m); d != imapin.Rejected {
@@ -101,9 +111,7 @@ func TestForgeries(t *testing.T) {
 // record, and the secret decides.
 func TestDNSFailureWaits(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	h := newHarness(t, func(c *daemon.Config) {
-		c.Policy = policy.Config{SenderAuth: policy.AuthDMARC}
-		c.Resolver = pbemtest.DNS{"_dmarc.example.org": "TEMPFAIL"}
+	h := newHarness(t, byDMARC(pbemtest.DNS{"_dmarc.example.org": "TEMPFAIL"}), func(c *daemon.Config) {
 		c.Now = func() time.Time { return now }
 		c.DNSGrace = time.Hour
 	})
@@ -266,8 +274,7 @@ func TestStrangerList(t *testing.T) {
 		}
 	}
 	h.flush()
-	h.handle(h.mail("eve@example.org", "hello", "LIST"))
-	a := to(h.flush(), "eve@example.org")
+	a := to(h.say("eve@example.org", "hello", "LIST"), "eve@example.org")
 	if len(a) != 1 {
 		t.Fatalf("%d answers", len(a))
 	}
@@ -381,8 +388,7 @@ func TestPastedReportGetsAShortAnswer(t *testing.T) {
 	}
 	pasted := "Hello ann,\n\nToy Race -- game g1, turn 0\n\n" + rep.Board + "\n. . . .\n/ \\ / \\\n" + rep.Status +
 		"\nEVENTS\n- something\nPUSH <1-3>\n\nTo answer, keep [g1 " + h.secret("ann") + "] in the subject: it\ntells me the game.\n"
-	h.handle(h.mail("ann@example.org", "Re: [g1 "+h.secret("ann")+"] report", "push 2\n\n"+pasted))
-	a := to(h.flush(), "ann@example.org")
+	a := to(h.say("ann@example.org", "Re: [g1 "+h.secret("ann")+"] report", "push 2\n\n"+pasted), "ann@example.org")
 	if len(a) != 1 || !strings.Contains(a[0], "Orders received") || !strings.Contains(a[0], "a report of mine, pasted back") || len(a[0]) > 3000 {
 		t.Errorf("answer of %d bytes: %s", len(a[0]), a[0])
 	}

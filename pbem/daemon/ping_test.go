@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"orrery/pbem/daemon"
 	"orrery/pbem/dkim"
 	"orrery/pbem/imapin"
 	"orrery/pbem/pbemtest"
-	"orrery/pbem/policy"
 )
 
 // TestPingSaysTheVerdicts: PING's answer names the address the daemon saw,
@@ -23,10 +21,7 @@ func TestPingSaysTheVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, func(c *daemon.Config) {
-		c.Policy = policy.Config{AuthServID: "mx.pbem.test", SenderAuth: policy.AuthDMARC}
-		c.Resolver = pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=none", "s1._domainkey.example.org": signer.Record()}
-	})
+	h := newHarness(t, byDMARC(pbemtest.DNS{"_dmarc.example.org": "v=DMARC1; p=none", "s1._domainkey.example.org": signer.Record()}))
 	h.flush()
 	answer := func(m imapin.Message) string {
 		t.Helper()

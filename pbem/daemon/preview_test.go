@@ -15,21 +15,12 @@ func TestPreviewByMail(t *testing.T) {
 	// bob's real orders are in: a preview must not use them.
 	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "push 3"))
 	h.flush()
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] try", "PREVIEW\npush 2"))
-	sent := h.flush()
+	sent := h.say("ann@example.org", "[g1 "+h.secret("ann")+"] try", "PREVIEW\npush 2")
 	if len(to(sent, "bob@example.org")) != 0 {
 		t.Fatalf("bob was told of ann's preview")
 	}
-	got := to(sent, "ann@example.org")
-	if len(got) != 1 {
-		t.Fatalf("%d mails to ann", len(got))
-	}
-	m := got[0]
-	for _, want := range []string{"Preview of your orders", "would do if the step resolved now", "  PUSH 2", "ann pushes 2+", "bob pushes 1+", "not the game's", "2 more previews"} {
-		if !strings.Contains(m, want) {
-			t.Errorf("ann's preview lacks %q:\n%s", want, m)
-		}
-	}
+	m := one(t, to(sent, "ann@example.org"), "ann",
+		"Preview of your orders", "would do if the step resolved now", "  PUSH 2", "ann pushes 2+", "bob pushes 1+", "not the game's", "2 more previews")
 	if strings.Contains(m, "bob pushes 3+") || strings.Contains(m, "Orders received") {
 		t.Errorf("ann's preview shows bob's pending orders or took hers:\n%s", m)
 	}
@@ -37,18 +28,11 @@ func TestPreviewByMail(t *testing.T) {
 		t.Fatal("a preview submitted ann's orders")
 	}
 	// Alone: the orders she sent (none yet: her default).
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] try", "PREVIEW g1"))
-	if m := to(h.flush(), "ann@example.org"); len(m) != 1 || !strings.Contains(m[0], "your default was tried") || !strings.Contains(m[0], "PUSH 1") {
-		t.Fatalf("ann's preview of nothing: %q", m)
-	}
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] try", "PREVIEW\npush 9"))
-	if m := to(h.flush(), "ann@example.org"); len(m) != 1 || !strings.Contains(m[0], "line 2") {
-		t.Fatalf("ann's preview of bad orders: %q", m)
-	}
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] try", "PREVIEW\npush 1"))
-	if m := to(h.flush(), "ann@example.org"); len(m) != 1 || !strings.Contains(m[0], "the most I answer") {
-		t.Fatalf("ann's fourth preview of the step: %q", m)
-	}
+	try := "[g1 " + h.secret("ann") + "] try"
+	one(t, to(h.say("ann@example.org", try, "PREVIEW g1"), "ann@example.org"), "ann", "your default was tried", "PUSH 1")
+	// Bad orders, and the fourth preview of the step.
+	one(t, to(h.say("ann@example.org", try, "PREVIEW\npush 9"), "ann@example.org"), "ann", "line 2")
+	one(t, to(h.say("ann@example.org", try, "PREVIEW\npush 1"), "ann@example.org"), "ann", "the most I answer")
 	if h.answered("ann") {
 		t.Fatal("a preview submitted ann's orders")
 	}

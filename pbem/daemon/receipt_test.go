@@ -18,8 +18,7 @@ func TestAckCarriesReceipt(t *testing.T) {
 	}
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "push 2"))
-	acks := to(h.flush(), "ann@example.org")
+	acks := to(h.say("ann@example.org", "[g1 "+h.secret("ann")+"] orders", "push 2"), "ann@example.org")
 	if len(acks) != 1 {
 		t.Fatalf("%d acks", len(acks))
 	}
@@ -35,8 +34,7 @@ func TestAckCarriesReceipt(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), receipt+" ") {
 		t.Fatalf("%s prints %q (%v), the receipt is %s", cmd, out, err, receipt)
 	}
-	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "push 3"))
-	reports := to(h.flush(), "ann@example.org")
+	reports := to(h.say("bob@example.org", "[g1 "+h.secret("bob")+"] orders", "push 3"), "ann@example.org")
 	if len(reports) != 1 || !strings.Contains(reports[0], "    "+receipt+"\n") {
 		t.Fatalf("ann's report does not list her receipt %s:\n%s", receipt, reports)
 	}

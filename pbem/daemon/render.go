@@ -101,6 +101,14 @@ func readerOf(tx store.Tx, addr string) reader {
 	return reader{lang: s.Lang(), zone: s.Zone(), noPictures: s.PicturesOff()}
 }
 
+// renderNotice renders the mail of notice n with d (m.data for its game and
+// reader), worded for r (readerOf the address it goes to).
+func (m *Mailer) renderNotice(d *templates.Data, r reader, n game.Notice) (templates.Mail, error) {
+	d.Notice = &n
+	m.speak(d, r, nil)
+	return m.Render.Render(templates.Notice, d)
+}
+
 // speak words d for r: their language, or else, for a game that writes in
 // each player's own language (engine.Languages), the language view is
 // written in, or else English; their time zone; and the ruleset's

@@ -8,18 +8,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"orrery/engine"
 	"orrery/engine/draw"
-	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
-	"orrery/engine/store"
 	"orrery/games/burning"
 	"orrery/games/prosper"
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
-	"orrery/pbem/pbemtest"
 	"orrery/pbem/settings"
 )
 
@@ -29,13 +25,13 @@ import (
 func TestAckBeforeReport(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
-	first := to(h.flush(), "ann@example.org")
-	if len(first) != 1 || !strings.Contains(first[0], "You may send new orders") || strings.Contains(first[0], "the report follows") {
-		t.Fatalf("an ack of orders that complete nothing invites changes: %q", first)
+	// An ack of orders that complete nothing invites changes.
+	sent := h.say("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2")
+	first := one(t, to(sent, "ann@example.org"), "ann", "You may send new orders")
+	if strings.Contains(first, "the report follows") {
+		t.Fatalf("an ack of orders that complete nothing says the report follows:\n%s", first)
 	}
-	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"))
-	bob := to(h.flush(), "bob@example.org")
+	bob := to(h.say("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 3"), "bob@example.org")
 	if len(bob) != 2 {
 		t.Fatalf("bob got %d mails, want the ack and the report", len(bob))
 	}
@@ -47,8 +43,7 @@ func TestAckBeforeReport(t *testing.T) {
 		t.Errorf("bob's second mail is not the report:\n%s", bob[1])
 	}
 	// Handled again (a crash before the mail was filed): no second ack.
-	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"))
-	if again := to(h.flush(), "bob@example.org"); len(again) != 1 {
+	if again := to(h.say("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"), "bob@example.org"); len(again) != 1 {
 		t.Errorf("%d mails to bob for his next orders, want 1", len(again))
 	}
 }
@@ -59,8 +54,7 @@ func TestAckBeforeReport(t *testing.T) {
 func TestSettingsByMail(t *testing.T) {
 	h := newHarness(t)
 	h.flush()
-	h.handle(h.mail("ann@example.org", "settings", "SET LANG ru\nSET TZ Europe/Moscow\nSETTINGS"))
-	got := to(h.flush(), "ann@example.org")
+	got := to(h.say("ann@example.org", "settings", "SET LANG ru\nSET TZ Europe/Moscow\nSETTINGS"), "ann@example.org")
 	if len(got) != 1 {
 		t.Fatalf("%d answers to SET, want one", len(got))
 	}
@@ -74,14 +68,12 @@ func TestSettingsByMail(t *testing.T) {
 	if err != nil || s["LANG"] != "ru" || s["TZ"] != "Europe/Moscow" {
 		t.Fatalf("stored settings %v, %v", s, err)
 	}
-	h.handle(h.mail("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"))
-	ack := to(h.flush(), "ann@example.org")
+	ack := to(h.say("ann@example.org", "[g1 "+h.secret("ann")+"]", "push 2"), "ann@example.org")
 	if len(ack) != 1 || !strings.Contains(ack[0], "Ваши приказы для игры g1 приняты.") || !strings.Contains(ack[0], "Ещё не прислали: bob") {
 		t.Errorf("ann's ack is not in Russian:\n%s", ack)
 	}
 	// A wrong value names the line and the fix, and changes nothing.
-	h.handle(h.mail("ann@example.org", "settings", "SET TZ Mars/Olympus"))
-	bad := to(h.flush(), "ann@example.org")
+	bad := to(h.say("ann@example.org", "settings", "SET TZ Mars/Olympus"), "ann@example.org")
 	if len(bad) != 1 || !strings.Contains(bad[0], "строка 1, вы написали: SET TZ Mars/Olympus") || !strings.Contains(bad[0], "Asia/Tokyo") {
 		t.Errorf("a bad zone:\n%s", bad)
 	}
@@ -103,8 +95,7 @@ func TestSettingsByMail(t *testing.T) {
 		t.Errorf("a bad value changed the zone to %q", s["TZ"])
 	}
 	// bob is untouched: English.
-	h.handle(h.mail("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"))
-	for _, m := range to(h.flush(), "bob@example.org") {
+	for _, m := range to(h.say("bob@example.org", "[g1 "+h.secret("bob")+"]", "push 1"), "bob@example.org") {
 		if !strings.Contains(m, "Hello bob,") {
 			t.Errorf("bob's mail is not in English:\n%s", m)
 		}
@@ -184,7 +175,7 @@ func TestNoPictureForAReaderWhoSaidSo(t *testing.T) {
 func newHarnessWithPictures(t *testing.T) (*harness, func() map[string]int) {
 	var mu sync.Mutex // the outbox draws a batch's pictures at once
 	drawn := map[string]int{}
-	h := newHarness(t)
+	h := rig{pictures: true}.start(t)
 	h.d.Mailer().Pictures = daemon.PictureFunc(func(v engine.View) ([]byte, string, bool) {
 		mu.Lock()
 		drawn[v.Player()]++
@@ -192,18 +183,11 @@ func newHarnessWithPictures(t *testing.T) (*harness, func() map[string]int) {
 		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x03\x20\x00\x00\x01\x00"), v.Player()...)
 		return png, "the race track as " + v.Player() + " sees it", true
 	})
-	h.q = newQueueWithPictures(t, h)
 	return h, func() map[string]int {
 		mu.Lock()
 		defer mu.Unlock()
 		return maps.Clone(drawn)
 	}
-}
-
-// newQueueWithPictures sends h's queue with the daemon's picture drawer.
-func newQueueWithPictures(t *testing.T, h *harness) *outbox.Queue {
-	return outbox.New(h.st, &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none", Pictures: h.d.Picture},
-		outbox.Options{MinBackoff: 50 * time.Millisecond})
 }
 
 // TestBurningLanguageFollowsTheAddress: Burning's own LANG order sets the
@@ -262,7 +246,8 @@ func m2raw(m string) []byte {
 // English.
 func TestPictureInTheReadersLanguage(t *testing.T) {
 	ctx := context.Background()
-	srv, st, d := newProsperDaemon(t)
+	h := rig{rulesets: []engine.Ruleset{prosper.Ruleset()}, pictures: true, noGame: true}.start(t)
+	st, d := h.st, h.d
 	cyrillic := func(s string) bool {
 		return strings.ContainsFunc(s, func(r rune) bool { return r >= 'а' && r <= 'я' })
 	}
@@ -287,8 +272,7 @@ func TestPictureInTheReadersLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, srv: srv, st: st, d: d, g: g}
-	h.q = newQueueWithPictures(t, h)
+	h.g = g
 	sent := h.flush()
 	alts := map[string]string{}
 	for _, m := range sent {
@@ -351,11 +335,7 @@ func TestPictureDrawnFromTheViewQueued(t *testing.T) {
 		t.Errorf("ann's picture was drawn from %d views, not the one described when her report was queued", len(ann))
 	}
 	// Another process on the same store keeps no views: it reads the step.
-	q := outbox.New(h.st, &outbox.SMTP{Addr: h.srv.SMTPAddr, TLS: "none"}, outbox.Options{})
-	other, err := daemon.New(h.st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := rig{store: h.st, server: h.srv, noGame: true}.start(t).d
 	other.Mailer().Pictures = draw
 	read, err := other.Picture(ctx, pic)
 	if err != nil {
@@ -381,18 +361,14 @@ func TestPictureDrawnFromTheViewQueued(t *testing.T) {
 // from another.
 func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 	ctx := context.Background()
-	srv, st, d := newProsperDaemon(t)
 	seats := []string{"ann", "bob", "cy", "di"}
 	var specs []game.PlayerSpec
 	for _, p := range seats {
 		specs = append(specs, game.PlayerSpec{Name: p, Email: p + "@example.org"})
 	}
-	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "p4", Ruleset: "prosper", Players: specs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, srv: srv, st: st, d: d, g: g}
-	h.q = newQueueWithPictures(t, h)
+	h := rig{rulesets: []engine.Ruleset{prosper.Ruleset()}, pictures: true,
+		game: &game.CreateRequest{ID: "p4", Ruleset: "prosper", Players: specs}}.start(t)
+	d := h.d
 	sent := map[string][]byte{}
 	for _, m := range h.flush() {
 		if header(m.Data, "X-Orrery-Kind") == "welcome" {
@@ -419,12 +395,4 @@ func TestSeatsPicturesDrawnFromEachOther(t *testing.T) {
 	if kept != int64(len(seats)) || again != 0 {
 		t.Errorf("pictures drawn from a kept view / from the step read again: %d / %d, want all from kept views", kept, again)
 	}
-}
-
-// newProsperDaemon is a daemon of Prosper or Perish on a store of its own,
-// sending to an in-process mail server.
-func newProsperDaemon(t *testing.T) (*pbemtest.Server, *store.Store, *daemon.Daemon) {
-	t.Helper()
-	h := rig{rulesets: []engine.Ruleset{prosper.Ruleset()}, queue: &outbox.Options{}, noGame: true}.start(t)
-	return h.srv, h.st, h.d
 }

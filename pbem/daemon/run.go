@@ -20,10 +20,8 @@ type runner func(d *Daemon, ctx context.Context, j *job, r *route.Result, c rout
 // lookup by descriptor; TestEveryCommandHasARunner checks that it is
 // complete.
 var runners = map[*command.Descriptor]runner{
-	&command.HelpCmd: (*Daemon).runHelp,
-	&command.ListCmd: func(d *Daemon, _ context.Context, j *job, r *route.Result, c route.Command, byID *gameIndex) error {
-		return d.list(j, r, c, byID)
-	},
+	&command.HelpCmd:      (*Daemon).runHelp,
+	&command.ListCmd:      (*Daemon).list,
 	&command.RulesCmd:     (*Daemon).runRules,
 	&command.JoinCmd:      (*Daemon).change,
 	&command.StatusCmd:    (*Daemon).runStatus,
@@ -39,30 +37,26 @@ var runners = map[*command.Descriptor]runner{
 	&command.UnobserveCmd: (*Daemon).change,
 	&command.ResendCmd:    (*Daemon).resend,
 	&command.ConfirmCmd:   (*Daemon).confirm,
-	&command.SetCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
-		return d.set(ctx, j, c, byID)
-	},
+	&command.SetCmd:       (*Daemon).set,
 	&command.SettingsCmd: func(_ *Daemon, _ context.Context, j *job, _ *route.Result, _ route.Command, _ *gameIndex) error {
 		j.showSettings = true // answered once, after the mail's other commands
 		return nil
 	},
-	&command.MyGamesCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, _ route.Command, _ *gameIndex) error {
-		return d.myGames(ctx, j)
-	},
-	&command.PingCmd: (*Daemon).ping,
-	&command.SecretCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
-		return d.sendSecret(ctx, j, c, byID)
-	},
-	&command.NewCmd: func(d *Daemon, ctx context.Context, j *job, r *route.Result, c route.Command, _ *gameIndex) error {
-		return d.newGame(ctx, j, r, c)
-	},
-	&command.StartCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
-		return d.creatorCommand(ctx, j, c, byID, startGame)
-	},
-	&command.InviteCmd: func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
-		return d.creatorCommand(ctx, j, c, byID, inviteTo)
-	},
-	&command.GMCmd: (*Daemon).gm,
+	&command.MyGamesCmd: (*Daemon).myGames,
+	&command.PingCmd:    (*Daemon).ping,
+	&command.SecretCmd:  (*Daemon).sendSecret,
+	&command.NewCmd:     (*Daemon).newGame,
+	&command.StartCmd:   byCreator(startGame),
+	&command.InviteCmd:  byCreator(inviteTo),
+	&command.GMCmd:      (*Daemon).gm,
+}
+
+// byCreator is the runner of a command only a game's creator may send,
+// which does op (creatorCommand).
+func byCreator(op creatorOp) runner {
+	return func(d *Daemon, ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
+		return d.creatorCommand(ctx, j, c, byID, op)
+	}
 }
 
 // runHelp answers HELP; HELP <ruleset> adds that ruleset's order help

@@ -58,8 +58,7 @@ func TestEveryCommandRuns(t *testing.T) {
 			if rc.from == "ann" {
 				subject = "[g1 " + h.secret("ann") + "]"
 			}
-			h.handle(h.mail(from, subject, rc.body))
-			got := strings.Join(to(h.flush(), from), "\n----\n")
+			got := strings.Join(to(h.say(from, subject, rc.body), from), "\n----\n")
 			if !strings.Contains(got, rc.want) {
 				t.Errorf("%q from %s: the answer lacks %q:\n%s", rc.body, from, rc.want, got)
 			}

@@ -19,7 +19,6 @@ import (
 	"orrery/engine/store/storetest"
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
-	"orrery/pbem/outbox"
 	"orrery/pbem/pbemtest"
 )
 
@@ -131,31 +130,28 @@ func TestSeasonAcrossDaemonRestarts(t *testing.T) {
 		return nil
 	}
 
-	// One daemon at a time, its Run loop paused in Ticked after each
+	// One daemon at a time (with an outbox of its own, over the same
+	// store and mail server), its Run loop paused in Ticked after each
 	// round until the test lets the next one go.
 	var d *daemon.Daemon
 	roundDone, proceed := make(chan struct{}), make(chan struct{})
 	var stopRun func()
 	start := func() {
-		q := outbox.New(st, &outbox.SMTP{Addr: srv.SMTPAddr, TLS: "none"}, outbox.Options{MinBackoff: 50 * time.Millisecond})
 		halt := make(chan struct{})
-		var err error
-		d, err = daemon.New(st, []engine.Ruleset{toy.Ruleset()}, q, daemon.Config{From: "Orrery <" + botAddr + ">",
-			GM: "Game Master <" + gmAddr + ">", GMSecret: "gm-secret", RepliesPerHour: 100000, Now: now,
-			TickEvery: time.Millisecond, Ticked: func() {
-				select {
-				case roundDone <- struct{}{}:
-				case <-halt:
-					return
-				}
-				select {
-				case <-proceed:
-				case <-halt:
-				}
-			}}, game.WithAllowance(10), game.WithHooks(hook))
-		if err != nil {
-			t.Fatal(err)
-		}
+		d = rig{store: st, server: srv, noGame: true, opts: []game.Option{game.WithAllowance(10), game.WithHooks(hook)},
+			config: daemon.Config{GM: "Game Master <" + gmAddr + ">", GMSecret: "gm-secret", RepliesPerHour: 100000, Now: now,
+				TickEvery: time.Millisecond, Ticked: func() {
+					select {
+					case roundDone <- struct{}{}:
+					case <-halt:
+						return
+					}
+					select {
+					case <-proceed:
+					case <-halt:
+					}
+				}},
+		}.start(t).d
 		r := imapin.New(imapin.Config{Addr: srv.IMAPAddr, TLS: "none", IdleRestart: 500 * time.Millisecond,
 			Credentials: func(context.Context) (string, string, error) { return botAddr, "pw", nil }})
 		rctx, cancel := context.WithCancel(ctx)

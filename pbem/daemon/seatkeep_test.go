@@ -52,11 +52,7 @@ func bouncingHarness(t *testing.T) (*harness, map[string]bool) {
 // two lines.
 func said(t *testing.T, mails []string, addr string, phrases ...string) {
 	t.Helper()
-	var flat []string
-	for _, m := range mails {
-		flat = append(flat, strings.Join(strings.Fields(m), " "))
-	}
-	some(t, flat, addr, phrases...)
+	some(t, flat(mails), addr, phrases...)
 }
 
 func unreachable(h *harness, addr string) (un bool) {

@@ -13,25 +13,21 @@ import (
 // in the reader's language, not with HELP.
 func TestSecretWordSaysHowItWasRead(t *testing.T) {
 	h, _ := clocked(t, game.Settings{Early: true})
-	h.handle(h.mail("ann@example.org", "secret", "SECRET g7"))
-	one(t, to(h.flush(), "ann@example.org"), "ann",
+	one(t, to(h.say("ann@example.org", "secret", "SECRET g7"), "ann@example.org"), "ann",
 		"I read SECRET g7 as your secret, but there is no game g7 here",
 		"to ask me for your secret in a game")
 	h.handle(h.mail("bob@example.org", "settings", "SET LANG ru"))
 	h.flush()
-	h.handle(h.mail("bob@example.org", "secret", "SECRET g7"))
-	one(t, to(h.flush(), "bob@example.org"), "bob",
+	one(t, to(h.say("bob@example.org", "secret", "SECRET g7"), "bob@example.org"), "bob",
 		"я прочитал SECRET g7 как ваше секретное слово, но игры g7 здесь нет",
 		"чтобы попросить у меня ваше секретное слово в игре,", "напишите SECRET и название игры")
 	// Naming a game, it asks; refused, the answer says it was read as
 	// asking, and how the word would be given as a secret.
-	h.handle(h.mail("carl@example.org", "secret", "SECRET g2"))
-	one(t, to(h.flush(), "carl@example.org"), "carl",
+	one(t, to(h.say("carl@example.org", "secret", "SECRET g2"), "carl@example.org"), "carl",
 		"I read SECRET g2 as asking for your secret in game g2,", "if g2 is your own")
 	h.handle(h.mail("dora@example.org", "settings", "SET LANG ru"))
 	h.flush()
-	h.handle(h.mail("dora@example.org", "secret", "SECRET g2"))
-	one(t, to(h.flush(), "dora@example.org"), "dora",
+	one(t, to(h.say("dora@example.org", "secret", "SECRET g2"), "dora@example.org"), "dora",
 		"я прочитал SECRET g2 как просьбу прислать ваше", "если g2 — ваше собственное")
 	// Read as a wrong secret, the answer says so and how to ask.
 	h.handle(h.mail("ann@example.org", "[g2]", "SECRET g7\nhold"))

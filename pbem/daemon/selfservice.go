@@ -118,7 +118,7 @@ func (d *Daemon) MyGames(ctx context.Context, addr string) ([]templates.MyGame, 
 }
 
 // myGames answers MY GAMES.
-func (d *Daemon) myGames(ctx context.Context, j *job) error {
+func (d *Daemon) myGames(ctx context.Context, j *job, _ *route.Result, _ route.Command, _ *gameIndex) error {
 	data := d.mailer.data(nil, game.Player{}, nil)
 	var err error
 	if data.Mine, data.Record, err = d.MyGames(ctx, j.from); err != nil {
@@ -136,7 +136,7 @@ const secretsPerDay = 3
 // is the sender's own seat; naming one, anyone may ask, and the owner is
 // told the request came from elsewhere. It is a recorded part of the mail,
 // with its own limit per seat and day.
-func (d *Daemon) sendSecret(ctx context.Context, j *job, c route.Command, byID *gameIndex) error {
+func (d *Daemon) sendSecret(ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
 	g := byID.get(c.Game)
 	line := strings.TrimSpace("SECRET " + c.Game + " " + c.Seat)
 	refuse := func(msg, fix lang.Msg) error {
@@ -395,7 +395,7 @@ func parseNew(info engine.Info, args []string) (newSpec, lang.Msg, lang.Msg) {
 
 // newGame answers NEW: a game of the ruleset, open for players, with the
 // sender in its first seat as its creator.
-func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.Command) error {
+func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.Command, _ *gameIndex) error {
 	line := strings.TrimSpace("NEW " + c.Ruleset + " " + strings.Join(c.Args, " "))
 	refuse := func(msg, fix lang.Msg) error {
 		return d.refuse(j, nil, game.Player{}, engine.LineErr(c.Line, line, msg, fix))
@@ -461,12 +461,8 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 		if !g.Signup {
 			text = lang.M("You opened game %s (%s), and it has started: your welcome mail follows.", g.ID, info.Title)
 		}
-		data := d.mailer.data(g, game.Player{}, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: "opened"}
-		data.Notice.Tell(text)
-		d.mailer.speak(data, j.reader, nil)
 		var err error
-		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
+		if answer, err = d.creatorAnswer(j, g, "opened", text); err != nil {
 			return err
 		}
 		return j.putPart(tx, n, answer)
@@ -483,20 +479,37 @@ func (d *Daemon) newGame(ctx context.Context, j *job, r *route.Result, c route.C
 			break
 		}
 	}
+	// Nothing is created when a budget or the engine refuses.
+	return d.creatorDone(j, c.Line, line, created, created != nil, answer, err)
+}
+
+// creatorDone ends NEW, START or INVITE, line n of the mail, about game g,
+// with err what making its change returned: a creator's budget spent
+// refuses the line, and so does a user's error unless the change was
+// recorded all the same; else answer is the mail's answer to it.
+func (d *Daemon) creatorDone(j *job, n int, line string, g *game.Game, recorded bool, answer section, err error) error {
 	var over *creatorOver
 	if errors.As(err, &over) {
-		return d.refuse(j, nil, game.Player{}, over.lineError(c.Line, line))
+		return d.refuse(j, g, game.Player{}, over.lineError(n, line))
 	}
-	if err != nil && created == nil {
+	if err != nil && !recorded {
 		if game.IsUserError(err) {
-			return d.refuse(j, nil, game.Player{}, userLineErr(c.Line, line, err))
+			return d.refuse(j, g, game.Player{}, userLineErr(n, line, err))
 		}
 		return err
 	}
 	j.applied++
-	j.game = created
+	j.game = g
 	j.answers = append(j.answers, answer)
 	return nil
+}
+
+// creatorAnswer is the answer to NEW, START or INVITE: a notice of kind
+// telling j's sender m about g, in their language.
+func (d *Daemon) creatorAnswer(j *job, g *game.Game, kind string, m lang.Msg) (section, error) {
+	n := game.Notice{Kind: kind}
+	n.Tell(m)
+	return d.mailer.renderNotice(d.mailer.data(g, game.Player{}, d.svc.Rulesets()), j.reader, n)
 }
 
 // shortID is four letters and digits for a game's id, without look-alikes.
@@ -537,31 +550,14 @@ func (d *Daemon) creatorCommand(ctx context.Context, j *job, c route.Command, by
 	var answer section
 	recorded := false
 	note := func(tx store.Tx, gg *game.Game, kind string, m lang.Msg) error {
-		data := d.mailer.data(gg, game.Player{}, d.svc.Rulesets())
-		data.Notice = &game.Notice{Kind: kind}
-		data.Notice.Tell(m)
-		d.mailer.speak(data, j.reader, nil)
 		var err error
-		if answer, err = d.mailer.Render.Render(templates.Notice, data); err != nil {
+		if answer, err = d.creatorAnswer(j, gg, kind, m); err != nil {
 			return err
 		}
 		return j.putPart(tx, n, answer)
 	}
 	err = op.do(&creatorCall{d: d, ctx: ctx, j: j, c: c, g: g, gm: gm, recorded: &recorded, note: note})
-	var over *creatorOver
-	if errors.As(err, &over) {
-		return d.refuse(j, g, game.Player{}, over.lineError(c.Line, line))
-	}
-	if err != nil && !recorded {
-		if game.IsUserError(err) {
-			return d.refuse(j, g, game.Player{}, userLineErr(c.Line, line, err))
-		}
-		return err
-	}
-	j.applied++
-	j.game = g
-	j.answers = append(j.answers, answer)
-	return nil
+	return d.creatorDone(j, c.Line, line, g, recorded, answer, err)
 }
 
 // A creatorOp is what START or INVITE does in creatorCommand: do makes

@@ -22,7 +22,7 @@ import (
 //
 // SET needs no secret: it changes how mail to the sender's own address is
 // worded, and the answer goes to that address.
-func (d *Daemon) set(ctx context.Context, j *job, c route.Command, byID *gameIndex) error {
+func (d *Daemon) set(ctx context.Context, j *job, _ *route.Result, c route.Command, byID *gameIndex) error {
 	value, err := settings.Put(ctx, d.st, j.from, c.Verb, c.Text)
 	var bad *settings.Error
 	if errors.As(err, &bad) {

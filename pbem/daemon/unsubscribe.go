@@ -176,10 +176,8 @@ func seatedMsg(g *game.Game, p game.Player, done lang.Msg) lang.Msg {
 
 // tellUnsubscribed mails addr, at once, what its unsubscribe did.
 func (m *Mailer) tellUnsubscribed(tx store.Tx, g *game.Game, p game.Player, addr string, said lang.Msg) error {
-	d := m.data(g, p, m.Rulesets)
-	d.Notice = &game.Notice{Kind: "unsubscribed", Text: said.English(), Msg: &said}
-	m.speak(d, readerOf(tx, addr), nil)
-	c, err := m.Render.Render(templates.Notice, d)
+	n := game.Notice{Kind: "unsubscribed", Text: said.English(), Msg: &said}
+	c, err := m.renderNotice(m.data(g, p, m.Rulesets), readerOf(tx, addr), n)
 	if err != nil {
 		return err
 	}

@@ -36,26 +36,17 @@ func TestUntaggedOrders(t *testing.T) {
 			}
 			h.flush()
 			h.handle(h.mail("ann@example.org", "Re: my orders", "Hi all,\npush 1\nmotto hi\nFROBNICATE\nAnn"))
-			acks := to(h.flush(), "ann@example.org")
-			if len(acks) != 1 {
-				t.Fatalf("%d answers", len(acks))
-			}
-			flat := strings.Join(strings.Fields(acks[0]), " ")
-			for _, w := range c.want {
-				if !strings.Contains(flat, w) {
-					t.Errorf("the answer lacks %q:\n%s", w, acks[0])
-				}
-			}
+			answer := one(t, flat(to(h.flush(), "ann@example.org")), "ann", c.want...)
 			for _, bad := range []string{`"PUSH"`, `"MOTTO"`, "the commands are", "команды:"} {
-				if strings.Contains(flat, bad) {
-					t.Errorf("the answer still has %q:\n%s", bad, acks[0])
+				if strings.Contains(answer, bad) {
+					t.Errorf("the answer still has %q:\n%s", bad, answer)
 				}
 			}
-			if strings.Count(flat, "GAME g1") != 1 {
-				t.Errorf("not answered once:\n%s", acks[0])
+			if strings.Count(answer, "GAME g1") != 1 {
+				t.Errorf("not answered once:\n%s", answer)
 			}
-			if c.setup != "" && strings.Contains(flat, "Hello") {
-				t.Errorf("an English sentence in a Russian answer:\n%s", acks[0])
+			if c.setup != "" && strings.Contains(answer, "Hello") {
+				t.Errorf("an English sentence in a Russian answer:\n%s", answer)
 			}
 		})
 	}
