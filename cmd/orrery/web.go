@@ -6,13 +6,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"orrery/templates"
 	"strings"
 
 	"orrery/engine/game"
 	"orrery/pbem/daemon"
 	"orrery/pbem/inmail"
 	"orrery/pbem/web"
+	"orrery/templates"
 )
 
 // webSide is the daemon's read-only web pages (pbem/web): the listener,

@@ -21,11 +21,11 @@ package game
 import (
 	"context"
 	"fmt"
-	"orrery/engine/lang"
 	"strconv"
 	"strings"
 	"time"
 
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"orrery/engine/lang"
 	"time"
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 

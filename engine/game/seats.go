@@ -10,11 +10,11 @@ package game
 import (
 	"context"
 	"fmt"
-	"orrery/engine/lang"
 	"sort"
 	"strings"
 	"time"
 
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 

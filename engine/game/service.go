@@ -14,12 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"orrery/engine/lang"
 	"regexp"
 	"strings"
 	"time"
 
 	"orrery/engine"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 

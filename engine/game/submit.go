@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"orrery/engine/lang"
 	"strings"
 	"time"
 
 	"orrery/engine"
 	"orrery/engine/dice"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 )
 

@@ -2,9 +2,10 @@ package burning
 
 import (
 	"fmt"
+	"strings"
+
 	"orrery/engine"
 	"orrery/engine/lang"
-	"strings"
 )
 
 // Board draws the map as panels of at most three sections across, two

@@ -1,9 +1,10 @@
 package earthman
 
 import (
+	"slices"
+
 	"orrery/engine"
 	"orrery/engine/lang"
-	"slices"
 )
 
 // The first edition words every sentence as a message (lang.Msg, see

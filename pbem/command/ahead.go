@@ -1,9 +1,10 @@
 package command
 
 import (
-	"orrery/engine/lang"
 	"strconv"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // NextTurn is Command.Turn of ORDERS … NEXT: the turn after the current

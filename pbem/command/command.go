@@ -16,11 +16,12 @@
 package command
 
 import (
-	"orrery/engine/lang"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"orrery/engine/lang"
 )
 
 // Name is a command word, in upper case.

@@ -1,8 +1,9 @@
 package command
 
 import (
-	"orrery/engine/lang"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // GM is a game master's command; its Verb says which (GMVerbs).

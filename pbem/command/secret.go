@@ -1,8 +1,9 @@
 package command
 
 import (
-	"orrery/engine/lang"
 	"strings"
+
+	"orrery/engine/lang"
 )
 
 // SendSecret mails a seat's secret to the seat's own address: SECRET

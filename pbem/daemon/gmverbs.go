@@ -2,13 +2,13 @@ package daemon
 
 import (
 	"context"
-	"orrery/engine"
-	"orrery/engine/lang"
 	"strconv"
 	"strings"
 	"time"
 
+	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/route"
 	"orrery/templates"

@@ -2,11 +2,11 @@ package daemon
 
 import (
 	"context"
-	"orrery/engine/lang"
 	"strings"
 
 	"orrery/engine"
 	"orrery/engine/game"
+	"orrery/engine/lang"
 	"orrery/engine/store"
 	"orrery/pbem/command"
 	"orrery/pbem/route"
