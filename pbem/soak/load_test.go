@@ -349,8 +349,9 @@ type recorder struct {
 	first time.Time
 	ends  []sendEnd // each Send while on, when it returned
 	// pictures are the board pictures drawn while on (keep), by what
-	// each mail asked for: raw limit B attaches the very same bytes.
-	pictures map[outbox.Picture][]byte
+	// each mail asked for (pictureKey): raw limit B attaches the very
+	// same bytes.
+	pictures map[string][]byte
 }
 
 // keep wraps a drawing func (outbox.SMTP.Pictures) so that the pictures
@@ -362,9 +363,9 @@ func (r *recorder) keep(draw func(context.Context, outbox.Picture) ([]byte, erro
 		defer r.mu.Unlock()
 		if err == nil && r.on {
 			if r.pictures == nil {
-				r.pictures = map[outbox.Picture][]byte{}
+				r.pictures = map[string][]byte{}
 			}
-			r.pictures[p] = png
+			r.pictures[pictureKey(p)] = png
 		}
 		return png, err
 	}
@@ -376,11 +377,15 @@ func (r *recorder) keep(draw func(context.Context, outbox.Picture) ([]byte, erro
 func (r *recorder) picture(_ context.Context, p outbox.Picture) ([]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if png, ok := r.pictures[p]; ok {
+	if png, ok := r.pictures[pictureKey(p)]; ok {
 		return png, nil
 	}
 	return nil, fmt.Errorf("no picture of %s step %d for %s was drawn in the drain", p.Game, p.Step, p.Player)
 }
+
+// pictureKey names what p asks for, as a map key: a Picture is not
+// comparable (its Notes are a slice).
+func pictureKey(p outbox.Picture) string { return fmt.Sprintf("%#v", p) }
 
 // sendEnd is one Send call: when it returned, and the mails it sent.
 type sendEnd struct {
