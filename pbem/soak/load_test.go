@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,10 +16,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-smtp"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -882,21 +877,7 @@ func rawMail(m outbox.Mail) []byte {
 
 // injectMany delivers n mails to rcpt over one LMTP connection.
 func (s stack) injectMany(rcpt string, n int, mail func(i int) []byte) error {
-	conn, err := net.Dial("tcp", s.LMTP)
-	if err != nil {
-		return err
-	}
-	c := smtp.NewClientLMTP(conn)
-	defer c.Close()
-	if err := c.Hello("localhost"); err != nil {
-		return err
-	}
-	for i := range n {
-		if err := c.SendMail("player@example.org", []string{rcpt}, bytes.NewReader(mail(i))); err != nil {
-			return fmt.Errorf("inject %d: %w", i, err)
-		}
-	}
-	return nil
+	return s.DeliverMany(context.Background(), "player@example.org", rcpt, n, mail)
 }
 
 // rawFetchAndSend is a raw limit: fetch the first n mails of user's inbox
@@ -905,31 +886,15 @@ func (s stack) injectMany(rcpt string, n int, mail func(i int) []byte) error {
 // each fetched mail i, from user, with no processing; a mail that asks for
 // a picture gets what pictures returns (nil: none).
 func (s stack) rawFetchAndSend(user string, n int, pictures func(context.Context, outbox.Picture) ([]byte, error), out func(i int) []outbox.Mail) error {
-	c, err := imapclient.DialInsecure(s.IMAP, nil)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Login(user, "any").Wait(); err != nil {
-		return err
-	}
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		return err
-	}
 	sender := s.sender()
 	sender.Pictures = pictures
-	section := &imap.FetchItemBodySection{Peek: true}
-	for start := uint32(1); start <= uint32(n); start += 50 {
-		msgs, err := c.Fetch(imap.SeqSet{{Start: start, Stop: min(start+49, uint32(n))}}, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		if err != nil {
-			return err
-		}
+	return s.FetchBatches(user, n, 50, func(first int, raws [][]byte) error {
 		var batch []outbox.Mail
-		for k, m := range msgs {
-			if len(m.FindBodySection(section)) == 0 {
-				return fmt.Errorf("raw: mail %d came without its body", int(start)+k)
+		for k, raw := range raws {
+			if len(raw) == 0 {
+				return fmt.Errorf("raw: mail %d came without its body", first+k)
 			}
-			for _, x := range out(int(start) - 1 + k) {
+			for _, x := range out(first - 1 + k) {
 				x.MessageID, x.From, x.Date = outbox.NewMessageID("raw.example.org"), user, time.Now()
 				batch = append(batch, x)
 			}
@@ -939,6 +904,6 @@ func (s stack) rawFetchAndSend(user string, n int, pictures func(context.Context
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
