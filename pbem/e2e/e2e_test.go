@@ -240,16 +240,7 @@ func (*childTB) Fatalf(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...
 
 func startChild(t *testing.T, db, bot string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "ORRERY_E2E_CHILD="+bot, "ORRERY_E2E_CHILD_DB="+db, "ORRERY_E2E_CHILD_BACKOFF=default")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := pbemtest.StartChild(t, "ORRERY_E2E_CHILD="+bot, "ORRERY_E2E_CHILD_DB="+db, "ORRERY_E2E_CHILD_BACKOFF=default")
 	// Wait for the child to catch SIGTERM; the rest of its output is
 	// drained so that it never blocks writing.
 	line, err := bufio.NewReader(out).ReadString('\n')
