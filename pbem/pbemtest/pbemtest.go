@@ -220,13 +220,9 @@ func (s *Server) user(name string) (*imapmemserver.User, error) {
 
 // StartIMAP starts (or restarts, on the same port) the IMAP server.
 func (s *Server) StartIMAP() error {
-	addr := s.IMAPAddr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	ln, err := listenRetry(addr)
+	ln, err := listen("IMAP", s.IMAPAddr)
 	if err != nil {
-		return &ListenError{Server: "IMAP", Addr: addr, Err: err}
+		return err
 	}
 	caps := imap.CapSet{imap.CapIMAP4rev1: {}}
 	if !s.opts.NoMove {
@@ -274,13 +270,9 @@ func (s *Server) StopIMAP() {
 
 // StartSMTP starts (or restarts, on the same port) the SMTP sink.
 func (s *Server) StartSMTP() error {
-	addr := s.SMTPAddr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	ln, err := listenRetry(addr)
+	ln, err := listen("SMTP", s.SMTPAddr)
 	if err != nil {
-		return &ListenError{Server: "SMTP", Addr: addr, Err: err}
+		return err
 	}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		s.mu.Lock()
@@ -384,16 +376,23 @@ func (s *Server) DropConnectionOn(addr string, on bool) {
 	}
 }
 
-func listenRetry(addr string) (net.Listener, error) {
+// listen listens at addr, a free loopback port when addr is "", for
+// server (IMAP, SMTP), which a *ListenError names when it cannot. It
+// tries for a second: a restarted server's port may still be held by the
+// listener just closed.
+func listen(server, addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
 	var err error
-	for i := 0; i < 50; i++ {
+	for range 50 {
 		var ln net.Listener
 		if ln, err = net.Listen("tcp", addr); err == nil {
 			return ln, nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return nil, err
+	return nil, &ListenError{Server: server, Addr: addr, Err: err}
 }
 
 type literal struct {
