@@ -34,10 +34,7 @@ func startCrashBurst(t *testing.T, s stack, db, tag string, burst, kills int) (a
 	n := nonce()
 	bot = "orrery-" + tag + "-" + n + "@" + s.Domain
 	ann = "ann-" + tag + "-" + n + "@example.org"
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustOpenScaleDB(t, db)
 	svc := game.New(st, rulesets())
 	g, err := svc.Create(ctx, game.CreateRequest{ID: "crash", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: ann}}, Options: map[string]string{"finish": "100000000"}})
@@ -81,10 +78,7 @@ func startCrashBurst(t *testing.T, s stack, db, tag string, burst, kills int) (a
 func checkCrashGame(t *testing.T, s stack, db, bot string, ids []string, burst, kills, unacked, multi int) crashCheck {
 	t.Helper()
 	ctx := context.Background()
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustOpenScaleDB(t, db)
 	defer st.Close()
 	svc := game.New(st, rulesets())
 	x, err := svc.Export(ctx, "crash")
