@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,7 +116,7 @@ func openJobs(ctx context.Context, svc *game.Service, f *fleet, rnd *rand.Rand) 
 		}
 		for _, p := range fg.seats {
 			for _, pr := range g.PromptsFor(p.name) {
-				if pr.Kind.Blocks() && !contains(g.Answered, pr.ID) {
+				if pr.Kind.Blocks() && !slices.Contains(g.Answered, pr.ID) {
 					jobs = append(jobs, job{prompt: pr.ID, game: g.ID, seat: p, orders: rs.Bot(st.View(p.name), pr, rnd)})
 					break
 				}
@@ -123,15 +124,6 @@ func openJobs(ctx context.Context, svc *game.Service, f *fleet, rnd *rand.Rand) 
 		}
 	}
 	return jobs, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (j job) mail(bot, id string) outbox.Mail {
