@@ -132,13 +132,7 @@ func TestCorpusThroughRealServers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			applied := 0
-			for _, e := range x.Log {
-				if e.Kind == "orders" && e.Ref == m.MessageID {
-					applied++
-				}
-			}
-			if applied != 1 {
+			if applied := pbemtest.Applied(x)[m.MessageID]; applied != 1 {
 				t.Errorf("the mail's orders were logged %d times", applied)
 			}
 		})

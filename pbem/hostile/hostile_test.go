@@ -419,13 +419,7 @@ func (e *env) applied(id string) int {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	n := 0
-	for _, l := range x.Log {
-		if l.Ref == id && l.Kind == "orders" {
-			n++
-		}
-	}
-	return n
+	return pbemtest.Applied(x)[id]
 }
 
 // nothingApplied fails unless the game is as it was: no orders in, no step

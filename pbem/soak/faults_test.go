@@ -85,22 +85,7 @@ func checkCrashGame(t *testing.T, s stack, db, bot string, ids []string, burst, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	applied := map[string]int{}
-	for _, e := range x.Log {
-		if e.Ref != "" && e.Kind == "orders" {
-			applied[e.Ref]++
-		}
-	}
-	lost, doubled := 0, 0
-	for _, id := range ids {
-		switch applied[id] {
-		case 0:
-			lost++
-		case 1:
-		default:
-			doubled++
-		}
-	}
+	lost, doubled := lostAndDoubled(x, ids)
 	v, verr := svc.Verify(ctx, "crash")
 	c, _ := outbox.Count(st)
 	left, _ := pbemtest.FetchAll(s.IMAP, bot, "any", "INBOX")
@@ -111,6 +96,22 @@ func checkCrashGame(t *testing.T, s stack, db, bot string, ids []string, burst, 
 			kills, lost, doubled, unacked, multi, steps, burst, verr, v, c, len(left))
 	}
 	return crashCheck{lost: lost, doubled: doubled, steps: steps, verified: verr == nil && v.OK(), queued: c.Queued, dead: c.Dead, left: len(left)}
+}
+
+// lostAndDoubled counts the mails of ids whose orders the game log of x
+// does not have, and those it has more than once.
+func lostAndDoubled(x *game.Export, ids []string) (lost, doubled int) {
+	applied := pbemtest.Applied(x)
+	for _, id := range ids {
+		switch applied[id] {
+		case 0:
+			lost++
+		case 1:
+		default:
+			doubled++
+		}
+	}
+	return lost, doubled
 }
 
 // crashCheck is what checkCrashGame found.

@@ -165,22 +165,7 @@ func (r *race) check(rep *report) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	applied := map[string]int{}
-	for _, e := range x.Log {
-		if e.Ref != "" && e.Kind == "orders" {
-			applied[e.Ref]++
-		}
-	}
-	lost, doubled := 0, 0
-	for _, id := range r.ids {
-		switch applied[id] {
-		case 0:
-			lost++
-		case 1:
-		default:
-			doubled++
-		}
-	}
+	lost, doubled := lostAndDoubled(x, r.ids)
 	n := len(r.ids)
 	v, verr := svc.Verify(ctx, r.tag)
 	c, _ := outbox.Count(st)
