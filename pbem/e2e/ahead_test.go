@@ -37,7 +37,6 @@ func TestAheadPreviewReceiptsByMail(t *testing.T) {
 	for _, p := range g.Players {
 		addr[p.Name], secret[p.Name] = p.Email, p.Secret
 	}
-	seen := map[string]int{}
 	send := func(who, body string) {
 		t.Helper()
 		m := outbox.Mail{From: addr[who], To: []string{bot}, Subject: "[ahead " + secret[who] + "] orders", Text: body}
@@ -45,21 +44,7 @@ func TestAheadPreviewReceiptsByMail(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// await waits for a new mail to who whose text has want, and returns it.
-	await := func(who, want string) string {
-		t.Helper()
-		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			msgs, _ := s.fetch(addr[who])
-			for i := seen[who]; i < len(msgs); i++ {
-				if text := plainPart(t, msgs[i]); strings.Contains(text, want) {
-					seen[who] = i + 1
-					return text
-				}
-			}
-		}
-		t.Fatalf("%s got no mail saying %q", who, want)
-		return ""
-	}
+	await := s.awaiter(t, 60*time.Second, func(who string) string { return addr[who] })
 	send("ann", "ORDERS TURN 3\npush 3")
 	await("ann", "Your orders for turn 3 of game ahead are held")
 	send("bob", "ORDERS TURN 2\npush 9")
@@ -96,5 +81,27 @@ func TestAheadPreviewReceiptsByMail(t *testing.T) {
 	}
 	if v, err := d.Service().Verify(ctx, "ahead"); err != nil || !v.OK() {
 		t.Fatalf("verify: %v %+v", err, v)
+	}
+}
+
+// awaiter returns await(who, want), which waits up to within for a mail
+// to who's address (addr(who)) whose text has want, and returns its text;
+// each call looks only at the mails that came after the last one it
+// returned for who, so that a test follows a player's mail in order.
+func (s stack) awaiter(t *testing.T, within time.Duration, addr func(who string) string) func(who, want string) string {
+	seen := map[string]int{}
+	return func(who, want string) string {
+		t.Helper()
+		for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			msgs, _ := s.fetch(addr(who))
+			for i := seen[who]; i < len(msgs); i++ {
+				if text := plainPart(t, msgs[i]); strings.Contains(text, want) {
+					seen[who] = i + 1
+					return text
+				}
+			}
+		}
+		t.Fatalf("%s got no mail saying %q", who, want)
+		return ""
 	}
 }

@@ -303,23 +303,8 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 			t.Fatal(err)
 		}
 	}
-	seen := map[string]int{}
-	// await waits for a new mail to player whose text has want, and
-	// returns it.
-	await := func(player, want string) string {
-		t.Helper()
-		for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			msgs, _ := e.fetch(addr(player))
-			for i := seen[player]; i < len(msgs); i++ {
-				if text := plainPart(t, msgs[i]); strings.Contains(text, want) {
-					seen[player] = i + 1
-					return text
-				}
-			}
-		}
-		t.Fatalf("%s got no mail saying %q", player, want)
-		return ""
-	}
+	// A player's mail may wait long on a loaded server.
+	await := e.awaiter(t, 90*time.Second, addr)
 
 	send("ann", fmt.Sprintf("ORDERS a1 TURN %d\n%s", plain.aheadTurn, plain.orders[plain.aheadStep]["ann"]), 0)
 	send("bob", fmt.Sprintf("ORDERS a1 TURN %d\nFLY TO THE MOON", plain.bobTurn), 0)

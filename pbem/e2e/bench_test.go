@@ -11,9 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
-
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
 	"orrery/engine/game"
@@ -151,34 +148,18 @@ func BenchmarkBacklog(b *testing.B) {
 // rawFetchAndSend is the baseline: fetch every mail of user's inbox in
 // batches of 50 and send one short mail per mail to `to`.
 func (s stack) rawFetchAndSend(user, to string, n int) error {
-	c, err := imapclient.DialInsecure(s.IMAP, nil)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Login(user, "any").Wait(); err != nil {
-		return err
-	}
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		return err
-	}
 	sender := s.sender()
-	section := &imap.FetchItemBodySection{Peek: true}
-	for start := uint32(1); start <= uint32(n); start += 50 {
-		msgs, err := c.Fetch(imap.SeqSet{{Start: start, Stop: min(start+49, uint32(n))}}, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		if err != nil {
-			return err
-		}
+	return s.FetchBatches(user, n, 50, func(_ int, raws [][]byte) error {
 		var out []outbox.Mail
-		for _, m := range msgs {
+		for _, raw := range raws {
 			out = append(out, outbox.Mail{MessageID: outbox.NewMessageID("bench.example.org"), From: user, To: []string{to},
-				Subject: "Re: orders", Text: fmt.Sprintf("got %d bytes\n", len(m.FindBodySection(section))), Date: time.Now()})
+				Subject: "Re: orders", Text: fmt.Sprintf("got %d bytes\n", len(raw)), Date: time.Now()})
 		}
 		for _, err := range sender.Send(context.Background(), out) {
 			if err != nil {
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }

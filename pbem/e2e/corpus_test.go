@@ -30,7 +30,6 @@ func TestCorpusThroughRealServers(t *testing.T) {
 	}
 	e := newRun(t)
 	s, n, bot := e.stack, e.n, e.bot
-	real, _ := pbemtest.RealStackFromEnv()
 	ctx := e.start(t, "corpus.db", games.All(), false, 5*time.Minute)
 	d := e.d
 
@@ -60,7 +59,7 @@ func TestCorpusThroughRealServers(t *testing.T) {
 			if m.NullSender {
 				envelope = ""
 			}
-			if err := real.Submit(ctx, envelope, bot, raw); err != nil {
+			if err := s.Submit(ctx, envelope, bot, raw); err != nil {
 				t.Fatalf("Postfix refused the mail: %v", err)
 			}
 			// Wait until the daemon has handled it, then for its answer.
@@ -133,13 +132,7 @@ func TestCorpusThroughRealServers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			applied := 0
-			for _, e := range x.Log {
-				if e.Kind == "orders" && e.Ref == m.MessageID {
-					applied++
-				}
-			}
-			if applied != 1 {
+			if applied := pbemtest.Applied(x)[m.MessageID]; applied != 1 {
 				t.Errorf("the mail's orders were logged %d times", applied)
 			}
 		})

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/mail"
 	"os"
 	"os/exec"
@@ -19,8 +18,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-smtp"
 
 	"orrery/engine"
 	"orrery/engine/enginetest/toy"
@@ -39,23 +36,16 @@ import (
 
 // stack is the real mail servers, from scripts/mailstack.sh env.
 type stack struct {
-	IMAP, SMTP, LMTP, Domain string
+	pbemtest.RealStack
 }
-
-const howTo = "end-to-end mail tests need Dovecot and Postfix on loopback: run\n" +
-	"  scripts/mailstack.sh install && scripts/mailstack.sh start && eval \"$(scripts/mailstack.sh env)\"\n" +
-	"then go test ./pbem/e2e (the variables ORRERY_E2E_IMAP, ORRERY_E2E_SMTP, ORRERY_E2E_LMTP are not set)"
 
 func getStack(tb testing.TB) stack {
 	tb.Helper()
-	s := stack{IMAP: os.Getenv("ORRERY_E2E_IMAP"), SMTP: os.Getenv("ORRERY_E2E_SMTP"), LMTP: os.Getenv("ORRERY_E2E_LMTP"), Domain: os.Getenv("ORRERY_E2E_DOMAIN")}
-	if s.IMAP == "" || s.SMTP == "" || s.LMTP == "" {
-		tb.Skip(howTo)
+	s, ok := pbemtest.RealStackFromEnv()
+	if !ok {
+		tb.Skip(pbemtest.RealStackHowTo)
 	}
-	if s.Domain == "" {
-		s.Domain = "pbem.test"
-	}
-	return s
+	return stack{s}
 }
 
 // nonce makes account names unique per run, so tests never see old mail.
@@ -77,21 +67,7 @@ func (s stack) inject(rcpt string, raw []byte) error {
 
 // injectMany delivers n mails to rcpt over one LMTP connection.
 func (s stack) injectMany(rcpt string, n int, mail func(i int) []byte) error {
-	conn, err := net.Dial("tcp", s.LMTP)
-	if err != nil {
-		return err
-	}
-	c := smtp.NewClientLMTP(conn)
-	defer c.Close()
-	if err := c.Hello("localhost"); err != nil {
-		return err
-	}
-	for i := range n {
-		if err := c.SendMail("player@example.org", []string{rcpt}, bytesReader(mail(i))); err != nil {
-			return fmt.Errorf("inject %d: %w", i, err)
-		}
-	}
-	return nil
+	return s.DeliverMany(context.Background(), "player@example.org", rcpt, n, mail)
 }
 
 // newDaemon opens db and makes a daemon for bot on the real servers.
@@ -243,7 +219,8 @@ func child() int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	fmt.Println(childReady)
-	s := stack{IMAP: os.Getenv("ORRERY_E2E_IMAP"), SMTP: os.Getenv("ORRERY_E2E_SMTP"), LMTP: os.Getenv("ORRERY_E2E_LMTP")}
+	real, _ := pbemtest.RealStackFromEnv()
+	s := stack{real}
 	tb := &childTB{}
 	st, d, r := s.newDaemon(tb, os.Getenv("ORRERY_E2E_CHILD_DB"), os.Getenv("ORRERY_E2E_CHILD"), []engine.Ruleset{toy.Ruleset()}, true, nil)
 	defer st.Close()
@@ -263,16 +240,7 @@ func (*childTB) Fatalf(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...
 
 func startChild(t *testing.T, db, bot string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "ORRERY_E2E_CHILD="+bot, "ORRERY_E2E_CHILD_DB="+db, "ORRERY_E2E_CHILD_BACKOFF=default")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := pbemtest.StartChild(t, "ORRERY_E2E_CHILD="+bot, "ORRERY_E2E_CHILD_DB="+db, "ORRERY_E2E_CHILD_BACKOFF=default")
 	// Wait for the child to catch SIGTERM; the rest of its output is
 	// drained so that it never blocks writing.
 	line, err := bufio.NewReader(out).ReadString('\n')
@@ -352,8 +320,7 @@ func TestCrashMidBurst(t *testing.T) {
 	// a few milliseconds, so what decides it is polled with IMAP STATUS
 	// (ann's mail count: an ack and a report a mail), not by fetching
 	// every mail as acks() does.
-	count := pbemtest.RealStack{IMAP: s.IMAP}
-	waitUntil("the first answers", time.Minute, func() bool { n, _ := count.Count(ann, "INBOX"); return n >= 20 })
+	waitUntil("the first answers", time.Minute, func() bool { n, _ := s.Count(ann, "INBOX"); return n >= 20 })
 	child.Process.Kill() // SIGKILL, mid-burst
 	child.Wait()
 	killedAt := len(acks())
@@ -438,5 +405,3 @@ func TestCrashMidBurst(t *testing.T) {
 		t.Errorf("%d mails left in the bot's inbox", len(left))
 	}
 }
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"mime"
 	"net/mail"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -22,24 +21,6 @@ import (
 	"orrery/pbem/daemon"
 	"orrery/pbem/outbox"
 )
-
-// mailstack runs scripts/mailstack.sh on the stack the test talks to, and
-// skips when the script's ports (MAILSTACK_*) are not those of
-// ORRERY_E2E_*: changing another stack's Postfix would disturb its user.
-func mailstack(t *testing.T, s stack, args ...string) {
-	t.Helper()
-	port := os.Getenv("MAILSTACK_IMAP_PORT")
-	if port == "" {
-		port = "1143"
-	}
-	if s.IMAP != "127.0.0.1:"+port {
-		t.Skipf("the stack at %s is not the one scripts/mailstack.sh controls with these variables (IMAP port %s): set the MAILSTACK_* variables the stack was started with", s.IMAP, port)
-	}
-	out, err := exec.Command("../../scripts/mailstack.sh", args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("mailstack.sh %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
 
 // texts are the decoded subjects and text parts of addr's mail.
 func (s stack) texts(t *testing.T, addr string) []string {
@@ -91,7 +72,7 @@ func TestSeatsNeverGoEmpty(t *testing.T) {
 	}
 	e := newRun(t)
 	s, n, bot := e.stack, e.n, e.bot
-	mailstack(t, s, "status")
+	s.MailStack(t, "status")
 	gm := "gm-" + n + "@example.org"
 	addr := func(name string) string { return name + "-" + n + "@example.org" }
 	t.Cleanup(func() { exec.Command("../../scripts/mailstack.sh", "unbounce", addr("bob")).Run() })
@@ -123,7 +104,7 @@ func TestSeatsNeverGoEmpty(t *testing.T) {
 	go func() {
 		for ctx.Err() == nil {
 			if g, err := d.Service().Get(ctx, "e2e"); err == nil && g.Step >= 4 {
-				mailstack(t, s, "bounce", addr("bob"))
+				s.MailStack(t, "bounce", addr("bob"))
 				bounced <- g.Step
 				return
 			}

@@ -67,13 +67,22 @@ func BenchmarkRejectedOrders(b *testing.B) { benchBoth(b, benchRejectedOrders) }
 func benchRejectedOrders(b *testing.B, be backend) {
 	e := start(b, be, envOptions{})
 	body := strings.Repeat("9\n", 80000)
+	e.benchAttacks(b, func(i int) []byte {
+		_, raw := e.msg(e.ann, "[g1 "+e.secret("ann")+"] orders", fmt.Sprintf("PUSH %d\n", 5+i%50)+body)
+		return raw
+	})
+}
+
+// benchAttacks times b.N attacks, mail(i) each, and reports what one
+// costs: the database's growth, the answers' bytes, the wait for other
+// work and the CPU.
+func (e *env) benchAttacks(b *testing.B, mail func(i int) []byte) {
 	before := dbBytes(b, e.st)
 	var answer int
 	var wait, cpu time.Duration
 	b.ResetTimer()
 	for i := range b.N {
-		_, raw := e.msg(e.ann, "[g1 "+e.secret("ann")+"] orders", fmt.Sprintf("PUSH %d\n", 5+i%50)+body)
-		n, w, c := e.attack(raw)
+		n, w, c := e.attack(mail(i))
 		answer, wait, cpu = answer+n, wait+w, cpu+c
 	}
 	b.StopTimer()
@@ -88,32 +97,16 @@ func benchRejectedOrders(b *testing.B, be backend) {
 func BenchmarkReadFlood(b *testing.B) {
 	for _, c := range []struct{ name, body string }{
 		{"RESEND×500", strings.Repeat("RESEND g1\n", 500)},
-		{"HISTORY×500", func() string {
-			var s strings.Builder
-			for i := range 500 {
-				fmt.Fprintf(&s, "HISTORY g1 %d\n", 1+i%200)
-			}
-			return s.String()
-		}()},
+		{"HISTORY×500", historyFlood(500, 200)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			benchBoth(b, func(b *testing.B, be backend) {
 				e := start(b, be, envOptions{repliesPerHour: 1 << 20})
 				e.play(200)
-				before := dbBytes(b, e.st)
-				var answer int
-				var wait, cpu time.Duration
-				b.ResetTimer()
-				for i := range b.N {
+				e.benchAttacks(b, func(i int) []byte {
 					_, raw := e.msg(e.ann, "[g1 "+e.secret("ann")+"] please", fmt.Sprintf("# %d\n", i)+c.body)
-					n, w, cp := e.attack(raw)
-					answer, wait, cpu = answer+n, wait+w, cpu+cp
-				}
-				b.StopTimer()
-				b.ReportMetric(float64(dbBytes(b, e.st)-before)/float64(b.N), "db-B/mail")
-				b.ReportMetric(float64(answer)/float64(b.N), "answer-B/mail")
-				b.ReportMetric(float64(wait.Milliseconds())/float64(b.N), "other-wait-ms")
-				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms")
+					return raw
+				})
 			})
 		})
 	}

@@ -419,13 +419,7 @@ func (e *env) applied(id string) int {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	n := 0
-	for _, l := range x.Log {
-		if l.Ref == id && l.Kind == "orders" {
-			n++
-		}
-	}
-	return n
+	return pbemtest.Applied(x)[id]
 }
 
 // nothingApplied fails unless the game is as it was: no orders in, no step
@@ -823,9 +817,7 @@ func testBrokenMIME(t *testing.T, b backend) {
 	}
 	e := start(t, b, envOptions{})
 	for _, c := range cases {
-		e.n++
-		id := fmt.Sprintf("broken%d-%d@example.org", e.n, time.Now().UnixNano())
-		e.deliver(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\n%s\r\n\r\n%s", e.ann, e.bot, e.secret("ann"), id, c.head, c.body))
+		id := e.deliverMIME("broken", c.head, c.body)
 		e.settle()
 		ms := e.take()
 		// Exactly one answer, to ann (bad input gets a clear answer);
@@ -855,6 +847,16 @@ func testBrokenMIME(t *testing.T, b backend) {
 	}
 }
 
+// deliverMIME delivers to the bot ann's orders mail with the MIME
+// headers head (after MIME-Version: 1.0) and the raw body, and returns its
+// Message-ID, which starts with prefix.
+func (e *env) deliverMIME(prefix, head, body string) (id string) {
+	e.n++
+	id = fmt.Sprintf("%s%d-%d@example.org", prefix, e.n, time.Now().UnixNano())
+	e.deliver(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\n%s\r\n\r\n%s", e.ann, e.bot, e.secret("ann"), id, head, body))
+	return id
+}
+
 func (e *env) msg2(from, subject, body string) []byte {
 	_, raw := e.msg(from, subject, body)
 	return raw
@@ -869,9 +871,6 @@ func testDeeplyNestedMultiparts(t *testing.T, b backend) {
 	e := start(t, b, envOptions{})
 	for _, depth := range []int{20, 1000} {
 		var m strings.Builder
-		e.n++
-		id := fmt.Sprintf("nest%d-%d@example.org", depth, time.Now().UnixNano())
-		fmt.Fprintf(&m, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b0\"\r\n\r\n", e.ann, e.bot, e.secret("ann"), id)
 		for i := 1; i < depth; i++ {
 			fmt.Fprintf(&m, "--b%d\r\nContent-Type: multipart/mixed; boundary=\"b%d\"\r\n\r\n", i-1, i)
 		}
@@ -880,7 +879,7 @@ func testDeeplyNestedMultiparts(t *testing.T, b backend) {
 			fmt.Fprintf(&m, "--b%d--\r\n", i)
 		}
 		t0 := time.Now()
-		e.deliver([]byte(m.String()))
+		id := e.deliverMIME(fmt.Sprintf("nest%d-", depth), "Content-Type: multipart/mixed; boundary=\"b0\"", m.String())
 		e.settle()
 		ms := e.take()
 		t.Logf("depth %d: %v in %v", depth, subjects(ms), time.Since(t0).Round(time.Millisecond))
@@ -905,11 +904,9 @@ func testInvalidCharsets(t *testing.T, b backend) {
 	}
 	e := start(t, b, envOptions{})
 	for _, c := range cases {
-		e.n++
-		id := fmt.Sprintf("cs%d-%d@example.org", e.n, time.Now().UnixNano())
 		// PUSH 9 is out of range: accepted orders would be a bug of the
 		// ruleset; an answer is expected either way.
-		e.deliver(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: [g1 %s] orders\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: %s\r\n\r\n%s", e.ann, e.bot, e.secret("ann"), id, c.ct, c.body))
+		id := e.deliverMIME("cs", "Content-Type: "+c.ct, c.body)
 		e.settle()
 		ms := e.take()
 		t.Logf("%s: %v", c.name, subjects(ms))

@@ -164,19 +164,23 @@ func testRejectedOrdersBounded(t *testing.T, b backend) {
 // another player's mail, sent right after, is answered at once. The delay is logged; BenchmarkReadFlood measures it.
 func TestReadCommandFlood(t *testing.T) { both(t, testReadCommandFlood) }
 
+// historyFlood is n lines HISTORY g1 1 ... HISTORY g1 turns, and again
+// from 1: a mail that asks for every turn of a game of turns steps.
+func historyFlood(n, turns int) string {
+	var s strings.Builder
+	for i := range n {
+		fmt.Fprintf(&s, "HISTORY g1 %d\n", 1+i%turns)
+	}
+	return s.String()
+}
+
 func testReadCommandFlood(t *testing.T, b backend) {
 	e := start(t, b, envOptions{})
 	e.play(30)
 	for _, c := range []struct{ name, body string }{
 		{"RESEND × 500", strings.Repeat("RESEND g1\n", 500)},
 		{"STATUS × 500", strings.Repeat("STATUS g1\n", 500)},
-		{"HISTORY of every turn", func() string {
-			var s strings.Builder
-			for i := range 500 {
-				fmt.Fprintf(&s, "HISTORY g1 %d\n", 1+i%30)
-			}
-			return s.String()
-		}()},
+		{"HISTORY of every turn", historyFlood(500, 30)},
 	} {
 		_, raw := e.msg(e.ann, "[g1 "+e.secret("ann")+"] please", c.body)
 		_, rawBob := e.msg(e.bob, "[g1 "+e.secret("bob")+"] status", "STATUS")

@@ -108,8 +108,9 @@ type Server struct {
 	// dropOn are the recipients at whose RCPT TO the sink drops the
 	// connection (DropConnectionOn).
 	dropOn map[string]bool
-	imap   *imapserver.Server
-	smtp   *smtp.Server
+	// imap and smtp are the two servers while they run (nil when
+	// stopped).
+	imap, smtp *serving
 	// passwords of the accounts, for OAuth sessions' password LOGIN;
 	// tokens accepted with Options.OAuth; logins made, in order.
 	passwords map[string]string
@@ -118,18 +119,59 @@ type Server struct {
 	// smtpOpened counts the SMTP connections accepted, smtpOpen those
 	// not yet closed (SMTPConnections).
 	smtpOpened, smtpOpen int
-	// The listeners, closed by Stop* too: a server closed before its
-	// Serve goroutine registered the listener would leave it open.
-	imapLn, smtpLn net.Listener
 	// keep saves the mailboxes (Options.Dir); keepMu orders the changes
 	// it saves, before mu.
 	keep   *keeper
 	keepMu sync.Mutex
-	// imapDone and smtpDone close when each Serve goroutine returns. Stop*
-	// waits for it before closing the server: go-imap's Close waits on a
-	// WaitGroup that Serve adds to, and a Close racing the goroutine's
-	// start is a data race (the race detector caught it in CI).
-	imapDone, smtpDone chan struct{}
+}
+
+// serving is one of a Server's two servers while it runs.
+type serving struct {
+	srv server
+	// ln is closed by stop too: a server closed before its Serve
+	// goroutine registered the listener would leave it open.
+	ln net.Listener
+	// done closes when the Serve goroutine returns. stop waits for it
+	// before closing the server: go-imap's Close waits on a WaitGroup
+	// that Serve adds to, and a Close racing the goroutine's start is a
+	// data race (the race detector caught it in CI).
+	done chan struct{}
+}
+
+// server is go-imap's or go-smtp's server.
+type server interface {
+	Serve(net.Listener) error
+	Close() error
+}
+
+// serve runs srv on ln (through serveLn, which may wrap it) as the
+// server in slot, whose address is then *addr.
+func (s *Server) serve(slot **serving, addr *string, srv server, ln, serveLn net.Listener) {
+	x := &serving{srv: srv, ln: ln, done: make(chan struct{})}
+	s.mu.Lock()
+	*slot = x
+	*addr = ln.Addr().String()
+	s.mu.Unlock()
+	go func() {
+		defer close(x.done)
+		srv.Serve(serveLn)
+	}()
+}
+
+// stop stops the server in slot, if it runs: it closes the listener and
+// waits until the Serve goroutine has returned (Accept fails on a closed
+// listener), so that the server's Close never runs beside Serve's start.
+func (s *Server) stop(slot **serving) {
+	s.mu.Lock()
+	x := *slot
+	*slot = nil
+	s.mu.Unlock()
+	if x == nil {
+		return
+	}
+	x.ln.Close()
+	<-x.done
+	x.srv.Close()
 }
 
 // Start starts both servers on free loopback ports.
@@ -220,13 +262,9 @@ func (s *Server) user(name string) (*imapmemserver.User, error) {
 
 // StartIMAP starts (or restarts, on the same port) the IMAP server.
 func (s *Server) StartIMAP() error {
-	addr := s.IMAPAddr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	ln, err := listenRetry(addr)
+	ln, err := listen("IMAP", s.IMAPAddr)
 	if err != nil {
-		return &ListenError{Server: "IMAP", Addr: addr, Err: err}
+		return err
 	}
 	caps := imap.CapSet{imap.CapIMAP4rev1: {}}
 	if !s.opts.NoMove {
@@ -247,40 +285,21 @@ func (s *Server) StartIMAP() error {
 		InsecureAuth: true,
 		Logger:       s.opts.Logger,
 	})
-	s.mu.Lock()
-	done := make(chan struct{})
-	s.imap, s.imapLn, s.imapDone = srv, ln, done
-	s.IMAPAddr = ln.Addr().String()
-	s.mu.Unlock()
-	go func() {
-		defer close(done)
-		srv.Serve(ln)
-	}()
+	s.serve(&s.imap, &s.IMAPAddr, srv, ln, ln)
 	return nil
 }
 
 // StopIMAP stops the IMAP server and drops every connection; the mailboxes
 // stay, for StartIMAP.
 func (s *Server) StopIMAP() {
-	s.mu.Lock()
-	srv, ln, done := s.imap, s.imapLn, s.imapDone
-	s.imap, s.imapLn, s.imapDone = nil, nil, nil
-	s.mu.Unlock()
-	stopServing(ln, done)
-	if srv != nil {
-		srv.Close()
-	}
+	s.stop(&s.imap)
 }
 
 // StartSMTP starts (or restarts, on the same port) the SMTP sink.
 func (s *Server) StartSMTP() error {
-	addr := s.SMTPAddr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	ln, err := listenRetry(addr)
+	ln, err := listen("SMTP", s.SMTPAddr)
 	if err != nil {
-		return &ListenError{Server: "SMTP", Addr: addr, Err: err}
+		return err
 	}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		s.mu.Lock()
@@ -293,19 +312,11 @@ func (s *Server) StartSMTP() error {
 	srv.AllowInsecureAuth = true
 	srv.MaxMessageBytes = 10 << 20
 	srv.ErrorLog = s.opts.Logger
-	s.mu.Lock()
-	done := make(chan struct{})
-	s.smtp, s.smtpLn, s.smtpDone = srv, ln, done
-	s.SMTPAddr = ln.Addr().String()
-	s.mu.Unlock()
 	var serveLn net.Listener = ln
 	if s.opts.SMTPLatency > 0 {
 		serveLn = slowListener{ln, s.opts.SMTPLatency}
 	}
-	go func() {
-		defer close(done)
-		srv.Serve(serveLn)
-	}()
+	s.serve(&s.smtp, &s.SMTPAddr, srv, ln, serveLn)
 	return nil
 }
 
@@ -336,27 +347,7 @@ func (c slowConn) Write(p []byte) (int, error) {
 
 // StopSMTP stops the SMTP sink.
 func (s *Server) StopSMTP() {
-	s.mu.Lock()
-	srv, ln, done := s.smtp, s.smtpLn, s.smtpDone
-	s.smtp, s.smtpLn, s.smtpDone = nil, nil, nil
-	s.mu.Unlock()
-	stopServing(ln, done)
-	if srv != nil {
-		srv.Close()
-	}
-}
-
-// stopServing closes a listener and waits until its Serve goroutine has
-// returned (Accept fails on a closed listener), so the server's Close that
-// follows never runs beside Serve's start.
-func stopServing(ln net.Listener, done chan struct{}) {
-	if ln == nil {
-		return
-	}
-	ln.Close()
-	if done != nil {
-		<-done
-	}
+	s.stop(&s.smtp)
 }
 
 // FailSMTP makes the sink refuse every mail with a temporary error until
@@ -384,16 +375,23 @@ func (s *Server) DropConnectionOn(addr string, on bool) {
 	}
 }
 
-func listenRetry(addr string) (net.Listener, error) {
+// listen listens at addr, a free loopback port when addr is "", for
+// server (IMAP, SMTP), which a *ListenError names when it cannot. It
+// tries for a second: a restarted server's port may still be held by the
+// listener just closed.
+func listen(server, addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
 	var err error
-	for i := 0; i < 50; i++ {
+	for range 50 {
 		var ln net.Listener
 		if ln, err = net.Listen("tcp", addr); err == nil {
 			return ln, nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return nil, err
+	return nil, &ListenError{Server: server, Addr: addr, Err: err}
 }
 
 type literal struct {

@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -56,54 +60,58 @@ const RealStackPassword = "any"
 // rcpt's INBOX, as if an MX had accepted it. Postfix is not involved, so
 // its size limit does not apply.
 func (s RealStack) Deliver(ctx context.Context, from, rcpt string, raw []byte) error {
-	c, err := dial(ctx, s.LMTP, true)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return send(c, from, rcpt, raw)
+	return hand(ctx, s.LMTP, true, from, rcpt, 1, func(int) []byte { return raw })
+}
+
+// DeliverMany is Deliver for the n mails mail(0) ... mail(n-1), over one
+// LMTP connection: a backlog of thousands is stored in seconds.
+func (s RealStack) DeliverMany(ctx context.Context, from, rcpt string, n int, mail func(i int) []byte) error {
+	return hand(ctx, s.LMTP, true, from, rcpt, n, mail)
 }
 
 // Submit hands raw to Postfix over plain SMTP, as a remote MTA would, and
 // returns Postfix's answer (a *smtp.SMTPError when it refuses). An accepted
 // mail reaches rcpt's INBOX a little later.
 func (s RealStack) Submit(ctx context.Context, from, rcpt string, raw []byte) error {
-	c, err := dial(ctx, s.SMTP, false)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return send(c, from, rcpt, raw)
+	return hand(ctx, s.SMTP, false, from, rcpt, 1, func(int) []byte { return raw })
 }
 
-func dial(ctx context.Context, addr string, lmtp bool) (*smtp.Client, error) {
+// hand sends the n mails mail(i) from from to rcpt over one connection to
+// addr, LMTP or SMTP, and says goodbye.
+func hand(ctx context.Context, addr string, lmtp bool, from, rcpt string, n int, mail func(i int) []byte) error {
 	d := net.Dialer{Timeout: 5 * time.Second}
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	// A server that accepts and never answers must not hang a test.
-	deadline := time.Now().Add(time.Minute)
-	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
-		deadline = dl
+	// A server that accepts and never answers must not hang a test: each
+	// mail has a minute (or what is left of ctx).
+	extend := func() {
+		deadline := time.Now().Add(time.Minute)
+		if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+			deadline = dl
+		}
+		conn.SetDeadline(deadline)
 	}
-	conn.SetDeadline(deadline)
+	extend()
 	var c *smtp.Client
 	if lmtp {
 		c = smtp.NewClientLMTP(conn)
 	} else {
 		c = smtp.NewClient(conn)
 	}
+	defer c.Close()
 	if err := c.Hello("localhost"); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("%s: %w", addr, err)
+		return fmt.Errorf("%s: %w", addr, err)
 	}
-	return c, nil
-}
-
-func send(c *smtp.Client, from, rcpt string, raw []byte) error {
-	if err := c.SendMail(from, []string{rcpt}, bytes.NewReader(raw)); err != nil {
-		return err
+	for i := range n {
+		extend()
+		if err := c.SendMail(from, []string{rcpt}, bytes.NewReader(mail(i))); err != nil {
+			if n == 1 {
+				return err
+			}
+			return fmt.Errorf("mail %d: %w", i, err)
+		}
 	}
 	return c.Quit()
 }
@@ -175,4 +183,82 @@ func (r *Recorder) Sent() []Mail {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]Mail(nil), r.sent...)
+}
+
+// FetchBatches reads the first n mails of user's INBOX in batches of
+// size, with one IMAP connection, and hands each batch's raw mails to
+// each with the number of the batch's first mail (1 for the first batch):
+// a raw limit for a benchmark to set beside the daemon's reading.
+func (s RealStack) FetchBatches(user string, n, size int, each func(first int, raws [][]byte) error) error {
+	c, err := imapclient.DialInsecure(s.IMAP, nil)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Login(user, RealStackPassword).Wait(); err != nil {
+		return err
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		return err
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	for start := 1; start <= n; start += size {
+		set := imap.SeqSet{{Start: uint32(start), Stop: uint32(min(start+size-1, n))}}
+		msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		if err != nil {
+			return err
+		}
+		raws := make([][]byte, len(msgs))
+		for k, m := range msgs {
+			raws[k] = m.FindBodySection(section)
+		}
+		if err := each(start, raws); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MailStack runs scripts/mailstack.sh with args on the stack s, and skips
+// t when the script's ports (the MAILSTACK_* variables) are not those of
+// s: stopping or reconfiguring another stack's servers would disturb
+// whoever uses it. The script is found in the first directory above the
+// test's that has scripts/mailstack.sh.
+func (s RealStack) MailStack(t testing.TB, args ...string) {
+	t.Helper()
+	port := os.Getenv("MAILSTACK_IMAP_PORT")
+	if port == "" {
+		port = "1143"
+	}
+	if s.IMAP != "127.0.0.1:"+port {
+		t.Skipf("the stack at %s is not the one scripts/mailstack.sh controls with these variables (IMAP port %s): set the MAILSTACK_* variables the stack was started with", s.IMAP, port)
+	}
+	script, err := findUp(filepath.Join("scripts", "mailstack.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(script, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mailstack.sh %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// findUp is the path of rel in the working directory or the nearest
+// directory above it that has it.
+func findUp(rel string) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, rel)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("pbemtest: no %s in the working directory or above it", rel)
+		}
+		dir = parent
+	}
 }

@@ -34,10 +34,7 @@ func startCrashBurst(t *testing.T, s stack, db, tag string, burst, kills int) (a
 	n := nonce()
 	bot = "orrery-" + tag + "-" + n + "@" + s.Domain
 	ann = "ann-" + tag + "-" + n + "@example.org"
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustOpenScaleDB(t, db)
 	svc := game.New(st, rulesets())
 	g, err := svc.Create(ctx, game.CreateRequest{ID: "crash", Ruleset: "toy",
 		Players: []game.PlayerSpec{{Name: "ann", Email: ann}}, Options: map[string]string{"finish": "100000000"}})
@@ -81,32 +78,14 @@ func startCrashBurst(t *testing.T, s stack, db, tag string, burst, kills int) (a
 func checkCrashGame(t *testing.T, s stack, db, bot string, ids []string, burst, kills, unacked, multi int) crashCheck {
 	t.Helper()
 	ctx := context.Background()
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustOpenScaleDB(t, db)
 	defer st.Close()
 	svc := game.New(st, rulesets())
 	x, err := svc.Export(ctx, "crash")
 	if err != nil {
 		t.Fatal(err)
 	}
-	applied := map[string]int{}
-	for _, e := range x.Log {
-		if e.Ref != "" && e.Kind == "orders" {
-			applied[e.Ref]++
-		}
-	}
-	lost, doubled := 0, 0
-	for _, id := range ids {
-		switch applied[id] {
-		case 0:
-			lost++
-		case 1:
-		default:
-			doubled++
-		}
-	}
+	lost, doubled := lostAndDoubled(x, ids)
 	v, verr := svc.Verify(ctx, "crash")
 	c, _ := outbox.Count(st)
 	left, _ := pbemtest.FetchAll(s.IMAP, bot, "any", "INBOX")
@@ -117,6 +96,22 @@ func checkCrashGame(t *testing.T, s stack, db, bot string, ids []string, burst, 
 			kills, lost, doubled, unacked, multi, steps, burst, verr, v, c, len(left))
 	}
 	return crashCheck{lost: lost, doubled: doubled, steps: steps, verified: verr == nil && v.OK(), queued: c.Queued, dead: c.Dead, left: len(left)}
+}
+
+// lostAndDoubled counts the mails of ids whose orders the game log of x
+// does not have, and those it has more than once.
+func lostAndDoubled(x *game.Export, ids []string) (lost, doubled int) {
+	applied := pbemtest.Applied(x)
+	for _, id := range ids {
+		switch applied[id] {
+		case 0:
+			lost++
+		case 1:
+		default:
+			doubled++
+		}
+	}
+	return lost, doubled
 }
 
 // crashCheck is what checkCrashGame found.

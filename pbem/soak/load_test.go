@@ -7,20 +7,16 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-smtp"
 
 	"orrery/engine"
 	"orrery/engine/game"
@@ -120,7 +116,7 @@ func openJobs(ctx context.Context, svc *game.Service, f *fleet, rnd *rand.Rand) 
 		}
 		for _, p := range fg.seats {
 			for _, pr := range g.PromptsFor(p.name) {
-				if pr.Kind.Blocks() && !contains(g.Answered, pr.ID) {
+				if pr.Kind.Blocks() && !slices.Contains(g.Answered, pr.ID) {
 					jobs = append(jobs, job{prompt: pr.ID, game: g.ID, seat: p, orders: rs.Bot(st.View(p.name), pr, rnd)})
 					break
 				}
@@ -128,15 +124,6 @@ func openJobs(ctx context.Context, svc *game.Service, f *fleet, rnd *rand.Rand) 
 		}
 	}
 	return jobs, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (j job) mail(bot, id string) outbox.Mail {
@@ -349,8 +336,9 @@ type recorder struct {
 	first time.Time
 	ends  []sendEnd // each Send while on, when it returned
 	// pictures are the board pictures drawn while on (keep), by what
-	// each mail asked for: raw limit B attaches the very same bytes.
-	pictures map[outbox.Picture][]byte
+	// each mail asked for (pictureKey): raw limit B attaches the very
+	// same bytes.
+	pictures map[string][]byte
 }
 
 // keep wraps a drawing func (outbox.SMTP.Pictures) so that the pictures
@@ -362,9 +350,9 @@ func (r *recorder) keep(draw func(context.Context, outbox.Picture) ([]byte, erro
 		defer r.mu.Unlock()
 		if err == nil && r.on {
 			if r.pictures == nil {
-				r.pictures = map[outbox.Picture][]byte{}
+				r.pictures = map[string][]byte{}
 			}
-			r.pictures[p] = png
+			r.pictures[pictureKey(p)] = png
 		}
 		return png, err
 	}
@@ -376,11 +364,15 @@ func (r *recorder) keep(draw func(context.Context, outbox.Picture) ([]byte, erro
 func (r *recorder) picture(_ context.Context, p outbox.Picture) ([]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if png, ok := r.pictures[p]; ok {
+	if png, ok := r.pictures[pictureKey(p)]; ok {
 		return png, nil
 	}
 	return nil, fmt.Errorf("no picture of %s step %d for %s was drawn in the drain", p.Game, p.Step, p.Player)
 }
+
+// pictureKey names what p asks for, as a map key: a Picture is not
+// comparable (its Notes are a slice).
+func pictureKey(p outbox.Picture) string { return fmt.Sprintf("%#v", p) }
 
 // sendEnd is one Send call: when it returned, and the mails it sent.
 type sendEnd struct {
@@ -877,21 +869,7 @@ func rawMail(m outbox.Mail) []byte {
 
 // injectMany delivers n mails to rcpt over one LMTP connection.
 func (s stack) injectMany(rcpt string, n int, mail func(i int) []byte) error {
-	conn, err := net.Dial("tcp", s.LMTP)
-	if err != nil {
-		return err
-	}
-	c := smtp.NewClientLMTP(conn)
-	defer c.Close()
-	if err := c.Hello("localhost"); err != nil {
-		return err
-	}
-	for i := range n {
-		if err := c.SendMail("player@example.org", []string{rcpt}, bytes.NewReader(mail(i))); err != nil {
-			return fmt.Errorf("inject %d: %w", i, err)
-		}
-	}
-	return nil
+	return s.DeliverMany(context.Background(), "player@example.org", rcpt, n, mail)
 }
 
 // rawFetchAndSend is a raw limit: fetch the first n mails of user's inbox
@@ -900,31 +878,15 @@ func (s stack) injectMany(rcpt string, n int, mail func(i int) []byte) error {
 // each fetched mail i, from user, with no processing; a mail that asks for
 // a picture gets what pictures returns (nil: none).
 func (s stack) rawFetchAndSend(user string, n int, pictures func(context.Context, outbox.Picture) ([]byte, error), out func(i int) []outbox.Mail) error {
-	c, err := imapclient.DialInsecure(s.IMAP, nil)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Login(user, "any").Wait(); err != nil {
-		return err
-	}
-	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		return err
-	}
 	sender := s.sender()
 	sender.Pictures = pictures
-	section := &imap.FetchItemBodySection{Peek: true}
-	for start := uint32(1); start <= uint32(n); start += 50 {
-		msgs, err := c.Fetch(imap.SeqSet{{Start: start, Stop: min(start+49, uint32(n))}}, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		if err != nil {
-			return err
-		}
+	return s.FetchBatches(user, n, 50, func(first int, raws [][]byte) error {
 		var batch []outbox.Mail
-		for k, m := range msgs {
-			if len(m.FindBodySection(section)) == 0 {
-				return fmt.Errorf("raw: mail %d came without its body", int(start)+k)
+		for k, raw := range raws {
+			if len(raw) == 0 {
+				return fmt.Errorf("raw: mail %d came without its body", first+k)
 			}
-			for _, x := range out(int(start) - 1 + k) {
+			for _, x := range out(first - 1 + k) {
 				x.MessageID, x.From, x.Date = outbox.NewMessageID("raw.example.org"), user, time.Now()
 				batch = append(batch, x)
 			}
@@ -934,6 +896,6 @@ func (s stack) rawFetchAndSend(user string, n int, pictures func(context.Context
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }

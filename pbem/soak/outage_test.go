@@ -165,22 +165,7 @@ func (r *race) check(rep *report) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	applied := map[string]int{}
-	for _, e := range x.Log {
-		if e.Ref != "" && e.Kind == "orders" {
-			applied[e.Ref]++
-		}
-	}
-	lost, doubled := 0, 0
-	for _, id := range r.ids {
-		switch applied[id] {
-		case 0:
-			lost++
-		case 1:
-		default:
-			doubled++
-		}
-	}
+	lost, doubled := lostAndDoubled(x, r.ids)
 	n := len(r.ids)
 	v, verr := svc.Verify(ctx, r.tag)
 	c, _ := outbox.Count(st)
@@ -197,25 +182,6 @@ func (r *race) check(rep *report) {
 	rep.add(r.tag, "verify; outbox queued/dead; left in the inbox", fmt.Sprintf("%v; %d/%d; %d", verr == nil && v.OK(), c.Queued, c.Dead, len(left)), "clean", ptr(clean))
 }
 
-// mailstack runs scripts/mailstack.sh with a command on the stack the
-// test talks to. It refuses when the script's ports (from the MAILSTACK_*
-// variables) are not those of ORRERY_E2E_*: stopping another stack's
-// servers would disturb whoever uses it.
-func mailstack(t *testing.T, s stack, cmd string) {
-	t.Helper()
-	port := os.Getenv("MAILSTACK_IMAP_PORT")
-	if port == "" {
-		port = "1143"
-	}
-	if s.IMAP != "127.0.0.1:"+port {
-		t.Skipf("the stack at %s is not the one scripts/mailstack.sh controls with these variables (IMAP port %s): set the MAILSTACK_* variables the stack was started with", s.IMAP, port)
-	}
-	out, err := exec.Command("../../scripts/mailstack.sh", cmd).CombinedOutput()
-	if err != nil {
-		t.Fatalf("mailstack.sh %s: %v\n%s", cmd, err, out)
-	}
-}
-
 // partOutage: a game in progress by mail with the daemon running; Dovecot
 // is stopped for -soak.outage while orders arrive (Postfix queues them,
 // the daemon's IMAP reconnects with backoff), then started again; then
@@ -223,7 +189,7 @@ func mailstack(t *testing.T, s stack, cmd string) {
 // outbox keeps the replies and retries), then started again. Then the
 // race's checks.
 func partOutage(t *testing.T, s stack, rep *report) {
-	mailstack(t, s, "status")
+	s.MailStack(t, "status")
 	per, dur := *flagOutageMail, *flagOutage
 	// Whatever happens, leave both servers running.
 	t.Cleanup(func() {
@@ -238,18 +204,18 @@ func partOutage(t *testing.T, s stack, rep *report) {
 		t.FailNow()
 	}
 
-	mailstack(t, s, "stop-dovecot")
+	s.MailStack(t, "stop-dovecot")
 	r.sendSMTP(per) // accepted by Postfix, deferred: LMTP is down
 	time.Sleep(dur)
-	mailstack(t, s, "start-dovecot")
+	s.MailStack(t, "start-dovecot")
 	// Postfix retries deferred mail after minutes; an operator (or its
 	// next queue run) flushes it.
-	mailstack(t, s, "flush")
+	s.MailStack(t, "flush")
 	dovecot, _ := r.waitAll(3 * time.Minute)
 	rep.add("outage", fmt.Sprintf("Dovecot stopped %v; %d order mails sent meanwhile (queued in Postfix)", dur, per),
 		fmt.Sprintf("all acknowledged and reported %v after its restart and a queue flush", dovecot.Round(100*time.Millisecond)), "", nil)
 
-	mailstack(t, s, "stop-postfix")
+	s.MailStack(t, "stop-postfix")
 	r.sendLMTP(per) // straight to Dovecot: the replies cannot leave
 	held := 0
 	for t0 := time.Now(); time.Since(t0) < dur; time.Sleep(200 * time.Millisecond) {
@@ -257,7 +223,7 @@ func partOutage(t *testing.T, s stack, rep *report) {
 			held = max(held, c.Queued)
 		}
 	}
-	mailstack(t, s, "start-postfix")
+	s.MailStack(t, "start-postfix")
 	postfix, _ := r.waitAll(3 * time.Minute)
 	rep.add("outage", fmt.Sprintf("Postfix stopped %v; %d order mails delivered to Dovecot meanwhile", dur, per),
 		fmt.Sprintf("up to %d replies and reports held in the outbox; all delivered %v after its restart", held, postfix.Round(100*time.Millisecond)),

@@ -286,6 +286,16 @@ func openScaleDB(db string) (*store.Store, error) {
 	return storeopen.Open(context.Background(), spec, storeopen.Options{Timeout: 5 * time.Second})
 }
 
+// mustOpenScaleDB is openScaleDB that ends t when db does not open.
+func mustOpenScaleDB(t testing.TB, db string) *store.Store {
+	t.Helper()
+	st, err := openScaleDB(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // scalePG copies the pristine bbolt database into PostgreSQL with orrery
 // db copy (timed, and verified by replaying every game), and returns a
 // working copy of it as postgres:DSN, dropped when t ends. With -scale.dir
@@ -446,10 +456,7 @@ func copyFile(from, to string) error {
 // ids), with their seats and secrets.
 func sampleFleet(t *testing.T, db string, n int) *fleet {
 	t.Helper()
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustOpenScaleDB(t, db)
 	defer st.Close()
 	svc := game.New(st, rulesets())
 	f := &fleet{db: db}
@@ -489,10 +496,7 @@ func (m mailTimes) String() string {
 func ownTime(t *testing.T, db string, f *fleet, m int) (ack, turn mailTimes) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustOpenScaleDB(t, db)
 	defer st.Close()
 	const bot = "orrery@scale.example.org"
 	d, err := daemon.New(st, rulesets(), nil, daemon.Config{From: "Orrery <" + bot + ">", RepliesPerHour: 1 << 30})
@@ -592,10 +596,7 @@ func daemonRSS(t *testing.T, s stack, db string, f *fleet) (rssFigures, time.Dur
 	ctx := context.Background()
 	n := nonce()
 	bot := "orrery-scale-" + n + "@" + s.Domain
-	st, err := openScaleDB(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := mustOpenScaleDB(t, db)
 	svc := game.New(st, rulesets())
 	sample := &fleet{db: db, bot: bot, games: f.games[:min(20, len(f.games))]}
 	jobs, err := openJobs(ctx, svc, sample, rand.New(rand.NewPCG(3, 3)))

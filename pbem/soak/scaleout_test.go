@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"orrery/pbem/pbemtest"
 )
 
 var (
@@ -206,20 +208,12 @@ func scaleOutDrain(t *testing.T, s stack, db string, f *fleet, m, daemons int, c
 	s.settle(t) // the run before's mails delivered, not delivered during this one
 	t0 := time.Now()
 	for i := range daemons {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "ORRERY_SOAK_CHILD="+bot, "ORRERY_SOAK_CHILD_DB="+db,
-			"ORRERY_SOAK_CHILD_CGROUP="+caps[i].dir, "ORRERY_SOAK_CHILD_SENT=1")
+		env := []string{"ORRERY_SOAK_CHILD=" + bot, "ORRERY_SOAK_CHILD_DB=" + db,
+			"ORRERY_SOAK_CHILD_CGROUP=" + caps[i].dir, "ORRERY_SOAK_CHILD_SENT=1"}
 		if *flagCPUProfile != "" {
-			cmd.Env = append(cmd.Env, fmt.Sprintf("ORRERY_SOAK_CHILD_CPUPROFILE=%s.out%d-%d", *flagCPUProfile, daemons, i+1))
+			env = append(env, fmt.Sprintf("ORRERY_SOAK_CHILD_CPUPROFILE=%s.out%d-%d", *flagCPUProfile, daemons, i+1))
 		}
-		cmd.Stderr = os.Stderr
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, out := pbemtest.StartChild(t, env...)
 		cmds = append(cmds, cmd)
 		read.Go(func() {
 			sc := bufio.NewScanner(out)

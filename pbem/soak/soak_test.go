@@ -36,6 +36,7 @@ import (
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
 )
 
 var (
@@ -57,7 +58,8 @@ var (
 
 // stack is the real mail servers, from scripts/mailstack.sh env.
 type stack struct {
-	IMAP, SMTP, LMTP, Domain, Doveadm string
+	pbemtest.RealStack
+	Doveadm string // doveadm's configuration (ORRERY_E2E_DOVEADM_CONF)
 	// Postfix is Postfix's configuration directory, for postqueue: the
 	// harness waits for its queue to empty between timed runs.
 	Postfix string
@@ -67,14 +69,11 @@ const howTo = "the soak harness needs Dovecot and Postfix on loopback: run\n" +
 	"  scripts/mailstack.sh install && scripts/mailstack.sh start && eval \"$(scripts/mailstack.sh env)\"\n" +
 	"then go test -tags soak -run Soak -timeout 30m ./pbem/soak/ (ORRERY_E2E_IMAP, ORRERY_E2E_SMTP and ORRERY_E2E_LMTP are not set)"
 
+// envStack is the stack the ORRERY_E2E_* variables name (IMAP, SMTP and
+// LMTP empty when they name none).
 func envStack() stack {
-	s := stack{IMAP: os.Getenv("ORRERY_E2E_IMAP"), SMTP: os.Getenv("ORRERY_E2E_SMTP"), LMTP: os.Getenv("ORRERY_E2E_LMTP"),
-		Domain: os.Getenv("ORRERY_E2E_DOMAIN"), Doveadm: os.Getenv("ORRERY_E2E_DOVEADM_CONF"),
-		Postfix: os.Getenv("ORRERY_E2E_POSTFIX_CONF")}
-	if s.Domain == "" {
-		s.Domain = "pbem.test"
-	}
-	return s
+	real, _ := pbemtest.RealStackFromEnv()
+	return stack{RealStack: real, Doveadm: os.Getenv("ORRERY_E2E_DOVEADM_CONF"), Postfix: os.Getenv("ORRERY_E2E_POSTFIX_CONF")}
 }
 
 func getStack(tb testing.TB) stack {
