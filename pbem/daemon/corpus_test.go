@@ -138,11 +138,9 @@ func TestCorpusAppliedOnce(t *testing.T) {
 			if !strings.Contains(a, accepted) {
 				t.Fatalf("not accepted:\n%s", a)
 			}
-			understood := a[strings.Index(a, asUnderstood):]
-			understood = understood[:strings.Index(understood, "\n\n")]
-			var got []string
-			for _, l := range strings.Split(understood, "\n")[1:] {
-				got = append(got, strings.TrimSpace(l))
+			got, ok := pbemtest.Understood(a, asUnderstood)
+			if !ok {
+				t.Fatalf("no %q list:\n%s", asUnderstood, a)
 			}
 			if !slices.Equal(got, c.Acked) {
 				t.Errorf("understood %q, want %q", got, c.Acked)

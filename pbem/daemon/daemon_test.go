@@ -1,10 +1,8 @@
 package daemon_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net/mail"
 	"strings"
 	"testing"
 	"time"
@@ -214,15 +212,11 @@ func to(mails []pbemtest.Mail, addr string) []string {
 				// The text/plain part itself: inmail, reading a mail as a
 				// player's, may prefer the HTML part of a mail whose text
 				// is filled to 78 columns.
-				msg, err := mail.ReadMessage(bytes.NewReader(m.Data))
-				if err != nil {
-					panic(err)
-				}
-				text, ok := findPart(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body, "text/plain")
+				text, ok := pbemtest.PlainText(m.Data)
 				if !ok {
 					panic("no text part in " + raw)
 				}
-				out = append(out, head+"\n\n"+strings.ReplaceAll(string(text), "\r\n", "\n"))
+				out = append(out, head+"\n\n"+text)
 			}
 		}
 	}

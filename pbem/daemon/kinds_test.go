@@ -3,12 +3,8 @@ package daemon_test
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"io"
 	"math/rand/v2"
 	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
 	"net/mail"
 	"regexp"
 	"strings"
@@ -20,6 +16,7 @@ import (
 	"orrery/engine/store/storetest"
 	"orrery/games"
 	"orrery/pbem/daemon"
+	"orrery/pbem/pbemtest"
 	"orrery/pbem/settings"
 )
 
@@ -172,45 +169,11 @@ func plainText(t *testing.T, raw []byte) string {
 // partOf is the first part of a raw mail of media type want, decoded.
 func partOf(t *testing.T, raw []byte, want string) []byte {
 	t.Helper()
-	msg, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, ok := findPart(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body, want)
+	b, ok := pbemtest.Part(raw, want)
 	if !ok {
 		t.Fatalf("no %s part in\n%s", want, raw)
 	}
 	return b
-}
-
-func findPart(ctype, enc string, body io.Reader, want string) ([]byte, bool) {
-	mt, params, err := mime.ParseMediaType(ctype)
-	if err != nil {
-		return nil, false
-	}
-	if strings.HasPrefix(mt, "multipart/") {
-		r := multipart.NewReader(body, params["boundary"])
-		for {
-			p, err := r.NextRawPart()
-			if err != nil {
-				return nil, false
-			}
-			if b, ok := findPart(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p, want); ok {
-				return b, true
-			}
-		}
-	}
-	if mt != want {
-		return nil, false
-	}
-	switch strings.ToLower(enc) {
-	case "quoted-printable":
-		body = quotedprintable.NewReader(body)
-	case "base64":
-		body = base64.NewDecoder(base64.StdEncoding, body)
-	}
-	b, err := io.ReadAll(body)
-	return b, err == nil
 }
 
 func decodedHeader(raw []byte, name string) string {

@@ -2,12 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/base64"
-	"io"
-	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
-	"net/mail"
 	"slices"
 	"strings"
 	"testing"
@@ -115,15 +109,9 @@ func TestCorpusThroughRealServers(t *testing.T) {
 				}
 				return
 			}
-			i := strings.Index(a, asUnderstood)
-			if i < 0 {
+			got, ok := pbemtest.Understood(a, asUnderstood)
+			if !ok {
 				t.Fatalf("not accepted:\n%s", a)
-			}
-			understood := a[i:]
-			understood = understood[:strings.Index(understood, "\n\n")]
-			var got []string
-			for _, l := range strings.Split(understood, "\n")[1:] {
-				got = append(got, strings.TrimSpace(l))
 			}
 			if !slices.Equal(got, c.Acked) {
 				t.Errorf("understood %q, want %q", got, c.Acked)
@@ -142,41 +130,7 @@ func TestCorpusThroughRealServers(t *testing.T) {
 // plainPart is the decoded text/plain part of a raw mail.
 func plainPart(t *testing.T, raw []byte) string {
 	t.Helper()
-	msg, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var walk func(ctype, enc string, body io.Reader) (string, bool)
-	walk = func(ctype, enc string, body io.Reader) (string, bool) {
-		mt, params, err := mime.ParseMediaType(ctype)
-		if err != nil {
-			return "", false
-		}
-		if strings.HasPrefix(mt, "multipart/") {
-			r := multipart.NewReader(body, params["boundary"])
-			for {
-				p, err := r.NextRawPart()
-				if err != nil {
-					return "", false
-				}
-				if s, ok := walk(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p); ok {
-					return s, true
-				}
-			}
-		}
-		if mt != "text/plain" {
-			return "", false
-		}
-		switch strings.ToLower(enc) {
-		case "quoted-printable":
-			body = quotedprintable.NewReader(body)
-		case "base64":
-			body = base64.NewDecoder(base64.StdEncoding, body)
-		}
-		b, err := io.ReadAll(body)
-		return strings.ReplaceAll(string(b), "\r\n", "\n"), err == nil
-	}
-	text, ok := walk(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
+	text, ok := pbemtest.PlainText(raw)
 	if !ok {
 		t.Fatalf("no text part in\n%s", raw)
 	}
