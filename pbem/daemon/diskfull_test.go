@@ -17,60 +17,15 @@ import (
 	"orrery/pbem/daemon"
 	"orrery/pbem/imapin"
 	"orrery/pbem/outbox"
+	"orrery/pbem/pbemtest"
 )
-
-// tmpfs mounts a tmpfs of the given size on a new directory and unmounts
-// it when the test ends. It skips the test where that cannot be done (not
-// root, or no mount in this container): a full disk needs a real quota.
-func tmpfs(t *testing.T, size string) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a small tmpfs for the full disk")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		t.Skipf("cannot mount a tmpfs on %s (%v): no full-disk test here", dir, err)
-	}
-	// Registered before the harness, so it runs after the store is closed.
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fill writes a file at path until the disk is full.
-func fill(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	block := bytes.Repeat([]byte{'x'}, 64<<10)
-	for {
-		if _, err := f.Write(block); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("filling the disk: %v", err)
-			}
-			break
-		}
-	}
-	// The last partial block: fill byte by byte what is left.
-	for {
-		if _, err := f.Write(block[:1]); err != nil {
-			return
-		}
-	}
-}
 
 // TestDiskFull: with the database's disk full, an orders mail is refused
 // with an error (imapin leaves it in the inbox) and changes nothing: no
 // log entry, no seen record, no reply queued. Once space is freed the same
 // mail is applied exactly once and answered once, and the game verifies.
 func TestDiskFull(t *testing.T) {
-	dir := tmpfs(t, "4m")
+	dir := pbemtest.SmallDisk(t, "4m")
 	var logs bytes.Buffer
 	h := newHarnessAt(t, filepath.Join(dir, "db"), func(c *daemon.Config) { c.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
 	ctx := context.Background()
@@ -79,7 +34,7 @@ func TestDiskFull(t *testing.T) {
 	// record, stored answer, queued reply), so the full disk shows at
 	// once rather than after bbolt's freed pages are used up.
 	subject := "[g1 " + h.secret("ann") + "] " + strings.Repeat("orders for the race ", 200)
-	fill(t, filepath.Join(dir, "filler"))
+	pbemtest.FillDisk(t, filepath.Join(dir, "filler"))
 
 	var failed imapin.Message
 	applied := 0

@@ -3,16 +3,13 @@
 package soak
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -236,18 +233,7 @@ func partOutage(t *testing.T, s stack, rep *report) {
 // (imapin offers them again after RetryFailed), nothing applied in part;
 // the space is freed, and then the race's checks.
 func partDiskfull(t *testing.T, s stack, rep *report) {
-	if os.Geteuid() != 0 {
-		t.Skip("diskfull needs root to mount a tmpfs for the DB")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+*flagDiskSize); err != nil {
-		t.Skipf("diskfull: cannot mount a %s tmpfs on %s (%v); not run", *flagDiskSize, dir, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
+	dir := pbemtest.SmallDisk(t, *flagDiskSize)
 	per, dur := *flagOutageMail, *flagOutage
 	r := newRace(t, s, "diskfull", filepath.Join(dir, "diskfull.db"))
 	// A long subject makes every mail grow the DB (seen record, stored
@@ -261,7 +247,7 @@ func partDiskfull(t *testing.T, s stack, rep *report) {
 		t.FailNow()
 	}
 	filler := filepath.Join(dir, "filler")
-	fillDisk(t, filler)
+	pbemtest.FillDisk(t, filler)
 	r.sendSMTP(per)
 	waiting := 0
 	for t0 := time.Now(); time.Since(t0) < dur; time.Sleep(500 * time.Millisecond) {
@@ -281,23 +267,4 @@ func partDiskfull(t *testing.T, s stack, rep *report) {
 		fmt.Sprintf("up to %d waited in the inbox; %d acknowledged meanwhile (bbolt reuses freed pages); all acknowledged %v after the space was freed",
 			waiting, appliedFull-per, back.Round(100*time.Millisecond)), "wait, then applied once", ptr(waiting > 0))
 	r.check(rep)
-}
-
-// fillDisk writes a file at path until the disk is full.
-func fillDisk(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	block := bytes.Repeat([]byte{'x'}, 64<<10)
-	for size := len(block); size > 0; {
-		if _, err := f.Write(block[:size]); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("filling the disk: %v", err)
-			}
-			size /= 2
-		}
-	}
 }
