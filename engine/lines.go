@@ -21,6 +21,18 @@ func LoadJSON[S any, P interface {
 	return s, nil
 }
 
+// OrderLines are the lines of an order text that carry orders, as
+// ParseLines reads them: trimmed, without blank lines and # comments.
+func OrderLines(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // ParseLines is the loop of a View.Parse for an order language of one
 // order a line: it skips blank lines and # comments, cuts each line into
 // its verb (upper-case) and arguments, and hands them to line, which gives

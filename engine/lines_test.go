@@ -3,6 +3,7 @@ package engine_test
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"orrery/engine"
@@ -52,5 +53,16 @@ func TestLoadJSON(t *testing.T) {
 	}
 	if _, err := engine.LoadJSON[jsonState]([]byte(`{`)); err == nil {
 		t.Error("bad JSON was read")
+	}
+}
+
+func TestOrderLines(t *testing.T) {
+	got := engine.OrderLines("  PUSH 2 \r\n\n# a comment\n\t#indented comment\nSAY hi # not a comment here\n   \n")
+	want := []string{"PUSH 2", "SAY hi # not a comment here"}
+	if !slices.Equal(got, want) {
+		t.Errorf("OrderLines = %q, want %q", got, want)
+	}
+	if got := engine.OrderLines("\n# only\n"); got != nil {
+		t.Errorf("a text of comments has order lines %q", got)
 	}
 }

@@ -336,7 +336,7 @@ func (c *Case) Resolve(answers []engine.Answer) {
 // "@ann text" in an event for ann alone; "!text" in none.
 func (c *Case) CheckEvents(want string) {
 	c.T.Helper()
-	for _, w := range caseLines(want) {
+	for _, w := range engine.OrderLines(want) {
 		switch {
 		case strings.HasPrefix(w, "@"):
 			to, text, _ := strings.Cut(w[1:], " ")
@@ -365,24 +365,12 @@ func (c *Case) CheckEvents(want string) {
 	}
 }
 
-// caseLines are the non-blank lines of a section, trimmed, without
-// comment lines.
-func caseLines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // CheckErrors checks parse errors against an errors section: each "LINE:
 // substring" must match an error on that line, and there must be no other
 // error.
 func CheckErrors(t testing.TB, want string, errs []engine.LineError) {
 	t.Helper()
-	lines := caseLines(want)
+	lines := engine.OrderLines(want)
 	if len(errs) == 0 {
 		t.Errorf("orders accepted, want errors:\n%s", want)
 		return

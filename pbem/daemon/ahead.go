@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"orrery/engine"
 	"orrery/engine/game"
 	"orrery/engine/lang"
 	"orrery/engine/store"
@@ -46,7 +47,7 @@ func (d *Daemon) runOrders(ctx context.Context, j *job, r *route.Result, c route
 	if len(held) > 0 {
 		for _, a := range held {
 			fmt.Fprintf(&b, "TURN %d\n", a.Turn)
-			for _, l := range orderLines(a.Text) {
+			for _, l := range engine.OrderLines(a.Text) {
 				b.WriteString("  " + l + "\n")
 			}
 		}
@@ -83,7 +84,7 @@ func (d *Daemon) holdAhead(ctx context.Context, j *job, r *route.Result, g *game
 		if t == command.NextTurn {
 			t = c.Game.Turn + 1
 		}
-		lines := strings.Join(orderLines(r.Orders), "\n")
+		lines := strings.Join(engine.OrderLines(r.Orders), "\n")
 		m := lang.M("Your orders for turn %d of game %s are held. They apply when that turn asks you for orders, checked then against the position as it stands: if a line no longer fits, I tell you at once, while there is still time. Orders you send for that turn again replace them; ORDERS %s lists what you hold. As held:", t, c.Game.ID, c.Game.ID)
 		s, err := d.noticeSection(c.Game, p, j, "ahead-held", m, lines)
 		if err != nil {
@@ -115,18 +116,6 @@ func (d *Daemon) noticeSection(g *game.Game, p game.Player, j *job, kind string,
 	data.Notice.Tell(m)
 	d.mailer.speak(data, j.reader, nil)
 	return d.mailer.Render.Render(templates.Notice, data)
-}
-
-// orderLines are the lines of orders as a player wrote them, without
-// blank lines and comments.
-func orderLines(text string) []string {
-	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // ordersFor is Verdict.OrdersFor: what r's orders would be used for, as

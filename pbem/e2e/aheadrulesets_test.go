@@ -356,7 +356,7 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 		var pendingOf []string // the lines others sent for the step
 		for p, o := range run.orders[n] {
 			if p != previewer {
-				pendingOf = append(pendingOf, orderLinesOf(o)...)
+				pendingOf = append(pendingOf, engine.OrderLines(o)...)
 			}
 		}
 		// A preview at the previewer's first step, and one at the first
@@ -367,7 +367,7 @@ func playAheadByMail(t *testing.T, rs engine.Ruleset, k storetest.Kind, plain *a
 			send(previewer, "PREVIEW a1\n"+orders, 0)
 			got := await(previewer, "would do if the step resolved now")
 			own := map[string]bool{}
-			for _, l := range orderLinesOf(orders) {
+			for _, l := range engine.OrderLines(orders) {
 				own[strings.ToUpper(l)] = true
 			}
 			for _, l := range pendingOf {
@@ -588,7 +588,7 @@ func (run *aheadRun) pick(start int) {
 			if seen {
 				continue
 			}
-			if p == "ann" && run.aheadStep < 0 && turn >= start+2 && len(orderLinesOf(run.orders[n]["ann"])) > 0 {
+			if p == "ann" && run.aheadStep < 0 && turn >= start+2 && len(engine.OrderLines(run.orders[n]["ann"])) > 0 {
 				run.aheadStep, run.aheadTurn = n, turn
 			}
 			if p == "bob" && run.bobStep < 0 && turn >= start+1 {
@@ -619,14 +619,4 @@ func promptOf(g *game.Game, player string) string {
 		}
 	}
 	return ""
-}
-
-func orderLinesOf(text string) []string {
-	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
 }

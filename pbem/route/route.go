@@ -399,12 +399,7 @@ func parse(subject string, lines []inmail.Line, skipFrom, skipTo int, att *inmai
 			r.nums = append(r.nums, l.N)
 		}
 	}
-	for _, l := range strings.Split(r.Orders, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			r.HasOrders = true
-			break
-		}
-	}
+	r.HasOrders = len(engine.OrderLines(r.Orders)) > 0
 	if r.HasOrders && r.Game == "" {
 		r.Errors = append(r.Errors, engine.LineErr(0, "", lang.M("these orders name no game"),
 			lang.M("put the game in the subject like [demo1], or write GAME demo1 as the first line")))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"orrery/engine"
 	"orrery/pbem/command"
 	"orrery/pbem/inmail"
 )
@@ -154,12 +155,7 @@ func TestCorpus(t *testing.T) {
 		if r.Game != w.game || r.Secret != w.secret || len(r.Errors) > 0 || !r.HasOrders {
 			t.Errorf("%s: game %q secret %q errors %v orders %q", name, r.Game, r.Secret, r.Errors, r.Orders)
 		}
-		var lines []string
-		for _, l := range strings.Split(r.Orders, "\n") {
-			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-				lines = append(lines, strings.ToLower(l))
-			}
-		}
+		lines := engine.OrderLines(strings.ToLower(r.Orders))
 		if len(lines) != 2 || !strings.HasSuffix(lines[0], "mine at rigel") || !strings.HasPrefix(lines[1], "move fleet 2 to mars") {
 			t.Errorf("%s: orders %q", name, lines)
 		}
