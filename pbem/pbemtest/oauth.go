@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"testing"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
@@ -14,6 +15,38 @@ import (
 // mechXOAUTH2 is Google's and Microsoft's bearer-token mechanism, which
 // go-sasl does not name.
 const mechXOAuth2 = "XOAUTH2"
+
+// OAuthLogin is one login a bearer-token test tries against a server
+// with Options.OAuth: a mechanism as configs name it, and a token the
+// server takes (GoodToken) or refuses.
+type OAuthLogin struct {
+	Mech  string // "xoauth2" or "oauthbearer"
+	Token string
+	OK    bool // the server takes Token
+	// Logged is the mechanism as Server.Logins and Sent's Login write
+	// it ("XOAUTH2", "OAUTHBEARER").
+	Logged string
+}
+
+// GoodToken is the token OAuthLogins' accepted logins carry; a test calls
+// AcceptTokens(GoodToken) on its server.
+const GoodToken = "tok1"
+
+// OAuthLogins runs run for both mechanisms, each with an accepted and a
+// refused token, as subtests named "xoauth2/good token", "xoauth2/refused
+// token" and so on: what a client's bearer-token support is tested with.
+func OAuthLogins(t *testing.T, run func(t *testing.T, l OAuthLogin)) {
+	for _, mech := range []string{"xoauth2", "oauthbearer"} {
+		for _, tc := range []struct {
+			name, token string
+			ok          bool
+		}{{"good token", GoodToken, true}, {"refused token", "stale", false}} {
+			t.Run(mech+"/"+tc.name, func(t *testing.T) {
+				run(t, OAuthLogin{Mech: mech, Token: tc.token, OK: tc.ok, Logged: strings.ToUpper(mech)})
+			})
+		}
+	}
+}
 
 // AcceptTokens replaces the bearer tokens the servers accept (with
 // Options.OAuth). A test makes a token expire, as a provider does, by
