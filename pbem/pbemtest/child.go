@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"testing"
 )
 
 // StartChild starts the test binary again, running no test, with env
@@ -13,7 +12,7 @@ import (
 // test can kill -9 it or run several. The child's standard error is the
 // test's; its standard output is returned, for what it says (that it is
 // ready) and must be read to the end so that it never blocks writing.
-func StartChild(t testing.TB, env ...string) (*exec.Cmd, io.ReadCloser) {
+func StartChild(t TB, env ...string) (*exec.Cmd, io.ReadCloser) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), env...)

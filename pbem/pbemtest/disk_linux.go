@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"syscall"
-	"testing"
 )
 
 // SmallDisk mounts a tmpfs of size ("8M") on a new directory and unmounts
@@ -13,7 +12,7 @@ import (
 // skips t where that cannot be done (not root, or no mount in this
 // container). Call it before opening a store there: cleanups run last
 // first, so the store is closed before the unmount.
-func SmallDisk(t testing.TB, size string) string {
+func SmallDisk(t TB, size string) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to mount a small tmpfs for the full disk")
@@ -32,7 +31,7 @@ func SmallDisk(t testing.TB, size string) string {
 
 // FillDisk writes a file at path until its disk is full, to the last
 // byte: blocks of 64 KiB, then halves of what was refused.
-func FillDisk(t testing.TB, path string) {
+func FillDisk(t TB, path string) {
 	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {

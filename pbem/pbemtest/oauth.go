@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"strings"
-	"testing"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
@@ -20,6 +19,7 @@ const mechXOAuth2 = "XOAUTH2"
 // with Options.OAuth: a mechanism as configs name it, and a token the
 // server takes (GoodToken) or refuses.
 type OAuthLogin struct {
+	Name  string
 	Mech  string // "xoauth2" or "oauthbearer"
 	Token string
 	OK    bool // the server takes Token
@@ -32,20 +32,16 @@ type OAuthLogin struct {
 // AcceptTokens(GoodToken) on its server.
 const GoodToken = "tok1"
 
-// OAuthLogins runs run for both mechanisms, each with an accepted and a
-// refused token, as subtests named "xoauth2/good token", "xoauth2/refused
-// token" and so on: what a client's bearer-token support is tested with.
-func OAuthLogins(t *testing.T, run func(t *testing.T, l OAuthLogin)) {
+// OAuthLogins are both mechanisms, each with an accepted and a refused
+// token, what a client's bearer-token support is tested with; Name names
+// a subtest ("xoauth2/good token").
+func OAuthLogins() []OAuthLogin {
+	var out []OAuthLogin
 	for _, mech := range []string{"xoauth2", "oauthbearer"} {
-		for _, tc := range []struct {
-			name, token string
-			ok          bool
-		}{{"good token", GoodToken, true}, {"refused token", "stale", false}} {
-			t.Run(mech+"/"+tc.name, func(t *testing.T) {
-				run(t, OAuthLogin{Mech: mech, Token: tc.token, OK: tc.ok, Logged: strings.ToUpper(mech)})
-			})
-		}
+		out = append(out, OAuthLogin{Name: mech + "/good token", Mech: mech, Token: GoodToken, OK: true, Logged: strings.ToUpper(mech)},
+			OAuthLogin{Name: mech + "/refused token", Mech: mech, Token: "stale", Logged: strings.ToUpper(mech)})
 	}
+	return out
 }
 
 // AcceptTokens replaces the bearer tokens the servers accept (with

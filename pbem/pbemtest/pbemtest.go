@@ -200,11 +200,18 @@ func Start(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// TB is the part of testing.TB that StartT uses.
+// TB is the part of testing.TB that the helpers here use. The package
+// does not import testing: orrery's own binary runs these servers (demo,
+// serve --embedded), and a test framework has no place in it.
 type TB interface {
 	Helper()
+	Errorf(format string, args ...any)
+	Fatal(args ...any)
 	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	Skipf(format string, args ...any)
 	Cleanup(func())
+	TempDir() string
 }
 
 // StartT starts a Server for a test and closes it when the test ends.

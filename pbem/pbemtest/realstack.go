@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -224,7 +223,7 @@ func (s RealStack) FetchBatches(user string, n, size int, each func(first int, r
 // s: stopping or reconfiguring another stack's servers would disturb
 // whoever uses it. The script is found in the first directory above the
 // test's that has scripts/mailstack.sh.
-func (s RealStack) MailStack(t testing.TB, args ...string) {
+func (s RealStack) MailStack(t TB, args ...string) {
 	t.Helper()
 	port := os.Getenv("MAILSTACK_IMAP_PORT")
 	if port == "" {
