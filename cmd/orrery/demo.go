@@ -3,15 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
 	"net/http"
 	"net/mail"
 	"os"
@@ -574,51 +571,11 @@ func mailHead(m pbemtest.Mail) (from string, to []string, subject, kind string) 
 // mailText is the decoded text/plain part of a raw mail (the first one),
 // as a player's mail client shows it.
 func mailText(raw []byte) string {
-	msg, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		return fmt.Sprintf("(unreadable mail: %v)\n", err)
-	}
-	text, ok := textPart(msg.Header.Get("Content-Type"), msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
+	text, ok := pbemtest.PlainText(raw)
 	if !ok {
 		return "(no text part)\n"
 	}
 	return text
-}
-
-func textPart(ctype, enc string, body io.Reader) (string, bool) {
-	mt, params, err := mime.ParseMediaType(ctype)
-	if ctype == "" {
-		mt, err = "text/plain", nil
-	}
-	if err != nil {
-		return "", false
-	}
-	if strings.HasPrefix(mt, "multipart/") {
-		r := multipart.NewReader(body, params["boundary"])
-		for {
-			p, err := r.NextRawPart()
-			if err != nil {
-				return "", false
-			}
-			if t, ok := textPart(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p); ok {
-				return t, true
-			}
-		}
-	}
-	if mt != "text/plain" {
-		return "", false
-	}
-	switch strings.ToLower(enc) {
-	case "quoted-printable":
-		body = quotedprintable.NewReader(body)
-	case "base64":
-		body = base64.NewDecoder(base64.StdEncoding, body)
-	}
-	b, err := io.ReadAll(body)
-	if err != nil {
-		return "", false
-	}
-	return strings.ReplaceAll(string(b), "\r\n", "\n"), true
 }
 
 // lastReport is the last report (or welcome) mailed to addr.

@@ -57,7 +57,7 @@ func TestRuleCases(t *testing.T) {
 		},
 		"want": func(c *enginetest.Case, _ []string, text string) {
 			c.Checked()
-			for _, w := range lines(text) {
+			for _, w := range engine.OrderLines(text) {
 				if msg := checkFact(c.State.(*State), w); msg != "" {
 					c.T.Errorf("%s\nevents:\n%s", msg, enginetest.EventText(c.Events))
 				}
@@ -84,23 +84,13 @@ func casePrompt(s *State, who string) (engine.Prompt, bool) {
 	return anytime, found
 }
 
-func lines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // buildCase makes a state from the case language.
 func buildCase(text string) (*State, error) {
 	s := &State{Rules: Rules{Minimum: "half", Losses: "gone", Defence: "absorb"}, Supply: map[string]int{},
 		Reserve: map[string]int{}, Plans: map[string][]string{}, Phase_: phaseMove, Round: 1, Map: "hex19"}
 	pick, mover, start := "", "", ""
 	var planets [][]string
-	for _, l := range lines(text) {
+	for _, l := range engine.OrderLines(text) {
 		f := strings.Fields(l)
 		switch f[0] {
 		case "map":

@@ -31,6 +31,9 @@ func PlainText(raw []byte) (string, bool) {
 
 func findPart(ctype, enc string, body io.Reader, want string) ([]byte, bool) {
 	mt, params, err := mime.ParseMediaType(ctype)
+	if ctype == "" {
+		mt, err = "text/plain", nil // RFC 2045's default
+	}
 	if err != nil {
 		return nil, false
 	}

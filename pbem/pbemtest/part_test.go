@@ -31,3 +31,10 @@ func TestUnderstood(t *testing.T) {
 		t.Error("found a heading the ack does not have")
 	}
 }
+
+// A mail without a Content-Type is text/plain (RFC 2045).
+func TestPartOfAPlainMail(t *testing.T) {
+	if text, ok := PlainText([]byte("From: a@x\r\nSubject: hi\r\n\r\nPUSH 2\r\n")); !ok || text != "PUSH 2\n" {
+		t.Errorf("PlainText = %q, %v", text, ok)
+	}
+}
