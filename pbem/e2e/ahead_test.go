@@ -21,13 +21,10 @@ import (
 // with the mailed shell command and finds it in the turn's report.
 func TestAheadPreviewReceiptsByMail(t *testing.T) {
 	e := newRun(t)
-	s, n, bot := e.stack, e.n, e.bot
+	s, bot := e.stack, e.bot
 	ctx := e.start(t, "game.db", []engine.Ruleset{toy.Ruleset()}, false, 3*time.Minute)
 	d := e.d
-	var specs []game.PlayerSpec
-	for _, p := range []string{"ann", "bob", "cyd"} {
-		specs = append(specs, game.PlayerSpec{Name: p, Email: p + "-" + n + "@example.org"})
-	}
+	specs := e.players("ann", "bob", "cyd")
 	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "ahead", Ruleset: "toy", Players: specs, DiceSecret: "e2e", Options: map[string]string{"finish": "40"}})
 	if err != nil {
 		t.Fatal(err)

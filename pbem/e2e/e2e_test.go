@@ -139,14 +139,11 @@ func TestWholeGamesOfTheOtherRulesetsByMail(t *testing.T) {
 // that ended, that everyone got the final report.
 func wholeGame(t *testing.T, rs engine.Ruleset, names []string, maxTurns int) {
 	e := newRun(t)
-	s, n, bot := e.stack, e.n, e.bot
+	s, bot := e.stack, e.bot
 	ctx := e.start(t, "game.db", []engine.Ruleset{rs}, false, 4*time.Minute)
 	d := e.d
 
-	var specs []game.PlayerSpec
-	for _, p := range names {
-		specs = append(specs, game.PlayerSpec{Name: p, Email: p + "-" + n + "@example.org"})
-	}
+	specs := e.players(names...)
 	g, err := d.Service().Create(ctx, game.CreateRequest{ID: "e2e", Ruleset: rs.Info().Name, Players: specs, DiceSecret: "e2e"})
 	if err != nil {
 		t.Fatal(err)

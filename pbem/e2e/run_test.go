@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"orrery/engine"
+	"orrery/engine/game"
 	"orrery/engine/store"
 	"orrery/pbem/daemon"
 )
@@ -29,6 +30,18 @@ func newRun(t testing.TB) *e2eRun {
 	s := getStack(t)
 	n := nonce()
 	return &e2eRun{stack: s, n: n, bot: "orrery-" + n + "@" + s.Domain}
+}
+
+// addr is player name's address in this run: name-NONCE@example.org.
+func (e *e2eRun) addr(name string) string { return name + "-" + e.n + "@example.org" }
+
+// players are the seats of names, each at its addr.
+func (e *e2eRun) players(names ...string) []game.PlayerSpec {
+	var specs []game.PlayerSpec
+	for _, p := range names {
+		specs = append(specs, game.PlayerSpec{Name: p, Email: e.addr(p)})
+	}
+	return specs
 }
 
 // start opens the database file db in t.TempDir() and runs a daemon of the

@@ -74,16 +74,13 @@ func TestSeatsNeverGoEmpty(t *testing.T) {
 	s, n, bot := e.stack, e.n, e.bot
 	s.MailStack(t, "status")
 	gm := "gm-" + n + "@example.org"
-	addr := func(name string) string { return name + "-" + n + "@example.org" }
+	addr := e.addr
 	t.Cleanup(func() { exec.Command("../../scripts/mailstack.sh", "unbounce", addr("bob")).Run() })
 	ctx := e.start(t, "seats.db", []engine.Ruleset{prosper.Ruleset()}, true, 6*time.Minute,
 		func(c *daemon.Config) { c.GM, c.TickEvery = gm, 200*time.Millisecond })
 	st, d := e.st, e.d
 
-	var specs []game.PlayerSpec
-	for _, p := range []string{"ann", "bob", "cyd", "dan"} {
-		specs = append(specs, game.PlayerSpec{Name: p, Email: addr(p)})
-	}
+	specs := e.players("ann", "bob", "cyd", "dan")
 	settings := game.Settings{Early: true, TurnLength: 4 * time.Second, AbandonAfter: 3, Abandoned: "bot"}
 	// Five rounds (prosper's turn-limit): the game ends by itself sooner
 	// than a fight to the last planet, with as many changes of holder.
