@@ -103,18 +103,8 @@ func TestWebInChromium(t *testing.T) {
 	}
 	annLink := privateLink(t, x.srv.Messages, "ann@example.org", x.web.url, g.ID)
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU)...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
 	// Dates show in the reader's zone: this browser is in Tokyo.
-	if _, err := chromedp.Call(browser, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}); err != nil {
-		t.Fatal(err)
-	}
+	browser := startChromium(t, ctx, "Asia/Tokyo")
 	base := x.web.url
 	eval := func(js string) string {
 		t.Helper()
@@ -298,6 +288,24 @@ func TestWebInChromium(t *testing.T) {
 // viewport is a phone's width (360 px, at a phone's 2× scale when
 // screenshots are taken, so that they show what a phone shows) or a
 // desktop's.
+// startChromium starts a headless Chromium for t, its clock in zone (an
+// IANA name), and stops it when t ends.
+func startChromium(t *testing.T, ctx context.Context, zone string) context.Context {
+	t.Helper()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU)...)
+	t.Cleanup(cancelAlloc)
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(browser); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	if _, err := chromedp.Call(browser, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: zone}); err != nil {
+		t.Fatal(err)
+	}
+	return browser
+}
+
 func viewport(w int64) chromedp.Action[chromedp.Void] {
 	if w < 600 && *screenshots != "" {
 		return chromedp.EmulateViewport(w, 800, chromedp.EmulateScale(2))

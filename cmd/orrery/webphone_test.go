@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"orrery/engine/game"
@@ -57,17 +56,7 @@ func TestDicePageFitsAPhone(t *testing.T) {
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.DisableGPU)...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	if _, err := chromedp.Call(browser, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Europe/Moscow"}); err != nil {
-		t.Fatal(err)
-	}
+	browser := startChromium(t, ctx, "Europe/Moscow")
 	for _, id := range []string{"burning", "prosper"} {
 		for _, lang := range []string{"en", "ru"} {
 			url := srv.URL + "/g/" + id + "/dice?lang=" + lang
